@@ -1,0 +1,44 @@
+"""Reading and writing profiles: xlsx workbooks (the native document) and CSV tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..model.analysis import Analysis
+from ..model.errors import ProfileError
+from ..model.profile import Profile
+from .csv_table import read_csv, write_csv
+from .tables import Loaded
+from .workbook import read_workbook, write_workbook
+
+READABLE = (".xlsx", ".xlsm", ".csv", ".tsv", ".txt")
+
+
+def load_profile(path: str | Path) -> Loaded:
+    """Read a profile from ``path`` by its extension; raises :class:`ProfileError` only."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if not path.exists():
+        raise ProfileError("no such file", source=str(path))
+    if path.is_dir():
+        raise ProfileError("is a folder, not a profile file", source=str(path))
+    if suffix in (".csv", ".tsv", ".txt"):
+        return read_csv(path)
+    if suffix == ".xls":
+        raise ProfileError("this is an old-style Excel .xls file; open it in Excel or LibreOffice and save it as "
+                           ".xlsx (Excel Workbook)", source=path.name)
+    if suffix == ".ods":
+        raise ProfileError("this is an OpenDocument spreadsheet (.ods); save it as .xlsx", source=path.name)
+    return read_workbook(path)
+
+
+def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
+    """Write ``profile`` to ``path``: CSV for .csv, a workbook otherwise."""
+    if Path(path).suffix.lower() == ".csv":
+        write_csv(profile, path)
+    else:
+        write_workbook(profile, path, analysis)
+
+
+__all__ = ["READABLE", "Loaded", "load_profile", "read_csv", "read_workbook", "save_profile", "write_csv",
+           "write_workbook"]

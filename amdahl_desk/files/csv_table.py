@@ -1,0 +1,90 @@
+"""The components table as CSV: read with the same rules as a sheet, written injection-safe."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from ..model.errors import ProfileError
+from ..model.profile import Profile
+from .grid import Grid
+from .tables import Loaded, TableReader
+
+MAX_CSV_BYTES = 64 * 2**20
+# OWASP CSV injection: a field starting with one of these is formula bait for a spreadsheet.
+INJECTION_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def escape_field(text: str) -> str:
+    """Prefix formula-looking text (and text already starting with a quote) with a single quote."""
+    return "'" + text if text.startswith(INJECTION_PREFIXES + ("'",)) else text
+
+
+def unescape_field(text: str) -> str:
+    """Undo :func:`escape_field`."""
+    if text.startswith("'") and len(text) > 1 and text[1] in "=+-@\t\r'":
+        return text[1:]
+    return text
+
+
+def _decode(data: bytes) -> str:
+    for encoding in ("utf-8-sig", "utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ("utf-8-sig",):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("cp1252", errors="replace")
+
+
+def read_csv(path: str | Path) -> Loaded:
+    """A components table from CSV (comma, semicolon or tab separated)."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_CSV_BYTES:
+            raise ProfileError(f"the file is {size / 2**20:,.0f} MiB, past the {MAX_CSV_BYTES // 2**20} MiB limit "
+                               "for a CSV profile", source=path.name)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ProfileError(f"cannot be read: {exc.strerror or exc}", source=path.name) from None
+    if not data.strip():
+        raise ProfileError("the file is empty; expected a header row (Component, Time) and a row per component",
+                           source=path.name)
+    if data.startswith(b"PK\x03\x04"):
+        raise ProfileError("this is a zip (an xlsx workbook?), not CSV text; give it an .xlsx name to open it",
+                           source=path.name)
+    if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ProfileError("this is a binary file, not CSV text", source=path.name)
+    text = _decode(data)
+    sample = text[:8192]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    try:
+        rows = [[unescape_field(v) for v in row] for row in csv.reader(io.StringIO(text), dialect)]
+    except csv.Error as exc:
+        raise ProfileError(f"the CSV is malformed ({exc})", source=path.name) from None
+    grid = Grid(path.name, rows, csv=True)
+    reader = TableReader(path.name)
+    read = reader.read_components(grid, None)
+    if read is None:
+        raise ProfileError(reader.problems, source=path.name)
+    return reader.build(read[0], read[1], [], Profile().settings)
+
+
+def write_csv(profile: Profile, path: str | Path) -> None:
+    """The components table as UTF-8 CSV with a Time (unit) header; text fields are injection-escaped."""
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write(csv_text(profile))
+
+
+def csv_text(profile: Profile) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["Component", f"Time ({profile.unit.value})", "Scaling", "Group", "Notes"])
+    for c in profile.components:
+        writer.writerow([escape_field(c.name), repr(c.time) if c.time != int(c.time) else int(c.time),
+                         c.scaling.value, escape_field(c.group), escape_field(c.notes)])
+    return out.getvalue()

@@ -1,0 +1,66 @@
+"""A sheet's cells as rows of Python values, and how to name a cell in a message."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+CellValue = object
+
+
+def column_letter(col: int) -> str:
+    """0 → A, 25 → Z, 26 → AA."""
+    letters = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+@dataclass
+class Grid:
+    """Rows of cell values; ``row0``/``col0`` place ``rows[0][0]`` on the sheet (0-based)."""
+
+    sheet: str
+    rows: Sequence[Sequence[CellValue]]
+    row0: int = 0
+    col0: int = 0
+    csv: bool = False
+
+    def where(self, row: int, col: int | None = None) -> str:
+        """``Components!B7`` for a cell, ``Components!7:7`` for a whole row; CSV says row and column."""
+        r = self.row0 + row + 1
+        if self.csv:
+            return f"row {r}" if col is None else f"row {r}, column {self.col0 + col + 1}"
+        if col is None:
+            return f"{self.sheet}!{r}:{r}"
+        return f"{self.sheet}!{column_letter(self.col0 + col)}{r}"
+
+    def cell(self, row: int, col: int) -> CellValue:
+        cells = self.rows[row]
+        return cells[col] if col < len(cells) else ""
+
+
+def is_empty(value: CellValue) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def as_text(value: CellValue) -> str:
+    """A cell as text the way a spreadsheet shows it: 100.0 as "100", TRUE as "TRUE"."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    return str(value).strip()
+
+
+def shown(value: CellValue) -> str:
+    """A cell quoted for a message, shortened if long."""
+    text = as_text(value)
+    return text if len(text) <= 60 else text[:57] + "…"

@@ -1,0 +1,465 @@
+"""Turns the Components, Optimizations and Settings tables into a profile, naming the cell of every problem."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..model.errors import Problem, ProfileError
+from ..model.profile import (
+    Component, Optimization, OverheadModel, Profile, Scaling, Settings, default_gpu_counts,
+)
+from ..model.units import (
+    ParseError, TimeUnit, check_speedup, check_time, format_number, parse_bandwidth, parse_bytes, parse_speedup,
+    parse_time_text, parse_unit,
+)
+from .grid import CellValue, Grid, as_text, is_empty, shown
+
+HEADER_SCAN_ROWS = 50
+
+COMPONENT_HEADERS = {
+    "name": {"component", "stage", "name", "component name", "stage name"},
+    "time": {"time", "baseline time", "duration", "baseline duration", "baseline"},
+    "scaling": {"scaling", "scaling class", "class"},
+    "group": {"group", "category"},
+    "notes": {"notes", "note", "comment", "comments"},
+}
+OPTIMIZATION_HEADERS = {
+    "enabled": {"enabled", "on", "active", "use", "apply"},
+    "name": {"optimization", "optimisation", "name", "optimization name"},
+    "targets": {"targets", "target", "target components", "components"},
+    "speedup": {"speedup", "speed-up", "local speedup", "k", "speedup k", "factor"},
+    "notes": {"notes", "note", "comment", "comments"},
+}
+_UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]]|,\s*(?P<b>\S+))\s*$")
+_TOTAL_LABEL = re.compile(r"^\s*(total|sum|grand total)\b", re.IGNORECASE)
+_SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
+TOTAL_TOLERANCE = 0.005
+
+
+@dataclass
+class Loaded:
+    """A profile read from a file, with what was worth a warning."""
+
+    profile: Profile
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def header_key(value: CellValue) -> tuple[str, TimeUnit | None]:
+    """``"Time (ms)"`` → ``("time", MS)``; headers compare case- and space-insensitively."""
+    text = " ".join(as_text(value).replace("_", " ").lower().split())
+    match = _UNIT_IN_HEADER.match(text)
+    if match:
+        unit_text = match.group("a") or match.group("b") or ""
+        try:
+            return match.group("base"), parse_unit(unit_text)
+        except ParseError:
+            pass
+    return text, None
+
+
+def find_header(grid: Grid, wanted: dict[str, set[str]], required: tuple[str, ...]) -> tuple[int, dict[str, int],
+                                                                                             TimeUnit | None] | None:
+    """First row (of the first 50) that holds every required header; its column for each field."""
+    for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
+        columns: dict[str, int] = {}
+        unit = None
+        for c, value in enumerate(grid.rows[r]):
+            key, cell_unit = header_key(value)
+            for fld, names in wanted.items():
+                if key in names and fld not in columns:
+                    columns[fld] = c
+                    if fld == "time":
+                        unit = cell_unit
+                    break
+        if all(f in columns for f in required):
+            return r, columns, unit
+    return None
+
+
+def _cell_time(value: CellValue) -> tuple[float, TimeUnit | None]:
+    """A time cell as (number, unit written in it); raises ParseError with the reason."""
+    if isinstance(value, bool):
+        raise ParseError(f'"{shown(value)}" is not a time; expected a number or a value like "120 ms"')
+    if isinstance(value, (int, float)):
+        return check_time(float(value), shown(value)), None
+    if isinstance(value, dt.timedelta):
+        return check_time(value.total_seconds(), shown(value)), TimeUnit.S
+    if isinstance(value, dt.time):
+        return (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6), TimeUnit.S
+    if isinstance(value, (dt.date, dt.datetime)):
+        raise ParseError(f'"{shown(value)}" is a date, not a time; format the cell as a number')
+    text = as_text(value)
+    if _SPREADSHEET_ERROR.match(text):
+        raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
+    return parse_time_text(text)
+
+
+def parse_enabled(value: CellValue) -> bool:
+    """TRUE/FALSE, yes/no, x, 1/0, on/off; empty is not enabled."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        if value in (0, 1):
+            return bool(value)
+        raise ParseError(f'"{shown(value)}" is not yes or no; expected TRUE/FALSE, yes/no, x or 1/0')
+    text = as_text(value).lower()
+    if text in ("", "false", "no", "n", "0", "off", "-", "no."):
+        return False
+    if text in ("true", "yes", "y", "x", "1", "on", "✓", "✔", "☑", "enabled"):
+        return True
+    raise ParseError(f'"{shown(value)}" is not yes or no; expected TRUE/FALSE, yes/no, x or 1/0')
+
+
+def parse_speedup_cell(value: CellValue) -> float:
+    if isinstance(value, bool) or is_empty(value):
+        raise ParseError(f'"{shown(value)}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
+    if isinstance(value, (int, float)):
+        return check_speedup(float(value), shown(value))
+    return parse_speedup(as_text(value))
+
+
+def split_targets(value: CellValue) -> tuple[str, ...]:
+    return tuple(t.strip() for t in re.split(r"[;\n]", as_text(value)) if t.strip())
+
+
+@dataclass
+class _Row:
+    grid_row: int
+    name: str
+    time: tuple[float, TimeUnit | None] | None
+    scaling: Scaling
+    group: str
+    notes: str
+
+
+class TableReader:
+    """Reads the three tables of one document, collecting every problem before giving up."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
+        self._where: dict[tuple[str, int | None, str | None], str] = {}
+
+    def problem(self, where: str, what: str) -> None:
+        self.problems.append(Problem(what, where=where))
+
+    def warn(self, where: str, what: str) -> None:
+        self.warnings.append(Problem(what, where=where))
+
+    # -- settings ----------------------------------------------------------
+    def read_settings(self, grid: Grid | None) -> tuple[Settings, TimeUnit | None, dict[str, CellValue]]:
+        """Settings sheet rows; times are resolved later, once the profile's unit is known."""
+        if grid is None:
+            return Settings(), None, {}
+        start = 0
+        for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
+            if header_key(grid.cell(r, 0))[0] in ("setting", "settings", "key", "name"):
+                start = r + 1
+                break
+        values: dict[str, CellValue] = {}
+        kwargs: dict[str, object] = {}
+        unit = None
+        for r in range(start, len(grid.rows)):
+            key_cell, value = grid.cell(r, 0), grid.cell(r, 1)
+            if is_empty(key_cell):
+                continue
+            key = header_key(key_cell)[0]
+            fld = _SETTING_KEYS.get(key)
+            where = grid.where(r, 1)
+            if fld is None:
+                self.warn(grid.where(r, 0), f'unknown setting "{shown(key_cell)}" ignored; the known settings are '
+                                            + ", ".join(_SETTING_NAMES))
+                continue
+            self._where[("settings", None, fld)] = where
+            if is_empty(value):
+                continue
+            try:
+                if fld == "unit":
+                    unit = parse_unit(as_text(value))
+                elif fld in ("target_time", "ring_latency"):
+                    values[fld] = value  # needs the unit
+                else:
+                    kwargs[fld] = _SETTING_PARSERS[fld](value)
+                    if fld == "ring_bandwidth" and isinstance(kwargs[fld], float) and kwargs[fld] < 1e6:
+                        self.warn(where, f"a bandwidth of {format_number(float(kwargs[fld]))} bytes/s is implausibly "
+                                         'low; write a unit, like "100 GB/s"')
+            except ParseError as exc:
+                self.problem(where, str(exc))
+        if "max_gpus" in kwargs:
+            max_gpus = kwargs.pop("max_gpus")
+            if "gpu_counts" not in kwargs:
+                kwargs["gpu_counts"] = default_gpu_counts(int(max_gpus))  # type: ignore[call-overload]
+        settings = Settings(**kwargs)  # type: ignore[arg-type]
+        return settings, unit, values
+
+    def resolve_setting_times(self, settings: Settings, values: dict[str, CellValue], unit: TimeUnit) -> Settings:
+        from dataclasses import replace
+
+        for fld in ("target_time", "ring_latency"):
+            if fld not in values:
+                continue
+            value = values[fld]
+            where = self._where.get(("settings", None, fld), "Settings")
+            try:
+                number, written = _cell_time(value)
+            except ParseError as exc:
+                self.problem(where, str(exc))
+                continue
+            if fld == "target_time":
+                settings = replace(settings, target_time=number * written.per(unit) if written else number)
+            else:
+                settings = replace(settings, ring_latency=number * (written or unit).seconds)
+        return settings
+
+    # -- components --------------------------------------------------------
+    def read_components(self, grid: Grid, unit_setting: TimeUnit | None) -> tuple[list[Component], TimeUnit] | None:
+        found = find_header(grid, COMPONENT_HEADERS, ("name", "time"))
+        if found is None:
+            self._missing_header(grid)
+            return None
+        header, cols, header_unit = found
+        rows = self._component_rows(grid, header, cols)
+        if not rows:
+            self.problem(grid.where(header), "the Components table has a header but no components below it; "
+                                             "expected a row per component with its name and time")
+            return None
+        written_units = [r.time[1] for r in rows if r.time is not None and r.time[1] is not None]
+        unit = unit_setting or header_unit or (written_units[0] if written_units else TimeUnit.MS)
+        bare_unit = header_unit or unit
+        rows = self._drop_total_line(grid, cols, rows, unit, bare_unit)
+        components: list[Component] = []
+        for row in rows:
+            if row.time is None:
+                continue
+            for fld, col in cols.items():
+                self._where[("components", len(components), fld)] = grid.where(row.grid_row, col)
+            number, written = row.time
+            time = number * (written or bare_unit).per(unit)
+            components.append(Component(row.name, time, row.scaling, row.group, row.notes))
+        return components, unit
+
+    def _missing_header(self, grid: Grid) -> None:
+        first = next((r for r in range(len(grid.rows)) if any(not is_empty(v) for v in grid.rows[r])), None)
+        if first is None:
+            self.problem(f"{grid.sheet}" if not grid.csv else "the file",
+                         "the components table is empty; expected a header row (Component, Time) and a row "
+                         "per component")
+            return
+        found_name = find_header(grid, COMPONENT_HEADERS, ("name",))
+        found_time = find_header(grid, COMPONENT_HEADERS, ("time",))
+        if found_name and not found_time:
+            what = "no time column; expected a header Time, Baseline time or Duration (optionally with a unit: Time (ms))"
+            where = grid.where(found_name[0])
+        elif found_time and not found_name:
+            what = "no name column; expected a header Component, Stage or Name"
+            where = grid.where(found_time[0])
+        else:
+            what = ("no header row with a name column (Component, Stage or Name) and a time column "
+                    "(Time, Baseline time or Duration) in the first 50 rows")
+            where = grid.where(first)
+        self.problem(where, what)
+
+    def _component_rows(self, grid: Grid, header: int, cols: dict[str, int]) -> list[_Row]:
+        rows: list[_Row] = []
+        name_col, time_col = cols["name"], cols["time"]
+        scaling_col, group_col, notes_col = cols.get("scaling"), cols.get("group"), cols.get("notes")
+        for r in range(header + 1, len(grid.rows)):
+            cells = grid.rows[r]
+            name_value = cells[name_col] if name_col < len(cells) else ""
+            time_value = cells[time_col] if time_col < len(cells) else ""
+            if is_empty(name_value) and is_empty(time_value) and all(is_empty(v) for v in cells):
+                continue
+            name = as_text(name_value)
+            time: tuple[float, TimeUnit | None] | None = None
+            if type(time_value) is float and 0 <= time_value < math.inf:  # the common case, kept cheap
+                time = (time_value, None)
+            elif is_empty(time_value):
+                if not _TOTAL_LABEL.match(name):
+                    self.problem(grid.where(r, time_col), f'"{shown(name) or "(no name)"}" has no time; '
+                                                          'expected a number or a value like "120 ms"')
+            else:
+                try:
+                    time = _cell_time(time_value)
+                except ParseError as exc:
+                    if not _TOTAL_LABEL.match(name):
+                        self.problem(grid.where(r, time_col), str(exc))
+            if not name:
+                self.problem(grid.where(r, name_col), "this row has no component name; every component needs a "
+                                                      "unique name")
+            scaling = Scaling.SERIAL
+            if scaling_col is not None:
+                try:
+                    scaling = Scaling.parse(as_text(grid.cell(r, scaling_col)))
+                except ParseError as exc:
+                    self.problem(grid.where(r, scaling_col), str(exc))
+            group = as_text(grid.cell(r, group_col)) if group_col is not None else ""
+            notes = as_text(grid.cell(r, notes_col)) if notes_col is not None else ""
+            rows.append(_Row(r, name, time, scaling, group, notes))
+        return rows
+
+    def _drop_total_line(self, grid: Grid, cols: dict[str, int], rows: list[_Row], unit: TimeUnit,
+                         bare_unit: TimeUnit) -> list[_Row]:
+        last = rows[-1]
+
+        def in_unit(row: _Row) -> float:
+            assert row.time is not None
+            return row.time[0] * (row.time[1] or bare_unit).per(unit)
+
+        others = [in_unit(r) for r in rows[:-1] if r.time is not None]
+        total = math.fsum(others)
+        labelled = bool(_TOTAL_LABEL.match(last.name))
+        matches = (last.time is not None and len(others) >= 2 and total > 0
+                   and abs(in_unit(last) - total) <= TOTAL_TOLERANCE * total)
+        if not (labelled or matches):
+            return rows
+        where = grid.where(last.grid_row, cols["time"])
+        if labelled and last.time is not None and total > 0 and abs(in_unit(last) - total) > TOTAL_TOLERANCE * total:
+            self.warn(where, f"the total line says {format_number(in_unit(last))} {unit.label} but the components "
+                             f"add up to {format_number(total)} {unit.label}; using the components' sum")
+        elif not labelled:
+            self.warn(grid.where(last.grid_row, cols["name"]),
+                      f'"{shown(last.name)}" was read as the total line (its time is the sum of the rows above), '
+                      "not as a component")
+        return rows[:-1]
+
+    # -- optimizations -----------------------------------------------------
+    def read_optimizations(self, grid: Grid | None) -> list[Optimization]:
+        if grid is None:
+            return []
+        if all(all(is_empty(v) for v in row) for row in grid.rows):
+            return []
+        found = find_header(grid, OPTIMIZATION_HEADERS, ("name", "targets", "speedup"))
+        if found is None:
+            self.problem(f"{grid.sheet}!1:1", "no header row with Optimization, Targets and Speedup columns "
+                                              "(Enabled and Notes are optional)")
+            return []
+        header, cols, _ = found
+        opts: list[Optimization] = []
+        for r in range(header + 1, len(grid.rows)):
+            if all(is_empty(v) for v in grid.rows[r]):
+                continue
+            name = as_text(grid.cell(r, cols["name"]))
+            if not name:
+                self.problem(grid.where(r, cols["name"]), "this optimization has no name")
+            targets = split_targets(grid.cell(r, cols["targets"]))
+            speedup = math.nan
+            try:
+                speedup = parse_speedup_cell(grid.cell(r, cols["speedup"]))
+            except ParseError as exc:
+                self.problem(grid.where(r, cols["speedup"]), str(exc))
+            enabled = True
+            if "enabled" in cols:
+                try:
+                    enabled = parse_enabled(grid.cell(r, cols["enabled"]))
+                except ParseError as exc:
+                    self.problem(grid.where(r, cols["enabled"]), str(exc))
+            notes = as_text(grid.cell(r, cols["notes"])) if "notes" in cols else ""
+            for fld, col in cols.items():
+                self._where[("optimizations", len(opts), fld)] = grid.where(r, col)
+            opts.append(Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes))
+        return opts
+
+    # -- the whole document ------------------------------------------------
+    def build(self, components: list[Component] | None, unit: TimeUnit, optimizations: list[Optimization],
+              settings: Settings) -> Loaded:
+        """The profile, or one :class:`ProfileError` listing every problem found."""
+        profile = None
+        if components is not None and not self.problems:
+            try:
+                profile = Profile(components, optimizations, settings, unit)
+            except ProfileError as exc:
+                self.problems.extend(self._locate(p) for p in exc.problems)
+        elif components is not None:
+            # Report model-level problems too (duplicates, unknown targets), alongside the cell errors.
+            from ..model.profile import component_problems, optimization_problems, settings_problems
+
+            more = component_problems(components) + optimization_problems(optimizations, components)
+            self.problems.extend(self._locate(p) for p in more + settings_problems(settings))
+        if self.problems or profile is None:
+            raise ProfileError(_unique(self.problems), source=self.source)
+        return Loaded(profile, self.warnings)
+
+    def _locate(self, p: Problem) -> Problem:
+        where = self._where.get((p.table or "", p.row, p.field)) or self._where.get((p.table or "", None, p.field))
+        return p.located(where or (p.table or "").capitalize())
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    seen: set[tuple[str, str]] = set()
+    result = []
+    for p in problems:
+        if (p.where, p.what) not in seen:
+            seen.add((p.where, p.what))
+            result.append(p)
+    return result
+
+
+def _parse_int(value: CellValue, what: str) -> int:
+    try:
+        number = float(as_text(value).replace(",", "")) if not isinstance(value, (int, float)) else float(value)
+    except ValueError:
+        number = math.nan
+    if isinstance(value, bool) or not math.isfinite(number) or number != int(number) or number < 1:
+        raise ParseError(f'"{shown(value)}" is not a valid {what}; expected a whole number of 1 or more')
+    return int(number)
+
+
+def _parse_gpu_counts(value: CellValue) -> tuple[int, ...]:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (_parse_int(value, "GPU count"),)
+    parts = [p for p in re.split(r"[;,\s]+", as_text(value)) if p]
+    counts = tuple(sorted({_parse_int(p, "GPU count") for p in parts}))
+    if not counts:
+        raise ParseError('expected a list of GPU counts like "1, 2, 4, 8"')
+    return counts
+
+
+def _parse_fraction(value: CellValue) -> float:
+    text = as_text(value)
+    try:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = float(value)
+        elif text.endswith("%"):
+            number = float(text[:-1].strip()) / 100
+        else:
+            number = float(text)
+    except ValueError:
+        number = math.nan
+    if not (math.isfinite(number) and 0 <= number <= 1):
+        raise ParseError(f'"{shown(value)}" is not a parallel fraction; expected a number from 0 to 1, or a share '
+                         'like "95%"')
+    return number
+
+
+_SETTING_PARSERS: dict[str, Callable[[CellValue], object]] = {
+    "boundary": as_text,
+    "baseline_gpus": lambda v: _parse_int(v, "baseline GPU count"),
+    "gpu_counts": _parse_gpu_counts,
+    "max_gpus": lambda v: _parse_int(v, "maximum GPU count"),
+    "parallel_fraction": _parse_fraction,
+    "overhead_model": lambda v: OverheadModel.parse(as_text(v)),
+    "ring_message_bytes": lambda v: float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+    else parse_bytes(as_text(v)),
+    "ring_bandwidth": lambda v: float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+    else parse_bandwidth(as_text(v)),
+}
+_SETTING_KEYS = {
+    "unit": "unit", "time unit": "unit",
+    "boundary": "boundary", "objective": "boundary",
+    "target time": "target_time", "target": "target_time", "slo": "target_time",
+    "baseline gpus": "baseline_gpus", "n0": "baseline_gpus",
+    "gpu counts": "gpu_counts",
+    "max gpus": "max_gpus",
+    "parallel fraction": "parallel_fraction",
+    "overhead model": "overhead_model",
+    "ring latency": "ring_latency", "all-reduce latency": "ring_latency",
+    "ring message size": "ring_message_bytes", "message size": "ring_message_bytes",
+    "ring bandwidth": "ring_bandwidth", "bandwidth": "ring_bandwidth",
+}
+_SETTING_NAMES = ["Unit", "Boundary", "Target time", "Baseline GPUs", "GPU counts", "Max GPUs", "Parallel fraction",
+                  "Overhead model", "Ring latency", "Ring message size", "Ring bandwidth"]

@@ -1,0 +1,228 @@
+"""Profile workbooks (.xlsx): read with calamine after the container checks, written with openpyxl."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from ..model.analysis import Analysis, analyse
+from ..model.errors import ProfileError
+from ..model.profile import Profile
+from ..model.report import headline, target_sentence
+from ..model.units import TimeUnit
+from .container import check_xlsx_container
+from .grid import Grid
+from .tables import Loaded, TableReader
+
+try:  # python-calamine is a hard dependency; the import guard keeps the message kind if a build lacks it.
+    import python_calamine
+except ImportError:  # pragma: no cover
+    python_calamine = None
+
+COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _grid(book: Any, name: str) -> Grid:
+    sheet = book.get_sheet_by_name(name)
+    rows = sheet.to_python(skip_empty_area=True)
+    start = sheet.start or (0, 0)
+    return Grid(name, rows, start[0], start[1])
+
+
+def read_workbook(path: str | Path) -> Loaded:
+    """Read a profile workbook; raises one :class:`ProfileError` naming every bad cell."""
+    path = Path(path)
+    check_xlsx_container(path)
+    try:
+        book = python_calamine.CalamineWorkbook.from_path(str(path))
+        names = list(book.sheet_names)
+    except Exception as exc:  # calamine raises its own types for damaged parts
+        raise ProfileError(f"the workbook is damaged and cannot be read ({exc}); expected a complete xlsx file",
+                           source=path.name) from None
+    if not names:
+        raise ProfileError("the workbook has no sheets", source=path.name)
+    lower = {n.strip().lower(): n for n in names}
+    reader = TableReader(path.name)
+    try:
+        comp_grid = _grid(book, lower.get("components", names[0]))
+        opt_grid = _grid(book, lower["optimizations"]) if "optimizations" in lower else None
+        set_grid = _grid(book, lower["settings"]) if "settings" in lower else None
+    except Exception as exc:
+        raise ProfileError(f"a sheet of the workbook is damaged and cannot be read ({exc})", source=path.name) from None
+    finally:
+        book.close()
+    settings, unit_setting, setting_times = reader.read_settings(set_grid)
+    read = reader.read_components(comp_grid, unit_setting)
+    unit = read[1] if read else (unit_setting or TimeUnit.MS)
+    settings = reader.resolve_setting_times(settings, setting_times, unit)
+    opts = reader.read_optimizations(opt_grid) if read else []
+    return reader.build(read[0] if read else None, unit, opts, settings)
+
+
+# -- writing ---------------------------------------------------------------
+_BOLD = Font(bold=True)
+_HEADER_FILL = PatternFill("solid", fgColor="DDE4EE")
+_TITLE = Font(bold=True, size=14)
+
+
+def text_cell(ws: WriteOnlyWorksheet, value: str, **style: Any) -> WriteOnlyCell:
+    """A cell that stays text even when it starts with = + - @: never a formula."""
+    cell = WriteOnlyCell(ws, value)
+    if isinstance(value, str):
+        cell.data_type = "s"
+    for key, val in style.items():
+        setattr(cell, key, val)
+    return cell
+
+
+def _header(ws: WriteOnlyWorksheet, titles: list[str]) -> list[WriteOnlyCell]:
+    return [text_cell(ws, t, font=_BOLD, fill=_HEADER_FILL) for t in titles]
+
+
+def _widths(ws: WriteOnlyWorksheet, widths: list[float]) -> None:
+    from openpyxl.utils import get_column_letter
+
+    for i, w in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(i)].width = w
+
+
+TIME_FORMAT = "#,##0.###"
+
+
+def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
+    """Write ``profile`` as a workbook with live Share and Total formulas and a Summary sheet.
+
+    Writes to ``path`` directly; callers wanting an atomic save write to a temporary file and move it.
+    """
+    if analysis is None:
+        try:
+            analysis = analyse(profile)
+        except ProfileError:
+            analysis = None
+    book = Workbook(write_only=True)
+    _write_components(book, profile)
+    _write_optimizations(book, profile)
+    _write_settings(book, profile)
+    if analysis is not None:
+        _write_summary(book, profile, analysis)
+    book.save(str(path))
+
+
+def _write_components(book: Workbook, profile: Profile) -> None:
+    ws = book.create_sheet(COMPONENTS)
+    _widths(ws, [max(16, min(48, max((len(c.name) for c in profile.components), default=10) + 2)), 14, 10, 15, 16, 40])
+    ws.freeze_panes = "A2"
+    unit = profile.unit
+    ws.append(_header(ws, ["Component", f"Time ({unit.value})", "Share", "Scaling", "Group", "Notes"]))
+    n = len(profile.components)
+    total_row = n + 2
+    tfmt = TIME_FORMAT
+    for i, c in enumerate(profile.components, start=2):
+        time = WriteOnlyCell(ws, c.time)
+        time.number_format = tfmt
+        share = WriteOnlyCell(ws, f"=IF($B${total_row}=0,0,B{i}/$B${total_row})")
+        share.number_format = "0.0%"
+        ws.append([text_cell(ws, c.name), time, share, c.scaling.value, text_cell(ws, c.group),
+                   text_cell(ws, c.notes)])
+    total = WriteOnlyCell(ws, f"=SUM(B2:B{total_row - 1})" if n else 0)
+    total.number_format = tfmt
+    total.font = _BOLD
+    share = WriteOnlyCell(ws, f"=SUM(C2:C{total_row - 1})" if n else 0)
+    share.number_format = "0.0%"
+    share.font = _BOLD
+    ws.append([text_cell(ws, "Total", font=_BOLD), total, share])
+
+
+def _write_optimizations(book: Workbook, profile: Profile) -> None:
+    ws = book.create_sheet(OPTIMIZATIONS)
+    _widths(ws, [10, 32, 48, 10, 40])
+    ws.freeze_panes = "A2"
+    ws.append(_header(ws, ["Enabled", "Optimization", "Targets", "Speedup", "Notes"]))
+    for o in profile.optimizations:
+        k = WriteOnlyCell(ws, o.speedup)
+        k.number_format = '0.###"×"'
+        ws.append([o.enabled, text_cell(ws, o.name), text_cell(ws, "; ".join(o.targets)), k, text_cell(ws, o.notes)])
+
+
+def _write_settings(book: Workbook, profile: Profile) -> None:
+    ws = book.create_sheet(SETTINGS)
+    _widths(ws, [22, 40, 70])
+    s = profile.settings
+    ws.append(_header(ws, ["Setting", "Value", "Meaning"]))
+    rows: list[tuple[str, object, str]] = [
+        ("Unit", profile.unit.value, "unit of every time in this workbook: s, ms, us or ns"),
+        ("Boundary", s.boundary, "what was measured: the objective and its boundary"),
+        ("Target time", s.target_time if s.target_time is not None else "", f"target (SLO) in {profile.unit.value}"),
+        ("Baseline GPUs", s.baseline_gpus, "N0: GPU count at which the times were measured"),
+        ("GPU counts", ", ".join(str(n) for n in s.gpu_counts), "GPU counts to evaluate"),
+        ("Parallel fraction", s.parallel_fraction if s.parallel_fraction is not None else "",
+         "override of the parallel share (empty: from the Scaling column)"),
+        ("Overhead model", s.overhead_model.value, "none, linear, log or ring: " + s.overhead_model.description),
+        ("Ring latency", f"{s.ring_latency * 1e6:.12g} us", "ring model: α, latency per step"),
+        ("Ring message size", f"{s.ring_message_bytes / 1e6:.12g} MB", "ring model: bytes all-reduced"),
+        ("Ring bandwidth", f"{s.ring_bandwidth / 1e9:.12g} GB/s", "ring model: link bandwidth"),
+    ]
+    for key, value, meaning in rows:
+        ws.append([key, text_cell(ws, value) if isinstance(value, str) else value, meaning])
+
+
+def _number(ws: WriteOnlyWorksheet, value: float, fmt: str) -> WriteOnlyCell:
+    if not math.isfinite(value):
+        return text_cell(ws, "∞", alignment=Alignment(horizontal="right"))
+    cell = WriteOnlyCell(ws, value)
+    cell.number_format = fmt
+    return cell
+
+
+def _write_summary(book: Workbook, profile: Profile, a: Analysis) -> None:
+    ws = book.create_sheet(SUMMARY)
+    _widths(ws, [30, 16, 16, 16, 16, 16, 16, 16, 16])
+    unit = profile.unit.value
+    tfmt, sfmt, pfmt = '#,##0.###', '0.00"×"', "0.0%"
+    ws.append([text_cell(ws, "Amdahl Desk analysis", font=_TITLE)])
+    ws.append([text_cell(ws, "Computed when this workbook was written; edit the profile sheets and reopen it in "
+                             "Amdahl Desk to recompute.")])
+    if profile.settings.boundary:
+        ws.append(["Boundary", text_cell(ws, profile.settings.boundary)])
+    ws.append([])
+    c = a.combined
+    for label, value, fmt in [
+        (f"Baseline total ({unit})", a.baseline_total, tfmt),
+        (f"New total ({unit})", c.new_total, tfmt),
+        ("End-to-end speedup", c.overall_speedup, sfmt),
+        (f"Time saved ({unit})", c.time_saved, tfmt),
+        ("Affected share", c.fraction, pfmt),
+        ("Ceiling 1/(1−f)", c.ceiling, sfmt),
+    ]:
+        ws.append([text_cell(ws, label, font=_BOLD), _number(ws, value, fmt)])
+    ws.append([])
+    ws.append([text_cell(ws, headline(profile, a))])
+    sentence = target_sentence(profile, a)
+    if sentence:
+        ws.append([text_cell(ws, sentence)])
+    ws.append([])
+    ws.append(_header(ws, ["Optimization", "Enabled", "Speedup k", "Affected share", "End-to-end speedup",
+                           f"New total ({unit})", f"Time saved ({unit})", "Ceiling"]))
+    f = a.optimizations
+    for i, o in enumerate(profile.optimizations):
+        ws.append([text_cell(ws, o.name), o.enabled, _number(ws, o.speedup, '0.###"×"'), _number(ws, f.fraction[i], pfmt),
+                   _number(ws, f.overall_speedup[i], sfmt), _number(ws, f.new_total[i], tfmt),
+                   _number(ws, f.time_saved[i], tfmt), _number(ws, f.ceiling[i], sfmt)])
+    ws.append([])
+    s = a.scaling
+    model = profile.settings.overhead_model
+    ws.append([text_cell(ws, f"GPU scaling: parallel share {s.parallel_fraction:.1%}, ceiling "
+                             f"{'∞' if not math.isfinite(s.ceiling) else f'{s.ceiling:.2f}×'}, overhead model "
+                             f"{model.value} ({model.description})")])
+    ws.append(_header(ws, ["GPUs", "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"]))
+    for i, n in enumerate(s.gpus):
+        ws.append([int(n), _number(ws, s.ideal[i], sfmt), _number(ws, s.amdahl[i], sfmt),
+                   _number(ws, s.with_overhead[i], sfmt), _number(ws, s.gustafson[i], sfmt),
+                   _number(ws, s.efficiency[i], pfmt), _number(ws, s.time[i], tfmt)])

@@ -1,0 +1,249 @@
+"""One pass over a profile that computes everything a view shows: ``analyse(profile)``."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .errors import ProfileError
+from .laws import FloatArray, amdahl_speedup, ceiling, communication_time, gustafson, required_speedup, strong_scaling
+from .profile import Profile, Scaling
+from .units import TimeUnit, format_speedup, format_time
+
+
+@dataclass(frozen=True)
+class OptimizationFigures:
+    """Each optimization alone, as arrays aligned with ``profile.optimizations``."""
+
+    fraction: FloatArray
+    overall_speedup: FloatArray
+    new_total: FloatArray
+    time_saved: FloatArray
+    ceiling: FloatArray
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """A component that several enabled optimizations speed up; their k multiply."""
+
+    component: str
+    optimizations: tuple[str, ...]
+    speedup: float
+
+
+@dataclass(frozen=True)
+class Combined:
+    """All enabled optimizations together, time by time: never speedups added."""
+
+    enabled: int
+    fraction: float
+    overall_speedup: float
+    new_total: float
+    time_saved: float
+    ceiling: float
+    overlaps: tuple[Overlap, ...]
+
+
+@dataclass(frozen=True)
+class TargetFigures:
+    """Whether a target time is reachable by speeding up the enabled optimizations' components."""
+
+    time: float
+    fraction: float
+    required_speedup: float | None
+    feasible: bool
+    floor: float
+    met_by_plan: bool
+
+
+@dataclass(frozen=True)
+class ScalingFigures:
+    """Speedups over GPU counts, relative to the measured baseline at N0 GPUs."""
+
+    parallel_fraction: float
+    ceiling: float
+    baseline_gpus: int
+    gpus: NDArray[np.int64]
+    ideal: FloatArray
+    amdahl: FloatArray
+    with_overhead: FloatArray
+    gustafson: FloatArray
+    efficiency: FloatArray
+    time: FloatArray
+    serial_time: float
+    parallel_time: float
+    communication_time: float
+    best_gpus: int
+    best_speedup: float
+    last_efficient_gpus: int | None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything the window, the report and the workbook's Summary show."""
+
+    unit: TimeUnit
+    baseline_total: float
+    times: FloatArray
+    fractions: FloatArray
+    new_times: FloatArray
+    component_speedup: FloatArray
+    optimizations: OptimizationFigures
+    combined: Combined
+    target: TargetFigures | None
+    scaling: ScalingFigures
+    warnings: tuple[str, ...]
+
+
+_MAX_OVERLAP_NOTES = 50
+
+
+def analyse(profile: Profile) -> Analysis:
+    """Compute every figure for ``profile``; raises :class:`ProfileError` when there is nothing to measure."""
+    comps = profile.components
+    n = len(comps)
+    if n == 0:
+        raise ProfileError("the profile has no components; add at least one component with its measured time")
+    times = np.fromiter((c.time for c in comps), dtype=float, count=n)
+    total = float(math.fsum(times))
+    if not total > 0:
+        raise ProfileError(f"the components add up to 0 {profile.unit.label}; "
+                           "give at least one component a measured time above 0")
+    if not math.isfinite(total):
+        raise ProfileError("the components add up to more than can be represented; check the times")
+    warnings: list[str] = []
+    fractions = times / total
+
+    opts = profile.optimizations
+    m = len(opts)
+    index = profile._name_index()
+    opt_ids: list[int] = []
+    comp_ids: list[int] = []
+    for i, opt in enumerate(opts):
+        for target in opt.targets:
+            row = index.get(target.strip().casefold(), -1)
+            if row >= 0:
+                opt_ids.append(i)
+                comp_ids.append(row)
+    opt_idx = np.asarray(opt_ids, dtype=np.int64)
+    comp_idx = np.asarray(comp_ids, dtype=np.int64)
+    speedups = np.fromiter((o.speedup for o in opts), dtype=float, count=m)
+    enabled = np.fromiter((o.enabled for o in opts), dtype=bool, count=m)
+
+    affected = np.bincount(opt_idx, weights=times[comp_idx], minlength=m) if m else np.zeros(0)
+    f_opt = np.clip(affected / total, 0.0, 1.0)
+    s_opt = amdahl_speedup(f_opt, speedups)
+    new_opt = total * ((1.0 - f_opt) + f_opt / speedups) if m else np.zeros(0)
+    per_opt = OptimizationFigures(f_opt, s_opt, new_opt, total - new_opt, ceiling(f_opt))
+    for i in np.flatnonzero(speedups < 1):
+        warnings.append(f'"{opts[i].name}" has k = {speedups[i]:g}: below 1 it is a slowdown, not a speedup')
+
+    on = enabled[opt_idx] if m else np.zeros(0, dtype=bool)
+    k_comp = np.ones(n)
+    np.multiply.at(k_comp, comp_idx[on], speedups[opt_idx[on]])
+    new_times = times / k_comp
+    new_total = float(math.fsum(new_times))
+    hits = np.bincount(comp_idx[on], minlength=n)
+    touched = hits > 0
+    f_union = float(min(math.fsum(times[touched]) / total, 1.0))
+    overlaps = _overlaps(profile, hits, comp_idx[on], opt_idx[on], k_comp)
+    if overlaps:
+        shown = overlaps[:3]
+        more = f" (and {len(overlaps) - 3} more)" if len(overlaps) > 3 else ""
+        warnings.append("; ".join(f'"{o.component}" is sped up by {" and ".join(o.optimizations)}: '
+                                  f"their speedups multiply to {format_speedup(o.speedup)}" for o in shown) + more)
+    combined = Combined(
+        enabled=int(enabled.sum()),
+        fraction=f_union,
+        overall_speedup=total / new_total if new_total > 0 else math.inf,
+        new_total=new_total,
+        time_saved=total - new_total,
+        ceiling=float(ceiling(f_union)),
+        overlaps=tuple(overlaps),
+    )
+
+    target = None
+    if profile.settings.target_time is not None:
+        target = _target(profile.settings.target_time, total, combined)
+
+    scaling = _scaling(profile, times, total, warnings)
+    return Analysis(profile.unit, total, times, fractions, new_times, k_comp, per_opt, combined, target, scaling,
+                    tuple(warnings))
+
+
+def _overlaps(profile: Profile, hits: NDArray[np.int64], comp_idx: NDArray[np.int64],
+              opt_idx: NDArray[np.int64], k_comp: FloatArray) -> list[Overlap]:
+    rows = np.flatnonzero(hits > 1)[:_MAX_OVERLAP_NOTES]
+    result = []
+    for row in rows:
+        names = tuple(profile.optimizations[i].name for i in opt_idx[comp_idx == row])
+        result.append(Overlap(profile.components[row].name, names, float(k_comp[row])))
+    return result
+
+
+def _target(target: float, total: float, combined: Combined) -> TargetFigures:
+    f = combined.fraction if combined.enabled else 0.0
+    floor = (1.0 - f) * total
+    k = required_speedup(f, total, target)
+    return TargetFigures(
+        time=target,
+        fraction=f,
+        required_speedup=k,
+        feasible=k is not None,
+        floor=floor,
+        met_by_plan=combined.new_total <= target * (1 + 1e-12),
+    )
+
+
+def _scaling(profile: Profile, times: FloatArray, total: float, warnings: list[str]) -> ScalingFigures:
+    settings = profile.settings
+    kinds = np.fromiter((c.scaling is Scaling.PARALLEL for c in profile.components), dtype=bool, count=len(times))
+    comm_mask = np.fromiter((c.scaling is Scaling.COMMUNICATION for c in profile.components), dtype=bool,
+                            count=len(times))
+    comm = float(math.fsum(times[comm_mask]))
+    parallel = float(math.fsum(times[kinds]))
+    if settings.parallel_fraction is not None:
+        parallel = settings.parallel_fraction * total
+        if parallel > total - comm:
+            parallel = total - comm
+            warnings.append(f"the parallel fraction {settings.parallel_fraction:.0%} leaves less time than the "
+                            f"measured communication ({format_time(comm, profile.unit)}); using {parallel / total:.1%}")
+    serial = max(total - parallel - comm, 0.0)
+    p = parallel / total
+
+    n0 = settings.baseline_gpus
+    gpus = np.asarray(sorted(set(settings.gpu_counts)), dtype=np.int64)
+    n = gpus.astype(float)
+    ratio = n / n0
+    comm_n = communication_time(
+        comm, n, float(n0), settings.overhead_model,
+        ring_latency=settings.ring_latency, ring_message_bytes=settings.ring_message_bytes,
+        ring_bandwidth=settings.ring_bandwidth, unit_seconds=profile.unit.seconds,
+    )
+    t_n = serial + parallel / ratio + comm_n
+    with np.errstate(divide="ignore"):
+        with_overhead = np.where(t_n > 0, total / t_n, np.inf)
+    efficiency = with_overhead / ratio
+    best = int(np.argmax(with_overhead))
+    efficient = np.flatnonzero(efficiency >= 0.5 - 1e-12)
+    return ScalingFigures(
+        parallel_fraction=p,
+        ceiling=float(ceiling(p)),
+        baseline_gpus=n0,
+        gpus=gpus,
+        ideal=ratio,
+        amdahl=strong_scaling(p, n, n0),
+        with_overhead=with_overhead,
+        gustafson=gustafson(p, n, n0),
+        efficiency=efficiency,
+        time=t_n,
+        serial_time=serial,
+        parallel_time=parallel,
+        communication_time=comm,
+        best_gpus=int(gpus[best]),
+        best_speedup=float(with_overhead[best]),
+        last_efficient_gpus=int(gpus[efficient[-1]]) if efficient.size else None,
+    )

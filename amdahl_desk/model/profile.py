@@ -1,0 +1,370 @@
+"""The profile: measured components, proposed optimizations and settings, with their rules."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from .errors import Problem, ProfileError
+from .units import ParseError, TimeUnit, check_speedup, check_time
+
+
+class Scaling(str, Enum):
+    """How a component's time behaves when GPUs are added."""
+
+    SERIAL = "serial"
+    PARALLEL = "parallel"
+    COMMUNICATION = "communication"
+
+    @classmethod
+    def parse(cls, text: str) -> Scaling:
+        """Case-insensitive, with a few words people use; empty means serial."""
+        key = text.strip().lower()
+        if not key:
+            return cls.SERIAL
+        found = _SCALING_WORDS.get(key)
+        if found is None:
+            raise ParseError(f'"{text.strip()}" is not a scaling class; expected serial, parallel or communication')
+        return found
+
+
+_SCALING_WORDS = {
+    "serial": Scaling.SERIAL, "sequential": Scaling.SERIAL, "s": Scaling.SERIAL,
+    "parallel": Scaling.PARALLEL, "p": Scaling.PARALLEL,
+    "communication": Scaling.COMMUNICATION, "comm": Scaling.COMMUNICATION, "c": Scaling.COMMUNICATION,
+}
+
+
+class OverheadModel(str, Enum):
+    """How communication components' time grows with the GPU count."""
+
+    NONE = "none"
+    LINEAR = "linear"
+    LOG = "log"
+    RING = "ring"
+
+    @classmethod
+    def parse(cls, text: str) -> OverheadModel:
+        key = text.strip().lower()
+        aliases = {"": "none", "constant": "none", "log2": "log", "logarithmic": "log",
+                   "ring all-reduce": "ring", "all-reduce": "ring", "allreduce": "ring"}
+        key = aliases.get(key, key)
+        try:
+            return cls(key)
+        except ValueError:
+            raise ParseError(f'"{text.strip()}" is not an overhead model; expected none, linear, log or ring') from None
+
+    @property
+    def phrase(self) -> str:
+        """How the model reads inside a sentence."""
+        return _OVERHEAD_PHRASE[self]
+
+    @property
+    def description(self) -> str:
+        """How the model scales the measured communication time C (measured at N0 GPUs)."""
+        return _OVERHEAD_TEXT[self]
+
+
+_OVERHEAD_PHRASE = {
+    OverheadModel.NONE: "with communication held at its measured time",
+    OverheadModel.LINEAR: "with communication growing linearly in N",
+    OverheadModel.LOG: "with communication growing as log₂N",
+    OverheadModel.RING: "with a ring all-reduce",
+}
+
+_OVERHEAD_TEXT = {
+    OverheadModel.NONE: "communication stays at its measured time C",
+    OverheadModel.LINEAR: "communication grows in proportion to N: C·N/N0",
+    OverheadModel.LOG: "communication grows with log₂N: C·(1+log₂N)/(1+log₂N0)",
+    OverheadModel.RING: "ring all-reduce: C + ring(N) − ring(N0), ring(N) = 2(N−1)α + 2(N−1)/N·bytes/bandwidth",
+}
+
+
+@dataclass(frozen=True)
+class Component:
+    """One measured part of the workload."""
+
+    name: str
+    time: float
+    scaling: Scaling = Scaling.SERIAL
+    group: str = ""
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Optimization:
+    """A proposed change: the components it speeds up and by how much (k)."""
+
+    name: str
+    targets: tuple[str, ...]
+    speedup: float
+    enabled: bool = True
+    notes: str = ""
+
+    @property
+    def is_slowdown(self) -> bool:
+        return self.speedup < 1
+
+
+def default_gpu_counts(max_gpus: int = 1024) -> tuple[int, ...]:
+    """Powers of two up to ``max_gpus``, with ``max_gpus`` itself at the end."""
+    counts = [1]
+    while counts[-1] * 2 <= max_gpus:
+        counts.append(counts[-1] * 2)
+    if counts[-1] != max_gpus:
+        counts.append(max_gpus)
+    return tuple(counts)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the analysis needs besides the table: target, GPU range, overhead model.
+
+    Ring parameters are physical: latency α in seconds, message size in bytes,
+    bandwidth in bytes per second.
+    """
+
+    target_time: float | None = None
+    baseline_gpus: int = 1
+    gpu_counts: tuple[int, ...] = field(default_factory=default_gpu_counts)
+    parallel_fraction: float | None = None
+    overhead_model: OverheadModel = OverheadModel.NONE
+    ring_latency: float = 5e-6
+    ring_message_bytes: float = 1e9
+    ring_bandwidth: float = 100e9
+    boundary: str = ""
+
+
+def settings_problems(settings: Settings) -> list[Problem]:
+    """Everything wrong with ``settings``, located by field name."""
+    problems: list[Problem] = []
+
+    def bad(name: str, what: str) -> None:
+        problems.append(Problem(what, "settings", None, name))
+
+    if settings.target_time is not None and (not math.isfinite(settings.target_time) or settings.target_time <= 0):
+        bad("target_time", "the target time must be a number greater than 0")
+    if settings.baseline_gpus < 1:
+        bad("baseline_gpus", "the baseline GPU count must be a whole number of 1 or more")
+    if not settings.gpu_counts:
+        bad("gpu_counts", "at least one GPU count is needed")
+    elif min(settings.gpu_counts) < 1:
+        bad("gpu_counts", "GPU counts must be whole numbers of 1 or more")
+    p = settings.parallel_fraction
+    if p is not None and not (math.isfinite(p) and 0 <= p <= 1):
+        bad("parallel_fraction", "the parallel fraction must be between 0 and 1 (or a share like 95%)")
+    if not (math.isfinite(settings.ring_latency) and settings.ring_latency >= 0):
+        bad("ring_latency", "the ring latency must be a time of 0 or more")
+    if not (math.isfinite(settings.ring_message_bytes) and settings.ring_message_bytes >= 0):
+        bad("ring_message_bytes", "the message size must be 0 bytes or more")
+    if not (math.isfinite(settings.ring_bandwidth) and settings.ring_bandwidth > 0):
+        bad("ring_bandwidth", "the bandwidth must be greater than 0")
+    return problems
+
+
+def _name_key(name: str) -> str:
+    return name.strip().casefold()
+
+
+def component_problems(components: Sequence[Component]) -> list[Problem]:
+    """Names empty or repeated (case-insensitively), times negative or not finite."""
+    problems: list[Problem] = []
+    first_row: dict[str, int] = {}
+    for row, comp in enumerate(components):
+        if not comp.name.strip():
+            problems.append(Problem("the component has no name; every component needs a unique name",
+                                    "components", row, "name"))
+        else:
+            key = _name_key(comp.name)
+            if key in first_row:
+                problems.append(Problem(f'"{comp.name}" is a duplicate name (also in row {first_row[key] + 1}); '
+                                        "component names must be unique", "components", row, "name"))
+            else:
+                first_row[key] = row
+        try:
+            check_time(comp.time)
+        except ParseError as exc:
+            problems.append(Problem(str(exc), "components", row, "time"))
+    return problems
+
+
+def optimization_problems(optimizations: Sequence[Optimization], components: Sequence[Component]) -> list[Problem]:
+    """Speedups ≤ 0, no targets, and targets that name no component."""
+    names = {_name_key(c.name) for c in components}
+    problems: list[Problem] = []
+    for row, opt in enumerate(optimizations):
+        try:
+            check_speedup(opt.speedup)
+        except ParseError as exc:
+            problems.append(Problem(str(exc), "optimizations", row, "speedup"))
+        if not opt.targets:
+            problems.append(Problem(f'"{opt.name}" has no targets; expected one or more component names separated by ";"',
+                                    "optimizations", row, "targets"))
+        missing = [t for t in opt.targets if _name_key(t) not in names]
+        if missing:
+            listed = ", ".join(f'"{t}"' for t in missing)
+            problems.append(Problem(f"{listed} {'is not a component' if len(missing) == 1 else 'are not components'}; "
+                                    "expected names from the Components table", "optimizations", row, "targets"))
+    return problems
+
+
+class Profile:
+    """A workload's measured components, the optimizations proposed for it, and its settings.
+
+    Every public operation keeps the profile valid: it raises :class:`ProfileError`
+    and changes nothing when the result would not be.  Components are immutable
+    values; operations replace them.
+    """
+
+    def __init__(
+        self,
+        components: Iterable[Component] = (),
+        optimizations: Iterable[Optimization] = (),
+        settings: Settings | None = None,
+        unit: TimeUnit = TimeUnit.MS,
+    ) -> None:
+        comps = list(components)
+        opts = [self._canonical(o, comps) for o in optimizations]
+        settings = settings or Settings()
+        problems = component_problems(comps) + optimization_problems(opts, comps) + settings_problems(settings)
+        if problems:
+            raise ProfileError(problems)
+        self.components: list[Component] = comps
+        self.optimizations: list[Optimization] = opts
+        self.settings = settings
+        self.unit = unit
+        self._index: dict[str, int] | None = None
+
+    # -- reading -----------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Profile):
+            return NotImplemented
+        return (self.components, self.optimizations, self.settings, self.unit) == (
+            other.components, other.optimizations, other.settings, other.unit)
+
+    def __repr__(self) -> str:
+        return f"Profile({len(self.components)} components, {len(self.optimizations)} optimizations, unit={self.unit.value})"
+
+    def copy(self) -> Profile:
+        clone = Profile.__new__(Profile)
+        clone.components = list(self.components)
+        clone.optimizations = list(self.optimizations)
+        clone.settings = self.settings
+        clone.unit = self.unit
+        clone._index = None
+        return clone
+
+    @property
+    def total(self) -> float:
+        return math.fsum(c.time for c in self.components)
+
+    def index_of(self, name: str) -> int:
+        """Row of the component called ``name`` (case-insensitive); -1 when absent."""
+        return self._name_index().get(_name_key(name), -1)
+
+    @staticmethod
+    def _canonical(opt: Optimization, comps: Sequence[Component]) -> Optimization:
+        """Targets spelled as the components are (matching is case-insensitive), duplicates dropped."""
+        by_key = {_name_key(c.name): c.name for c in comps}
+        seen: list[str] = []
+        for t in opt.targets:
+            name = by_key.get(_name_key(t), t.strip())
+            if name not in seen:
+                seen.append(name)
+        return replace(opt, targets=tuple(seen)) if tuple(seen) != opt.targets else opt
+
+    # -- changing ----------------------------------------------------------
+    def _commit(self, comps: list[Component], opts: list[Optimization], settings: Settings) -> None:
+        problems = component_problems(comps) + optimization_problems(opts, comps) + settings_problems(settings)
+        if problems:
+            raise ProfileError(problems)
+        self.components, self.optimizations, self.settings = comps, opts, settings
+        self._index = None
+
+    def set_component(self, row: int, component: Component) -> None:
+        """Replace row ``row``; a new name carries the optimizations that targeted the old one.
+
+        Checks only the changed row against a name index, so an edit costs the
+        same in a table of ten rows or ten thousand.
+        """
+        old = self.components[row]
+        problems = component_problems([component])
+        key = _name_key(component.name)
+        other = self._name_index().get(key, row)
+        if component.name.strip() and other != row:
+            problems.append(Problem(f'"{component.name}" is a duplicate name (also in row {other + 1}); '
+                                    "component names must be unique", "components", row, "name"))
+        if problems:
+            raise ProfileError([Problem(p.what, "components", row, p.field) for p in problems])
+        self.components[row] = component
+        if old.name != component.name:
+            self.optimizations = [self._renamed(o, old.name, component.name) for o in self.optimizations]
+            index = self._name_index()
+            del index[_name_key(old.name)]
+            index[key] = row
+
+    def _name_index(self) -> dict[str, int]:
+        index: dict[str, int] | None = getattr(self, "_index", None)
+        if index is None:
+            index = {}
+            for r, c in enumerate(self.components):
+                index.setdefault(_name_key(c.name), r)
+            self._index = index
+        return index
+
+    @staticmethod
+    def _renamed(opt: Optimization, old: str, new: str) -> Optimization:
+        if old not in opt.targets:
+            return opt
+        return replace(opt, targets=tuple(new if t == old else t for t in opt.targets))
+
+    def insert_components(self, row: int, components: Sequence[Component]) -> None:
+        comps = list(self.components)
+        comps[row:row] = components
+        self._commit(comps, self.optimizations, self.settings)
+
+    def remove_components(self, row: int, count: int = 1) -> list[Component]:
+        """Remove rows; refused while an optimization still targets one of them."""
+        removed = self.components[row:row + count]
+        gone = {c.name for c in removed}
+        users = [o.name for o in self.optimizations if gone.intersection(o.targets)]
+        if users:
+            raise ProfileError(f"cannot delete: targeted by {', '.join(users)}; remove those targets first")
+        comps = self.components[:row] + self.components[row + count:]
+        self._commit(comps, self.optimizations, self.settings)
+        return removed
+
+    def move_component(self, source: int, dest: int) -> None:
+        comps = list(self.components)
+        comps.insert(dest, comps.pop(source))
+        self.components = comps
+        self._index = None
+
+    def set_optimization(self, row: int, optimization: Optimization) -> None:
+        opts = list(self.optimizations)
+        opts[row] = self._canonical(optimization, self.components)
+        self._commit(self.components, opts, self.settings)
+
+    def insert_optimizations(self, row: int, optimizations: Sequence[Optimization]) -> None:
+        opts = list(self.optimizations)
+        opts[row:row] = [self._canonical(o, self.components) for o in optimizations]
+        self._commit(self.components, opts, self.settings)
+
+    def remove_optimizations(self, row: int, count: int = 1) -> list[Optimization]:
+        removed = self.optimizations[row:row + count]
+        self.optimizations = self.optimizations[:row] + self.optimizations[row + count:]
+        return removed
+
+    def set_settings(self, settings: Settings) -> None:
+        self._commit(self.components, self.optimizations, settings)
+
+    def set_unit(self, unit: TimeUnit) -> None:
+        """Express every time in ``unit``: the same measurements, other numbers."""
+        factor = self.unit.per(unit)
+        self.components = [replace(c, time=c.time * factor) for c in self.components]
+        self._index = None
+        if self.settings.target_time is not None:
+            self.settings = replace(self.settings, target_time=self.settings.target_time * factor)
+        self.unit = unit

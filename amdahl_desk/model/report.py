@@ -1,0 +1,197 @@
+"""The analysis in words (a design-review answer) and as the stable JSON contract."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .analysis import Analysis, ScalingFigures
+from .profile import Profile
+from .units import format_percent, format_speedup, format_time
+
+
+def _num(value: float | None) -> float | None:
+    """JSON has no infinity: an unbounded figure is ``null``."""
+    if value is None or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def scaling_points(scaling: ScalingFigures) -> list[dict[str, Any]]:
+    """The ``points`` list of the JSON contract."""
+    return [
+        {
+            "gpus": int(scaling.gpus[i]),
+            "ideal": _num(scaling.ideal[i]),
+            "amdahl": _num(scaling.amdahl[i]),
+            "with_overhead": _num(scaling.with_overhead[i]),
+            "gustafson": _num(scaling.gustafson[i]),
+            "efficiency": _num(scaling.efficiency[i]),
+            "time": _num(scaling.time[i]),
+        }
+        for i in range(len(scaling.gpus))
+    ]
+
+
+def scaling_dict(scaling: ScalingFigures) -> dict[str, Any]:
+    return {
+        "parallel_fraction": scaling.parallel_fraction,
+        "ceiling": _num(scaling.ceiling),
+        "baseline_gpus": scaling.baseline_gpus,
+        "best_gpus": scaling.best_gpus,
+        "best_speedup": _num(scaling.best_speedup),
+        "last_efficient_gpus": scaling.last_efficient_gpus,
+        "points": scaling_points(scaling),
+    }
+
+
+def to_json_dict(profile: Profile, analysis: Analysis) -> dict[str, Any]:
+    """The analysis as plain data; times in ``profile.unit``; infinite ceilings are ``None``."""
+    figs = analysis.optimizations
+    result: dict[str, Any] = {
+        "unit": profile.unit.value,
+        "baseline_total": analysis.baseline_total,
+        "boundary": profile.settings.boundary,
+        "components": [
+            {
+                "name": c.name,
+                "time": c.time,
+                "fraction": float(analysis.fractions[i]),
+                "new_time": float(analysis.new_times[i]),
+                "scaling": c.scaling.value,
+                "group": c.group,
+            }
+            for i, c in enumerate(profile.components)
+        ],
+        "optimizations": [
+            {
+                "name": o.name,
+                "enabled": o.enabled,
+                "targets": list(o.targets),
+                "speedup": o.speedup,
+                "fraction": float(figs.fraction[i]),
+                "overall_speedup": _num(figs.overall_speedup[i]),
+                "new_total": float(figs.new_total[i]),
+                "time_saved": float(figs.time_saved[i]),
+                "ceiling": _num(figs.ceiling[i]),
+            }
+            for i, o in enumerate(profile.optimizations)
+        ],
+        "combined": {
+            "enabled": analysis.combined.enabled,
+            "fraction": analysis.combined.fraction,
+            "overall_speedup": _num(analysis.combined.overall_speedup),
+            "new_total": analysis.combined.new_total,
+            "time_saved": analysis.combined.time_saved,
+            "ceiling": _num(analysis.combined.ceiling),
+            "overlaps": [
+                {"component": o.component, "optimizations": list(o.optimizations), "speedup": o.speedup}
+                for o in analysis.combined.overlaps
+            ],
+        },
+        "scaling": scaling_dict(analysis.scaling),
+        "warnings": list(analysis.warnings),
+    }
+    if analysis.target is not None:
+        t = analysis.target
+        result["target"] = {
+            "time": t.time,
+            "required_speedup": _num(t.required_speedup),
+            "feasible": t.feasible,
+            "floor": t.floor,
+            "met_by_plan": t.met_by_plan,
+        }
+    return result
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(names)
+
+
+def headline(profile: Profile, analysis: Analysis) -> str:
+    """One sentence: what the enabled optimizations buy, and what caps them."""
+    unit = profile.unit
+    c = analysis.combined
+    total = analysis.baseline_total
+    if c.enabled == 0:
+        return (f"No optimization is enabled: the workload takes {format_time(total, unit)}. "
+                "Tick an optimization to see what it buys.")
+    enabled = [o for o in profile.optimizations if o.enabled]
+    if len(enabled) == 1:
+        o = enabled[0]
+        what = f"Making {_names(o.targets)} {format_speedup(o.speedup)} faster"
+        free = f"even a free {_names(o.targets)}"
+    else:
+        what = f"The {c.enabled} enabled optimizations together"
+        free = "even making their components free"
+    return (f"{what} makes the whole {format_speedup(c.overall_speedup)} faster "
+            f"({format_time(total, unit)} → {format_time(c.new_total, unit)}, saving {format_time(c.time_saved, unit)}); "
+            f"{free} caps it at {format_speedup(c.ceiling)}: "
+            f"{format_time((1 - c.fraction) * total, unit)} lie elsewhere.")
+
+
+def target_sentence(profile: Profile, analysis: Analysis) -> str | None:
+    """Whether the target time is reachable and what local speedup it needs."""
+    t = analysis.target
+    if t is None:
+        return None
+    unit = profile.unit
+    total = analysis.baseline_total
+    goal = format_time(t.time, unit)
+    if t.time >= total:
+        return f"Target {goal}: already met by the baseline ({format_time(total, unit)})."
+    if analysis.combined.enabled == 0:
+        return (f"Target {goal}: not met; the baseline takes {format_time(total, unit)} and no optimization "
+                "is enabled. Enable the optimizations that could reach it.")
+    if not t.feasible:
+        return (f"Target {goal}: not reachable with the enabled optimizations, whatever their speedup — "
+                f"the components they leave untouched already take {format_time(t.floor, unit)}. "
+                "Other components must get faster too.")
+    plan = ("the current plan meets it" if t.met_by_plan
+            else f"the current plan reaches {format_time(analysis.combined.new_total, unit)}")
+    return (f"Target {goal}: reachable if the enabled optimizations' components ({format_percent(t.fraction)} "
+            f"of the time) get {format_speedup(t.required_speedup)} faster; {plan}.")
+
+
+def report_text(profile: Profile, analysis: Analysis) -> str:
+    """The analysis as a design-review answer: boundary, share, speedup, new time, ceiling, what remains."""
+    unit = profile.unit
+    total = analysis.baseline_total
+    lines: list[str] = []
+    boundary = profile.settings.boundary or "the profiled workload"
+    lines.append(f"Boundary: {boundary}; measured baseline {format_time(total, unit)} "
+                 f"over {len(profile.components)} components.")
+    top = sorted(range(len(profile.components)), key=lambda i: -analysis.times[i])[:5]
+    lines.append("Where the time goes: " + "; ".join(
+        f"{profile.components[i].name} {format_time(analysis.times[i], unit)} ({format_percent(analysis.fractions[i])})"
+        for i in top) + ("; …" if len(profile.components) > 5 else "."))
+    lines.append("")
+    figs = analysis.optimizations
+    for i, o in enumerate(profile.optimizations):
+        state = "" if o.enabled else " (not enabled; alone it would give)"
+        lines.append(
+            f"{'[x]' if o.enabled else '[ ]'} {o.name}{state}: {_names(o.targets)} is {format_percent(figs.fraction[i])} "
+            f"of the time; {format_speedup(o.speedup)} there gives {format_speedup(figs.overall_speedup[i])} end to end, "
+            f"{format_time(total, unit)} → {format_time(figs.new_total[i], unit)} "
+            f"(saves {format_time(figs.time_saved[i], unit)}); ceiling {format_speedup(figs.ceiling[i])}, "
+            f"{format_time((1 - figs.fraction[i]) * total, unit)} remain untouched."
+        )
+    if profile.optimizations:
+        lines.append("")
+    lines.append(headline(profile, analysis))
+    target = target_sentence(profile, analysis)
+    if target:
+        lines.append(target)
+    s = analysis.scaling
+    lines.append("")
+    lines.append(
+        f"GPU scaling: {format_percent(s.parallel_fraction)} of the time is parallel, so Amdahl caps strong scaling at "
+        f"{format_speedup(s.ceiling)}; {profile.settings.overhead_model.phrase} the best is "
+        f"{format_speedup(s.best_speedup)} at {s.best_gpus:,} GPUs"
+        + (f", and efficiency stays at 50% or more up to {s.last_efficient_gpus:,} GPUs."
+           if s.last_efficient_gpus is not None else ", and efficiency is below 50% at every count evaluated.")
+    )
+    for w in analysis.warnings:
+        lines.append(f"Note: {w}")
+    lines.append("Next: build it, then measure again — the bottleneck moves.")
+    return "\n".join(lines)

@@ -1,0 +1,218 @@
+"""Time units and the parsing of times, speedups and sizes as people type them."""
+
+from __future__ import annotations
+
+import math
+import re
+from enum import Enum
+
+
+class TimeUnit(str, Enum):
+    """A unit that a profile keeps its times in."""
+
+    S = "s"
+    MS = "ms"
+    US = "us"
+    NS = "ns"
+
+    @property
+    def seconds(self) -> float:
+        """How many seconds one of this unit is."""
+        return _SECONDS[self]
+
+    def per(self, other: TimeUnit) -> float:
+        """Factor that converts a value in ``self`` into ``other``."""
+        return self.seconds / other.seconds
+
+    @property
+    def label(self) -> str:
+        """The unit as shown to a person (µs rather than us)."""
+        return "µs" if self is TimeUnit.US else self.value
+
+
+_SECONDS = {TimeUnit.S: 1.0, TimeUnit.MS: 1e-3, TimeUnit.US: 1e-6, TimeUnit.NS: 1e-9}
+
+_UNIT_WORDS: dict[str, TimeUnit] = {}
+for _unit, _words in {
+    TimeUnit.S: ("s", "sec", "secs", "second", "seconds"),
+    TimeUnit.MS: ("ms", "msec", "msecs", "millisecond", "milliseconds"),
+    TimeUnit.US: ("us", "µs", "μs", "usec", "usecs", "microsecond", "microseconds"),
+    TimeUnit.NS: ("ns", "nsec", "nsecs", "nanosecond", "nanoseconds"),
+}.items():
+    for _w in _words:
+        _UNIT_WORDS[_w] = _unit
+
+
+class ParseError(ValueError):
+    """Text that is not the value it should be; the message says what is expected."""
+
+
+def parse_unit(text: str) -> TimeUnit:
+    """``"ms"``, ``"µs"``, ``"seconds"`` … to a :class:`TimeUnit`."""
+    unit = _UNIT_WORDS.get(text.strip().lower())
+    if unit is None:
+        raise ParseError(f'"{text}" is not a time unit; expected s, ms, us or ns')
+    return unit
+
+
+# A number as people write it: 1000, 1,000, 1 000, 0.9, .5, 1e3.
+_NUMBER = r"[-+]?(?:\d{1,3}(?:[, \u00a0\u202f]\d{3})+|\d+)?(?:\.\d*)?(?:[eE][-+]?\d+)?"
+_TIME_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Zµμ]+)?\s*$")
+_SPEEDUP_RE = re.compile(rf"^\s*(?:[x×]\s*)?(?P<num>{_NUMBER})\s*[x×]?\s*$", re.IGNORECASE)
+
+TIME_EXPECTED = 'expected a number or a value like "120 ms"'
+
+
+def _to_float(num: str) -> float | None:
+    cleaned = re.sub(r"[, \u00a0\u202f]", "", num)
+    if cleaned in ("", "+", "-", ".", "+.", "-."):
+        return None
+    try:
+        return float(cleaned)
+    except ValueError:
+        return None
+
+
+def parse_time_text(text: str) -> tuple[float, TimeUnit | None]:
+    """Split ``"1,000 ms"`` into ``(1000.0, TimeUnit.MS)``; a bare number has no unit.
+
+    Raises :class:`ParseError` for anything that is not a finite, non-negative time.
+    """
+    stripped = text.strip()
+    lowered = stripped.lower()
+    if lowered in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
+        raise ParseError(f'"{stripped}" is not a finite time; {TIME_EXPECTED}')
+    match = _TIME_RE.match(stripped)
+    value = _to_float(match.group("num")) if match else None
+    if match is None or value is None:
+        raise ParseError(f'"{stripped}" is not a time; {TIME_EXPECTED}')
+    unit_text = match.group("unit")
+    unit = None
+    if unit_text:
+        unit = _UNIT_WORDS.get(unit_text.lower())
+        if unit is None:
+            raise ParseError(f'"{stripped}" has an unknown unit "{unit_text}"; expected s, ms, us or ns')
+    check_time(value, stripped)
+    return value, unit
+
+
+def check_time(value: float, shown: str | None = None) -> float:
+    """Accept a finite time ≥ 0, or raise :class:`ParseError` saying why not."""
+    shown = shown if shown is not None else format_number(value)
+    if not math.isfinite(value):
+        raise ParseError(f'"{shown}" is not a finite time; {TIME_EXPECTED}')
+    if value < 0:
+        raise ParseError(f'"{shown}" is negative; a time must be 0 or more')
+    return float(value)
+
+
+def parse_time(text: str, unit: TimeUnit) -> float:
+    """Text such as ``"0.9 s"`` or ``"120"`` as a number of ``unit``."""
+    value, written = parse_time_text(text)
+    return value * written.per(unit) if written is not None else value
+
+
+def check_speedup(value: float, shown: str | None = None) -> float:
+    """Accept a finite speedup > 0, or raise :class:`ParseError`."""
+    shown = shown if shown is not None else format_number(value)
+    if not math.isfinite(value) or value <= 0:
+        raise ParseError(f'"{shown}" is not a valid speedup; expected a number greater than 0, like 4 or "4x"')
+    return float(value)
+
+
+def parse_speedup(text: str) -> float:
+    """``"4"``, ``"4x"``, ``"4×"``, ``"x4"`` → 4.0."""
+    stripped = text.strip()
+    match = _SPEEDUP_RE.match(stripped)
+    value = _to_float(match.group("num")) if match else None
+    if value is None:
+        raise ParseError(f'"{stripped}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
+    return check_speedup(value, stripped)
+
+
+def format_number(value: float, digits: int = 3) -> str:
+    """A number for people: thousands separators, up to ``digits`` significant decimals."""
+    if math.isnan(value):
+        return "—"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    magnitude = abs(value)
+    if magnitude >= 100 or magnitude == 0:
+        decimals = 0 if magnitude == 0 or float(value).is_integer() or magnitude >= 1000 else 1
+    elif magnitude >= 10:
+        decimals = 1
+    elif magnitude >= 1:
+        decimals = 2
+    else:
+        decimals = max(digits, -int(math.floor(math.log10(magnitude))) + digits - 1)
+        decimals = min(decimals, 9)
+    text = f"{value:,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def format_time(value: float, unit: TimeUnit) -> str:
+    """``550 ms``, ``1,050 ms``, ``0.9 s``."""
+    return f"{format_number(value)} {unit.label}"
+
+
+def format_speedup(value: float | None) -> str:
+    """``1.82×``; ``∞`` for an unbounded ceiling."""
+    if value is None or math.isinf(value):
+        return "∞"
+    if value >= 100:
+        return f"{value:,.0f}×"
+    text = f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+    return text.rstrip("0").rstrip(".") + "×"
+
+
+def format_percent(fraction: float) -> str:
+    """``0.6`` → ``60%``; small shares keep a decimal."""
+    pct = fraction * 100
+    if pct != 0 and abs(pct) < 10 and round(pct, 1) != round(pct):
+        return f"{pct:.1f}%"
+    return f"{pct:.0f}%"
+
+
+_SIZE_UNITS = {
+    "b": 1.0, "byte": 1.0, "bytes": 1.0,
+    "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+    "kib": 2.0**10, "mib": 2.0**20, "gib": 2.0**30, "tib": 2.0**40,
+}
+_SIZE_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Z]+)?\s*$")
+
+
+def parse_bytes(text: str) -> float:
+    """``"1.4 GB"`` → 1.4e9 bytes; a bare number is bytes."""
+    match = _SIZE_RE.match(text.strip())
+    value = _to_float(match.group("num")) if match else None
+    factor = 1.0
+    if match and match.group("unit"):
+        factor = _SIZE_UNITS.get(match.group("unit").lower(), math.nan)
+    if value is None or math.isnan(factor) or not math.isfinite(value) or value < 0:
+        raise ParseError(f'"{text.strip()}" is not a size; expected bytes or a value like "1.4 GB"')
+    return value * factor
+
+
+_BANDWIDTH_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Z]+?)?\s*(?:/\s*s|ps)?\s*$")
+_BIT_UNITS = {"bit": 1.0, "kbit": 1e3, "mbit": 1e6, "gbit": 1e9, "tbit": 1e12}
+
+
+def parse_bandwidth(text: str) -> float:
+    """``"100 GB/s"`` → 1e11 bytes/s; ``"400 Gbit/s"`` or ``"400 Gb/s"`` → 5e10; bare numbers are bytes/s."""
+    stripped = text.strip()
+    match = _BANDWIDTH_RE.match(stripped)
+    value = _to_float(match.group("num")) if match else None
+    factor = math.nan
+    if match is not None:
+        unit = match.group("unit") or "B"
+        if len(unit) == 2 and unit[1] == "b" and unit[0].lower() in "kmgt":
+            factor = _BIT_UNITS[unit[0].lower() + "bit"] / 8  # networking's Gb/s means bits
+        elif unit.lower() in _BIT_UNITS:
+            factor = _BIT_UNITS[unit.lower()] / 8
+        else:
+            factor = _SIZE_UNITS.get(unit.lower(), math.nan)
+    if value is None or math.isnan(factor) or not math.isfinite(value) or value <= 0:
+        raise ParseError(f'"{stripped}" is not a bandwidth; expected a value like "100 GB/s" or "400 Gbit/s"')
+    return value * factor

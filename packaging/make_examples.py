@@ -1,0 +1,70 @@
+"""Writes the bundled example profiles (resources/examples/) from the lessons' numbers.
+
+Run from the repository root: python packaging/make_examples.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from amdahl_desk.files import write_workbook
+from amdahl_desk.model import Component, Optimization, OverheadModel, Profile, Scaling, Settings
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "resources" / "examples"
+
+
+def training_iteration() -> Profile:
+    comps = [
+        Component("Input pipeline and host preparation", 100, Scaling.SERIAL, "host", "data loading, augmentation"),
+        Component("GPU matrix multiplications", 600, Scaling.PARALLEL, "GPU", "GEMMs in forward and backward"),
+        Component("Other GPU kernels", 150, Scaling.PARALLEL, "GPU", "elementwise, norms, softmax"),
+        Component("Gradient synchronization", 100, Scaling.COMMUNICATION, "network", "all-reduce of gradients"),
+        Component("Miscellaneous overhead", 50, Scaling.SERIAL, "host", "optimizer step bookkeeping, logging"),
+    ]
+    opts = [
+        Optimization("Reduced precision and tensor-core kernels", ("GPU matrix multiplications",), 4, True,
+                     "BF16 GEMMs on tensor cores"),
+        Optimization("Faster input pipeline", ("Input pipeline and host preparation",), 2, False,
+                     "more loader workers, pinned memory"),
+        Optimization("Kernel fusion", ("Other GPU kernels",), 2, False, "fuse elementwise ops into GEMM epilogues"),
+        Optimization("Overlap gradient sync with backward", ("Gradient synchronization",), 3, False,
+                     "bucketed all-reduce during backward"),
+    ]
+    settings = Settings(
+        target_time=600,
+        baseline_gpus=8,
+        overhead_model=OverheadModel.RING,
+        ring_latency=10e-6,
+        ring_message_bytes=2e9,
+        ring_bandwidth=100e9,
+        boundary="Stable training iteration after warm-up, measured on 8 GPUs",
+    )
+    return Profile(comps, opts, settings)
+
+
+def llm_request() -> Profile:
+    comps = [
+        Component("Gateway, validation, routing", 40, Scaling.SERIAL, "front end"),
+        Component("Scheduler waiting and batch formation", 60, Scaling.SERIAL, "scheduler"),
+        Component("Prompt prefill", 300, Scaling.PARALLEL, "model"),
+        Component("Autoregressive decode", 900, Scaling.PARALLEL, "model"),
+        Component("Token streaming and completion work", 200, Scaling.SERIAL, "front end"),
+    ]
+    opts = [
+        Optimization("Faster decode", ("Autoregressive decode",), 2, True, "2× decode throughput on this workload"),
+        Optimization("Prefill attention kernels", ("Prompt prefill",), 1.5, False),
+        Optimization("Leaner streaming path", ("Token streaming and completion work",), 2, False),
+    ]
+    settings = Settings(target_time=600, boundary="No-queue request latency, admission to final token")
+    return Profile(comps, opts, settings)
+
+
+def main() -> None:
+    EXAMPLES.mkdir(parents=True, exist_ok=True)
+    write_workbook(training_iteration(), EXAMPLES / "training-iteration.xlsx")
+    write_workbook(llm_request(), EXAMPLES / "llm-request.xlsx")
+    print(f"wrote {EXAMPLES}")
+
+
+if __name__ == "__main__":
+    main()
