@@ -17,14 +17,14 @@ from .model.errors import ProfileError
 from .model.laws import gustafson, strong_scaling
 from .model.profile import default_gpu_counts
 from .model.report import report_text, to_json_dict
-from .model.units import ParseError, format_percent, format_speedup, parse_time_text
+from .model.units import ParseError, convert, format_percent, format_speedup, parse_time_text
 from .resources import example_path
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_BAD_INPUT = 0, 1, 2
 log = logging.getLogger("amdahl_desk")
 
 
-class BadInput(Exception):
+class BadInputError(Exception):
     """A mistake in what the user asked for: message on stderr, exit status 2."""
 
 
@@ -43,8 +43,13 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--target", metavar="TIME", help='target time, in the profile\'s unit or with one: "600 ms"')
 
     scale = sub.add_parser("scale", help="print Amdahl/Gustafson scaling for a parallel fraction, without a profile")
-    scale.add_argument("--parallel-fraction", "-p", required=True, metavar="P",
-                       help='share of the time that parallelizes: 0.95 or "95%%"')
+    scale.add_argument(
+        "--parallel-fraction",
+        "-p",
+        required=True,
+        metavar="P",
+        help='share of the time that parallelizes: 0.95 or "95%%"',
+    )
     scale.add_argument("--gpus", metavar="N,N,…", help="GPU counts (default: powers of two up to 1024)")
     scale.add_argument("--json", action="store_true", help="print JSON")
     return parser
@@ -68,9 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _scale(args)
         gui_args, unknown = _gui_parser().parse_known_args(args_list)
         if unknown:
-            raise BadInput(f"unknown arguments: {' '.join(unknown)} (see amdahl-desk --help)")
+            raise BadInputError(f"unknown arguments: {' '.join(unknown)} (see amdahl-desk --help)")
         return _gui(gui_args)
-    except BadInput as exc:
+    except BadInputError as exc:
         print(f"amdahl-desk: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ProfileError as exc:
@@ -97,10 +102,10 @@ def _report(args: argparse.Namespace) -> int:
         try:
             number, unit = parse_time_text(args.target)
         except ParseError as exc:
-            raise BadInput(f"--target: {exc}") from None
-        target = number * unit.per(profile.unit) if unit else number
+            raise BadInputError(f"--target: {exc}") from None
+        target = convert(number, unit, profile.unit) if unit else number
         if target <= 0:
-            raise BadInput("--target: the target time must be greater than 0")
+            raise BadInputError("--target: the target time must be greater than 0")
         profile.set_settings(replace(profile.settings, target_time=target))
     analysis = analyse(profile)
     if args.json:
@@ -116,8 +121,9 @@ def _parse_fraction(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and 0 <= value <= 1):
-        raise BadInput(f'--parallel-fraction: "{text}" is not a fraction; expected a number from 0 to 1 or a share '
-                       'like "95%"')
+        raise BadInputError(
+            f'--parallel-fraction: "{text}" is not a fraction; expected a number from 0 to 1 or a share like "95%"'
+        )
     return value
 
 
@@ -130,10 +136,12 @@ def _parse_gpus(text: str | None) -> list[int]:
         if not part:
             continue
         if not part.isdigit() or int(part) < 1:
-            raise BadInput(f'--gpus: "{part}" is not a GPU count; expected whole numbers of 1 or more, like 1,8,128')
+            raise BadInputError(
+                f'--gpus: "{part}" is not a GPU count; expected whole numbers of 1 or more, like 1,8,128'
+            )
         counts.append(int(part))
     if not counts:
-        raise BadInput("--gpus: expected at least one GPU count, like 1,8,128")
+        raise BadInputError("--gpus: expected at least one GPU count, like 1,8,128")
     return sorted(set(counts))
 
 
@@ -147,8 +155,14 @@ def _scale(args: argparse.Namespace) -> int:
     gus = gustafson(p, n)
     ceiling = math.inf if p >= 1 else 1 / (1 - p)
     points: list[dict[str, Any]] = [
-        {"gpus": g, "ideal": float(g), "amdahl": float(amdahl[i]), "with_overhead": float(amdahl[i]),
-         "gustafson": float(gus[i]), "efficiency": float(amdahl[i] / g)}
+        {
+            "gpus": g,
+            "ideal": float(g),
+            "amdahl": float(amdahl[i]),
+            "with_overhead": float(amdahl[i]),
+            "gustafson": float(gus[i]),
+            "efficiency": float(amdahl[i] / g),
+        }
         for i, g in enumerate(gpus)
     ]
     if args.json:
@@ -158,8 +172,10 @@ def _scale(args: argparse.Namespace) -> int:
     print(f"Parallel fraction P = {format_percent(p)}; Amdahl's ceiling 1/(1−P) = {format_speedup(ceiling)}")
     print(f"{'GPUs':>8}  {'Amdahl':>9}  {'Gustafson':>10}  {'Efficiency':>10}")
     for pt in points:
-        print(f"{pt['gpus']:>8,}  {format_speedup(pt['amdahl']):>9}  {format_speedup(pt['gustafson']):>10}  "
-              f"{pt['efficiency']:>10.1%}")
+        print(
+            f"{pt['gpus']:>8,}  {format_speedup(pt['amdahl']):>9}  {format_speedup(pt['gustafson']):>10}  "
+            f"{pt['efficiency']:>10.1%}"
+        )
     return EXIT_OK
 
 
@@ -167,10 +183,11 @@ def _gui(args: argparse.Namespace) -> int:
     try:
         from .ui.app import run
     except ImportError as exc:
-        raise BadInput(f"the window cannot start: {exc}. Run the setup command from the README "
-                       "(on a bare Debian the Qt system libraries are needed too)") from None
-    return run(args.profile, screenshot=args.screenshot, size=args.size,
-               default_profile=str(example_path()))
+        raise BadInputError(
+            f"the window cannot start: {exc}. Run the setup command from the README "
+            "(on a bare Debian the Qt system libraries are needed too)"
+        ) from None
+    return run(args.profile, screenshot=args.screenshot, size=args.size, default_profile=str(example_path()))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -22,13 +22,28 @@ def training_iteration() -> Profile:
         Component("Miscellaneous overhead", 50, Scaling.SERIAL, "host", "optimizer step bookkeeping, logging"),
     ]
     opts = [
-        Optimization("Reduced precision and tensor-core kernels", ("GPU matrix multiplications",), 4, True,
-                     "BF16 GEMMs on tensor cores"),
-        Optimization("Faster input pipeline", ("Input pipeline and host preparation",), 2, False,
-                     "more loader workers, pinned memory"),
+        Optimization(
+            "Reduced precision and tensor-core kernels",
+            ("GPU matrix multiplications",),
+            4,
+            True,
+            "BF16 GEMMs on tensor cores",
+        ),
+        Optimization(
+            "Faster input pipeline",
+            ("Input pipeline and host preparation",),
+            2,
+            False,
+            "more loader workers, pinned memory",
+        ),
         Optimization("Kernel fusion", ("Other GPU kernels",), 2, False, "fuse elementwise ops into GEMM epilogues"),
-        Optimization("Overlap gradient sync with backward", ("Gradient synchronization",), 3, False,
-                     "bucketed all-reduce during backward"),
+        Optimization(
+            "Overlap gradient sync with backward",
+            ("Gradient synchronization",),
+            3,
+            False,
+            "bucketed all-reduce during backward",
+        ),
     ]
     settings = Settings(
         target_time=600,

@@ -25,8 +25,11 @@ def load_profile(path: str | Path) -> Loaded:
     if suffix in (".csv", ".tsv", ".txt"):
         return read_csv(path)
     if suffix == ".xls":
-        raise ProfileError("this is an old-style Excel .xls file; open it in Excel or LibreOffice and save it as "
-                           ".xlsx (Excel Workbook)", source=path.name)
+        raise ProfileError(
+            "this is an old-style Excel .xls file; open it in Excel or LibreOffice and save it as "
+            ".xlsx (Excel Workbook)",
+            source=path.name,
+        )
     if suffix == ".ods":
         raise ProfileError("this is an OpenDocument spreadsheet (.ods); save it as .xlsx", source=path.name)
     return read_workbook(path)
@@ -40,5 +43,13 @@ def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None =
         write_workbook(profile, path, analysis)
 
 
-__all__ = ["READABLE", "Loaded", "load_profile", "read_csv", "read_workbook", "save_profile", "write_csv",
-           "write_workbook"]
+__all__ = [
+    "READABLE",
+    "Loaded",
+    "load_profile",
+    "read_csv",
+    "read_workbook",
+    "save_profile",
+    "write_csv",
+    "write_workbook",
+]

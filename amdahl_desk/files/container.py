@@ -37,10 +37,16 @@ def check_xlsx_container(path: Path) -> None:
         with open(path, "rb") as fh:
             data = fh.read(min(size, 64 * 2**20))
         if _ENCRYPTED_MARK in data:
-            raise _fail(path, "the workbook is encrypted (password-protected); remove the password in your "
-                              "spreadsheet program and save it again as .xlsx")
-        raise _fail(path, "this is an old-style Excel .xls file; open it in Excel or LibreOffice and save it as "
-                          ".xlsx (Excel Workbook)")
+            raise _fail(
+                path,
+                "the workbook is encrypted (password-protected); remove the password in your "
+                "spreadsheet program and save it again as .xlsx",
+            )
+        raise _fail(
+            path,
+            "this is an old-style Excel .xls file; open it in Excel or LibreOffice and save it as "
+            ".xlsx (Excel Workbook)",
+        )
     if not head.startswith(b"PK"):
         raise _fail(path, _describe_non_zip(head))
     try:
@@ -48,13 +54,17 @@ def check_xlsx_container(path: Path) -> None:
             infos = zf.infolist()
             names = {i.filename for i in infos}
             if len(infos) > MAX_MEMBERS:
-                raise _fail(path, f"the workbook holds {len(infos):,} parts, more than the {MAX_MEMBERS:,} "
-                                  "a profile could need; refusing to read it")
+                raise _fail(
+                    path,
+                    f"the workbook holds {len(infos):,} parts, more than the {MAX_MEMBERS:,} "
+                    "a profile could need; refusing to read it",
+                )
             if "xl/workbook.xml" not in names and "xl/workbook.bin" not in names:
                 if "content.xml" in names:
                     raise _fail(path, "this is an OpenDocument spreadsheet (.ods); save it as .xlsx")
-                raise _fail(path, "this zip file is not an xlsx workbook (it has no xl/workbook.xml); "
-                                  "the file may be damaged")
+                raise _fail(
+                    path, "this zip file is not an xlsx workbook (it has no xl/workbook.xml); the file may be damaged"
+                )
             if "xl/workbook.bin" in names:
                 raise _fail(path, "this is a binary Excel workbook (.xlsb); save it as .xlsx")
             _check_sizes(path, zf, infos)
@@ -73,12 +83,18 @@ def _check_sizes(path: Path, zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo]) 
         if info.flag_bits & 0x1:
             raise _fail(path, f"part {info.filename} is encrypted; save the workbook without a password")
         if info.file_size > MAX_MEMBER_BYTES or declared > MAX_TOTAL_BYTES:
-            raise _fail(path, f"part {info.filename} would inflate to {info.file_size / 2**20:,.0f} MiB, past the "
-                              f"limit of {MAX_MEMBER_BYTES // 2**20} MiB a profile could need (a zip bomb?); "
-                              "refusing to read it")
+            raise _fail(
+                path,
+                f"part {info.filename} would inflate to {info.file_size / 2**20:,.0f} MiB, past the "
+                f"limit of {MAX_MEMBER_BYTES // 2**20} MiB a profile could need (a zip bomb?); "
+                "refusing to read it",
+            )
         if info.file_size > RATIO_CHECK_FROM and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise _fail(path, f"part {info.filename} inflates {info.file_size / max(info.compress_size, 1):,.0f}× "
-                              f"(limit {MAX_RATIO}×), which no real workbook does (a zip bomb?); refusing to read it")
+            raise _fail(
+                path,
+                f"part {info.filename} inflates {info.file_size / max(info.compress_size, 1):,.0f}× "
+                f"(limit {MAX_RATIO}×), which no real workbook does (a zip bomb?); refusing to read it",
+            )
     # Declared sizes can lie: inflate each XML part once, counting, and stop at the limit.
     actual_total = 0
     for info in infos:
@@ -87,12 +103,16 @@ def _check_sizes(path: Path, zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo]) 
             while chunk := member.read(1 << 20):
                 actual += len(chunk)
                 if actual > MAX_MEMBER_BYTES or actual_total + actual > MAX_TOTAL_BYTES:
-                    raise _fail(path, f"part {info.filename} inflates past the limit of "
-                                      f"{MAX_MEMBER_BYTES // 2**20} MiB a profile could need (a zip bomb?); "
-                                      "refusing to read it")
+                    raise _fail(
+                        path,
+                        f"part {info.filename} inflates past the limit of "
+                        f"{MAX_MEMBER_BYTES // 2**20} MiB a profile could need (a zip bomb?); "
+                        "refusing to read it",
+                    )
                 if actual > RATIO_CHECK_FROM and actual > MAX_RATIO * max(info.compress_size, 1):
-                    raise _fail(path, f"part {info.filename} inflates more than {MAX_RATIO}× "
-                                      "(a zip bomb?); refusing to read it")
+                    raise _fail(
+                        path, f"part {info.filename} inflates more than {MAX_RATIO}× (a zip bomb?); refusing to read it"
+                    )
         actual_total += actual
 
 
@@ -110,6 +130,8 @@ def _describe_non_zip(head: bytes) -> str:
     except UnicodeDecodeError:
         printable = False
     if printable:
-        return ("this is a text file (CSV?), not an xlsx workbook; give it a .csv name to import it as CSV, "
-                "or save it from your spreadsheet program as .xlsx")
+        return (
+            "this is a text file (CSV?), not an xlsx workbook; give it a .csv name to import it as CSV, "
+            "or save it from your spreadsheet program as .xlsx"
+        )
     return "this is not an xlsx workbook (not a zip container); expected a file saved as .xlsx"

@@ -37,33 +37,38 @@ def _decode(data: bytes) -> str:
     return data.decode("cp1252", errors="replace")
 
 
+def _delimiter(text: str) -> str:
+    """The separator the header line uses most: comma, semicolon or tab."""
+    header = next((line for line in text.splitlines() if line.strip()), "")
+    return max(",;\t", key=header.count) if any(ch in header for ch in ",;\t") else ","
+
+
 def read_csv(path: str | Path) -> Loaded:
     """A components table from CSV (comma, semicolon or tab separated)."""
     path = Path(path)
     try:
         size = path.stat().st_size
         if size > MAX_CSV_BYTES:
-            raise ProfileError(f"the file is {size / 2**20:,.0f} MiB, past the {MAX_CSV_BYTES // 2**20} MiB limit "
-                               "for a CSV profile", source=path.name)
+            raise ProfileError(
+                f"the file is {size / 2**20:,.0f} MiB, past the {MAX_CSV_BYTES // 2**20} MiB limit for a CSV profile",
+                source=path.name,
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise ProfileError(f"cannot be read: {exc.strerror or exc}", source=path.name) from None
     if not data.strip():
-        raise ProfileError("the file is empty; expected a header row (Component, Time) and a row per component",
-                           source=path.name)
+        raise ProfileError(
+            "the file is empty; expected a header row (Component, Time) and a row per component", source=path.name
+        )
     if data.startswith(b"PK\x03\x04"):
-        raise ProfileError("this is a zip (an xlsx workbook?), not CSV text; give it an .xlsx name to open it",
-                           source=path.name)
+        raise ProfileError(
+            "this is a zip (an xlsx workbook?), not CSV text; give it an .xlsx name to open it", source=path.name
+        )
     if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ProfileError("this is a binary file, not CSV text", source=path.name)
     text = _decode(data)
-    sample = text[:8192]
     try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    try:
-        rows = [[unescape_field(v) for v in row] for row in csv.reader(io.StringIO(text), dialect)]
+        rows = [[unescape_field(v) for v in row] for row in csv.reader(io.StringIO(text), delimiter=_delimiter(text))]
     except csv.Error as exc:
         raise ProfileError(f"the CSV is malformed ({exc})", source=path.name) from None
     grid = Grid(path.name, rows, csv=True)
@@ -85,6 +90,13 @@ def csv_text(profile: Profile) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["Component", f"Time ({profile.unit.value})", "Scaling", "Group", "Notes"])
     for c in profile.components:
-        writer.writerow([escape_field(c.name), repr(c.time) if c.time != int(c.time) else int(c.time),
-                         c.scaling.value, escape_field(c.group), escape_field(c.notes)])
+        writer.writerow(
+            [
+                escape_field(c.name),
+                repr(c.time) if c.time != int(c.time) else int(c.time),
+                c.scaling.value,
+                escape_field(c.group),
+                escape_field(c.notes),
+            ]
+        )
     return out.getvalue()

@@ -49,6 +49,8 @@ def is_empty(value: CellValue) -> bool:
 
 def as_text(value: CellValue) -> str:
     """A cell as text the way a spreadsheet shows it: 100.0 as "100", TRUE as "TRUE"."""
+    if type(value) is str:
+        return value.strip()
     if value is None:
         return ""
     if isinstance(value, bool):

@@ -7,14 +7,31 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..model.errors import Problem, ProfileError
 from ..model.profile import (
-    Component, Optimization, OverheadModel, Profile, Scaling, Settings, default_gpu_counts,
+    SCALING_WORDS,
+    Component,
+    Optimization,
+    OverheadModel,
+    Profile,
+    Scaling,
+    Settings,
+    default_gpu_counts,
 )
 from ..model.units import (
-    ParseError, TimeUnit, check_speedup, check_time, format_number, parse_bandwidth, parse_bytes, parse_speedup,
-    parse_time_text, parse_unit,
+    ParseError,
+    TimeUnit,
+    check_speedup,
+    check_time,
+    convert,
+    format_number,
+    parse_bandwidth,
+    parse_bytes,
+    parse_speedup,
+    parse_time_text,
+    parse_unit,
 )
 from .grid import CellValue, Grid, as_text, is_empty, shown
 
@@ -61,8 +78,9 @@ def header_key(value: CellValue) -> tuple[str, TimeUnit | None]:
     return text, None
 
 
-def find_header(grid: Grid, wanted: dict[str, set[str]], required: tuple[str, ...]) -> tuple[int, dict[str, int],
-                                                                                             TimeUnit | None] | None:
+def find_header(
+    grid: Grid, wanted: dict[str, set[str]], required: tuple[str, ...]
+) -> tuple[int, dict[str, int], TimeUnit | None] | None:
     """First row (of the first 50) that holds every required header; its column for each field."""
     for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
         columns: dict[str, int] = {}
@@ -126,14 +144,14 @@ def split_targets(value: CellValue) -> tuple[str, ...]:
     return tuple(t.strip() for t in re.split(r"[;\n]", as_text(value)) if t.strip())
 
 
-@dataclass
-class _Row:
+class _Row(NamedTuple):
     grid_row: int
     name: str
     time: tuple[float, TimeUnit | None] | None
     scaling: Scaling
     group: str
     notes: str
+    error: tuple[str, str] | None = None
 
 
 class TableReader:
@@ -144,6 +162,8 @@ class TableReader:
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
         self._where: dict[tuple[str, int | None, str | None], str] = {}
+        # Components are many: keep their grid rows and name a cell only when a problem needs it.
+        self._component_cells: tuple[Grid, list[int], dict[str, int]] | None = None
 
     def problem(self, where: str, what: str) -> None:
         self.problems.append(Problem(what, where=where))
@@ -172,8 +192,10 @@ class TableReader:
             fld = _SETTING_KEYS.get(key)
             where = grid.where(r, 1)
             if fld is None:
-                self.warn(grid.where(r, 0), f'unknown setting "{shown(key_cell)}" ignored; the known settings are '
-                                            + ", ".join(_SETTING_NAMES))
+                self.warn(
+                    grid.where(r, 0),
+                    f'unknown setting "{shown(key_cell)}" ignored; the known settings are ' + ", ".join(_SETTING_NAMES),
+                )
                 continue
             self._where[("settings", None, fld)] = where
             if is_empty(value):
@@ -184,10 +206,14 @@ class TableReader:
                 elif fld in ("target_time", "ring_latency"):
                     values[fld] = value  # needs the unit
                 else:
-                    kwargs[fld] = _SETTING_PARSERS[fld](value)
-                    if fld == "ring_bandwidth" and isinstance(kwargs[fld], float) and kwargs[fld] < 1e6:
-                        self.warn(where, f"a bandwidth of {format_number(float(kwargs[fld]))} bytes/s is implausibly "
-                                         'low; write a unit, like "100 GB/s"')
+                    parsed = _SETTING_PARSERS[fld](value)
+                    kwargs[fld] = parsed
+                    if fld == "ring_bandwidth" and isinstance(parsed, float) and parsed < 1e6:
+                        self.warn(
+                            where,
+                            f"a bandwidth of {format_number(parsed)} bytes/s is implausibly "
+                            'low; write a unit, like "100 GB/s"',
+                        )
             except ParseError as exc:
                 self.problem(where, str(exc))
         if "max_gpus" in kwargs:
@@ -211,9 +237,9 @@ class TableReader:
                 self.problem(where, str(exc))
                 continue
             if fld == "target_time":
-                settings = replace(settings, target_time=number * written.per(unit) if written else number)
+                settings = replace(settings, target_time=convert(number, written, unit) if written else number)
             else:
-                settings = replace(settings, ring_latency=number * (written or unit).seconds)
+                settings = replace(settings, ring_latency=convert(number, written or unit, TimeUnit.S))
         return settings
 
     # -- components --------------------------------------------------------
@@ -225,106 +251,149 @@ class TableReader:
         header, cols, header_unit = found
         rows = self._component_rows(grid, header, cols)
         if not rows:
-            self.problem(grid.where(header), "the Components table has a header but no components below it; "
-                                             "expected a row per component with its name and time")
+            self.problem(
+                grid.where(header),
+                "the Components table has a header but no components below it; "
+                "expected a row per component with its name and time",
+            )
             return None
         written_units = [r.time[1] for r in rows if r.time is not None and r.time[1] is not None]
         unit = unit_setting or header_unit or (written_units[0] if written_units else TimeUnit.MS)
         bare_unit = header_unit or unit
         rows = self._drop_total_line(grid, cols, rows, unit, bare_unit)
         components: list[Component] = []
+        self._component_cells = (grid, [row.grid_row for row in rows], cols)
         for row in rows:
+            if row.error is not None:
+                self.problem(*row.error)
+            # A row whose time is bad still takes part in the name checks (its time never reaches a profile).
             if row.time is None:
-                continue
-            for fld, col in cols.items():
-                self._where[("components", len(components), fld)] = grid.where(row.grid_row, col)
-            number, written = row.time
-            time = number * (written or bare_unit).per(unit)
+                time = 0.0
+            elif row.time[1] is None and bare_unit is unit:
+                time = row.time[0]
+            else:
+                time = convert(row.time[0], row.time[1] or bare_unit, unit)
             components.append(Component(row.name, time, row.scaling, row.group, row.notes))
         return components, unit
 
     def _missing_header(self, grid: Grid) -> None:
         first = next((r for r in range(len(grid.rows)) if any(not is_empty(v) for v in grid.rows[r])), None)
         if first is None:
-            self.problem(f"{grid.sheet}" if not grid.csv else "the file",
-                         "the components table is empty; expected a header row (Component, Time) and a row "
-                         "per component")
+            self.problem(
+                f"{grid.sheet}" if not grid.csv else "the file",
+                "the components table is empty; expected a header row (Component, Time) and a row per component",
+            )
             return
         found_name = find_header(grid, COMPONENT_HEADERS, ("name",))
         found_time = find_header(grid, COMPONENT_HEADERS, ("time",))
         if found_name and not found_time:
-            what = "no time column; expected a header Time, Baseline time or Duration (optionally with a unit: Time (ms))"
+            what = (
+                "no time column; expected a header Time, Baseline time or Duration (optionally with a unit: Time (ms))"
+            )
             where = grid.where(found_name[0])
         elif found_time and not found_name:
             what = "no name column; expected a header Component, Stage or Name"
             where = grid.where(found_time[0])
         else:
-            what = ("no header row with a name column (Component, Stage or Name) and a time column "
-                    "(Time, Baseline time or Duration) in the first 50 rows")
+            what = (
+                "no header row with a name column (Component, Stage or Name) and a time column "
+                "(Time, Baseline time or Duration) in the first 50 rows"
+            )
             where = grid.where(first)
         self.problem(where, what)
 
     def _component_rows(self, grid: Grid, header: int, cols: dict[str, int]) -> list[_Row]:
+        """One :class:`_Row` per non-empty row; written for speed, as profiles can have 100,000 rows."""
         rows: list[_Row] = []
         name_col, time_col = cols["name"], cols["time"]
         scaling_col, group_col, notes_col = cols.get("scaling"), cols.get("group"), cols.get("notes")
-        for r in range(header + 1, len(grid.rows)):
-            cells = grid.rows[r]
-            name_value = cells[name_col] if name_col < len(cells) else ""
-            time_value = cells[time_col] if time_col < len(cells) else ""
-            if is_empty(name_value) and is_empty(time_value) and all(is_empty(v) for v in cells):
+        width = max(cols.values()) + 1
+        words = SCALING_WORDS
+        serial = Scaling.SERIAL
+        inf = math.inf
+        grid_rows = grid.rows
+        for r in range(header + 1, len(grid_rows)):
+            cells = grid_rows[r]
+            if len(cells) < width:
+                cells = list(cells) + [""] * (width - len(cells))
+            name_value, time_value = cells[name_col], cells[time_col]
+            name = name_value.strip() if type(name_value) is str else as_text(name_value)
+            if not name and is_empty(time_value) and all(is_empty(v) for v in cells):
                 continue
-            name = as_text(name_value)
             time: tuple[float, TimeUnit | None] | None = None
-            if type(time_value) is float and 0 <= time_value < math.inf:  # the common case, kept cheap
+            error = None
+            if type(time_value) is float and 0 <= time_value < inf:
                 time = (time_value, None)
             elif is_empty(time_value):
-                if not _TOTAL_LABEL.match(name):
-                    self.problem(grid.where(r, time_col), f'"{shown(name) or "(no name)"}" has no time; '
-                                                          'expected a number or a value like "120 ms"')
+                error = (
+                    grid.where(r, time_col),
+                    f'"{shown(name) or "(no name)"}" has no time; expected a number or a value like "120 ms"',
+                )
             else:
                 try:
                     time = _cell_time(time_value)
                 except ParseError as exc:
-                    if not _TOTAL_LABEL.match(name):
-                        self.problem(grid.where(r, time_col), str(exc))
+                    error = (grid.where(r, time_col), str(exc))
             if not name:
-                self.problem(grid.where(r, name_col), "this row has no component name; every component needs a "
-                                                      "unique name")
-            scaling = Scaling.SERIAL
+                self.problem(
+                    grid.where(r, name_col), "this row has no component name; every component needs a unique name"
+                )
+            scaling = serial
             if scaling_col is not None:
-                try:
-                    scaling = Scaling.parse(as_text(grid.cell(r, scaling_col)))
-                except ParseError as exc:
-                    self.problem(grid.where(r, scaling_col), str(exc))
-            group = as_text(grid.cell(r, group_col)) if group_col is not None else ""
-            notes = as_text(grid.cell(r, notes_col)) if notes_col is not None else ""
-            rows.append(_Row(r, name, time, scaling, group, notes))
+                value = cells[scaling_col]
+                found = words.get(value) if type(value) is str else None
+                if found is None and type(value) is str:
+                    found = words.get(value.strip().lower())
+                if found is not None:
+                    scaling = found
+                elif not is_empty(value):
+                    try:
+                        scaling = Scaling.parse(as_text(value))
+                    except ParseError as exc:
+                        self.problem(grid.where(r, scaling_col), str(exc))
+            group = notes = ""
+            if group_col is not None:
+                cell = cells[group_col]
+                group = cell.strip() if type(cell) is str else as_text(cell)
+            if notes_col is not None:
+                cell = cells[notes_col]
+                notes = cell.strip() if type(cell) is str else as_text(cell)
+            rows.append(_Row(r, name, time, scaling, group, notes, error))
         return rows
 
-    def _drop_total_line(self, grid: Grid, cols: dict[str, int], rows: list[_Row], unit: TimeUnit,
-                         bare_unit: TimeUnit) -> list[_Row]:
+    def _drop_total_line(
+        self, grid: Grid, cols: dict[str, int], rows: list[_Row], unit: TimeUnit, bare_unit: TimeUnit
+    ) -> list[_Row]:
         last = rows[-1]
 
         def in_unit(row: _Row) -> float:
             assert row.time is not None
-            return row.time[0] * (row.time[1] or bare_unit).per(unit)
+            return convert(row.time[0], row.time[1] or bare_unit, unit)
 
         others = [in_unit(r) for r in rows[:-1] if r.time is not None]
         total = math.fsum(others)
         labelled = bool(_TOTAL_LABEL.match(last.name))
-        matches = (last.time is not None and len(others) >= 2 and total > 0
-                   and abs(in_unit(last) - total) <= TOTAL_TOLERANCE * total)
+        matches = (
+            last.time is not None
+            and len(others) >= 2
+            and total > 0
+            and abs(in_unit(last) - total) <= TOTAL_TOLERANCE * total
+        )
         if not (labelled or matches):
             return rows
         where = grid.where(last.grid_row, cols["time"])
         if labelled and last.time is not None and total > 0 and abs(in_unit(last) - total) > TOTAL_TOLERANCE * total:
-            self.warn(where, f"the total line says {format_number(in_unit(last))} {unit.label} but the components "
-                             f"add up to {format_number(total)} {unit.label}; using the components' sum")
+            self.warn(
+                where,
+                f"the total line says {format_number(in_unit(last))} {unit.label} but the components "
+                f"add up to {format_number(total)} {unit.label}; using the components' sum",
+            )
         elif not labelled:
-            self.warn(grid.where(last.grid_row, cols["name"]),
-                      f'"{shown(last.name)}" was read as the total line (its time is the sum of the rows above), '
-                      "not as a component")
+            self.warn(
+                grid.where(last.grid_row, cols["name"]),
+                f'"{shown(last.name)}" was read as the total line (its time is the sum of the rows above), '
+                "not as a component",
+            )
         return rows[:-1]
 
     # -- optimizations -----------------------------------------------------
@@ -335,8 +404,10 @@ class TableReader:
             return []
         found = find_header(grid, OPTIMIZATION_HEADERS, ("name", "targets", "speedup"))
         if found is None:
-            self.problem(f"{grid.sheet}!1:1", "no header row with Optimization, Targets and Speedup columns "
-                                              "(Enabled and Notes are optional)")
+            self.problem(
+                f"{grid.sheet}!1:1",
+                "no header row with Optimization, Targets and Speedup columns (Enabled and Notes are optional)",
+            )
             return []
         header, cols, _ = found
         opts: list[Optimization] = []
@@ -365,8 +436,9 @@ class TableReader:
         return opts
 
     # -- the whole document ------------------------------------------------
-    def build(self, components: list[Component] | None, unit: TimeUnit, optimizations: list[Optimization],
-              settings: Settings) -> Loaded:
+    def build(
+        self, components: list[Component] | None, unit: TimeUnit, optimizations: list[Optimization], settings: Settings
+    ) -> Loaded:
         """The profile, or one :class:`ProfileError` listing every problem found."""
         profile = None
         if components is not None and not self.problems:
@@ -385,6 +457,9 @@ class TableReader:
         return Loaded(profile, self.warnings)
 
     def _locate(self, p: Problem) -> Problem:
+        if p.table == "components" and p.row is not None and self._component_cells is not None:
+            grid, grid_rows, cols = self._component_cells
+            return p.located(grid.where(grid_rows[p.row], cols.get(p.field or "name", cols["name"])))
         where = self._where.get((p.table or "", p.row, p.field)) or self._where.get((p.table or "", None, p.field))
         return p.located(where or (p.table or "").capitalize())
 
@@ -431,9 +506,17 @@ def _parse_fraction(value: CellValue) -> float:
     except ValueError:
         number = math.nan
     if not (math.isfinite(number) and 0 <= number <= 1):
-        raise ParseError(f'"{shown(value)}" is not a parallel fraction; expected a number from 0 to 1, or a share '
-                         'like "95%"')
+        raise ParseError(
+            f'"{shown(value)}" is not a parallel fraction; expected a number from 0 to 1, or a share like "95%"'
+        )
     return number
+
+
+def _physical(value: CellValue, parse: Callable[[str], float]) -> float:
+    """A bare number as is (bytes, bytes/s); text through ``parse``, which knows the units."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return parse(repr(float(value)))
+    return parse(as_text(value))
 
 
 _SETTING_PARSERS: dict[str, Callable[[CellValue], object]] = {
@@ -443,23 +526,40 @@ _SETTING_PARSERS: dict[str, Callable[[CellValue], object]] = {
     "max_gpus": lambda v: _parse_int(v, "maximum GPU count"),
     "parallel_fraction": _parse_fraction,
     "overhead_model": lambda v: OverheadModel.parse(as_text(v)),
-    "ring_message_bytes": lambda v: float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
-    else parse_bytes(as_text(v)),
-    "ring_bandwidth": lambda v: float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
-    else parse_bandwidth(as_text(v)),
+    "ring_message_bytes": lambda v: _physical(v, parse_bytes),
+    "ring_bandwidth": lambda v: _physical(v, parse_bandwidth),
 }
 _SETTING_KEYS = {
-    "unit": "unit", "time unit": "unit",
-    "boundary": "boundary", "objective": "boundary",
-    "target time": "target_time", "target": "target_time", "slo": "target_time",
-    "baseline gpus": "baseline_gpus", "n0": "baseline_gpus",
+    "unit": "unit",
+    "time unit": "unit",
+    "boundary": "boundary",
+    "objective": "boundary",
+    "target time": "target_time",
+    "target": "target_time",
+    "slo": "target_time",
+    "baseline gpus": "baseline_gpus",
+    "n0": "baseline_gpus",
     "gpu counts": "gpu_counts",
     "max gpus": "max_gpus",
     "parallel fraction": "parallel_fraction",
     "overhead model": "overhead_model",
-    "ring latency": "ring_latency", "all-reduce latency": "ring_latency",
-    "ring message size": "ring_message_bytes", "message size": "ring_message_bytes",
-    "ring bandwidth": "ring_bandwidth", "bandwidth": "ring_bandwidth",
+    "ring latency": "ring_latency",
+    "all-reduce latency": "ring_latency",
+    "ring message size": "ring_message_bytes",
+    "message size": "ring_message_bytes",
+    "ring bandwidth": "ring_bandwidth",
+    "bandwidth": "ring_bandwidth",
 }
-_SETTING_NAMES = ["Unit", "Boundary", "Target time", "Baseline GPUs", "GPU counts", "Max GPUs", "Parallel fraction",
-                  "Overhead model", "Ring latency", "Ring message size", "Ring bandwidth"]
+_SETTING_NAMES = [
+    "Unit",
+    "Boundary",
+    "Target time",
+    "Baseline GPUs",
+    "GPU counts",
+    "Max GPUs",
+    "Parallel fraction",
+    "Overhead model",
+    "Ring latency",
+    "Ring message size",
+    "Ring bandwidth",
+]

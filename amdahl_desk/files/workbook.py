@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import python_calamine
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -15,15 +16,10 @@ from ..model.analysis import Analysis, analyse
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.report import headline, target_sentence
-from ..model.units import TimeUnit
+from ..model.units import TimeUnit, decimal_text
 from .container import check_xlsx_container
 from .grid import Grid
 from .tables import Loaded, TableReader
-
-try:  # python-calamine is a hard dependency; the import guard keeps the message kind if a build lacks it.
-    import python_calamine
-except ImportError:  # pragma: no cover
-    python_calamine = None
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -44,8 +40,9 @@ def read_workbook(path: str | Path) -> Loaded:
         book = python_calamine.CalamineWorkbook.from_path(str(path))
         names = list(book.sheet_names)
     except Exception as exc:  # calamine raises its own types for damaged parts
-        raise ProfileError(f"the workbook is damaged and cannot be read ({exc}); expected a complete xlsx file",
-                           source=path.name) from None
+        raise ProfileError(
+            f"the workbook is damaged and cannot be read ({exc}); expected a complete xlsx file", source=path.name
+        ) from None
     if not names:
         raise ProfileError("the workbook has no sheets", source=path.name)
     lower = {n.strip().lower(): n for n in names}
@@ -80,6 +77,11 @@ def text_cell(ws: WriteOnlyWorksheet, value: str, **style: Any) -> WriteOnlyCell
     for key, val in style.items():
         setattr(cell, key, val)
     return cell
+
+
+def safe_text(ws: WriteOnlyWorksheet, value: str) -> str | WriteOnlyCell:
+    """``value`` itself, or a forced-text cell when a spreadsheet would take it for a formula."""
+    return text_cell(ws, value) if value.startswith(FORMULA_PREFIXES) else value
 
 
 def _header(ws: WriteOnlyWorksheet, titles: list[str]) -> list[WriteOnlyCell]:
@@ -124,13 +126,14 @@ def _write_components(book: Workbook, profile: Profile) -> None:
     n = len(profile.components)
     total_row = n + 2
     tfmt = TIME_FORMAT
+    # Per-row cells are plain values where they can be (General format shows times well):
+    # styled cells cost openpyxl several times more, and profiles can be 100,000 rows long.
     for i, c in enumerate(profile.components, start=2):
-        time = WriteOnlyCell(ws, c.time)
-        time.number_format = tfmt
         share = WriteOnlyCell(ws, f"=IF($B${total_row}=0,0,B{i}/$B${total_row})")
         share.number_format = "0.0%"
-        ws.append([text_cell(ws, c.name), time, share, c.scaling.value, text_cell(ws, c.group),
-                   text_cell(ws, c.notes)])
+        ws.append(
+            [safe_text(ws, c.name), c.time, share, c.scaling.value, safe_text(ws, c.group), safe_text(ws, c.notes)]
+        )
     total = WriteOnlyCell(ws, f"=SUM(B2:B{total_row - 1})" if n else 0)
     total.number_format = tfmt
     total.font = _BOLD
@@ -162,12 +165,15 @@ def _write_settings(book: Workbook, profile: Profile) -> None:
         ("Target time", s.target_time if s.target_time is not None else "", f"target (SLO) in {profile.unit.value}"),
         ("Baseline GPUs", s.baseline_gpus, "N0: GPU count at which the times were measured"),
         ("GPU counts", ", ".join(str(n) for n in s.gpu_counts), "GPU counts to evaluate"),
-        ("Parallel fraction", s.parallel_fraction if s.parallel_fraction is not None else "",
-         "override of the parallel share (empty: from the Scaling column)"),
+        (
+            "Parallel fraction",
+            s.parallel_fraction if s.parallel_fraction is not None else "",
+            "override of the parallel share (empty: from the Scaling column)",
+        ),
         ("Overhead model", s.overhead_model.value, "none, linear, log or ring: " + s.overhead_model.description),
-        ("Ring latency", f"{s.ring_latency * 1e6:.12g} us", "ring model: α, latency per step"),
-        ("Ring message size", f"{s.ring_message_bytes / 1e6:.12g} MB", "ring model: bytes all-reduced"),
-        ("Ring bandwidth", f"{s.ring_bandwidth / 1e9:.12g} GB/s", "ring model: link bandwidth"),
+        ("Ring latency", f"{decimal_text(s.ring_latency, 1e-6)} us", "ring model: α, latency per step"),
+        ("Ring message size", f"{decimal_text(s.ring_message_bytes, 1e6)} MB", "ring model: bytes all-reduced"),
+        ("Ring bandwidth", f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s", "ring model: link bandwidth"),
     ]
     for key, value, meaning in rows:
         ws.append([key, text_cell(ws, value) if isinstance(value, str) else value, meaning])
@@ -185,10 +191,17 @@ def _write_summary(book: Workbook, profile: Profile, a: Analysis) -> None:
     ws = book.create_sheet(SUMMARY)
     _widths(ws, [30, 16, 16, 16, 16, 16, 16, 16, 16])
     unit = profile.unit.value
-    tfmt, sfmt, pfmt = '#,##0.###', '0.00"×"', "0.0%"
+    tfmt, sfmt, pfmt = "#,##0.###", '0.00"×"', "0.0%"
     ws.append([text_cell(ws, "Amdahl Desk analysis", font=_TITLE)])
-    ws.append([text_cell(ws, "Computed when this workbook was written; edit the profile sheets and reopen it in "
-                             "Amdahl Desk to recompute.")])
+    ws.append(
+        [
+            text_cell(
+                ws,
+                "Computed when this workbook was written; edit the profile sheets and reopen it in "
+                "Amdahl Desk to recompute.",
+            )
+        ]
+    )
     if profile.settings.boundary:
         ws.append(["Boundary", text_cell(ws, profile.settings.boundary)])
     ws.append([])
@@ -208,21 +221,58 @@ def _write_summary(book: Workbook, profile: Profile, a: Analysis) -> None:
     if sentence:
         ws.append([text_cell(ws, sentence)])
     ws.append([])
-    ws.append(_header(ws, ["Optimization", "Enabled", "Speedup k", "Affected share", "End-to-end speedup",
-                           f"New total ({unit})", f"Time saved ({unit})", "Ceiling"]))
+    ws.append(
+        _header(
+            ws,
+            [
+                "Optimization",
+                "Enabled",
+                "Speedup k",
+                "Affected share",
+                "End-to-end speedup",
+                f"New total ({unit})",
+                f"Time saved ({unit})",
+                "Ceiling",
+            ],
+        )
+    )
     f = a.optimizations
     for i, o in enumerate(profile.optimizations):
-        ws.append([text_cell(ws, o.name), o.enabled, _number(ws, o.speedup, '0.###"×"'), _number(ws, f.fraction[i], pfmt),
-                   _number(ws, f.overall_speedup[i], sfmt), _number(ws, f.new_total[i], tfmt),
-                   _number(ws, f.time_saved[i], tfmt), _number(ws, f.ceiling[i], sfmt)])
+        ws.append(
+            [
+                text_cell(ws, o.name),
+                o.enabled,
+                _number(ws, o.speedup, '0.###"×"'),
+                _number(ws, f.fraction[i], pfmt),
+                _number(ws, f.overall_speedup[i], sfmt),
+                _number(ws, f.new_total[i], tfmt),
+                _number(ws, f.time_saved[i], tfmt),
+                _number(ws, f.ceiling[i], sfmt),
+            ]
+        )
     ws.append([])
     s = a.scaling
     model = profile.settings.overhead_model
-    ws.append([text_cell(ws, f"GPU scaling: parallel share {s.parallel_fraction:.1%}, ceiling "
-                             f"{'∞' if not math.isfinite(s.ceiling) else f'{s.ceiling:.2f}×'}, overhead model "
-                             f"{model.value} ({model.description})")])
+    ws.append(
+        [
+            text_cell(
+                ws,
+                f"GPU scaling: parallel share {s.parallel_fraction:.1%}, ceiling "
+                f"{'∞' if not math.isfinite(s.ceiling) else f'{s.ceiling:.2f}×'}, overhead model "
+                f"{model.value} ({model.description})",
+            )
+        ]
+    )
     ws.append(_header(ws, ["GPUs", "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"]))
     for i, n in enumerate(s.gpus):
-        ws.append([int(n), _number(ws, s.ideal[i], sfmt), _number(ws, s.amdahl[i], sfmt),
-                   _number(ws, s.with_overhead[i], sfmt), _number(ws, s.gustafson[i], sfmt),
-                   _number(ws, s.efficiency[i], pfmt), _number(ws, s.time[i], tfmt)])
+        ws.append(
+            [
+                int(n),
+                _number(ws, s.ideal[i], sfmt),
+                _number(ws, s.amdahl[i], sfmt),
+                _number(ws, s.with_overhead[i], sfmt),
+                _number(ws, s.gustafson[i], sfmt),
+                _number(ws, s.efficiency[i], pfmt),
+                _number(ws, s.time[i], tfmt),
+            ]
+        )

@@ -6,6 +6,17 @@ from .profile import Component, Optimization, OverheadModel, Profile, Scaling, S
 from .units import ParseError, TimeUnit
 
 __all__ = [
-    "Analysis", "Component", "Optimization", "OverheadModel", "ParseError", "Problem", "Profile", "ProfileError",
-    "Scaling", "Settings", "TimeUnit", "analyse", "default_gpu_counts",
+    "Analysis",
+    "Component",
+    "Optimization",
+    "OverheadModel",
+    "ParseError",
+    "Problem",
+    "Profile",
+    "ProfileError",
+    "Scaling",
+    "Settings",
+    "TimeUnit",
+    "analyse",
+    "default_gpu_counts",
 ]

@@ -110,8 +110,9 @@ def analyse(profile: Profile) -> Analysis:
     times = np.fromiter((c.time for c in comps), dtype=float, count=n)
     total = float(math.fsum(times))
     if not total > 0:
-        raise ProfileError(f"the components add up to 0 {profile.unit.label}; "
-                           "give at least one component a measured time above 0")
+        raise ProfileError(
+            f"the components add up to 0 {profile.unit.label}; give at least one component a measured time above 0"
+        )
     if not math.isfinite(total):
         raise ProfileError("the components add up to more than can be represented; check the times")
     warnings: list[str] = []
@@ -123,8 +124,8 @@ def analyse(profile: Profile) -> Analysis:
     opt_ids: list[int] = []
     comp_ids: list[int] = []
     for i, opt in enumerate(opts):
-        for target in opt.targets:
-            row = index.get(target.strip().casefold(), -1)
+        for name in opt.targets:
+            row = index.get(name.strip().casefold(), -1)
             if row >= 0:
                 opt_ids.append(i)
                 comp_ids.append(row)
@@ -138,8 +139,8 @@ def analyse(profile: Profile) -> Analysis:
     s_opt = amdahl_speedup(f_opt, speedups)
     new_opt = total * ((1.0 - f_opt) + f_opt / speedups) if m else np.zeros(0)
     per_opt = OptimizationFigures(f_opt, s_opt, new_opt, total - new_opt, ceiling(f_opt))
-    for i in np.flatnonzero(speedups < 1):
-        warnings.append(f'"{opts[i].name}" has k = {speedups[i]:g}: below 1 it is a slowdown, not a speedup')
+    for slow in np.flatnonzero(speedups < 1):
+        warnings.append(f'"{opts[slow].name}" has k = {speedups[slow]:g}: below 1 it is a slowdown, not a speedup')
 
     on = enabled[opt_idx] if m else np.zeros(0, dtype=bool)
     k_comp = np.ones(n)
@@ -153,8 +154,14 @@ def analyse(profile: Profile) -> Analysis:
     if overlaps:
         shown = overlaps[:3]
         more = f" (and {len(overlaps) - 3} more)" if len(overlaps) > 3 else ""
-        warnings.append("; ".join(f'"{o.component}" is sped up by {" and ".join(o.optimizations)}: '
-                                  f"their speedups multiply to {format_speedup(o.speedup)}" for o in shown) + more)
+        warnings.append(
+            "; ".join(
+                f'"{o.component}" is sped up by {" and ".join(o.optimizations)}: '
+                f"their speedups multiply to {format_speedup(o.speedup)}"
+                for o in shown
+            )
+            + more
+        )
     combined = Combined(
         enabled=int(enabled.sum()),
         fraction=f_union,
@@ -170,12 +177,18 @@ def analyse(profile: Profile) -> Analysis:
         target = _target(profile.settings.target_time, total, combined)
 
     scaling = _scaling(profile, times, total, warnings)
-    return Analysis(profile.unit, total, times, fractions, new_times, k_comp, per_opt, combined, target, scaling,
-                    tuple(warnings))
+    return Analysis(
+        profile.unit, total, times, fractions, new_times, k_comp, per_opt, combined, target, scaling, tuple(warnings)
+    )
 
 
-def _overlaps(profile: Profile, hits: NDArray[np.int64], comp_idx: NDArray[np.int64],
-              opt_idx: NDArray[np.int64], k_comp: FloatArray) -> list[Overlap]:
+def _overlaps(
+    profile: Profile,
+    hits: NDArray[np.int64],
+    comp_idx: NDArray[np.int64],
+    opt_idx: NDArray[np.int64],
+    k_comp: FloatArray,
+) -> list[Overlap]:
     rows = np.flatnonzero(hits > 1)[:_MAX_OVERLAP_NOTES]
     result = []
     for row in rows:
@@ -201,16 +214,19 @@ def _target(target: float, total: float, combined: Combined) -> TargetFigures:
 def _scaling(profile: Profile, times: FloatArray, total: float, warnings: list[str]) -> ScalingFigures:
     settings = profile.settings
     kinds = np.fromiter((c.scaling is Scaling.PARALLEL for c in profile.components), dtype=bool, count=len(times))
-    comm_mask = np.fromiter((c.scaling is Scaling.COMMUNICATION for c in profile.components), dtype=bool,
-                            count=len(times))
+    comm_mask = np.fromiter(
+        (c.scaling is Scaling.COMMUNICATION for c in profile.components), dtype=bool, count=len(times)
+    )
     comm = float(math.fsum(times[comm_mask]))
     parallel = float(math.fsum(times[kinds]))
     if settings.parallel_fraction is not None:
         parallel = settings.parallel_fraction * total
         if parallel > total - comm:
             parallel = total - comm
-            warnings.append(f"the parallel fraction {settings.parallel_fraction:.0%} leaves less time than the "
-                            f"measured communication ({format_time(comm, profile.unit)}); using {parallel / total:.1%}")
+            warnings.append(
+                f"the parallel fraction {settings.parallel_fraction:.0%} leaves less time than the "
+                f"measured communication ({format_time(comm, profile.unit)}); using {parallel / total:.1%}"
+            )
     serial = max(total - parallel - comm, 0.0)
     p = parallel / total
 
@@ -219,9 +235,14 @@ def _scaling(profile: Profile, times: FloatArray, total: float, warnings: list[s
     n = gpus.astype(float)
     ratio = n / n0
     comm_n = communication_time(
-        comm, n, float(n0), settings.overhead_model,
-        ring_latency=settings.ring_latency, ring_message_bytes=settings.ring_message_bytes,
-        ring_bandwidth=settings.ring_bandwidth, unit_seconds=profile.unit.seconds,
+        comm,
+        n,
+        float(n0),
+        settings.overhead_model,
+        ring_latency=settings.ring_latency,
+        ring_message_bytes=settings.ring_message_bytes,
+        ring_bandwidth=settings.ring_bandwidth,
+        unit_seconds=profile.unit.seconds,
     )
     t_n = serial + parallel / ratio + comm_n
     with np.errstate(divide="ignore"):

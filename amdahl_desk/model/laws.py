@@ -88,5 +88,6 @@ def communication_time(
     if model is OverheadModel.LOG:
         return np.asarray(measured * (1.0 + np.log2(n)) / (1.0 + np.log2(baseline_gpus)), dtype=float)
     ring = ring_allreduce_seconds(n, ring_latency, ring_message_bytes, ring_bandwidth) / unit_seconds
-    ring0 = float(ring_allreduce_seconds(baseline_gpus, ring_latency, ring_message_bytes, ring_bandwidth)) / unit_seconds
+    ring0 = float(ring_allreduce_seconds(baseline_gpus, ring_latency, ring_message_bytes, ring_bandwidth))
+    ring0 /= unit_seconds
     return np.asarray(np.maximum(measured + ring - ring0, 0.0), dtype=float)

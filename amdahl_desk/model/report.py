@@ -114,8 +114,10 @@ def headline(profile: Profile, analysis: Analysis) -> str:
     c = analysis.combined
     total = analysis.baseline_total
     if c.enabled == 0:
-        return (f"No optimization is enabled: the workload takes {format_time(total, unit)}. "
-                "Tick an optimization to see what it buys.")
+        return (
+            f"No optimization is enabled: the workload takes {format_time(total, unit)}. "
+            "Tick an optimization to see what it buys."
+        )
     enabled = [o for o in profile.optimizations if o.enabled]
     if len(enabled) == 1:
         o = enabled[0]
@@ -124,10 +126,12 @@ def headline(profile: Profile, analysis: Analysis) -> str:
     else:
         what = f"The {c.enabled} enabled optimizations together"
         free = "even making their components free"
-    return (f"{what} makes the whole {format_speedup(c.overall_speedup)} faster "
-            f"({format_time(total, unit)} → {format_time(c.new_total, unit)}, saving {format_time(c.time_saved, unit)}); "
-            f"{free} caps it at {format_speedup(c.ceiling)}: "
-            f"{format_time((1 - c.fraction) * total, unit)} lie elsewhere.")
+    return (
+        f"{what} makes the whole {format_speedup(c.overall_speedup)} faster "
+        f"({format_time(total, unit)} → {format_time(c.new_total, unit)}, saving {format_time(c.time_saved, unit)}); "
+        f"{free} caps it at {format_speedup(c.ceiling)}: "
+        f"{format_time((1 - c.fraction) * total, unit)} lie elsewhere."
+    )
 
 
 def target_sentence(profile: Profile, analysis: Analysis) -> str | None:
@@ -141,16 +145,25 @@ def target_sentence(profile: Profile, analysis: Analysis) -> str | None:
     if t.time >= total:
         return f"Target {goal}: already met by the baseline ({format_time(total, unit)})."
     if analysis.combined.enabled == 0:
-        return (f"Target {goal}: not met; the baseline takes {format_time(total, unit)} and no optimization "
-                "is enabled. Enable the optimizations that could reach it.")
+        return (
+            f"Target {goal}: not met; the baseline takes {format_time(total, unit)} and no optimization "
+            "is enabled. Enable the optimizations that could reach it."
+        )
     if not t.feasible:
-        return (f"Target {goal}: not reachable with the enabled optimizations, whatever their speedup — "
-                f"the components they leave untouched already take {format_time(t.floor, unit)}. "
-                "Other components must get faster too.")
-    plan = ("the current plan meets it" if t.met_by_plan
-            else f"the current plan reaches {format_time(analysis.combined.new_total, unit)}")
-    return (f"Target {goal}: reachable if the enabled optimizations' components ({format_percent(t.fraction)} "
-            f"of the time) get {format_speedup(t.required_speedup)} faster; {plan}.")
+        return (
+            f"Target {goal}: not reachable with the enabled optimizations, whatever their speedup — "
+            f"the components they leave untouched already take {format_time(t.floor, unit)}. "
+            "Other components must get faster too."
+        )
+    plan = (
+        "the current plan meets it"
+        if t.met_by_plan
+        else f"the current plan reaches {format_time(analysis.combined.new_total, unit)}"
+    )
+    return (
+        f"Target {goal}: reachable if the enabled optimizations' components ({format_percent(t.fraction)} "
+        f"of the time) get {format_speedup(t.required_speedup)} faster; {plan}."
+    )
 
 
 def report_text(profile: Profile, analysis: Analysis) -> str:
@@ -159,12 +172,18 @@ def report_text(profile: Profile, analysis: Analysis) -> str:
     total = analysis.baseline_total
     lines: list[str] = []
     boundary = profile.settings.boundary or "the profiled workload"
-    lines.append(f"Boundary: {boundary}; measured baseline {format_time(total, unit)} "
-                 f"over {len(profile.components)} components.")
+    lines.append(
+        f"Boundary: {boundary}; measured baseline {format_time(total, unit)} over {len(profile.components)} components."
+    )
     top = sorted(range(len(profile.components)), key=lambda i: -analysis.times[i])[:5]
-    lines.append("Where the time goes: " + "; ".join(
-        f"{profile.components[i].name} {format_time(analysis.times[i], unit)} ({format_percent(analysis.fractions[i])})"
-        for i in top) + ("; …" if len(profile.components) > 5 else "."))
+    lines.append(
+        "Where the time goes: "
+        + "; ".join(
+            f"{profile.components[i].name} {format_time(analysis.times[i], unit)} ({format_percent(analysis.fractions[i])})"
+            for i in top
+        )
+        + ("; …" if len(profile.components) > 5 else ".")
+    )
     lines.append("")
     figs = analysis.optimizations
     for i, o in enumerate(profile.optimizations):
@@ -187,9 +206,13 @@ def report_text(profile: Profile, analysis: Analysis) -> str:
     lines.append(
         f"GPU scaling: {format_percent(s.parallel_fraction)} of the time is parallel, so Amdahl caps strong scaling at "
         f"{format_speedup(s.ceiling)}; {profile.settings.overhead_model.phrase} the best is "
-        f"{format_speedup(s.best_speedup)} at {s.best_gpus:,} GPUs"
-        + (f", and efficiency stays at 50% or more up to {s.last_efficient_gpus:,} GPUs."
-           if s.last_efficient_gpus is not None else ", and efficiency is below 50% at every count evaluated.")
+        f"{format_speedup(s.best_speedup)} at {s.best_gpus:,} GPU{'s' if s.best_gpus != 1 else ''}"
+        + (
+            f", and efficiency stays at 50% or more up to {s.last_efficient_gpus:,} GPU"
+            f"{'s' if s.last_efficient_gpus != 1 else ''}."
+            if s.last_efficient_gpus is not None
+            else ", and efficiency is below 50% at every count evaluated."
+        )
     )
     for w in analysis.warnings:
         lines.append(f"Note: {w}")

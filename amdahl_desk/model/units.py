@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from enum import Enum
 
 
@@ -22,7 +23,7 @@ class TimeUnit(str, Enum):
 
     def per(self, other: TimeUnit) -> float:
         """Factor that converts a value in ``self`` into ``other``."""
-        return self.seconds / other.seconds
+        return convert(1.0, self, other)
 
     @property
     def label(self) -> str:
@@ -31,6 +32,19 @@ class TimeUnit(str, Enum):
 
 
 _SECONDS = {TimeUnit.S: 1.0, TimeUnit.MS: 1e-3, TimeUnit.US: 1e-6, TimeUnit.NS: 1e-9}
+_EXPONENT = {TimeUnit.S: 0, TimeUnit.MS: -3, TimeUnit.US: -6, TimeUnit.NS: -9}
+
+
+def convert(value: float, source: TimeUnit, target: TimeUnit) -> float:
+    """``value`` in ``source`` expressed in ``target``.
+
+    Goes through the shortest decimal of ``value`` so that 0.7 s is exactly 700 ms and
+    7.3 µs exactly 7.3e-6 s, as a person would expect, and conversions round-trip.
+    """
+    if source is target or not math.isfinite(value):
+        return value
+    return float(Decimal(repr(float(value))).scaleb(_EXPONENT[source] - _EXPONENT[target]))
+
 
 _UNIT_WORDS: dict[str, TimeUnit] = {}
 for _unit, _words in {
@@ -98,6 +112,8 @@ def parse_time_text(text: str) -> tuple[float, TimeUnit | None]:
 
 def check_time(value: float, shown: str | None = None) -> float:
     """Accept a finite time ≥ 0, or raise :class:`ParseError` saying why not."""
+    if 0 <= value < math.inf:
+        return float(value)
     shown = shown if shown is not None else format_number(value)
     if not math.isfinite(value):
         raise ParseError(f'"{shown}" is not a finite time; {TIME_EXPECTED}')
@@ -109,11 +125,13 @@ def check_time(value: float, shown: str | None = None) -> float:
 def parse_time(text: str, unit: TimeUnit) -> float:
     """Text such as ``"0.9 s"`` or ``"120"`` as a number of ``unit``."""
     value, written = parse_time_text(text)
-    return value * written.per(unit) if written is not None else value
+    return convert(value, written, unit) if written is not None else value
 
 
 def check_speedup(value: float, shown: str | None = None) -> float:
     """Accept a finite speedup > 0, or raise :class:`ParseError`."""
+    if 0 < value < math.inf:
+        return float(value)
     shown = shown if shown is not None else format_number(value)
     if not math.isfinite(value) or value <= 0:
         raise ParseError(f'"{shown}" is not a valid speedup; expected a number greater than 0, like 4 or "4x"')
@@ -176,9 +194,17 @@ def format_percent(fraction: float) -> str:
 
 
 _SIZE_UNITS = {
-    "b": 1.0, "byte": 1.0, "bytes": 1.0,
-    "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
-    "kib": 2.0**10, "mib": 2.0**20, "gib": 2.0**30, "tib": 2.0**40,
+    "b": 1.0,
+    "byte": 1.0,
+    "bytes": 1.0,
+    "kb": 1e3,
+    "mb": 1e6,
+    "gb": 1e9,
+    "tb": 1e12,
+    "kib": 2.0**10,
+    "mib": 2.0**20,
+    "gib": 2.0**30,
+    "tib": 2.0**40,
 }
 _SIZE_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Z]+)?\s*$")
 
@@ -192,7 +218,7 @@ def parse_bytes(text: str) -> float:
         factor = _SIZE_UNITS.get(match.group("unit").lower(), math.nan)
     if value is None or math.isnan(factor) or not math.isfinite(value) or value < 0:
         raise ParseError(f'"{text.strip()}" is not a size; expected bytes or a value like "1.4 GB"')
-    return value * factor
+    return scaled(value, factor)
 
 
 _BANDWIDTH_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Z]+?)?\s*(?:/\s*s|ps)?\s*$")
@@ -215,4 +241,19 @@ def parse_bandwidth(text: str) -> float:
             factor = _SIZE_UNITS.get(unit.lower(), math.nan)
     if value is None or math.isnan(factor) or not math.isfinite(value) or value <= 0:
         raise ParseError(f'"{stripped}" is not a bandwidth; expected a value like "100 GB/s" or "400 Gbit/s"')
-    return value * factor
+    return scaled(value, factor)
+
+
+def scaled(value: float, factor: float) -> float:
+    """``value·factor`` rounded once from their shortest decimals (1.4 GB is exactly 1.4e9 bytes)."""
+    return float(Decimal(repr(float(value))) * Decimal(repr(float(factor))))
+
+
+def decimal_text(value: float, divisor: float) -> str:
+    """``value/divisor`` as the shortest decimal text: 1.5e9 / 1e9 → "1.5"."""
+    quotient = Decimal(repr(float(value))) / Decimal(repr(float(divisor)))
+    return (
+        format(quotient.normalize(), "f")
+        if quotient == quotient.to_integral() or abs(quotient) >= 1e-4
+        else repr(float(quotient))
+    )

@@ -1,0 +1,90 @@
+"""Core benchmarks: analyse() at scale, and reading/writing a 50,000-row profile against raw library floors.
+
+Run: python tests/benchmarks/bench_core.py [--rounds N]
+Prints each median, its floor (what the library alone takes) and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import python_calamine
+from openpyxl import Workbook
+
+from amdahl_desk.files import read_workbook, write_workbook
+from amdahl_desk.model import Component, Optimization, Profile, Scaling, Settings, analyse
+
+
+def median_seconds(fn, rounds: int) -> float:
+    fn()  # warm-up
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def big_profile(n: int, m: int, gpu_counts: int = 11) -> Profile:
+    kinds = list(Scaling)
+    comps = [Component(f"component {i}", 1.0 + (i % 97), kinds[i % 3], f"g{i % 10}") for i in range(n)]
+    opts = [
+        Optimization(f"opt {j}", (f"component {(7 * j) % n}", f"component {(13 * j + 1) % n}"), 1.5 + j % 4, j % 2 == 0)
+        for j in range(m)
+    ]
+    counts = tuple(range(1, gpu_counts + 1)) if gpu_counts > 11 else Settings().gpu_counts
+    return Profile(comps, opts, Settings(gpu_counts=counts, target_time=n * 20.0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args()
+
+    profile = big_profile(10_000, 1_000, 100_000)
+    t = median_seconds(lambda: analyse(profile), args.rounds)
+    print(
+        f"analyse, 10,000 components, 1,000 optimizations, 100,000 GPU counts: median {t * 1e3:.1f} ms "
+        f"(aim: under 20 ms)"
+    )
+
+    rows = 50_000
+    profile = big_profile(rows, 100)
+    with tempfile.TemporaryDirectory() as tmp:
+        ours = Path(tmp) / "ours.xlsx"
+        raw = Path(tmp) / "raw.xlsx"
+
+        def write_raw() -> None:
+            book = Workbook(write_only=True)
+            ws = book.create_sheet("Components")
+            ws.append(["Component", "Time (ms)", "Share", "Scaling", "Group", "Notes"])
+            for i, c in enumerate(profile.components, start=2):
+                ws.append([c.name, c.time, f"=B{i}/B{rows + 2}", c.scaling.value, c.group, c.notes])
+            book.save(raw)
+
+        floor_w = median_seconds(write_raw, max(3, args.rounds // 3))
+        ours_w = median_seconds(lambda: write_workbook(profile, ours), max(3, args.rounds // 3))
+        print(
+            f"write {rows:,} rows: median {ours_w:.2f} s; floor (openpyxl write-only, same cells) "
+            f"{floor_w:.2f} s; ratio {ours_w / floor_w:.2f} (aim: ≤ 1.3)"
+        )
+
+        def read_raw() -> None:
+            book = python_calamine.CalamineWorkbook.from_path(str(ours))
+            for name in book.sheet_names:
+                book.get_sheet_by_name(name).to_python()
+
+        floor_r = median_seconds(read_raw, args.rounds)
+        ours_r = median_seconds(lambda: read_workbook(ours), args.rounds)
+        print(
+            f"read {rows:,} rows: median {ours_r:.2f} s; floor (python-calamine, all sheets) {floor_r:.2f} s; "
+            f"ratio {ours_r / floor_r:.2f} (aim: ≤ 1.5)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""The headless command: report (text and JSON), scale, and exit statuses."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from amdahl_desk.cli import main
+from amdahl_desk.resources import example_path
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_report_json_training_example(capsys):
+    code, out, _ = run(capsys, "report", str(example_path("training-iteration.xlsx")), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["unit"] == "ms" and data["baseline_total"] == 1000
+    assert [c["fraction"] for c in data["components"]] == pytest.approx([0.1, 0.6, 0.15, 0.1, 0.05])
+    assert set(data["components"][0]) >= {"name", "time", "fraction", "new_time", "scaling"}
+    matmul = data["optimizations"][0]
+    assert set(matmul) >= {
+        "name",
+        "enabled",
+        "targets",
+        "speedup",
+        "fraction",
+        "overall_speedup",
+        "new_total",
+        "time_saved",
+        "ceiling",
+    }
+    assert matmul["overall_speedup"] == pytest.approx(1.82, rel=5e-3)
+    assert matmul["new_total"] == pytest.approx(550) and matmul["ceiling"] == pytest.approx(2.5)
+    assert data["combined"]["new_total"] == pytest.approx(550)
+    assert data["combined"]["time_saved"] == pytest.approx(450)
+    assert data["target"] == {
+        "time": 600,
+        "required_speedup": pytest.approx(3),
+        "feasible": True,
+        "floor": pytest.approx(400),
+        "met_by_plan": True,
+    }
+    pts = data["scaling"]["points"]
+    assert set(pts[0]) >= {"gpus", "amdahl", "with_overhead", "gustafson", "efficiency"}
+    # disabled optimizations still carry their own figures
+    assert data["optimizations"][1]["enabled"] is False and data["optimizations"][1]["overall_speedup"] > 1
+
+
+def test_report_json_llm_example_and_infeasible_target(capsys):
+    code, out, _ = run(capsys, "report", str(example_path("llm-request.xlsx")), "--json")
+    data = json.loads(out)
+    decode = data["optimizations"][0]
+    assert decode["overall_speedup"] == pytest.approx(1.43, rel=5e-3)
+    assert decode["new_total"] == pytest.approx(1050) and decode["ceiling"] == pytest.approx(2.5)
+    assert data["target"]["feasible"] is False and data["target"]["required_speedup"] is None
+    assert data["target"]["floor"] == pytest.approx(600)
+
+
+def test_target_option_with_unit_and_infinite_ceiling_is_null(capsys, tmp_path):
+    (tmp_path / "p.csv").write_text("Component,Time (s)\nall,1.5\n")
+    code, out, _ = run(capsys, "report", str(tmp_path / "p.csv"), "--json", "--target", "900 ms")
+    data = json.loads(out)
+    assert data["unit"] == "s" and data["target"]["time"] == pytest.approx(0.9)
+    assert data["target"]["feasible"] is False
+    code, out, _ = run(capsys, "report", str(example_path()), "--target", "700")
+    assert code == 0 and "Target 700 ms: reachable" in out
+
+
+def test_text_report_reads_like_a_review_answer(capsys):
+    code, out, _ = run(capsys, "report", str(example_path()))
+    assert code == 0
+    for phrase in (
+        "Boundary: Stable training iteration",
+        "60%",
+        "1.82×",
+        "550 ms",
+        "ceiling 2.5×",
+        "400 ms",
+        "measure again",
+    ):
+        assert phrase in out
+
+
+def test_scale_json(capsys):
+    code, out, _ = run(capsys, "scale", "--parallel-fraction", "0.95", "--gpus", "1,5,10,100", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["parallel_fraction"] == 0.95 and data["ceiling"] == pytest.approx(20)
+    assert [p["amdahl"] for p in data["points"]] == pytest.approx([1, 4.17, 6.90, 16.81], rel=5e-3)
+    assert set(data["points"][0]) >= {"gpus", "amdahl", "with_overhead", "gustafson", "efficiency"}
+    code, out, _ = run(capsys, "scale", "-p", "100%", "--json")
+    assert json.loads(out)["ceiling"] is None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("scale", "-p", "1.5"),
+        ("scale", "-p", "x"),
+        ("scale", "-p", "0.5", "--gpus", "0,2"),
+        ("report", "missing.xlsx"),
+        ("report", "--target", "soon", "{example}"),
+        ("bogus-arg", "--nope"),
+    ],
+)
+def test_bad_input_exits_2_without_traceback(capsys, args):
+    args = [a.replace("{example}", str(example_path())) for a in args]
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert "Traceback" not in err and err.strip()
+
+
+def test_bad_workbook_message_on_stderr(capsys, tmp_path):
+    (tmp_path / "bad.csv").write_text("Component,Time\na,fast\n")
+    code, out, err = run(capsys, "report", str(tmp_path / "bad.csv"))
+    assert code == 2 and out == ""
+    assert err.strip() == 'bad.csv: row 2, column 2: "fast" is not a time; expected a number or a value like "120 ms"'
+
+
+def test_python_dash_m_entry_point():
+    proc = subprocess.run(
+        [sys.executable, "-m", "amdahl_desk", "scale", "-p", "0.9", "--gpus", "128"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and "9.34×" in proc.stdout

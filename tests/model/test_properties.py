@@ -1,0 +1,87 @@
+"""Invariants of the laws and the analysis, over many generated profiles."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from amdahl_desk.model import Component, Optimization, OverheadModel, Profile, Scaling, Settings, analyse
+from amdahl_desk.model.laws import amdahl_speedup, ceiling, gustafson, strong_scaling
+
+fractions = st.floats(0, 1, allow_nan=False)
+speedups = st.floats(1e-3, 1e6, allow_nan=False)
+times = st.floats(0, 1e6, allow_nan=False, allow_infinity=False)
+
+
+@given(fractions, st.floats(1, 1e9))
+def test_speedup_never_exceeds_ceiling(f, k):
+    assert float(amdahl_speedup(f, k)) <= float(ceiling(f)) * (1 + 1e-9)
+
+
+@given(fractions, speedups, speedups)
+def test_speedup_grows_with_k(f, k1, k2):
+    lo, hi = sorted((k1, k2))
+    assert float(amdahl_speedup(f, lo)) <= float(amdahl_speedup(f, hi)) * (1 + 1e-12)
+
+
+@given(fractions, st.integers(1, 10**6))
+def test_amdahl_between_one_and_n_and_below_gustafson(p, n):
+    s = float(strong_scaling(p, n))
+    assert 1 - 1e-12 <= s <= n * (1 + 1e-12)
+    assert s <= float(gustafson(p, n)) * (1 + 1e-9)
+
+
+@st.composite
+def profiles(draw):
+    n = draw(st.integers(1, 12))
+    comps = [Component(f"c{i}", draw(times), draw(st.sampled_from(list(Scaling)))) for i in range(n)]
+    if sum(c.time for c in comps) <= 0:
+        comps[0] = Component("c0", 1.0)
+    opts = []
+    for j in range(draw(st.integers(0, 5))):
+        targets = tuple(sorted(set(draw(st.lists(st.sampled_from([c.name for c in comps]), min_size=1, max_size=3)))))
+        opts.append(Optimization(f"o{j}", targets, draw(speedups), draw(st.booleans())))
+    settings_ = Settings(
+        baseline_gpus=draw(st.sampled_from([1, 2, 8])),
+        overhead_model=draw(st.sampled_from(list(OverheadModel))),
+        gpu_counts=(1, 2, 8, 64, 1024),
+    )
+    return Profile(comps, opts, settings_)
+
+
+@settings(max_examples=150, deadline=None)
+@given(profiles())
+def test_combined_equals_component_by_component_arithmetic(p):
+    a = analyse(p)
+    total = sum(c.time for c in p.components)
+    new = 0.0
+    for c in p.components:
+        k = 1.0
+        for o in p.optimizations:
+            if o.enabled and c.name in o.targets:
+                k *= o.speedup
+        new += c.time / k
+    assert a.baseline_total == pytest.approx(total)
+    assert a.combined.new_total == pytest.approx(new, rel=1e-9, abs=1e-9)
+    assert a.combined.overall_speedup == pytest.approx(total / new, rel=1e-9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(profiles())
+def test_analysis_invariants(p):
+    a = analyse(p)
+    assert math.isclose(float(a.fractions.sum()), 1.0, rel_tol=1e-9)
+    f = a.optimizations
+    for i, o in enumerate(p.optimizations):
+        if o.speedup >= 1:
+            assert f.overall_speedup[i] <= f.ceiling[i] * (1 + 1e-9)
+        assert 0 <= f.fraction[i] <= 1
+    if all(o.speedup >= 1 for o in p.optimizations if o.enabled):
+        assert a.combined.overall_speedup <= a.combined.ceiling * (1 + 1e-9)
+    s = a.scaling
+    assert np.all(np.isfinite(s.time)) and np.all(s.time >= 0)
+    i0 = list(s.gpus).index(p.settings.baseline_gpus) if p.settings.baseline_gpus in s.gpus else None
+    if i0 is not None:
+        assert math.isclose(s.time[i0], a.baseline_total, rel_tol=1e-9)
