@@ -388,6 +388,35 @@ class Profile:
             self._index = index
         return index
 
+    def replace_components(self, rows: Sequence[int], components: Sequence[Component]) -> None:
+        """Replace several rows at once (a paste); renames carry their optimizations, even a swap of two names."""
+        comps = list(self.components)
+        renames: dict[str, str] = {}
+        for row, comp in zip(rows, components, strict=True):
+            if comps[row].name != comp.name:
+                renames[comps[row].name] = comp.name
+            comps[row] = comp
+        opts = self.optimizations
+        if renames:
+            opts = [
+                replace(o, targets=tuple(renames.get(t, t) for t in o.targets))
+                if renames.keys() & set(o.targets)
+                else o
+                for o in opts
+            ]
+        self._commit(comps, opts, self.settings)
+
+    def set_components(
+        self, components: Sequence[Component], optimizations: Sequence[Optimization] | None = None
+    ) -> None:
+        """Replace the whole table (and optionally the optimizations) in one checked step."""
+        opts = list(self.optimizations if optimizations is None else optimizations)
+        self._commit(list(components), opts, self.settings)
+
+    def set_optimizations(self, optimizations: Sequence[Optimization]) -> None:
+        spellings = self._spellings()
+        self._commit(self.components, [self._canonical(o, spellings) for o in optimizations], self.settings)
+
     @staticmethod
     def _renamed(opt: Optimization, old: str, new: str) -> Optimization:
         if old not in opt.targets:
@@ -398,6 +427,30 @@ class Profile:
         comps = list(self.components)
         comps[row:row] = components
         self._commit(comps, self.optimizations, self.settings)
+
+    def set_optimizations_unchecked(self, optimizations: Sequence[Optimization]) -> None:
+        """Set optimizations that are valid for the components left after a removal about to follow."""
+        self.optimizations = list(optimizations)
+
+    def without_components(self, names: set[str]) -> tuple[list[Optimization], list[str], list[str]]:
+        """The optimizations with ``names`` dropped from their targets; which changed, which are left empty.
+
+        Optimizations left with no target are dropped too.
+        """
+        kept: list[Optimization] = []
+        changed: list[str] = []
+        dropped: list[str] = []
+        for o in self.optimizations:
+            if not names.intersection(o.targets):
+                kept.append(o)
+                continue
+            targets = tuple(t for t in o.targets if t not in names)
+            if targets:
+                kept.append(replace(o, targets=targets))
+                changed.append(o.name)
+            else:
+                dropped.append(o.name)
+        return kept, changed, dropped
 
     def remove_components(self, row: int, count: int = 1) -> list[Component]:
         """Remove rows; refused while an optimization still targets one of them."""

@@ -1,0 +1,107 @@
+"""Starting the application: QApplication, the window, a screenshot mode, and a last-resort error dialog."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import traceback
+from pathlib import Path
+from types import TracebackType
+
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
+from PySide6.QtGui import QIcon  # noqa: E402
+from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+
+from ..resources import icon_path  # noqa: E402
+from .main_window import MainWindow  # noqa: E402
+
+log = logging.getLogger("amdahl_desk")
+
+
+def make_app() -> QApplication:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+        app = QApplication(sys.argv[:1])
+    app.setApplicationName("Amdahl Desk")
+    app.setOrganizationName("Amdahl Desk")
+    app.setDesktopFileName("amdahl-desk")
+    if icon_path().exists():
+        app.setWindowIcon(QIcon(str(icon_path())))
+    return app
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f'--size "{text}": expected WIDTHxHEIGHT, like 1600x1000') from None
+    if not (200 <= w <= 10000 and 200 <= h <= 10000):
+        raise ValueError(f'--size "{text}": width and height must be between 200 and 10000 pixels')
+    return w, h
+
+
+def settle(app: QApplication, ms: int = 150) -> None:
+    """Let layouts and deferred redraws finish (pyqtgraph resizes its views on posted events)."""
+    import time
+
+    end = time.monotonic() + ms / 1000
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.005)
+
+
+def install_excepthook(window: MainWindow) -> None:
+    """Unexpected errors are logged with their traceback and shown; the window and its data stay."""
+
+    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        text = "".join(traceback.format_exception(kind, value, tb))
+        log.error("unexpected error\n%s", text)
+        try:
+            QMessageBox.critical(
+                window,
+                "Unexpected error",
+                f"Something went wrong: {value}\n\nYour profile is still open; save it to keep it."
+                "\n\nDetails:\n" + text[-2000:],
+            )
+        except Exception:  # noqa: BLE001
+            pass
+
+    sys.excepthook = hook
+
+
+def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000", default_profile: str = "") -> int:
+    from ..cli import BadInputError
+
+    try:
+        width, height = parse_size(size)
+    except ValueError as exc:
+        raise BadInputError(str(exc)) from None
+    app = make_app()
+    window = MainWindow(fresh=screenshot is not None)
+    if screenshot is not None:
+        window.show_error = lambda title, text: print(f"amdahl-desk: {text}", file=sys.stderr)  # type: ignore[method-assign]
+    window.start(path, default_profile)
+    if screenshot is not None:
+        window.resize(width, height)
+        window.reset_layout()
+        window.show()
+        settle(app)
+        window.reset_layout()
+        settle(app)
+        window._redraw()
+        settle(app)
+        image = window.grab()
+        target = Path(screenshot)
+        if not image.save(str(target)):
+            raise BadInputError(f"cannot write the screenshot to {target}")
+        print(target)
+        window.doc.undo_stack.setClean()
+        window.close()
+        return 0
+    install_excepthook(window)
+    window.show()
+    return app.exec()

@@ -1,0 +1,164 @@
+"""Where the time goes: the baseline and the optimized run as two stacked bars, component by component."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtWidgets import QWidget
+
+from ..model.analysis import Analysis
+from ..model.profile import Profile
+from ..model.units import format_speedup, format_time
+from .chart_style import INK, OTHER, PALETTE, RED, ChartFrame, font, pen
+
+TOP = 8  # components shown by name; the rest are one "other" segment
+
+
+class BreakdownChart(ChartFrame):
+    """Two bars (baseline, after) stacked by component, labelled with totals, savings and the target."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        item = self.plot
+        item.showGrid(x=True, y=False, alpha=0.15)
+        item.setLabel("bottom", "Time")
+        # (pyqtgraph 0.14 fails on an empty pens list: bars are created and emptied without one.)
+        self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.6)
+        item.addItem(self.bars)
+        item.vb.sigResized.connect(lambda _vb: self._place_labels())
+        self.labels: list[pg.TextItem] = []
+        self.totals = [pg.TextItem(color=INK, anchor=(-0.03, 0.5)) for _ in range(2)]
+        for t in self.totals:
+            t.setFont(font(10, bold=True))
+            item.addItem(t)
+        self.target = pg.InfiniteLine(
+            angle=90,
+            pen=pen(RED, 2, Qt.PenStyle.DashLine),
+            label="",
+            labelOpts={"position": 0.97, "color": RED, "anchors": [(0.5, 0), (0.5, 0)]},
+        )
+        item.addItem(self.target, ignoreBounds=True)
+        left = item.getAxis("left")
+        left.setTicks([[(1.0, "Baseline"), (0.0, "After")]])
+        left.setTickFont(font(10, bold=True))
+        self._placed: list[tuple[float, float, float, str, str]] = []
+
+    def _label(self, i: int) -> pg.TextItem:
+        while len(self.labels) <= i:
+            t = pg.TextItem(color="w", anchor=(0.5, 0.5))
+            t.setFont(font(9))
+            self.plot.addItem(t)
+            self.labels.append(t)
+        return self.labels[i]
+
+    def update_analysis(self, profile: Profile, analysis: Analysis | None) -> None:
+        for t in self.labels:
+            t.setText("")
+        if analysis is None:
+            self.bars.setOpts(x0=[], y=[], width=[])
+            for t in self.totals:
+                t.setText("")
+            self.target.setVisible(False)
+            self.set_title("Where the time goes — no data")
+            self.set_legend([])
+            return
+        unit = profile.unit
+        times, new = analysis.times, analysis.new_times
+        order = np.argsort(-times, kind="stable")
+        shown = order[:TOP]
+        rest = order[TOP:]
+        segments = [
+            (
+                profile.components[i].name,
+                float(times[i]),
+                float(new[i]),
+                PALETTE[k % len(PALETTE)],
+                bool(analysis.component_speedup[i] != 1),
+            )
+            for k, i in enumerate(shown)
+        ]
+        if len(rest):
+            segments.append(
+                (
+                    f"{len(rest):,} other components",
+                    float(times[rest].sum()),
+                    float(new[rest].sum()),
+                    OTHER,
+                    bool(np.any(analysis.component_speedup[rest] != 1)),
+                )
+            )
+        x0, y, width, brushes, pens = [], [], [], [], []
+        self._placed: list[tuple[float, float, float, str, str]] = []
+        total = analysis.baseline_total
+        for bar_y, column in ((1.0, 1), (0.0, 2)):
+            start = 0.0
+            for seg in segments:
+                value = seg[column]
+                color = QColor(seg[3])
+                x0.append(start)
+                y.append(bar_y)
+                width.append(value)
+                brushes.append(pg.mkBrush(color))
+                touched = seg[4] and column == 2
+                pens.append(pg.mkPen(INK, width=2.5) if touched else pg.mkPen("w", width=1))
+                self._placed.append((start, value, bar_y, seg[0], format_time(value, unit)))
+                start += value
+        self.bars.setOpts(x0=x0, y=y, width=width, brushes=brushes, pens=pens, height=0.62)
+        c = analysis.combined
+        self.totals[0].setText(format_time(total, unit))
+        self.totals[0].setPos(total, 1.0)
+        after = f"{format_time(c.new_total, unit)}"
+        if c.enabled:
+            after += f"\n{format_speedup(c.overall_speedup)}, saves {format_time(c.time_saved, unit)}"
+        self.totals[1].setText(after)
+        self.totals[1].setPos(c.new_total, 0.0)
+        xmax = total / 0.7  # room for the totals' labels at the bars' ends
+        t = profile.settings.target_time
+        if t is not None:
+            self.target.setVisible(True)
+            self.target.setPos(t)
+            self.target.label.setFormat(f"target {format_time(t, unit)}")
+            xmax = max(xmax, t * 1.1)
+        else:
+            self.target.setVisible(False)
+        self.plot.setXRange(0, xmax, padding=0)
+        self.plot.setYRange(-0.55, 1.75, padding=0)
+        self.plot.setLabel("bottom", f"Time ({unit.label})")
+        self._update_legend(segments)
+        self._place_labels()
+        remains = (1 - c.fraction) * total
+        self.set_title(
+            f"Where the time goes: {format_time(total, unit)} → {format_time(c.new_total, unit)}"
+            + (f"; {format_time(remains, unit)} untouched by the plan" if c.enabled else "")
+        )
+
+    def _place_labels(self) -> None:
+        """Label a segment with its name and time where both fit, its time where only that fits, else nothing."""
+        for t in self.labels:
+            t.setText("")
+        px = self.plot.vb.viewPixelSize()[0]
+        if not px or not getattr(self, "_placed", None):
+            return
+        metrics = QFontMetrics(font(9))
+        i = 0
+        for start, value, bar_y, name, time in self._placed:
+            room = value / px - 8
+            short = name if len(name) <= 22 else name[:20] + "…"
+            if room >= max(metrics.horizontalAdvance(short), metrics.horizontalAdvance(time)):
+                text = f"{short}\n{time}"
+            elif room >= metrics.horizontalAdvance(time):
+                text = time
+            else:
+                continue
+            label = self._label(i)
+            i += 1
+            label.setText(text)
+            label.setPos(start + value / 2, bar_y)
+
+    def _update_legend(self, segments: list[tuple[str, float, float, str, bool]]) -> None:
+        entries = [(color, "bar", name) for name, _b, _a, color, _t in segments]
+        if any(t for *_rest, t in segments):
+            entries.append((INK.name(), "bar", "outlined: sped up by the plan"))
+        self.set_legend(entries)

@@ -1,0 +1,123 @@
+"""Shared look of the charts: colours, pens, fonts, and log-axis ticks people can read."""
+
+from __future__ import annotations
+
+import html
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QPen
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+pg.setConfigOptions(antialias=True, background="w", foreground="#222")
+
+BLUE = QColor("#1f5fa8")
+RED = QColor("#c0392b")
+GREEN = QColor("#2e8b57")
+GREY = QColor("#8a8f98")
+ORANGE = QColor("#d9822b")
+INK = QColor("#222")
+# Component colours: distinguishable, calm, print well.
+PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"]
+OTHER = "#bab0ac"
+
+
+def pen(color: QColor | str, width: float = 2.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    p = pg.mkPen(color=color, width=width)
+    p.setStyle(style)
+    p.setCosmetic(True)
+    return p
+
+
+def font(point_size: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPointSizeF(point_size)
+    f.setBold(bold)
+    return f
+
+
+def new_plot() -> pg.PlotWidget:
+    widget = pg.PlotWidget()
+    item = widget.getPlotItem()
+    item.setMenuEnabled(False)
+    item.hideButtons()
+    widget.setMouseEnabled(x=False, y=False)
+    item.showGrid(x=True, y=True, alpha=0.15)
+    for name in ("left", "bottom", "right"):
+        axis = item.getAxis(name)
+        axis.setTickFont(font(9))
+        axis.setTextPen(INK)
+    # A bare right axis keeps the last x tick label clear of the widget's edge.
+    item.showAxis("right")
+    item.getAxis("right").setStyle(showValues=False)
+    item.getAxis("right").setWidth(18)
+    return widget
+
+
+class ChartFrame(QWidget):
+    """A plot with its title above and its legend below as Qt labels.
+
+    Inside pyqtgraph's scene a long title or a wide legend sets a minimum width that
+    clips the plot in a narrow panel; as wrapping labels outside the scene they never do.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.widget = new_plot()
+        self.plot = self.widget.getPlotItem()
+        self.title_label = QLabel(self)
+        self.title_label.setWordWrap(True)
+        self.title_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.title_label.setFont(font(10.5, bold=True))
+        self.title_label.setStyleSheet("background: white; color: #222; padding: 4px 4px 0 4px;")
+        self.legend_label = QLabel(self)
+        self.legend_label.setWordWrap(True)
+        self.legend_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.legend_label.setStyleSheet("background: white; color: #222; padding: 0 6px 4px 6px;")
+        self.legend_label.setFont(font(9))
+        for label in (self.title_label, self.legend_label):
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.widget, 1)
+        layout.addWidget(self.legend_label)
+        self.title = ""
+
+    def set_title(self, text: str) -> None:
+        self.title = text
+        self.title_label.setText(text)
+
+    def set_legend(self, entries: list[tuple[str, str, str]]) -> None:
+        """Entries of (colour, kind, name); kind is "bar", "line", "dash" or "dot"."""
+        marks = {"bar": "■", "line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●"}
+        parts = [
+            f'<span style="white-space: nowrap;"><span style="color:{color}; font-weight: bold;">'
+            f"{marks.get(kind, '■')}</span>&nbsp;{html.escape(name)}</span>"
+            for color, kind, name in entries
+        ]
+        self.legend_label.setText(" &nbsp;&nbsp; ".join(parts))
+
+
+def log2_ticks(lo: int, hi: int, max_ticks: int = 12) -> list[tuple[float, str]]:
+    """Ticks at powers of two between lo and hi, thinned to at most ``max_ticks``."""
+    first, last = math.floor(math.log2(max(lo, 1))), math.ceil(math.log2(max(hi, 1)))
+    exps = list(range(first, last + 1))
+    step = max(1, math.ceil(len(exps) / max_ticks))
+    return [(float(e), f"{2**e:,}") for e in exps[::step]]
+
+
+def log10_ticks(lo: float, hi: float) -> list[tuple[float, str]]:
+    """Ticks at 1-2-5 steps between lo and hi (positive), as log10 positions with plain labels."""
+    ticks = []
+    lo = max(lo, 1e-6)
+    for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        for m in (1, 2, 5):
+            v = m * 10.0**e
+            if lo * 0.999 <= v <= hi * 1.001:
+                ticks.append((math.log10(v), f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    if len(ticks) > 10:
+        ticks = [t for t in ticks if t[1].lstrip("0.").startswith("1")]
+    return ticks

@@ -1,0 +1,284 @@
+"""The components spreadsheet as a Qt item model over the document's profile."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor, QUndoCommand
+
+from ..model.errors import ProfileError
+from ..model.profile import Component, Scaling
+from ..model.units import ParseError, format_number, format_percent, parse_time
+from .commands import CompositeCommand, EditComponentsCommand, InsertComponentsCommand
+from .document import Document
+
+NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = range(7)
+EDITABLE = {NAME, TIME, SCALING, GROUP, NOTES}
+SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
+TOUCHED_ROLE = Qt.ItemDataRole.UserRole + 2
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+class CellError(ValueError):
+    """A value refused for a cell, with the reason for the person who typed it."""
+
+    def __init__(self, row: int, column: int, message: str) -> None:
+        super().__init__(message)
+        self.row, self.column = row, column
+
+
+class ComponentTableModel(QAbstractTableModel):
+    """Rows are components plus one empty row at the end: typing there adds a component."""
+
+    editRejected = Signal(int, int, str, str)  # row, column, message, the text that was refused
+
+    def __init__(self, doc: Document) -> None:
+        super().__init__(doc)
+        self.doc = doc
+        doc.componentRowsChanged.connect(self._rows_changed)
+        doc.componentsAboutToBeInserted.connect(
+            lambda row, count: self.beginInsertRows(QModelIndex(), row, row + count - 1)
+        )
+        doc.componentsInserted.connect(self.endInsertRows)
+        doc.componentsAboutToBeRemoved.connect(
+            lambda row, count: self.beginRemoveRows(QModelIndex(), row, row + count - 1)
+        )
+        doc.componentsRemoved.connect(self.endRemoveRows)
+        doc.componentsAboutToBeReordered.connect(self.layoutAboutToBeChanged.emit)
+        doc.componentsReordered.connect(self._reordered)
+        doc.profileReset.connect(self._reset)
+        doc.analysisChanged.connect(self._computed_changed)
+        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, NEW_TIME))
+
+    # -- reading -----------------------------------------------------------
+    @property
+    def components(self) -> list[Component]:
+        return self.doc.profile.components
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.components) + 1
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else 7
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Vertical:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return str(section + 1) if section < len(self.components) else "*"
+            if role == Qt.ItemDataRole.ToolTipRole and section >= len(self.components):
+                return "Type a name or a time here to add a component"
+            return None
+        unit = self.doc.unit.label
+        if role == Qt.ItemDataRole.DisplayRole:
+            return ["Component", f"Time ({unit})", "Share", "Scaling", f"New time ({unit})", "Group", "Notes"][section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _HEADER_TIPS[section].replace("{unit}", unit)
+        if role == Qt.ItemDataRole.TextAlignmentRole and section in (TIME, SHARE, NEW_TIME):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() in EDITABLE:
+            base |= Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        if row >= len(self.components):
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return "Type here to add a component"
+            return None
+        comp = self.components[row]
+        a = self.doc.analysis
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            edit = role == Qt.ItemDataRole.EditRole
+            if col == NAME:
+                return comp.name
+            if col == TIME:
+                return repr_number(comp.time) if edit else format_number(comp.time)
+            if col == SHARE:
+                return format_percent(float(a.fractions[row])) if a is not None else "—"
+            if col == SCALING:
+                return comp.scaling.value
+            if col == NEW_TIME:
+                if a is None:
+                    return "—"
+                return format_number(float(a.new_times[row]))
+            if col == GROUP:
+                return comp.group
+            if col == NOTES:
+                return comp.notes
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (TIME, SHARE, NEW_TIME):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == SHARE_ROLE:
+            return float(a.fractions[row]) if a is not None else 0.0
+        if role == TOUCHED_ROLE:
+            return bool(a is not None and a.component_speedup[row] != 1.0)
+        if (
+            role == Qt.ItemDataRole.ForegroundRole
+            and col == NEW_TIME
+            and a is not None
+            and a.component_speedup[row] != 1.0
+        ):
+            return QColor("#1a6e2e") if a.component_speedup[row] > 1 else QColor("#a33")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == NEW_TIME and a is not None and a.component_speedup[row] != 1:
+                return (
+                    f"{format_number(comp.time)} ÷ {format_number(float(a.component_speedup[row]))} "
+                    f"(the enabled optimizations' k) = {format_number(float(a.new_times[row]))} {self.doc.unit.label}"
+                )
+            if col == SHARE and a is not None:
+                return (
+                    f"{format_number(comp.time)} ÷ {format_number(a.baseline_total)} {self.doc.unit.label} "
+                    f"= {format_percent(float(a.fractions[row]))} of the baseline total"
+                )
+            if col == NOTES and comp.notes:
+                return comp.notes
+        return None
+
+    # -- writing -----------------------------------------------------------
+    def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        return self.set_cells(
+            [(index.row(), index.column(), "" if value is None else str(value))],
+            "Edit " + self.headerData(index.column(), Qt.Orientation.Horizontal).split(" (")[0].lower(),
+        )
+
+    def set_cells(self, edits: Sequence[tuple[int, int, str]], text: str) -> bool:
+        """Apply text to cells as one undoable step; rows past the end become new components.
+
+        On a bad value nothing changes and ``editRejected`` says which cell and why.
+        """
+        try:
+            command = self._command_for(edits, text)
+        except CellError as exc:
+            refused = next((t for r, c, t in edits if (r, c) == (exc.row, exc.column)), "")
+            self.editRejected.emit(exc.row, exc.column, str(exc), refused)
+            return False
+        if command is not None:
+            self.doc.undo_stack.push(command)
+        return True
+
+    def _command_for(self, edits: Sequence[tuple[int, int, str]], text: str) -> QUndoCommand | None:
+        comps = self.components
+        n = len(comps)
+        changed: dict[int, Component] = {}
+        added: dict[int, dict[int, str]] = {}
+        for row, col, value in edits:
+            if col not in EDITABLE:
+                continue
+            if row >= n:
+                added.setdefault(row, {})[col] = value
+                continue
+            comp = changed.get(row, comps[row])
+            changed[row] = self._with_cell(comp, row, col, value)
+        changed = {r: c for r, c in changed.items() if c != comps[r]}
+        new_rows = [
+            self._new_component(row, cells)
+            for row, cells in sorted(added.items())
+            if any(v.strip() for v in cells.values())
+        ]
+        if not changed and not new_rows:
+            return None
+        rows = sorted(changed)
+        trial = self.doc.profile.copy()
+        try:
+            if rows:
+                trial.replace_components(rows, [changed[r] for r in rows])
+            if new_rows:
+                trial.insert_components(n, new_rows)
+        except ProfileError as exc:
+            problem = exc.problems[0]
+            row = problem.row if problem.row is not None else (rows[0] if rows else n)
+            raise CellError(row, NAME if problem.field == "name" else TIME, problem.what) from None
+        single = (edits[0][0], edits[0][1]) if len(edits) == 1 and rows and not new_rows else None
+        parts: list[QUndoCommand] = []
+        if rows:
+            parts.append(
+                EditComponentsCommand(
+                    self.doc, rows, [comps[r] for r in rows], [changed[r] for r in rows], text, single
+                )
+            )
+        if new_rows:
+            parts.append(InsertComponentsCommand(self.doc, n, new_rows, text))
+        return parts[0] if len(parts) == 1 else CompositeCommand(text, parts)
+
+    def _with_cell(self, comp: Component, row: int, col: int, value: str) -> Component:
+        try:
+            if col == NAME:
+                name = value.strip()
+                if not name:
+                    raise CellError(row, col, "a component needs a name; to delete the row, use Delete Rows")
+                return comp._replace(name=name)
+            if col == TIME:
+                if not value.strip():
+                    raise CellError(row, col, "a component needs a time; type 0 for none")
+                return comp._replace(time=parse_time(value, self.doc.unit))
+            if col == SCALING:
+                return comp._replace(scaling=Scaling.parse(value))
+            if col == GROUP:
+                return comp._replace(group=value.strip())
+            if col == NOTES:
+                return comp._replace(notes=value)
+        except ParseError as exc:
+            raise CellError(row, col, str(exc)) from None
+        return comp
+
+    def _new_component(self, row: int, cells: dict[int, str]) -> Component:
+        name = cells.get(NAME, "").strip()
+        if not name:
+            raise CellError(row, NAME, "a new component needs a name; type it in the Component column first")
+        comp = Component(name, 0.0)
+        for col, value in cells.items():
+            if col == TIME and not value.strip():
+                continue
+            if col != NAME:
+                comp = self._with_cell(comp, row, col, value)
+        return comp
+
+    def add_component(self, row: int, component: Component, text: str = "Insert component") -> None:
+        self.doc.undo_stack.push(InsertComponentsCommand(self.doc, row, [component], text))
+
+    # -- following the document --------------------------------------------
+    def _rows_changed(self, rows: list[int]) -> None:
+        if rows:
+            self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), self.columnCount() - 1))
+
+    def _computed_changed(self) -> None:
+        # Share and new time depend on every row: one signal for the two columns; views repaint what shows.
+        last = self.rowCount() - 1
+        self.dataChanged.emit(self.index(0, SHARE), self.index(last, SHARE), [Qt.ItemDataRole.DisplayRole, SHARE_ROLE])
+        self.dataChanged.emit(self.index(0, NEW_TIME), self.index(last, NEW_TIME))
+
+    def _reordered(self) -> None:
+        self.layoutChanged.emit()
+
+    def _reset(self) -> None:
+        self.beginResetModel()
+        self.endResetModel()
+
+
+def repr_number(value: float) -> str:
+    """A number for editing: exact, without thousands separators or exponent where avoidable."""
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+_HEADER_TIPS = [
+    "Component name: unique; renaming keeps the optimizations that target it",
+    'Measured baseline time in {unit}. Type a number, or a time with a unit ("0.9 s", "250 us")',
+    "Share of the baseline total: time ÷ Σ times. This is the f of Amdahl's law for an optimization of this row",
+    "serial: does not scale with GPUs; parallel: divides by N; communication: follows the overhead model",
+    "Time after the enabled optimizations: time ÷ (product of their k). Σ of this column is the new total",
+    "Free grouping label",
+    "Free notes",
+]

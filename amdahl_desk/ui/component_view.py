@@ -1,0 +1,442 @@
+"""The components table as a spreadsheet: keys, clipboard, row commands, in-cell bars, validation at the cell."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import (
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
+    QAbstractItemView,
+    QComboBox,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QToolTip,
+    QWidget,
+)
+
+from ..files.grid import Grid
+from ..files.tables import COMPONENT_HEADERS, find_header
+from ..model.profile import Component, Scaling
+from .clipboard import from_tsv, tile, to_tsv
+from .commands import RemoveComponentsCommand, ReorderComponentsCommand
+from .component_table import EDITABLE, NAME, NEW_TIME, NOTES, SCALING, SHARE, SHARE_ROLE, TIME, ComponentTableModel
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+class ShareBarDelegate(QStyledItemDelegate):
+    """The share as a bar behind its percentage, so the big components stand out at a glance."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        share = index.data(SHARE_ROLE)
+        if isinstance(share, float) and share > 0:
+            rect = QRect(option.rect.adjusted(2, 3, -2, -3))
+            rect.setWidth(max(1, int(rect.width() * min(share, 1.0))))
+            painter.save()
+            painter.fillRect(rect, QColor(70, 130, 200, 70))
+            painter.restore()
+        super().paint(painter, option, index)
+
+
+class ScalingDelegate(QStyledItemDelegate):
+    """A list to choose serial, parallel or communication from."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
+        box = QComboBox(parent)
+        box.addItems([s.value for s in Scaling])
+        box.setToolTip(index.model().headerData(SCALING, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole))
+        return box
+
+    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or "serial"))
+        QTimer.singleShot(0, editor.showPopup)
+
+    def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
+
+
+class ComponentTableView(QTableView):
+    """Moves, edits, copies and pastes like Excel or LibreOffice Calc."""
+
+    def __init__(self, model: ComponentTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self.table = model
+        self.setItemDelegateForColumn(SHARE, ShareBarDelegate(self))
+        self.setItemDelegateForColumn(SCALING, ScalingDelegate(self))
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.setCornerButtonEnabled(True)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        header = self.horizontalHeader()
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(False)
+        header.sectionClicked.connect(self.sort_by_column)
+        header.setStretchLastSection(True)
+        self._sort: tuple[int, bool] | None = None
+        model.editRejected.connect(self._show_rejection)
+        self._make_actions()
+        self.fit_columns()
+
+    # -- layout ------------------------------------------------------------
+    def fit_columns(self) -> None:
+        """Columns wide enough for their content (measured on the first rows: tables can be huge)."""
+        fm = self.fontMetrics()
+        model = self.table
+        sample = min(model.rowCount(), 200)
+        for col, minimum, maximum in [
+            (NAME, 160, 320),
+            (TIME, 80, 140),
+            (SHARE, 70, 100),
+            (SCALING, 104, 130),
+            (NEW_TIME, 90, 150),
+            (5, 70, 140),
+            (NOTES, 80, 400),
+        ]:
+            header = str(model.headerData(col, Qt.Orientation.Horizontal))
+            widest = fm.horizontalAdvance(header) + 28
+            for row in range(sample):
+                text = model.data(model.index(row, col))
+                if text:
+                    widest = max(widest, fm.horizontalAdvance(str(text)) + 16)
+            self.setColumnWidth(col, max(minimum, min(widest, maximum)))
+
+    # -- actions -----------------------------------------------------------
+    def _make_actions(self) -> None:
+        def action(text: str, shortcut, slot, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
+            act = QAction(text, self)
+            if shortcut is not None:
+                act.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
+            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            act.triggered.connect(slot)
+            act.setStatusTip(tip)
+            self.addAction(act)
+            return act
+
+        self.copy_action = action(
+            "&Copy", QKeySequence.StandardKey.Copy, self.copy_selection, "Copy the selected cells as tab-separated text"
+        )
+        self.cut_action = action("Cu&t", QKeySequence.StandardKey.Cut, self.cut_selection)
+        self.paste_action = action(
+            "&Paste",
+            QKeySequence.StandardKey.Paste,
+            self.paste,
+            "Paste cells from a spreadsheet; past the end adds components",
+        )
+        self.clear_action = action(
+            "C&lear Cells",
+            [QKeySequence(Qt.Key.Key_Delete)],
+            self.clear_selection,
+            "Clear the selected cells (times become 0; names stay)",
+        )
+        self.insert_action = action(
+            "&Insert Component",
+            [QKeySequence("Ctrl++"), QKeySequence("Ctrl+=")],
+            self.insert_row,
+            "Insert a component above the current row",
+        )
+        self.delete_rows_action = action(
+            "&Delete Components", [QKeySequence("Ctrl+-")], self.delete_rows, "Delete the selected rows"
+        )
+        self.move_up_action = action("Move &Up", [QKeySequence("Alt+Up")], lambda: self.move_row(-1))
+        self.move_down_action = action("Move Do&wn", [QKeySequence("Alt+Down")], lambda: self.move_row(1))
+        self.select_all_action = action("Select &All", QKeySequence.StandardKey.SelectAll, self.selectAll)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._context_menu)
+
+    def _context_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
+        menu = QMenu(self)
+        for act in (
+            self.cut_action,
+            self.copy_action,
+            self.paste_action,
+            self.clear_action,
+            None,
+            self.insert_action,
+            self.delete_rows_action,
+            self.move_up_action,
+            self.move_down_action,
+        ):
+            menu.addSeparator() if act is None else menu.addAction(act)
+        extra = getattr(self, "extra_context_actions", [])
+        if extra:
+            menu.addSeparator()
+            for act in extra:
+                menu.addAction(act)
+        menu.exec(self.viewport().mapToGlobal(pos))
+
+    # -- keys --------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, mods = event.key(), event.modifiers()
+        ctrl = bool(mods & Qt.KeyboardModifier.ControlModifier)
+        current = self.currentIndex()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.state() != QAbstractItemView.State.EditingState:
+            step = -1 if mods & Qt.KeyboardModifier.ShiftModifier else 1
+            self._go(current.row() + step, current.column())
+            return
+        if ctrl and key in (
+            Qt.Key.Key_Up,
+            Qt.Key.Key_Down,
+            Qt.Key.Key_Left,
+            Qt.Key.Key_Right,
+            Qt.Key.Key_Home,
+            Qt.Key.Key_End,
+        ):
+            last_row = max(self.table.rowCount() - 2, 0)
+            target = {
+                Qt.Key.Key_Up: (0, current.column()),
+                Qt.Key.Key_Down: (last_row, current.column()),
+                Qt.Key.Key_Left: (current.row(), 0),
+                Qt.Key.Key_Right: (current.row(), NOTES),
+                Qt.Key.Key_Home: (0, 0),
+                Qt.Key.Key_End: (last_row, NOTES),
+            }[Qt.Key(key)]
+            self._go(*target, extend=bool(mods & Qt.KeyboardModifier.ShiftModifier))
+            return
+        if key == Qt.Key.Key_Home and not mods:
+            self._go(current.row(), 0)
+            return
+        if key == Qt.Key.Key_End and not mods:
+            self._go(current.row(), NOTES)
+            return
+        super().keyPressEvent(event)
+
+    def _go(self, row: int, col: int, extend: bool = False) -> None:
+        """Make (row, col) current; with ``extend`` the selection stretches from the current cell to it."""
+        row = max(0, min(row, self.table.rowCount() - 1))
+        index = self.table.index(row, col)
+        flags = QItemSelectionModel.SelectionFlag
+        if extend:
+            anchor = self.currentIndex()
+            self.selectionModel().select(QItemSelection(anchor, index), flags.ClearAndSelect)
+            self.selectionModel().setCurrentIndex(index, flags.NoUpdate)
+        else:
+            self.selectionModel().setCurrentIndex(index, flags.ClearAndSelect)
+        self.scrollTo(index)
+
+    def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
+        """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
+        row, col = self.currentIndex().row(), self.currentIndex().column()
+        super().closeEditor(editor, hint)
+        if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
+            self._go(row + 1, col)
+
+    # -- showing a refusal -------------------------------------------------
+    def _show_rejection(self, row: int, col: int, message: str, refused: str) -> None:
+        index = self.table.index(row, col)
+        self.scrollTo(index)
+        rect = self.visualRect(index)
+        QToolTip.showText(self.viewport().mapToGlobal(rect.bottomLeft()), message, self.viewport(), rect, 8000)
+        self.last_rejection = message
+        window = self.window()
+        status = getattr(window, "statusBar", None)
+        if callable(status):
+            status().showMessage(f"Not accepted: {message}", 10000)
+        if refused and col in (NAME, TIME) and self.table.rowCount() > row:
+            # Give the text back to fix, rather than losing what was typed.
+            QTimer.singleShot(0, lambda: self._reopen(index, refused))
+
+    def _reopen(self, index: QModelIndex, text: str) -> None:
+        if not index.isValid():
+            return
+        self.setCurrentIndex(index)
+        self.edit(index)
+        editor = self.indexWidget(index) or self.focusWidget()
+        if isinstance(editor, QLineEdit):
+            editor.setText(text)
+            editor.selectAll()
+
+    # -- clipboard ---------------------------------------------------------
+    def _selected_block(self) -> tuple[int, int, int, int]:
+        """Top, left, bottom, right of the selection (its bounding box); the current cell if none."""
+        indexes = self.selectionModel().selectedIndexes()
+        if not indexes:
+            cur = self.currentIndex()
+            return cur.row(), cur.column(), cur.row(), cur.column()
+        rows = [i.row() for i in indexes]
+        cols = [i.column() for i in indexes]
+        return min(rows), min(cols), max(rows), max(cols)
+
+    def copy_selection(self) -> None:
+        top, left, bottom, right = self._selected_block()
+        if top < 0:
+            return
+        model = self.table
+        last = min(bottom, model.rowCount() - 2)
+        rows = []
+        for r in range(top, last + 1):
+            rows.append(
+                [
+                    str(model.data(model.index(r, c), Qt.ItemDataRole.EditRole) or "")
+                    if c in EDITABLE
+                    else str(model.data(model.index(r, c)) or "").replace(",", "")
+                    for c in range(left, right + 1)
+                ]
+            )
+        QGuiApplication.clipboard().setText(to_tsv(rows))
+
+    def cut_selection(self) -> None:
+        self.copy_selection()
+        self.clear_selection()
+
+    def paste(self) -> None:
+        block = from_tsv(QGuiApplication.clipboard().text())
+        if not block:
+            return
+        top, left, bottom, right = self._selected_block()
+        top, left = max(top, 0), max(left, 0)
+        block = self._header_mapped(block, left)
+        block = tile(block, bottom - top + 1, right - left + 1)
+        columns = [c for c in range(left, self.table.columnCount())]
+        edits: list[tuple[int, int, str]] = []
+        for r, cells in enumerate(block):
+            for c, value in enumerate(cells):
+                if c < len(columns) and columns[c] in EDITABLE:
+                    edits.append((top + r, columns[c], value))
+        if self.table.set_cells(edits, "Paste"):
+            height = len(block)
+            width = max(len(r) for r in block)
+            sel = QItemSelection(
+                self.table.index(top, left),
+                self.table.index(
+                    min(top + height, self.table.rowCount()) - 1, min(left + width, self.table.columnCount()) - 1
+                ),
+            )
+            self.selectionModel().select(sel, self.selectionModel().SelectionFlag.ClearAndSelect)
+
+    def _header_mapped(self, block: list[list[str]], left: int) -> list[list[str]]:
+        """A pasted block whose first row is a header (Component, Time (ms), …) lands in the matching columns."""
+        found = find_header(Grid("clipboard", block[:1]), COMPONENT_HEADERS, ("name", "time"))
+        if found is None:
+            return block
+        _, cols, unit = found
+        ours = {"name": NAME, "time": TIME, "scaling": SCALING, "group": 5, "notes": NOTES}
+        width = NOTES + 1 - left
+        result = []
+        for row in block[1:]:
+            out = [""] * width
+            for fld, src in cols.items():
+                dest = ours[fld] - left
+                if 0 <= dest < width and src < len(row):
+                    value = row[src]
+                    if fld == "time" and unit is not None and value.strip() and value.strip()[-1].isdigit():
+                        value = f"{value} {unit.value}"
+                    out[dest] = value
+            result.append(out)
+        return result
+
+    def clear_selection(self) -> None:
+        top, left, bottom, right = self._selected_block()
+        edits = []
+        for index in self.selectionModel().selectedIndexes() or [self.currentIndex()]:
+            if index.row() >= self.table.rowCount() - 1:
+                continue
+            col = index.column()
+            if col == TIME:
+                edits.append((index.row(), col, "0"))
+            elif col == SCALING:
+                edits.append((index.row(), col, "serial"))
+            elif col in (5, NOTES):
+                edits.append((index.row(), col, ""))
+        if edits:
+            self.table.set_cells(edits, "Clear cells")
+
+    # -- rows --------------------------------------------------------------
+    def _selected_rows(self) -> list[int]:
+        last = self.table.rowCount() - 1
+        rows = {i.row() for i in self.selectionModel().selectedIndexes()} or {self.currentIndex().row()}
+        return sorted(r for r in rows if 0 <= r < last)
+
+    def insert_row(self) -> None:
+        row = self.currentIndex().row()
+        row = len(self.table.components) if row < 0 else min(row, len(self.table.components))
+        names = {c.name.casefold() for c in self.table.components}
+        n = len(self.table.components) + 1
+        while f"component {n}" in names:
+            n += 1
+        self.table.add_component(row, Component(f"Component {n}", 0.0))
+        self.setCurrentIndex(self.table.index(row, NAME))
+        self.edit(self.currentIndex())
+
+    def delete_rows(self) -> None:
+        rows = self._selected_rows()
+        if not rows:
+            return
+        doc = self.table.doc
+        doc.undo_stack.beginMacro(f"Delete {len(rows)} component{'s' if len(rows) > 1 else ''}")
+        notes: list[str] = []
+        # Remove contiguous blocks from the bottom up so the earlier rows keep their numbers.
+        blocks: list[list[int]] = []
+        for r in rows:
+            if blocks and r == blocks[-1][-1] + 1:
+                blocks[-1].append(r)
+            else:
+                blocks.append([r])
+        for block in reversed(blocks):
+            cmd = RemoveComponentsCommand(doc, block[0], len(block), "Delete components")
+            notes += [f"{name} loses targets" for name in cmd.changed]
+            notes += [f"{name} removed (no targets left)" for name in cmd.dropped]
+            doc.undo_stack.push(cmd)
+        doc.undo_stack.endMacro()
+        status = getattr(self.window(), "statusBar", None)
+        if notes and callable(status):
+            status().showMessage("Deleted; " + "; ".join(notes) + " (Undo brings them back)", 10000)
+
+    def move_row(self, step: int) -> None:
+        row = self.currentIndex().row()
+        comps = list(self.table.components)
+        dest = row + step
+        if not (0 <= row < len(comps) and 0 <= dest < len(comps)):
+            return
+        comps.insert(dest, comps.pop(row))
+        self.table.doc.undo_stack.push(ReorderComponentsCommand(self.table.doc, comps, "Move component"))
+        self.setCurrentIndex(self.table.index(dest, self.currentIndex().column()))
+
+    def sort_by_column(self, col: int) -> None:
+        """Click a header to sort by it (numbers largest first); click again to reverse. Undoable."""
+        comps = list(self.table.components)
+        analysis = self.table.doc.analysis
+        descending = self._sort != (col, True)
+        keys = {
+            NAME: lambda i: comps[i].name.casefold(),
+            TIME: lambda i: comps[i].time,
+            SHARE: lambda i: comps[i].time,
+            SCALING: lambda i: comps[i].scaling.value,
+            NEW_TIME: (lambda i: float(analysis.new_times[i])) if analysis is not None else (lambda i: comps[i].time),
+            5: lambda i: comps[i].group.casefold(),
+            NOTES: lambda i: comps[i].notes.casefold(),
+        }
+        if col in (NAME, SCALING, 5, NOTES):
+            descending = self._sort == (col, False)
+        order = sorted(range(len(comps)), key=keys[col], reverse=descending)
+        self._sort = (col, descending)
+        header = str(self.table.headerData(col, Qt.Orientation.Horizontal))
+        self.table.doc.undo_stack.push(
+            ReorderComponentsCommand(self.table.doc, [comps[i] for i in order], f"Sort by {header}")
+        )
+        self.horizontalHeader().setSortIndicatorShown(True)
+        self.horizontalHeader().setSortIndicator(
+            col, Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
+        )

@@ -1,0 +1,547 @@
+"""The main window: the spreadsheet on the left, the answer on the right, files and menus around them."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGroupBox,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..files import READABLE, load_profile, save_profile
+from ..model.errors import ProfileError
+from ..model.profile import Profile
+from ..model.units import format_speedup, format_time
+from ..resources import example_path, icon_path
+from .breakdown_chart import BreakdownChart
+from .component_table import ComponentTableModel
+from .component_view import ComponentTableView
+from .document import Document
+from .optimization_panel import OptimizationPanel
+from .optimization_table import OptimizationTableModel
+from .scaling_plot import ScalingPlot
+from .settings_panel import SettingsPanel
+from .speedup_plot import SpeedupPlot
+from .summary_panel import SummaryPanel
+
+MAX_RECENT = 8
+FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
+
+
+def app_settings() -> QSettings:
+    """Settings in an ini file under the user's config folder (or $AMDAHL_DESK_CONFIG_DIR, as tests use)."""
+    folder = os.environ.get("AMDAHL_DESK_CONFIG_DIR")
+    if not folder:
+        from platformdirs import user_config_dir
+
+        folder = user_config_dir("amdahl-desk", appauthor=False)
+    return QSettings(str(Path(folder) / "amdahl-desk.ini"), QSettings.Format.IniFormat)
+
+
+class MainWindow(QMainWindow):
+    """One document per window."""
+
+    def __init__(self, fresh: bool = False) -> None:
+        super().__init__()
+        self.fresh = fresh  # ignore remembered layout and recent files (screenshots)
+        self.settings = app_settings()
+        self.doc = Document(parent=self)
+        self.imported_from: Path | None = None
+        self.setAcceptDrops(True)
+        if icon_path().exists():
+            self.setWindowIcon(QIcon(str(icon_path())))
+
+        self.component_model = ComponentTableModel(self.doc)
+        self.table = ComponentTableView(self.component_model)
+        self.optimization_model = OptimizationTableModel(self.doc)
+        self.optimizations = OptimizationPanel(self.optimization_model)
+        self.optimizations.selected_components = self._selected_component_names
+        self.settings_panel = SettingsPanel(self.doc)
+        self.summary = SummaryPanel()
+        self.breakdown = BreakdownChart()
+        self.speedup = SpeedupPlot()
+        self.scaling = ScalingPlot()
+        self.total_label = QLabel()
+        self.total_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._build_layout()
+        self._build_menus()
+        self.statusBar().showMessage("Ready")
+
+        self.doc.analysisChanged.connect(self._redraw)
+        self.doc.pathChanged.connect(self._update_title)
+        self.doc.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        self.optimizations.selectedChanged.connect(lambda _row: self._redraw_speedup())
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_selection_status())
+        if not fresh:
+            geometry = self.settings.value("window/geometry")
+            if isinstance(geometry, QByteArray):
+                self.restoreGeometry(geometry)
+            for name, splitter in self._splitters.items():
+                state = self.settings.value(f"window/{name}")
+                if isinstance(state, QByteArray):
+                    splitter.restoreState(state)
+        self._redraw()
+        self._update_title()
+
+    # -- layout ------------------------------------------------------------
+    def _group(self, title: str, widget: QWidget, extra: QWidget | None = None) -> QGroupBox:
+        box = QGroupBox(title)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(widget)
+        if extra is not None:
+            layout.addWidget(extra)
+        return box
+
+    def _build_layout(self) -> None:
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self._group("Components — the measured profile", self.table, self.total_label))
+        left.addWidget(self._group("Optimizations — tick to include", self.optimizations))
+        scroll = QScrollArea()
+        scroll.setWidget(self.settings_panel)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        left.addWidget(self._group("Settings", scroll))
+        left.setStretchFactor(0, 5)
+        left.setStretchFactor(1, 3)
+        left.setStretchFactor(2, 0)
+        charts_top = QSplitter(Qt.Orientation.Horizontal)
+        charts_top.addWidget(self.breakdown)
+        charts_top.addWidget(self.speedup)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.summary)
+        right.addWidget(charts_top)
+        right.addWidget(self.scaling)
+        right.setStretchFactor(0, 0)
+        right.setStretchFactor(1, 3)
+        right.setStretchFactor(2, 3)
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(left)
+        main.addWidget(right)
+        main.setStretchFactor(0, 5)
+        main.setStretchFactor(1, 6)
+        for s in (left, right, charts_top, main):
+            s.setChildrenCollapsible(False)
+        self.setCentralWidget(main)
+        self._splitters = {"main": main, "left": left, "right": right, "charts": charts_top}
+        self.resize(1600, 1000)
+
+    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
+        act.triggered.connect(slot)
+        if tip:
+            act.setStatusTip(tip)
+            act.setToolTip(tip)
+        menu.addAction(act)
+        return act
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        self._action(file, "&New", self.new_document, QKeySequence.StandardKey.New, "Start an empty profile")
+        self._action(
+            file,
+            "&Open…",
+            self.open_dialog,
+            QKeySequence.StandardKey.Open,
+            "Open a profile workbook (.xlsx) or a components table (.csv)",
+        )
+        self.recent_menu = file.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._action(
+            file,
+            "Open &Example",
+            lambda: self.open_path(example_path()),
+            None,
+            "Open the bundled training-iteration example",
+        )
+        file.addSeparator()
+        self._action(file, "&Save", self.save, QKeySequence.StandardKey.Save)
+        self._action(file, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        self._action(
+            file,
+            "Export Components as &CSV…",
+            self.export_csv,
+            None,
+            "Write the components table as CSV (optimizations and settings stay in the workbook)",
+        )
+        self.revert_action = self._action(file, "Re&vert", self.revert, None, "Reload the file as it is on disk")
+        file.addSeparator()
+        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        edit = bar.addMenu("&Edit")
+        undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcuts(QKeySequence.StandardKey.Undo)
+        redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Redo), QKeySequence("Ctrl+Y")])
+        edit.addAction(undo)
+        edit.addAction(redo)
+        self.undo_action, self.redo_action = undo, redo
+        edit.addSeparator()
+        for act in (
+            self.table.cut_action,
+            self.table.copy_action,
+            self.table.paste_action,
+            self.table.clear_action,
+            self.table.select_all_action,
+        ):
+            edit.addAction(act)
+        edit.addSeparator()
+        for act in (
+            self.table.insert_action,
+            self.table.delete_rows_action,
+            self.table.move_up_action,
+            self.table.move_down_action,
+        ):
+            edit.addAction(act)
+
+        view = bar.addMenu("&View")
+        self._action(view, "&Fit Columns", self.table.fit_columns, None, "Size the table's columns to their content")
+        self._action(view, "&Reset Layout", self.reset_layout, None, "Put the panels back where they started")
+
+        profile = bar.addMenu("&Profile")
+        profile.addAction(self.optimizations.add_action)
+        profile.addAction(self.optimizations.remove_action)
+        profile.addSeparator()
+        self._action(
+            profile,
+            "Sort Components by &Time",
+            lambda: self.table.sort_by_column(1),
+            None,
+            "Largest first; click a column header to sort by it",
+        )
+        self.table.extra_context_actions = [self.optimizations.add_action]
+
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&How Amdahl Desk Computes", self.show_help)
+        self._action(help_menu, "&About Amdahl Desk", self.show_about)
+
+    # -- redraw ------------------------------------------------------------
+    def _redraw(self) -> None:
+        profile, analysis = self.doc.profile, self.doc.analysis
+        self.summary.update_analysis(profile, analysis, self.doc.analysis_error)
+        self.breakdown.update_analysis(profile, analysis)
+        self.scaling.update_analysis(analysis, profile.settings.overhead_model.value)
+        self._redraw_speedup()
+        unit = profile.unit
+        n = len(profile.components)
+        if analysis is None:
+            self.total_label.setText(f"{n:,} components · {self.doc.analysis_error or ''}")
+        else:
+            c = analysis.combined
+            text = f"<b>Total {format_time(analysis.baseline_total, unit)}</b> over {n:,} components"
+            if c.enabled:
+                text += (
+                    f" → <b>{format_time(c.new_total, unit)}</b> after {c.enabled} optimization"
+                    f"{'s' if c.enabled != 1 else ''} ({format_speedup(c.overall_speedup)}, "
+                    f"saves {format_time(c.time_saved, unit)})"
+                )
+            self.total_label.setText(text)
+        warnings = list(self.doc.warnings) + list(analysis.warnings if analysis else [])
+        self.total_label.setToolTip("\n".join(warnings))
+
+    def _redraw_speedup(self) -> None:
+        self.speedup.update_analysis(self.doc.profile, self.doc.analysis, self.optimizations.current_row())
+
+    def _selected_component_names(self) -> list[str]:
+        comps = self.doc.profile.components
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedIndexes() if i.row() < len(comps)})
+        return [comps[r].name for r in rows]
+
+    def _update_selection_status(self) -> None:
+        a = self.doc.analysis
+        rows = sorted(
+            {
+                i.row()
+                for i in self.table.selectionModel().selectedIndexes()
+                if i.row() < len(self.doc.profile.components)
+            }
+        )
+        if a is None or len(rows) < 2:
+            return
+        share = float(a.fractions[rows].sum())
+        total = float(a.times[rows].sum())
+        self.statusBar().showMessage(
+            f"{len(rows):,} components selected: {format_time(total, self.doc.unit)}, f = {share:.1%} of the time; "
+            f"ceiling if they took no time: {format_speedup(1 / (1 - share) if share < 1 else float('inf'))}"
+        )
+
+    def _update_title(self) -> None:
+        if self.doc.path is not None:
+            name = self.doc.path.name
+        elif self.imported_from is not None:
+            name = f"{self.imported_from.name} (imported)"
+        else:
+            name = "Untitled"
+        self.setWindowModified(not self.doc.undo_stack.isClean())
+        self.setWindowTitle(f"{name}[*] — Amdahl Desk")
+        self.revert_action.setEnabled(self.doc.path is not None)
+
+    # -- asking the user (one place, so tests can answer) ------------------
+    def ask(
+        self, title: str, text: str, buttons: QMessageBox.StandardButton, default: QMessageBox.StandardButton
+    ) -> QMessageBox.StandardButton:
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons, self)
+        box.setDefaultButton(default)
+        return QMessageBox.StandardButton(box.exec())
+
+    def show_error(self, title: str, text: str) -> None:
+        self.last_error = text
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box.exec()
+
+    def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS) -> str:
+        folder = str(self.settings.value("files/last_folder", "") or "")
+        start = str(Path(folder) / suggested) if folder and suggested else suggested or folder
+        if save:
+            return QFileDialog.getSaveFileName(self, "Save Profile", start, filters)[0]
+        return QFileDialog.getOpenFileName(self, "Open Profile", start, filters)[0]
+
+    # -- files -------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current document (saved, discarded, or unchanged)."""
+        if self.doc.undo_stack.isClean():
+            return True
+        name = self.doc.path.name if self.doc.path else "this profile"
+        answer = self.ask(
+            "Unsaved changes",
+            f"Save the changes to {name}?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_document(self) -> None:
+        if self.maybe_save():
+            self.imported_from = None
+            self.doc.reset(Profile(), None)
+            self.statusBar().showMessage("New profile: type or paste components into the table", 8000)
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        path = self.choose_file(save=False)
+        if path:
+            self.open_path(Path(path), ask=False)
+
+    def open_path(self, path: str | Path, ask: bool = True) -> bool:
+        """Open a profile; a file that cannot be read leaves the current document as it was."""
+        path = Path(path)
+        if ask and not self.maybe_save():
+            return False
+        try:
+            loaded = load_profile(path)
+        except ProfileError as exc:
+            self.show_error("Cannot open profile", str(exc))
+            return False
+        except Exception as exc:  # noqa: BLE001 - the promise: never a traceback, the document intact
+            self.show_error("Cannot open profile", f"{path.name}: unexpected error while reading: {exc}")
+            return False
+        csv = path.suffix.lower() in (".csv", ".tsv", ".txt")
+        self.imported_from = path if csv else None
+        self.doc.reset(loaded.profile, None if csv else path.resolve(), [str(w) for w in loaded.warnings])
+        self.table.fit_columns()
+        self._remember(path)
+        if loaded.warnings:
+            self.statusBar().showMessage(
+                f"Opened {path.name} with {len(loaded.warnings)} warning(s): " + str(loaded.warnings[0]), 15000
+            )
+        else:
+            self.statusBar().showMessage(f"Opened {path.name}", 5000)
+        if self.optimization_model.rowCount():
+            self.optimizations.select_row(0)
+        return True
+
+    def _remember(self, path: Path) -> None:
+        if self.fresh:
+            return
+        path = path.resolve()
+        recent = [p for p in self._recent() if p != str(path)]
+        self.settings.setValue("files/recent", [str(path)] + recent[: MAX_RECENT - 1])
+        self.settings.setValue("files/last_folder", str(path.parent))
+        self.settings.setValue("files/last_document", str(path))
+
+    def _recent(self) -> list[str]:
+        value = self.settings.value("files/recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self._recent()
+        if not recent:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+        for i, p in enumerate(recent, start=1):
+            act = self.recent_menu.addAction(f"&{i} {Path(p).name}")
+            act.setStatusTip(p)
+            act.triggered.connect(lambda _=False, p=p: self.open_path(p))
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._write(self.doc.path)
+
+    def save_as(self) -> bool:
+        suggested = (
+            self.doc.path.name
+            if self.doc.path
+            else (self.imported_from.stem + ".xlsx")
+            if self.imported_from
+            else "profile.xlsx"
+        )
+        path = self.choose_file(save=True, suggested=suggested, filters="Excel workbooks (*.xlsx)")
+        if not path:
+            return False
+        target = Path(path)
+        if target.suffix.lower() != ".xlsx":
+            target = target.with_suffix(".xlsx")
+        if self._write(target):
+            self.imported_from = None
+            self.doc.set_path(target.resolve())
+            self._remember(target)
+            return True
+        return False
+
+    def export_csv(self) -> None:
+        base = self.doc.path or self.imported_from
+        path = self.choose_file(
+            save=True, suggested=(base.stem if base else "components") + ".csv", filters="CSV tables (*.csv)"
+        )
+        if path:
+            self._write(Path(path), mark_clean=False)
+
+    def _write(self, path: Path, mark_clean: bool = True) -> bool:
+        """Write through a temporary file in the same folder, then replace: a failed save leaves the old file."""
+        tmp_name = None
+        try:
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
+            os.close(fd)
+            save_profile(self.doc.profile, tmp_name, self.doc.analysis)
+            if path.exists():
+                os.chmod(tmp_name, path.stat().st_mode & 0o777)
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(tmp_name, 0o666 & ~umask)
+            os.replace(tmp_name, path)
+            tmp_name = None
+        except OSError as exc:
+            self.show_error("Cannot save", f"{path}: {exc.strerror or exc}. The file on disk is unchanged.")
+            return False
+        finally:
+            if tmp_name is not None and os.path.exists(tmp_name):
+                os.unlink(tmp_name)
+        if mark_clean:
+            self.doc.undo_stack.setClean()
+        self.statusBar().showMessage(f"Saved {path.name}", 5000)
+        return True
+
+    def revert(self) -> None:
+        if self.doc.path is None:
+            return
+        if not self.doc.undo_stack.isClean():
+            answer = self.ask(
+                "Revert",
+                f"Discard all changes and reload {self.doc.path.name}?",
+                QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Discard:
+                return
+        self.open_path(self.doc.path, ask=False)
+
+    def start(self, path: str | None, default_profile: str) -> None:
+        """What a launch opens: the given file, else the last document, else the bundled example."""
+        if path:
+            if self.open_path(path, ask=False):
+                return
+        elif not self.fresh:
+            last = self.settings.value("files/last_document", "")
+            if last and Path(str(last)).is_file() and self.open_path(str(last), ask=False):
+                return
+        self.open_path(default_profile, ask=False)
+
+    # -- window events -----------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        if not self.fresh:
+            self.settings.setValue("window/geometry", self.saveGeometry())
+            for name, splitter in self._splitters.items():
+                self.settings.setValue(f"window/{name}", splitter.saveState())
+            self.settings.sync()
+        event.accept()
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile() and Path(urls[0].toLocalFile()).suffix.lower() in READABLE + (".xls",):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+            QTimer.singleShot(0, lambda: self.open_path(urls[0].toLocalFile()))
+
+    def reset_layout(self) -> None:
+        for name in self._splitters:
+            self.settings.remove(f"window/{name}")
+        # Proportions of the window: the table gets what its columns need, the charts the rest.
+        w, h = max(self.width(), 800), max(self.height(), 600)
+        left = min(780, int(w * 0.47))
+        sizes = {
+            "main": [left, w - left],
+            "left": [int(h * 0.45), int(h * 0.27), int(h * 0.28)],
+            "right": [int(h * 0.17), int(h * 0.42), int(h * 0.41)],
+            "charts": [(w - left) // 2] * 2,
+        }
+        for name, splitter in self._splitters.items():
+            splitter.setSizes(sizes[name])
+
+    def show_help(self) -> None:
+        from ..model.profile import OverheadModel
+
+        models = "".join(f"<li><b>{m.value}</b>: {m.description}</li>" for m in OverheadModel)
+        QMessageBox.information(
+            self,
+            "How Amdahl Desk computes",
+            (
+                "<p><b>One optimization</b>: f is its targets' share of the baseline time, k its local speedup. "
+                "S = 1/((1−f)+f/k); new time T1·((1−f)+f/k); ceiling 1/(1−f).</p>"
+                "<p><b>Several</b>: each component's new time is its time ÷ the product of the k of the enabled "
+                "optimizations that target it; S = T1 ÷ Σ new times. Speedups are never added.</p>"
+                "<p><b>Target</b>: the enabled optimizations' components need k = f·T1/(T − (1−f)·T1); no k is enough "
+                "when T ≤ (1−f)·T1.</p>"
+                f"<p><b>GPU scaling</b>, relative to N0: Amdahl 1/((1−P)+P·N0/N); with overhead T1/T(N), "
+                f"T(N) = serial + parallel·N0/N + comm(N):</p><ul>{models}</ul>"
+                "<p>Gustafson (1−P)+P·N/N0; efficiency = S ÷ (N/N0).</p>"
+                "<p>Measure → estimate → optimize → measure again: use time fractions inside a stated boundary.</p>"
+            ),
+        )
+
+    def show_about(self) -> None:
+        from .. import __version__
+
+        QMessageBox.about(
+            self,
+            "About Amdahl Desk",
+            f"<b>Amdahl Desk {__version__}</b><p>Decide which optimization is worth building.</p>",
+        )

@@ -1,0 +1,310 @@
+"""The optimization checklist: a table of what-ifs, a target picker, and a k slider for live exploration."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from itertools import count
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSlider,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..model.profile import Optimization
+from ..model.units import format_speedup
+from .optimization_table import NAME, SAVES, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+SLIDER_STEPS = 1000
+K_MIN, K_MAX = 0.1, 1000.0
+
+
+class TargetPicker(QWidget):
+    """A filterable list of component names with checkboxes: the targets of one optimization."""
+
+    def __init__(self, names: list[str], chosen: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAutoFillBackground(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        self.filter = QLineEdit(self)
+        self.filter.setPlaceholderText("Filter components…")
+        self.filter.setClearButtonEnabled(True)
+        self.list = QListWidget(self)
+        chosen_keys = {c.casefold() for c in chosen}
+        for name in names:
+            item = QListWidgetItem(name, self.list)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if name.casefold() in chosen_keys else Qt.CheckState.Unchecked)
+        self.list.itemClicked.connect(self._toggle_on_click)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.list)
+        self.filter.textChanged.connect(self._filter)
+        self.setFocusProxy(self.filter)
+
+    def _toggle_on_click(self, item: QListWidgetItem) -> None:
+        # A click anywhere on the row toggles it, not only on the small box.
+        pass
+
+    def _filter(self, text: str) -> None:
+        key = text.casefold()
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            item.setHidden(bool(key) and key not in item.text().casefold())
+
+    def chosen(self) -> list[str]:
+        return [
+            self.list.item(i).text()
+            for i in range(self.list.count())
+            if self.list.item(i).checkState() == Qt.CheckState.Checked
+        ]
+
+
+class TargetsDelegate(QStyledItemDelegate):
+    """Edits the Targets cell with a :class:`TargetPicker` over the component names."""
+
+    def __init__(self, panel: OptimizationPanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
+        names = [c.name for c in self.panel.model.doc.profile.components]
+        return TargetPicker(names, index.data(TARGETS_ROLE) or [], parent)
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        rect = option.rect
+        rect.setWidth(max(rect.width(), 280))
+        rect.setHeight(240)
+        viewport = editor.parentWidget()
+        if viewport is not None and rect.bottom() > viewport.height():
+            rect.moveBottom(max(viewport.height(), rect.height()))
+        editor.setGeometry(rect)
+
+    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
+        pass
+
+    def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
+        assert isinstance(editor, TargetPicker)
+        model.setData(index, editor.chosen(), Qt.ItemDataRole.EditRole)
+
+
+class SpeedupDelegate(QStyledItemDelegate):
+    """k typed in a spin box: any value above 0 (below 1 is a slowdown)."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
+        box = QDoubleSpinBox(parent)
+        box.setRange(0.001, 1e6)
+        box.setDecimals(3)
+        box.setSuffix("×")
+        box.setStepType(QDoubleSpinBox.StepType.AdaptiveDecimalStepType)
+        return box
+
+    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
+        assert isinstance(editor, QDoubleSpinBox)
+        editor.setValue(float(index.data(Qt.ItemDataRole.EditRole)))
+        editor.selectAll()
+
+    def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
+        assert isinstance(editor, QDoubleSpinBox)
+        editor.interpretText()
+        model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
+
+
+def k_to_slider(k: float) -> int:
+    k = min(max(k, K_MIN), K_MAX)
+    return round((math.log10(k) - math.log10(K_MIN)) / (math.log10(K_MAX) - math.log10(K_MIN)) * SLIDER_STEPS)
+
+
+def slider_to_k(pos: int) -> float:
+    exponent = math.log10(K_MIN) + pos / SLIDER_STEPS * (math.log10(K_MAX) - math.log10(K_MIN))
+    k = 10**exponent
+    # Snap to two significant digits so dragging lands on readable values (2, 2.5, 40, 150).
+    return float(f"{k:.2g}")
+
+
+class OptimizationPanel(QWidget):
+    """The checklist, its buttons, and the live k control for the selected optimization."""
+
+    selectedChanged = Signal(int)  # row, -1 for none
+    _drag_ids = count()
+
+    def __init__(self, model: OptimizationTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.selected_components: callable = lambda: []  # type: ignore[valid-type]
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+        self.view = QTableView(self)
+        self.view.setModel(model)
+        self.view.setItemDelegateForColumn(TARGETS, TargetsDelegate(self))
+        self.view.setItemDelegateForColumn(K, SpeedupDelegate(self.view))
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        self.view.verticalHeader().setVisible(False)
+        self.view.setWordWrap(False)
+        self.view.setAlternatingRowColors(True)
+        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(TARGETS, QHeaderView.ResizeMode.Stretch)
+        fm = self.fontMetrics()
+        for col, sample in [
+            (NAME, "Reduced precision and tensor-c"),
+            (K, "1,000×"),
+            (K + 1, "100%"),
+            (K + 2, "Speedup S"),
+            (K + 3, "Ceiling"),
+            (SAVES, "Saves (ms)"),
+        ]:
+            self.view.setColumnWidth(col, fm.horizontalAdvance(sample) + 24)
+        layout.addWidget(self.view)
+        model.editRejected.connect(self._show_rejection)
+        self.view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._selection_changed(cur.row()))
+        model.modelReset.connect(lambda: self._selection_changed(self.view.currentIndex().row()))
+        model.dataChanged.connect(lambda *_: self._sync_slider())
+
+        controls = QHBoxLayout()
+        self.add_button = QPushButton("Optimize selected components…", self)
+        self.add_button.setToolTip(
+            "Add an optimization that targets the components selected in the table (Ctrl+Shift+N)"
+        )
+        self.remove_button = QPushButton("Remove", self)
+        self.remove_button.setToolTip("Remove the selected optimization")
+        controls.addWidget(self.add_button)
+        controls.addWidget(self.remove_button)
+        controls.addStretch(1)
+        self.k_label = QLabel("k", self)
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setRange(0, SLIDER_STEPS)
+        self.slider.setToolTip(
+            f"Drag to explore the local speedup k of the selected optimization ({K_MIN:g}× to {K_MAX:g}×, logarithmic)"
+        )
+        self.slider.setMinimumWidth(160)
+        self.k_spin = QDoubleSpinBox(self)
+        self.k_spin.setRange(0.001, 1e6)
+        self.k_spin.setDecimals(2)
+        self.k_spin.setSuffix("×")
+        self.k_spin.setStepType(QDoubleSpinBox.StepType.AdaptiveDecimalStepType)
+        self.k_spin.setKeyboardTracking(False)
+        controls.addWidget(self.k_label)
+        controls.addWidget(self.slider, 1)
+        controls.addWidget(self.k_spin)
+        layout.addLayout(controls)
+        self.slider.sliderPressed.connect(self._new_drag)
+        self.slider.valueChanged.connect(lambda pos: self._set_k(slider_to_k(pos)))
+        self.k_spin.valueChanged.connect(lambda k: self._set_k(k, typed=True))
+        self.add_button.clicked.connect(self.add_for_selection)
+        self.remove_button.clicked.connect(self.remove_selected)
+        self._drag = next(self._drag_ids)
+
+        self.add_action = QAction("&Optimize Selected Components…", self)
+        self.add_action.setShortcut(QKeySequence("Ctrl+Shift+N"))
+        self.add_action.triggered.connect(self.add_for_selection)
+        self.remove_action = QAction("&Remove Optimization", self)
+        self.remove_action.triggered.connect(self.remove_selected)
+        self._selection_changed(-1)
+
+    # -- selection and the k control ---------------------------------------
+    def current_row(self) -> int:
+        row = self.view.currentIndex().row()
+        return row if 0 <= row < self.model.rowCount() else -1
+
+    def _selection_changed(self, row: int) -> None:
+        has = 0 <= row < self.model.rowCount()
+        for w in (self.slider, self.k_spin, self.remove_button, self.k_label):
+            w.setEnabled(has)
+        self._new_drag()
+        self._sync_slider()
+        self.selectedChanged.emit(row if has else -1)
+
+    def _sync_slider(self) -> None:
+        row = self.current_row()
+        if row < 0:
+            return
+        k = self.model.optimizations[row].speedup
+        with QSignalBlocker(self.slider), QSignalBlocker(self.k_spin):
+            self.slider.setValue(k_to_slider(k))
+            self.k_spin.setValue(k)
+        self.k_label.setText(f"k of {self.model.optimizations[row].name}:")
+
+    def _new_drag(self) -> None:
+        self._drag = next(self._drag_ids)
+
+    def _set_k(self, k: float, typed: bool = False) -> None:
+        row = self.current_row()
+        if row < 0 or k <= 0:
+            return
+        opt = self.model.optimizations[row]
+        key = None if typed else ("k", row, self._drag)
+        self.model.replace_row(row, replace(opt, speedup=k), f"Set k of {opt.name} to {format_speedup(k)}", key)
+
+    def select_row(self, row: int) -> None:
+        if 0 <= row < self.model.rowCount():
+            self.view.setCurrentIndex(self.model.index(row, NAME))
+
+    # -- adding and removing -----------------------------------------------
+    def add_for_selection(self) -> None:
+        targets = [t for t in self.selected_components() if t]
+        doc = self.model.doc
+        if not targets:
+            comps = doc.profile.components
+            if not comps:
+                QToolTip.showText(
+                    self.add_button.mapToGlobal(self.add_button.rect().bottomLeft()),
+                    "Add components first: an optimization speeds up components",
+                    self.add_button,
+                )
+                return
+            # Nothing selected: propose the biggest component, the usual first candidate.
+            targets = [max(comps, key=lambda c: c.time).name]
+        names = {o.name.casefold() for o in doc.profile.optimizations}
+        base = f"Faster {targets[0]}" if len(targets) == 1 else f"Faster {targets[0]} (+{len(targets) - 1})"
+        name, n = base, 2
+        while name.casefold() in names:
+            name, n = f"{base} {n}", n + 1
+        opts = list(doc.profile.optimizations) + [Optimization(name, tuple(targets), 2.0)]
+        if self.model.set_all(opts, f"Add optimization {name}"):
+            row = len(opts) - 1
+            self.select_row(row)
+            self.view.edit(self.model.index(row, NAME))
+
+    def remove_selected(self) -> None:
+        row = self.current_row()
+        if row < 0:
+            return
+        opts = list(self.model.optimizations)
+        removed = opts.pop(row)
+        self.model.set_all(opts, f"Remove optimization {removed.name}")
+
+    def _show_rejection(self, row: int, col: int, message: str) -> None:
+        rect = self.view.visualRect(self.model.index(row, col))
+        QToolTip.showText(
+            self.view.viewport().mapToGlobal(rect.bottomLeft()), message, self.view.viewport(), rect, 8000
+        )
+        self.last_rejection = message
+        status = getattr(self.window(), "statusBar", None)
+        if callable(status):
+            status().showMessage(f"Not accepted: {message}", 10000)

@@ -1,0 +1,196 @@
+"""The optimization checklist as a Qt item model: tick, name, targets, k, and each one's own figures."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
+
+from ..model.errors import ProfileError
+from ..model.profile import Optimization
+from ..model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
+from .commands import SetOptimizationsCommand
+from .document import Document
+
+NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = range(7)
+ModelIndex = QModelIndex | QPersistentModelIndex
+TARGETS_ROLE = Qt.ItemDataRole.UserRole + 10
+
+
+class OptimizationTableModel(QAbstractTableModel):
+    """One row per optimization; the checkbox is the what-if."""
+
+    editRejected = Signal(int, int, str)
+
+    def __init__(self, doc: Document) -> None:
+        super().__init__(doc)
+        self.doc = doc
+        self._count = len(doc.profile.optimizations)
+        doc.optimizationsChanged.connect(self._changed)
+        doc.profileReset.connect(self._changed)
+        doc.analysisChanged.connect(self._computed_changed)
+        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, SAVES, SAVES))
+
+    @property
+    def optimizations(self) -> list[Optimization]:
+        return self.doc.profile.optimizations
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.optimizations)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else 7
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        unit = self.doc.unit.label
+        if role == Qt.ItemDataRole.DisplayRole:
+            return ["Optimization", "Targets", "k", "f", "Speedup S", "Ceiling", f"Saves ({unit})"][section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _TIPS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole and section >= K:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() in (NAME, TARGETS, K):
+            flags |= Qt.ItemFlag.ItemIsEditable
+        if index.column() == NAME:
+            flags |= Qt.ItemFlag.ItemIsUserCheckable
+        return flags
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.optimizations):
+            return None
+        row, col = index.row(), index.column()
+        opt = self.optimizations[row]
+        figs = self.doc.analysis.optimizations if self.doc.analysis is not None else None
+        if role == Qt.ItemDataRole.CheckStateRole and col == NAME:
+            return Qt.CheckState.Checked if opt.enabled else Qt.CheckState.Unchecked
+        if role == TARGETS_ROLE:
+            return list(opt.targets)
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            if col == NAME:
+                return opt.name
+            if col == TARGETS:
+                return "; ".join(opt.targets)
+            if col == K:
+                return f"{opt.speedup:g}" if role == Qt.ItemDataRole.EditRole else format_speedup(opt.speedup)
+            if figs is None:
+                return "—"
+            if col == SHARE:
+                return format_percent(float(figs.fraction[row]))
+            if col == SPEEDUP:
+                return format_speedup(float(figs.overall_speedup[row]))
+            if col == CEILING:
+                return format_speedup(float(figs.ceiling[row]))
+            if col == SAVES:
+                return format_number(float(figs.time_saved[row]))
+        if role == Qt.ItemDataRole.TextAlignmentRole and col >= K:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if not opt.enabled and col != NAME:
+                return QColor("#888")
+            if col == K and opt.is_slowdown:
+                return QColor("#b00")
+        if role == Qt.ItemDataRole.ToolTipRole and figs is not None:
+            f = float(figs.fraction[row])
+            total = self.doc.analysis.baseline_total if self.doc.analysis else 0
+            if col == SPEEDUP:
+                return (
+                    f"S = 1/((1−f)+f/k) = 1/({1 - f:.3g} + {f:.3g}/{opt.speedup:g}) = "
+                    f"{format_speedup(float(figs.overall_speedup[row]))} — this optimization alone"
+                    + ("" if opt.enabled else " (not enabled)")
+                )
+            if col == CEILING:
+                return (
+                    f"1/(1−f) = 1/{1 - f:.3g} = {format_speedup(float(figs.ceiling[row]))}: even an infinitely fast "
+                    f"{'; '.join(opt.targets)} leaves {format_number((1 - f) * total)} {self.doc.unit.label}"
+                )
+            if col == K and opt.is_slowdown:
+                return "k below 1 makes the targets slower: a slowdown"
+            if col == NAME:
+                return opt.notes or "Tick to include this optimization in the combined result"
+        return None
+
+    # -- writing -----------------------------------------------------------
+    def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if not index.isValid():
+            return False
+        row, col = index.row(), index.column()
+        opt = self.optimizations[row]
+        try:
+            if role == Qt.ItemDataRole.CheckStateRole and col == NAME:
+                checked = Qt.CheckState(value) == Qt.CheckState.Checked if not isinstance(value, bool) else value
+                new = replace(opt, enabled=checked)
+                text = f"{'Enable' if checked else 'Disable'} {opt.name}"
+            elif role != Qt.ItemDataRole.EditRole:
+                return False
+            elif col == NAME:
+                name = str(value).strip()
+                if not name:
+                    raise ParseError("an optimization needs a name")
+                new, text = replace(opt, name=name), "Rename optimization"
+            elif col == TARGETS:
+                targets = value if isinstance(value, list) else [t for t in str(value).split(";")]
+                targets = tuple(t.strip() for t in targets if str(t).strip())
+                new, text = replace(opt, targets=targets), f"Change targets of {opt.name}"
+            elif col == K:
+                k = float(value) if isinstance(value, (int, float)) else parse_speedup(str(value))
+                new, text = replace(opt, speedup=k), f"Set k of {opt.name}"
+            else:
+                return False
+        except (ParseError, ValueError) as exc:
+            self.editRejected.emit(row, col, str(exc))
+            return False
+        return self.replace_row(row, new, text)
+
+    def replace_row(self, row: int, new: Optimization, text: str, merge_key: object = None) -> bool:
+        if new == self.optimizations[row]:
+            return True
+        opts = list(self.optimizations)
+        opts[row] = new
+        return self.set_all(opts, text, merge_key, row=row)
+
+    def set_all(self, opts: list[Optimization], text: str, merge_key: object = None, row: int = 0) -> bool:
+        trial = self.doc.profile.copy()
+        try:
+            trial.set_optimizations(opts)
+        except ProfileError as exc:
+            problem = exc.problems[0]
+            col = TARGETS if problem.field == "targets" else K if problem.field == "speedup" else NAME
+            self.editRejected.emit(problem.row if problem.row is not None else row, col, problem.what)
+            return False
+        self.doc.undo_stack.push(SetOptimizationsCommand(self.doc, opts, text, merge_key))
+        return True
+
+    # -- following the document --------------------------------------------
+    def _changed(self) -> None:
+        count = len(self.optimizations)
+        if count != self._count:
+            self.beginResetModel()
+            self._count = count
+            self.endResetModel()
+        elif count:
+            self.dataChanged.emit(self.index(0, 0), self.index(count - 1, self.columnCount() - 1))
+
+    def _computed_changed(self) -> None:
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, SHARE), self.index(self.rowCount() - 1, SAVES))
+
+
+_TIPS = [
+    "Tick to include in the combined result; untick to see the plan without it",
+    "Components this optimization speeds up (its affected share f is their share of the time)",
+    "Local speedup of the targets: k = old time ÷ new time of the affected part (below 1: a slowdown)",
+    "f: share of the baseline time that the targets take",
+    "End-to-end speedup of this optimization alone: S = 1/((1−f)+f/k)",
+    "Ceiling 1/(1−f): the most this optimization could ever give, even with infinite k",
+    "Time saved per run by this optimization alone: T1 − T1·((1−f)+f/k)",
+]

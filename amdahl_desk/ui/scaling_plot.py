@@ -1,0 +1,136 @@
+"""GPU scaling: ideal, Amdahl, with overhead, Gustafson and the ceiling on log axes; efficiency on the right."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from ..model.analysis import Analysis
+from ..model.units import format_speedup
+from .chart_style import BLUE, GREEN, GREY, INK, ORANGE, RED, ChartFrame, font, log2_ticks, log10_ticks, pen
+
+
+class ScalingPlot(ChartFrame):
+    """Redraws from an :class:`Analysis`; the curves are updated in place, never rebuilt."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        item = self.plot
+        item.setLabel("bottom", "GPUs N (log₂ scale)")
+        item.setLabel("left", "Speedup vs baseline (log scale)")
+        self.ideal = item.plot(pen=pen(GREY, 1.5, Qt.PenStyle.DashLine))
+        self.gustafson = item.plot(pen=pen(GREEN, 2, Qt.PenStyle.DashLine))
+        self.amdahl = item.plot(pen=pen(BLUE, 2.5))
+        self.overhead = item.plot(pen=pen(RED, 3))
+        self.set_legend(
+            [
+                (GREY.name(), "dash", "Ideal N/N0"),
+                (BLUE.name(), "line", "Amdahl (strong scaling)"),
+                (RED.name(), "line", "With communication overhead"),
+                (GREEN.name(), "dash", "Gustafson (weak scaling)"),
+                (ORANGE.name(), "dot", "Efficiency (right axis)"),
+                (RED.name(), "star", "Best N"),
+                (ORANGE.name(), "point", "Last N with efficiency ≥ 50%"),
+            ]
+        )
+        self.ceiling = pg.InfiniteLine(
+            angle=0,
+            pen=pen(BLUE, 1.5, Qt.PenStyle.DotLine),
+            label="",
+            labelOpts={"position": 0.02, "color": BLUE, "anchors": [(0, 1), (0, 1)]},
+        )
+        item.addItem(self.ceiling, ignoreBounds=True)
+        self.best = pg.ScatterPlotItem(size=14, symbol="star", brush=pg.mkBrush(RED), pen=pg.mkPen(INK))
+        item.addItem(self.best)
+        self.best_label = pg.TextItem(color=RED, anchor=(0.5, 1.3))
+        self.best_label.setFont(font(9, bold=True))
+        item.addItem(self.best_label)
+
+        # Efficiency lives on its own 0–100% axis at the right.
+        self.eff_view = pg.ViewBox()
+        self.eff_view.setMouseEnabled(x=False, y=False)
+        item.showAxis("right")
+        item.scene().addItem(self.eff_view)
+        right = item.getAxis("right")
+        right.setStyle(showValues=True)
+        right.setWidth(None)
+        right.linkToView(self.eff_view)
+        right.setLabel("Efficiency (dotted)", color=ORANGE.name())
+        right.setTicks([[(v, f"{v:.0%}") for v in (0, 0.25, 0.5, 0.75, 1.0)]])
+        self.eff_view.setXLink(item.vb)
+        self.eff_view.setYRange(0, 1.05, padding=0)
+        self.efficiency = pg.PlotDataItem(pen=pen(ORANGE, 2, Qt.PenStyle.DotLine))
+        self.eff_view.addItem(self.efficiency)
+        self.half = pg.InfiniteLine(pos=0.5, angle=0, pen=pen(ORANGE, 1, Qt.PenStyle.DashDotLine))
+        self.eff_view.addItem(self.half, ignoreBounds=True)
+        self.efficient = pg.ScatterPlotItem(size=10, symbol="o", brush=pg.mkBrush(ORANGE), pen=pg.mkPen(INK))
+        self.eff_view.addItem(self.efficient)
+        self.efficient_label = pg.TextItem(color=ORANGE.darker(130), anchor=(-0.05, -0.15))
+        self.efficient_label.setFont(font(9))
+        self.eff_view.addItem(self.efficient_label)
+        item.vb.sigResized.connect(self._sync_views)
+
+    def _sync_views(self) -> None:
+        self.eff_view.setGeometry(self.plot.vb.sceneBoundingRect())
+        self.eff_view.linkedViewChanged(self.plot.vb, self.eff_view.XAxis)
+
+    def update_analysis(self, analysis: Analysis | None, model_name: str = "") -> None:
+        if analysis is None:
+            for curve in (self.ideal, self.gustafson, self.amdahl, self.overhead, self.efficiency):
+                curve.setData([], [])
+            self.best.setData([], [])
+            self.efficient.setData([], [])
+            self.best_label.setText("")
+            self.efficient_label.setText("")
+            self.set_title("GPU scaling — no data")
+            return
+        s = analysis.scaling
+        x = np.log2(s.gpus.astype(float))
+        series = [s.ideal, s.gustafson, s.amdahl, s.with_overhead]
+        finite = np.concatenate([v[np.isfinite(v) & (v > 0)] for v in series])
+        lo, hi = float(finite.min()), float(finite.max())
+        for curve, values in zip((self.ideal, self.gustafson, self.amdahl, self.overhead), series, strict=True):
+            curve.setData(x, np.log10(np.clip(values, 1e-12, None)))
+        ceiling = s.ceiling
+        if math.isfinite(ceiling):
+            self.ceiling.setVisible(True)
+            self.ceiling.setPos(math.log10(ceiling))
+            self.ceiling.label.setFormat(f"Amdahl ceiling {format_speedup(ceiling)}")
+            hi = max(hi, ceiling)
+        else:
+            self.ceiling.setVisible(False)
+        self.efficiency.setData(x, np.clip(s.efficiency, 0, 1.05))
+        best_x = math.log2(s.best_gpus)
+        best_y = math.log10(max(s.best_speedup, 1e-12))
+        self.best.setData([best_x], [best_y])
+        self.best_label.setText(f"best {format_speedup(s.best_speedup)} at {s.best_gpus:,}")
+        self.best_label.setPos(best_x, best_y)
+        if s.last_efficient_gpus is not None:
+            i = int(np.flatnonzero(s.gpus == s.last_efficient_gpus)[0])
+            ex = float(x[i])
+            self.efficient.setData([ex], [float(s.efficiency[i])])
+            self.efficient_label.setText("")
+        else:
+            self.efficient.setData([], [])
+            self.efficient_label.setText("")
+        gmin, gmax = int(s.gpus.min()), int(s.gpus.max())
+        self.plot.getAxis("bottom").setTicks([log2_ticks(gmin, gmax)])
+        self.plot.getAxis("left").setTicks([log10_ticks(lo, hi)])
+        pad = 0.04 * max(x[-1] - x[0], 1)
+        self.plot.setXRange(x[0] - pad, x[-1] + pad, padding=0)
+        self.plot.setYRange(math.log10(lo) - 0.08, math.log10(hi) + 0.12, padding=0)
+        efficient = (
+            f"; efficiency ≥ 50% up to {s.last_efficient_gpus:,} GPUs"
+            if s.last_efficient_gpus
+            else "; efficiency below 50% everywhere"
+        )
+        self.set_title(
+            f"GPU scaling: P = {s.parallel_fraction:.0%} parallel, ceiling {format_speedup(s.ceiling)}; "
+            f"with {model_name or 'no'} overhead the best is {format_speedup(s.best_speedup)} "
+            f"at {s.best_gpus:,} GPUs{efficient}"
+        )
+        self._sync_views()

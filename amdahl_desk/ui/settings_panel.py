@@ -1,0 +1,244 @@
+"""The profile's settings, editable in place: boundary, unit, target, GPU range, overhead model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from ..model.errors import ProfileError
+from ..model.profile import OverheadModel, default_gpu_counts
+from ..model.units import (
+    ParseError,
+    TimeUnit,
+    convert,
+    decimal_text,
+    format_number,
+    parse_bandwidth,
+    parse_bytes,
+    parse_time_text,
+)
+from .commands import SetSettingsCommand, SetUnitCommand
+from .document import Document
+
+_BAD = "QLineEdit { border: 2px solid #c0392b; }"
+
+
+class SettingsPanel(QWidget):
+    """Each field commits on Enter or leaving it, as one undoable step; a bad value is shown, not taken."""
+
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setContentsMargins(6, 6, 6, 6)
+
+        self.boundary = QLineEdit(self)
+        self.boundary.setPlaceholderText("what was measured, e.g. stable training iteration after warm-up")
+        self.unit = QComboBox(self)
+        for u in TimeUnit:
+            self.unit.addItem(u.label, u)
+        self.target = QLineEdit(self)
+        self.target.setPlaceholderText("none — e.g. 600 or 600 ms")
+        self.n0 = QSpinBox(self)
+        self.n0.setRange(1, 10_000_000)
+        self.n0.setToolTip("N0: the GPU count the times were measured on; speedups are relative to it")
+        self.max_gpus = QSpinBox(self)
+        self.max_gpus.setRange(1, 10_000_000)
+        self.max_gpus.setToolTip("Evaluate powers of two from 1 up to this GPU count")
+        self.counts = QLineEdit(self)
+        self.counts.setToolTip("The GPU counts evaluated; type your own list like 1, 8, 64, 512")
+        self.p_override = QCheckBox("override", self)
+        self.p_value = QDoubleSpinBox(self)
+        self.p_value.setRange(0, 100)
+        self.p_value.setDecimals(1)
+        self.p_value.setSuffix(" %")
+        self.p_value.setToolTip("Parallel share P used for scaling instead of the share of 'parallel' components")
+        self.model = QComboBox(self)
+        for m in OverheadModel:
+            self.model.addItem(m.value, m)
+        self.model_help = QLabel(self)
+        self.model_help.setWordWrap(True)
+        self.model_help.setStyleSheet("color: #555;")
+        self.latency = QLineEdit(self)
+        self.latency.setToolTip("Ring all-reduce: latency α per step, e.g. 5 us")
+        self.message = QLineEdit(self)
+        self.message.setToolTip("Ring all-reduce: bytes reduced per step, e.g. 2 GB")
+        self.bandwidth = QLineEdit(self)
+        self.bandwidth.setToolTip("Ring all-reduce: link bandwidth, e.g. 100 GB/s or 400 Gbit/s")
+
+        form.addRow("Boundary", self.boundary)
+        row = QHBoxLayout()
+        row.addWidget(self.unit)
+        row.addWidget(QLabel("Target time", self))
+        row.addWidget(self.target, 1)
+        form.addRow("Unit", row)
+        gpus = QHBoxLayout()
+        gpus.addWidget(self.n0)
+        gpus.addWidget(QLabel("Max GPUs", self))
+        gpus.addWidget(self.max_gpus)
+        gpus.addWidget(QLabel("Parallel fraction", self))
+        gpus.addWidget(self.p_override)
+        gpus.addWidget(self.p_value)
+        form.addRow("Baseline GPUs", gpus)
+        form.addRow("GPU counts", self.counts)
+        form.addRow("Overhead model", self.model)
+        form.addRow("", self.model_help)
+        ring = QHBoxLayout()
+        for label, field in (("α", self.latency), ("message", self.message), ("bandwidth", self.bandwidth)):
+            ring.addWidget(QLabel(label, self))
+            ring.addWidget(field, 1)
+        form.addRow("Ring all-reduce", ring)
+
+        self.boundary.editingFinished.connect(self._boundary)
+        self.unit.activated.connect(self._unit)
+        self.target.editingFinished.connect(self._target)
+        self.n0.editingFinished.connect(lambda: self._set("Set baseline GPUs", baseline_gpus=self.n0.value()))
+        self.max_gpus.editingFinished.connect(self._max_gpus)
+        self.counts.editingFinished.connect(self._counts)
+        self.p_override.toggled.connect(self._parallel)
+        self.p_value.editingFinished.connect(self._parallel)
+        self.model.activated.connect(
+            lambda _i: self._set("Set overhead model", overhead_model=self.model.currentData())
+        )
+        self.latency.editingFinished.connect(
+            lambda: self._physical(self.latency, "ring_latency", self._latency, "Set ring latency")
+        )
+        self.message.editingFinished.connect(
+            lambda: self._physical(self.message, "ring_message_bytes", parse_bytes, "Set message size")
+        )
+        self.bandwidth.editingFinished.connect(
+            lambda: self._physical(self.bandwidth, "ring_bandwidth", parse_bandwidth, "Set bandwidth")
+        )
+        doc.settingsChanged.connect(self.refresh)
+        doc.profileReset.connect(self.refresh)
+        self.refresh()
+
+    # -- showing -----------------------------------------------------------
+    def refresh(self) -> None:
+        s, unit = self.doc.profile.settings, self.doc.unit
+        widgets = (
+            self.boundary,
+            self.unit,
+            self.target,
+            self.n0,
+            self.max_gpus,
+            self.counts,
+            self.p_override,
+            self.p_value,
+            self.model,
+            self.latency,
+            self.message,
+            self.bandwidth,
+        )
+        blockers = [QSignalBlocker(w) for w in widgets]
+        self.boundary.setText(s.boundary)
+        self.unit.setCurrentIndex(list(TimeUnit).index(unit))
+        self.target.setText("" if s.target_time is None else f"{format_number(s.target_time)} {unit.label}")
+        self.n0.setValue(s.baseline_gpus)
+        self.max_gpus.setValue(max(s.gpu_counts))
+        self.counts.setText(", ".join(f"{n}" for n in s.gpu_counts))
+        self.p_override.setChecked(s.parallel_fraction is not None)
+        self.p_value.setEnabled(s.parallel_fraction is not None)
+        if s.parallel_fraction is not None:
+            self.p_value.setValue(s.parallel_fraction * 100)
+        elif self.doc.analysis is not None:
+            self.p_value.setValue(self.doc.analysis.scaling.parallel_fraction * 100)
+        self.model.setCurrentIndex(list(OverheadModel).index(s.overhead_model))
+        self.model_help.setText(
+            s.overhead_model.description + "; C is the measured time of the 'communication' components at N0 GPUs."
+        )
+        self.latency.setText(f"{decimal_text(s.ring_latency, 1e-6)} us")
+        self.message.setText(f"{decimal_text(s.ring_message_bytes, 1e6)} MB")
+        self.bandwidth.setText(f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s")
+        for w in (self.latency, self.message, self.bandwidth):
+            w.setEnabled(s.overhead_model is OverheadModel.RING)
+            w.setStyleSheet("")
+        for w in (self.target, self.counts):
+            w.setStyleSheet("")
+        del blockers
+
+    # -- committing --------------------------------------------------------
+    def _set(self, text: str, field: QWidget | None = None, **changes: object) -> None:
+        new = replace(self.doc.profile.settings, **changes)  # type: ignore[arg-type]
+        if new == self.doc.profile.settings:
+            return
+        try:
+            self.doc.profile.copy().set_settings(new)
+        except ProfileError as exc:
+            self._reject(field, exc.problems[0].what)
+            return
+        self.doc.undo_stack.push(SetSettingsCommand(self.doc, new, text))
+
+    def _reject(self, field: QWidget | None, message: str) -> None:
+        if isinstance(field, QLineEdit):
+            field.setStyleSheet(_BAD)
+            field.setToolTip(message)
+        self.last_rejection = message
+        status = getattr(self.window(), "statusBar", None)
+        if callable(status):
+            status().showMessage(f"Not accepted: {message}", 10000)
+
+    def _boundary(self) -> None:
+        self._set("Set boundary", boundary=self.boundary.text().strip())
+
+    def _unit(self, _index: int) -> None:
+        unit = self.unit.currentData()
+        if unit is not self.doc.unit:
+            self.doc.undo_stack.push(SetUnitCommand(self.doc, unit))
+
+    def _target(self) -> None:
+        text = self.target.text().strip()
+        if not text:
+            self._set("Clear target time", target_time=None)
+            return
+        try:
+            number, written = parse_time_text(text)
+        except ParseError as exc:
+            self._reject(self.target, str(exc))
+            return
+        value = convert(number, written, self.doc.unit) if written else number
+        if value <= 0:
+            self._reject(self.target, "the target time must be greater than 0")
+            return
+        self._set("Set target time", self.target, target_time=value)
+
+    def _max_gpus(self) -> None:
+        self._set("Set GPU range", gpu_counts=default_gpu_counts(self.max_gpus.value()))
+
+    def _counts(self) -> None:
+        parts = [p for p in self.counts.text().replace(";", ",").replace(" ", ",").split(",") if p]
+        if not parts or not all(p.isdigit() and int(p) >= 1 for p in parts):
+            self._reject(self.counts, "expected whole numbers of 1 or more, like 1, 8, 64, 512")
+            return
+        self._set("Set GPU counts", self.counts, gpu_counts=tuple(sorted({int(p) for p in parts})))
+
+    def _parallel(self) -> None:
+        on = self.p_override.isChecked()
+        self.p_value.setEnabled(on)
+        self._set("Set parallel fraction", parallel_fraction=self.p_value.value() / 100 if on else None)
+
+    def _latency(self, text: str) -> float:
+        number, written = parse_time_text(text)
+        return convert(number, written or self.doc.unit, TimeUnit.S)
+
+    def _physical(self, field: QLineEdit, name: str, parse: Callable[[str], float], text: str) -> None:
+        try:
+            value = parse(field.text())
+        except ParseError as exc:
+            self._reject(field, str(exc))
+            return
+        self._set(text, field, **{name: value})

@@ -1,0 +1,129 @@
+"""Speedup against k for one optimization: the Amdahl curve, its ceiling as an asymptote, a marker at k."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from ..model.analysis import Analysis
+from ..model.laws import amdahl_speedup
+from ..model.profile import Profile
+from ..model.units import format_speedup
+from .chart_style import BLUE, GREEN, INK, RED, ChartFrame, font, log10_ticks, pen
+
+K_GRID = np.logspace(-1, 3, 400)
+
+
+class SpeedupPlot(ChartFrame):
+    """S(k) for the selected optimization (or the first enabled one), with the combined curve when others join."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        item = self.plot
+        item.setLabel("bottom", "Local speedup k (log scale)")
+        item.setLabel("left", "End-to-end speedup S")
+        self.combined = item.plot(pen=pen(GREEN, 2, Qt.PenStyle.DashLine))
+        self.curve = item.plot(pen=pen(BLUE, 3))
+        self.set_legend([(BLUE.name(), "line", "This optimization alone"), (RED.name(), "dash", "Ceiling 1/(1−f)")])
+        self.ceiling = pg.InfiniteLine(
+            angle=0,
+            pen=pen(RED, 1.5, Qt.PenStyle.DashLine),
+            label="",
+            labelOpts={"position": 0.03, "color": RED, "anchors": [(0, 1), (0, 1)]},
+        )
+        item.addItem(self.ceiling, ignoreBounds=True)
+        self.marker = pg.ScatterPlotItem(size=12, brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=1.5))
+        item.addItem(self.marker)
+        self.marker_label = pg.TextItem(color=INK, anchor=(-0.08, 1.15))
+        self.marker_label.setFont(font(10, bold=True))
+        item.addItem(self.marker_label)
+        self.empty = pg.TextItem("Add an optimization to see its speedup against k", color=INK, anchor=(0.5, 0.5))
+        item.addItem(self.empty)
+
+    def update_analysis(self, profile: Profile, analysis: Analysis | None, row: int) -> None:
+        opts = profile.optimizations
+        if analysis is None or not opts:
+            for c in (self.curve, self.combined):
+                c.setData([], [])
+            self.marker.setData([], [])
+            self.marker_label.setText("")
+            self.ceiling.setVisible(False)
+            self.empty.setVisible(True)
+            self.empty.setPos(0.5, 0.5)
+            self.plot.setXRange(0, 1)
+            self.plot.setYRange(0, 1)
+            self.set_title("Speedup against k")
+            self.plot.getAxis("bottom").setTicks(None)
+            return
+        self.empty.setVisible(False)
+        if not 0 <= row < len(opts):
+            row = next((i for i, o in enumerate(opts) if o.enabled), 0)
+        opt = opts[row]
+        f = float(analysis.optimizations.fraction[row])
+        k_now = opt.speedup
+        k_hi = max(100.0, k_now * 2)
+        k_lo = min(1.0, k_now / 2)
+        grid = np.logspace(math.log10(k_lo), math.log10(k_hi), 300)
+        x = np.log10(grid)
+        alone = amdahl_speedup(f, grid)
+        self.curve.setData(x, alone)
+        ceiling = 1 / (1 - f) if f < 1 else math.inf
+        top = float(np.max(alone))
+
+        # The plan with this optimization's k varied and the others as they are.
+        combined_top = None
+        others = [o for i, o in enumerate(opts) if o.enabled and i != row]
+        if others:
+            curve, combined_ceiling = self._combined(profile, analysis, row, grid)
+            self.combined.setData(x, curve)
+            combined_top = float(np.max(curve))
+            top = max(top, combined_top if math.isfinite(combined_top) else top)
+            self.combined.setVisible(True)
+            self.set_legend(
+                [
+                    (BLUE.name(), "line", "This optimization alone"),
+                    (GREEN.name(), "dash", "With the other enabled ones"),
+                    (RED.name(), "dash", "Ceiling 1/(1−f)"),
+                ]
+            )
+        else:
+            self.combined.setData([], [])
+            self.combined.setVisible(False)
+            self.set_legend([(BLUE.name(), "line", "This optimization alone"), (RED.name(), "dash", "Ceiling 1/(1−f)")])
+        s_now = float(amdahl_speedup(f, k_now))
+        self.marker.setData([math.log10(k_now)], [s_now])
+        self.marker_label.setText(f"k = {format_speedup(k_now)} → {format_speedup(s_now)}")
+        self.marker_label.setPos(math.log10(k_now), s_now)
+        if math.isfinite(ceiling):
+            self.ceiling.setVisible(True)
+            self.ceiling.setPos(ceiling)
+            self.ceiling.label.setFormat(f"ceiling 1/(1−f) = {format_speedup(ceiling)}")
+            top = max(top, ceiling)
+        else:
+            self.ceiling.setVisible(False)
+        self.plot.getAxis("bottom").setTicks([log10_ticks(k_lo, k_hi)])
+        self.plot.setXRange(x[0], x[-1], padding=0.02)
+        bottom = min(1.0, float(np.min(alone)))
+        self.plot.setYRange(bottom * 0.95 if bottom < 1 else 0.9, top * 1.12 + 0.05, padding=0)
+        name = opt.name if len(opt.name) <= 30 else opt.name[:28] + "…"
+        self.set_title(
+            f"{name}: f = {f:.0%}; k = {format_speedup(k_now)} gives {format_speedup(s_now)} end to end, "
+            f"ceiling {format_speedup(ceiling)}"
+        )
+
+    @staticmethod
+    def _combined(profile: Profile, analysis: Analysis, row: int, grid: np.ndarray) -> tuple[np.ndarray, float]:
+        opt = profile.optimizations[row]
+        idx = [profile.index_of(t) for t in opt.targets]
+        idx = [i for i in idx if i >= 0]
+        times = analysis.times[idx]
+        k_all = analysis.component_speedup[idx]
+        k_others = k_all / opt.speedup if opt.enabled else k_all
+        rest = analysis.combined.new_total - float(np.sum(analysis.new_times[idx]))
+        new_totals = rest + np.sum(times[None, :] / (k_others[None, :] * grid[:, None]), axis=1)
+        ceiling = analysis.baseline_total / rest if rest > 0 else math.inf
+        return analysis.baseline_total / new_totals, ceiling

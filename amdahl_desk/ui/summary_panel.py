@@ -1,0 +1,94 @@
+"""The answer in large print: speedup, new time, time saved, ceiling, the sentence, and the target."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from ..model.analysis import Analysis
+from ..model.profile import Profile
+from ..model.report import headline, target_sentence
+from ..model.units import format_percent, format_speedup, format_time
+
+
+class _Figure(QWidget):
+    """One headline number with its caption under it."""
+
+    def __init__(self, caption: str, tip: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 2)
+        layout.setSpacing(0)
+        self.value = QLabel("—", self)
+        f = self.value.font()
+        f.setPointSizeF(f.pointSizeF() * 2.0)
+        f.setBold(True)
+        self.value.setFont(f)
+        self.caption = QLabel(caption, self)
+        self.caption.setStyleSheet("color: #555;")
+        for w in (self.value, self.caption):
+            w.setAlignment(Qt.AlignmentFlag.AlignLeft)
+            layout.addWidget(w)
+        self.setToolTip(tip)
+
+    def set(self, text: str, color: str = "#222") -> None:
+        self.value.setText(text)
+        self.value.setStyleSheet(f"color: {color};")
+
+
+class SummaryPanel(QFrame):
+    """Headline figures over the design-review sentence and the target verdict."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setObjectName("summary")
+        self.setStyleSheet("#summary { background: #f7f9fc; }")
+        grid = QGridLayout(self)
+        grid.setContentsMargins(10, 6, 10, 8)
+        self.speedup = _Figure("end-to-end speedup", "S = baseline total ÷ new total, with every enabled optimization")
+        self.new_time = _Figure("new time", "Σ over components of time ÷ (product of the enabled optimizations' k)")
+        self.saved = _Figure("saved per run", "baseline total − new total")
+        self.ceiling = _Figure("ceiling", "1/(1−f): the most the enabled optimizations' components could ever give")
+        for col, fig in enumerate((self.speedup, self.new_time, self.saved, self.ceiling)):
+            grid.addWidget(fig, 0, col)
+            grid.setColumnStretch(col, 1)
+        self.sentence = QLabel(self)
+        self.sentence.setWordWrap(True)
+        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.target = QLabel(self)
+        self.target.setWordWrap(True)
+        self.target.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        for w in (self.sentence, self.target):
+            w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        grid.addWidget(self.sentence, 1, 0, 1, 4)
+        grid.addWidget(self.target, 2, 0, 1, 4)
+
+    def update_analysis(self, profile: Profile, analysis: Analysis | None, error: str | None) -> None:
+        if analysis is None:
+            for fig in (self.speedup, self.new_time, self.saved, self.ceiling):
+                fig.set("—")
+            self.sentence.setText(error or "")
+            self.target.setText("")
+            return
+        unit = profile.unit
+        c = analysis.combined
+        color = "#1a6e2e" if c.overall_speedup > 1.0000001 else "#a33" if c.overall_speedup < 0.9999999 else "#222"
+        self.speedup.set(format_speedup(c.overall_speedup), color)
+        self.new_time.set(format_time(c.new_total, unit))
+        self.new_time.caption.setText(f"new time (baseline {format_time(analysis.baseline_total, unit)})")
+        self.saved.set(format_time(c.time_saved, unit))
+        self.ceiling.set(format_speedup(c.ceiling) if c.enabled else "—")
+        self.ceiling.caption.setText(f"ceiling (f = {format_percent(c.fraction)})" if c.enabled else "ceiling")
+        self.sentence.setText(headline(profile, analysis))
+        t = analysis.target
+        text = target_sentence(profile, analysis)
+        if t is None:
+            self.target.setText("No target time set (Settings → Target time).")
+            self.target.setStyleSheet("color: #555;")
+        else:
+            ok = t.met_by_plan or t.time >= analysis.baseline_total
+            color = "#1a6e2e" if ok else ("#8a5a00" if t.feasible else "#a33")
+            mark = "✔" if ok else ("◐" if t.feasible else "✘")
+            self.target.setText(f"{mark} {text}")
+            self.target.setStyleSheet(f"color: {color}; font-weight: bold;")
