@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -54,23 +55,40 @@ def settle(app: QApplication, ms: int = 150) -> None:
         time.sleep(0.005)
 
 
-def install_excepthook(window: MainWindow) -> None:
-    """Unexpected errors are logged with their traceback and shown; the window and its data stay."""
+def data_dir() -> Path:
+    """The user's data folder for logs (and $AMDAHL_DESK_DATA_DIR, as tests use)."""
+    folder = os.environ.get("AMDAHL_DESK_DATA_DIR")
+    if not folder:
+        from platformdirs import user_data_dir
+
+        folder = user_data_dir("amdahl-desk", appauthor=False)
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def install_excepthook(window: MainWindow) -> Path | None:
+    """Unexpected errors are logged with their traceback to a file and shown; the window and its data stay."""
+    log_file: Path | None = None
+    try:
+        log_file = data_dir() / "amdahl-desk.log"
+        handler = logging.FileHandler(log_file, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        log.addHandler(handler)
+    except OSError:
+        log_file = None
 
     def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
         text = "".join(traceback.format_exception(kind, value, tb))
         log.error("unexpected error\n%s", text)
-        try:
-            QMessageBox.critical(
-                window,
-                "Unexpected error",
-                f"Something went wrong: {value}\n\nYour profile is still open; save it to keep it."
-                "\n\nDetails:\n" + text[-2000:],
-            )
-        except Exception:  # noqa: BLE001
-            pass
+        where = f"\n\nThe details are in {log_file}." if log_file else ""
+        with contextlib.suppress(Exception):
+            window.show_error("Unexpected error",
+                              f"Something went wrong: {value}\n\nYour profile is still open; save it to keep it."
+                              + where)
 
     sys.excepthook = hook
+    return log_file
 
 
 def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000", default_profile: str = "") -> int:
