@@ -14,7 +14,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
 from PySide6.QtGui import QIcon  # noqa: E402
-from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
@@ -83,9 +83,10 @@ def install_excepthook(window: MainWindow) -> Path | None:
         log.error("unexpected error\n%s", text)
         where = f"\n\nThe details are in {log_file}." if log_file else ""
         with contextlib.suppress(Exception):
-            window.show_error("Unexpected error",
-                              f"Something went wrong: {value}\n\nYour profile is still open; save it to keep it."
-                              + where)
+            window.show_error(
+                "Unexpected error",
+                f"Something went wrong: {value}\n\nYour profile is still open; save it to keep it." + where,
+            )
 
     sys.excepthook = hook
     return log_file
