@@ -32,16 +32,15 @@ class CellError(ValueError):
 class ComponentTableModel(QAbstractTableModel):
     """Rows are components plus one empty row at the end: typing there adds a component."""
 
-    editRejected = Signal(int, int, str, str)  # row, column, message, the text that was refused
+    editRejected = Signal(int, int, str, str, bool)  # row, column, message, text refused, single-cell edit
 
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
         self.doc = doc
         doc.componentRowsChanged.connect(self._rows_changed)
-        doc.componentsAboutToBeInserted.connect(
-            lambda row, count: self.beginInsertRows(QModelIndex(), row, row + count - 1)
-        )
-        doc.componentsInserted.connect(self.endInsertRows)
+        self._appended_at: int | None = None
+        doc.componentsAboutToBeInserted.connect(self._about_to_insert)
+        doc.componentsInserted.connect(self._inserted)
         doc.componentsAboutToBeRemoved.connect(
             lambda row, count: self.beginRemoveRows(QModelIndex(), row, row + count - 1)
         )
@@ -161,7 +160,7 @@ class ComponentTableModel(QAbstractTableModel):
             command = self._command_for(edits, text)
         except CellError as exc:
             refused = next((t for r, c, t in edits if (r, c) == (exc.row, exc.column)), "")
-            self.editRejected.emit(exc.row, exc.column, str(exc), refused)
+            self.editRejected.emit(exc.row, exc.column, str(exc), refused, len(edits) == 1)
             return False
         if command is not None:
             self.doc.undo_stack.push(command)
@@ -248,6 +247,23 @@ class ComponentTableModel(QAbstractTableModel):
         self.doc.undo_stack.push(InsertComponentsCommand(self.doc, row, [component], text))
 
     # -- following the document --------------------------------------------
+    def _about_to_insert(self, row: int, count: int) -> None:
+        if row == len(self.components):
+            # Appending: the empty row the user typed in becomes the first new component and the new rows
+            # come after it, so an editor open on that row (Tab from the name to the time) stays on it.
+            self._appended_at = row
+            self.beginInsertRows(QModelIndex(), row + 1, row + count)
+        else:
+            self._appended_at = None
+            self.beginInsertRows(QModelIndex(), row, row + count - 1)
+
+    def _inserted(self) -> None:
+        self.endInsertRows()
+        if self._appended_at is not None:
+            row = self._appended_at
+            self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, row, self.rowCount() - 1)
+
     def _rows_changed(self, rows: list[int]) -> None:
         if rows:
             self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), self.columnCount() - 1))

@@ -62,7 +62,7 @@ class ScalingDelegate(QStyledItemDelegate):
     def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
         assert isinstance(editor, QComboBox)
         editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or "serial"))
-        QTimer.singleShot(0, editor.showPopup)
+        QTimer.singleShot(0, editor, editor.showPopup)
 
     def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
         assert isinstance(editor, QComboBox)
@@ -244,7 +244,7 @@ class ComponentTableView(QTableView):
             self._go(row + 1, col)
 
     # -- showing a refusal -------------------------------------------------
-    def _show_rejection(self, row: int, col: int, message: str, refused: str) -> None:
+    def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
         index = self.table.index(row, col)
         self.scrollTo(index)
         rect = self.visualRect(index)
@@ -254,16 +254,17 @@ class ComponentTableView(QTableView):
         status = getattr(window, "statusBar", None)
         if callable(status):
             status().showMessage(f"Not accepted: {message}", 10000)
-        if refused and col in (NAME, TIME) and self.table.rowCount() > row:
-            # Give the text back to fix, rather than losing what was typed.
-            QTimer.singleShot(0, lambda: self._reopen(index, refused))
+        if refused and single and col in (NAME, TIME) and self.table.rowCount() > row:
+            # Give the typed text back to fix, rather than losing it.
+            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused))
 
-    def _reopen(self, index: QModelIndex, text: str) -> None:
-        if not index.isValid():
+    def _reopen(self, persistent: QPersistentModelIndex, text: str) -> None:
+        if not persistent.isValid():
             return
+        index = self.table.index(persistent.row(), persistent.column())
         self.setCurrentIndex(index)
         self.edit(index)
-        editor = self.indexWidget(index) or self.focusWidget()
+        editor = self.focusWidget()
         if isinstance(editor, QLineEdit):
             editor.setText(text)
             editor.selectAll()

@@ -6,6 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
@@ -187,7 +188,11 @@ class MainWindow(QMainWindow):
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcuts(QKeySequence.StandardKey.Undo)
         redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Redo), QKeySequence("Ctrl+Y")])
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
+            if QKeySequence(extra) not in redo_keys:
+                redo_keys.append(QKeySequence(extra))
+        redo.setShortcuts(redo_keys)
         edit.addAction(undo)
         edit.addAction(redo)
         self.undo_action, self.redo_action = undo, redo
@@ -281,6 +286,8 @@ class MainWindow(QMainWindow):
         )
 
     def _update_title(self) -> None:
+        if not shiboken6.isValid(self.doc.undo_stack):  # the stack says "clean" once more while being destroyed
+            return
         if self.doc.path is not None:
             name = self.doc.path.name
         elif self.imported_from is not None:
@@ -499,7 +506,7 @@ class MainWindow(QMainWindow):
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
-            QTimer.singleShot(0, lambda: self.open_path(urls[0].toLocalFile()))
+            QTimer.singleShot(0, self, lambda: self.open_path(urls[0].toLocalFile()))
 
     def reset_layout(self) -> None:
         for name in self._splitters:

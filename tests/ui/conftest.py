@@ -1,0 +1,43 @@
+"""GUI test setup: settings and data folders in a temp dir, a window on the bundled example."""
+
+from pathlib import Path
+
+import pytest
+
+from amdahl_desk.resources import example_path
+
+
+@pytest.fixture(autouse=True)
+def _isolated_folders(tmp_path, monkeypatch):
+    monkeypatch.setenv("AMDAHL_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("AMDAHL_DESK_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """A window on a copy of the training example, as a person first sees it."""
+    from amdahl_desk.ui.main_window import MainWindow
+
+    copy = tmp_path / "training.xlsx"
+    copy.write_bytes(example_path().read_bytes())
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.asked = []
+    win.errors = []
+
+    def ask(title, text, buttons, default):
+        win.asked.append(text)
+        return win.answer
+
+    win.answer = None
+    win.ask = ask
+    win.show_error = lambda title, text: win.errors.append(text)
+    assert win.open_path(copy, ask=False)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+@pytest.fixture
+def example() -> Path:
+    return example_path()
