@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from .errors import ProfileError
 from .laws import FloatArray, amdahl_speedup, ceiling, communication_time, gustafson, required_speedup, strong_scaling
-from .profile import Profile, Scaling
+from .profile import Profile
 from .units import TimeUnit, format_speedup, format_time
 
 
@@ -107,7 +107,8 @@ def analyse(profile: Profile) -> Analysis:
     n = len(comps)
     if n == 0:
         raise ProfileError("the profile has no components; add at least one component with its measured time")
-    times = np.fromiter((c.time for c in comps), dtype=float, count=n)
+    cached_times, kinds = profile.arrays()
+    times = cached_times.copy()  # the profile updates its arrays in place; an Analysis must not change
     total = float(math.fsum(times))
     if not total > 0:
         raise ProfileError(
@@ -176,7 +177,7 @@ def analyse(profile: Profile) -> Analysis:
     if profile.settings.target_time is not None:
         target = _target(profile.settings.target_time, total, combined)
 
-    scaling = _scaling(profile, times, total, warnings)
+    scaling = _scaling(profile, times, kinds, total, warnings)
     return Analysis(
         profile.unit, total, times, fractions, new_times, k_comp, per_opt, combined, target, scaling, tuple(warnings)
     )
@@ -211,14 +212,12 @@ def _target(target: float, total: float, combined: Combined) -> TargetFigures:
     )
 
 
-def _scaling(profile: Profile, times: FloatArray, total: float, warnings: list[str]) -> ScalingFigures:
+def _scaling(
+    profile: Profile, times: FloatArray, kinds: NDArray[np.int8], total: float, warnings: list[str]
+) -> ScalingFigures:
     settings = profile.settings
-    kinds = np.fromiter((c.scaling is Scaling.PARALLEL for c in profile.components), dtype=bool, count=len(times))
-    comm_mask = np.fromiter(
-        (c.scaling is Scaling.COMMUNICATION for c in profile.components), dtype=bool, count=len(times)
-    )
-    comm = float(math.fsum(times[comm_mask]))
-    parallel = float(math.fsum(times[kinds]))
+    comm = float(math.fsum(times[kinds == 2]))
+    parallel = float(math.fsum(times[kinds == 1]))
     if settings.parallel_fraction is not None:
         parallel = settings.parallel_fraction * total
         if parallel > total - comm:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
 
 from .errors import Problem, ProfileError
 from .units import ParseError, TimeUnit, check_speedup, check_time, convert
@@ -101,6 +104,11 @@ class _ComponentFields(NamedTuple):
     scaling: Scaling = Scaling.SERIAL
     group: str = ""
     notes: str = ""
+
+
+_SCALING_CODE = {Scaling.SERIAL: 0, Scaling.PARALLEL: 1, Scaling.COMMUNICATION: 2}
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int8]
 
 
 class Component(_ComponentFields):
@@ -267,6 +275,22 @@ def optimization_problems(
     return problems
 
 
+class _Spellings(Mapping[str, str]):
+    """A read-only view: name key → the component's name as spelled."""
+
+    def __init__(self, index: dict[str, int], components: list[Component]) -> None:
+        self._index, self._components = index, components
+
+    def __getitem__(self, key: str) -> str:
+        return self._components[self._index[key]].name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+
 class Profile:
     """A workload's measured components, the optimizations proposed for it, and its settings.
 
@@ -296,6 +320,7 @@ class Profile:
         self.settings = settings
         self.unit = unit
         self._index: dict[str, int] | None = index
+        self._arrays: tuple[FloatArray, IntArray] | None = None
 
     # -- reading -----------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -317,7 +342,8 @@ class Profile:
         clone.optimizations = list(self.optimizations)
         clone.settings = self.settings
         clone.unit = self.unit
-        clone._index = None
+        clone._index = dict(self._index) if self._index is not None else None
+        clone._arrays = None
         return clone
 
     @property
@@ -329,7 +355,7 @@ class Profile:
         return self._name_index().get(_name_key(name), -1)
 
     @staticmethod
-    def _canonical(opt: Optimization, by_key: dict[str, str]) -> Optimization:
+    def _canonical(opt: Optimization, by_key: Mapping[str, str]) -> Optimization:
         """Targets spelled as the components are (matching is case-insensitive), duplicates dropped."""
         seen: list[str] = []
         for t in opt.targets:
@@ -347,6 +373,7 @@ class Profile:
             raise ProfileError(problems)
         self.components, self.optimizations, self.settings = comps, opts, settings
         self._index = index
+        self._arrays = None
 
     def set_component(self, row: int, component: Component) -> None:
         """Replace row ``row``; a new name carries the optimizations that targeted the old one.
@@ -370,14 +397,33 @@ class Profile:
         if problems:
             raise ProfileError([Problem(p.what, "components", row, p.field) for p in problems])
         self.components[row] = component
+        cached = getattr(self, "_arrays", None)
+        if cached is not None:
+            cached[0][row] = component.time
+            cached[1][row] = _SCALING_CODE[component.scaling]
         if old.name != component.name:
             self.optimizations = [self._renamed(o, old.name, component.name) for o in self.optimizations]
             index = self._name_index()
             del index[_name_key(old.name)]
             index[key] = row
 
-    def _spellings(self) -> dict[str, str]:
-        return {key: self.components[row].name for key, row in self._name_index().items()}
+    def arrays(self) -> tuple[FloatArray, IntArray]:
+        """Times and scaling classes (0 serial, 1 parallel, 2 communication) as numpy arrays.
+
+        Cached: a single-row edit updates them in place, so the analysis after a keystroke
+        does not walk ten thousand components again.
+        """
+        cached = getattr(self, "_arrays", None)
+        if cached is None or len(cached[0]) != len(self.components):
+            n = len(self.components)
+            times = np.fromiter((c.time for c in self.components), dtype=float, count=n)
+            kinds = np.fromiter((_SCALING_CODE[c.scaling] for c in self.components), dtype=np.int8, count=n)
+            cached = self._arrays = (times, kinds)
+        return cached
+
+    def _spellings(self) -> Mapping[str, str]:
+        """Key → spelled name, looked up through the name index (no copy of ten thousand names)."""
+        return _Spellings(self._name_index(), self.components)
 
     def _name_index(self) -> dict[str, int]:
         index: dict[str, int] | None = getattr(self, "_index", None)
@@ -414,8 +460,13 @@ class Profile:
         self._commit(list(components), opts, self.settings)
 
     def set_optimizations(self, optimizations: Sequence[Optimization]) -> None:
+        """Replace the optimizations; only they are checked, against the name index: toggling stays cheap."""
         spellings = self._spellings()
-        self._commit(self.components, [self._canonical(o, spellings) for o in optimizations], self.settings)
+        opts = [self._canonical(o, spellings) for o in optimizations]
+        problems = optimization_problems(opts, self.components, self._name_index())
+        if problems:
+            raise ProfileError(problems)
+        self.optimizations = opts
 
     @staticmethod
     def _renamed(opt: Optimization, old: str, new: str) -> Optimization:
@@ -468,6 +519,7 @@ class Profile:
         comps.insert(dest, comps.pop(source))
         self.components = comps
         self._index = None
+        self._arrays = None
 
     def set_optimization(self, row: int, optimization: Optimization) -> None:
         opts = list(self.optimizations)
@@ -493,6 +545,7 @@ class Profile:
         old = self.unit
         self.components = [c._replace(time=convert(c.time, old, unit)) for c in self.components]
         self._index = None
+        self._arrays = None
         if self.settings.target_time is not None:
             self.settings = replace(self.settings, target_time=convert(self.settings.target_time, old, unit))
         self.unit = unit

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QWidget
 from ..model.analysis import Analysis
 from ..model.profile import Profile
 from ..model.units import format_speedup, format_time
-from .chart_style import INK, OTHER, PALETTE, RED, ChartFrame, font, pen
+from .chart_style import INK, OTHER, PALETTE, RED, ChartFrame, font, nice_ceiling, pen, set_item_text
 
 TOP = 8  # components shown by name; the rest are one "other" segment
 
@@ -55,11 +55,11 @@ class BreakdownChart(ChartFrame):
 
     def update_analysis(self, profile: Profile, analysis: Analysis | None) -> None:
         for t in self.labels:
-            t.setText("")
+            set_item_text(t, "")
         if analysis is None:
             self.bars.setOpts(x0=[], y=[], width=[])
             for t in self.totals:
-                t.setText("")
+                set_item_text(t, "")
             self.target.setVisible(False)
             self.set_title("Where the time goes — no data")
             self.set_legend([])
@@ -107,14 +107,11 @@ class BreakdownChart(ChartFrame):
                 start += value
         self.bars.setOpts(x0=x0, y=y, width=width, brushes=brushes, pens=pens, height=0.62)
         c = analysis.combined
-        self.totals[0].setText(format_time(total, unit))
+        set_item_text(self.totals[0], format_time(total, unit))
         self.totals[0].setPos(total, 1.0)
-        after = f"{format_time(c.new_total, unit)}"
-        if c.enabled:
-            after += f"\n{format_speedup(c.overall_speedup)}, saves {format_time(c.time_saved, unit)}"
-        self.totals[1].setText(after)
+        set_item_text(self.totals[1], format_time(c.new_total, unit))
         self.totals[1].setPos(c.new_total, 0.0)
-        xmax = total / 0.7  # room for the totals' labels at the bars' ends
+        xmax = nice_ceiling(total / 0.7)  # room for the totals' labels at the bars' ends
         t = profile.settings.target_time
         if t is not None:
             self.target.setVisible(True)
@@ -123,21 +120,26 @@ class BreakdownChart(ChartFrame):
             xmax = max(xmax, t * 1.1)
         else:
             self.target.setVisible(False)
-        self.plot.setXRange(0, xmax, padding=0)
-        self.plot.setYRange(-0.55, 1.75, padding=0)
-        self.plot.setLabel("bottom", f"Time ({unit.label})")
+        self.set_ranges((0, xmax), (-0.55, 1.75))
+        if self.plot.getAxis("bottom").labelText != f"Time ({unit.label})":
+            self.plot.setLabel("bottom", f"Time ({unit.label})")
         self._update_legend(segments)
         self._place_labels()
         remains = (1 - c.fraction) * total
         self.set_title(
             f"Where the time goes: {format_time(total, unit)} → {format_time(c.new_total, unit)}"
-            + (f"; {format_time(remains, unit)} untouched by the plan" if c.enabled else "")
+            + (
+                f" ({format_speedup(c.overall_speedup)}, saves {format_time(c.time_saved, unit)}); "
+                f"{format_time(remains, unit)} untouched by the plan"
+                if c.enabled
+                else ""
+            )
         )
 
     def _place_labels(self) -> None:
         """Label a segment with its name and time where both fit, its time where only that fits, else nothing."""
         for t in self.labels:
-            t.setText("")
+            set_item_text(t, "")
         px = self.plot.vb.viewPixelSize()[0]
         if not px or not getattr(self, "_placed", None):
             return
@@ -154,7 +156,7 @@ class BreakdownChart(ChartFrame):
                 continue
             label = self._label(i)
             i += 1
-            label.setText(text)
+            set_item_text(label, text)
             label.setPos(start + value / 2, bar_y)
 
     def _update_legend(self, segments: list[tuple[str, float, float, str, bool]]) -> None:

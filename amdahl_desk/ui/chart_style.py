@@ -7,8 +7,8 @@ import math
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QPen
-from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#222")
 
@@ -48,6 +48,8 @@ def new_plot() -> pg.PlotWidget:
         axis = item.getAxis(name)
         axis.setTickFont(font(9))
         axis.setTextPen(INK)
+        # Axes change rarely but are repainted with every curve: keep them as cached pixmaps.
+        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     # A bare right axis keeps the last x tick label clear of the widget's edge.
     item.showAxis("right")
     item.getAxis("right").setStyle(showValues=False)
@@ -78,6 +80,8 @@ class ChartFrame(QWidget):
         self.legend_label.setFont(font(9))
         for label in (self.title_label, self.legend_label):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # Two lines, always: a title that rewraps would resize the plot and redraw it all on every edit.
+        self.title_label.setFixedHeight(QFontMetrics(self.title_label.font()).lineSpacing() * 2 + 8)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -86,9 +90,25 @@ class ChartFrame(QWidget):
         layout.addWidget(self.legend_label)
         self.title = ""
 
+    def set_ticks(self, axis: str, ticks: list[tuple[float, str]] | None) -> None:
+        """Set an axis' ticks only when they change: each change makes pyqtgraph redraw the axis."""
+        key = f"_ticks_{axis}"
+        if getattr(self, key, object()) != ticks:
+            setattr(self, key, ticks)
+            self.plot.getAxis(axis).setTicks(None if ticks is None else [ticks])
+
+    def set_ranges(self, x: tuple[float, float], y: tuple[float, float]) -> None:
+        """Set the view only when it changes (rounded so float noise does not count as change)."""
+        key = (round(x[0], 9), round(x[1], 9), round(y[0], 9), round(y[1], 9))
+        if getattr(self, "_ranges", None) != key:
+            self._ranges = key
+            self.plot.setXRange(*x, padding=0)
+            self.plot.setYRange(*y, padding=0)
+
     def set_title(self, text: str) -> None:
-        self.title = text
-        self.title_label.setText(text)
+        if text != self.title:
+            self.title = text
+            self.title_label.setText(text)
 
     def set_legend(self, entries: list[tuple[str, str, str]]) -> None:
         """Entries of (colour, kind, name); kind is "bar", "line", "dash" or "dot"."""
@@ -98,7 +118,27 @@ class ChartFrame(QWidget):
             f"{marks.get(kind, '■')}</span>&nbsp;{html.escape(name)}</span>"
             for color, kind, name in entries
         ]
-        self.legend_label.setText(" &nbsp;&nbsp; ".join(parts))
+        text = " &nbsp;&nbsp; ".join(parts)
+        if self.legend_label.text() != text:
+            self.legend_label.setText(text)
+
+
+def set_item_text(item: pg.TextItem, text: str) -> None:
+    """Change a chart label only when its text changes: each change lays the text out again."""
+    if getattr(item, "_shown_text", None) != text:
+        item._shown_text = text
+        item.setText(text)
+
+
+def nice_ceiling(value: float) -> float:
+    """The next 1-1.2-1.5-2-2.5-3-4-5-6-8 step at or above ``value``: ranges that move only now and then."""
+    if value <= 0 or not math.isfinite(value):
+        return 1.0
+    exponent = math.floor(math.log10(value))
+    for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+        if step * 10**exponent >= value * (1 - 1e-12):
+            return step * 10**exponent
+    return 10 ** (exponent + 1)
 
 
 def log2_ticks(lo: int, hi: int, max_ticks: int = 12) -> list[tuple[float, str]]:

@@ -190,7 +190,9 @@ class ComponentTableModel(QAbstractTableModel):
         rows = sorted(changed)
         trial = self.doc.profile.copy()
         try:
-            if rows:
+            if len(rows) == 1:
+                trial.set_component(rows[0], changed[rows[0]])  # checks one row: typing stays cheap
+            elif rows:
                 trial.replace_components(rows, [changed[r] for r in rows])
             if new_rows:
                 trial.insert_components(n, new_rows)

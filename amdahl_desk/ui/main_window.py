@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -76,6 +77,7 @@ class MainWindow(QMainWindow):
         self.scaling = ScalingPlot()
         self.total_label = QLabel()
         self.total_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.total_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self._build_layout()
         self._build_menus()
         self.statusBar().showMessage("Ready")
@@ -255,7 +257,8 @@ class MainWindow(QMainWindow):
                     f"{'s' if c.enabled != 1 else ''} ({format_speedup(c.overall_speedup)}, "
                     f"saves {format_time(c.time_saved, unit)})"
                 )
-            self.total_label.setText(text)
+            if self.total_label.text() != text:
+                self.total_label.setText(text)
         warnings = list(self.doc.warnings) + list(analysis.warnings if analysis else [])
         self.total_label.setToolTip("\n".join(warnings))
 

@@ -248,7 +248,8 @@ class OptimizationPanel(QWidget):
         with QSignalBlocker(self.slider), QSignalBlocker(self.k_spin):
             self.slider.setValue(k_to_slider(k))
             self.k_spin.setValue(k)
-        self.k_label.setText(f"k of {self.model.optimizations[row].name}:")
+        self.k_label.setText("k:")
+        self.k_label.setToolTip(f"Local speedup k of {self.model.optimizations[row].name}")
 
     def _new_drag(self) -> None:
         self._drag = next(self._drag_ids)

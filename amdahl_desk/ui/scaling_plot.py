@@ -11,7 +11,20 @@ from PySide6.QtWidgets import QWidget
 
 from ..model.analysis import Analysis
 from ..model.units import format_speedup
-from .chart_style import BLUE, GREEN, GREY, INK, ORANGE, RED, ChartFrame, font, log2_ticks, log10_ticks, pen
+from .chart_style import (
+    BLUE,
+    GREEN,
+    GREY,
+    INK,
+    ORANGE,
+    RED,
+    ChartFrame,
+    font,
+    log2_ticks,
+    log10_ticks,
+    pen,
+    set_item_text,
+)
 
 
 class ScalingPlot(ChartFrame):
@@ -84,8 +97,8 @@ class ScalingPlot(ChartFrame):
                 curve.setData([], [])
             self.best.setData([], [])
             self.efficient.setData([], [])
-            self.best_label.setText("")
-            self.efficient_label.setText("")
+            set_item_text(self.best_label, "")
+            set_item_text(self.efficient_label, "")
             self.set_title("GPU scaling — no data")
             return
         s = analysis.scaling
@@ -107,22 +120,24 @@ class ScalingPlot(ChartFrame):
         best_x = math.log2(s.best_gpus)
         best_y = math.log10(max(s.best_speedup, 1e-12))
         self.best.setData([best_x], [best_y])
-        self.best_label.setText(f"best {format_speedup(s.best_speedup)} at {s.best_gpus:,}")
+        set_item_text(self.best_label, f"best {format_speedup(s.best_speedup)} at {s.best_gpus:,}")
         self.best_label.setPos(best_x, best_y)
         if s.last_efficient_gpus is not None:
             i = int(np.flatnonzero(s.gpus == s.last_efficient_gpus)[0])
             ex = float(x[i])
             self.efficient.setData([ex], [float(s.efficiency[i])])
-            self.efficient_label.setText("")
+            set_item_text(self.efficient_label, "")
         else:
             self.efficient.setData([], [])
-            self.efficient_label.setText("")
+            set_item_text(self.efficient_label, "")
         gmin, gmax = int(s.gpus.min()), int(s.gpus.max())
-        self.plot.getAxis("bottom").setTicks([log2_ticks(gmin, gmax)])
-        self.plot.getAxis("left").setTicks([log10_ticks(lo, hi)])
+        self.set_ticks("bottom", log2_ticks(gmin, gmax))
         pad = 0.04 * max(x[-1] - x[0], 1)
-        self.plot.setXRange(x[0] - pad, x[-1] + pad, padding=0)
-        self.plot.setYRange(math.log10(lo) - 0.08, math.log10(hi) + 0.12, padding=0)
+        # Whole tenths of a decade: the view (and so the axes) moves only when a curve needs more room.
+        y0 = math.floor((math.log10(lo) - 0.05) * 10) / 10
+        y1 = math.ceil((math.log10(hi) + 0.1) * 10) / 10
+        self.set_ranges((x[0] - pad, x[-1] + pad), (y0, y1))
+        self.set_ticks("left", log10_ticks(10**y0, 10**y1))
         efficient = (
             f"; efficiency ≥ 50% up to {s.last_efficient_gpus:,} GPUs"
             if s.last_efficient_gpus

@@ -112,7 +112,7 @@ class SettingsPanel(QWidget):
         self.p_override.toggled.connect(self._parallel)
         self.p_value.editingFinished.connect(self._parallel)
         self.model.activated.connect(
-            lambda _i: self._set("Set overhead model", overhead_model=self.model.currentData())
+            lambda _i: self._set("Set overhead model", overhead_model=OverheadModel(self.model.currentData()))
         )
         self.latency.editingFinished.connect(
             lambda: self._physical(self.latency, "ring_latency", self._latency, "Set ring latency")
@@ -196,7 +196,7 @@ class SettingsPanel(QWidget):
         self._set("Set boundary", boundary=self.boundary.text().strip())
 
     def _unit(self, _index: int) -> None:
-        unit = self.unit.currentData()
+        unit = TimeUnit(self.unit.currentData())
         if unit is not self.doc.unit:
             self.doc.undo_stack.push(SetUnitCommand(self.doc, unit))
 

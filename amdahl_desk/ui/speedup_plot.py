@@ -13,7 +13,7 @@ from ..model.analysis import Analysis
 from ..model.laws import amdahl_speedup
 from ..model.profile import Profile
 from ..model.units import format_speedup
-from .chart_style import BLUE, GREEN, INK, RED, ChartFrame, font, log10_ticks, pen
+from .chart_style import BLUE, GREEN, INK, RED, ChartFrame, font, log10_ticks, nice_ceiling, pen, set_item_text
 
 K_GRID = np.logspace(-1, 3, 400)
 
@@ -28,7 +28,14 @@ class SpeedupPlot(ChartFrame):
         item.setLabel("left", "End-to-end speedup S")
         self.combined = item.plot(pen=pen(GREEN, 2, Qt.PenStyle.DashLine))
         self.curve = item.plot(pen=pen(BLUE, 3))
-        self.set_legend([(BLUE.name(), "line", "This optimization alone"), (RED.name(), "dash", "Ceiling 1/(1−f)")])
+        # One legend for every state: a legend that changes would resize the plot and redraw it all.
+        self.set_legend(
+            [
+                (BLUE.name(), "line", "This optimization alone"),
+                (GREEN.name(), "dash", "With the other enabled ones"),
+                (RED.name(), "dash", "Ceiling 1/(1−f)"),
+            ]
+        )
         self.ceiling = pg.InfiniteLine(
             angle=0,
             pen=pen(RED, 1.5, Qt.PenStyle.DashLine),
@@ -50,14 +57,13 @@ class SpeedupPlot(ChartFrame):
             for c in (self.curve, self.combined):
                 c.setData([], [])
             self.marker.setData([], [])
-            self.marker_label.setText("")
+            set_item_text(self.marker_label, "")
             self.ceiling.setVisible(False)
             self.empty.setVisible(True)
             self.empty.setPos(0.5, 0.5)
-            self.plot.setXRange(0, 1)
-            self.plot.setYRange(0, 1)
+            self.set_ranges((0, 1), (0, 1))
             self.set_title("Speedup against k")
-            self.plot.getAxis("bottom").setTicks(None)
+            self.set_ticks("bottom", None)
             return
         self.empty.setVisible(False)
         if not 0 <= row < len(opts):
@@ -83,20 +89,13 @@ class SpeedupPlot(ChartFrame):
             combined_top = float(np.max(curve))
             top = max(top, combined_top if math.isfinite(combined_top) else top)
             self.combined.setVisible(True)
-            self.set_legend(
-                [
-                    (BLUE.name(), "line", "This optimization alone"),
-                    (GREEN.name(), "dash", "With the other enabled ones"),
-                    (RED.name(), "dash", "Ceiling 1/(1−f)"),
-                ]
-            )
         else:
             self.combined.setData([], [])
             self.combined.setVisible(False)
-            self.set_legend([(BLUE.name(), "line", "This optimization alone"), (RED.name(), "dash", "Ceiling 1/(1−f)")])
+
         s_now = float(amdahl_speedup(f, k_now))
         self.marker.setData([math.log10(k_now)], [s_now])
-        self.marker_label.setText(f"k = {format_speedup(k_now)} → {format_speedup(s_now)}")
+        set_item_text(self.marker_label, f"k = {format_speedup(k_now)} → {format_speedup(s_now)}")
         self.marker_label.setPos(math.log10(k_now), s_now)
         if math.isfinite(ceiling):
             self.ceiling.setVisible(True)
@@ -105,10 +104,11 @@ class SpeedupPlot(ChartFrame):
             top = max(top, ceiling)
         else:
             self.ceiling.setVisible(False)
-        self.plot.getAxis("bottom").setTicks([log10_ticks(k_lo, k_hi)])
-        self.plot.setXRange(x[0], x[-1], padding=0.02)
-        bottom = min(1.0, float(np.min(alone)))
-        self.plot.setYRange(bottom * 0.95 if bottom < 1 else 0.9, top * 1.12 + 0.05, padding=0)
+        self.set_ticks("bottom", log10_ticks(k_lo, k_hi))
+        # Ranges in coarse steps, so that nudging one time in the table does not redraw the axes.
+        bottom = math.floor(min(0.9, float(np.min(alone)) * 0.95) * 10) / 10
+        span = x[-1] - x[0]
+        self.set_ranges((x[0] - 0.02 * span, x[-1] + 0.02 * span), (bottom, nice_ceiling(top * 1.12 + 0.05)))
         name = opt.name if len(opt.name) <= 30 else opt.name[:28] + "…"
         self.set_title(
             f"{name}: f = {f:.0%}; k = {format_speedup(k_now)} gives {format_speedup(s_now)} end to end, "

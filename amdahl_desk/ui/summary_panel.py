@@ -11,6 +11,18 @@ from ..model.report import headline, target_sentence
 from ..model.units import format_percent, format_speedup, format_time
 
 
+def set_text(label: QLabel, text: str) -> None:
+    """Only real changes: every setText on a wrapping label asks the whole window to lay out again."""
+    if label.text() != text:
+        label.setText(text)
+
+
+def set_style(widget: QWidget, sheet: str) -> None:
+    """Only real changes: a new style sheet re-polishes the widget."""
+    if widget.styleSheet() != sheet:
+        widget.setStyleSheet(sheet)
+
+
 class _Figure(QWidget):
     """One headline number with its caption under it."""
 
@@ -28,12 +40,15 @@ class _Figure(QWidget):
         self.caption.setStyleSheet("color: #555;")
         for w in (self.value, self.caption):
             w.setAlignment(Qt.AlignmentFlag.AlignLeft)
+            # Text that changes with every edit must not change the layout: that would resize every panel.
+            w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            w.setMinimumWidth(40)
             layout.addWidget(w)
         self.setToolTip(tip)
 
     def set(self, text: str, color: str = "#222") -> None:
-        self.value.setText(text)
-        self.value.setStyleSheet(f"color: {color};")
+        set_text(self.value, text)
+        set_style(self.value, f"color: {color};")
 
 
 class SummaryPanel(QFrame):
@@ -59,8 +74,11 @@ class SummaryPanel(QFrame):
         self.target = QLabel(self)
         self.target.setWordWrap(True)
         self.target.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        for w in (self.sentence, self.target):
-            w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        line = self.fontMetrics().lineSpacing()
+        for w, lines in ((self.sentence, 3), (self.target, 2)):
+            w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            w.setFixedHeight(line * lines + 4)
+            w.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         grid.addWidget(self.sentence, 1, 0, 1, 4)
         grid.addWidget(self.target, 2, 0, 1, 4)
 
@@ -68,27 +86,27 @@ class SummaryPanel(QFrame):
         if analysis is None:
             for fig in (self.speedup, self.new_time, self.saved, self.ceiling):
                 fig.set("—")
-            self.sentence.setText(error or "")
-            self.target.setText("")
+            set_text(self.sentence, error or "")
+            set_text(self.target, "")
             return
         unit = profile.unit
         c = analysis.combined
         color = "#1a6e2e" if c.overall_speedup > 1.0000001 else "#a33" if c.overall_speedup < 0.9999999 else "#222"
         self.speedup.set(format_speedup(c.overall_speedup), color)
         self.new_time.set(format_time(c.new_total, unit))
-        self.new_time.caption.setText(f"new time (baseline {format_time(analysis.baseline_total, unit)})")
+        set_text(self.new_time.caption, f"new time (baseline {format_time(analysis.baseline_total, unit)})")
         self.saved.set(format_time(c.time_saved, unit))
         self.ceiling.set(format_speedup(c.ceiling) if c.enabled else "—")
-        self.ceiling.caption.setText(f"ceiling (f = {format_percent(c.fraction)})" if c.enabled else "ceiling")
-        self.sentence.setText(headline(profile, analysis))
+        set_text(self.ceiling.caption, f"ceiling (f = {format_percent(c.fraction)})" if c.enabled else "ceiling")
+        set_text(self.sentence, headline(profile, analysis))
         t = analysis.target
         text = target_sentence(profile, analysis)
         if t is None:
-            self.target.setText("No target time set (Settings → Target time).")
-            self.target.setStyleSheet("color: #555;")
+            set_text(self.target, "No target time set (Settings → Target time).")
+            set_style(self.target, "color: #555;")
         else:
             ok = t.met_by_plan or t.time >= analysis.baseline_total
             color = "#1a6e2e" if ok else ("#8a5a00" if t.feasible else "#a33")
             mark = "✔" if ok else ("◐" if t.feasible else "✘")
-            self.target.setText(f"{mark} {text}")
-            self.target.setStyleSheet(f"color: {color}; font-weight: bold;")
+            set_text(self.target, f"{mark} {text}")
+            set_style(self.target, f"color: {color}; font-weight: bold;")

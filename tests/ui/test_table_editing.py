@@ -81,11 +81,14 @@ def test_word_in_a_time_cell_is_refused_and_kept_for_fixing(window, qtbot):
     assert window.doc.undo_stack.count() == 0
 
 
-@pytest.mark.parametrize(("col", "text", "reason"), [
-    (TIME, "-5", "negative"),
-    (NAME, "Other GPU kernels", "duplicate"),
-    (SCALING, "sometimes", "not a scaling class"),
-])
+@pytest.mark.parametrize(
+    ("col", "text", "reason"),
+    [
+        (TIME, "-5", "negative"),
+        (NAME, "Other GPU kernels", "duplicate"),
+        (SCALING, "sometimes", "not a scaling class"),
+    ],
+)
 def test_invalid_entries_refused_with_reason(window, col, text, reason):
     before = list(window.doc.profile.components)
     assert not window.component_model.setData(cell(window, 0, col), text)
@@ -148,8 +151,10 @@ def test_copy_range_as_tsv(window, qtbot):
     window.table.setFocus()
     select(window, 0, NAME, 1, TIME)
     qtbot.keyClick(window.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
-    assert QGuiApplication.clipboard().text() == \
-        "Input pipeline and host preparation\t100\nGPU matrix multiplications\t600\n"
+    assert (
+        QGuiApplication.clipboard().text()
+        == "Input pipeline and host preparation\t100\nGPU matrix multiplications\t600\n"
+    )
 
 
 def test_paste_from_spreadsheet_past_the_end_is_one_undo_step(window, qtbot):

@@ -1,0 +1,219 @@
+"""Files as a person meets them: opening, bad files, unsaved changes, saving, failures, settings, start-up."""
+
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QMessageBox
+
+from amdahl_desk.files import load_profile
+from amdahl_desk.model import OverheadModel, TimeUnit
+from amdahl_desk.ui.component_table import TIME
+
+pytestmark = pytest.mark.gui
+Button = QMessageBox.StandardButton
+
+
+def edit(win):
+    win.component_model.setData(win.component_model.index(0, TIME), "123")
+
+
+def test_title_shows_file_and_modified_marker(window):
+    assert window.windowTitle() == "training.xlsx[*] — Amdahl Desk"
+    assert not window.isWindowModified()
+    edit(window)
+    assert window.isWindowModified()
+    window.doc.undo_stack.undo()
+    assert not window.isWindowModified()
+
+
+def test_bad_file_shows_the_message_and_keeps_the_document(window, tmp_path):
+    bad = tmp_path / "bad.xlsx"
+    bad.write_text("Component,Time\na,fast\n")
+    edit(window)
+    before = list(window.doc.profile.components)
+    assert not window.open_path(bad, ask=False)
+    assert "bad.xlsx: this is a text file (CSV?)" in window.errors[-1]
+    assert window.doc.profile.components == before and window.isWindowModified()
+    assert window.doc.path.name == "training.xlsx"
+
+
+def test_unsaved_changes_prompt_on_new_and_close(window):
+    edit(window)
+    window.answer = Button.Cancel
+    window.new_document()
+    assert window.asked and len(window.doc.profile.components) == 5
+    assert not window.close()
+    window.answer = Button.Discard
+    window.new_document()
+    assert len(window.doc.profile.components) == 0
+    assert window.windowTitle() == "Untitled[*] — Amdahl Desk"
+
+
+def test_save_writes_the_workbook_and_marks_clean(window):
+    edit(window)
+    window.answer = Button.Save
+    assert window.save()
+    assert not window.isWindowModified()
+    assert load_profile(window.doc.path).profile == window.doc.profile
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
+def test_failed_save_keeps_the_old_file(window, tmp_path):  # pragma: no cover - runs for normal users
+    path = window.doc.path
+    original = path.read_bytes()
+    os.chmod(path.parent, stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        edit(window)
+        assert not window.save()
+    finally:
+        os.chmod(path.parent, stat.S_IRWXU)
+    assert path.read_bytes() == original and window.isWindowModified()
+
+
+def test_failed_save_into_missing_folder_keeps_document(window, tmp_path):
+    edit(window)
+    window.doc.set_path(tmp_path / "gone" / "x.xlsx")
+    assert not window.save()
+    assert "The file on disk is unchanged" in window.errors[-1]
+    assert window.isWindowModified()
+    assert not list(tmp_path.glob("gone*"))
+
+
+def test_save_as_and_export_csv(window, tmp_path, monkeypatch):
+    target = tmp_path / "copy"
+    monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="": str(target))
+    assert window.save_as()
+    assert window.doc.path.name == "copy.xlsx" and (tmp_path / "copy.xlsx").exists()
+    monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="": str(tmp_path / "c.csv"))
+    window.export_csv()
+    assert load_profile(tmp_path / "c.csv").profile.components == window.doc.profile.components
+
+
+def test_open_csv_is_an_import(window, tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("Component,Time (ms)\na,1\nb,3\n")
+    assert window.open_path(path)
+    assert window.doc.path is None and window.windowTitle() == "p.csv (imported)[*] — Amdahl Desk"
+
+
+def test_revert(window):
+    edit(window)
+    window.answer = Button.Discard
+    window.revert()
+    assert window.doc.profile.components[0].time == 100 and not window.isWindowModified()
+
+
+def test_drop_a_file_opens_it(window, qtbot, example):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(example.parent / "llm-request.xlsx"))])
+    event = QDropEvent(
+        QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
+    window.dropEvent(event)
+    qtbot.waitUntil(lambda: window.doc.path is not None and window.doc.path.name == "llm-request.xlsx")
+    assert window.doc.analysis.baseline_total == 1500
+
+
+def test_recent_files_and_last_document(window, qtbot, example):
+    from amdahl_desk.ui.main_window import MainWindow
+
+    window.open_path(example.parent / "llm-request.xlsx")
+    window._fill_recent()
+    names = [a.text() for a in window.recent_menu.actions()]
+    assert names[0] == "&1 llm-request.xlsx" and names[1] == "&2 training.xlsx"
+    window.close()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.start(None, str(example))
+    assert again.doc.path.name == "llm-request.xlsx"
+
+
+def test_first_start_opens_the_example(qtbot, example):
+    from amdahl_desk.ui.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.start(None, str(example))
+    assert win.doc.path.name == "training-iteration.xlsx"
+    assert win.summary.speedup.value.text() == "1.82×"
+
+
+class TestSettings:
+    def test_target_time_typed_with_unit(self, window, qtbot):
+        panel = window.settings_panel
+        panel.target.setText("0.5 s")
+        panel.target.editingFinished.emit()
+        assert window.doc.profile.settings.target_time == pytest.approx(500)
+        assert window.doc.analysis.target.required_speedup == pytest.approx(0.6 * 1000 / (500 - 400))
+        assert "Target 500 ms: reachable" in window.summary.target.text()
+        panel.target.setText("soon")
+        panel.target.editingFinished.emit()
+        assert window.doc.profile.settings.target_time == pytest.approx(500)
+        assert '"soon" is not a time' in panel.last_rejection
+        panel.target.setText("")
+        panel.target.editingFinished.emit()
+        assert window.doc.profile.settings.target_time is None
+
+    def test_infeasible_target_is_said(self, window):
+        window.settings_panel.target.setText("350")
+        window.settings_panel.target.editingFinished.emit()
+        assert "✘ Target 350 ms: not reachable" in window.summary.target.text()
+
+    def test_unit_change_converts_and_undo_restores(self, window):
+        panel = window.settings_panel
+        panel.unit.setCurrentIndex(list(TimeUnit).index(TimeUnit.S))
+        panel.unit.activated.emit(panel.unit.currentIndex())
+        assert window.doc.profile.components[1].time == pytest.approx(0.6)
+        assert window.component_model.headerData(TIME, Qt.Orientation.Horizontal) == "Time (s)"
+        window.doc.undo_stack.undo()
+        assert window.doc.profile.components[1].time == 600 and window.doc.unit is TimeUnit.MS
+
+    def test_overhead_model_and_gpu_range(self, window):
+        panel = window.settings_panel
+        panel.model.setCurrentIndex(list(OverheadModel).index(OverheadModel.LINEAR))
+        panel.model.activated.emit(panel.model.currentIndex())
+        assert window.doc.profile.settings.overhead_model is OverheadModel.LINEAR
+        assert not panel.latency.isEnabled()
+        panel.max_gpus.setValue(64)
+        panel.max_gpus.editingFinished.emit()
+        assert window.doc.analysis.scaling.gpus[-1] == 64
+        panel.counts.setText("1, 8, lots")
+        panel.counts.editingFinished.emit()
+        assert "whole numbers" in panel.last_rejection
+
+    def test_parallel_fraction_override(self, window):
+        panel = window.settings_panel
+        panel.p_value.setValue(50)
+        panel.p_override.setChecked(True)
+        assert window.doc.analysis.scaling.parallel_fraction == pytest.approx(0.5)
+        panel.p_override.setChecked(False)
+        assert window.doc.analysis.scaling.parallel_fraction == pytest.approx(0.75)
+
+    def test_settings_saved_with_the_profile(self, window):
+        window.settings_panel.bandwidth.setText("400 Gbit/s")
+        window.settings_panel.bandwidth.editingFinished.emit()
+        assert window.save()
+        assert load_profile(window.doc.path).profile.settings.ring_bandwidth == pytest.approx(5e10)
+
+
+def test_screenshot_command(tmp_path):
+    shot = tmp_path / "shot.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", AMDAHL_DESK_CONFIG_DIR=str(tmp_path / "cfg"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "amdahl_desk", "--screenshot", str(shot), "--size", "1280x800"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(shot))
+    assert (image.width(), image.height()) == (1280, 800)
+    assert not (tmp_path / "cfg").exists()  # screenshots leave no remembered state

@@ -1,0 +1,111 @@
+"""The checklist is the what-if: ticking, k, targets and adding change every number and chart at once."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt
+
+from amdahl_desk.ui.component_table import NAME as C_NAME
+from amdahl_desk.ui.component_table import TIME as C_TIME
+from amdahl_desk.ui.optimization_table import NAME, SPEEDUP, TARGETS, K
+
+pytestmark = pytest.mark.gui
+
+
+def toggle(win, row, qtbot):
+    """Click the checkbox of an optimization row, as a person does."""
+    view = win.optimizations.view
+    rect = view.visualRect(win.optimization_model.index(row, NAME))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.left() + 10, rect.center().y()))
+
+
+def test_ticking_an_optimization_updates_numbers_and_charts(window, qtbot):
+    assert window.summary.speedup.value.text() == "1.82×"
+    toggle(window, 1, qtbot)  # Faster input pipeline, 2× on 100 ms
+    assert window.doc.profile.optimizations[1].enabled
+    c = window.doc.analysis.combined
+    assert c.new_total == pytest.approx(500)  # 100/2 + 600/4 + 150 + 100 + 50
+    assert window.summary.speedup.value.text() == "2×"
+    assert window.summary.new_time.value.text() == "500 ms"
+    assert "500 ms" in window.breakdown.totals[1].toPlainText()
+    # the bars hold the new times: after-bar widths sum to the new total
+    widths = window.breakdown.bars.opts["width"]
+    assert sum(widths[len(widths) // 2 :]) == pytest.approx(500)
+    # speedup chart: the combined curve appears once two are enabled
+    assert window.speedup.combined.isVisible()
+    toggle(window, 1, qtbot)
+    assert window.doc.analysis.combined.new_total == pytest.approx(550)
+    window.doc.undo_stack.undo()
+    assert window.doc.profile.optimizations[1].enabled
+
+
+def test_speedup_chart_marks_current_k_and_ceiling(window):
+    window.optimizations.select_row(0)
+    x, y = window.speedup.marker.getData()
+    assert 10 ** x[0] == pytest.approx(4) and y[0] == pytest.approx(1 / 0.55)
+    assert window.speedup.ceiling.value() == pytest.approx(2.5)
+    assert "1.82×" in window.speedup.title
+
+
+def test_scaling_chart_holds_the_analysis(window):
+    s = window.doc.analysis.scaling
+    x, y = window.scaling.overhead.getData()
+    assert np.allclose(2.0**x, s.gpus) and np.allclose(10.0**y, s.with_overhead)
+    assert window.scaling.ceiling.value() == pytest.approx(np.log10(4))
+    bx, _ = window.scaling.best.getData()
+    assert 2 ** bx[0] == s.best_gpus
+    assert f"{s.best_gpus:,} GPUs" in window.scaling.title
+
+
+def test_k_slider_is_live_and_one_undo_step_per_drag(window, qtbot):
+    panel = window.optimizations
+    panel.select_row(0)
+    before = window.doc.undo_stack.count()
+    panel.slider.sliderPressed.emit()
+    for pos in (600, 650, 700):
+        panel.slider.setValue(pos)
+    k = window.doc.profile.optimizations[0].speedup
+    assert k > 4 and panel.k_spin.value() == pytest.approx(k)
+    assert window.doc.analysis.combined.overall_speedup == pytest.approx(1 / (0.4 + 0.6 / k))
+    assert window.doc.undo_stack.count() == before + 1
+    window.doc.undo_stack.undo()
+    assert window.doc.profile.optimizations[0].speedup == 4
+
+
+def test_typed_k_and_refused_k(window):
+    m = window.optimization_model
+    assert m.setData(m.index(0, K), "8x")
+    assert window.doc.analysis.optimizations.overall_speedup[0] == pytest.approx(1 / (0.4 + 0.6 / 8))
+    assert m.data(m.index(0, SPEEDUP)) == "2.11×"
+    assert not m.setData(m.index(0, K), "0")
+    assert "not a valid speedup" in window.optimizations.last_rejection
+    assert not m.setData(m.index(0, K), "fast")
+
+
+def test_retarget_and_unknown_target(window):
+    m = window.optimization_model
+    assert m.setData(m.index(0, TARGETS), ["GPU matrix multiplications", "Other GPU kernels"])
+    assert window.doc.analysis.optimizations.fraction[0] == pytest.approx(0.75)
+    assert not m.setData(m.index(0, TARGETS), "GPU matrix multiplications; Warp drive")
+    assert '"Warp drive" is not a component' in window.optimizations.last_rejection
+    assert not m.setData(m.index(0, TARGETS), "")
+    assert "no targets" in window.optimizations.last_rejection
+
+
+def test_add_optimization_for_selected_components_is_one_action(window, qtbot):
+    sel = QItemSelection(window.component_model.index(2, C_NAME), window.component_model.index(3, C_TIME))
+    window.table.selectionModel().select(sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    window.optimizations.add_action.trigger()
+    new = window.doc.profile.optimizations[-1]
+    assert new.targets == ("Other GPU kernels", "Gradient synchronization") and new.speedup == 2 and new.enabled
+    assert window.optimizations.current_row() == 4
+    window.doc.undo_stack.undo()
+    assert len(window.doc.profile.optimizations) == 4
+
+
+def test_remove_optimization(window):
+    window.optimizations.select_row(1)
+    window.optimizations.remove_action.trigger()
+    assert [o.name for o in window.doc.profile.optimizations][:2] == [
+        "Reduced precision and tensor-core kernels",
+        "Kernel fusion",
+    ]
