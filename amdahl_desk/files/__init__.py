@@ -9,7 +9,7 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile
 from .csv_table import read_csv, write_csv
 from .tables import Loaded
-from .workbook import read_workbook, write_workbook
+from .workbook import read_workbook
 
 READABLE = (".xlsx", ".xlsm", ".csv", ".tsv", ".txt")
 
@@ -33,6 +33,13 @@ def load_profile(path: str | Path) -> Loaded:
     if suffix == ".ods":
         raise ProfileError("this is an OpenDocument spreadsheet (.ods); save it as .xlsx", source=path.name)
     return read_workbook(path)
+
+
+def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
+    """Write ``profile`` as a workbook (openpyxl is loaded on first use)."""
+    from .workbook_writer import write_workbook as write
+
+    write(profile, path, analysis)
 
 
 def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
