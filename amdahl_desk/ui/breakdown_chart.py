@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QWidget
 from ..model.analysis import Analysis
 from ..model.profile import Profile
 from ..model.units import format_speedup, format_time
-from .chart_style import INK, OTHER, PALETTE, RED, ChartFrame, font, nice_ceiling, pen, set_item_text
+from .chart_style import INK, LABEL_FILL, OTHER, PALETTE, RED, SCREEN, ChartFrame, Style, nice_ceiling, set_item_text
 
 TOP = 8  # components shown by name; the rest are one "other" segment
 
@@ -19,36 +19,41 @@ TOP = 8  # components shown by name; the rest are one "other" segment
 class BreakdownChart(ChartFrame):
     """Two bars (baseline, after) stacked by component, labelled with totals, savings and the target."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
         item = self.plot
         item.showGrid(x=True, y=False, alpha=0.15)
-        item.setLabel("bottom", "Time")
+        self.axis_label("bottom", "Time")
         # (pyqtgraph 0.14 fails on an empty pens list: bars are created and emptied without one.)
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.6)
         item.addItem(self.bars)
         item.vb.sigResized.connect(lambda _vb: self._place_labels())
         self.labels: list[pg.TextItem] = []
-        self.totals = [pg.TextItem(color=INK, anchor=(-0.03, 0.5)) for _ in range(2)]
+        # A white ground keeps a total readable where the target line crosses it.
+        self.totals = [
+            pg.TextItem(color=INK, anchor=(-0.03, 0.5), fill=pg.mkBrush(255, 255, 255, 230)) for _ in range(2)
+        ]
         for t in self.totals:
-            t.setFont(font(10, bold=True))
+            t.setFont(style.font(1.1, bold=True))
+            t.setZValue(20)  # above the target line
             item.addItem(t)
         self.target = pg.InfiniteLine(
             angle=90,
-            pen=pen(RED, 2, Qt.PenStyle.DashLine),
+            pen=style.pen(RED, 2, Qt.PenStyle.DashLine),
             label="",
-            labelOpts={"position": 0.97, "color": RED, "anchors": [(0.5, 0), (0.5, 0)]},
+            labelOpts={"position": 0.97, "color": RED, "anchors": [(0.5, 0), (0.5, 0)], "fill": LABEL_FILL},
         )
+        self.target.label.setFont(style.font(0.95))
         item.addItem(self.target, ignoreBounds=True)
         left = item.getAxis("left")
         left.setTicks([[(1.0, "Baseline"), (0.0, "After")]])
-        left.setTickFont(font(10, bold=True))
+        left.setTickFont(style.font(1.1, bold=True))
         self._placed: list[tuple[float, float, float, str, str]] = []
 
     def _label(self, i: int) -> pg.TextItem:
         while len(self.labels) <= i:
             t = pg.TextItem(color="w", anchor=(0.5, 0.5))
-            t.setFont(font(9))
+            t.setFont(self.style.font())
             self.plot.addItem(t)
             self.labels.append(t)
         return self.labels[i]
@@ -102,7 +107,9 @@ class BreakdownChart(ChartFrame):
                 width.append(value)
                 brushes.append(pg.mkBrush(color))
                 touched = seg[4] and column == 2
-                pens.append(pg.mkPen(INK, width=2.5) if touched else pg.mkPen("w", width=1))
+                pens.append(
+                    pg.mkPen(INK, width=self.style.size(2.5)) if touched else pg.mkPen("w", width=self.style.size(1))
+                )
                 self._placed.append((start, value, bar_y, seg[0], format_time(value, unit)))
                 start += value
         self.bars.setOpts(x0=x0, y=y, width=width, brushes=brushes, pens=pens, height=0.62)
@@ -121,11 +128,13 @@ class BreakdownChart(ChartFrame):
         else:
             self.target.setVisible(False)
         self.set_ranges((0, xmax), (-0.55, 1.75))
-        if self.plot.getAxis("bottom").labelText != f"Time ({unit.label})":
-            self.plot.setLabel("bottom", f"Time ({unit.label})")
+        self.axis_label("bottom", f"Time ({unit.label})")
         self._update_legend(segments)
         self._place_labels()
         remains = (1 - c.fraction) * total
+        if self.style.brief:
+            self.set_title(f"Where the time goes: {format_time(total, unit)} → {format_time(c.new_total, unit)}")
+            return
         self.set_title(
             f"Where the time goes: {format_time(total, unit)} → {format_time(c.new_total, unit)}"
             + (
@@ -143,7 +152,7 @@ class BreakdownChart(ChartFrame):
         px = self.plot.vb.viewPixelSize()[0]
         if not px or not getattr(self, "_placed", None):
             return
-        metrics = QFontMetrics(font(9))
+        metrics = QFontMetrics(self.style.font())
         i = 0
         for start, value, bar_y, name, time in self._placed:
             room = value / px - 8

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import math
+from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -21,24 +22,65 @@ INK = QColor("#222")
 # Component colours: distinguishable, calm, print well.
 PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"]
 OTHER = "#bab0ac"
+LABEL_FILL = pg.mkBrush(255, 255, 255, 215)  # labels stay readable where a line crosses them
+
+
+@dataclass(frozen=True)
+class Style:
+    """Sizes for one output: the screen (point sizes) or a slide (pixels scaled to its width).
+
+    ``text_px`` None means the screen: 9-point text. Slides set it so that axis labels and
+    ticks stay readable from the back of a room (24 px on a 1920-wide image), with lines
+    and markers scaled alike; ``background`` None is transparent.
+    """
+
+    text_px: float | None = None
+    scale: float = 1.0
+    title_rel: float = 1.17
+    background: str | None = "white"
+    brief: bool = False  # short chart titles: on a slide the slide's own title states the result
+
+    def font(self, rel: float = 1.0, bold: bool = False) -> QFont:
+        f = QFont()
+        if self.text_px is None:
+            f.setPointSizeF(9 * rel)
+        else:
+            f.setPixelSize(max(1, round(self.text_px * rel)))
+        f.setBold(bold)
+        return f
+
+    def css_size(self, rel: float = 1.0) -> str:
+        return f"{9 * rel:.1f}pt" if self.text_px is None else f"{round(self.text_px * rel)}px"
+
+    def pen(self, color: QColor | str, width: float = 2.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+        p = pg.mkPen(color=color, width=width * self.scale)
+        p.setStyle(style)
+        p.setCosmetic(True)
+        return p
+
+    def size(self, pixels: float) -> float:
+        return pixels * self.scale
+
+
+SCREEN = Style()
+
+
+def slide_style(width: int, transparent: bool = False) -> Style:
+    """The slide look at ``width`` pixels: 24 px text at 1920 wide, lines 2.2× the screen's."""
+    k = width / 1920
+    return Style(text_px=24 * k, scale=2.2 * k, title_rel=1.25, background=None if transparent else "white")
 
 
 def pen(color: QColor | str, width: float = 2.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
-    p = pg.mkPen(color=color, width=width)
-    p.setStyle(style)
-    p.setCosmetic(True)
-    return p
+    return SCREEN.pen(color, width, style)
 
 
 def font(point_size: float, bold: bool = False) -> QFont:
-    f = QFont()
-    f.setPointSizeF(point_size)
-    f.setBold(bold)
-    return f
+    return SCREEN.font(point_size / 9, bold)
 
 
-def new_plot() -> pg.PlotWidget:
-    widget = pg.PlotWidget()
+def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
+    widget = pg.PlotWidget(background=style.background)
     item = widget.getPlotItem()
     item.setMenuEnabled(False)
     item.hideButtons()
@@ -46,14 +88,15 @@ def new_plot() -> pg.PlotWidget:
     item.showGrid(x=True, y=True, alpha=0.15)
     for name in ("left", "bottom", "right"):
         axis = item.getAxis(name)
-        axis.setTickFont(font(9))
+        axis.setTickFont(style.font())
         axis.setTextPen(INK)
+        axis.setPen(pg.mkPen(INK, width=max(1.0, style.scale * 0.6)))
         # Axes change rarely but are repainted with every curve: keep them as cached pixmaps.
         axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     # A bare right axis keeps the last x tick label clear of the widget's edge.
     item.showAxis("right")
     item.getAxis("right").setStyle(showValues=False)
-    item.getAxis("right").setWidth(18)
+    item.getAxis("right").setWidth(int(style.size(18)))
     return widget
 
 
@@ -64,20 +107,23 @@ class ChartFrame(QWidget):
     clips the plot in a narrow panel; as wrapping labels outside the scene they never do.
     """
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent)
-        self.widget = new_plot()
+        self.style = style
+        self.widget = new_plot(style)
         self.plot = self.widget.getPlotItem()
+        background = style.background or "transparent"
+        pad = round(style.size(4))
         self.title_label = QLabel(self)
         self.title_label.setWordWrap(True)
         self.title_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        self.title_label.setFont(font(10.5, bold=True))
-        self.title_label.setStyleSheet("background: white; color: #222; padding: 4px 4px 0 4px;")
+        self.title_label.setFont(style.font(style.title_rel, bold=True))
+        self.title_label.setStyleSheet(f"background: {background}; color: #222; padding: {pad}px {pad}px 0 {pad}px;")
         self.legend_label = QLabel(self)
         self.legend_label.setWordWrap(True)
         self.legend_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        self.legend_label.setStyleSheet("background: white; color: #222; padding: 0 6px 4px 6px;")
-        self.legend_label.setFont(font(9))
+        self.legend_label.setStyleSheet(f"background: {background}; color: #222; padding: 0 {pad}px {pad}px {pad}px;")
+        self.legend_label.setFont(style.font())
         for label in (self.title_label, self.legend_label):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         # Two lines, always: a title that rewraps would resize the plot and redraw it all on every edit.
@@ -104,6 +150,13 @@ class ChartFrame(QWidget):
             self._ranges = key
             self.plot.setXRange(*x, padding=0)
             self.plot.setYRange(*y, padding=0)
+
+    def axis_label(self, axis: str, text: str, color: str = "#222") -> None:
+        """An axis title in this style's size (set only when it changes: each change redraws the axis)."""
+        key = f"_label_{axis}"
+        if getattr(self, key, None) != (text, color):
+            setattr(self, key, (text, color))
+            self.plot.setLabel(axis, text, color=color, **{"font-size": self.style.css_size()})
 
     def set_title(self, text: str) -> None:
         if text != self.title:

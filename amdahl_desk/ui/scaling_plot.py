@@ -16,13 +16,14 @@ from .chart_style import (
     GREEN,
     GREY,
     INK,
+    LABEL_FILL,
     ORANGE,
     RED,
+    SCREEN,
     ChartFrame,
-    font,
+    Style,
     log2_ticks,
     log10_ticks,
-    pen,
     set_item_text,
 )
 
@@ -30,15 +31,15 @@ from .chart_style import (
 class ScalingPlot(ChartFrame):
     """Redraws from an :class:`Analysis`; the curves are updated in place, never rebuilt."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
         item = self.plot
-        item.setLabel("bottom", "GPUs N (log₂ scale)")
-        item.setLabel("left", "Speedup vs baseline (log scale)")
-        self.ideal = item.plot(pen=pen(GREY, 1.5, Qt.PenStyle.DashLine))
-        self.gustafson = item.plot(pen=pen(GREEN, 2, Qt.PenStyle.DashLine))
-        self.amdahl = item.plot(pen=pen(BLUE, 2.5))
-        self.overhead = item.plot(pen=pen(RED, 3))
+        self.axis_label("bottom", "GPUs N (log₂ scale)")
+        self.axis_label("left", "Speedup vs baseline (log scale)")
+        self.ideal = item.plot(pen=style.pen(GREY, 1.5, Qt.PenStyle.DashLine))
+        self.gustafson = item.plot(pen=style.pen(GREEN, 2, Qt.PenStyle.DashLine))
+        self.amdahl = item.plot(pen=style.pen(BLUE, 2.5))
+        self.overhead = item.plot(pen=style.pen(RED, 3))
         self.set_legend(
             [
                 (GREY.name(), "dash", "Ideal N/N0"),
@@ -52,15 +53,16 @@ class ScalingPlot(ChartFrame):
         )
         self.ceiling = pg.InfiniteLine(
             angle=0,
-            pen=pen(BLUE, 1.5, Qt.PenStyle.DotLine),
+            pen=style.pen(BLUE, 1.5, Qt.PenStyle.DotLine),
             label="",
-            labelOpts={"position": 0.02, "color": BLUE, "anchors": [(0, 1), (0, 1)]},
+            labelOpts={"position": 0.02, "color": BLUE, "anchors": [(0, 1), (0, 1)], "fill": LABEL_FILL},
         )
+        self.ceiling.label.setFont(style.font(0.95))
         item.addItem(self.ceiling, ignoreBounds=True)
-        self.best = pg.ScatterPlotItem(size=14, symbol="star", brush=pg.mkBrush(RED), pen=pg.mkPen(INK))
+        self.best = pg.ScatterPlotItem(size=style.size(14), symbol="star", brush=pg.mkBrush(RED), pen=pg.mkPen(INK))
         item.addItem(self.best)
-        self.best_label = pg.TextItem(color=RED, anchor=(0.5, 1.3))
-        self.best_label.setFont(font(9, bold=True))
+        self.best_label = pg.TextItem(color=RED, anchor=(0.5, 1.3), fill=pg.mkBrush(255, 255, 255, 200))
+        self.best_label.setFont(style.font(1.0, bold=True))
         item.addItem(self.best_label)
 
         # Efficiency lives on its own 0–100% axis at the right.
@@ -72,18 +74,20 @@ class ScalingPlot(ChartFrame):
         right.setStyle(showValues=True)
         right.setWidth(None)
         right.linkToView(self.eff_view)
-        right.setLabel("Efficiency (dotted)", color=ORANGE.name())
+        self.axis_label("right", "Efficiency (dotted)", ORANGE.name())
         right.setTicks([[(v, f"{v:.0%}") for v in (0, 0.25, 0.5, 0.75, 1.0)]])
         self.eff_view.setXLink(item.vb)
         self.eff_view.setYRange(0, 1.05, padding=0)
-        self.efficiency = pg.PlotDataItem(pen=pen(ORANGE, 2, Qt.PenStyle.DotLine))
+        self.efficiency = pg.PlotDataItem(pen=style.pen(ORANGE, 2, Qt.PenStyle.DotLine))
         self.eff_view.addItem(self.efficiency)
-        self.half = pg.InfiniteLine(pos=0.5, angle=0, pen=pen(ORANGE, 1, Qt.PenStyle.DashDotLine))
+        self.half = pg.InfiniteLine(pos=0.5, angle=0, pen=style.pen(ORANGE, 1, Qt.PenStyle.DashDotLine))
         self.eff_view.addItem(self.half, ignoreBounds=True)
-        self.efficient = pg.ScatterPlotItem(size=10, symbol="o", brush=pg.mkBrush(ORANGE), pen=pg.mkPen(INK))
+        self.efficient = pg.ScatterPlotItem(
+            size=style.size(10), symbol="o", brush=pg.mkBrush(ORANGE), pen=pg.mkPen(INK)
+        )
         self.eff_view.addItem(self.efficient)
         self.efficient_label = pg.TextItem(color=ORANGE.darker(130), anchor=(-0.05, -0.15))
-        self.efficient_label.setFont(font(9))
+        self.efficient_label.setFont(style.font())
         self.eff_view.addItem(self.efficient_label)
         item.vb.sigResized.connect(self._sync_views)
 
@@ -116,7 +120,9 @@ class ScalingPlot(ChartFrame):
             hi = max(hi, ceiling)
         else:
             self.ceiling.setVisible(False)
-        self.efficiency.setData(x, np.clip(s.efficiency, 0, 1.05))
+        # Efficiency is about scaling out: below the baseline GPU count it says nothing useful.
+        out = s.gpus >= s.baseline_gpus
+        self.efficiency.setData(x[out], np.clip(s.efficiency[out], 0, 1.05))
         best_x = math.log2(s.best_gpus)
         best_y = math.log10(max(s.best_speedup, 1e-12))
         self.best.setData([best_x], [best_y])

@@ -13,7 +13,19 @@ from ..model.analysis import Analysis
 from ..model.laws import amdahl_speedup
 from ..model.profile import Profile
 from ..model.units import format_speedup
-from .chart_style import BLUE, GREEN, INK, RED, ChartFrame, font, log10_ticks, nice_ceiling, pen, set_item_text
+from .chart_style import (
+    BLUE,
+    GREEN,
+    INK,
+    LABEL_FILL,
+    RED,
+    SCREEN,
+    ChartFrame,
+    Style,
+    log10_ticks,
+    nice_ceiling,
+    set_item_text,
+)
 
 K_GRID = np.logspace(-1, 3, 400)
 
@@ -21,13 +33,13 @@ K_GRID = np.logspace(-1, 3, 400)
 class SpeedupPlot(ChartFrame):
     """S(k) for the selected optimization (or the first enabled one), with the combined curve when others join."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
         item = self.plot
-        item.setLabel("bottom", "Local speedup k (log scale)")
-        item.setLabel("left", "End-to-end speedup S")
-        self.combined = item.plot(pen=pen(GREEN, 2, Qt.PenStyle.DashLine))
-        self.curve = item.plot(pen=pen(BLUE, 3))
+        self.axis_label("bottom", "Local speedup k (log scale)")
+        self.axis_label("left", "End-to-end speedup S")
+        self.combined = item.plot(pen=style.pen(GREEN, 2, Qt.PenStyle.DashLine))
+        self.curve = item.plot(pen=style.pen(BLUE, 3))
         # One legend for every state: a legend that changes would resize the plot and redraw it all.
         self.set_legend(
             [
@@ -38,17 +50,22 @@ class SpeedupPlot(ChartFrame):
         )
         self.ceiling = pg.InfiniteLine(
             angle=0,
-            pen=pen(RED, 1.5, Qt.PenStyle.DashLine),
+            pen=style.pen(RED, 1.5, Qt.PenStyle.DashLine),
             label="",
-            labelOpts={"position": 0.03, "color": RED, "anchors": [(0, 1), (0, 1)]},
+            labelOpts={"position": 0.03, "color": RED, "anchors": [(0, 1), (0, 1)], "fill": LABEL_FILL},
         )
+        self.ceiling.label.setFont(style.font(0.95))
         item.addItem(self.ceiling, ignoreBounds=True)
-        self.marker = pg.ScatterPlotItem(size=12, brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=1.5))
+        self.marker = pg.ScatterPlotItem(
+            size=style.size(12), brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=style.size(1.5))
+        )
         item.addItem(self.marker)
-        self.marker_label = pg.TextItem(color=INK, anchor=(-0.08, 1.15))
-        self.marker_label.setFont(font(10, bold=True))
+        self.marker_label = pg.TextItem(color=INK, anchor=(-0.08, 1.15), fill=LABEL_FILL)
+        self.marker_label.setZValue(20)
+        self.marker_label.setFont(style.font(1.1, bold=True))
         item.addItem(self.marker_label)
         self.empty = pg.TextItem("Add an optimization to see its speedup against k", color=INK, anchor=(0.5, 0.5))
+        self.empty.setFont(style.font())
         item.addItem(self.empty)
 
     def update_analysis(self, profile: Profile, analysis: Analysis | None, row: int) -> None:
@@ -110,6 +127,9 @@ class SpeedupPlot(ChartFrame):
         span = x[-1] - x[0]
         self.set_ranges((x[0] - 0.02 * span, x[-1] + 0.02 * span), (bottom, nice_ceiling(top * 1.12 + 0.05)))
         name = opt.name if len(opt.name) <= 30 else opt.name[:28] + "…"
+        if self.style.brief:
+            self.set_title(f"Speedup against k: {name}")
+            return
         self.set_title(
             f"{name}: f = {f:.0%}; k = {format_speedup(k_now)} gives {format_speedup(s_now)} end to end, "
             f"ceiling {format_speedup(ceiling)}"
