@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import math
@@ -35,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="With no subcommand the window opens, on PROFILE or the bundled example.",
     )
     parser.add_argument("--version", action="version", version=f"amdahl-desk {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{report,scale}")
+    sub = parser.add_subparsers(dest="command", metavar="{report,scale,export}")
 
     report = sub.add_parser("report", help="print the analysis of a profile (xlsx or csv)")
     report.add_argument("profile", help="profile workbook (.xlsx) or components table (.csv)")
@@ -52,6 +53,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     scale.add_argument("--gpus", metavar="N,N,…", help="GPU counts (default: powers of two up to 1024)")
     scale.add_argument("--json", action="store_true", help="print JSON")
+    export = sub.add_parser("export", help="write charts, the slide, the workbook or the CSV of a profile, headless")
+    export.add_argument("profile", help="profile workbook (.xlsx) or components table (.csv)")
+    export.add_argument("--out", required=True, metavar="DIR", help="folder to write into (made if missing)")
+    export.add_argument(
+        "--format",
+        default="png",
+        choices=["png", "svg", "pdf", "xlsx", "csv"],
+        help="png, svg or pdf for charts; xlsx for the workbook; csv for the components table",
+    )
+    export.add_argument("--size", default="1920x1080", metavar="WxH", help="chart size in pixels (default 1920x1080)")
+    export.add_argument(
+        "--chart", default="all", metavar="NAME", help="slide, breakdown, speedup, scaling or all (default)"
+    )
+    export.add_argument("--transparent", action="store_true", help="PNG with a transparent background")
     return parser
 
 
@@ -66,10 +81,12 @@ def _gui_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        if args_list and args_list[0] in ("report", "scale", "-h", "--help", "--version"):
+        if args_list and args_list[0] in ("report", "scale", "export", "-h", "--help", "--version"):
             args = _parser().parse_args(args_list)
             if args.command == "report":
                 return _report(args)
+            if args.command == "export":
+                return _export(args)
             return _scale(args)
         gui_args, unknown = _gui_parser().parse_known_args(args_list)
         if unknown:
@@ -112,6 +129,63 @@ def _report(args: argparse.Namespace) -> int:
         print(json.dumps(to_json_dict(profile, analysis), indent=2, ensure_ascii=False, allow_nan=False))
     else:
         print(report_text(profile, analysis))
+    return EXIT_OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    import os
+    from pathlib import Path
+
+    from .files import load_profile, save_profile
+    from .files.atomic import atomic_write
+
+    source = Path(args.profile)
+    loaded = load_profile(source)
+    for w in loaded.warnings:
+        print(f"{args.profile}: warning: {w}", file=sys.stderr)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadInputError(f"--out: cannot make the folder {out}: {exc.strerror or exc}") from None
+    profile = loaded.profile
+    written: list[Path] = []
+    if args.format in ("xlsx", "csv"):
+        target = out / f"{source.stem}.{args.format}"
+        if target.resolve() == source.resolve():
+            target = out / f"{source.stem}-exported.{args.format}"  # never overwrite the input
+        analysis = None
+        with contextlib.suppress(ProfileError):
+            analysis = analyse(profile)
+        try:
+            atomic_write(target, lambda tmp: save_profile(profile, tmp, analysis, csv=args.format == "csv"))
+        except OSError as exc:
+            raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None
+        written.append(target)
+    else:
+        from .ui.export import CHARTS, parse_size
+
+        try:
+            size = parse_size(args.size)
+        except ValueError as exc:
+            raise BadInputError(f"--size: {exc}") from None
+        charts = CHARTS if args.chart == "all" else (args.chart,)
+        if any(c not in CHARTS for c in charts):
+            raise BadInputError(f'--chart: "{args.chart}" is not a chart; expected {", ".join(CHARTS)} or all')
+        analysis = analyse(profile)
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
+        from .ui.app import make_app
+        from .ui.export import export_chart
+
+        make_app()
+        for chart in charts:
+            target = out / f"{source.stem}-{chart}.{args.format}"
+            try:
+                written.append(export_chart(profile, analysis, chart, args.format, target, size, args.transparent))
+            except OSError as exc:
+                raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    for path in written:
+        print(path.resolve())
     return EXIT_OK
 
 

@@ -42,9 +42,9 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
     write(profile, path, analysis)
 
 
-def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
-    """Write ``profile`` to ``path``: CSV for .csv, a workbook otherwise."""
-    if Path(path).suffix.lower() == ".csv":
+def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None = None, csv: bool | None = None) -> None:
+    """Write ``profile`` to ``path``: CSV for .csv (or ``csv=True``), a workbook otherwise."""
+    if csv if csv is not None else Path(path).suffix.lower() == ".csv":
         write_csv(profile, path)
     else:
         write_workbook(profile, path, analysis)

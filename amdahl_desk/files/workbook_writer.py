@@ -68,7 +68,7 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
         except ProfileError:
             analysis = None
     book = Workbook(write_only=True)
-    _write_components(book, profile)
+    _write_components(book, profile, analysis)
     _write_optimizations(book, profile)
     _write_settings(book, profile)
     if analysis is not None:
@@ -76,12 +76,21 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
     book.save(str(path))
 
 
-def _write_components(book: Workbook, profile: Profile) -> None:
+def _write_components(book: Workbook, profile: Profile, analysis: Analysis | None) -> None:
     ws = book.create_sheet(COMPONENTS)
-    _widths(ws, [max(16, min(48, max((len(c.name) for c in profile.components), default=10) + 2)), 14, 10, 15, 16, 40])
+    _widths(
+        ws, [max(16, min(48, max((len(c.name) for c in profile.components), default=10) + 2)), 14, 10, 15, 16, 40, 16]
+    )
     ws.freeze_panes = "A2"
     unit = profile.unit
-    ws.append(_header(ws, ["Component", f"Time ({unit.value})", "Share", "Scaling", "Group", "Notes"]))
+    ws.append(
+        _header(
+            ws, ["Component", f"Time ({unit.value})", "Share", "Scaling", "Group", "Notes", f"New time ({unit.value})"]
+        )
+    )
+    # New time = time ÷ the product of the enabled optimizations' k, as a formula on the Time cell, so
+    # the workbook's chart follows when a time is edited in a spreadsheet program. Not read back.
+    factors = analysis.component_speedup if analysis is not None else None
     n = len(profile.components)
     total_row = n + 2
     tfmt = TIME_FORMAT
@@ -90,8 +99,17 @@ def _write_components(book: Workbook, profile: Profile) -> None:
     for i, c in enumerate(profile.components, start=2):
         share = WriteOnlyCell(ws, f"=IF($B${total_row}=0,0,B{i}/$B${total_row})")
         share.number_format = "0.0%"
+        k = float(factors[i - 2]) if factors is not None else 1.0
         ws.append(
-            [safe_text(ws, c.name), c.time, share, c.scaling.value, safe_text(ws, c.group), safe_text(ws, c.notes)]
+            [
+                safe_text(ws, c.name),
+                c.time,
+                share,
+                c.scaling.value,
+                safe_text(ws, c.group),
+                safe_text(ws, c.notes),
+                f"=B{i}/{k!r}" if k != 1.0 else f"=B{i}",
+            ]
         )
     total = WriteOnlyCell(ws, f"=SUM(B2:B{total_row - 1})" if n else 0)
     total.number_format = tfmt
@@ -99,7 +117,9 @@ def _write_components(book: Workbook, profile: Profile) -> None:
     share = WriteOnlyCell(ws, f"=SUM(C2:C{total_row - 1})" if n else 0)
     share.number_format = "0.0%"
     share.font = _BOLD
-    ws.append([text_cell(ws, "Total", font=_BOLD), total, share])
+    new_total = WriteOnlyCell(ws, f"=SUM(G2:G{total_row - 1})" if n else 0)
+    new_total.font = _BOLD
+    ws.append([text_cell(ws, "Total", font=_BOLD), total, share, None, None, None, new_total])
 
 
 def _write_optimizations(book: Workbook, profile: Profile) -> None:
@@ -146,24 +166,36 @@ def _number(ws: WriteOnlyWorksheet, value: float, fmt: str) -> WriteOnlyCell:
     return cell
 
 
+CHART_ROWS = 25  # components charted by name; the table keeps them all
+
+
 def _write_summary(book: Workbook, profile: Profile, a: Analysis) -> None:
+    """The analysis as numbers, plus native charts built on the workbook's own cells."""
     ws = book.create_sheet(SUMMARY)
     _widths(ws, [30, 16, 16, 16, 16, 16, 16, 16, 16])
     unit = profile.unit.value
     tfmt, sfmt, pfmt = "#,##0.###", '0.00"×"', "0.0%"
-    ws.append([text_cell(ws, "Amdahl Desk analysis", font=_TITLE)])
-    ws.append(
+    row = 0
+
+    def add(cells: list[Any]) -> int:
+        nonlocal row
+        ws.append(cells)
+        row += 1
+        return row
+
+    add([text_cell(ws, "Amdahl Desk analysis", font=_TITLE)])
+    add(
         [
             text_cell(
                 ws,
-                "Computed when this workbook was written; edit the profile sheets and reopen it in "
-                "Amdahl Desk to recompute.",
+                "Figures computed when this workbook was written; the charts and the formulas (Share, "
+                "New time, Amdahl, Gustafson) follow edits. Reopen in Amdahl Desk to recompute all.",
             )
         ]
     )
     if profile.settings.boundary:
-        ws.append(["Boundary", text_cell(ws, profile.settings.boundary)])
-    ws.append([])
+        add(["Boundary", text_cell(ws, profile.settings.boundary)])
+    add([])
     c = a.combined
     for label, value, fmt in [
         (f"Baseline total ({unit})", a.baseline_total, tfmt),
@@ -173,14 +205,14 @@ def _write_summary(book: Workbook, profile: Profile, a: Analysis) -> None:
         ("Affected share", c.fraction, pfmt),
         ("Ceiling 1/(1−f)", c.ceiling, sfmt),
     ]:
-        ws.append([text_cell(ws, label, font=_BOLD), _number(ws, value, fmt)])
-    ws.append([])
-    ws.append([text_cell(ws, headline(profile, a))])
+        add([text_cell(ws, label, font=_BOLD), _number(ws, value, fmt)])
+    add([])
+    add([text_cell(ws, headline(profile, a))])
     sentence = target_sentence(profile, a)
     if sentence:
-        ws.append([text_cell(ws, sentence)])
-    ws.append([])
-    ws.append(
+        add([text_cell(ws, sentence)])
+    add([])
+    add(
         _header(
             ws,
             [
@@ -197,7 +229,7 @@ def _write_summary(book: Workbook, profile: Profile, a: Analysis) -> None:
     )
     f = a.optimizations
     for i, o in enumerate(profile.optimizations):
-        ws.append(
+        add(
             [
                 text_cell(ws, o.name),
                 o.enabled,
@@ -209,29 +241,101 @@ def _write_summary(book: Workbook, profile: Profile, a: Analysis) -> None:
                 _number(ws, f.ceiling[i], sfmt),
             ]
         )
-    ws.append([])
+    add([])
     s = a.scaling
     model = profile.settings.overhead_model
-    ws.append(
-        [
-            text_cell(
-                ws,
-                f"GPU scaling: parallel share {s.parallel_fraction:.1%}, ceiling "
-                f"{'∞' if not math.isfinite(s.ceiling) else f'{s.ceiling:.2f}×'}, overhead model "
-                f"{model.value} ({model.description})",
-            )
-        ]
-    )
-    ws.append(_header(ws, ["GPUs", "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"]))
-    for i, n in enumerate(s.gpus):
-        ws.append(
-            [
-                int(n),
-                _number(ws, s.ideal[i], sfmt),
-                _number(ws, s.amdahl[i], sfmt),
-                _number(ws, s.with_overhead[i], sfmt),
-                _number(ws, s.gustafson[i], sfmt),
-                _number(ws, s.efficiency[i], pfmt),
-                _number(ws, s.time[i], tfmt),
-            ]
+    n = len(profile.components)
+    last, total_row = n + 1, n + 2
+    add([text_cell(ws, f"GPU scaling, overhead model {model.value}: {model.description}")])
+    if profile.settings.parallel_fraction is not None:
+        p_cell = WriteOnlyCell(ws, s.parallel_fraction)
+    else:
+        # P from the Components sheet: the share of 'parallel' rows, so editing a time or a class moves the curves.
+        p_cell = WriteOnlyCell(
+            ws,
+            f'=IF(Components!$B${total_row}=0,0,SUMIF(Components!$D$2:$D${last},"parallel",'
+            f"Components!$B$2:$B${last})/Components!$B${total_row})",
         )
+    p_cell.number_format = pfmt
+    p_row = add([text_cell(ws, "Parallel share P", font=_BOLD), p_cell])
+    n0_row = add([text_cell(ws, "Baseline GPUs N0", font=_BOLD), s.baseline_gpus])
+    p_ref, n0_ref = f"$B${p_row}", f"$B${n0_row}"
+    header_row = add(
+        _header(ws, ["GPUs", "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"])
+    )
+    for i, gpus in enumerate(s.gpus):
+        r = row + 1
+        cells = [int(gpus)]
+        for formula, fmt in ((f"=A{r}/{n0_ref}", sfmt), (f"=1/((1-{p_ref})+{p_ref}*{n0_ref}/A{r})", sfmt)):
+            cell = WriteOnlyCell(ws, formula)
+            cell.number_format = fmt
+            cells.append(cell)
+        cells.append(_number(ws, s.with_overhead[i], sfmt))
+        for formula, fmt in ((f"=(1-{p_ref})+{p_ref}*A{r}/{n0_ref}", sfmt), (f"=D{r}/(A{r}/{n0_ref})", pfmt)):
+            cell = WriteOnlyCell(ws, formula)
+            cell.number_format = fmt
+            cells.append(cell)
+        cells.append(_number(ws, s.time[i], tfmt))
+        add(cells)
+    _add_charts(ws, profile, n, header_row, row)
+
+
+def _add_charts(ws: WriteOnlyWorksheet, profile: Profile, n: int, header_row: int, last_row: int) -> None:
+    """Time per component (baseline and after) and GPU scaling, as native charts on the cells above."""
+    from openpyxl.chart import BarChart, Reference, ScatterChart, Series
+
+    unit = profile.unit.value
+    shown = min(n, CHART_ROWS)
+    if shown:
+        bars = BarChart()
+        bars.type = "bar"
+        bars.grouping = "clustered"
+        bars.title = "Time per component: baseline and after the plan" + (
+            f" (first {shown} of {n:,} rows)" if n > shown else ""
+        )
+        bars.y_axis.title = f"Time ({unit})"
+        bars.x_axis.scaling.orientation = "maxMin"  # first row at the top, as in the table
+        data = Reference(_sheet(ws, COMPONENTS), min_col=2, min_row=1, max_row=shown + 1)
+        after = Reference(_sheet(ws, COMPONENTS), min_col=7, min_row=1, max_row=shown + 1)
+        bars.add_data(data, titles_from_data=True)
+        bars.add_data(after, titles_from_data=True)
+        for series, color in zip(bars.series, ("8A8F98", "1F5FA8"), strict=True):
+            series.graphicalProperties.solidFill = color
+            series.graphicalProperties.line.solidFill = color
+        bars.set_categories(Reference(_sheet(ws, COMPONENTS), min_col=1, min_row=2, max_row=shown + 1))
+        bars.height, bars.width = max(7.5, 0.6 * shown + 3), 18
+        bars.legend.position = "b"
+        ws.add_chart(bars, "K2")
+    if last_row > header_row:
+        lines = ScatterChart()
+        lines.title = "GPU scaling: speedup against the baseline"
+        lines.x_axis.title = "GPUs (log₂ scale)"
+        lines.y_axis.title = "Speedup (log scale)"
+        lines.x_axis.scaling.logBase = 2
+        lines.y_axis.scaling.logBase = 10
+        xs = Reference(ws, min_col=1, min_row=header_row + 1, max_row=last_row)
+        looks = {2: ("8A8F98", "dash"), 3: ("1F5FA8", "solid"), 4: ("C0392B", "solid"), 5: ("2E8B57", "dash")}
+        for col, (color, dash) in looks.items():
+            values = Reference(ws, min_col=col, min_row=header_row, max_row=last_row)
+            series = Series(values, xs, title_from_data=True)
+            series.marker.symbol = "none"
+            series.smooth = False
+            series.graphicalProperties.line.solidFill = color
+            series.graphicalProperties.line.dashStyle = dash
+            series.graphicalProperties.line.width = 28575  # 2.25 pt
+            lines.series.append(series)
+        lines.legend.position = "b"
+        lines.height, lines.width = 9, 18
+        anchor_row = 2 + (int(max(7.5, 0.6 * shown + 3) * 2) + 2 if shown else 0)
+        ws.add_chart(lines, f"K{anchor_row}")
+
+
+class _SheetName:
+    """A stand-in worksheet for chart references to another sheet of a write-only workbook."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+
+
+def _sheet(ws: WriteOnlyWorksheet, title: str) -> Any:
+    return _SheetName(title)

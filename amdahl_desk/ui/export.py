@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
-from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QApplication,
@@ -214,7 +214,13 @@ def render_image(widget: QWidget, size: tuple[int, int], transparent: bool = Fal
     image.fill(QColor(0, 0, 0, 0) if transparent else QColor("white"))
     painter = QPainter(image)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-    widget.render(painter, QPoint(0, 0))
+    # Without the window background a transparent slide stays transparent around the charts.
+    flags = (
+        QWidget.RenderFlag.DrawChildren
+        if transparent
+        else (QWidget.RenderFlag.DrawWindowBackground | QWidget.RenderFlag.DrawChildren)
+    )
+    widget.render(painter, QPoint(0, 0), QRegion(), flags)
     painter.end()
     return image
 

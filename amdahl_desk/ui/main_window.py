@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..files import READABLE, load_profile, save_profile
+from ..files.atomic import atomic_write
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.units import format_speedup, format_time
@@ -31,6 +31,7 @@ from .breakdown_chart import BreakdownChart
 from .component_table import ComponentTableModel
 from .component_view import ComponentTableView
 from .document import Document
+from .export import CHART_TITLES, chart_widget, export_chart, render_image
 from .optimization_panel import OptimizationPanel
 from .optimization_table import OptimizationTableModel
 from .scaling_plot import ScalingPlot
@@ -232,6 +233,35 @@ class MainWindow(QMainWindow):
             "Largest first; click a column header to sort by it",
         )
         self.table.extra_context_actions = [self.optimizations.add_action]
+
+        export = bar.addMenu("E&xport")
+        self._action(
+            export,
+            "Export &Slide…",
+            lambda: self.export_dialog("slide"),
+            QKeySequence("Ctrl+E"),
+            "The key charts and numbers as one image (PNG, SVG or PDF) for a presentation",
+        )
+        self._action(
+            export,
+            "Export &Chart…",
+            lambda: self.export_dialog("breakdown"),
+            None,
+            "One chart as PNG, SVG or PDF, at a slide size",
+        )
+        export.addSeparator()
+        self._action(
+            export,
+            "Copy Slide &Image",
+            lambda: self.copy_chart("slide"),
+            QKeySequence("Ctrl+Shift+C"),
+            "Put the slide on the clipboard, to paste into a presentation",
+        )
+        copy_menu = export.addMenu("Copy C&hart Image")
+        for name in ("breakdown", "speedup", "scaling"):
+            self._action(copy_menu, CHART_TITLES[name], lambda _=False, n=name: self.copy_chart(n))
+        export.addSeparator()
+        self._action(export, "Export Components as &CSV…", self.export_csv)
 
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&How Amdahl Desk Computes", self.show_help)
@@ -438,29 +468,68 @@ class MainWindow(QMainWindow):
             self._write(Path(path), mark_clean=False)
 
     def _write(self, path: Path, mark_clean: bool = True) -> bool:
-        """Write through a temporary file in the same folder, then replace: a failed save leaves the old file."""
-        tmp_name = None
+        """Save through a temporary file beside the target: a failed save leaves the old file as it was."""
         try:
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
-            os.close(fd)
-            save_profile(self.doc.profile, tmp_name, self.doc.analysis)
-            if path.exists():
-                os.chmod(tmp_name, path.stat().st_mode & 0o777)
-            else:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(tmp_name, 0o666 & ~umask)
-            os.replace(tmp_name, path)
-            tmp_name = None
+            as_csv = path.suffix.lower() == ".csv"
+            atomic_write(path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv))
         except OSError as exc:
             self.show_error("Cannot save", f"{path}: {exc.strerror or exc}. The file on disk is unchanged.")
             return False
-        finally:
-            if tmp_name is not None and os.path.exists(tmp_name):
-                os.unlink(tmp_name)
         if mark_clean:
             self.doc.undo_stack.setClean()
         self.statusBar().showMessage(f"Saved {path.name}", 5000)
+        return True
+
+    def export_dialog(self, chart: str = "slide") -> None:
+        from .export_dialog import ExportDialog
+
+        dialog = ExportDialog(chart, self)
+        if dialog.exec() != ExportDialog.DialogCode.Accepted:
+            return
+        name, fmt, size, transparent = dialog.choice()
+        base = (self.doc.path or self.imported_from or Path("profile")).stem
+        path = self.choose_file(save=True, suggested=f"{base}-{name}.{fmt}", filters=f"{fmt.upper()} (*.{fmt})")
+        if path:
+            self.export_chart_to(Path(path), name, fmt, size, transparent)
+
+    def export_chart_to(
+        self, path: Path, name: str, fmt: str, size: tuple[int, int] = (1920, 1080), transparent: bool = False
+    ) -> bool:
+        if path.suffix.lower() != f".{fmt}":
+            path = path.with_suffix(f".{fmt}")
+        try:
+            export_chart(
+                self.doc.profile,
+                self.doc.analysis,
+                name,
+                fmt,
+                path,
+                size,
+                transparent,
+                self.optimizations.current_row(),
+            )
+        except ProfileError as exc:
+            self.show_error("Cannot export", str(exc))
+            return False
+        except OSError as exc:
+            self.show_error("Cannot export", f"{path}: {exc.strerror or exc}")
+            return False
+        self.statusBar().showMessage(f"Exported {path.name} ({size[0]}×{size[1]})", 8000)
+        return True
+
+    def copy_chart(self, name: str, size: tuple[int, int] = (1920, 1080)) -> bool:
+        """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
+        if self.doc.analysis is None:
+            self.show_error("Cannot copy", self.doc.analysis_error or "nothing to chart")
+            return False
+        widget = chart_widget(name, self.doc.profile, self.doc.analysis, size, row=self.optimizations.current_row())
+        image = render_image(widget, size)
+        widget.close()
+        widget.deleteLater()
+        QGuiApplication.clipboard().setImage(image)
+        self.statusBar().showMessage(
+            f"Copied {CHART_TITLES[name].lower()} ({size[0]}×{size[1]}) to the clipboard", 8000
+        )
         return True
 
     def revert(self) -> None:

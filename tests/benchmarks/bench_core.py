@@ -61,9 +61,9 @@ def main() -> None:
         def write_raw() -> None:
             book = Workbook(write_only=True)
             ws = book.create_sheet("Components")
-            ws.append(["Component", "Time (ms)", "Share", "Scaling", "Group", "Notes"])
+            ws.append(["Component", "Time (ms)", "Share", "Scaling", "Group", "Notes", "New time (ms)"])
             for i, c in enumerate(profile.components, start=2):
-                ws.append([c.name, c.time, f"=B{i}/B{rows + 2}", c.scaling.value, c.group, c.notes])
+                ws.append([c.name, c.time, f"=B{i}/B{rows + 2}", c.scaling.value, c.group, c.notes, f"=B{i}/2.0"])
             book.save(raw)
 
         floor_w = median_seconds(write_raw, max(3, args.rounds // 3))

@@ -48,12 +48,31 @@ def test_export_has_live_formulas_and_summary(tmp_path):
     book = openpyxl.load_workbook(path)
     assert book.sheetnames == ["Components", "Optimizations", "Settings", "Summary"]
     ws = book["Components"]
-    assert [c.value for c in ws[1]] == ["Component", "Time (ms)", "Share", "Scaling", "Group", "Notes"]
+    assert [c.value for c in ws[1]] == ["Component", "Time (ms)", "Share", "Scaling", "Group", "Notes", "New time (ms)"]
     assert ws["A7"].value == "Total" and ws["B7"].value == "=SUM(B2:B6)"
     assert ws["C3"].value == "=IF($B$7=0,0,B3/$B$7)"
+    assert ws["G3"].value == "=B3/4.0" and ws["G2"].value == "=B2"  # matmul ÷ k; the rest as measured
     summary = [[c.value for c in row] for row in book["Summary"].iter_rows()]
     flat = [v for row in summary for v in row if v is not None]
     assert "End-to-end speedup" in flat and pytest.approx(1 / 0.55) in flat
+    # P follows the Components sheet; the Amdahl column is a formula on it
+    p_row = next(r for r in summary if r[0] == "Parallel share P")
+    assert p_row[1].startswith('=IF(Components!$B$7=0,0,SUMIF(Components!$D$2:$D$6,"parallel"')
+    assert any(isinstance(v, str) and v.startswith("=1/((1-$B$") for v in flat)
+
+
+def test_export_carries_native_charts_on_its_own_cells(tmp_path):
+    import zipfile
+
+    path = tmp_path / "p.xlsx"
+    save_profile(training(), path)
+    with zipfile.ZipFile(path) as zf:
+        charts = sorted(n for n in zf.namelist() if n.startswith("xl/charts/chart"))
+        xml = "".join(zf.read(n).decode() for n in charts)
+    assert len(charts) == 2
+    assert "<barChart>" in xml and "<scatterChart>" in xml
+    assert "'Components'!$B$2:$B$6" in xml and "'Components'!$G$2:$G$6" in xml  # baseline and after, in the table
+    assert '<logBase val="2"' in xml
 
 
 def test_text_that_looks_like_a_formula_stays_text(tmp_path):

@@ -1,0 +1,150 @@
+"""Charts and slides as files: sizes, real vectors, readable text, the clipboard and the headless command."""
+
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtGui import QGuiApplication, QImage
+
+from amdahl_desk.files import load_profile
+from amdahl_desk.model import analyse
+from amdahl_desk.ui.chart_style import slide_style
+from amdahl_desk.ui.export import CHARTS, chart_widget, export_chart, parse_size, slide_title
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def training(example):
+    profile = load_profile(example).profile
+    return profile, analyse(profile)
+
+
+def not_blank(image: QImage) -> float:
+    """Share of sampled pixels that are not white: a blank export is a bug."""
+    ink = total = 0
+    for y in range(0, image.height(), 8):
+        for x in range(0, image.width(), 8):
+            c = image.pixelColor(x, y)
+            total += 1
+            ink += c.alpha() > 0 and min(c.red(), c.green(), c.blue()) < 200
+    return ink / total
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (3840, 2160), (1000, 1000)])
+def test_png_presets_and_custom_sizes(qtbot, training, tmp_path, size):
+    profile, analysis = training
+    path = export_chart(profile, analysis, "slide", "png", tmp_path / "s.png", size)
+    image = QImage(str(path))
+    assert (image.width(), image.height()) == size
+    assert 0.03 < not_blank(image) < 0.6
+
+
+@pytest.mark.parametrize("chart", CHARTS)
+def test_every_chart_exports_in_every_format(qtbot, training, tmp_path, chart):
+    profile, analysis = training
+    for fmt in ("png", "svg", "pdf"):
+        path = export_chart(profile, analysis, chart, fmt, tmp_path / f"{chart}.{fmt}")
+        assert path.stat().st_size > 1000
+
+
+def test_svg_is_real_vectors_with_text(qtbot, training, tmp_path):
+    profile, analysis = training
+    path = export_chart(profile, analysis, "scaling", "svg", tmp_path / "scaling.svg")
+    root = ET.parse(path).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.get("viewBox") == "0 0 1920 1080"
+    assert not list(root.iter(f"{ns}image")), "raster images inside the SVG"
+    texts = " ".join(t.text or "" for t in root.iter(f"{ns}text"))
+    assert "GPUs N" in texts and "1,024" in texts
+    assert len(list(root.iter(f"{ns}path"))) + len(list(root.iter(f"{ns}polyline"))) > 10
+
+
+def test_pdf_page_is_the_slide_size(qtbot, training, tmp_path):
+    profile, analysis = training
+    path = export_chart(profile, analysis, "slide", "pdf", tmp_path / "s.pdf")
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF")
+    box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)", data)
+    assert box and (float(box.group(1)), float(box.group(2))) == pytest.approx((1440, 810), abs=1)
+
+
+def test_slide_text_is_readable_from_the_back_of_the_room(qtbot, training):
+    profile, analysis = training
+    style = slide_style(1920)
+    assert style.font().pixelSize() >= 24
+    widget = chart_widget("slide", profile, analysis, (1920, 1080))
+    assert widget.breakdown.plot.getAxis("bottom").style["tickFont"].pixelSize() >= 24
+    assert widget.title.font().pixelSize() >= 40
+    assert widget.title.text() == slide_title(profile, analysis)
+    assert "1.82× end to end (ceiling 2.5×)" in widget.title.text()
+    widget.close()
+
+
+def test_transparent_png(qtbot, training, tmp_path):
+    profile, analysis = training
+    image = QImage(str(export_chart(profile, analysis, "speedup", "png", tmp_path / "t.png", transparent=True)))
+    assert image.hasAlphaChannel() and image.pixelColor(2, 2).alpha() == 0
+
+
+def test_bad_size_and_chart_names():
+    assert parse_size("1920x1080") == (1920, 1080)
+    assert parse_size("800×600") == (800, 600)
+    for bad in ("big", "10x10", "1920"):
+        with pytest.raises(ValueError):
+            parse_size(bad)
+
+
+def test_copy_slide_to_clipboard(window):
+    assert window.copy_chart("slide")
+    image = QGuiApplication.clipboard().image()
+    assert (image.width(), image.height()) == (1920, 1080)
+
+
+def test_export_from_the_window(window, tmp_path):
+    assert window.export_chart_to(tmp_path / "x", "breakdown", "svg")
+    assert (tmp_path / "x.svg").exists()
+    window.new_document()
+    assert not window.export_chart_to(tmp_path / "y.png", "slide", "png")
+    assert "nothing to chart" in window.errors[-1]
+
+
+def run_cli(*args, tmp_path):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    return subprocess.run(
+        [sys.executable, "-m", "amdahl_desk", *args], capture_output=True, text=True, timeout=180, env=env, cwd=tmp_path
+    )
+
+
+def test_headless_export_command(tmp_path, example):
+    out = tmp_path / "out"
+    proc = run_cli(
+        "export", str(example), "--out", str(out), "--format", "svg", "--size", "1280x720", tmp_path=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    paths = proc.stdout.split()
+    assert [os.path.basename(p) for p in paths] == [f"training-iteration-{c}.svg" for c in CHARTS]
+    assert all(os.path.getsize(p) > 1000 for p in paths)
+    proc = run_cli(
+        "export", str(example), "--out", str(out), "--format", "png", "--chart", "scaling", tmp_path=tmp_path
+    )
+    assert QImage(proc.stdout.strip()).width() == 1920
+
+
+def test_headless_export_converts_csv_to_workbook_and_back(tmp_path):
+    (tmp_path / "p.csv").write_text("Stage,Duration (s)\nprefill,0.3\ndecode,0.9\n")
+    proc = run_cli("export", "p.csv", "--out", "conv", "--format", "xlsx", tmp_path=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert load_profile(tmp_path / "conv" / "p.xlsx").profile.total == pytest.approx(1.2)
+    proc = run_cli("export", str(tmp_path / "conv" / "p.xlsx"), "--out", "conv", "--format", "csv", tmp_path=tmp_path)
+    assert load_profile(proc.stdout.strip()).profile.components[1].name == "decode"
+
+
+def test_headless_export_bad_input(tmp_path, example):
+    proc = run_cli("export", str(example), "--out", "o", "--chart", "pie", tmp_path=tmp_path)
+    assert proc.returncode == 2 and '"pie" is not a chart' in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("export", str(example), "--out", "o", "--size", "huge", tmp_path=tmp_path)
+    assert proc.returncode == 2 and "--size" in proc.stderr
