@@ -2,6 +2,7 @@
 # Amdahl Desk: set up and start.
 #   ./run.sh [PROFILE.xlsx|.csv] [--screenshot PNG]   set up (once) and open the window
 #   ./run.sh test [PYTEST ARGS]                       set up (once, with test tools) and run the tests
+#                                                     (-m "not slow" leaves out the wheel and bundle builds)
 #   ./run.sh cli report PROFILE ...                   the headless command (amdahl-desk report/scale)
 # Setup: Qt's system libraries on Debian/Ubuntu (installed when run as root or with sudo, otherwise
 # the apt-get line is printed), then a virtual environment in .venv with the app installed in it.
@@ -64,6 +65,8 @@ case "${1:-}" in
   test)
     shift
     setup "[test]"
+    # Checks the desktop entry when available; its test is skipped without it.
+    (install_debs desktop-file-utils) >/dev/null 2>&1 || true
     exec "$VENV/bin/python" -m pytest "$@"
     ;;
   cli)

@@ -62,7 +62,7 @@ class Style:
         return pixels * self.scale
 
 
-SCREEN = Style()
+SCREEN = Style(brief=True)  # the summary panel beside the charts says the rest
 
 
 def slide_style(width: int, transparent: bool = False) -> Style:

@@ -149,6 +149,13 @@ class ScalingPlot(ChartFrame):
             if s.last_efficient_gpus
             else "; efficiency below 50% everywhere"
         )
+        if self.style.brief:
+            self.set_title(
+                f"GPU scaling: P = {s.parallel_fraction:.0%}, ceiling {format_speedup(s.ceiling)}, "
+                f"best {format_speedup(s.best_speedup)} at {s.best_gpus:,} GPUs"
+            )
+            self._sync_views()
+            return
         self.set_title(
             f"GPU scaling: P = {s.parallel_fraction:.0%} parallel, ceiling {format_speedup(s.ceiling)}; "
             f"with {model_name or 'no'} overhead the best is {format_speedup(s.best_speedup)} "

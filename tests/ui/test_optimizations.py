@@ -43,7 +43,8 @@ def test_speedup_chart_marks_current_k_and_ceiling(window):
     x, y = window.speedup.marker.getData()
     assert 10 ** x[0] == pytest.approx(4) and y[0] == pytest.approx(1 / 0.55)
     assert window.speedup.ceiling.value() == pytest.approx(2.5)
-    assert "1.82×" in window.speedup.title
+    assert "Reduced precision" in window.speedup.title
+    assert window.speedup.marker_label.toPlainText() == "k = 4× → 1.82×"
 
 
 def test_scaling_chart_holds_the_analysis(window):
