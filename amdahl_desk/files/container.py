@@ -1,29 +1,53 @@
-"""Checks a file is a sane xlsx zip before any parser sees it: type, damage, zip bombs."""
+"""Checks a file is a sane xlsx zip before any parser sees it: type, damage, zip bombs, XML entities.
+
+Every part is inflated here once, by zlib directly from the raw stream with a hard cap,
+so a size the zip headers lie about cannot reach the workbook reader. While the parts
+stream by, worksheets are scanned for formulas that were never calculated (no saved
+value), so the reader can say which cells need recalculating instead of "empty".
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import struct
 import zipfile
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model.errors import ProfileError
 
 # No real profile comes near these: a 50,000-row sheet inflates to about 5 MB.
-MAX_MEMBER_BYTES = 256 * 2**20
-MAX_TOTAL_BYTES = 512 * 2**20
+MAX_MEMBER_BYTES = 64 * 2**20
+MAX_TOTAL_BYTES = 256 * 2**20
 MAX_RATIO = 200  # XML of real workbooks compresses 5–30×; bombs compress 1,000× and more
 RATIO_CHECK_FROM = 8 * 2**20  # small members may compress very well and harm no one
 MAX_MEMBERS = 10_000
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_MARK = "EncryptionInfo".encode("utf-16-le")
+_DTD = re.compile(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
+# A cell with a formula and no saved value: <c r="B7" ...><f>…</f></c>, no <v> or an empty one.
+_UNCOMPUTED = re.compile(
+    rb'<c r="([A-Z]+[0-9]+)"[^>]*>\s*<f[^>]*(?:/>|>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>', re.S
+)
+_SHEET = re.compile(rb'<sheet\b[^>]*?\bname="([^"]*)"[^>]*?\br:id="([^"]*)"', re.S)
+_REL = re.compile(rb'<Relationship\b[^>]*?\bId="([^"]*)"[^>]*?\bTarget="([^"]*)"', re.S)
+_REL_ALT = re.compile(rb'<Relationship\b[^>]*?\bTarget="([^"]*)"[^>]*?\bId="([^"]*)"', re.S)
+
+
+@dataclass
+class ContainerReport:
+    """What the check learned on the way: cells holding formulas that were never calculated, by sheet name."""
+
+    uncomputed: dict[str, set[str]] = field(default_factory=dict)
 
 
 def _fail(path: Path, what: str) -> ProfileError:
     return ProfileError(what, source=path.name)
 
 
-def check_xlsx_container(path: Path) -> None:
+def check_xlsx_container(path: Path) -> ContainerReport:
     """Raise :class:`ProfileError` unless ``path`` is a zip that is safe to hand to a workbook reader."""
     try:
         size = os.path.getsize(path)
@@ -59,61 +83,122 @@ def check_xlsx_container(path: Path) -> None:
                     f"the workbook holds {len(infos):,} parts, more than the {MAX_MEMBERS:,} "
                     "a profile could need; refusing to read it",
                 )
-            if "xl/workbook.xml" not in names and "xl/workbook.bin" not in names:
+            if "xl/workbook.bin" in names:
+                raise _fail(path, "this is a binary Excel workbook (.xlsb); save it as .xlsx")
+            if "xl/workbook.xml" not in names:
                 if "content.xml" in names:
                     raise _fail(path, "this is an OpenDocument spreadsheet (.ods); save it as .xlsx")
                 raise _fail(
                     path, "this zip file is not an xlsx workbook (it has no xl/workbook.xml); the file may be damaged"
                 )
-            if "xl/workbook.bin" in names:
-                raise _fail(path, "this is a binary Excel workbook (.xlsb); save it as .xlsx")
-            _check_sizes(path, zf, infos)
+            _check_declared(path, infos)
+            with open(path, "rb") as raw:
+                parts = {info.filename: _inflate(path, raw, info) for info in infos}
+        return _report(parts)
     except zipfile.BadZipFile as exc:
         raise _fail(path, f"the workbook is damaged or truncated ({exc}); expected a complete xlsx file") from None
-    except (OSError, EOFError, zlib.error, NotImplementedError, RuntimeError, ValueError) as exc:
-        if isinstance(exc, ProfileError):
-            raise
+    except ProfileError:
+        raise
+    except (OSError, EOFError, zlib.error, NotImplementedError, RuntimeError, ValueError, struct.error) as exc:
         raise _fail(path, f"the workbook is damaged ({exc}); expected a complete xlsx file") from None
 
 
-def _check_sizes(path: Path, zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo]) -> None:
+def _check_declared(path: Path, infos: list[zipfile.ZipInfo]) -> None:
     declared = 0
     for info in infos:
         declared += info.file_size
         if info.flag_bits & 0x1:
             raise _fail(path, f"part {info.filename} is encrypted; save the workbook without a password")
-        if info.file_size > MAX_MEMBER_BYTES or declared > MAX_TOTAL_BYTES:
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
             raise _fail(
                 path,
-                f"part {info.filename} would inflate to {info.file_size / 2**20:,.0f} MiB, past the "
-                f"limit of {MAX_MEMBER_BYTES // 2**20} MiB a profile could need (a zip bomb?); "
-                "refusing to read it",
+                f"part {info.filename} uses a compression that xlsx files do not use; "
+                "save the workbook again from your spreadsheet program",
             )
+        if info.file_size > MAX_MEMBER_BYTES or declared > MAX_TOTAL_BYTES:
+            raise _fail(path, _too_big(info.filename))
         if info.file_size > RATIO_CHECK_FROM and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise _fail(
                 path,
                 f"part {info.filename} inflates {info.file_size / max(info.compress_size, 1):,.0f}× "
                 f"(limit {MAX_RATIO}×), which no real workbook does (a zip bomb?); refusing to read it",
             )
-    # Declared sizes can lie: inflate each XML part once, counting, and stop at the limit.
-    actual_total = 0
-    for info in infos:
-        actual = 0
-        with zf.open(info) as member:
-            while chunk := member.read(1 << 20):
-                actual += len(chunk)
-                if actual > MAX_MEMBER_BYTES or actual_total + actual > MAX_TOTAL_BYTES:
-                    raise _fail(
-                        path,
-                        f"part {info.filename} inflates past the limit of "
-                        f"{MAX_MEMBER_BYTES // 2**20} MiB a profile could need (a zip bomb?); "
-                        "refusing to read it",
-                    )
-                if actual > RATIO_CHECK_FROM and actual > MAX_RATIO * max(info.compress_size, 1):
+
+
+def _too_big(name: str) -> str:
+    return (
+        f"part {name} inflates past the limit of {MAX_MEMBER_BYTES // 2**20} MiB (about 500,000 rows), more "
+        "than a profile could need, or the file is a zip bomb; refusing to read it"
+    )
+
+
+def _inflate(path: Path, raw: object, info: zipfile.ZipInfo) -> bytes:
+    """The part's bytes, inflated from the raw stream with a hard cap; sizes in the headers are not trusted."""
+    fh = raw  # an open binary file
+    fh.seek(info.header_offset)  # type: ignore[attr-defined]
+    header = fh.read(30)  # type: ignore[attr-defined]
+    if len(header) < 30 or header[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"bad local header for {info.filename}")
+    name_len, extra_len = struct.unpack("<HH", header[26:30])
+    fh.seek(info.header_offset + 30 + name_len + extra_len)  # type: ignore[attr-defined]
+    if info.compress_type == zipfile.ZIP_STORED:
+        data: bytes = fh.read(min(info.compress_size, MAX_MEMBER_BYTES + 1))  # type: ignore[attr-defined]
+        if len(data) > MAX_MEMBER_BYTES:
+            raise _fail(path, _too_big(info.filename))
+    else:
+        inflater = zlib.decompressobj(-15)
+        out = bytearray()
+        remaining = info.compress_size
+        while not inflater.eof:
+            chunk = fh.read(min(1 << 16, remaining) if remaining > 0 else 1 << 16)  # type: ignore[attr-defined]
+            remaining -= len(chunk)
+            if not chunk:
+                raise zipfile.BadZipFile(f"part {info.filename} is truncated")
+            data_in = chunk
+            while data_in:
+                out += inflater.decompress(data_in, MAX_MEMBER_BYTES + 1 - len(out))
+                if len(out) > MAX_MEMBER_BYTES:
+                    raise _fail(path, _too_big(info.filename))
+                if len(out) > RATIO_CHECK_FROM and len(out) > MAX_RATIO * max(info.compress_size, 1):
                     raise _fail(
                         path, f"part {info.filename} inflates more than {MAX_RATIO}× (a zip bomb?); refusing to read it"
                     )
-        actual_total += actual
+                data_in = inflater.unconsumed_tail
+        data = bytes(out)
+    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
+        raise zipfile.BadZipFile(f"part {info.filename} does not match its recorded size or checksum")
+    if info.filename.endswith((".xml", ".rels", ".vml")) and _DTD.search(data[:65536]):
+        raise _fail(
+            path,
+            f"part {info.filename} declares XML entities (a DTD), which real workbooks never do "
+            "and which can make a reader expand data without bound; refusing to read it",
+        )
+    return data
+
+
+def _report(parts: dict[str, bytes]) -> ContainerReport:
+    report = ContainerReport()
+    rels = parts.get("xl/_rels/workbook.xml.rels", b"")
+    targets = {rid: target for rid, target in _REL.findall(rels)}
+    targets.update({rid: target for target, rid in _REL_ALT.findall(rels)})
+    for name, rid in _SHEET.findall(parts.get("xl/workbook.xml", b"")):
+        target = targets.get(rid, b"").decode("utf-8", "replace").lstrip("/")
+        part = target if target.startswith("xl/") else f"xl/{target}"
+        cells = _UNCOMPUTED.findall(parts.get(part, b""))
+        if cells:
+            sheet = _xml_unescape(name.decode("utf-8", "replace"))
+            report.uncomputed[sheet] = {c.decode() for c in cells}
+    return report
+
+
+def _xml_unescape(text: str) -> str:
+    return (
+        text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", '"')
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+    )
 
 
 def _describe_non_zip(head: bytes) -> str:

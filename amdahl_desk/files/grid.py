@@ -28,6 +28,13 @@ class Grid:
     row0: int = 0
     col0: int = 0
     csv: bool = False
+    uncomputed: frozenset[str] = frozenset()  # cells (A1 style) holding formulas never calculated
+
+    def ref(self, row: int, col: int) -> str:
+        return f"{column_letter(self.col0 + col)}{self.row0 + row + 1}"
+
+    def never_calculated(self, row: int, col: int) -> bool:
+        return bool(self.uncomputed) and self.ref(row, col) in self.uncomputed
 
     def where(self, row: int, col: int | None = None) -> str:
         """``Components!B7`` for a cell, ``Components!7:7`` for a whole row; CSV says row and column."""

@@ -55,6 +55,10 @@ _UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\
 _TOTAL_LABEL = re.compile(r"^\s*(total|sum|grand total)\b", re.IGNORECASE)
 _SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
 TOTAL_TOLERANCE = 0.005
+NEVER_CALCULATED = (
+    "holds a formula that was never calculated (the file has no saved value for it); open the "
+    "workbook in Excel or LibreOffice, recalculate, save it, and open it again"
+)
 
 
 @dataclass
@@ -327,7 +331,9 @@ class TableReader:
             elif is_empty(time_value):
                 error = (
                     grid.where(r, time_col),
-                    f'"{shown(name) or "(no name)"}" has no time; expected a number or a value like "120 ms"',
+                    NEVER_CALCULATED
+                    if grid.never_calculated(r, time_col)
+                    else f'"{shown(name) or "(no name)"}" has no time; expected a number or a value like "120 ms"',
                 )
             else:
                 try:
@@ -336,7 +342,10 @@ class TableReader:
                     error = (grid.where(r, time_col), str(exc))
             if not name:
                 self.problem(
-                    grid.where(r, name_col), "this row has no component name; every component needs a unique name"
+                    grid.where(r, name_col),
+                    NEVER_CALCULATED
+                    if grid.never_calculated(r, name_col)
+                    else "this row has no component name; every component needs a unique name",
                 )
             scaling = serial
             if scaling_col is not None:
@@ -422,7 +431,8 @@ class TableReader:
             try:
                 speedup = parse_speedup_cell(grid.cell(r, cols["speedup"]))
             except ParseError as exc:
-                self.problem(grid.where(r, cols["speedup"]), str(exc))
+                never = grid.never_calculated(r, cols["speedup"])
+                self.problem(grid.where(r, cols["speedup"]), NEVER_CALCULATED if never else str(exc))
             enabled = True
             if "enabled" in cols:
                 try:

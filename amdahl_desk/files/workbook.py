@@ -13,18 +13,26 @@ from .container import check_xlsx_container
 from .grid import Grid
 from .tables import Loaded, TableReader
 
+MAX_ROWS = 500_000  # 50 times the largest profiles this is built for; memory stays bounded
 
-def _grid(book: Any, name: str) -> Grid:
+
+def _grid(book: Any, name: str, uncomputed: dict[str, set[str]], source: str) -> Grid:
     sheet = book.get_sheet_by_name(name)
+    if sheet.total_height > MAX_ROWS:
+        raise ProfileError(
+            f"sheet {name} has {sheet.total_height:,} rows, more than the {MAX_ROWS:,} a profile "
+            "can have here; split it or sum small components into groups",
+            source=source,
+        )
     rows = sheet.to_python(skip_empty_area=True)
     start = sheet.start or (0, 0)
-    return Grid(name, rows, start[0], start[1])
+    return Grid(name, rows, start[0], start[1], uncomputed=frozenset(uncomputed.get(name, ())))
 
 
 def read_workbook(path: str | Path) -> Loaded:
     """Read a profile workbook; raises one :class:`ProfileError` naming every bad cell."""
     path = Path(path)
-    check_xlsx_container(path)
+    report = check_xlsx_container(path)
     try:
         book = python_calamine.CalamineWorkbook.from_path(str(path))
         names = list(book.sheet_names)
@@ -37,9 +45,13 @@ def read_workbook(path: str | Path) -> Loaded:
     lower = {n.strip().lower(): n for n in names}
     reader = TableReader(path.name)
     try:
-        comp_grid = _grid(book, lower.get("components", names[0]))
-        opt_grid = _grid(book, lower["optimizations"]) if "optimizations" in lower else None
-        set_grid = _grid(book, lower["settings"]) if "settings" in lower else None
+        comp_grid = _grid(book, lower.get("components", names[0]), report.uncomputed, path.name)
+        opt_grid = (
+            _grid(book, lower["optimizations"], report.uncomputed, path.name) if "optimizations" in lower else None
+        )
+        set_grid = _grid(book, lower["settings"], report.uncomputed, path.name) if "settings" in lower else None
+    except ProfileError:
+        raise
     except Exception as exc:
         raise ProfileError(f"a sheet of the workbook is damaged and cannot be read ({exc})", source=path.name) from None
     finally:
