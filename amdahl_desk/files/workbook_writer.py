@@ -11,6 +11,7 @@ from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
@@ -28,9 +29,14 @@ _HEADER_FILL = PatternFill("solid", fgColor="DDE4EE")
 _TITLE = Font(bold=True, size=14)
 
 
+def printable(value: str) -> str:
+    """Text an xlsx file can hold: control characters (which openpyxl refuses to write) become U+FFFD."""
+    return ILLEGAL_CHARACTERS_RE.sub("\ufffd", value) if ILLEGAL_CHARACTERS_RE.search(value) else value
+
+
 def text_cell(ws: WriteOnlyWorksheet, value: str, **style: Any) -> WriteOnlyCell:
     """A cell that stays text even when it starts with = + - @: never a formula."""
-    cell = WriteOnlyCell(ws, value)
+    cell = WriteOnlyCell(ws, printable(value) if isinstance(value, str) else value)
     if isinstance(value, str):
         cell.data_type = "s"
     for key, val in style.items():
@@ -40,7 +46,9 @@ def text_cell(ws: WriteOnlyWorksheet, value: str, **style: Any) -> WriteOnlyCell
 
 def safe_text(ws: WriteOnlyWorksheet, value: str) -> str | WriteOnlyCell:
     """``value`` itself, or a forced-text cell when a spreadsheet would take it for a formula."""
-    return text_cell(ws, value) if value.startswith(FORMULA_PREFIXES) else value
+    if value.startswith(FORMULA_PREFIXES):
+        return text_cell(ws, value)
+    return printable(value)
 
 
 def _header(ws: WriteOnlyWorksheet, titles: list[str]) -> list[WriteOnlyCell]:

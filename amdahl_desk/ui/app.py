@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
+from .recovery import data_dir  # noqa: E402
 
 log = logging.getLogger("amdahl_desk")
 
@@ -53,18 +54,6 @@ def settle(app: QApplication, ms: int = 150) -> None:
     while time.monotonic() < end:
         app.processEvents()
         time.sleep(0.005)
-
-
-def data_dir() -> Path:
-    """The user's data folder for logs (and $AMDAHL_DESK_DATA_DIR, as tests use)."""
-    folder = os.environ.get("AMDAHL_DESK_DATA_DIR")
-    if not folder:
-        from platformdirs import user_data_dir
-
-        folder = user_data_dir("amdahl-desk", appauthor=False)
-    path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def install_excepthook(window: MainWindow) -> Path | None:

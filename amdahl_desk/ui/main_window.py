@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import time
 from pathlib import Path
 
 import shiboken6
@@ -34,13 +36,25 @@ from .document import Document
 from .export import CHART_TITLES, chart_widget, export_chart, render_image
 from .optimization_panel import OptimizationPanel
 from .optimization_table import OptimizationTableModel
+from .recovery import RecoveryStore
 from .scaling_plot import ScalingPlot
 from .settings_panel import SettingsPanel
 from .speedup_plot import SpeedupPlot
 from .summary_panel import SummaryPanel
 
 MAX_RECENT = 8
+RECOVERY_INTERVAL_MS = 60_000
+log = logging.getLogger(__name__)
 FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """When and how big the file on disk is, to notice another program saving it."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 def app_settings() -> QSettings:
@@ -98,6 +112,73 @@ class MainWindow(QMainWindow):
                     splitter.restoreState(state)
         self._redraw()
         self._update_title()
+        self.disk_stamp: tuple[int, int] | None = None
+        # Unsaved work is copied to the data folder every minute and after structural changes.
+        self.recovery = None if fresh else RecoveryStore()
+        self.recovery_timer = QTimer(self)
+        self.recovery_timer.setInterval(RECOVERY_INTERVAL_MS)
+        self.recovery_timer.timeout.connect(self.write_recovery)
+        self.recovery_timer.start()
+        for signal in (
+            self.doc.componentsInserted,
+            self.doc.componentsRemoved,
+            self.doc.componentsReordered,
+            self.doc.optimizationsChanged,
+            self.doc.settingsChanged,
+        ):
+            signal.connect(self._structure_changed)
+        self.doc.undo_stack.cleanChanged.connect(self._clean_changed)
+
+    # -- crash recovery ----------------------------------------------------
+    def _structure_changed(self) -> None:
+        QTimer.singleShot(0, self, self.write_recovery)
+
+    def _clean_changed(self, clean: bool) -> None:
+        if clean and self.recovery is not None:
+            self.recovery.clear()
+
+    def write_recovery(self) -> bool:
+        """Copy unsaved work to the recovery folder (nothing to do when the document is saved)."""
+        if self.recovery is None or not shiboken6.isValid(self.doc.undo_stack):
+            return False
+        if self.doc.undo_stack.isClean():
+            self.recovery.clear()
+            return False
+        try:
+            self.recovery.write(self.doc.profile, self.doc.path)
+        except OSError as exc:
+            log.warning("cannot write the recovery copy: %s", exc)
+            return False
+        return True
+
+    def offer_recovery(self) -> bool:
+        """After a crash: offer the newest copy left behind; True when it was restored."""
+        if self.recovery is None:
+            return False
+        left = self.recovery.left_behind()
+        if not left:
+            return False
+        newest = left[0]
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(newest.saved_at))
+        where = newest.path.name if newest.path else "an unsaved profile"
+        answer = self.ask(
+            "Restore unsaved work?",
+            f"Amdahl Desk did not close normally. Unsaved changes to {where} were kept at {when}.\n\n"
+            "Restore them? (Discard deletes the copy.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Discard,
+            QMessageBox.StandardButton.Yes,
+        )
+        for item in left:
+            for file in item.files:
+                file.unlink(missing_ok=True)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self.doc.reset(newest.profile, newest.path)
+        self.doc.undo_stack.resetClean()  # restored work is unsaved work
+        self._update_title()
+        self.write_recovery()
+        self.statusBar().showMessage(f"Restored unsaved work from {when}; save it to keep it", 15000)
+        return True
 
     # -- layout ------------------------------------------------------------
     def _group(self, title: str, widget: QWidget, extra: QWidget | None = None) -> QGroupBox:
@@ -396,6 +477,7 @@ class MainWindow(QMainWindow):
         csv = path.suffix.lower() in (".csv", ".tsv", ".txt")
         self.imported_from = path if csv else None
         self.doc.reset(loaded.profile, None if csv else path.resolve(), [str(w) for w in loaded.warnings])
+        self.disk_stamp = None if csv else _stamp(path)
         self.table.fit_columns()
         self._remember(path)
         if loaded.warnings:
@@ -436,7 +518,19 @@ class MainWindow(QMainWindow):
     def save(self) -> bool:
         if self.doc.path is None:
             return self.save_as()
-        return self._write(self.doc.path)
+        path = self.doc.path
+        current = _stamp(path)
+        if current is not None and self.disk_stamp is not None and current != self.disk_stamp:
+            answer = self.ask(
+                "File changed on disk",
+                f"{path.name} has changed on disk since it was opened (another program or person "
+                "saved it). Replace it with your version?",
+                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Save:
+                return False
+        return self._write(path)
 
     def save_as(self) -> bool:
         suggested = (
@@ -477,6 +571,7 @@ class MainWindow(QMainWindow):
             return False
         if mark_clean:
             self.doc.undo_stack.setClean()
+            self.disk_stamp = _stamp(path)
         self.statusBar().showMessage(f"Saved {path.name}", 5000)
         return True
 
@@ -547,7 +642,9 @@ class MainWindow(QMainWindow):
         self.open_path(self.doc.path, ask=False)
 
     def start(self, path: str | None, default_profile: str) -> None:
-        """What a launch opens: the given file, else the last document, else the bundled example."""
+        """What a launch opens: work left by a crash, the given file, the last document, or the bundled example."""
+        if not path and self.offer_recovery():
+            return
         if path:
             if self.open_path(path, ask=False):
                 return
@@ -567,6 +664,9 @@ class MainWindow(QMainWindow):
             for name, splitter in self._splitters.items():
                 self.settings.setValue(f"window/{name}", splitter.saveState())
             self.settings.sync()
+        if self.recovery is not None:
+            self.recovery.clear()  # saved or discarded: nothing to recover
+        self.recovery_timer.stop()
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

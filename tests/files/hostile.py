@@ -21,7 +21,11 @@ BILLION_LAUGHS = (
 
 def valid_workbook(path: Path) -> Path:
     profile = Profile(
-        [Component("load", 100), Component("matmul", 600, Scaling.PARALLEL), Component("sync", 100, Scaling.COMMUNICATION)],
+        [
+            Component("load", 100),
+            Component("matmul", 600, Scaling.PARALLEL),
+            Component("sync", 100, Scaling.COMMUNICATION),
+        ],
         [Optimization("bf16", ("matmul",), 4)],
     )
     save_profile(profile, path)
@@ -69,7 +73,7 @@ def lying_bomb(target: Path, inflated: int = 200 * 2**20) -> Path:
         start = 0
         while (start := data.find(signature, start)) >= 0:
             name_at = start + (30 if signature == b"PK\x03\x04" else 46)
-            if data[name_at:name_at + len(name)] == name:
+            if data[name_at : name_at + len(name)] == name:
                 struct.pack_into("<H", data, start + method_at, zipfile.ZIP_DEFLATED)
                 struct.pack_into("<I", data, start + size_at, 100)
             start += 4
@@ -80,8 +84,11 @@ def lying_bomb(target: Path, inflated: int = 200 * 2**20) -> Path:
 def huge_honest_sheet(target: Path, rows: int) -> Path:
     """A plain sheet of ``rows`` components, written as XML directly (openpyxl would take minutes)."""
     parts = members(valid_workbook(target.with_name("base-" + target.name)))
-    body = "".join(f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>{"matmul" if r == 2 else f"c{r}"}</t></is></c>'
-                   f'<c r="B{r}"><v>1</v></c></row>' for r in range(2, rows + 2))
+    body = "".join(
+        f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>{"matmul" if r == 2 else f"c{r}"}</t></is></c>'
+        f'<c r="B{r}"><v>1</v></c></row>'
+        for r in range(2, rows + 2)
+    )
     parts["xl/worksheets/sheet1.xml"] = (
         '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
         '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Component</t></is></c>'
@@ -109,11 +116,19 @@ def mutate(data: bytes, parts: dict[str, bytes], rng: random.Random) -> tuple[st
     if kind == "mangle":
         for _ in range(rng.randint(1, 10)):
             at = rng.randrange(len(xml))
-            xml[at:at + rng.randint(0, 8)] = bytes(rng.choice(b'<>/"=&;x0 \n') for _ in range(rng.randint(0, 8)))
+            xml[at : at + rng.randint(0, 8)] = bytes(rng.choice(b'<>/"=&;x0 \n') for _ in range(rng.randint(0, 8)))
     else:
         sheet = new.get("xl/worksheets/sheet1.xml", b"")
-        values = [b"<v>-5</v>", b"<v>1e400</v>", b"<v>NaN</v>", b'<v t="b">1</v>', b"<v>43831</v>", b"<f>1/0</f>",
-                  b"<v></v>", b"<is><t>=cmd</t></is>"]
+        values = [
+            b"<v>-5</v>",
+            b"<v>1e400</v>",
+            b"<v>NaN</v>",
+            b'<v t="b">1</v>',
+            b"<v>43831</v>",
+            b"<f>1/0</f>",
+            b"<v></v>",
+            b"<is><t>=cmd</t></is>",
+        ]
         xml = bytearray(sheet.replace(b"<v>100</v>", rng.choice(values), 1))
         name = "xl/worksheets/sheet1.xml"
     new[name] = bytes(xml)

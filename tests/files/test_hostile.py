@@ -14,7 +14,14 @@ from amdahl_desk.files import load_profile
 from amdahl_desk.model import ProfileError
 
 from .hostile import (
-    BILLION_LAUGHS, huge_honest_sheet, lying_bomb, members, mutate, valid_workbook, with_dtd, write_members,
+    BILLION_LAUGHS,
+    huge_honest_sheet,
+    lying_bomb,
+    members,
+    mutate,
+    valid_workbook,
+    with_dtd,
+    write_members,
 )
 
 
@@ -50,11 +57,14 @@ def test_zip_bomb_with_lying_headers(tmp_path):
 def test_bombs_stay_within_memory(tmp_path):
     """In a fresh process: reading a lying bomb and a ratio bomb stays far below 1 GB."""
     bomb = lying_bomb(tmp_path / "bomb.xlsx")
-    code = ("import resource, sys; from amdahl_desk.files import load_profile\n"
-            "try:\n    load_profile(sys.argv[1])\nexcept Exception as e:\n    print(type(e).__name__)\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code, str(bomb)], capture_output=True, text=True, timeout=60,
-                         check=True).stdout.split()
+    code = (
+        "import resource, sys; from amdahl_desk.files import load_profile\n"
+        "try:\n    load_profile(sys.argv[1])\nexcept Exception as e:\n    print(type(e).__name__)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(bomb)], capture_output=True, text=True, timeout=60, check=True
+    ).stdout.split()
     assert out[0] == "ProfileError"
     assert int(out[1]) < 400 * 1024  # kB
 
@@ -85,9 +95,11 @@ def test_formula_without_saved_value_names_the_cell(tmp_path):
     book.save(tmp_path / "f.xlsx")
     with pytest.raises(ProfileError) as info:
         load_profile(tmp_path / "f.xlsx")
-    assert str(info.value) == ("f.xlsx: Components!B3: holds a formula that was never calculated (the file has no "
-                               "saved value for it); open the workbook in Excel or LibreOffice, recalculate, save it, "
-                               "and open it again")
+    assert str(info.value) == (
+        "f.xlsx: Components!B3: holds a formula that was never calculated (the file has no "
+        "saved value for it); open the workbook in Excel or LibreOffice, recalculate, save it, "
+        "and open it again"
+    )
 
 
 def test_formula_with_saved_value_is_read(tmp_path):

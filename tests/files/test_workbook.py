@@ -189,3 +189,10 @@ def test_bundled_examples_load():
         loaded = load_profile(example_path(name))
         assert loaded.warnings == []
         assert loaded.profile.total in (1000, 1500)
+
+
+def test_control_characters_never_break_a_save(tmp_path):
+    (tmp_path / "c.csv").write_text("Component,Time\nbad\x01name,1\nok,2\n", encoding="utf-8")
+    profile = load_profile(tmp_path / "c.csv").profile
+    save_profile(profile, tmp_path / "c.xlsx")
+    assert [c.name for c in load_profile(tmp_path / "c.xlsx").profile.components] == ["bad\ufffdname", "ok"]

@@ -63,26 +63,51 @@ def test_icons_at_every_size():
 @pytest.mark.slow
 def test_wheel_carries_resources_and_works_outside_the_source_tree(tmp_path):
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)], check=True,
-                   capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     wheel = next(wheels.glob("amdahl_desk-*.whl"))
     env_dir = tmp_path / "fresh"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
-                   capture_output=True, timeout=300)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     # The dependencies come from this test run's environment; Amdahl Desk itself only from the wheel.
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     deps = [p for p in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *site.getsitepackages()}]
     Path(purelib, "test-deps.pth").write_text("\n".join(deps) + "\n")
-    code = ("import amdahl_desk, sys; from amdahl_desk.resources import example_path; "
-            "print(amdahl_desk.__file__); print(example_path('llm-request.xlsx'))")
-    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path,
-                         env={**os.environ, "PYTHONPATH": ""}).stdout.split("\n")
+    code = (
+        "import amdahl_desk, sys; from amdahl_desk.resources import example_path; "
+        "print(amdahl_desk.__file__); print(example_path('llm-request.xlsx'))"
+    )
+    out = subprocess.run(
+        [str(python), "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": ""},
+    ).stdout.split("\n")
     assert out[0].startswith(str(env_dir)) and out[1].startswith(str(env_dir))
-    proc = subprocess.run([str(env_dir / "bin" / "amdahl-desk"), "report", out[1], "--json"], capture_output=True,
-                          text=True, cwd=tmp_path, timeout=120)
+    proc = subprocess.run(
+        [str(env_dir / "bin" / "amdahl-desk"), "report", out[1], "--json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert '"overall_speedup": 1.4285714285714286' in proc.stdout
 
@@ -91,13 +116,24 @@ def test_wheel_carries_resources_and_works_outside_the_source_tree(tmp_path):
 def test_bundled_application_builds_and_starts(tmp_path):
     pytest.importorskip("PyInstaller")
     env = dict(os.environ, DIST=str(tmp_path / "dist"), WORK=str(tmp_path / "build"))
-    proc = subprocess.run(["bash", str(ROOT / "packaging" / "pyinstaller" / "build.sh"), sys.executable],
-                          capture_output=True, text=True, env=env, timeout=900)
+    proc = subprocess.run(
+        ["bash", str(ROOT / "packaging" / "pyinstaller" / "build.sh"), sys.executable],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     program = tmp_path / "dist" / "amdahl-desk" / "amdahl-desk"
     shot = tmp_path / "shot.png"
-    run = subprocess.run([str(program), "--screenshot", str(shot), "--size", "1280x800"], capture_output=True,
-                         text=True, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"), timeout=120, cwd=tmp_path)
+    run = subprocess.run(
+        [str(program), "--screenshot", str(shot), "--size", "1280x800"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stderr
     from PySide6.QtGui import QImage
 
