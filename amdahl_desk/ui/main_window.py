@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from pathlib import Path
 
 import shiboken6
@@ -23,10 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..files import READABLE, load_profile, save_profile
-from ..files.atomic import atomic_write
+from ..files import READABLE
 from ..model.errors import ProfileError
-from ..model.profile import Profile
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
 from .breakdown_chart import BreakdownChart
@@ -34,6 +31,7 @@ from .component_table import ComponentTableModel
 from .component_view import ComponentTableView
 from .document import Document
 from .export import CHART_TITLES, chart_widget, export_chart, render_image
+from .file_actions import FileActions
 from .optimization_panel import OptimizationPanel
 from .optimization_table import OptimizationTableModel
 from .recovery import RecoveryStore
@@ -42,19 +40,9 @@ from .settings_panel import SettingsPanel
 from .speedup_plot import SpeedupPlot
 from .summary_panel import SummaryPanel
 
-MAX_RECENT = 8
 RECOVERY_INTERVAL_MS = 60_000
 log = logging.getLogger(__name__)
 FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    """When and how big the file on disk is, to notice another program saving it."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
 
 
 def app_settings() -> QSettings:
@@ -67,7 +55,7 @@ def app_settings() -> QSettings:
     return QSettings(str(Path(folder) / "amdahl-desk.ini"), QSettings.Format.IniFormat)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(FileActions, QMainWindow):
     """One document per window."""
 
     def __init__(self, fresh: bool = False) -> None:
@@ -130,55 +118,6 @@ class MainWindow(QMainWindow):
         self.doc.undo_stack.cleanChanged.connect(self._clean_changed)
 
     # -- crash recovery ----------------------------------------------------
-    def _structure_changed(self) -> None:
-        QTimer.singleShot(0, self, self.write_recovery)
-
-    def _clean_changed(self, clean: bool) -> None:
-        if clean and self.recovery is not None:
-            self.recovery.clear()
-
-    def write_recovery(self) -> bool:
-        """Copy unsaved work to the recovery folder (nothing to do when the document is saved)."""
-        if self.recovery is None or not shiboken6.isValid(self.doc.undo_stack):
-            return False
-        if self.doc.undo_stack.isClean():
-            self.recovery.clear()
-            return False
-        try:
-            self.recovery.write(self.doc.profile, self.doc.path)
-        except OSError as exc:
-            log.warning("cannot write the recovery copy: %s", exc)
-            return False
-        return True
-
-    def offer_recovery(self) -> bool:
-        """After a crash: offer the newest copy left behind; True when it was restored."""
-        if self.recovery is None:
-            return False
-        left = self.recovery.left_behind()
-        if not left:
-            return False
-        newest = left[0]
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(newest.saved_at))
-        where = newest.path.name if newest.path else "an unsaved profile"
-        answer = self.ask(
-            "Restore unsaved work?",
-            f"Amdahl Desk did not close normally. Unsaved changes to {where} were kept at {when}.\n\n"
-            "Restore them? (Discard deletes the copy.)",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Discard,
-            QMessageBox.StandardButton.Yes,
-        )
-        for item in left:
-            for file in item.files:
-                file.unlink(missing_ok=True)
-        if answer != QMessageBox.StandardButton.Yes:
-            return False
-        self.doc.reset(newest.profile, newest.path)
-        self.doc.undo_stack.resetClean()  # restored work is unsaved work
-        self._update_title()
-        self.write_recovery()
-        self.statusBar().showMessage(f"Restored unsaved work from {when}; save it to keep it", 15000)
-        return True
 
     # -- layout ------------------------------------------------------------
     def _group(self, title: str, widget: QWidget, extra: QWidget | None = None) -> QGroupBox:
@@ -433,147 +372,6 @@ class MainWindow(QMainWindow):
         return QFileDialog.getOpenFileName(self, "Open Profile", start, filters)[0]
 
     # -- files -------------------------------------------------------------
-    def maybe_save(self) -> bool:
-        """True when it is fine to drop the current document (saved, discarded, or unchanged)."""
-        if self.doc.undo_stack.isClean():
-            return True
-        name = self.doc.path.name if self.doc.path else "this profile"
-        answer = self.ask(
-            "Unsaved changes",
-            f"Save the changes to {name}?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
-
-    def new_document(self) -> None:
-        if self.maybe_save():
-            self.imported_from = None
-            self.doc.reset(Profile(), None)
-            self.statusBar().showMessage("New profile: type or paste components into the table", 8000)
-
-    def open_dialog(self) -> None:
-        if not self.maybe_save():
-            return
-        path = self.choose_file(save=False)
-        if path:
-            self.open_path(Path(path), ask=False)
-
-    def open_path(self, path: str | Path, ask: bool = True) -> bool:
-        """Open a profile; a file that cannot be read leaves the current document as it was."""
-        path = Path(path)
-        if ask and not self.maybe_save():
-            return False
-        try:
-            loaded = load_profile(path)
-        except ProfileError as exc:
-            self.show_error("Cannot open profile", str(exc))
-            return False
-        except Exception as exc:  # noqa: BLE001 - the promise: never a traceback, the document intact
-            self.show_error("Cannot open profile", f"{path.name}: unexpected error while reading: {exc}")
-            return False
-        csv = path.suffix.lower() in (".csv", ".tsv", ".txt")
-        self.imported_from = path if csv else None
-        self.doc.reset(loaded.profile, None if csv else path.resolve(), [str(w) for w in loaded.warnings])
-        self.disk_stamp = None if csv else _stamp(path)
-        self.table.fit_columns()
-        self._remember(path)
-        if loaded.warnings:
-            self.statusBar().showMessage(
-                f"Opened {path.name} with {len(loaded.warnings)} warning(s): " + str(loaded.warnings[0]), 15000
-            )
-        else:
-            self.statusBar().showMessage(f"Opened {path.name}", 5000)
-        if self.optimization_model.rowCount():
-            self.optimizations.select_row(0)
-        return True
-
-    def _remember(self, path: Path) -> None:
-        if self.fresh:
-            return
-        path = path.resolve()
-        recent = [p for p in self._recent() if p != str(path)]
-        self.settings.setValue("files/recent", [str(path)] + recent[: MAX_RECENT - 1])
-        self.settings.setValue("files/last_folder", str(path.parent))
-        self.settings.setValue("files/last_document", str(path))
-
-    def _recent(self) -> list[str]:
-        value = self.settings.value("files/recent", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        recent = self._recent()
-        if not recent:
-            self.recent_menu.addAction("(none)").setEnabled(False)
-        for i, p in enumerate(recent, start=1):
-            act = self.recent_menu.addAction(f"&{i} {Path(p).name}")
-            act.setStatusTip(p)
-            act.triggered.connect(lambda _=False, p=p: self.open_path(p))
-
-    def save(self) -> bool:
-        if self.doc.path is None:
-            return self.save_as()
-        path = self.doc.path
-        current = _stamp(path)
-        if current is not None and self.disk_stamp is not None and current != self.disk_stamp:
-            answer = self.ask(
-                "File changed on disk",
-                f"{path.name} has changed on disk since it was opened (another program or person "
-                "saved it). Replace it with your version?",
-                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Cancel,
-            )
-            if answer != QMessageBox.StandardButton.Save:
-                return False
-        return self._write(path)
-
-    def save_as(self) -> bool:
-        suggested = (
-            self.doc.path.name
-            if self.doc.path
-            else (self.imported_from.stem + ".xlsx")
-            if self.imported_from
-            else "profile.xlsx"
-        )
-        path = self.choose_file(save=True, suggested=suggested, filters="Excel workbooks (*.xlsx)")
-        if not path:
-            return False
-        target = Path(path)
-        if target.suffix.lower() != ".xlsx":
-            target = target.with_suffix(".xlsx")
-        if self._write(target):
-            self.imported_from = None
-            self.doc.set_path(target.resolve())
-            self._remember(target)
-            return True
-        return False
-
-    def export_csv(self) -> None:
-        base = self.doc.path or self.imported_from
-        path = self.choose_file(
-            save=True, suggested=(base.stem if base else "components") + ".csv", filters="CSV tables (*.csv)"
-        )
-        if path:
-            self._write(Path(path), mark_clean=False)
-
-    def _write(self, path: Path, mark_clean: bool = True) -> bool:
-        """Save through a temporary file beside the target: a failed save leaves the old file as it was."""
-        try:
-            as_csv = path.suffix.lower() == ".csv"
-            atomic_write(path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv))
-        except OSError as exc:
-            self.show_error("Cannot save", f"{path}: {exc.strerror or exc}. The file on disk is unchanged.")
-            return False
-        if mark_clean:
-            self.doc.undo_stack.setClean()
-            self.disk_stamp = _stamp(path)
-        self.statusBar().showMessage(f"Saved {path.name}", 5000)
-        return True
 
     def export_dialog(self, chart: str = "slide") -> None:
         from .export_dialog import ExportDialog
@@ -626,33 +424,6 @@ class MainWindow(QMainWindow):
             f"Copied {CHART_TITLES[name].lower()} ({size[0]}×{size[1]}) to the clipboard", 8000
         )
         return True
-
-    def revert(self) -> None:
-        if self.doc.path is None:
-            return
-        if not self.doc.undo_stack.isClean():
-            answer = self.ask(
-                "Revert",
-                f"Discard all changes and reload {self.doc.path.name}?",
-                QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Cancel,
-            )
-            if answer != QMessageBox.StandardButton.Discard:
-                return
-        self.open_path(self.doc.path, ask=False)
-
-    def start(self, path: str | None, default_profile: str) -> None:
-        """What a launch opens: work left by a crash, the given file, the last document, or the bundled example."""
-        if not path and self.offer_recovery():
-            return
-        if path:
-            if self.open_path(path, ask=False):
-                return
-        elif not self.fresh:
-            last = self.settings.value("files/last_document", "")
-            if last and Path(str(last)).is_file() and self.open_path(str(last), ask=False):
-                return
-        self.open_path(default_profile, ask=False)
 
     # -- window events -----------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -31,7 +31,7 @@ def test_failed_save_leaves_the_file_byte_for_byte(window, monkeypatch, failure)
     original = path.read_bytes()
     edit(window)
     import amdahl_desk.files.atomic as atomic
-    import amdahl_desk.ui.main_window as mw
+    import amdahl_desk.ui.file_actions as mw
 
     if failure == "disk full":
         real = mw.save_profile
