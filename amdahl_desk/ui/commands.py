@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
@@ -11,6 +12,7 @@ from ..model.units import TimeUnit
 from .document import Document
 
 EDIT_CELL_ID = 1001
+MERGE_IDS = {"SetOptimizationsCommand": 1002, "SetSettingsCommand": 1003}
 
 
 class EditComponentsCommand(QUndoCommand):
@@ -91,67 +93,50 @@ class RemoveComponentsCommand(QUndoCommand):
         self.doc.set_optimizations(self.opts_before)
 
 
-class ReorderComponentsCommand(QUndoCommand):
+class ReplaceCommand(QUndoCommand):
+    """An old value and a new one, set through one raw setter of the document.
+
+    Consecutive commands of one class with the same ``merge_key`` merge into one undo step
+    (dragging the k slider, typing in a settings field); ``None`` never merges.
+    """
+
+    def __init__(self, text: str, setter: Callable[[Any], None], old: Any, new: Any, merge_key: object = None) -> None:
+        super().__init__(text)
+        self.setter, self.old, self.new, self.merge_key = setter, old, new, merge_key
+
+    def redo(self) -> None:
+        self.setter(self.new)
+
+    def undo(self) -> None:
+        self.setter(self.old)
+
+    def id(self) -> int:
+        return MERGE_IDS.get(type(self).__name__, -1) if self.merge_key is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if type(other) is not type(self) or other.merge_key != self.merge_key:  # type: ignore[attr-defined]
+            return False
+        self.new = other.new  # type: ignore[attr-defined]
+        return True
+
+
+class ReorderComponentsCommand(ReplaceCommand):
     """Sort or move rows: the same components in a new order."""
 
     def __init__(self, doc: Document, new_order: Sequence[Component], text: str) -> None:
-        super().__init__(text)
-        self.doc = doc
-        self.old = list(doc.profile.components)
-        self.new = list(new_order)
-
-    def redo(self) -> None:
-        self.doc.set_components(self.new)
-
-    def undo(self) -> None:
-        self.doc.set_components(self.old)
+        super().__init__(text, doc.set_components, list(doc.profile.components), list(new_order))
 
 
-class SetOptimizationsCommand(QUndoCommand):
+class SetOptimizationsCommand(ReplaceCommand):
     """Any change to the optimization checklist: tick, rename, retarget, new k, add, remove."""
 
     def __init__(self, doc: Document, new: Sequence[Optimization], text: str, merge_key: object = None) -> None:
-        super().__init__(text)
-        self.doc = doc
-        self.old = list(doc.profile.optimizations)
-        self.new = list(new)
-        self.merge_key = merge_key  # e.g. ("k", row): dragging a slider is one undo step
-
-    def redo(self) -> None:
-        self.doc.set_optimizations(self.new)
-
-    def undo(self) -> None:
-        self.doc.set_optimizations(self.old)
-
-    def id(self) -> int:
-        return 1002 if self.merge_key is not None else -1
-
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, SetOptimizationsCommand) or other.merge_key != self.merge_key:
-            return False
-        self.new = other.new
-        return True
+        super().__init__(text, doc.set_optimizations, list(doc.profile.optimizations), list(new), merge_key)
 
 
-class SetSettingsCommand(QUndoCommand):
+class SetSettingsCommand(ReplaceCommand):
     def __init__(self, doc: Document, new: Settings, text: str, merge_key: object = None) -> None:
-        super().__init__(text)
-        self.doc, self.old, self.new, self.merge_key = doc, doc.profile.settings, new, merge_key
-
-    def redo(self) -> None:
-        self.doc.set_settings(self.new)
-
-    def undo(self) -> None:
-        self.doc.set_settings(self.old)
-
-    def id(self) -> int:
-        return 1003 if self.merge_key is not None else -1
-
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, SetSettingsCommand) or other.merge_key != self.merge_key:
-            return False
-        self.new = other.new
-        return True
+        super().__init__(text, doc.set_settings, doc.profile.settings, new, merge_key)
 
 
 class SetUnitCommand(QUndoCommand):
