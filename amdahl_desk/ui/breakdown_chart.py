@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QWidget
 from ..model.analysis import Analysis
 from ..model.profile import Profile
 from ..model.units import format_speedup, format_time
-from .chart_style import INK, LABEL_FILL, OTHER, PALETTE, RED, SCREEN, ChartFrame, Style, nice_ceiling, set_item_text
+from .chart_style import INK, OTHER, PALETTE, RED, SCREEN, ChartFrame, Style, nice_ceiling, set_item_text
 
 TOP = 8  # components shown by name; the rest are one "other" segment
 
@@ -37,14 +37,7 @@ class BreakdownChart(ChartFrame):
             t.setFont(style.font(1.1, bold=True))
             t.setZValue(20)  # above the target line
             item.addItem(t)
-        self.target = pg.InfiniteLine(
-            angle=90,
-            pen=style.pen(RED, 2, Qt.PenStyle.DashLine),
-            label="",
-            labelOpts={"position": 0.97, "color": RED, "anchors": [(0.5, 0), (0.5, 0)], "fill": LABEL_FILL},
-        )
-        self.target.label.setFont(style.font(0.95))
-        item.addItem(self.target, ignoreBounds=True)
+        self.target = self.marker_line(90, RED, Qt.PenStyle.DashLine, 0.97, (0.5, 0))
         left = item.getAxis("left")
         left.setTicks([[(1.0, "Baseline"), (0.0, "After")]])
         left.setTickFont(style.font(1.1, bold=True))

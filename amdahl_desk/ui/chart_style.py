@@ -158,6 +158,20 @@ class ChartFrame(QWidget):
             setattr(self, key, (text, color))
             self.plot.setLabel(axis, text, color=color, **{"font-size": self.style.css_size()})
 
+    def marker_line(
+        self, angle: int, color: QColor, style: Qt.PenStyle, position: float, anchor: tuple[float, float]
+    ) -> pg.InfiniteLine:
+        """A labelled reference line (ceiling, target) drawn over the data, its label on a white ground."""
+        line = pg.InfiniteLine(
+            angle=angle,
+            pen=self.style.pen(color, 2 if angle == 90 else 1.5, style),
+            label="",
+            labelOpts={"position": position, "color": color, "anchors": [anchor, anchor], "fill": LABEL_FILL},
+        )
+        line.label.setFont(self.style.font(0.95))
+        self.plot.addItem(line, ignoreBounds=True)
+        return line
+
     def set_title(self, text: str) -> None:
         if text != self.title:
             self.title = text

@@ -16,7 +16,6 @@ from .chart_style import (
     GREEN,
     GREY,
     INK,
-    LABEL_FILL,
     ORANGE,
     RED,
     SCREEN,
@@ -51,14 +50,7 @@ class ScalingPlot(ChartFrame):
                 (ORANGE.name(), "point", "Last N with efficiency ≥ 50%"),
             ]
         )
-        self.ceiling = pg.InfiniteLine(
-            angle=0,
-            pen=style.pen(BLUE, 1.5, Qt.PenStyle.DotLine),
-            label="",
-            labelOpts={"position": 0.02, "color": BLUE, "anchors": [(0, 1), (0, 1)], "fill": LABEL_FILL},
-        )
-        self.ceiling.label.setFont(style.font(0.95))
-        item.addItem(self.ceiling, ignoreBounds=True)
+        self.ceiling = self.marker_line(0, BLUE, Qt.PenStyle.DotLine, 0.02, (0, 1))
         self.best = pg.ScatterPlotItem(size=style.size(14), symbol="star", brush=pg.mkBrush(RED), pen=pg.mkPen(INK))
         item.addItem(self.best)
         self.best_label = pg.TextItem(color=RED, anchor=(0.5, 1.3), fill=pg.mkBrush(255, 255, 255, 200))

@@ -48,14 +48,7 @@ class SpeedupPlot(ChartFrame):
                 (RED.name(), "dash", "Ceiling 1/(1−f)"),
             ]
         )
-        self.ceiling = pg.InfiniteLine(
-            angle=0,
-            pen=style.pen(RED, 1.5, Qt.PenStyle.DashLine),
-            label="",
-            labelOpts={"position": 0.03, "color": RED, "anchors": [(0, 1), (0, 1)], "fill": LABEL_FILL},
-        )
-        self.ceiling.label.setFont(style.font(0.95))
-        item.addItem(self.ceiling, ignoreBounds=True)
+        self.ceiling = self.marker_line(0, RED, Qt.PenStyle.DashLine, 0.03, (0, 1))
         self.marker = pg.ScatterPlotItem(
             size=style.size(12), brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=style.size(1.5))
         )
