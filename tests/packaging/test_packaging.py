@@ -125,9 +125,16 @@ def test_bundled_application_builds_and_starts(tmp_path):
     )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     program = tmp_path / "dist" / "amdahl-desk" / "amdahl-desk"
+    # Register it as a desktop would, then start it the way the menu does: the entry's Exec line.
+    home = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "share"), HOME=str(tmp_path))
+    subprocess.run(["bash", str(LINUX / "install.sh"), str(program)], check=True, capture_output=True, env=home)
+    entry = (tmp_path / "share" / "applications" / "amdahl-desk.desktop").read_text()
+    exec_line = next(line for line in entry.splitlines() if line.startswith("Exec="))[len("Exec=") :]
     shot = tmp_path / "shot.png"
+    argv = [arg for arg in exec_line.split() if arg != "%f"] + ["--screenshot", str(shot), "--size", "1280x800"]
+    assert argv[0] == str(program)
     run = subprocess.run(
-        [str(program), "--screenshot", str(shot), "--size", "1280x800"],
+        argv,
         capture_output=True,
         text=True,
         env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),

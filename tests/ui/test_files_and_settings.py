@@ -4,6 +4,7 @@ import os
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
@@ -217,3 +218,51 @@ def test_screenshot_command(tmp_path):
     image = QImage(str(shot))
     assert (image.width(), image.height()) == (1280, 800)
     assert not (tmp_path / "cfg").exists()  # screenshots leave no remembered state
+
+
+def test_layout_and_geometry_are_remembered(window, qtbot, example):
+    from amdahl_desk.ui.main_window import MainWindow
+
+    window.resize(900, 560)
+    window._splitters["right"].setSizes([110, 150, 250])  # charts resized by the user
+    sizes = window._splitters["right"].sizes()
+    window.close()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    # Qt fits a restored window onto the screen; the offscreen screen is 800 px wide, so only the height and the
+    # panel arrangement can be compared exactly here.
+    assert again.size().height() == 560
+    assert again._splitters["right"].sizes() == sizes
+
+
+def test_exports_from_window_and_command_keep_formula_text_as_text(window, tmp_path):
+    import openpyxl
+
+    from amdahl_desk.ui.component_table import NAME
+
+    assert window.component_model.setData(window.component_model.index(0, NAME), '=HYPERLINK("http://x","y")')
+    assert window.component_model.setData(window.component_model.index(2, NAME), "@SUM(A1:A9)")
+    assert window.save()
+    book = openpyxl.load_workbook(window.doc.path)
+    assert book["Components"]["A2"].data_type == "s" and book["Components"]["A4"].data_type == "s"
+    assert book["Optimizations"]["C2"].value == "GPU matrix multiplications"
+    out = tmp_path / "cli"
+    proc = subprocess.run(
+        [sys.executable, "-m", "amdahl_desk", "export", str(window.doc.path), "--out", str(out), "--format", "xlsx"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    book = openpyxl.load_workbook(proc.stdout.strip())
+    assert book["Components"]["A2"].value == '=HYPERLINK("http://x","y")' and book["Components"]["A2"].data_type == "s"
+    proc = subprocess.run(
+        [sys.executable, "-m", "amdahl_desk", "export", str(window.doc.path), "--out", str(out), "--format", "csv"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    first = Path(proc.stdout.strip()).read_text(encoding="utf-8").splitlines()[1]
+    assert first.startswith("\"'=HYPERLINK(") or first.startswith("'=HYPERLINK(")

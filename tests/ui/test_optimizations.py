@@ -110,3 +110,24 @@ def test_remove_optimization(window):
         "Reduced precision and tensor-core kernels",
         "Kernel fusion",
     ]
+
+
+def test_pick_targets_from_the_component_list(window, qtbot):
+    from PySide6.QtCore import Qt as QtNs
+
+    from amdahl_desk.ui.optimization_panel import TargetPicker
+
+    view = window.optimizations.view
+    index = window.optimization_model.index(0, TARGETS)
+    view.setCurrentIndex(index)
+    view.edit(index)
+    picker = view.findChild(TargetPicker)
+    assert picker is not None and picker.chosen() == ["GPU matrix multiplications"]
+    picker.filter.setText("other")
+    visible = [picker.list.item(i).text() for i in range(picker.list.count()) if not picker.list.item(i).isHidden()]
+    assert visible == ["Other GPU kernels"]
+    picker.list.item(2).setCheckState(QtNs.CheckState.Checked)
+    view.commitData(picker)
+    view.closeEditor(picker, view.itemDelegate().EndEditHint.NoHint)
+    assert window.doc.profile.optimizations[0].targets == ("GPU matrix multiplications", "Other GPU kernels")
+    assert window.doc.analysis.optimizations.fraction[0] == pytest.approx(0.75)
