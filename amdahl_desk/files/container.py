@@ -38,9 +38,24 @@ _REL_ALT = re.compile(rb'<Relationship\b[^>]*?\bTarget="([^"]*)"[^>]*?\bId="([^"
 
 @dataclass
 class ContainerReport:
-    """What the check learned on the way: cells holding formulas that were never calculated, by sheet name."""
+    """What the check learned on the way: where each sheet's XML is, to look up a cell when one is empty.
 
-    uncomputed: dict[str, set[str]] = field(default_factory=dict)
+    Looking is lazy: only a cell the reader complains about is searched for a formula that was
+    never calculated, so a large healthy workbook costs nothing here.
+    """
+
+    sheet_xml: dict[str, bytes] = field(default_factory=dict)
+
+    def never_calculated(self, sheet: str, ref: str) -> bool:
+        xml = self.sheet_xml.get(sheet)
+        if not xml:
+            return False
+        at = xml.find(f'<c r="{ref}"'.encode())
+        if at < 0:
+            return False
+        end = xml.find(b"</c>", at)
+        cell = xml[at : end + 4] if end >= 0 else xml[at:]
+        return bool(_UNCOMPUTED.match(cell))
 
 
 def _fail(path: Path, what: str) -> ProfileError:
@@ -184,10 +199,8 @@ def _report(parts: dict[str, bytes]) -> ContainerReport:
     for name, rid in _SHEET.findall(parts.get("xl/workbook.xml", b"")):
         target = targets.get(rid, b"").decode("utf-8", "replace").lstrip("/")
         part = target if target.startswith("xl/") else f"xl/{target}"
-        cells = _UNCOMPUTED.findall(parts.get(part, b""))
-        if cells:
-            sheet = _xml_unescape(name.decode("utf-8", "replace"))
-            report.uncomputed[sheet] = {c.decode() for c in cells}
+        if part in parts:
+            report.sheet_xml[_xml_unescape(name.decode("utf-8", "replace"))] = parts[part]
     return report
 
 

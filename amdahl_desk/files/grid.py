@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 CellValue = object
@@ -28,13 +28,14 @@ class Grid:
     row0: int = 0
     col0: int = 0
     csv: bool = False
-    uncomputed: frozenset[str] = frozenset()  # cells (A1 style) holding formulas never calculated
+    # Asked for a cell's A1 reference: does it hold a formula that was never calculated?
+    uncomputed: Callable[[str], bool] | None = None
 
     def ref(self, row: int, col: int) -> str:
         return f"{column_letter(self.col0 + col)}{self.row0 + row + 1}"
 
     def never_calculated(self, row: int, col: int) -> bool:
-        return bool(self.uncomputed) and self.ref(row, col) in self.uncomputed
+        return self.uncomputed is not None and self.uncomputed(self.ref(row, col))
 
     def where(self, row: int, col: int | None = None) -> str:
         """``Components!B7`` for a cell, ``Components!7:7`` for a whole row; CSV says row and column."""

@@ -267,6 +267,7 @@ class TableReader:
         rows = self._drop_total_line(grid, cols, rows, unit, bare_unit)
         components: list[Component] = []
         self._component_cells = (grid, [row.grid_row for row in rows], cols)
+        make = Component._make
         for row in rows:
             if row.error is not None:
                 self.problem(*row.error)
@@ -277,7 +278,8 @@ class TableReader:
                 time = row.time[0]
             else:
                 time = convert(row.time[0], row.time[1] or bare_unit, unit)
-            components.append(Component(row.name, time, row.scaling, row.group, row.notes))
+            # The reader's names are already stripped: _make skips Component.__new__ and its strip().
+            components.append(make((row.name, time, row.scaling, row.group, row.notes)))
         return components, unit
 
     def _missing_header(self, grid: Grid) -> None:
@@ -316,6 +318,7 @@ class TableReader:
         serial = Scaling.SERIAL
         inf = math.inf
         grid_rows = grid.rows
+        make_row = _Row._make  # skips the generated __new__: a third of the cost of _Row(...)
         for r in range(header + 1, len(grid_rows)):
             cells = grid_rows[r]
             if len(cells) < width:
@@ -367,7 +370,7 @@ class TableReader:
             if notes_col is not None:
                 cell = cells[notes_col]
                 notes = cell.strip() if type(cell) is str else as_text(cell)
-            rows.append(_Row(r, name, time, scaling, group, notes, error))
+            rows.append(make_row((r, name, time, scaling, group, notes, error)))
         return rows
 
     def _drop_total_line(
@@ -379,7 +382,8 @@ class TableReader:
             assert row.time is not None
             return convert(row.time[0], row.time[1] or bare_unit, unit)
 
-        others = [in_unit(r) for r in rows[:-1] if r.time is not None]
+        same = bare_unit is unit
+        others = [t[0] if same and t[1] is None else in_unit(r) for r in rows[:-1] if (t := r.time) is not None]
         total = math.fsum(others)
         labelled = bool(_TOTAL_LABEL.match(last.name))
         matches = (

@@ -9,14 +9,14 @@ import python_calamine
 
 from ..model.errors import ProfileError
 from ..model.units import TimeUnit
-from .container import check_xlsx_container
+from .container import ContainerReport, check_xlsx_container
 from .grid import Grid
 from .tables import Loaded, TableReader
 
 MAX_ROWS = 500_000  # 50 times the largest profiles this is built for; memory stays bounded
 
 
-def _grid(book: Any, name: str, uncomputed: dict[str, set[str]], source: str) -> Grid:
+def _grid(book: Any, name: str, report: ContainerReport, source: str) -> Grid:
     sheet = book.get_sheet_by_name(name)
     if sheet.total_height > MAX_ROWS:
         raise ProfileError(
@@ -26,7 +26,7 @@ def _grid(book: Any, name: str, uncomputed: dict[str, set[str]], source: str) ->
         )
     rows = sheet.to_python(skip_empty_area=True)
     start = sheet.start or (0, 0)
-    return Grid(name, rows, start[0], start[1], uncomputed=frozenset(uncomputed.get(name, ())))
+    return Grid(name, rows, start[0], start[1], uncomputed=lambda ref: report.never_calculated(name, ref))
 
 
 def read_workbook(path: str | Path) -> Loaded:
@@ -45,11 +45,9 @@ def read_workbook(path: str | Path) -> Loaded:
     lower = {n.strip().lower(): n for n in names}
     reader = TableReader(path.name)
     try:
-        comp_grid = _grid(book, lower.get("components", names[0]), report.uncomputed, path.name)
-        opt_grid = (
-            _grid(book, lower["optimizations"], report.uncomputed, path.name) if "optimizations" in lower else None
-        )
-        set_grid = _grid(book, lower["settings"], report.uncomputed, path.name) if "settings" in lower else None
+        comp_grid = _grid(book, lower.get("components", names[0]), report, path.name)
+        opt_grid = _grid(book, lower["optimizations"], report, path.name) if "optimizations" in lower else None
+        set_grid = _grid(book, lower["settings"], report, path.name) if "settings" in lower else None
     except ProfileError:
         raise
     except Exception as exc:
