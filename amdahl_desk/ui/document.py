@@ -48,6 +48,7 @@ class Document(QObject):
         self.undo_stack.setUndoLimit(500)
         self.analysis: Analysis | None = None
         self.analysis_error: str | None = None
+        self.revision = 0  # counts every change, merged edits too
         self._analyse()
 
     # -- whole document ----------------------------------------------------
@@ -58,6 +59,7 @@ class Document(QObject):
         self.warnings = list(warnings)
         self.undo_stack.clear()
         self.undo_stack.setClean()
+        self.revision += 1
         self._analyse()
         self.profileReset.emit()
         self.pathChanged.emit()
@@ -80,6 +82,7 @@ class Document(QObject):
             self.analysis_error = str(exc)
 
     def refresh(self) -> None:
+        self.revision += 1
         self._analyse()
         self.analysisChanged.emit()
 

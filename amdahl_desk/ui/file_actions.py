@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
 
 from ..files import load_profile, save_profile
@@ -40,8 +39,12 @@ def stamp(path: Path) -> tuple[int, int] | None:
 class FileActions:
     """Opening and saving profiles without ever losing what the user typed."""
 
-    def _structure_changed(self) -> None:
-        QTimer.singleShot(0, self, self.write_recovery)
+    def _optimizations_changed(self) -> None:
+        # Adding or removing one is structural; ticking one or dragging its k is not (that waits for the minute).
+        count = len(self.doc.profile.optimizations)
+        if count != self._optimization_count:
+            self._optimization_count = count
+            self.recovery_soon.start()
 
     def _clean_changed(self, clean: bool) -> None:
         if clean and self.recovery is not None:
@@ -51,14 +54,20 @@ class FileActions:
         """Copy unsaved work to the recovery folder (nothing to do when the document is saved)."""
         if self.recovery is None or not shiboken6.isValid(self.doc.undo_stack):
             return False
-        if self.doc.undo_stack.isClean():
+        stack = self.doc.undo_stack
+        if stack.isClean():
             self.recovery.clear()
+            self._recovered_state = None
             return False
+        state = self.doc.revision
+        if state == getattr(self, "_recovered_state", None) and self.recovery.workbook.exists():
+            return True  # nothing new since the last copy
         try:
             self.recovery.write(self.doc.profile, self.doc.path)
         except OSError as exc:
             log.warning("cannot write the recovery copy: %s", exc)
             return False
+        self._recovered_state = state
         return True
 
     def offer_recovery(self) -> bool:

@@ -41,6 +41,7 @@ from .speedup_plot import SpeedupPlot
 from .summary_panel import SummaryPanel
 
 RECOVERY_INTERVAL_MS = 60_000
+RECOVERY_DEBOUNCE_MS = 500
 log = logging.getLogger(__name__)
 FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
 
@@ -107,14 +108,15 @@ class MainWindow(FileActions, QMainWindow):
         self.recovery_timer.setInterval(RECOVERY_INTERVAL_MS)
         self.recovery_timer.timeout.connect(self.write_recovery)
         self.recovery_timer.start()
-        for signal in (
-            self.doc.componentsInserted,
-            self.doc.componentsRemoved,
-            self.doc.componentsReordered,
-            self.doc.optimizationsChanged,
-            self.doc.settingsChanged,
-        ):
-            signal.connect(self._structure_changed)
+        # Rows and optimizations added or removed: copy soon (debounced, so a burst of changes writes once).
+        self.recovery_soon = QTimer(self)
+        self.recovery_soon.setSingleShot(True)
+        self.recovery_soon.setInterval(RECOVERY_DEBOUNCE_MS)
+        self.recovery_soon.timeout.connect(self.write_recovery)
+        self._optimization_count = len(self.doc.profile.optimizations)
+        for signal in (self.doc.componentsInserted, self.doc.componentsRemoved, self.doc.componentsReordered):
+            signal.connect(self.recovery_soon.start)
+        self.doc.optimizationsChanged.connect(self._optimizations_changed)
         self.doc.undo_stack.cleanChanged.connect(self._clean_changed)
 
     # -- crash recovery ----------------------------------------------------
