@@ -30,7 +30,6 @@ from .breakdown_chart import BreakdownChart
 from .component_table import ComponentTableModel
 from .component_view import ComponentTableView
 from .document import Document
-from .export import CHART_TITLES, chart_widget, export_chart, render_image
 from .file_actions import FileActions
 from .optimization_panel import OptimizationPanel
 from .optimization_table import OptimizationTableModel
@@ -41,6 +40,8 @@ from .speedup_plot import SpeedupPlot
 from .summary_panel import SummaryPanel
 
 RECOVERY_INTERVAL_MS = 60_000
+# The export module (and QtSvg with it) loads on first use, not at start-up.
+CHART_NAMES = {"breakdown": "Where the time goes", "speedup": "Speedup against k", "scaling": "GPU scaling"}
 RECOVERY_DEBOUNCE_MS = 500
 log = logging.getLogger(__name__)
 FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
@@ -281,7 +282,7 @@ class MainWindow(FileActions, QMainWindow):
         )
         copy_menu = export.addMenu("Copy C&hart Image")
         for name in ("breakdown", "speedup", "scaling"):
-            self._action(copy_menu, CHART_TITLES[name], lambda _=False, n=name: self.copy_chart(n))
+            self._action(copy_menu, CHART_NAMES[name], lambda _=False, n=name: self.copy_chart(n))
         export.addSeparator()
         self._action(export, "Export Components as &CSV…", self.export_csv)
 
@@ -390,6 +391,8 @@ class MainWindow(FileActions, QMainWindow):
     def export_chart_to(
         self, path: Path, name: str, fmt: str, size: tuple[int, int] = (1920, 1080), transparent: bool = False
     ) -> bool:
+        from .export import export_chart
+
         if path.suffix.lower() != f".{fmt}":
             path = path.with_suffix(f".{fmt}")
         try:
@@ -414,6 +417,8 @@ class MainWindow(FileActions, QMainWindow):
 
     def copy_chart(self, name: str, size: tuple[int, int] = (1920, 1080)) -> bool:
         """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
+        from .export import CHART_TITLES, chart_widget, render_image
+
         if self.doc.analysis is None:
             self.show_error("Cannot copy", self.doc.analysis_error or "nothing to chart")
             return False
