@@ -121,13 +121,13 @@ def headline(profile: Profile, analysis: Analysis) -> str:
     enabled = [o for o in profile.optimizations if o.enabled]
     if len(enabled) == 1:
         o = enabled[0]
-        what = f"Making {_names(o.targets)} {format_speedup(o.speedup)} faster"
+        what = f"Making {_names(o.targets)} {format_speedup(o.speedup)} faster makes"
         free = f"even a free {_names(o.targets)}"
     else:
-        what = f"The {c.enabled} enabled optimizations together"
+        what = f"The {c.enabled} enabled optimizations together make"
         free = "even making their components free"
     return (
-        f"{what} makes the whole {format_speedup(c.overall_speedup)} faster "
+        f"{what} the whole workload {format_speedup(c.overall_speedup)} faster "
         f"({format_time(total, unit)} → {format_time(c.new_total, unit)}, saving {format_time(c.time_saved, unit)}); "
         f"{free} caps it at {format_speedup(c.ceiling)}: "
         f"{format_time((1 - c.fraction) * total, unit)} lie elsewhere."

@@ -312,8 +312,8 @@ class MainWindow(FileActions, QMainWindow):
                 )
             if self.total_label.text() != text:
                 self.total_label.setText(text)
-        warnings = list(self.doc.warnings) + list(analysis.warnings if analysis else [])
-        self.total_label.setToolTip("\n".join(warnings))
+        warnings = list(analysis.warnings if analysis else []) + list(self.doc.warnings)
+        self.summary.set_notes(warnings)
 
     def _redraw_speedup(self) -> None:
         self.speedup.update_analysis(self.doc.profile, self.doc.analysis, self.optimizations.current_row())

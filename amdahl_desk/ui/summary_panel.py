@@ -81,6 +81,25 @@ class SummaryPanel(QFrame):
             w.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         grid.addWidget(self.sentence, 1, 0, 1, 4)
         grid.addWidget(self.target, 2, 0, 1, 4)
+        # Notes worth a look (speedups that multiply on one component, slowdowns, a total row that did not
+        # add up when the file was read): one line, all of them in its tooltip.
+        self.notes = QLabel(self)
+        self.notes.setStyleSheet("color: #8a5a00;")
+        self.notes.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.notes.setFixedHeight(self.fontMetrics().lineSpacing() + 4)
+        grid.addWidget(self.notes, 3, 0, 1, 4)
+
+    def set_notes(self, notes: list[str]) -> None:
+        if not notes:
+            set_text(self.notes, "")
+            self.notes.setToolTip("")
+            return
+        more = f"  (+{len(notes) - 1} more: hover to read)" if len(notes) > 1 else ""
+        text = f"Note: {notes[0]}"
+        metrics = self.notes.fontMetrics()
+        width = max(self.notes.width() - metrics.horizontalAdvance(more) - 8, 100)
+        set_text(self.notes, metrics.elidedText(text, Qt.TextElideMode.ElideRight, width) + more)
+        self.notes.setToolTip("\n".join(f"• {n}" for n in notes))
 
     def update_analysis(self, profile: Profile, analysis: Analysis | None, error: str | None) -> None:
         if analysis is None:

@@ -172,6 +172,13 @@ class TestNotAWorkbook:
         (tmp_path / "enc.xlsx").write_bytes(data)
         assert "encrypted" in message(tmp_path / "enc.xlsx")
 
+    def test_real_encrypted_workbook(self):
+        """Encrypted with a password by msoffcrypto-tool, the way Excel stores it (an OLE container)."""
+        from pathlib import Path
+
+        path = Path(__file__).parent / "fixtures" / "encrypted-password-secret.xlsx"
+        assert "the workbook is encrypted (password-protected)" in message(path)
+
     def test_truncated(self, tmp_path):
         save_profile(training(), tmp_path / "ok.xlsx")
         data = (tmp_path / "ok.xlsx").read_bytes()

@@ -131,3 +131,14 @@ def test_pick_targets_from_the_component_list(window, qtbot):
     view.closeEditor(picker, view.itemDelegate().EndEditHint.NoHint)
     assert window.doc.profile.optimizations[0].targets == ("GPU matrix multiplications", "Other GPU kernels")
     assert window.doc.analysis.optimizations.fraction[0] == pytest.approx(0.75)
+
+
+def test_overlapping_optimizations_are_noted_where_the_answer_is(window):
+    from dataclasses import replace
+
+    opts = list(window.doc.profile.optimizations)
+    opts[3] = replace(opts[3], targets=("GPU matrix multiplications",), enabled=True)  # a second one on matmul
+    assert window.optimization_model.set_all(opts, "overlap")
+    assert window.doc.analysis.new_times[1] == pytest.approx(600 / 12)
+    assert "multiply to 12×" in window.summary.notes.toolTip()
+    assert window.summary.notes.text().startswith("Note: ")
