@@ -161,25 +161,17 @@ def _inflate(path: Path, raw: object, info: zipfile.ZipInfo) -> bytes:
         if len(data) > MAX_MEMBER_BYTES:
             raise _fail(path, _too_big(info.filename))
     else:
+        # One read of the compressed bytes, one inflate with a hard cap on the output.
+        packed: bytes = fh.read(info.compress_size)  # type: ignore[attr-defined]
         inflater = zlib.decompressobj(-15)
-        out = bytearray()
-        remaining = info.compress_size
-        while not inflater.eof:
-            chunk = fh.read(min(1 << 16, remaining) if remaining > 0 else 1 << 16)  # type: ignore[attr-defined]
-            remaining -= len(chunk)
-            if not chunk:
-                raise zipfile.BadZipFile(f"part {info.filename} is truncated")
-            data_in = chunk
-            while data_in:
-                out += inflater.decompress(data_in, MAX_MEMBER_BYTES + 1 - len(out))
-                if len(out) > MAX_MEMBER_BYTES:
-                    raise _fail(path, _too_big(info.filename))
-                if len(out) > RATIO_CHECK_FROM and len(out) > MAX_RATIO * max(info.compress_size, 1):
-                    raise _fail(
-                        path, f"part {info.filename} inflates more than {MAX_RATIO}× (a zip bomb?); refusing to read it"
-                    )
-                data_in = inflater.unconsumed_tail
-        data = bytes(out)
+        data = inflater.decompress(packed, MAX_MEMBER_BYTES + 1)
+        if len(data) > MAX_MEMBER_BYTES or inflater.unconsumed_tail:
+            raise _fail(path, _too_big(info.filename))
+        if len(data) > RATIO_CHECK_FROM and len(data) > MAX_RATIO * max(info.compress_size, 1):
+            raise _fail(path, f"part {info.filename} inflates more than {MAX_RATIO}× (a zip bomb?); "
+                              "refusing to read it")
+        if not inflater.eof:
+            raise zipfile.BadZipFile(f"part {info.filename} is truncated")
     if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
         raise zipfile.BadZipFile(f"part {info.filename} does not match its recorded size or checksum")
     if info.filename.endswith((".xml", ".rels", ".vml")) and _DTD.search(data[:65536]):
