@@ -168,8 +168,9 @@ def _inflate(path: Path, raw: object, info: zipfile.ZipInfo) -> bytes:
         if len(data) > MAX_MEMBER_BYTES or inflater.unconsumed_tail:
             raise _fail(path, _too_big(info.filename))
         if len(data) > RATIO_CHECK_FROM and len(data) > MAX_RATIO * max(info.compress_size, 1):
-            raise _fail(path, f"part {info.filename} inflates more than {MAX_RATIO}× (a zip bomb?); "
-                              "refusing to read it")
+            raise _fail(
+                path, f"part {info.filename} inflates more than {MAX_RATIO}× (a zip bomb?); refusing to read it"
+            )
         if not inflater.eof:
             raise zipfile.BadZipFile(f"part {info.filename} is truncated")
     if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
