@@ -95,6 +95,7 @@ class ScalingPlot(ChartFrame):
             self.efficient.setData([], [])
             set_item_text(self.best_label, "")
             set_item_text(self.efficient_label, "")
+            self.ceiling.setVisible(False)
             self.set_title("GPU scaling — no data")
             return
         s = analysis.scaling

@@ -105,6 +105,8 @@ class SummaryPanel(QFrame):
         if analysis is None:
             for fig in (self.speedup, self.new_time, self.saved, self.ceiling):
                 fig.set("—")
+            set_text(self.new_time.caption, "new time")
+            set_text(self.ceiling.caption, "ceiling")
             set_text(self.sentence, error or "")
             set_text(self.target, "")
             return
