@@ -33,7 +33,12 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="amdahl-desk",
         description="Decide which optimization is worth building: Amdahl's law on a measured profile.",
-        epilog="With no subcommand the window opens, on PROFILE or the bundled example.",
+        epilog=(
+            "With no subcommand the window opens: amdahl-desk [PROFILE] [--screenshot PNG [--size WxH]] — on "
+            "PROFILE, else the last document, else the bundled example. --screenshot renders the window "
+            "offscreen to PNG and exits."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"amdahl-desk {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="{report,scale,export}")
