@@ -80,7 +80,8 @@ def font(point_size: float, bold: bool = False) -> QFont:
 
 
 def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
-    widget = pg.PlotWidget(background=style.background)
+    # No context menus: building them costs start-up time and they offer nothing here.
+    widget = pg.PlotWidget(background=style.background, viewBox=pg.ViewBox(enableMenu=False))
     item = widget.getPlotItem()
     item.setMenuEnabled(False)
     item.hideButtons()

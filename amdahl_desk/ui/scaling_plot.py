@@ -58,7 +58,7 @@ class ScalingPlot(ChartFrame):
         item.addItem(self.best_label)
 
         # Efficiency lives on its own 0–100% axis at the right.
-        self.eff_view = pg.ViewBox()
+        self.eff_view = pg.ViewBox(enableMenu=False)
         self.eff_view.setMouseEnabled(x=False, y=False)
         item.showAxis("right")
         item.scene().addItem(self.eff_view)
