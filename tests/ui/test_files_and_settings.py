@@ -266,3 +266,21 @@ def test_exports_from_window_and_command_keep_formula_text_as_text(window, tmp_p
     )
     first = Path(proc.stdout.strip()).read_text(encoding="utf-8").splitlines()[1]
     assert first.startswith("\"'=HYPERLINK(") or first.startswith("'=HYPERLINK(")
+
+
+def test_bad_file_through_the_real_dialog(qtbot, tmp_path, example, monkeypatch):
+    """The window's own message box (its exec answered here) shows the reader's message; nothing changes."""
+    from amdahl_desk.ui.main_window import MainWindow
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append((box.windowTitle(), box.text())) or 0)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.open_path(example, ask=False)
+    before = win.doc.profile.copy()
+    bad = tmp_path / "broken.xlsx"
+    bad.write_bytes(b"PK\x03\x04" + bytes(100))
+    assert not win.open_path(bad, ask=False)
+    assert shown == [("Cannot open profile", shown[0][1])]
+    assert shown[0][1].startswith("broken.xlsx: the workbook is damaged or truncated")
+    assert win.doc.profile == before and win.doc.path.name == "training-iteration.xlsx"
