@@ -296,6 +296,7 @@ def _write_summary(book: Workbook, profile: Profile, a: Analysis) -> None:
 def _add_charts(ws: WriteOnlyWorksheet, profile: Profile, n: int, header_row: int, last_row: int) -> None:
     """Time per component (baseline and after) and GPU scaling, as native charts on the cells above."""
     from openpyxl.chart import BarChart, Reference, ScatterChart, Series
+    from openpyxl.chart.data_source import AxDataSource, StrRef
 
     unit = profile.unit.value
     shown = min(n, CHART_ROWS)
@@ -315,7 +316,10 @@ def _add_charts(ws: WriteOnlyWorksheet, profile: Profile, n: int, header_row: in
         for series, color in zip(bars.series, ("8A8F98", "1F5FA8"), strict=True):
             series.graphicalProperties.solidFill = color
             series.graphicalProperties.line.solidFill = color
-        bars.set_categories(Reference(_sheet(ws, COMPONENTS), min_col=1, min_row=2, max_row=shown + 1))
+        # Names are text: a strRef, which Excel needs to label the bars (a numRef shows 1, 2, 3…).
+        names = AxDataSource(strRef=StrRef(f"'{COMPONENTS}'!$A$2:$A${shown + 1}"))
+        for series in bars.series:
+            series.cat = names
         bars.height, bars.width = max(7.5, 0.6 * shown + 3), 18
         bars.legend.position = "b"
         ws.add_chart(bars, "K2")
