@@ -309,8 +309,8 @@ def _add_charts(ws: WriteOnlyWorksheet, profile: Profile, n: int, header_row: in
         )
         bars.y_axis.title = f"Time ({unit})"
         bars.x_axis.scaling.orientation = "maxMin"  # first row at the top, as in the table
-        data = Reference(_sheet(ws, COMPONENTS), min_col=2, min_row=1, max_row=shown + 1)
-        after = Reference(_sheet(ws, COMPONENTS), min_col=7, min_row=1, max_row=shown + 1)
+        data = Reference(_SheetName(COMPONENTS), min_col=2, min_row=1, max_row=shown + 1)
+        after = Reference(_SheetName(COMPONENTS), min_col=7, min_row=1, max_row=shown + 1)
         bars.add_data(data, titles_from_data=True)
         bars.add_data(after, titles_from_data=True)
         for series, color in zip(bars.series, ("8A8F98", "1F5FA8"), strict=True):
@@ -352,7 +352,3 @@ class _SheetName:
 
     def __init__(self, title: str) -> None:
         self.title = title
-
-
-def _sheet(ws: WriteOnlyWorksheet, title: str) -> Any:
-    return _SheetName(title)

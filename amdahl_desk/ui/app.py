@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
+from .qt_util import parse_size, settle  # noqa: E402
 from .recovery import data_dir  # noqa: E402
 
 log = logging.getLogger("amdahl_desk")
@@ -34,26 +35,6 @@ def make_app() -> QApplication:
     if icon_path().exists():
         app.setWindowIcon(QIcon(str(icon_path())))
     return app
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f'--size "{text}": expected WIDTHxHEIGHT, like 1600x1000') from None
-    if not (200 <= w <= 10000 and 200 <= h <= 10000):
-        raise ValueError(f'--size "{text}": width and height must be between 200 and 10000 pixels')
-    return w, h
-
-
-def settle(app: QApplication, ms: int = 150) -> None:
-    """Let layouts and deferred redraws finish (pyqtgraph resizes its views on posted events)."""
-    import time
-
-    end = time.monotonic() + ms / 1000
-    while time.monotonic() < end:
-        app.processEvents()
-        time.sleep(0.005)
 
 
 def install_excepthook(window: MainWindow) -> Path | None:
@@ -87,7 +68,7 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
     try:
         width, height = parse_size(size)
     except ValueError as exc:
-        raise BadInputError(str(exc)) from None
+        raise BadInputError(f"--size: {exc}") from None
     app = make_app()
     window = MainWindow(fresh=screenshot is not None)
     if screenshot is not None:
@@ -97,11 +78,11 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
         window.resize(width, height)
         window.reset_layout()
         window.show()
-        settle(app)
+        settle(150)
         window.reset_layout()
-        settle(app)
+        settle(150)
         window._redraw()
-        settle(app)
+        settle(150)
         image = window.grab()
         target = Path(screenshot)
         if not image.save(str(target)):

@@ -8,7 +8,6 @@ mis-scale labels at custom sizes and its SVG exporter fails on Qt 6.11 and later
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +16,6 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPoint, QR
 from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
-    QApplication,
     QGraphicsItem,
     QGraphicsView,
     QGridLayout,
@@ -35,6 +33,9 @@ from ..model.report import target_sentence
 from ..model.units import format_percent, format_speedup, format_time
 from .breakdown_chart import BreakdownChart
 from .chart_style import Style, slide_style
+from .qt_util import parse_size, settle
+
+__all__ = ["CHARTS", "FORMATS", "PRESETS", "chart_widget", "export_chart", "parse_size", "render_image"]
 from .scaling_plot import ScalingPlot
 from .speedup_plot import SpeedupPlot
 
@@ -47,17 +48,6 @@ CHART_TITLES = {
     "speedup": "Speedup against k",
     "scaling": "GPU scaling",
 }
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``1920x1080`` (or ×) → (1920, 1080); 200 to 10,000 pixels a side."""
-    try:
-        w, h = (int(v) for v in text.lower().replace("×", "x").split("x"))
-    except ValueError:
-        raise ValueError(f'"{text}" is not a size; expected WIDTHxHEIGHT, like 1920x1080') from None
-    if not (200 <= w <= 10000 and 200 <= h <= 10000):
-        raise ValueError(f'"{text}": width and height must be between 200 and 10,000 pixels')
-    return w, h
 
 
 def slide_title(profile: Profile, analysis: Analysis) -> str:
@@ -191,22 +181,14 @@ def chart_widget(
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.resize(*size)
     widget.show()
-    _settle()
+    settle()
     # Charts place their labels from the final geometry: update once more now that it is known.
     if isinstance(widget, SlideWidget):
         widget.update_analysis(profile, analysis, row)
     elif isinstance(widget, BreakdownChart):
         widget.update_analysis(profile, analysis)
-    _settle()
+    settle()
     return widget
-
-
-def _settle(ms: int = 60) -> None:
-    app = QApplication.instance()
-    end = time.monotonic() + ms / 1000
-    while app is not None and time.monotonic() < end:
-        app.processEvents()
-        time.sleep(0.002)
 
 
 def render_image(widget: QWidget, size: tuple[int, int], transparent: bool = False) -> QImage:

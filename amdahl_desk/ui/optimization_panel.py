@@ -53,15 +53,10 @@ class TargetPicker(QWidget):
             item = QListWidgetItem(name, self.list)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if name.casefold() in chosen_keys else Qt.CheckState.Unchecked)
-        self.list.itemClicked.connect(self._toggle_on_click)
         layout.addWidget(self.filter)
         layout.addWidget(self.list)
         self.filter.textChanged.connect(self._filter)
         self.setFocusProxy(self.filter)
-
-    def _toggle_on_click(self, item: QListWidgetItem) -> None:
-        # A click anywhere on the row toggles it, not only on the small box.
-        pass
 
     def _filter(self, text: str) -> None:
         key = text.casefold()

@@ -78,9 +78,6 @@ class ScalingPlot(ChartFrame):
             size=style.size(10), symbol="o", brush=pg.mkBrush(ORANGE), pen=pg.mkPen(INK)
         )
         self.eff_view.addItem(self.efficient)
-        self.efficient_label = pg.TextItem(color=ORANGE.darker(130), anchor=(-0.05, -0.15))
-        self.efficient_label.setFont(style.font())
-        self.eff_view.addItem(self.efficient_label)
         item.vb.sigResized.connect(self._sync_views)
 
     def _sync_views(self) -> None:
@@ -94,7 +91,6 @@ class ScalingPlot(ChartFrame):
             self.best.setData([], [])
             self.efficient.setData([], [])
             set_item_text(self.best_label, "")
-            set_item_text(self.efficient_label, "")
             self.ceiling.setVisible(False)
             self.set_title("GPU scaling — no data")
             return
@@ -125,10 +121,8 @@ class ScalingPlot(ChartFrame):
             i = int(np.flatnonzero(s.gpus == s.last_efficient_gpus)[0])
             ex = float(x[i])
             self.efficient.setData([ex], [float(s.efficiency[i])])
-            set_item_text(self.efficient_label, "")
         else:
             self.efficient.setData([], [])
-            set_item_text(self.efficient_label, "")
         gmin, gmax = int(s.gpus.min()), int(s.gpus.max())
         self.set_ticks("bottom", log2_ticks(gmin, gmax))
         pad = 0.04 * max(x[-1] - x[0], 1)

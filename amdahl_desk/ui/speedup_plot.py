@@ -27,8 +27,6 @@ from .chart_style import (
     set_item_text,
 )
 
-K_GRID = np.logspace(-1, 3, 400)
-
 
 class SpeedupPlot(ChartFrame):
     """S(k) for the selected optimization (or the first enabled one), with the combined curve when others join."""
