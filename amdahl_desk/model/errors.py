@@ -50,3 +50,7 @@ class ProfileError(ValueError):
 
     def __str__(self) -> str:
         return self.message()
+
+
+class BadInputError(Exception):
+    """A mistake in what the user asked for on the command line: a message on stderr, exit status 2."""

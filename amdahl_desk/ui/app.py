@@ -63,7 +63,7 @@ def install_excepthook(window: MainWindow) -> Path | None:
 
 
 def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000", default_profile: str = "") -> int:
-    from ..cli import BadInputError
+    from ..model.errors import BadInputError
 
     try:
         width, height = parse_size(size)

@@ -130,3 +130,10 @@ def test_python_dash_m_entry_point():
         timeout=60,
     )
     assert proc.returncode == 0 and "9.34×" in proc.stdout
+
+
+def test_export_chart_keys_match_the_chart_registry():
+    from amdahl_desk.cli.export import CHART_KEYS
+    from amdahl_desk.ui.export import CHARTS
+
+    assert tuple(CHART_KEYS) == tuple(CHARTS)

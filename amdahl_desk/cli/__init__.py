@@ -1,0 +1,81 @@
+"""The ``amdahl-desk`` command: the window by default; one module per headless subcommand.
+
+Each subcommand module has ``NAME``, ``register(subparsers)`` and ``run(args) -> exit status``;
+adding one is adding it to ``SUBCOMMANDS``. Modules are imported by name on use, so ``report``
+never loads what ``export`` needs, and nothing here loads Qt unless a window or a rendering is asked for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from .. import __version__
+from ..model.errors import ProfileError
+from .common import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, BadInputError
+
+log = logging.getLogger("amdahl_desk")
+
+# name → module (relative to this package)
+SUBCOMMANDS: dict[str, str] = {"report": ".report", "scale": ".scale", "export": ".export"}
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "SUBCOMMANDS", "BadInputError", "main"]
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(SUBCOMMANDS[name], __name__)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="amdahl-desk",
+        description="Decide which optimization is worth building: Amdahl's law on a measured profile.",
+        epilog=(
+            "With no subcommand the window opens: amdahl-desk [PROFILE] [--screenshot PNG [--size WxH]] — on "
+            "PROFILE, else the last document, else the bundled example. --screenshot renders the window "
+            "offscreen to PNG and exits."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"amdahl-desk {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(SUBCOMMANDS) + "}")
+    for name in SUBCOMMANDS:
+        _module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args_list and (args_list[0] in SUBCOMMANDS or args_list[0] in ("-h", "--help", "--version")):
+            args = _parser().parse_args(args_list)
+            status: int = _module(args.command).run(args)
+            return status
+        from . import window
+
+        gui_args, unknown = window.parser().parse_known_args(args_list)
+        if unknown:
+            raise BadInputError(f"unknown arguments: {' '.join(unknown)} (see amdahl-desk --help)")
+        return window.run(gui_args)
+    except BadInputError as exc:
+        print(f"amdahl-desk: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ProfileError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SystemExit as exc:  # argparse: --help exits 0, a usage error 2
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception:  # noqa: BLE001 - the promise is "exit 1, never a bare traceback"
+        log.exception("unexpected error")
+        print("amdahl-desk: unexpected error; please report it with the traceback above", file=sys.stderr)
+        return EXIT_UNEXPECTED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
