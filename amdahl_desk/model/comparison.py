@@ -318,7 +318,7 @@ def _bottleneck(rows: list[ComponentComparison], before_total: float, after_tota
 
 
 def _clause(r: ComponentComparison, unit: TimeUnit) -> str:
-    name = r.after_name or r.name
+    name = r.name  # the plan's name, the one a reviewer knows; the table shows a rename
     if r.status is Status.ADDED:
         return f"{name} is new ({format_time(r.after or 0.0, unit)})"
     if r.status is Status.REMOVED:
