@@ -109,7 +109,7 @@ def _check_kinds(args: argparse.Namespace) -> None:
     if (args.group_by is not None or args.total) and not all(traces):
         given = " and ".join(o for o, on in (("--group-by", args.group_by is not None), ("--total", args.total)) if on)
         raise BadInputError(
-            f"{given} only apply to profiler traces; BEFORE and AFTER are workbooks or CSV tables, "
+            f"{given} only {'apply' if ' and ' in given else 'applies'} to profiler traces; BEFORE and AFTER are workbooks or CSV tables, "
             "whose components are compared as they are"
         )
 
