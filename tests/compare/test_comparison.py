@@ -312,3 +312,28 @@ def test_an_after_profile_of_nothing():
 def test_a_tolerance_out_of_range(tolerance):
     with pytest.raises(ComparisonError, match="tolerance"):
         compare(llm(), after_llm(), tolerance=tolerance)
+
+
+# -- what the chart draws ---------------------------------------------------------------
+
+
+def test_chart_series_and_waterfall():
+    c = compare(llm(), after_llm(autoregressive=530, token=240))
+    s = c.series()
+    assert s.names[3] == "Autoregressive decode"
+    assert s.before.tolist() == [40, 60, 300, 900, 200]
+    assert s.after.tolist() == [40, 60, 300, 530, 240]
+    assert s.predicted_after.tolist() == [40, 60, 300, 450, 200]  # decode 900/2
+    # 1,500 − 370 (decode) = 1,130, + 40 (streaming) = 1,170
+    assert c.waterfall() == [
+        ("Autoregressive decode", 1500, 1130),
+        ("Token streaming and completion work", 1130, 1170),
+    ]
+
+
+def test_chart_series_leave_gaps_for_added_and_removed():
+    s = compare(mixed_before(), mixed_after(), {"A": "A (fused)"}).series()
+    assert s.names == ("A", "B", "C", "D", "E", "F")
+    assert math.isnan(s.after[4]) and math.isnan(s.before[5]) and math.isnan(s.predicted_after[5])
+    assert s.predicted_after[:3].tolist() == [25, 200, 25]
+    assert s.status[4] is Status.REMOVED
