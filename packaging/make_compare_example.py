@@ -33,7 +33,7 @@ def llm_request_after() -> Profile:
             "more tokens per second to detokenize and send",
         ),
     ]
-    settings = Settings(target_time=600, boundary="No-queue request latency, admission to final token (after)")
+    settings = Settings(target_time=600, boundary="No-queue request latency, admission to final token")
     return Profile(comps, [], settings)
 
 

@@ -124,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         result = compare(before, after, pairs, tolerance=tolerance)
     except ComparisonError as exc:
         raise BadInputError(f"cannot compare {args.before} with {args.after}:\n{exc}") from None
+    print_warnings("compare", result.warnings)
     adoption = adopt_measured_k(before, result)
     if args.json:
         data = to_json_dict(result, adoption)
@@ -169,6 +170,7 @@ def to_json_dict(c: Comparison, adoption: Adoption) -> dict[str, Any]:
         "shortfall": c.shortfall,
         "tolerance": c.tolerance,
         "sentence": c.sentence,
+        "warnings": list(c.warnings),
         "components": [_row_dict(r) for r in c.rows],
         "bottleneck": {
             "before": {"name": b.before_name, "share": b.before_share},

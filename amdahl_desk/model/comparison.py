@@ -123,6 +123,7 @@ class Comparison:
     bottleneck: Bottleneck
     sentence: str
     tolerance: float = 0.0
+    warnings: tuple[str, ...] = ()
 
     @property
     def time_difference(self) -> float:
@@ -331,7 +332,18 @@ def compare(
         bottleneck,
         sentence,
         tolerance,
+        _warnings(before, after),
     )
+
+
+def _warnings(before: Profile, after: Profile) -> tuple[str, ...]:
+    # The lessons' first rule: a speedup means something only between measurements of the same boundary.
+    b, a = before.settings.boundary.strip(), after.settings.boundary.strip()
+    if b and a and b.casefold() != a.casefold():
+        return (
+            f'the profiles state different boundaries, "{b}" before and "{a}" after; make sure they measure the same thing',
+        )
+    return ()
 
 
 def _bottleneck(rows: list[ComponentComparison], before_total: float, after_total: float) -> Bottleneck:

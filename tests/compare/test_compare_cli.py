@@ -49,6 +49,7 @@ def test_json_contract_on_the_bundled_llm_pair(capsys):
     assert data["bottleneck"]["before"] == {"name": "Autoregressive decode", "share": pytest.approx(0.6)}
     assert data["bottleneck"]["after"] == {"name": "Autoregressive decode", "share": pytest.approx(530 / 1170)}
     assert data["sentence"].startswith("Predicted 1.43×, measured 1.28×: Autoregressive decode got 1.7× instead of 2×")
+    assert data["warnings"] == []
     assert data["adopted"] == [
         {"name": "Faster decode", "planned": 2, "measured": pytest.approx(900 / 530), "note": ""}
     ]
@@ -150,3 +151,18 @@ def test_listed_in_help(capsys):
     assert code == 0 and "compare" in out
     code, out, _ = run(capsys, "compare", "--help")
     assert code == 0 and "OLD=NEW" in out
+
+
+def test_the_bundled_after_profile_is_what_its_script_writes():
+    import importlib.util
+    from pathlib import Path
+
+    from amdahl_desk.files import load_profile
+
+    script = Path(__file__).resolve().parents[2] / "packaging" / "make_compare_example.py"
+    spec = importlib.util.spec_from_file_location("make_compare_example", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    loaded = load_profile(AFTER)
+    assert loaded.warnings == []
+    assert loaded.profile == module.llm_request_after()

@@ -337,3 +337,14 @@ def test_chart_series_leave_gaps_for_added_and_removed():
     assert math.isnan(s.after[4]) and math.isnan(s.before[5]) and math.isnan(s.predicted_after[5])
     assert s.predicted_after[:3].tolist() == [25, 200, 25]
     assert s.status[4] is Status.REMOVED
+
+
+def test_different_boundaries_are_worth_a_warning():
+    before = llm(boundary="Request latency, admission to final token")
+    after = after_llm()
+    assert compare(before, after).warnings == ()  # the after profile states none
+    after.set_settings(Settings(boundary="request latency, ADMISSION to final token "))
+    assert compare(before, after).warnings == ()
+    after.set_settings(Settings(boundary="Time to first token"))
+    (warning,) = compare(before, after).warnings
+    assert '"Request latency, admission to final token" before and "Time to first token" after' in warning
