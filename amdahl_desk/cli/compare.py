@@ -220,7 +220,7 @@ def comparison_text(c: Comparison, adoption: Adoption, before: Profile, before_f
     lines += [head, "─" * len(head)]
     for name, r in zip(names, c.rows, strict=True):
         lines.append(
-            f"{name:<{width}}  {t(r.before):>10}  {t(r.after):>10}  {format_speedup(r.predicted_k):>8}  "
+            f"{name:<{width}}  {t(r.before):>10}  {t(r.after):>10}  {'—' if r.before is None else format_speedup(r.predicted_k):>8}  "
             f"{_k(r.measured_k, r):>10}  {r.status.label}"
         )
     lines.append(

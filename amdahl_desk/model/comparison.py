@@ -76,7 +76,8 @@ class ComponentComparison:
 
     @property
     def renamed(self) -> bool:
-        return self.after_name is not None and self.before is not None and self.after_name != self.name
+        """Paired by hand under another name (a change of case or blanks is not a rename)."""
+        return self.after_name is not None and self.before is not None and _key(self.after_name) != _key(self.name)
 
     @property
     def deviation(self) -> float:
@@ -351,7 +352,7 @@ def _bottleneck(rows: list[ComponentComparison], before_total: float, after_tota
     first = max((r for r in rows if r.before is not None), key=lambda r: r.before or 0.0)
     last = max((r for r in rows if r.after is not None), key=lambda r: r.after or 0.0)
     f0, f1 = (first.before or 0.0) / before_total, (last.after or 0.0) / after_total
-    after_name = last.after_name or last.name
+    after_name = last.after_name if last.renamed and last.after_name else last.name
     next_ceiling = 1 / (1 - f1) if f1 < 1 else math.inf
     moved = last is not first
     if moved:

@@ -166,3 +166,14 @@ def test_the_bundled_after_profile_is_what_its_script_writes():
     loaded = load_profile(AFTER)
     assert loaded.warnings == []
     assert loaded.profile == module.llm_request_after()
+
+
+def test_text_shows_renames_not_changes_of_case(capsys, tmp_path):
+    before = write(tmp_path / "before.csv", "Component,Time (ms)\nLoad,200\nDecode,800\n")
+    after = write(tmp_path / "after.csv", "Component,Time (s)\nload,0.2\nDecode (paged),0.4\nNew step,0.05\n")
+    code, out, _ = run(capsys, "compare", before, after, "--pair", "Decode=Decode (paged)")
+    assert code == 0
+    assert "Decode → Decode (paged)" in out and "Load → load" not in out
+    assert "(converted from s)" in out
+    # 1,000 ms before; 200 + 400 + 50 = 650 ms after: 1.54×
+    assert "Predicted 1×, measured 1.54×: Decode also got 2× faster, and New step is new (50 ms)." in out
