@@ -349,3 +349,14 @@ def test_different_boundaries_are_worth_a_warning():
     after.set_settings(Settings(boundary="Time to first token"))
     (warning,) = compare(before, after).warnings
     assert '"Request latency, admission to final token" before and "Time to first token" after' in warning
+
+
+def test_the_open_document_is_untouched():
+    before, after = mixed_before(), mixed_after()
+    kept_before, kept_after = before.copy(), after.copy()
+    c = compare(before, after, {"A": "A (fused)"})
+    adopt_measured_k(before, c)
+    continue_from_after(before, after, {"A": "A (fused)"})
+    with pytest.raises(ComparisonError):
+        compare(before, after, {"A": "nope"})
+    assert before == kept_before and after == kept_after
