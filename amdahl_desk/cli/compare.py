@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..model.comparison import Adoption, Comparison, ComparisonError, ComponentComparison, adopt_measured_k, compare
+from ..model.comparison import Adoption, Comparison, ComponentComparison, adopt_measured_k, compare
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.units import format_speedup, format_time
@@ -107,9 +107,10 @@ def _check_kinds(args: argparse.Namespace) -> None:
             "(two traces, or two profiles)"
         )
     if (args.group_by is not None or args.total) and not all(traces):
-        given = " and ".join(o for o, on in (("--group-by", args.group_by is not None), ("--total", args.total)) if on)
+        given = [o for o, on in (("--group-by", args.group_by is not None), ("--total", args.total)) if on]
+        verb = "apply" if len(given) > 1 else "applies"
         raise BadInputError(
-            f"{given} only {'apply' if ' and ' in given else 'applies'} to profiler traces; BEFORE and AFTER are workbooks or CSV tables, "
+            f"{' and '.join(given)} only {verb} to profiler traces; BEFORE and AFTER are workbooks or CSV tables, "
             "whose components are compared as they are"
         )
 
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     after = load_side(args.after, "AFTER", args)
     try:
         result = compare(before, after, pairs, tolerance=tolerance)
-    except ComparisonError as exc:
+    except ProfileError as exc:  # a ComparisonError, or a before profile with nothing to analyse
         raise BadInputError(f"cannot compare {args.before} with {args.after}:\n{exc}") from None
     print_warnings("compare", result.warnings)
     adoption = adopt_measured_k(before, result)

@@ -177,3 +177,12 @@ def test_text_shows_renames_not_changes_of_case(capsys, tmp_path):
     assert "(converted from s)" in out
     # 1,000 ms before; 200 + 400 + 50 = 650 ms after: 1.54×
     assert "Predicted 1×, measured 1.54×: Decode also got 2× faster, and New step is new (50 ms)." in out
+
+
+def test_a_before_profile_of_nothing_exit_2(capsys, tmp_path):
+    before = write(tmp_path / "b.csv", "Component,Time\nA,0\n")
+    after = write(tmp_path / "a.csv", "Component,Time\nA,5\n")
+    code, _, err = run(capsys, "compare", before, after, "--group-by", "x", "--total")
+    assert code == 2 and "--group-by and --total only apply to profiler traces" in err
+    code, _, err = run(capsys, "compare", before, after)
+    assert code == 2 and "cannot compare" in err and "add up to 0" in err
