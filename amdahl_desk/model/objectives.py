@@ -100,6 +100,19 @@ def objective_spec_problems(specs: Sequence[ObjectiveSpec], end_to_end_target: f
     return problems
 
 
+def _groups(objectives_of_component: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[int]]:
+    """Rows by the objectives they name, in order of first appearance: a long table names few distinct lists."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for row, names in enumerate(objectives_of_component):
+        if names:
+            rows = groups.get(names)
+            if rows is None:
+                groups[names] = [row]
+            else:
+                rows.append(row)
+    return groups
+
+
 def objective_notes(
     objectives_of_component: Sequence[tuple[str, ...]], specs: Sequence[ObjectiveSpec]
 ) -> list[Problem]:
@@ -110,7 +123,8 @@ def objective_notes(
     listed = {objective_key(s.name) for s in specs}
     notes: list[Problem] = []
     used: set[str] = set()
-    for row, names in enumerate(objectives_of_component):
+    for names, rows in _groups(objectives_of_component).items():
+        row = rows[0]
         for name in names:
             key = objective_key(name)
             if key not in listed and key not in used and key != "end to end":
@@ -172,8 +186,14 @@ def objective_order(
     objectives_of_component: Sequence[tuple[str, ...]], specs: Sequence[ObjectiveSpec]
 ) -> list[tuple[str, ObjectiveSpec | None]]:
     """End to end first, then the sheet's objectives that hold components, then the unlisted ones as first named."""
+    return _order(_groups(objectives_of_component), specs)
+
+
+def _order(
+    groups: dict[tuple[str, ...], list[int]], specs: Sequence[ObjectiveSpec]
+) -> list[tuple[str, ObjectiveSpec | None]]:
     named: dict[str, str] = {}
-    for names in objectives_of_component:
+    for names in groups:
         for name in names:
             named.setdefault(objective_key(name), name)
     by_key = {objective_key(s.name): s for s in reversed(specs)}  # the first row wins
@@ -205,15 +225,53 @@ def analyse_objectives(
     n = len(comps)
     if len(objectives_of_component) != n:
         raise ValueError(f"{len(objectives_of_component)} objective lists for {n} components")
+    plan = _plan(profile)
+    members: dict[str, list[int]] = {}
+    groups = _groups(objectives_of_component)
+    for names, rows_of in groups.items():
+        for key in {objective_key(name) for name in names}:
+            members.setdefault(key, []).extend(rows_of)
+    result = []
+    for name, spec in _order(groups, specs):
+        key = objective_key(name)
+        if key == "end to end":
+            mask = np.ones(n, dtype=bool)
+            target = spec.target_time if spec and spec.target_time is not None else profile.settings.target_time
+        else:
+            mask = np.zeros(n, dtype=bool)
+            mask[members[key]] = True
+            target = spec.target_time if spec else None
+        result.append(_figures(profile, plan, name, spec, mask, target))
+    return result
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every objective shares: times, the optimization → component pairs, each component's speedup."""
+
+    times: NDArray[np.float64]
+    new_times: NDArray[np.float64]
+    k_comp: NDArray[np.float64]
+    opt_idx: NDArray[np.int64]
+    comp_idx: NDArray[np.int64]
+    on: NDArray[np.bool_]
+    speedups: NDArray[np.float64]
+    enabled: int
+    names: NDArray[np.object_]
+
+
+def _plan(profile: Profile) -> _Plan:
+    """The same pairing and per-component products as :func:`~amdahl_desk.model.analysis.analyse`."""
     cached, _ = profile.arrays()
     times = cached.copy()
+    n = len(times)
     opts = profile.optimizations
     m = len(opts)
     opt_ids: list[int] = []
     comp_ids: list[int] = []
     for i, opt in enumerate(opts):
-        for name in opt.targets:
-            row = profile.index_of(name)
+        for target in opt.targets:
+            row = profile.index_of(target)
             if row >= 0:
                 opt_ids.append(i)
                 comp_ids.append(row)
@@ -224,61 +282,17 @@ def analyse_objectives(
     on = enabled[opt_idx] if m else np.zeros(0, dtype=bool)
     k_comp = np.ones(n)
     np.multiply.at(k_comp, comp_idx[on], speedups[opt_idx[on]])
-    new_times = times / k_comp
-
-    members: dict[str, list[int]] = {}
-    for row, names in enumerate(objectives_of_component):
-        for name in names:
-            members.setdefault(objective_key(name), []).append(row)
-    result = []
-    for name, spec in objective_order(objectives_of_component, specs):
-        key = objective_key(name)
-        if key == "end to end":
-            mask = np.ones(n, dtype=bool)
-            target = spec.target_time if spec and spec.target_time is not None else profile.settings.target_time
-        else:
-            mask = np.zeros(n, dtype=bool)
-            mask[members[key]] = True
-            target = spec.target_time if spec else None
-        rows = np.flatnonzero(mask)
-        result.append(
-            _figures(
-                profile,
-                name,
-                spec,
-                rows,
-                mask,
-                times,
-                new_times,
-                k_comp,
-                opt_idx,
-                comp_idx,
-                on,
-                speedups,
-                enabled,
-                target,
-            )
-        )
-    return result
+    names = np.empty(n, dtype=object)
+    names[:] = [c.name for c in profile.components]
+    return _Plan(times, times / k_comp, k_comp, opt_idx, comp_idx, on, speedups, int(enabled.sum()), names)
 
 
 def _figures(
-    profile: Profile,
-    name: str,
-    spec: ObjectiveSpec | None,
-    rows: NDArray[np.int64],
-    mask: NDArray[np.bool_],
-    times: NDArray[np.float64],
-    new_times: NDArray[np.float64],
-    k_comp: NDArray[np.float64],
-    opt_idx: NDArray[np.int64],
-    comp_idx: NDArray[np.int64],
-    on: NDArray[np.bool_],
-    speedups: NDArray[np.float64],
-    enabled: NDArray[np.bool_],
-    target: float | None,
+    profile: Profile, plan: _Plan, name: str, spec: ObjectiveSpec | None, mask: NDArray[np.bool_], target: float | None
 ) -> ObjectiveFigures:
+    times, speedups, opt_idx, comp_idx = plan.times, plan.speedups, plan.opt_idx, plan.comp_idx
     m = len(speedups)
+    rows = np.flatnonzero(mask)
     total = math.fsum(times[rows])
     inside = mask[comp_idx] if comp_idx.size else np.zeros(0, dtype=bool)
     affected = np.bincount(opt_idx[inside], weights=times[comp_idx[inside]], minlength=m) if m else np.zeros(0)
@@ -287,25 +301,23 @@ def _figures(
     new_opt = total * ((1.0 - f_opt) + f_opt / speedups) if m else np.zeros(0)
     per_opt = OptimizationFigures(f_opt, amdahl_speedup(f_opt, speedups), new_opt, total - new_opt, ceiling(f_opt))
 
-    here = on & inside
+    here = plan.on & inside
     hits = np.bincount(comp_idx[here], minlength=len(times))
-    touched = hits > 0
-    new_total = math.fsum(new_times[rows])
-    f_union = min(math.fsum(times[touched]) / total, 1.0) if total > 0 else 0.0
+    new_total = math.fsum(plan.new_times[rows])
+    f_union = min(math.fsum(times[hits > 0]) / total, 1.0) if total > 0 else 0.0
     combined = Combined(
-        enabled=int(enabled.sum()),
+        enabled=plan.enabled,
         fraction=f_union,
         overall_speedup=total / new_total if new_total > 0 else (math.inf if total > 0 else 1.0),
         new_total=new_total,
         time_saved=total - new_total,
         ceiling=float(ceiling(f_union)),
-        overlaps=tuple(_overlaps(profile, hits, comp_idx[here], opt_idx[here], k_comp)),
+        overlaps=tuple(_overlaps(profile, hits, comp_idx[here], opt_idx[here], plan.k_comp)),
     )
-    names = tuple(profile.components[r].name for r in rows)
     return ObjectiveFigures(
         name=name,
         rows=rows,
-        components=names,
+        components=tuple(plan.names[rows].tolist()),
         listed=spec is not None or is_end_to_end(name),
         notes=spec.notes if spec else "",
         baseline_total=total,
