@@ -118,7 +118,7 @@ class UslFit:
         return (target - 1.0 + a) / a if a > 0 else None
 
     def limited_by(self, n_max: float) -> str:
-        """"coherency" when β·N outweighs α at the largest N measured, "contention" when α does, else "none"."""
+        """ "coherency" when β·N outweighs α at the largest N measured, "contention" when α does, else "none"."""
         if self.alpha <= 0 and self.beta <= 0:
             return "none"
         return "coherency" if self.beta * n_max > self.alpha else "contention"
@@ -204,7 +204,9 @@ def _lm(
     return theta, sse, max_iterations, False
 
 
-def fit_usl(n: ArrayLike, x: ArrayLike, baseline_n: float | None = None, max_iterations: int = MAX_ITERATIONS) -> UslFit | None:
+def fit_usl(
+    n: ArrayLike, x: ArrayLike, baseline_n: float | None = None, max_iterations: int = MAX_ITERATIONS
+) -> UslFit | None:
     """Least-squares USL fit to throughputs ``x`` at counts ``n`` with α, β ≥ 0; None if it does not converge."""
     n_arr = np.asarray(n, dtype=float)
     x_raw = np.asarray(x, dtype=float)
@@ -313,7 +315,9 @@ def fit_measurements(m: Measurements, max_iterations: int = MAX_ITERATIONS) -> F
     spread = _spread(points.n, points.value)
     amdahl = usl = None
     if len(m) < MIN_POINTS:
-        problems.append(Problem(f"only {len(m)} run{'s' if len(m) != 1 else ''}; a fit needs at least {MIN_POINTS}", TABLE))
+        problems.append(
+            Problem(f"only {len(m)} run{'s' if len(m) != 1 else ''}; a fit needs at least {MIN_POINTS}", TABLE)
+        )
     elif m.distinct_n < 2:
         problems.append(Problem(f"every run is at N = {base:g}; a fit needs runs at 2 or more different N", TABLE))
     else:
@@ -325,7 +329,10 @@ def fit_measurements(m: Measurements, max_iterations: int = MAX_ITERATIONS) -> F
             usl = fit_usl(points.n, m.throughput(), base, max_iterations)
             if usl is None:
                 problems.append(
-                    Problem(f"the USL fit did not converge in {max_iterations} iterations; check the runs for outliers", TABLE)
+                    Problem(
+                        f"the USL fit did not converge in {max_iterations} iterations; check the runs for outliers",
+                        TABLE,
+                    )
                 )
     half = None
     by_n = _spread(points.n, points.efficiency)

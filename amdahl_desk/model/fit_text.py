@@ -56,7 +56,9 @@ def regime_sentence(result: FitResult) -> str | None:
         limit = usl.limit_x
         if m.kind is MeasureKind.TIME:
             best = format_speedup(limit / float(usl.throughput(usl.baseline_n)))
-            return f"{label} ({coeffs}): the runtime keeps falling as {noun} are added but never beats {best} against N0."
+            return (
+                f"{label} ({coeffs}): the runtime keeps falling as {noun} are added but never beats {best} against N0."
+            )
         return (
             f"{label} ({coeffs}): throughput never turns down; it levels off towards γ/α = "
             f"{_rate(limit, m.unit)} as {noun} are added."
@@ -125,7 +127,9 @@ def karp_flatt_sentence(result: FitResult) -> str | None:
         )
     if result.karp_flatt_trend == "falling":
         return f"The Karp–Flatt serial fraction falls {span}: the small runs carry a start-up cost that larger ones amortise."
-    return f"The Karp–Flatt serial fraction stays steady ({span}): consistent with a fixed serial part, as Amdahl assumes."
+    return (
+        f"The Karp–Flatt serial fraction stays steady ({span}): consistent with a fixed serial part, as Amdahl assumes."
+    )
 
 
 def trust_sentences(result: FitResult) -> list[str]:
@@ -161,7 +165,11 @@ def notes_for(result: FitResult) -> list[str]:
         amdahl_sentence(result),
         karp_flatt_sentence(result),
     ]
-    return [s for s in sentences if s] + trust_sentences(result) + [str(p.what).capitalize() + "." for p in result.problems]
+    return (
+        [s for s in sentences if s]
+        + trust_sentences(result)
+        + [str(p.what).capitalize() + "." for p in result.problems]
+    )
 
 
 def profile_comparison(profile_parallel_fraction: float, result: FitResult) -> str | None:
@@ -177,4 +185,6 @@ def profile_comparison(profile_parallel_fraction: float, result: FitResult) -> s
     within = f" (within the fit's standard error of ±{percent(fit.stderr)})" if abs(said - seen) <= fit.stderr else ""
     if seen < said:
         return f"{head}: {points} point{'s' if points != 1 else ''} of the time don't scale as the profile assumes{within}."
-    return f"{head}: {points} point{'s' if points != 1 else ''} more of the time scale than the profile assumes{within}."
+    return (
+        f"{head}: {points} point{'s' if points != 1 else ''} more of the time scale than the profile assumes{within}."
+    )
