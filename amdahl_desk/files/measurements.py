@@ -129,7 +129,11 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         raise ProfileError([Problem(what, TABLE, where=where)], source=source)
     header, cols, count_name, kind, header_unit = found
     header_time = _time_unit(header_unit) if kind is MeasureKind.TIME else None
-    problems: list[Problem] = []
+    found_at: dict[tuple[int, int], Problem] = {}  # (row, column) → problem; sorted, one per cell
+
+    def problem(r: int, col: int, what: str) -> None:
+        found_at.setdefault((r, col), Problem(what, TABLE, where=grid.where(r, col)))
+
     raw: list[tuple[int, float, float, TimeUnit | None, str, str]] = []
     width = max(cols.values()) + 1
     for r in range(header + 1, len(grid.rows)):
@@ -147,12 +151,12 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
                     if grid.never_calculated(r, col)
                     else f"no {missing}; every run needs its N and its {kind.value}"
                 )
-                problems.append(Problem(what, TABLE, where=grid.where(r, col)))
+                problem(r, col, what)
         try:
             if not is_empty(n_cell):
                 n = _read_count(n_cell)
         except ParseError as exc:
-            problems.append(Problem(str(exc), TABLE, where=grid.where(r, cols["count"])))
+            problem(r, cols["count"], str(exc))
         try:
             if is_empty(v_cell):
                 pass
@@ -162,7 +166,7 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
                 value, written = _read_throughput(v_cell)
                 header_unit = header_unit or written
         except ParseError as exc:
-            problems.append(Problem(str(exc), TABLE, where=grid.where(r, cols["value"])))
+            problem(r, cols["value"], str(exc))
         label = as_text(cells[cols["label"]]) if "label" in cols else ""
         notes = as_text(cells[cols["notes"]]) if "notes" in cols else ""
         raw.append((r, n, value, unit, label, notes))
@@ -175,15 +179,11 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         rows.append(Measurement(n, value, label, notes))
     unit_label = table_unit.label if table_unit is not None else header_unit
     loaded_rows = [r for r, *_ in raw]
-    placed = {p.where for p in problems}
-    for p in measurement_problems(rows, kind):
+    for p in measurement_problems(rows, kind):  # a cell that did not parse is already named
         assert p.row is not None
-        col = cols["count"] if p.field == "n" else cols["value"]
-        where = grid.where(loaded_rows[p.row], col)
-        if where not in placed:  # a cell that did not parse is already named
-            problems.append(p.located(where))
-    if problems:
-        raise ProfileError(problems, source=source)
+        problem(loaded_rows[p.row], cols["count"] if p.field == "n" else cols["value"], p.what)
+    if found_at:
+        raise ProfileError([found_at[k] for k in sorted(found_at)], source=source)
     m = Measurements(tuple(rows), kind, unit_label, count_name)
     return LoadedMeasurements(m, source, [], grid, loaded_rows, cols, header)
 
@@ -265,7 +265,7 @@ def measurement_rows(m: Measurements) -> list[list[object]]:
 
 
 def _plain(value: float) -> int | float:
-    return int(value) if value.is_integer() and abs(value) < 2**53 else value
+    return int(value) if float(value).is_integer() and abs(value) < 2**53 else value
 
 
 def write_measurements_csv(m: Measurements, path: str | Path) -> None:

@@ -104,6 +104,9 @@ class Measurements:
         problems = measurement_problems(self.rows, self.kind)
         if problems:
             raise ProfileError(problems)
+        if any(type(r.n) is not float or type(r.value) is not float for r in self.rows):  # 8 and 8.0 compare alike
+            rows = tuple(Measurement(float(r.n), float(r.value), r.label, r.notes) for r in self.rows)
+            object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "_n", np.array([r.n for r in self.rows], dtype=float))
         object.__setattr__(self, "_values", np.array([r.value for r in self.rows], dtype=float))
 
