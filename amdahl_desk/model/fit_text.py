@@ -68,7 +68,7 @@ def regime_sentence(result: FitResult) -> str | None:
         speed = format_speedup(float(usl.speedup(peak)))
         text = (
             f"{label} ({coeffs}): the runtime is shortest at {count(peak)} {noun} "
-            f"({_rate(best_time, m.unit)}, {speed} against {count(usl.baseline_n)}); past it, adding {noun} slows the job."
+            f"({_rate(best_time, m.unit)}, {speed} against N0 = {count(usl.baseline_n)}); past it, adding {noun} slows the job."
         )
     else:
         text = (
