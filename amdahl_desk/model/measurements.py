@@ -121,6 +121,24 @@ class Measurements:
         """From ``(n, value)`` pairs: the quick way for tests and scripts."""
         return cls(tuple(Measurement(float(n), float(v)) for n, v in pairs), MeasureKind(kind), unit, count_name)
 
+    @classmethod
+    def lenient(
+        cls,
+        rows: Sequence[Measurement],
+        kind: MeasureKind | str = MeasureKind.THROUGHPUT,
+        unit: str = "",
+        count_name: str = "N",
+    ) -> tuple[Measurements, list[Problem]]:
+        """The good rows, and a problem for each bad value located at its row in ``rows``.
+
+        For a table being typed into: the runs that can be plotted are plotted, the rest are flagged.
+        """
+        kind = MeasureKind(kind)
+        problems = measurement_problems(rows, kind)
+        bad = {p.row for p in problems}
+        good = tuple(r for i, r in enumerate(rows) if i not in bad)
+        return cls(good, kind, unit, count_name), problems
+
     def __len__(self) -> int:
         return len(self.rows)
 

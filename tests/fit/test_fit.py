@@ -190,3 +190,17 @@ def test_curves_for_charts():
 @pytest.mark.parametrize(("fraction", "text"), [(0.0277285, "2.8%"), (0.0001044, "0.01%"), (0.0, "0"), (0.68, "68%")])
 def test_percent(fraction, text):
     assert percent(fraction) == text
+
+
+def test_lenient_keeps_the_good_rows_and_locates_the_bad():
+    rows = [
+        Measurement(1, 10.0),
+        Measurement(0, 5.0),
+        Measurement(2, 19.0),
+        Measurement(4, math.nan),
+        Measurement(8, 60.0),
+    ]
+    m, problems = Measurements.lenient(rows, "throughput")
+    assert [r.n for r in m.rows] == [1, 2, 8]
+    assert [(p.row, p.field) for p in problems] == [(1, "n"), (3, "value")]
+    assert fit_measurements(m).usl is not None
