@@ -170,15 +170,23 @@ def _sse(theta: FloatArray, n: FloatArray, x: FloatArray) -> float:
 def _lm(
     n: FloatArray, x: FloatArray, start: FloatArray, free: tuple[int, ...], max_iterations: int
 ) -> tuple[FloatArray, float, int, bool]:
-    """Levenberg–Marquardt on the free parameters, projected onto α, β ≥ 0; (θ, SSE, iterations, converged)."""
+    """Levenberg–Marquardt on the free parameters, kept in α, β ≥ 0; (θ, SSE, iterations, converged).
+
+    A coefficient at 0 whose gradient points below 0 is held there for the step (an active set), so
+    an optimum on the bound is reached in a few steps instead of being crept up on by clipped ones.
+    """
     theta = start.copy()
     sse = _sse(theta, n, x)
     lam = 1e-3
-    idx = list(free)
     for it in range(1, max_iterations + 1):
-        jac = _jacobian(theta, n)[:, idx]
+        full = _jacobian(theta, n)
         d = theta[2] * n / _denominator(theta[0], theta[1], n)
-        grad = jac.T @ (x - d)
+        grad_all = full.T @ (x - d)  # the descent direction of the sum of squares
+        idx = [i for i in free if not (i < 2 and theta[i] <= 0 and grad_all[i] <= 0)]
+        if not idx:
+            return theta, sse, it, True
+        jac = full[:, idx]
+        grad = grad_all[idx]
         normal = jac.T @ jac
         scale = np.diag(normal).copy()
         scale[scale <= 0] = 1.0  # Marquardt's scaling: β and γ differ by six orders of magnitude
@@ -197,7 +205,8 @@ def _lm(
             lam *= 10.0
             if lam > 1e15:  # no step lowers the sum of squares: a minimum to working precision
                 return theta, sse, it, True
-        done = sse - trial_sse <= 1e-13 * sse or trial_sse == 0.0
+        moved = np.abs(trial - theta) <= 1e-12 * (np.abs(theta) + 1e-300)
+        done = sse - trial_sse <= 1e-13 * sse or trial_sse == 0.0 or bool(np.all(moved))
         theta, sse = trial, trial_sse
         if done:
             return theta, sse, it, True
@@ -218,18 +227,20 @@ def fit_usl(
     design = np.column_stack([n_arr - 1.0, n_arr * (n_arr - 1.0)])
     ab = np.linalg.lstsq(design, gamma0 * n_arr / x_arr - 1.0, rcond=None)[0]
     best: tuple[float, int, FloatArray, int] | None = None
-    any_converged = False
+    unfinished = math.inf  # the lowest sum of squares on a face that did not converge
     for free in _FACES:
         start = np.array([max(ab[0], 0.0), max(ab[1], 0.0), gamma0])
         start[[i for i in (0, 1) if i not in free]] = 0.0
         theta, sse, its, ok = _lm(n_arr, x_arr, start, free, max_iterations)
         if not ok or not math.isfinite(sse):
+            unfinished = min(unfinished, sse)
             continue
-        any_converged = True
         # A smaller face wins ties: β = 1e-17 from the full fit is β = 0.
         if best is None or sse < best[0] * (1 - 1e-9) or (sse <= best[0] * (1 + 1e-9) and len(free) < best[1]):
             best = (sse, len(free), theta, its)
-    if best is None or not any_converged:
+    # A face that stopped short may hold a better fit than the best finished one: then none is certain.
+    # (Faces far worse than the best, such as β = 0 for data that clearly turns down, may stop short harmlessly.)
+    if best is None or unfinished < best[0] * (1 - 1e-9):
         return None
     sse, _, theta, its = best
     sse *= scale**2
