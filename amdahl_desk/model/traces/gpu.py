@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .events import GPU_COMMUNICATION, GPU_COMPUTE, IntArray, TraceEvents
+from .events import GPU_COMMUNICATION, GPU_COMPUTE, TraceEvents
 from .intervals import FloatArray, union_length
 
 
@@ -44,14 +44,16 @@ def split_intervals(
     compute: tuple[FloatArray, FloatArray],
     communication: tuple[FloatArray, FloatArray],
     memory: tuple[FloatArray, FloatArray],
+    window: tuple[float, float] | None = None,
 ) -> GpuSplit:
-    """The split of intervals (starts, ends) by kind; the span runs from the first start to the last end."""
+    """The split of intervals (starts, ends) by kind; the span is ``window``, else first start to last end."""
     everything = [p for p in (compute, communication, memory) if len(p[0])]
     if not everything:
-        return GpuSplit(device, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        empty = 0.0 if window is None else window[1] - window[0]
+        return GpuSplit(device, 0.0, 0.0, 0.0, 0.0, empty, empty)
     starts = np.concatenate([p[0] for p in everything])
     ends = np.concatenate([p[1] for p in everything])
-    span = float(ends.max() - starts.min())
+    span = float(ends.max() - starts.min()) if window is None else window[1] - window[0]
     c = union_length(*compute)
     cm = union_length(np.concatenate([compute[0], communication[0]]), np.concatenate([compute[1], communication[1]]))
     m = union_length(*communication)
@@ -60,10 +62,15 @@ def split_intervals(
     return GpuSplit(device, c, exposed, max(m - exposed, 0.0), busy - cm, max(span - busy, 0.0), span)
 
 
-def split_device(events: TraceEvents, device: int, rows: IntArray) -> GpuSplit:
-    """The split of the GPU events ``rows`` (indices) that ran on ``device``."""
-    rows = rows[events.gpu_device[rows] == device]
+def split_device(events: TraceEvents, device: int, window: tuple[float, float] | None = None) -> GpuSplit:
+    """The split of ``device``'s timeline: the whole of it, or ``window`` (events clipped to it, span = window)."""
+    rows = np.flatnonzero(events.gpu_device == device)
     ts, end, kind = events.gpu_ts[rows], events.gpu_ts[rows] + events.gpu_dur[rows], events.gpu_kind[rows]
+    if window is not None:
+        lo, hi = window
+        ts, end = np.maximum(ts, lo), np.minimum(end, hi)
+        inside = end > ts
+        ts, end, kind = ts[inside], end[inside], kind[inside]
 
     def pick(mask: np.ndarray) -> tuple[FloatArray, FloatArray]:
         return ts[mask], end[mask]
@@ -73,6 +80,7 @@ def split_device(events: TraceEvents, device: int, rows: IntArray) -> GpuSplit:
         pick(kind == GPU_COMPUTE),
         pick(kind == GPU_COMMUNICATION),
         pick(kind > GPU_COMMUNICATION),
+        window,
     )
 
 

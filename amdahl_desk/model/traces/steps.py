@@ -83,3 +83,27 @@ def gpu_step_index(events: TraceEvents, steps: list[Step]) -> IntArray:
     inside = found & (k >= 0) & (ts < ends[np.clip(k, 0, None)])
     result[inside] = k[inside]
     return result
+
+
+def gpu_step_windows(events: TraceEvents, steps: list[Step], device: int) -> list[tuple[float, float] | None]:
+    """Each step's stretch of ``device``'s timeline: from its first GPU event to the next step's first one
+    (the last step: to its last event's end). The GPU runs behind the CPU, so these are not the CPU windows;
+    consecutive steps' stretches never overlap, so no GPU time is counted twice. None: no event of that step."""
+    index = gpu_step_index(events, steps)
+    on_device = events.gpu_device == device
+    firsts: list[float | None] = []
+    lasts: list[float | None] = []
+    for k in range(len(steps)):
+        rows = np.flatnonzero((index == k) & on_device)
+        firsts.append(float(events.gpu_ts[rows].min()) if len(rows) else None)
+        lasts.append(float((events.gpu_ts[rows] + events.gpu_dur[rows]).max()) if len(rows) else None)
+    windows: list[tuple[float, float] | None] = []
+    for k, first in enumerate(firsts):
+        if first is None:
+            windows.append(None)
+            continue
+        following = [f for f in firsts[k + 1 :] if f is not None]
+        last = lasts[k]
+        assert last is not None
+        windows.append((first, following[0] if following else last))
+    return windows

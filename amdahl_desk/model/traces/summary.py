@@ -15,7 +15,7 @@ from .gpu import GpuSplit, devices, mean_split, split_device
 from .grouping import Part, Window, annotation_parts, op_parts, top_parts
 from .names import scaling_for
 from .result import ImportedComponent, ImportOptions, ImportResult, RankInfo, StepInfo, unique_names
-from .steps import Step, find_steps, gpu_step_index, main_thread
+from .steps import Step, find_steps, gpu_step_windows, main_thread
 
 MS_PER_US = 1e-3
 
@@ -179,19 +179,14 @@ def _gpu_split(
     else:
         device = rank if rank in found and len(found) > 1 else found[0]
     if total:
-        return split_device(events, device, np.arange(len(events.gpu_ts))).scaled(MS_PER_US)
-    index = gpu_step_index(events, all_steps)
-    per_step = []
-    for s in steps:
-        rows = np.flatnonzero(index == all_steps.index(s))
-        if len(rows) == 0:
-            continue
-        per_step.append(split_device(events, device, rows))
+        return split_device(events, device).scaled(MS_PER_US)
+    windows = gpu_step_windows(events, all_steps, device)
+    per_step = [split_device(events, device, windows[all_steps.index(s)]) for s in steps if windows[all_steps.index(s)]]
     if not per_step:
         warnings.append(
             "no GPU event could be matched to a step through its launch; the GPU split is of the whole trace"
         )
-        return split_device(events, device, np.arange(len(events.gpu_ts))).scaled(MS_PER_US)
+        return split_device(events, device).scaled(MS_PER_US)
     return mean_split(per_step).scaled(MS_PER_US)
 
 
