@@ -21,9 +21,11 @@ _COLLECTIVE_WORDS = (
 )
 _LIBRARY = re.compile(r"nccl|rccl|gloo|c10d|processgroup|\bmpi\b|hccl|oneccl", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s_\-:.#/]+")
+# local tensor ops that merely contain a collective's word
+_NOT_COLLECTIVE = ("broadcasttensors", "broadcastto", "broadcastshapes", "broadcastin")
 _DATA = re.compile(
     r"dataloader|data[\s_\-]?load|dataset|input[\s_\-]?pipeline|next[\s_\-]?batch|wait[\s_\-]?for[\s_\-]?batch|"
-    r"fetch[\s_\-]?batch|prefetch|collate|__next__|copy[\s_\-]?batch",
+    r"(?:load|get|fetch|copy|read)[\s_\-]?(?:the[\s_\-]?)?batch|prefetch|collate|__next__",
     re.IGNORECASE,
 )
 _COMM_KERNEL = re.compile(r"nccl|rccl", re.IGNORECASE)
@@ -34,6 +36,8 @@ def is_collective(name: str) -> bool:
     if _LIBRARY.search(name):
         return True
     squashed = _SEPARATORS.sub("", name).lower()
+    for word in _NOT_COLLECTIVE:
+        squashed = squashed.replace(word, "")
     return any(word in squashed for word in _COLLECTIVE_WORDS)
 
 
