@@ -23,7 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         ),
     )
     p.add_argument("traces", nargs="+", metavar="TRACE", help="trace file(s) or a folder of traces (one per rank)")
-    p.add_argument("--group-by", choices=GROUPINGS, help="components from annotations, ops, the GPU timeline or functions")
+    p.add_argument(
+        "--group-by", choices=GROUPINGS, help="components from annotations, ops, the GPU timeline or functions"
+    )
     p.add_argument("--total", action="store_true", help="the whole trace instead of the mean per step")
     p.add_argument("--top", type=int, default=15, metavar="N", help="keep the N largest rows, the rest as Other (15)")
     p.add_argument("--rank", type=int, metavar="R", help="build the profile from rank R (default: the slowest)")

@@ -187,6 +187,9 @@ class _Reader:
             batch.append(lenient_event(raw, where, self.source))
             while pos < n and text[pos] in " \t\r\n":
                 pos += 1
+            if pos < n and text[pos] == "]":
+                self.consumer.consume(batch)
+                return "closed", len(text[:pos].encode("utf-8"))
             if pos < n:
                 if text[pos] != ",":
                     raise TraceError('expected "," between events', self.source, f"byte {offset + pos:,}")
