@@ -24,7 +24,7 @@ def test_pyspy_self_time_by_function():
     frames = doc["shared"]["frames"]
     want: dict[str, float] = defaultdict(float)
     for p in doc["profiles"]:
-        for stack, w in zip(p["samples"], p["weights"]):
+        for stack, w in zip(p["samples"], p["weights"], strict=True):
             want[frames[stack[-1]]["name"] if stack else "(no stack)"] += w * 1000  # seconds → ms
     result = import_trace(PYSPY, ImportOptions(top=None))
     assert detect_format(PYSPY) == "speedscope" and result.format == "speedscope" and result.group_by == "function"

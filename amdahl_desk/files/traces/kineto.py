@@ -21,7 +21,7 @@ from ...model.traces.events import TraceBuilder, TraceEvents
 from .kineto_events import Consumer, Event, lenient_event
 from .source import Progress, open_stream
 
-BLOCK = 8 << 20  # bytes read at a time: large enough to amortise decoding, small next to a trace
+BLOCK = 4 << 20  # bytes read at a time: large enough to amortise decoding, small next to a trace
 _WS = b" \t\r\n"
 _EVENTS_KEY = re.compile(rb'"traceEvents"\s*:\s*\[')
 _HEADER_LIMIT = 256 << 20
@@ -91,6 +91,7 @@ class _Reader:
             more = self.read()
             at_end = not more
             buf += more
+            self.tick()  # after the read, before decoding: progress shows from the first block
             cut = _last_boundary(buf, 0)
             if cut is not None:
                 state, at = self._block(buf, cut[0])
@@ -103,9 +104,8 @@ class _Reader:
                 at = cut[1] if state == "done" else at  # "partial": a cut inside an event; keep its start
                 self.offset += at
                 del buf[:at]
-            self.tick()
             if not at_end and len(buf) > 4 * BLOCK and cut is None:
-                raise TraceError("an event is larger than 32 MB; this does not look like a trace", self.source)
+                raise TraceError("an event is larger than 16 MB; this does not look like a trace", self.source)
         self._finish(buf, bare)
         if self.builder.complete_events == 0:
             raise TraceError(
@@ -113,7 +113,7 @@ class _Reader:
                 "expected operator, annotation or kernel events with a start and a duration",
                 self.source,
             )
-        events = self.builder.finish()
+        events = self.consumer.finish()
         if self.consumer.skipped_begin_end:
             events.info["skipped_begin_end"] = self.consumer.skipped_begin_end
         return events

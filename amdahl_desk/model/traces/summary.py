@@ -90,6 +90,9 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
     trace, rank = traces[chosen], ranks[chosen]
     events = trace.events
     warnings: list[str] = []
+    skipped = events.info.get("skipped_begin_end")
+    if skipped:
+        warnings.append(f'{skipped:,} begin/end events (ph "B"/"E") were not read; only complete events (ph "X") are')
     all_steps = find_steps(events)
     steps = _kept(all_steps, options)
     total = options.total
