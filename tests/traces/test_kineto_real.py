@@ -104,3 +104,28 @@ def test_flagged_steps_of_the_ns_trace_can_be_left_out():
     got = {c.name: c.time for c in result.components}
     for name, t in want.items():
         assert got[name] == pytest.approx(t, rel=1e-6, abs=NS)
+
+
+def test_last_step_still_draining_the_gpu_is_pointed_out():
+    trace = expect.load(NCCL16)
+    loaded = load_trace(NCCL16)
+    result = loaded.summarise(ImportOptions(group_by="gpu"))
+    assert any("ProfilerStep#554" in w and "finishing queued work" in w for w in result.warnings)
+    kept = loaded.summarise(ImportOptions(group_by="gpu", exclude_steps=frozenset({"ProfilerStep#554"})))
+    # the four stretches run from each step's first GPU event to the next one's: their mean is
+    # (first GPU start of step 554 − first GPU start of step 550) / 4
+    starts = {}
+    launch = {
+        e["args"]["correlation"]: float(e["ts"])
+        for e in expect.complete(trace)
+        if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})
+    }
+    steps = expect.steps(trace)
+    for e in expect.complete(trace):
+        t = launch.get(e.get("args", {}).get("correlation")) if expect.gpu_kind(e) else None
+        for s in steps:
+            if t is not None and float(s["ts"]) <= t < float(s["ts"]) + float(s["dur"]):
+                starts[s["name"]] = min(starts.get(s["name"], float("inf")), float(e["ts"]))
+    want = (starts["ProfilerStep#554"] - starts["ProfilerStep#550"]) / 4 / 1000
+    assert kept.gpu.span == pytest.approx(want, rel=1e-9)
+    assert not any("finishing queued work" in w for w in kept.warnings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ from .gpu import GpuSplit, devices, mean_split, split_device
 from .grouping import Part, Window, annotation_parts, op_parts, top_parts
 from .names import scaling_for
 from .result import ImportedComponent, ImportOptions, ImportResult, RankInfo, StepInfo, unique_names
-from .steps import Step, find_steps, gpu_step_windows, main_thread
+from .steps import FAR_FROM_MEDIAN, Step, find_steps, gpu_step_windows, main_thread
 
 MS_PER_US = 1e-3
 
@@ -185,6 +186,14 @@ def _gpu_split(
         return split_device(events, device).scaled(MS_PER_US)
     windows = gpu_step_windows(events, all_steps, device)
     per_step = [split_device(events, device, windows[all_steps.index(s)]) for s in steps if windows[all_steps.index(s)]]
+    if len(per_step) >= 3 and steps[-1] is all_steps[-1] and windows[-1] is not None:
+        others = statistics.median(p.span for p in per_step[:-1])
+        if per_step[-1].span > (1 + FAR_FROM_MEDIAN) * others:
+            warnings.append(
+                f"the GPU stretch of the last step, {all_steps[-1].name}, is {per_step[-1].span * MS_PER_US:.4g} ms "
+                f"against {others * MS_PER_US:.4g} ms for the others: the GPU was still finishing queued work when "
+                f"profiling stopped; --exclude-steps {all_steps[-1].name} leaves it out"
+            )
     if not per_step:
         warnings.append(
             "no GPU event could be matched to a step through its launch; the GPU split is of the whole trace"
