@@ -19,7 +19,7 @@ _COLLECTIVE_WORDS = (
     "barrier",
     "allgatherintotensor",
 )
-_LIBRARY = re.compile(r"nccl|rccl|gloo|c10d|processgroup|\bmpi\b|hccl|oneccl", re.IGNORECASE)
+_LIBRARY = re.compile(r"nccl|rccl|gloo|c10d|processgroup|param_comms|\bmpi\b|hccl|oneccl", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s_\-:.#/]+")
 # local tensor ops that merely contain a collective's word
 _NOT_COLLECTIVE = ("broadcasttensors", "broadcastto", "broadcastshapes", "broadcastin")
