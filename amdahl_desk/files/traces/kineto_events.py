@@ -25,7 +25,7 @@ from ...model.traces.names import is_communication_kernel
 NAN = math.nan
 
 
-class Args(msgspec.Struct):
+class Args(msgspec.Struct, gc=False):
     """The few ``args`` the import needs; the rest of each event's arguments are skipped unread."""
 
     correlation: int | None = None
@@ -33,7 +33,7 @@ class Args(msgspec.Struct):
     stream: int | None = None
 
 
-class Event(msgspec.Struct):
+class Event(msgspec.Struct, gc=False):
     """One Chrome-trace event, only the fields the import needs."""
 
     ph: str = ""
