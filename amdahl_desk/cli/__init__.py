@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, str] = {
     "report": ".report",
     "scale": ".scale",
     "export": ".export",
+    "import": ".import_",
     "fit": ".fit",
     "compare": ".compare",
 }
