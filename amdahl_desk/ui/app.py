@@ -17,9 +17,9 @@ from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
+from .core.qt_util import parse_size, settle  # noqa: E402
+from .files.recovery import data_dir  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
-from .qt_util import parse_size, settle  # noqa: E402
-from .recovery import data_dir  # noqa: E402
 
 log = logging.getLogger("amdahl_desk")
 

@@ -26,18 +26,18 @@ from ..files import READABLE
 from ..model.errors import ProfileError
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
-from .breakdown_chart import BreakdownChart
-from .component_table import ComponentTableModel
-from .component_view import ComponentTableView
-from .document import Document
-from .file_actions import FileActions
-from .optimization_panel import OptimizationPanel
-from .optimization_table import OptimizationTableModel
-from .recovery import RecoveryStore
-from .scaling_plot import ScalingPlot
-from .settings_panel import SettingsPanel
-from .speedup_plot import SpeedupPlot
-from .summary_panel import SummaryPanel
+from .core.document import Document
+from .files.file_actions import FileActions
+from .files.recovery import RecoveryStore
+from .profile.breakdown_chart import BreakdownChart
+from .profile.component_table import ComponentTableModel
+from .profile.component_view import ComponentTableView
+from .profile.optimization_panel import OptimizationPanel
+from .profile.optimization_table import OptimizationTableModel
+from .profile.speedup_plot import SpeedupPlot
+from .profile.summary_panel import SummaryPanel
+from .scaling.scaling_plot import ScalingPlot
+from .scaling.settings_panel import SettingsPanel
 
 RECOVERY_INTERVAL_MS = 60_000
 # The export module (and QtSvg with it) loads on first use, not at start-up.
@@ -377,7 +377,7 @@ class MainWindow(FileActions, QMainWindow):
     # -- files -------------------------------------------------------------
 
     def export_dialog(self, chart: str = "slide") -> None:
-        from .export_dialog import ExportDialog
+        from .files.export_dialog import ExportDialog
 
         dialog = ExportDialog(chart, self)
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
@@ -391,7 +391,7 @@ class MainWindow(FileActions, QMainWindow):
     def export_chart_to(
         self, path: Path, name: str, fmt: str, size: tuple[int, int] = (1920, 1080), transparent: bool = False
     ) -> bool:
-        from .export import export_chart
+        from .charts.export import export_chart
 
         if path.suffix.lower() != f".{fmt}":
             path = path.with_suffix(f".{fmt}")
@@ -417,7 +417,7 @@ class MainWindow(FileActions, QMainWindow):
 
     def copy_chart(self, name: str, size: tuple[int, int] = (1920, 1080)) -> bool:
         """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
-        from .export import CHART_TITLES, chart_widget, render_image
+        from .charts.export import CHART_TITLES, chart_widget, render_image
 
         if self.doc.analysis is None:
             self.show_error("Cannot copy", self.doc.analysis_error or "nothing to chart")

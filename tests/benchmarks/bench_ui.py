@@ -52,8 +52,8 @@ def edit_latency(rounds: int) -> tuple[float, float]:
     from bench_core import big_profile
 
     from amdahl_desk.ui.app import make_app
-    from amdahl_desk.ui.component_table import TIME
     from amdahl_desk.ui.main_window import MainWindow
+    from amdahl_desk.ui.profile.component_table import TIME
 
     app = make_app()
     win = MainWindow(fresh=True)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from amdahl_desk.files import load_profile
 from amdahl_desk.model import OverheadModel, TimeUnit
-from amdahl_desk.ui.component_table import TIME
+from amdahl_desk.ui.profile.component_table import TIME
 
 pytestmark = pytest.mark.gui
 Button = QMessageBox.StandardButton
@@ -240,7 +240,7 @@ def test_layout_and_geometry_are_remembered(window, qtbot, example):
 def test_exports_from_window_and_command_keep_formula_text_as_text(window, tmp_path):
     import openpyxl
 
-    from amdahl_desk.ui.component_table import NAME
+    from amdahl_desk.ui.profile.component_table import NAME
 
     assert window.component_model.setData(window.component_model.index(0, NAME), '=HYPERLINK("http://x","y")')
     assert window.component_model.setData(window.component_model.index(2, NAME), "@SUM(A1:A9)")

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt
 
-from amdahl_desk.ui.component_table import NAME as C_NAME
-from amdahl_desk.ui.component_table import TIME as C_TIME
-from amdahl_desk.ui.optimization_table import NAME, SPEEDUP, TARGETS, K
+from amdahl_desk.ui.profile.component_table import NAME as C_NAME
+from amdahl_desk.ui.profile.component_table import TIME as C_TIME
+from amdahl_desk.ui.profile.optimization_table import NAME, SPEEDUP, TARGETS, K
 
 pytestmark = pytest.mark.gui
 
@@ -115,7 +115,7 @@ def test_remove_optimization(window):
 def test_pick_targets_from_the_component_list(window, qtbot):
     from PySide6.QtCore import Qt as QtNs
 
-    from amdahl_desk.ui.optimization_panel import TargetPicker
+    from amdahl_desk.ui.profile.optimization_panel import TargetPicker
 
     view = window.optimizations.view
     index = window.optimization_model.index(0, TARGETS)

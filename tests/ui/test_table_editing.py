@@ -5,7 +5,7 @@ from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QApplication, QLineEdit
 
-from amdahl_desk.ui.component_table import GROUP, NAME, NOTES, SCALING, TIME
+from amdahl_desk.ui.profile.component_table import GROUP, NAME, NOTES, SCALING, TIME
 
 pytestmark = pytest.mark.gui
 

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.ui.component_table import TIME
+from amdahl_desk.ui.profile.component_table import TIME
 
 pytestmark = pytest.mark.gui
 Button = QMessageBox.StandardButton
@@ -31,7 +31,7 @@ def test_failed_save_leaves_the_file_byte_for_byte(window, monkeypatch, failure)
     original = path.read_bytes()
     edit(window)
     import amdahl_desk.files.atomic as atomic
-    import amdahl_desk.ui.file_actions as mw
+    import amdahl_desk.ui.files.file_actions as mw
 
     if failure == "disk full":
         real = mw.save_profile
@@ -103,7 +103,7 @@ def test_killed_session_is_restored(tmp_path, qtbot, example):
         import os, signal
         from amdahl_desk.ui.app import make_app
         from amdahl_desk.ui.main_window import MainWindow
-        from amdahl_desk.ui.component_table import TIME
+        from amdahl_desk.ui.profile.component_table import TIME
         app = make_app()
         w = MainWindow()
         w.open_path({str(copy)!r}, ask=False)
@@ -130,8 +130,8 @@ def test_killed_session_is_restored(tmp_path, qtbot, example):
 
 def test_declined_recovery_is_deleted(tmp_path, qtbot, example):
     from amdahl_desk.model import Component, Profile
+    from amdahl_desk.ui.files.recovery import RecoveryStore
     from amdahl_desk.ui.main_window import MainWindow
-    from amdahl_desk.ui.recovery import RecoveryStore
 
     store = RecoveryStore(pid=2**22 + 12345)  # a process id no running process has
     store.write(Profile([Component("x", 1)]), None)

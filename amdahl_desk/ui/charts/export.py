@@ -26,28 +26,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.analysis import Analysis
-from ..model.errors import ProfileError
-from ..model.profile import Profile
-from ..model.report import target_sentence
-from ..model.units import format_percent, format_speedup, format_time
-from .breakdown_chart import BreakdownChart
+from ...model.analysis import Analysis
+from ...model.errors import ProfileError
+from ...model.profile import Profile
+from ...model.report import target_sentence
+from ...model.units import format_percent, format_speedup, format_time
+from ..core.qt_util import parse_size, settle
+from ..profile.breakdown_chart import BreakdownChart
+from ..profile.speedup_plot import SpeedupPlot
+from ..scaling.scaling_plot import ScalingPlot
 from .chart_style import Style, slide_style
-from .qt_util import parse_size, settle
+from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
 
-__all__ = ["CHARTS", "FORMATS", "PRESETS", "chart_widget", "export_chart", "parse_size", "render_image"]
-from .scaling_plot import ScalingPlot
-from .speedup_plot import SpeedupPlot
-
-CHARTS = ("slide", "breakdown", "speedup", "scaling")
-FORMATS = ("png", "svg", "pdf")
-PRESETS = {"1920×1080 (Full HD slide)": (1920, 1080), "1280×720 (HD)": (1280, 720), "3840×2160 (4K)": (3840, 2160)}
-CHART_TITLES = {
-    "slide": "Slide (key charts and numbers)",
-    "breakdown": "Where the time goes",
-    "speedup": "Speedup against k",
-    "scaling": "GPU scaling",
-}
+__all__ = ["CHARTS", "CHART_TITLES", "FORMATS", "PRESETS", "chart_widget", "export_chart", "parse_size", "render_image"]
 
 
 def slide_title(profile: Profile, analysis: Analysis) -> str:

@@ -7,8 +7,8 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from ..model.profile import Component, Optimization, Settings
-from ..model.units import TimeUnit
+from ...model.profile import Component, Optimization, Settings
+from ...model.units import TimeUnit
 from .document import Document
 
 EDIT_CELL_ID = 1001

@@ -9,9 +9,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from ..model.analysis import Analysis
-from ..model.units import format_speedup
-from .chart_style import (
+from ...model.analysis import Analysis
+from ...model.units import format_speedup
+from ..charts.chart_style import (
     BLUE,
     GREEN,
     GREY,

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.profile import Optimization
-from ..model.units import format_speedup
+from ...model.profile import Optimization
+from ...model.units import format_speedup
 from .optimization_table import NAME, SAVES, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex

@@ -8,10 +8,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files import load_profile, save_profile
-from ..files.atomic import atomic_write
-from ..model.errors import ProfileError
-from ..model.profile import Profile
+from ...files import load_profile, save_profile
+from ...files.atomic import atomic_write
+from ...model.errors import ProfileError
+from ...model.profile import Profile
 
 
 def data_dir() -> Path:

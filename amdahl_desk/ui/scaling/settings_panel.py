@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.errors import ProfileError
-from ..model.profile import OverheadModel, default_gpu_counts
-from ..model.units import (
+from ...model.errors import ProfileError
+from ...model.profile import OverheadModel, default_gpu_counts
+from ...model.units import (
     ParseError,
     TimeUnit,
     convert,
@@ -30,8 +30,8 @@ from ..model.units import (
     parse_bytes,
     parse_time_text,
 )
-from .commands import SetSettingsCommand, SetUnitCommand
-from .document import Document
+from ..core.commands import SetSettingsCommand, SetUnitCommand
+from ..core.document import Document
 
 _BAD = "QLineEdit { border: 2px solid #c0392b; }"
 

@@ -6,7 +6,7 @@ import time
 
 from PySide6.QtWidgets import QApplication
 
-from ..model.values import parse_size
+from ...model.values import parse_size
 
 __all__ = ["parse_size", "settle"]
 

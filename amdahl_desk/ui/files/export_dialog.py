@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .export import CHART_TITLES, CHARTS, FORMATS, PRESETS
+from ..charts.registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
 
 CUSTOM = "Custom…"
 

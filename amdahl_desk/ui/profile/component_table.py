@@ -8,11 +8,11 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QUndoCommand
 
-from ..model.errors import ProfileError
-from ..model.profile import Component, Scaling
-from ..model.units import ParseError, format_number, format_percent, parse_time
-from .commands import CompositeCommand, EditComponentsCommand, InsertComponentsCommand
-from .document import Document
+from ...model.errors import ProfileError
+from ...model.profile import Component, Scaling
+from ...model.units import ParseError, format_number, format_percent, parse_time
+from ..core.commands import CompositeCommand, EditComponentsCommand, InsertComponentsCommand
+from ..core.document import Document
 
 NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = range(7)
 EDITABLE = {NAME, TIME, SCALING, GROUP, NOTES}

@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..files.grid import Grid
-from ..files.tables import COMPONENT_HEADERS, find_header
-from ..model.profile import Component, Scaling
-from .clipboard import from_tsv, tile, to_tsv
-from .commands import RemoveComponentsCommand, ReorderComponentsCommand
+from ...files.grid import Grid
+from ...files.tables import COMPONENT_HEADERS, find_header
+from ...model.profile import Component, Scaling
+from ..core.clipboard import from_tsv, tile, to_tsv
+from ..core.commands import RemoveComponentsCommand, ReorderComponentsCommand
 from .component_table import EDITABLE, NAME, NEW_TIME, NOTES, SCALING, SHARE, SHARE_ROLE, TIME, ComponentTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex

@@ -14,10 +14,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from ..model.analysis import Analysis, analyse
-from ..model.errors import ProfileError
-from ..model.profile import Component, Optimization, Profile, Settings
-from ..model.units import TimeUnit
+from ...model.analysis import Analysis, analyse
+from ...model.errors import ProfileError
+from ...model.profile import Component, Optimization, Profile, Settings
+from ...model.units import TimeUnit
 
 log = logging.getLogger(__name__)
 

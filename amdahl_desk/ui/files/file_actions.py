@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import shiboken6
 from PySide6.QtWidgets import QMessageBox
 
-from ..files import load_profile, save_profile
-from ..files.atomic import atomic_write
-from ..model.errors import ProfileError
-from ..model.profile import Profile
+from ...files import load_profile, save_profile
+from ...files.atomic import atomic_write
+from ...model.errors import ProfileError
+from ...model.profile import Profile
 
 if TYPE_CHECKING:
     pass

@@ -8,10 +8,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
-from ..model.analysis import Analysis
-from ..model.profile import Profile
-from ..model.units import format_speedup, format_time
-from .chart_style import INK, OTHER, PALETTE, RED, SCREEN, ChartFrame, Style, nice_ceiling, set_item_text
+from ...model.analysis import Analysis
+from ...model.profile import Profile
+from ...model.units import format_speedup, format_time
+from ..charts.chart_style import INK, OTHER, PALETTE, RED, SCREEN, ChartFrame, Style, nice_ceiling, set_item_text
 
 TOP = 8  # components shown by name; the rest are one "other" segment
 

@@ -8,11 +8,11 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
-from ..model.errors import ProfileError
-from ..model.profile import Optimization
-from ..model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
-from .commands import SetOptimizationsCommand
-from .document import Document
+from ...model.errors import ProfileError
+from ...model.profile import Optimization
+from ...model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
+from ..core.commands import SetOptimizationsCommand
+from ..core.document import Document
 
 NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = range(7)
 ModelIndex = QModelIndex | QPersistentModelIndex
