@@ -12,7 +12,7 @@ from types import TracebackType
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
+from PySide6.QtCore import QCoreApplication, Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -48,15 +48,37 @@ def install_excepthook(window: MainWindow) -> Path | None:
     except OSError:
         log_file = None
 
+    showing = False
+    missed = 0
+
+    def show() -> None:
+        # Out of the call stack that failed (a paint, a model's data()): a modal box there paints re-entrantly.
+        nonlocal showing, missed
+        where = f"\n\nThe details are in {log_file}." if log_file else ""
+        more = f"\n\n{missed} more error(s) happened meanwhile; they are in the log too." if missed else ""
+        missed = 0
+        try:
+            with contextlib.suppress(Exception):
+                window.show_error(
+                    "Unexpected error",
+                    f"Something went wrong: {message}\n\nYour profile is still open; save it to keep it."
+                    + where
+                    + more,
+                )
+        finally:
+            showing = False
+
+    message = ""
+
     def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        nonlocal showing, missed, message
         text = "".join(traceback.format_exception(kind, value, tb))
         log.error("unexpected error\n%s", text)
-        where = f"\n\nThe details are in {log_file}." if log_file else ""
-        with contextlib.suppress(Exception):
-            window.show_error(
-                "Unexpected error",
-                f"Something went wrong: {value}\n\nYour profile is still open; save it to keep it." + where,
-            )
+        if showing:  # one box at a time: a loop of errors must not stack dialogs
+            missed += 1
+            return
+        showing, message = True, str(value)
+        QTimer.singleShot(0, window, show)
 
     sys.excepthook = hook
     return log_file

@@ -143,20 +143,24 @@ def test_declined_recovery_is_deleted(tmp_path, qtbot, example):
     assert not store.workbook.exists() and not store.meta.exists()
 
 
-def test_unexpected_error_is_logged_and_shown_and_the_data_stays(window, tmp_path):
+def test_unexpected_error_is_logged_and_shown_and_the_data_stays(window, tmp_path, qtbot):
     from amdahl_desk.ui.app import install_excepthook
 
     edit(window)
     old = sys.excepthook
     try:
         log_file = install_excepthook(window)
-        try:
-            raise RuntimeError("something broke in a slot")
-        except RuntimeError:
-            sys.excepthook(*sys.exc_info())
+        for _ in range(3):  # an error in a paint repeats at every paint: one box, not three
+            try:
+                raise RuntimeError("something broke in a slot")
+            except RuntimeError:
+                sys.excepthook(*sys.exc_info())
+        assert window.errors == []  # shown from the event loop, never from inside the failing call
+        qtbot.waitUntil(lambda: len(window.errors) == 1)
     finally:
         sys.excepthook = old
     assert "something broke in a slot" in window.errors[-1] and str(log_file) in window.errors[-1]
+    assert "2 more error(s)" in window.errors[-1]
     text = log_file.read_text()
     assert "Traceback" in text and "RuntimeError: something broke in a slot" in text
     assert window.doc.profile.components[0].time == 123 and window.isWindowModified()

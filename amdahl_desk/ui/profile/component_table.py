@@ -6,12 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QUndoCommand
+from PySide6.QtGui import QColor
 
 from ...model.errors import ProfileError
 from ...model.profile import Component, Scaling
 from ...model.units import ParseError, format_number, format_percent, parse_time
-from ..core.commands import CompositeCommand, EditComponentsCommand, InsertComponentsCommand
 from ..core.document import Document
 
 NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = range(7)
@@ -152,21 +151,29 @@ class ComponentTableModel(QAbstractTableModel):
         )
 
     def set_cells(self, edits: Sequence[tuple[int, int, str]], text: str) -> bool:
-        """Apply text to cells as one undoable step; rows past the end become new components.
+        """Ask the document to apply text to cells as one undoable step; rows past the end become new components.
 
         On a bad value nothing changes and ``editRejected`` says which cell and why.
         """
         try:
-            command = self._command_for(edits, text)
+            changes, added = self._parse(edits)
+            self.doc.edit_components(changes, text, added, cell=(edits[0][0], edits[0][1]) if len(edits) == 1 else None)
         except CellError as exc:
-            refused = next((t for r, c, t in edits if (r, c) == (exc.row, exc.column)), "")
-            self.editRejected.emit(exc.row, exc.column, str(exc), refused, len(edits) == 1)
+            self._reject(edits, exc.row, exc.column, str(exc))
             return False
-        if command is not None:
-            self.doc.undo_stack.push(command)
+        except ProfileError as exc:
+            problem = exc.problems[0]
+            row = problem.row if problem.row is not None else (edits[0][0] if edits else 0)
+            self._reject(edits, row, NAME if problem.field == "name" else TIME, problem.what)
+            return False
         return True
 
-    def _command_for(self, edits: Sequence[tuple[int, int, str]], text: str) -> QUndoCommand | None:
+    def _reject(self, edits: Sequence[tuple[int, int, str]], row: int, col: int, message: str) -> None:
+        refused = next((t for r, c, t in edits if (r, c) == (row, col)), "")
+        self.editRejected.emit(row, col, message, refused, len(edits) == 1)
+
+    def _parse(self, edits: Sequence[tuple[int, int, str]]) -> tuple[dict[int, Component], list[Component]]:
+        """Typed text as component values: rows changed, and new rows for text past the end."""
         comps = self.components
         n = len(comps)
         changed: dict[int, Component] = {}
@@ -177,40 +184,13 @@ class ComponentTableModel(QAbstractTableModel):
             if row >= n:
                 added.setdefault(row, {})[col] = value
                 continue
-            comp = changed.get(row, comps[row])
-            changed[row] = self._with_cell(comp, row, col, value)
-        changed = {r: c for r, c in changed.items() if c != comps[r]}
+            changed[row] = self._with_cell(changed.get(row, comps[row]), row, col, value)
         new_rows = [
             self._new_component(row, cells)
             for row, cells in sorted(added.items())
             if any(v.strip() for v in cells.values())
         ]
-        if not changed and not new_rows:
-            return None
-        rows = sorted(changed)
-        trial = self.doc.profile.copy()
-        try:
-            if len(rows) == 1:
-                trial.set_component(rows[0], changed[rows[0]])  # checks one row: typing stays cheap
-            elif rows:
-                trial.replace_components(rows, [changed[r] for r in rows])
-            if new_rows:
-                trial.insert_components(n, new_rows)
-        except ProfileError as exc:
-            problem = exc.problems[0]
-            row = problem.row if problem.row is not None else (rows[0] if rows else n)
-            raise CellError(row, NAME if problem.field == "name" else TIME, problem.what) from None
-        single = (edits[0][0], edits[0][1]) if len(edits) == 1 and rows and not new_rows else None
-        parts: list[QUndoCommand] = []
-        if rows:
-            parts.append(
-                EditComponentsCommand(
-                    self.doc, rows, [comps[r] for r in rows], [changed[r] for r in rows], text, single
-                )
-            )
-        if new_rows:
-            parts.append(InsertComponentsCommand(self.doc, n, new_rows, text))
-        return parts[0] if len(parts) == 1 else CompositeCommand(text, parts)
+        return changed, new_rows
 
     def _with_cell(self, comp: Component, row: int, col: int, value: str) -> Component:
         try:
@@ -246,7 +226,7 @@ class ComponentTableModel(QAbstractTableModel):
         return comp
 
     def add_component(self, row: int, component: Component, text: str = "Insert component") -> None:
-        self.doc.undo_stack.push(InsertComponentsCommand(self.doc, row, [component], text))
+        self.doc.insert_components(row, [component], text)
 
     # -- following the document --------------------------------------------
     def _about_to_insert(self, row: int, count: int) -> None:

@@ -30,7 +30,6 @@ from ...files.grid import Grid
 from ...files.tables import COMPONENT_HEADERS, find_header
 from ...model.profile import Component, Scaling
 from ..core.clipboard import from_tsv, tile, to_tsv
-from ..core.commands import RemoveComponentsCommand, ReorderComponentsCommand
 from .component_table import EDITABLE, NAME, NEW_TIME, NOTES, SCALING, SHARE, SHARE_ROLE, TIME, ComponentTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -385,22 +384,7 @@ class ComponentTableView(QTableView):
         rows = self._selected_rows()
         if not rows:
             return
-        doc = self.table.doc
-        doc.undo_stack.beginMacro(f"Delete {len(rows)} component{'s' if len(rows) > 1 else ''}")
-        notes: list[str] = []
-        # Remove contiguous blocks from the bottom up so the earlier rows keep their numbers.
-        blocks: list[list[int]] = []
-        for r in rows:
-            if blocks and r == blocks[-1][-1] + 1:
-                blocks[-1].append(r)
-            else:
-                blocks.append([r])
-        for block in reversed(blocks):
-            cmd = RemoveComponentsCommand(doc, block[0], len(block), "Delete components")
-            notes += [f"{name} loses targets" for name in cmd.changed]
-            notes += [f"{name} removed (no targets left)" for name in cmd.dropped]
-            doc.undo_stack.push(cmd)
-        doc.undo_stack.endMacro()
+        notes = self.table.doc.remove_components(rows, f"Delete {len(rows)} component{'s' if len(rows) > 1 else ''}")
         status = getattr(self.window(), "statusBar", None)
         if notes and callable(status):
             status().showMessage("Deleted; " + "; ".join(notes) + " (Undo brings them back)", 10000)
@@ -412,7 +396,7 @@ class ComponentTableView(QTableView):
         if not (0 <= row < len(comps) and 0 <= dest < len(comps)):
             return
         comps.insert(dest, comps.pop(row))
-        self.table.doc.undo_stack.push(ReorderComponentsCommand(self.table.doc, comps, "Move component"))
+        self.table.doc.reorder_components(comps, "Move component")
         self.setCurrentIndex(self.table.index(dest, self.currentIndex().column()))
 
     def sort_by_column(self, col: int) -> None:
@@ -434,9 +418,7 @@ class ComponentTableView(QTableView):
         order = sorted(range(len(comps)), key=keys[col], reverse=descending)
         self._sort = (col, descending)
         header = str(self.table.headerData(col, Qt.Orientation.Horizontal))
-        self.table.doc.undo_stack.push(
-            ReorderComponentsCommand(self.table.doc, [comps[i] for i in order], f"Sort by {header}")
-        )
+        self.table.doc.reorder_components([comps[i] for i in order], f"Sort by {header}")
         self.horizontalHeader().setSortIndicatorShown(True)
         self.horizontalHeader().setSortIndicator(
             col, Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from itertools import count
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -138,7 +137,6 @@ class OptimizationPanel(QWidget):
     """The checklist, its buttons, and the live k control for the selected optimization."""
 
     selectedChanged = Signal(int)  # row, -1 for none
-    _drag_ids = count()
 
     def __init__(self, model: OptimizationTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -208,12 +206,14 @@ class OptimizationPanel(QWidget):
         controls.addWidget(self.slider, 1)
         controls.addWidget(self.k_spin)
         layout.addLayout(controls)
+        # A drag is one undo step: sealed when it starts and when it ends, so the next drag is a step of its own.
         self.slider.sliderPressed.connect(self._new_drag)
+        self.slider.sliderReleased.connect(self._new_drag)
+        model.checkToggled.connect(self.select_row)
         self.slider.valueChanged.connect(lambda pos: self._set_k(slider_to_k(pos)))
         self.k_spin.valueChanged.connect(lambda k: self._set_k(k, typed=True))
         self.add_button.clicked.connect(self.add_for_selection)
         self.remove_button.clicked.connect(self.remove_selected)
-        self._drag = next(self._drag_ids)
 
         self.add_action = QAction("&Optimize Selected Components…", self)
         self.add_action.setShortcut(QKeySequence("Ctrl+Shift+N"))
@@ -247,14 +247,14 @@ class OptimizationPanel(QWidget):
         self.k_label.setToolTip(f"Local speedup k of {self.model.optimizations[row].name}")
 
     def _new_drag(self) -> None:
-        self._drag = next(self._drag_ids)
+        self.model.doc.seal()
 
     def _set_k(self, k: float, typed: bool = False) -> None:
         row = self.current_row()
         if row < 0 or k <= 0:
             return
         opt = self.model.optimizations[row]
-        key = None if typed else ("k", row, self._drag)
+        key = None if typed else ("k", row)
         self.model.replace_row(row, replace(opt, speedup=k), f"Set k of {opt.name} to {format_speedup(k)}", key)
 
     def select_row(self, row: int) -> None:

@@ -11,7 +11,6 @@ from PySide6.QtGui import QColor
 from ...model.errors import ProfileError
 from ...model.profile import Optimization
 from ...model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
-from ..core.commands import SetOptimizationsCommand
 from ..core.document import Document
 
 NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = range(7)
@@ -23,6 +22,7 @@ class OptimizationTableModel(QAbstractTableModel):
     """One row per optimization; the checkbox is the what-if."""
 
     editRejected = Signal(int, int, str)
+    checkToggled = Signal(int)  # row ticked or unticked: the panel makes it the current row
 
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
@@ -149,7 +149,11 @@ class OptimizationTableModel(QAbstractTableModel):
         except (ParseError, ValueError) as exc:
             self.editRejected.emit(row, col, str(exc))
             return False
-        return self.replace_row(row, new, text)
+        if not self.replace_row(row, new, text):
+            return False
+        if role == Qt.ItemDataRole.CheckStateRole:
+            self.checkToggled.emit(row)
+        return True
 
     def replace_row(self, row: int, new: Optimization, text: str, merge_key: object = None) -> bool:
         if new == self.optimizations[row]:
@@ -159,15 +163,14 @@ class OptimizationTableModel(QAbstractTableModel):
         return self.set_all(opts, text, merge_key, row=row)
 
     def set_all(self, opts: list[Optimization], text: str, merge_key: object = None, row: int = 0) -> bool:
-        trial = self.doc.profile.copy()
+        """Ask the document for a new checklist; a refusal is shown at the cell it is about."""
         try:
-            trial.set_optimizations(opts)
+            self.doc.set_optimizations(opts, text, merge_key)
         except ProfileError as exc:
             problem = exc.problems[0]
             col = TARGETS if problem.field == "targets" else K if problem.field == "speedup" else NAME
             self.editRejected.emit(problem.row if problem.row is not None else row, col, problem.what)
             return False
-        self.doc.undo_stack.push(SetOptimizationsCommand(self.doc, opts, text, merge_key))
         return True
 
     # -- following the document --------------------------------------------
