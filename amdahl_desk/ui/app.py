@@ -17,7 +17,8 @@ from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
-from .core.qt_util import parse_size, settle  # noqa: E402
+from .core.document import EVERYTHING  # noqa: E402
+from .core.qt_util import parse_size, settle_layout  # noqa: E402
 from .files.recovery import data_dir  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
 
@@ -100,11 +101,13 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
         window.resize(width, height)
         window.reset_layout()
         window.show()
-        settle(150)
+        settle_layout()
         window.reset_layout()
-        settle(150)
-        window._redraw()
-        settle(150)
+        settle_layout()
+        # Charts place labels from their final size: draw once more at it, then let that layout settle.
+        window.redraws.request(EVERYTHING)
+        window.redraws.flush()
+        settle_layout()
         image = window.grab()
         target = Path(screenshot)
         if not image.save(str(target)):

@@ -12,11 +12,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGu
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QScrollArea,
-    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -26,22 +24,22 @@ from ..files import READABLE
 from ..model.errors import ProfileError
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
+from .charts.base import Chart
+from .charts.registry import CHART_TITLES, ENTRIES
 from .core.document import Document
+from .core.redraw import RedrawScheduler
 from .files.file_actions import FileActions
 from .files.recovery import RecoveryStore
-from .profile.breakdown_chart import BreakdownChart
 from .profile.component_table import ComponentTableModel
 from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
 from .profile.optimization_table import OptimizationTableModel
-from .profile.speedup_plot import SpeedupPlot
-from .profile.summary_panel import SummaryPanel
-from .scaling.scaling_plot import ScalingPlot
+from .profile.total_line import TotalLine
+from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
 
 RECOVERY_INTERVAL_MS = 60_000
 # The export module (and QtSvg with it) loads on first use, not at start-up.
-CHART_NAMES = {"breakdown": "Where the time goes", "speedup": "Speedup against k", "scaling": "GPU scaling"}
 RECOVERY_DEBOUNCE_MS = 500
 log = logging.getLogger(__name__)
 FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
@@ -76,21 +74,17 @@ class MainWindow(FileActions, QMainWindow):
         self.optimizations = OptimizationPanel(self.optimization_model)
         self.optimizations.selected_components = self._selected_component_names
         self.settings_panel = SettingsPanel(self.doc)
-        self.summary = SummaryPanel()
-        self.breakdown = BreakdownChart()
-        self.speedup = SpeedupPlot()
-        self.scaling = ScalingPlot()
-        self.total_label = QLabel()
-        self.total_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.total_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.redraws = RedrawScheduler(self.doc, self)
+        self.results = ResultsPane(self.doc, self.redraws)
+        self.summary = self.results.summary
+        self.total_label = TotalLine(self.doc, self.redraws)
         self._build_layout()
         self._build_menus()
         self.statusBar().showMessage("Ready")
 
-        self.doc.analysisChanged.connect(self._redraw)
         self.doc.pathChanged.connect(self._update_title)
         self.doc.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
-        self.optimizations.selectedChanged.connect(lambda _row: self._redraw_speedup())
+        self.optimizations.selectedChanged.connect(self.redraws.select_optimization)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_selection_status())
         if not fresh:
             geometry = self.settings.value("window/geometry")
@@ -100,7 +94,6 @@ class MainWindow(FileActions, QMainWindow):
                 state = self.settings.value(f"window/{name}")
                 if isinstance(state, QByteArray):
                     splitter.restoreState(state)
-        self._redraw()
         self._update_title()
         self.disk_stamp: tuple[int, int] | None = None
         # Unsaved work is copied to the data folder every minute and after structural changes.
@@ -144,22 +137,13 @@ class MainWindow(FileActions, QMainWindow):
         left.setStretchFactor(0, 5)
         left.setStretchFactor(1, 3)
         left.setStretchFactor(2, 0)
-        charts_top = QSplitter(Qt.Orientation.Horizontal)
-        charts_top.addWidget(self.breakdown)
-        charts_top.addWidget(self.speedup)
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(self.summary)
-        right.addWidget(charts_top)
-        right.addWidget(self.scaling)
-        right.setStretchFactor(0, 0)
-        right.setStretchFactor(1, 3)
-        right.setStretchFactor(2, 3)
+        right, charts_top = self.results, self.results.top
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(left)
         main.addWidget(right)
         main.setStretchFactor(0, 5)
         main.setStretchFactor(1, 6)
-        for s in (left, right, charts_top, main):
+        for s in (left, main):
             s.setChildrenCollapsible(False)
         self.setCentralWidget(main)
         self._splitters = {"main": main, "left": left, "right": right, "charts": charts_top}
@@ -281,8 +265,9 @@ class MainWindow(FileActions, QMainWindow):
             "Put the slide on the clipboard, to paste into a presentation",
         )
         copy_menu = export.addMenu("Copy C&hart Image")
-        for name in ("breakdown", "speedup", "scaling"):
-            self._action(copy_menu, CHART_NAMES[name], lambda _=False, n=name: self.copy_chart(n))
+        for entry in ENTRIES:
+            if entry.on_screen:
+                self._action(copy_menu, entry.title, lambda _=False, n=entry.key: self.copy_chart(n))
         export.addSeparator()
         self._action(export, "Export Components as &CSV…", self.export_csv)
 
@@ -290,33 +275,18 @@ class MainWindow(FileActions, QMainWindow):
         self._action(help_menu, "&How Amdahl Desk Computes", self.show_help)
         self._action(help_menu, "&About Amdahl Desk", self.show_about)
 
-    # -- redraw ------------------------------------------------------------
-    def _redraw(self) -> None:
-        profile, analysis = self.doc.profile, self.doc.analysis
-        self.summary.update_analysis(profile, analysis, self.doc.analysis_error)
-        self.breakdown.update_analysis(profile, analysis)
-        self.scaling.update_analysis(analysis, profile.settings.overhead_model.value)
-        self._redraw_speedup()
-        unit = profile.unit
-        n = len(profile.components)
-        if analysis is None:
-            self.total_label.setText(f"{n:,} components · {self.doc.analysis_error or ''}")
-        else:
-            c = analysis.combined
-            text = f"<b>Total {format_time(analysis.baseline_total, unit)}</b> over {n:,} components"
-            if c.enabled:
-                text += (
-                    f" → <b>{format_time(c.new_total, unit)}</b> after {c.enabled} optimization"
-                    f"{'s' if c.enabled != 1 else ''} ({format_speedup(c.overall_speedup)}, "
-                    f"saves {format_time(c.time_saved, unit)})"
-                )
-            if self.total_label.text() != text:
-                self.total_label.setText(text)
-        warnings = list(analysis.warnings if analysis else []) + list(self.doc.warnings)
-        self.summary.set_notes(warnings)
+    # -- charts ------------------------------------------------------------
+    @property
+    def breakdown(self) -> Chart:
+        return self.results.chart("breakdown")
 
-    def _redraw_speedup(self) -> None:
-        self.speedup.update_analysis(self.doc.profile, self.doc.analysis, self.optimizations.current_row())
+    @property
+    def speedup(self) -> Chart:
+        return self.results.chart("speedup")
+
+    @property
+    def scaling(self) -> Chart:
+        return self.results.chart("scaling")
 
     def _selected_component_names(self) -> list[str]:
         comps = self.doc.profile.components
@@ -417,7 +387,7 @@ class MainWindow(FileActions, QMainWindow):
 
     def copy_chart(self, name: str, size: tuple[int, int] = (1920, 1080)) -> bool:
         """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
-        from .charts.export import CHART_TITLES, chart_widget, render_image
+        from .charts.export import chart_widget, render_image
 
         if self.doc.analysis is None:
             self.show_error("Cannot copy", self.doc.analysis_error or "nothing to chart")

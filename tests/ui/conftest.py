@@ -35,6 +35,9 @@ def window(qtbot, tmp_path):
     assert win.open_path(copy, ask=False)
     win.show()
     qtbot.waitExposed(win)
+    # Charts redraw at the next frame, not inside the change: tests wait for that, not for a time.
+    win.drawn = lambda: qtbot.waitUntil(lambda: not win.redraws.pending)
+    win.drawn()
     return win
 
 

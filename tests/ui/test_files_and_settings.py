@@ -141,7 +141,7 @@ def test_first_start_opens_the_example(qtbot, example):
     qtbot.addWidget(win)
     win.start(None, str(example))
     assert win.doc.path.name == "training-iteration.xlsx"
-    assert win.summary.speedup.value.text() == "1.82×"
+    qtbot.waitUntil(lambda: win.summary.speedup.value.text() == "1.82×")
 
 
 class TestSettings:
@@ -151,6 +151,7 @@ class TestSettings:
         panel.target.editingFinished.emit()
         assert window.doc.profile.settings.target_time == pytest.approx(500)
         assert window.doc.analysis.target.required_speedup == pytest.approx(0.6 * 1000 / (500 - 400))
+        window.drawn()
         assert "Target 500 ms: reachable" in window.summary.target.text()
         panel.target.setText("soon")
         panel.target.editingFinished.emit()
@@ -163,6 +164,7 @@ class TestSettings:
     def test_infeasible_target_is_said(self, window):
         window.settings_panel.target.setText("350")
         window.settings_panel.target.editingFinished.emit()
+        window.drawn()
         assert "✘ Target 350 ms: not reachable" in window.summary.target.text()
 
     def test_unit_change_converts_and_undo_restores(self, window):

@@ -24,6 +24,7 @@ def test_ticking_an_optimization_updates_numbers_and_charts(window, qtbot):
     assert window.doc.profile.optimizations[1].enabled
     c = window.doc.analysis.combined
     assert c.new_total == pytest.approx(500)  # 100/2 + 600/4 + 150 + 100 + 50
+    window.drawn()
     assert window.summary.speedup.value.text() == "2×"
     assert window.summary.new_time.value.text() == "500 ms"
     assert "500 ms" in window.breakdown.totals[1].toPlainText()
@@ -140,5 +141,6 @@ def test_overlapping_optimizations_are_noted_where_the_answer_is(window):
     opts[3] = replace(opts[3], targets=("GPU matrix multiplications",), enabled=True)  # a second one on matmul
     assert window.optimization_model.set_all(opts, "overlap")
     assert window.doc.analysis.new_times[1] == pytest.approx(600 / 12)
+    window.drawn()
     assert "multiply to 12×" in window.summary.notes.toolTip()
     assert window.summary.notes.text().startswith("Note: ")

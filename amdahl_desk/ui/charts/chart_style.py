@@ -11,6 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from .base import Chart
+
 pg.setConfigOptions(antialias=True, background="w", foreground="#222")
 
 BLUE = QColor("#1f5fa8")
@@ -101,7 +103,7 @@ def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
     return widget
 
 
-class ChartFrame(QWidget):
+class ChartFrame(Chart):
     """A plot with its title above and its legend below as Qt labels.
 
     Inside pyqtgraph's scene a long title or a wide legend sets a minimum width that

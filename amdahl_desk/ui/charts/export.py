@@ -8,159 +8,35 @@ mis-scale labels at custom sizes and its SVG exporter fails on Qt 6.11 and later
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
+from PySide6.QtCore import QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
 from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsView,
-    QGridLayout,
-    QHBoxLayout,
     QLabel,
-    QSizePolicy,
-    QVBoxLayout,
     QWidget,
 )
 
 from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.profile import Profile
-from ...model.report import target_sentence
-from ...model.units import format_percent, format_speedup, format_time
-from ..core.qt_util import parse_size, settle
-from ..profile.breakdown_chart import BreakdownChart
-from ..profile.speedup_plot import SpeedupPlot
-from ..scaling.scaling_plot import ScalingPlot
-from .chart_style import Style, slide_style
-from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
+from ..core.qt_util import parse_size, settle_layout
+from .chart_style import slide_style
+from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, chart_entry
 
 __all__ = ["CHARTS", "CHART_TITLES", "FORMATS", "PRESETS", "chart_widget", "export_chart", "parse_size", "render_image"]
-
-
-def slide_title(profile: Profile, analysis: Analysis) -> str:
-    """A title that states the result, e.g. "Matmul 4× → 1.82× end to end (ceiling 2.5×)"."""
-    c = analysis.combined
-    enabled = [o for o in profile.optimizations if o.enabled]
-    if len(enabled) == 1:
-        o = enabled[0]
-        return (
-            f"{o.name}: {format_speedup(o.speedup)} on {format_percent(c.fraction)} of the time → "
-            f"{format_speedup(c.overall_speedup)} end to end (ceiling {format_speedup(c.ceiling)})"
-        )
-    if enabled:
-        return (
-            f"{len(enabled)} optimizations together: {format_time(analysis.baseline_total, profile.unit)} → "
-            f"{format_time(c.new_total, profile.unit)}, {format_speedup(c.overall_speedup)} end to end "
-            f"(ceiling {format_speedup(c.ceiling)})"
-        )
-    return f"Baseline {format_time(analysis.baseline_total, profile.unit)}: where the time goes"
-
-
-class SlideWidget(QWidget):
-    """One image for a review: the result as a title, the headline numbers, two key charts."""
-
-    def __init__(self, style: Style, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.style_ = style
-        background = style.background or "transparent"
-        self.setObjectName("slide")
-        self.setStyleSheet(f"#slide {{ background: {background}; }} QLabel {{ color: #222; }}")
-        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-        pad = round(style.size(12))
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(pad * 3, pad * 2, pad * 3, pad * 2)
-        layout.setSpacing(pad)
-        self.title = QLabel(self)
-        self.title.setFont(style.font(1.75, bold=True))
-        self.title.setWordWrap(True)
-        self.subtitle = QLabel(self)
-        self.subtitle.setFont(style.font(1.0))
-        self.subtitle.setStyleSheet("color: #555;")
-        self.subtitle.setWordWrap(True)
-        layout.addWidget(self.title)
-        layout.addWidget(self.subtitle)
-        figures = QGridLayout()
-        figures.setHorizontalSpacing(pad * 4)
-        self.values: list[QLabel] = []
-        self.captions: list[QLabel] = []
-        for col in range(4):
-            value, caption = QLabel(self), QLabel(self)
-            value.setFont(style.font(2.2, bold=True))
-            caption.setFont(style.font(0.95))
-            caption.setStyleSheet("color: #555;")
-            figures.addWidget(value, 0, col)
-            figures.addWidget(caption, 1, col)
-            self.values.append(value)
-            self.captions.append(caption)
-        figures.setColumnStretch(4, 1)
-        layout.addLayout(figures)
-        charts = QHBoxLayout()
-        charts.setSpacing(pad * 2)
-        brief = replace(style, brief=True)
-        self.breakdown = BreakdownChart(style=brief)
-        self.speedup = SpeedupPlot(style=brief)
-        charts.addWidget(self.breakdown, 1)
-        charts.addWidget(self.speedup, 1)
-        layout.addLayout(charts, 1)
-        self.footer = QLabel(self)
-        self.footer.setFont(style.font(1.0, bold=True))
-        self.footer.setWordWrap(True)
-        self.footer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        layout.addWidget(self.footer)
-
-    def update_analysis(self, profile: Profile, analysis: Analysis, row: int = -1) -> None:
-        unit = profile.unit
-        c = analysis.combined
-        self.title.setText(slide_title(profile, analysis))
-        boundary = profile.settings.boundary or "Measured profile"
-        self.subtitle.setText(
-            f"{boundary} · baseline {format_time(analysis.baseline_total, unit)} over "
-            f"{len(profile.components):,} components"
-        )
-        figures = [
-            (format_speedup(c.overall_speedup), "end-to-end speedup"),
-            (format_time(c.new_total, unit), f"new time (from {format_time(analysis.baseline_total, unit)})"),
-            (format_time(c.time_saved, unit), "saved per run"),
-            (format_speedup(c.ceiling) if c.enabled else "—", f"ceiling 1/(1−f), f = {format_percent(c.fraction)}"),
-        ]
-        for (value, caption), v_label, c_label in zip(figures, self.values, self.captions, strict=True):
-            v_label.setText(value)
-            c_label.setText(caption)
-        self.values[0].setStyleSheet("color: #1a6e2e;" if c.overall_speedup > 1 else "color: #222;")
-        self.breakdown.update_analysis(profile, analysis)
-        self.speedup.update_analysis(profile, analysis, row)
-        sentence = target_sentence(profile, analysis)
-        self.footer.setText(sentence or "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts never add.")
 
 
 def chart_widget(
     name: str, profile: Profile, analysis: Analysis, size: tuple[int, int], transparent: bool = False, row: int = -1
 ) -> QWidget:
     """A chart (or the slide) laid out at ``size`` pixels in the slide style, ready to paint."""
-    style = slide_style(size[0], transparent)
-    widget: QWidget
-    if name == "slide":
-        slide = SlideWidget(style)
-        slide.update_analysis(profile, analysis, row)
-        widget = slide
-    elif name == "breakdown":
-        chart = BreakdownChart(style=style)
-        chart.update_analysis(profile, analysis)
-        widget = chart
-    elif name == "speedup":
-        speed = SpeedupPlot(style=style)
-        speed.update_analysis(profile, analysis, row)
-        widget = speed
-    elif name == "scaling":
-        scaling = ScalingPlot(style=style)
-        scaling.update_analysis(analysis, profile.settings.overhead_model.value)
-        widget = scaling
-    else:
-        raise ValueError(f'"{name}" is not a chart; expected one of {", ".join(CHARTS)}')
+    widget = chart_entry(name).load()(style=slide_style(size[0], transparent))
+    widget.show_analysis(profile, analysis, row)
     # On screen, axes are cached pixmaps; in an SVG or PDF they must stay vectors.
     for item in widget.findChildren(pg.PlotWidget):
         item.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
@@ -172,13 +48,10 @@ def chart_widget(
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.resize(*size)
     widget.show()
-    settle()
-    # Charts place their labels from the final geometry: update once more now that it is known.
-    if isinstance(widget, SlideWidget):
-        widget.update_analysis(profile, analysis, row)
-    elif isinstance(widget, BreakdownChart):
-        widget.update_analysis(profile, analysis)
-    settle()
+    settle_layout()
+    # Charts place their labels from the final geometry: draw once more now that it is known.
+    widget.show_analysis(profile, analysis, row)
+    settle_layout()
     return widget
 
 
@@ -256,16 +129,3 @@ def export_chart(
     if not path.exists() or path.stat().st_size == 0:
         raise OSError(f"cannot write {path}")
     return path
-
-
-def chart_png_bytes(profile: Profile, analysis: Analysis, name: str, size: tuple[int, int] = (1920, 1080)) -> bytes:
-    """A chart as PNG bytes (for tests and the clipboard)."""
-    widget = chart_widget(name, profile, analysis, size)
-    image = render_image(widget, size)
-    widget.close()
-    widget.deleteLater()
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    return bytes(data.data())

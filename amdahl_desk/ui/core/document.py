@@ -15,6 +15,7 @@ import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,18 @@ from ...model.units import TimeUnit
 from . import commands
 
 log = logging.getLogger(__name__)
+
+
+class Aspect(str, Enum):
+    """What a change touched, so a view redraws only when what it shows depends on it."""
+
+    COMPONENTS = "components"
+    OPTIMIZATIONS = "optimizations"
+    SETTINGS = "settings"
+    SELECTION = "selection"  # not the document's: the window's current optimization
+
+
+EVERYTHING = frozenset(Aspect)
 
 
 class Document(QObject):
@@ -44,6 +57,7 @@ class Document(QObject):
     settingsChanged = Signal()
     profileReset = Signal()
     analysisChanged = Signal()  # once per change (or batch); read ``analysis`` for the current one
+    changed = Signal(object)  # with analysisChanged: the frozenset of Aspects the change (or batch) touched
     pathChanged = Signal()
 
     def __init__(self, profile: Profile | None = None, parent: QObject | None = None) -> None:
@@ -59,7 +73,7 @@ class Document(QObject):
         self._analysis_error: str | None = None
         self._stale = True
         self._batch_depth = 0
-        self._pending = False
+        self._pending: set[Aspect] = set()
 
     # -- reading -----------------------------------------------------------
     @property
@@ -92,7 +106,7 @@ class Document(QObject):
             self.warnings = list(warnings)
             self.undo_stack.clear()
             self.undo_stack.setClean()
-            self._touch()
+            self._touch(*EVERYTHING)
             self.profileReset.emit()
             self.pathChanged.emit()
 
@@ -109,18 +123,19 @@ class Document(QObject):
         finally:
             self._batch_depth -= 1
             if self._batch_depth == 0 and self._pending:
-                self._pending = False
+                aspects, self._pending = frozenset(self._pending), set()
                 self.analysisChanged.emit()
+                self.changed.emit(aspects)
 
     def seal(self) -> None:
         """End merging: the next change is a new undo step (a slider released, a field left)."""
         self.merge_round += 1
 
-    def _touch(self) -> None:
+    def _touch(self, *aspects: Aspect) -> None:
         """The profile just changed (call before telling any view)."""
         self.revision += 1
         self._stale = True
-        self._pending = True
+        self._pending.update(aspects)
 
     def _push(self, command: QUndoCommand) -> None:
         """Record a change already applied (the command's first redo does nothing)."""
@@ -261,10 +276,11 @@ class Document(QObject):
             self._set_rows_one_by_one(rows, components)
         else:
             self.profile.replace_components(rows, components)  # renames, even a swap of two names
+        renamed = self.profile.optimizations is not before
         with self.batch():
-            self._touch()
+            self._touch(Aspect.COMPONENTS, *([Aspect.OPTIMIZATIONS] if renamed else []))
             self.componentRowsChanged.emit(rows)
-            if self.profile.optimizations is not before:
+            if renamed:
                 self.optimizationsChanged.emit()
 
     def _set_rows_one_by_one(self, rows: list[int], components: Sequence[Component]) -> None:
@@ -284,7 +300,7 @@ class Document(QObject):
         with self.batch():
             self.componentsAboutToBeInserted.emit(row, len(components))
             self.profile.insert_components(row, components)
-            self._touch()
+            self._touch(Aspect.COMPONENTS)
             self.componentsInserted.emit()
 
     def apply_remove(self, row: int, count: int, optimizations: Sequence[Optimization]) -> None:
@@ -293,7 +309,7 @@ class Document(QObject):
             self.profile.set_optimizations_unchecked(optimizations)
             self.componentsAboutToBeRemoved.emit(row, count)
             self.profile.remove_components(row, count)
-            self._touch()
+            self._touch(Aspect.COMPONENTS, Aspect.OPTIMIZATIONS)
             self.componentsRemoved.emit()
             self.optimizationsChanged.emit()
 
@@ -302,19 +318,19 @@ class Document(QObject):
         with self.batch():
             self.componentsAboutToBeReordered.emit()
             self.profile.set_components(components)
-            self._touch()
+            self._touch(Aspect.COMPONENTS)
             self.componentsReordered.emit()
 
     def apply_optimizations(self, optimizations: Sequence[Optimization]) -> None:
         self.profile.set_optimizations(optimizations)
         with self.batch():
-            self._touch()
+            self._touch(Aspect.OPTIMIZATIONS)
             self.optimizationsChanged.emit()
 
     def apply_settings(self, settings: Settings) -> None:
         self.profile.set_settings(settings)
         with self.batch():
-            self._touch()
+            self._touch(Aspect.SETTINGS)
             self.settingsChanged.emit()
 
     def apply_unit(self, unit: TimeUnit) -> None:
@@ -329,6 +345,6 @@ class Document(QObject):
 
     def _unit_changed(self) -> None:
         with self.batch():
-            self._touch()
+            self._touch(Aspect.COMPONENTS, Aspect.SETTINGS)
             self.componentRowsChanged.emit(list(range(len(self.profile.components))))
             self.settingsChanged.emit()

@@ -51,7 +51,7 @@ class BreakdownChart(ChartFrame):
             self.labels.append(t)
         return self.labels[i]
 
-    def update_analysis(self, profile: Profile, analysis: Analysis | None) -> None:
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
         for t in self.labels:
             set_item_text(t, "")
         if analysis is None:

@@ -59,7 +59,8 @@ class SpeedupPlot(ChartFrame):
         self.empty.setFont(style.font())
         item.addItem(self.empty)
 
-    def update_analysis(self, profile: Profile, analysis: Analysis | None, row: int) -> None:
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int) -> None:
+        row = selected
         opts = profile.optimizations
         if analysis is None or not opts:
             for c in (self.curve, self.combined):

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
+from ...model.profile import Profile
 from ...model.units import format_speedup
 from ..charts.chart_style import (
     BLUE,
@@ -84,7 +85,8 @@ class ScalingPlot(ChartFrame):
         self.eff_view.setGeometry(self.plot.vb.sceneBoundingRect())
         self.eff_view.linkedViewChanged(self.plot.vb, self.eff_view.XAxis)
 
-    def update_analysis(self, analysis: Analysis | None, model_name: str = "") -> None:
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
+        model_name = profile.settings.overhead_model.value
         if analysis is None:
             for curve in (self.ideal, self.gustafson, self.amdahl, self.overhead, self.efficiency):
                 curve.setData([], [])
