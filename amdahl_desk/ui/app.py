@@ -95,8 +95,8 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
     app = make_app()
     window = MainWindow(fresh=screenshot is not None)
     if screenshot is not None:
-        window.show_error = lambda title, text: print(f"amdahl-desk: {text}", file=sys.stderr)  # type: ignore[method-assign]
-    window.start(path, default_profile)
+        window.errors_to_stderr = True
+    window.files.start(path, default_profile)
     if screenshot is not None:
         window.resize(width, height)
         window.reset_layout()

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import logging
 import os
+import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
     QSplitter,
@@ -21,16 +24,18 @@ from PySide6.QtWidgets import (
 )
 
 from ..files import READABLE
-from ..model.errors import ProfileError
+from ..model.laws import ceiling
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
 from .charts.base import Chart
-from .charts.registry import CHART_TITLES, ENTRIES
+from .charts.registry import ENTRIES
 from .core.document import Document
 from .core.redraw import RedrawScheduler
-from .files.file_actions import FileActions
+from .files.chart_export import ChartExports
+from .files.file_actions import FILTERS, FileActions
 from .files.recovery import RecoveryStore
-from .profile.component_table import ComponentTableModel
+from .help_text import show_about, show_help
+from .profile.component_table import TIME, ComponentTableModel
 from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
 from .profile.optimization_table import OptimizationTableModel
@@ -38,11 +43,8 @@ from .profile.total_line import TotalLine
 from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
 
-RECOVERY_INTERVAL_MS = 60_000
-# The export module (and QtSvg with it) loads on first use, not at start-up.
-RECOVERY_DEBOUNCE_MS = 500
-log = logging.getLogger(__name__)
-FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
+Button = QMessageBox.StandardButton
+Shortcut = QKeySequence | QKeySequence.StandardKey | list[QKeySequence] | None
 
 
 def app_settings() -> QSettings:
@@ -55,15 +57,16 @@ def app_settings() -> QSettings:
     return QSettings(str(Path(folder) / "amdahl-desk.ini"), QSettings.Format.IniFormat)
 
 
-class MainWindow(FileActions, QMainWindow):
-    """One document per window."""
+class MainWindow(QMainWindow):
+    """One document per window; its file handling and chart exports are controllers it composes."""
 
     def __init__(self, fresh: bool = False) -> None:
         super().__init__()
         self.fresh = fresh  # ignore remembered layout and recent files (screenshots)
         self.settings = app_settings()
         self.doc = Document(parent=self)
-        self.imported_from: Path | None = None
+        self.last_error = ""
+        self.errors_to_stderr = False
         self.setAcceptDrops(True)
         if icon_path().exists():
             self.setWindowIcon(QIcon(str(icon_path())))
@@ -78,12 +81,18 @@ class MainWindow(FileActions, QMainWindow):
         self.results = ResultsPane(self.doc, self.redraws)
         self.summary = self.results.summary
         self.total_label = TotalLine(self.doc, self.redraws)
+        self.files = FileActions(
+            self.doc, self.settings, self, None if fresh else RecoveryStore(), remember=not fresh, parent=self
+        )
+        self.exports = ChartExports(self.doc, self.files, self, self.optimizations.current_row, self)
         self._build_layout()
         self._build_menus()
         self.statusBar().showMessage("Ready")
 
         self.doc.pathChanged.connect(self._update_title)
         self.doc.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        self.files.sourceChanged.connect(self._update_title)
+        self.files.opened.connect(self._opened)
         self.optimizations.selectedChanged.connect(self.redraws.select_optimization)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_selection_status())
         if not fresh:
@@ -95,25 +104,6 @@ class MainWindow(FileActions, QMainWindow):
                 if isinstance(state, QByteArray):
                     splitter.restoreState(state)
         self._update_title()
-        self.disk_stamp: tuple[int, int] | None = None
-        # Unsaved work is copied to the data folder every minute and after structural changes.
-        self.recovery = None if fresh else RecoveryStore()
-        self.recovery_timer = QTimer(self)
-        self.recovery_timer.setInterval(RECOVERY_INTERVAL_MS)
-        self.recovery_timer.timeout.connect(self.write_recovery)
-        self.recovery_timer.start()
-        # Rows and optimizations added or removed: copy soon (debounced, so a burst of changes writes once).
-        self.recovery_soon = QTimer(self)
-        self.recovery_soon.setSingleShot(True)
-        self.recovery_soon.setInterval(RECOVERY_DEBOUNCE_MS)
-        self.recovery_soon.timeout.connect(self.write_recovery)
-        self._optimization_count = len(self.doc.profile.optimizations)
-        for signal in (self.doc.componentsInserted, self.doc.componentsRemoved, self.doc.componentsReordered):
-            signal.connect(self.recovery_soon.start)
-        self.doc.optimizationsChanged.connect(self._optimizations_changed)
-        self.doc.undo_stack.cleanChanged.connect(self._clean_changed)
-
-    # -- crash recovery ----------------------------------------------------
 
     # -- layout ------------------------------------------------------------
     def _group(self, title: str, widget: QWidget, extra: QWidget | None = None) -> QGroupBox:
@@ -137,22 +127,25 @@ class MainWindow(FileActions, QMainWindow):
         left.setStretchFactor(0, 5)
         left.setStretchFactor(1, 3)
         left.setStretchFactor(2, 0)
-        right, charts_top = self.results, self.results.top
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(left)
-        main.addWidget(right)
+        main.addWidget(self.results)
         main.setStretchFactor(0, 5)
         main.setStretchFactor(1, 6)
         for s in (left, main):
             s.setChildrenCollapsible(False)
         self.setCentralWidget(main)
-        self._splitters = {"main": main, "left": left, "right": right, "charts": charts_top}
+        self._splitters = {"main": main, "left": left, "right": self.results, "charts": self.results.top}
         self.resize(1600, 1000)
 
-    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
+    def _action(
+        self, menu: QMenu, text: str, slot: Callable[[], object], shortcut: Shortcut = None, tip: str = ""
+    ) -> QAction:
         act = QAction(text, self)
-        if shortcut is not None:
-            act.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
+        if isinstance(shortcut, list):
+            act.setShortcuts(shortcut)
+        elif shortcut is not None:
+            act.setShortcut(shortcut)
         act.triggered.connect(slot)
         if tip:
             act.setStatusTip(tip)
@@ -161,98 +154,80 @@ class MainWindow(FileActions, QMainWindow):
         return act
 
     def _build_menus(self) -> None:
-        bar = self.menuBar()
+        bar, files, exports, table = self.menuBar(), self.files, self.exports, self.table
         file = bar.addMenu("&File")
-        self._action(file, "&New", self.new_document, QKeySequence.StandardKey.New, "Start an empty profile")
+        self._action(file, "&New", files.new_document, QKeySequence.StandardKey.New, "Start an empty profile")
         self._action(
             file,
             "&Open…",
-            self.open_dialog,
+            files.open_dialog,
             QKeySequence.StandardKey.Open,
             "Open a profile workbook (.xlsx) or a components table (.csv)",
         )
         self.recent_menu = file.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.recent_menu.aboutToShow.connect(lambda: files.fill_recent(self.recent_menu))
         self._action(
-            file,
-            "Open &Example",
-            lambda: self.open_path(example_path()),
-            None,
-            "Open the bundled training-iteration example",
+            file, "Open &Example", lambda: files.open_path(example_path()), None, "Open the bundled training example"
         )
         file.addSeparator()
-        self._action(file, "&Save", self.save, QKeySequence.StandardKey.Save)
-        self._action(file, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        self._action(file, "&Save", files.save, QKeySequence.StandardKey.Save)
+        self._action(file, "Save &As…", files.save_as, QKeySequence.StandardKey.SaveAs)
         self._action(
             file,
             "Export Components as &CSV…",
-            self.export_csv,
+            files.export_csv,
             None,
             "Write the components table as CSV (optimizations and settings stay in the workbook)",
         )
-        self.revert_action = self._action(file, "Re&vert", self.revert, None, "Reload the file as it is on disk")
+        self.revert_action = self._action(file, "Re&vert", files.revert, None, "Reload the file as it is on disk")
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         edit = bar.addMenu("&Edit")
-        undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcuts(QKeySequence.StandardKey.Undo)
-        redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        self.undo_action = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcuts(QKeySequence.StandardKey.Undo)
+        self.redo_action = self.doc.undo_stack.createRedoAction(self, "&Redo")
         redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
         for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
             if QKeySequence(extra) not in redo_keys:
                 redo_keys.append(QKeySequence(extra))
-        redo.setShortcuts(redo_keys)
-        edit.addAction(undo)
-        edit.addAction(redo)
-        self.undo_action, self.redo_action = undo, redo
+        self.redo_action.setShortcuts(redo_keys)
+        edit.addActions([self.undo_action, self.redo_action])
         edit.addSeparator()
-        for act in (
-            self.table.cut_action,
-            self.table.copy_action,
-            self.table.paste_action,
-            self.table.clear_action,
-            self.table.select_all_action,
-        ):
-            edit.addAction(act)
+        edit.addActions(
+            [table.cut_action, table.copy_action, table.paste_action, table.clear_action, table.select_all_action]
+        )
         edit.addSeparator()
-        for act in (
-            self.table.insert_action,
-            self.table.delete_rows_action,
-            self.table.move_up_action,
-            self.table.move_down_action,
-        ):
-            edit.addAction(act)
+        edit.addActions([table.insert_action, table.delete_rows_action, table.move_up_action, table.move_down_action])
 
         view = bar.addMenu("&View")
-        self._action(view, "&Fit Columns", self.table.fit_columns, None, "Size the table's columns to their content")
+        self._action(view, "&Fit Columns", table.fit_columns, None, "Size the table's columns to their content")
         self._action(view, "&Reset Layout", self.reset_layout, None, "Put the panels back where they started")
 
         profile = bar.addMenu("&Profile")
-        profile.addAction(self.optimizations.add_action)
-        profile.addAction(self.optimizations.remove_action)
+        profile.addActions([self.optimizations.add_action, self.optimizations.remove_action])
         profile.addSeparator()
         self._action(
             profile,
             "Sort Components by &Time",
-            lambda: self.table.sort_by_column(1),
+            lambda: table.sort_by_column(TIME),
             None,
             "Largest first; click a column header to sort by it",
         )
-        self.table.extra_context_actions = [self.optimizations.add_action]
+        table.extra_context_actions = [self.optimizations.add_action]
 
         export = bar.addMenu("E&xport")
         self._action(
             export,
             "Export &Slide…",
-            lambda: self.export_dialog("slide"),
+            lambda: exports.export_dialog("slide"),
             QKeySequence("Ctrl+E"),
             "The key charts and numbers as one image (PNG, SVG or PDF) for a presentation",
         )
         self._action(
             export,
             "Export &Chart…",
-            lambda: self.export_dialog("breakdown"),
+            lambda: exports.export_dialog("breakdown"),
             None,
             "One chart as PNG, SVG or PDF, at a slide size",
         )
@@ -260,22 +235,22 @@ class MainWindow(FileActions, QMainWindow):
         self._action(
             export,
             "Copy Slide &Image",
-            lambda: self.copy_chart("slide"),
+            lambda: exports.copy_chart("slide"),
             QKeySequence("Ctrl+Shift+C"),
             "Put the slide on the clipboard, to paste into a presentation",
         )
         copy_menu = export.addMenu("Copy C&hart Image")
         for entry in ENTRIES:
             if entry.on_screen:
-                self._action(copy_menu, entry.title, lambda _=False, n=entry.key: self.copy_chart(n))
+                self._action(copy_menu, entry.title, partial(exports.copy_chart, entry.key))
         export.addSeparator()
-        self._action(export, "Export Components as &CSV…", self.export_csv)
+        self._action(export, "Export Components as &CSV…", files.export_csv)
 
         help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&How Amdahl Desk Computes", self.show_help)
-        self._action(help_menu, "&About Amdahl Desk", self.show_about)
+        self._action(help_menu, "&How Amdahl Desk Computes", lambda: show_help(self))
+        self._action(help_menu, "&About Amdahl Desk", lambda: show_about(self))
 
-    # -- charts ------------------------------------------------------------
+    # -- charts and selection ---------------------------------------------------
     @property
     def breakdown(self) -> Chart:
         return self.results.chart("breakdown")
@@ -288,53 +263,57 @@ class MainWindow(FileActions, QMainWindow):
     def scaling(self) -> Chart:
         return self.results.chart("scaling")
 
+    def _opened(self) -> None:
+        self.table.fit_columns()
+        if self.optimization_model.rowCount():
+            self.optimizations.select_row(0)
+
+    def _selected_rows(self) -> list[int]:
+        n = len(self.doc.profile.components)
+        return sorted({i.row() for i in self.table.selectionModel().selectedIndexes() if i.row() < n})
+
     def _selected_component_names(self) -> list[str]:
         comps = self.doc.profile.components
-        rows = sorted({i.row() for i in self.table.selectionModel().selectedIndexes() if i.row() < len(comps)})
-        return [comps[r].name for r in rows]
+        return [comps[r].name for r in self._selected_rows()]
 
     def _update_selection_status(self) -> None:
         a = self.doc.analysis
-        rows = sorted(
-            {
-                i.row()
-                for i in self.table.selectionModel().selectedIndexes()
-                if i.row() < len(self.doc.profile.components)
-            }
-        )
+        rows = self._selected_rows()
         if a is None or len(rows) < 2:
             return
         share = float(a.fractions[rows].sum())
         total = float(a.times[rows].sum())
-        self.statusBar().showMessage(
+        self.show_status(
             f"{len(rows):,} components selected: {format_time(total, self.doc.unit)}, f = {share:.1%} of the time; "
-            f"ceiling if they took no time: {format_speedup(1 / (1 - share) if share < 1 else float('inf'))}"
+            f"ceiling if they took no time: {format_speedup(float(ceiling(share)))}"
         )
 
     def _update_title(self) -> None:
         if not shiboken6.isValid(self.doc.undo_stack):  # the stack says "clean" once more while being destroyed
             return
+        imported = self.files.imported_from
         if self.doc.path is not None:
             name = self.doc.path.name
-        elif self.imported_from is not None:
-            name = f"{self.imported_from.name} (imported)"
+        elif imported is not None:
+            name = f"{imported.name} (imported)"
         else:
             name = "Untitled"
         self.setWindowModified(not self.doc.undo_stack.isClean())
         self.setWindowTitle(f"{name}[*] — Amdahl Desk")
         self.revert_action.setEnabled(self.doc.path is not None)
 
-    # -- asking the user (one place, so tests can answer) ------------------
-    def ask(
-        self, title: str, text: str, buttons: QMessageBox.StandardButton, default: QMessageBox.StandardButton
-    ) -> QMessageBox.StandardButton:
+    # -- asking the user (one place each, so tests can answer): the file controller's Prompts ----------
+    def ask(self, title: str, text: str, buttons: Button, default: Button) -> Button:
         box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons, self)
         box.setDefaultButton(default)
-        return QMessageBox.StandardButton(box.exec())
+        return Button(box.exec())
 
     def show_error(self, title: str, text: str) -> None:
         self.last_error = text
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        if self.errors_to_stderr:  # a screenshot run has nobody to click a box away
+            print(f"amdahl-desk: {text}", file=sys.stderr)
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, Button.Ok, self)
         box.exec()
 
     def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS) -> str:
@@ -344,67 +323,12 @@ class MainWindow(FileActions, QMainWindow):
             return QFileDialog.getSaveFileName(self, "Save Profile", start, filters)[0]
         return QFileDialog.getOpenFileName(self, "Open Profile", start, filters)[0]
 
-    # -- files -------------------------------------------------------------
-
-    def export_dialog(self, chart: str = "slide") -> None:
-        from .files.export_dialog import ExportDialog
-
-        dialog = ExportDialog(chart, self)
-        if dialog.exec() != ExportDialog.DialogCode.Accepted:
-            return
-        name, fmt, size, transparent = dialog.choice()
-        base = (self.doc.path or self.imported_from or Path("profile")).stem
-        path = self.choose_file(save=True, suggested=f"{base}-{name}.{fmt}", filters=f"{fmt.upper()} (*.{fmt})")
-        if path:
-            self.export_chart_to(Path(path), name, fmt, size, transparent)
-
-    def export_chart_to(
-        self, path: Path, name: str, fmt: str, size: tuple[int, int] = (1920, 1080), transparent: bool = False
-    ) -> bool:
-        from .charts.export import export_chart
-
-        if path.suffix.lower() != f".{fmt}":
-            path = path.with_suffix(f".{fmt}")
-        try:
-            export_chart(
-                self.doc.profile,
-                self.doc.analysis,
-                name,
-                fmt,
-                path,
-                size,
-                transparent,
-                self.optimizations.current_row(),
-            )
-        except ProfileError as exc:
-            self.show_error("Cannot export", str(exc))
-            return False
-        except OSError as exc:
-            self.show_error("Cannot export", f"{path}: {exc.strerror or exc}")
-            return False
-        self.statusBar().showMessage(f"Exported {path.name} ({size[0]}×{size[1]})", 8000)
-        return True
-
-    def copy_chart(self, name: str, size: tuple[int, int] = (1920, 1080)) -> bool:
-        """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
-        from .charts.export import chart_widget, render_image
-
-        if self.doc.analysis is None:
-            self.show_error("Cannot copy", self.doc.analysis_error or "nothing to chart")
-            return False
-        widget = chart_widget(name, self.doc.profile, self.doc.analysis, size, row=self.optimizations.current_row())
-        image = render_image(widget, size)
-        widget.close()
-        widget.deleteLater()
-        QGuiApplication.clipboard().setImage(image)
-        self.statusBar().showMessage(
-            f"Copied {CHART_TITLES[name].lower()} ({size[0]}×{size[1]}) to the clipboard", 8000
-        )
-        return True
+    def show_status(self, text: str, ms: int = 0) -> None:
+        self.statusBar().showMessage(text, ms)
 
     # -- window events -----------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.maybe_save():
+        if not self.files.maybe_save():
             event.ignore()
             return
         if not self.fresh:
@@ -412,9 +336,7 @@ class MainWindow(FileActions, QMainWindow):
             for name, splitter in self._splitters.items():
                 self.settings.setValue(f"window/{name}", splitter.saveState())
             self.settings.sync()
-        if self.recovery is not None:
-            self.recovery.clear()  # saved or discarded: nothing to recover
-        self.recovery_timer.stop()
+        self.files.close()
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -426,7 +348,8 @@ class MainWindow(FileActions, QMainWindow):
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
-            QTimer.singleShot(0, self, lambda: self.open_path(urls[0].toLocalFile()))
+            path = urls[0].toLocalFile()
+            QTimer.singleShot(0, self, lambda: self.files.open_path(path))
 
     def reset_layout(self) -> None:
         for name in self._splitters:
@@ -442,33 +365,3 @@ class MainWindow(FileActions, QMainWindow):
         }
         for name, splitter in self._splitters.items():
             splitter.setSizes(sizes[name])
-
-    def show_help(self) -> None:
-        from ..model.profile import OverheadModel
-
-        models = "".join(f"<li><b>{m.value}</b>: {m.description}</li>" for m in OverheadModel)
-        QMessageBox.information(
-            self,
-            "How Amdahl Desk computes",
-            (
-                "<p><b>One optimization</b>: f is its targets' share of the baseline time, k its local speedup. "
-                "S = 1/((1−f)+f/k); new time T1·((1−f)+f/k); ceiling 1/(1−f).</p>"
-                "<p><b>Several</b>: each component's new time is its time ÷ the product of the k of the enabled "
-                "optimizations that target it; S = T1 ÷ Σ new times. Speedups are never added.</p>"
-                "<p><b>Target</b>: the enabled optimizations' components need k = f·T1/(T − (1−f)·T1); no k is enough "
-                "when T ≤ (1−f)·T1.</p>"
-                f"<p><b>GPU scaling</b>, relative to N0: Amdahl 1/((1−P)+P·N0/N); with overhead T1/T(N), "
-                f"T(N) = serial + parallel·N0/N + comm(N):</p><ul>{models}</ul>"
-                "<p>Gustafson (1−P)+P·N/N0; efficiency = S ÷ (N/N0).</p>"
-                "<p>Measure → estimate → optimize → measure again: use time fractions inside a stated boundary.</p>"
-            ),
-        )
-
-    def show_about(self) -> None:
-        from .. import __version__
-
-        QMessageBox.about(
-            self,
-            "About Amdahl Desk",
-            f"<b>Amdahl Desk {__version__}</b><p>Decide which optimization is worth building.</p>",
-        )

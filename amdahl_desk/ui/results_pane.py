@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter, QWidget
 
@@ -36,7 +38,7 @@ class ResultsPane(QSplitter):
             s.setChildrenCollapsible(False)
         redraws.subscribe(SUMMARY_DEPENDS_ON, self._show_summary)
         for e in entries:
-            redraws.subscribe(e.depends_on, lambda e=e: self._show_chart(e))
+            redraws.subscribe(e.depends_on, partial(self._show_chart, e))
 
     def chart(self, key: str) -> Chart:
         return self.charts[key]

@@ -31,7 +31,7 @@ from amdahl_desk.ui.app import make_app
 from amdahl_desk.ui.main_window import MainWindow
 from amdahl_desk.resources import example_path
 app = make_app()
-w = MainWindow(fresh=True); w.start(None, str(example_path())); w.resize(1600, 1000); w.show(); app.processEvents()
+w = MainWindow(fresh=True); w.files.start(None, str(example_path())); w.resize(1600, 1000); w.show(); app.processEvents()
 print(time.perf_counter() - t0)
 """
 

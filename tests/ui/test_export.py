@@ -101,16 +101,16 @@ def test_bad_size_and_chart_names():
 
 
 def test_copy_slide_to_clipboard(window):
-    assert window.copy_chart("slide")
+    assert window.exports.copy_chart("slide")
     image = QGuiApplication.clipboard().image()
     assert (image.width(), image.height()) == (1920, 1080)
 
 
 def test_export_from_the_window(window, tmp_path):
-    assert window.export_chart_to(tmp_path / "x", "breakdown", "svg")
+    assert window.exports.export_chart_to(tmp_path / "x", "breakdown", "svg")
     assert (tmp_path / "x.svg").exists()
-    window.new_document()
-    assert not window.export_chart_to(tmp_path / "y.png", "slide", "png")
+    window.files.new_document()
+    assert not window.exports.export_chart_to(tmp_path / "y.png", "slide", "png")
     assert "nothing to chart" in window.errors[-1]
 
 

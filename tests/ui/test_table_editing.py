@@ -174,7 +174,7 @@ def test_paste_from_spreadsheet_past_the_end_is_one_undo_step(window, qtbot):
 
 
 def test_paste_with_header_row_maps_columns(window, qtbot):
-    window.new_document()
+    window.files.new_document()
     window.answer = None
     QGuiApplication.clipboard().setText("Stage\tTime (s)\nprefill\t0.3\ndecode\t0.9\n")
     go(window, 0, NAME)

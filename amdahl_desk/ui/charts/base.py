@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
 from ...model.profile import Profile
+
+if TYPE_CHECKING:  # chart_style defines the frame every plot uses, on top of this interface
+    from .chart_style import Style
 
 
 class Chart(QWidget):
@@ -17,6 +22,9 @@ class Chart(QWidget):
     registry entry says what) has changed. Export to PNG, SVG or PDF is the same for every chart:
     ``charts.export`` builds a fresh one in the slide style at the output size and has Qt paint it.
     """
+
+    def __init__(self, parent: QWidget | None = None, style: Style | None = None) -> None:
+        super().__init__(parent)
 
     def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int) -> None:
         """Draw ``analysis`` of ``profile`` (None: nothing to chart); ``selected`` is the current optimization or -1."""

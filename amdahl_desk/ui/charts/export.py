@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
-from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
+from PySide6.QtCore import QByteArray, QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
+from PySide6.QtGui import QColor, QImage, QImageWriter, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -117,8 +117,9 @@ def export_chart(
     title = title.text() if isinstance(title, QLabel) else str(title or CHART_TITLES[name])
     try:
         if fmt == "png":
-            if not render_image(widget, size, transparent).save(str(path), "PNG"):
-                raise OSError(f"cannot write {path}")
+            writer = QImageWriter(str(path), QByteArray(b"png"))
+            if not writer.write(render_image(widget, size, transparent)):
+                raise OSError(f"cannot write {path}: {writer.errorString()}")
         elif fmt == "svg":
             render_svg(widget, size, path, title)
         else:

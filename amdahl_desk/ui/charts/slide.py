@@ -40,7 +40,7 @@ class SlideWidget(Chart):
     """One image for a review: the result as a title, the headline numbers, two key charts."""
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
-        super().__init__(parent)
+        super().__init__(parent, style)
         self.slide_style = style
         background = style.background or "transparent"
         self.setObjectName("slide")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
     Qt,
     QTimer,
@@ -30,7 +34,18 @@ from ...files.grid import Grid
 from ...files.tables import COMPONENT_HEADERS, find_header
 from ...model.profile import Component, Scaling
 from ..core.clipboard import from_tsv, tile, to_tsv
-from .component_table import EDITABLE, NAME, NEW_TIME, NOTES, SCALING, SHARE, SHARE_ROLE, TIME, ComponentTableModel
+from .component_table import (
+    EDITABLE,
+    GROUP,
+    NAME,
+    NEW_TIME,
+    NOTES,
+    SCALING,
+    SHARE,
+    SHARE_ROLE,
+    TIME,
+    ComponentTableModel,
+)
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -63,7 +78,7 @@ class ScalingDelegate(QStyledItemDelegate):
         editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or "serial"))
         QTimer.singleShot(0, editor, editor.showPopup)
 
-    def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
         assert isinstance(editor, QComboBox)
         model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
 
@@ -95,6 +110,7 @@ class ComponentTableView(QTableView):
         header.sectionClicked.connect(self.sort_by_column)
         header.setStretchLastSection(True)
         self._sort: tuple[int, bool] | None = None
+        self.extra_context_actions: list[QAction] = []  # the window adds its own (Optimize Selected…)
         model.editRejected.connect(self._show_rejection)
         self._make_actions()
         self.fit_columns()
@@ -111,7 +127,7 @@ class ComponentTableView(QTableView):
             (SHARE, 70, 100),
             (SCALING, 104, 130),
             (NEW_TIME, 90, 150),
-            (5, 70, 140),
+            (GROUP, 70, 140),
             (NOTES, 80, 400),
         ]:
             header = str(model.headerData(col, Qt.Orientation.Horizontal))
@@ -124,10 +140,14 @@ class ComponentTableView(QTableView):
 
     # -- actions -----------------------------------------------------------
     def _make_actions(self) -> None:
-        def action(text: str, shortcut, slot, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
+        def action(
+            text: str,
+            shortcut: QKeySequence.StandardKey | list[QKeySequence],
+            slot: Callable[[], object],
+            tip: str = "",
+        ) -> QAction:
             act = QAction(text, self)
-            if shortcut is not None:
-                act.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
+            act.setShortcuts(shortcut)
             act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             act.triggered.connect(slot)
             act.setStatusTip(tip)
@@ -165,7 +185,7 @@ class ComponentTableView(QTableView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._context_menu)
 
-    def _context_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
+    def _context_menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
         for act in (
             self.cut_action,
@@ -179,10 +199,9 @@ class ComponentTableView(QTableView):
             self.move_down_action,
         ):
             menu.addSeparator() if act is None else menu.addAction(act)
-        extra = getattr(self, "extra_context_actions", [])
-        if extra:
+        if self.extra_context_actions:
             menu.addSeparator()
-            for act in extra:
+            for act in self.extra_context_actions:
                 menu.addAction(act)
         menu.exec(self.viewport().mapToGlobal(pos))
 
@@ -332,7 +351,7 @@ class ComponentTableView(QTableView):
         if found is None:
             return block
         _, cols, unit = found
-        ours = {"name": NAME, "time": TIME, "scaling": SCALING, "group": 5, "notes": NOTES}
+        ours = {"name": NAME, "time": TIME, "scaling": SCALING, "group": GROUP, "notes": NOTES}
         width = NOTES + 1 - left
         result = []
         for row in block[1:]:
@@ -358,7 +377,7 @@ class ComponentTableView(QTableView):
                 edits.append((index.row(), col, "0"))
             elif col == SCALING:
                 edits.append((index.row(), col, "serial"))
-            elif col in (5, NOTES):
+            elif col in (GROUP, NOTES):
                 edits.append((index.row(), col, ""))
         if edits:
             self.table.set_cells(edits, "Clear cells")
@@ -404,16 +423,16 @@ class ComponentTableView(QTableView):
         comps = list(self.table.components)
         analysis = self.table.doc.analysis
         descending = self._sort != (col, True)
-        keys = {
+        keys: dict[int, Callable[[int], str | float]] = {
             NAME: lambda i: comps[i].name.casefold(),
             TIME: lambda i: comps[i].time,
             SHARE: lambda i: comps[i].time,
             SCALING: lambda i: comps[i].scaling.value,
             NEW_TIME: (lambda i: float(analysis.new_times[i])) if analysis is not None else (lambda i: comps[i].time),
-            5: lambda i: comps[i].group.casefold(),
+            GROUP: lambda i: comps[i].group.casefold(),
             NOTES: lambda i: comps[i].notes.casefold(),
         }
-        if col in (NAME, SCALING, 5, NOTES):
+        if col in (NAME, SCALING, GROUP, NOTES):
             descending = self._sort == (col, False)
         order = sorted(range(len(comps)), key=keys[col], reverse=descending)
         self._sort = (col, descending)

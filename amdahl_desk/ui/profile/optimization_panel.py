@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -94,7 +95,7 @@ class TargetsDelegate(QStyledItemDelegate):
     def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
         pass
 
-    def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
         assert isinstance(editor, TargetPicker)
         model.setData(index, editor.chosen(), Qt.ItemDataRole.EditRole)
 
@@ -115,7 +116,7 @@ class SpeedupDelegate(QStyledItemDelegate):
         editor.setValue(float(index.data(Qt.ItemDataRole.EditRole)))
         editor.selectAll()
 
-    def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
         assert isinstance(editor, QDoubleSpinBox)
         editor.interpretText()
         model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
@@ -141,7 +142,7 @@ class OptimizationPanel(QWidget):
     def __init__(self, model: OptimizationTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self.selected_components: callable = lambda: []  # type: ignore[valid-type]
+        self.selected_components: Callable[[], list[str]] = list  # the window tells which are selected
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
 

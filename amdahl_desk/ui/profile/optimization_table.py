@@ -138,8 +138,8 @@ class OptimizationTableModel(QAbstractTableModel):
                     raise ParseError("an optimization needs a name")
                 new, text = replace(opt, name=name), "Rename optimization"
             elif col == TARGETS:
-                targets = value if isinstance(value, list) else [t for t in str(value).split(";")]
-                targets = tuple(t.strip() for t in targets if str(t).strip())
+                parts = [str(t) for t in value] if isinstance(value, list) else str(value).split(";")
+                targets = tuple(t.strip() for t in parts if t.strip())
                 new, text = replace(opt, targets=targets), f"Change targets of {opt.name}"
             elif col == K:
                 k = float(value) if isinstance(value, (int, float)) else parse_speedup(str(value))

@@ -119,7 +119,7 @@ class SpeedupPlot(ChartFrame):
         span = x[-1] - x[0]
         self.set_ranges((x[0] - 0.02 * span, x[-1] + 0.02 * span), (bottom, nice_ceiling(top * 1.12 + 0.05)))
         name = opt.name if len(opt.name) <= 30 else opt.name[:28] + "…"
-        if self.style.brief:
+        if self.chart_style.brief:
             self.set_title(f"Speedup against k: {name}")
             return
         self.set_title(

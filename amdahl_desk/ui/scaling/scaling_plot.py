@@ -138,7 +138,7 @@ class ScalingPlot(ChartFrame):
             if s.last_efficient_gpus
             else "; efficiency below 50% everywhere"
         )
-        if self.style.brief:
+        if self.chart_style.brief:
             self.set_title(
                 f"GPU scaling: P = {s.parallel_fraction:.0%}, ceiling {format_speedup(s.ceiling)}, "
                 f"best {format_speedup(s.best_speedup)} at {s.best_gpus:,} GPUs"
