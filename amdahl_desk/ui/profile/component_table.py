@@ -13,10 +13,9 @@ from ...model.profile import Component, Scaling
 from ...model.units import ParseError, format_number, format_percent, parse_time
 from ..core.document import Document
 
-NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = range(7)
+NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = COLUMNS = range(7)
 EDITABLE = {NAME, TIME, SCALING, GROUP, NOTES}
 SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
-TOUCHED_ROLE = Qt.ItemDataRole.UserRole + 2
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -59,7 +58,7 @@ class ComponentTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.components) + 1
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else 7
+        return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Vertical:
@@ -117,8 +116,6 @@ class ComponentTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == SHARE_ROLE:
             return float(a.fractions[row]) if a is not None else 0.0
-        if role == TOUCHED_ROLE:
-            return bool(a is not None and a.component_speedup[row] != 1.0)
         if (
             role == Qt.ItemDataRole.ForegroundRole
             and col == NEW_TIME

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from ...model.profile import Optimization
 from ...model.units import format_speedup
-from .optimization_table import NAME, SAVES, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
+from .optimization_table import CEILING, NAME, SAVES, SHARE, SPEEDUP, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 SLIDER_STEPS = 1000
@@ -168,9 +168,9 @@ class OptimizationPanel(QWidget):
         for col, sample in [
             (NAME, "Reduced precision and tensor-c"),
             (K, "1,000×"),
-            (K + 1, "100%"),
-            (K + 2, "Speedup S"),
-            (K + 3, "Ceiling"),
+            (SHARE, "100%"),
+            (SPEEDUP, "Speedup S"),
+            (CEILING, "Ceiling"),
             (SAVES, "Saves (ms)"),
         ]:
             self.view.setColumnWidth(col, fm.horizontalAdvance(sample) + 24)

@@ -13,7 +13,7 @@ from ...model.profile import Optimization
 from ...model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
 from ..core.document import Document
 
-NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = range(7)
+NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = COLUMNS = range(7)
 ModelIndex = QModelIndex | QPersistentModelIndex
 TARGETS_ROLE = Qt.ItemDataRole.UserRole + 10
 
@@ -41,7 +41,7 @@ class OptimizationTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.optimizations)
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else 7
+        return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal:
