@@ -101,6 +101,7 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
         window.resize(width, height)
         window.reset_layout()
         window.show()
+        window.results.build_charts()
         settle_layout()
         window.reset_layout()
         settle_layout()

@@ -1,11 +1,15 @@
-"""The right half of the window: the summary over the charts, each redrawn when what it shows has changed."""
+"""The right half of the window: the summary over the charts, each redrawn when what it shows has changed.
+
+The charts (and pyqtgraph with them) are built right after the window's first paint, in the
+frames they will fill: the window is on screen before the plotting library has even loaded.
+"""
 
 from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSplitter, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import QFrame, QSplitter, QWidget
 
 from .charts.base import Chart
 from .charts.registry import ENTRIES, ChartEntry
@@ -23,24 +27,48 @@ class ResultsPane(QSplitter):
         super().__init__(Qt.Orientation.Vertical, parent)
         self.doc, self.redraws = doc, redraws
         self.summary = SummaryPanel()
-        entries = [e for e in ENTRIES if e.on_screen]
-        self.charts: dict[str, Chart] = {e.key: e.load()() for e in entries}
+        self.entries = [e for e in ENTRIES if e.on_screen]
+        self.charts: dict[str, Chart] = {}
         # The first two charts side by side under the summary, the others below them, full width.
         self.top = QSplitter(Qt.Orientation.Horizontal)
         self.addWidget(self.summary)
         self.addWidget(self.top)
-        for i, e in enumerate(entries):
-            (self.top if i < 2 else self).addWidget(self.charts[e.key])
+        self._slots: dict[str, tuple[QSplitter, int]] = {}
+        for i, e in enumerate(self.entries):
+            holder = self.top if i < 2 else self
+            frame = QFrame()
+            frame.setMinimumSize(120, 120)
+            holder.addWidget(frame)
+            self._slots[e.key] = (holder, holder.indexOf(frame))
         self.setStretchFactor(0, 0)
         for i in range(1, self.count()):
             self.setStretchFactor(i, 3)
         for s in (self, self.top):
             s.setChildrenCollapsible(False)
         redraws.subscribe(SUMMARY_DEPENDS_ON, self._show_summary)
-        for e in entries:
-            redraws.subscribe(e.depends_on, partial(self._show_chart, e))
+        self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.summary and event.type() == QEvent.Type.Paint and not self.charts:
+            self.summary.removeEventFilter(self)
+            QTimer.singleShot(0, self, self.build_charts)  # once this frame is on screen
+        return False
+
+    def build_charts(self) -> None:
+        """Put the real charts in their frames (once) and have them drawn at the next frame."""
+        if self.charts:
+            return
+        for e in self.entries:
+            chart = e.load()()
+            holder, index = self._slots[e.key]
+            old = holder.replaceWidget(index, chart)
+            if old is not None:
+                old.deleteLater()
+            self.charts[e.key] = chart
+            self.redraws.subscribe(e.depends_on, partial(self._show_chart, e))
 
     def chart(self, key: str) -> Chart:
+        self.build_charts()
         return self.charts[key]
 
     def _show_chart(self, entry: ChartEntry) -> None:

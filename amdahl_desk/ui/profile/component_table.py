@@ -17,6 +17,16 @@ NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = COLUMNS = range(7)
 EDITABLE = {NAME, TIME, SCALING, GROUP, NOTES}
 SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
 ModelIndex = QModelIndex | QPersistentModelIndex
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.EditRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+        SHARE_ROLE,
+    }
+)
 
 
 class CellError(ValueError):
@@ -85,7 +95,7 @@ class ComponentTableModel(QAbstractTableModel):
         return base
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in _ROLES or not index.isValid():  # a repaint asks ~10 roles per cell; most are none of ours
             return None
         row, col = index.row(), index.column()
         if row >= len(self.components):

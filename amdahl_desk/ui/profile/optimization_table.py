@@ -16,6 +16,17 @@ from ..core.document import Document
 NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = COLUMNS = range(7)
 ModelIndex = QModelIndex | QPersistentModelIndex
 TARGETS_ROLE = Qt.ItemDataRole.UserRole + 10
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.EditRole,
+        Qt.ItemDataRole.CheckStateRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+        TARGETS_ROLE,
+    }
+)
 
 
 class OptimizationTableModel(QAbstractTableModel):
@@ -66,7 +77,7 @@ class OptimizationTableModel(QAbstractTableModel):
         return flags
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self.optimizations):
+        if role not in _ROLES or not index.isValid() or index.row() >= len(self.optimizations):
             return None
         row, col = index.row(), index.column()
         opt = self.optimizations[row]
