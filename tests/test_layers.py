@@ -1,4 +1,4 @@
-"""The model and files layers never import Qt or pyqtgraph (DESIGN.md); the model never imports openpyxl."""
+"""At run time too: importing the model, the files layer or a headless command loads no Qt (the contracts check the source)."""
 
 import pkgutil
 import subprocess

@@ -12,7 +12,7 @@ EXIT_OK, EXIT_UNEXPECTED, EXIT_BAD_INPUT = 0, 1, 2
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "BadInputError", "print_warnings"]
 
 
-def print_warnings(source: str, warnings: Iterable[str]) -> None:
+def print_warnings(source: str, warnings: Iterable[object]) -> None:
     """Each warning of reading ``source`` on stderr, named by the file."""
     for w in warnings:
         print(f"{source}: warning: {w}", file=sys.stderr)

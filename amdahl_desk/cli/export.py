@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         analysis = analyse(profile)
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
         from ..ui.app import make_app
-        from ..ui.export import export_chart
+        from ..ui.charts.export import export_chart
 
         make_app()
         for chart in charts:

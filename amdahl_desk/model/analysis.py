@@ -121,7 +121,7 @@ def analyse(profile: Profile) -> Analysis:
 
     opts = profile.optimizations
     m = len(opts)
-    index = profile._name_index()
+    index = profile.name_index()
     opt_ids: list[int] = []
     comp_ids: list[int] = []
     for i, opt in enumerate(opts):

@@ -425,6 +425,10 @@ class Profile:
         """Key → spelled name, looked up through the name index (no copy of ten thousand names)."""
         return _Spellings(self._name_index(), self.components)
 
+    def name_index(self) -> Mapping[str, int]:
+        """Name key (stripped, case-folded) → row of that component; read only, current after every change."""
+        return self._name_index()
+
     def _name_index(self) -> dict[str, int]:
         index: dict[str, int] | None = getattr(self, "_index", None)
         if index is None:

@@ -12,14 +12,15 @@ from types import TracebackType
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
+from PySide6.QtCore import QCoreApplication, Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
+from .core.document import EVERYTHING  # noqa: E402
+from .core.qt_util import parse_size, settle_layout  # noqa: E402
+from .files.recovery import data_dir  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
-from .qt_util import parse_size, settle  # noqa: E402
-from .recovery import data_dir  # noqa: E402
 
 log = logging.getLogger("amdahl_desk")
 
@@ -48,15 +49,37 @@ def install_excepthook(window: MainWindow) -> Path | None:
     except OSError:
         log_file = None
 
+    showing = False
+    missed = 0
+
+    def show() -> None:
+        # Out of the call stack that failed (a paint, a model's data()): a modal box there paints re-entrantly.
+        nonlocal showing, missed
+        where = f"\n\nThe details are in {log_file}." if log_file else ""
+        more = f"\n\n{missed} more error(s) happened meanwhile; they are in the log too." if missed else ""
+        missed = 0
+        try:
+            with contextlib.suppress(Exception):
+                window.show_error(
+                    "Unexpected error",
+                    f"Something went wrong: {message}\n\nYour profile is still open; save it to keep it."
+                    + where
+                    + more,
+                )
+        finally:
+            showing = False
+
+    message = ""
+
     def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        nonlocal showing, missed, message
         text = "".join(traceback.format_exception(kind, value, tb))
         log.error("unexpected error\n%s", text)
-        where = f"\n\nThe details are in {log_file}." if log_file else ""
-        with contextlib.suppress(Exception):
-            window.show_error(
-                "Unexpected error",
-                f"Something went wrong: {value}\n\nYour profile is still open; save it to keep it." + where,
-            )
+        if showing:  # one box at a time: a loop of errors must not stack dialogs
+            missed += 1
+            return
+        showing, message = True, str(value)
+        QTimer.singleShot(0, window, show)
 
     sys.excepthook = hook
     return log_file
@@ -72,17 +95,20 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
     app = make_app()
     window = MainWindow(fresh=screenshot is not None)
     if screenshot is not None:
-        window.show_error = lambda title, text: print(f"amdahl-desk: {text}", file=sys.stderr)  # type: ignore[method-assign]
-    window.start(path, default_profile)
+        window.errors_to_stderr = True
+    window.files.start(path, default_profile)
     if screenshot is not None:
         window.resize(width, height)
         window.reset_layout()
         window.show()
-        settle(150)
+        window.results.build_charts()
+        settle_layout()
         window.reset_layout()
-        settle(150)
-        window._redraw()
-        settle(150)
+        settle_layout()
+        # Charts place labels from their final size: draw once more at it, then let that layout settle.
+        window.redraws.request(EVERYTHING)
+        window.redraws.flush()
+        settle_layout()
         image = window.grab()
         target = Path(screenshot)
         if not image.save(str(target)):

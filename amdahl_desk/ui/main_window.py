@@ -2,49 +2,49 @@
 
 from __future__ import annotations
 
-import logging
 import os
+import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
-    QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
-    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
 from ..files import READABLE
-from ..model.errors import ProfileError
+from ..model.laws import ceiling
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
-from .breakdown_chart import BreakdownChart
-from .component_table import ComponentTableModel
-from .component_view import ComponentTableView
-from .document import Document
-from .file_actions import FileActions
-from .optimization_panel import OptimizationPanel
-from .optimization_table import OptimizationTableModel
-from .recovery import RecoveryStore
-from .scaling_plot import ScalingPlot
-from .settings_panel import SettingsPanel
-from .speedup_plot import SpeedupPlot
-from .summary_panel import SummaryPanel
+from .charts.base import Chart
+from .charts.registry import ENTRIES
+from .core.document import Document
+from .core.redraw import RedrawScheduler
+from .files.chart_export import ChartExports
+from .files.file_actions import FILTERS, FileActions
+from .files.recovery import RecoveryStore
+from .help_text import show_about, show_help
+from .profile.component_table import TIME, ComponentTableModel
+from .profile.component_view import ComponentTableView
+from .profile.optimization_panel import OptimizationPanel
+from .profile.optimization_table import OptimizationTableModel
+from .profile.total_line import TotalLine
+from .results_pane import ResultsPane
+from .scaling.settings_panel import SettingsPanel
 
-RECOVERY_INTERVAL_MS = 60_000
-# The export module (and QtSvg with it) loads on first use, not at start-up.
-CHART_NAMES = {"breakdown": "Where the time goes", "speedup": "Speedup against k", "scaling": "GPU scaling"}
-RECOVERY_DEBOUNCE_MS = 500
-log = logging.getLogger(__name__)
-FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
+Button = QMessageBox.StandardButton
+Shortcut = QKeySequence | QKeySequence.StandardKey | list[QKeySequence] | None
 
 
 def app_settings() -> QSettings:
@@ -57,15 +57,16 @@ def app_settings() -> QSettings:
     return QSettings(str(Path(folder) / "amdahl-desk.ini"), QSettings.Format.IniFormat)
 
 
-class MainWindow(FileActions, QMainWindow):
-    """One document per window."""
+class MainWindow(QMainWindow):
+    """One document per window; its file handling and chart exports are controllers it composes."""
 
     def __init__(self, fresh: bool = False) -> None:
         super().__init__()
         self.fresh = fresh  # ignore remembered layout and recent files (screenshots)
         self.settings = app_settings()
         self.doc = Document(parent=self)
-        self.imported_from: Path | None = None
+        self.last_error = ""
+        self.errors_to_stderr = False
         self.setAcceptDrops(True)
         if icon_path().exists():
             self.setWindowIcon(QIcon(str(icon_path())))
@@ -76,21 +77,23 @@ class MainWindow(FileActions, QMainWindow):
         self.optimizations = OptimizationPanel(self.optimization_model)
         self.optimizations.selected_components = self._selected_component_names
         self.settings_panel = SettingsPanel(self.doc)
-        self.summary = SummaryPanel()
-        self.breakdown = BreakdownChart()
-        self.speedup = SpeedupPlot()
-        self.scaling = ScalingPlot()
-        self.total_label = QLabel()
-        self.total_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.total_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.redraws = RedrawScheduler(self.doc, self)
+        self.results = ResultsPane(self.doc, self.redraws)
+        self.summary = self.results.summary
+        self.total_label = TotalLine(self.doc, self.redraws)
+        self.files = FileActions(
+            self.doc, self.settings, self, None if fresh else RecoveryStore(), remember=not fresh, parent=self
+        )
+        self.exports = ChartExports(self.doc, self.files, self, self.optimizations.current_row, self)
         self._build_layout()
         self._build_menus()
         self.statusBar().showMessage("Ready")
 
-        self.doc.analysisChanged.connect(self._redraw)
         self.doc.pathChanged.connect(self._update_title)
         self.doc.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
-        self.optimizations.selectedChanged.connect(lambda _row: self._redraw_speedup())
+        self.files.sourceChanged.connect(self._update_title)
+        self.files.opened.connect(self._opened)
+        self.optimizations.selectedChanged.connect(self.redraws.select_optimization)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_selection_status())
         if not fresh:
             geometry = self.settings.value("window/geometry")
@@ -100,27 +103,7 @@ class MainWindow(FileActions, QMainWindow):
                 state = self.settings.value(f"window/{name}")
                 if isinstance(state, QByteArray):
                     splitter.restoreState(state)
-        self._redraw()
         self._update_title()
-        self.disk_stamp: tuple[int, int] | None = None
-        # Unsaved work is copied to the data folder every minute and after structural changes.
-        self.recovery = None if fresh else RecoveryStore()
-        self.recovery_timer = QTimer(self)
-        self.recovery_timer.setInterval(RECOVERY_INTERVAL_MS)
-        self.recovery_timer.timeout.connect(self.write_recovery)
-        self.recovery_timer.start()
-        # Rows and optimizations added or removed: copy soon (debounced, so a burst of changes writes once).
-        self.recovery_soon = QTimer(self)
-        self.recovery_soon.setSingleShot(True)
-        self.recovery_soon.setInterval(RECOVERY_DEBOUNCE_MS)
-        self.recovery_soon.timeout.connect(self.write_recovery)
-        self._optimization_count = len(self.doc.profile.optimizations)
-        for signal in (self.doc.componentsInserted, self.doc.componentsRemoved, self.doc.componentsReordered):
-            signal.connect(self.recovery_soon.start)
-        self.doc.optimizationsChanged.connect(self._optimizations_changed)
-        self.doc.undo_stack.cleanChanged.connect(self._clean_changed)
-
-    # -- crash recovery ----------------------------------------------------
 
     # -- layout ------------------------------------------------------------
     def _group(self, title: str, widget: QWidget, extra: QWidget | None = None) -> QGroupBox:
@@ -144,31 +127,25 @@ class MainWindow(FileActions, QMainWindow):
         left.setStretchFactor(0, 5)
         left.setStretchFactor(1, 3)
         left.setStretchFactor(2, 0)
-        charts_top = QSplitter(Qt.Orientation.Horizontal)
-        charts_top.addWidget(self.breakdown)
-        charts_top.addWidget(self.speedup)
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(self.summary)
-        right.addWidget(charts_top)
-        right.addWidget(self.scaling)
-        right.setStretchFactor(0, 0)
-        right.setStretchFactor(1, 3)
-        right.setStretchFactor(2, 3)
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(left)
-        main.addWidget(right)
+        main.addWidget(self.results)
         main.setStretchFactor(0, 5)
         main.setStretchFactor(1, 6)
-        for s in (left, right, charts_top, main):
+        for s in (left, main):
             s.setChildrenCollapsible(False)
         self.setCentralWidget(main)
-        self._splitters = {"main": main, "left": left, "right": right, "charts": charts_top}
+        self._splitters = {"main": main, "left": left, "right": self.results, "charts": self.results.top}
         self.resize(1600, 1000)
 
-    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
+    def _action(
+        self, menu: QMenu, text: str, slot: Callable[[], object], shortcut: Shortcut = None, tip: str = ""
+    ) -> QAction:
         act = QAction(text, self)
-        if shortcut is not None:
-            act.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
+        if isinstance(shortcut, list):
+            act.setShortcuts(shortcut)
+        elif shortcut is not None:
+            act.setShortcut(shortcut)
         act.triggered.connect(slot)
         if tip:
             act.setStatusTip(tip)
@@ -177,98 +154,80 @@ class MainWindow(FileActions, QMainWindow):
         return act
 
     def _build_menus(self) -> None:
-        bar = self.menuBar()
+        bar, files, exports, table = self.menuBar(), self.files, self.exports, self.table
         file = bar.addMenu("&File")
-        self._action(file, "&New", self.new_document, QKeySequence.StandardKey.New, "Start an empty profile")
+        self._action(file, "&New", files.new_document, QKeySequence.StandardKey.New, "Start an empty profile")
         self._action(
             file,
             "&Open…",
-            self.open_dialog,
+            files.open_dialog,
             QKeySequence.StandardKey.Open,
             "Open a profile workbook (.xlsx) or a components table (.csv)",
         )
         self.recent_menu = file.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.recent_menu.aboutToShow.connect(lambda: files.fill_recent(self.recent_menu))
         self._action(
-            file,
-            "Open &Example",
-            lambda: self.open_path(example_path()),
-            None,
-            "Open the bundled training-iteration example",
+            file, "Open &Example", lambda: files.open_path(example_path()), None, "Open the bundled training example"
         )
         file.addSeparator()
-        self._action(file, "&Save", self.save, QKeySequence.StandardKey.Save)
-        self._action(file, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        self._action(file, "&Save", files.save, QKeySequence.StandardKey.Save)
+        self._action(file, "Save &As…", files.save_as, QKeySequence.StandardKey.SaveAs)
         self._action(
             file,
             "Export Components as &CSV…",
-            self.export_csv,
+            files.export_csv,
             None,
             "Write the components table as CSV (optimizations and settings stay in the workbook)",
         )
-        self.revert_action = self._action(file, "Re&vert", self.revert, None, "Reload the file as it is on disk")
+        self.revert_action = self._action(file, "Re&vert", files.revert, None, "Reload the file as it is on disk")
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         edit = bar.addMenu("&Edit")
-        undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcuts(QKeySequence.StandardKey.Undo)
-        redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        self.undo_action = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcuts(QKeySequence.StandardKey.Undo)
+        self.redo_action = self.doc.undo_stack.createRedoAction(self, "&Redo")
         redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
         for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
             if QKeySequence(extra) not in redo_keys:
                 redo_keys.append(QKeySequence(extra))
-        redo.setShortcuts(redo_keys)
-        edit.addAction(undo)
-        edit.addAction(redo)
-        self.undo_action, self.redo_action = undo, redo
+        self.redo_action.setShortcuts(redo_keys)
+        edit.addActions([self.undo_action, self.redo_action])
         edit.addSeparator()
-        for act in (
-            self.table.cut_action,
-            self.table.copy_action,
-            self.table.paste_action,
-            self.table.clear_action,
-            self.table.select_all_action,
-        ):
-            edit.addAction(act)
+        edit.addActions(
+            [table.cut_action, table.copy_action, table.paste_action, table.clear_action, table.select_all_action]
+        )
         edit.addSeparator()
-        for act in (
-            self.table.insert_action,
-            self.table.delete_rows_action,
-            self.table.move_up_action,
-            self.table.move_down_action,
-        ):
-            edit.addAction(act)
+        edit.addActions([table.insert_action, table.delete_rows_action, table.move_up_action, table.move_down_action])
 
         view = bar.addMenu("&View")
-        self._action(view, "&Fit Columns", self.table.fit_columns, None, "Size the table's columns to their content")
+        self._action(view, "&Fit Columns", table.fit_columns, None, "Size the table's columns to their content")
         self._action(view, "&Reset Layout", self.reset_layout, None, "Put the panels back where they started")
 
         profile = bar.addMenu("&Profile")
-        profile.addAction(self.optimizations.add_action)
-        profile.addAction(self.optimizations.remove_action)
+        profile.addActions([self.optimizations.add_action, self.optimizations.remove_action])
         profile.addSeparator()
         self._action(
             profile,
             "Sort Components by &Time",
-            lambda: self.table.sort_by_column(1),
+            lambda: table.sort_by_column(TIME),
             None,
             "Largest first; click a column header to sort by it",
         )
-        self.table.extra_context_actions = [self.optimizations.add_action]
+        table.extra_context_actions = [self.optimizations.add_action]
 
         export = bar.addMenu("E&xport")
         self._action(
             export,
             "Export &Slide…",
-            lambda: self.export_dialog("slide"),
+            lambda: exports.export_dialog("slide"),
             QKeySequence("Ctrl+E"),
             "The key charts and numbers as one image (PNG, SVG or PDF) for a presentation",
         )
         self._action(
             export,
             "Export &Chart…",
-            lambda: self.export_dialog("breakdown"),
+            lambda: exports.export_dialog("breakdown"),
             None,
             "One chart as PNG, SVG or PDF, at a slide size",
         )
@@ -276,95 +235,85 @@ class MainWindow(FileActions, QMainWindow):
         self._action(
             export,
             "Copy Slide &Image",
-            lambda: self.copy_chart("slide"),
+            lambda: exports.copy_chart("slide"),
             QKeySequence("Ctrl+Shift+C"),
             "Put the slide on the clipboard, to paste into a presentation",
         )
         copy_menu = export.addMenu("Copy C&hart Image")
-        for name in ("breakdown", "speedup", "scaling"):
-            self._action(copy_menu, CHART_NAMES[name], lambda _=False, n=name: self.copy_chart(n))
+        for entry in ENTRIES:
+            if entry.on_screen:
+                self._action(copy_menu, entry.title, partial(exports.copy_chart, entry.key))
         export.addSeparator()
-        self._action(export, "Export Components as &CSV…", self.export_csv)
+        self._action(export, "Export Components as &CSV…", files.export_csv)
 
         help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&How Amdahl Desk Computes", self.show_help)
-        self._action(help_menu, "&About Amdahl Desk", self.show_about)
+        self._action(help_menu, "&How Amdahl Desk Computes", lambda: show_help(self))
+        self._action(help_menu, "&About Amdahl Desk", lambda: show_about(self))
 
-    # -- redraw ------------------------------------------------------------
-    def _redraw(self) -> None:
-        profile, analysis = self.doc.profile, self.doc.analysis
-        self.summary.update_analysis(profile, analysis, self.doc.analysis_error)
-        self.breakdown.update_analysis(profile, analysis)
-        self.scaling.update_analysis(analysis, profile.settings.overhead_model.value)
-        self._redraw_speedup()
-        unit = profile.unit
-        n = len(profile.components)
-        if analysis is None:
-            self.total_label.setText(f"{n:,} components · {self.doc.analysis_error or ''}")
-        else:
-            c = analysis.combined
-            text = f"<b>Total {format_time(analysis.baseline_total, unit)}</b> over {n:,} components"
-            if c.enabled:
-                text += (
-                    f" → <b>{format_time(c.new_total, unit)}</b> after {c.enabled} optimization"
-                    f"{'s' if c.enabled != 1 else ''} ({format_speedup(c.overall_speedup)}, "
-                    f"saves {format_time(c.time_saved, unit)})"
-                )
-            if self.total_label.text() != text:
-                self.total_label.setText(text)
-        warnings = list(analysis.warnings if analysis else []) + list(self.doc.warnings)
-        self.summary.set_notes(warnings)
+    # -- charts and selection ---------------------------------------------------
+    @property
+    def breakdown(self) -> Chart:
+        return self.results.chart("breakdown")
 
-    def _redraw_speedup(self) -> None:
-        self.speedup.update_analysis(self.doc.profile, self.doc.analysis, self.optimizations.current_row())
+    @property
+    def speedup(self) -> Chart:
+        return self.results.chart("speedup")
+
+    @property
+    def scaling(self) -> Chart:
+        return self.results.chart("scaling")
+
+    def _opened(self) -> None:
+        self.table.fit_columns()
+        if self.optimization_model.rowCount():
+            self.optimizations.select_row(0)
+
+    def _selected_rows(self) -> list[int]:
+        n = len(self.doc.profile.components)
+        return sorted({i.row() for i in self.table.selectionModel().selectedIndexes() if i.row() < n})
 
     def _selected_component_names(self) -> list[str]:
         comps = self.doc.profile.components
-        rows = sorted({i.row() for i in self.table.selectionModel().selectedIndexes() if i.row() < len(comps)})
-        return [comps[r].name for r in rows]
+        return [comps[r].name for r in self._selected_rows()]
 
     def _update_selection_status(self) -> None:
         a = self.doc.analysis
-        rows = sorted(
-            {
-                i.row()
-                for i in self.table.selectionModel().selectedIndexes()
-                if i.row() < len(self.doc.profile.components)
-            }
-        )
+        rows = self._selected_rows()
         if a is None or len(rows) < 2:
             return
         share = float(a.fractions[rows].sum())
         total = float(a.times[rows].sum())
-        self.statusBar().showMessage(
+        self.show_status(
             f"{len(rows):,} components selected: {format_time(total, self.doc.unit)}, f = {share:.1%} of the time; "
-            f"ceiling if they took no time: {format_speedup(1 / (1 - share) if share < 1 else float('inf'))}"
+            f"ceiling if they took no time: {format_speedup(float(ceiling(share)))}"
         )
 
     def _update_title(self) -> None:
         if not shiboken6.isValid(self.doc.undo_stack):  # the stack says "clean" once more while being destroyed
             return
+        imported = self.files.imported_from
         if self.doc.path is not None:
             name = self.doc.path.name
-        elif self.imported_from is not None:
-            name = f"{self.imported_from.name} (imported)"
+        elif imported is not None:
+            name = f"{imported.name} (imported)"
         else:
             name = "Untitled"
         self.setWindowModified(not self.doc.undo_stack.isClean())
         self.setWindowTitle(f"{name}[*] — Amdahl Desk")
         self.revert_action.setEnabled(self.doc.path is not None)
 
-    # -- asking the user (one place, so tests can answer) ------------------
-    def ask(
-        self, title: str, text: str, buttons: QMessageBox.StandardButton, default: QMessageBox.StandardButton
-    ) -> QMessageBox.StandardButton:
+    # -- asking the user (one place each, so tests can answer): the file controller's Prompts ----------
+    def ask(self, title: str, text: str, buttons: Button, default: Button) -> Button:
         box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons, self)
         box.setDefaultButton(default)
-        return QMessageBox.StandardButton(box.exec())
+        return Button(box.exec())
 
     def show_error(self, title: str, text: str) -> None:
         self.last_error = text
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        if self.errors_to_stderr:  # a screenshot run has nobody to click a box away
+            print(f"amdahl-desk: {text}", file=sys.stderr)
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, Button.Ok, self)
         box.exec()
 
     def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS) -> str:
@@ -374,67 +323,12 @@ class MainWindow(FileActions, QMainWindow):
             return QFileDialog.getSaveFileName(self, "Save Profile", start, filters)[0]
         return QFileDialog.getOpenFileName(self, "Open Profile", start, filters)[0]
 
-    # -- files -------------------------------------------------------------
-
-    def export_dialog(self, chart: str = "slide") -> None:
-        from .export_dialog import ExportDialog
-
-        dialog = ExportDialog(chart, self)
-        if dialog.exec() != ExportDialog.DialogCode.Accepted:
-            return
-        name, fmt, size, transparent = dialog.choice()
-        base = (self.doc.path or self.imported_from or Path("profile")).stem
-        path = self.choose_file(save=True, suggested=f"{base}-{name}.{fmt}", filters=f"{fmt.upper()} (*.{fmt})")
-        if path:
-            self.export_chart_to(Path(path), name, fmt, size, transparent)
-
-    def export_chart_to(
-        self, path: Path, name: str, fmt: str, size: tuple[int, int] = (1920, 1080), transparent: bool = False
-    ) -> bool:
-        from .export import export_chart
-
-        if path.suffix.lower() != f".{fmt}":
-            path = path.with_suffix(f".{fmt}")
-        try:
-            export_chart(
-                self.doc.profile,
-                self.doc.analysis,
-                name,
-                fmt,
-                path,
-                size,
-                transparent,
-                self.optimizations.current_row(),
-            )
-        except ProfileError as exc:
-            self.show_error("Cannot export", str(exc))
-            return False
-        except OSError as exc:
-            self.show_error("Cannot export", f"{path}: {exc.strerror or exc}")
-            return False
-        self.statusBar().showMessage(f"Exported {path.name} ({size[0]}×{size[1]})", 8000)
-        return True
-
-    def copy_chart(self, name: str, size: tuple[int, int] = (1920, 1080)) -> bool:
-        """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
-        from .export import CHART_TITLES, chart_widget, render_image
-
-        if self.doc.analysis is None:
-            self.show_error("Cannot copy", self.doc.analysis_error or "nothing to chart")
-            return False
-        widget = chart_widget(name, self.doc.profile, self.doc.analysis, size, row=self.optimizations.current_row())
-        image = render_image(widget, size)
-        widget.close()
-        widget.deleteLater()
-        QGuiApplication.clipboard().setImage(image)
-        self.statusBar().showMessage(
-            f"Copied {CHART_TITLES[name].lower()} ({size[0]}×{size[1]}) to the clipboard", 8000
-        )
-        return True
+    def show_status(self, text: str, ms: int = 0) -> None:
+        self.statusBar().showMessage(text, ms)
 
     # -- window events -----------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.maybe_save():
+        if not self.files.maybe_save():
             event.ignore()
             return
         if not self.fresh:
@@ -442,9 +336,7 @@ class MainWindow(FileActions, QMainWindow):
             for name, splitter in self._splitters.items():
                 self.settings.setValue(f"window/{name}", splitter.saveState())
             self.settings.sync()
-        if self.recovery is not None:
-            self.recovery.clear()  # saved or discarded: nothing to recover
-        self.recovery_timer.stop()
+        self.files.close()
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -456,7 +348,8 @@ class MainWindow(FileActions, QMainWindow):
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
-            QTimer.singleShot(0, self, lambda: self.open_path(urls[0].toLocalFile()))
+            path = urls[0].toLocalFile()
+            QTimer.singleShot(0, self, lambda: self.files.open_path(path))
 
     def reset_layout(self) -> None:
         for name in self._splitters:
@@ -472,33 +365,3 @@ class MainWindow(FileActions, QMainWindow):
         }
         for name, splitter in self._splitters.items():
             splitter.setSizes(sizes[name])
-
-    def show_help(self) -> None:
-        from ..model.profile import OverheadModel
-
-        models = "".join(f"<li><b>{m.value}</b>: {m.description}</li>" for m in OverheadModel)
-        QMessageBox.information(
-            self,
-            "How Amdahl Desk computes",
-            (
-                "<p><b>One optimization</b>: f is its targets' share of the baseline time, k its local speedup. "
-                "S = 1/((1−f)+f/k); new time T1·((1−f)+f/k); ceiling 1/(1−f).</p>"
-                "<p><b>Several</b>: each component's new time is its time ÷ the product of the k of the enabled "
-                "optimizations that target it; S = T1 ÷ Σ new times. Speedups are never added.</p>"
-                "<p><b>Target</b>: the enabled optimizations' components need k = f·T1/(T − (1−f)·T1); no k is enough "
-                "when T ≤ (1−f)·T1.</p>"
-                f"<p><b>GPU scaling</b>, relative to N0: Amdahl 1/((1−P)+P·N0/N); with overhead T1/T(N), "
-                f"T(N) = serial + parallel·N0/N + comm(N):</p><ul>{models}</ul>"
-                "<p>Gustafson (1−P)+P·N/N0; efficiency = S ÷ (N/N0).</p>"
-                "<p>Measure → estimate → optimize → measure again: use time fractions inside a stated boundary.</p>"
-            ),
-        )
-
-    def show_about(self) -> None:
-        from .. import __version__
-
-        QMessageBox.about(
-            self,
-            "About Amdahl Desk",
-            f"<b>Amdahl Desk {__version__}</b><p>Decide which optimization is worth building.</p>",
-        )

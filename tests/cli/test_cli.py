@@ -134,6 +134,6 @@ def test_python_dash_m_entry_point():
 
 def test_export_chart_keys_match_the_chart_registry():
     from amdahl_desk.cli.export import CHART_KEYS
-    from amdahl_desk.ui.export import CHARTS
+    from amdahl_desk.ui.charts.export import CHARTS
 
     assert tuple(CHART_KEYS) == tuple(CHARTS)

@@ -32,9 +32,12 @@ def window(qtbot, tmp_path):
     win.answer = None
     win.ask = ask
     win.show_error = lambda title, text: win.errors.append(text)
-    assert win.open_path(copy, ask=False)
+    assert win.files.open_path(copy, ask=False)
     win.show()
     qtbot.waitExposed(win)
+    # Charts redraw at the next frame, not inside the change: tests wait for that, not for a time.
+    win.drawn = lambda: qtbot.waitUntil(lambda: not win.redraws.pending)
+    win.drawn()
     return win
 
 

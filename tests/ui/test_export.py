@@ -11,8 +11,10 @@ from PySide6.QtGui import QGuiApplication, QImage
 
 from amdahl_desk.files import load_profile
 from amdahl_desk.model import analyse
-from amdahl_desk.ui.chart_style import slide_style
-from amdahl_desk.ui.export import CHARTS, chart_widget, export_chart, parse_size, slide_title
+from amdahl_desk.model.values import parse_size
+from amdahl_desk.ui.charts.chart_style import slide_style
+from amdahl_desk.ui.charts.export import CHARTS, chart_widget, export_chart
+from amdahl_desk.ui.charts.slide import slide_title
 
 pytestmark = pytest.mark.gui
 
@@ -99,16 +101,16 @@ def test_bad_size_and_chart_names():
 
 
 def test_copy_slide_to_clipboard(window):
-    assert window.copy_chart("slide")
+    assert window.exports.copy_chart("slide")
     image = QGuiApplication.clipboard().image()
     assert (image.width(), image.height()) == (1920, 1080)
 
 
 def test_export_from_the_window(window, tmp_path):
-    assert window.export_chart_to(tmp_path / "x", "breakdown", "svg")
+    assert window.exports.export_chart_to(tmp_path / "x", "breakdown", "svg")
     assert (tmp_path / "x.svg").exists()
-    window.new_document()
-    assert not window.export_chart_to(tmp_path / "y.png", "slide", "png")
+    window.files.new_document()
+    assert not window.exports.export_chart_to(tmp_path / "y.png", "slide", "png")
     assert "nothing to chart" in window.errors[-1]
 
 

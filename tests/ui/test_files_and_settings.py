@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from amdahl_desk.files import load_profile
 from amdahl_desk.model import OverheadModel, TimeUnit
-from amdahl_desk.ui.component_table import TIME
+from amdahl_desk.ui.profile.component_table import TIME
 
 pytestmark = pytest.mark.gui
 Button = QMessageBox.StandardButton
@@ -37,7 +37,7 @@ def test_bad_file_shows_the_message_and_keeps_the_document(window, tmp_path):
     bad.write_text("Component,Time\na,fast\n")
     edit(window)
     before = list(window.doc.profile.components)
-    assert not window.open_path(bad, ask=False)
+    assert not window.files.open_path(bad, ask=False)
     assert "bad.xlsx: this is a text file (CSV?)" in window.errors[-1]
     assert window.doc.profile.components == before and window.isWindowModified()
     assert window.doc.path.name == "training.xlsx"
@@ -46,11 +46,11 @@ def test_bad_file_shows_the_message_and_keeps_the_document(window, tmp_path):
 def test_unsaved_changes_prompt_on_new_and_close(window):
     edit(window)
     window.answer = Button.Cancel
-    window.new_document()
+    window.files.new_document()
     assert window.asked and len(window.doc.profile.components) == 5
     assert not window.close()
     window.answer = Button.Discard
-    window.new_document()
+    window.files.new_document()
     assert len(window.doc.profile.components) == 0
     assert window.windowTitle() == "Untitled[*] — Amdahl Desk"
 
@@ -58,7 +58,7 @@ def test_unsaved_changes_prompt_on_new_and_close(window):
 def test_save_writes_the_workbook_and_marks_clean(window):
     edit(window)
     window.answer = Button.Save
-    assert window.save()
+    assert window.files.save()
     assert not window.isWindowModified()
     assert load_profile(window.doc.path).profile == window.doc.profile
 
@@ -70,7 +70,7 @@ def test_failed_save_keeps_the_old_file(window, tmp_path):  # pragma: no cover -
     os.chmod(path.parent, stat.S_IRUSR | stat.S_IXUSR)
     try:
         edit(window)
-        assert not window.save()
+        assert not window.files.save()
     finally:
         os.chmod(path.parent, stat.S_IRWXU)
     assert path.read_bytes() == original and window.isWindowModified()
@@ -79,7 +79,7 @@ def test_failed_save_keeps_the_old_file(window, tmp_path):  # pragma: no cover -
 def test_failed_save_into_missing_folder_keeps_document(window, tmp_path):
     edit(window)
     window.doc.set_path(tmp_path / "gone" / "x.xlsx")
-    assert not window.save()
+    assert not window.files.save()
     assert "The file on disk is unchanged" in window.errors[-1]
     assert window.isWindowModified()
     assert not list(tmp_path.glob("gone*"))
@@ -88,24 +88,24 @@ def test_failed_save_into_missing_folder_keeps_document(window, tmp_path):
 def test_save_as_and_export_csv(window, tmp_path, monkeypatch):
     target = tmp_path / "copy"
     monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="": str(target))
-    assert window.save_as()
+    assert window.files.save_as()
     assert window.doc.path.name == "copy.xlsx" and (tmp_path / "copy.xlsx").exists()
     monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="": str(tmp_path / "c.csv"))
-    window.export_csv()
+    window.files.export_csv()
     assert load_profile(tmp_path / "c.csv").profile.components == window.doc.profile.components
 
 
 def test_open_csv_is_an_import(window, tmp_path):
     path = tmp_path / "p.csv"
     path.write_text("Component,Time (ms)\na,1\nb,3\n")
-    assert window.open_path(path)
+    assert window.files.open_path(path)
     assert window.doc.path is None and window.windowTitle() == "p.csv (imported)[*] — Amdahl Desk"
 
 
 def test_revert(window):
     edit(window)
     window.answer = Button.Discard
-    window.revert()
+    window.files.revert()
     assert window.doc.profile.components[0].time == 100 and not window.isWindowModified()
 
 
@@ -123,14 +123,14 @@ def test_drop_a_file_opens_it(window, qtbot, example):
 def test_recent_files_and_last_document(window, qtbot, example):
     from amdahl_desk.ui.main_window import MainWindow
 
-    window.open_path(example.parent / "llm-request.xlsx")
-    window._fill_recent()
+    window.files.open_path(example.parent / "llm-request.xlsx")
+    window.files.fill_recent(window.recent_menu)
     names = [a.text() for a in window.recent_menu.actions()]
     assert names[0] == "&1 llm-request.xlsx" and names[1] == "&2 training.xlsx"
     window.close()
     again = MainWindow()
     qtbot.addWidget(again)
-    again.start(None, str(example))
+    again.files.start(None, str(example))
     assert again.doc.path.name == "llm-request.xlsx"
 
 
@@ -139,9 +139,9 @@ def test_first_start_opens_the_example(qtbot, example):
 
     win = MainWindow()
     qtbot.addWidget(win)
-    win.start(None, str(example))
+    win.files.start(None, str(example))
     assert win.doc.path.name == "training-iteration.xlsx"
-    assert win.summary.speedup.value.text() == "1.82×"
+    qtbot.waitUntil(lambda: win.summary.speedup.value.text() == "1.82×")
 
 
 class TestSettings:
@@ -151,6 +151,7 @@ class TestSettings:
         panel.target.editingFinished.emit()
         assert window.doc.profile.settings.target_time == pytest.approx(500)
         assert window.doc.analysis.target.required_speedup == pytest.approx(0.6 * 1000 / (500 - 400))
+        window.drawn()
         assert "Target 500 ms: reachable" in window.summary.target.text()
         panel.target.setText("soon")
         panel.target.editingFinished.emit()
@@ -163,6 +164,7 @@ class TestSettings:
     def test_infeasible_target_is_said(self, window):
         window.settings_panel.target.setText("350")
         window.settings_panel.target.editingFinished.emit()
+        window.drawn()
         assert "✘ Target 350 ms: not reachable" in window.summary.target.text()
 
     def test_unit_change_converts_and_undo_restores(self, window):
@@ -198,7 +200,7 @@ class TestSettings:
     def test_settings_saved_with_the_profile(self, window):
         window.settings_panel.bandwidth.setText("400 Gbit/s")
         window.settings_panel.bandwidth.editingFinished.emit()
-        assert window.save()
+        assert window.files.save()
         assert load_profile(window.doc.path).profile.settings.ring_bandwidth == pytest.approx(5e10)
 
 
@@ -240,11 +242,11 @@ def test_layout_and_geometry_are_remembered(window, qtbot, example):
 def test_exports_from_window_and_command_keep_formula_text_as_text(window, tmp_path):
     import openpyxl
 
-    from amdahl_desk.ui.component_table import NAME
+    from amdahl_desk.ui.profile.component_table import NAME
 
     assert window.component_model.setData(window.component_model.index(0, NAME), '=HYPERLINK("http://x","y")')
     assert window.component_model.setData(window.component_model.index(2, NAME), "@SUM(A1:A9)")
-    assert window.save()
+    assert window.files.save()
     book = openpyxl.load_workbook(window.doc.path)
     assert book["Components"]["A2"].data_type == "s" and book["Components"]["A4"].data_type == "s"
     assert book["Optimizations"]["C2"].value == "GPU matrix multiplications"
@@ -276,11 +278,11 @@ def test_bad_file_through_the_real_dialog(qtbot, tmp_path, example, monkeypatch)
     monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append((box.windowTitle(), box.text())) or 0)
     win = MainWindow()
     qtbot.addWidget(win)
-    assert win.open_path(example, ask=False)
+    assert win.files.open_path(example, ask=False)
     before = win.doc.profile.copy()
     bad = tmp_path / "broken.xlsx"
     bad.write_bytes(b"PK\x03\x04" + bytes(100))
-    assert not win.open_path(bad, ask=False)
+    assert not win.files.open_path(bad, ask=False)
     assert shown == [("Cannot open profile", shown[0][1])]
     assert shown[0][1].startswith("broken.xlsx: the workbook is damaged or truncated")
     assert win.doc.profile == before and win.doc.path.name == "training-iteration.xlsx"

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt
 
-from amdahl_desk.ui.component_table import NAME as C_NAME
-from amdahl_desk.ui.component_table import TIME as C_TIME
-from amdahl_desk.ui.optimization_table import NAME, SPEEDUP, TARGETS, K
+from amdahl_desk.ui.profile.component_table import NAME as C_NAME
+from amdahl_desk.ui.profile.component_table import TIME as C_TIME
+from amdahl_desk.ui.profile.optimization_table import NAME, SPEEDUP, TARGETS, K
 
 pytestmark = pytest.mark.gui
 
@@ -24,6 +24,7 @@ def test_ticking_an_optimization_updates_numbers_and_charts(window, qtbot):
     assert window.doc.profile.optimizations[1].enabled
     c = window.doc.analysis.combined
     assert c.new_total == pytest.approx(500)  # 100/2 + 600/4 + 150 + 100 + 50
+    window.drawn()
     assert window.summary.speedup.value.text() == "2×"
     assert window.summary.new_time.value.text() == "500 ms"
     assert "500 ms" in window.breakdown.totals[1].toPlainText()
@@ -115,7 +116,7 @@ def test_remove_optimization(window):
 def test_pick_targets_from_the_component_list(window, qtbot):
     from PySide6.QtCore import Qt as QtNs
 
-    from amdahl_desk.ui.optimization_panel import TargetPicker
+    from amdahl_desk.ui.profile.optimization_panel import TargetPicker
 
     view = window.optimizations.view
     index = window.optimization_model.index(0, TARGETS)
@@ -140,5 +141,6 @@ def test_overlapping_optimizations_are_noted_where_the_answer_is(window):
     opts[3] = replace(opts[3], targets=("GPU matrix multiplications",), enabled=True)  # a second one on matmul
     assert window.optimization_model.set_all(opts, "overlap")
     assert window.doc.analysis.new_times[1] == pytest.approx(600 / 12)
+    window.drawn()
     assert "multiply to 12×" in window.summary.notes.toolTip()
     assert window.summary.notes.text().startswith("Note: ")

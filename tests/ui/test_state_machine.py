@@ -9,9 +9,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from PySide6.QtWidgets import QApplication
 
 from amdahl_desk.model import Component, Optimization, Profile, ProfileError
-from amdahl_desk.ui.component_table import NAME, TIME, ComponentTableModel
-from amdahl_desk.ui.document import Document
-from amdahl_desk.ui.optimization_table import OptimizationTableModel
+from amdahl_desk.ui.core.document import Document
+from amdahl_desk.ui.profile.component_table import NAME, TIME, ComponentTableModel
+from amdahl_desk.ui.profile.optimization_table import OptimizationTableModel
 
 pytestmark = pytest.mark.gui
 
@@ -40,12 +40,10 @@ class DocumentMachine(RuleBasedStateMachine):
 
     @rule(row=st.integers(0, 12), count=st.integers(1, 3))
     def delete_rows(self, row, count):
-        from amdahl_desk.ui.commands import RemoveComponentsCommand
-
         n = len(self.doc.profile.components)
         if n:
             row = min(row, n - 1)
-            self.doc.undo_stack.push(RemoveComponentsCommand(self.doc, row, min(count, n - row), "delete"))
+            self.doc.remove_components(range(row, min(row + count, n)), "delete")
 
     @rule(k=st.floats(0.001, 1e4))
     def add_optimization(self, k):

@@ -5,7 +5,8 @@ from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QApplication, QLineEdit
 
-from amdahl_desk.ui.component_table import GROUP, NAME, NOTES, SCALING, TIME
+from amdahl_desk.ui.core.qt_util import settle_layout
+from amdahl_desk.ui.profile.component_table import GROUP, NAME, NOTES, SCALING, TIME
 
 pytestmark = pytest.mark.gui
 
@@ -43,9 +44,9 @@ def type_in_cell(qtbot, win, text):
 
 
 def press(qtbot, key, modifier=Qt.KeyboardModifier.NoModifier):
-    """A key on the focused widget, then let Qt deliver the (queued) commit."""
+    """A key on the focused widget, then deliver what it queued (the commit, a refused text given back)."""
     qtbot.keyClick(QApplication.focusWidget(), key, modifier)
-    qtbot.wait(20)
+    settle_layout()
 
 
 def test_type_a_time_and_enter_commits_and_moves_down(window, qtbot):
@@ -56,6 +57,7 @@ def test_type_a_time_and_enter_commits_and_moves_down(window, qtbot):
     assert window.table.currentIndex().row() == 2
     assert window.doc.analysis.baseline_total == 700
     # the charts follow: the breakdown's total label and the summary show the new numbers
+    window.drawn()
     assert window.summary.new_time.caption.text() == "new time (baseline 700 ms)"
     assert "700 ms" in window.breakdown.totals[0].toPlainText()
 
@@ -172,7 +174,7 @@ def test_paste_from_spreadsheet_past_the_end_is_one_undo_step(window, qtbot):
 
 
 def test_paste_with_header_row_maps_columns(window, qtbot):
-    window.new_document()
+    window.files.new_document()
     window.answer = None
     QGuiApplication.clipboard().setText("Stage\tTime (s)\nprefill\t0.3\ndecode\t0.9\n")
     go(window, 0, NAME)

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.ui.component_table import TIME
+from amdahl_desk.ui.profile.component_table import TIME
 
 pytestmark = pytest.mark.gui
 Button = QMessageBox.StandardButton
@@ -31,7 +31,7 @@ def test_failed_save_leaves_the_file_byte_for_byte(window, monkeypatch, failure)
     original = path.read_bytes()
     edit(window)
     import amdahl_desk.files.atomic as atomic
-    import amdahl_desk.ui.file_actions as mw
+    import amdahl_desk.ui.files.file_actions as mw
 
     if failure == "disk full":
         real = mw.save_profile
@@ -55,7 +55,7 @@ def test_failed_save_leaves_the_file_byte_for_byte(window, monkeypatch, failure)
             raise PermissionError(errno.EBUSY, "The file is locked by another program")
 
         monkeypatch.setattr(atomic.os, "replace", locked)
-    assert not window.save()
+    assert not window.files.save()
     assert path.read_bytes() == original
     assert window.isWindowModified() and window.doc.profile.components[0].time == 123
     assert "The file on disk is unchanged" in window.errors[-1]
@@ -66,7 +66,7 @@ def test_save_keeps_the_file_permissions(window):
     path = window.doc.path
     os.chmod(path, 0o640)
     edit(window)
-    assert window.save()
+    assert window.files.save()
     assert (path.stat().st_mode & 0o777) == 0o640
     assert no_temp_files(path.parent)
 
@@ -78,20 +78,20 @@ def test_file_changed_on_disk_warns_before_overwriting(window):
     path.write_bytes(other)
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 5_000_000_000))
     window.answer = Button.Cancel
-    assert not window.save()
+    assert not window.files.save()
     assert "changed on disk" in window.asked[-1] and window.isWindowModified()
     window.answer = Button.Save
-    assert window.save()
+    assert window.files.save()
     assert load_profile(path).profile.components[0].time == 123
 
 
 def test_structural_change_writes_the_recovery_copy(window, qtbot):
     window.table.setCurrentIndex(window.component_model.index(1, 0))
     window.table.insert_action.trigger()
-    qtbot.waitUntil(lambda: window.recovery.workbook.exists())
-    assert len(load_profile(window.recovery.workbook).profile.components) == 6
+    qtbot.waitUntil(lambda: window.files.recovery.workbook.exists())
+    assert len(load_profile(window.files.recovery.workbook).profile.components) == 6
     window.doc.undo_stack.undo()
-    assert not window.recovery.workbook.exists()  # back to the saved state: nothing to recover
+    assert not window.files.recovery.workbook.exists()  # back to the saved state: nothing to recover
 
 
 def test_killed_session_is_restored(tmp_path, qtbot, example):
@@ -103,12 +103,12 @@ def test_killed_session_is_restored(tmp_path, qtbot, example):
         import os, signal
         from amdahl_desk.ui.app import make_app
         from amdahl_desk.ui.main_window import MainWindow
-        from amdahl_desk.ui.component_table import TIME
+        from amdahl_desk.ui.profile.component_table import TIME
         app = make_app()
         w = MainWindow()
-        w.open_path({str(copy)!r}, ask=False)
+        w.files.open_path({str(copy)!r}, ask=False)
         w.component_model.setData(w.component_model.index(1, TIME), "333")
-        assert w.write_recovery()
+        assert w.files.write_recovery()
         os.kill(os.getpid(), signal.SIGKILL)
     """)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
@@ -118,45 +118,49 @@ def test_killed_session_is_restored(tmp_path, qtbot, example):
     qtbot.addWidget(win)
     asked = []
     win.ask = lambda title, text, buttons, default: asked.append(text) or Button.Yes
-    win.start(None, str(example))
+    win.files.start(None, str(example))
     assert "did not close normally" in asked[0] and "work.xlsx" in asked[0]
     assert win.doc.profile.components[1].time == 333
     assert win.doc.path == copy.resolve() and win.isWindowModified()
     assert load_profile(copy).profile.components[1].time == 600  # the file itself was never touched
-    others = [p for p in win.recovery.folder.glob("session-*.json") if p != win.recovery.meta]
+    others = [p for p in win.files.recovery.folder.glob("session-*.json") if p != win.files.recovery.meta]
     assert not others  # the crashed session's copy is gone; this session keeps its own
     win.doc.undo_stack.setClean()
 
 
 def test_declined_recovery_is_deleted(tmp_path, qtbot, example):
     from amdahl_desk.model import Component, Profile
+    from amdahl_desk.ui.files.recovery import RecoveryStore
     from amdahl_desk.ui.main_window import MainWindow
-    from amdahl_desk.ui.recovery import RecoveryStore
 
     store = RecoveryStore(pid=2**22 + 12345)  # a process id no running process has
     store.write(Profile([Component("x", 1)]), None)
     win = MainWindow()
     qtbot.addWidget(win)
     win.ask = lambda *a: Button.Discard
-    win.start(None, str(example))
+    win.files.start(None, str(example))
     assert win.doc.path.name == "training-iteration.xlsx"
     assert not store.workbook.exists() and not store.meta.exists()
 
 
-def test_unexpected_error_is_logged_and_shown_and_the_data_stays(window, tmp_path):
+def test_unexpected_error_is_logged_and_shown_and_the_data_stays(window, tmp_path, qtbot):
     from amdahl_desk.ui.app import install_excepthook
 
     edit(window)
     old = sys.excepthook
     try:
         log_file = install_excepthook(window)
-        try:
-            raise RuntimeError("something broke in a slot")
-        except RuntimeError:
-            sys.excepthook(*sys.exc_info())
+        for _ in range(3):  # an error in a paint repeats at every paint: one box, not three
+            try:
+                raise RuntimeError("something broke in a slot")
+            except RuntimeError:
+                sys.excepthook(*sys.exc_info())
+        assert window.errors == []  # shown from the event loop, never from inside the failing call
+        qtbot.waitUntil(lambda: len(window.errors) == 1)
     finally:
         sys.excepthook = old
     assert "something broke in a slot" in window.errors[-1] and str(log_file) in window.errors[-1]
+    assert "2 more error(s)" in window.errors[-1]
     text = log_file.read_text()
     assert "Traceback" in text and "RuntimeError: something broke in a slot" in text
     assert window.doc.profile.components[0].time == 123 and window.isWindowModified()

@@ -6,19 +6,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QUndoCommand
+from PySide6.QtGui import QColor
 
-from ..model.errors import ProfileError
-from ..model.profile import Component, Scaling
-from ..model.units import ParseError, format_number, format_percent, parse_time
-from .commands import CompositeCommand, EditComponentsCommand, InsertComponentsCommand
-from .document import Document
+from ...model.errors import ProfileError
+from ...model.profile import Component, Scaling
+from ...model.units import ParseError, format_number, format_percent, parse_time
+from ..core.document import Document
 
-NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = range(7)
+NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = COLUMNS = range(7)
 EDITABLE = {NAME, TIME, SCALING, GROUP, NOTES}
 SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
-TOUCHED_ROLE = Qt.ItemDataRole.UserRole + 2
 ModelIndex = QModelIndex | QPersistentModelIndex
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.EditRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+        SHARE_ROLE,
+    }
+)
 
 
 class CellError(ValueError):
@@ -60,7 +68,7 @@ class ComponentTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.components) + 1
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else 7
+        return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Vertical:
@@ -87,7 +95,7 @@ class ComponentTableModel(QAbstractTableModel):
         return base
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in _ROLES or not index.isValid():  # a repaint asks ~10 roles per cell; most are none of ours
             return None
         row, col = index.row(), index.column()
         if row >= len(self.components):
@@ -118,8 +126,6 @@ class ComponentTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == SHARE_ROLE:
             return float(a.fractions[row]) if a is not None else 0.0
-        if role == TOUCHED_ROLE:
-            return bool(a is not None and a.component_speedup[row] != 1.0)
         if (
             role == Qt.ItemDataRole.ForegroundRole
             and col == NEW_TIME
@@ -152,21 +158,29 @@ class ComponentTableModel(QAbstractTableModel):
         )
 
     def set_cells(self, edits: Sequence[tuple[int, int, str]], text: str) -> bool:
-        """Apply text to cells as one undoable step; rows past the end become new components.
+        """Ask the document to apply text to cells as one undoable step; rows past the end become new components.
 
         On a bad value nothing changes and ``editRejected`` says which cell and why.
         """
         try:
-            command = self._command_for(edits, text)
+            changes, added = self._parse(edits)
+            self.doc.edit_components(changes, text, added, cell=(edits[0][0], edits[0][1]) if len(edits) == 1 else None)
         except CellError as exc:
-            refused = next((t for r, c, t in edits if (r, c) == (exc.row, exc.column)), "")
-            self.editRejected.emit(exc.row, exc.column, str(exc), refused, len(edits) == 1)
+            self._reject(edits, exc.row, exc.column, str(exc))
             return False
-        if command is not None:
-            self.doc.undo_stack.push(command)
+        except ProfileError as exc:
+            problem = exc.problems[0]
+            row = problem.row if problem.row is not None else (edits[0][0] if edits else 0)
+            self._reject(edits, row, NAME if problem.field == "name" else TIME, problem.what)
+            return False
         return True
 
-    def _command_for(self, edits: Sequence[tuple[int, int, str]], text: str) -> QUndoCommand | None:
+    def _reject(self, edits: Sequence[tuple[int, int, str]], row: int, col: int, message: str) -> None:
+        refused = next((t for r, c, t in edits if (r, c) == (row, col)), "")
+        self.editRejected.emit(row, col, message, refused, len(edits) == 1)
+
+    def _parse(self, edits: Sequence[tuple[int, int, str]]) -> tuple[dict[int, Component], list[Component]]:
+        """Typed text as component values: rows changed, and new rows for text past the end."""
         comps = self.components
         n = len(comps)
         changed: dict[int, Component] = {}
@@ -177,40 +191,13 @@ class ComponentTableModel(QAbstractTableModel):
             if row >= n:
                 added.setdefault(row, {})[col] = value
                 continue
-            comp = changed.get(row, comps[row])
-            changed[row] = self._with_cell(comp, row, col, value)
-        changed = {r: c for r, c in changed.items() if c != comps[r]}
+            changed[row] = self._with_cell(changed.get(row, comps[row]), row, col, value)
         new_rows = [
             self._new_component(row, cells)
             for row, cells in sorted(added.items())
             if any(v.strip() for v in cells.values())
         ]
-        if not changed and not new_rows:
-            return None
-        rows = sorted(changed)
-        trial = self.doc.profile.copy()
-        try:
-            if len(rows) == 1:
-                trial.set_component(rows[0], changed[rows[0]])  # checks one row: typing stays cheap
-            elif rows:
-                trial.replace_components(rows, [changed[r] for r in rows])
-            if new_rows:
-                trial.insert_components(n, new_rows)
-        except ProfileError as exc:
-            problem = exc.problems[0]
-            row = problem.row if problem.row is not None else (rows[0] if rows else n)
-            raise CellError(row, NAME if problem.field == "name" else TIME, problem.what) from None
-        single = (edits[0][0], edits[0][1]) if len(edits) == 1 and rows and not new_rows else None
-        parts: list[QUndoCommand] = []
-        if rows:
-            parts.append(
-                EditComponentsCommand(
-                    self.doc, rows, [comps[r] for r in rows], [changed[r] for r in rows], text, single
-                )
-            )
-        if new_rows:
-            parts.append(InsertComponentsCommand(self.doc, n, new_rows, text))
-        return parts[0] if len(parts) == 1 else CompositeCommand(text, parts)
+        return changed, new_rows
 
     def _with_cell(self, comp: Component, row: int, col: int, value: str) -> Component:
         try:
@@ -246,7 +233,7 @@ class ComponentTableModel(QAbstractTableModel):
         return comp
 
     def add_component(self, row: int, component: Component, text: str = "Insert component") -> None:
-        self.doc.undo_stack.push(InsertComponentsCommand(self.doc, row, [component], text))
+        self.doc.insert_components(row, [component], text)
 
     # -- following the document --------------------------------------------
     def _about_to_insert(self, row: int, count: int) -> None:

@@ -1,8 +1,7 @@
-"""Files of the main window: open, save, recent files, revert, and crash recovery.
+"""Files of one window: open, save, recent files, revert, and crash recovery — a controller the window composes.
 
-A mixin of :class:`MainWindow`, which provides ``doc``, ``ask``, ``show_error``,
-``choose_file``, ``settings`` and the status bar; kept apart so that the window's
-module holds layout and wiring only.
+It asks its window only for what :class:`Prompts` declares (questions, errors, file choosers, the
+status line), and tells it what happened through signals; the window's module holds layout and wiring.
 """
 
 from __future__ import annotations
@@ -10,21 +9,25 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import shiboken6
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
+from PySide6.QtWidgets import QMenu, QMessageBox
 
-from ..files import load_profile, save_profile
-from ..files.atomic import atomic_write
-from ..model.errors import ProfileError
-from ..model.profile import Profile
-
-if TYPE_CHECKING:
-    pass
+from ...files import load_profile, save_profile
+from ...files.atomic import atomic_write
+from ...model.errors import ProfileError
+from ...model.profile import Profile
+from ..core.document import Document
+from .recovery import RecoveryStore
 
 MAX_RECENT = 8
+RECOVERY_INTERVAL_MS = 60_000
+RECOVERY_DEBOUNCE_MS = 500
 log = logging.getLogger(__name__)
+FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
+Button = QMessageBox.StandardButton
 
 
 def stamp(path: Path) -> tuple[int, int] | None:
@@ -36,8 +39,54 @@ def stamp(path: Path) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
-class FileActions:
+class Prompts(Protocol):
+    """What the file controller needs from its window: one place each, so tests can answer."""
+
+    def ask(self, title: str, text: str, buttons: Button, default: Button) -> Button: ...
+
+    def show_error(self, title: str, text: str) -> None: ...
+
+    def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS) -> str: ...
+
+    def show_status(self, text: str, ms: int = 0) -> None: ...
+
+
+class FileActions(QObject):
     """Opening and saving profiles without ever losing what the user typed."""
+
+    opened = Signal()  # a profile was read into the document
+    sourceChanged = Signal()  # the file the document came from (path or CSV import) changed
+
+    def __init__(
+        self,
+        doc: Document,
+        settings: QSettings,
+        prompts: Prompts,
+        recovery: RecoveryStore | None,
+        remember: bool = True,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.doc, self.settings, self.prompts, self.recovery = doc, settings, prompts, recovery
+        self.remember = remember  # recent files and the last folder (not for screenshots)
+        self.imported_from: Path | None = None  # a CSV read in: saving asks where the workbook goes
+        self.disk_stamp: tuple[int, int] | None = None
+        self._recovered_state: int | None = None
+        # Unsaved work is copied to the data folder every minute and after structural changes.
+        self.recovery_timer = QTimer(self)
+        self.recovery_timer.setInterval(RECOVERY_INTERVAL_MS)
+        self.recovery_timer.timeout.connect(self.write_recovery)
+        self.recovery_timer.start()
+        # Rows and optimizations added or removed: copy soon (debounced, so a burst of changes writes once).
+        self.recovery_soon = QTimer(self)
+        self.recovery_soon.setSingleShot(True)
+        self.recovery_soon.setInterval(RECOVERY_DEBOUNCE_MS)
+        self.recovery_soon.timeout.connect(self.write_recovery)
+        self._optimization_count = len(doc.profile.optimizations)
+        for signal in (doc.componentsInserted, doc.componentsRemoved, doc.componentsReordered):
+            signal.connect(self.recovery_soon.start)
+        doc.optimizationsChanged.connect(self._optimizations_changed)
+        doc.undo_stack.cleanChanged.connect(self._clean_changed)
 
     def _optimizations_changed(self) -> None:
         # Adding or removing one is structural; ticking one or dragging its k is not (that waits for the minute).
@@ -50,6 +99,13 @@ class FileActions:
         if clean and self.recovery is not None:
             self.recovery.clear()
 
+    def close(self) -> None:
+        """The window closes with the work saved or discarded: nothing is left to recover."""
+        if self.recovery is not None:
+            self.recovery.clear()
+        self.recovery_timer.stop()
+        self.recovery_soon.stop()
+
     def write_recovery(self) -> bool:
         """Copy unsaved work to the recovery folder (nothing to do when the document is saved)."""
         if self.recovery is None or not shiboken6.isValid(self.doc.undo_stack):
@@ -60,7 +116,7 @@ class FileActions:
             self._recovered_state = None
             return False
         state = self.doc.revision
-        if state == getattr(self, "_recovered_state", None) and self.recovery.workbook.exists():
+        if state == self._recovered_state and self.recovery.workbook.exists():
             return True  # nothing new since the last copy
         try:
             self.recovery.write(self.doc.profile, self.doc.path)
@@ -80,7 +136,7 @@ class FileActions:
         newest = left[0]
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(newest.saved_at))
         where = newest.path.name if newest.path else "an unsaved profile"
-        answer = self.ask(
+        answer = self.prompts.ask(
             "Restore unsaved work?",
             f"Amdahl Desk did not close normally. Unsaved changes to {where} were kept at {when}.\n\n"
             "Restore them? (Discard deletes the copy.)",
@@ -94,9 +150,9 @@ class FileActions:
             return False
         self.doc.reset(newest.profile, newest.path)
         self.doc.undo_stack.resetClean()  # restored work is unsaved work
-        self._update_title()
+        self.sourceChanged.emit()
         self.write_recovery()
-        self.statusBar().showMessage(f"Restored unsaved work from {when}; save it to keep it", 15000)
+        self.prompts.show_status(f"Restored unsaved work from {when}; save it to keep it", 15000)
         return True
 
     def maybe_save(self) -> bool:
@@ -104,7 +160,7 @@ class FileActions:
         if self.doc.undo_stack.isClean():
             return True
         name = self.doc.path.name if self.doc.path else "this profile"
-        answer = self.ask(
+        answer = self.prompts.ask(
             "Unsaved changes",
             f"Save the changes to {name}?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
@@ -118,12 +174,13 @@ class FileActions:
         if self.maybe_save():
             self.imported_from = None
             self.doc.reset(Profile(), None)
-            self.statusBar().showMessage("New profile: type or paste components into the table", 8000)
+            self.sourceChanged.emit()
+            self.prompts.show_status("New profile: type or paste components into the table", 8000)
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        path = self.choose_file(save=False)
+        path = self.prompts.choose_file(save=False)
         if path:
             self.open_path(Path(path), ask=False)
 
@@ -135,29 +192,28 @@ class FileActions:
         try:
             loaded = load_profile(path)
         except ProfileError as exc:
-            self.show_error("Cannot open profile", str(exc))
+            self.prompts.show_error("Cannot open profile", str(exc))
             return False
         except Exception as exc:  # noqa: BLE001 - the promise: never a traceback, the document intact
-            self.show_error("Cannot open profile", f"{path.name}: unexpected error while reading: {exc}")
+            self.prompts.show_error("Cannot open profile", f"{path.name}: unexpected error while reading: {exc}")
             return False
         csv = path.suffix.lower() in (".csv", ".tsv", ".txt")
         self.imported_from = path if csv else None
         self.doc.reset(loaded.profile, None if csv else path.resolve(), [str(w) for w in loaded.warnings])
         self.disk_stamp = None if csv else stamp(path)
-        self.table.fit_columns()
+        self.sourceChanged.emit()
         self._remember(path)
         if loaded.warnings:
-            self.statusBar().showMessage(
+            self.prompts.show_status(
                 f"Opened {path.name} with {len(loaded.warnings)} warning(s): " + str(loaded.warnings[0]), 15000
             )
         else:
-            self.statusBar().showMessage(f"Opened {path.name}", 5000)
-        if self.optimization_model.rowCount():
-            self.optimizations.select_row(0)
+            self.prompts.show_status(f"Opened {path.name}", 5000)
+        self.opened.emit()
         return True
 
     def _remember(self, path: Path) -> None:
-        if self.fresh:
+        if not self.remember:
             return
         path = path.resolve()
         recent = [p for p in self._recent() if p != str(path)]
@@ -167,17 +223,17 @@ class FileActions:
 
     def _recent(self) -> list[str]:
         value = self.settings.value("files/recent", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
+        if isinstance(value, str):  # QSettings gives a one-item list back as a string
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
+    def fill_recent(self, menu: QMenu) -> None:
+        menu.clear()
         recent = self._recent()
         if not recent:
-            self.recent_menu.addAction("(none)").setEnabled(False)
+            menu.addAction("(none)").setEnabled(False)
         for i, p in enumerate(recent, start=1):
-            act = self.recent_menu.addAction(f"&{i} {Path(p).name}")
+            act = menu.addAction(f"&{i} {Path(p).name}")
             act.setStatusTip(p)
             act.triggered.connect(lambda _=False, p=p: self.open_path(p))
 
@@ -187,7 +243,7 @@ class FileActions:
         path = self.doc.path
         current = stamp(path)
         if current is not None and self.disk_stamp is not None and current != self.disk_stamp:
-            answer = self.ask(
+            answer = self.prompts.ask(
                 "File changed on disk",
                 f"{path.name} has changed on disk since it was opened (another program or person "
                 "saved it). Replace it with your version?",
@@ -206,7 +262,7 @@ class FileActions:
             if self.imported_from
             else "profile.xlsx"
         )
-        path = self.choose_file(save=True, suggested=suggested, filters="Excel workbooks (*.xlsx)")
+        path = self.prompts.choose_file(save=True, suggested=suggested, filters="Excel workbooks (*.xlsx)")
         if not path:
             return False
         target = Path(path)
@@ -215,13 +271,14 @@ class FileActions:
         if self._write(target):
             self.imported_from = None
             self.doc.set_path(target.resolve())
+            self.sourceChanged.emit()
             self._remember(target)
             return True
         return False
 
     def export_csv(self) -> None:
         base = self.doc.path or self.imported_from
-        path = self.choose_file(
+        path = self.prompts.choose_file(
             save=True, suggested=(base.stem if base else "components") + ".csv", filters="CSV tables (*.csv)"
         )
         if path:
@@ -233,19 +290,19 @@ class FileActions:
             as_csv = path.suffix.lower() == ".csv"
             atomic_write(path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv))
         except OSError as exc:
-            self.show_error("Cannot save", f"{path}: {exc.strerror or exc}. The file on disk is unchanged.")
+            self.prompts.show_error("Cannot save", f"{path}: {exc.strerror or exc}. The file on disk is unchanged.")
             return False
         if mark_clean:
             self.doc.undo_stack.setClean()
             self.disk_stamp = stamp(path)
-        self.statusBar().showMessage(f"Saved {path.name}", 5000)
+        self.prompts.show_status(f"Saved {path.name}", 5000)
         return True
 
     def revert(self) -> None:
         if self.doc.path is None:
             return
         if not self.doc.undo_stack.isClean():
-            answer = self.ask(
+            answer = self.prompts.ask(
                 "Revert",
                 f"Discard all changes and reload {self.doc.path.name}?",
                 QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
@@ -262,7 +319,7 @@ class FileActions:
         if path:
             if self.open_path(path, ask=False):
                 return
-        elif not self.fresh:
+        elif self.remember:
             last = self.settings.value("files/last_document", "")
             if last and Path(str(last)).is_file() and self.open_path(str(last), ask=False):
                 return

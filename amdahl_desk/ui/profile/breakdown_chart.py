@@ -8,10 +8,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
-from ..model.analysis import Analysis
-from ..model.profile import Profile
-from ..model.units import format_speedup, format_time
-from .chart_style import INK, OTHER, PALETTE, RED, SCREEN, ChartFrame, Style, nice_ceiling, set_item_text
+from ...model.analysis import Analysis
+from ...model.profile import Profile
+from ...model.units import format_speedup, format_time
+from ..charts.chart_style import INK, OTHER, PALETTE, RED, SCREEN, ChartFrame, Style, nice_ceiling, set_item_text
 
 TOP = 8  # components shown by name; the rest are one "other" segment
 
@@ -46,12 +46,12 @@ class BreakdownChart(ChartFrame):
     def _label(self, i: int) -> pg.TextItem:
         while len(self.labels) <= i:
             t = pg.TextItem(color="w", anchor=(0.5, 0.5))
-            t.setFont(self.style.font())
+            t.setFont(self.chart_style.font())
             self.plot.addItem(t)
             self.labels.append(t)
         return self.labels[i]
 
-    def update_analysis(self, profile: Profile, analysis: Analysis | None) -> None:
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
         for t in self.labels:
             set_item_text(t, "")
         if analysis is None:
@@ -87,13 +87,16 @@ class BreakdownChart(ChartFrame):
                     bool(np.any(analysis.component_speedup[rest] != 1)),
                 )
             )
-        x0, y, width, brushes, pens = [], [], [], [], []
-        self._placed: list[tuple[float, float, float, str, str]] = []
+        x0: list[float] = []
+        y: list[float] = []
+        width: list[float] = []
+        brushes, pens = [], []
+        self._placed = []
         total = analysis.baseline_total
         for bar_y, column in ((1.0, 1), (0.0, 2)):
             start = 0.0
             for seg in segments:
-                value = seg[column]
+                value = seg[1] if column == 1 else seg[2]
                 color = QColor(seg[3])
                 x0.append(start)
                 y.append(bar_y)
@@ -101,7 +104,9 @@ class BreakdownChart(ChartFrame):
                 brushes.append(pg.mkBrush(color))
                 touched = seg[4] and column == 2
                 pens.append(
-                    pg.mkPen(INK, width=self.style.size(2.5)) if touched else pg.mkPen("w", width=self.style.size(1))
+                    pg.mkPen(INK, width=self.chart_style.size(2.5))
+                    if touched
+                    else pg.mkPen("w", width=self.chart_style.size(1))
                 )
                 self._placed.append((start, value, bar_y, seg[0], format_time(value, unit)))
                 start += value
@@ -125,7 +130,7 @@ class BreakdownChart(ChartFrame):
         self._update_legend(segments)
         self._place_labels()
         remains = (1 - c.fraction) * total
-        if self.style.brief:
+        if self.chart_style.brief:
             self.set_title(f"Where the time goes: {format_time(total, unit)} → {format_time(c.new_total, unit)}")
             return
         self.set_title(
@@ -145,7 +150,7 @@ class BreakdownChart(ChartFrame):
         px = self.plot.vb.viewPixelSize()[0]
         if not px or not getattr(self, "_placed", None):
             return
-        metrics = QFontMetrics(self.style.font())
+        metrics = QFontMetrics(self.chart_style.font())
         i = 0
         for start, value, bar_y, name, time in self._placed:
             room = value / px - 8

@@ -8,10 +8,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files import load_profile, save_profile
-from ..files.atomic import atomic_write
-from ..model.errors import ProfileError
-from ..model.profile import Profile
+from ...files import load_profile, save_profile
+from ...files.atomic import atomic_write
+from ...model.errors import ProfileError
+from ...model.profile import Profile
 
 
 def data_dir() -> Path:
@@ -24,6 +24,10 @@ def data_dir() -> Path:
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def _write_text(path: str, text: str) -> None:
+    Path(path).write_text(text, encoding="utf-8")
 
 
 @dataclass
@@ -69,7 +73,7 @@ class RecoveryStore:
         self.folder.mkdir(parents=True, exist_ok=True)
         atomic_write(self.workbook, lambda tmp: save_profile(profile, tmp, csv=False))
         meta = {"path": str(path) if path else None, "saved_at": time.time(), "pid": self.pid}
-        atomic_write(self.meta, lambda tmp: Path(tmp).write_text(json.dumps(meta), encoding="utf-8"))
+        atomic_write(self.meta, lambda tmp: _write_text(tmp, json.dumps(meta)))
 
     def clear(self) -> None:
         for file in (self.workbook, self.meta):

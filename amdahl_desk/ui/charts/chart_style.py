@@ -11,6 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from .base import Chart
+
 pg.setConfigOptions(antialias=True, background="w", foreground="#222")
 
 BLUE = QColor("#1f5fa8")
@@ -53,7 +55,7 @@ class Style:
         return f"{9 * rel:.1f}pt" if self.text_px is None else f"{round(self.text_px * rel)}px"
 
     def pen(self, color: QColor | str, width: float = 2.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
-        p = pg.mkPen(color=color, width=width * self.scale)
+        p: QPen = pg.mkPen(color=color, width=width * self.scale)
         p.setStyle(style)
         p.setCosmetic(True)
         return p
@@ -101,7 +103,7 @@ def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
     return widget
 
 
-class ChartFrame(QWidget):
+class ChartFrame(Chart):
     """A plot with its title above and its legend below as Qt labels.
 
     Inside pyqtgraph's scene a long title or a wide legend sets a minimum width that
@@ -109,8 +111,8 @@ class ChartFrame(QWidget):
     """
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
-        super().__init__(parent)
-        self.style = style
+        super().__init__(parent, style)
+        self.chart_style = style
         self.widget = new_plot(style)
         self.plot = self.widget.getPlotItem()
         background = style.background or "transparent"
@@ -157,7 +159,7 @@ class ChartFrame(QWidget):
         key = f"_label_{axis}"
         if getattr(self, key, None) != (text, color):
             setattr(self, key, (text, color))
-            self.plot.setLabel(axis, text, color=color, **{"font-size": self.style.css_size()})
+            self.plot.setLabel(axis, text, color=color, **{"font-size": self.chart_style.css_size()})
 
     def marker_line(
         self, angle: int, color: QColor, style: Qt.PenStyle, position: float, anchor: tuple[float, float]
@@ -165,11 +167,11 @@ class ChartFrame(QWidget):
         """A labelled reference line (ceiling, target) drawn over the data, its label on a white ground."""
         line = pg.InfiniteLine(
             angle=angle,
-            pen=self.style.pen(color, 2 if angle == 90 else 1.5, style),
+            pen=self.chart_style.pen(color, 2 if angle == 90 else 1.5, style),
             label="",
             labelOpts={"position": position, "color": color, "anchors": [anchor, anchor], "fill": LABEL_FILL},
         )
-        line.label.setFont(self.style.font(0.95))
+        line.label.setFont(self.chart_style.font(0.95))
         self.plot.addItem(line, ignoreBounds=True)
         return line
 
@@ -204,9 +206,9 @@ def nice_ceiling(value: float) -> float:
         return 1.0
     exponent = math.floor(math.log10(value))
     for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
-        if step * 10**exponent >= value * (1 - 1e-12):
-            return step * 10**exponent
-    return 10 ** (exponent + 1)
+        if step * 10.0**exponent >= value * (1 - 1e-12):
+            return step * 10.0**exponent
+    return 10.0 ** (exponent + 1)
 
 
 def log2_ticks(lo: int, hi: int, max_ticks: int = 12) -> list[tuple[float, str]]:

@@ -9,11 +9,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from ..model.analysis import Analysis
-from ..model.laws import amdahl_speedup
-from ..model.profile import Profile
-from ..model.units import format_speedup
-from .chart_style import (
+from ...model.analysis import Analysis
+from ...model.laws import amdahl_speedup
+from ...model.profile import Profile
+from ...model.units import format_speedup
+from ..charts.chart_style import (
     BLUE,
     GREEN,
     INK,
@@ -59,7 +59,8 @@ class SpeedupPlot(ChartFrame):
         self.empty.setFont(style.font())
         item.addItem(self.empty)
 
-    def update_analysis(self, profile: Profile, analysis: Analysis | None, row: int) -> None:
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int) -> None:
+        row = selected
         opts = profile.optimizations
         if analysis is None or not opts:
             for c in (self.curve, self.combined):
@@ -118,7 +119,7 @@ class SpeedupPlot(ChartFrame):
         span = x[-1] - x[0]
         self.set_ranges((x[0] - 0.02 * span, x[-1] + 0.02 * span), (bottom, nice_ceiling(top * 1.12 + 0.05)))
         name = opt.name if len(opt.name) <= 30 else opt.name[:28] + "…"
-        if self.style.brief:
+        if self.chart_style.brief:
             self.set_title(f"Speedup against k: {name}")
             return
         self.set_title(

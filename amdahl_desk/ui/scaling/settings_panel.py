@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import (
@@ -18,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.errors import ProfileError
-from ..model.profile import OverheadModel, default_gpu_counts
-from ..model.units import (
+from ...model.errors import ProfileError
+from ...model.profile import OverheadModel, default_gpu_counts
+from ...model.units import (
     ParseError,
     TimeUnit,
     convert,
@@ -30,8 +29,7 @@ from ..model.units import (
     parse_bytes,
     parse_time_text,
 )
-from .commands import SetSettingsCommand, SetUnitCommand
-from .document import Document
+from ..core.document import Document
 
 _BAD = "QLineEdit { border: 2px solid #c0392b; }"
 
@@ -173,15 +171,10 @@ class SettingsPanel(QWidget):
 
     # -- committing --------------------------------------------------------
     def _set(self, text: str, field: QWidget | None = None, **changes: object) -> None:
-        new = replace(self.doc.profile.settings, **changes)  # type: ignore[arg-type]
-        if new == self.doc.profile.settings:
-            return
         try:
-            self.doc.profile.copy().set_settings(new)
+            self.doc.change_settings(text, **changes)
         except ProfileError as exc:
             self._reject(field, exc.problems[0].what)
-            return
-        self.doc.undo_stack.push(SetSettingsCommand(self.doc, new, text))
 
     def _reject(self, field: QWidget | None, message: str) -> None:
         if isinstance(field, QLineEdit):
@@ -196,9 +189,7 @@ class SettingsPanel(QWidget):
         self._set("Set boundary", boundary=self.boundary.text().strip())
 
     def _unit(self, _index: int) -> None:
-        unit = TimeUnit(self.unit.currentData())
-        if unit is not self.doc.unit:
-            self.doc.undo_stack.push(SetUnitCommand(self.doc, unit))
+        self.doc.change_unit(TimeUnit(self.unit.currentData()))
 
     def _target(self) -> None:
         text = self.target.text().strip()

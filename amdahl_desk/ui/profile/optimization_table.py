@@ -8,21 +8,32 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
-from ..model.errors import ProfileError
-from ..model.profile import Optimization
-from ..model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
-from .commands import SetOptimizationsCommand
-from .document import Document
+from ...model.errors import ProfileError
+from ...model.profile import Optimization
+from ...model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
+from ..core.document import Document
 
-NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = range(7)
+NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = COLUMNS = range(7)
 ModelIndex = QModelIndex | QPersistentModelIndex
 TARGETS_ROLE = Qt.ItemDataRole.UserRole + 10
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.EditRole,
+        Qt.ItemDataRole.CheckStateRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+        TARGETS_ROLE,
+    }
+)
 
 
 class OptimizationTableModel(QAbstractTableModel):
     """One row per optimization; the checkbox is the what-if."""
 
     editRejected = Signal(int, int, str)
+    checkToggled = Signal(int)  # row ticked or unticked: the panel makes it the current row
 
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
@@ -41,7 +52,7 @@ class OptimizationTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.optimizations)
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else 7
+        return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal:
@@ -66,7 +77,7 @@ class OptimizationTableModel(QAbstractTableModel):
         return flags
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self.optimizations):
+        if role not in _ROLES or not index.isValid() or index.row() >= len(self.optimizations):
             return None
         row, col = index.row(), index.column()
         opt = self.optimizations[row]
@@ -138,8 +149,8 @@ class OptimizationTableModel(QAbstractTableModel):
                     raise ParseError("an optimization needs a name")
                 new, text = replace(opt, name=name), "Rename optimization"
             elif col == TARGETS:
-                targets = value if isinstance(value, list) else [t for t in str(value).split(";")]
-                targets = tuple(t.strip() for t in targets if str(t).strip())
+                parts = [str(t) for t in value] if isinstance(value, list) else str(value).split(";")
+                targets = tuple(t.strip() for t in parts if t.strip())
                 new, text = replace(opt, targets=targets), f"Change targets of {opt.name}"
             elif col == K:
                 k = float(value) if isinstance(value, (int, float)) else parse_speedup(str(value))
@@ -149,7 +160,11 @@ class OptimizationTableModel(QAbstractTableModel):
         except (ParseError, ValueError) as exc:
             self.editRejected.emit(row, col, str(exc))
             return False
-        return self.replace_row(row, new, text)
+        if not self.replace_row(row, new, text):
+            return False
+        if role == Qt.ItemDataRole.CheckStateRole:
+            self.checkToggled.emit(row)
+        return True
 
     def replace_row(self, row: int, new: Optimization, text: str, merge_key: object = None) -> bool:
         if new == self.optimizations[row]:
@@ -159,15 +174,14 @@ class OptimizationTableModel(QAbstractTableModel):
         return self.set_all(opts, text, merge_key, row=row)
 
     def set_all(self, opts: list[Optimization], text: str, merge_key: object = None, row: int = 0) -> bool:
-        trial = self.doc.profile.copy()
+        """Ask the document for a new checklist; a refusal is shown at the cell it is about."""
         try:
-            trial.set_optimizations(opts)
+            self.doc.set_optimizations(opts, text, merge_key)
         except ProfileError as exc:
             problem = exc.problems[0]
             col = TARGETS if problem.field == "targets" else K if problem.field == "speedup" else NAME
             self.editRejected.emit(problem.row if problem.row is not None else row, col, problem.what)
             return False
-        self.doc.undo_stack.push(SetOptimizationsCommand(self.doc, opts, text, merge_key))
         return True
 
     # -- following the document --------------------------------------------

@@ -9,9 +9,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from ..model.analysis import Analysis
-from ..model.units import format_speedup
-from .chart_style import (
+from ...model.analysis import Analysis
+from ...model.profile import Profile
+from ...model.units import format_speedup
+from ..charts.chart_style import (
     BLUE,
     GREEN,
     GREY,
@@ -84,7 +85,8 @@ class ScalingPlot(ChartFrame):
         self.eff_view.setGeometry(self.plot.vb.sceneBoundingRect())
         self.eff_view.linkedViewChanged(self.plot.vb, self.eff_view.XAxis)
 
-    def update_analysis(self, analysis: Analysis | None, model_name: str = "") -> None:
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
+        model_name = profile.settings.overhead_model.value
         if analysis is None:
             for curve in (self.ideal, self.gustafson, self.amdahl, self.overhead, self.efficiency):
                 curve.setData([], [])
@@ -136,7 +138,7 @@ class ScalingPlot(ChartFrame):
             if s.last_efficient_gpus
             else "; efficiency below 50% everywhere"
         )
-        if self.style.brief:
+        if self.chart_style.brief:
             self.set_title(
                 f"GPU scaling: P = {s.parallel_fraction:.0%}, ceiling {format_speedup(s.ceiling)}, "
                 f"best {format_speedup(s.best_speedup)} at {s.best_gpus:,} GPUs"

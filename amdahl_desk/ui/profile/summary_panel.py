@@ -5,10 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from ..model.analysis import Analysis
-from ..model.profile import Profile
-from ..model.report import headline, target_sentence
-from ..model.units import format_percent, format_speedup, format_time
+from ...model.analysis import Analysis
+from ...model.profile import Profile
+from ...model.report import headline, target_sentence
+from ...model.units import format_percent, format_speedup, format_time
 
 
 def set_text(label: QLabel, text: str) -> None:

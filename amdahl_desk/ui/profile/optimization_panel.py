@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
-from itertools import count
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.profile import Optimization
-from ..model.units import format_speedup
-from .optimization_table import NAME, SAVES, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
+from ...model.profile import Optimization
+from ...model.units import format_speedup
+from .optimization_table import CEILING, NAME, SAVES, SHARE, SPEEDUP, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 SLIDER_STEPS = 1000
@@ -95,7 +95,7 @@ class TargetsDelegate(QStyledItemDelegate):
     def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
         pass
 
-    def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
         assert isinstance(editor, TargetPicker)
         model.setData(index, editor.chosen(), Qt.ItemDataRole.EditRole)
 
@@ -116,7 +116,7 @@ class SpeedupDelegate(QStyledItemDelegate):
         editor.setValue(float(index.data(Qt.ItemDataRole.EditRole)))
         editor.selectAll()
 
-    def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
         assert isinstance(editor, QDoubleSpinBox)
         editor.interpretText()
         model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
@@ -138,12 +138,11 @@ class OptimizationPanel(QWidget):
     """The checklist, its buttons, and the live k control for the selected optimization."""
 
     selectedChanged = Signal(int)  # row, -1 for none
-    _drag_ids = count()
 
     def __init__(self, model: OptimizationTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self.selected_components: callable = lambda: []  # type: ignore[valid-type]
+        self.selected_components: Callable[[], list[str]] = list  # the window tells which are selected
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
 
@@ -169,9 +168,9 @@ class OptimizationPanel(QWidget):
         for col, sample in [
             (NAME, "Reduced precision and tensor-c"),
             (K, "1,000×"),
-            (K + 1, "100%"),
-            (K + 2, "Speedup S"),
-            (K + 3, "Ceiling"),
+            (SHARE, "100%"),
+            (SPEEDUP, "Speedup S"),
+            (CEILING, "Ceiling"),
             (SAVES, "Saves (ms)"),
         ]:
             self.view.setColumnWidth(col, fm.horizontalAdvance(sample) + 24)
@@ -208,12 +207,14 @@ class OptimizationPanel(QWidget):
         controls.addWidget(self.slider, 1)
         controls.addWidget(self.k_spin)
         layout.addLayout(controls)
+        # A drag is one undo step: sealed when it starts and when it ends, so the next drag is a step of its own.
         self.slider.sliderPressed.connect(self._new_drag)
+        self.slider.sliderReleased.connect(self._new_drag)
+        model.checkToggled.connect(self.select_row)
         self.slider.valueChanged.connect(lambda pos: self._set_k(slider_to_k(pos)))
         self.k_spin.valueChanged.connect(lambda k: self._set_k(k, typed=True))
         self.add_button.clicked.connect(self.add_for_selection)
         self.remove_button.clicked.connect(self.remove_selected)
-        self._drag = next(self._drag_ids)
 
         self.add_action = QAction("&Optimize Selected Components…", self)
         self.add_action.setShortcut(QKeySequence("Ctrl+Shift+N"))
@@ -247,14 +248,14 @@ class OptimizationPanel(QWidget):
         self.k_label.setToolTip(f"Local speedup k of {self.model.optimizations[row].name}")
 
     def _new_drag(self) -> None:
-        self._drag = next(self._drag_ids)
+        self.model.doc.seal()
 
     def _set_k(self, k: float, typed: bool = False) -> None:
         row = self.current_row()
         if row < 0 or k <= 0:
             return
         opt = self.model.optimizations[row]
-        key = None if typed else ("k", row, self._drag)
+        key = None if typed else ("k", row)
         self.model.replace_row(row, replace(opt, speedup=k), f"Set k of {opt.name} to {format_speedup(k)}", key)
 
     def select_row(self, row: int) -> None:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .export import CHART_TITLES, CHARTS, FORMATS, PRESETS
+from ..charts.registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
 
 CUSTOM = "Custom…"
 
@@ -33,22 +33,22 @@ class ExportDialog(QDialog):
         self.format = QComboBox(self)
         for fmt, text in zip(FORMATS, ("PNG image", "SVG vector drawing", "PDF document"), strict=True):
             self.format.addItem(text, fmt)
-        self.size = QComboBox(self)
-        self.size.addItems([*PRESETS, CUSTOM])
-        self.width = QSpinBox(self)
-        self.height = QSpinBox(self)
-        for box, value in ((self.width, 1920), (self.height, 1080)):
+        self.size_choice = QComboBox(self)
+        self.size_choice.addItems([*PRESETS, CUSTOM])
+        self.width_box = QSpinBox(self)
+        self.height_box = QSpinBox(self)
+        for box, value in ((self.width_box, 1920), (self.height_box, 1080)):
             box.setRange(200, 10000)
             box.setValue(value)
             box.setSuffix(" px")
         custom = QHBoxLayout()
-        custom.addWidget(self.width)
+        custom.addWidget(self.width_box)
         custom.addWidget(QLabel("×", self))
-        custom.addWidget(self.height)
+        custom.addWidget(self.height_box)
         self.transparent = QCheckBox("Transparent background (PNG)", self)
         form.addRow("Chart", self.chart)
         form.addRow("Format", self.format)
-        form.addRow("Size", self.size)
+        form.addRow("Size", self.size_choice)
         form.addRow("", custom)
         form.addRow("", self.transparent)
         hint = QLabel("Text is sized for a projector: 24 px on a 1920-wide slide, scaled with the size.", self)
@@ -59,26 +59,26 @@ class ExportDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
-        self.size.currentTextChanged.connect(self._size_changed)
+        self.size_choice.currentTextChanged.connect(self._size_changed)
         self.format.currentIndexChanged.connect(
             lambda _i: self.transparent.setEnabled(self.format.currentData() == "png")
         )
-        self._size_changed(self.size.currentText())
+        self._size_changed(self.size_choice.currentText())
 
     def _size_changed(self, text: str) -> None:
         custom = text == CUSTOM
-        self.width.setEnabled(custom)
-        self.height.setEnabled(custom)
+        self.width_box.setEnabled(custom)
+        self.height_box.setEnabled(custom)
         if not custom:
             w, h = PRESETS[text]
-            self.width.setValue(w)
-            self.height.setValue(h)
+            self.width_box.setValue(w)
+            self.height_box.setValue(h)
 
     def choice(self) -> tuple[str, str, tuple[int, int], bool]:
         fmt = self.format.currentData()
         return (
             self.chart.currentData(),
             fmt,
-            (self.width.value(), self.height.value()),
+            (self.width_box.value(), self.height_box.value()),
             fmt == "png" and self.transparent.isChecked(),
         )

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
     Qt,
     QTimer,
@@ -26,12 +30,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..files.grid import Grid
-from ..files.tables import COMPONENT_HEADERS, find_header
-from ..model.profile import Component, Scaling
-from .clipboard import from_tsv, tile, to_tsv
-from .commands import RemoveComponentsCommand, ReorderComponentsCommand
-from .component_table import EDITABLE, NAME, NEW_TIME, NOTES, SCALING, SHARE, SHARE_ROLE, TIME, ComponentTableModel
+from ...files.grid import Grid
+from ...files.tables import COMPONENT_HEADERS, find_header
+from ...model.profile import Component, Scaling
+from ..core.clipboard import from_tsv, tile, to_tsv
+from .component_table import (
+    EDITABLE,
+    GROUP,
+    NAME,
+    NEW_TIME,
+    NOTES,
+    SCALING,
+    SHARE,
+    SHARE_ROLE,
+    TIME,
+    ComponentTableModel,
+)
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -64,7 +78,7 @@ class ScalingDelegate(QStyledItemDelegate):
         editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or "serial"))
         QTimer.singleShot(0, editor, editor.showPopup)
 
-    def setModelData(self, editor: QWidget, model, index: ModelIndex) -> None:  # type: ignore[no-untyped-def]
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
         assert isinstance(editor, QComboBox)
         model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
 
@@ -96,6 +110,7 @@ class ComponentTableView(QTableView):
         header.sectionClicked.connect(self.sort_by_column)
         header.setStretchLastSection(True)
         self._sort: tuple[int, bool] | None = None
+        self.extra_context_actions: list[QAction] = []  # the window adds its own (Optimize Selected…)
         model.editRejected.connect(self._show_rejection)
         self._make_actions()
         self.fit_columns()
@@ -112,7 +127,7 @@ class ComponentTableView(QTableView):
             (SHARE, 70, 100),
             (SCALING, 104, 130),
             (NEW_TIME, 90, 150),
-            (5, 70, 140),
+            (GROUP, 70, 140),
             (NOTES, 80, 400),
         ]:
             header = str(model.headerData(col, Qt.Orientation.Horizontal))
@@ -125,10 +140,14 @@ class ComponentTableView(QTableView):
 
     # -- actions -----------------------------------------------------------
     def _make_actions(self) -> None:
-        def action(text: str, shortcut, slot, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
+        def action(
+            text: str,
+            shortcut: QKeySequence.StandardKey | list[QKeySequence],
+            slot: Callable[[], object],
+            tip: str = "",
+        ) -> QAction:
             act = QAction(text, self)
-            if shortcut is not None:
-                act.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
+            act.setShortcuts(shortcut)
             act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             act.triggered.connect(slot)
             act.setStatusTip(tip)
@@ -166,7 +185,7 @@ class ComponentTableView(QTableView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._context_menu)
 
-    def _context_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
+    def _context_menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
         for act in (
             self.cut_action,
@@ -180,10 +199,9 @@ class ComponentTableView(QTableView):
             self.move_down_action,
         ):
             menu.addSeparator() if act is None else menu.addAction(act)
-        extra = getattr(self, "extra_context_actions", [])
-        if extra:
+        if self.extra_context_actions:
             menu.addSeparator()
-            for act in extra:
+            for act in self.extra_context_actions:
                 menu.addAction(act)
         menu.exec(self.viewport().mapToGlobal(pos))
 
@@ -333,7 +351,7 @@ class ComponentTableView(QTableView):
         if found is None:
             return block
         _, cols, unit = found
-        ours = {"name": NAME, "time": TIME, "scaling": SCALING, "group": 5, "notes": NOTES}
+        ours = {"name": NAME, "time": TIME, "scaling": SCALING, "group": GROUP, "notes": NOTES}
         width = NOTES + 1 - left
         result = []
         for row in block[1:]:
@@ -359,7 +377,7 @@ class ComponentTableView(QTableView):
                 edits.append((index.row(), col, "0"))
             elif col == SCALING:
                 edits.append((index.row(), col, "serial"))
-            elif col in (5, NOTES):
+            elif col in (GROUP, NOTES):
                 edits.append((index.row(), col, ""))
         if edits:
             self.table.set_cells(edits, "Clear cells")
@@ -385,22 +403,7 @@ class ComponentTableView(QTableView):
         rows = self._selected_rows()
         if not rows:
             return
-        doc = self.table.doc
-        doc.undo_stack.beginMacro(f"Delete {len(rows)} component{'s' if len(rows) > 1 else ''}")
-        notes: list[str] = []
-        # Remove contiguous blocks from the bottom up so the earlier rows keep their numbers.
-        blocks: list[list[int]] = []
-        for r in rows:
-            if blocks and r == blocks[-1][-1] + 1:
-                blocks[-1].append(r)
-            else:
-                blocks.append([r])
-        for block in reversed(blocks):
-            cmd = RemoveComponentsCommand(doc, block[0], len(block), "Delete components")
-            notes += [f"{name} loses targets" for name in cmd.changed]
-            notes += [f"{name} removed (no targets left)" for name in cmd.dropped]
-            doc.undo_stack.push(cmd)
-        doc.undo_stack.endMacro()
+        notes = self.table.doc.remove_components(rows, f"Delete {len(rows)} component{'s' if len(rows) > 1 else ''}")
         status = getattr(self.window(), "statusBar", None)
         if notes and callable(status):
             status().showMessage("Deleted; " + "; ".join(notes) + " (Undo brings them back)", 10000)
@@ -412,7 +415,7 @@ class ComponentTableView(QTableView):
         if not (0 <= row < len(comps) and 0 <= dest < len(comps)):
             return
         comps.insert(dest, comps.pop(row))
-        self.table.doc.undo_stack.push(ReorderComponentsCommand(self.table.doc, comps, "Move component"))
+        self.table.doc.reorder_components(comps, "Move component")
         self.setCurrentIndex(self.table.index(dest, self.currentIndex().column()))
 
     def sort_by_column(self, col: int) -> None:
@@ -420,23 +423,21 @@ class ComponentTableView(QTableView):
         comps = list(self.table.components)
         analysis = self.table.doc.analysis
         descending = self._sort != (col, True)
-        keys = {
+        keys: dict[int, Callable[[int], str | float]] = {
             NAME: lambda i: comps[i].name.casefold(),
             TIME: lambda i: comps[i].time,
             SHARE: lambda i: comps[i].time,
             SCALING: lambda i: comps[i].scaling.value,
             NEW_TIME: (lambda i: float(analysis.new_times[i])) if analysis is not None else (lambda i: comps[i].time),
-            5: lambda i: comps[i].group.casefold(),
+            GROUP: lambda i: comps[i].group.casefold(),
             NOTES: lambda i: comps[i].notes.casefold(),
         }
-        if col in (NAME, SCALING, 5, NOTES):
+        if col in (NAME, SCALING, GROUP, NOTES):
             descending = self._sort == (col, False)
         order = sorted(range(len(comps)), key=keys[col], reverse=descending)
         self._sort = (col, descending)
         header = str(self.table.headerData(col, Qt.Orientation.Horizontal))
-        self.table.doc.undo_stack.push(
-            ReorderComponentsCommand(self.table.doc, [comps[i] for i in order], f"Sort by {header}")
-        )
+        self.table.doc.reorder_components([comps[i] for i in order], f"Sort by {header}")
         self.horizontalHeader().setSortIndicatorShown(True)
         self.horizontalHeader().setSortIndicator(
             col, Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder

@@ -1,0 +1,1 @@
+"""Charts in general: the slide style, the chart registry and the export machinery."""

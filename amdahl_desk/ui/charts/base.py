@@ -1,0 +1,31 @@
+"""The one small interface every chart implements, so the results pane, the slide and the exports treat all alike."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QWidget
+
+from ...model.analysis import Analysis
+from ...model.profile import Profile
+
+if TYPE_CHECKING:  # chart_style defines the frame every plot uses, on top of this interface
+    from .chart_style import Style
+
+
+class Chart(QWidget):
+    """A widget that draws itself from an analysis and what the person has selected.
+
+    Subclasses take ``(parent=None, style=SCREEN)`` and implement :meth:`show_analysis`, which must
+    be cheap to repeat (update items in place; change a label only when its text changes): the
+    results pane calls it at most once a frame, and only when something the chart depends on (its
+    registry entry says what) has changed. Export to PNG, SVG or PDF is the same for every chart:
+    ``charts.export`` builds a fresh one in the slide style at the output size and has Qt paint it.
+    """
+
+    def __init__(self, parent: QWidget | None = None, style: Style | None = None) -> None:
+        super().__init__(parent)
+
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int) -> None:
+        """Draw ``analysis`` of ``profile`` (None: nothing to chart); ``selected`` is the current optimization or -1."""
+        raise NotImplementedError

@@ -1,0 +1,132 @@
+"""Charts and slides for a meeting: PNG at any size, SVG with real vectors, PDF — drawn by Qt itself.
+
+Each export builds fresh chart widgets in the slide style at the output's pixel size
+(24 px text on a 1920-wide image, lines scaled alike) and has Qt paint them into a
+QImage, a QSvgGenerator or a QPdfWriter. pyqtgraph's own exporters are not used: they
+mis-scale labels at custom sizes and its SVG exporter fails on Qt 6.11 and later.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtCore import QByteArray, QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
+from PySide6.QtGui import QColor, QImage, QImageWriter, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsView,
+    QLabel,
+    QWidget,
+)
+
+from ...model.analysis import Analysis
+from ...model.errors import ProfileError
+from ...model.profile import Profile
+from ..core.qt_util import parse_size, settle_layout
+from .chart_style import slide_style
+from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, chart_entry
+
+__all__ = ["CHARTS", "CHART_TITLES", "FORMATS", "PRESETS", "chart_widget", "export_chart", "parse_size", "render_image"]
+
+
+def chart_widget(
+    name: str, profile: Profile, analysis: Analysis, size: tuple[int, int], transparent: bool = False, row: int = -1
+) -> QWidget:
+    """A chart (or the slide) laid out at ``size`` pixels in the slide style, ready to paint."""
+    widget = chart_entry(name).load()(style=slide_style(size[0], transparent))
+    widget.show_analysis(profile, analysis, row)
+    # On screen, axes are cached pixmaps; in an SVG or PDF they must stay vectors.
+    for item in widget.findChildren(pg.PlotWidget):
+        item.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
+        for axis in ("left", "bottom", "right"):
+            item.getPlotItem().getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.NoCache)
+        for scatter in item.getPlotItem().scene().items():
+            if isinstance(scatter, pg.ScatterPlotItem):
+                scatter.opts["useCache"] = False  # markers as shapes, not cached pixmaps
+    widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    widget.resize(*size)
+    widget.show()
+    settle_layout()
+    # Charts place their labels from the final geometry: draw once more now that it is known.
+    widget.show_analysis(profile, analysis, row)
+    settle_layout()
+    return widget
+
+
+def render_image(widget: QWidget, size: tuple[int, int], transparent: bool = False) -> QImage:
+    image = QImage(QSize(*size), QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor(0, 0, 0, 0) if transparent else QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    # Without the window background a transparent slide stays transparent around the charts.
+    flags = (
+        QWidget.RenderFlag.DrawChildren
+        if transparent
+        else (QWidget.RenderFlag.DrawWindowBackground | QWidget.RenderFlag.DrawChildren)
+    )
+    widget.render(painter, QPoint(0, 0), QRegion(), flags)
+    painter.end()
+    return image
+
+
+def render_svg(widget: QWidget, size: tuple[int, int], path: Path, title: str) -> None:
+    generator = QSvgGenerator()
+    generator.setFileName(str(path))
+    generator.setSize(QSize(*size))
+    generator.setViewBox(QRect(0, 0, *size))
+    generator.setResolution(96)
+    generator.setTitle(title)
+    generator.setDescription("Made with Amdahl Desk")
+    painter = QPainter(generator)
+    widget.render(painter, QPoint(0, 0))
+    painter.end()
+
+
+def render_pdf(widget: QWidget, size: tuple[int, int], path: Path, title: str) -> None:
+    writer = QPdfWriter(str(path))
+    writer.setTitle(title)
+    writer.setCreator("Amdahl Desk")
+    writer.setResolution(96)  # one widget pixel is one PDF pixel at 96 dpi
+    page = QPageSize(QSizeF(size[0] * 72 / 96, size[1] * 72 / 96), QPageSize.Unit.Point, "Slide")
+    writer.setPageLayout(QPageLayout(page, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+    painter = QPainter(writer)
+    widget.render(painter, QPoint(0, 0))
+    painter.end()
+
+
+def export_chart(
+    profile: Profile,
+    analysis: Analysis | None,
+    name: str,
+    fmt: str,
+    path: str | Path,
+    size: tuple[int, int] = (1920, 1080),
+    transparent: bool = False,
+    row: int = -1,
+) -> Path:
+    """Write one chart (or the slide) as PNG, SVG or PDF; returns the path written."""
+    if analysis is None:
+        raise ProfileError("there is nothing to chart: the profile needs components with times above 0")
+    if fmt not in FORMATS:
+        raise ValueError(f'"{fmt}" is not a chart format; expected png, svg or pdf')
+    path = Path(path)
+    widget = chart_widget(name, profile, analysis, size, transparent, row)
+    title = getattr(widget, "title", "")
+    title = title.text() if isinstance(title, QLabel) else str(title or CHART_TITLES[name])
+    try:
+        if fmt == "png":
+            writer = QImageWriter(str(path), QByteArray(b"png"))
+            if not writer.write(render_image(widget, size, transparent)):
+                raise OSError(f"cannot write {path}: {writer.errorString()}")
+        elif fmt == "svg":
+            render_svg(widget, size, path, title)
+        else:
+            render_pdf(widget, size, path, title)
+    finally:
+        widget.close()
+        widget.deleteLater()
+    if not path.exists() or path.stat().st_size == 0:
+        raise OSError(f"cannot write {path}")
+    return path

@@ -1,0 +1,116 @@
+"""The slide: one image for a design review — the result as a title, the headline numbers, two key charts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from ...model.analysis import Analysis
+from ...model.errors import ProfileError
+from ...model.profile import Profile
+from ...model.report import target_sentence
+from ...model.units import format_percent, format_speedup, format_time
+from .base import Chart
+from .chart_style import SCREEN, Style
+from .registry import chart_entry
+
+
+def slide_title(profile: Profile, analysis: Analysis) -> str:
+    """A title that states the result, e.g. "Matmul 4× → 1.82× end to end (ceiling 2.5×)"."""
+    c = analysis.combined
+    enabled = [o for o in profile.optimizations if o.enabled]
+    if len(enabled) == 1:
+        o = enabled[0]
+        return (
+            f"{o.name}: {format_speedup(o.speedup)} on {format_percent(c.fraction)} of the time → "
+            f"{format_speedup(c.overall_speedup)} end to end (ceiling {format_speedup(c.ceiling)})"
+        )
+    if enabled:
+        return (
+            f"{len(enabled)} optimizations together: {format_time(analysis.baseline_total, profile.unit)} → "
+            f"{format_time(c.new_total, profile.unit)}, {format_speedup(c.overall_speedup)} end to end "
+            f"(ceiling {format_speedup(c.ceiling)})"
+        )
+    return f"Baseline {format_time(analysis.baseline_total, profile.unit)}: where the time goes"
+
+
+class SlideWidget(Chart):
+    """One image for a review: the result as a title, the headline numbers, two key charts."""
+
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
+        self.slide_style = style
+        background = style.background or "transparent"
+        self.setObjectName("slide")
+        self.setStyleSheet(f"#slide {{ background: {background}; }} QLabel {{ color: #222; }}")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        pad = round(style.size(12))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(pad * 3, pad * 2, pad * 3, pad * 2)
+        layout.setSpacing(pad)
+        self.title = QLabel(self)
+        self.title.setFont(style.font(1.75, bold=True))
+        self.title.setWordWrap(True)
+        self.subtitle = QLabel(self)
+        self.subtitle.setFont(style.font(1.0))
+        self.subtitle.setStyleSheet("color: #555;")
+        self.subtitle.setWordWrap(True)
+        layout.addWidget(self.title)
+        layout.addWidget(self.subtitle)
+        figures = QGridLayout()
+        figures.setHorizontalSpacing(pad * 4)
+        self.values: list[QLabel] = []
+        self.captions: list[QLabel] = []
+        for col in range(4):
+            value, caption = QLabel(self), QLabel(self)
+            value.setFont(style.font(2.2, bold=True))
+            caption.setFont(style.font(0.95))
+            caption.setStyleSheet("color: #555;")
+            figures.addWidget(value, 0, col)
+            figures.addWidget(caption, 1, col)
+            self.values.append(value)
+            self.captions.append(caption)
+        figures.setColumnStretch(4, 1)
+        layout.addLayout(figures)
+        charts = QHBoxLayout()
+        charts.setSpacing(pad * 2)
+        brief = replace(style, brief=True)
+        # The two key charts, by key: the slide needs no knowledge of the rooms that define them.
+        self.breakdown = chart_entry("breakdown").load()(style=brief)
+        self.speedup = chart_entry("speedup").load()(style=brief)
+        charts.addWidget(self.breakdown, 1)
+        charts.addWidget(self.speedup, 1)
+        layout.addLayout(charts, 1)
+        self.footer = QLabel(self)
+        self.footer.setFont(style.font(1.0, bold=True))
+        self.footer.setWordWrap(True)
+        self.footer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.footer)
+
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
+        if analysis is None:
+            raise ProfileError("there is nothing to chart: the profile needs components with times above 0")
+        unit = profile.unit
+        c = analysis.combined
+        self.title.setText(slide_title(profile, analysis))
+        boundary = profile.settings.boundary or "Measured profile"
+        self.subtitle.setText(
+            f"{boundary} · baseline {format_time(analysis.baseline_total, unit)} over "
+            f"{len(profile.components):,} components"
+        )
+        figures = [
+            (format_speedup(c.overall_speedup), "end-to-end speedup"),
+            (format_time(c.new_total, unit), f"new time (from {format_time(analysis.baseline_total, unit)})"),
+            (format_time(c.time_saved, unit), "saved per run"),
+            (format_speedup(c.ceiling) if c.enabled else "—", f"ceiling 1/(1−f), f = {format_percent(c.fraction)}"),
+        ]
+        for (value, caption), v_label, c_label in zip(figures, self.values, self.captions, strict=True):
+            v_label.setText(value)
+            c_label.setText(caption)
+        self.values[0].setStyleSheet("color: #1a6e2e;" if c.overall_speedup > 1 else "color: #222;")
+        self.breakdown.show_analysis(profile, analysis, selected)
+        self.speedup.show_analysis(profile, analysis, selected)
+        sentence = target_sentence(profile, analysis)
+        self.footer.setText(sentence or "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts never add.")

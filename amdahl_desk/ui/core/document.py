@@ -1,0 +1,350 @@
+"""The open document, sole owner of the profile: it validates a change once, makes its undo command, announces it.
+
+Views ask (``edit_components``, ``set_optimizations``, ``change_settings`` …) and show the
+:class:`ProfileError` they get back as a refusal; they never copy the profile or build commands.
+A request applies the change through the model's checked setter (the one validation, O(changed
+rows)) and pushes a command whose first redo is already done. Undo and redo call the ``apply_*``
+setters below. The analysis is computed lazily on first read after a change, so every view that
+reads it sees the current one; ``analysisChanged`` fires once per change, or once per
+:meth:`batch`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from ...model.analysis import Analysis, analyse
+from ...model.errors import Problem, ProfileError
+from ...model.profile import Component, Optimization, Profile, Settings, component_problems
+from ...model.units import TimeUnit
+from . import commands
+
+log = logging.getLogger(__name__)
+
+
+class Aspect(str, Enum):
+    """What a change touched, so a view redraws only when what it shows depends on it."""
+
+    COMPONENTS = "components"
+    OPTIMIZATIONS = "optimizations"
+    SETTINGS = "settings"
+    SELECTION = "selection"  # not the document's: the window's current optimization
+
+
+EVERYTHING = frozenset(Aspect)
+
+
+class Document(QObject):
+    """A profile being edited, with everything the views need to follow it."""
+
+    componentRowsChanged = Signal(list)  # rows whose components changed in place
+    componentsAboutToBeInserted = Signal(int, int)  # first row, count
+    componentsInserted = Signal()
+    componentsAboutToBeRemoved = Signal(int, int)
+    componentsRemoved = Signal()
+    componentsAboutToBeReordered = Signal()
+    componentsReordered = Signal()
+    optimizationsChanged = Signal()
+    settingsChanged = Signal()
+    profileReset = Signal()
+    analysisChanged = Signal()  # once per change (or batch); read ``analysis`` for the current one
+    changed = Signal(object)  # with analysisChanged: the frozenset of Aspects the change (or batch) touched
+    pathChanged = Signal()
+
+    def __init__(self, profile: Profile | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.profile = profile or Profile()
+        self.path: Path | None = None
+        self.warnings: list[str] = []
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.setUndoLimit(500)
+        self.revision = 0  # counts every change, merged edits too
+        self.merge_round = 0  # commands merge only within one round; seal() starts the next
+        self._analysis: Analysis | None = None
+        self._analysis_error: str | None = None
+        self._stale = True
+        self._batch_depth = 0
+        self._pending: set[Aspect] = set()
+
+    # -- reading -----------------------------------------------------------
+    @property
+    def unit(self) -> TimeUnit:
+        return self.profile.unit
+
+    @property
+    def analysis(self) -> Analysis | None:
+        """The analysis of the profile as it is now (computed on the first read after a change)."""
+        if self._stale:
+            self._stale = False
+            try:
+                self._analysis, self._analysis_error = analyse(self.profile), None
+            except ProfileError as exc:
+                self._analysis, self._analysis_error = None, str(exc)
+        return self._analysis
+
+    @property
+    def analysis_error(self) -> str | None:
+        """Why there is no analysis (an empty or all-zero profile), or None."""
+        _ = self.analysis
+        return self._analysis_error
+
+    # -- whole document ----------------------------------------------------
+    def reset(self, profile: Profile, path: Path | None, warnings: Sequence[str] = ()) -> None:
+        """Show another profile: a new file, New, Revert. Clears undo history."""
+        with self.batch():
+            self.profile = profile
+            self.path = path
+            self.warnings = list(warnings)
+            self.undo_stack.clear()
+            self.undo_stack.setClean()
+            self._touch(*EVERYTHING)
+            self.profileReset.emit()
+            self.pathChanged.emit()
+
+    def set_path(self, path: Path | None) -> None:
+        self.path = path
+        self.pathChanged.emit()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Announce the analysis once for every change made inside (a paste, a delete, its undo)."""
+        self._batch_depth += 1
+        try:
+            yield
+        finally:
+            self._batch_depth -= 1
+            if self._batch_depth == 0 and self._pending:
+                aspects, self._pending = frozenset(self._pending), set()
+                self.analysisChanged.emit()
+                self.changed.emit(aspects)
+
+    def seal(self) -> None:
+        """End merging: the next change is a new undo step (a slider released, a field left)."""
+        self.merge_round += 1
+
+    def _touch(self, *aspects: Aspect) -> None:
+        """The profile just changed (call before telling any view)."""
+        self.revision += 1
+        self._stale = True
+        self._pending.update(aspects)
+
+    def _push(self, command: QUndoCommand) -> None:
+        """Record a change already applied (the command's first redo does nothing)."""
+        self.undo_stack.push(command)
+
+    # -- requests: validate once, apply, record ----------------------------------
+    def edit_components(
+        self,
+        changes: Mapping[int, Component],
+        text: str,
+        added: Sequence[Component] = (),
+        cell: tuple[int, int] | None = None,
+    ) -> bool:
+        """New values for rows and new rows at the end, as one undo step; False when nothing changes.
+
+        Raises :class:`ProfileError` (its problems name row and field) and changes nothing when refused.
+        ``cell`` (row, column) marks a one-cell edit, which merges with the next edit of that cell.
+        """
+        comps = self.profile.components
+        rows = sorted(r for r, c in changes.items() if c != comps[r])
+        if not rows and not added:
+            return False
+        old = [comps[r] for r in rows]
+        new = [changes[r] for r in rows]
+        end = len(comps)
+        with self.batch():
+            if rows:
+                self.apply_component_rows(rows, new)
+            if added:
+                try:
+                    self._check_new(end, added)
+                except ProfileError:
+                    if rows:
+                        self.apply_component_rows(rows, old)
+                    raise
+                self.apply_insert(end, added)
+        parts: list[commands.DocumentCommand] = []
+        if rows:
+            parts.append(commands.EditComponentsCommand(self, rows, old, new, text, cell if not added else None))
+        if added:
+            parts.append(commands.InsertComponentsCommand(self, end, added, text))
+        self._push(parts[0] if len(parts) == 1 else commands.CompositeCommand(self, text, parts))
+        return True
+
+    def insert_components(self, row: int, components: Sequence[Component], text: str) -> None:
+        """Insert rows at ``row``; raises :class:`ProfileError` (a name taken, a bad time) and changes nothing."""
+        self._check_new(row, components)
+        self.apply_insert(row, components)
+        self._push(commands.InsertComponentsCommand(self, row, components, text))
+
+    def remove_components(self, rows: Iterable[int], text: str) -> list[str]:
+        """Delete rows; optimizations lose those targets (and go when none is left). Returns what happened to them."""
+        chosen = sorted(set(rows))
+        if not chosen:
+            return []
+        blocks: list[tuple[int, int]] = []  # (first row, count), top down
+        for r in chosen:
+            if blocks and r == blocks[-1][0] + blocks[-1][1]:
+                blocks[-1] = (blocks[-1][0], blocks[-1][1] + 1)
+            else:
+                blocks.append((r, 1))
+        comps = self.profile.components
+        removed = [comps[first : first + count] for first, count in blocks]
+        after, changed, dropped = self.profile.without_components({c.name for part in removed for c in part})
+        command = commands.RemoveComponentsCommand(self, blocks, removed, list(self.profile.optimizations), after, text)
+        command.apply()
+        self._push(command)
+        return [f"{name} loses targets" for name in changed] + [f"{name} removed (no targets left)" for name in dropped]
+
+    def reorder_components(self, components: Sequence[Component], text: str) -> None:
+        """The same components in another order (sort, move)."""
+        old = list(self.profile.components)
+        self.apply_components(components)
+        self._push(commands.ReorderComponentsCommand(self, old, list(components), text))
+
+    def set_optimizations(self, optimizations: Sequence[Optimization], text: str, merge_key: object = None) -> bool:
+        """Replace the checklist; raises :class:`ProfileError` and changes nothing when refused.
+
+        Consecutive requests with one ``merge_key`` (not None) in one merge round become one undo step.
+        """
+        old = list(self.profile.optimizations)
+        if list(optimizations) == old:
+            return False
+        self.apply_optimizations(optimizations)
+        new = list(self.profile.optimizations)  # as the model spells the targets
+        self._push(commands.SetOptimizationsCommand(self, old, new, text, merge_key))
+        return True
+
+    def replace_optimization(self, row: int, new: Optimization, text: str, merge_key: object = None) -> bool:
+        opts = list(self.profile.optimizations)
+        opts[row] = new
+        return self.set_optimizations(opts, text, merge_key)
+
+    def change_settings(self, text: str, merge_key: object = None, **changes: Any) -> bool:
+        """Change settings fields; raises :class:`ProfileError` (a bad target, GPU list…) and changes nothing."""
+        old = self.profile.settings
+        new = replace(old, **changes)
+        if new == old:
+            return False
+        self.apply_settings(new)
+        self._push(commands.SetSettingsCommand(self, old, new, text, merge_key))
+        return True
+
+    def change_unit(self, unit: TimeUnit) -> bool:
+        """Express every time in another unit; undo restores the exact numbers that were there."""
+        if unit is self.profile.unit:
+            return False
+        old = (self.profile.unit, list(self.profile.components), self.profile.settings)
+        self.apply_unit(unit)
+        self._push(commands.SetUnitCommand(self, unit, old))
+        return True
+
+    def _check_new(self, row: int, components: Sequence[Component]) -> None:
+        """New rows: each valid, their names new. O(new rows), before the table is told rows are coming."""
+        problems = [replace(p, row=row + (p.row or 0)) for p in component_problems(components)]
+        index = self.profile.name_index()
+        for i, comp in enumerate(components):
+            other = index.get(comp.name.casefold(), -1)
+            if comp.name and other >= 0:
+                problems.append(
+                    Problem(
+                        f'"{comp.name}" is a duplicate name (also in row {other + (other >= row) * len(components) + 1}); '
+                        "component names must be unique",
+                        "components",
+                        row + i,
+                        "name",
+                    )
+                )
+        if problems:
+            raise ProfileError(problems)
+
+    # -- raw setters, for commands only (and the requests above) ------------------
+    def apply_component_rows(self, rows: list[int], components: Sequence[Component]) -> None:
+        before = self.profile.optimizations
+        if len(rows) == 1:
+            self.profile.set_component(rows[0], components[0])
+        elif all(self.profile.components[r].name == c.name for r, c in zip(rows, components, strict=True)):
+            self._set_rows_one_by_one(rows, components)
+        else:
+            self.profile.replace_components(rows, components)  # renames, even a swap of two names
+        renamed = self.profile.optimizations is not before
+        with self.batch():
+            self._touch(Aspect.COMPONENTS, *([Aspect.OPTIMIZATIONS] if renamed else []))
+            self.componentRowsChanged.emit(rows)
+            if renamed:
+                self.optimizationsChanged.emit()
+
+    def _set_rows_one_by_one(self, rows: list[int], components: Sequence[Component]) -> None:
+        """Each row checked on its own against the name index: a paste of times costs O(rows pasted)."""
+        done: list[tuple[int, Component]] = []
+        try:
+            for r, comp in zip(rows, components, strict=True):
+                old = self.profile.components[r]
+                self.profile.set_component(r, comp)
+                done.append((r, old))
+        except ProfileError:
+            for r, old in reversed(done):
+                self.profile.set_component(r, old)
+            raise
+
+    def apply_insert(self, row: int, components: Sequence[Component]) -> None:
+        with self.batch():
+            self.componentsAboutToBeInserted.emit(row, len(components))
+            self.profile.insert_components(row, components)
+            self._touch(Aspect.COMPONENTS)
+            self.componentsInserted.emit()
+
+    def apply_remove(self, row: int, count: int, optimizations: Sequence[Optimization]) -> None:
+        """Remove rows, with the optimizations as they must be without them (targets dropped)."""
+        with self.batch():
+            self.profile.set_optimizations_unchecked(optimizations)
+            self.componentsAboutToBeRemoved.emit(row, count)
+            self.profile.remove_components(row, count)
+            self._touch(Aspect.COMPONENTS, Aspect.OPTIMIZATIONS)
+            self.componentsRemoved.emit()
+            self.optimizationsChanged.emit()
+
+    def apply_components(self, components: Sequence[Component]) -> None:
+        """Same components in another order."""
+        with self.batch():
+            self.componentsAboutToBeReordered.emit()
+            self.profile.set_components(components)
+            self._touch(Aspect.COMPONENTS)
+            self.componentsReordered.emit()
+
+    def apply_optimizations(self, optimizations: Sequence[Optimization]) -> None:
+        self.profile.set_optimizations(optimizations)
+        with self.batch():
+            self._touch(Aspect.OPTIMIZATIONS)
+            self.optimizationsChanged.emit()
+
+    def apply_settings(self, settings: Settings) -> None:
+        self.profile.set_settings(settings)
+        with self.batch():
+            self._touch(Aspect.SETTINGS)
+            self.settingsChanged.emit()
+
+    def apply_unit(self, unit: TimeUnit) -> None:
+        self.profile.set_unit(unit)
+        self._unit_changed()
+
+    def restore_unit(self, unit: TimeUnit, components: Sequence[Component], settings: Settings) -> None:
+        self.profile.unit = unit
+        self.profile.set_components(components)
+        self.profile.set_settings(settings)
+        self._unit_changed()
+
+    def _unit_changed(self) -> None:
+        with self.batch():
+            self._touch(Aspect.COMPONENTS, Aspect.SETTINGS)
+            self.componentRowsChanged.emit(list(range(len(self.profile.components))))
+            self.settingsChanged.emit()

@@ -1,0 +1,1 @@
+"""The window's file handling: open/save controller, recovery copies, export dialog."""

@@ -1,0 +1,77 @@
+"""Charts out of the window: the export dialog, writing a chart file, and copying a chart to the clipboard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
+
+from ...model.errors import ProfileError
+from ..charts.registry import CHART_TITLES
+from ..core.document import Document
+from .file_actions import FileActions, Prompts
+
+
+class ChartExports(QObject):
+    """Export and copy the registry's charts from the document as it is, with the current optimization selected."""
+
+    def __init__(
+        self,
+        doc: Document,
+        files: FileActions,
+        prompts: Prompts,
+        selected: Callable[[], int],
+        dialog_parent: QWidget,
+    ) -> None:
+        super().__init__(dialog_parent)
+        self.doc, self.files, self.prompts, self.selected = doc, files, prompts, selected
+        self.dialog_parent = dialog_parent
+
+    def export_dialog(self, chart: str = "slide") -> None:
+        from .export_dialog import ExportDialog  # QtSvg and the export code load on first use
+
+        dialog = ExportDialog(chart, self.dialog_parent)
+        if dialog.exec() != ExportDialog.DialogCode.Accepted:
+            return
+        name, fmt, size, transparent = dialog.choice()
+        base = (self.doc.path or self.files.imported_from or Path("profile")).stem
+        path = self.prompts.choose_file(save=True, suggested=f"{base}-{name}.{fmt}", filters=f"{fmt.upper()} (*.{fmt})")
+        if path:
+            self.export_chart_to(Path(path), name, fmt, size, transparent)
+
+    def export_chart_to(
+        self, path: Path, name: str, fmt: str, size: tuple[int, int] = (1920, 1080), transparent: bool = False
+    ) -> bool:
+        from ..charts.export import export_chart
+
+        if path.suffix.lower() != f".{fmt}":
+            path = path.with_suffix(f".{fmt}")
+        try:
+            export_chart(self.doc.profile, self.doc.analysis, name, fmt, path, size, transparent, self.selected())
+        except ProfileError as exc:
+            self.prompts.show_error("Cannot export", str(exc))
+            return False
+        except OSError as exc:
+            self.prompts.show_error("Cannot export", f"{path}: {exc.strerror or exc}")
+            return False
+        self.prompts.show_status(f"Exported {path.name} ({size[0]}×{size[1]})", 8000)
+        return True
+
+    def copy_chart(self, name: str, size: tuple[int, int] = (1920, 1080)) -> bool:
+        """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
+        from ..charts.export import chart_widget, render_image
+
+        analysis = self.doc.analysis
+        if analysis is None:
+            self.prompts.show_error("Cannot copy", self.doc.analysis_error or "nothing to chart")
+            return False
+        widget = chart_widget(name, self.doc.profile, analysis, size, row=self.selected())
+        image = render_image(widget, size)
+        widget.close()
+        widget.deleteLater()
+        QGuiApplication.clipboard().setImage(image)
+        self.prompts.show_status(f"Copied {CHART_TITLES[name].lower()} ({size[0]}×{size[1]}) to the clipboard", 8000)
+        return True

@@ -1,0 +1,37 @@
+"""The line under the components table: the baseline total, and the new total when optimizations are ticked."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+from ...model.units import format_speedup, format_time
+from ..core.document import Aspect, Document
+from ..core.redraw import RedrawScheduler
+
+
+class TotalLine(QLabel):
+    def __init__(self, doc: Document, redraws: RedrawScheduler, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS}, self.refresh)
+
+    def refresh(self) -> None:
+        profile, analysis = self.doc.profile, self.doc.analysis
+        unit = profile.unit
+        n = len(profile.components)
+        if analysis is None:
+            text = f"{n:,} components · {self.doc.analysis_error or ''}"
+        else:
+            c = analysis.combined
+            text = f"<b>Total {format_time(analysis.baseline_total, unit)}</b> over {n:,} components"
+            if c.enabled:
+                text += (
+                    f" → <b>{format_time(c.new_total, unit)}</b> after {c.enabled} optimization"
+                    f"{'s' if c.enabled != 1 else ''} ({format_speedup(c.overall_speedup)}, "
+                    f"saves {format_time(c.time_saved, unit)})"
+                )
+        if self.text() != text:
+            self.setText(text)

@@ -1,0 +1,1 @@
+"""GPU scaling: the settings panel and the scaling chart."""

@@ -1,0 +1,110 @@
+"""The document as the one owner of changes: one validation, one command, one announcement per change."""
+
+import pytest
+from PySide6.QtCore import Qt
+
+from amdahl_desk.model import Component, Optimization, Profile, ProfileError
+from amdahl_desk.ui.core.document import Document
+from amdahl_desk.ui.profile.component_table import NAME, TIME, ComponentTableModel
+from amdahl_desk.ui.profile.optimization_table import OptimizationTableModel
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def doc(qapp):
+    return Document(
+        Profile(
+            [Component("a", 10), Component("b", 20), Component("c", 70)],
+            [Optimization("o", ("a",), 2), Optimization("p", ("c",), 4, enabled=False)],
+        )
+    )
+
+
+def announcements(doc):
+    seen = []
+    doc.analysisChanged.connect(lambda: seen.append(doc.analysis))
+    return seen
+
+
+def test_a_paste_that_edits_and_adds_rows_is_analysed_once_and_undone_once(doc):
+    table = ComponentTableModel(doc)
+    seen = announcements(doc)
+    assert table.set_cells([(1, TIME, "30"), (3, NAME, "d"), (3, TIME, "40")], "Paste")
+    assert len(seen) == 1 and seen[0].baseline_total == 150
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "Paste"
+    doc.undo_stack.undo()
+    assert len(seen) == 2 and seen[1].baseline_total == 100
+    assert [c.name for c in doc.profile.components] == ["a", "b", "c"]
+
+
+def test_deleting_rows_and_undoing_it_announce_once_each(doc):
+    seen = announcements(doc)
+    notes = doc.remove_components([0, 2], "Delete 2 components")
+    assert notes == ["o removed (no targets left)", "p removed (no targets left)"]
+    assert len(seen) == 1 and [c.name for c in doc.profile.components] == ["b"]
+    doc.undo_stack.undo()
+    assert len(seen) == 2
+    assert [c.name for c in doc.profile.components] == ["a", "b", "c"]
+    assert [o.name for o in doc.profile.optimizations] == ["o", "p"]
+
+
+def test_a_refused_edit_changes_nothing_and_says_where(doc):
+    with pytest.raises(ProfileError) as info:
+        doc.edit_components({1: Component("a", 20)}, "Rename")
+    assert info.value.problems[0].row == 1 and info.value.problems[0].field == "name"
+    with pytest.raises(ProfileError) as info:
+        doc.edit_components({0: Component("a", 11)}, "Paste", added=[Component("B", 1)])
+    assert info.value.problems[0].row == 3 and "duplicate" in info.value.problems[0].what
+    assert doc.profile.components[0].time == 10 and len(doc.profile.components) == 3
+    assert doc.undo_stack.count() == 0
+
+
+def test_typing_back_to_the_start_leaves_no_undo_step(doc):
+    table = ComponentTableModel(doc)
+    for value in ("12", "13", "10"):
+        assert table.setData(table.index(0, TIME), value)
+    assert doc.profile.components[0].time == 10
+    assert doc.undo_stack.count() == 0 and doc.undo_stack.isClean()
+
+
+def test_merged_k_steps_name_the_final_value_and_a_seal_ends_the_merge(doc):
+    for k in (3, 5, 250):
+        doc.replace_optimization(0, Optimization("o", ("a",), k), f"Set k of o to {k}×", merge_key=("k", 0))
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "Set k of o to 250×"
+    doc.seal()
+    doc.replace_optimization(0, Optimization("o", ("a",), 7), "Set k of o to 7×", merge_key=("k", 0))
+    assert doc.undo_stack.count() == 2
+    doc.replace_optimization(0, Optimization("o", ("a",), 250), "Set k of o to 250×", merge_key=("k", 0))
+    assert doc.undo_stack.count() == 1  # the second drag came back to where it began: gone
+
+
+def test_the_analysis_is_current_when_views_hear_of_a_change(doc):
+    """Issue 8 item 13: the checklist emptied, then one added — views read the new analysis, not the old one."""
+    opts = OptimizationTableModel(doc)
+    doc.set_optimizations([], "Remove all")
+    read = []
+    opts.modelReset.connect(lambda: read.append(opts.data(opts.index(0, 4))))
+    doc.set_optimizations([Optimization("n", ("b",), 2)], "Add")
+    assert read == ["1.11×"]
+
+
+def test_ticking_a_checkbox_makes_its_row_current(window):
+    panel, model = window.optimizations, window.optimization_model
+    panel.select_row(0)
+    model.setData(model.index(2, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    assert panel.current_row() == 2 and panel.slider.isEnabled()
+
+
+def test_no_trial_copies_or_commands_outside_core():
+    import pathlib
+
+    import amdahl_desk.ui as ui
+
+    root = pathlib.Path(ui.__file__).parent
+    for path in root.rglob("*.py"):
+        if path.parent.name == "core":
+            continue
+        text = path.read_text()
+        assert "profile.copy()" not in text, path
+        assert "undo_stack.push" not in text and "Command(" not in text, path
