@@ -1,0 +1,104 @@
+"""``amdahl-desk import``: a profiler's trace (PyTorch/Kineto, speedscope, nsys CSV) made into a profile."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..model.traces import GROUPINGS, ImportOptions, ImportResult
+from .common import EXIT_OK, BadInputError, print_warnings
+
+NAME = "import"
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        NAME,
+        help="make a profile from a PyTorch trace, a speedscope profile or nsys stats CSVs",
+        description=(
+            "Import TRACE (a PyTorch/Kineto trace .json or .json.gz, a speedscope .json, an nsys stats CSV; "
+            "several files or a folder = one trace per rank) and print the components, or write them with --out."
+        ),
+    )
+    p.add_argument("traces", nargs="+", metavar="TRACE", help="trace file(s) or a folder of traces (one per rank)")
+    p.add_argument(
+        "--group-by", choices=GROUPINGS, help="components from annotations, ops, the GPU timeline or functions"
+    )
+    p.add_argument("--total", action="store_true", help="the whole trace instead of the mean per step")
+    p.add_argument("--top", type=int, default=15, metavar="N", help="keep the N largest rows, the rest as Other (15)")
+    p.add_argument("--rank", type=int, metavar="R", help="build the profile from rank R (default: the slowest)")
+    p.add_argument("--device", type=int, metavar="D", help="the GPU whose timeline --group-by gpu uses")
+    p.add_argument("--exclude-steps", metavar="NAMES", help='steps to leave out, e.g. "ProfilerStep#1,ProfilerStep#2"')
+    p.add_argument("--exclude-flagged", action="store_true", help="leave out steps far from the median step time")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--out", metavar="PROFILE", help="write the profile to PROFILE (.xlsx or .csv)")
+
+
+def options(args: argparse.Namespace) -> ImportOptions:
+    if args.top is not None and args.top < 1:
+        raise BadInputError("--top: expected a whole number of 1 or more")
+    excluded = frozenset(s.strip() for s in (args.exclude_steps or "").split(",") if s.strip())
+    return ImportOptions(
+        group_by=args.group_by,
+        total=args.total,
+        top=args.top,
+        rank=args.rank,
+        exclude_steps=excluded,
+        exclude_flagged=args.exclude_flagged,
+        device=args.device,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..files.traces import import_trace
+
+    opts = options(args)
+    if args.out and Path(args.out).suffix.lower() not in (".xlsx", ".csv"):
+        raise BadInputError(f"--out: {args.out} should end in .xlsx or .csv")
+    result = import_trace(args.traces, opts)
+    print_warnings(result.source, result.warnings)
+    if args.out:
+        from ..files import save_profile
+
+        save_profile(result.to_profile(), args.out)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False, allow_nan=False))
+    elif not args.out:
+        print(text(result))
+    else:
+        print(f"wrote {args.out}: {len(result.components)} components, {result.boundary}", file=sys.stderr)
+    return EXIT_OK
+
+
+def text(result: ImportResult) -> str:
+    """The result as a person reads it in a terminal."""
+    unit = result.unit.label
+    lines = [result.boundary, ""]
+    total = result.total or 1.0
+    width = max([len(c.name) for c in result.components] + [9])
+    lines.append(f"{'component':<{width}}  {'time (' + unit + ')':>12}  {'share':>6}  scaling")
+    for c in result.components:
+        lines.append(f"{c.name:<{width}}  {c.time:>12.4g}  {c.time / total:>6.1%}  {c.scaling.value}")
+    lines.append(f"{'total':<{width}}  {result.total:>12.4g}")
+    if result.steps:
+        lines.append("")
+        lines.append(f"steps: mean {result.step_time:.4g} {unit} over {sum(not s.excluded for s in result.steps)}")
+        for s in result.steps:
+            mark = " (left out)" if s.excluded else " (far from the median)" if s.flagged else ""
+            lines.append(f"  {s.name}: {s.time:.4g} {unit}{mark}")
+    if result.gpu is not None:
+        g = result.gpu
+        lines.append("")
+        lines.append(
+            f"GPU {g.device}: compute {g.compute:.4g}, exposed communication {g.exposed_communication:.4g}, "
+            f"memory {g.memory:.4g}, idle {g.idle:.4g} of {g.span:.4g} {unit}; "
+            f"overlapped communication {g.overlapped_communication:.4g} {unit}"
+        )
+    if result.ranks:
+        lines.append("")
+        for r in result.ranks:
+            t = f"{r.step_time:.4g} {unit} per step" if r.step_time is not None else f"{r.total_time:.4g} {unit} in all"
+            lines.append(f"rank {r.rank} ({r.source}): {t}{'  ← slowest' if r.slowest else ''}")
+    return "\n".join(lines)

@@ -1,0 +1,131 @@
+"""Importing profiler files: PyTorch/Kineto traces (one or more ranks), speedscope profiles, nsys stats CSVs.
+
+The window and the command line use two calls:
+
+* :func:`load_trace` reads the file(s) once (the slow part: progress and Cancel), giving a :class:`LoadedTrace`;
+* :meth:`LoadedTrace.summarise` makes an :class:`ImportResult` for a set of :class:`ImportOptions` at once,
+  so a preview can follow every change of grouping, steps, top N or rank without reading again.
+
+:func:`import_trace` does both. ``result.to_profile()`` is the editable profile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...model.traces import (
+    Cancelled,
+    ImportOptions,
+    ImportResult,
+    RankTrace,
+    TraceError,
+    summarise_pytorch,
+)
+from ...model.traces.functions import FunctionTimes, SummaryTable
+from .detect import NSYS, PYTORCH, SPEEDSCOPE, detect_format, trace_files
+from .kineto import read_kineto
+from .nsys import read_nsys
+from .source import Progress
+from .speedscope import read_speedscope
+
+PathLike = str | Path
+
+
+@dataclass
+class LoadedTrace:
+    """What was read from the file(s), ready to be summarised for any options."""
+
+    format: str
+    sources: list[str]
+    ranks: list[RankTrace] = field(default_factory=list)
+    functions: FunctionTimes | None = None
+    table: SummaryTable | None = None
+
+    def summarise(self, options: ImportOptions | None = None) -> ImportResult:
+        options = options or ImportOptions()
+        if self.format == PYTORCH:
+            return summarise_pytorch(self.ranks, options)
+        if self.functions is not None:
+            return self.functions.summarise(options)
+        assert self.table is not None
+        return self.table.summarise(options)
+
+
+def _paths(paths: PathLike | Sequence[PathLike]) -> list[Path]:
+    items = [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+    if not items:
+        raise TraceError("no file to import")
+    out: list[Path] = []
+    for p in items:
+        if not p.exists():
+            raise TraceError("no such file or folder", str(p))
+        out.extend(trace_files(p) if p.is_dir() else [p])
+    return out
+
+
+def load_trace(paths: PathLike | Sequence[PathLike], progress: Progress | None = None) -> LoadedTrace:
+    """Read one file, several (one per rank) or a folder of them.
+
+    ``progress(done_bytes, total_bytes)`` is called as the files are read; returning False (or raising
+    :class:`Cancelled`) stops the import with :class:`Cancelled`. Problems raise :class:`TraceError`
+    (a :class:`~amdahl_desk.model.errors.ProfileError`) naming the file and place; nothing is half-built.
+    """
+    files = _paths(paths)
+    names = [f.name for f in files]
+    sources = names if len(set(names)) == len(names) else [str(f) for f in files]
+    formats = [detect_format(f, s) for f, s in zip(files, sources, strict=True)]
+    if len(set(formats)) > 1:
+        listed = ", ".join(f"{s} ({f})" for s, f in zip(sources, formats, strict=True))
+        raise TraceError(f"the files are of different formats: {listed}; import one kind at a time")
+    kind = formats[0]
+    sizes = [f.stat().st_size for f in files]
+    grand = sum(sizes) or 1
+
+    def part(k: int) -> Progress | None:
+        if progress is None:
+            return None
+        before = sum(sizes[:k])
+        return lambda done, _total: progress(before + done, grand)
+
+    loaded = LoadedTrace(kind, sources)
+    if kind == PYTORCH:
+        loaded.ranks = [
+            RankTrace(s, read_kineto(str(f), s, part(k))) for k, (f, s) in enumerate(zip(files, sources, strict=True))
+        ]
+    elif kind == SPEEDSCOPE:
+        if len(files) > 1:
+            raise TraceError("import one speedscope profile at a time")
+        loaded.functions = read_speedscope(str(files[0]), sources[0], part(0))
+    else:
+        table = SummaryTable(", ".join(sources))
+        for k, (f, s) in enumerate(zip(files, sources, strict=True)):
+            read_nsys(str(f), s, table, part(k))
+        if len(files) > 1:
+            table.warnings.append("rows of several reports are listed together; NVTX ranges may contain the kernels")
+        loaded.table = table
+    return loaded
+
+
+def import_trace(
+    paths: PathLike | Sequence[PathLike], options: ImportOptions | None = None, progress: Progress | None = None
+) -> ImportResult:
+    """Read and summarise in one call."""
+    return load_trace(paths, progress).summarise(options)
+
+
+__all__ = [
+    "NSYS",
+    "PYTORCH",
+    "SPEEDSCOPE",
+    "Cancelled",
+    "ImportOptions",
+    "ImportResult",
+    "LoadedTrace",
+    "Progress",
+    "TraceError",
+    "detect_format",
+    "import_trace",
+    "load_trace",
+]

@@ -1,0 +1,69 @@
+"""``nsys stats`` CSV reports (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, nvtx_sum, …): rows by total time."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ...model.traces.errors import TraceError
+from ...model.traces.functions import SummaryTable
+from .source import Progress, open_stream
+
+_NAME_COLUMNS = ("Name", "Range", "Operation")
+_TIME_COLUMN = "Total Time (ns)"
+MS_PER_NS = 1e-6
+
+
+def is_nsys_header(line: str) -> bool:
+    return _TIME_COLUMN in line and any(c in line for c in _NAME_COLUMNS)
+
+
+def read_nsys(
+    path: str, source: str, table: SummaryTable | None = None, progress: Progress | None = None
+) -> SummaryTable:
+    """Add the rows of one report to ``table`` (a new one by default): name, total time (ms), report kind."""
+    with open_stream(path, source, progress) as (stream, tick):
+        data = stream.read()
+        tick()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TraceError("the report is not UTF-8 text", source, f"byte {exc.start:,}") from None
+    lines = text.splitlines()
+    # nsys may print "Processing [...] with [...]" lines before the table
+    header_row = next((i for i, line in enumerate(lines) if is_nsys_header(line)), None)
+    if header_row is None:
+        raise TraceError(
+            f'no header with "{_TIME_COLUMN}" and a Name column; expected an nsys stats CSV report', source
+        )
+    reader = csv.reader(io.StringIO("\n".join(lines[header_row:])))
+    header = [h.strip() for h in next(reader)]
+    name_col = next(header.index(c) for c in _NAME_COLUMNS if c in header)
+    time_col = header.index(_TIME_COLUMN)
+    kind = _report_kind(header, source)
+    table = table or SummaryTable(source)
+    table.reports.append(kind)
+    for number, row in enumerate(reader, start=header_row + 2):
+        if not row or not any(cell.strip() for cell in row):
+            continue
+        where = f"row {number}"
+        if len(row) <= max(name_col, time_col):
+            raise TraceError(f"the row has {len(row)} cells; expected {len(header)}", source, where)
+        try:
+            ns = float(row[time_col].replace(",", ""))
+        except ValueError:
+            raise TraceError(f'"{row[time_col]}" in {_TIME_COLUMN} is not a number', source, where) from None
+        if ns < 0:
+            raise TraceError(f"{_TIME_COLUMN} is negative", source, where)
+        table.rows.append((row[name_col].strip(), ns * MS_PER_NS, kind))
+    if not table.rows:
+        raise TraceError("the report has a header but no rows", source)
+    return table
+
+
+def _report_kind(header: list[str], source: str) -> str:
+    if "Range" in header:
+        return "NVTX range"
+    if "Operation" in header:
+        return "GPU memory"
+    return "GPU kernel" if "Name" in header else source

@@ -1,0 +1,99 @@
+"""Sampled or evented profiles (speedscope) and summary tables (nsys): self time by function, as import results."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ..units import TimeUnit
+from .grouping import Part, top_parts
+from .names import scaling_for
+from .result import ImportedComponent, ImportOptions, ImportResult, unique_names
+
+NO_STACK = "(no stack)"
+
+
+@dataclass
+class FunctionTimes:
+    """Self time per function (name, file) over every profile of a file, in ms."""
+
+    source: str
+    self_time: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
+    lines: dict[tuple[str, str], set[int]] = field(default_factory=lambda: defaultdict(set))
+    no_stack: float = 0.0
+    profiles: int = 0
+    unit_note: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def summarise(self, options: ImportOptions) -> ImportResult:
+        """Functions by self time, the top N and ``Other``, samples without a stack as their own row."""
+        if options.group_by not in (None, "function"):
+            raise _grouping_error(options.group_by, "speedscope profiles group by function")
+        parts = []
+        for (name, file), t in self.self_time.items():
+            lines = sorted(self.lines.get((name, file), ()))
+            where = f"{file}:{','.join(map(str, lines))}" if file and lines else file
+            label = f"{name} ({_basename(file)})" if file else name
+            parts.append(Part(label, t, _basename(file) or "function", f"self time of {name} in {where}".strip()))
+        if self.no_stack > 0:
+            parts.append(Part(NO_STACK, self.no_stack, "function", "samples with an empty stack"))
+        ranked = top_parts(parts, options.top, keep=(NO_STACK,))
+        names = unique_names(p.name for p in ranked)
+        comps = tuple(
+            ImportedComponent(n, p.time, scaling_for(p.name), p.group, p.source)
+            for n, p in zip(names, ranked, strict=True)
+        )
+        threads = f"{self.profiles} profiles (threads) summed" if self.profiles > 1 else "one profile"
+        boundary = (
+            f"speedscope profile {self.source}, {threads}, the whole recording, self time by function{self.unit_note}"
+        )
+        return ImportResult(
+            format="speedscope",
+            unit=TimeUnit.MS,
+            source=self.source,
+            group_by="function",
+            components=comps,
+            boundary=boundary,
+            warnings=tuple(self.warnings),
+        )
+
+
+@dataclass
+class SummaryTable:
+    """Rows of ``nsys stats`` CSV reports (name, total time in ms, report kind), from one or more reports."""
+
+    source: str
+    rows: list[tuple[str, float, str]] = field(default_factory=list)
+    reports: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def summarise(self, options: ImportOptions) -> ImportResult:
+        if options.group_by not in (None, "op", "function"):
+            raise _grouping_error(options.group_by, "nsys summaries list their rows as they are (op)")
+        parts = [Part(name, t, kind, f"{kind} row {name!r}") for name, t, kind in self.rows]
+        ranked = top_parts(parts, options.top, keep=())
+        names = unique_names(p.name for p in ranked)
+        comps = tuple(
+            ImportedComponent(n, p.time, scaling_for(p.name), p.group, p.source)
+            for n, p in zip(names, ranked, strict=True)
+        )
+        boundary = f"Nsight Systems summary {self.source} ({', '.join(self.reports)}), total time over the whole run"
+        return ImportResult(
+            format="nsys",
+            unit=TimeUnit.MS,
+            source=self.source,
+            group_by="op",
+            components=comps,
+            boundary=boundary,
+            warnings=tuple(self.warnings),
+        )
+
+
+def _basename(file: str) -> str:
+    return file.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _grouping_error(group_by: str | None, why: str) -> Exception:
+    from .errors import TraceError
+
+    return TraceError(f"--group-by {group_by} does not apply here: {why}")

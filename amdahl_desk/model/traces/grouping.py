@@ -1,0 +1,107 @@
+"""CPU-side groupings of a trace: outermost annotations per window, and operators by self time."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .events import CPU_ANNOTATION, CPU_STEP, TraceEvents
+
+UNATTRIBUTED = "Unattributed"
+OTHER = "Other"
+
+
+@dataclass(frozen=True)
+class Part:
+    """A named share of the time: the sum over the windows (µs); ``source`` says where it came from."""
+
+    name: str
+    time: float
+    group: str = ""
+    source: str = ""
+
+
+Window = tuple[float, float]
+
+
+def _rows_in(events: TraceEvents, thread: int, window: Window, kind_mask: np.ndarray) -> np.ndarray:
+    start, end = window
+    ts = events.cpu_ts
+    mask = kind_mask & (events.cpu_thread == thread) & (ts < end) & (ts + events.cpu_dur > start)
+    rows = np.flatnonzero(mask)
+    # parents first: earlier start, then the longer event
+    return rows[np.lexsort((-events.cpu_dur[rows], ts[rows]))]
+
+
+def annotation_parts(events: TraceEvents, thread: int, windows: Sequence[Window]) -> list[Part]:
+    """Outermost ``record_function`` annotations on ``thread`` inside each window (nested ones belong to their
+    parent), clipped to the window and summed over the windows; plus ``Unattributed`` for the rest."""
+    kind_mask = events.cpu_kind == CPU_ANNOTATION
+    totals: dict[str, float] = defaultdict(float)
+    covered = 0.0
+    for start, end in windows:
+        outer_end = -np.inf
+        for r in _rows_in(events, thread, (start, end), kind_mask):
+            ts = float(events.cpu_ts[r])
+            if ts < outer_end:
+                continue  # nested in (or overlapping) the current outermost annotation
+            stop = ts + float(events.cpu_dur[r])
+            outer_end = stop
+            t = min(stop, end) - max(ts, start)
+            totals[events.names[events.cpu_name[r]]] += t
+            covered += t
+    length = sum(end - start for start, end in windows)
+    parts = [Part(name, t, "annotation", f'record_function "{name}"') for name, t in totals.items()]
+    parts.append(Part(UNATTRIBUTED, max(length - covered, 0.0), "annotation", "time in no annotation"))
+    return parts
+
+
+def op_parts(events: TraceEvents, thread: int, windows: Sequence[Window]) -> list[Part]:
+    """Every CPU event on ``thread`` by self time (its time minus its direct children's), summed by name over
+    the windows; the time in no event is ``Unattributed``."""
+    kind_mask = events.cpu_kind != CPU_STEP
+    self_time: dict[int, float] = defaultdict(float)
+    kinds: dict[int, int] = {}
+    covered = 0.0
+    for start, end in windows:
+        rows = _rows_in(events, thread, (start, end), kind_mask)
+        ts = np.maximum(events.cpu_ts[rows], start).tolist()
+        stop = np.minimum(events.cpu_ts[rows] + events.cpu_dur[rows], end).tolist()
+        names = events.cpu_name[rows].tolist()
+        for r, n in zip(rows.tolist(), names, strict=True):
+            kinds.setdefault(n, int(events.cpu_kind[r]))
+        stack: list[int] = []
+        own = [b - a for a, b in zip(ts, stop, strict=True)]
+        for i in range(len(rows)):
+            while stack and stop[stack[-1]] <= ts[i]:
+                stack.pop()
+            if stack:
+                parent = stack[-1]
+                own[parent] -= min(stop[i], stop[parent]) - ts[i]
+            else:
+                covered += stop[i] - ts[i]
+            stack.append(i)
+        for n, t in zip(names, own, strict=True):
+            self_time[n] += t
+    length = sum(end - start for start, end in windows)
+    kind_names = {0: "op", 1: "annotation", 3: "runtime"}
+    parts = [
+        Part(events.names[n], max(t, 0.0), kind_names.get(kinds[n], "op"), f'self time of "{events.names[n]}"')
+        for n, t in self_time.items()
+    ]
+    parts.append(Part(UNATTRIBUTED, max(length - covered, 0.0), "op", "time in no event on the thread"))
+    return parts
+
+
+def top_parts(parts: Sequence[Part], top: int | None, keep: Sequence[str] = (UNATTRIBUTED,)) -> list[Part]:
+    """The ``top`` largest parts (those named in ``keep`` always kept, at the end) and ``Other`` for the rest."""
+    kept = [p for p in parts if p.name in keep]
+    ranked = sorted((p for p in parts if p.name not in keep), key=lambda p: -p.time)
+    if top is None or len(ranked) <= top:
+        return ranked + kept
+    rest = ranked[top:]
+    other = Part(OTHER, sum(p.time for p in rest), rest[0].group, f"{len(rest)} more, each smaller than the rows above")
+    return ranked[:top] + [other] + kept

@@ -1,0 +1,160 @@
+"""Bad files give one clear message naming the place, exit status 2, and nothing half-built."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from amdahl_desk.cli import main
+from amdahl_desk.files.traces import import_trace, kineto, load_trace
+from amdahl_desk.model.traces import Cancelled, ImportOptions, TraceError
+
+from . import expect
+
+CPU = expect.FIXTURES / "torch_cpu_steps.json.gz"
+
+
+@pytest.fixture
+def cpu_json() -> bytes:
+    return gzip.decompress(CPU.read_bytes())
+
+
+def _fails(path, match: str) -> TraceError:
+    with pytest.raises(TraceError, match=match) as info:
+        load_trace(path).summarise()
+    assert path.name in str(info.value)
+    return info.value
+
+
+def test_empty_file(tmp_path):
+    path = tmp_path / "empty.json"
+    path.write_bytes(b"")
+    _fails(path, "empty")
+
+
+def test_truncated_json(tmp_path, cpu_json):
+    path = tmp_path / "cut.json"
+    path.write_bytes(cpu_json[: len(cpu_json) * 2 // 3])
+    _fails(path, "truncated")
+
+
+def test_truncated_gzip(tmp_path):
+    path = tmp_path / "cut.json.gz"
+    data = CPU.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    _fails(path, "truncated")
+
+
+def test_gzip_garbage(tmp_path):
+    path = tmp_path / "garbage.json.gz"
+    path.write_bytes(b"\x1f\x8b" + bytes(range(256)) * 4)
+    _fails(path, "not a valid gzip file")
+
+
+def test_json_that_is_not_a_trace(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"name": "not a trace", "values": [1, 2, 3]}))
+    _fails(path, 'no "traceEvents"')
+
+
+def test_text_that_is_no_known_format(tmp_path):
+    path = tmp_path / "notes.csv"
+    path.write_text("a,b,c\n1,2,3\n")
+    _fails(path, "not a format Amdahl Desk imports")
+
+
+def test_no_complete_events(tmp_path):
+    path = tmp_path / "meta.json"
+    events = [{"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "x"}}] * 3
+    path.write_text(json.dumps({"traceEvents": events}))
+    _fails(path, "no complete events")
+
+
+def test_broken_json_in_the_middle_names_event_and_byte(tmp_path, cpu_json, monkeypatch):
+    monkeypatch.setattr(kineto, "BLOCK", 4096)
+    monkeypatch.setattr(kineto, "_CUT_SLACK", 2048)
+    at = cpu_json.index(b'"ph": "X"', len(cpu_json) // 3)
+    path = tmp_path / "broken.json"
+    path.write_bytes(cpu_json[:at] + b'"ph" "X"' + cpu_json[at + 9 :])
+    err = _fails(path, "broken JSON")
+    assert "event" in str(err) and "byte" in str(err)
+
+
+def test_event_without_timestamp_names_the_event(tmp_path):
+    events = [
+        {"ph": "X", "name": "a", "cat": "cpu_op", "ts": 1, "dur": 2, "pid": 1, "tid": 1},
+        {"ph": "X", "name": "b", "dur": 2},
+    ]
+    path = tmp_path / "nots.json"
+    path.write_text(json.dumps({"traceEvents": events}))
+    _fails(path, r"event 2.*no \"ts\"|event 2.*ts")
+
+
+def test_no_steps_falls_back_to_the_whole_trace(tmp_path):
+    events = [
+        {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 6000},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1000, "dur": 2000},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 8000, "dur": 2000},
+    ]
+    path = tmp_path / "nosteps.json"
+    path.write_text(json.dumps({"traceEvents": events}))
+    result = import_trace(path)
+    assert result.steps is None and result.step_time is None
+    assert any("no ProfilerStep" in w for w in result.warnings) and "the whole trace" in result.boundary
+    assert {c.name: c.time for c in result.components} == pytest.approx({"forward": 6, "Unattributed": 4})
+
+
+def test_cancel_by_returning_false_and_by_raising(tmp_path, cpu_json, monkeypatch):
+    monkeypatch.setattr(kineto, "BLOCK", 8192)
+    path = tmp_path / "trace.json"
+    path.write_bytes(cpu_json)
+    calls = []
+
+    def stop_at_third(done: int, total: int) -> bool:
+        calls.append((done, total))
+        return len(calls) < 3
+
+    with pytest.raises(Cancelled):
+        load_trace(path, stop_at_third)
+    assert len(calls) == 3
+
+    def raising(done: int, total: int) -> None:
+        if done > 0:
+            raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        load_trace(path, raising)
+
+
+def test_progress_reaches_the_total(tmp_path, cpu_json, monkeypatch):
+    monkeypatch.setattr(kineto, "BLOCK", 8192)
+    path = tmp_path / "trace.json"
+    path.write_bytes(cpu_json)
+    seen: list[tuple[int, int]] = []
+    load_trace(path, lambda d, t: seen.append((d, t)) or True)
+    assert len(seen) > 5
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert seen[-1] == (len(cpu_json), len(cpu_json))
+
+
+@pytest.mark.parametrize("maker", ["empty", "garbage", "notrace"])
+def test_command_line_exit_2_and_no_output_file(tmp_path, capsys, maker):
+    path = tmp_path / "in.json"
+    path.write_bytes({"empty": b"", "garbage": b"\x1f\x8b\x08junk", "notrace": b'{"a": 1}'}[maker])
+    out = tmp_path / "profile.xlsx"
+    assert main(["import", str(path), "--out", str(out)]) == 2
+    assert not out.exists()
+    err = capsys.readouterr().err
+    assert "in.json" in err and "Traceback" not in err
+
+
+def test_command_line_bad_options(tmp_path, capsys):
+    assert main(["import", str(CPU), "--top", "0"]) == 2
+    assert main(["import", str(CPU), "--out", str(tmp_path / "x.txt")]) == 2
+    assert main(["import", str(CPU), "--group-by", "function"]) == 2
+    assert main(["import", str(tmp_path / "missing.json")]) == 2
+    assert main(["import", str(CPU), "--exclude-steps", ",".join(f"ProfilerStep#{i}" for i in range(1, 6))]) == 2
+    capsys.readouterr()
+    assert ImportOptions().top == 15
