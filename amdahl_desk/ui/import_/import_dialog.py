@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QTableView,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -47,7 +49,7 @@ PREVIEW_DELAY_MS = 150  # a pause this long after the last change asks for a pre
 GROUPING_LABELS = {
     "annotation": "record_function annotations",
     "op": "operators by self time",
-    "gpu": "GPU timeline (compute, communication, memory, idle)",
+    "gpu": "GPU timeline",
     "function": "functions by self time",
 }
 NSYS_LABEL = "the report's rows"
@@ -147,7 +149,7 @@ class ImportDialog(QDialog):
         # -- options
         self.grouping = QComboBox()
         self.grouping.setToolTip("What the components are: annotations, operators, the GPU timeline or functions")
-        self.grouping.activated.connect(lambda _i: self._set(group_by=self.grouping.currentData()))
+        self.grouping.currentIndexChanged.connect(lambda _i: self._set(group_by=self.grouping.currentData()))
         self.per_step = QRadioButton("Mean per step")
         self.whole = QRadioButton("Whole trace")
         self.per_step.setToolTip("The mean over the kept ProfilerSteps")
@@ -169,7 +171,7 @@ class ImportDialog(QDialog):
         self.top.valueChanged.connect(lambda n: self._set(top=n or None))
         self.device = QComboBox()
         self.device.setToolTip("The GPU whose timeline is split (automatic: the rank's own GPU, else the busiest)")
-        self.device.activated.connect(lambda _i: self._set(device=self.device.currentData()))
+        self.device.currentIndexChanged.connect(lambda _i: self._set(device=self.device.currentData()))
         form = QFormLayout()
         form.addRow("Group by", self.grouping)
         form.addRow("Time", span)
@@ -225,16 +227,17 @@ class ImportDialog(QDialog):
         preview_box.layout().addWidget(self.refusal)
         self.gpu_view = GpuSplitView()
         self.gpu_box = self._box("GPU split", self.gpu_view)
-        self.notes = QLabel()
-        self.notes.setWordWrap(True)
-        self.notes.setTextFormat(Qt.TextFormat.RichText)
-        self.notes.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.notes = QTextBrowser()  # scrolls when the warnings are many
+        self.notes.setOpenLinks(False)
+        self.notes.setFrameShape(QFrame.Shape.NoFrame)
+        self.notes.setStyleSheet("QTextBrowser { background: transparent; }")
+        self.notes.setMinimumHeight(7 * self.fontMetrics().height())
         self.notes_box = self._box("Boundary and warnings", self.notes)
         right = QSplitter(Qt.Orientation.Vertical)
         for w in (preview_box, self.gpu_box, self.notes_box):
             right.addWidget(w)
         right.setChildrenCollapsible(False)
-        right.setStretchFactor(0, 3)
+        right.setStretchFactor(0, 2)
         right.setStretchFactor(1, 0)
         right.setStretchFactor(2, 1)
 
@@ -278,6 +281,7 @@ class ImportDialog(QDialog):
         kinds = FORMAT_NAMES.get(trace.format, trace.format)
         ranks = f", {len(trace.ranks)} ranks" if len(trace.ranks) > 1 else ""
         self.source_label.setText(f"<b>{kinds}</b>: {', '.join(trace.sources)}{ranks}")
+        self.grouping.blockSignals(True)  # filled here; only the person's choices are changes
         self.grouping.clear()
         if trace.format == PYTORCH:
             groupings = ["annotation", "op"] + (["gpu"] if any(r.events.has_gpu for r in trace.ranks) else [])
@@ -287,6 +291,7 @@ class ImportDialog(QDialog):
             self.grouping.addItem(GROUPING_LABELS["function"], "function")
         else:
             self.grouping.addItem(NSYS_LABEL, "op")
+        self.grouping.blockSignals(False)
         self.grouping.setEnabled(self.grouping.count() > 1)
         self._show_row(self.device, False)
         self.ranks_box.setVisible(len(trace.ranks) > 1)
@@ -356,7 +361,9 @@ class ImportDialog(QDialog):
         self.preview_model.set_components(result.components, unit)
         index = self.grouping.findData(result.group_by)
         if index >= 0:
+            self.grouping.blockSignals(True)
             self.grouping.setCurrentIndex(index)
+            self.grouping.blockSignals(False)
         has_steps = result.steps is not None
         self.per_step.setEnabled(has_steps)
         self.whole.blockSignals(True)
@@ -365,10 +372,8 @@ class ImportDialog(QDialog):
         self.whole.blockSignals(False)
         self.per_step.blockSignals(False)
         self.top.setEnabled(result.group_by != "gpu")
-        what = "the whole trace" if self.options.total or result.step_time is None else "the mean step"
-        step = f" = {what} ({format_number(result.step_time)} {unit.label})" if result.step_time is not None else ""
         self.total_label.setText(
-            f"<b>Total {format_number(result.total)} {unit.label}</b>{step if what == 'the mean step' else ''}"
+            f"<b>Total {format_number(result.total)} {unit.label}</b>{_total_means(result, self.options.total)}"
             f" · {len(result.components)} components"
         )
         self.steps_box.setVisible(has_steps)
@@ -380,7 +385,7 @@ class ImportDialog(QDialog):
         self.gpu_view.set_split(result.gpu, unit, per_step=not self.options.total and result.steps is not None)
         items = "".join(f"<li>{_escape(w)}</li>" for w in result.warnings)
         warnings = f"<ul style='margin-left: -20px'>{items}</ul>" if items else "<p>No warnings.</p>"
-        self.notes.setText(f"<p><b>Boundary:</b> {_escape(result.boundary)}</p>{warnings}")
+        self.notes.setHtml(f"<p><b>Boundary:</b> {_escape(result.boundary)}</p>{warnings}")
 
     def _show_ranks(self, result: ImportResult) -> None:
         self.rank_model.set_ranks(result.ranks, result.unit)
@@ -402,13 +407,16 @@ class ImportDialog(QDialog):
         found = devices(chosen.events)
         self._show_row(self.device, len(found) > 1 and result.group_by == "gpu")
         wanted = [None, *found]
+        self.device.blockSignals(True)
         if [self.device.itemData(i) for i in range(self.device.count())] != wanted:
             self.device.clear()
             auto = f"automatic (GPU {result.gpu.device})" if result.gpu else "automatic"
             self.device.addItem(auto, None)
             for d in found:
                 self.device.addItem(f"GPU {d}", d)
-        self.device.setCurrentIndex(max(self.device.findData(self.options.device), 0))
+        chosen = 0 if self.options.device is None else max(self.device.findData(self.options.device), 0)
+        self.device.setCurrentIndex(chosen)
+        self.device.blockSignals(False)
 
     # -- finishing ---------------------------------------------------------------------
     def _import_clicked(self) -> None:
@@ -427,6 +435,18 @@ class ImportDialog(QDialog):
         self.debounce.stop()
         self.session.close()
         super().done(code)
+
+
+def _total_means(result: ImportResult, total: bool) -> str:
+    """What the total stands for, so nobody reads a GPU stretch as the step time."""
+    unit = result.unit.label
+    if result.group_by == "gpu":
+        span = "GPU span of the whole trace" if total or result.step_time is None else "mean GPU stretch of a step"
+        step = f"; the mean step on the CPU is {format_number(result.step_time)} {unit}" if result.step_time else ""
+        return f" = the {span}{step}"
+    if result.step_time is not None and not total:
+        return f" = the mean step ({format_number(result.step_time)} {unit})"
+    return " = the whole recording" if result.format != "nsys" else " = the report's rows summed"
 
 
 def _escape(text: str) -> str:
