@@ -39,8 +39,10 @@ def _action(window, text):
 
 def wait_preview(qtbot, dialog):
     """Until the preview shows what the options ask for (no change waiting, no request out)."""
-    qtbot.waitUntil(lambda: dialog.result is not None and dialog.pending is None and not dialog.debounce.isActive())
-    return dialog.result
+    qtbot.waitUntil(
+        lambda: dialog.preview_result is not None and dialog.pending is None and not dialog.debounce.isActive()
+    )
+    return dialog.preview_result
 
 
 def choose(qtbot, dialog, change):
@@ -220,7 +222,7 @@ def test_every_step_left_out_is_refused_in_the_dialog(window, qtbot):
     assert "every step is left out" in dialog.refusal.text() and not dialog.import_button.isEnabled()
     m.setData(m.index(0, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
     qtbot.waitUntil(lambda: dialog.import_button.isEnabled())
-    assert not dialog.refusal.isVisible() and dialog.result.step_time == pytest.approx(m.steps[0].time)
+    assert not dialog.refusal.isVisible() and dialog.preview_result.step_time == pytest.approx(m.steps[0].time)
     dialog.reject()
 
 

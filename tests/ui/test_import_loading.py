@@ -67,7 +67,7 @@ def test_cancel_stops_the_read_in_the_middle_of_the_file(window, qtbot, tmp_path
     with qtbot.waitSignal(window.trace_import.finished, timeout=10000) as done:
         qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     assert done.args == [False]
-    assert dialog.session.worker.outcome == "cancelled" and not dialog.session.thread.isRunning()
+    assert dialog.session.worker.outcome == "cancelled" and not dialog.session.reader.isRunning()
     assert seen[-1][0] < size  # stopped before the end of the file
     assert window.doc.profile.components == before and window.doc.undo_stack.count() == 0
     assert not window.errors and "cancelled" in window.statusBar().currentMessage()
@@ -80,7 +80,7 @@ def test_progress_shows_from_the_first_block_and_the_trace_imports(window, qtbot
     window.import_action.trigger()
     dialog = window.trace_import.dialog
     dialog.session.worker.progressed.connect(lambda done, total: reports.append(done / total))
-    qtbot.waitUntil(lambda: dialog.result is not None, timeout=30000)
+    qtbot.waitUntil(lambda: dialog.preview_result is not None, timeout=30000)
     assert dialog.progress.value() == 1000 and dialog.pages.currentIndex() == 1
     assert reports and reports[-1] == 1.0
     with qtbot.waitSignal(window.trace_import.finished, timeout=10000):
@@ -101,14 +101,14 @@ def test_dropped_trace_and_folder_are_imported(window, qtbot):
     drop(window, expect.FIXTURES / "torch_cpu_steps.json.gz")
     qtbot.waitUntil(lambda: window.trace_import.dialog is not None)
     dialog = window.trace_import.dialog
-    qtbot.waitUntil(lambda: dialog.result is not None)
+    qtbot.waitUntil(lambda: dialog.preview_result is not None)
     dialog.reject()
     qtbot.waitUntil(lambda: window.trace_import.dialog is None)
     drop(window, expect.FIXTURES / "gloo")
     qtbot.waitUntil(lambda: window.trace_import.dialog is not None)
     dialog = window.trace_import.dialog
-    qtbot.waitUntil(lambda: dialog.result is not None)
-    assert len(dialog.result.ranks) == 2
+    qtbot.waitUntil(lambda: dialog.preview_result is not None)
+    assert len(dialog.preview_result.ranks) == 2
     dialog.reject()
 
 
@@ -116,8 +116,8 @@ def test_dropped_nsys_report_is_imported_and_a_components_csv_opened(window, qtb
     drop(window, expect.FIXTURES / "nsys_cuda_gpu_kern_sum.csv")
     qtbot.waitUntil(lambda: window.trace_import.dialog is not None)
     dialog = window.trace_import.dialog
-    qtbot.waitUntil(lambda: dialog.result is not None)
-    assert dialog.result.format == "nsys"
+    qtbot.waitUntil(lambda: dialog.preview_result is not None)
+    assert dialog.preview_result.format == "nsys"
     dialog.reject()
     qtbot.waitUntil(lambda: window.trace_import.dialog is None)
     table = tmp_path / "components.csv"

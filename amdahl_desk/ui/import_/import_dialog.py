@@ -82,7 +82,7 @@ class ImportDialog(QDialog):
         super().__init__(parent)
         self.paths = [Path(p) for p in paths]
         self.trace: LoadedTrace | None = None
-        self.result: ImportResult | None = None
+        self.preview_result: ImportResult | None = None
         self.options = ImportOptions()
         self.pending: int | None = None  # the preview request being waited for
         self._import_when_ready = False
@@ -224,7 +224,9 @@ class ImportDialog(QDialog):
         self.refusal.setStyleSheet("color: #b00020")
         self.refusal.hide()
         preview_box = self._box("Preview — the components table the import makes", self.preview, total_line)
-        preview_box.layout().addWidget(self.refusal)
+        preview_layout = preview_box.layout()
+        assert preview_layout is not None
+        preview_layout.addWidget(self.refusal)
         self.gpu_view = GpuSplitView()
         self.gpu_box = self._box("GPU split", self.gpu_view)
         self.notes = QTextBrowser()  # scrolls when the warnings are many
@@ -335,8 +337,8 @@ class ImportDialog(QDialog):
         self.pending = None
         self.updating.setText("")
         self.refusal.hide()
-        first = self.result is None
-        self.result = result
+        first = self.preview_result is None
+        self.preview_result = result
         if first or self.options.group_by is None:
             self.options = replace(self.options, group_by=result.group_by)
         self._show(result)
@@ -414,8 +416,8 @@ class ImportDialog(QDialog):
             self.device.addItem(auto, None)
             for d in found:
                 self.device.addItem(f"GPU {d}", d)
-        chosen = 0 if self.options.device is None else max(self.device.findData(self.options.device), 0)
-        self.device.setCurrentIndex(chosen)
+        index = 0 if self.options.device is None else max(self.device.findData(self.options.device), 0)
+        self.device.setCurrentIndex(index)
         self.device.blockSignals(False)
 
     # -- finishing ---------------------------------------------------------------------
@@ -425,7 +427,7 @@ class ImportDialog(QDialog):
                 self._request_preview()
             self._import_when_ready = True  # the preview the person sees is about to change: import that one
             return
-        if self.result is not None:
+        if self.preview_result is not None:
             self.accept()
 
     def done(self, code: int) -> None:

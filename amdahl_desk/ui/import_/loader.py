@@ -112,16 +112,16 @@ class TraceSession(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.thread = QThread(self)
-        self.thread.setObjectName("trace import")
+        self.reader = QThread(self)
+        self.reader.setObjectName("trace import")
         self.worker = TraceWorker()
-        self.worker.moveToThread(self.thread)
-        self.thread.finished.connect(self.worker.deleteLater)  # deleted on its own thread, as it ends
+        self.worker.moveToThread(self.reader)
+        self.reader.finished.connect(self.worker.deleteLater)  # deleted on its own thread, as it ends
         self._load.connect(self.worker.load)
         self._summarise.connect(self.worker.summarise)
         self._requests = 0
         self.closed = False
-        self.thread.start()
+        self.reader.start()
 
     def load(self, paths: Sequence[Path]) -> None:
         self._load.emit(list(paths))
@@ -143,5 +143,5 @@ class TraceSession(QObject):
         self.closed = True
         self.worker.stop.set()
         self.worker.latest = self._requests + 1  # queued previews are skipped
-        self.thread.quit()
-        self.thread.wait()
+        self.reader.quit()
+        self.reader.wait()

@@ -106,7 +106,7 @@ class TraceImport(QObject):
     def _finished(self, code: int) -> None:
         dialog, self.dialog = self.dialog, None
         imported = False
-        if dialog is not None and code == ImportDialog.DialogCode.Accepted and dialog.result is not None:
+        if dialog is not None and code == ImportDialog.DialogCode.Accepted and dialog.preview_result is not None:
             imported = self._apply(dialog)
         elif dialog is not None and dialog.session.worker.outcome == "cancelled":
             self.prompts.show_status("Import cancelled; the open profile is unchanged", 5000)
@@ -115,7 +115,7 @@ class TraceImport(QObject):
         self.finished.emit(imported)
 
     def _apply(self, dialog: ImportDialog) -> bool:
-        result = dialog.result
+        result = dialog.preview_result
         assert result is not None
         origin = dialog.paths[0] if len(dialog.paths) == 1 else dialog.paths[0].parent
         try:
