@@ -160,7 +160,7 @@ def test_import_then_undo_and_redo(window, qtbot, tmp_path):
     assert asked == ["kineto_1gpu_ns_timestamps.xlsx"] and target.exists() and not window.isWindowModified()
 
 
-def test_ranks_of_a_folder_slowest_first_and_picked(window, qtbot):
+def test_ranks_of_a_folder_slowest_first_and_picked(window, qtbot, qtmodeltester):
     traces = [expect.load(GLOO / f"rank{r}.json.gz") for r in (0, 1)]
     step = [expect.mean_step_ms(t) for t in traces]
     slowest = max(range(2), key=lambda r: step[r])
@@ -171,6 +171,8 @@ def test_ranks_of_a_folder_slowest_first_and_picked(window, qtbot):
     assert [r.step_time for r in m.ranks] == pytest.approx(step, rel=1e-9)
     assert m.index(slowest, 0).data() == f"{slowest} (slowest)" and result.rank == slowest
     assert dialog.rank_view.selectionModel().isRowSelected(slowest)
+    for model in (dialog.rank_model, dialog.step_model, dialog.preview_model):
+        qtmodeltester.check(model, force_py=True)
     other = 1 - slowest
     rect = dialog.rank_view.visualRect(m.index(other, 1))
     result = choose(

@@ -160,3 +160,14 @@ def test_replace_profile_is_one_undo_step_and_restores_path_and_warnings(qtbot, 
     assert calls == [True, False] and doc.undo_stack.isClean() and doc.analysis.baseline_total == 1.0
     doc.undo_stack.redo()
     assert doc.profile is new and calls == [True, False, True]
+
+
+def test_closing_the_window_during_a_read_stops_it(window, qtbot, tmp_path):
+    path = big_trace(tmp_path / "big.json", 9)
+    window.choose_trace = lambda folder=False: [str(path)]
+    window.import_action.trigger()
+    dialog = window.trace_import.dialog
+    qtbot.waitUntil(lambda: dialog.progress.value() > 0 or dialog.preview_result is not None)
+    assert window.close()
+    assert window.trace_import.dialog is None and not dialog.session.reader.isRunning()
+    assert dialog.session.worker.outcome in ("cancelled", "loaded")

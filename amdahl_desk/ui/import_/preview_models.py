@@ -113,6 +113,8 @@ class StepTableModel(_Table):
         return self.steps
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
         base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         return base | Qt.ItemFlag.ItemIsUserCheckable if index.column() == self.NAME else base
 
