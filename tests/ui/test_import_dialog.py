@@ -298,8 +298,12 @@ def test_bad_files_say_what_and_where_and_leave_the_document(window, qtbot, tmp_
     path = tmp_path / name
     path.write_bytes(content)
     before, path_before = list(window.doc.profile.components), window.doc.path
+    dialog_open = []
+    window.show_error = lambda title, text: (dialog_open.append(window.trace_import.dialog), window.errors.append(text))
     with qtbot.waitSignal(window.trace_import.finished, timeout=10000) as done:
         start_import(window, qtbot, path)
+    qtbot.waitUntil(lambda: len(window.errors) == 1)
+    assert dialog_open == [None]  # the box comes after the dialog closed
     assert done.args == [False]
     assert len(window.errors) == 1 and says in window.errors[0] and name in window.errors[0]
     assert "The open profile is unchanged" in window.errors[0]

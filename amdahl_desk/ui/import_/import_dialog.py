@@ -274,8 +274,8 @@ class ImportDialog(QDialog):
         self.progress_text.setText(f"{done / MB:,.1f} of {total / MB:,.1f} MB read · {elapsed:.1f} s")
 
     def _failed(self, message: str) -> None:
+        self.reject()  # closed first: the message box stands alone over the window
         self.failed.emit(message)
-        self.reject()
 
     def _loaded(self, trace: LoadedTrace) -> None:
         self.trace = trace
