@@ -322,3 +322,20 @@ def test_the_shortcut_opens_the_import(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: window.trace_import.dialog is not None)
     wait_preview(qtbot, window.trace_import.dialog)
     window.trace_import.dialog.reject()
+
+
+def test_undo_of_an_import_keeps_the_edits_made_before_it(window, qtbot):
+    from amdahl_desk.ui.profile.component_table import TIME
+
+    window.component_model.setData(window.component_model.index(0, TIME), "123")
+    edited = list(window.doc.profile.components)
+    dialog = start_import(window, qtbot, expect.FIXTURES / "torch_cpu_steps.json.gz")
+    wait_preview(qtbot, dialog)
+    with qtbot.waitSignal(window.trace_import.finished, timeout=10000):
+        qtbot.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
+    assert window.doc.profile.components != edited
+    window.undo_action.trigger()
+    assert window.doc.profile.components == edited and window.isWindowModified()
+    assert window.doc.path.name == "training.xlsx"
+    window.undo_action.trigger()  # the edit itself, undone as before
+    assert window.doc.profile.components[0].time != 123 and not window.isWindowModified()

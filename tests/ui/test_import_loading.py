@@ -171,3 +171,32 @@ def test_closing_the_window_during_a_read_stops_it(window, qtbot, tmp_path):
     assert window.close()
     assert window.trace_import.dialog is None and not dialog.session.reader.isRunning()
     assert dialog.session.worker.outcome in ("cancelled", "loaded")
+
+
+def test_cancel_during_a_long_preview_closes_at_once(window, qtbot, monkeypatch):
+    from amdahl_desk.files.traces import LoadedTrace
+
+    release = threading.Event()
+    started = threading.Event()
+    real = LoadedTrace.summarise
+
+    def slow_summarise(self, options=None):
+        if options is not None and options.group_by == "op":  # a long op grouping of a huge trace
+            started.set()
+            release.wait(HOLD_S)
+        return real(self, options)
+
+    monkeypatch.setattr(LoadedTrace, "summarise", slow_summarise)
+    window.choose_trace = lambda folder=False: [str(expect.FIXTURES / "torch_cpu_steps.json.gz")]
+    window.import_action.trigger()
+    dialog = window.trace_import.dialog
+    qtbot.waitUntil(lambda: dialog.preview_result is not None)
+    dialog.grouping.setCurrentIndex(dialog.grouping.findData("op"))
+    qtbot.waitUntil(started.is_set)
+    t0 = time.monotonic()
+    with qtbot.waitSignal(window.trace_import.finished, timeout=10000):
+        qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert time.monotonic() - t0 < HOLD_S / 2 and loader.lingering() == 1  # closed without waiting for the summary
+    release.set()
+    qtbot.waitUntil(lambda: loader.lingering() == 0)
+    assert window.doc.undo_stack.count() == 0

@@ -21,6 +21,8 @@ from ...model.traces import Cancelled, ImportOptions
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY_S = 0.05  # at most 20 progress reports a second: enough for a bar, cheap for the event loop
+CLOSE_WAIT_MS = 500  # a read stops within a block; a summary of a huge trace may not: it is left to finish alone
+_LINGERING: set[TraceSession] = set()  # sessions closed while their thread still summarises
 
 
 class TraceWorker(QObject):
@@ -144,4 +146,18 @@ class TraceSession(QObject):
         self.worker.stop.set()
         self.worker.latest = self._requests + 1  # queued previews are skipped
         self.reader.quit()
+        if not self.reader.wait(CLOSE_WAIT_MS):
+            # A summary cannot be interrupted: the dialog goes now, the thread ends on its own and is then let go.
+            self.setParent(None)
+            _LINGERING.add(self)
+            self.reader.finished.connect(self._release)
+
+    def _release(self) -> None:
         self.reader.wait()
+        _LINGERING.discard(self)
+        self.deleteLater()
+
+
+def lingering() -> int:
+    """How many closed sessions still have a summary running (for tests)."""
+    return len(_LINGERING)
