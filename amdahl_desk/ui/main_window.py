@@ -35,6 +35,7 @@ from .files.chart_export import ChartExports
 from .files.file_actions import FILTERS, FileActions
 from .files.recovery import RecoveryStore
 from .help_text import show_about, show_help
+from .import_.trace_import import TRACE_FILTERS, TraceImport, may_be_dropped, route_drop
 from .profile.component_table import TIME, ComponentTableModel
 from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
@@ -84,6 +85,7 @@ class MainWindow(QMainWindow):
         self.files = FileActions(
             self.doc, self.settings, self, None if fresh else RecoveryStore(), remember=not fresh, parent=self
         )
+        self.trace_import = TraceImport(self, self.files.adopt_import, self)
         self.exports = ChartExports(self.doc, self.files, self, self.optimizations.current_row, self)
         self._build_layout()
         self._build_menus()
@@ -168,6 +170,20 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(lambda: files.fill_recent(self.recent_menu))
         self._action(
             file, "Open &Example", lambda: files.open_path(example_path()), None, "Open the bundled training example"
+        )
+        self.import_action = self._action(
+            file,
+            "&Import Profile…",
+            self.trace_import.choose,
+            QKeySequence("Ctrl+I"),
+            "Build the profile from a profiler's file: a PyTorch/Kineto trace, a speedscope profile, an nsys report",
+        )
+        self._action(
+            file,
+            "Import Profile from &Folder…",
+            lambda: self.trace_import.choose(folder=True),
+            None,
+            "A folder of PyTorch traces, one per rank: the slowest rank is marked",
         )
         file.addSeparator()
         self._action(file, "&Save", files.save, QKeySequence.StandardKey.Save)
@@ -323,11 +339,24 @@ class MainWindow(QMainWindow):
             return QFileDialog.getSaveFileName(self, "Save Profile", start, filters)[0]
         return QFileDialog.getOpenFileName(self, "Open Profile", start, filters)[0]
 
+    def choose_trace(self, folder: bool = False) -> list[str]:
+        start = str(self.settings.value("files/trace_folder", "") or self.settings.value("files/last_folder", "") or "")
+        if folder:
+            chosen = QFileDialog.getExistingDirectory(self, "Import Profile from Folder (one trace per rank)", start)
+            paths = [chosen] if chosen else []
+        else:
+            paths = QFileDialog.getOpenFileNames(self, "Import Profile", start, TRACE_FILTERS)[0]
+        if paths and not self.fresh:
+            self.settings.setValue("files/trace_folder", str(Path(paths[0]).parent if not folder else paths[0]))
+        return paths
+
     def show_status(self, text: str, ms: int = 0) -> None:
         self.statusBar().showMessage(text, ms)
 
     # -- window events -----------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.trace_import.dialog is not None:
+            self.trace_import.dialog.reject()  # stops a read in progress
         if not self.files.maybe_save():
             event.ignore()
             return
@@ -340,16 +369,21 @@ class MainWindow(QMainWindow):
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile() and Path(urls[0].toLocalFile()).suffix.lower() in READABLE + (".xls",):
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths and (paths[0].suffix.lower() in READABLE + (".xls",) or may_be_dropped(paths[0])):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile():
-            event.acceptProposedAction()
-            path = urls[0].toLocalFile()
-            QTimer.singleShot(0, self, lambda: self.files.open_path(path))
+        # A workbook or components table opens; traces, nsys reports and folders of ranks are imported.
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        if not paths:
+            return
+        event.acceptProposedAction()
+        kind, chosen = route_drop(paths)
+        if kind == "import":
+            QTimer.singleShot(0, self, lambda: self.trace_import.start(chosen))
+        else:
+            QTimer.singleShot(0, self, lambda: self.files.open_path(chosen[0]))
 
     def reset_layout(self) -> None:
         for name in self._splitters:

@@ -12,12 +12,12 @@ reads it sees the current one; ``analysisChanged`` fires once per change, or onc
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -41,6 +41,14 @@ class Aspect(str, Enum):
 
 
 EVERYTHING = frozenset(Aspect)
+
+
+class Snapshot(NamedTuple):
+    """A whole document as one value: what an import replaces and its undo brings back."""
+
+    profile: Profile
+    path: Path | None
+    warnings: tuple[str, ...]
 
 
 class Document(QObject):
@@ -106,6 +114,30 @@ class Document(QObject):
             self.warnings = list(warnings)
             self.undo_stack.clear()
             self.undo_stack.setClean()
+            self._touch(*EVERYTHING)
+            self.profileReset.emit()
+            self.pathChanged.emit()
+
+    def replace_profile(
+        self,
+        profile: Profile,
+        text: str,
+        path: Path | None = None,
+        warnings: Sequence[str] = (),
+        on_apply: Callable[[bool], None] | None = None,
+    ) -> None:
+        """Show another (already valid) profile as one undo step: an import. Undo brings back the document before,
+        its path and warnings included. ``on_apply(forward)`` runs after every apply, for a controller's own state
+        that must follow (where the document came from)."""
+        old = Snapshot(self.profile, self.path, tuple(self.warnings))
+        new = Snapshot(profile, path, tuple(warnings))
+        command = ReplaceProfileCommand(self, text, old, new, on_apply)
+        command.forward()
+        self._push(command)
+
+    def apply_snapshot(self, state: Snapshot) -> None:
+        with self.batch():
+            self.profile, self.path, self.warnings = state.profile, state.path, list(state.warnings)
             self._touch(*EVERYTHING)
             self.profileReset.emit()
             self.pathChanged.emit()
@@ -348,3 +380,23 @@ class Document(QObject):
             self._touch(Aspect.COMPONENTS, Aspect.SETTINGS)
             self.componentRowsChanged.emit(list(range(len(self.profile.components))))
             self.settingsChanged.emit()
+
+
+class ReplaceProfileCommand(commands.DocumentCommand):
+    """The whole document replaced (an import): both snapshots, set through :meth:`Document.apply_snapshot`."""
+
+    def __init__(
+        self, doc: Document, text: str, old: Snapshot, new: Snapshot, on_apply: Callable[[bool], None] | None
+    ) -> None:
+        super().__init__(doc, text)
+        self.old, self.new, self.on_apply = old, new, on_apply
+
+    def forward(self) -> None:
+        self.doc.apply_snapshot(self.new)
+        if self.on_apply is not None:
+            self.on_apply(True)
+
+    def backward(self) -> None:
+        self.doc.apply_snapshot(self.old)
+        if self.on_apply is not None:
+            self.on_apply(False)

@@ -39,6 +39,14 @@ def stamp(path: Path) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
+def _bare_name(path: Path) -> str:
+    """``trace.json.gz`` → ``trace``: a name for the workbook an import is saved as."""
+    name = path.name
+    for suffix in (".gz", ".json", ".csv", ".tsv", ".txt"):
+        name = name[: -len(suffix)] if name.lower().endswith(suffix) else name
+    return name or "profile"
+
+
 class Prompts(Protocol):
     """What the file controller needs from its window: one place each, so tests can answer."""
 
@@ -69,7 +77,7 @@ class FileActions(QObject):
         super().__init__(parent)
         self.doc, self.settings, self.prompts, self.recovery = doc, settings, prompts, recovery
         self.remember = remember  # recent files and the last folder (not for screenshots)
-        self.imported_from: Path | None = None  # a CSV read in: saving asks where the workbook goes
+        self.imported_from: Path | None = None  # a CSV or a trace read in: saving asks where the workbook goes
         self.disk_stamp: tuple[int, int] | None = None
         self._recovered_state: int | None = None
         # Unsaved work is copied to the data folder every minute and after structural changes.
@@ -212,6 +220,21 @@ class FileActions(QObject):
         self.opened.emit()
         return True
 
+    def adopt_import(self, profile: Profile, origin: Path, text: str) -> None:
+        """An imported profile (from a trace) becomes the document, untitled, as one undo step.
+
+        Undo brings back the document before, its file included; saving the import asks where.
+        """
+        before = (self.imported_from, self.disk_stamp)
+
+        def follow(forward: bool) -> None:
+            self.imported_from, self.disk_stamp = (origin, None) if forward else before
+            self.sourceChanged.emit()
+            self.recovery_soon.start()
+
+        self.doc.replace_profile(profile, text, None, (), follow)
+        self.opened.emit()
+
     def _remember(self, path: Path) -> None:
         if not self.remember:
             return
@@ -258,7 +281,7 @@ class FileActions(QObject):
         suggested = (
             self.doc.path.name
             if self.doc.path
-            else (self.imported_from.stem + ".xlsx")
+            else (_bare_name(self.imported_from) + ".xlsx")
             if self.imported_from
             else "profile.xlsx"
         )

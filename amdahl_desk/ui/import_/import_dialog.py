@@ -1,0 +1,455 @@
+"""The import dialog: a progress bar while the file is read, then the options beside a live preview of the profile.
+
+Reading and summarising run on the session's thread; the dialog only shows. An option change
+restarts a short timer, so a burst of changes (typing a top N, ticking steps) asks for one
+preview; a preview that arrives after a newer request was made is dropped.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...files.traces import NSYS, PYTORCH, SPEEDSCOPE, LoadedTrace
+from ...model.traces import ImportOptions, ImportResult
+from ...model.traces.gpu import devices
+from ...model.units import format_number
+from .gpu_split_view import GpuSplitView
+from .loader import TraceSession
+from .preview_models import ComponentPreviewModel, RankTableModel, StepTableModel
+
+PREVIEW_DELAY_MS = 150  # a pause this long after the last change asks for a preview
+GROUPING_LABELS = {
+    "annotation": "record_function annotations",
+    "op": "operators by self time",
+    "gpu": "GPU timeline",
+    "function": "functions by self time",
+}
+NSYS_LABEL = "the report's rows"
+FORMAT_NAMES = {PYTORCH: "PyTorch / Kineto trace", SPEEDSCOPE: "speedscope profile", NSYS: "Nsight Systems summary"}
+MB = 1e6
+
+
+def _table(model: object, stretch: int) -> QTableView:
+    view = QTableView()
+    view.setModel(model)  # type: ignore[arg-type]
+    view.verticalHeader().hide()
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.setWordWrap(False)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
+    return view
+
+
+class ImportDialog(QDialog):
+    """Read ``paths``, let the person shape the import, and keep the chosen :class:`ImportResult` in ``result``."""
+
+    failed = Signal(str)  # the file cannot be imported: the message names the file and the place
+    previewed = Signal()  # a new preview is shown (tests wait for it)
+
+    def __init__(self, paths: Sequence[Path], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.paths = [Path(p) for p in paths]
+        self.trace: LoadedTrace | None = None
+        self.preview_result: ImportResult | None = None
+        self.options = ImportOptions()
+        self.pending: int | None = None  # the preview request being waited for
+        self._import_when_ready = False
+        self._started = time.monotonic()
+        names = ", ".join(p.name for p in self.paths)
+        self.setWindowTitle(f"Import Profile — {names}")
+        self.setSizeGripEnabled(True)
+
+        self.session = TraceSession(self)
+        self._finished = False
+        session = self.session
+        self.destroyed.connect(lambda *_: session.close())  # a thread must never outlive its dialog
+        worker = self.session.worker
+        worker.progressed.connect(self._progressed)
+        worker.loaded.connect(self._loaded)
+        worker.failed.connect(self._failed)
+        worker.cancelled.connect(self.reject)
+        worker.summarised.connect(self._summarised)
+        worker.refused.connect(self._refused)
+        self.debounce = QTimer(self)
+        self.debounce.setSingleShot(True)
+        self.debounce.setInterval(PREVIEW_DELAY_MS)
+        self.debounce.timeout.connect(self._request_preview)
+
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self._loading_page(names))
+        self.pages.addWidget(self._options_page())
+        self.buttons = QDialogButtonBox()
+        self.import_button = self.buttons.addButton("&Import", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.import_button.setEnabled(False)
+        self.import_button.setToolTip("Replace the window's profile with this one (Undo brings the old one back)")
+        self.buttons.accepted.connect(self._import_clicked)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages, 1)
+        layout.addWidget(self.buttons)
+        self.resize(1060, 640)
+        self.session.load(self.paths)
+
+    # -- pages -----------------------------------------------------------------
+    def _loading_page(self, names: str) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        self.reading = QLabel(f"Reading {names}…")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
+        self.progress.setFormat("%p%")
+        self.progress_text = QLabel("Opening the file…")
+        self.progress_text.setAlignment(Qt.AlignmentFlag.AlignRight)
+        for w in (self.reading, self.progress, self.progress_text):
+            layout.addWidget(w)
+        hint = QLabel("Large traces stream in a few megabytes at a time; Cancel stops the reading at once.")
+        hint.setStyleSheet("color: palette(mid)")
+        layout.addWidget(hint)
+        layout.addStretch(2)
+        return page
+
+    def _options_page(self) -> QWidget:
+        self.source_label = QLabel()
+        self.source_label.setWordWrap(True)
+        # -- options
+        self.grouping = QComboBox()
+        self.grouping.setToolTip("What the components are: annotations, operators, the GPU timeline or functions")
+        self.grouping.currentIndexChanged.connect(lambda _i: self._set(group_by=self.grouping.currentData()))
+        self.per_step = QRadioButton("Mean per step")
+        self.whole = QRadioButton("Whole trace")
+        self.per_step.setToolTip("The mean over the kept ProfilerSteps")
+        self.whole.setToolTip("Everything in the trace, from its first event to its last")
+        self.span_group = QButtonGroup(self)
+        for b in (self.per_step, self.whole):
+            self.span_group.addButton(b)
+        self.per_step.setChecked(True)
+        self.per_step.toggled.connect(lambda on: self._set(total=not on))
+        span = QHBoxLayout()
+        span.addWidget(self.per_step)
+        span.addWidget(self.whole)
+        span.addStretch(1)
+        self.top = QSpinBox()
+        self.top.setRange(0, 500)
+        self.top.setSpecialValueText("all")
+        self.top.setValue(15)
+        self.top.setToolTip("Keep the N largest rows and sum the rest into Other (all: keep every row)")
+        self.top.valueChanged.connect(lambda n: self._set(top=n or None))
+        self.device = QComboBox()
+        self.device.setToolTip("The GPU whose timeline is split (automatic: the rank's own GPU, else the busiest)")
+        self.device.currentIndexChanged.connect(lambda _i: self._set(device=self.device.currentData()))
+        form = QFormLayout()
+        form.addRow("Group by", self.grouping)
+        form.addRow("Time", span)
+        form.addRow("Top rows", self.top)
+        form.addRow("GPU", self.device)
+        self.form = form
+        options = QGroupBox("Import as")
+        options.setLayout(form)
+
+        self.rank_model = RankTableModel()
+        self.rank_view = _table(self.rank_model, RankTableModel.FILE)
+        self.rank_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.rank_view.selectionModel().selectionChanged.connect(self._rank_picked)
+        self.ranks_box = self._box("Ranks — the slowest is what everyone waits for", self.rank_view)
+
+        self.step_model = StepTableModel()
+        self.step_model.toggled.connect(self._step_toggled)
+        self.step_view = _table(self.step_model, StepTableModel.NOTE)
+        self.leave_out = QPushButton("Leave out flagged steps")
+        self.leave_out.setToolTip("Untick every step more than 20% away from the median (warm-up, checkpoint)")
+        self.leave_out.clicked.connect(self._leave_out_flagged)
+        self.keep_all = QPushButton("Keep all")
+        self.keep_all.clicked.connect(lambda: self._set(exclude_steps=frozenset()))
+        step_buttons = QHBoxLayout()
+        step_buttons.addWidget(self.leave_out)
+        step_buttons.addWidget(self.keep_all)
+        step_buttons.addStretch(1)
+        self.steps_box = self._box("Steps — untick to leave out", self.step_view, step_buttons)
+
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(options)
+        left.addWidget(self.ranks_box)
+        left.addWidget(self.steps_box)
+        left.setChildrenCollapsible(False)
+        left.setStretchFactor(0, 0)
+        left.setStretchFactor(1, 1)
+        left.setStretchFactor(2, 2)
+
+        # -- preview
+        self.preview_model = ComponentPreviewModel()
+        self.preview = _table(self.preview_model, ComponentPreviewModel.SOURCE)
+        self.total_label = QLabel()
+        self.updating = QLabel("")
+        self.updating.setStyleSheet("color: palette(mid)")
+        total_line = QHBoxLayout()
+        total_line.addWidget(self.total_label, 1)
+        total_line.addWidget(self.updating)
+        self.refusal = QLabel()
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet("color: #b00020")
+        self.refusal.hide()
+        preview_box = self._box("Preview — the components table the import makes", self.preview, total_line)
+        preview_layout = preview_box.layout()
+        assert preview_layout is not None
+        preview_layout.addWidget(self.refusal)
+        self.gpu_view = GpuSplitView()
+        self.gpu_box = self._box("GPU split", self.gpu_view)
+        self.notes = QTextBrowser()  # scrolls when the warnings are many
+        self.notes.setOpenLinks(False)
+        self.notes.setFrameShape(QFrame.Shape.NoFrame)
+        self.notes.setStyleSheet("QTextBrowser { background: transparent; }")
+        self.notes.setMinimumHeight(7 * self.fontMetrics().height())
+        self.notes_box = self._box("Boundary and warnings", self.notes)
+        right = QSplitter(Qt.Orientation.Vertical)
+        for w in (preview_box, self.gpu_box, self.notes_box):
+            right.addWidget(w)
+        right.setChildrenCollapsible(False)
+        right.setStretchFactor(0, 2)
+        right.setStretchFactor(1, 0)
+        right.setStretchFactor(2, 1)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setChildrenCollapsible(False)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        split.setSizes([380, 640])
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.source_label)
+        layout.addWidget(split, 1)
+        return page
+
+    @staticmethod
+    def _box(title: str, widget: QWidget, extra: QHBoxLayout | None = None) -> QGroupBox:
+        box = QGroupBox(title)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(widget)
+        if extra is not None:
+            layout.addLayout(extra)
+        return box
+
+    # -- loading -----------------------------------------------------------------
+    def _progressed(self, done: float, total: float) -> None:
+        self.progress.setValue(int(1000 * done / total) if total > 0 else 0)
+        elapsed = time.monotonic() - self._started
+        self.progress_text.setText(f"{done / MB:,.1f} of {total / MB:,.1f} MB read · {elapsed:.1f} s")
+
+    def _failed(self, message: str) -> None:
+        self.reject()  # closed first: the message box stands alone over the window
+        self.failed.emit(message)
+
+    def _loaded(self, trace: LoadedTrace) -> None:
+        self.trace = trace
+        self.progress.setValue(1000)
+        kinds = FORMAT_NAMES.get(trace.format, trace.format)
+        ranks = f", {len(trace.ranks)} ranks" if len(trace.ranks) > 1 else ""
+        self.source_label.setText(f"<b>{kinds}</b>: {', '.join(trace.sources)}{ranks}")
+        self.grouping.blockSignals(True)  # filled here; only the person's choices are changes
+        self.grouping.clear()
+        if trace.format == PYTORCH:
+            groupings = ["annotation", "op"] + (["gpu"] if any(r.events.has_gpu for r in trace.ranks) else [])
+            for key in groupings:
+                self.grouping.addItem(GROUPING_LABELS[key], key)
+        elif trace.format == SPEEDSCOPE:
+            self.grouping.addItem(GROUPING_LABELS["function"], "function")
+        else:
+            self.grouping.addItem(NSYS_LABEL, "op")
+        self.grouping.blockSignals(False)
+        self.grouping.setEnabled(self.grouping.count() > 1)
+        self._show_row(self.device, False)
+        self.ranks_box.setVisible(len(trace.ranks) > 1)
+        self.pages.setCurrentIndex(1)
+        self._request_preview()
+
+    def _show_row(self, field: QWidget, visible: bool) -> None:
+        self.form.setRowVisible(field, visible)
+
+    # -- options -------------------------------------------------------------------
+    def _set(self, **changes: object) -> None:
+        new = replace(self.options, **changes)  # type: ignore[arg-type]
+        if new != self.options:
+            self.options = new
+            self.updating.setText("updating…")
+            self.debounce.start()
+
+    def _step_toggled(self, name: str, keep: bool) -> None:
+        excluded = set(self.options.exclude_steps)
+        excluded.discard(name) if keep else excluded.add(name)
+        self._set(exclude_steps=frozenset(excluded))
+
+    def _leave_out_flagged(self) -> None:
+        flagged = {s.name for s in self.step_model.steps if s.flagged}
+        self._set(exclude_steps=frozenset(self.options.exclude_steps | flagged))
+
+    def _rank_picked(self) -> None:
+        rows = self.rank_view.selectionModel().selectedRows()
+        if rows and self.rank_model.ranks:
+            self._set(rank=self.rank_model.ranks[rows[0].row()].rank)
+
+    def _request_preview(self) -> None:
+        self.debounce.stop()
+        self.pending = self.session.summarise(self.options)
+        self.updating.setText("updating…")
+
+    # -- preview -------------------------------------------------------------------
+    def _summarised(self, request: int, result: ImportResult) -> None:
+        if request != self.pending:
+            return
+        self.pending = None
+        self.updating.setText("")
+        self.refusal.hide()
+        first = self.preview_result is None
+        self.preview_result = result
+        if first or self.options.group_by is None:
+            self.options = replace(self.options, group_by=result.group_by)
+        self._show(result)
+        self.import_button.setEnabled(True)
+        self.previewed.emit()
+        if self._import_when_ready and not self.debounce.isActive():
+            self._import_clicked()
+
+    def _refused(self, request: int, why: str) -> None:
+        if request != self.pending:
+            return
+        self.pending = None
+        self.updating.setText("")
+        self.refusal.setText(f"No profile with these options: {why}")
+        self.refusal.show()
+        self.import_button.setEnabled(False)
+        self._import_when_ready = False
+        self.previewed.emit()
+
+    def _show(self, result: ImportResult) -> None:
+        unit = result.unit
+        self.preview_model.set_components(result.components, unit)
+        index = self.grouping.findData(result.group_by)
+        if index >= 0:
+            self.grouping.blockSignals(True)
+            self.grouping.setCurrentIndex(index)
+            self.grouping.blockSignals(False)
+        has_steps = result.steps is not None
+        self.per_step.setEnabled(has_steps)
+        self.whole.blockSignals(True)
+        self.per_step.blockSignals(True)
+        (self.whole if self.options.total or not has_steps else self.per_step).setChecked(True)
+        self.whole.blockSignals(False)
+        self.per_step.blockSignals(False)
+        self.top.setEnabled(result.group_by != "gpu")
+        self.total_label.setText(
+            f"<b>Total {format_number(result.total)} {unit.label}</b>{_total_means(result, self.options.total)}"
+            f" · {len(result.components)} components"
+        )
+        self.steps_box.setVisible(has_steps)
+        self.step_model.set_steps(result.steps or (), unit)
+        self.leave_out.setEnabled(any(s.flagged and not s.excluded for s in result.steps or ()))
+        self._show_ranks(result)
+        self._show_devices(result)
+        self.gpu_box.setVisible(result.gpu is not None)
+        self.gpu_view.set_split(result.gpu, unit, per_step=not self.options.total and result.steps is not None)
+        items = "".join(f"<li>{_escape(w)}</li>" for w in result.warnings)
+        warnings = f"<ul style='margin-left: -20px'>{items}</ul>" if items else "<p>No warnings.</p>"
+        self.notes.setHtml(f"<p><b>Boundary:</b> {_escape(result.boundary)}</p>{warnings}")
+
+    def _show_ranks(self, result: ImportResult) -> None:
+        self.rank_model.set_ranks(result.ranks, result.unit)
+        rows = [i for i, r in enumerate(result.ranks) if r.rank == result.rank]
+        if rows:
+            selection = self.rank_view.selectionModel()
+            selection.blockSignals(True)
+            selection.select(
+                self.rank_model.index(rows[0], 0),
+                QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+            )
+            selection.blockSignals(False)
+            self.rank_view.viewport().update()
+
+    def _show_devices(self, result: ImportResult) -> None:
+        if self.trace is None or not self.trace.ranks:
+            return
+        chosen = next((r for r in self.trace.ranks if r.source == result.source), self.trace.ranks[0])
+        found = devices(chosen.events)
+        self._show_row(self.device, len(found) > 1 and result.group_by == "gpu")
+        wanted = [None, *found]
+        self.device.blockSignals(True)
+        if [self.device.itemData(i) for i in range(self.device.count())] != wanted:
+            self.device.clear()
+            auto = f"automatic (GPU {result.gpu.device})" if result.gpu else "automatic"
+            self.device.addItem(auto, None)
+            for d in found:
+                self.device.addItem(f"GPU {d}", d)
+        index = 0 if self.options.device is None else max(self.device.findData(self.options.device), 0)
+        self.device.setCurrentIndex(index)
+        self.device.blockSignals(False)
+
+    # -- finishing ---------------------------------------------------------------------
+    def _import_clicked(self) -> None:
+        if self.debounce.isActive() or self.pending is not None:
+            if self.debounce.isActive():
+                self._request_preview()
+            self._import_when_ready = True  # the preview the person sees is about to change: import that one
+            return
+        if self.preview_result is not None:
+            self.accept()
+
+    def done(self, code: int) -> None:
+        if self._finished:
+            return  # finished already (a cancelled read reports back after Cancel closed the dialog)
+        self._finished = True
+        self.debounce.stop()
+        self.session.close()
+        super().done(code)
+
+
+def _total_means(result: ImportResult, total: bool) -> str:
+    """What the total stands for, so nobody reads a GPU stretch as the step time."""
+    unit = result.unit.label
+    if result.group_by == "gpu":
+        span = "GPU span of the whole trace" if total or result.step_time is None else "mean GPU stretch of a step"
+        step = f"; the mean step on the CPU is {format_number(result.step_time)} {unit}" if result.step_time else ""
+        return f" = the {span}{step}"
+    if result.step_time is not None and not total:
+        return f" = the mean step ({format_number(result.step_time)} {unit})"
+    return " = the whole recording" if result.format != "nsys" else " = the report's rows summed"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,163 @@
+"""Reading and summarising a trace on a thread of its own, so the window answers while hundreds of megabytes stream in.
+
+The worker lives on its :class:`QThread`; the dialog asks it through queued signals and hears back
+through signals. Cancel is a flag the read's progress callback looks at every block (4 MB), so a
+cancelled read stops within one block, not at the end of the file.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from ...files.traces import LoadedTrace, Progress, load_trace
+from ...model.errors import ProfileError
+from ...model.traces import Cancelled, ImportOptions
+
+log = logging.getLogger(__name__)
+PROGRESS_EVERY_S = 0.05  # at most 20 progress reports a second: enough for a bar, cheap for the event loop
+CLOSE_WAIT_MS = 500  # a read stops within a block; a summary of a huge trace may not: it is left to finish alone
+_LINGERING: set[TraceSession] = set()  # sessions closed while their thread still summarises
+
+
+class TraceWorker(QObject):
+    """Loads once, then summarises for each set of options asked; only the newest request is worked on."""
+
+    progressed = Signal(float, float)  # bytes read, bytes in all (floats: files pass 2**31 bytes)
+    loaded = Signal(object)  # the LoadedTrace
+    failed = Signal(str)  # a message naming the file and the place
+    cancelled = Signal()
+    summarised = Signal(int, object)  # request number, ImportResult
+    refused = Signal(int, str)  # request number, why these options give no profile
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stop = threading.Event()  # set from the GUI thread; read by the progress callback
+        self.latest = 0  # the newest request number (set from the GUI thread before asking)
+        self.trace: LoadedTrace | None = None
+        self.outcome = ""  # "loaded", "cancelled" or "failed", once the read is over
+
+    def _progress(self) -> Progress:
+        last = 0.0
+
+        def progress(done: int, total: int) -> bool | None:
+            nonlocal last
+            if self.stop.is_set():
+                return False
+            now = time.monotonic()
+            if now - last >= PROGRESS_EVERY_S or done >= total:
+                last = now
+                self.progressed.emit(float(done), float(total))
+            return None
+
+        return progress
+
+    @Slot(object)
+    def load(self, paths: Sequence[Path]) -> None:
+        try:
+            self.trace = load_trace(list(paths), self._progress())
+        except Cancelled:
+            self._end("cancelled")
+        except ProfileError as exc:
+            self._end("failed", str(exc))
+        except MemoryError:
+            self._end("failed", f"{_names(paths)}: not enough memory to read the trace")
+        except Exception as exc:  # noqa: BLE001 - the promise: a message, never a traceback; the document intact
+            log.exception("unexpected error while reading %s", _names(paths))
+            self._end("failed", f"{_names(paths)}: unexpected error while reading: {exc}")
+        else:
+            self._end("cancelled" if self.stop.is_set() else "loaded")
+
+    def _end(self, outcome: str, message: str = "") -> None:
+        self.outcome = outcome
+        if outcome == "loaded":
+            self.loaded.emit(self.trace)
+        elif outcome == "failed":
+            self.failed.emit(message)
+        else:
+            self.trace = None
+            self.cancelled.emit()
+
+    @Slot(int, object)
+    def summarise(self, request: int, options: ImportOptions) -> None:
+        if request < self.latest or self.trace is None:
+            return  # a newer request is already queued: this preview would be stale before it is shown
+        try:
+            result = self.trace.summarise(options)
+        except ProfileError as exc:
+            self.refused.emit(request, _first_problem(exc))
+        except Exception as exc:  # noqa: BLE001 - shown in the dialog, which stays usable
+            log.exception("unexpected error while summarising")
+            self.refused.emit(request, f"unexpected error: {exc}")
+        else:
+            self.summarised.emit(request, result)
+
+
+def _names(paths: Sequence[Path]) -> str:
+    return ", ".join(Path(p).name for p in paths)
+
+
+def _first_problem(exc: ProfileError) -> str:
+    return exc.problems[0].what if exc.problems else str(exc)
+
+
+class TraceSession(QObject):
+    """A worker and its thread, asked through signals; :meth:`close` stops both (cancelling a read)."""
+
+    _load = Signal(object)
+    _summarise = Signal(int, object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.reader = QThread(self)
+        self.reader.setObjectName("trace import")
+        self.worker = TraceWorker()
+        self.worker.moveToThread(self.reader)
+        self.reader.finished.connect(self.worker.deleteLater)  # deleted on its own thread, as it ends
+        self._load.connect(self.worker.load)
+        self._summarise.connect(self.worker.summarise)
+        self._requests = 0
+        self.closed = False
+        self.reader.start()
+
+    def load(self, paths: Sequence[Path]) -> None:
+        self._load.emit(list(paths))
+
+    def summarise(self, options: ImportOptions) -> int:
+        """Ask for a preview; returns its request number (results of older numbers are stale)."""
+        self._requests += 1
+        self.worker.latest = self._requests
+        self._summarise.emit(self._requests, options)
+        return self._requests
+
+    def cancel(self) -> None:
+        self.worker.stop.set()
+
+    def close(self) -> None:
+        """Stop the read (at the next block) and the thread; waits for it, so nothing runs on after the dialog."""
+        if self.closed:
+            return
+        self.closed = True
+        self.worker.stop.set()
+        self.worker.latest = self._requests + 1  # queued previews are skipped
+        self.reader.quit()
+        if not self.reader.wait(CLOSE_WAIT_MS):
+            # A summary cannot be interrupted: the dialog goes now, the thread ends on its own and is then let go.
+            self.setParent(None)
+            _LINGERING.add(self)
+            self.reader.finished.connect(self._release)
+
+    def _release(self) -> None:
+        self.reader.wait()
+        _LINGERING.discard(self)
+        self.deleteLater()
+
+
+def lingering() -> int:
+    """How many closed sessions still have a summary running (for tests)."""
+    return len(_LINGERING)
