@@ -21,7 +21,13 @@ from .common import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, BadInputError
 log = logging.getLogger("amdahl_desk")
 
 # name → module (relative to this package)
-SUBCOMMANDS: dict[str, str] = {"report": ".report", "scale": ".scale", "export": ".export"}
+SUBCOMMANDS: dict[str, str] = {
+    "report": ".report",
+    "scale": ".scale",
+    "export": ".export",
+    "fit": ".fit",
+    "compare": ".compare",
+}
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "SUBCOMMANDS", "BadInputError", "main"]
 

@@ -1,0 +1,251 @@
+"""``amdahl-desk compare``: an after profile held against the before profile and its plan, as text or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from ..model.comparison import Adoption, Comparison, ComponentComparison, adopt_measured_k, compare
+from ..model.errors import ProfileError
+from ..model.profile import Profile
+from ..model.units import format_speedup, format_time
+from .common import EXIT_OK, BadInputError, print_warnings
+
+NAME = "compare"
+# Profiler traces by their names; kept here so a trace is recognised (and refused clearly) before
+# the trace import exists. The trace import's own list should replace this once it lands.
+TRACE_SUFFIXES = (".json", ".json.gz", ".pt.trace.json", ".nsys-rep", ".qdrep", ".sqlite", ".speedscope")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    cmd = sub.add_parser(
+        NAME,
+        help="hold a profile measured after a change against the one the plan was made on",
+        description=(
+            "Compare BEFORE (its enabled optimizations are the plan) with AFTER, measured after the change: "
+            "per component the predicted and the measured k and a verdict, end to end the predicted and the "
+            "measured speedup, and where the bottleneck moved. Times are shown in BEFORE's unit."
+        ),
+    )
+    cmd.add_argument("before", help="the profile the plan was made on (.xlsx or .csv)")
+    cmd.add_argument("after", help="the profile measured after the change (.xlsx or .csv)")
+    cmd.add_argument(
+        "--pair",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="a component renamed between the two: its BEFORE name = its AFTER name (repeat for more)",
+    )
+    cmd.add_argument(
+        "--tolerance",
+        default="0",
+        metavar="SHARE",
+        help='times within this share of each other count as equal: 0.02 or "2%%" (default 0: exactly equal)',
+    )
+    cmd.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    cmd.add_argument("--group-by", metavar="KEY", help="profiler traces only: how to group events (as for import)")
+    cmd.add_argument("--total", action="store_true", help="profiler traces only: add the total (as for import)")
+
+
+def is_trace(path: str | Path) -> bool:
+    name = Path(path).name.lower()
+    return any(name.endswith(s) for s in TRACE_SUFFIXES)
+
+
+def load_side(path: str, role: str, args: argparse.Namespace) -> Profile:
+    """The one place a compared file is read, for BEFORE and AFTER alike.
+
+    Today: workbooks and CSV tables through ``files.load_profile``. Trace support plugs in here:
+    when ``is_trace(path)``, call the trace import with ``args.group_by`` and ``args.total``
+    (the same defaults as ``amdahl-desk import``) instead of refusing.
+    """
+    from ..files import load_profile
+
+    if is_trace(path):
+        raise BadInputError(
+            f"{role} ({path}) is a profiler trace; this version of Amdahl Desk compares workbooks (.xlsx) "
+            "and CSV tables only"
+        )
+    try:
+        loaded = load_profile(path)
+    except ProfileError as exc:
+        raise BadInputError(f"the {role.lower()} profile cannot be read:\n{exc}") from None
+    print_warnings(path, (str(w) for w in loaded.warnings))
+    return loaded.profile
+
+
+def parse_pairs(texts: list[str]) -> list[tuple[str, str]]:
+    """``["Decode=Decode v2"]`` → ``[("Decode", "Decode v2")]``; names split at the first "="."""
+    pairs = []
+    for text in texts:
+        old, sep, new = text.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise BadInputError(f'--pair: "{text}" is not a pair; expected OLD=NEW, like "Decode=Decode (paged)"')
+        pairs.append((old.strip(), new.strip()))
+    return pairs
+
+
+def parse_tolerance(text: str) -> float:
+    try:
+        value = float(text.strip()[:-1]) / 100 if text.strip().endswith("%") else float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value < 1):
+        raise BadInputError(f'--tolerance: "{text}" is not a share; expected a number from 0 up to 1, or like "2%"')
+    return value
+
+
+def _check_kinds(args: argparse.Namespace) -> None:
+    traces = (is_trace(args.before), is_trace(args.after))
+    if traces[0] != traces[1]:
+        trace, table = ("BEFORE", "AFTER") if traces[0] else ("AFTER", "BEFORE")
+        raise BadInputError(
+            f"{trace} is a profiler trace and {table} a workbook or CSV table: compare like with like "
+            "(two traces, or two profiles)"
+        )
+    if (args.group_by is not None or args.total) and not all(traces):
+        given = [o for o, on in (("--group-by", args.group_by is not None), ("--total", args.total)) if on]
+        verb = "apply" if len(given) > 1 else "applies"
+        raise BadInputError(
+            f"{' and '.join(given)} only {verb} to profiler traces; BEFORE and AFTER are workbooks or CSV tables, "
+            "whose components are compared as they are"
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    _check_kinds(args)
+    pairs = parse_pairs(args.pair)
+    tolerance = parse_tolerance(args.tolerance)
+    before = load_side(args.before, "BEFORE", args)
+    after = load_side(args.after, "AFTER", args)
+    try:
+        result = compare(before, after, pairs, tolerance=tolerance)
+    except ProfileError as exc:  # a ComparisonError, or a before profile with nothing to analyse
+        raise BadInputError(f"cannot compare {args.before} with {args.after}:\n{exc}") from None
+    print_warnings("compare", result.warnings)
+    adoption = adopt_measured_k(before, result)
+    if args.json:
+        data = to_json_dict(result, adoption)
+        data["before_file"], data["after_file"] = args.before, args.after
+        print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+    else:
+        print(comparison_text(result, adoption, before, args.before, args.after))
+    return EXIT_OK
+
+
+def _num(value: float | None) -> float | None:
+    return None if value is None or not math.isfinite(value) else float(value)
+
+
+def _row_dict(r: ComponentComparison) -> dict[str, Any]:
+    return {
+        "name": r.name,
+        "after_name": r.after_name,
+        "before": r.before,
+        "after": r.after,
+        "predicted_k": r.predicted_k,
+        "predicted_after": r.predicted_after,
+        "measured_k": _num(r.measured_k),
+        "status": r.status.value,
+        "eliminated": r.eliminated,
+        "delta": r.delta,
+        "optimizations": list(r.optimizations),
+    }
+
+
+def to_json_dict(c: Comparison, adoption: Adoption) -> dict[str, Any]:
+    """The comparison as plain data: times in the before profile's unit; an infinite ceiling is ``null``."""
+    b = c.bottleneck
+    return {
+        "unit": c.unit.value,
+        "after_unit": c.after_unit.value,
+        "before_total": c.before_total,
+        "after_total": c.after_total,
+        "predicted_total": c.predicted_total,
+        "predicted_speedup": _num(c.predicted_speedup),
+        "measured_speedup": _num(c.measured_speedup),
+        "time_difference": c.time_difference,
+        "shortfall": c.shortfall,
+        "tolerance": c.tolerance,
+        "sentence": c.sentence,
+        "warnings": list(c.warnings),
+        "components": [_row_dict(r) for r in c.rows],
+        "bottleneck": {
+            "before": {"name": b.before_name, "share": b.before_share},
+            "after": {"name": b.after_name, "share": b.after_share},
+            "moved": b.moved,
+            "next_ceiling": _num(b.next_ceiling),
+            "sentence": b.sentence,
+        },
+        "pairs": [{"before": old, "after": new} for old, new in c.pairs],
+        "adopted": [
+            {"name": a.name, "planned": a.planned, "measured": a.measured, "note": a.note} for a in adoption.changes
+        ],
+    }
+
+
+def _k(value: float | None, r: ComponentComparison) -> str:
+    if r.eliminated:
+        return "eliminated"
+    return "—" if value is None else format_speedup(value)
+
+
+def comparison_text(c: Comparison, adoption: Adoption, before: Profile, before_file: str, after_file: str) -> str:
+    """The comparison for a reviewer: the sentence, the table, the end-to-end figures, the bottleneck, next steps."""
+    unit = c.unit
+
+    def t(value: float | None) -> str:
+        return "—" if value is None else format_time(value, unit)
+
+    plan = [o for o in before.optimizations if o.enabled]
+    plan_text = (
+        "; ".join(f"{o.name} ({format_speedup(o.speedup)} on {', '.join(o.targets)})" for o in plan)
+        if plan
+        else "no optimization enabled"
+    )
+    lines = [
+        f"Before: {before_file}, {t(c.before_total)}; plan: {plan_text}.",
+        f"After:  {after_file}, {t(c.after_total)}"
+        + (f" (converted from {c.after_unit.label})" if c.after_unit is not c.unit else "")
+        + ".",
+        "",
+        c.sentence,
+        "",
+    ]
+    names = [f"{r.name} → {r.after_name}" if r.renamed else r.name for r in c.rows]
+    width = min(max([len(n) for n in names] + [9]), 60)
+    head = f"{'Component':<{width}}  {'Before':>10}  {'After':>10}  {'Planned':>8}  {'Measured':>10}  Verdict"
+    lines += [head, "─" * len(head)]
+    for name, r in zip(names, c.rows, strict=True):
+        lines.append(
+            f"{name:<{width}}  {t(r.before):>10}  {t(r.after):>10}  {'—' if r.before is None else format_speedup(r.predicted_k):>8}  "
+            f"{_k(r.measured_k, r):>10}  {r.status.label}"
+        )
+    lines.append(
+        f"{'Total':<{width}}  {t(c.before_total):>10}  {t(c.after_total):>10}  "
+        f"{format_speedup(c.predicted_speedup):>8}  {format_speedup(c.measured_speedup):>10}"
+    )
+    lines.append("")
+    gap = c.shortfall
+    verdict = (
+        f"{t(gap)} short of the plan"
+        if gap > 0
+        else (f"{t(-gap)} better than the plan" if gap < 0 else "exactly as planned")
+    )
+    lines.append(
+        f"End to end: the plan promised {t(c.predicted_total)} (saving {t(c.before_total - c.predicted_total)}); "
+        f"measured {t(c.after_total)} (saving {t(-c.time_difference)}), {verdict}."
+    )
+    lines.append(f"Bottleneck: {c.bottleneck.sentence}")
+    adopted = [a for a in adoption.changes if a.measured is not None]
+    if adopted:
+        lines.append(
+            "Adopt measured k: "
+            + "; ".join(f"{a.name} {format_speedup(a.planned)} → {format_speedup(a.measured)}" for a in adopted)
+            + "."
+        )
+    lines += [f"Note: {n}" for n in adoption.notes]
+    return "\n".join(lines)

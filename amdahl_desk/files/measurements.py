@@ -1,0 +1,277 @@
+"""The Measurements table from a CSV, a workbook's Measurements sheet (or its first), and back to rows."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model.errors import Problem, ProfileError
+from ..model.measurements import (
+    TABLE,
+    MeasureKind,
+    Measurement,
+    Measurements,
+    count_word,
+    measurement_problems,
+    parse_count,
+    parse_throughput,
+)
+from ..model.units import ParseError, TimeUnit, convert
+from .csv_table import MAX_CSV_BYTES, _decode, _delimiter, escape_field, unescape_field
+from .grid import CellValue, Grid, as_text, is_empty, shown
+from .tables import _SPREADSHEET_ERROR, _UNIT_IN_HEADER, HEADER_SCAN_ROWS, NEVER_CALCULATED, _cell_time
+
+CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+_MEASURE_WORDS = {"time": MeasureKind.TIME, "runtime": MeasureKind.TIME, "throughput": MeasureKind.THROUGHPUT}
+_LABEL_WORDS = {
+    "label": "label",
+    "run": "label",
+    "name": "label",
+    "notes": "notes",
+    "note": "notes",
+    "comment": "notes",
+}
+_EXPECTED = (
+    "a header row with a count column (GPUs, N, Workers, Nodes, Threads, Users, Concurrency or Load) "
+    "and a Time or Throughput column"
+)
+
+
+@dataclass
+class LoadedMeasurements:
+    """Measurements read from a file, with where each row came from so a later problem can name its cell."""
+
+    measurements: Measurements
+    source: str
+    warnings: list[Problem] = field(default_factory=list)
+    grid: Grid | None = None
+    grid_rows: list[int] = field(default_factory=list)
+    columns: dict[str, int] = field(default_factory=dict)
+    header_row: int = 0
+
+    def locate(self, problem: Problem) -> Problem:
+        """The problem placed on the sheet: its cell for a row and field, the header row for the whole table."""
+        if problem.where or self.grid is None:
+            return problem
+        if problem.row is not None and problem.row < len(self.grid_rows):
+            return problem.located(self.grid.where(self.grid_rows[problem.row], self.columns.get(problem.field or "")))
+        return problem.located(self.table_range())
+
+    def table_range(self) -> str:
+        """Where the whole table is: ``Measurements!A1:B8``, or ``rows 2–8`` of a CSV."""
+        assert self.grid is not None
+        last = self.grid_rows[-1] if self.grid_rows else self.header_row
+        if self.grid.csv:
+            first = self.grid_rows[0] if self.grid_rows else self.header_row
+            return f"rows {first + 1}–{last + 1}" if last != first else f"row {first + 1}"
+        left, right = min(self.columns.values()), max(self.columns.values())
+        return f"{self.grid.sheet}!{self.grid.ref(self.header_row, left)}:{self.grid.ref(last, right)}"
+
+
+def _split_header(value: CellValue) -> tuple[str, str]:
+    """``"Throughput (req/s)"`` → ``("throughput", "req/s")``; the unit keeps its spelling for labels."""
+    text = " ".join(as_text(value).replace("_", " ").split())
+    match = _UNIT_IN_HEADER.match(text)
+    if match:
+        return match.group("base").lower(), (match.group("a") or match.group("b") or "").strip()
+    return text.lower(), ""
+
+
+def _find_header(grid: Grid) -> tuple[int, dict[str, int], str, MeasureKind, str] | None:
+    """Row, columns, the count header as written, the kind and the header's unit; throughput wins over time."""
+    for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
+        cols: dict[str, int] = {}
+        count_name, measures = "", {}
+        for c, value in enumerate(grid.rows[r]):
+            base, unit = _split_header(value)
+            if "count" not in cols and count_word(base):
+                cols["count"], count_name = c, as_text(value)
+            elif base in _MEASURE_WORDS and _MEASURE_WORDS[base] not in measures:
+                measures[_MEASURE_WORDS[base]] = (c, unit)
+            elif base in _LABEL_WORDS and _LABEL_WORDS[base] not in cols:
+                cols[_LABEL_WORDS[base]] = c
+        if "count" in cols and measures:
+            kind = MeasureKind.THROUGHPUT if MeasureKind.THROUGHPUT in measures else MeasureKind.TIME
+            cols["value"], unit = measures[kind]
+            return r, cols, count_name, kind, unit
+    return None
+
+
+def _read_count(value: CellValue) -> float:
+    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta)):
+        raise ParseError(f'"{shown(value)}" is not a count; expected a number above 0, like 8')
+    if isinstance(value, (int, float)):
+        return parse_count(repr(float(value)))
+    return parse_count(as_text(value))
+
+
+def _read_throughput(value: CellValue) -> tuple[float, str]:
+    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta)):
+        raise ParseError(f'"{shown(value)}" is not a throughput; expected a number above 0, like 1884')
+    if isinstance(value, (int, float)):
+        return parse_throughput(repr(float(value)))
+    text = as_text(value)
+    if _SPREADSHEET_ERROR.match(text):
+        raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
+    return parse_throughput(text)
+
+
+def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
+    """The runs in ``grid``; one :class:`ProfileError` names every bad cell."""
+    found = _find_header(grid)
+    if found is None:
+        first = next((r for r, row in enumerate(grid.rows) if any(not is_empty(v) for v in row)), None)
+        where = grid.where(first) if first is not None else ("the file" if grid.csv else grid.sheet)
+        what = f"no measurements header in the first {HEADER_SCAN_ROWS} rows; expected {_EXPECTED}"
+        raise ProfileError([Problem(what, TABLE, where=where)], source=source)
+    header, cols, count_name, kind, header_unit = found
+    header_time = _time_unit(header_unit) if kind is MeasureKind.TIME else None
+    found_at: dict[tuple[int, int], Problem] = {}  # (row, column) → problem; sorted, one per cell
+
+    def problem(r: int, col: int, what: str) -> None:
+        found_at.setdefault((r, col), Problem(what, TABLE, where=grid.where(r, col)))
+
+    raw: list[tuple[int, float, float, TimeUnit | None, str, str]] = []
+    width = max(cols.values()) + 1
+    for r in range(header + 1, len(grid.rows)):
+        cells = list(grid.rows[r]) + [""] * max(0, width - len(grid.rows[r]))
+        if all(is_empty(v) for v in cells):
+            continue
+        n_cell, v_cell = cells[cols["count"]], cells[cols["value"]]
+        n = value = float("nan")
+        unit: TimeUnit | None = None
+        for col, cell in ((cols["count"], n_cell), (cols["value"], v_cell)):
+            if is_empty(cell):
+                missing = "N" if col == cols["count"] else f"{kind.value}"
+                what = (
+                    NEVER_CALCULATED
+                    if grid.never_calculated(r, col)
+                    else f"no {missing}; every run needs its N and its {kind.value}"
+                )
+                problem(r, col, what)
+        try:
+            if not is_empty(n_cell):
+                n = _read_count(n_cell)
+        except ParseError as exc:
+            problem(r, cols["count"], str(exc))
+        try:
+            if is_empty(v_cell):
+                pass
+            elif kind is MeasureKind.TIME:
+                value, unit = _cell_time(v_cell)
+            else:
+                value, written = _read_throughput(v_cell)
+                header_unit = header_unit or written
+        except ParseError as exc:
+            problem(r, cols["value"], str(exc))
+        label = as_text(cells[cols["label"]]) if "label" in cols else ""
+        notes = as_text(cells[cols["notes"]]) if "notes" in cols else ""
+        raw.append((r, n, value, unit, label, notes))
+    # Times: bare cells are in the header's unit; written units convert to it (or to the first one written).
+    table_unit = header_time or next((u for *_, u, _l, _n in raw if u is not None), None)
+    rows = []
+    for _r, n, value, unit, label, notes in raw:
+        if unit is not None and table_unit is not None and value == value:
+            value = convert(value, unit, table_unit)
+        rows.append(Measurement(n, value, label, notes))
+    unit_label = table_unit.label if table_unit is not None else header_unit
+    loaded_rows = [r for r, *_ in raw]
+    for p in measurement_problems(rows, kind):  # a cell that did not parse is already named
+        assert p.row is not None
+        problem(loaded_rows[p.row], cols["count"] if p.field == "n" else cols["value"], p.what)
+    if found_at:
+        raise ProfileError([found_at[k] for k in sorted(found_at)], source=source)
+    m = Measurements(tuple(rows), kind, unit_label, count_name)
+    return LoadedMeasurements(m, source, [], grid, loaded_rows, cols, header)
+
+
+def _time_unit(text: str) -> TimeUnit | None:
+    from ..model.units import parse_unit
+
+    try:
+        return parse_unit(text) if text else None
+    except ParseError:
+        return None
+
+
+def _csv_grid(path: Path) -> Grid:
+    try:
+        size = path.stat().st_size
+        if size > MAX_CSV_BYTES:
+            raise ProfileError(
+                f"the file is {size / 2**20:,.0f} MiB, past the {MAX_CSV_BYTES // 2**20} MiB limit", source=path.name
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ProfileError(f"cannot be read: {exc.strerror or exc}", source=path.name) from None
+    if not data.strip():
+        raise ProfileError(f"the file is empty; expected {_EXPECTED}, and a row per run", source=path.name)
+    if data.startswith(b"PK\x03\x04"):
+        raise ProfileError("this is a zip (an xlsx workbook?), not CSV text; give it an .xlsx name", source=path.name)
+    text = _decode(data)
+    try:
+        rows = [[unescape_field(v) for v in row] for row in csv.reader(io.StringIO(text), delimiter=_delimiter(text))]
+    except csv.Error as exc:
+        raise ProfileError(f"the CSV is malformed ({exc})", source=path.name) from None
+    return Grid(path.name, rows, csv=True)
+
+
+def _workbook_grid(path: Path) -> Grid:
+    import python_calamine
+
+    from .container import check_xlsx_container
+    from .workbook import _grid
+
+    report = check_xlsx_container(path)
+    try:
+        book = python_calamine.CalamineWorkbook.from_path(str(path))
+        names = list(book.sheet_names)
+    except Exception as exc:  # calamine raises its own types for damaged parts
+        raise ProfileError(f"the workbook is damaged and cannot be read ({exc})", source=path.name) from None
+    try:
+        if not names:
+            raise ProfileError("the workbook has no sheets", source=path.name)
+        lower = {n.strip().lower(): n for n in names}
+        return _grid(book, lower.get("measurements", names[0]), report, path.name)
+    except ProfileError:
+        raise
+    except Exception as exc:
+        raise ProfileError(f"the sheet cannot be read ({exc})", source=path.name) from None
+    finally:
+        book.close()
+
+
+def read_measurements(path: str | Path) -> LoadedMeasurements:
+    """Runs from a CSV (by suffix) or an xlsx workbook's Measurements sheet, else its first sheet."""
+    path = Path(path)
+    if not path.exists():
+        raise ProfileError("no such file", source=str(path))
+    if path.is_dir():
+        raise ProfileError("is a folder, not a measurements file", source=str(path))
+    grid = _csv_grid(path) if path.suffix.lower() in CSV_SUFFIXES else _workbook_grid(path)
+    return read_grid(grid, path.name)
+
+
+def measurement_rows(m: Measurements) -> list[list[object]]:
+    """The sheet as plain values, header first: what a workbook writer puts on a ``Measurements`` sheet.
+
+    Text is returned as typed; a writer that turns ``=…`` strings into formulas must escape them.
+    """
+    header: list[object] = [m.count_name or "N", m.value_header, "Label", "Notes"]
+    return [header] + [[_plain(r.n), _plain(r.value), r.label, r.notes] for r in m.rows]
+
+
+def _plain(value: float) -> int | float:
+    return int(value) if float(value).is_integer() and abs(value) < 2**53 else value
+
+
+def write_measurements_csv(m: Measurements, path: str | Path) -> None:
+    """The table as UTF-8 CSV that :func:`read_measurements` reads back; text fields are injection-escaped."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in measurement_rows(m):
+        writer.writerow([escape_field(v) if isinstance(v, str) else v for v in row])
+    Path(path).write_text(out.getvalue(), encoding="utf-8", newline="")

@@ -1,0 +1,540 @@
+"""Measure again: a before and an after profile held against the plan — predicted against measured k and S."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import NamedTuple
+
+import numpy as np
+
+from .analysis import analyse
+from .errors import Problem, ProfileError
+from .laws import FloatArray
+from .profile import Optimization, Profile
+from .units import TimeUnit, convert, format_percent, format_speedup, format_time
+
+SHORT_THRESHOLD = 0.9
+"""A component falls short when its measured k is below this share of its predicted k."""
+
+_EXACT = 1e-12  # relative slack for float arithmetic only; the user's tolerance is separate
+
+
+class Status(str, Enum):
+    """What became of one component, measured against the plan."""
+
+    MET = "met"
+    SHORT = "short"
+    REGRESSED = "regressed"
+    UNCHANGED = "unchanged"
+    ADDED = "added"
+    REMOVED = "removed"
+
+    @property
+    def label(self) -> str:
+        """The verdict as a person reads it in a table."""
+        return {Status.SHORT: "fell short"}.get(self, self.value)
+
+
+class ComparisonError(ProfileError):
+    """Two profiles that cannot be compared, or a pairing that names no component."""
+
+
+@dataclass(frozen=True)
+class ComponentComparison:
+    """One row: a component before and after, times in the before profile's unit.
+
+    ``name`` is the before profile's spelling (the after profile's for an added component);
+    ``after_name`` is how the after profile spells it (``None`` when removed).
+    """
+
+    name: str
+    after_name: str | None
+    before: float | None
+    after: float | None
+    predicted_k: float
+    measured_k: float | None
+    status: Status
+    optimizations: tuple[str, ...] = ()
+
+    @property
+    def eliminated(self) -> bool:
+        """Measured before, gone to 0 after: a measured k of infinity, shown as "eliminated"."""
+        return self.before is not None and self.after == 0 and self.before > 0
+
+    @property
+    def predicted_after(self) -> float | None:
+        """The after-time the plan promised: before / predicted k."""
+        return None if self.before is None else self.before / self.predicted_k
+
+    @property
+    def delta(self) -> float:
+        """After minus before (a removed component counts as 0 after, an added one as 0 before)."""
+        return (self.after or 0.0) - (self.before or 0.0)
+
+    @property
+    def renamed(self) -> bool:
+        """Paired by hand under another name (a change of case or blanks is not a rename)."""
+        return self.after_name is not None and self.before is not None and _key(self.after_name) != _key(self.name)
+
+    @property
+    def deviation(self) -> float:
+        """Measured after-time minus the promised one: above 0 costs time against the plan."""
+        return (self.after or 0.0) - (self.predicted_after or 0.0)
+
+
+@dataclass(frozen=True)
+class Bottleneck:
+    """The largest component before and after, with the ceiling of the next optimization on the new one."""
+
+    before_name: str
+    before_share: float
+    after_name: str
+    after_share: float
+    next_ceiling: float  # 1/(1−f) of the after-largest; inf when it is all the time
+    moved: bool
+    sentence: str
+
+
+class ChartSeries(NamedTuple):
+    """Before and after per component, with the after-time the plan promised to mark on each bar."""
+
+    names: tuple[str, ...]
+    before: FloatArray
+    after: FloatArray
+    predicted_after: FloatArray
+    status: tuple[Status, ...]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The plan (the before profile's enabled optimizations) held against the after profile."""
+
+    unit: TimeUnit
+    after_unit: TimeUnit
+    rows: tuple[ComponentComparison, ...]
+    before_total: float
+    after_total: float
+    predicted_total: float
+    predicted_speedup: float
+    measured_speedup: float
+    pairs: tuple[tuple[str, str], ...]
+    bottleneck: Bottleneck
+    sentence: str
+    tolerance: float = 0.0
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def time_difference(self) -> float:
+        """After total minus before total: below 0 is time saved."""
+        return self.after_total - self.before_total
+
+    @property
+    def shortfall(self) -> float:
+        """Measured after total minus the predicted one: above 0 is time the plan promised and did not deliver."""
+        return self.after_total - self.predicted_total
+
+    @property
+    def title(self) -> str:
+        """A slide's title: predicted against measured."""
+        return f"Predicted {format_speedup(self.predicted_speedup)}, measured {format_speedup(self.measured_speedup)}"
+
+    def series(self) -> ChartSeries:
+        """The chart's data, one entry per row: before, after and the promised after-time (NaN where absent)."""
+
+        def arr(values: Iterable[float | None]) -> FloatArray:
+            return np.fromiter((math.nan if v is None else v for v in values), dtype=float, count=len(self.rows))
+
+        return ChartSeries(
+            tuple(r.name for r in self.rows),
+            arr(r.before for r in self.rows),
+            arr(r.after for r in self.rows),
+            arr(r.predicted_after for r in self.rows),
+            tuple(r.status for r in self.rows),
+        )
+
+    def waterfall(self) -> list[tuple[str, float, float]]:
+        """Steps from the before total to the after total: (component, from, to), components that changed only."""
+        steps: list[tuple[str, float, float]] = []
+        level = self.before_total
+        for r in self.rows:
+            if r.delta != 0:
+                steps.append((r.name, level, level + r.delta))
+                level += r.delta
+        return steps
+
+    def row(self, name: str) -> ComponentComparison | None:
+        """The row of a component by its before (or after) name, trimmed and case-insensitive."""
+        key = _key(name)
+        for r in self.rows:
+            if _key(r.name) == key or (r.after_name is not None and _key(r.after_name) == key):
+                return r
+        return None
+
+
+def _key(name: str) -> str:
+    return name.strip().casefold()
+
+
+# -- matching ----------------------------------------------------------------
+
+
+def match_components(
+    before: Profile, after: Profile, pairs: Mapping[str, str] | Iterable[tuple[str, str]] | None = None
+) -> tuple[list[tuple[int | None, int | None]], tuple[tuple[str, str], ...]]:
+    """Rows matched as (before row, after row): hand-made pairs first, then equal names.
+
+    Names compare trimmed and case-insensitively.  ``pairs`` maps a before name to an after name
+    (a rename); a pair takes precedence over a name that happens to match.  Returns the matches in
+    before's order, added components last in after's order, and the pairs as the profiles spell them.
+    Raises :class:`ComparisonError` for a pair naming no component, or one used twice.
+    """
+    items = list(pairs.items()) if isinstance(pairs, Mapping) else list(pairs or ())
+    problems: list[Problem] = []
+    b_to_a: dict[int, int] = {}
+    a_taken: dict[int, int] = {}
+    spelled: list[tuple[str, str]] = []
+    for old, new in items:
+        b, a = before.index_of(old), after.index_of(new)
+        where = f'pair "{old.strip()}" = "{new.strip()}"'
+        if b < 0:
+            problems.append(
+                Problem(f'"{old.strip()}" is not a component of the before profile', "pairs", None, where=where)
+            )
+        if a < 0:
+            problems.append(
+                Problem(f'"{new.strip()}" is not a component of the after profile', "pairs", None, where=where)
+            )
+        if b < 0 or a < 0:
+            continue
+        if b in b_to_a or a in a_taken:
+            twice = before.components[b].name if b in b_to_a else after.components[a].name
+            problems.append(Problem(f'"{twice}" is paired twice; pair each component once', "pairs", None, where=where))
+            continue
+        b_to_a[b], a_taken[a] = a, b
+        spelled.append((before.components[b].name, after.components[a].name))
+    if problems:
+        raise ComparisonError(problems)
+    for b, comp in enumerate(before.components):
+        if b in b_to_a:
+            continue
+        a = after.index_of(comp.name)
+        if a >= 0 and a not in a_taken:
+            b_to_a[b], a_taken[a] = a, b
+    matches: list[tuple[int | None, int | None]] = [(b, b_to_a.get(b)) for b in range(len(before.components))]
+    matches += [(None, a) for a in range(len(after.components)) if a not in a_taken]
+    return matches, tuple(spelled)
+
+
+# -- verdicts ----------------------------------------------------------------
+
+
+def verdict(before: float, after: float, predicted_k: float, tolerance: float = 0.0) -> tuple[Status, float | None]:
+    """Status and measured k of a component found in both profiles.
+
+    The rules, in order:
+
+    - **regressed**: after > before·(1 + tolerance) — unless the plan itself predicted a slowdown
+      (predicted k < 1) and the measured k is at least 90% of it, which is **met**;
+    - **unchanged**: the plan leaves the component alone (predicted k = 1) and after is within
+      tolerance of before (equal, with the default tolerance 0);
+    - otherwise **met** when measured k ≥ 90% of predicted k, else **short** (fell short).
+
+    So an untouched component that got faster is *met* (it beat its prediction of 1×, and the sentence
+    says it "also got faster"); a component the plan speeds up by k > 1.11 whose after-time equals its
+    before-time is *short* (it got 1× instead of k).  Measured k is before/after, ``None`` when after is
+    0 (eliminated: infinitely faster, so met) or both are 0 (unchanged).
+    """
+    if after == 0:
+        return (Status.MET if before > 0 else Status.UNCHANGED), None
+    measured = before / after
+    untouched = math.isclose(predicted_k, 1.0, rel_tol=_EXACT)
+    meets = measured >= SHORT_THRESHOLD * predicted_k * (1 - _EXACT)
+    if after > before * (1 + tolerance) * (1 + _EXACT):
+        return (Status.MET if predicted_k < 1 and not untouched and meets else Status.REGRESSED), measured
+    if untouched and after >= before * (1 - tolerance) * (1 - _EXACT):
+        return Status.UNCHANGED, measured
+    return (Status.MET if meets else Status.SHORT), measured
+
+
+# -- the comparison ----------------------------------------------------------
+
+
+def compare(
+    before: Profile,
+    after: Profile,
+    pairs: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+    *,
+    tolerance: float = 0.0,
+) -> Comparison:
+    """Hold ``after`` against ``before`` and its plan (the enabled optimizations).
+
+    ``pairs`` maps renamed components, before name → after name.  ``tolerance`` is a relative
+    band (0.02 = 2%) within which an after-time counts as equal to the before-time; 0 by default.
+    Raises :class:`ComparisonError` when the profiles share no component or the after profile adds
+    up to 0, and :class:`ProfileError` when the before profile cannot be analysed.
+    """
+    if not (math.isfinite(tolerance) and 0 <= tolerance < 1):
+        raise ComparisonError("the tolerance must be a share from 0 up to (not including) 100%")
+    analysis = analyse(before)
+    matches, spelled = match_components(before, after, pairs)
+    if not any(b is not None and a is not None for b, a in matches):
+        raise ComparisonError(
+            "the two profiles have no component in common (names are matched trimmed and case-insensitively); "
+            "pair renamed components by hand, or check that the after profile measures the same workload"
+        )
+    unit = before.unit
+    after_times = [convert(c.time, after.unit, unit) for c in after.components]
+    after_total = math.fsum(after_times)
+    if not after_total > 0:
+        raise ComparisonError(f"the after profile's components add up to 0 {after.unit.label}; nothing to compare")
+    hits: dict[int, list[str]] = {}
+    for o in before.optimizations:
+        if o.enabled:
+            for t in o.targets:
+                hits.setdefault(before.index_of(t), []).append(o.name)
+    rows: list[ComponentComparison] = []
+    for b, a in matches:
+        if b is None:
+            assert a is not None
+            name = after.components[a].name
+            rows.append(ComponentComparison(name, name, None, after_times[a], 1.0, None, Status.ADDED))
+            continue
+        comp = before.components[b]
+        k = float(analysis.component_speedup[b])
+        opts = tuple(hits.get(b, ()))
+        if a is None:
+            rows.append(ComponentComparison(comp.name, None, comp.time, None, k, None, Status.REMOVED, opts))
+            continue
+        status, measured = verdict(comp.time, after_times[a], k, tolerance)
+        rows.append(
+            ComponentComparison(
+                comp.name, after.components[a].name, comp.time, after_times[a], k, measured, status, opts
+            )
+        )
+    before_total = analysis.baseline_total
+    predicted_total = analysis.combined.new_total
+    predicted = analysis.combined.overall_speedup if analysis.combined.enabled else 1.0
+    measured_s = before_total / after_total
+    bottleneck = _bottleneck(rows, before_total, after_total)
+    sentence = _sentence(rows, predicted, measured_s, unit)
+    return Comparison(
+        unit,
+        after.unit,
+        tuple(rows),
+        before_total,
+        after_total,
+        predicted_total,
+        predicted,
+        measured_s,
+        spelled,
+        bottleneck,
+        sentence,
+        tolerance,
+        _warnings(before, after),
+    )
+
+
+def _warnings(before: Profile, after: Profile) -> tuple[str, ...]:
+    # The lessons' first rule: a speedup means something only between measurements of the same boundary.
+    b, a = before.settings.boundary.strip(), after.settings.boundary.strip()
+    if b and a and b.casefold() != a.casefold():
+        return (
+            f'the profiles state different boundaries, "{b}" before and "{a}" after; make sure they measure the same thing',
+        )
+    return ()
+
+
+def _bottleneck(rows: list[ComponentComparison], before_total: float, after_total: float) -> Bottleneck:
+    # The first of equal times wins, as in the table's order: a tie never flips between runs.
+    first = max((r for r in rows if r.before is not None), key=lambda r: r.before or 0.0)
+    last = max((r for r in rows if r.after is not None), key=lambda r: r.after or 0.0)
+    f0, f1 = (first.before or 0.0) / before_total, (last.after or 0.0) / after_total
+    after_name = last.after_name if last.renamed and last.after_name else last.name
+    next_ceiling = 1 / (1 - f1) if f1 < 1 else math.inf
+    moved = last is not first
+    if moved:
+        text = f"{first.name} was {format_percent(f0)} of the time; now {after_name} is the largest at {format_percent(f1)}."
+    else:
+        text = f"{first.name} was {format_percent(f0)} of the time and is still the largest, at {format_percent(f1)}."
+    text += (
+        f" The next optimization on {after_name} can make the whole at most {format_speedup(next_ceiling)} faster "
+        f"(1/(1−{format_percent(f1)}))."
+        if math.isfinite(next_ceiling)
+        else " It is all the time that is left: speeding it up speeds up everything."
+    )
+    return Bottleneck(first.name, f0, after_name, f1, next_ceiling, moved, text)
+
+
+def _clause(r: ComponentComparison, unit: TimeUnit) -> str:
+    name = r.name  # the plan's name, the one a reviewer knows; the table shows a rename
+    if r.status is Status.ADDED:
+        return f"{name} is new ({format_time(r.after or 0.0, unit)})"
+    if r.status is Status.REMOVED:
+        return f"{r.name} is gone ({format_time(r.before or 0.0, unit)})"
+    if r.eliminated:
+        return f"{name} was eliminated"
+    planned = not math.isclose(r.predicted_k, 1.0, rel_tol=_EXACT)
+    if r.status is Status.REGRESSED:
+        grew = f"{name} regressed by {format_time(r.delta, unit)}"
+        return grew + (f" instead of getting {format_speedup(r.predicted_k)} faster" if r.predicted_k > 1 else "")
+    got = format_speedup(r.measured_k)
+    if not planned:
+        return f"{name} also got {got} faster"
+    wanted = format_speedup(r.predicted_k)
+    return f"{name} got {got} as planned" if got == wanted else f"{name} got {got} instead of {wanted}"
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def _sentence(rows: list[ComponentComparison], predicted: float, measured: float, unit: TimeUnit, most: int = 3) -> str:
+    """ "Predicted 1.43×, measured 1.28×: decode got 1.7× instead of 2×, and …" — the largest deviations first."""
+    head = f"Predicted {format_speedup(predicted)}, measured {format_speedup(measured)}"
+    scale = max((max(r.before or 0.0, r.after or 0.0) for r in rows), default=0.0)
+    off = [r for r in rows if r.status is not Status.UNCHANGED and abs(r.deviation) > _EXACT * scale]
+    off.sort(key=lambda r: -abs(r.deviation))
+    if not off:
+        return f"{head}: every component came out as planned."
+    parts = [_clause(r, unit) for r in off[:most]]
+    if len(off) > most:
+        rest = len(off) - most
+        parts.append(f"{rest} more change{'s' if rest > 1 else ''}")
+    return f"{head}: {_join(parts)}."
+
+
+# -- acting on it: adopt the measured k, continue from the after profile ------
+
+
+@dataclass(frozen=True)
+class AdoptedK:
+    """One enabled optimization's planned k and the effective k measured on its targets (``None``: kept)."""
+
+    name: str
+    planned: float
+    measured: float | None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """The optimizations with measured k in place of planned k, ready to replace the plan's in one step."""
+
+    optimizations: tuple[Optimization, ...]
+    changes: tuple[AdoptedK, ...]
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return tuple(f"{c.name}: {c.note}" for c in self.changes if c.note)
+
+
+def _share_after(k: float, r: ComponentComparison, hit_by: int) -> float:
+    """The after-time that optimization (k) accounts for on a component it shares with others.
+
+    The measured k of the component, m = before/after, is split among its optimizations in
+    proportion to the logarithms of their planned k: each gets k^(ln m / ln p), p the product of
+    the planned k.  The shares multiply back to m, and each keeps its part of the promise.
+    """
+    before, after = r.before or 0.0, r.after or 0.0
+    if hit_by == 1 or before == 0:
+        return after
+    if after == 0:
+        return 0.0
+    log_m, log_p = math.log(before / after), math.log(r.predicted_k)
+    share = math.exp(log_m / hit_by) if abs(log_p) < 1e-12 else k ** (log_m / log_p)
+    return before / share
+
+
+def adopt_measured_k(before: Profile, comparison: Comparison) -> Adoption:
+    """Each enabled optimization's k replaced by the effective k measured on its targets.
+
+    Effective k = (sum of its targets' before-times) / (sum of their after-times): a time-weighted k,
+    so one target of 900 ms weighs nine times one of 100 ms.  A component that two enabled
+    optimizations both speed up has one measured k, m; it is shared in proportion to the
+    logarithms of their planned k (k₁^(ln m/ln(k₁k₂)) and k₂^(ln m/ln(k₁k₂))), so the adopted k
+    multiply back to m: 2× and 3× planned, 3× measured gives 3^(ln2/ln6) ≈ 1.53× and 3^(ln3/ln6) ≈ 1.96×.
+
+    Disabled optimizations keep their k (nothing was built to measure).  Targets that no longer exist
+    are left out; an optimization whose targets are all gone, or were all eliminated (k would be
+    infinite), keeps its k and says why in its note.
+    """
+    counts: dict[str, int] = {}
+    for o in before.optimizations:
+        if o.enabled:
+            for t in o.targets:
+                counts[_key(t)] = counts.get(_key(t), 0) + 1
+    # Targets are before names; an added after-component may share a renamed one's old name.
+    rows = {_key(r.name): r for r in comparison.rows if r.before is not None}
+    result: list[Optimization] = []
+    changes: list[AdoptedK] = []
+    for o in before.optimizations:
+        if not o.enabled:
+            result.append(o)
+            continue
+        b_sum = a_sum = 0.0
+        gone: list[str] = []
+        for t in o.targets:
+            r = rows.get(_key(t))
+            if r is None or r.before is None or r.after is None:
+                gone.append(t)
+                continue
+            b_sum += r.before
+            a_sum += _share_after(o.speedup, r, counts[_key(t)])
+        note = (
+            f"{', '.join(gone)} {'is' if len(gone) == 1 else 'are'} gone from the after profile; left out"
+            if gone
+            else ""
+        )
+        if b_sum > 0 and a_sum > 0:
+            k = b_sum / a_sum
+            result.append(replace(o, speedup=k))
+            changes.append(AdoptedK(o.name, o.speedup, k, note))
+            continue
+        why = "its targets were eliminated (an infinite k)" if b_sum > 0 else "nothing of its targets was measured"
+        changes.append(AdoptedK(o.name, o.speedup, None, f"{why}; k stays at {format_speedup(o.speedup)}"))
+        result.append(o)
+    return Adoption(tuple(result), tuple(changes))
+
+
+@dataclass(frozen=True)
+class Continued:
+    """The after profile as the next working document, with what had to change on the way."""
+
+    profile: Profile
+    notes: tuple[str, ...]
+
+
+def continue_from_after(
+    before: Profile, after: Profile, pairs: Mapping[str, str] | Iterable[tuple[str, str]] | None = None
+) -> Continued:
+    """The after profile, in the before profile's unit and settings, with the plan's optimizations unticked.
+
+    Every optimization of ``before`` (enabled or not: the untried ones are the next candidates) is
+    carried over unticked, its targets renamed through the matching (``pairs`` and equal names);
+    targets that no longer exist are dropped, and an optimization left with none is dropped, each
+    with a note.  The after profile's own optimizations follow, unticked, unless one of the same
+    name was carried over.
+    """
+    matches, _ = match_components(before, after, pairs)
+    new_name = {
+        _key(before.components[b].name): after.components[a].name for b, a in matches if b is not None and a is not None
+    }
+    notes: list[str] = []
+    carried: list[Optimization] = []
+    for o in before.optimizations:
+        targets = tuple(new_name[_key(t)] for t in o.targets if _key(t) in new_name)
+        lost = [t for t in o.targets if _key(t) not in new_name]
+        if not targets:
+            notes.append(f"{o.name}: dropped; {', '.join(lost)} no longer exist{'s' if len(lost) == 1 else ''}")
+            continue
+        if lost:
+            notes.append(f"{o.name}: {', '.join(lost)} dropped from its targets; no longer in the after profile")
+        carried.append(replace(o, targets=targets, enabled=False))
+    names = {_key(o.name) for o in carried}
+    carried += [replace(o, enabled=False) for o in after.optimizations if _key(o.name) not in names]
+    comps = [c._replace(time=convert(c.time, after.unit, before.unit)) for c in after.components]
+    settings = before.settings
+    return Continued(Profile(comps, carried, settings, before.unit), tuple(notes))

@@ -1,0 +1,66 @@
+"""One call for everything objectives, load and cost add to an analysis, as the report and the window need it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .analysis import Analysis
+from .cost import CostFigures, analyse_cost
+from .errors import Problem
+from .load_settings import LoadCostFields
+from .load_view import analyse_load, load_objective_problem
+from .objective_table import ObjectiveTable, objective_table
+from .objectives import ObjectiveFigures, ObjectiveSpec, analyse_objectives, objective_notes
+from .profile import Profile
+from .queueing import Criterion, LoadFigures
+
+
+@dataclass(frozen=True)
+class Extras:
+    """The objectives (End to end first), their table, the loaded service (``None`` without an arrival
+    rate) and the cost per run; ``notes`` are warnings located in model terms, never refusals."""
+
+    objectives: tuple[ObjectiveFigures, ...]
+    table: ObjectiveTable
+    load: LoadFigures | None
+    cost: CostFigures
+    notes: tuple[Problem, ...]
+
+
+def analyse_extras(
+    profile: Profile,
+    analysis: Analysis,
+    objectives_of_component: Sequence[tuple[str, ...]],
+    specs: Sequence[ObjectiveSpec],
+    settings: LoadCostFields,
+    criterion: Criterion = Criterion.MEAN_RESPONSE,
+) -> Extras:
+    """Objectives, load and cost for ``profile`` and its ``analysis``.
+
+    Until the profile carries them, the objectives of each component, the Objectives sheet's rows and
+    the load and cost settings come as arguments.
+    """
+    objectives = analyse_objectives(profile, objectives_of_component, specs)
+    notes = objective_notes(objectives_of_component, specs)
+    load = analyse_load(objectives, settings, profile.unit, criterion)
+    why = load_objective_problem(objectives, settings)
+    if why is not None:
+        notes.append(Problem(why, "settings", None, "load_objective"))
+    if (settings.watts_per_gpu is None) != (settings.energy_price_per_kwh is None):
+        missing = "energy_price_per_kwh" if settings.energy_price_per_kwh is None else "watts_per_gpu"
+        notes.append(
+            Problem(
+                "energy is left out of the cost until both the watts per GPU and the energy price per kWh are given",
+                "settings",
+                None,
+                missing,
+            )
+        )
+    return Extras(
+        objectives=tuple(objectives),
+        table=objective_table(profile, objectives),
+        load=load,
+        cost=analyse_cost(analysis, settings),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,190 @@
+"""The measured-scaling fits in sentences a reviewer reads: regime, peak, efficiency, trust, the profile's P."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .measurements import MeasureKind
+from .units import format_number, format_speedup
+
+if TYPE_CHECKING:
+    from .fit import FitResult
+
+
+def percent(fraction: float) -> str:
+    """A coefficient as a percentage with two significant digits: 2.8%, 0.01%, 0%."""
+    pct = fraction * 100
+    if fraction == 0:
+        return "0"
+    if not math.isfinite(pct):
+        return format_number(pct)
+    if abs(pct) < 1e-6:
+        return "0%"
+    if abs(pct) >= 10:
+        return f"{pct:.0f}%"
+    if abs(pct) >= 1:
+        return f"{pct:.1f}%".replace(".0%", "%")
+    return f"{float(f'{pct:.2g}'):g}%"
+
+
+def count(n: float) -> str:
+    """A count of workers: whole from 10 up (96.5 → 97, as a reviewer reads it), else 3 significant digits."""
+    return f"{round(n):,}" if abs(n - round(n)) < 0.05 or n >= 10 else format_number(n)
+
+
+def _rate(value: float, unit: str) -> str:
+    if not unit:
+        return format_number(value)
+    return f"{format_number(value)}{unit}" if unit.startswith("/") else f"{format_number(value)} {unit}"
+
+
+def regime_sentence(result: FitResult) -> str | None:
+    """Which regime the system is in, from the USL fit: contention, coherency, or none measured."""
+    usl, m = result.usl, result.measurements
+    if usl is None:
+        return None
+    noun = m.noun
+    coeffs = f"α = {percent(usl.alpha)}, β = {percent(usl.beta)}"
+    n_max = float(result.points.n.max())
+    kind = usl.limited_by(n_max)
+    if kind == "none":
+        return f"Linear scaling ({coeffs}): no contention or coherency cost measured; throughput grows in step with {noun}."
+    label = "Contention-limited" if kind == "contention" else "Coherency-limited"
+    peak = usl.peak_n
+    if peak is None:
+        limit = usl.limit_x
+        if m.kind is MeasureKind.TIME:
+            best = format_speedup(limit / float(usl.throughput(usl.baseline_n)))
+            return (
+                f"{label} ({coeffs}): the runtime keeps falling as {noun} are added but never beats {best} against N0."
+            )
+        return (
+            f"{label} ({coeffs}): throughput never turns down; it levels off towards γ/α = "
+            f"{_rate(limit, m.unit)} as {noun} are added."
+        )
+    if m.kind is MeasureKind.TIME:
+        best_time = 1.0 / float(usl.throughput(peak))
+        speed = format_speedup(float(usl.speedup(peak)))
+        text = (
+            f"{label} ({coeffs}): the runtime is shortest at {count(peak)} {noun} "
+            f"({_rate(best_time, m.unit)}, {speed} against N0 = {count(usl.baseline_n)}); past it, adding {noun} slows the job."
+        )
+    else:
+        text = (
+            f"{label} ({coeffs}): throughput peaks at {count(peak)} {noun} ({_rate(usl.peak_x or 0.0, m.unit)}); "
+            f"past it, adding {noun} lowers throughput."
+        )
+    if peak > n_max * 1.05:
+        text += f" The peak lies beyond the largest run (N = {count(n_max)}): an extrapolation."
+    return text
+
+
+def efficiency_sentence(result: FitResult) -> str | None:
+    """Where efficiency against N0 falls below 50%: from the USL (else Amdahl) fit, and as measured."""
+    noun = result.measurements.noun
+    fitted = result.usl.half_efficiency_n if result.usl is not None else None
+    source = "USL"
+    if fitted is None and result.amdahl is not None:
+        fitted, source = result.amdahl.half_efficiency_n, "Amdahl"
+    parts = []
+    if fitted is not None:
+        parts.append(f"Efficiency falls below 50% at about {count(fitted)} {noun} ({source} fit)")
+    elif result.usl is not None or result.amdahl is not None:
+        parts.append("Efficiency never falls below 50% in the fitted model")
+    if result.measured_half_efficiency_n is not None:
+        parts.append(f"the runs first fall below it at N = {count(result.measured_half_efficiency_n)}")
+    if not parts:
+        return None
+    return "; ".join(parts) + "."
+
+
+def amdahl_sentence(result: FitResult) -> str | None:
+    fit = result.amdahl
+    if fit is None:
+        return None
+    p = fit.parallel_fraction
+    text = f"Amdahl fit: P = {percent(p)} ± {percent(fit.stderr)} parallel, "
+    if p >= 1:
+        return text + "no ceiling: the runs scale as well as or better than linearly (superlinear effects?)."
+    if p <= 0:
+        return text + "so the runs show no speedup at all from more workers."
+    return text + f"a ceiling of {format_speedup(fit.ceiling)} however many {result.measurements.noun} are added."
+
+
+def karp_flatt_sentence(result: FitResult) -> str | None:
+    if result.karp_flatt_trend is None:
+        return None
+    e, n = result.points.karp_flatt, result.points.n
+    keys = sorted({float(k) for k in n[e == e]})  # e == e drops the baseline's NaN
+    lo = float(e[n == keys[0]].mean())
+    hi = float(e[n == keys[-1]].mean())
+    span = f"from {percent(lo)} at N = {count(keys[0])} to {percent(hi)} at N = {count(keys[-1])}"
+    if result.karp_flatt_trend == "rising":
+        return (
+            f"The Karp–Flatt serial fraction rises {span}: overhead grows with N (communication, contention), "
+            "not a fixed serial part."
+        )
+    if result.karp_flatt_trend == "falling":
+        return f"The Karp–Flatt serial fraction falls {span}: the small runs carry a start-up cost that larger ones amortise."
+    return (
+        f"The Karp–Flatt serial fraction stays steady ({span}): consistent with a fixed serial part, as Amdahl assumes."
+    )
+
+
+def trust_sentences(result: FitResult) -> list[str]:
+    """Warnings about how far to trust the fits: few runs, standard errors larger than the estimates."""
+    out = []
+    if result.weakly_determined and (result.usl is not None or result.amdahl is not None):
+        out.append(
+            f"Only {len(result.measurements)} runs: the fit is weakly determined; runs at 6 or more N would pin it down."
+        )
+    usl = result.usl
+    if usl is not None:
+        loose = [
+            name
+            for name, est, err in (("α", usl.alpha, usl.alpha_stderr), ("β", usl.beta, usl.beta_stderr))
+            if 0 < est < err  # an estimate at its bound (0) is said plainly by the regime sentence
+        ]
+        if loose:
+            which = " and ".join(loose)
+            out.append(
+                f"The standard error of {which} is larger than the estimate: the runs cannot tell "
+                f"{'it' if len(loose) == 1 else 'them'} from 0."
+            )
+    if result.amdahl is not None and result.amdahl.stderr > abs(result.amdahl.parallel_fraction):
+        out.append("The standard error of P is larger than P itself: the runs barely constrain it.")
+    return out
+
+
+def notes_for(result: FitResult) -> list[str]:
+    """The summary for a reviewer, most important first."""
+    sentences = [
+        regime_sentence(result),
+        efficiency_sentence(result),
+        amdahl_sentence(result),
+        karp_flatt_sentence(result),
+    ]
+    return (
+        [s for s in sentences if s]
+        + trust_sentences(result)
+        + [str(p.what).capitalize() + "." for p in result.problems]
+    )
+
+
+def profile_comparison(profile_parallel_fraction: float, result: FitResult) -> str | None:
+    """The profile's P against the fitted P, in points of the time; None without an Amdahl fit."""
+    fit = result.amdahl
+    if fit is None:
+        return None
+    said, seen = profile_parallel_fraction, fit.parallel_fraction
+    points = round(abs(said - seen) * 100)
+    head = f"The profile says {percent(said)} parallel, the runs say {percent(seen)}"
+    if points == 0:
+        return f"{head}: they agree."
+    within = f" (within the fit's standard error of ±{percent(fit.stderr)})" if abs(said - seen) <= fit.stderr else ""
+    if seen < said:
+        return f"{head}: {points} point{'s' if points != 1 else ''} of the time don't scale as the profile assumes{within}."
+    return (
+        f"{head}: {points} point{'s' if points != 1 else ''} more of the time scale than the profile assumes{within}."
+    )

@@ -1,0 +1,199 @@
+"""The settings of the load and cost analyses, their rules, and how each is written in a Settings sheet."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from .errors import Problem
+from .objectives import END_TO_END
+from .quantities import (
+    MAX_SERVERS,
+    format_money,
+    parse_energy_price,
+    parse_power,
+    parse_price,
+    parse_rate,
+    parse_servers,
+    price_text,
+    rate_text,
+    watts_text,
+)
+from .units import format_number
+
+
+class LoadCostFields(Protocol):
+    """What the load and cost analyses read from settings: :class:`LoadCostSettings`, or a Settings with the same fields."""
+
+    @property
+    def arrival_rate(self) -> float | None: ...
+    @property
+    def servers(self) -> int: ...
+    @property
+    def load_objective(self) -> str: ...
+    @property
+    def gpu_price_per_hour(self) -> float | None: ...
+    @property
+    def currency(self) -> str: ...
+    @property
+    def watts_per_gpu(self) -> float | None: ...
+    @property
+    def energy_price_per_kwh(self) -> float | None: ...
+
+
+@dataclass(frozen=True)
+class LoadCostSettings:
+    """Load: requests per second arriving at ``servers`` replicas, timed by ``load_objective``.
+
+    Cost: a GPU's price per hour (``currency`` only for display: ``$``, ``EUR``), and optionally its
+    power in watts and the energy price per kWh. Every field is optional: without an arrival rate
+    there is no load analysis, without a price the cost analysis counts GPU-hours only.
+    """
+
+    arrival_rate: float | None = None
+    servers: int = 1
+    load_objective: str = END_TO_END
+    gpu_price_per_hour: float | None = None
+    currency: str = ""
+    watts_per_gpu: float | None = None
+    energy_price_per_kwh: float | None = None
+
+    def problems(self) -> list[Problem]:
+        """Everything wrong with these settings, located by field name."""
+        return load_cost_problems(self)
+
+
+def load_cost_problems(settings: LoadCostFields) -> list[Problem]:
+    """Everything wrong with the load and cost fields of ``settings``, located by field name (table "settings")."""
+    problems: list[Problem] = []
+
+    def bad(name: str, what: str) -> None:
+        problems.append(Problem(what, "settings", None, name))
+
+    rate = settings.arrival_rate
+    if rate is not None and not (math.isfinite(rate) and rate > 0):
+        bad("arrival_rate", "the arrival rate must be a number of requests per second greater than 0")
+    servers = settings.servers
+    if isinstance(servers, bool) or not isinstance(servers, int) or not 1 <= servers <= MAX_SERVERS:
+        bad("servers", f"the number of servers must be a whole number from 1 to {MAX_SERVERS:,}")
+    if not settings.load_objective.strip():
+        bad("load_objective", f'the load objective needs a name; "{END_TO_END}" holds every component')
+    for name, value, what in (
+        ("gpu_price_per_hour", settings.gpu_price_per_hour, "the GPU price per hour"),
+        ("watts_per_gpu", settings.watts_per_gpu, "the power per GPU"),
+        ("energy_price_per_kwh", settings.energy_price_per_kwh, "the energy price per kWh"),
+    ):
+        if value is not None and not (math.isfinite(value) and value >= 0):
+            bad(name, f"{what} must be a number of 0 or more")
+    # Watts without an energy price (or the reverse) is not refused: a person types one, then the other.
+    return problems
+
+
+def hourly_rate(settings: LoadCostFields) -> float | None:
+    """Money per GPU-hour: the price plus the energy a GPU draws in an hour; ``None`` when no price is known."""
+    energy = None
+    if settings.watts_per_gpu is not None and settings.energy_price_per_kwh is not None:
+        energy = settings.watts_per_gpu / 1000.0 * settings.energy_price_per_kwh
+    if settings.gpu_price_per_hour is None:
+        return energy
+    return settings.gpu_price_per_hour + (energy or 0.0)
+
+
+@dataclass(frozen=True)
+class SettingRow:
+    """One row of a Settings sheet: its label, what it means, and how its value is read and written."""
+
+    field: str
+    label: str
+    meaning: str
+    aliases: tuple[str, ...]
+
+
+SETTING_ROWS: tuple[SettingRow, ...] = (
+    SettingRow(
+        "arrival_rate",
+        "Arrival rate",
+        'load: requests per second arriving (also "7200/min"); empty: no load analysis',
+        ("arrival rate", "request rate", "arrivals", "lambda", "λ"),
+    ),
+    SettingRow("servers", "Servers", "load: replicas serving requests in parallel (c)", ("servers", "replicas", "c")),
+    SettingRow(
+        "load_objective",
+        "Load objective",
+        f"load: the objective whose time is the service time (default {END_TO_END})",
+        ("load objective", "service objective"),
+    ),
+    SettingRow(
+        "gpu_price_per_hour",
+        "GPU price per hour",
+        'cost: price of one GPU for an hour, with its currency ("$2.50", "2.5 EUR")',
+        ("gpu price per hour", "gpu price", "price per gpu-hour", "price per gpu hour", "gpu-hour price"),
+    ),
+    SettingRow(
+        "watts_per_gpu", "Watts per GPU", "cost: power one GPU draws", ("watts per gpu", "power per gpu", "watts")
+    ),
+    SettingRow(
+        "energy_price_per_kwh",
+        "Energy price per kWh",
+        "cost: price of a kWh, in the GPU price's currency",
+        ("energy price per kwh", "energy price", "price per kwh", "electricity price"),
+    ),
+)
+"""The rows the Settings sheet gains, in order. ``currency`` has no row: it is written with the prices."""
+
+
+def setting_texts(settings: LoadCostFields) -> dict[str, str]:
+    """Each field's value as text that :func:`SETTING_PARSERS` read back exactly; "" for an unset field."""
+    rate, price, watts, energy = (
+        settings.arrival_rate,
+        settings.gpu_price_per_hour,
+        settings.watts_per_gpu,
+        settings.energy_price_per_kwh,
+    )
+    return {
+        "arrival_rate": rate_text(rate) if rate is not None else "",
+        "servers": str(settings.servers),
+        "load_objective": settings.load_objective,
+        "gpu_price_per_hour": price_text(price, settings.currency) if price is not None else "",
+        "watts_per_gpu": watts_text(watts) if watts is not None else "",
+        "energy_price_per_kwh": (price_text(energy, settings.currency) + "/kWh") if energy is not None else "",
+    }
+
+
+def _energy(text: str) -> tuple[float, str]:
+    price = parse_energy_price(text)
+    return price.amount, price.currency
+
+
+def _price(text: str) -> tuple[float, str]:
+    price = parse_price(text)
+    return price.amount, price.currency
+
+
+SETTING_PARSERS: dict[str, Callable[[str], object]] = {
+    "arrival_rate": parse_rate,
+    "servers": parse_servers,
+    "load_objective": lambda text: text.strip(),
+    "gpu_price_per_hour": _price,  # (amount, currency): the currency goes to the currency field
+    "watts_per_gpu": parse_power,
+    "energy_price_per_kwh": _energy,  # (amount, currency): must agree with the GPU price's, see same_currency
+}
+"""Text of a Settings cell → the field's value; each raises :class:`~amdahl_desk.model.units.ParseError`."""
+
+
+def settings_summary(settings: LoadCostFields) -> str:
+    """One line for a settings panel or a slide footer: ``14 requests/s on 24 replicas · $2.50 per GPU-hour``."""
+    parts = []
+    if settings.arrival_rate is not None:
+        replicas = "replica" if settings.servers == 1 else "replicas"
+        parts.append(f"{format_number(settings.arrival_rate)} requests/s on {settings.servers:,} {replicas}")
+    if settings.gpu_price_per_hour is not None:
+        parts.append(f"{format_money(settings.gpu_price_per_hour, settings.currency)} per GPU-hour")
+    if settings.watts_per_gpu is not None and settings.energy_price_per_kwh is not None:
+        parts.append(
+            f"{format_number(settings.watts_per_gpu)} W at "
+            f"{format_money(settings.energy_price_per_kwh, settings.currency)} per kWh"
+        )
+    return " · ".join(parts)

@@ -1,0 +1,357 @@
+"""Several boundaries in one profile: each objective (TTFT, ITL, End to end) analysed on its own components.
+
+A component names the objectives it belongs to (``"TTFT; End to end"``); the implicit objective
+*End to end* holds every component. Each objective gets what the whole profile gets: its baseline,
+f of each optimization within it, S, new time, ceiling, the target verdict and the required k.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .analysis import Analysis, Combined, OptimizationFigures, TargetFigures, _overlaps, _target
+from .errors import Problem
+from .laws import amdahl_speedup, ceiling
+from .profile import Profile
+
+END_TO_END = "End to end"
+_END_TO_END_SPELLINGS = {"end to end", "end-to-end", "endtoend", "e2e"}
+
+
+def objective_key(name: str) -> str:
+    """What two spellings of one objective share: case and runs of blanks do not count; "end-to-end" is End to end."""
+    key = " ".join(name.casefold().split())
+    return "end to end" if key in _END_TO_END_SPELLINGS else key
+
+
+def is_end_to_end(name: str) -> bool:
+    return objective_key(name) == "end to end"
+
+
+def parse_objectives(text: str) -> tuple[str, ...]:
+    """An Objectives cell ``"TTFT; End to end"`` → ``("TTFT", "End to end")``: trimmed, first spelling kept."""
+    names: list[str] = []
+    seen: set[str] = set()
+    for part in text.replace("\n", ";").split(";"):
+        name = " ".join(part.split())
+        key = objective_key(name)
+        if name and key not in seen:
+            seen.add(key)
+            names.append(name)
+    return tuple(names)
+
+
+def objectives_text(names: Sequence[str]) -> str:
+    """The Objectives cell for ``names``; :func:`parse_objectives` reads it back."""
+    return "; ".join(names)
+
+
+@dataclass(frozen=True)
+class ObjectiveSpec:
+    """A row of the Objectives sheet: an objective, its own target time (in the profile's unit), notes."""
+
+    name: str
+    target_time: float | None = None
+    notes: str = ""
+
+
+def objective_spec_problems(specs: Sequence[ObjectiveSpec], end_to_end_target: float | None = None) -> list[Problem]:
+    """Rows of the Objectives sheet that cannot be accepted, located as ("objectives", row, field).
+
+    End to end's target is the Settings' target time: a row for End to end may repeat it, not contradict it.
+    """
+    problems: list[Problem] = []
+    first: dict[str, int] = {}
+    for row, spec in enumerate(specs):
+        key = objective_key(spec.name)
+        if not key:
+            problems.append(Problem("the objective has no name", "objectives", row, "name"))
+        elif key in first:
+            problems.append(
+                Problem(
+                    f'"{spec.name}" is listed twice (also in row {first[key] + 1}); each objective once',
+                    "objectives",
+                    row,
+                    "name",
+                )
+            )
+        else:
+            first[key] = row
+        target = spec.target_time
+        if target is not None and not (math.isfinite(target) and target > 0):
+            problems.append(
+                Problem("the target time must be a number greater than 0", "objectives", row, "target_time")
+            )
+        elif target is not None and key == "end to end" and end_to_end_target not in (None, target):
+            problems.append(
+                Problem(
+                    f"End to end's target is the Settings' target time ({end_to_end_target:g}); "
+                    "leave this cell empty or make the two equal",
+                    "objectives",
+                    row,
+                    "target_time",
+                )
+            )
+    return problems
+
+
+def _groups(objectives_of_component: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[int]]:
+    """Rows by the objectives they name, in order of first appearance: a long table names few distinct lists."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for row, names in enumerate(objectives_of_component):
+        if names:
+            rows = groups.get(names)
+            if rows is None:
+                groups[names] = [row]
+            else:
+                rows.append(row)
+    return groups
+
+
+def objective_notes(
+    objectives_of_component: Sequence[tuple[str, ...]], specs: Sequence[ObjectiveSpec]
+) -> list[Problem]:
+    """Warnings, not refusals: objectives named on components but missing from a non-empty Objectives sheet
+    (at the first component naming each), and listed objectives that no component belongs to."""
+    if not specs:
+        return []
+    listed = {objective_key(s.name) for s in specs}
+    notes: list[Problem] = []
+    used: set[str] = set()
+    for names, rows in _groups(objectives_of_component).items():
+        row = rows[0]
+        for name in names:
+            key = objective_key(name)
+            if key not in listed and key not in used and key != "end to end":
+                notes.append(
+                    Problem(
+                        f'"{name}" is not in the Objectives sheet; it is analysed without a target of its own',
+                        "components",
+                        row,
+                        "objectives",
+                    )
+                )
+            used.add(key)
+    for row, spec in enumerate(specs):
+        key = objective_key(spec.name)
+        if key and key != "end to end" and key not in used:
+            notes.append(
+                Problem(
+                    f'no component belongs to "{spec.name}"; name it in the Objectives column of the components it holds',
+                    "objectives",
+                    row,
+                    "name",
+                )
+            )
+    return notes
+
+
+@dataclass(frozen=True)
+class ObjectiveFigures:
+    """One objective's analysis; ``optimizations`` is aligned with ``profile.optimizations``."""
+
+    name: str
+    rows: NDArray[np.int64]
+    components: tuple[str, ...]
+    listed: bool
+    notes: str
+    baseline_total: float
+    optimizations: OptimizationFigures
+    combined: Combined
+    target: TargetFigures | None
+
+    @property
+    def is_end_to_end(self) -> bool:
+        return is_end_to_end(self.name)
+
+    @property
+    def new_total(self) -> float:
+        return self.combined.new_total
+
+    @property
+    def overall_speedup(self) -> float:
+        return self.combined.overall_speedup
+
+    @property
+    def ceiling(self) -> float:
+        return self.combined.ceiling
+
+
+def objective_order(
+    objectives_of_component: Sequence[tuple[str, ...]], specs: Sequence[ObjectiveSpec]
+) -> list[tuple[str, ObjectiveSpec | None]]:
+    """End to end first, then the sheet's objectives that hold components, then the unlisted ones as first named."""
+    return _order(_groups(objectives_of_component), specs)
+
+
+def _order(
+    groups: dict[tuple[str, ...], list[int]], specs: Sequence[ObjectiveSpec]
+) -> list[tuple[str, ObjectiveSpec | None]]:
+    named: dict[str, str] = {}
+    for names in groups:
+        for name in names:
+            named.setdefault(objective_key(name), name)
+    by_key = {objective_key(s.name): s for s in reversed(specs)}  # the first row wins
+    order: list[tuple[str, ObjectiveSpec | None]] = []
+    end = by_key.get("end to end")
+    order.append((end.name if end else END_TO_END, end))
+    seen = {"end to end"}
+    for spec in specs:
+        key = objective_key(spec.name)
+        if key in named and key not in seen:
+            seen.add(key)
+            order.append((spec.name, by_key[key]))
+    for key, name in named.items():
+        if key not in seen:
+            seen.add(key)
+            order.append((name, None))
+    return order
+
+
+def analyse_objectives(
+    profile: Profile, objectives_of_component: Sequence[tuple[str, ...]], specs: Sequence[ObjectiveSpec] = ()
+) -> list[ObjectiveFigures]:
+    """Every objective's figures, End to end first (whose figures equal the whole profile's analysis).
+
+    ``objectives_of_component[i]`` names the objectives of ``profile.components[i]``.  End to end's
+    target is its sheet row's, else the Settings' target time.
+    """
+    comps = profile.components
+    n = len(comps)
+    if len(objectives_of_component) != n:
+        raise ValueError(f"{len(objectives_of_component)} objective lists for {n} components")
+    plan = _plan(profile)
+    members: dict[str, list[int]] = {}
+    groups = _groups(objectives_of_component)
+    for names, rows_of in groups.items():
+        for key in {objective_key(name) for name in names}:
+            members.setdefault(key, []).extend(rows_of)
+    result = []
+    for name, spec in _order(groups, specs):
+        key = objective_key(name)
+        if key == "end to end":
+            mask = np.ones(n, dtype=bool)
+            target = spec.target_time if spec and spec.target_time is not None else profile.settings.target_time
+        else:
+            mask = np.zeros(n, dtype=bool)
+            mask[members[key]] = True
+            target = spec.target_time if spec else None
+        result.append(_figures(profile, plan, name, spec, mask, target))
+    return result
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every objective shares: times, the optimization → component pairs, each component's speedup."""
+
+    times: NDArray[np.float64]
+    new_times: NDArray[np.float64]
+    k_comp: NDArray[np.float64]
+    opt_idx: NDArray[np.int64]
+    comp_idx: NDArray[np.int64]
+    on: NDArray[np.bool_]
+    speedups: NDArray[np.float64]
+    enabled: int
+    names: NDArray[np.object_]
+
+
+def _plan(profile: Profile) -> _Plan:
+    """The same pairing and per-component products as :func:`~amdahl_desk.model.analysis.analyse`."""
+    cached, _ = profile.arrays()
+    times = cached.copy()
+    n = len(times)
+    opts = profile.optimizations
+    m = len(opts)
+    opt_ids: list[int] = []
+    comp_ids: list[int] = []
+    for i, opt in enumerate(opts):
+        for target in opt.targets:
+            row = profile.index_of(target)
+            if row >= 0:
+                opt_ids.append(i)
+                comp_ids.append(row)
+    opt_idx = np.asarray(opt_ids, dtype=np.int64)
+    comp_idx = np.asarray(comp_ids, dtype=np.int64)
+    speedups = np.fromiter((o.speedup for o in opts), dtype=float, count=m)
+    enabled = np.fromiter((o.enabled for o in opts), dtype=bool, count=m)
+    on = enabled[opt_idx] if m else np.zeros(0, dtype=bool)
+    k_comp = np.ones(n)
+    np.multiply.at(k_comp, comp_idx[on], speedups[opt_idx[on]])
+    names = np.empty(n, dtype=object)
+    names[:] = [c.name for c in profile.components]
+    return _Plan(times, times / k_comp, k_comp, opt_idx, comp_idx, on, speedups, int(enabled.sum()), names)
+
+
+def _figures(
+    profile: Profile, plan: _Plan, name: str, spec: ObjectiveSpec | None, mask: NDArray[np.bool_], target: float | None
+) -> ObjectiveFigures:
+    times, speedups, opt_idx, comp_idx = plan.times, plan.speedups, plan.opt_idx, plan.comp_idx
+    m = len(speedups)
+    rows = np.flatnonzero(mask)
+    total = math.fsum(times[rows])
+    inside = mask[comp_idx] if comp_idx.size else np.zeros(0, dtype=bool)
+    affected = np.bincount(opt_idx[inside], weights=times[comp_idx[inside]], minlength=m) if m else np.zeros(0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f_opt = np.clip(affected / total, 0.0, 1.0) if total > 0 else np.zeros(m)
+    new_opt = total * ((1.0 - f_opt) + f_opt / speedups) if m else np.zeros(0)
+    per_opt = OptimizationFigures(f_opt, amdahl_speedup(f_opt, speedups), new_opt, total - new_opt, ceiling(f_opt))
+
+    here = plan.on & inside
+    hits = np.bincount(comp_idx[here], minlength=len(times))
+    new_total = math.fsum(plan.new_times[rows])
+    f_union = min(math.fsum(times[hits > 0]) / total, 1.0) if total > 0 else 0.0
+    combined = Combined(
+        enabled=plan.enabled,
+        fraction=f_union,
+        overall_speedup=total / new_total if new_total > 0 else (math.inf if total > 0 else 1.0),
+        new_total=new_total,
+        time_saved=total - new_total,
+        ceiling=float(ceiling(f_union)),
+        overlaps=tuple(_overlaps(profile, hits, comp_idx[here], opt_idx[here], plan.k_comp)),
+    )
+    return ObjectiveFigures(
+        name=name,
+        rows=rows,
+        components=tuple(plan.names[rows].tolist()),
+        listed=spec is not None or is_end_to_end(name),
+        notes=spec.notes if spec else "",
+        baseline_total=total,
+        optimizations=per_opt,
+        combined=combined,
+        target=_target(target, total, combined) if target is not None and total > 0 else None,
+    )
+
+
+def find_objective(figures: Sequence[ObjectiveFigures], name: str) -> ObjectiveFigures | None:
+    """The objective called ``name`` (any spelling), or ``None``."""
+    key = objective_key(name)
+    return next((f for f in figures if objective_key(f.name) == key), None)
+
+
+def restrict_analysis(analysis: Analysis, objective: ObjectiveFigures) -> Analysis:
+    """``analysis`` seen through one objective, for the picker: the headline, charts and sentence follow it.
+
+    Arrays stay aligned with the profile's components; those outside the objective have time 0.
+    GPU scaling stays the whole workload's.
+    """
+    if objective.is_end_to_end:
+        return analysis
+    mask = np.zeros(len(analysis.times), dtype=bool)
+    mask[objective.rows] = True
+    times = np.where(mask, analysis.times, 0.0)
+    total = objective.baseline_total
+    return replace(
+        analysis,
+        baseline_total=total,
+        times=times,
+        fractions=times / total if total > 0 else np.zeros_like(times),
+        new_times=np.where(mask, analysis.new_times, 0.0),
+        optimizations=objective.optimizations,
+        combined=objective.combined,
+        target=objective.target,
+    )

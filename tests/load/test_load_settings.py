@@ -1,0 +1,108 @@
+"""The new settings: defaults, rules located by field, and the Settings-sheet text that reads back exactly."""
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from amdahl_desk.model.load_settings import (
+    SETTING_PARSERS,
+    SETTING_ROWS,
+    LoadCostSettings,
+    hourly_rate,
+    load_cost_problems,
+    setting_texts,
+    settings_summary,
+)
+
+
+def test_defaults_are_off():
+    s = LoadCostSettings()
+    assert (s.arrival_rate, s.servers, s.load_objective) == (None, 1, "End to end")
+    assert (s.gpu_price_per_hour, s.currency, s.watts_per_gpu, s.energy_price_per_kwh) == (None, "", None, None)
+    assert s.problems() == []
+    assert hourly_rate(s) is None
+    assert settings_summary(s) == ""
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"arrival_rate": -1.0}, "arrival_rate"),
+        ({"arrival_rate": 0.0}, "arrival_rate"),
+        ({"arrival_rate": math.inf}, "arrival_rate"),
+        ({"servers": 0}, "servers"),
+        ({"servers": True}, "servers"),
+        ({"servers": 2.5}, "servers"),
+        ({"load_objective": "  "}, "load_objective"),
+        ({"gpu_price_per_hour": math.nan}, "gpu_price_per_hour"),
+        ({"gpu_price_per_hour": -2.5}, "gpu_price_per_hour"),
+        ({"watts_per_gpu": -700.0}, "watts_per_gpu"),
+        ({"energy_price_per_kwh": math.inf}, "energy_price_per_kwh"),
+    ],
+)
+def test_each_bad_value_is_located(changes, field):
+    (problem,) = LoadCostSettings(**changes).problems()
+    assert (problem.table, problem.row, problem.field) == ("settings", None, field)
+
+
+def test_watts_without_energy_price_is_not_refused_and_not_counted():
+    s = LoadCostSettings(gpu_price_per_hour=2.0, watts_per_gpu=700)
+    assert load_cost_problems(s) == []
+    assert hourly_rate(s) == 2.0
+
+
+def test_summary():
+    s = LoadCostSettings(
+        arrival_rate=14, servers=24, gpu_price_per_hour=2.5, currency="$", watts_per_gpu=700, energy_price_per_kwh=0.12
+    )
+    assert settings_summary(s) == "14 requests/s on 24 replicas · $2.50 per GPU-hour · 700 W at $0.12 per kWh"
+
+
+def test_every_field_but_currency_has_a_row():
+    assert [r.field for r in SETTING_ROWS] == [
+        "arrival_rate",
+        "servers",
+        "load_objective",
+        "gpu_price_per_hour",
+        "watts_per_gpu",
+        "energy_price_per_kwh",
+    ]
+    assert set(SETTING_PARSERS) == {r.field for r in SETTING_ROWS}
+
+
+def read_back(texts: dict[str, str]) -> LoadCostSettings:
+    """What the files layer will do: parse each non-empty cell, the prices' currency into ``currency``."""
+    values: dict[str, object] = {}
+    for fld, text in texts.items():
+        if not text:
+            continue
+        value = SETTING_PARSERS[fld](text)
+        if fld in ("gpu_price_per_hour", "energy_price_per_kwh"):
+            amount, currency = value
+            values[fld] = amount
+            if currency:
+                values["currency"] = currency
+        else:
+            values[fld] = value
+    return LoadCostSettings(**values)
+
+
+positive = st.floats(1e-6, 1e9)
+
+
+@given(
+    st.none() | positive,
+    st.integers(1, 100_000),
+    st.sampled_from(["End to end", "TTFT", "Time to first token"]),
+    st.none() | st.floats(0, 1e6),
+    st.sampled_from(["", "$", "EUR", "€"]),
+    st.none() | st.floats(0, 1e5),
+    st.none() | st.floats(0, 10),
+)
+def test_settings_round_trip_through_sheet_text(rate, servers, objective, price, currency, watts, energy):
+    if price is None and energy is None:
+        currency = ""  # with no price written, there is nowhere to keep a currency
+    s = LoadCostSettings(rate, servers, objective, price, currency, watts, energy)
+    assert read_back(setting_texts(s)) == s

@@ -1,0 +1,87 @@
+"""The loaded-service sentences, one per situation a person can be in."""
+
+import pytest
+
+from amdahl_desk.model.load_view import load_sentence, max_rate_sentence
+from amdahl_desk.model.queueing import load_figures
+from amdahl_desk.model.units import TimeUnit
+
+
+def figures(rate, before=1500, after=1050, servers=24, target=None):
+    return load_figures("End to end", before, after, rate, servers, TimeUnit.MS, target)
+
+
+def test_saturated_today_relieved_by_the_plan():
+    text = load_sentence(figures(20), "faster decode")
+    # before: a = 30 erlangs on 24 replicas; after: a = 21, ρ = 87.5%
+    assert text.startswith(
+        "At 20 requests/s on 24 replicas the service is saturated today (load 125% of capacity): the queue grows "
+        "without bound; faster decode cuts service time 1.43× and brings it to a mean response of "
+    )
+    assert text.endswith(" at 88% utilization.")
+
+
+def test_saturated_before_and_after_says_how_many_replicas():
+    # ⌊30·1.05⌋ + 1 = 32 and ⌊30·1.5⌋ + 1 = 46
+    assert load_sentence(figures(30), "faster decode") == (
+        "At 30 requests/s on 24 replicas the service is saturated before and after faster decode "
+        "(load 188% → 131% of capacity): the queue grows without bound; it needs at least 32 replicas after "
+        "the plan, 46 before."
+    )
+
+
+def test_a_slowdown_that_saturates():
+    assert load_sentence(figures(14, before=1500, after=2000), "the plan") == (
+        "At 14 requests/s on 24 replicas, the plan slows service time to 2,000 ms and saturates the service "
+        "(load 88% → 117% of capacity): the queue grows without bound."
+    )
+
+
+def test_no_plan():
+    text = load_sentence(figures(14, after=1500))
+    assert text.startswith("At 14 requests/s on 24 replicas the service runs at 88% utilization")
+    assert text.endswith("enable an optimization to see what it does under load.")
+
+
+def test_light_load_gains_only_the_service_time():
+    # 1 request/s on 30 replicas: a = 1.5 erlangs, ρ = 5% → 3.5%, P_wait is about 1e-23
+    assert load_sentence(figures(1, servers=30), "faster decode") == (
+        "At 1 request/s on 30 replicas, faster decode cuts service time 1.43× and mean response 1.43× "
+        "(1,500 ms → 1,050 ms; utilization 5% → 3.5%): there is little queueing at this load, "
+        "so the gain is the service time's."
+    )
+
+
+def test_a_slowdown_under_load():
+    text = load_sentence(figures(5, before=1050, after=1500), "the plan")
+    assert text.startswith("At 5 requests/s on 24 replicas, the plan makes service time 1.43× slower")
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        (None, None),
+        (
+            1000,
+            "On 24 replicas, a mean response within 1,000 ms is out of reach at any load: one request alone takes "
+            "1,500 ms today and 1,050 ms after the plan.",
+        ),
+    ],
+)
+def test_max_rate_sentence_edges(target, expected):
+    assert max_rate_sentence(figures(14, target=target)) == expected
+
+
+def test_max_rate_sentence_after_only():
+    text = max_rate_sentence(figures(14, target=1200))
+    assert text is not None
+    assert text.startswith("On 24 replicas, a mean response within 1,200 ms is out of reach today at any load")
+    assert "requests/s after the plan." in text
+
+
+def test_max_rate_sentence_both():
+    f = figures(14, target=1600)
+    text = max_rate_sentence(f)
+    assert f.max_rate_before is not None and f.max_rate_after is not None
+    assert text is not None and text.startswith("On 24 replicas, a mean response within 1,600 ms holds up to 13.2")
+    assert text.endswith("the load).")
