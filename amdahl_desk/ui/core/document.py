@@ -12,9 +12,10 @@ reads it sees the current one; ``analysisChanged`` fires once per change, or onc
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ...model.analysis import Analysis, analyse
 from ...model.errors import Problem, ProfileError
+from ...model.fit import FitResult, fit_measurements
+from ...model.measurements import MeasureKind, Measurement, Measurements, measurement_problems
 from ...model.profile import Component, Optimization, Profile, Settings, component_problems
 from ...model.units import TimeUnit
 from . import commands
@@ -38,9 +41,65 @@ class Aspect(str, Enum):
     OPTIMIZATIONS = "optimizations"
     SETTINGS = "settings"
     SELECTION = "selection"  # not the document's: the window's current optimization
+    MEASUREMENTS = "measurements"  # the measured runs (their table, kind, unit, count name)
 
 
 EVERYTHING = frozenset(Aspect)
+
+
+@dataclass(frozen=True, eq=False)
+class MeasurementTable:
+    """The measured runs as typed in the window; a cell not yet filled holds NaN and waits for its value.
+
+    The files layer reads and writes :class:`Measurements` (complete, validated runs):
+    :meth:`of` makes a table from them and :meth:`complete` gives them back.
+    """
+
+    rows: tuple[Measurement, ...] = ()
+    kind: MeasureKind = MeasureKind.TIME
+    unit: str = "ms"
+    count_name: str = "GPUs"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", tuple(self.rows))
+        object.__setattr__(self, "kind", MeasureKind(self.kind))
+
+    @classmethod
+    def of(cls, m: Measurements) -> MeasurementTable:
+        return cls(m.rows, m.kind, m.unit, m.count_name)
+
+    def _key(self) -> tuple[object, ...]:
+        # NaN never equals itself; an empty cell must equal an empty cell, or no edit would ever be a no-op.
+        cells = tuple(
+            (None if math.isnan(r.n) else r.n, None if math.isnan(r.value) else r.value, r.label, r.notes)
+            for r in self.rows
+        )
+        return cells, self.kind, self.unit, self.count_name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MeasurementTable) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def complete(self) -> Measurements:
+        """The runs with both N and a value: what the fit uses and a file keeps."""
+        rows = tuple(r for r in self.rows if not (math.isnan(r.n) or math.isnan(r.value)))
+        return Measurements(rows, self.kind, self.unit, self.count_name)
+
+    def waiting(self) -> list[tuple[int, str]]:
+        """(row, "n" or "value") for each cell a run still needs."""
+        out = []
+        for i, r in enumerate(self.rows):
+            out += [(i, f) for f, v in (("n", r.n), ("value", r.value)) if math.isnan(v)]
+        return out
+
+    def problems(self) -> list[Problem]:
+        """Every value typed that cannot be a run (N or value not above 0, not finite); empty cells wait."""
+        probe = [
+            Measurement(1.0 if math.isnan(r.n) else r.n, 1.0 if math.isnan(r.value) else r.value) for r in self.rows
+        ]
+        return measurement_problems(probe, self.kind)
 
 
 class Document(QObject):
@@ -59,6 +118,8 @@ class Document(QObject):
     analysisChanged = Signal()  # once per change (or batch); read ``analysis`` for the current one
     changed = Signal(object)  # with analysisChanged: the frozenset of Aspects the change (or batch) touched
     pathChanged = Signal()
+    measurementsAboutToChange = Signal(object)  # the MeasurementTable about to replace the current one
+    measurementsChanged = Signal(object)  # the MeasurementTable just replaced
 
     def __init__(self, profile: Profile | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -74,6 +135,8 @@ class Document(QObject):
         self._stale = True
         self._batch_depth = 0
         self._pending: set[Aspect] = set()
+        self._measurements = MeasurementTable()
+        self._fit: FitResult | None = None
 
     # -- reading -----------------------------------------------------------
     @property
@@ -98,9 +161,20 @@ class Document(QObject):
         return self._analysis_error
 
     # -- whole document ----------------------------------------------------
-    def reset(self, profile: Profile, path: Path | None, warnings: Sequence[str] = ()) -> None:
-        """Show another profile: a new file, New, Revert. Clears undo history."""
+    def reset(
+        self,
+        profile: Profile,
+        path: Path | None,
+        warnings: Sequence[str] = (),
+        measurements: MeasurementTable | None = None,
+    ) -> None:
+        """Show another profile: a new file, New, Revert. Clears undo history.
+
+        ``measurements`` replaces the measured runs; None keeps them (a profile read without any).
+        """
         with self.batch():
+            if measurements is not None:
+                self.apply_measurements(measurements)
             self.profile = profile
             self.path = path
             self.warnings = list(warnings)
@@ -348,3 +422,44 @@ class Document(QObject):
             self._touch(Aspect.COMPONENTS, Aspect.SETTINGS)
             self.componentRowsChanged.emit(list(range(len(self.profile.components))))
             self.settingsChanged.emit()
+
+    # -- measured runs: a value of their own, one request, one raw setter -------------------
+    @property
+    def measurements(self) -> MeasurementTable:
+        """The runs as typed (cells may wait for a value); :meth:`measured_runs` for the complete ones."""
+        return self._measurements
+
+    def measured_runs(self) -> Measurements:
+        """The complete runs: what a save writes to the ``Measurements`` sheet and the fit uses."""
+        return self._measurements.complete()
+
+    @property
+    def fit(self) -> FitResult:
+        """The fits to the complete runs as they are now (computed on the first read after a change)."""
+        if self._fit is None:
+            self._fit = fit_measurements(self._measurements.complete())
+        return self._fit
+
+    def edit_measurements(self, table: MeasurementTable, text: str, merge_key: object = None) -> bool:
+        """Replace the runs (typing, paste, sort, delete, kind or unit) as one undo step; False if nothing changes.
+
+        Raises :class:`ProfileError` (its problems name row and field) and changes nothing when refused.
+        """
+        if table == self._measurements:
+            return False
+        problems = table.problems()
+        if problems:
+            raise ProfileError(problems)
+        old = self._measurements
+        self.apply_measurements(table)
+        self._push(commands.SetMeasurementsCommand(self, old, table, text, merge_key))
+        return True
+
+    def apply_measurements(self, table: MeasurementTable) -> None:
+        """Raw setter, for commands and the requests above. The profile's analysis stays as it is."""
+        with self.batch():
+            self.measurementsAboutToChange.emit(table)
+            old, self._measurements, self._fit = self._measurements, table, None
+            self.revision += 1
+            self._pending.add(Aspect.MEASUREMENTS)
+            self.measurementsChanged.emit(old)
