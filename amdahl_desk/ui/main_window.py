@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QScrollArea,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +31,7 @@ from .core.document import Document
 from .core.redraw import RedrawScheduler
 from .files.file_actions import FileActions
 from .files.recovery import RecoveryStore
+from .fit.fit_panel import FitPanel
 from .profile.component_table import ComponentTableModel
 from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
@@ -78,6 +80,7 @@ class MainWindow(FileActions, QMainWindow):
         self.results = ResultsPane(self.doc, self.redraws)
         self.summary = self.results.summary
         self.total_label = TotalLine(self.doc, self.redraws)
+        self.fit_panel = FitPanel(self.doc, self.redraws)
         self._build_layout()
         self._build_menus()
         self.statusBar().showMessage("Ready")
@@ -138,15 +141,26 @@ class MainWindow(FileActions, QMainWindow):
         left.setStretchFactor(1, 3)
         left.setStretchFactor(2, 0)
         right, charts_top = self.results, self.results.top
+        # Measured runs in a tab beside the profile: neither squeezes the other's tables.
+        self.left_tabs = QTabWidget()
+        self.left_tabs.addTab(left, "Profile")
+        self.left_tabs.addTab(self.fit_panel, "Measurements")
+        self.left_tabs.setDocumentMode(True)
         main = QSplitter(Qt.Orientation.Horizontal)
-        main.addWidget(left)
+        main.addWidget(self.left_tabs)
         main.addWidget(right)
         main.setStretchFactor(0, 5)
         main.setStretchFactor(1, 6)
         for s in (left, main):
             s.setChildrenCollapsible(False)
         self.setCentralWidget(main)
-        self._splitters = {"main": main, "left": left, "right": right, "charts": charts_top}
+        self._splitters = {
+            "main": main,
+            "left": left,
+            "right": right,
+            "charts": charts_top,
+            "measurements": self.fit_panel.splitter,
+        }
         self.resize(1600, 1000)
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
@@ -191,6 +205,21 @@ class MainWindow(FileActions, QMainWindow):
             "Write the components table as CSV (optimizations and settings stay in the workbook)",
         )
         self.revert_action = self._action(file, "Re&vert", self.revert, None, "Reload the file as it is on disk")
+        file.addSeparator()
+        self._action(
+            file,
+            "Open &Measurements…",
+            self.open_measurements,
+            None,
+            "Read measured runs (N and a time or throughput) from a CSV or a workbook",
+        )
+        self._action(
+            file,
+            "Export Measurements as CS&V…",
+            self.export_measurements,
+            None,
+            "Write the measured runs as CSV (amdahl-desk fit reads it)",
+        )
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -266,7 +295,7 @@ class MainWindow(FileActions, QMainWindow):
         )
         copy_menu = export.addMenu("Copy C&hart Image")
         for entry in ENTRIES:
-            if entry.on_screen:
+            if entry.key != "slide":
                 self._action(copy_menu, entry.title, lambda _=False, n=entry.key: self.copy_chart(n))
         export.addSeparator()
         self._action(export, "Export Components as &CSV…", self.export_csv)
@@ -274,6 +303,20 @@ class MainWindow(FileActions, QMainWindow):
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&How Amdahl Desk Computes", self.show_help)
         self._action(help_menu, "&About Amdahl Desk", self.show_about)
+
+    # -- measured runs -----------------------------------------------------
+    def open_measurements(self, path: str | Path | None = None) -> bool:
+        from .fit.measurement_files import open_measurements
+
+        opened = open_measurements(self, path)
+        if opened:
+            self.left_tabs.setCurrentWidget(self.fit_panel)
+        return opened
+
+    def export_measurements(self, path: str | Path | None = None) -> bool:
+        from .fit.measurement_files import export_measurements
+
+        return export_measurements(self, path)
 
     # -- charts ------------------------------------------------------------
     @property
@@ -375,6 +418,7 @@ class MainWindow(FileActions, QMainWindow):
                 size,
                 transparent,
                 self.optimizations.current_row(),
+                self.doc.fit,
             )
         except ProfileError as exc:
             self.show_error("Cannot export", str(exc))
@@ -389,10 +433,14 @@ class MainWindow(FileActions, QMainWindow):
         """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
         from .charts.export import chart_widget, render_image
 
-        if self.doc.analysis is None:
+        from .charts.registry import chart_entry
+
+        if self.doc.analysis is None and chart_entry(name).needs_profile:
             self.show_error("Cannot copy", self.doc.analysis_error or "nothing to chart")
             return False
-        widget = chart_widget(name, self.doc.profile, self.doc.analysis, size, row=self.optimizations.current_row())
+        widget = chart_widget(
+            name, self.doc.profile, self.doc.analysis, size, row=self.optimizations.current_row(), fit=self.doc.fit
+        )
         image = render_image(widget, size)
         widget.close()
         widget.deleteLater()
@@ -439,6 +487,7 @@ class MainWindow(FileActions, QMainWindow):
             "left": [int(h * 0.45), int(h * 0.27), int(h * 0.28)],
             "right": [int(h * 0.17), int(h * 0.42), int(h * 0.41)],
             "charts": [(w - left) // 2] * 2,
+            "measurements": [int(h * 0.3), int(h * 0.22), int(h * 0.48)],
         }
         for name, splitter in self._splitters.items():
             splitter.setSizes(sizes[name])

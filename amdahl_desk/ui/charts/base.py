@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
+from ...model.fit import FitResult
 from ...model.profile import Profile
 
 
@@ -21,3 +22,9 @@ class Chart(QWidget):
     def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int) -> None:
         """Draw ``analysis`` of ``profile`` (None: nothing to chart); ``selected`` is the current optimization or -1."""
         raise NotImplementedError
+
+    def show_fit(self, fit: FitResult | None) -> None:
+        """The fits to the measured runs, for charts that draw them (they draw at the next :meth:`show_analysis`).
+
+        Called before ``show_analysis`` by whoever draws the chart; charts without measured runs ignore it.
+        """

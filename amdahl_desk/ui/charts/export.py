@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from ...model.analysis import Analysis
 from ...model.errors import ProfileError
+from ...model.fit import FitResult
 from ...model.profile import Profile
 from ..core.qt_util import parse_size, settle_layout
 from .chart_style import slide_style
@@ -32,10 +33,20 @@ __all__ = ["CHARTS", "CHART_TITLES", "FORMATS", "PRESETS", "chart_widget", "expo
 
 
 def chart_widget(
-    name: str, profile: Profile, analysis: Analysis, size: tuple[int, int], transparent: bool = False, row: int = -1
+    name: str,
+    profile: Profile,
+    analysis: Analysis | None,
+    size: tuple[int, int],
+    transparent: bool = False,
+    row: int = -1,
+    fit: FitResult | None = None,
 ) -> QWidget:
-    """A chart (or the slide) laid out at ``size`` pixels in the slide style, ready to paint."""
+    """A chart (or the slide) laid out at ``size`` pixels in the slide style, ready to paint.
+
+    ``fit``: the measured runs' fits, for the charts (and the slide) that draw them.
+    """
     widget = chart_entry(name).load()(style=slide_style(size[0], transparent))
+    widget.show_fit(fit)
     widget.show_analysis(profile, analysis, row)
     # On screen, axes are cached pixmaps; in an SVG or PDF they must stay vectors.
     for item in widget.findChildren(pg.PlotWidget):
@@ -105,14 +116,15 @@ def export_chart(
     size: tuple[int, int] = (1920, 1080),
     transparent: bool = False,
     row: int = -1,
+    fit: FitResult | None = None,
 ) -> Path:
     """Write one chart (or the slide) as PNG, SVG or PDF; returns the path written."""
-    if analysis is None:
+    if analysis is None and chart_entry(name).needs_profile:
         raise ProfileError("there is nothing to chart: the profile needs components with times above 0")
     if fmt not in FORMATS:
         raise ValueError(f'"{fmt}" is not a chart format; expected png, svg or pdf')
     path = Path(path)
-    widget = chart_widget(name, profile, analysis, size, transparent, row)
+    widget = chart_widget(name, profile, analysis, size, transparent, row, fit)
     title = getattr(widget, "title", "")
     title = title.text() if isinstance(title, QLabel) else str(title or CHART_TITLES[name])
     try:

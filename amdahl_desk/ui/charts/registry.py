@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from ..core.document import Aspect
 from .base import Chart
 
-COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION = (
+COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS = (
     Aspect.COMPONENTS,
     Aspect.OPTIMIZATIONS,
     Aspect.SETTINGS,
     Aspect.SELECTION,
+    Aspect.MEASUREMENTS,
 )
 
 
@@ -28,6 +29,7 @@ class ChartEntry:
     depends_on: frozenset[Aspect]  # it redraws only when one of these changed
     location: str  # "package.module:Class", a subclass of charts.base.Chart
     on_screen: bool = True  # shown in the window's results pane (the slide is for export only)
+    needs_profile: bool = True  # False: it draws measured runs, with or without a profile
 
     def load(self) -> type[Chart]:
         module, _, name = self.location.partition(":")
@@ -41,7 +43,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "slide",
         "Slide (key charts and numbers)",
-        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION}),
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS}),
         "amdahl_desk.ui.charts.slide:SlideWidget",
         on_screen=False,
     ),
@@ -62,6 +64,31 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "GPU scaling",
         frozenset({COMPONENTS, SETTINGS}),  # scaling reads times and scaling classes, never the optimizations
         "amdahl_desk.ui.scaling.scaling_plot:ScalingPlot",
+    ),
+    # Measured runs: shown in the Measurements panel (ui/fit), exported and copied like the others.
+    ChartEntry(
+        "measured_scaling",
+        "Measured scaling (runs against the model)",
+        frozenset({MEASUREMENTS, COMPONENTS, SETTINGS}),  # the profile's model curve and its P
+        "amdahl_desk.ui.fit.measured_scaling_chart:MeasuredScalingChart",
+        on_screen=False,
+        needs_profile=False,
+    ),
+    ChartEntry(
+        "throughput",
+        "Throughput against N (USL)",
+        frozenset({MEASUREMENTS}),
+        "amdahl_desk.ui.fit.throughput_chart:ThroughputChart",
+        on_screen=False,
+        needs_profile=False,
+    ),
+    ChartEntry(
+        "karp_flatt",
+        "Karp–Flatt e against N",
+        frozenset({MEASUREMENTS}),
+        "amdahl_desk.ui.fit.karp_flatt_chart:KarpFlattChart",
+        on_screen=False,
+        needs_profile=False,
     ),
 )
 

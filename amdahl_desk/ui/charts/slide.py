@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVB
 
 from ...model.analysis import Analysis
 from ...model.errors import ProfileError
+from ...model.fit import FitResult
 from ...model.profile import Profile
 from ...model.report import target_sentence
 from ...model.units import format_percent, format_speedup, format_time
@@ -82,6 +83,11 @@ class SlideWidget(Chart):
         self.speedup = chart_entry("speedup").load()(style=brief)
         charts.addWidget(self.breakdown, 1)
         charts.addWidget(self.speedup, 1)
+        # Measured runs, when there are any: the runs against the profile's model, as a third chart.
+        self.fit: FitResult | None = None
+        self.measured = chart_entry("measured_scaling").load()(style=brief)
+        self.measured.setVisible(False)
+        charts.addWidget(self.measured, 1)
         layout.addLayout(charts, 1)
         self.footer = QLabel(self)
         self.footer.setFont(style.font(1.0, bold=True))
@@ -112,5 +118,13 @@ class SlideWidget(Chart):
         self.values[0].setStyleSheet("color: #1a6e2e;" if c.overall_speedup > 1 else "color: #222;")
         self.breakdown.show_analysis(profile, analysis, selected)
         self.speedup.show_analysis(profile, analysis, selected)
+        measured = self.fit is not None and len(self.fit.measurements) > 0
+        self.measured.setVisible(measured)
+        if measured:
+            self.measured.show_fit(self.fit)
+            self.measured.show_analysis(profile, analysis, selected)
         sentence = target_sentence(profile, analysis)
         self.footer.setText(sentence or "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts never add.")
+
+    def show_fit(self, fit: FitResult | None) -> None:
+        self.fit = fit

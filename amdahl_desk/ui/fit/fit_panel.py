@@ -1,0 +1,131 @@
+"""The Measurements panel: what was measured, the runs table, the fit summary and the measured charts."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...model.measurements import MeasureKind
+from ..core.document import Aspect, Document
+from ..core.redraw import RedrawScheduler
+from .fit_summary import FitSummary
+from .karp_flatt_chart import KarpFlattChart
+from .measured_chart import MeasuredChart
+from .measured_scaling_chart import MeasuredScalingChart
+from .measurement_table import MeasurementTableModel
+from .measurement_view import MeasurementTableView
+from .throughput_chart import ThroughputChart
+
+DEPENDS_ON = frozenset({Aspect.MEASUREMENTS, Aspect.COMPONENTS, Aspect.SETTINGS})  # the profile: its P and model
+UNITS = {MeasureKind.TIME: ["ms", "s", "us", "ns"], MeasureKind.THROUGHPUT: ["req/s", "samples/s", "tokens/s", "jobs/h"]}
+COUNT_NAMES = ["GPUs", "N", "Workers", "Nodes", "Threads", "Users", "Concurrency"]
+
+
+class FitPanel(QWidget):
+    """Type or paste runs; the fit, its sentences and its charts follow every edit."""
+
+    def __init__(self, doc: Document, redraws: RedrawScheduler, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.model = MeasurementTableModel(doc)
+        self.view = MeasurementTableView(self.model)
+        self.kind = QComboBox(self)
+        self.kind.addItem("Time (runtime of a fixed job)", MeasureKind.TIME)
+        self.kind.addItem("Throughput (work per unit of time)", MeasureKind.THROUGHPUT)
+        self.kind.setToolTip("What each run measured; speedups are T(N0)/T(N) for times, X(N)/X(N0) for throughputs")
+        self.unit = QComboBox(self)
+        self.unit.setEditable(True)
+        self.unit.setToolTip("The values' unit. A time typed with its own unit (0.6 s) converts to it")
+        self.count = QComboBox(self)
+        self.count.setEditable(True)
+        self.count.addItems(COUNT_NAMES)
+        self.count.setToolTip("What N counts: the sentences say '97 users', '24 GPUs'")
+        for box, width in ((self.unit, 9), (self.count, 11)):
+            box.setMinimumContentsLength(width)
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        for text, box in (("Measure", self.kind), ("Unit", self.unit), ("N is", self.count)):
+            row.addWidget(QLabel(text, self))
+            row.addWidget(box)
+        row.addStretch(1)
+        top = QWidget(self)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addLayout(row)
+        top_layout.addWidget(self.view, 1)
+
+        self.summary = FitSummary()
+        scroll = QScrollArea()
+        scroll.setWidget(self.summary)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.charts: dict[str, MeasuredChart] = {
+            "measured_scaling": MeasuredScalingChart(),
+            "throughput": ThroughputChart(),
+            "karp_flatt": KarpFlattChart(),
+        }
+        self.tabs = QTabWidget(self)
+        for key, title in (
+            ("measured_scaling", "Speedup: runs vs model"),
+            ("throughput", "Throughput (USL)"),
+            ("karp_flatt", "Karp–Flatt e"),
+        ):
+            self.tabs.addTab(self.charts[key], title)
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        for i, (widget, stretch) in enumerate(((top, 4), (scroll, 3), (self.tabs, 6))):
+            self.splitter.addWidget(widget)
+            self.splitter.setStretchFactor(i, stretch)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.splitter)
+
+        self.kind.activated.connect(self._kind_chosen)
+        self.unit.lineEdit().editingFinished.connect(lambda: self._set("unit", self.unit.currentText().strip()))
+        self.unit.activated.connect(lambda _i: self._set("unit", self.unit.currentText().strip()))
+        self.count.lineEdit().editingFinished.connect(lambda: self._set("count_name", self.count.currentText().strip()))
+        self.count.activated.connect(lambda _i: self._set("count_name", self.count.currentText().strip()))
+        redraws.subscribe(DEPENDS_ON, self.redraw)
+
+    def _kind_chosen(self, _index: int) -> None:
+        kind = MeasureKind(self.kind.currentData())
+        if kind is not self.doc.measurements.kind:
+            self.model.set_format(f"Measure {kind.value}", kind=kind, unit=UNITS[kind][0])
+
+    def _set(self, field: str, value: str) -> None:
+        if field == "count_name" and not value:
+            value = "N"
+        if getattr(self.doc.measurements, field) != value:
+            self.model.set_format(f"Change {'unit' if field == 'unit' else 'what N counts'}", **{field: value})
+
+    def _show_format(self) -> None:
+        table = self.doc.measurements
+        with QSignalBlocker(self.kind), QSignalBlocker(self.unit), QSignalBlocker(self.count):
+            self.kind.setCurrentIndex(self.kind.findData(table.kind))
+            units = UNITS[table.kind]
+            if [self.unit.itemText(i) for i in range(self.unit.count())] != units:
+                self.unit.clear()
+                self.unit.addItems(units)
+            if self.unit.currentText() != table.unit:
+                self.unit.setCurrentText(table.unit)
+            if self.count.currentText() != table.count_name:
+                self.count.setCurrentText(table.count_name)
+
+    def redraw(self) -> None:
+        doc = self.doc
+        fit, analysis = doc.fit, doc.analysis
+        self._show_format()
+        self.summary.show_fit(fit, doc.measurements, analysis.scaling.parallel_fraction if analysis else None)
+        for chart in self.charts.values():
+            chart.show_fit(fit)
+            chart.show_analysis(doc.profile, analysis, -1)
