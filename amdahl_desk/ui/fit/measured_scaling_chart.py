@@ -95,6 +95,8 @@ class MeasuredScalingChart(MeasuredChart):
             s_peak = float(usl.speedup(peak))
             self.peak.setData([math.log2(peak)], [math.log10(s_peak)])
             self.peak_label.setPos(math.log2(peak), math.log10(s_peak))
+            right = math.log(peak / lo) > 0.75 * math.log(hi / lo)  # near the right edge: label to its left
+            self.peak_label.setAnchor((1.0 if right else 0.5, 1.4))
             set_item_text(self.peak_label, f"peak {format_speedup(s_peak)} at {count(peak)}")
         self.present("peak", usl is not None and peak is not None and lo <= peak <= hi)
         model = rebased_model(analysis, n, n0) if analysis is not None else None
@@ -102,7 +104,7 @@ class MeasuredScalingChart(MeasuredChart):
             p = analysis.scaling.parallel_fraction if analysis is not None else 0.0
             self.model.setData(x, np.log10(model), connect="finite")
             ys.append(np.log10(model[np.isfinite(model)]))
-            self.present("model", True, f"Profile model (P = {percent(p)}, with its overhead)")
+            self.present("model", True, f"Profile model (P = {percent(p)})")
         else:
             self.model.setData([], [])
             self.present("model", False)
@@ -110,7 +112,7 @@ class MeasuredScalingChart(MeasuredChart):
         y0 = math.floor((min(float(y_all.min()), 0.0) - 0.05) * 10) / 10
         y1 = math.ceil((float(y_all.max()) + 0.15) * 10) / 10
         pad = 0.05 * max(math.log2(hi / lo), 1)
-        self.set_ticks("bottom", log2_ticks(int(lo), int(math.ceil(hi))))
+        self.set_ticks("bottom", log2_ticks(int(lo), int(math.ceil(hi)), 12 if self.interactive else 6))
         self.set_ticks("left", log10_ticks(10**y0, 10**y1))
         self.set_ranges((math.log2(lo) - pad, math.log2(hi) + pad), (y0, y1))
         self.set_title(self._title(analysis))
@@ -120,13 +122,15 @@ class MeasuredScalingChart(MeasuredChart):
         assert fit is not None
         noun = fit.measurements.noun
         parts = []
+        brief = self.style.text_px is not None  # a slide: short, its own title says the rest
         if fit.amdahl is not None:
-            said = f" (profile: {percent(analysis.scaling.parallel_fraction)})" if analysis is not None else ""
-            parts.append(f"fitted P = {percent(fit.amdahl.parallel_fraction)}{said}")
+            said = f" (profile {percent(analysis.scaling.parallel_fraction)})" if analysis is not None else ""
+            parts.append(f"{'' if brief else 'fitted '}P = {percent(fit.amdahl.parallel_fraction)}{said}")
         if fit.usl is not None and fit.usl.peak_n is not None:
             peak = fit.usl.peak_n
-            parts.append(f"USL best {format_speedup(float(fit.usl.speedup(peak)))} at {count(peak)} {noun}")
+            best = f"{format_speedup(float(fit.usl.speedup(peak)))} at {count(peak)}"
+            parts.append(f"peak {best}" if brief else f"USL best {best} {noun}")
         if not parts:
             why = fit.problems[0].what if fit.problems else "no fit"
             return f"Measured scaling: {why}"
-        return "Measured scaling: " + "; ".join(parts)
+        return ("Measured: " if brief else "Measured scaling: ") + ", ".join(parts)

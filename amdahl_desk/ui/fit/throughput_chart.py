@@ -90,6 +90,7 @@ class ThroughputChart(MeasuredChart):
                 sx, sy = self._xy(np.array([px]), np.array([py]))
                 self.peak.setData(sx, sy)
                 self.peak_label.setPos(float(sx[0]), float(sy[0]))
+                self.peak_label.setAnchor((1.0 if px > lo + 0.75 * (hi - lo) else 0.5, 1.4))
                 set_item_text(self.peak_label, f"peak {format_number(py)} at {count(px)}")
             limit = usl.limit_x * scale
             if math.isfinite(limit) and limit < top * 1.6:
