@@ -39,8 +39,8 @@ class FitPanel(QWidget):
         self.model = MeasurementTableModel(doc)
         self.view = MeasurementTableView(self.model)
         self.kind = QComboBox(self)
-        self.kind.addItem("Time (runtime of a fixed job)", MeasureKind.TIME)
-        self.kind.addItem("Throughput (work per unit of time)", MeasureKind.THROUGHPUT)
+        self.kind.addItem("Time (runtime of a fixed job)", MeasureKind.TIME.value)
+        self.kind.addItem("Throughput (work per unit of time)", MeasureKind.THROUGHPUT.value)
         self.kind.setToolTip("What each run measured; speedups are T(N0)/T(N) for times, X(N)/X(N0) for throughputs")
         self.unit = QComboBox(self)
         self.unit.setEditable(True)
@@ -111,7 +111,7 @@ class FitPanel(QWidget):
     def _show_format(self) -> None:
         table = self.doc.measurements
         with QSignalBlocker(self.kind), QSignalBlocker(self.unit), QSignalBlocker(self.count):
-            self.kind.setCurrentIndex(self.kind.findData(table.kind))
+            self.kind.setCurrentIndex(self.kind.findData(table.kind.value))
             units = UNITS[table.kind]
             if [self.unit.itemText(i) for i in range(self.unit.count())] != units:
                 self.unit.clear()

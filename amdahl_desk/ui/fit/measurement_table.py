@@ -297,13 +297,11 @@ class MeasurementTableModel(QAbstractTableModel):
         if n_old == n_new:
             self._plan = ("same", 0, 0)
         elif n_new > n_old and MeasurementTable(new.rows[:n_old], *fmt) == old:
-            # Appending: the empty row typed in becomes the first new run and the new rows come after it,
-            # so an editor open on that row (Tab from N to the time) stays on it.
-            self._plan = ("append", n_old + 1, n_new)
-            self.beginInsertRows(QModelIndex(), n_old + 1, n_new)
+            self._plan = ("append", n_old, n_new - 1)  # before the empty row, which stays last
+            self.beginInsertRows(QModelIndex(), n_old, n_new - 1)
         elif n_new < n_old and MeasurementTable(old.rows[:n_new], *fmt) == MeasurementTable(new.rows, *fmt):
-            self._plan = ("truncate", n_new + 1, n_old)
-            self.beginRemoveRows(QModelIndex(), n_new + 1, n_old)
+            self._plan = ("truncate", n_new, n_old - 1)
+            self.beginRemoveRows(QModelIndex(), n_new, n_old - 1)
         else:
             self._plan = ("reset", 0, 0)
             self.beginResetModel()

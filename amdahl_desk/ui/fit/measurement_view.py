@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPersistentModelIndex, QPoint, Qt, QTimer
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QPersistentModelIndex, QPoint, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
@@ -139,6 +139,27 @@ class MeasurementTableView(QTableView):
         index = self.table.index(row, col)
         self.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
         self.scrollTo(index)
+
+    def commitData(self, editor: QWidget) -> None:
+        """A value typed into the empty last row adds a run there: stay on it (Tab goes on to its next cell)."""
+        row, col = self.currentIndex().row(), self.currentIndex().column()
+        count = self.table.rowCount()
+        self._appending = row == count - 1
+        try:
+            super().commitData(editor)
+            if self._appending and self.table.rowCount() > count:
+                flag = QItemSelectionModel.SelectionFlag.NoUpdate
+                self.selectionModel().setCurrentIndex(self.table.index(row, col), flag)
+        finally:
+            self._appending = False
+
+    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:
+        # The new run is inserted above the empty row, which moves the current cell down with it; Qt would then
+        # commit and close the editor again. The move is ours to undo (above), not a person's: let it pass.
+        if getattr(self, "_appending", False):
+            self.viewport().update()
+            return
+        super().currentChanged(current, previous)
 
     def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
         """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
