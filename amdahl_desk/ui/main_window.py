@@ -26,7 +26,7 @@ from ..model.errors import ProfileError
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
 from .charts.base import Chart
-from .charts.registry import CHART_TITLES, ENTRIES
+from .charts.registry import CHART_TITLES, CHARTS, ENTRIES
 from .core.document import Document
 from .core.redraw import RedrawScheduler
 from .files.file_actions import FileActions
@@ -285,6 +285,13 @@ class MainWindow(FileActions, QMainWindow):
             None,
             "One chart as PNG, SVG or PDF, at a slide size",
         )
+        self._action(
+            export,
+            "Export &Measured Chart…",
+            lambda: self.export_dialog("measured_scaling"),
+            None,
+            "A chart of the measured runs (speedup against the model, throughput, Karp–Flatt) at a slide size",
+        )
         export.addSeparator()
         self._action(
             export,
@@ -295,8 +302,12 @@ class MainWindow(FileActions, QMainWindow):
         )
         copy_menu = export.addMenu("Copy C&hart Image")
         for entry in ENTRIES:
-            if entry.key != "slide":
+            if entry.on_screen:
                 self._action(copy_menu, entry.title, lambda _=False, n=entry.key: self.copy_chart(n))
+        copy_measured = export.addMenu("Copy Measured Chart I&mage")
+        for entry in ENTRIES:
+            if not entry.needs_profile:
+                self._action(copy_measured, entry.title, lambda _=False, n=entry.key: self.copy_chart(n))
         export.addSeparator()
         self._action(export, "Export Components as &CSV…", self.export_csv)
 
@@ -392,7 +403,12 @@ class MainWindow(FileActions, QMainWindow):
     def export_dialog(self, chart: str = "slide") -> None:
         from .files.export_dialog import ExportDialog
 
-        dialog = ExportDialog(chart, self)
+        from .charts.registry import MEASURED_CHARTS
+
+        dialog = ExportDialog(chart if chart in CHARTS else "slide", self)
+        for key in MEASURED_CHARTS:  # the measured runs' charts, after the profile's
+            dialog.chart.addItem(CHART_TITLES[key], key)
+        dialog.chart.setCurrentIndex(max(dialog.chart.findData(chart), 0))
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         name, fmt, size, transparent = dialog.choice()

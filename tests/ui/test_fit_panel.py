@@ -232,3 +232,40 @@ def test_tab_from_n_in_the_empty_row_goes_on_to_its_time(window, panel, qtbot):
     settle_layout()
     assert [(r.n, r.value) for r in window.doc.measurements.rows] == [(8, 250)]
     assert view.currentIndex().row() == 1
+
+
+def test_measured_charts_export_like_the_others_and_join_the_slide(window, panel, tmp_path):
+    from PySide6.QtGui import QImage
+
+    from amdahl_desk.ui.charts.export import chart_widget
+    from amdahl_desk.ui.charts.registry import MEASURED_CHARTS
+
+    from .test_export import not_blank
+
+    choose_throughput(panel)
+    panel.model.set_cells([(r, c, v) for r, row in enumerate(SPECSDM91) for c, v in enumerate(row)], "Paste")
+    for name in MEASURED_CHARTS:
+        for fmt in ("png", "svg", "pdf"):
+            path = tmp_path / f"{name}.{fmt}"
+            assert window.export_chart_to(path, name, fmt, (1280, 720)), window.errors
+            assert path.stat().st_size > 5000
+        image = QImage(str(tmp_path / f"{name}.png"))
+        assert (image.width(), image.height()) == (1280, 720) and 0.01 < not_blank(image) < 0.6
+    svg = (tmp_path / "throughput.svg").read_text(encoding="utf-8")
+    assert "Throughput peaks at 97 users (1,884 scripts/h)" in svg and "peak 1,884 at 97" in svg
+    slide = chart_widget("slide", window.doc.profile, window.doc.analysis, (1920, 1080), fit=window.doc.fit)
+    assert slide.measured.isVisible() and "P = 98%" in slide.measured.title
+    slide.close()
+    # without a profile the measured charts still export; the slide, which needs one, does not
+    window.new_document()
+    assert window.export_chart_to(tmp_path / "t.png", "throughput", "png")
+    assert not window.export_chart_to(tmp_path / "s.png", "slide", "png")
+
+
+def test_copy_a_measured_chart_image(window, panel):
+    panel.model.set_cells([(r, c, v) for r, row in enumerate(SPECSDM91) for c, v in enumerate(row)], "Paste")
+    export = next(a.menu() for a in window.menuBar().actions() if a.text() == "E&xport")
+    measured = next(a.menu() for a in export.actions() if a.text() == "Copy Measured Chart I&mage")
+    next(a for a in measured.actions() if a.text().startswith("Karp–Flatt")).trigger()
+    image = QGuiApplication.clipboard().image()
+    assert (image.width(), image.height()) == (1920, 1080)

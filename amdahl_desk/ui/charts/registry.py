@@ -92,7 +92,8 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ),
 )
 
-CHARTS = tuple(e.key for e in ENTRIES)
+CHARTS = tuple(e.key for e in ENTRIES if e.needs_profile)  # what `amdahl-desk export` writes from a profile
+MEASURED_CHARTS = tuple(e.key for e in ENTRIES if not e.needs_profile)  # drawn from the document's measured runs
 CHART_TITLES = {e.key: e.title for e in ENTRIES}
 FORMATS = ("png", "svg", "pdf")
 PRESETS = {"1920×1080 (Full HD slide)": (1920, 1080), "1280×720 (HD)": (1280, 720), "3840×2160 (4K)": (3840, 2160)}
