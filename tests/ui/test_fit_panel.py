@@ -257,7 +257,11 @@ def test_measured_charts_export_like_the_others_and_join_the_slide(window, panel
     assert slide.measured.isVisible() and "P = 98%" in slide.measured.title
     slide.close()
     # without a profile the measured charts still export; the slide, which needs one, does not
+    from PySide6.QtWidgets import QMessageBox
+
+    window.answer = QMessageBox.StandardButton.Discard
     window.new_document()
+    assert window.doc.analysis is None and len(window.doc.measurements.rows) == 7  # the runs stay until replaced
     assert window.export_chart_to(tmp_path / "t.png", "throughput", "png")
     assert not window.export_chart_to(tmp_path / "s.png", "slide", "png")
 
