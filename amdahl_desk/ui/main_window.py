@@ -401,9 +401,8 @@ class MainWindow(FileActions, QMainWindow):
     # -- files -------------------------------------------------------------
 
     def export_dialog(self, chart: str = "slide") -> None:
-        from .files.export_dialog import ExportDialog
-
         from .charts.registry import MEASURED_CHARTS
+        from .files.export_dialog import ExportDialog
 
         dialog = ExportDialog(chart if chart in CHARTS else "slide", self)
         for key in MEASURED_CHARTS:  # the measured runs' charts, after the profile's
@@ -448,7 +447,6 @@ class MainWindow(FileActions, QMainWindow):
     def copy_chart(self, name: str, size: tuple[int, int] = (1920, 1080)) -> bool:
         """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
         from .charts.export import chart_widget, render_image
-
         from .charts.registry import chart_entry
 
         if self.doc.analysis is None and chart_entry(name).needs_profile:

@@ -12,7 +12,15 @@ from amdahl_desk.ui.fit.measurement_table import COUNT, KARP_FLATT, LABEL, SPEED
 pytestmark = pytest.mark.gui
 
 # The R usl package's specsdm91 data set (its documentation: α = 0.0277285, β = 0.0001044, peak ≈ 96.5 users).
-SPECSDM91 = [("1", "64.9"), ("18", "995.9"), ("36", "1652.4"), ("72", "1853.2"), ("108", "1828.9"), ("144", "1775.0"), ("216", "1702.2")]
+SPECSDM91 = [
+    ("1", "64.9"),
+    ("18", "995.9"),
+    ("36", "1652.4"),
+    ("72", "1853.2"),
+    ("108", "1828.9"),
+    ("144", "1775.0"),
+    ("216", "1702.2"),
+]
 
 
 @pytest.fixture
@@ -78,7 +86,9 @@ def test_specsdm91_typed_by_hand_gives_the_published_fit(window, panel, qtbot):
 
 
 def test_paste_a_block_from_a_spreadsheet_with_its_header_is_one_undo_step(window, panel, qtbot):
-    QGuiApplication.clipboard().setText("Users\tThroughput (scripts/h)\tNotes\r\n" + "".join(f"{n}\t{x}\t\r\n" for n, x in SPECSDM91))
+    QGuiApplication.clipboard().setText(
+        "Users\tThroughput (scripts/h)\tNotes\r\n" + "".join(f"{n}\t{x}\t\r\n" for n, x in SPECSDM91)
+    )
     panel.view.setCurrentIndex(panel.model.index(0, LABEL))  # the header says where each column goes
     panel.view.paste()
     table = window.doc.measurements
@@ -112,13 +122,18 @@ def test_delete_rows_and_undo(window, panel, qtbot):
     window.undo_action.trigger()
     assert [r.n for r in window.doc.measurements.rows] == [1, 18, 36, 72, 108, 144, 216]
     # Delete clears cells; a run left with nothing in it goes
-    view.selectionModel().select(QItemSelection(panel.model.index(0, 0), panel.model.index(0, 3)), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    view.selectionModel().select(
+        QItemSelection(panel.model.index(0, 0), panel.model.index(0, 3)),
+        QItemSelectionModel.SelectionFlag.ClearAndSelect,
+    )
     qtbot.keyClick(view, Qt.Key.Key_Delete)
     assert [r.n for r in window.doc.measurements.rows] == [18, 36, 72, 108, 144, 216]
 
 
 def test_sort_by_a_header_is_undoable(window, panel):
-    panel.model.set_cells([(0, COUNT, "8"), (0, VALUE, "2"), (1, COUNT, "1"), (1, VALUE, "10"), (2, COUNT, "4"), (2, VALUE, "3")], "Paste")
+    panel.model.set_cells(
+        [(0, COUNT, "8"), (0, VALUE, "2"), (1, COUNT, "1"), (1, VALUE, "10"), (2, COUNT, "4"), (2, VALUE, "3")], "Paste"
+    )
     panel.view.sort_by_column(COUNT)
     assert [r.n for r in window.doc.measurements.rows] == [1, 4, 8]
     panel.view.sort_by_column(COUNT)
@@ -129,7 +144,12 @@ def test_sort_by_a_header_is_undoable(window, panel):
 
 @pytest.mark.parametrize(
     ("col", "text", "reason"),
-    [(COUNT, "-4", "not a count"), (COUNT, "four", "not a count"), (VALUE, "lots", "not a time"), (VALUE, "0", "above 0")],
+    [
+        (COUNT, "-4", "not a count"),
+        (COUNT, "four", "not a count"),
+        (VALUE, "lots", "not a time"),
+        (VALUE, "0", "above 0"),
+    ],
 )
 def test_bad_cells_are_refused_at_the_cell_and_kept_to_fix(window, panel, qtbot, col, text, reason):
     type_cell(qtbot, panel, 0, COUNT if col == VALUE else VALUE, "8" if col == VALUE else "100")

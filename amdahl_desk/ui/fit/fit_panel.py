@@ -26,7 +26,10 @@ from .measurement_view import MeasurementTableView
 from .throughput_chart import ThroughputChart
 
 DEPENDS_ON = frozenset({Aspect.MEASUREMENTS, Aspect.COMPONENTS, Aspect.SETTINGS})  # the profile: its P and model
-UNITS = {MeasureKind.TIME: ["ms", "s", "us", "ns"], MeasureKind.THROUGHPUT: ["req/s", "samples/s", "tokens/s", "jobs/h"]}
+UNITS = {
+    MeasureKind.TIME: ["ms", "s", "us", "ns"],
+    MeasureKind.THROUGHPUT: ["req/s", "samples/s", "tokens/s", "jobs/h"],
+}
 COUNT_NAMES = ["GPUs", "N", "Workers", "Nodes", "Threads", "Users", "Concurrency"]
 
 
@@ -91,9 +94,11 @@ class FitPanel(QWidget):
         layout.addWidget(self.splitter)
 
         self.kind.activated.connect(self._kind_chosen)
-        self.unit.lineEdit().editingFinished.connect(lambda: self._set("unit", self.unit.currentText().strip()))
+        unit_edit, count_edit = self.unit.lineEdit(), self.count.lineEdit()
+        assert unit_edit is not None and count_edit is not None  # both combos are editable
+        unit_edit.editingFinished.connect(lambda: self._set("unit", self.unit.currentText().strip()))
         self.unit.activated.connect(lambda _i: self._set("unit", self.unit.currentText().strip()))
-        self.count.lineEdit().editingFinished.connect(lambda: self._set("count_name", self.count.currentText().strip()))
+        count_edit.editingFinished.connect(lambda: self._set("count_name", self.count.currentText().strip()))
         self.count.activated.connect(lambda _i: self._set("count_name", self.count.currentText().strip()))
         redraws.subscribe(DEPENDS_ON, self.redraw)
 

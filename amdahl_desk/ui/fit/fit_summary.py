@@ -33,7 +33,9 @@ def figures(fit: FitResult) -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
     a, u = fit.amdahl, fit.usl
     if a is not None:
-        rows.append(("Amdahl P", f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}", "parallel share, least squares"))
+        rows.append(
+            ("Amdahl P", f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}", "parallel share, least squares")
+        )
         rows.append(("ceiling", format_speedup(a.ceiling), "1/(1−P): no number of workers beats it"))
     if u is not None:
         rows += [

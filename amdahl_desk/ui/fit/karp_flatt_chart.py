@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
 from ...model.fit_text import count, percent
-from ..charts.chart_style import BLUE, INK, ORANGE, SCREEN, Style, log2_ticks
+from ..charts.chart_style import BLUE, ORANGE, SCREEN, Style, log2_ticks
 from .measured_chart import MeasuredChart, grouped
 
 
@@ -20,7 +20,7 @@ class KarpFlattChart(MeasuredChart):
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent, style)
         self.axis_label("left", "Serial fraction e (%)")
-        self.mean = self.plot.plot(pen=self.style.pen(ORANGE, 2.5))
+        self.mean = self.plot.plot(pen=self.look.pen(ORANGE, 2.5))
         self.runs = self.points_item(ORANGE)
         self.spread = self.spread_item(ORANGE)
         self.amdahl = self.marker_line(0, BLUE, Qt.PenStyle.DashLine, 0.03, (0, 1))
@@ -65,7 +65,9 @@ class KarpFlattChart(MeasuredChart):
         self.set_ranges((math.log2(first) - pad, math.log2(last) + pad), (lo_y - 0.08 * span, hi_y + 0.2 * span))
         trend = fit.karp_flatt_trend
         first_e, last_e = float(mean[0]) / 100, float(mean[-1]) / 100
-        span_text = f"{percent(first_e)} at N = {count(float(keys[0]))} → {percent(last_e)} at N = {count(float(keys[-1]))}"
+        span_text = (
+            f"{percent(first_e)} at N = {count(float(keys[0]))} → {percent(last_e)} at N = {count(float(keys[-1]))}"
+        )
         if trend == "rising":
             self.set_title(f"Karp–Flatt e rises ({span_text}): overhead grows with N")
         elif trend == "falling":

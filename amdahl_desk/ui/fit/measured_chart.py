@@ -61,6 +61,7 @@ class MeasuredChart(ChartFrame):
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent, style)
+        self.look = style  # ChartFrame's ``style`` shadows QWidget.style() for type checkers; the same object
         self.fit: FitResult | None = None
         self.layers: dict[str, Layer] = {}
         self.hidden: set[str] = set()
@@ -121,11 +122,11 @@ class MeasuredChart(ChartFrame):
     # -- items -------------------------------------------------------------
     def points_item(self, color: QColor = INK, symbol: str = "o", size: float = 9) -> pg.ScatterPlotItem:
         return pg.ScatterPlotItem(
-            size=self.style.size(size), symbol=symbol, brush=pg.mkBrush(color), pen=pg.mkPen(INK, width=0.8)
+            size=self.look.size(size), symbol=symbol, brush=pg.mkBrush(color), pen=pg.mkPen(INK, width=0.8)
         )
 
     def spread_item(self, color: QColor = INK) -> pg.ErrorBarItem:
-        return pg.ErrorBarItem(pen=self.style.pen(color, 1.5))
+        return pg.ErrorBarItem(pen=self.look.pen(color, 1.5))
 
     @staticmethod
     def set_spread(item: pg.ErrorBarItem, x: FloatArray, mean: FloatArray, low: FloatArray, high: FloatArray) -> None:
@@ -134,6 +135,4 @@ class MeasuredChart(ChartFrame):
         if not np.any(several):
             item.setData(x=np.zeros(0), y=np.zeros(0), top=0, bottom=0)
             return
-        item.setData(
-            x=x[several], y=mean[several], top=(high - mean)[several], bottom=(mean - low)[several], beam=0
-        )
+        item.setData(x=x[several], y=mean[several], top=(high - mean)[several], bottom=(mean - low)[several], beam=0)

@@ -122,7 +122,7 @@ class MeasuredScalingChart(MeasuredChart):
         assert fit is not None
         noun = fit.measurements.noun
         parts = []
-        brief = self.style.text_px is not None  # a slide: short, its own title says the rest
+        brief = self.look.text_px is not None  # a slide: short, its own title says the rest
         if fit.amdahl is not None:
             said = f" (profile {percent(analysis.scaling.parallel_fraction)})" if analysis is not None else ""
             parts.append(f"{'' if brief else 'fitted '}P = {percent(fit.amdahl.parallel_fraction)}{said}")

@@ -6,11 +6,15 @@ import os
 from pathlib import Path
 from typing import Protocol
 
+from PySide6.QtWidgets import QStatusBar
+
 from ...files.measurements import read_measurements, write_measurements_csv
 from ...model.errors import ProfileError
 from ..core.document import Document, MeasurementTable
 
-FILTERS = "Measurements (*.csv *.tsv *.txt *.xlsx *.xlsm);;CSV tables (*.csv);;Excel workbooks (*.xlsx *.xlsm);;All files (*)"
+FILTERS = (
+    "Measurements (*.csv *.tsv *.txt *.xlsx *.xlsm);;CSV tables (*.csv);;Excel workbooks (*.xlsx *.xlsm);;All files (*)"
+)
 
 
 class Window(Protocol):
@@ -20,8 +24,7 @@ class Window(Protocol):
 
     def choose_file(self, save: bool, suggested: str = "", filters: str = "") -> str: ...
     def show_error(self, title: str, text: str) -> None: ...
-    def statusBar(self):  # type: ignore[no-untyped-def]  # noqa: ANN201 - Qt's QStatusBar
-        ...
+    def statusBar(self) -> QStatusBar: ...
 
 
 def open_measurements(window: Window, path: str | Path | None = None) -> bool:
@@ -63,7 +66,9 @@ def export_measurements(window: Window, path: str | Path | None = None) -> bool:
         os.replace(tmp, path)  # a failed write leaves the old file as it was
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        window.show_error("Cannot export measurements", f"{path}: {exc.strerror or exc}. The file on disk is unchanged.")
+        window.show_error(
+            "Cannot export measurements", f"{path}: {exc.strerror or exc}. The file on disk is unchanged."
+        )
         return False
     left_out = len(doc.measurements.rows) - len(runs)
     note = f"; {left_out} run{'s' if left_out != 1 else ''} still waiting for a value left out" if left_out else ""

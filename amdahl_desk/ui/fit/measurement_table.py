@@ -114,7 +114,13 @@ class MeasurementTableModel(QAbstractTableModel):
             return "Type here to add a run" if role == Qt.ItemDataRole.ToolTipRole else None
         run = self.rows[row]
         if role == Qt.ItemDataRole.EditRole:
-            return edit_text(run.n) if col == COUNT else edit_text(run.value) if col == VALUE else self._shown(run, row, col)
+            return (
+                edit_text(run.n)
+                if col == COUNT
+                else edit_text(run.value)
+                if col == VALUE
+                else self._shown(run, row, col)
+            )
         if role == Qt.ItemDataRole.DisplayRole:
             return self._shown(run, row, col)
         if role == Qt.ItemDataRole.TextAlignmentRole and col not in (LABEL, NOTES):
@@ -164,7 +170,9 @@ class MeasurementTableModel(QAbstractTableModel):
             return f"Speedup ÷ (N/N0) = {format_speedup(float(fit.points.speedup[i]))} ÷ {format_number(p)}"
         if p == 1:
             return "Undefined at the baseline"
-        return "e = (1/S − 1/p)/(1 − 1/p), p = N/N0: the serial fraction these runs imply; rising e means growing overhead"
+        return (
+            "e = (1/S − 1/p)/(1 − 1/p), p = N/N0: the serial fraction these runs imply; rising e means growing overhead"
+        )
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -247,7 +255,11 @@ class MeasurementTableModel(QAbstractTableModel):
             return convert(value, written, ours), table
         if not table.unit:
             return value, replace(table, unit=written.label)
-        raise CellError(row, VALUE, f'"{text.strip()}" is in {written.label}, but this table counts in {table.unit}; type a bare number')
+        raise CellError(
+            row,
+            VALUE,
+            f'"{text.strip()}" is in {written.label}, but this table counts in {table.unit}; type a bare number',
+        )
 
     def remove_rows(self, rows: Sequence[int]) -> bool:
         chosen = {r for r in rows if 0 <= r < len(self.rows)}

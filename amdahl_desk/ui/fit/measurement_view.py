@@ -104,7 +104,9 @@ class MeasurementTableView(QTableView):
     def _make_actions(self) -> None:
         keys = QKeySequence.keyBindings
         std = QKeySequence.StandardKey
-        self.copy_action = self._action("&Copy", keys(std.Copy), self.copy_selection, "Copy cells as tab-separated text")
+        self.copy_action = self._action(
+            "&Copy", keys(std.Copy), self.copy_selection, "Copy cells as tab-separated text"
+        )
         self.cut_action = self._action("Cu&t", keys(std.Cut), self.cut_selection)
         self.paste_action = self._action(
             "&Paste", keys(std.Paste), self.paste, "Paste runs from a spreadsheet; past the end adds runs"
@@ -153,7 +155,9 @@ class MeasurementTableView(QTableView):
         finally:
             self._appending = False
 
-    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:
+    def currentChanged(
+        self, current: QModelIndex | QPersistentModelIndex, previous: QModelIndex | QPersistentModelIndex
+    ) -> None:
         # The new run is inserted above the empty row, which moves the current cell down with it; Qt would then
         # commit and close the editor again. The move is ours to undo (above), not a person's: let it pass.
         if getattr(self, "_appending", False):
@@ -263,7 +267,11 @@ class MeasurementTableView(QTableView):
             if fmt["kind"] is not table.kind:
                 what = "throughputs" if fmt["kind"] is MeasureKind.THROUGHPUT else "times"
                 self._show_rejection(
-                    max(self.currentIndex().row(), 0), VALUE, f"the pasted runs are {what}; change Measure first", "", False
+                    max(self.currentIndex().row(), 0),
+                    VALUE,
+                    f"the pasted runs are {what}; change Measure first",
+                    "",
+                    False,
                 )
                 return [], {}
             fmt = {}  # the runs already there keep the table's unit and names
@@ -276,7 +284,9 @@ class MeasurementTableView(QTableView):
 
     def clear_selection(self) -> None:
         indexes = self.selectionModel().selectedIndexes() or [self.currentIndex()]
-        edits = [(i.row(), i.column(), "") for i in indexes if i.column() in EDITABLE and i.row() < self.table.rowCount() - 1]
+        edits = [
+            (i.row(), i.column(), "") for i in indexes if i.column() in EDITABLE and i.row() < self.table.rowCount() - 1
+        ]
         if edits:
             self.table.set_cells(edits, "Clear cells")
 

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QWidget
+from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ...model.analysis import Analysis
-from ...model.fit import sample_n, curve_range
+from ...model.fit import curve_range, sample_n
 from ...model.fit_text import count
 from ...model.laws import FloatArray
 from ...model.units import format_number
@@ -41,7 +41,9 @@ class ThroughputChart(MeasuredChart):
             self.log_box = QCheckBox("Log axes", self)
             self.log_box.setToolTip("Both axes on a log scale: linear scaling becomes a line of slope 1")
             self.log_box.toggled.connect(self.set_log)
-            self.layout().addWidget(self.log_box, 0, Qt.AlignmentFlag.AlignRight)
+            layout = self.layout()
+            assert isinstance(layout, QVBoxLayout)
+            layout.addWidget(self.log_box, 0, Qt.AlignmentFlag.AlignRight)
 
     def set_log(self, on: bool) -> None:
         self.log = on
@@ -57,7 +59,9 @@ class ThroughputChart(MeasuredChart):
         fit = self.fit
         m = fit.measurements if fit is not None else None
         noun = m.noun if m is not None else "workers"
-        self.axis_label("bottom", f"{m.count_name if m else 'N'} ({'log scale' if self.log else 'N'})".replace(" (N)", ""))
+        self.axis_label(
+            "bottom", f"{m.count_name if m else 'N'} ({'log scale' if self.log else 'N'})".replace(" (N)", "")
+        )
         if fit is None or m is None or not len(m):
             for key in self.layers:
                 self.present(key, False)
