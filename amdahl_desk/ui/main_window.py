@@ -501,7 +501,7 @@ class MainWindow(FileActions, QMainWindow):
             "left": [int(h * 0.45), int(h * 0.27), int(h * 0.28)],
             "right": [int(h * 0.17), int(h * 0.42), int(h * 0.41)],
             "charts": [(w - left) // 2] * 2,
-            "measurements": [int(h * 0.3), int(h * 0.22), int(h * 0.48)],
+            "measurements": [int(h * 0.27), int(h * 0.26), int(h * 0.47)],
         }
         for name, splitter in self._splitters.items():
             splitter.setSizes(sizes[name])

@@ -87,9 +87,22 @@ class MeasurementTableView(QTableView):
         self._sort: tuple[int, bool] | None = None
         model.editRejected.connect(self._show_rejection)
         self._make_actions()
+        self.fit_columns()
+        model.headerDataChanged.connect(lambda orientation, *_: self._header_changed(orientation))
+        model.modelReset.connect(self.fit_columns)
+
+    def _header_changed(self, orientation: Qt.Orientation) -> None:
+        if orientation == Qt.Orientation.Horizontal:
+            self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Each column as wide as its header (which names the unit) or a typical value, whichever is wider."""
         fm = self.fontMetrics()
-        for col, chars in ((COUNT, 6), (VALUE, 11), (LABEL, 10), (NOTES, 8), (4, 7), (5, 8)):
-            self.setColumnWidth(col, fm.horizontalAdvance("0" * chars) + 16)
+        for col, chars in ((COUNT, 6), (VALUE, 9), (LABEL, 10), (NOTES, 8), (4, 7), (5, 8)):
+            header = str(self.table.headerData(col, Qt.Orientation.Horizontal))
+            width = max(fm.horizontalAdvance("0" * chars), fm.horizontalAdvance(header) + 12) + 16
+            if self.columnWidth(col) != width:
+                self.setColumnWidth(col, width)
 
     # -- actions -----------------------------------------------------------
     def _action(self, text: str, keys: list[QKeySequence], slot, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]

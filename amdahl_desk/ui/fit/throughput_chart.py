@@ -68,7 +68,7 @@ class ThroughputChart(MeasuredChart):
             self.set_title("Throughput against N — no runs yet")
             return
         scale, unit = throughput_scale(m)
-        self.axis_label("left", f"Throughput ({unit})" + (" (log scale)" if self.log else "") if unit else "Throughput")
+        self.axis_label("left", f"Throughput ({unit})" if unit else "Throughput")  # the ticks show a log scale
         x_runs = fit.points.n
         y_runs = m.throughput() * scale
         keys, mean, low, high = grouped(x_runs, y_runs)
