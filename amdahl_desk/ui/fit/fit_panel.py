@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from ...model.measurements import MeasureKind
 from ..core.document import Aspect, Document
+from ..charts.registry import chart_entry
 from ..core.redraw import RedrawScheduler
 from .fit_summary import FitSummary
 from .karp_flatt_chart import KarpFlattChart
@@ -100,7 +101,10 @@ class FitPanel(QWidget):
         self.unit.activated.connect(lambda _i: self._set("unit", self.unit.currentText().strip()))
         count_edit.editingFinished.connect(lambda: self._set("count_name", self.count.currentText().strip()))
         self.count.activated.connect(lambda _i: self._set("count_name", self.count.currentText().strip()))
-        redraws.subscribe(DEPENDS_ON, self.redraw)
+        # The summary (its profile sentence) and each chart redraw when what they show changed, as the registry says.
+        redraws.subscribe(DEPENDS_ON, self._show_summary)
+        for key, chart in self.charts.items():
+            redraws.subscribe(chart_entry(key).depends_on, lambda chart=chart: self._show_chart(chart))
 
     def _kind_chosen(self, _index: int) -> None:
         kind = MeasureKind(self.kind.currentData())
@@ -126,11 +130,12 @@ class FitPanel(QWidget):
             if self.count.currentText() != table.count_name:
                 self.count.setCurrentText(table.count_name)
 
-    def redraw(self) -> None:
+    def _show_summary(self) -> None:
         doc = self.doc
-        fit, analysis = doc.fit, doc.analysis
+        analysis = doc.analysis
         self._show_format()
-        self.summary.show_fit(fit, doc.measurements, analysis.scaling.parallel_fraction if analysis else None)
-        for chart in self.charts.values():
-            chart.show_fit(fit)
-            chart.show_analysis(doc.profile, analysis, -1)
+        self.summary.show_fit(doc.fit, doc.measurements, analysis.scaling.parallel_fraction if analysis else None)
+
+    def _show_chart(self, chart: MeasuredChart) -> None:
+        chart.show_fit(self.doc.fit)
+        chart.show_analysis(self.doc.profile, self.doc.analysis, -1)
