@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.measurements import MeasureKind
-from ..core.document import Aspect, Document
 from ..charts.registry import chart_entry
+from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 from .fit_summary import FitSummary
 from .karp_flatt_chart import KarpFlattChart
