@@ -73,8 +73,9 @@ def test_specsdm91_typed_by_hand_gives_the_published_fit(window, panel, qtbot):
     text = panel.summary.plain_text()
     assert "Contention-limited (α = 2.8%, β = 0.01%): throughput peaks at 97 users (1,884 scripts/h)" in text
     assert "0.0277 ± 0.0091" in text and "0.000104 ± 2e-05" in text and "96.5" in text and "R²" in text
-    # the profile is open too: its P against the fitted one
-    assert "The profile says 75% parallel, the runs say 98%" in text
+    # the profile is open too: its P (75% of the time at its N0 = 8 GPUs) against the fitted one, as shares of the
+    # time at the runs' N0 = 1, where its parallel part takes 8× as long: 0.75·8 / (0.25 + 0.75·8) = 6/6.25 = 96%
+    assert "The profile says 96% parallel, the runs say 98%: 2 points more of the time scale" in text
     # per-run figures in the table: speedup X(N)/X(1), and no Karp–Flatt e at the baseline
     assert panel.model.index(1, SPEEDUP).data() == "15.3×"  # 995.9 / 64.9
     assert panel.model.index(0, KARP_FLATT).data() == "—"
@@ -293,3 +294,13 @@ def test_copy_a_measured_chart_image(window, panel):
     next(a for a in measured.actions() if a.text().startswith("Karp–Flatt")).trigger()
     image = QGuiApplication.clipboard().image()
     assert (image.width(), image.height()) == (1920, 1080)
+
+
+def test_the_profile_p_is_compared_at_the_same_baseline(window):
+    from amdahl_desk.ui.fit.measured_chart import profile_p_at
+
+    analysis = window.doc.analysis
+    assert analysis.scaling.baseline_gpus == 8 and analysis.scaling.parallel_fraction == pytest.approx(0.75)
+    assert profile_p_at(analysis, 8) == pytest.approx(0.75)
+    assert profile_p_at(analysis, 1) == pytest.approx(6 / 6.25)
+    assert profile_p_at(analysis, 16) == pytest.approx(0.375 / 0.625)  # parallel 0.75·8/16 against serial 0.25

@@ -20,7 +20,7 @@ from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 from .fit_summary import FitSummary
 from .karp_flatt_chart import KarpFlattChart
-from .measured_chart import MeasuredChart
+from .measured_chart import MeasuredChart, profile_p_at
 from .measured_scaling_chart import MeasuredScalingChart
 from .measurement_table import MeasurementTableModel
 from .measurement_view import MeasurementTableView
@@ -134,7 +134,8 @@ class FitPanel(QWidget):
         doc = self.doc
         analysis = doc.analysis
         self._show_format()
-        self.summary.show_fit(doc.fit, doc.measurements, analysis.scaling.parallel_fraction if analysis else None)
+        fit = doc.fit
+        self.summary.show_fit(fit, doc.measurements, profile_p_at(analysis, fit.baseline_n) if analysis else None)
 
     def _show_chart(self, chart: MeasuredChart) -> None:
         chart.show_fit(self.doc.fit)

@@ -53,6 +53,19 @@ def throughput_scale(m: Measurements) -> tuple[float, str]:
         return 1.0, f"runs/{m.unit}" if m.unit else "runs per unit of time"
 
 
+def profile_p_at(analysis: Analysis, baseline_n: float | None) -> float:
+    """The profile's parallel fraction re-expressed at the runs' N0, so the two P are shares of the same time.
+
+    The profile's P is a share of its time at its own N0; at N0' its parallel part takes N0/N0' as long.
+    """
+    s = analysis.scaling
+    p = s.parallel_fraction
+    if baseline_n is None or baseline_n == s.baseline_gpus or not 0 <= p <= 1:
+        return p
+    parallel = p * s.baseline_gpus / baseline_n
+    return parallel / ((1 - p) + parallel)
+
+
 class MeasuredChart(ChartFrame):
     """A chart of measured runs: :meth:`show_fit` hands it the fit, :meth:`show_analysis` draws.
 

@@ -15,7 +15,7 @@ from ...model.fit_text import count, percent
 from ...model.laws import FloatArray
 from ...model.units import format_speedup
 from ..charts.chart_style import BLUE, GREY, INK, LABEL_FILL, RED, SCREEN, Style, log2_ticks, log10_ticks, set_item_text
-from .measured_chart import PURPLE, MeasuredChart, grouped
+from .measured_chart import PURPLE, MeasuredChart, grouped, profile_p_at
 
 MODEL = RED  # the profile's model in the colour of the GPU-scaling chart's overhead curve
 
@@ -101,7 +101,7 @@ class MeasuredScalingChart(MeasuredChart):
         self.present("peak", usl is not None and peak is not None and lo <= peak <= hi)
         model = rebased_model(analysis, n, n0) if analysis is not None else None
         if model is not None and np.any(np.isfinite(model)):
-            p = analysis.scaling.parallel_fraction if analysis is not None else 0.0
+            p = profile_p_at(analysis, n0) if analysis is not None else 0.0
             self.model.setData(x, np.log10(model), connect="finite")
             ys.append(np.log10(model[np.isfinite(model)]))
             self.present("model", True, f"Profile model (P = {percent(p)})")
@@ -112,7 +112,8 @@ class MeasuredScalingChart(MeasuredChart):
         y0 = math.floor((min(float(y_all.min()), 0.0) - 0.05) * 10) / 10
         y1 = math.ceil((float(y_all.max()) + 0.15) * 10) / 10
         pad = 0.05 * max(math.log2(hi / lo), 1)
-        self.set_ticks("bottom", log2_ticks(int(lo), int(math.ceil(hi)), 12 if self.interactive else 6))
+        crowded = not self.interactive and self.look.brief  # a third of a slide
+        self.set_ticks("bottom", log2_ticks(int(lo), int(math.ceil(hi)), 6 if crowded else 12))
         self.set_ticks("left", log10_ticks(10**y0, 10**y1))
         self.set_ranges((math.log2(lo) - pad, math.log2(hi) + pad), (y0, y1))
         self.set_title(self._title(analysis))
@@ -124,7 +125,7 @@ class MeasuredScalingChart(MeasuredChart):
         parts = []
         brief = self.look.text_px is not None  # a slide: short, its own title says the rest
         if fit.amdahl is not None:
-            said = f" (profile {percent(analysis.scaling.parallel_fraction)})" if analysis is not None else ""
+            said = f" (profile {percent(profile_p_at(analysis, fit.baseline_n))})" if analysis is not None else ""
             parts.append(f"{'' if brief else 'fitted '}P = {percent(fit.amdahl.parallel_fraction)}{said}")
         if fit.usl is not None and fit.usl.peak_n is not None:
             peak = fit.usl.peak_n
