@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -104,7 +106,7 @@ class FitPanel(QWidget):
         # The summary (its profile sentence) and each chart redraw when what they show changed, as the registry says.
         redraws.subscribe(DEPENDS_ON, self._show_summary)
         for key, chart in self.charts.items():
-            redraws.subscribe(chart_entry(key).depends_on, lambda chart=chart: self._show_chart(chart))
+            redraws.subscribe(chart_entry(key).depends_on, partial(self._show_chart, chart))
 
     def _kind_chosen(self, _index: int) -> None:
         kind = MeasureKind(self.kind.currentData())
