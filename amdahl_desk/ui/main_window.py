@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QScrollArea,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -28,12 +29,13 @@ from ..model.laws import ceiling
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
 from .charts.base import Chart
-from .charts.registry import ENTRIES
+from .charts.registry import ENTRIES, Source
 from .core.document import Document
 from .core.redraw import RedrawScheduler
 from .files.chart_export import ChartExports
 from .files.file_actions import FILTERS, FileActions
 from .files.recovery import RecoveryStore
+from .fit.fit_panel import FitPanel
 from .help_text import show_about, show_help
 from .import_.trace_import import TRACE_FILTERS, TraceImport, may_be_dropped, route_drop
 from .profile.component_table import TIME, ComponentTableModel
@@ -87,6 +89,7 @@ class MainWindow(QMainWindow):
         )
         self.trace_import = TraceImport(self, self.files.adopt_import, self)
         self.exports = ChartExports(self.doc, self.files, self, self.optimizations.current_row, self)
+        self.fit_panel = FitPanel(self.doc, self.redraws)
         self._build_layout()
         self._build_menus()
         self.statusBar().showMessage("Ready")
@@ -129,15 +132,26 @@ class MainWindow(QMainWindow):
         left.setStretchFactor(0, 5)
         left.setStretchFactor(1, 3)
         left.setStretchFactor(2, 0)
+        # Measured runs in a tab beside the profile: neither squeezes the other's tables.
+        self.left_tabs = QTabWidget()
+        self.left_tabs.addTab(left, "Profile")
+        self.left_tabs.addTab(self.fit_panel, "Measurements")
+        self.left_tabs.setDocumentMode(True)
         main = QSplitter(Qt.Orientation.Horizontal)
-        main.addWidget(left)
+        main.addWidget(self.left_tabs)
         main.addWidget(self.results)
         main.setStretchFactor(0, 5)
         main.setStretchFactor(1, 6)
         for s in (left, main):
             s.setChildrenCollapsible(False)
         self.setCentralWidget(main)
-        self._splitters = {"main": main, "left": left, "right": self.results, "charts": self.results.top}
+        self._splitters = {
+            "main": main,
+            "left": left,
+            "right": self.results,
+            "charts": self.results.top,
+            "measurements": self.fit_panel.splitter,
+        }
         self.resize(1600, 1000)
 
     def _action(
@@ -197,6 +211,21 @@ class MainWindow(QMainWindow):
         )
         self.revert_action = self._action(file, "Re&vert", files.revert, None, "Reload the file as it is on disk")
         file.addSeparator()
+        self._action(
+            file,
+            "Open &Measurements…",
+            self.open_measurements,
+            None,
+            "Read measured runs (N and a time or throughput) from a CSV or a workbook",
+        )
+        self._action(
+            file,
+            "Export Measurements as CS&V…",
+            self.export_measurements,
+            None,
+            "Write the measured runs as CSV (amdahl-desk fit reads it)",
+        )
+        file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         edit = bar.addMenu("&Edit")
@@ -247,6 +276,13 @@ class MainWindow(QMainWindow):
             None,
             "One chart as PNG, SVG or PDF, at a slide size",
         )
+        self._action(
+            export,
+            "Export &Measured Chart…",
+            lambda: exports.export_dialog("measured_scaling"),
+            None,
+            "A chart of the measured runs (speedup against the model, throughput, Karp–Flatt) at a slide size",
+        )
         export.addSeparator()
         self._action(
             export,
@@ -259,12 +295,30 @@ class MainWindow(QMainWindow):
         for entry in ENTRIES:
             if entry.on_screen:
                 self._action(copy_menu, entry.title, partial(exports.copy_chart, entry.key))
+        copy_measured = export.addMenu("Copy Measured Chart I&mage")
+        for entry in ENTRIES:
+            if entry.source is Source.MEASUREMENTS:
+                self._action(copy_measured, entry.title, partial(exports.copy_chart, entry.key))
         export.addSeparator()
         self._action(export, "Export Components as &CSV…", files.export_csv)
 
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&How Amdahl Desk Computes", lambda: show_help(self))
         self._action(help_menu, "&About Amdahl Desk", lambda: show_about(self))
+
+    # -- measured runs -----------------------------------------------------
+    def open_measurements(self, path: str | Path | None = None) -> bool:
+        from .fit.measurement_files import open_measurements
+
+        opened = open_measurements(self, path)
+        if opened:
+            self.left_tabs.setCurrentWidget(self.fit_panel)
+        return opened
+
+    def export_measurements(self, path: str | Path | None = None) -> bool:
+        from .fit.measurement_files import export_measurements
+
+        return export_measurements(self, path)
 
     # -- charts and selection ---------------------------------------------------
     @property
@@ -396,6 +450,7 @@ class MainWindow(QMainWindow):
             "left": [int(h * 0.45), int(h * 0.27), int(h * 0.28)],
             "right": [int(h * 0.17), int(h * 0.42), int(h * 0.41)],
             "charts": [(w - left) // 2] * 2,
+            "measurements": [int(h * 0.27), int(h * 0.26), int(h * 0.47)],
         }
         for name, splitter in self._splitters.items():
             splitter.setSizes(sizes[name])

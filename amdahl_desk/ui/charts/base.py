@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
+from ...model.fit import FitResult
 from ...model.profile import Profile
 
 if TYPE_CHECKING:  # chart_style defines the frame every plot uses, on top of this interface
     from .chart_style import Style
+
+
+@dataclass(frozen=True)
+class ChartInputs:
+    """Everything a chart can be drawn from; which part a chart needs, its registry entry's source says."""
+
+    profile: Profile
+    analysis: Analysis | None
+    selected: int = -1  # the current optimization, or -1
+    fit: FitResult | None = None  # the measured runs' fits
 
 
 class Chart(QWidget):
@@ -29,3 +41,14 @@ class Chart(QWidget):
     def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int) -> None:
         """Draw ``analysis`` of ``profile`` (None: nothing to chart); ``selected`` is the current optimization or -1."""
         raise NotImplementedError
+
+    def show_fit(self, fit: FitResult | None) -> None:
+        """The fits to the measured runs, for charts that draw them (they draw at the next :meth:`show_analysis`).
+
+        Called before ``show_analysis`` by whoever draws the chart; charts without measured runs ignore it.
+        """
+
+    def show_inputs(self, inputs: ChartInputs) -> None:
+        """Draw from everything at hand, as an export or a slide does: the fits first, then the analysis."""
+        self.show_fit(inputs.fit)
+        self.show_analysis(inputs.profile, inputs.analysis, inputs.selected)

@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
 
 from ...model.analysis import Analysis
 from ...model.errors import ProfileError
+from ...model.fit import FitResult
 from ...model.profile import Profile
 from ..core.qt_util import parse_size, settle_layout
+from .base import ChartInputs
 from .chart_style import slide_style
 from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, chart_entry
 
@@ -32,11 +34,26 @@ __all__ = ["CHARTS", "CHART_TITLES", "FORMATS", "PRESETS", "chart_widget", "expo
 
 
 def chart_widget(
-    name: str, profile: Profile, analysis: Analysis, size: tuple[int, int], transparent: bool = False, row: int = -1
+    name: str,
+    profile: Profile,
+    analysis: Analysis | None,
+    size: tuple[int, int],
+    transparent: bool = False,
+    row: int = -1,
+    fit: FitResult | None = None,
 ) -> QWidget:
-    """A chart (or the slide) laid out at ``size`` pixels in the slide style, ready to paint."""
-    widget = chart_entry(name).load()(style=slide_style(size[0], transparent))
-    widget.show_analysis(profile, analysis, row)
+    """A chart (or the slide) laid out at ``size`` pixels in the slide style, ready to paint.
+
+    ``fit``: the measured runs' fits, for the charts (and the slide) that draw them. Raises
+    :class:`ProfileError` when the chart's source is missing (a profile chart without an analysis).
+    """
+    inputs = ChartInputs(profile, analysis, row, fit)
+    entry = chart_entry(name)
+    why = entry.source.missing(inputs)
+    if why is not None:
+        raise ProfileError(why)
+    widget = entry.load()(style=slide_style(size[0], transparent))
+    widget.show_inputs(inputs)
     # On screen, axes are cached pixmaps; in an SVG or PDF they must stay vectors.
     for item in widget.findChildren(pg.PlotWidget):
         item.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
@@ -50,7 +67,7 @@ def chart_widget(
     widget.show()
     settle_layout()
     # Charts place their labels from the final geometry: draw once more now that it is known.
-    widget.show_analysis(profile, analysis, row)
+    widget.show_inputs(inputs)
     settle_layout()
     return widget
 
@@ -105,14 +122,13 @@ def export_chart(
     size: tuple[int, int] = (1920, 1080),
     transparent: bool = False,
     row: int = -1,
+    fit: FitResult | None = None,
 ) -> Path:
     """Write one chart (or the slide) as PNG, SVG or PDF; returns the path written."""
-    if analysis is None:
-        raise ProfileError("there is nothing to chart: the profile needs components with times above 0")
     if fmt not in FORMATS:
         raise ValueError(f'"{fmt}" is not a chart format; expected png, svg or pdf')
     path = Path(path)
-    widget = chart_widget(name, profile, analysis, size, transparent, row)
+    widget = chart_widget(name, profile, analysis, size, transparent, row, fit)
     title = getattr(widget, "title", "")
     title = title.text() if isinstance(title, QLabel) else str(title or CHART_TITLES[name])
     try:

@@ -1,5 +1,10 @@
 """The charts by key — title, what each depends on, its class: one list the results pane, menus, slide and exports read.
 
+Each entry says what it is drawn from (its :class:`Source`): the profile's analysis, the measured
+runs' fits, or a comparison. That one field decides where a chart is offered — the copy menus, the
+export dialog, the slide's extra chart and ``amdahl-desk export`` all select by it — and what an
+export refuses without (:meth:`Source.missing`).
+
 A class is named as ``module:Class`` and imported on first use: the registry sits below the
 capability rooms that define the charts (they import ``charts/``; ``charts/`` imports none of
 them), and a dialog or ``--help`` that lists the charts loads no plotting code.
@@ -9,16 +14,40 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from enum import Enum
 
 from ..core.document import Aspect
-from .base import Chart
+from .base import Chart, ChartInputs
 
-COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION = (
+COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS = (
     Aspect.COMPONENTS,
     Aspect.OPTIMIZATIONS,
     Aspect.SETTINGS,
     Aspect.SELECTION,
+    Aspect.MEASUREMENTS,
 )
+
+
+class Source(str, Enum):
+    """What a chart is drawn from, and so where it is offered and what its export cannot do without."""
+
+    PROFILE = "profile"  # the document's analysis: nothing to chart without components that take time
+    MEASUREMENTS = "measurements"  # the measured runs' fits (with the profile's model when there is one)
+
+    def has_data(self, inputs: ChartInputs) -> bool:
+        """Whether ``inputs`` hold anything of this source to show (the slide leaves out a chart that has not)."""
+        if self is Source.PROFILE:
+            return inputs.analysis is not None
+        return inputs.fit is not None and len(inputs.fit.measurements) > 0
+
+    def missing(self, inputs: ChartInputs) -> str | None:
+        """Why a chart of this source cannot be exported from ``inputs`` (a message for a person), or None.
+
+        Measured charts draw "no runs yet" rather than refuse: a person may export the empty frame.
+        """
+        if self is Source.PROFILE and inputs.analysis is None:
+            return "there is nothing to chart: the profile needs components with times above 0"
+        return None
 
 
 @dataclass(frozen=True)
@@ -28,6 +57,8 @@ class ChartEntry:
     depends_on: frozenset[Aspect]  # it redraws only when one of these changed
     location: str  # "package.module:Class", a subclass of charts.base.Chart
     on_screen: bool = True  # shown in the window's results pane (the slide is for export only)
+    source: Source = Source.PROFILE  # what it is drawn from
+    on_slide: bool = False  # one of the slide's charts (shown there when its source has data)
 
     def load(self) -> type[Chart]:
         module, _, name = self.location.partition(":")
@@ -41,7 +72,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "slide",
         "Slide (key charts and numbers)",
-        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION}),
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS}),
         "amdahl_desk.ui.charts.slide:SlideWidget",
         on_screen=False,
     ),
@@ -50,12 +81,14 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "Where the time goes",
         frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS}),  # settings: the target line, the unit
         "amdahl_desk.ui.profile.breakdown_chart:BreakdownChart",
+        on_slide=True,
     ),
     ChartEntry(
         "speedup",
         "Speedup against k",
         frozenset({COMPONENTS, OPTIMIZATIONS, SELECTION}),
         "amdahl_desk.ui.profile.speedup_plot:SpeedupPlot",
+        on_slide=True,
     ),
     ChartEntry(
         "scaling",
@@ -63,9 +96,43 @@ ENTRIES: tuple[ChartEntry, ...] = (
         frozenset({COMPONENTS, SETTINGS}),  # scaling reads times and scaling classes, never the optimizations
         "amdahl_desk.ui.scaling.scaling_plot:ScalingPlot",
     ),
+    # Measured runs: shown in the Measurements panel (ui/fit), exported and copied like the others.
+    ChartEntry(
+        "measured_scaling",
+        "Measured scaling (runs against the model)",
+        frozenset({MEASUREMENTS, COMPONENTS, SETTINGS}),  # the profile's model curve and its P
+        "amdahl_desk.ui.fit.measured_scaling_chart:MeasuredScalingChart",
+        on_screen=False,
+        source=Source.MEASUREMENTS,
+        on_slide=True,  # the runs against the profile's model, a third chart when there are runs
+    ),
+    ChartEntry(
+        "throughput",
+        "Throughput against N (USL)",
+        frozenset({MEASUREMENTS}),
+        "amdahl_desk.ui.fit.throughput_chart:ThroughputChart",
+        on_screen=False,
+        source=Source.MEASUREMENTS,
+    ),
+    ChartEntry(
+        "karp_flatt",
+        "Karp–Flatt e against N",
+        frozenset({MEASUREMENTS}),
+        "amdahl_desk.ui.fit.karp_flatt_chart:KarpFlattChart",
+        on_screen=False,
+        source=Source.MEASUREMENTS,
+    ),
 )
 
-CHARTS = tuple(e.key for e in ENTRIES)
+
+def keys(*sources: Source) -> tuple[str, ...]:
+    """The keys of the charts drawn from any of ``sources``, in registry order."""
+    return tuple(e.key for e in ENTRIES if e.source in sources)
+
+
+CHARTS = keys(Source.PROFILE)  # a profile's charts: what `amdahl-desk export` writes from a profile
+MEASURED_CHARTS = keys(Source.MEASUREMENTS)  # drawn from the document's measured runs
+SLIDE_CHARTS = tuple(e.key for e in ENTRIES if e.on_slide)  # the slide's charts, left to right
 CHART_TITLES = {e.key: e.title for e in ENTRIES}
 FORMATS = ("png", "svg", "pdf")
 PRESETS = {"1920×1080 (Full HD slide)": (1920, 1080), "1280×720 (HD)": (1280, 720), "3840×2160 (4K)": (3840, 2160)}

@@ -1,4 +1,4 @@
-"""The slide: one image for a design review — the result as a title, the headline numbers, two key charts."""
+"""The slide: one image for a design review — the result as a title, the headline numbers, the key charts."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVB
 
 from ...model.analysis import Analysis
 from ...model.errors import ProfileError
+from ...model.fit import FitResult
 from ...model.profile import Profile
 from ...model.report import target_sentence
 from ...model.units import format_percent, format_speedup, format_time
-from .base import Chart
+from .base import Chart, ChartInputs
 from .chart_style import SCREEN, Style
-from .registry import chart_entry
+from .registry import SLIDE_CHARTS, ChartEntry, Source, chart_entry
 
 
 def slide_title(profile: Profile, analysis: Analysis) -> str:
@@ -77,11 +78,18 @@ class SlideWidget(Chart):
         charts = QHBoxLayout()
         charts.setSpacing(pad * 2)
         brief = replace(style, brief=True)
-        # The two key charts, by key: the slide needs no knowledge of the rooms that define them.
-        self.breakdown = chart_entry("breakdown").load()(style=brief)
-        self.speedup = chart_entry("speedup").load()(style=brief)
-        charts.addWidget(self.breakdown, 1)
-        charts.addWidget(self.speedup, 1)
+        # The registry's slide charts, by key: the slide needs no knowledge of the rooms that define them.
+        # Each is shown when its source has something to show (measured runs only when there are runs).
+        self.fit: FitResult | None = None
+        self.parts: dict[str, tuple[ChartEntry, Chart]] = {}
+        for key in SLIDE_CHARTS:
+            entry = chart_entry(key)
+            chart = entry.load()(style=brief)
+            chart.setVisible(entry.source is Source.PROFILE)
+            charts.addWidget(chart, 1)
+            self.parts[key] = (entry, chart)
+        self.breakdown, self.speedup = self.parts["breakdown"][1], self.parts["speedup"][1]
+        self.measured = self.parts["measured_scaling"][1]
         layout.addLayout(charts, 1)
         self.footer = QLabel(self)
         self.footer.setFont(style.font(1.0, bold=True))
@@ -110,7 +118,14 @@ class SlideWidget(Chart):
             v_label.setText(value)
             c_label.setText(caption)
         self.values[0].setStyleSheet("color: #1a6e2e;" if c.overall_speedup > 1 else "color: #222;")
-        self.breakdown.show_analysis(profile, analysis, selected)
-        self.speedup.show_analysis(profile, analysis, selected)
+        inputs = ChartInputs(profile, analysis, selected, self.fit)
+        for entry, chart in self.parts.values():
+            shown = entry.source.has_data(inputs)
+            chart.setVisible(shown)
+            if shown:
+                chart.show_inputs(inputs)
         sentence = target_sentence(profile, analysis)
         self.footer.setText(sentence or "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts never add.")
+
+    def show_fit(self, fit: FitResult | None) -> None:
+        self.fit = fit

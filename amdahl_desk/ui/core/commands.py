@@ -18,11 +18,13 @@ from ...model.units import TimeUnit
 
 if TYPE_CHECKING:
     from .document import Document
+    from .measurement_table import MeasurementTable
 
 T = TypeVar("T")
 EDIT_CELL_ID = 1001
 SET_OPTIMIZATIONS_ID = 1002
 SET_SETTINGS_ID = 1003
+SET_MEASUREMENTS_ID = 1004
 
 
 class DocumentCommand(QUndoCommand):
@@ -227,3 +229,14 @@ class SetUnitCommand(DocumentCommand):
 
     def backward(self) -> None:
         self.doc.restore_unit(*self.old)
+
+
+class SetMeasurementsCommand(ReplaceCommand["MeasurementTable"]):
+    """Any change to the measured runs: a typed cell, a paste, a sort, deleted rows, another kind or unit."""
+
+    merge_id = SET_MEASUREMENTS_ID
+
+    def __init__(
+        self, doc: Document, old: MeasurementTable, new: MeasurementTable, text: str, merge_key: object = None
+    ) -> None:
+        super().__init__(doc, text, doc.apply_measurements, old, new, merge_key)

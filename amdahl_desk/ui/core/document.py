@@ -24,9 +24,12 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ...model.analysis import Analysis, analyse
 from ...model.errors import Problem, ProfileError
+from ...model.fit import FitResult, fit_measurements
+from ...model.measurements import Measurements
 from ...model.profile import Component, Optimization, Profile, Settings, component_problems
 from ...model.units import TimeUnit
 from . import commands
+from .measurement_table import MeasurementTable as MeasurementTable  # where tests and older code look for it
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,7 @@ class Aspect(str, Enum):
     OPTIMIZATIONS = "optimizations"
     SETTINGS = "settings"
     SELECTION = "selection"  # not the document's: the window's current optimization
+    MEASUREMENTS = "measurements"  # the measured runs (their table, kind, unit, count name)
 
 
 EVERYTHING = frozenset(Aspect)
@@ -67,6 +71,8 @@ class Document(QObject):
     analysisChanged = Signal()  # once per change (or batch); read ``analysis`` for the current one
     changed = Signal(object)  # with analysisChanged: the frozenset of Aspects the change (or batch) touched
     pathChanged = Signal()
+    measurementsAboutToChange = Signal(object)  # the MeasurementTable about to replace the current one
+    measurementsChanged = Signal(object)  # the MeasurementTable just replaced
 
     def __init__(self, profile: Profile | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -82,6 +88,8 @@ class Document(QObject):
         self._stale = True
         self._batch_depth = 0
         self._pending: set[Aspect] = set()
+        self._measurements = MeasurementTable()
+        self._fit: FitResult | None = None
 
     # -- reading -----------------------------------------------------------
     @property
@@ -106,9 +114,20 @@ class Document(QObject):
         return self._analysis_error
 
     # -- whole document ----------------------------------------------------
-    def reset(self, profile: Profile, path: Path | None, warnings: Sequence[str] = ()) -> None:
-        """Show another profile: a new file, New, Revert. Clears undo history."""
+    def reset(
+        self,
+        profile: Profile,
+        path: Path | None,
+        warnings: Sequence[str] = (),
+        measurements: MeasurementTable | None = None,
+    ) -> None:
+        """Show another profile: a new file, New, Revert. Clears undo history.
+
+        ``measurements`` replaces the measured runs; None keeps them (a profile read without any).
+        """
         with self.batch():
+            if measurements is not None:
+                self.apply_measurements(measurements)
             self.profile = profile
             self.path = path
             self.warnings = list(warnings)
@@ -380,6 +399,47 @@ class Document(QObject):
             self._touch(Aspect.COMPONENTS, Aspect.SETTINGS)
             self.componentRowsChanged.emit(list(range(len(self.profile.components))))
             self.settingsChanged.emit()
+
+    # -- measured runs: a value of their own, one request, one raw setter -------------------
+    @property
+    def measurements(self) -> MeasurementTable:
+        """The runs as typed (cells may wait for a value); :meth:`measured_runs` for the complete ones."""
+        return self._measurements
+
+    def measured_runs(self) -> Measurements:
+        """The complete runs: what a save writes to the ``Measurements`` sheet and the fit uses."""
+        return self._measurements.complete()
+
+    @property
+    def fit(self) -> FitResult:
+        """The fits to the complete runs as they are now (computed on the first read after a change)."""
+        if self._fit is None:
+            self._fit = fit_measurements(self._measurements.complete())
+        return self._fit
+
+    def edit_measurements(self, table: MeasurementTable, text: str, merge_key: object = None) -> bool:
+        """Replace the runs (typing, paste, sort, delete, kind or unit) as one undo step; False if nothing changes.
+
+        Raises :class:`ProfileError` (its problems name row and field) and changes nothing when refused.
+        """
+        if table == self._measurements:
+            return False
+        problems = table.problems()
+        if problems:
+            raise ProfileError(problems)
+        old = self._measurements
+        self.apply_measurements(table)
+        self._push(commands.SetMeasurementsCommand(self, old, table, text, merge_key))
+        return True
+
+    def apply_measurements(self, table: MeasurementTable) -> None:
+        """Raw setter, for commands and the requests above. The profile's analysis stays as it is."""
+        with self.batch():
+            self.measurementsAboutToChange.emit(table)
+            old, self._measurements, self._fit = self._measurements, table, None
+            self.revision += 1
+            self._pending.add(Aspect.MEASUREMENTS)
+            self.measurementsChanged.emit(old)
 
 
 class ReplaceProfileCommand(commands.DocumentCommand):

@@ -10,7 +10,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
 from ...model.errors import ProfileError
-from ..charts.registry import CHART_TITLES
+from ..charts.base import ChartInputs
+from ..charts.registry import CHART_TITLES, Source, chart_entry, keys
 from ..core.document import Document
 from .file_actions import FileActions, Prompts
 
@@ -33,7 +34,8 @@ class ChartExports(QObject):
     def export_dialog(self, chart: str = "slide") -> None:
         from .export_dialog import ExportDialog  # QtSvg and the export code load on first use
 
-        dialog = ExportDialog(chart, self.dialog_parent)
+        # The profile's charts, then the measured runs' (a comparison exports from its own tab).
+        dialog = ExportDialog(chart, self.dialog_parent, keys(Source.PROFILE, Source.MEASUREMENTS))
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         name, fmt, size, transparent = dialog.choice()
@@ -50,7 +52,9 @@ class ChartExports(QObject):
         if path.suffix.lower() != f".{fmt}":
             path = path.with_suffix(f".{fmt}")
         try:
-            export_chart(self.doc.profile, self.doc.analysis, name, fmt, path, size, transparent, self.selected())
+            export_chart(
+                self.doc.profile, self.doc.analysis, name, fmt, path, size, transparent, self.selected(), self.doc.fit
+            )
         except ProfileError as exc:
             self.prompts.show_error("Cannot export", str(exc))
             return False
@@ -64,11 +68,12 @@ class ChartExports(QObject):
         """Put a chart (or the slide) on the clipboard as an image, for pasting into a presentation."""
         from ..charts.export import chart_widget, render_image
 
-        analysis = self.doc.analysis
-        if analysis is None:
-            self.prompts.show_error("Cannot copy", self.doc.analysis_error or "nothing to chart")
+        doc = self.doc
+        inputs = ChartInputs(doc.profile, doc.analysis, self.selected(), doc.fit)
+        if chart_entry(name).source.missing(inputs) is not None:
+            self.prompts.show_error("Cannot copy", doc.analysis_error or "nothing to chart")
             return False
-        widget = chart_widget(name, self.doc.profile, analysis, size, row=self.selected())
+        widget = chart_widget(name, doc.profile, doc.analysis, size, row=inputs.selected, fit=inputs.fit)
         image = render_image(widget, size)
         widget.close()
         widget.deleteLater()

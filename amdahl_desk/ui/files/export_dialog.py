@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,14 +24,20 @@ CUSTOM = "Custom…"
 class ExportDialog(QDialog):
     """Chart, format (PNG, SVG, PDF), size (presets or custom) and a transparent background for PNG."""
 
-    def __init__(self, chart: str = "slide", parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        chart: str = "slide",
+        parent: QWidget | None = None,
+        keys: Sequence[str] = CHARTS,
+        title: str = "Export Chart",
+    ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Export Chart")
+        self.setWindowTitle(title)
         form = QFormLayout(self)
         self.chart = QComboBox(self)
-        for name in CHARTS:
+        for name in keys:  # the registry's keys of the sources the caller offers
             self.chart.addItem(CHART_TITLES[name], name)
-        self.chart.setCurrentIndex(CHARTS.index(chart))
+        self.chart.setCurrentIndex(max(self.chart.findData(chart), 0))
         self.format = QComboBox(self)
         for fmt, text in zip(FORMATS, ("PNG image", "SVG vector drawing", "PDF document"), strict=True):
             self.format.addItem(text, fmt)

@@ -1,0 +1,64 @@
+"""The measured runs as the window holds them: a table value whose empty cells wait for a value."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ...model.errors import Problem
+from ...model.measurements import MeasureKind, Measurement, Measurements, measurement_problems
+
+
+@dataclass(frozen=True, eq=False)
+class MeasurementTable:
+    """The measured runs as typed in the window; a cell not yet filled holds NaN and waits for its value.
+
+    The files layer reads and writes :class:`Measurements` (complete, validated runs):
+    :meth:`of` makes a table from them and :meth:`complete` gives them back.
+    """
+
+    rows: tuple[Measurement, ...] = ()
+    kind: MeasureKind = MeasureKind.TIME
+    unit: str = "ms"
+    count_name: str = "GPUs"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", tuple(self.rows))
+        object.__setattr__(self, "kind", MeasureKind(self.kind))
+
+    @classmethod
+    def of(cls, m: Measurements) -> MeasurementTable:
+        return cls(m.rows, m.kind, m.unit, m.count_name)
+
+    def _key(self) -> tuple[object, ...]:
+        # NaN never equals itself; an empty cell must equal an empty cell, or no edit would ever be a no-op.
+        cells = tuple(
+            (None if math.isnan(r.n) else r.n, None if math.isnan(r.value) else r.value, r.label, r.notes)
+            for r in self.rows
+        )
+        return cells, self.kind, self.unit, self.count_name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MeasurementTable) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def complete(self) -> Measurements:
+        """The runs with both N and a value: what the fit uses and a file keeps."""
+        rows = tuple(r for r in self.rows if not (math.isnan(r.n) or math.isnan(r.value)))
+        return Measurements(rows, self.kind, self.unit, self.count_name)
+
+    def waiting(self) -> list[tuple[int, str]]:
+        """(row, "n" or "value") for each cell a run still needs."""
+        out = []
+        for i, r in enumerate(self.rows):
+            out += [(i, f) for f, v in (("n", r.n), ("value", r.value)) if math.isnan(v)]
+        return out
+
+    def problems(self) -> list[Problem]:
+        """Every value typed that cannot be a run (N or value not above 0, not finite); empty cells wait."""
+        probe = [
+            Measurement(1.0 if math.isnan(r.n) else r.n, 1.0 if math.isnan(r.value) else r.value) for r in self.rows
+        ]
+        return measurement_problems(probe, self.kind)

@@ -1,0 +1,353 @@
+"""The Measurements spreadsheet as a Qt item model over the document's runs: typed text in, per-run figures out."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
+
+from ...model.errors import ProfileError
+from ...model.fit_text import percent
+from ...model.measurements import MeasureKind, Measurement, parse_count, parse_throughput
+from ...model.units import ParseError, TimeUnit, convert, format_number, format_speedup, parse_time_text, parse_unit
+from ..core.document import Document
+from ..core.measurement_table import MeasurementTable
+
+COUNT, VALUE, LABEL, NOTES, SPEEDUP, EFFICIENCY, KARP_FLATT = range(7)
+EDITABLE = (COUNT, VALUE, LABEL, NOTES)  # first, in the order a CSV of runs has them, so a pasted block lands whole
+NAN = math.nan
+WAITING = QColor(255, 228, 228)
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+class CellError(ValueError):
+    """A value refused for a cell, with the reason for the person who typed it."""
+
+    def __init__(self, row: int, column: int, message: str) -> None:
+        super().__init__(message)
+        self.row, self.column = row, column
+
+
+def edit_text(value: float) -> str:
+    """A number for editing: exact, without thousands separators; empty for a cell still waiting."""
+    if math.isnan(value):
+        return ""
+    return str(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
+
+
+def is_blank(row: Measurement) -> bool:
+    return math.isnan(row.n) and math.isnan(row.value) and not row.label.strip() and not row.notes.strip()
+
+
+class MeasurementTableModel(QAbstractTableModel):
+    """Rows are the runs plus one empty row at the end: typing there adds a run."""
+
+    editRejected = Signal(int, int, str, str, bool)  # row, column, message, text refused, single-cell edit
+
+    def __init__(self, doc: Document) -> None:
+        super().__init__(doc)
+        self.doc = doc
+        self._plan: tuple[str, int, int] = ("same", 0, 0)
+        self._fit_rows: dict[int, int] = {}  # table row → index of the run in the fit's points
+        self._fit_revision = -1
+        doc.measurementsAboutToChange.connect(self._about_to_change)
+        doc.measurementsChanged.connect(self._changed)
+
+    # -- reading -----------------------------------------------------------
+    @property
+    def table(self) -> MeasurementTable:
+        return self.doc.measurements
+
+    @property
+    def rows(self) -> tuple[Measurement, ...]:
+        return self.doc.measurements.rows
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows) + 1
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else 7
+
+    def value_header(self) -> str:
+        t = self.table
+        base = "Time" if t.kind is MeasureKind.TIME else "Throughput"
+        return f"{base} ({t.unit})" if t.unit else base
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Vertical:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return str(section + 1) if section < len(self.rows) else "*"
+            if role == Qt.ItemDataRole.ToolTipRole and section >= len(self.rows):
+                return "Type N or a time here to add a run"
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            names = [self.table.count_name or "N", self.value_header(), "Label", "Notes"]
+            return (names + ["Speedup", "Efficiency", "Karp–Flatt e"])[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _HEADER_TIPS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole and section in (COUNT, VALUE, SPEEDUP, EFFICIENCY, KARP_FLATT):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return base | Qt.ItemFlag.ItemIsEditable if index.column() in EDITABLE else base
+
+    def _fit_row(self, row: int) -> int | None:
+        """Where a table row's run is in the fit's points (only complete runs are fitted)."""
+        if self._fit_revision != self.doc.revision:
+            self._fit_revision = self.doc.revision
+            complete = [i for i, r in enumerate(self.rows) if not (math.isnan(r.n) or math.isnan(r.value))]
+            self._fit_rows = {r: i for i, r in enumerate(complete)}
+        return self._fit_rows.get(row)
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        if row >= len(self.rows):
+            return "Type here to add a run" if role == Qt.ItemDataRole.ToolTipRole else None
+        run = self.rows[row]
+        if role == Qt.ItemDataRole.EditRole:
+            return (
+                edit_text(run.n)
+                if col == COUNT
+                else edit_text(run.value)
+                if col == VALUE
+                else self._shown(run, row, col)
+            )
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._shown(run, row, col)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col not in (LABEL, NOTES):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        waiting = (col == COUNT and math.isnan(run.n)) or (col == VALUE and math.isnan(run.value))
+        if role == Qt.ItemDataRole.BackgroundRole and waiting:
+            return WAITING
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if waiting:
+                what = "its N" if col == COUNT else f"its {self.table.kind.value}"
+                return f"This run needs {what} before the fit can use it"
+            return self._tip(run, row, col)
+        return None
+
+    def _shown(self, run: Measurement, row: int, col: int) -> str:
+        if col == COUNT:
+            return "" if math.isnan(run.n) else format_number(run.n)
+        if col == VALUE:
+            return "" if math.isnan(run.value) else format_number(run.value)
+        if col == LABEL:
+            return run.label
+        if col == NOTES:
+            return run.notes
+        i = self._fit_row(row)
+        if i is None:
+            return ""
+        points = self.doc.fit.points
+        if col == SPEEDUP:
+            return format_speedup(float(points.speedup[i]))
+        if col == EFFICIENCY:
+            return percent(float(points.efficiency[i]))
+        e = float(points.karp_flatt[i])
+        return "—" if math.isnan(e) else percent(e)
+
+    def _tip(self, run: Measurement, row: int, col: int) -> str | None:
+        i = self._fit_row(row)
+        if col == NOTES and run.notes:
+            return run.notes
+        if i is None or col not in (SPEEDUP, EFFICIENCY, KARP_FLATT):
+            return None
+        fit = self.doc.fit
+        n0 = fit.baseline_n or 1.0
+        p = run.n / n0
+        if col == SPEEDUP:
+            return f"Against the baseline N0 = {format_number(n0)}, the smallest N measured (its runs averaged)"
+        if col == EFFICIENCY:
+            return f"Speedup ÷ (N/N0) = {format_speedup(float(fit.points.speedup[i]))} ÷ {format_number(p)}"
+        if p == 1:
+            return "Undefined at the baseline"
+        return (
+            "e = (1/S − 1/p)/(1 − 1/p), p = N/N0: the serial fraction these runs imply; rising e means growing overhead"
+        )
+
+    # -- writing -----------------------------------------------------------
+    def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        header = str(self.headerData(index.column(), Qt.Orientation.Horizontal)).split(" (")[0]
+        return self.set_cells([(index.row(), index.column(), "" if value is None else str(value))], f"Edit {header}")
+
+    def set_cells(self, edits: Sequence[tuple[int, int, str]], text: str, **fmt: Any) -> bool:
+        """Ask the document to apply text to cells as one undoable step; rows past the end become new runs.
+
+        ``fmt`` may change the table's kind, unit or count name in the same step (a pasted header).
+        Rows left with nothing in them go. On a bad value nothing changes and ``editRejected`` says why.
+        """
+        try:
+            table = replace(self.table, **fmt) if fmt else self.table
+            self.doc.edit_measurements(self._parsed(table, edits), text)
+        except CellError as exc:
+            self._reject(edits, exc.row, exc.column, str(exc))
+            return False
+        except ProfileError as exc:
+            problem = exc.problems[0]
+            row = problem.row if problem.row is not None else (edits[0][0] if edits else 0)
+            self._reject(edits, row, COUNT if problem.field == "n" else VALUE, problem.what)
+            return False
+        return True
+
+    def _reject(self, edits: Sequence[tuple[int, int, str]], row: int, col: int, message: str) -> None:
+        refused = next((t for r, c, t in edits if (r, c) == (row, col)), "")
+        self.editRejected.emit(row, col, message, refused, len(edits) == 1)
+
+    def _parsed(self, table: MeasurementTable, edits: Sequence[tuple[int, int, str]]) -> MeasurementTable:
+        rows = list(table.rows)
+        touched = set()
+        for row, col, value in edits:
+            if col not in EDITABLE:
+                continue
+            while row >= len(rows):
+                rows.append(Measurement(NAN, NAN))
+            run = rows[row]
+            if col == COUNT:
+                run = replace(run, n=self._count(row, value))
+            elif col == VALUE:
+                number, table = self._value(table, row, value)
+                run = replace(run, value=number)
+            elif col == LABEL:
+                run = replace(run, label=value.strip())
+            else:
+                run = replace(run, notes=value)
+            rows[row] = run
+            touched.add(row)
+        kept = tuple(r for i, r in enumerate(rows) if i not in touched or not is_blank(r))
+        return replace(table, rows=kept)
+
+    def _count(self, row: int, text: str) -> float:
+        if not text.strip():
+            return NAN
+        try:
+            return parse_count(text)
+        except ParseError as exc:
+            raise CellError(row, COUNT, str(exc)) from None
+
+    def _value(self, table: MeasurementTable, row: int, text: str) -> tuple[float, MeasurementTable]:
+        """The number typed, in the table's unit; a unit typed into a table without one becomes its unit."""
+        if not text.strip():
+            return NAN, table
+        try:
+            if table.kind is MeasureKind.THROUGHPUT:
+                value, unit = parse_throughput(text)
+                if unit and not table.unit:
+                    table = replace(table, unit=unit)
+                return value, table
+            value, written = parse_time_text(text)
+        except ParseError as exc:
+            raise CellError(row, VALUE, str(exc)) from None
+        if written is None:
+            return value, table
+        ours = _time_unit(table.unit)
+        if ours is not None:
+            return convert(value, written, ours), table
+        if not table.unit:
+            return value, replace(table, unit=written.label)
+        raise CellError(
+            row,
+            VALUE,
+            f'"{text.strip()}" is in {written.label}, but this table counts in {table.unit}; type a bare number',
+        )
+
+    def remove_rows(self, rows: Sequence[int]) -> bool:
+        chosen = {r for r in rows if 0 <= r < len(self.rows)}
+        if not chosen:
+            return False
+        kept = tuple(r for i, r in enumerate(self.rows) if i not in chosen)
+        text = f"Delete {len(chosen)} run{'s' if len(chosen) > 1 else ''}"
+        return self.doc.edit_measurements(replace(self.table, rows=kept), text)
+
+    def sort_by(self, col: int, descending: bool = False) -> bool:
+        """Reorder the runs by a column (empty cells last); undoable."""
+        rows = list(self.rows)
+        i_points = {r: self._fit_row(r) for r in range(len(rows))}
+        fit = self.doc.fit
+
+        def key(i: int) -> tuple[bool, Any]:
+            r = rows[i]
+            if col in (LABEL, NOTES):
+                text = r.label if col == LABEL else r.notes
+                return (not text, text.casefold())
+            if col in (COUNT, VALUE):
+                v = r.n if col == COUNT else r.value
+            else:
+                j = i_points[i]
+                arrays = {SPEEDUP: fit.points.speedup, EFFICIENCY: fit.points.efficiency}
+                v = NAN if j is None else float(arrays.get(col, fit.points.karp_flatt)[j])
+            return (math.isnan(v), -v if descending and not math.isnan(v) else v)
+
+        order = sorted(range(len(rows)), key=key)
+        if descending and col in (LABEL, NOTES):
+            order = [i for i in reversed(order) if key(i)[1]] + [i for i in order if not key(i)[1]]
+        header = str(self.headerData(col, Qt.Orientation.Horizontal))
+        return self.doc.edit_measurements(replace(self.table, rows=tuple(rows[i] for i in order)), f"Sort by {header}")
+
+    def set_format(self, text: str, **fmt: Any) -> bool:
+        """Another kind, unit or count name for the runs (the numbers stay as typed)."""
+        try:
+            return self.doc.edit_measurements(replace(self.table, **fmt), text)
+        except ProfileError:
+            return False
+
+    # -- following the document --------------------------------------------
+    def _about_to_change(self, new: MeasurementTable) -> None:
+        old = self.table
+        n_old, n_new = len(old.rows), len(new.rows)
+        fmt = (old.kind, old.unit, old.count_name)
+        if n_old == n_new:
+            self._plan = ("same", 0, 0)
+        elif n_new > n_old and MeasurementTable(new.rows[:n_old], *fmt) == old:
+            self._plan = ("append", n_old, n_new - 1)  # before the empty row, which stays last
+            self.beginInsertRows(QModelIndex(), n_old, n_new - 1)
+        elif n_new < n_old and MeasurementTable(old.rows[:n_new], *fmt) == MeasurementTable(new.rows, *fmt):
+            self._plan = ("truncate", n_new, n_old - 1)
+            self.beginRemoveRows(QModelIndex(), n_new, n_old - 1)
+        else:
+            self._plan = ("reset", 0, 0)
+            self.beginResetModel()
+
+    def _changed(self, _old: MeasurementTable) -> None:
+        kind = self._plan[0]
+        if kind == "append":
+            self.endInsertRows()
+        elif kind == "truncate":
+            self.endRemoveRows()
+        elif kind == "reset":
+            self.endResetModel()
+            return
+        # Speedups, efficiencies and e depend on every run (the baseline may have moved): one signal for all.
+        last = self.rowCount() - 1
+        self.dataChanged.emit(self.index(0, 0), self.index(last, self.columnCount() - 1))
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
+        self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, last)
+
+
+def _time_unit(text: str) -> TimeUnit | None:
+    try:
+        return parse_unit(text) if text.strip() else None
+    except ParseError:
+        return None
+
+
+_HEADER_TIPS = [
+    "How many GPUs, workers, nodes, threads or users the run had: a number above 0",
+    'The measured runtime of the fixed job ("560 ms", "0.6 s"), or the throughput (work per unit of time)',
+    "A name for the run",
+    "Free notes",
+    "Speedup against the baseline N0, the smallest N measured: T(N0)/T(N), or X(N)/X(N0) for throughputs",
+    "Speedup ÷ (N/N0): 100% is perfect scaling",
+    "Karp–Flatt experimentally determined serial fraction e = (1/S − 1/p)/(1 − 1/p), p = N/N0",
+]

@@ -1,0 +1,318 @@
+"""The Measurements table as a spreadsheet: keys, clipboard (core.clipboard), row commands, refusals at the cell."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QPersistentModelIndex, QPoint, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
+    QAbstractItemView,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QTableView,
+    QToolTip,
+    QWidget,
+)
+
+from ...model.measurements import MeasureKind, count_word
+from ..core.clipboard import from_tsv, tile, to_tsv
+from .measurement_table import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
+
+_UNIT = re.compile(r"^(?P<base>[^(\[]*?)\s*(?:\((?P<a>[^)]*)\)|\[(?P<b>[^\]]*)\])\s*$")
+_HEADER_WORDS = {
+    "time": VALUE,
+    "runtime": VALUE,
+    "throughput": VALUE,
+    "label": LABEL,
+    "run": LABEL,
+    "name": LABEL,
+    "notes": NOTES,
+    "note": NOTES,
+    "comment": NOTES,
+}
+
+
+def split_header(text: str) -> tuple[str, str]:
+    """``"Throughput (req/s)"`` → ``("throughput", "req/s")``."""
+    text = " ".join(text.replace("_", " ").split())
+    match = _UNIT.match(text)
+    if match:
+        return match.group("base").lower(), (match.group("a") or match.group("b") or "").strip()
+    return text.lower(), ""
+
+
+def pasted_header(row: list[str]) -> tuple[dict[int, int], dict[str, object]] | None:
+    """A block's first row read as a header: pasted column → table column, and the kind, unit, count name it says."""
+    columns: dict[int, int] = {}
+    fmt: dict[str, object] = {}
+    for i, cell in enumerate(row):
+        base, unit = split_header(cell)
+        if COUNT not in columns.values() and count_word(base):
+            columns[i] = COUNT
+            fmt["count_name"] = cell.strip()
+        elif base in _HEADER_WORDS and _HEADER_WORDS[base] not in columns.values():
+            columns[i] = _HEADER_WORDS[base]
+            if columns[i] == VALUE:
+                fmt["kind"] = MeasureKind.THROUGHPUT if base == "throughput" else MeasureKind.TIME
+                if unit:
+                    fmt["unit"] = unit
+    return (columns, fmt) if COUNT in columns.values() and VALUE in columns.values() else None
+
+
+class MeasurementTableView(QTableView):
+    """Moves, edits, copies and pastes like Excel or LibreOffice Calc."""
+
+    def __init__(self, model: MeasurementTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self.table = model
+        self.last_rejection = ""
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        header = self.horizontalHeader()
+        header.setSectionsClickable(True)
+        header.sectionClicked.connect(self.sort_by_column)
+        header.setStretchLastSection(True)
+        self._sort: tuple[int, bool] | None = None
+        model.editRejected.connect(self._show_rejection)
+        self._make_actions()
+        self.fit_columns()
+        model.headerDataChanged.connect(lambda orientation, *_: self._header_changed(orientation))
+        model.modelReset.connect(self.fit_columns)
+
+    def _header_changed(self, orientation: Qt.Orientation) -> None:
+        if orientation == Qt.Orientation.Horizontal:
+            self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Each column as wide as its header (which names the unit) or a typical value, whichever is wider."""
+        fm = self.fontMetrics()
+        for col, chars in ((COUNT, 6), (VALUE, 9), (LABEL, 10), (NOTES, 8), (4, 7), (5, 8)):
+            header = str(self.table.headerData(col, Qt.Orientation.Horizontal))
+            width = max(fm.horizontalAdvance("0" * chars), fm.horizontalAdvance(header) + 12) + 16
+            if self.columnWidth(col) != width:
+                self.setColumnWidth(col, width)
+
+    # -- actions -----------------------------------------------------------
+    def _action(self, text: str, keys: list[QKeySequence], slot, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
+        act = QAction(text, self)
+        act.setShortcuts(keys)
+        act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        act.triggered.connect(slot)
+        act.setStatusTip(tip)
+        self.addAction(act)
+        return act
+
+    def _make_actions(self) -> None:
+        keys = QKeySequence.keyBindings
+        std = QKeySequence.StandardKey
+        self.copy_action = self._action(
+            "&Copy", keys(std.Copy), self.copy_selection, "Copy cells as tab-separated text"
+        )
+        self.cut_action = self._action("Cu&t", keys(std.Cut), self.cut_selection)
+        self.paste_action = self._action(
+            "&Paste", keys(std.Paste), self.paste, "Paste runs from a spreadsheet; past the end adds runs"
+        )
+        self.clear_action = self._action(
+            "C&lear Cells", [QKeySequence(Qt.Key.Key_Delete)], self.clear_selection, "Empty the selected cells"
+        )
+        self.delete_rows_action = self._action(
+            "&Delete Runs", [QKeySequence("Ctrl+-")], self.delete_rows, "Delete the selected runs"
+        )
+        self.select_all_action = self._action("Select &All", keys(std.SelectAll), self.selectAll)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._context_menu)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        menu = QMenu(self)
+        for act in (self.cut_action, self.copy_action, self.paste_action, self.clear_action, self.delete_rows_action):
+            menu.addAction(act)
+        menu.exec(self.viewport().mapToGlobal(pos))
+
+    # -- keys --------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.state() != QAbstractItemView.State.EditingState:
+            step = -1 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1
+            self._go(self.currentIndex().row() + step, self.currentIndex().column())
+            return
+        super().keyPressEvent(event)
+
+    def _go(self, row: int, col: int) -> None:
+        row = max(0, min(row, self.table.rowCount() - 1))
+        index = self.table.index(row, col)
+        self.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self.scrollTo(index)
+
+    def commitData(self, editor: QWidget) -> None:
+        """A value typed into the empty last row adds a run there: stay on it (Tab goes on to its next cell)."""
+        row, col = self.currentIndex().row(), self.currentIndex().column()
+        count = self.table.rowCount()
+        self._appending = row == count - 1
+        try:
+            super().commitData(editor)
+            if self._appending and self.table.rowCount() > count:
+                flag = QItemSelectionModel.SelectionFlag.NoUpdate
+                self.selectionModel().setCurrentIndex(self.table.index(row, col), flag)
+        finally:
+            self._appending = False
+
+    def currentChanged(
+        self, current: QModelIndex | QPersistentModelIndex, previous: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        # The new run is inserted above the empty row, which moves the current cell down with it; Qt would then
+        # commit and close the editor again. The move is ours to undo (above), not a person's: let it pass.
+        if getattr(self, "_appending", False):
+            self.viewport().update()
+            return
+        super().currentChanged(current, previous)
+
+    def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
+        """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
+        row, col = self.currentIndex().row(), self.currentIndex().column()
+        super().closeEditor(editor, hint)
+        if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
+            self._go(row + 1, col)
+
+    # -- showing a refusal -------------------------------------------------
+    def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
+        index = self.table.index(row, col)
+        self.scrollTo(index)
+        rect = self.visualRect(index)
+        QToolTip.showText(self.viewport().mapToGlobal(rect.bottomLeft()), message, self.viewport(), rect, 8000)
+        self.last_rejection = message
+        status = getattr(self.window(), "statusBar", None)
+        if callable(status):
+            status().showMessage(f"Not accepted: {message}", 10000)
+        if refused and single and col in (COUNT, VALUE):
+            # Give the typed text back to fix, rather than losing it.
+            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused))
+
+    def _reopen(self, persistent: QPersistentModelIndex, text: str) -> None:
+        if not persistent.isValid():
+            return
+        index = self.table.index(persistent.row(), persistent.column())
+        self.setCurrentIndex(index)
+        self.edit(index)
+        editor = self.focusWidget()
+        if isinstance(editor, QLineEdit):
+            editor.setText(text)
+            editor.selectAll()
+
+    # -- clipboard ---------------------------------------------------------
+    def _block(self) -> tuple[int, int, int, int]:
+        """Top, left, bottom, right of the selection (its bounding box); the current cell if none."""
+        indexes = self.selectionModel().selectedIndexes()
+        if not indexes:
+            cur = self.currentIndex()
+            return cur.row(), cur.column(), cur.row(), cur.column()
+        rows, cols = [i.row() for i in indexes], [i.column() for i in indexes]
+        return min(rows), min(cols), max(rows), max(cols)
+
+    def copy_selection(self) -> None:
+        top, left, bottom, right = self._block()
+        if top < 0:
+            return
+        m = self.table
+        role = Qt.ItemDataRole.EditRole
+        rows = [
+            [str(m.data(m.index(r, c), role) or "") for c in range(left, right + 1)]
+            for r in range(top, min(bottom, m.rowCount() - 2) + 1)
+        ]
+        QGuiApplication.clipboard().setText(to_tsv(rows))
+
+    def cut_selection(self) -> None:
+        self.copy_selection()
+        self.clear_selection()
+
+    def paste(self) -> None:
+        block = from_tsv(QGuiApplication.clipboard().text())
+        if not block:
+            return
+        top, left, bottom, right = self._block()
+        top, left = max(top, 0), max(left, 0)
+        fmt: dict[str, object] = {}
+        header = pasted_header(block[0])
+        if header is not None:
+            block, fmt = self._from_header(block, *header)
+            if not block:
+                return
+            left = COUNT
+        block = tile(block, bottom - top + 1, right - left + 1)
+        columns_from = [c for c in range(left, self.table.columnCount())]
+        edits = [
+            (top + r, columns_from[c], value)
+            for r, cells in enumerate(block)
+            for c, value in enumerate(cells)
+            if c < len(columns_from) and columns_from[c] in EDITABLE
+        ]
+        if self.table.set_cells(edits, "Paste runs", **fmt):
+            height, width = len(block), max(len(r) for r in block)
+            last_row = min(top + height, self.table.rowCount()) - 1
+            last_col = min(left + width, self.table.columnCount()) - 1
+            sel = QItemSelection(self.table.index(top, left), self.table.index(last_row, last_col))
+            self.selectionModel().select(sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def _from_header(
+        self, block: list[list[str]], columns: dict[int, int], fmt: dict[str, object]
+    ) -> tuple[list[list[str]], dict[str, object]]:
+        """A block under its header, rearranged into this table's columns; and the format to adopt, if any."""
+        rows = []
+        for row in block[1:]:
+            out = [""] * len(EDITABLE)
+            for src, dest in columns.items():
+                out[dest] = row[src] if src < len(row) else ""
+            rows.append(out)
+        table = self.table.table
+        unit = str(fmt.get("unit", ""))
+        if len(table.complete()):
+            if fmt["kind"] is not table.kind:
+                what = "throughputs" if fmt["kind"] is MeasureKind.THROUGHPUT else "times"
+                self._show_rejection(
+                    max(self.currentIndex().row(), 0),
+                    VALUE,
+                    f"the pasted runs are {what}; change Measure first",
+                    "",
+                    False,
+                )
+                return [], {}
+            fmt = {}  # the runs already there keep the table's unit and names
+        if unit and (fmt.get("kind") or table.kind) is MeasureKind.TIME:
+            # Bare times are in the header's unit; written so, they convert to the table's.
+            for out in rows:
+                if out[VALUE].strip()[-1:].isdigit():
+                    out[VALUE] = f"{out[VALUE]} {unit}"
+        return rows, fmt
+
+    def clear_selection(self) -> None:
+        indexes = self.selectionModel().selectedIndexes() or [self.currentIndex()]
+        edits = [
+            (i.row(), i.column(), "") for i in indexes if i.column() in EDITABLE and i.row() < self.table.rowCount() - 1
+        ]
+        if edits:
+            self.table.set_cells(edits, "Clear cells")
+
+    # -- rows --------------------------------------------------------------
+    def delete_rows(self) -> None:
+        rows = {i.row() for i in self.selectionModel().selectedIndexes()} or {self.currentIndex().row()}
+        self.table.remove_rows(sorted(rows))
+
+    def sort_by_column(self, col: int) -> None:
+        """Click a header to sort by it (ascending); click again to reverse. Undoable."""
+        descending = self._sort == (col, False)
+        if self.table.sort_by(col, descending):
+            self._sort = (col, descending)
+            order = Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
+            self.horizontalHeader().setSortIndicatorShown(True)
+            self.horizontalHeader().setSortIndicator(col, order)
