@@ -19,6 +19,8 @@ COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION = (
     Aspect.SETTINGS,
     Aspect.SELECTION,
 )
+# What a chart draws from: the document's analysis, or a comparison of it with an after profile.
+ANALYSIS, COMPARISON = "analysis", "comparison"
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class ChartEntry:
     depends_on: frozenset[Aspect]  # it redraws only when one of these changed
     location: str  # "package.module:Class", a subclass of charts.base.Chart
     on_screen: bool = True  # shown in the window's results pane (the slide is for export only)
+    needs: str = ANALYSIS  # COMPARISON: drawn by ui/compare from a comparison, exported with it
 
     def load(self) -> type[Chart]:
         module, _, name = self.location.partition(":")
@@ -63,9 +66,27 @@ ENTRIES: tuple[ChartEntry, ...] = (
         frozenset({COMPONENTS, SETTINGS}),  # scaling reads times and scaling classes, never the optimizations
         "amdahl_desk.ui.scaling.scaling_plot:ScalingPlot",
     ),
+    ChartEntry(
+        "comparison",
+        "Before and after per component",
+        frozenset({COMPONENTS, OPTIMIZATIONS}),  # the before times and the plan's predicted after-times
+        "amdahl_desk.ui.compare.comparison_chart:ComparisonChart",
+        on_screen=False,
+        needs=COMPARISON,
+    ),
+    ChartEntry(
+        "comparison-slide",
+        "Comparison slide (predicted against measured)",
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS}),  # settings: the boundary in the subtitle
+        "amdahl_desk.ui.compare.comparison_slide:ComparisonSlide",
+        on_screen=False,
+        needs=COMPARISON,
+    ),
 )
 
-CHARTS = tuple(e.key for e in ENTRIES)
+# The charts of one profile (export dialog, `export --chart`) and those of a comparison (`export --compare`).
+CHARTS = tuple(e.key for e in ENTRIES if e.needs == ANALYSIS)
+COMPARISON_CHARTS = tuple(e.key for e in ENTRIES if e.needs == COMPARISON)
 CHART_TITLES = {e.key: e.title for e in ENTRIES}
 FORMATS = ("png", "svg", "pdf")
 PRESETS = {"1920×1080 (Full HD slide)": (1920, 1080), "1280×720 (HD)": (1280, 720), "3840×2160 (4K)": (3840, 2160)}
