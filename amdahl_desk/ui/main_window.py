@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
@@ -16,11 +17,14 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QScrollArea,
     QSplitter,
+    QTabBar,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from ..files import READABLE
+from ..model.comparison import Continued
 from ..model.errors import ProfileError
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
@@ -37,6 +41,9 @@ from .profile.optimization_table import OptimizationTableModel
 from .profile.total_line import TotalLine
 from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
+
+if TYPE_CHECKING:
+    from .compare.comparison_panel import ComparisonPanel
 
 RECOVERY_INTERVAL_MS = 60_000
 # The export module (and QtSvg with it) loads on first use, not at start-up.
@@ -78,6 +85,7 @@ class MainWindow(FileActions, QMainWindow):
         self.results = ResultsPane(self.doc, self.redraws)
         self.summary = self.results.summary
         self.total_label = TotalLine(self.doc, self.redraws)
+        self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
         self._build_layout()
         self._build_menus()
         self.statusBar().showMessage("Ready")
@@ -138,9 +146,17 @@ class MainWindow(FileActions, QMainWindow):
         left.setStretchFactor(1, 3)
         left.setStretchFactor(2, 0)
         right, charts_top = self.results, self.results.top
+        # The plan's results, and a comparison's tab beside them while one is open (no tab bar until then).
+        self.results_tabs = QTabWidget()
+        self.results_tabs.setDocumentMode(True)
+        self.results_tabs.setTabBarAutoHide(True)
+        self.results_tabs.setTabsClosable(True)
+        self.results_tabs.addTab(right, "Plan")
+        self.results_tabs.tabBar().setTabButton(0, QTabBar.ButtonPosition.RightSide, None)
+        self.results_tabs.tabCloseRequested.connect(lambda i: i > 0 and self.close_comparison())
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(left)
-        main.addWidget(right)
+        main.addWidget(self.results_tabs)
         main.setStretchFactor(0, 5)
         main.setStretchFactor(1, 6)
         for s in (left, main):
@@ -179,6 +195,14 @@ class MainWindow(FileActions, QMainWindow):
             lambda: self.open_path(example_path()),
             None,
             "Open the bundled training-iteration example",
+        )
+        file.addSeparator()
+        self._action(
+            file,
+            "Compare &With…",
+            self.compare_dialog,
+            None,
+            "Hold a profile measured after the change against this one and its plan: predicted against measured",
         )
         file.addSeparator()
         self._action(file, "&Save", self.save, QKeySequence.StandardKey.Save)
@@ -268,6 +292,15 @@ class MainWindow(FileActions, QMainWindow):
         for entry in ENTRIES:
             if entry.on_screen:
                 self._action(copy_menu, entry.title, lambda _=False, n=entry.key: self.copy_chart(n))
+        export.addSeparator()
+        self.export_comparison_action = self._action(
+            export,
+            "Export C&omparison…",
+            lambda: self.comparison_panel is not None and self.comparison_panel.export_dialog(),
+            None,
+            "The comparison chart or slide (predicted against measured) as PNG, SVG or PDF",
+        )
+        self.export_comparison_action.setEnabled(False)
         export.addSeparator()
         self._action(export, "Export Components as &CSV…", self.export_csv)
 
@@ -399,6 +432,58 @@ class MainWindow(FileActions, QMainWindow):
         QGuiApplication.clipboard().setImage(image)
         self.statusBar().showMessage(
             f"Copied {CHART_TITLES[name].lower()} ({size[0]}×{size[1]}) to the clipboard", 8000
+        )
+        return True
+
+    # -- comparing with an after profile -------------------------------------
+    def compare_dialog(self) -> None:
+        path = self.choose_file(save=False)
+        if path:
+            self.compare_with(Path(path))
+
+    def compare_with(self, path: str | Path) -> bool:
+        """Open the comparison of this document with the profile in ``path``; a message, nothing changed, if not."""
+        if self.comparison_panel is None:
+            from .compare.comparison_panel import ComparisonPanel
+
+            self.comparison_panel = ComparisonPanel(self, self.redraws)
+            self.comparison_panel.session.closed.connect(self._comparison_closed)
+        if not self.comparison_panel.open_file(path):
+            return False
+        name = f"Compared with {Path(path).name}"
+        index = self.results_tabs.indexOf(self.comparison_panel)
+        if index < 0:
+            index = self.results_tabs.addTab(self.comparison_panel, name)
+        self.results_tabs.setTabText(index, name)
+        self.results_tabs.setTabToolTip(index, str(Path(path).resolve()))
+        self.results_tabs.setCurrentIndex(index)
+        self.export_comparison_action.setEnabled(True)
+        self.comparison_panel.table.setFocus()
+        return True
+
+    def close_comparison(self) -> None:
+        if self.comparison_panel is not None:
+            self.comparison_panel.session.close()
+
+    def _comparison_closed(self) -> None:
+        if self.comparison_panel is not None:
+            self.results_tabs.removeTab(self.results_tabs.indexOf(self.comparison_panel))
+        self.export_comparison_action.setEnabled(False)
+
+    def continue_from(self, continued: Continued, source: Path) -> bool:
+        """The after profile as the new working document (unsaved), as opening a file does: save first, or not."""
+        if not self.maybe_save():
+            return False
+        self.imported_from = source
+        self.doc.reset(continued.profile, None, list(continued.notes))
+        self.doc.undo_stack.resetClean()  # new work, saved nowhere yet
+        self.disk_stamp = None
+        self._update_title()
+        self.table.fit_columns()
+        carried = len(continued.profile.optimizations)
+        self.statusBar().showMessage(
+            f"Continuing from {source.name}: {carried} optimization(s) carried over, unticked; save it to keep it",
+            15000,
         )
         return True
 

@@ -180,6 +180,12 @@ class ComparisonChart(ChartFrame):
         )
         pixels = max(self.plot.vb.width(), 1.0)
         metrics = QFontMetrics(self.style.font(0.95))
+        # Bars too thin for a label each: the after bars keep theirs (time and measured k), the before bars not.
+        ylo, yhi = self._ylim
+        bar_px = self.plot.vb.height() / (yhi - ylo) * 2 * GAP
+        crowded = bar_px < metrics.height()
+        for label, (_end, y, text) in zip(self.labels, self._ends, strict=False):
+            set_item_text(label, "" if crowded and (y - round(y)) > 0 else text)
         xmax = 0.0
         for end, _y, text in self._ends:
             share = (metrics.horizontalAdvance(text) + self.style.size(14)) / pixels

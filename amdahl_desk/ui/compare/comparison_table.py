@@ -194,12 +194,13 @@ class ComparisonTableModel(QAbstractTableModel):
             return font
         if role == Qt.ItemDataRole.TextAlignmentRole and BEFORE <= col <= MEASURED:
             return _RIGHT
-        if role == Qt.ItemDataRole.ToolTipRole and col in (PLANNED, MEASURED):
-            return (
-                "Predicted S: the plan's combined speedup"
-                if col == PLANNED
-                else "Measured S = before total ÷ after total"
-            )
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return {
+                PLANNED: "Predicted S: the plan's combined speedup",
+                PROMISED: "The after total the plan promised",
+                MEASURED: "Measured S = before total ÷ after total",
+                VERDICT: "The measured after total against the promised one: short of the plan, better, or as planned",
+            }.get(col)
         return None
 
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -217,7 +218,7 @@ class ComparisonTableModel(QAbstractTableModel):
 def _shortfall_word(shortfall: float, promised: float) -> str:
     if math.isclose(shortfall, 0.0, abs_tol=1e-12 * max(promised, 1.0)):
         return "as planned"
-    return "short of plan" if shortfall > 0 else "beat the plan"
+    return "short" if shortfall > 0 else "better"
 
 
 _TIPS = [

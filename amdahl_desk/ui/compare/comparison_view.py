@@ -89,23 +89,38 @@ class ComparisonTableView(QTableView):
         index = model.index(row, AFTER_NAME)
         if not (model.flags(index) & Qt.ItemFlag.ItemIsEditable):
             return False
+        self.setColumnHidden(AFTER_NAME, False)  # nothing to pair with shows as a one-item list
         self.setCurrentIndex(index)
         self.edit(index)
         return True
 
+    def rows_height(self, most: int = 12) -> int:
+        """The height that shows every row (at most ``most``) and the header without a scroll bar."""
+        rows = min(self.model().rowCount(), most)
+        return (
+            self.horizontalHeader().height() + rows * self.verticalHeader().defaultSectionSize() + 2 * self.frameWidth()
+        )
+
     def fit_columns(self) -> None:
-        """Every column as wide as its content (measured when the rows change), the names giving way first."""
+        """Every column as wide as its content (measured when the rows change), the names giving way first.
+
+        The after-name column shows only when there is something to pair: a component found on one
+        side only, or a pair made by hand.
+        """
+        model = self.model()
+        pairing = any(model.index(r, AFTER_NAME).data() != "(same name)" for r in range(max(0, model.rowCount() - 1)))
+        self.setColumnHidden(AFTER_NAME, not pairing)
         self.resizeColumnsToContents()
         self._name_width = self.horizontalHeader().sectionSize(NAME)
         self._fit_names()
 
     def _fit_names(self) -> None:
-        # Component names are elided (full in the tooltip) before any figure is cut.
+        # Component names are elided (full in the tooltip) before any figure is cut; spare room goes to them too.
         header = self.horizontalHeader()
         others = header.length() - header.sectionSize(NAME)
         floor = self.fontMetrics().horizontalAdvance("Autoregressive dec…") + 12
         room = self.viewport().width() - others
-        header.resizeSection(NAME, max(min(self._name_width, floor), min(self._name_width, room)))
+        header.resizeSection(NAME, max(min(self._name_width, floor), room))
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         super().resizeEvent(event)
