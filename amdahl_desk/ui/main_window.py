@@ -153,7 +153,7 @@ class MainWindow(FileActions, QMainWindow):
         self.results_tabs.setTabsClosable(True)
         self.results_tabs.addTab(right, "Plan")
         self.results_tabs.tabBar().setTabButton(0, QTabBar.ButtonPosition.RightSide, None)
-        self.results_tabs.tabCloseRequested.connect(lambda i: i > 0 and self.close_comparison())
+        self.results_tabs.tabCloseRequested.connect(self._tab_close_requested)
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(left)
         main.addWidget(self.results_tabs)
@@ -296,7 +296,7 @@ class MainWindow(FileActions, QMainWindow):
         self.export_comparison_action = self._action(
             export,
             "Export C&omparison…",
-            lambda: self.comparison_panel is not None and self.comparison_panel.export_dialog(),
+            self.export_comparison_dialog,
             None,
             "The comparison chart or slide (predicted against measured) as PNG, SVG or PDF",
         )
@@ -460,6 +460,14 @@ class MainWindow(FileActions, QMainWindow):
         self.export_comparison_action.setEnabled(True)
         self.comparison_panel.table.setFocus()
         return True
+
+    def export_comparison_dialog(self) -> None:
+        if self.comparison_panel is not None:
+            self.comparison_panel.export_dialog()
+
+    def _tab_close_requested(self, index: int) -> None:
+        if index > 0:  # the plan's tab stays
+            self.close_comparison()
 
     def close_comparison(self) -> None:
         if self.comparison_panel is not None:

@@ -88,6 +88,7 @@ class ComparisonChart(ChartFrame):
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent, style)
+        self.chart_style: Style = style  # typed: ChartFrame's ``style`` shadows QWidget.style() for the checker
         item = self.plot
         item.showGrid(x=True, y=False, alpha=0.15)
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=BAR)
@@ -109,7 +110,7 @@ class ComparisonChart(ChartFrame):
     def _label(self, i: int) -> pg.TextItem:
         while len(self.labels) <= i:
             t = pg.TextItem(color=INK, anchor=(0, 0.5))
-            t.setFont(self.style.font(0.95))
+            t.setFont(self.chart_style.font(0.95))
             self.plot.addItem(t)
             self.labels.append(t)
         return self.labels[i]
@@ -161,7 +162,7 @@ class ComparisonChart(ChartFrame):
         self._legend(rows)
         head = f"Before and after: {format_time(c.before_total, unit)} → {format_time(c.after_total, unit)}"
         plan = f" (the plan promised {format_time(c.predicted_total, unit)})"
-        if self.style.brief:
+        if self.chart_style.brief:
             self.set_title(head + plan)
         else:
             self.set_title(
@@ -173,13 +174,13 @@ class ComparisonChart(ChartFrame):
         """Names elided to a share of the width; room on the right for the longest label beyond its bar."""
         if not self._ends:
             return
-        names = QFontMetrics(self.style.font())
+        names = QFontMetrics(self.chart_style.font())
         most = max(self.width() * 0.3, names.horizontalAdvance("Autoregressive…"))
         self.set_ticks(
             "left", [(y, names.elidedText(name, Qt.TextElideMode.ElideRight, round(most))) for y, name in self._names]
         )
         pixels = max(self.plot.vb.width(), 1.0)
-        metrics = QFontMetrics(self.style.font(0.95))
+        metrics = QFontMetrics(self.chart_style.font(0.95))
         # Bars too thin for a label each: the after bars keep theirs (time and measured k), the before bars not.
         ylo, yhi = self._ylim
         bar_px = self.plot.vb.height() / (yhi - ylo) * 2 * GAP
@@ -188,7 +189,7 @@ class ComparisonChart(ChartFrame):
             set_item_text(label, "" if crowded and (y - round(y)) > 0 else text)
         xmax = 0.0
         for end, _y, text in self._ends:
-            share = (metrics.horizontalAdvance(text) + self.style.size(14)) / pixels
+            share = (metrics.horizontalAdvance(text) + self.chart_style.size(14)) / pixels
             xmax = max(xmax, end / (1 - share) if share < 0.75 else end * 4)
         self.set_ranges((0.0, nice_ceiling(xmax)), self._ylim)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import Protocol
 
@@ -123,8 +122,11 @@ class ComparisonPanel(QWidget):
             grid.setColumnStretch(col, 1)
         self.sentence = QLabel(head)
         self.bottleneck = QLabel(head)
+        for label in (self.sentence, self.bottleneck):
+            label.setTextFormat(Qt.TextFormat.PlainText)
         self.notes = QLabel(head)
         self.notes.setStyleSheet("color: #8a4b00;")
+        self.notes.setTextFormat(Qt.TextFormat.PlainText)  # names are a person's text, never markup
         for row, label in enumerate((self.sentence, self.bottleneck, self.notes), start=1):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -171,11 +173,11 @@ class ComparisonPanel(QWidget):
         menu.addAction("Copy Command Line", self.copy_command_line)
         self.export_button.setMenu(menu)
         buttons = QHBoxLayout()
-        for b in (self.pair_button, self.unpair_button):
-            buttons.addWidget(b)
+        for button in (self.pair_button, self.unpair_button):
+            buttons.addWidget(button)
         buttons.addStretch(1)
-        for b in (self.adopt_button, self.continue_button, self.export_button):
-            buttons.addWidget(b)
+        for action in (self.adopt_button, self.continue_button, self.export_button):
+            buttons.addWidget(action)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -242,7 +244,7 @@ class ComparisonPanel(QWidget):
         self.largest.set(format_percent(b.after_share), f"largest now: {b.after_name}")
         self.sentence.setText(c.sentence)
         self.bottleneck.setText(b.sentence)
-        self.notes.setText(html.escape(" ".join(self._notes(c))).replace("\n", "<br>"))
+        self.notes.setText(" ".join(self._notes(c)))
         self.notes.setVisible(bool(self.notes.text()))
         self.chart.setVisible(True)
         self.chart.show_comparison(c)

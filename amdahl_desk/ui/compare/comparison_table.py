@@ -53,9 +53,16 @@ class ComparisonTableModel(QAbstractTableModel):
         self._reset()
 
     def _reset(self) -> None:
-        self.beginResetModel()
         c = self.session.comparison
-        self.rows = c.rows if c is not None else ()
+        rows = c.rows if c is not None else ()
+        if rows and [_identity(r) for r in rows] == [_identity(r) for r in self.rows]:
+            # The same rows with new figures (the plan was edited): an open pairing combo stays open.
+            self.rows = rows
+            self.dataChanged.emit(self.index(0, 0), self.index(len(rows), COLUMNS - 1))
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMNS - 1)
+            return
+        self.beginResetModel()
+        self.rows = rows
         self.endResetModel()
 
     @property
@@ -74,14 +81,15 @@ class ComparisonTableModel(QAbstractTableModel):
         c = self.session.comparison
         unit = c.unit.label if c is not None else ""
         if role == Qt.ItemDataRole.DisplayRole:
+            # Two lines: the figures are narrower than their names, and the columns must fit a half window.
             return [
                 "Component",
-                "After name",
-                f"Before ({unit})",
-                f"After ({unit})",
-                "Planned k",
-                f"Promised ({unit})",
-                "Measured k",
+                "After\nname",
+                f"Before\n({unit})",
+                f"After\n({unit})",
+                "Planned\nk",
+                f"Promised\n({unit})",
+                "Measured\nk",
                 "Verdict",
             ][section]
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -213,6 +221,10 @@ class ComparisonTableModel(QAbstractTableModel):
         # Applied by the session after this call returns: a pairing can add and remove rows.
         self.pairRequested.emit(r.name, after)
         return True
+
+
+def _identity(r: ComponentComparison) -> tuple[str, str | None, bool]:
+    return r.name, r.after_name, r.before is None
 
 
 def _shortfall_word(shortfall: float, promised: float) -> str:

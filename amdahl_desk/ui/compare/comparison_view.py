@@ -78,7 +78,10 @@ class ComparisonTableView(QTableView):
         self.pair_action.triggered.connect(self.edit_pair)
         self.addAction(self.pair_action)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        # Figures change width with the plan: fit again, measuring at most a few hundred rows (a trace has thousands).
+        header.setResizeContentsPrecision(200)
         model.modelReset.connect(self.fit_columns)
+        model.dataChanged.connect(lambda *_: self.fit_columns())
 
     def edit_pair(self) -> bool:
         """Open the pairing combo on the current row (the first editable one when none is chosen)."""
@@ -97,9 +100,8 @@ class ComparisonTableView(QTableView):
     def rows_height(self, most: int = 12) -> int:
         """The height that shows every row (at most ``most``) and the header without a scroll bar."""
         rows = min(self.model().rowCount(), most)
-        return (
-            self.horizontalHeader().height() + rows * self.verticalHeader().defaultSectionSize() + 2 * self.frameWidth()
-        )
+        header = max(self.horizontalHeader().height(), self.horizontalHeader().sizeHint().height())
+        return header + rows * self.verticalHeader().defaultSectionSize() + 2 * self.frameWidth()
 
     def fit_columns(self) -> None:
         """Every column as wide as its content (measured when the rows change), the names giving way first.

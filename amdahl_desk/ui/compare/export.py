@@ -29,7 +29,7 @@ def comparison_widget(
     entry = chart_entry(name)
     if entry.needs != COMPARISON:
         raise ValueError(f'"{name}" is not a comparison chart')
-    widget = entry.load()(style=slide_style(size[0], transparent))
+    widget = entry.load()(style=slide_style(size[0], transparent))  # type: ignore[call-arg]
     drawing: ComparisonDrawing = widget  # type: ignore[assignment]
     drawing.show_comparison(c, boundary)
     # As the other exports: vectors in SVG and PDF, not the screen's cached pixmaps.
@@ -63,7 +63,7 @@ def export_comparison(
     title = c.title if name.endswith("slide") else CHART_TITLES[name]
     try:
         if fmt == "png":
-            if not render_image(widget, size, transparent).save(str(path), "PNG"):
+            if not render_image(widget, size, transparent).save(str(path), "PNG"):  # type: ignore[call-overload]
                 raise OSError(f"cannot write {path}")
         elif fmt == "svg":
             render_svg(widget, size, path, title)

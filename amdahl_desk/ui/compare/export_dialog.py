@@ -21,13 +21,13 @@ class ComparisonExportDialog(QDialog):
         self.format = QComboBox(self)
         for fmt, text in zip(FORMATS, ("PNG image", "SVG vector drawing", "PDF document"), strict=True):
             self.format.addItem(text, fmt)
-        self.size = QComboBox(self)
+        self.size_box = QComboBox(self)
         for text, size in PRESETS.items():
-            self.size.addItem(text, size)
+            self.size_box.addItem(text, size)
         self.transparent = QCheckBox("Transparent background (PNG)", self)
         form.addRow("&Chart", self.chart)
         form.addRow("&Format", self.format)
-        form.addRow("&Size", self.size)
+        form.addRow("&Size", self.size_box)
         form.addRow("", self.transparent)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.accepted.connect(self.accept)
@@ -39,7 +39,7 @@ class ComparisonExportDialog(QDialog):
 
     def choice(self) -> tuple[str, str, tuple[int, int], bool]:
         fmt = str(self.format.currentData())
-        width, height = self.size.currentData()
+        width, height = self.size_box.currentData()
         return (
             str(self.chart.currentData()),
             fmt,
