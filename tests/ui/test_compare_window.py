@@ -213,8 +213,14 @@ def test_pair_a_renamed_component_by_hand_with_the_keyboard(llm, monkeypatch, qt
     panel.table.setCurrentIndex(panel.model.index(row, NAME))
     qtbot.keyClick(panel.table, Qt.Key.Key_F2)
     combo = panel.table.findChild(QComboBox)
-    assert combo is not None and [combo.itemText(i) for i in range(combo.count())] == ["Decode (paged)"]
-    combo.activated.emit(0)
+    assert combo is not None and [combo.itemText(i) for i in range(combo.count())] == [
+        "(not paired)",
+        "Decode (paged)",
+    ]
+    assert combo.currentText() == "(not paired)"
+    qtbot.keyClick(combo, Qt.Key.Key_Down)  # moves the choice; nothing is paired yet
+    assert combo.currentText() == "Decode (paged)" and panel.comparison.pairs == ()
+    qtbot.keyClick(combo, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: panel.comparison.pairs == (("Autoregressive decode", "Decode (paged)"),))
     c = panel.comparison
     assert c.measured_speedup == pytest.approx(1500 / 1170)
@@ -236,6 +242,18 @@ def test_pair_a_renamed_component_by_hand_with_the_keyboard(llm, monkeypatch, qt
     qtbot.mouseClick(panel.unpair_button, Qt.MouseButton.LeftButton)
     assert panel.comparison.pairs == ()
     assert {r.name: r.status for r in panel.comparison.rows}["Autoregressive decode"] is Status.REMOVED
+
+
+def test_a_pick_from_the_popup_pairs_at_once(llm, monkeypatch, qtbot, renamed):
+    panel = compare_through_the_menu(llm, renamed, monkeypatch)
+    row = next(i for i, r in enumerate(panel.model.rows) if r.name == "Autoregressive decode")
+    panel.table.setCurrentIndex(panel.model.index(row, NAME))
+    assert panel.table.edit_pair()
+    combo = panel.table.findChild(QComboBox)
+    combo.setCurrentIndex(1)
+    combo.hidePopup()  # as a click on an item does, before it reports the activation
+    combo.activated.emit(1)
+    qtbot.waitUntil(lambda: panel.comparison.pairs == (("Autoregressive decode", "Decode (paged)"),))
 
 
 def test_the_command_line_pair_gives_the_same_comparison(llm, monkeypatch, renamed, capsys):
@@ -319,3 +337,22 @@ def test_columns_fit_their_content(llm, monkeypatch, qtbot, size):
         if not table.isColumnHidden(col):
             assert table.columnWidth(col) >= table.sizeHintForColumn(col), col  # no figure is cut
     assert table.verticalScrollBar().maximum() == 0  # every row and the total in view
+
+
+def test_keyboard_only(llm, monkeypatch, qtbot):
+    panel = compare_through_the_menu(llm, AFTER, monkeypatch)
+    qtbot.waitUntil(lambda: panel.table.hasFocus())  # the table takes the focus when the tab opens
+    qtbot.keyClick(panel.table, Qt.Key.Key_Down)
+    assert panel.table.currentIndex().row() >= 0
+    qtbot.keyClick(panel.table, Qt.Key.Key_Tab)  # out of the table, on to the buttons
+    assert llm.focusWidget() in (panel.pair_button, panel.adopt_button)
+    steps = llm.doc.undo_stack.count()
+    for _ in range(8):  # Tab on to Adopt Measured k, Space presses it
+        if llm.focusWidget() is panel.adopt_button:
+            break
+        qtbot.keyClick(llm.focusWidget(), Qt.Key.Key_Tab)
+    assert llm.focusWidget() is panel.adopt_button
+    qtbot.keyClick(panel.adopt_button, Qt.Key.Key_Space)
+    assert llm.doc.undo_stack.count() == steps + 1
+    qtbot.keyClick(llm.focusWidget(), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # and undo it
+    assert llm.doc.undo_stack.index() == steps

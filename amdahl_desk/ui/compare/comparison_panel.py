@@ -147,7 +147,7 @@ class ComparisonPanel(QWidget):
         split.setStretchFactor(1, 3)
         self.splitter = split
 
-        self.pair_button = QPushButton("&Pair With…", self)
+        self.pair_button = QPushButton("Pai&r With…", self)
         self.pair_button.setToolTip("Pair the selected component with a renamed one in the after profile (F2)")
         self.pair_button.clicked.connect(self.table.edit_pair)
         self.unpair_button = QPushButton("&Unpair", self)
@@ -164,7 +164,7 @@ class ComparisonPanel(QWidget):
         )
         self.continue_button.clicked.connect(self.continue_from_after)
         self.export_button = QToolButton(self)
-        self.export_button.setText("E&xport")
+        self.export_button.setText("Expor&t")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
         self.export_action = menu.addAction("Export Chart or Slide…", self.export_dialog)

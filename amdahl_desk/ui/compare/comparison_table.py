@@ -132,7 +132,9 @@ class ComparisonTableModel(QAbstractTableModel):
             return self._tip(r, col)
         if role == CHOICES_ROLE and r.before is not None:
             choices = [(name, name) for name in self.session.choices(r.name)]
-            if self.session.hand_paired(r.name):
+            if r.after_name is None:
+                choices.insert(0, ("(not paired)", UNPAIR))
+            elif self.session.hand_paired(r.name):
                 choices.append(("(unpair: match by name)", UNPAIR))
             return choices
         if role == STATUS_ROLE:

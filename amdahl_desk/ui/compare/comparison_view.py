@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -19,16 +19,43 @@ from .comparison_table import AFTER_NAME, CHOICES_ROLE, NAME, UNPAIR, Comparison
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
+class PairCombo(QComboBox):
+    """A combo that says when a choice was made in its popup (a click, or Enter in the list).
+
+    Arrow keys on the closed combo only move the choice: Enter (or leaving the cell) takes it, as in
+    any table; a pick from the popup is already a decision and is taken at once.
+    """
+
+    chosen = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._from_popup = False
+        self.activated.connect(self._activated)
+
+    def hidePopup(self) -> None:
+        super().hidePopup()
+        self._from_popup = True  # the activation that follows (if any) came from the list
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self._from_popup = False
+        super().keyPressEvent(event)
+
+    def _activated(self, _index: int) -> None:
+        if self._from_popup:
+            self._from_popup = False
+            self.chosen.emit()
+
+
 class PairDelegate(QStyledItemDelegate):
     """A combo of the after components a before component can be paired with; choosing one pairs it."""
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
-        combo = QComboBox(parent)
+        combo = PairCombo(parent)
         combo.setAccessibleName("Pair with after component")
         for label, value in index.data(CHOICES_ROLE) or []:
             combo.addItem(label, value)
-        # A choice in the popup is the decision: commit it without a second key press.
-        combo.activated.connect(lambda _i, c=combo: self._commit(c))
+        combo.chosen.connect(lambda c=combo: self._commit(c))
         return combo
 
     def _commit(self, combo: QComboBox) -> None:
