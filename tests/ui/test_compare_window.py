@@ -356,3 +356,29 @@ def test_keyboard_only(llm, monkeypatch, qtbot):
     assert llm.doc.undo_stack.count() == steps + 1
     qtbot.keyClick(llm.focusWidget(), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # and undo it
     assert llm.doc.undo_stack.index() == steps
+
+
+def test_the_table_model_obeys_qt_rules(llm, monkeypatch, qtmodeltester, renamed):
+    panel = compare_through_the_menu(llm, renamed, monkeypatch)
+    qtmodeltester.check(panel.model)
+    panel.pair("Autoregressive decode", "Decode (paged)")
+    qtmodeltester.check(panel.model)
+
+
+def test_many_components_stay_readable(llm, monkeypatch, tmp_path):
+    from amdahl_desk.ui.compare.comparison_chart import TOP
+
+    # 30 kernels before; after, the first 20 kept (each 2× faster) and 10 renamed.
+    before = "Component,Time (ms)\n" + "".join(f"kernel {i},{10 + i}\n" for i in range(30))
+    after = "Component,Time (ms)\n" + "".join(
+        f"kernel {i},{(10 + i) / 2}\n" if i < 20 else f"fused {i},{10 + i}\n" for i in range(30)
+    )
+    assert llm.open_path(write(tmp_path / "before.csv", before), ask=False)
+    panel = compare_through_the_menu(llm, write(tmp_path / "after.csv", after), monkeypatch)
+    c = panel.comparison
+    assert len(c.rows) == 40  # 20 matched, 10 removed, 10 added
+    # Sums by hand: before Σ(10..39) = 735; after Σ(10..29)/2 + Σ(30..39) = 195 + 345 = 540
+    assert c.before_total == pytest.approx(735) and c.after_total == pytest.approx(540)
+    assert "and 4 more (see the table)" in panel.notes.text()  # ten names, six shown
+    ticks = [name for _y, name in panel.chart._names]
+    assert len(ticks) == TOP + 1 and ticks[-1] == "30 other components"

@@ -90,6 +90,12 @@ class _Figure(QWidget):
         self._elide()
 
 
+def _names(names: list[str], most: int = 6) -> str:
+    """A list a person reads in a line: a trace's hundreds of names end in "and N more"."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most:,} more (see the table)"
+
+
 class ComparisonPanel(QWidget):
     """One window's comparison view; shown as a tab beside the plan's results while a comparison is open."""
 
@@ -271,9 +277,9 @@ class ComparisonPanel(QWidget):
         removed = [r.name for r in c.rows if r.status is Status.REMOVED]
         notes = []
         if added:
-            notes.append(f"Added (only after): {', '.join(added)}.")
+            notes.append(f"Added (only after): {_names(added)}.")
         if removed:
-            notes.append(f"Removed (only before): {', '.join(removed)}; pair a renamed one with Pair With… (F2).")
+            notes.append(f"Removed (only before): {_names(removed)}; pair a renamed one with Pair With… (F2).")
         if c.pairs:
             notes.append("Paired by hand: " + "; ".join(f"{b} = {a}" for b, a in c.pairs) + ".")
         if self.session.after_path is not None and c.after_unit is not c.unit:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from ...model.comparison import (
     Adoption,
     Comparison,
+    ComparisonError,
     Continued,
     adopt_measured_k,
     compare,
@@ -116,11 +117,14 @@ class ComparisonSession(QObject):
         """
         if self.after is None:
             return
+        row = self.doc.profile.index_of(before)
+        if row < 0:
+            raise ComparisonError(f'"{before}" is not a component of the before profile')
         new = {
             b: a for b, a in self.pairs.items() if _key(b) != _key(before) and (after is None or _key(a) != _key(after))
         }
         if after is not None and _key(after) != _key(before):
-            new[self.doc.profile.components[self.doc.profile.index_of(before)].name] = after
+            new[self.doc.profile.components[row].name] = after
         if new == self.pairs:
             return
         comparison = compare(self.doc.profile, self.after, new)
