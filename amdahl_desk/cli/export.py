@@ -10,12 +10,14 @@ from pathlib import Path
 
 from ..model.analysis import analyse
 from ..model.errors import ProfileError
+from ..model.profile import Profile
 from ..model.values import parse_size
 from .common import EXIT_OK, BadInputError, print_warnings
 
 NAME = "export"
 # The chart keys, kept here so that --help needs no Qt; a test checks them against the chart registry.
 CHART_KEYS = ("slide", "breakdown", "speedup", "scaling")
+COMPARE_CHART_KEYS = ("comparison", "comparison-slide")  # with --compare AFTER
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -29,8 +31,25 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="png, svg or pdf for charts; xlsx for the workbook; csv for the components table",
     )
     export.add_argument("--size", default="1920x1080", metavar="WxH", help="chart size in pixels (default 1920x1080)")
-    export.add_argument("--chart", default="all", metavar="NAME", help=f"{', '.join(CHART_KEYS)} or all (default)")
+    export.add_argument(
+        "--chart",
+        default="all",
+        metavar="NAME",
+        help=f"{', '.join(CHART_KEYS)} or all (default); with --compare: {', '.join(COMPARE_CHART_KEYS)} or all",
+    )
     export.add_argument("--transparent", action="store_true", help="PNG with a transparent background")
+    export.add_argument(
+        "--compare",
+        metavar="AFTER",
+        help="a profile measured after the change: export the comparison chart and slide (predicted against measured)",
+    )
+    export.add_argument(
+        "--pair",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="with --compare: a component renamed between the two, as for the compare command (repeat for more)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
         raise BadInputError(f"--out: cannot make the folder {out}: {exc.strerror or exc}") from None
     profile = loaded.profile
     written: list[Path] = []
-    if args.format in ("xlsx", "csv"):
+    if args.compare is not None or args.pair:
+        written = _export_comparison(args, source, profile, out)
+    elif args.format in ("xlsx", "csv"):
         target = out / f"{source.stem}.{args.format}"
         if target.resolve() == source.resolve():
             target = out / f"{source.stem}-exported.{args.format}"  # never overwrite the input
@@ -82,3 +103,46 @@ def run(args: argparse.Namespace) -> int:
     for path in written:
         print(path.resolve(), file=sys.stdout)
     return EXIT_OK
+
+
+def _export_comparison(args: argparse.Namespace, source: Path, before: Profile, out: Path) -> list[Path]:
+    """The comparison chart and slide of BEFORE against ``--compare AFTER``, read as the compare command reads it."""
+    from ..model.comparison import compare
+    from .compare import load_side, parse_pairs
+
+    if args.compare is None:
+        raise BadInputError("--pair needs --compare AFTER: it pairs components of the two profiles")
+    if args.format not in ("png", "svg", "pdf"):
+        raise BadInputError(f"--compare exports charts: --format png, svg or pdf, not {args.format}")
+    charts = COMPARE_CHART_KEYS if args.chart == "all" else (args.chart,)
+    if any(c not in COMPARE_CHART_KEYS for c in charts):
+        raise BadInputError(
+            f'--chart: "{args.chart}" is not a comparison chart; expected {", ".join(COMPARE_CHART_KEYS)} or all'
+        )
+    try:
+        size = parse_size(args.size)
+    except ValueError as exc:
+        raise BadInputError(f"--size: {exc}") from None
+    pairs = parse_pairs(args.pair)
+    # The compare command's reader, with its trace options at their defaults (export has none of its own).
+    after = load_side(args.compare, "AFTER", argparse.Namespace(group_by=None, total=False))
+    try:
+        comparison = compare(before, after, pairs)
+    except ProfileError as exc:
+        raise BadInputError(f"cannot compare {args.profile} with {args.compare}:\n{exc}") from None
+    print_warnings("compare", comparison.warnings)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
+    from ..ui.app import make_app
+    from ..ui.compare.export import export_comparison
+
+    make_app()
+    written = []
+    for chart in charts:
+        target = out / f"{source.stem}-vs-{Path(args.compare).stem}-{chart}.{args.format}"
+        try:
+            written.append(
+                export_comparison(comparison, chart, args.format, target, size, args.transparent, before=before)
+            )
+        except OSError as exc:
+            raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return written

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
@@ -19,12 +20,14 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QScrollArea,
     QSplitter,
+    QTabBar,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from ..files import READABLE
+from ..model.comparison import Continued
 from ..model.laws import ceiling
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
@@ -45,6 +48,9 @@ from .profile.optimization_table import OptimizationTableModel
 from .profile.total_line import TotalLine
 from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
+
+if TYPE_CHECKING:
+    from .compare.comparison_panel import ComparisonPanel
 
 Button = QMessageBox.StandardButton
 Shortcut = QKeySequence | QKeySequence.StandardKey | list[QKeySequence] | None
@@ -90,6 +96,7 @@ class MainWindow(QMainWindow):
         self.trace_import = TraceImport(self, self.files.adopt_import, self)
         self.exports = ChartExports(self.doc, self.files, self, self.optimizations.current_row, self)
         self.fit_panel = FitPanel(self.doc, self.redraws)
+        self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
         self._build_layout()
         self._build_menus()
         self.statusBar().showMessage("Ready")
@@ -137,9 +144,17 @@ class MainWindow(QMainWindow):
         self.left_tabs.addTab(left, "Profile")
         self.left_tabs.addTab(self.fit_panel, "Measurements")
         self.left_tabs.setDocumentMode(True)
+        # The plan's results, and a comparison's tab beside them while one is open (no tab bar until then).
+        self.results_tabs = QTabWidget()
+        self.results_tabs.setDocumentMode(True)
+        self.results_tabs.setTabBarAutoHide(True)
+        self.results_tabs.setTabsClosable(True)
+        self.results_tabs.addTab(self.results, "Plan")
+        self.results_tabs.tabBar().setTabButton(0, QTabBar.ButtonPosition.RightSide, None)
+        self.results_tabs.tabCloseRequested.connect(self._tab_close_requested)
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(self.left_tabs)
-        main.addWidget(self.results)
+        main.addWidget(self.results_tabs)
         main.setStretchFactor(0, 5)
         main.setStretchFactor(1, 6)
         for s in (left, main):
@@ -198,6 +213,14 @@ class MainWindow(QMainWindow):
             lambda: self.trace_import.choose(folder=True),
             None,
             "A folder of PyTorch traces, one per rank: the slowest rank is marked",
+        )
+        file.addSeparator()
+        self._action(
+            file,
+            "Compare &With…",
+            self.compare_dialog,
+            None,
+            "Hold a profile measured after the change against this one and its plan: predicted against measured",
         )
         file.addSeparator()
         self._action(file, "&Save", files.save, QKeySequence.StandardKey.Save)
@@ -299,6 +322,15 @@ class MainWindow(QMainWindow):
         for entry in ENTRIES:
             if entry.source is Source.MEASUREMENTS:
                 self._action(copy_measured, entry.title, partial(exports.copy_chart, entry.key))
+        export.addSeparator()
+        self.export_comparison_action = self._action(
+            export,
+            "Export C&omparison…",
+            self.export_comparison_dialog,
+            None,
+            "The comparison chart or slide (predicted against measured) as PNG, SVG or PDF",
+        )
+        self.export_comparison_action.setEnabled(False)
         export.addSeparator()
         self._action(export, "Export Components as &CSV…", files.export_csv)
 
@@ -406,6 +438,60 @@ class MainWindow(QMainWindow):
 
     def show_status(self, text: str, ms: int = 0) -> None:
         self.statusBar().showMessage(text, ms)
+
+    # -- comparing with an after profile -------------------------------------
+    def compare_dialog(self) -> None:
+        path = self.choose_file(save=False)
+        if path:
+            self.compare_with(Path(path))
+
+    def compare_with(self, path: str | Path) -> bool:
+        """Open the comparison of this document with the profile in ``path``; a message, nothing changed, if not."""
+        if self.comparison_panel is None:
+            from .compare.comparison_panel import ComparisonPanel
+
+            self.comparison_panel = ComparisonPanel(self, self.redraws)
+            self.comparison_panel.session.closed.connect(self._comparison_closed)
+        if not self.comparison_panel.open_file(path):
+            return False
+        name = f"Compared with {Path(path).name}"
+        index = self.results_tabs.indexOf(self.comparison_panel)
+        if index < 0:
+            index = self.results_tabs.addTab(self.comparison_panel, name)
+        self.results_tabs.setTabText(index, name)
+        self.results_tabs.setTabToolTip(index, str(Path(path).resolve()))
+        self.results_tabs.setCurrentIndex(index)
+        self.export_comparison_action.setEnabled(True)
+        self.comparison_panel.table.setFocus()
+        return True
+
+    def export_comparison_dialog(self) -> None:
+        if self.comparison_panel is not None:
+            self.comparison_panel.export_dialog()
+
+    def _tab_close_requested(self, index: int) -> None:
+        if index > 0:  # the plan's tab stays
+            self.close_comparison()
+
+    def close_comparison(self) -> None:
+        if self.comparison_panel is not None:
+            self.comparison_panel.session.close()
+
+    def _comparison_closed(self) -> None:
+        if self.comparison_panel is not None:
+            self.results_tabs.removeTab(self.results_tabs.indexOf(self.comparison_panel))
+        self.export_comparison_action.setEnabled(False)
+
+    def continue_from(self, continued: Continued, source: Path) -> bool:
+        """The after profile as the new working document (unsaved), as opening a file does: save first, or not."""
+        if not self.files.start_from(continued.profile, source, continued.notes):
+            return False
+        carried = len(continued.profile.optimizations)
+        self.show_status(
+            f"Continuing from {source.name}: {carried} optimization(s) carried over, unticked; save it to keep it",
+            15000,
+        )
+        return True
 
     # -- window events -----------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

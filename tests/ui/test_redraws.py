@@ -62,7 +62,7 @@ def test_one_registry_for_menus_dialog_and_command_line(window):
     copy_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "E&xport")
     copy_chart = next(a.menu() for a in copy_menu.actions() if a.menu() is not None)
     assert [a.text() for a in copy_chart.actions()] == [CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling")]
-    from amdahl_desk.ui.files.export_dialog import ExportDialog
+    from amdahl_desk.ui.charts.export_dialog import ExportDialog
 
     dialog = ExportDialog("speedup", window)
     assert [dialog.chart.itemData(i) for i in range(dialog.chart.count())] == list(CHARTS)

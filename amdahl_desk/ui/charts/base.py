@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
+from ...model.comparison import Comparison
 from ...model.fit import FitResult
 from ...model.profile import Profile
 
@@ -23,6 +24,7 @@ class ChartInputs:
     analysis: Analysis | None
     selected: int = -1  # the current optimization, or -1
     fit: FitResult | None = None  # the measured runs' fits
+    comparison: Comparison | None = None  # the document (before) against a profile measured after
 
 
 class Chart(QWidget):
@@ -49,6 +51,9 @@ class Chart(QWidget):
         """
 
     def show_inputs(self, inputs: ChartInputs) -> None:
-        """Draw from everything at hand, as an export or a slide does: the fits first, then the analysis."""
+        """Draw from everything at hand, as an export or a slide does: the fits first, then the analysis.
+
+        A chart drawn from a comparison overrides this (its ``show_analysis`` has nothing to draw).
+        """
         self.show_fit(inputs.fit)
         self.show_analysis(inputs.profile, inputs.analysis, inputs.selected)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.analysis import Analysis
+from ...model.comparison import Comparison
 from ...model.errors import ProfileError
 from ...model.fit import FitResult
 from ...model.profile import Profile
@@ -41,13 +42,16 @@ def chart_widget(
     transparent: bool = False,
     row: int = -1,
     fit: FitResult | None = None,
+    comparison: Comparison | None = None,
 ) -> QWidget:
     """A chart (or the slide) laid out at ``size`` pixels in the slide style, ready to paint.
 
-    ``fit``: the measured runs' fits, for the charts (and the slide) that draw them. Raises
-    :class:`ProfileError` when the chart's source is missing (a profile chart without an analysis).
+    ``fit``: the measured runs' fits, for the charts (and the slide) that draw them; ``comparison``:
+    the document against an after profile, for the comparison's charts. Raises :class:`ProfileError`
+    when the chart's source is missing (a profile chart without an analysis, a comparison chart without
+    a comparison).
     """
-    inputs = ChartInputs(profile, analysis, row, fit)
+    inputs = ChartInputs(profile, analysis, row, fit, comparison)
     entry = chart_entry(name)
     why = entry.source.missing(inputs)
     if why is not None:
@@ -123,12 +127,13 @@ def export_chart(
     transparent: bool = False,
     row: int = -1,
     fit: FitResult | None = None,
+    comparison: Comparison | None = None,
 ) -> Path:
     """Write one chart (or the slide) as PNG, SVG or PDF; returns the path written."""
     if fmt not in FORMATS:
         raise ValueError(f'"{fmt}" is not a chart format; expected png, svg or pdf')
     path = Path(path)
-    widget = chart_widget(name, profile, analysis, size, transparent, row, fit)
+    widget = chart_widget(name, profile, analysis, size, transparent, row, fit, comparison)
     title = getattr(widget, "title", "")
     title = title.text() if isinstance(title, QLabel) else str(title or CHART_TITLES[name])
     try:

@@ -33,11 +33,14 @@ class Source(str, Enum):
 
     PROFILE = "profile"  # the document's analysis: nothing to chart without components that take time
     MEASUREMENTS = "measurements"  # the measured runs' fits (with the profile's model when there is one)
+    COMPARISON = "comparison"  # a comparison of the document (before) with a profile measured after the change
 
     def has_data(self, inputs: ChartInputs) -> bool:
         """Whether ``inputs`` hold anything of this source to show (the slide leaves out a chart that has not)."""
         if self is Source.PROFILE:
             return inputs.analysis is not None
+        if self is Source.COMPARISON:
+            return inputs.comparison is not None
         return inputs.fit is not None and len(inputs.fit.measurements) > 0
 
     def missing(self, inputs: ChartInputs) -> str | None:
@@ -47,6 +50,8 @@ class Source(str, Enum):
         """
         if self is Source.PROFILE and inputs.analysis is None:
             return "there is nothing to chart: the profile needs components with times above 0"
+        if self is Source.COMPARISON and inputs.comparison is None:
+            return "this chart compares two profiles: open the after profile with File → Compare With…"
         return None
 
 
@@ -122,6 +127,23 @@ ENTRIES: tuple[ChartEntry, ...] = (
         on_screen=False,
         source=Source.MEASUREMENTS,
     ),
+    # A comparison of the document with an after profile: drawn and exported from the comparison's tab (ui/compare).
+    ChartEntry(
+        "comparison",
+        "Before and after per component",
+        frozenset({COMPONENTS, OPTIMIZATIONS}),  # the before times and the plan's predicted after-times
+        "amdahl_desk.ui.compare.comparison_chart:ComparisonChart",
+        on_screen=False,
+        source=Source.COMPARISON,
+    ),
+    ChartEntry(
+        "comparison-slide",
+        "Comparison slide (predicted against measured)",
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS}),  # settings: the boundary in the subtitle
+        "amdahl_desk.ui.compare.comparison_slide:ComparisonSlide",
+        on_screen=False,
+        source=Source.COMPARISON,
+    ),
 )
 
 
@@ -132,6 +154,7 @@ def keys(*sources: Source) -> tuple[str, ...]:
 
 CHARTS = keys(Source.PROFILE)  # a profile's charts: what `amdahl-desk export` writes from a profile
 MEASURED_CHARTS = keys(Source.MEASUREMENTS)  # drawn from the document's measured runs
+COMPARISON_CHARTS = keys(Source.COMPARISON)  # what `amdahl-desk export --compare AFTER` writes
 SLIDE_CHARTS = tuple(e.key for e in ENTRIES if e.on_slide)  # the slide's charts, left to right
 CHART_TITLES = {e.key: e.title for e in ENTRIES}
 FORMATS = ("png", "svg", "pdf")

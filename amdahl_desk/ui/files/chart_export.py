@@ -32,7 +32,7 @@ class ChartExports(QObject):
         self.dialog_parent = dialog_parent
 
     def export_dialog(self, chart: str = "slide") -> None:
-        from .export_dialog import ExportDialog  # QtSvg and the export code load on first use
+        from ..charts.export_dialog import ExportDialog  # QtSvg and the export code load on first use
 
         # The profile's charts, then the measured runs' (a comparison exports from its own tab).
         dialog = ExportDialog(chart, self.dialog_parent, keys(Source.PROFILE, Source.MEASUREMENTS))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -234,6 +235,21 @@ class FileActions(QObject):
 
         self.doc.replace_profile(profile, text, None, (), follow)
         self.opened.emit()
+
+    def start_from(self, profile: Profile, source: Path, notes: Sequence[str] = ()) -> bool:
+        """A profile made from another file (a comparison's after profile) becomes the document, unsaved.
+
+        As opening a file: the current work is saved first, or not; saving the new one asks where.
+        """
+        if not self.maybe_save():
+            return False
+        self.imported_from, self.disk_stamp = source, None
+        self.doc.reset(profile, None, list(notes))
+        self.doc.undo_stack.resetClean()  # new work, saved nowhere yet
+        self.sourceChanged.emit()
+        self.write_recovery()
+        self.opened.emit()
+        return True
 
     def _remember(self, path: Path) -> None:
         if not self.remember:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..charts.registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
+from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
 
 CUSTOM = "Custom…"
 

@@ -1,0 +1,1 @@
+"""Measure again: the after profile held against the open document and its plan, in the window."""

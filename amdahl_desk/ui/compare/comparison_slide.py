@@ -1,0 +1,125 @@
+"""The comparison slide: predicted against measured as the title, the figures, the chart, what to do next."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from ...model.analysis import Analysis
+from ...model.comparison import Comparison
+from ...model.errors import ProfileError
+from ...model.profile import Profile
+from ...model.units import format_percent, format_speedup, format_time
+from ..charts.base import Chart, ChartInputs
+from ..charts.chart_style import SCREEN, Style
+from .comparison_chart import NEEDS_COMPARISON, ComparisonChart
+
+
+def plan_verdict(c: Comparison) -> str:
+    """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned"."""
+    gap = c.shortfall
+    if abs(gap) <= 1e-9 * max(c.predicted_total, 1.0):
+        return "exactly as planned"
+    text = format_time(abs(gap), c.unit)
+    return f"{text} short of the plan" if gap > 0 else f"{text} better than the plan"
+
+
+def slide_title(c: Comparison) -> str:
+    """ "Predicted 1.43×, measured 1.28×: 120 ms short of the plan"."""
+    return f"{c.title}: {plan_verdict(c)}"
+
+
+def details(c: Comparison) -> str:
+    """The reviewer's sentence without its head (the title already states predicted and measured)."""
+    head = f"{c.title}: "
+    return c.sentence[len(head) :] if c.sentence.startswith(head) else c.sentence
+
+
+def _short(name: str, most: int = 28) -> str:
+    return name if len(name) <= most else name[: most - 1] + "…"
+
+
+class ComparisonSlide(Chart):
+    """One image for the review after the change: did the plan deliver, where is the time now."""
+
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent)
+        self.slide_style = style
+        background = style.background or "transparent"
+        self.setObjectName("slide")
+        self.setStyleSheet(f"#slide {{ background: {background}; }} QLabel {{ color: #222; }}")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        pad = round(style.size(12))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(pad * 3, pad * 2, pad * 3, pad * 2)
+        layout.setSpacing(pad)
+        self.title = QLabel(self)
+        self.title.setFont(style.font(1.75, bold=True))
+        self.title.setWordWrap(True)
+        self.subtitle = QLabel(self)
+        self.subtitle.setFont(style.font(1.0))
+        self.subtitle.setStyleSheet("color: #555;")
+        self.subtitle.setWordWrap(True)
+        layout.addWidget(self.title)
+        layout.addWidget(self.subtitle)
+        figures = QGridLayout()
+        figures.setHorizontalSpacing(pad * 4)
+        self.values: list[QLabel] = []
+        self.captions: list[QLabel] = []
+        for col in range(4):
+            value, caption = QLabel(self), QLabel(self)
+            value.setFont(style.font(2.2, bold=True))
+            caption.setFont(style.font(0.95))
+            caption.setStyleSheet("color: #555;")
+            figures.addWidget(value, 0, col)
+            figures.addWidget(caption, 1, col)
+            self.values.append(value)
+            self.captions.append(caption)
+        figures.setColumnStretch(4, 1)
+        layout.addLayout(figures)
+        self.chart = ComparisonChart(style=replace(style, brief=True))
+        layout.addWidget(self.chart, 1)
+        self.footer = QLabel(self)
+        self.footer.setFont(style.font(1.0))
+        self.footer.setWordWrap(True)
+        self.footer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.footer)
+
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
+        raise ProfileError(NEEDS_COMPARISON)
+
+    def show_inputs(self, inputs: ChartInputs) -> None:
+        if inputs.comparison is None:
+            raise ProfileError(NEEDS_COMPARISON)
+        self.show_comparison(inputs.comparison, inputs.profile.settings.boundary)
+
+    def show_comparison(self, c: Comparison, boundary: str = "") -> None:
+        unit = c.unit
+        self.title.setText(slide_title(c))
+        self.subtitle.setText(
+            f"{boundary or 'Measured profile'} · before {format_time(c.before_total, unit)}, "
+            f"after {format_time(c.after_total, unit)}; the plan promised {format_time(c.predicted_total, unit)}"
+        )
+        b = c.bottleneck
+        gap = plan_verdict(c)
+        largest = (
+            f"{_short(b.after_name)} now (was {_short(b.before_name)}, {format_percent(b.before_share)})"
+            if b.moved
+            else f"{_short(b.after_name)}, still the largest (was {format_percent(b.before_share)})"
+        )
+        figures = [
+            (format_speedup(c.predicted_speedup), "predicted by the plan"),
+            (format_speedup(c.measured_speedup), "measured end to end"),
+            (format_time(abs(c.shortfall), unit), gap.split(" ", 2)[-1] if gap != "exactly as planned" else gap),
+            (format_percent(b.after_share), largest),
+        ]
+        for (value, caption), v_label, c_label in zip(figures, self.values, self.captions, strict=True):
+            v_label.setText(value)
+            c_label.setText(caption.strip())
+        measured_ok = c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
+        self.values[1].setStyleSheet("color: #1a6e2e;" if measured_ok else "color: #b35c00;")
+        self.chart.show_comparison(c)
+        self.footer.setText(f"<b>{html.escape(details(c))}</b><br>{html.escape(b.sentence)}")
