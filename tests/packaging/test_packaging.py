@@ -145,3 +145,12 @@ def test_bundled_application_builds_and_starts(tmp_path):
     from PySide6.QtGui import QImage
 
     assert QImage(str(shot)).width() == 1280
+
+
+def test_every_package_of_the_source_tree_is_in_the_wheel_list():
+    """A new room (ui/<capability>/) left out of [tool.setuptools] packages would be missing from the wheel."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "amdahl_desk").rglob("__init__.py")}
+    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"

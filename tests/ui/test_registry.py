@@ -1,0 +1,82 @@
+"""One registry, one Source per chart: the copy menus, the export dialogs, the slide and the command line select by it."""
+
+import pytest
+
+from amdahl_desk.ui.charts.registry import (
+    CHART_TITLES,
+    CHARTS,
+    COMPARISON_CHARTS,
+    ENTRIES,
+    MEASURED_CHARTS,
+    SLIDE_CHARTS,
+    Source,
+    keys,
+)
+
+pytestmark = pytest.mark.gui
+
+
+def menu(window, *path):
+    actions = window.menuBar().actions()
+    for text in path:
+        found = next(a for a in actions if a.text() == text)
+        actions = found.menu().actions()
+    return [a.text() for a in actions if not a.isSeparator()]
+
+
+def test_every_chart_has_one_source_and_the_lists_partition_the_registry():
+    assert set(CHARTS) | set(MEASURED_CHARTS) | set(COMPARISON_CHARTS) == {e.key for e in ENTRIES}
+    assert len(CHARTS) + len(MEASURED_CHARTS) + len(COMPARISON_CHARTS) == len(ENTRIES)
+    assert MEASURED_CHARTS == ("measured_scaling", "throughput", "karp_flatt")
+    assert COMPARISON_CHARTS == ("comparison", "comparison-slide")
+    assert SLIDE_CHARTS == ("breakdown", "speedup", "measured_scaling")
+
+
+def test_the_command_line_lists_each_source_as_the_registry_does():
+    from amdahl_desk.cli.export import CHART_KEYS, COMPARE_CHART_KEYS
+
+    assert (keys(Source.PROFILE), keys(Source.COMPARISON)) == (CHART_KEYS, COMPARE_CHART_KEYS)
+
+
+def test_menus_and_the_export_dialog_select_by_source(window, monkeypatch):
+    from amdahl_desk.ui.charts.export_dialog import ExportDialog
+
+    assert menu(window, "E&xport", "Copy C&hart Image") == [
+        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling")
+    ]
+    assert menu(window, "E&xport", "Copy Measured Chart I&mage") == [CHART_TITLES[k] for k in MEASURED_CHARTS]
+    offered = []
+
+    def look(dialog):
+        offered.extend(dialog.chart.itemData(i) for i in range(dialog.chart.count()))
+        return ExportDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(ExportDialog, "exec", look)
+    window.exports.export_dialog("throughput")
+    assert offered == list(CHARTS + MEASURED_CHARTS)  # a comparison exports from its own tab
+
+
+def test_the_slide_shows_the_measured_chart_only_when_there_are_runs(window):
+    from amdahl_desk.ui.charts.export import chart_widget
+
+    doc = window.doc
+    empty = chart_widget("slide", doc.profile, doc.analysis, (1280, 720), fit=doc.fit)
+    assert empty.breakdown.isVisible() and empty.speedup.isVisible() and not empty.measured.isVisible()
+    empty.close()
+    window.fit_panel.model.set_cells(
+        [(r, c, v) for r, row in enumerate([("1", "100"), ("2", "60"), ("4", "40")]) for c, v in enumerate(row)],
+        "Paste",
+    )
+    slide = chart_widget("slide", doc.profile, doc.analysis, (1280, 720), fit=doc.fit)
+    assert slide.measured.isVisible()
+    slide.close()
+
+
+def test_a_chart_whose_source_is_missing_is_refused_by_name(window, tmp_path):
+    from amdahl_desk.model.profile import Profile
+
+    window.doc.reset(Profile(), None)
+    assert not window.exports.export_chart_to(tmp_path / "b.png", "breakdown", "png")
+    assert "components with times above 0" in window.errors[-1]
+    assert window.exports.export_chart_to(tmp_path / "t.png", "throughput", "png")  # no runs: an empty frame
+    assert not window.exports.copy_chart("slide")
