@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 CellValue = object
 
@@ -30,6 +31,8 @@ class Grid:
     csv: bool = False
     # Asked for a cell's A1 reference: does it hold a formula that was never calculated?
     uncomputed: Callable[[str], bool] | None = None
+    # The decimal separator the file suggests (a ;-separated CSV: ","), used only when a column does not say.
+    decimal_hint: Literal[".", ","] | None = None
 
     def ref(self, row: int, col: int) -> str:
         return f"{column_letter(self.col0 + col)}{self.row0 + row + 1}"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model.errors import Problem, ProfileError
+from ..model.numbers import AmbiguousNumberError, Decimal, decide_decimal
 from ..model.profile import (
     SCALING_WORDS,
     Component,
@@ -102,8 +103,11 @@ def find_header(
     return None
 
 
-def _cell_time(value: CellValue) -> tuple[float, TimeUnit | None]:
-    """A time cell as (number, unit written in it); raises ParseError with the reason."""
+def _cell_time(value: CellValue, decimal: Decimal | None = None) -> tuple[float, TimeUnit | None]:
+    """A time cell as (number, unit written in it); raises ParseError with the reason.
+
+    ``decimal`` is the column's decimal separator, when the column or file decided it.
+    """
     if isinstance(value, bool):
         raise ParseError(f'"{shown(value)}" is not a time; expected a number or a value like "120 ms"')
     if isinstance(value, (int, float)):
@@ -117,7 +121,23 @@ def _cell_time(value: CellValue) -> tuple[float, TimeUnit | None]:
     text = as_text(value)
     if _SPREADSHEET_ERROR.match(text):
         raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
-    return parse_time_text(text)
+    return parse_time_text(text, decimal)
+
+
+def column_decimal(grid: Grid, first_row: int, col: int) -> Decimal | None:
+    """The decimal separator a column's text numbers use, decided once from the cells that show it."""
+    texts = [cell for cells in grid.rows[first_row:] if len(cells) > col and isinstance(cell := cells[col], str)]
+    return decide_decimal(texts, grid.decimal_hint) if texts else None
+
+
+def ambiguity_message(exc: AmbiguousNumberError, grid: Grid) -> str:
+    a, b = (f"{r:.15g}" for r in exc.readings)
+    how = (
+        "a CSV file with decimal commas is usually separated by semicolons"
+        if grid.csv
+        else "a workbook keeps numbers as numbers when they are typed without text"
+    )
+    return f"{exc}, and no other cell of its column says which; write {a} or {b} without grouping ({how})"
 
 
 def parse_enabled(value: CellValue) -> bool:
@@ -136,12 +156,12 @@ def parse_enabled(value: CellValue) -> bool:
     raise ParseError(f'"{shown(value)}" is not yes or no; expected TRUE/FALSE, yes/no, x or 1/0')
 
 
-def parse_speedup_cell(value: CellValue) -> float:
+def parse_speedup_cell(value: CellValue, decimal: Decimal | None = None) -> float:
     if isinstance(value, bool) or is_empty(value):
         raise ParseError(f'"{shown(value)}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
     if isinstance(value, (int, float)):
         return check_speedup(float(value), shown(value))
-    return parse_speedup(as_text(value))
+    return parse_speedup(as_text(value), decimal)
 
 
 def split_targets(value: CellValue) -> tuple[str, ...]:
@@ -168,6 +188,8 @@ class TableReader:
         self._where: dict[tuple[str, int | None, str | None], str] = {}
         # Components are many: keep their grid rows and name a cell only when a problem needs it.
         self._component_cells: tuple[Grid, list[int], dict[str, int]] | None = None
+        # Time cells that read two ways (1,500): their readings, until the total line may settle them.
+        self._ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]] = {}
 
     def problem(self, where: str, what: str) -> None:
         self.problems.append(Problem(what, where=where))
@@ -318,6 +340,7 @@ class TableReader:
         serial = Scaling.SERIAL
         inf = math.inf
         grid_rows = grid.rows
+        decimal = column_decimal(grid, header + 1, time_col)
         make_row = _Row._make  # skips the generated __new__: a third of the cost of _Row(...)
         for r in range(header + 1, len(grid_rows)):
             cells = grid_rows[r]
@@ -340,7 +363,12 @@ class TableReader:
                 )
             else:
                 try:
-                    time = _cell_time(time_value)
+                    time = _cell_time(time_value, decimal)
+                except AmbiguousNumberError as exc:
+                    error = (grid.where(r, time_col), ambiguity_message(exc, grid))
+                    unit_match = re.search(r"[a-zA-Zµμ]+\s*$", as_text(time_value))
+                    written = parse_unit(unit_match.group()) if unit_match else None
+                    self._ambiguous[r] = (exc.readings, written)
                 except ParseError as exc:
                     error = (grid.where(r, time_col), str(exc))
             if not name:
@@ -377,6 +405,9 @@ class TableReader:
         self, grid: Grid, cols: dict[str, int], rows: list[_Row], unit: TimeUnit, bare_unit: TimeUnit
     ) -> list[_Row]:
         last = rows[-1]
+        if last.time is None and last.grid_row in self._ambiguous:
+            last = self._settle_by_total(rows, last, unit, bare_unit)
+            rows = rows[:-1] + [last]
 
         def in_unit(row: _Row) -> float:
             assert row.time is not None
@@ -409,6 +440,19 @@ class TableReader:
             )
         return rows[:-1]
 
+    def _settle_by_total(self, rows: list[_Row], last: _Row, unit: TimeUnit, bare_unit: TimeUnit) -> _Row:
+        """A last row that reads two ways (1,500 ms) is the total line when exactly one reading is the sum above."""
+        readings, written = self._ambiguous[last.grid_row]
+        above = math.fsum(convert(t[0], t[1] or bare_unit, unit) for r in rows[:-1] if (t := r.time) is not None)
+        fits = [
+            x
+            for x in readings
+            if above > 0 and abs(convert(x, written or bare_unit, unit) - above) <= TOTAL_TOLERANCE * above
+        ]
+        if len(fits) != 1 or any(r.time is None for r in rows[:-1]):
+            return last
+        return last._replace(time=(fits[0], written), error=None)
+
     # -- optimizations -----------------------------------------------------
     def read_optimizations(self, grid: Grid | None) -> list[Optimization]:
         if grid is None:
@@ -424,6 +468,7 @@ class TableReader:
             return []
         header, cols, _ = found
         opts: list[Optimization] = []
+        decimal = column_decimal(grid, header + 1, cols["speedup"])
         for r in range(header + 1, len(grid.rows)):
             if all(is_empty(v) for v in grid.rows[r]):
                 continue
@@ -433,7 +478,7 @@ class TableReader:
             targets = split_targets(grid.cell(r, cols["targets"]))
             speedup = math.nan
             try:
-                speedup = parse_speedup_cell(grid.cell(r, cols["speedup"]))
+                speedup = parse_speedup_cell(grid.cell(r, cols["speedup"]), decimal)
             except ParseError as exc:
                 never = grid.never_calculated(r, cols["speedup"])
                 self.problem(grid.where(r, cols["speedup"]), NEVER_CALCULATED if never else str(exc))
