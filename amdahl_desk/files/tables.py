@@ -56,10 +56,6 @@ _UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\
 _TOTAL_LABEL = re.compile(r"^\s*(total|sum|grand total)\b", re.IGNORECASE)
 _SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
 TOTAL_TOLERANCE = 0.005
-NEVER_CALCULATED = (
-    "holds a formula that was never calculated (the file has no saved value for it); open the "
-    "workbook in Excel or LibreOffice, recalculate, save it, and open it again"
-)
 
 
 @dataclass
@@ -197,6 +193,17 @@ class TableReader:
     def warn(self, where: str, what: str) -> None:
         self.warnings.append(Problem(what, where=where))
 
+    def _resolve_formulas(self, grid: Grid, first_row: int, columns: list[int]) -> None:
+        """Formulas in the columns read: computed, checked against their saved values, or refused at the cell."""
+        book = grid.formulas
+        if book is None or not book.has_formulas(grid.sheet):
+            return
+        from .formula_cells import resolve_column
+
+        for col in columns:
+            for where, what in resolve_column(grid, book, col, first_row):
+                self.warn(where, what)
+
     # -- settings ----------------------------------------------------------
     def read_settings(self, grid: Grid | None) -> tuple[Settings, TimeUnit | None, dict[str, CellValue]]:
         """Settings sheet rows; times are resolved later, once the profile's unit is known."""
@@ -207,6 +214,7 @@ class TableReader:
             if header_key(grid.cell(r, 0))[0] in ("setting", "settings", "key", "name"):
                 start = r + 1
                 break
+        self._resolve_formulas(grid, start, [1])
         values: dict[str, CellValue] = {}
         kwargs: dict[str, object] = {}
         unit = None
@@ -225,6 +233,9 @@ class TableReader:
                 continue
             self._where[("settings", None, fld)] = where
             if is_empty(value):
+                why = grid.why_empty(r, 1)
+                if why:
+                    self.problem(where, why)
                 continue
             try:
                 if fld == "unit":
@@ -275,6 +286,9 @@ class TableReader:
             self._missing_header(grid)
             return None
         header, cols, header_unit = found
+        # A big sheet's formulas are looked for in the time column only: that is where a wrong number hides.
+        big = len(grid.rows) > 5_000
+        self._resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
         rows = self._component_rows(grid, header, cols)
         if not rows:
             self.problem(
@@ -357,9 +371,8 @@ class TableReader:
             elif is_empty(time_value):
                 error = (
                     grid.where(r, time_col),
-                    NEVER_CALCULATED
-                    if grid.never_calculated(r, time_col)
-                    else f'"{shown(name) or "(no name)"}" has no time; expected a number or a value like "120 ms"',
+                    grid.why_empty(r, time_col)
+                    or f'"{shown(name) or "(no name)"}" has no time; expected a number or a value like "120 ms"',
                 )
             else:
                 try:
@@ -374,9 +387,8 @@ class TableReader:
             if not name:
                 self.problem(
                     grid.where(r, name_col),
-                    NEVER_CALCULATED
-                    if grid.never_calculated(r, name_col)
-                    else "this row has no component name; every component needs a unique name",
+                    grid.why_empty(r, name_col)
+                    or "this row has no component name; every component needs a unique name",
                 )
             scaling = serial
             if scaling_col is not None:
@@ -467,6 +479,7 @@ class TableReader:
             )
             return []
         header, cols, _ = found
+        self._resolve_formulas(grid, header + 1, list(cols.values()))
         opts: list[Optimization] = []
         decimal = column_decimal(grid, header + 1, cols["speedup"])
         for r in range(header + 1, len(grid.rows)):
@@ -480,8 +493,7 @@ class TableReader:
             try:
                 speedup = parse_speedup_cell(grid.cell(r, cols["speedup"]), decimal)
             except ParseError as exc:
-                never = grid.never_calculated(r, cols["speedup"])
-                self.problem(grid.where(r, cols["speedup"]), NEVER_CALCULATED if never else str(exc))
+                self.problem(grid.where(r, cols["speedup"]), grid.why_empty(r, cols["speedup"]) or str(exc))
             enabled = True
             if "enabled" in cols:
                 try:
