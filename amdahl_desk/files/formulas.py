@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP
 from decimal import Decimal as _Dec
@@ -219,10 +219,7 @@ def shift(node: Node, rows: int, cols: int) -> Node:
         assert isinstance(first, CellRef) and isinstance(last, CellRef)
         return RangeRef(first, last)
     if isinstance(node, tuple):
-        return tuple(
-            shift(part, rows, cols) if isinstance(part, (CellRef, RangeRef, tuple)) else part
-            for part in node
-        )
+        return tuple(shift(part, rows, cols) if isinstance(part, (CellRef, RangeRef, tuple)) else part for part in node)
     return node
 
 
@@ -276,7 +273,9 @@ def _fail(why: str) -> float:
 class Evaluator:
     """Evaluates parsed formulas; ``cell(sheet, row, col)`` gives a referenced cell's value (computing it if needed)."""
 
-    def __init__(self, cell: Callable[[str, int, int], Value], cells_of: Callable[[str, RangeRef], Iterator[Value]]):
+    def __init__(
+        self, cell: Callable[[str, int, int], Value], cells_of: Callable[[str, RangeRef], Iterable[Value]]
+    ) -> None:
         self.cell = cell
         self.cells_of = cells_of
 
@@ -344,11 +343,7 @@ class Evaluator:
         numbers: list[float] = []
         for arg in args:
             if isinstance(arg, RangeRef):
-                for value in self.cells_of(sheet, arg):
-                    if isinstance(value, float) and not isinstance(value, bool):
-                        numbers.append(value)
-                    elif isinstance(value, int) and not isinstance(value, bool):
-                        numbers.append(float(value))
+                numbers.extend(float(v) for v in self.cells_of(sheet, arg) if type(v) is float or type(v) is int)
             else:
                 numbers.append(_number(self.evaluate(arg, sheet)))
         return numbers
