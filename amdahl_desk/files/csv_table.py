@@ -84,8 +84,12 @@ def read_csv(path: str | Path) -> Loaded:
 
 
 def write_csv(profile: Profile, path: str | Path) -> None:
-    """The components table as UTF-8 CSV with a Time (unit) header; text fields are injection-escaped."""
-    with open(path, "w", encoding="utf-8", newline="") as fh:
+    """The components table as UTF-8 CSV with a Time (unit) header; text fields are injection-escaped.
+
+    Starts with a byte-order mark: without it Excel on Windows reads the file as its ANSI code page
+    and garbles every non-ASCII name (the reader skips the mark).
+    """
+    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
         fh.write(csv_text(profile))
 
 
