@@ -429,26 +429,35 @@ class TableReader:
         others = [t[0] if same and t[1] is None else in_unit(r) for r in rows[:-1] if (t := r.time) is not None]
         total = math.fsum(others)
         labelled = bool(_TOTAL_LABEL.match(last.name))
-        matches = (
-            last.time is not None
-            and len(others) >= 2
-            and total > 0
-            and abs(in_unit(last) - total) <= TOTAL_TOLERANCE * total
-        )
+        last_time = in_unit(last) if last.time is not None else math.nan
+        gap = last_time - total
+        within = last.time is not None and total > 0 and abs(gap) <= TOTAL_TOLERANCE * total
+        matches = len(others) >= 2 and within
         if not (labelled or matches):
             return rows
         where = grid.where(last.grid_row, cols["time"])
-        if labelled and last.time is not None and total > 0 and abs(in_unit(last) - total) > TOTAL_TOLERANCE * total:
+        exact = abs(gap) <= 1e-9 * total
+        if labelled and last.time is not None and total > 0 and not exact:
+            fits = "within" if within else "more than"
             self.warn(
                 where,
-                f"the total line says {format_number(in_unit(last))} {unit.label} but the components "
-                f"add up to {format_number(total)} {unit.label}; using the components' sum",
+                f"the total line says {format_number(last_time)} {unit.label} but the components add up to "
+                f"{format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} {unit.label} "
+                f"({abs(gap) / total:.2%}), {fits} the {TOTAL_TOLERANCE:.1%} taken as rounding; "
+                "using the components' sum",
             )
         elif not labelled:
+            why = (
+                "its time is the sum of the rows above"
+                if exact
+                else f"its time, {format_number(last_time)} {unit.label}, is within {TOTAL_TOLERANCE:.1%} of the "
+                f"rows above's sum, {format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} "
+                f"{unit.label} ({abs(gap) / total:.2%})"
+            )
             self.warn(
                 grid.where(last.grid_row, cols["name"]),
-                f'"{shown(last.name)}" was read as the total line (its time is the sum of the rows above), '
-                "not as a component",
+                f'"{shown(last.name)}" was read as the total line ({why}), not as a component; '
+                "give it a component's name in a row of its own if it is one",
             )
         return rows[:-1]
 
