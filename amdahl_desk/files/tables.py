@@ -19,7 +19,10 @@ from ..model.profile import (
     Profile,
     Scaling,
     Settings,
+    component_problems,
     default_gpu_counts,
+    optimization_problems,
+    settings_problems,
 )
 from ..model.units import (
     ParseError,
@@ -525,16 +528,25 @@ class TableReader:
             try:
                 profile = Profile(components, optimizations, settings, unit)
             except ProfileError as exc:
-                self.problems.extend(self._locate(p) for p in exc.problems)
+                # The model words a duplicate by list position; say it again naming the first copy's cell.
+                named = component_problems(components, row_name=self._component_place)
+                others = [p for p in exc.problems if p.table != "components"]
+                self.problems.extend(self._locate(p) for p in named + others)
         elif components is not None:
             # Report model-level problems too (duplicates, unknown targets), alongside the cell errors.
-            from ..model.profile import component_problems, optimization_problems, settings_problems
-
-            more = component_problems(components) + optimization_problems(optimizations, components)
+            more = component_problems(components, row_name=self._component_place)
+            more += optimization_problems(optimizations, components)
             self.problems.extend(self._locate(p) for p in more + settings_problems(settings))
         if self.problems or profile is None:
             raise ProfileError(_unique(self.problems), source=self.source)
         return Loaded(profile, self.warnings)
+
+    def _component_place(self, row: int) -> str:
+        """Where component ``row`` (a list position) is in the file: its name's cell, or its CSV row."""
+        if self._component_cells is None:
+            return f"row {row + 1}"
+        grid, grid_rows, cols = self._component_cells
+        return grid.where(grid_rows[row]) if grid.csv else grid.where(grid_rows[row], cols["name"])
 
     def _locate(self, p: Problem) -> Problem:
         if p.table == "components" and p.row is not None and self._component_cells is not None:

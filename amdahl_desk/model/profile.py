@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NamedTuple
@@ -205,10 +205,20 @@ def _name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-def component_problems(components: Sequence[Component], first_row: dict[str, int] | None = None) -> list[Problem]:
+def table_row(row: int) -> str:
+    """A row of the components table as the window numbers it: 1-based."""
+    return f"row {row + 1}"
+
+
+def component_problems(
+    components: Sequence[Component],
+    first_row: dict[str, int] | None = None,
+    row_name: Callable[[int], str] = table_row,
+) -> list[Problem]:
     """Names empty or repeated (case-insensitively), times negative or not finite.
 
     Fills ``first_row`` (when given) with each name's key and row, for reuse as the name index.
+    ``row_name`` names another row in a message (a file reader names the sheet cell or CSV row).
     """
     problems: list[Problem] = []
     first_row = {} if first_row is None else first_row
@@ -221,7 +231,7 @@ def component_problems(components: Sequence[Component], first_row: dict[str, int
         elif key in first_row:
             problems.append(
                 Problem(
-                    f'"{comp.name}" is a duplicate name (also in row {first_row[key] + 1}); '
+                    f'"{comp.name}" is a duplicate name (also in {row_name(first_row[key])}); '
                     "component names must be unique",
                     "components",
                     row,
@@ -388,7 +398,7 @@ class Profile:
         if component.name.strip() and other != row:
             problems.append(
                 Problem(
-                    f'"{component.name}" is a duplicate name (also in row {other + 1}); component names must be unique',
+                    f'"{component.name}" is a duplicate name (also in {table_row(other)}); component names must be unique',
                     "components",
                     row,
                     "name",
