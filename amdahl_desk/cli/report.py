@@ -8,10 +8,9 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from ..model.analysis import analyse
 from ..model.report import report_text, to_json_dict
 from ..model.units import ParseError, convert, parse_time_text
-from .common import EXIT_OK, BadInputError, print_warnings
+from .common import EXIT_OK, BadInputError, analyse_loaded, print_warnings
 
 NAME = "report"
 
@@ -71,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         if target <= 0:
             raise BadInputError("--target: the target time must be greater than 0")
         profile.set_settings(replace(profile.settings, target_time=target))
-    analysis = analyse(profile)
+    analysis = analyse_loaded(loaded, args.profile)
     if args.json:
         write_json(to_json_dict(profile, analysis, loaded.warnings), args.indent)
     else:

@@ -67,6 +67,18 @@ class Grid:
             return f"{self.sheet}!{r}:{r}"
         return f"{self.sheet}!{column_letter(self.col0 + col)}{r}"
 
+    def span(self, first: int, last: int, col: int) -> str:
+        """``Components!B2:B6`` for part of a column; CSV says rows and column."""
+        r1, r2 = self.row0 + first + 1, self.row0 + last + 1
+        if self.csv:
+            return (
+                f"rows {r1}–{r2}, column {self.col0 + col + 1}"
+                if r2 > r1
+                else f"row {r1}, column {self.col0 + col + 1}"
+            )
+        letter = column_letter(self.col0 + col)
+        return f"{self.sheet}!{letter}{r1}:{letter}{r2}" if r2 > r1 else f"{self.sheet}!{letter}{r1}"
+
     def cell(self, row: int, col: int) -> CellValue:
         cells = self.rows[row]
         return cells[col] if col < len(cells) else ""

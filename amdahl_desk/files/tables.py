@@ -21,6 +21,8 @@ from ..model.profile import (
     Settings,
     component_problems,
     default_gpu_counts,
+    name_problem,
+    one_line,
     optimization_problems,
     settings_problems,
 )
@@ -67,6 +69,8 @@ class Loaded:
 
     profile: Profile
     warnings: list[Problem] = field(default_factory=list)
+    # Where the times are (Components!B2:B6, or rows 2–6, column 2 of a CSV), for a refusal of them all.
+    time_cells: str = ""
 
 
 def header_key(value: CellValue) -> tuple[str, TimeUnit | None]:
@@ -187,6 +191,7 @@ class TableReader:
         self._where: dict[tuple[str, int | None, str | None], str] = {}
         # Components are many: keep their grid rows and name a cell only when a problem needs it.
         self._component_cells: tuple[Grid, list[int], dict[str, int]] | None = None
+        self.time_cells = ""
         # Time cells that read two ways (1,500): their readings, until the total line may settle them.
         self._ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]] = {}
 
@@ -195,6 +200,13 @@ class TableReader:
 
     def warn(self, where: str, what: str) -> None:
         self.warnings.append(Problem(what, where=where))
+
+    def _one_line(self, name: str, where: str) -> str:
+        """A name with line breaks or control characters (a multi-line cell), made one line, with a warning."""
+        fixed = one_line(name)
+        if fixed != name:
+            self.warn(where, f'{name_problem(name)}: read as "{shown(fixed)}"')
+        return fixed
 
     def _resolve_formulas(self, grid: Grid, first_row: int, columns: list[int]) -> None:
         """Formulas in the columns read: computed, checked against their saved values, or refused at the cell."""
@@ -306,6 +318,7 @@ class TableReader:
         rows = self._drop_total_line(grid, cols, rows, unit, bare_unit)
         components: list[Component] = []
         self._component_cells = (grid, [row.grid_row for row in rows], cols)
+        self.time_cells = grid.span(rows[0].grid_row, rows[-1].grid_row, cols["time"]) if rows else ""
         make = Component._make
         for row in rows:
             if row.error is not None:
@@ -367,6 +380,8 @@ class TableReader:
             name = name_value.strip() if type(name_value) is str else as_text(name_value)
             if not name and is_empty(time_value) and all(is_empty(v) for v in cells):
                 continue
+            if not name.isprintable():
+                name = self._one_line(name, grid.where(r, name_col))
             time: tuple[float, TimeUnit | None] | None = None
             error = None
             if type(time_value) is float and 0 <= time_value < inf:
@@ -500,6 +515,8 @@ class TableReader:
             name = as_text(grid.cell(r, cols["name"]))
             if not name:
                 self.problem(grid.where(r, cols["name"]), "this optimization has no name")
+            elif not name.isprintable():
+                name = self._one_line(name, grid.where(r, cols["name"]))
             targets = split_targets(grid.cell(r, cols["targets"]))
             speedup = math.nan
             try:
@@ -539,7 +556,7 @@ class TableReader:
             self.problems.extend(self._locate(p) for p in more + settings_problems(settings))
         if self.problems or profile is None:
             raise ProfileError(_unique(self.problems), source=self.source)
-        return Loaded(profile, self.warnings)
+        return Loaded(profile, self.warnings, self.time_cells)
 
     def _component_place(self, row: int) -> str:
         """Where component ``row`` (a list position) is in the file: its name's cell, or its CSV row."""

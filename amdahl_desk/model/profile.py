@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -174,6 +175,9 @@ class Settings:
     boundary: str = ""
 
 
+MAX_GPUS = 10_000_000  # beyond any machine: a larger count is a typo, and would make a useless curve
+
+
 def settings_problems(settings: Settings) -> list[Problem]:
     """Everything wrong with ``settings``, located by field name."""
     problems: list[Problem] = []
@@ -185,10 +189,14 @@ def settings_problems(settings: Settings) -> list[Problem]:
         bad("target_time", "the target time must be a number greater than 0")
     if settings.baseline_gpus < 1:
         bad("baseline_gpus", "the baseline GPU count must be a whole number of 1 or more")
+    elif settings.baseline_gpus > MAX_GPUS:
+        bad("baseline_gpus", f"the baseline GPU count must be at most {MAX_GPUS:,}")
     if not settings.gpu_counts:
         bad("gpu_counts", "at least one GPU count is needed")
     elif min(settings.gpu_counts) < 1:
         bad("gpu_counts", "GPU counts must be whole numbers of 1 or more")
+    elif max(settings.gpu_counts) > MAX_GPUS:
+        bad("gpu_counts", f"GPU counts must be at most {MAX_GPUS:,}")
     p = settings.parallel_fraction
     if p is not None and not (math.isfinite(p) and 0 <= p <= 1):
         bad("parallel_fraction", "the parallel fraction must be between 0 and 1 (or a share like 95%)")
@@ -199,6 +207,34 @@ def settings_problems(settings: Settings) -> list[Problem]:
     if not (math.isfinite(settings.ring_bandwidth) and settings.ring_bandwidth > 0):
         bad("ring_bandwidth", "the bandwidth must be greater than 0")
     return problems
+
+
+# Line breaks, tabs and other control characters: a name is one line of visible text.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a name (it holds a line break or a control character), or ``None``."""
+    if name.isprintable():  # the common case, at C speed
+        return None
+    found = _CONTROL.search(name)
+    if found is None:
+        return None  # no-break and other Unicode spaces are fine
+    char = found.group()
+    what = (
+        "a line break"
+        if char in "\n\r\u2028\u2029"
+        else ("a tab" if char == "\t" else f"the control character U+{ord(char):04X}")
+    )
+    return f'the name "{one_line(name)[:40]}" holds {what}; a name is one line of visible text'
+
+
+def one_line(name: str) -> str:
+    """``name`` made a valid name: line breaks and tabs become one space, other control characters U+FFFD."""
+    if name.isprintable():
+        return name
+    text = re.sub(r"[\t\n\r\u2028\u2029]+", " ", name)
+    return " ".join(_CONTROL.sub("\ufffd", text).split(" ")).strip()
 
 
 def _name_key(name: str) -> str:
@@ -228,6 +264,8 @@ def component_problems(
             problems.append(
                 Problem("the component has no name; every component needs a unique name", "components", row, "name")
             )
+        elif (bad_name := name_problem(comp.name)) is not None:
+            problems.append(Problem(bad_name, "components", row, "name"))
         elif key in first_row:
             problems.append(
                 Problem(
@@ -257,6 +295,9 @@ def optimization_problems(
         names = {_name_key(c.name) for c in components}
     problems: list[Problem] = []
     for row, opt in enumerate(optimizations):
+        bad_name = name_problem(opt.name)
+        if bad_name is not None:
+            problems.append(Problem(bad_name, "optimizations", row, "name"))
         try:
             check_speedup(opt.speedup)
         except ParseError as exc:
