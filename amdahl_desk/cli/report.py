@@ -9,7 +9,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..model.report import report_text, to_json_dict
-from ..model.units import ParseError, convert, parse_time_text
+from ..model.units import ParseError
+from ..model.values import parse_target_time
 from .common import EXIT_OK, BadInputError, analyse_loaded, print_warnings
 
 NAME = "report"
@@ -63,12 +64,9 @@ def run(args: argparse.Namespace) -> int:
     print_warnings(args.profile, loaded.warnings)
     if args.target is not None:
         try:
-            number, unit = parse_time_text(args.target)
+            target = parse_target_time(args.target, profile.unit)
         except ParseError as exc:
             raise BadInputError(f"--target: {exc}") from None
-        target = convert(number, unit, profile.unit) if unit else number
-        if target <= 0:
-            raise BadInputError("--target: the target time must be greater than 0")
         profile.set_settings(replace(profile.settings, target_time=target))
     analysis = analyse_loaded(loaded, args.profile)
     if args.json:

@@ -39,6 +39,7 @@ from ..model.units import (
     parse_time_text,
     parse_unit,
 )
+from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts
 from .grid import CellValue, Grid, as_text, is_empty, shown
 
 HEADER_SCAN_ROWS = 50
@@ -583,42 +584,24 @@ def _unique(problems: list[Problem]) -> list[Problem]:
     return result
 
 
-def _parse_int(value: CellValue, what: str) -> int:
-    try:
-        number = float(as_text(value).replace(",", "")) if not isinstance(value, (int, float)) else float(value)
-    except ValueError:
-        number = math.nan
-    if isinstance(value, bool) or not math.isfinite(number) or number != int(number) or number < 1:
+def _count(value: CellValue, what: str) -> int:
+    """A whole-number cell: a number as it is, text through the model's count parser."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ParseError(f'"{shown(value)}" is not a valid {what}; expected a whole number of 1 or more')
-    return int(number)
+    # A number cell is shown as a spreadsheet shows it (8, not 8.0), then read like typed text.
+    return parse_count(as_text(value), what)
 
 
-def _parse_gpu_counts(value: CellValue) -> tuple[int, ...]:
+def _gpu_counts(value: CellValue) -> tuple[int, ...]:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return (_parse_int(value, "GPU count"),)
-    parts = [p for p in re.split(r"[;,\s]+", as_text(value)) if p]
-    counts = tuple(sorted({_parse_int(p, "GPU count") for p in parts}))
-    if not counts:
-        raise ParseError('expected a list of GPU counts like "1, 2, 4, 8"')
-    return counts
+        return (_count(value, "GPU count"),)
+    return parse_gpu_counts(as_text(value))
 
 
-def _parse_fraction(value: CellValue) -> float:
-    text = as_text(value)
-    try:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            number = float(value)
-        elif text.endswith("%"):
-            number = float(text[:-1].strip()) / 100
-        else:
-            number = float(text)
-    except ValueError:
-        number = math.nan
-    if not (math.isfinite(number) and 0 <= number <= 1):
-        raise ParseError(
-            f'"{shown(value)}" is not a parallel fraction; expected a number from 0 to 1, or a share like "95%"'
-        )
-    return number
+def _fraction(value: CellValue) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return check_fraction(float(value), shown(value))
+    return parse_fraction(as_text(value))
 
 
 def _physical(value: CellValue, parse: Callable[[str], float]) -> float:
@@ -630,10 +613,10 @@ def _physical(value: CellValue, parse: Callable[[str], float]) -> float:
 
 _SETTING_PARSERS: dict[str, Callable[[CellValue], object]] = {
     "boundary": as_text,
-    "baseline_gpus": lambda v: _parse_int(v, "baseline GPU count"),
-    "gpu_counts": _parse_gpu_counts,
-    "max_gpus": lambda v: _parse_int(v, "maximum GPU count"),
-    "parallel_fraction": _parse_fraction,
+    "baseline_gpus": lambda v: _count(v, "baseline GPU count"),
+    "gpu_counts": _gpu_counts,
+    "max_gpus": lambda v: _count(v, "maximum GPU count"),
+    "parallel_fraction": _fraction,
     "overhead_model": lambda v: OverheadModel.parse(as_text(v)),
     "ring_message_bytes": lambda v: _physical(v, parse_bytes),
     "ring_bandwidth": lambda v: _physical(v, parse_bandwidth),

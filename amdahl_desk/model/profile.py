@@ -565,13 +565,6 @@ class Profile:
         self._commit(comps, self.optimizations, self.settings)
         return removed
 
-    def move_component(self, source: int, dest: int) -> None:
-        comps = list(self.components)
-        comps.insert(dest, comps.pop(source))
-        self.components = comps
-        self._index = None
-        self._arrays = None
-
     def set_optimization(self, row: int, optimization: Optimization) -> None:
         opts = list(self.optimizations)
         opts[row] = self._canonical(optimization, self._spellings())
@@ -582,11 +575,6 @@ class Profile:
         spellings = self._spellings()
         opts[row:row] = [self._canonical(o, spellings) for o in optimizations]
         self._commit(self.components, opts, self.settings)
-
-    def remove_optimizations(self, row: int, count: int = 1) -> list[Optimization]:
-        removed = self.optimizations[row : row + count]
-        self.optimizations = self.optimizations[:row] + self.optimizations[row + count :]
-        return removed
 
     def set_settings(self, settings: Settings) -> None:
         self._commit(self.components, self.optimizations, settings)

@@ -26,10 +26,6 @@ class TimeUnit(str, Enum):
         """How many seconds one of this unit is."""
         return _SECONDS[self]
 
-    def per(self, other: TimeUnit) -> float:
-        """Factor that converts a value in ``self`` into ``other``."""
-        return convert(1.0, self, other)
-
     @property
     def label(self) -> str:
         """The unit as shown to a person (µs rather than us)."""
