@@ -68,3 +68,33 @@ def test_bad_indent_is_refused(tmp_path, capsys, bad):
     path = csv_file(tmp_path, "Component,Time (ms)\na,400\n")
     code, _, err = run(capsys, "report", path, "--json", "--indent", bad)
     assert code == 2 and "indent" in err
+
+
+def all_keys(value, prefix=""):
+    """Every key path in a JSON value, lists entered: {"scaling.points[].gpus", …}."""
+    keys = set()
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            keys.add(prefix + key)
+            keys |= all_keys(inner, prefix + key + ".")
+    elif isinstance(value, list) and value and isinstance(value[0], dict):
+        for item in value:
+            keys |= all_keys(item, prefix[:-1] + "[].")
+    return keys
+
+
+def test_the_json_contract_document_names_every_key(capsys):
+    from pathlib import Path
+
+    from amdahl_desk.resources import example_path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "json-contract.md").read_text(encoding="utf-8")
+    code, out, _ = run(capsys, "report", str(example_path("training-iteration.xlsx")), "--json", "--target", "600")
+    assert code == 0
+    documented = set()
+    for line in doc.splitlines():
+        if line.startswith("| `"):
+            documented.add(line.split("`")[1])
+    leaves = {key.rsplit(".", 1)[-1] for key in all_keys(json.loads(out))}
+    assert leaves <= documented, leaves - documented
+    assert {"overlaps", "component", "optimizations", "met_by_plan", "warnings"} <= documented
