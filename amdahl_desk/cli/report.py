@@ -49,7 +49,9 @@ def write_json(data: Any, indent: int | None) -> None:
     if indent is None and out.isatty():
         indent = 2
     if indent is None:
-        text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        # One line with json's usual ", " and ": " (scripts that match "key": value keep working); the
+        # C encoder writes it, as it does any output without indentation.
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
     else:
         text = json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
     out.write(text)
