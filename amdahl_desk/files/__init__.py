@@ -8,7 +8,7 @@ from ..model.analysis import Analysis
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from .csv_table import read_csv, write_csv
-from .tables import Loaded
+from .tables import Loaded, component_header
 from .workbook import read_workbook
 
 READABLE = (".xlsx", ".xlsm", ".csv", ".tsv", ".txt")
@@ -53,6 +53,7 @@ def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None =
 __all__ = [
     "READABLE",
     "Loaded",
+    "component_header",
     "load_profile",
     "read_csv",
     "read_workbook",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -39,7 +39,7 @@ from ..model.units import (
     parse_time_text,
     parse_unit,
 )
-from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts
+from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts, parse_targets
 from .grid import CellValue, Grid, as_text, is_empty, shown
 
 HEADER_SCAN_ROWS = 50
@@ -107,6 +107,12 @@ def find_header(
     return None
 
 
+def component_header(cells: Sequence[CellValue]) -> tuple[dict[str, int], TimeUnit | None] | None:
+    """The columns (name, time, …) and time unit of a components header row, e.g. a pasted block's first row."""
+    found = find_header(Grid("header", [list(cells)]), COMPONENT_HEADERS, ("name", "time"))
+    return (found[1], found[2]) if found is not None else None
+
+
 def _cell_time(value: CellValue, decimal: Decimal | None = None) -> tuple[float, TimeUnit | None]:
     """A time cell as (number, unit written in it); raises ParseError with the reason.
 
@@ -169,7 +175,7 @@ def parse_speedup_cell(value: CellValue, decimal: Decimal | None = None) -> floa
 
 
 def split_targets(value: CellValue) -> tuple[str, ...]:
-    return tuple(t.strip() for t in re.split(r"[;\n]", as_text(value)) if t.strip())
+    return parse_targets(as_text(value))
 
 
 class _Row(NamedTuple):

@@ -80,6 +80,11 @@ def parse_gpu_counts(text: str) -> tuple[int, ...]:
     return tuple(sorted({parse_count(p) for p in parts}))
 
 
+def parse_targets(text: str) -> tuple[str, ...]:
+    """An optimization's targets: component names separated by ``;`` or line breaks (commas belong to names)."""
+    return tuple(t.strip() for t in re.split(r"[;\n\r]", text) if t.strip())
+
+
 def parse_target_time(text: str, unit: TimeUnit, decimal: DecimalSeparator | None = None) -> float:
     """A target (SLO) time in ``unit``: ``600``, ``600 ms``, ``0.6 s``; greater than 0."""
     value = parse_time(text, unit, decimal)

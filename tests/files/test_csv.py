@@ -72,3 +72,10 @@ def test_export_starts_with_a_byte_order_mark_for_excel(tmp_path):
     assert data.startswith(b"\xef\xbb\xbfComponent,")
     assert data.count(b"\xef\xbb\xbf") == 1
     assert load_profile(tmp_path / "u.csv").profile.components == p.components
+
+
+def test_component_header_of_a_pasted_block():
+    from amdahl_desk.files import component_header
+
+    assert component_header(["Stage", "Notes", "Time (s)"]) == ({"name": 0, "notes": 1, "time": 2}, TimeUnit.S)
+    assert component_header(["a", "100"]) is None

@@ -128,3 +128,9 @@ def test_gpu_list_reader_command_line_and_model_agree(tmp_path, capsys, counts, 
     assert load_profile(tmp_path / "g.xlsx").profile.settings.gpu_counts == value
     assert main(["scale", "-p", "0.9", "--gpus", text, "--json"]) == 0
     assert tuple(p["gpus"] for p in json.loads(capsys.readouterr().out)["points"]) == value
+
+
+def test_targets_split_on_semicolons_and_line_breaks_not_commas():
+    from amdahl_desk.model.values import parse_targets
+
+    assert parse_targets("Gateway, validation; decode\nprefill ;") == ("Gateway, validation", "decode", "prefill")
