@@ -199,6 +199,7 @@ class TableReader:
         # Components are many: keep their grid rows and name a cell only when a problem needs it.
         self._component_cells: tuple[Grid, list[int], dict[str, int]] | None = None
         self.time_cells = ""
+        self._settings_decimal: Decimal | None = None
         # Time cells that read two ways (1,500): their readings, until the total line may settle them.
         self._ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]] = {}
 
@@ -237,6 +238,7 @@ class TableReader:
                 start = r + 1
                 break
         self._resolve_formulas(grid, start, [1])
+        self._settings_decimal = column_decimal(grid, start, 1)
         values: dict[str, CellValue] = {}
         kwargs: dict[str, object] = {}
         unit = None
@@ -265,7 +267,7 @@ class TableReader:
                 elif fld in ("target_time", "ring_latency"):
                     values[fld] = value  # needs the unit
                 else:
-                    parsed = _SETTING_PARSERS[fld](value)
+                    parsed = _SETTING_PARSERS[fld](value, self._settings_decimal)
                     kwargs[fld] = parsed
                     if fld == "ring_bandwidth" and isinstance(parsed, float) and parsed < 1e6:
                         self.warn(
@@ -291,7 +293,7 @@ class TableReader:
             value = values[fld]
             where = self._where.get(("settings", None, fld), "Settings")
             try:
-                number, written = _cell_time(value)
+                number, written = _cell_time(value, self._settings_decimal)
             except ParseError as exc:
                 self.problem(where, str(exc))
                 continue
@@ -604,28 +606,29 @@ def _gpu_counts(value: CellValue) -> tuple[int, ...]:
     return parse_gpu_counts(as_text(value))
 
 
-def _fraction(value: CellValue) -> float:
+def _fraction(value: CellValue, decimal: Decimal | None) -> float:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return check_fraction(float(value), shown(value))
-    return parse_fraction(as_text(value))
+    return parse_fraction(as_text(value), decimal)
 
 
-def _physical(value: CellValue, parse: Callable[[str], float]) -> float:
+def _physical(value: CellValue, parse: Callable[[str, Decimal | None], float], decimal: Decimal | None) -> float:
     """A bare number as is (bytes, bytes/s); text through ``parse``, which knows the units."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return parse(repr(float(value)))
-    return parse(as_text(value))
+        return parse(repr(float(value)), ".")
+    return parse(as_text(value), decimal)
 
 
-_SETTING_PARSERS: dict[str, Callable[[CellValue], object]] = {
-    "boundary": as_text,
-    "baseline_gpus": lambda v: _count(v, "baseline GPU count"),
-    "gpu_counts": _gpu_counts,
-    "max_gpus": lambda v: _count(v, "maximum GPU count"),
+# Each setting's parser: (cell, the column's decimal separator) → value.
+_SETTING_PARSERS: dict[str, Callable[[CellValue, Decimal | None], object]] = {
+    "boundary": lambda v, d: as_text(v),
+    "baseline_gpus": lambda v, d: _count(v, "baseline GPU count"),
+    "gpu_counts": lambda v, d: _gpu_counts(v),
+    "max_gpus": lambda v, d: _count(v, "maximum GPU count"),
     "parallel_fraction": _fraction,
-    "overhead_model": lambda v: OverheadModel.parse(as_text(v)),
-    "ring_message_bytes": lambda v: _physical(v, parse_bytes),
-    "ring_bandwidth": lambda v: _physical(v, parse_bandwidth),
+    "overhead_model": lambda v, d: OverheadModel.parse(as_text(v)),
+    "ring_message_bytes": lambda v, d: _physical(v, parse_bytes, d),
+    "ring_bandwidth": lambda v, d: _physical(v, parse_bandwidth, d),
 }
 _SETTING_KEYS = {
     "unit": "unit",

@@ -28,8 +28,16 @@ def _grid(book: Any, name: str, report: ContainerReport, source: str, formulas: 
     rows = sheet.to_python(skip_empty_area=True)
     start = sheet.start or (0, 0)
     formulas.use_rows(name, (rows, start[0], start[1]))
+    # A workbook keeps numbers as numbers; numbers typed as text (1.234 us) use the decimal point unless
+    # a cell of their column shows a decimal comma, as the values Amdahl Desk itself writes do.
     return Grid(
-        name, rows, start[0], start[1], uncomputed=lambda ref: report.never_calculated(name, ref), formulas=formulas
+        name,
+        rows,
+        start[0],
+        start[1],
+        uncomputed=lambda ref: report.never_calculated(name, ref),
+        formulas=formulas,
+        decimal_hint=".",
     )
 
 

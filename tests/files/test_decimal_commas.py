@@ -131,3 +131,28 @@ def test_reader_command_line_and_model_agree(tmp_path, capsys, case):
         assert code == 2 and "--target" in err
     else:
         assert code == 0 and json.loads(out)["target"]["time"] == alone == value
+
+
+def test_settings_text_with_three_decimals_round_trips(tmp_path):
+    # 1.234 µs reads two ways alone; in a workbook, text numbers use the decimal point unless the
+    # column shows a decimal comma, so what Amdahl Desk writes reads back.
+    from amdahl_desk.files import save_profile
+    from amdahl_desk.model import Component, OverheadModel, Profile, Settings
+
+    settings = Settings(overhead_model=OverheadModel.RING, ring_latency=1.234e-6, ring_message_bytes=2.048e9)
+    p = Profile([Component("a", 1)], [], settings)
+    save_profile(p, tmp_path / "r.xlsx")
+    assert load_profile(tmp_path / "r.xlsx").profile == p
+
+
+def test_workbook_settings_column_with_decimal_commas(tmp_path):
+    book = openpyxl.Workbook()
+    book.active.title = "Components"
+    book.active.append(["Component", "Time"])
+    book.active.append(["a", 1])
+    sheet = book.create_sheet("Settings")
+    for row in [["Setting", "Value"], ["Ring message size", "1.500 MB"], ["Ring latency", "2,5 us"]]:
+        sheet.append(row)
+    book.save(tmp_path / "s.xlsx")
+    s = load_profile(tmp_path / "s.xlsx").profile.settings
+    assert s.ring_message_bytes == 1.5e9 and s.ring_latency == pytest.approx(2.5e-6)  # the column says ","
