@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import re
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model.errors import Problem, ProfileError
-from ..model.numbers import AmbiguousNumberError, Decimal, decide_decimal
+from ..model.numbers import AmbiguousNumberError, Decimal
 from ..model.profile import (
     SCALING_WORDS,
     Component,
     Optimization,
-    OverheadModel,
     Profile,
     Scaling,
     Settings,
@@ -29,38 +26,35 @@ from ..model.profile import (
 from ..model.units import (
     ParseError,
     TimeUnit,
-    check_speedup,
-    check_time,
     convert,
     format_number,
-    parse_bandwidth,
-    parse_bytes,
-    parse_speedup,
-    parse_time_text,
     parse_unit,
 )
-from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts, parse_targets
+from .cells import (
+    SETTING_PARSERS,
+    ambiguity_message,
+    cell_time,
+    column_decimal,
+    parse_enabled,
+    parse_speedup_cell,
+    split_targets,
+)
 from .grid import CellValue, Grid, as_text, is_empty, shown
+from .headers import (
+    COMPONENT_HEADERS,
+    HEADER_SCAN_ROWS,
+    OPTIMIZATION_HEADERS,
+    SETTING_KEYS,
+    SETTING_NAMES,
+    component_header,
+    find_header,
+    header_key,
+)
 
-HEADER_SCAN_ROWS = 50
+# Re-exported for callers of the former single module (the window's paste uses the first two).
+__all__ = ["COMPONENT_HEADERS", "Loaded", "TableReader", "component_header", "find_header"]
 
-COMPONENT_HEADERS = {
-    "name": {"component", "stage", "name", "component name", "stage name"},
-    "time": {"time", "baseline time", "duration", "baseline duration", "baseline"},
-    "scaling": {"scaling", "scaling class", "class"},
-    "group": {"group", "category"},
-    "notes": {"notes", "note", "comment", "comments"},
-}
-OPTIMIZATION_HEADERS = {
-    "enabled": {"enabled", "on", "active", "use", "apply"},
-    "name": {"optimization", "optimisation", "name", "optimization name"},
-    "targets": {"targets", "target", "target components", "components"},
-    "speedup": {"speedup", "speed-up", "local speedup", "k", "speedup k", "factor"},
-    "notes": {"notes", "note", "comment", "comments"},
-}
-_UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]]|,\s*(?P<b>\S+))\s*$")
 _TOTAL_LABEL = re.compile(r"^\s*(total|sum|grand total)\b", re.IGNORECASE)
-_SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
 TOTAL_TOLERANCE = 0.005
 
 
@@ -72,110 +66,6 @@ class Loaded:
     warnings: list[Problem] = field(default_factory=list)
     # Where the times are (Components!B2:B6, or rows 2–6, column 2 of a CSV), for a refusal of them all.
     time_cells: str = ""
-
-
-def header_key(value: CellValue) -> tuple[str, TimeUnit | None]:
-    """``"Time (ms)"`` → ``("time", MS)``; headers compare case- and space-insensitively."""
-    text = " ".join(as_text(value).replace("_", " ").lower().split())
-    match = _UNIT_IN_HEADER.match(text)
-    if match:
-        unit_text = match.group("a") or match.group("b") or ""
-        try:
-            return match.group("base"), parse_unit(unit_text)
-        except ParseError:
-            pass
-    return text, None
-
-
-def find_header(
-    grid: Grid, wanted: dict[str, set[str]], required: tuple[str, ...]
-) -> tuple[int, dict[str, int], TimeUnit | None] | None:
-    """First row (of the first 50) that holds every required header; its column for each field."""
-    for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
-        columns: dict[str, int] = {}
-        unit = None
-        for c, value in enumerate(grid.rows[r]):
-            key, cell_unit = header_key(value)
-            for fld, names in wanted.items():
-                if key in names and fld not in columns:
-                    columns[fld] = c
-                    if fld == "time":
-                        unit = cell_unit
-                    break
-        if all(f in columns for f in required):
-            return r, columns, unit
-    return None
-
-
-def component_header(cells: Sequence[CellValue]) -> tuple[dict[str, int], TimeUnit | None] | None:
-    """The columns (name, time, …) and time unit of a components header row, e.g. a pasted block's first row."""
-    found = find_header(Grid("header", [list(cells)]), COMPONENT_HEADERS, ("name", "time"))
-    return (found[1], found[2]) if found is not None else None
-
-
-def _cell_time(value: CellValue, decimal: Decimal | None = None) -> tuple[float, TimeUnit | None]:
-    """A time cell as (number, unit written in it); raises ParseError with the reason.
-
-    ``decimal`` is the column's decimal separator, when the column or file decided it.
-    """
-    if isinstance(value, bool):
-        raise ParseError(f'"{shown(value)}" is not a time; expected a number or a value like "120 ms"')
-    if isinstance(value, (int, float)):
-        return check_time(float(value), shown(value)), None
-    if isinstance(value, dt.timedelta):
-        return check_time(value.total_seconds(), shown(value)), TimeUnit.S
-    if isinstance(value, dt.time):
-        return (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6), TimeUnit.S
-    if isinstance(value, (dt.date, dt.datetime)):
-        raise ParseError(f'"{shown(value)}" is a date, not a time; format the cell as a number')
-    text = as_text(value)
-    if _SPREADSHEET_ERROR.match(text):
-        raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
-    return parse_time_text(text, decimal)
-
-
-def column_decimal(grid: Grid, first_row: int, col: int) -> Decimal | None:
-    """The decimal separator a column's text numbers use, decided once from the cells that show it."""
-    texts = [cell for cells in grid.rows[first_row:] if len(cells) > col and isinstance(cell := cells[col], str)]
-    return decide_decimal(texts, grid.decimal_hint) if texts else None
-
-
-def ambiguity_message(exc: AmbiguousNumberError, grid: Grid) -> str:
-    a, b = (f"{r:.15g}" for r in exc.readings)
-    how = (
-        "a CSV file with decimal commas is usually separated by semicolons"
-        if grid.csv
-        else "a workbook keeps numbers as numbers when they are typed without text"
-    )
-    return f"{exc}, and no other cell of its column says which; write {a} or {b} without grouping ({how})"
-
-
-def parse_enabled(value: CellValue) -> bool:
-    """TRUE/FALSE, yes/no, x, 1/0, on/off; empty is not enabled."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        if value in (0, 1):
-            return bool(value)
-        raise ParseError(f'"{shown(value)}" is not yes or no; expected TRUE/FALSE, yes/no, x or 1/0')
-    text = as_text(value).lower()
-    if text in ("", "false", "no", "n", "0", "off", "-", "no."):
-        return False
-    if text in ("true", "yes", "y", "x", "1", "on", "✓", "✔", "☑", "enabled"):
-        return True
-    raise ParseError(f'"{shown(value)}" is not yes or no; expected TRUE/FALSE, yes/no, x or 1/0')
-
-
-def parse_speedup_cell(value: CellValue, decimal: Decimal | None = None) -> float:
-    if isinstance(value, bool) or is_empty(value):
-        raise ParseError(f'"{shown(value)}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
-    if isinstance(value, (int, float)):
-        return check_speedup(float(value), shown(value))
-    return parse_speedup(as_text(value), decimal)
-
-
-def split_targets(value: CellValue) -> tuple[str, ...]:
-    return parse_targets(as_text(value))
 
 
 class _Row(NamedTuple):
@@ -247,12 +137,12 @@ class TableReader:
             if is_empty(key_cell):
                 continue
             key = header_key(key_cell)[0]
-            fld = _SETTING_KEYS.get(key)
+            fld = SETTING_KEYS.get(key)
             where = grid.where(r, 1)
             if fld is None:
                 self.warn(
                     grid.where(r, 0),
-                    f'unknown setting "{shown(key_cell)}" ignored; the known settings are ' + ", ".join(_SETTING_NAMES),
+                    f'unknown setting "{shown(key_cell)}" ignored; the known settings are ' + ", ".join(SETTING_NAMES),
                 )
                 continue
             self._where[("settings", None, fld)] = where
@@ -267,7 +157,7 @@ class TableReader:
                 elif fld in ("target_time", "ring_latency"):
                     values[fld] = value  # needs the unit
                 else:
-                    parsed = _SETTING_PARSERS[fld](value, self._settings_decimal)
+                    parsed = SETTING_PARSERS[fld](value, self._settings_decimal)
                     kwargs[fld] = parsed
                     if fld == "ring_bandwidth" and isinstance(parsed, float) and parsed < 1e6:
                         self.warn(
@@ -293,7 +183,7 @@ class TableReader:
             value = values[fld]
             where = self._where.get(("settings", None, fld), "Settings")
             try:
-                number, written = _cell_time(value, self._settings_decimal)
+                number, written = cell_time(value, self._settings_decimal)
             except ParseError as exc:
                 self.problem(where, str(exc))
                 continue
@@ -403,7 +293,7 @@ class TableReader:
                 )
             else:
                 try:
-                    time = _cell_time(time_value, decimal)
+                    time = cell_time(time_value, decimal)
                 except AmbiguousNumberError as exc:
                     error = (grid.where(r, time_col), ambiguity_message(exc, grid))
                     unit_match = re.search(r"[a-zA-Zµμ]+\s*$", as_text(time_value))
@@ -590,77 +480,3 @@ def _unique(problems: list[Problem]) -> list[Problem]:
             seen.add((p.where, p.what))
             result.append(p)
     return result
-
-
-def _count(value: CellValue, what: str) -> int:
-    """A whole-number cell: a number as it is, text through the model's count parser."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ParseError(f'"{shown(value)}" is not a valid {what}; expected a whole number of 1 or more')
-    # A number cell is shown as a spreadsheet shows it (8, not 8.0), then read like typed text.
-    return parse_count(as_text(value), what)
-
-
-def _gpu_counts(value: CellValue) -> tuple[int, ...]:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return (_count(value, "GPU count"),)
-    return parse_gpu_counts(as_text(value))
-
-
-def _fraction(value: CellValue, decimal: Decimal | None) -> float:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return check_fraction(float(value), shown(value))
-    return parse_fraction(as_text(value), decimal)
-
-
-def _physical(value: CellValue, parse: Callable[[str, Decimal | None], float], decimal: Decimal | None) -> float:
-    """A bare number as is (bytes, bytes/s); text through ``parse``, which knows the units."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return parse(repr(float(value)), ".")
-    return parse(as_text(value), decimal)
-
-
-# Each setting's parser: (cell, the column's decimal separator) → value.
-_SETTING_PARSERS: dict[str, Callable[[CellValue, Decimal | None], object]] = {
-    "boundary": lambda v, d: as_text(v),
-    "baseline_gpus": lambda v, d: _count(v, "baseline GPU count"),
-    "gpu_counts": lambda v, d: _gpu_counts(v),
-    "max_gpus": lambda v, d: _count(v, "maximum GPU count"),
-    "parallel_fraction": _fraction,
-    "overhead_model": lambda v, d: OverheadModel.parse(as_text(v)),
-    "ring_message_bytes": lambda v, d: _physical(v, parse_bytes, d),
-    "ring_bandwidth": lambda v, d: _physical(v, parse_bandwidth, d),
-}
-_SETTING_KEYS = {
-    "unit": "unit",
-    "time unit": "unit",
-    "boundary": "boundary",
-    "objective": "boundary",
-    "target time": "target_time",
-    "target": "target_time",
-    "slo": "target_time",
-    "baseline gpus": "baseline_gpus",
-    "n0": "baseline_gpus",
-    "gpu counts": "gpu_counts",
-    "max gpus": "max_gpus",
-    "parallel fraction": "parallel_fraction",
-    "overhead model": "overhead_model",
-    "ring latency": "ring_latency",
-    "all-reduce latency": "ring_latency",
-    "ring message size": "ring_message_bytes",
-    "message size": "ring_message_bytes",
-    "ring bandwidth": "ring_bandwidth",
-    "bandwidth": "ring_bandwidth",
-}
-_SETTING_NAMES = [
-    "Unit",
-    "Boundary",
-    "Target time",
-    "Baseline GPUs",
-    "GPU counts",
-    "Max GPUs",
-    "Parallel fraction",
-    "Overhead model",
-    "Ring latency",
-    "Ring message size",
-    "Ring bandwidth",
-]
