@@ -258,18 +258,23 @@ def component_problems(
     """
     problems: list[Problem] = []
     first_row = {} if first_row is None else first_row
+    inf = math.inf
     for row, comp in enumerate(components):
-        key = comp.name.casefold()  # names are stripped on construction
-        if not key:
+        name, time = comp[0], comp[1]
+        key = name.casefold()  # names are stripped on construction
+        # The common case first, at C speed: a new, printable name and a finite time ≥ 0.
+        if key and key not in first_row and name.isprintable():
+            first_row[key] = row
+        elif not key:
             problems.append(
                 Problem("the component has no name; every component needs a unique name", "components", row, "name")
             )
-        elif (bad_name := name_problem(comp.name)) is not None:
+        elif (bad_name := name_problem(name)) is not None:
             problems.append(Problem(bad_name, "components", row, "name"))
         elif key in first_row:
             problems.append(
                 Problem(
-                    f'"{comp.name}" is a duplicate name (also in {row_name(first_row[key])}); '
+                    f'"{name}" is a duplicate name (also in {row_name(first_row[key])}); '
                     "component names must be unique",
                     "components",
                     row,
@@ -278,8 +283,10 @@ def component_problems(
             )
         else:
             first_row[key] = row
+        if type(time) is float and 0 <= time < inf:
+            continue
         try:
-            check_time(comp.time)  # returns at once for a valid time
+            check_time(time)
         except ParseError as exc:
             problems.append(Problem(str(exc), "components", row, "time"))
         except TypeError:
