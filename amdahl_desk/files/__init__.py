@@ -36,7 +36,7 @@ def load_profile(path: str | Path) -> Loaded:
 
 
 def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
-    """Write ``profile`` as a workbook (openpyxl is loaded on first use)."""
+    """Write ``profile`` as a workbook (xlsxwriter is loaded on first use)."""
     from .workbook_writer import write_workbook as write
 
     write(profile, path, analysis)
