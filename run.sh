@@ -56,8 +56,35 @@ setup() {  # $1: pip extras, e.g. "[test]" or ""
   local stamp="$VENV/.installed$1"
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e ".$1"
+    # setuptools prints an "Editable installation" banner (a warning) on every editable install: not for us.
+    PYTHONWARNINGS="ignore:Editable installation${PYTHONWARNINGS:+,$PYTHONWARNINGS}" \
+      "$VENV/bin/python" -m pip install -q -e ".$1"
     touch "$stamp"
+  fi
+}
+
+# What PyInstaller needs to bundle the app (the bundle test; packaging/pyinstaller/build.sh does the same):
+# objdump from binutils, and the running Python's shared library (libpython3.X on Debian).
+bundle_debs() {  # $1: the Python the bundle is built with
+  command -v objdump >/dev/null 2>&1 || echo binutils
+  "$1" - <<'PY'
+import ctypes.util, glob, os, sysconfig
+ver = sysconfig.get_python_version()
+libdir = sysconfig.get_config_var("LIBDIR") or ""
+if not (glob.glob(os.path.join(libdir, f"libpython{ver}*.so*")) or ctypes.util.find_library(f"python{ver}")):
+    print(f"libpython{ver}")
+PY
+}
+
+install_bundle_debs() {  # $1: python
+  local missing
+  missing=$(bundle_debs "$1" | tr '\n' ' ')
+  [ -z "${missing// /}" ] && return 0
+  (install_debs $missing) >/dev/null 2>&1 || true
+  missing=$(bundle_debs "$1" | tr '\n' ' ')
+  if [ -n "${missing// /}" ]; then
+    echo "The bundle test needs these Debian packages, which could not be installed: $missing" >&2
+    echo "  (apt-get install -y $missing), or leave it out with: ./run.sh test -m 'not slow'" >&2
   fi
 }
 
@@ -67,6 +94,10 @@ case "${1:-}" in
     setup "[test]"
     # Checks the desktop entry when available; its test is skipped without it.
     (install_debs desktop-file-utils) >/dev/null 2>&1 || true
+    # The bundle test (marked slow) builds with PyInstaller: only when slow tests are asked for.
+    if [[ " $* " != *"not slow"* ]]; then
+      install_bundle_debs "$VENV/bin/python"
+    fi
     exec "$VENV/bin/python" -m pytest "$@"
     ;;
   cli)

@@ -7,9 +7,11 @@ import json
 import math
 from typing import Any
 
+from ..model import laws
 from ..model.laws import gustafson, strong_scaling
 from ..model.profile import default_gpu_counts
-from ..model.units import format_percent, format_speedup
+from ..model.units import ParseError, format_percent, format_speedup
+from ..model.values import parse_fraction, parse_gpu_counts
 from .common import EXIT_OK, BadInputError
 
 NAME = "scale"
@@ -28,45 +30,31 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     scale.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _parse_fraction(text: str) -> float:
+def _fraction(text: str) -> float:
     try:
-        value = float(text[:-1]) / 100 if text.strip().endswith("%") else float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and 0 <= value <= 1):
-        raise BadInputError(
-            f'--parallel-fraction: "{text}" is not a fraction; expected a number from 0 to 1 or a share like "95%"'
-        )
-    return value
+        return parse_fraction(text)
+    except ParseError as exc:
+        raise BadInputError(f"--parallel-fraction: {exc}") from None
 
 
-def _parse_gpus(text: str | None) -> list[int]:
+def _gpus(text: str | None) -> list[int]:
     if text is None:
         return list(default_gpu_counts())
-    counts = []
-    for part in text.replace(";", ",").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        if not part.isdigit() or int(part) < 1:
-            raise BadInputError(
-                f'--gpus: "{part}" is not a GPU count; expected whole numbers of 1 or more, like 1,8,128'
-            )
-        counts.append(int(part))
-    if not counts:
-        raise BadInputError("--gpus: expected at least one GPU count, like 1,8,128")
-    return sorted(set(counts))
+    try:
+        return list(parse_gpu_counts(text))
+    except ParseError as exc:
+        raise BadInputError(f"--gpus: {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    p = _parse_fraction(args.parallel_fraction)
-    gpus = _parse_gpus(args.gpus)
+    p = _fraction(args.parallel_fraction)
+    gpus = _gpus(args.gpus)
     n = np.asarray(gpus, dtype=float)
     amdahl = strong_scaling(p, n)
     gus = gustafson(p, n)
-    ceiling = math.inf if p >= 1 else 1 / (1 - p)
+    ceiling = float(laws.ceiling(p))
     points: list[dict[str, Any]] = [
         {
             "gpus": g,

@@ -7,8 +7,10 @@ from pathlib import Path
 from ..model.analysis import Analysis
 from ..model.errors import ProfileError
 from ..model.profile import Profile
+from .atomic import atomic_write
 from .csv_table import read_csv, write_csv
-from .tables import Loaded
+from .processes import pid_alive
+from .tables import Loaded, component_header
 from .workbook import read_workbook
 
 READABLE = (".xlsx", ".xlsm", ".csv", ".tsv", ".txt")
@@ -36,7 +38,7 @@ def load_profile(path: str | Path) -> Loaded:
 
 
 def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
-    """Write ``profile`` as a workbook (openpyxl is loaded on first use)."""
+    """Write ``profile`` as a workbook (xlsxwriter is loaded on first use)."""
     from .workbook_writer import write_workbook as write
 
     write(profile, path, analysis)
@@ -53,7 +55,10 @@ def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None =
 __all__ = [
     "READABLE",
     "Loaded",
+    "atomic_write",
+    "component_header",
     "load_profile",
+    "pid_alive",
     "read_csv",
     "read_workbook",
     "save_profile",

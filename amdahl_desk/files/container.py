@@ -31,6 +31,7 @@ _DTD = re.compile(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
 _UNCOMPUTED = re.compile(
     rb'<c r="([A-Z]+[0-9]+)"[^>]*>\s*<f[^>]*(?:/>|>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>', re.S
 )
+_CALC_PR = re.compile(rb"<(?:\w+:)?calcPr\b[^>]*>")
 _SHEET = re.compile(rb'<sheet\b[^>]*?\bname="([^"]*)"[^>]*?\br:id="([^"]*)"', re.S)
 _REL = re.compile(rb'<Relationship\b[^>]*?\bId="([^"]*)"[^>]*?\bTarget="([^"]*)"', re.S)
 _REL_ALT = re.compile(rb'<Relationship\b[^>]*?\bTarget="([^"]*)"[^>]*?\bId="([^"]*)"', re.S)
@@ -45,6 +46,8 @@ class ContainerReport:
     """
 
     sheet_xml: dict[str, bytes] = field(default_factory=dict)
+    # The workbook asks to be recalculated on opening (xlsxwriter does): its saved formula values are placeholders.
+    full_calc_on_load: bool = False
 
     def never_calculated(self, sheet: str, ref: str) -> bool:
         xml = self.sheet_xml.get(sheet)
@@ -189,7 +192,10 @@ def _report(parts: dict[str, bytes]) -> ContainerReport:
     rels = parts.get("xl/_rels/workbook.xml.rels", b"")
     targets = {rid: target for rid, target in _REL.findall(rels)}
     targets.update({rid: target for target, rid in _REL_ALT.findall(rels)})
-    for name, rid in _SHEET.findall(parts.get("xl/workbook.xml", b"")):
+    workbook = parts.get("xl/workbook.xml", b"")
+    calc = _CALC_PR.search(workbook)
+    report.full_calc_on_load = bool(calc and re.search(rb'\bfullCalcOnLoad="(?:1|true)"', calc.group()))
+    for name, rid in _SHEET.findall(workbook):
         target = targets.get(rid, b"").decode("utf-8", "replace").lstrip("/")
         part = target if target.startswith("xl/") else f"xl/{target}"
         if part in parts:

@@ -67,11 +67,15 @@ def read_csv(path: str | Path) -> Loaded:
     if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ProfileError("this is a binary file, not CSV text", source=path.name)
     text = _decode(data)
+    delimiter = _delimiter(text)
     try:
-        rows = [[unescape_field(v) for v in row] for row in csv.reader(io.StringIO(text), delimiter=_delimiter(text))]
+        rows = [[unescape_field(v) for v in row] for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
     except csv.Error as exc:
         raise ProfileError(f"the CSV is malformed ({exc})", source=path.name) from None
-    grid = Grid(path.name, rows, csv=True)
+    # Spreadsheet programs write ;-separated CSV where the comma is the decimal separator, and
+    # ,-separated CSV where it is the point; a quoted "1,500" in a ,-separated file still says nothing.
+    hint = {";": ",", ",": "."}.get(delimiter)
+    grid = Grid(path.name, rows, csv=True, decimal_hint=hint)  # type: ignore[arg-type]
     reader = TableReader(path.name)
     read = reader.read_components(grid, None)
     if read is None:
@@ -80,8 +84,12 @@ def read_csv(path: str | Path) -> Loaded:
 
 
 def write_csv(profile: Profile, path: str | Path) -> None:
-    """The components table as UTF-8 CSV with a Time (unit) header; text fields are injection-escaped."""
-    with open(path, "w", encoding="utf-8", newline="") as fh:
+    """The components table as UTF-8 CSV with a Time (unit) header; text fields are injection-escaped.
+
+    Starts with a byte-order mark: without it Excel on Windows reads the file as its ANSI code page
+    and garbles every non-ASCII name (the reader skips the mark).
+    """
+    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
         fh.write(csv_text(profile))
 
 

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .formula_cells import WorkbookFormulas
 
 CellValue = object
+NEVER_CALCULATED = (
+    "holds a formula that was never calculated (the file has no saved value for it); open the "
+    "workbook in Excel or LibreOffice, recalculate, save it, and open it again"
+)
 
 
 def column_letter(col: int) -> str:
@@ -30,12 +38,25 @@ class Grid:
     csv: bool = False
     # Asked for a cell's A1 reference: does it hold a formula that was never calculated?
     uncomputed: Callable[[str], bool] | None = None
+    # The decimal separator the file suggests (a ;-separated CSV: ","), used only when a column does not say.
+    decimal_hint: Literal[".", ","] | None = None
+    # The workbook's formulas, computed for the cells the reader uses (None for CSV).
+    formulas: WorkbookFormulas | None = None
+    # Cells emptied because their formula could not be computed nor its saved value trusted: why.
+    refused: dict[tuple[int, int], str] = field(default_factory=dict)
 
     def ref(self, row: int, col: int) -> str:
         return f"{column_letter(self.col0 + col)}{self.row0 + row + 1}"
 
     def never_calculated(self, row: int, col: int) -> bool:
         return self.uncomputed is not None and self.uncomputed(self.ref(row, col))
+
+    def why_empty(self, row: int, col: int) -> str | None:
+        """Why a cell that looks empty is not simply empty: a formula refused or never calculated."""
+        refused = self.refused.get((row, col))
+        if refused is not None:
+            return refused
+        return NEVER_CALCULATED if self.never_calculated(row, col) else None
 
     def where(self, row: int, col: int | None = None) -> str:
         """``Components!B7`` for a cell, ``Components!7:7`` for a whole row; CSV says row and column."""
@@ -45,6 +66,18 @@ class Grid:
         if col is None:
             return f"{self.sheet}!{r}:{r}"
         return f"{self.sheet}!{column_letter(self.col0 + col)}{r}"
+
+    def span(self, first: int, last: int, col: int) -> str:
+        """``Components!B2:B6`` for part of a column; CSV says rows and column."""
+        r1, r2 = self.row0 + first + 1, self.row0 + last + 1
+        if self.csv:
+            return (
+                f"rows {r1}–{r2}, column {self.col0 + col + 1}"
+                if r2 > r1
+                else f"row {r1}, column {self.col0 + col + 1}"
+            )
+        letter = column_letter(self.col0 + col)
+        return f"{self.sheet}!{letter}{r1}:{letter}{r2}" if r2 > r1 else f"{self.sheet}!{letter}{r1}"
 
     def cell(self, row: int, col: int) -> CellValue:
         cells = self.rows[row]

@@ -20,9 +20,11 @@ from ..model.measurements import (
     parse_throughput,
 )
 from ..model.units import ParseError, TimeUnit, convert
+from .cells import _SPREADSHEET_ERROR
+from .cells import cell_time as _cell_time
 from .csv_table import MAX_CSV_BYTES, _decode, _delimiter, escape_field, unescape_field
-from .grid import CellValue, Grid, as_text, is_empty, shown
-from .tables import _SPREADSHEET_ERROR, _UNIT_IN_HEADER, HEADER_SCAN_ROWS, NEVER_CALCULATED, _cell_time
+from .grid import NEVER_CALCULATED, CellValue, Grid, as_text, is_empty, shown
+from .headers import _UNIT_IN_HEADER, HEADER_SCAN_ROWS
 
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 _MEASURE_WORDS = {"time": MeasureKind.TIME, "runtime": MeasureKind.TIME, "throughput": MeasureKind.THROUGHPUT}
@@ -223,7 +225,8 @@ def _workbook_grid(path: Path) -> Grid:
     import python_calamine
 
     from .container import check_xlsx_container
-    from .workbook import _grid
+    from .formula_cells import WorkbookFormulas
+    from .workbook import _grid, _other_sheet
 
     report = check_xlsx_container(path)
     try:
@@ -235,7 +238,8 @@ def _workbook_grid(path: Path) -> Grid:
         if not names:
             raise ProfileError("the workbook has no sheets", source=path.name)
         lower = {n.strip().lower(): n for n in names}
-        return _grid(book, lower.get("measurements", names[0]), report, path.name)
+        formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: _other_sheet(book, name))
+        return _grid(book, lower.get("measurements", names[0]), report, path.name, formulas)
     except ProfileError:
         raise
     except Exception as exc:

@@ -2,63 +2,60 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model.errors import Problem, ProfileError
+from ..model.numbers import AmbiguousNumberError, Decimal
 from ..model.profile import (
     SCALING_WORDS,
     Component,
     Optimization,
-    OverheadModel,
     Profile,
     Scaling,
     Settings,
+    component_problems,
     default_gpu_counts,
+    name_problem,
+    one_line,
+    optimization_problems,
+    settings_problems,
 )
 from ..model.units import (
     ParseError,
     TimeUnit,
-    check_speedup,
-    check_time,
     convert,
     format_number,
-    parse_bandwidth,
-    parse_bytes,
-    parse_speedup,
-    parse_time_text,
     parse_unit,
 )
-from .grid import CellValue, Grid, as_text, is_empty, shown
-
-HEADER_SCAN_ROWS = 50
-
-COMPONENT_HEADERS = {
-    "name": {"component", "stage", "name", "component name", "stage name"},
-    "time": {"time", "baseline time", "duration", "baseline duration", "baseline"},
-    "scaling": {"scaling", "scaling class", "class"},
-    "group": {"group", "category"},
-    "notes": {"notes", "note", "comment", "comments"},
-}
-OPTIMIZATION_HEADERS = {
-    "enabled": {"enabled", "on", "active", "use", "apply"},
-    "name": {"optimization", "optimisation", "name", "optimization name"},
-    "targets": {"targets", "target", "target components", "components"},
-    "speedup": {"speedup", "speed-up", "local speedup", "k", "speedup k", "factor"},
-    "notes": {"notes", "note", "comment", "comments"},
-}
-_UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]]|,\s*(?P<b>\S+))\s*$")
-_TOTAL_LABEL = re.compile(r"^\s*(total|sum|grand total)\b", re.IGNORECASE)
-_SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
-TOTAL_TOLERANCE = 0.005
-NEVER_CALCULATED = (
-    "holds a formula that was never calculated (the file has no saved value for it); open the "
-    "workbook in Excel or LibreOffice, recalculate, save it, and open it again"
+from .cells import (
+    SETTING_PARSERS,
+    ambiguity_message,
+    cell_time,
+    column_decimal,
+    parse_enabled,
+    parse_speedup_cell,
+    split_targets,
 )
+from .grid import CellValue, Grid, as_text, is_empty, shown
+from .headers import (
+    COMPONENT_HEADERS,
+    HEADER_SCAN_ROWS,
+    OPTIMIZATION_HEADERS,
+    SETTING_KEYS,
+    SETTING_NAMES,
+    component_header,
+    find_header,
+    header_key,
+)
+
+# Re-exported for callers of the former single module (the window's paste uses the first two).
+__all__ = ["COMPONENT_HEADERS", "Loaded", "TableReader", "component_header", "find_header"]
+
+_TOTAL_LABEL = re.compile(r"^\s*(total|sum|grand total)\b", re.IGNORECASE)
+TOTAL_TOLERANCE = 0.005
 
 
 @dataclass
@@ -67,85 +64,8 @@ class Loaded:
 
     profile: Profile
     warnings: list[Problem] = field(default_factory=list)
-
-
-def header_key(value: CellValue) -> tuple[str, TimeUnit | None]:
-    """``"Time (ms)"`` → ``("time", MS)``; headers compare case- and space-insensitively."""
-    text = " ".join(as_text(value).replace("_", " ").lower().split())
-    match = _UNIT_IN_HEADER.match(text)
-    if match:
-        unit_text = match.group("a") or match.group("b") or ""
-        try:
-            return match.group("base"), parse_unit(unit_text)
-        except ParseError:
-            pass
-    return text, None
-
-
-def find_header(
-    grid: Grid, wanted: dict[str, set[str]], required: tuple[str, ...]
-) -> tuple[int, dict[str, int], TimeUnit | None] | None:
-    """First row (of the first 50) that holds every required header; its column for each field."""
-    for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
-        columns: dict[str, int] = {}
-        unit = None
-        for c, value in enumerate(grid.rows[r]):
-            key, cell_unit = header_key(value)
-            for fld, names in wanted.items():
-                if key in names and fld not in columns:
-                    columns[fld] = c
-                    if fld == "time":
-                        unit = cell_unit
-                    break
-        if all(f in columns for f in required):
-            return r, columns, unit
-    return None
-
-
-def _cell_time(value: CellValue) -> tuple[float, TimeUnit | None]:
-    """A time cell as (number, unit written in it); raises ParseError with the reason."""
-    if isinstance(value, bool):
-        raise ParseError(f'"{shown(value)}" is not a time; expected a number or a value like "120 ms"')
-    if isinstance(value, (int, float)):
-        return check_time(float(value), shown(value)), None
-    if isinstance(value, dt.timedelta):
-        return check_time(value.total_seconds(), shown(value)), TimeUnit.S
-    if isinstance(value, dt.time):
-        return (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6), TimeUnit.S
-    if isinstance(value, (dt.date, dt.datetime)):
-        raise ParseError(f'"{shown(value)}" is a date, not a time; format the cell as a number')
-    text = as_text(value)
-    if _SPREADSHEET_ERROR.match(text):
-        raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
-    return parse_time_text(text)
-
-
-def parse_enabled(value: CellValue) -> bool:
-    """TRUE/FALSE, yes/no, x, 1/0, on/off; empty is not enabled."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        if value in (0, 1):
-            return bool(value)
-        raise ParseError(f'"{shown(value)}" is not yes or no; expected TRUE/FALSE, yes/no, x or 1/0')
-    text = as_text(value).lower()
-    if text in ("", "false", "no", "n", "0", "off", "-", "no."):
-        return False
-    if text in ("true", "yes", "y", "x", "1", "on", "✓", "✔", "☑", "enabled"):
-        return True
-    raise ParseError(f'"{shown(value)}" is not yes or no; expected TRUE/FALSE, yes/no, x or 1/0')
-
-
-def parse_speedup_cell(value: CellValue) -> float:
-    if isinstance(value, bool) or is_empty(value):
-        raise ParseError(f'"{shown(value)}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
-    if isinstance(value, (int, float)):
-        return check_speedup(float(value), shown(value))
-    return parse_speedup(as_text(value))
-
-
-def split_targets(value: CellValue) -> tuple[str, ...]:
-    return tuple(t.strip() for t in re.split(r"[;\n]", as_text(value)) if t.strip())
+    # Where the times are (Components!B2:B6, or rows 2–6, column 2 of a CSV), for a refusal of them all.
+    time_cells: str = ""
 
 
 class _Row(NamedTuple):
@@ -168,12 +88,34 @@ class TableReader:
         self._where: dict[tuple[str, int | None, str | None], str] = {}
         # Components are many: keep their grid rows and name a cell only when a problem needs it.
         self._component_cells: tuple[Grid, list[int], dict[str, int]] | None = None
+        self.time_cells = ""
+        self._settings_decimal: Decimal | None = None
+        # Time cells that read two ways (1,500): their readings, until the total line may settle them.
+        self._ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]] = {}
 
     def problem(self, where: str, what: str) -> None:
         self.problems.append(Problem(what, where=where))
 
     def warn(self, where: str, what: str) -> None:
         self.warnings.append(Problem(what, where=where))
+
+    def _one_line(self, name: str, where: str) -> str:
+        """A name with line breaks or control characters (a multi-line cell), made one line, with a warning."""
+        fixed = one_line(name)
+        if fixed != name:
+            self.warn(where, f'{name_problem(name)}: read as "{shown(fixed)}"')
+        return fixed
+
+    def _resolve_formulas(self, grid: Grid, first_row: int, columns: list[int]) -> None:
+        """Formulas in the columns read: computed, checked against their saved values, or refused at the cell."""
+        book = grid.formulas
+        if book is None or not book.has_formulas(grid.sheet):
+            return
+        from .formula_cells import resolve_column
+
+        for col in columns:
+            for where, what in resolve_column(grid, book, col, first_row):
+                self.warn(where, what)
 
     # -- settings ----------------------------------------------------------
     def read_settings(self, grid: Grid | None) -> tuple[Settings, TimeUnit | None, dict[str, CellValue]]:
@@ -185,6 +127,8 @@ class TableReader:
             if header_key(grid.cell(r, 0))[0] in ("setting", "settings", "key", "name"):
                 start = r + 1
                 break
+        self._resolve_formulas(grid, start, [1])
+        self._settings_decimal = column_decimal(grid, start, 1)
         values: dict[str, CellValue] = {}
         kwargs: dict[str, object] = {}
         unit = None
@@ -193,16 +137,19 @@ class TableReader:
             if is_empty(key_cell):
                 continue
             key = header_key(key_cell)[0]
-            fld = _SETTING_KEYS.get(key)
+            fld = SETTING_KEYS.get(key)
             where = grid.where(r, 1)
             if fld is None:
                 self.warn(
                     grid.where(r, 0),
-                    f'unknown setting "{shown(key_cell)}" ignored; the known settings are ' + ", ".join(_SETTING_NAMES),
+                    f'unknown setting "{shown(key_cell)}" ignored; the known settings are ' + ", ".join(SETTING_NAMES),
                 )
                 continue
             self._where[("settings", None, fld)] = where
             if is_empty(value):
+                why = grid.why_empty(r, 1)
+                if why:
+                    self.problem(where, why)
                 continue
             try:
                 if fld == "unit":
@@ -210,7 +157,7 @@ class TableReader:
                 elif fld in ("target_time", "ring_latency"):
                     values[fld] = value  # needs the unit
                 else:
-                    parsed = _SETTING_PARSERS[fld](value)
+                    parsed = SETTING_PARSERS[fld](value, self._settings_decimal)
                     kwargs[fld] = parsed
                     if fld == "ring_bandwidth" and isinstance(parsed, float) and parsed < 1e6:
                         self.warn(
@@ -236,7 +183,7 @@ class TableReader:
             value = values[fld]
             where = self._where.get(("settings", None, fld), "Settings")
             try:
-                number, written = _cell_time(value)
+                number, written = cell_time(value, self._settings_decimal)
             except ParseError as exc:
                 self.problem(where, str(exc))
                 continue
@@ -253,6 +200,9 @@ class TableReader:
             self._missing_header(grid)
             return None
         header, cols, header_unit = found
+        # A big sheet's formulas are looked for in the time column only: that is where a wrong number hides.
+        big = len(grid.rows) > 5_000
+        self._resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
         rows = self._component_rows(grid, header, cols)
         if not rows:
             self.problem(
@@ -267,6 +217,7 @@ class TableReader:
         rows = self._drop_total_line(grid, cols, rows, unit, bare_unit)
         components: list[Component] = []
         self._component_cells = (grid, [row.grid_row for row in rows], cols)
+        self.time_cells = grid.span(rows[0].grid_row, rows[-1].grid_row, cols["time"]) if rows else ""
         make = Component._make
         for row in rows:
             if row.error is not None:
@@ -318,6 +269,7 @@ class TableReader:
         serial = Scaling.SERIAL
         inf = math.inf
         grid_rows = grid.rows
+        decimal = column_decimal(grid, header + 1, time_col)
         make_row = _Row._make  # skips the generated __new__: a third of the cost of _Row(...)
         for r in range(header + 1, len(grid_rows)):
             cells = grid_rows[r]
@@ -327,6 +279,8 @@ class TableReader:
             name = name_value.strip() if type(name_value) is str else as_text(name_value)
             if not name and is_empty(time_value) and all(is_empty(v) for v in cells):
                 continue
+            if not name.isprintable():
+                name = self._one_line(name, grid.where(r, name_col))
             time: tuple[float, TimeUnit | None] | None = None
             error = None
             if type(time_value) is float and 0 <= time_value < inf:
@@ -334,21 +288,24 @@ class TableReader:
             elif is_empty(time_value):
                 error = (
                     grid.where(r, time_col),
-                    NEVER_CALCULATED
-                    if grid.never_calculated(r, time_col)
-                    else f'"{shown(name) or "(no name)"}" has no time; expected a number or a value like "120 ms"',
+                    grid.why_empty(r, time_col)
+                    or f'"{shown(name) or "(no name)"}" has no time; expected a number or a value like "120 ms"',
                 )
             else:
                 try:
-                    time = _cell_time(time_value)
+                    time = cell_time(time_value, decimal)
+                except AmbiguousNumberError as exc:
+                    error = (grid.where(r, time_col), ambiguity_message(exc, grid))
+                    unit_match = re.search(r"[a-zA-Zµμ]+\s*$", as_text(time_value))
+                    written = parse_unit(unit_match.group()) if unit_match else None
+                    self._ambiguous[r] = (exc.readings, written)
                 except ParseError as exc:
                     error = (grid.where(r, time_col), str(exc))
             if not name:
                 self.problem(
                     grid.where(r, name_col),
-                    NEVER_CALCULATED
-                    if grid.never_calculated(r, name_col)
-                    else "this row has no component name; every component needs a unique name",
+                    grid.why_empty(r, name_col)
+                    or "this row has no component name; every component needs a unique name",
                 )
             scaling = serial
             if scaling_col is not None:
@@ -377,6 +334,9 @@ class TableReader:
         self, grid: Grid, cols: dict[str, int], rows: list[_Row], unit: TimeUnit, bare_unit: TimeUnit
     ) -> list[_Row]:
         last = rows[-1]
+        if last.time is None and last.grid_row in self._ambiguous:
+            last = self._settle_by_total(rows, last, unit, bare_unit)
+            rows = rows[:-1] + [last]
 
         def in_unit(row: _Row) -> float:
             assert row.time is not None
@@ -386,28 +346,50 @@ class TableReader:
         others = [t[0] if same and t[1] is None else in_unit(r) for r in rows[:-1] if (t := r.time) is not None]
         total = math.fsum(others)
         labelled = bool(_TOTAL_LABEL.match(last.name))
-        matches = (
-            last.time is not None
-            and len(others) >= 2
-            and total > 0
-            and abs(in_unit(last) - total) <= TOTAL_TOLERANCE * total
-        )
+        last_time = in_unit(last) if last.time is not None else math.nan
+        gap = last_time - total
+        within = last.time is not None and total > 0 and abs(gap) <= TOTAL_TOLERANCE * total
+        matches = len(others) >= 2 and within
         if not (labelled or matches):
             return rows
         where = grid.where(last.grid_row, cols["time"])
-        if labelled and last.time is not None and total > 0 and abs(in_unit(last) - total) > TOTAL_TOLERANCE * total:
+        exact = abs(gap) <= 1e-9 * total
+        if labelled and last.time is not None and total > 0 and not exact:
+            fits = "within" if within else "more than"
             self.warn(
                 where,
-                f"the total line says {format_number(in_unit(last))} {unit.label} but the components "
-                f"add up to {format_number(total)} {unit.label}; using the components' sum",
+                f"the total line says {format_number(last_time)} {unit.label} but the components add up to "
+                f"{format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} {unit.label} "
+                f"({abs(gap) / total:.2%}), {fits} the {TOTAL_TOLERANCE:.1%} taken as rounding; "
+                "using the components' sum",
             )
         elif not labelled:
+            why = (
+                "its time is the sum of the rows above"
+                if exact
+                else f"its time, {format_number(last_time)} {unit.label}, is within {TOTAL_TOLERANCE:.1%} of the "
+                f"rows above's sum, {format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} "
+                f"{unit.label} ({abs(gap) / total:.2%})"
+            )
             self.warn(
                 grid.where(last.grid_row, cols["name"]),
-                f'"{shown(last.name)}" was read as the total line (its time is the sum of the rows above), '
-                "not as a component",
+                f'"{shown(last.name)}" was read as the total line ({why}), not as a component; '
+                "give it a component's name in a row of its own if it is one",
             )
         return rows[:-1]
+
+    def _settle_by_total(self, rows: list[_Row], last: _Row, unit: TimeUnit, bare_unit: TimeUnit) -> _Row:
+        """A last row that reads two ways (1,500 ms) is the total line when exactly one reading is the sum above."""
+        readings, written = self._ambiguous[last.grid_row]
+        above = math.fsum(convert(t[0], t[1] or bare_unit, unit) for r in rows[:-1] if (t := r.time) is not None)
+        fits = [
+            x
+            for x in readings
+            if above > 0 and abs(convert(x, written or bare_unit, unit) - above) <= TOTAL_TOLERANCE * above
+        ]
+        if len(fits) != 1 or any(r.time is None for r in rows[:-1]):
+            return last
+        return last._replace(time=(fits[0], written), error=None)
 
     # -- optimizations -----------------------------------------------------
     def read_optimizations(self, grid: Grid | None) -> list[Optimization]:
@@ -423,20 +405,23 @@ class TableReader:
             )
             return []
         header, cols, _ = found
+        self._resolve_formulas(grid, header + 1, list(cols.values()))
         opts: list[Optimization] = []
+        decimal = column_decimal(grid, header + 1, cols["speedup"])
         for r in range(header + 1, len(grid.rows)):
             if all(is_empty(v) for v in grid.rows[r]):
                 continue
             name = as_text(grid.cell(r, cols["name"]))
             if not name:
                 self.problem(grid.where(r, cols["name"]), "this optimization has no name")
+            elif not name.isprintable():
+                name = self._one_line(name, grid.where(r, cols["name"]))
             targets = split_targets(grid.cell(r, cols["targets"]))
             speedup = math.nan
             try:
-                speedup = parse_speedup_cell(grid.cell(r, cols["speedup"]))
+                speedup = parse_speedup_cell(grid.cell(r, cols["speedup"]), decimal)
             except ParseError as exc:
-                never = grid.never_calculated(r, cols["speedup"])
-                self.problem(grid.where(r, cols["speedup"]), NEVER_CALCULATED if never else str(exc))
+                self.problem(grid.where(r, cols["speedup"]), grid.why_empty(r, cols["speedup"]) or str(exc))
             enabled = True
             if "enabled" in cols:
                 try:
@@ -459,16 +444,25 @@ class TableReader:
             try:
                 profile = Profile(components, optimizations, settings, unit)
             except ProfileError as exc:
-                self.problems.extend(self._locate(p) for p in exc.problems)
+                # The model words a duplicate by list position; say it again naming the first copy's cell.
+                named = component_problems(components, row_name=self._component_place)
+                others = [p for p in exc.problems if p.table != "components"]
+                self.problems.extend(self._locate(p) for p in named + others)
         elif components is not None:
             # Report model-level problems too (duplicates, unknown targets), alongside the cell errors.
-            from ..model.profile import component_problems, optimization_problems, settings_problems
-
-            more = component_problems(components) + optimization_problems(optimizations, components)
+            more = component_problems(components, row_name=self._component_place)
+            more += optimization_problems(optimizations, components)
             self.problems.extend(self._locate(p) for p in more + settings_problems(settings))
         if self.problems or profile is None:
             raise ProfileError(_unique(self.problems), source=self.source)
-        return Loaded(profile, self.warnings)
+        return Loaded(profile, self.warnings, self.time_cells)
+
+    def _component_place(self, row: int) -> str:
+        """Where component ``row`` (a list position) is in the file: its name's cell, or its CSV row."""
+        if self._component_cells is None:
+            return f"row {row + 1}"
+        grid, grid_rows, cols = self._component_cells
+        return grid.where(grid_rows[row]) if grid.csv else grid.where(grid_rows[row], cols["name"])
 
     def _locate(self, p: Problem) -> Problem:
         if p.table == "components" and p.row is not None and self._component_cells is not None:
@@ -486,94 +480,3 @@ def _unique(problems: list[Problem]) -> list[Problem]:
             seen.add((p.where, p.what))
             result.append(p)
     return result
-
-
-def _parse_int(value: CellValue, what: str) -> int:
-    try:
-        number = float(as_text(value).replace(",", "")) if not isinstance(value, (int, float)) else float(value)
-    except ValueError:
-        number = math.nan
-    if isinstance(value, bool) or not math.isfinite(number) or number != int(number) or number < 1:
-        raise ParseError(f'"{shown(value)}" is not a valid {what}; expected a whole number of 1 or more')
-    return int(number)
-
-
-def _parse_gpu_counts(value: CellValue) -> tuple[int, ...]:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return (_parse_int(value, "GPU count"),)
-    parts = [p for p in re.split(r"[;,\s]+", as_text(value)) if p]
-    counts = tuple(sorted({_parse_int(p, "GPU count") for p in parts}))
-    if not counts:
-        raise ParseError('expected a list of GPU counts like "1, 2, 4, 8"')
-    return counts
-
-
-def _parse_fraction(value: CellValue) -> float:
-    text = as_text(value)
-    try:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            number = float(value)
-        elif text.endswith("%"):
-            number = float(text[:-1].strip()) / 100
-        else:
-            number = float(text)
-    except ValueError:
-        number = math.nan
-    if not (math.isfinite(number) and 0 <= number <= 1):
-        raise ParseError(
-            f'"{shown(value)}" is not a parallel fraction; expected a number from 0 to 1, or a share like "95%"'
-        )
-    return number
-
-
-def _physical(value: CellValue, parse: Callable[[str], float]) -> float:
-    """A bare number as is (bytes, bytes/s); text through ``parse``, which knows the units."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return parse(repr(float(value)))
-    return parse(as_text(value))
-
-
-_SETTING_PARSERS: dict[str, Callable[[CellValue], object]] = {
-    "boundary": as_text,
-    "baseline_gpus": lambda v: _parse_int(v, "baseline GPU count"),
-    "gpu_counts": _parse_gpu_counts,
-    "max_gpus": lambda v: _parse_int(v, "maximum GPU count"),
-    "parallel_fraction": _parse_fraction,
-    "overhead_model": lambda v: OverheadModel.parse(as_text(v)),
-    "ring_message_bytes": lambda v: _physical(v, parse_bytes),
-    "ring_bandwidth": lambda v: _physical(v, parse_bandwidth),
-}
-_SETTING_KEYS = {
-    "unit": "unit",
-    "time unit": "unit",
-    "boundary": "boundary",
-    "objective": "boundary",
-    "target time": "target_time",
-    "target": "target_time",
-    "slo": "target_time",
-    "baseline gpus": "baseline_gpus",
-    "n0": "baseline_gpus",
-    "gpu counts": "gpu_counts",
-    "max gpus": "max_gpus",
-    "parallel fraction": "parallel_fraction",
-    "overhead model": "overhead_model",
-    "ring latency": "ring_latency",
-    "all-reduce latency": "ring_latency",
-    "ring message size": "ring_message_bytes",
-    "message size": "ring_message_bytes",
-    "ring bandwidth": "ring_bandwidth",
-    "bandwidth": "ring_bandwidth",
-}
-_SETTING_NAMES = [
-    "Unit",
-    "Boundary",
-    "Target time",
-    "Baseline GPUs",
-    "GPU counts",
-    "Max GPUs",
-    "Parallel fraction",
-    "Overhead model",
-    "Ring latency",
-    "Ring message size",
-    "Ring bandwidth",
-]

@@ -10,13 +10,14 @@ import python_calamine
 from ..model.errors import ProfileError
 from ..model.units import TimeUnit
 from .container import ContainerReport, check_xlsx_container
+from .formula_cells import SheetRows, WorkbookFormulas
 from .grid import Grid
 from .tables import Loaded, TableReader
 
 MAX_ROWS = 500_000  # 50 times the largest profiles this is built for; memory stays bounded
 
 
-def _grid(book: Any, name: str, report: ContainerReport, source: str) -> Grid:
+def _grid(book: Any, name: str, report: ContainerReport, source: str, formulas: WorkbookFormulas) -> Grid:
     sheet = book.get_sheet_by_name(name)
     if sheet.total_height > MAX_ROWS:
         raise ProfileError(
@@ -26,7 +27,30 @@ def _grid(book: Any, name: str, report: ContainerReport, source: str) -> Grid:
         )
     rows = sheet.to_python(skip_empty_area=True)
     start = sheet.start or (0, 0)
-    return Grid(name, rows, start[0], start[1], uncomputed=lambda ref: report.never_calculated(name, ref))
+    formulas.use_rows(name, (rows, start[0], start[1]))
+    # A workbook keeps numbers as numbers; numbers typed as text (1.234 us) use the decimal point unless
+    # a cell of their column shows a decimal comma, as the values Amdahl Desk itself writes do.
+    return Grid(
+        name,
+        rows,
+        start[0],
+        start[1],
+        uncomputed=lambda ref: report.never_calculated(name, ref),
+        formulas=formulas,
+        decimal_hint=".",
+    )
+
+
+def _other_sheet(book: Any, name: str) -> SheetRows | None:
+    """A sheet a formula refers to, loaded on first use."""
+    try:
+        sheet = book.get_sheet_by_name(name)
+    except Exception:  # calamine raises its own type for a missing sheet
+        return None
+    if sheet.total_height > MAX_ROWS:
+        return None
+    start = sheet.start or (0, 0)
+    return sheet.to_python(skip_empty_area=True), start[0], start[1]
 
 
 def read_workbook(path: str | Path) -> Loaded:
@@ -44,19 +68,26 @@ def read_workbook(path: str | Path) -> Loaded:
         raise ProfileError("the workbook has no sheets", source=path.name)
     lower = {n.strip().lower(): n for n in names}
     reader = TableReader(path.name)
+    formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: _other_sheet(book, name))
     try:
-        comp_grid = _grid(book, lower.get("components", names[0]), report, path.name)
-        opt_grid = _grid(book, lower["optimizations"], report, path.name) if "optimizations" in lower else None
-        set_grid = _grid(book, lower["settings"], report, path.name) if "settings" in lower else None
-    except ProfileError:
-        raise
-    except Exception as exc:
-        raise ProfileError(f"a sheet of the workbook is damaged and cannot be read ({exc})", source=path.name) from None
+        try:
+            comp_grid = _grid(book, lower.get("components", names[0]), report, path.name, formulas)
+            opt_grid = (
+                _grid(book, lower["optimizations"], report, path.name, formulas) if "optimizations" in lower else None
+            )
+            set_grid = _grid(book, lower["settings"], report, path.name, formulas) if "settings" in lower else None
+        except ProfileError:
+            raise
+        except Exception as exc:
+            raise ProfileError(
+                f"a sheet of the workbook is damaged and cannot be read ({exc})", source=path.name
+            ) from None
+        # The book stays open while the tables are read: a formula may refer to any of its sheets.
+        settings, unit_setting, setting_times = reader.read_settings(set_grid)
+        read = reader.read_components(comp_grid, unit_setting)
+        unit = read[1] if read else (unit_setting or TimeUnit.MS)
+        settings = reader.resolve_setting_times(settings, setting_times, unit)
+        opts = reader.read_optimizations(opt_grid) if read else []
     finally:
         book.close()
-    settings, unit_setting, setting_times = reader.read_settings(set_grid)
-    read = reader.read_components(comp_grid, unit_setting)
-    unit = read[1] if read else (unit_setting or TimeUnit.MS)
-    settings = reader.resolve_setting_times(settings, setting_times, unit)
-    opts = reader.read_optimizations(opt_grid) if read else []
     return reader.build(read[0] if read else None, unit, opts, settings)

@@ -1,75 +1,83 @@
-"""Writing profile workbooks with openpyxl: live Share and Total formulas, a Summary sheet, text kept as text.
+"""Writing profile workbooks with xlsxwriter: live formulas saved with their values, a Summary, native charts.
 
-Imported only when a workbook is written: openpyxl costs a tenth of a second at start-up.
+Every formula (Share, New time, the totals, P and the scaling columns) is written with the value
+the model computed for it, so readers that do not recalculate (pandas, openpyxl with
+``data_only=True``, previewers, mail clients) show the numbers, while a spreadsheet program still
+follows edits. Text is always written as text: a name like ``=1+1`` never becomes a formula.
+Imported only when a workbook is written.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+import xlsxwriter
+from xlsxwriter.format import Format
+from xlsxwriter.workbook import Workbook
+from xlsxwriter.worksheet import Worksheet
 
 from ..model.analysis import Analysis, analyse
 from ..model.errors import ProfileError
-from ..model.profile import Profile
+from ..model.profile import Profile, Scaling
 from ..model.report import headline, target_sentence
 from ..model.units import decimal_text
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+TIME_FORMAT = "#,##0.###"
+SPEEDUP_FORMAT, SHARE_FORMAT, K_FORMAT = '0.00"×"', "0.0%", '0.###"×"'
+CHART_ROWS = 25  # components charted by name; the table keeps them all
+MAX_TEXT = 32_767  # the most characters a cell holds
+# Characters XML 1.0 cannot carry; a spreadsheet program would refuse the file.
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
-_BOLD = Font(bold=True)
-_HEADER_FILL = PatternFill("solid", fgColor="DDE4EE")
-_TITLE = Font(bold=True, size=14)
+__all__ = ["printable", "write_workbook"]
 
 
 def printable(value: str) -> str:
-    """Text an xlsx file can hold: control characters (which openpyxl refuses to write) become U+FFFD."""
-    return ILLEGAL_CHARACTERS_RE.sub("\ufffd", value) if ILLEGAL_CHARACTERS_RE.search(value) else value
+    """Text an xlsx file can hold: control characters become U+FFFD, and at most 32,767 characters."""
+    if _ILLEGAL.search(value):
+        value = _ILLEGAL.sub("\ufffd", value)
+    return value[:MAX_TEXT]
 
 
-def text_cell(ws: WriteOnlyWorksheet, value: str, **style: Any) -> WriteOnlyCell:
-    """A cell that stays text even when it starts with = + - @: never a formula."""
-    cell = WriteOnlyCell(ws, printable(value) if isinstance(value, str) else value)
-    if isinstance(value, str):
-        cell.data_type = "s"
-    for key, val in style.items():
-        setattr(cell, key, val)
-    return cell
+class _Book:
+    """The workbook being written and its formats."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.book: Workbook = xlsxwriter.Workbook(
+            str(path),
+            {"strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False},
+        )
+        add = self.book.add_format
+        self.header = add({"bold": True, "bg_color": "#DDE4EE"})
+        self.bold = add({"bold": True})
+        self.title = add({"bold": True, "font_size": 14})
+        self.time = add({"num_format": TIME_FORMAT})
+        self.bold_time = add({"num_format": TIME_FORMAT, "bold": True})
+        self.share = add({"num_format": SHARE_FORMAT})
+        self.bold_share = add({"num_format": SHARE_FORMAT, "bold": True})
+        self.speedup = add({"num_format": SPEEDUP_FORMAT})
+        self.k = add({"num_format": K_FORMAT})
+        self.right = add({"align": "right"})
+
+    def number(self, ws: Worksheet, row: int, col: int, value: float, fmt: Format) -> None:
+        """A figure; an unbounded one (a ceiling at f = 1) as ∞, which no number format shows."""
+        if math.isfinite(value):
+            ws.write_number(row, col, value, fmt)
+        else:
+            ws.write_string(row, col, "∞", self.right)
 
 
-def safe_text(ws: WriteOnlyWorksheet, value: str, clean: bool = False) -> str | WriteOnlyCell:
-    """``value`` itself, or a forced-text cell when a spreadsheet would take it for a formula.
-
-    ``clean`` says the caller already knows the text has no control characters.
-    """
-    if value.startswith(FORMULA_PREFIXES):
-        return text_cell(ws, value)
-    return value if clean else printable(value)
-
-
-def _header(ws: WriteOnlyWorksheet, titles: list[str]) -> list[WriteOnlyCell]:
-    return [text_cell(ws, t, font=_BOLD, fill=_HEADER_FILL) for t in titles]
-
-
-def _widths(ws: WriteOnlyWorksheet, widths: list[float]) -> None:
-    from openpyxl.utils import get_column_letter
-
-    for i, w in enumerate(widths, start=1):
-        ws.column_dimensions[get_column_letter(i)].width = w
-
-
-TIME_FORMAT = "#,##0.###"
+def _text(ws: Worksheet, row: int, col: int, value: str, fmt: Format | None = None) -> None:
+    if value:
+        ws.write_string(row, col, printable(value), fmt)
 
 
 def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
-    """Write ``profile`` as a workbook with live Share and Total formulas and a Summary sheet.
+    """Write ``profile`` as a workbook with live formulas (and their values), a Summary sheet and charts.
 
     Writes to ``path`` directly; callers wanting an atomic save write to a temporary file and move it.
     """
@@ -78,88 +86,99 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
             analysis = analyse(profile)
         except ProfileError:
             analysis = None
-    book = Workbook(write_only=True)
-    _write_components(book, profile, analysis)
-    _write_optimizations(book, profile)
-    _write_settings(book, profile)
+    out = _Book(path)
+    _write_components(out, profile, analysis)
+    _write_optimizations(out, profile)
+    _write_settings(out, profile)
     if analysis is not None:
-        _write_summary(book, profile, analysis)
-    book.save(str(path))
+        _write_summary(out, profile, analysis)
+    out.book.close()
 
 
-def _write_components(book: Workbook, profile: Profile, analysis: Analysis | None) -> None:
-    ws = book.create_sheet(COMPONENTS)
-    _widths(
-        ws, [max(16, min(48, max((len(c.name) for c in profile.components), default=10) + 2)), 14, 10, 15, 16, 40, 16]
+def _write_components(out: _Book, profile: Profile, analysis: Analysis | None) -> None:
+    ws = out.book.add_worksheet(COMPONENTS)
+    name_width = max(16, min(48, max((len(c.name) for c in profile.components), default=10) + 2))
+    for col, width in enumerate([name_width, 14, 10, 15, 16, 40, 16]):
+        ws.set_column(col, col, width)
+    ws.freeze_panes(1, 0)
+    unit = profile.unit.value
+    ws.write_row(
+        0,
+        0,
+        ["Component", f"Time ({unit})", "Share", "Scaling", "Group", "Notes", f"New time ({unit})"],
+        out.header,
     )
-    ws.freeze_panes = "A2"
-    unit = profile.unit
-    ws.append(
-        _header(
-            ws, ["Component", f"Time ({unit.value})", "Share", "Scaling", "Group", "Notes", f"New time ({unit.value})"]
-        )
-    )
+    comps = profile.components
+    n = len(comps)
+    total_row = n + 2  # the Total line, in the sheet's 1-based numbering
+    total = analysis.baseline_total if analysis is not None else math.fsum(c.time for c in comps)
     # New time = time ÷ the product of the enabled optimizations' k, as a formula on the Time cell, so
     # the workbook's chart follows when a time is edited in a spreadsheet program. Not read back.
-    factors = analysis.component_speedup if analysis is not None else None
-    # One search over all the table's text instead of one per cell: almost always it finds nothing.
-    clean = not ILLEGAL_CHARACTERS_RE.search("\n".join(f"{c.name}\n{c.group}\n{c.notes}" for c in profile.components))
-    n = len(profile.components)
-    total_row = n + 2
-    tfmt = TIME_FORMAT
-    # Per-row cells are plain values where they can be (General format shows times well):
-    # styled cells cost openpyxl several times more, and profiles can be 100,000 rows long.
-    for i, c in enumerate(profile.components, start=2):
-        share = WriteOnlyCell(ws, f"=IF($B${total_row}=0,0,B{i}/$B${total_row})")
-        share.number_format = "0.0%"
-        k = float(factors[i - 2]) if factors is not None else 1.0
-        ws.append(
-            [
-                safe_text(ws, c.name, clean),
-                c.time,
-                share,
-                c.scaling.value,
-                safe_text(ws, c.group, clean),
-                safe_text(ws, c.notes, clean),
-                f"=B{i}/{k!r}" if k != 1.0 else f"=B{i}",
-            ]
-        )
-    total = WriteOnlyCell(ws, f"=SUM(B2:B{total_row - 1})" if n else 0)
-    total.number_format = tfmt
-    total.font = _BOLD
-    share = WriteOnlyCell(ws, f"=SUM(C2:C{total_row - 1})" if n else 0)
-    share.number_format = "0.0%"
-    share.font = _BOLD
-    new_total = WriteOnlyCell(ws, f"=SUM(G2:G{total_row - 1})" if n else 0)
-    new_total.font = _BOLD
-    ws.append([text_cell(ws, "Total", font=_BOLD), total, share, None, None, None, new_total])
+    factors = analysis.component_speedup.tolist() if analysis is not None else [1.0] * n
+    share_formula = f"=IF($B${total_row}=0,0,B{{}}/$B${total_row})"
+    share_fmt = out.share
+    write_string, write_number, write_formula = ws.write_string, ws.write_number, ws.write_formula
+    shares: list[float] = []
+    new_times: list[float] = []
+    for i, c in enumerate(comps):
+        row, r = i + 1, i + 2
+        time = c.time
+        share = time / total if total else 0.0
+        k = factors[i]
+        new = time / k
+        shares.append(share)
+        new_times.append(new)
+        write_string(row, 0, printable(c.name))
+        write_number(row, 1, time)
+        write_formula(row, 2, share_formula.format(r), share_fmt, share)
+        write_string(row, 3, c.scaling.value)
+        if c.group:
+            write_string(row, 4, printable(c.group))
+        if c.notes:
+            write_string(row, 5, printable(c.notes))
+        write_formula(row, 6, f"=B{r}/{k!r}" if k != 1.0 else f"=B{r}", None, new)
+    last = n + 1
+    ws.write_string(n + 1, 0, "Total", out.bold)
+    if n:
+        new_total = analysis.combined.new_total if analysis is not None else math.fsum(new_times)
+        ws.write_formula(n + 1, 1, f"=SUM(B2:B{last})", out.bold_time, total)
+        ws.write_formula(n + 1, 2, f"=SUM(C2:C{last})", out.bold_share, math.fsum(shares))
+        ws.write_formula(n + 1, 6, f"=SUM(G2:G{last})", out.bold, new_total)
+    else:
+        ws.write_number(n + 1, 1, 0, out.bold_time)
+        ws.write_number(n + 1, 2, 0, out.bold_share)
+        ws.write_number(n + 1, 6, 0, out.bold)
 
 
-def _write_optimizations(book: Workbook, profile: Profile) -> None:
-    ws = book.create_sheet(OPTIMIZATIONS)
-    _widths(ws, [10, 32, 48, 10, 40])
-    ws.freeze_panes = "A2"
-    ws.append(_header(ws, ["Enabled", "Optimization", "Targets", "Speedup", "Notes"]))
-    for o in profile.optimizations:
-        k = WriteOnlyCell(ws, o.speedup)
-        k.number_format = '0.###"×"'
-        ws.append([o.enabled, text_cell(ws, o.name), text_cell(ws, "; ".join(o.targets)), k, text_cell(ws, o.notes)])
+def _write_optimizations(out: _Book, profile: Profile) -> None:
+    ws = out.book.add_worksheet(OPTIMIZATIONS)
+    for col, width in enumerate([10, 32, 48, 10, 40]):
+        ws.set_column(col, col, width)
+    ws.freeze_panes(1, 0)
+    ws.write_row(0, 0, ["Enabled", "Optimization", "Targets", "Speedup", "Notes"], out.header)
+    for row, o in enumerate(profile.optimizations, start=1):
+        ws.write_boolean(row, 0, o.enabled)
+        _text(ws, row, 1, o.name)
+        _text(ws, row, 2, "; ".join(o.targets))
+        out.number(ws, row, 3, o.speedup, out.k)
+        _text(ws, row, 4, o.notes)
 
 
-def _write_settings(book: Workbook, profile: Profile) -> None:
-    ws = book.create_sheet(SETTINGS)
-    _widths(ws, [22, 40, 70])
+def _write_settings(out: _Book, profile: Profile) -> None:
+    ws = out.book.add_worksheet(SETTINGS)
+    for col, width in enumerate([22, 40, 70]):
+        ws.set_column(col, col, width)
     s = profile.settings
-    ws.append(_header(ws, ["Setting", "Value", "Meaning"]))
+    ws.write_row(0, 0, ["Setting", "Value", "Meaning"], out.header)
     rows: list[tuple[str, object, str]] = [
         ("Unit", profile.unit.value, "unit of every time in this workbook: s, ms, us or ns"),
         ("Boundary", s.boundary, "what was measured: the objective and its boundary"),
-        ("Target time", s.target_time if s.target_time is not None else "", f"target (SLO) in {profile.unit.value}"),
+        ("Target time", s.target_time, f"target (SLO) in {profile.unit.value}"),
         ("Baseline GPUs", s.baseline_gpus, "N0: GPU count at which the times were measured"),
         ("GPU counts", ", ".join(str(n) for n in s.gpu_counts), "GPU counts to evaluate"),
         (
             "Parallel fraction",
-            s.parallel_fraction if s.parallel_fraction is not None else "",
+            s.parallel_fraction,
             "override of the parallel share (empty: from the Scaling column)",
         ),
         ("Overhead model", s.overhead_model.value, "none, linear, log or ring: " + s.overhead_model.description),
@@ -167,188 +186,175 @@ def _write_settings(book: Workbook, profile: Profile) -> None:
         ("Ring message size", f"{decimal_text(s.ring_message_bytes, 1e6)} MB", "ring model: bytes all-reduced"),
         ("Ring bandwidth", f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s", "ring model: link bandwidth"),
     ]
-    for key, value, meaning in rows:
-        ws.append([key, text_cell(ws, value) if isinstance(value, str) else value, meaning])
+    for row, (key, value, meaning) in enumerate(rows, start=1):
+        ws.write_string(row, 0, key)
+        if isinstance(value, str):
+            _text(ws, row, 1, value)
+        elif value is not None:
+            ws.write_number(row, 1, float(value))  # type: ignore[arg-type]
+        ws.write_string(row, 2, meaning)
 
 
-def _number(ws: WriteOnlyWorksheet, value: float, fmt: str) -> WriteOnlyCell:
-    if not math.isfinite(value):
-        return text_cell(ws, "∞", alignment=Alignment(horizontal="right"))
-    cell = WriteOnlyCell(ws, value)
-    cell.number_format = fmt
-    return cell
-
-
-CHART_ROWS = 25  # components charted by name; the table keeps them all
-
-
-def _write_summary(book: Workbook, profile: Profile, a: Analysis) -> None:
+def _write_summary(out: _Book, profile: Profile, a: Analysis) -> None:
     """The analysis as numbers, plus native charts built on the workbook's own cells."""
-    ws = book.create_sheet(SUMMARY)
-    _widths(ws, [30, 16, 16, 16, 16, 16, 16, 16, 16])
+    ws = out.book.add_worksheet(SUMMARY)
+    ws.set_column(0, 0, 30)
+    ws.set_column(1, 8, 16)
     unit = profile.unit.value
-    tfmt, sfmt, pfmt = "#,##0.###", '0.00"×"', "0.0%"
     row = 0
 
-    def add(cells: list[Any]) -> int:
+    def line(*cells: Any) -> int:
+        """Write one row of strings (bold label first when asked); returns its 1-based number."""
         nonlocal row
-        ws.append(cells)
+        for col, cell in enumerate(cells):
+            if isinstance(cell, tuple):
+                ws.write_string(row, col, printable(cell[0]), cell[1])
+            elif cell is not None:
+                ws.write_string(row, col, printable(str(cell)))
         row += 1
         return row
 
-    add([text_cell(ws, "Amdahl Desk analysis", font=_TITLE)])
-    add(
-        [
-            text_cell(
-                ws,
-                "Figures computed when this workbook was written; the charts and the formulas (Share, "
-                "New time, Amdahl, Gustafson) follow edits. Reopen in Amdahl Desk to recompute all.",
-            )
-        ]
+    line(("Amdahl Desk analysis", out.title))
+    line(
+        "Figures computed when this workbook was written; the charts and the formulas (Share, "
+        "New time, Amdahl, Gustafson) follow edits. Reopen in Amdahl Desk to recompute all."
     )
     if profile.settings.boundary:
-        add(["Boundary", text_cell(ws, profile.settings.boundary)])
-    add([])
+        line("Boundary", profile.settings.boundary)
+    row += 1
     c = a.combined
     for label, value, fmt in [
-        (f"Baseline total ({unit})", a.baseline_total, tfmt),
-        (f"New total ({unit})", c.new_total, tfmt),
-        ("End-to-end speedup", c.overall_speedup, sfmt),
-        (f"Time saved ({unit})", c.time_saved, tfmt),
-        ("Affected share", c.fraction, pfmt),
-        ("Ceiling 1/(1−f)", c.ceiling, sfmt),
+        (f"Baseline total ({unit})", a.baseline_total, out.time),
+        (f"New total ({unit})", c.new_total, out.time),
+        ("End-to-end speedup", c.overall_speedup, out.speedup),
+        (f"Time saved ({unit})", c.time_saved, out.time),
+        ("Affected share", c.fraction, out.share),
+        ("Ceiling 1/(1−f)", c.ceiling, out.speedup),
     ]:
-        add([text_cell(ws, label, font=_BOLD), _number(ws, value, fmt)])
-    add([])
-    add([text_cell(ws, headline(profile, a))])
+        out.number(ws, row, 1, value, fmt)
+        line((label, out.bold))
+    row += 1
+    line(headline(profile, a))
     sentence = target_sentence(profile, a)
     if sentence:
-        add([text_cell(ws, sentence)])
-    add([])
-    add(
-        _header(
-            ws,
-            [
-                "Optimization",
-                "Enabled",
-                "Speedup k",
-                "Affected share",
-                "End-to-end speedup",
-                f"New total ({unit})",
-                f"Time saved ({unit})",
-                "Ceiling",
-            ],
-        )
-    )
+        line(sentence)
+    row += 1
+    titles = ["Optimization", "Enabled", "Speedup k", "Affected share", "End-to-end speedup"]
+    titles += [f"New total ({unit})", f"Time saved ({unit})", "Ceiling"]
+    line(*((t, out.header) for t in titles))
     f = a.optimizations
     for i, o in enumerate(profile.optimizations):
-        add(
-            [
-                text_cell(ws, o.name),
-                o.enabled,
-                _number(ws, o.speedup, '0.###"×"'),
-                _number(ws, f.fraction[i], pfmt),
-                _number(ws, f.overall_speedup[i], sfmt),
-                _number(ws, f.new_total[i], tfmt),
-                _number(ws, f.time_saved[i], tfmt),
-                _number(ws, f.ceiling[i], sfmt),
-            ]
-        )
-    add([])
+        ws.write_boolean(row, 1, o.enabled)
+        out.number(ws, row, 2, o.speedup, out.k)
+        out.number(ws, row, 3, float(f.fraction[i]), out.share)
+        out.number(ws, row, 4, float(f.overall_speedup[i]), out.speedup)
+        out.number(ws, row, 5, float(f.new_total[i]), out.time)
+        out.number(ws, row, 6, float(f.time_saved[i]), out.time)
+        out.number(ws, row, 7, float(f.ceiling[i]), out.speedup)
+        line(o.name)
+    row += 1
     s = a.scaling
     model = profile.settings.overhead_model
     n = len(profile.components)
     last, total_row = n + 1, n + 2
-    add([text_cell(ws, f"GPU scaling, overhead model {model.value}: {model.description}")])
+    line(f"GPU scaling, overhead model {model.value}: {model.description}")
+    p = s.parallel_fraction
     if profile.settings.parallel_fraction is not None:
-        p_cell = WriteOnlyCell(ws, s.parallel_fraction)
+        ws.write_number(row, 1, p, out.share)
     else:
         # P from the Components sheet: the share of 'parallel' rows, so editing a time or a class moves the curves.
-        p_cell = WriteOnlyCell(
-            ws,
-            f'=IF(Components!$B${total_row}=0,0,SUMIF(Components!$D$2:$D${last},"parallel",'
+        ws.write_formula(
+            row,
+            1,
+            f'=IF(Components!$B${total_row}=0,0,SUMIF(Components!$D$2:$D${last},"{Scaling.PARALLEL.value}",'
             f"Components!$B$2:$B${last})/Components!$B${total_row})",
+            out.share,
+            p,
         )
-    p_cell.number_format = pfmt
-    p_row = add([text_cell(ws, "Parallel share P", font=_BOLD), p_cell])
-    n0_row = add([text_cell(ws, "Baseline GPUs N0", font=_BOLD), s.baseline_gpus])
+    p_row = line(("Parallel share P", out.bold))
+    ws.write_number(row, 1, s.baseline_gpus)
+    n0_row = line(("Baseline GPUs N0", out.bold))
     p_ref, n0_ref = f"$B${p_row}", f"$B${n0_row}"
-    header_row = add(
-        _header(ws, ["GPUs", "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"])
-    )
-    for i, gpus in enumerate(s.gpus):
+    header_row = line(*((t, out.header) for t in ["GPUs", "Ideal", "Amdahl", "With overhead", "Gustafson"]))
+    ws.write_string(header_row - 1, 5, "Efficiency", out.header)
+    ws.write_string(header_row - 1, 6, f"Time ({unit})", out.header)
+    for i, gpus in enumerate(s.gpus.tolist()):
         r = row + 1
-        cells = [int(gpus)]
-        for formula, fmt in ((f"=A{r}/{n0_ref}", sfmt), (f"=1/((1-{p_ref})+{p_ref}*{n0_ref}/A{r})", sfmt)):
-            cell = WriteOnlyCell(ws, formula)
-            cell.number_format = fmt
-            cells.append(cell)
-        cells.append(_number(ws, s.with_overhead[i], sfmt))
-        for formula, fmt in ((f"=(1-{p_ref})+{p_ref}*A{r}/{n0_ref}", sfmt), (f"=D{r}/(A{r}/{n0_ref})", pfmt)):
-            cell = WriteOnlyCell(ws, formula)
-            cell.number_format = fmt
-            cells.append(cell)
-        cells.append(_number(ws, s.time[i], tfmt))
-        add(cells)
-    _add_charts(ws, profile, n, header_row, row)
+        ws.write_number(row, 0, gpus)
+        ws.write_formula(row, 1, f"=A{r}/{n0_ref}", out.speedup, float(s.ideal[i]))
+        ws.write_formula(row, 2, f"=1/((1-{p_ref})+{p_ref}*{n0_ref}/A{r})", out.speedup, float(s.amdahl[i]))
+        out.number(ws, row, 3, float(s.with_overhead[i]), out.speedup)
+        ws.write_formula(row, 4, f"=(1-{p_ref})+{p_ref}*A{r}/{n0_ref}", out.speedup, float(s.gustafson[i]))
+        efficiency = float(s.efficiency[i])
+        ws.write_formula(row, 5, f"=D{r}/(A{r}/{n0_ref})", out.share, efficiency if math.isfinite(efficiency) else 0)
+        out.number(ws, row, 6, float(s.time[i]), out.time)
+        row += 1
+    _add_charts(out, ws, profile, n, header_row, row)
 
 
-def _add_charts(ws: WriteOnlyWorksheet, profile: Profile, n: int, header_row: int, last_row: int) -> None:
+def bar_chart_height(categories: int) -> int:
+    """Pixels for a bar chart of ``categories`` components: room for every name's label, two bars each."""
+    return max(288, 24 * categories + 110)
+
+
+def _add_charts(out: _Book, ws: Worksheet, profile: Profile, n: int, header_row: int, last_row: int) -> None:
     """Time per component (baseline and after) and GPU scaling, as native charts on the cells above."""
-    from openpyxl.chart import BarChart, Reference, ScatterChart, Series
-    from openpyxl.chart.data_source import AxDataSource, StrRef
-
     unit = profile.unit.value
     shown = min(n, CHART_ROWS)
+    next_row = 1
     if shown:
-        bars = BarChart()
-        bars.type = "bar"
-        bars.grouping = "clustered"
-        bars.title = "Time per component: baseline and after the plan" + (
-            f" (first {shown} of {n:,} rows)" if n > shown else ""
+        bars = out.book.add_chart({"type": "bar"})
+        bars.set_title(
+            {
+                "name": "Time per component: baseline and after the plan"
+                + (f" (first {shown} of {n:,} rows)" if n > shown else ""),
+                "name_font": {"size": 12},
+            }
         )
-        bars.y_axis.title = f"Time ({unit})"
-        bars.x_axis.scaling.orientation = "maxMin"  # first row at the top, as in the table
-        data = Reference(_SheetName(COMPONENTS), min_col=2, min_row=1, max_row=shown + 1)
-        after = Reference(_SheetName(COMPONENTS), min_col=7, min_row=1, max_row=shown + 1)
-        bars.add_data(data, titles_from_data=True)
-        bars.add_data(after, titles_from_data=True)
-        for series, color in zip(bars.series, ("8A8F98", "1F5FA8"), strict=True):
-            series.graphicalProperties.solidFill = color
-            series.graphicalProperties.line.solidFill = color
-        # Names are text: a strRef, which Excel needs to label the bars (a numRef shows 1, 2, 3…).
-        names = AxDataSource(strRef=StrRef(f"'{COMPONENTS}'!$A$2:$A${shown + 1}"))
-        for series in bars.series:
-            series.cat = names
-        bars.height, bars.width = max(7.5, 0.6 * shown + 3), 18
-        bars.legend.position = "b"
-        ws.add_chart(bars, "K2")
+        # Names are text: a string reference (Excel labels the bars with it; a number reference shows 1, 2, 3…).
+        names = f"='{COMPONENTS}'!$A$2:$A${shown + 1}"
+        for col, color in (("B", "#8A8F98"), ("G", "#1F5FA8")):
+            bars.add_series(
+                {
+                    "name": f"='{COMPONENTS}'!${col}$1",
+                    "categories": names,
+                    "values": f"='{COMPONENTS}'!${col}$2:${col}${shown + 1}",
+                    "fill": {"color": color},
+                    "border": {"color": color},
+                }
+            )
+        # Every name labelled (interval 1) and the chart as tall as its names need: LibreOffice and Excel
+        # otherwise skip every other label once there are six or more components.
+        # (In xlsxwriter's bar charts the y axis is the vertical one: the components.)
+        bars.set_y_axis({"reverse": True, "interval_unit": 1, "interval_tick": 1, "num_font": {"size": 9}})
+        bars.set_x_axis({"name": f"Time ({unit})", "major_gridlines": {"visible": True}})
+        bars.set_legend({"position": "bottom"})
+        height = bar_chart_height(shown)
+        bars.set_size({"width": 720, "height": height})
+        ws.insert_chart(1, 10, bars)
+        next_row = 1 + math.ceil(height / 20) + 2
     if last_row > header_row:
-        lines = ScatterChart()
-        lines.title = "GPU scaling: speedup against the baseline"
-        lines.x_axis.title = "GPUs (log₂ scale)"
-        lines.y_axis.title = "Speedup (log scale)"
-        lines.x_axis.scaling.logBase = 2
-        lines.y_axis.scaling.logBase = 10
-        xs = Reference(ws, min_col=1, min_row=header_row + 1, max_row=last_row)
-        looks = {2: ("8A8F98", "dash"), 3: ("1F5FA8", "solid"), 4: ("C0392B", "solid"), 5: ("2E8B57", "dash")}
+        lines = out.book.add_chart({"type": "scatter", "subtype": "straight"})
+        lines.set_title({"name": "GPU scaling: speedup against the baseline", "name_font": {"size": 12}})
+        lines.set_x_axis({"name": "GPUs (log₂ scale)", "log_base": 2})
+        lines.set_y_axis({"name": "Speedup (log scale)", "log_base": 10})
+        xs = f"='{SUMMARY}'!$A${header_row + 1}:$A${last_row}"
+        looks = {
+            "B": ("#8A8F98", "dash"),
+            "C": ("#1F5FA8", "solid"),
+            "D": ("#C0392B", "solid"),
+            "E": ("#2E8B57", "dash"),
+        }
         for col, (color, dash) in looks.items():
-            values = Reference(ws, min_col=col, min_row=header_row, max_row=last_row)
-            series = Series(values, xs, title_from_data=True)
-            series.marker.symbol = "none"
-            series.smooth = False
-            series.graphicalProperties.line.solidFill = color
-            series.graphicalProperties.line.dashStyle = dash
-            series.graphicalProperties.line.width = 28575  # 2.25 pt
-            lines.series.append(series)
-        lines.legend.position = "b"
-        lines.height, lines.width = 9, 18
-        anchor_row = 2 + (int(max(7.5, 0.6 * shown + 3) * 2) + 2 if shown else 0)
-        ws.add_chart(lines, f"K{anchor_row}")
-
-
-class _SheetName:
-    """A stand-in worksheet for chart references to another sheet of a write-only workbook."""
-
-    def __init__(self, title: str) -> None:
-        self.title = title
+            lines.add_series(
+                {
+                    "name": f"='{SUMMARY}'!${col}${header_row}",
+                    "categories": xs,
+                    "values": f"='{SUMMARY}'!${col}${header_row + 1}:${col}${last_row}",
+                    "line": {"color": color, "dash_type": dash, "width": 2.25},
+                    "marker": {"type": "none"},
+                }
+            )
+        lines.set_legend({"position": "bottom"})
+        lines.set_size({"width": 720, "height": 360})
+        ws.insert_chart(next_row, 10, lines)

@@ -9,8 +9,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .errors import ProfileError
-from .laws import FloatArray, amdahl_speedup, ceiling, communication_time, gustafson, required_speedup, strong_scaling
-from .profile import Profile
+from .laws import (
+    FloatArray,
+    amdahl_speedup,
+    ceiling,
+    communication_time,
+    gustafson,
+    required_speedup,
+    ring_allreduce_seconds,
+    strong_scaling,
+)
+from .profile import OverheadModel, Profile
 from .units import TimeUnit, format_speedup, format_time
 
 
@@ -212,6 +221,23 @@ def _target(target: float, total: float, combined: Combined) -> TargetFigures:
     )
 
 
+def _warn_ring_clamp(profile: Profile, comm: float, gpus: FloatArray, comm_n: FloatArray, warnings: list[str]) -> None:
+    """Say so when the ring model's communication is held at 0 (its extrapolation below N0 went negative)."""
+    s = profile.settings
+    ring0 = float(ring_allreduce_seconds(s.baseline_gpus, s.ring_latency, s.ring_message_bytes, s.ring_bandwidth))
+    ring0 /= profile.unit.seconds
+    clamped = gpus[(comm_n <= 0) & (gpus < s.baseline_gpus)]
+    if comm >= ring0 or not clamped.size:
+        return
+    unit = profile.unit
+    warnings.append(
+        f"the measured communication, {format_time(comm, unit)} at N0 = {s.baseline_gpus:,} GPUs, is below the ring "
+        f"model's own all-reduce time there, {format_time(ring0, unit)}: below N0 the model's communication "
+        f"C + ring(N) − ring(N0) would be negative, so it is held at 0 from {int(clamped.max()):,} GPUs down; "
+        "check the ring latency, message size and bandwidth against the measurement"
+    )
+
+
 def _scaling(
     profile: Profile, times: FloatArray, kinds: NDArray[np.int8], total: float, warnings: list[str]
 ) -> ScalingFigures:
@@ -243,6 +269,14 @@ def _scaling(
         ring_bandwidth=settings.ring_bandwidth,
         unit_seconds=profile.unit.seconds,
     )
+    if settings.overhead_model is OverheadModel.RING:
+        _warn_ring_clamp(profile, comm, n, comm_n, warnings)
+    if n0 > int(gpus.max()):
+        warnings.append(
+            f"Settings, Baseline GPUs: the times were measured on N0 = {n0:,} GPUs, more than every GPU count "
+            f"evaluated (up to {int(gpus.max()):,}): each point is a scale-down with a speedup below 1; "
+            "set Max GPUs above N0, or N0 to the GPU count the times were measured on"
+        )
     t_n = serial + parallel / ratio + comm_n
     with np.errstate(divide="ignore"):
         with_overhead = np.where(t_n > 0, total / t_n, np.inf)

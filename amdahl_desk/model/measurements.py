@@ -12,7 +12,8 @@ import numpy as np
 
 from .errors import Problem, ProfileError
 from .laws import FloatArray
-from .units import _NUMBER, ParseError, _to_float, format_number
+from .numbers import AmbiguousNumberError, Decimal, parse_number
+from .units import _NUMBER, ParseError, format_number
 
 TABLE = "measurements"
 # Header words for the count column, as people name it; the one found is kept for labels ("users").
@@ -45,19 +46,27 @@ def count_word(header: str) -> str | None:
     return key if key in COUNT_WORDS else None
 
 
-def parse_count(text: str) -> float:
-    """A count of workers as typed: ``"8"``, ``"1,024"``; must be a finite number above 0."""
-    value = _to_float(text.strip()) if text.strip() else None
+def parse_count(text: str, decimal: Decimal | None = None) -> float:
+    """A count of workers as typed: ``"8"``, ``"1 024"``; must be a finite number above 0.
+
+    ``"1,024"`` alone is ambiguous (1024 or 1.024) unless ``decimal`` says which separator is the decimal one.
+    """
+    try:
+        value = parse_number(text.strip(), decimal) if text.strip() else None
+    except AmbiguousNumberError:
+        raise
+    except ParseError:
+        value = None
     if value is None or not math.isfinite(value) or value <= 0:
         raise ParseError(f'"{text.strip()}" is not a count; expected a number above 0, like 8')
     return value
 
 
-def parse_throughput(text: str) -> tuple[float, str]:
-    """``"1,884 req/s"`` → ``(1884.0, "req/s")``; a bare number has no unit. Must be finite and above 0."""
+def parse_throughput(text: str, decimal: Decimal | None = None) -> tuple[float, str]:
+    """``"1884.5 req/s"`` → ``(1884.5, "req/s")``; a bare number has no unit. Must be finite and above 0."""
     stripped = text.strip()
     match = _RATE_RE.match(stripped)
-    value = _to_float(match.group("num")) if match else None
+    value = parse_number(match.group("num"), decimal) if match else None
     if match is None or value is None or not math.isfinite(value):
         raise ParseError(f'"{stripped}" is not a throughput; expected a number above 0, like 1884 or "1,884 req/s"')
     if value <= 0:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
+import re
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NamedTuple
@@ -174,6 +175,9 @@ class Settings:
     boundary: str = ""
 
 
+MAX_GPUS = 10_000_000  # beyond any machine: a larger count is a typo, and would make a useless curve
+
+
 def settings_problems(settings: Settings) -> list[Problem]:
     """Everything wrong with ``settings``, located by field name."""
     problems: list[Problem] = []
@@ -185,10 +189,14 @@ def settings_problems(settings: Settings) -> list[Problem]:
         bad("target_time", "the target time must be a number greater than 0")
     if settings.baseline_gpus < 1:
         bad("baseline_gpus", "the baseline GPU count must be a whole number of 1 or more")
+    elif settings.baseline_gpus > MAX_GPUS:
+        bad("baseline_gpus", f"the baseline GPU count must be at most {MAX_GPUS:,}")
     if not settings.gpu_counts:
         bad("gpu_counts", "at least one GPU count is needed")
     elif min(settings.gpu_counts) < 1:
         bad("gpu_counts", "GPU counts must be whole numbers of 1 or more")
+    elif max(settings.gpu_counts) > MAX_GPUS:
+        bad("gpu_counts", f"GPU counts must be at most {MAX_GPUS:,}")
     p = settings.parallel_fraction
     if p is not None and not (math.isfinite(p) and 0 <= p <= 1):
         bad("parallel_fraction", "the parallel fraction must be between 0 and 1 (or a share like 95%)")
@@ -201,27 +209,72 @@ def settings_problems(settings: Settings) -> list[Problem]:
     return problems
 
 
+# Line breaks, tabs and other control characters: a name is one line of visible text.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a name (it holds a line break or a control character), or ``None``."""
+    if name.isprintable():  # the common case, at C speed
+        return None
+    found = _CONTROL.search(name)
+    if found is None:
+        return None  # no-break and other Unicode spaces are fine
+    char = found.group()
+    what = (
+        "a line break"
+        if char in "\n\r\u2028\u2029"
+        else ("a tab" if char == "\t" else f"the control character U+{ord(char):04X}")
+    )
+    return f'the name "{one_line(name)[:40]}" holds {what}; a name is one line of visible text'
+
+
+def one_line(name: str) -> str:
+    """``name`` made a valid name: line breaks and tabs become one space, other control characters U+FFFD."""
+    if name.isprintable():
+        return name
+    text = re.sub(r"[\t\n\r\u2028\u2029]+", " ", name)
+    return " ".join(_CONTROL.sub("\ufffd", text).split(" ")).strip()
+
+
 def _name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-def component_problems(components: Sequence[Component], first_row: dict[str, int] | None = None) -> list[Problem]:
+def table_row(row: int) -> str:
+    """A row of the components table as the window numbers it: 1-based."""
+    return f"row {row + 1}"
+
+
+def component_problems(
+    components: Sequence[Component],
+    first_row: dict[str, int] | None = None,
+    row_name: Callable[[int], str] = table_row,
+) -> list[Problem]:
     """Names empty or repeated (case-insensitively), times negative or not finite.
 
     Fills ``first_row`` (when given) with each name's key and row, for reuse as the name index.
+    ``row_name`` names another row in a message (a file reader names the sheet cell or CSV row).
     """
     problems: list[Problem] = []
     first_row = {} if first_row is None else first_row
+    inf = math.inf
     for row, comp in enumerate(components):
-        key = comp.name.casefold()  # names are stripped on construction
-        if not key:
+        name, time = comp[0], comp[1]
+        key = name.casefold()  # names are stripped on construction
+        # The common case first, at C speed: a new, printable name and a finite time ≥ 0.
+        if key and key not in first_row and name.isprintable():
+            first_row[key] = row
+        elif not key:
             problems.append(
                 Problem("the component has no name; every component needs a unique name", "components", row, "name")
             )
+        elif (bad_name := name_problem(name)) is not None:
+            problems.append(Problem(bad_name, "components", row, "name"))
         elif key in first_row:
             problems.append(
                 Problem(
-                    f'"{comp.name}" is a duplicate name (also in row {first_row[key] + 1}); '
+                    f'"{name}" is a duplicate name (also in {row_name(first_row[key])}); '
                     "component names must be unique",
                     "components",
                     row,
@@ -230,8 +283,10 @@ def component_problems(components: Sequence[Component], first_row: dict[str, int
             )
         else:
             first_row[key] = row
+        if type(time) is float and 0 <= time < inf:
+            continue
         try:
-            check_time(comp.time)  # returns at once for a valid time
+            check_time(time)
         except ParseError as exc:
             problems.append(Problem(str(exc), "components", row, "time"))
         except TypeError:
@@ -247,6 +302,9 @@ def optimization_problems(
         names = {_name_key(c.name) for c in components}
     problems: list[Problem] = []
     for row, opt in enumerate(optimizations):
+        bad_name = name_problem(opt.name)
+        if bad_name is not None:
+            problems.append(Problem(bad_name, "optimizations", row, "name"))
         try:
             check_speedup(opt.speedup)
         except ParseError as exc:
@@ -388,7 +446,7 @@ class Profile:
         if component.name.strip() and other != row:
             problems.append(
                 Problem(
-                    f'"{component.name}" is a duplicate name (also in row {other + 1}); component names must be unique',
+                    f'"{component.name}" is a duplicate name (also in {table_row(other)}); component names must be unique',
                     "components",
                     row,
                     "name",
@@ -518,13 +576,6 @@ class Profile:
         self._commit(comps, self.optimizations, self.settings)
         return removed
 
-    def move_component(self, source: int, dest: int) -> None:
-        comps = list(self.components)
-        comps.insert(dest, comps.pop(source))
-        self.components = comps
-        self._index = None
-        self._arrays = None
-
     def set_optimization(self, row: int, optimization: Optimization) -> None:
         opts = list(self.optimizations)
         opts[row] = self._canonical(optimization, self._spellings())
@@ -535,11 +586,6 @@ class Profile:
         spellings = self._spellings()
         opts[row:row] = [self._canonical(o, spellings) for o in optimizations]
         self._commit(self.components, opts, self.settings)
-
-    def remove_optimizations(self, row: int, count: int = 1) -> list[Optimization]:
-        removed = self.optimizations[row : row + count]
-        self.optimizations = self.optimizations[:row] + self.optimizations[row + count :]
-        return removed
 
     def set_settings(self, settings: Settings) -> None:
         self._commit(self.components, self.optimizations, settings)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from .analysis import Analysis, ScalingFigures
-from .profile import Profile
+from .profile import Profile, Scaling
 from .units import format_percent, format_speedup, format_time
 
 
@@ -45,23 +46,31 @@ def scaling_dict(scaling: ScalingFigures) -> dict[str, Any]:
     }
 
 
-def to_json_dict(profile: Profile, analysis: Analysis) -> dict[str, Any]:
-    """The analysis as plain data; times in ``profile.unit``; infinite ceilings are ``None``."""
+def to_json_dict(profile: Profile, analysis: Analysis, file_warnings: Iterable[object] = ()) -> dict[str, Any]:
+    """The analysis as plain data; times in ``profile.unit``; infinite ceilings are ``None``.
+
+    ``file_warnings`` (what reading the file found, each placed at its cell) come first in ``warnings``,
+    then the analysis's own.
+    """
     figs = analysis.optimizations
+    scaling_text = {s: s.value for s in Scaling}
     result: dict[str, Any] = {
         "unit": profile.unit.value,
         "baseline_total": analysis.baseline_total,
         "boundary": profile.settings.boundary,
+        # Built from plain lists: 50,000 components would spend longer in numpy scalars and enum lookups.
         "components": [
             {
                 "name": c.name,
                 "time": c.time,
-                "fraction": float(analysis.fractions[i]),
-                "new_time": float(analysis.new_times[i]),
-                "scaling": c.scaling.value,
+                "fraction": fraction,
+                "new_time": new_time,
+                "scaling": scaling_text[c.scaling],
                 "group": c.group,
             }
-            for i, c in enumerate(profile.components)
+            for c, fraction, new_time in zip(
+                profile.components, analysis.fractions.tolist(), analysis.new_times.tolist(), strict=True
+            )
         ],
         "optimizations": [
             {
@@ -90,7 +99,7 @@ def to_json_dict(profile: Profile, analysis: Analysis) -> dict[str, Any]:
             ],
         },
         "scaling": scaling_dict(analysis.scaling),
-        "warnings": list(analysis.warnings),
+        "warnings": [str(w) for w in file_warnings] + list(analysis.warnings),
     }
     if analysis.target is not None:
         t = analysis.target

@@ -7,6 +7,11 @@ import re
 from decimal import Decimal
 from enum import Enum
 
+from .numbers import Decimal as DecimalSeparator
+from .numbers import NumberFormatError, ParseError, parse_number
+
+__all__ = ["ParseError", "TimeUnit"]
+
 
 class TimeUnit(str, Enum):
     """A unit that a profile keeps its times in."""
@@ -20,10 +25,6 @@ class TimeUnit(str, Enum):
     def seconds(self) -> float:
         """How many seconds one of this unit is."""
         return _SECONDS[self]
-
-    def per(self, other: TimeUnit) -> float:
-        """Factor that converts a value in ``self`` into ``other``."""
-        return convert(1.0, self, other)
 
     @property
     def label(self) -> str:
@@ -57,10 +58,6 @@ for _unit, _words in {
         _UNIT_WORDS[_w] = _unit
 
 
-class ParseError(ValueError):
-    """Text that is not the value it should be; the message says what is expected."""
-
-
 def parse_unit(text: str) -> TimeUnit:
     """``"ms"``, ``"µs"``, ``"seconds"`` … to a :class:`TimeUnit`."""
     unit = _UNIT_WORDS.get(text.strip().lower())
@@ -69,35 +66,39 @@ def parse_unit(text: str) -> TimeUnit:
     return unit
 
 
-# A number as people write it: 1000, 1,000, 1 000, 0.9, .5, 1e3.
-_NUMBER = r"[-+]?(?:\d{1,3}(?:[, \u00a0\u202f]\d{3})+|\d+)?(?:\.\d*)?(?:[eE][-+]?\d+)?"
+# A number (digits and separators; the number parser decides what they mean) and an optional unit word.
+_NUMBER = r"[-+\u2212]?[\d.,'\u2019 \u00a0\u2009\u202f]*[\d.](?:[eE][-+]?\d+)?"
 _TIME_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Zµμ]+)?\s*$")
 _SPEEDUP_RE = re.compile(rf"^\s*(?:[x×]\s*)?(?P<num>{_NUMBER})\s*[x×]?\s*$", re.IGNORECASE)
 
 TIME_EXPECTED = 'expected a number or a value like "120 ms"'
 
 
-def _to_float(num: str) -> float | None:
-    cleaned = re.sub(r"[, \u00a0\u202f]", "", num)
-    if cleaned in ("", "+", "-", ".", "+.", "-."):
+def _number(match: re.Match[str] | None, decimal: DecimalSeparator | None) -> float | None:
+    """The match's number, or ``None`` when it is none; an ambiguous one (1,500) raises."""
+    if match is None:
         return None
     try:
-        return float(cleaned)
-    except ValueError:
+        return parse_number(match.group("num"), decimal)
+    except NumberFormatError:
+        raise
+    except ParseError:
         return None
 
 
-def parse_time_text(text: str) -> tuple[float, TimeUnit | None]:
+def parse_time_text(text: str, decimal: DecimalSeparator | None = None) -> tuple[float, TimeUnit | None]:
     """Split ``"1,000 ms"`` into ``(1000.0, TimeUnit.MS)``; a bare number has no unit.
 
-    Raises :class:`ParseError` for anything that is not a finite, non-negative time.
+    ``decimal`` is the decimal separator when the caller knows it (a file's or the locale's); without
+    it ``1,500`` is refused as ambiguous. Raises :class:`ParseError` for anything that is not a
+    finite, non-negative time.
     """
     stripped = text.strip()
     lowered = stripped.lower()
     if lowered in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
         raise ParseError(f'"{stripped}" is not a finite time; {TIME_EXPECTED}')
     match = _TIME_RE.match(stripped)
-    value = _to_float(match.group("num")) if match else None
+    value = _number(match, decimal)
     if match is None or value is None:
         raise ParseError(f'"{stripped}" is not a time; {TIME_EXPECTED}')
     unit_text = match.group("unit")
@@ -122,9 +123,9 @@ def check_time(value: float, shown: str | None = None) -> float:
     return float(value)
 
 
-def parse_time(text: str, unit: TimeUnit) -> float:
+def parse_time(text: str, unit: TimeUnit, decimal: DecimalSeparator | None = None) -> float:
     """Text such as ``"0.9 s"`` or ``"120"`` as a number of ``unit``."""
-    value, written = parse_time_text(text)
+    value, written = parse_time_text(text, decimal)
     return convert(value, written, unit) if written is not None else value
 
 
@@ -138,11 +139,11 @@ def check_speedup(value: float, shown: str | None = None) -> float:
     return float(value)
 
 
-def parse_speedup(text: str) -> float:
+def parse_speedup(text: str, decimal: DecimalSeparator | None = None) -> float:
     """``"4"``, ``"4x"``, ``"4×"``, ``"x4"`` → 4.0."""
     stripped = text.strip()
     match = _SPEEDUP_RE.match(stripped)
-    value = _to_float(match.group("num")) if match else None
+    value = _number(match, decimal)
     if value is None:
         raise ParseError(f'"{stripped}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
     return check_speedup(value, stripped)
@@ -209,10 +210,10 @@ _SIZE_UNITS = {
 _SIZE_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Z]+)?\s*$")
 
 
-def parse_bytes(text: str) -> float:
+def parse_bytes(text: str, decimal: DecimalSeparator | None = None) -> float:
     """``"1.4 GB"`` → 1.4e9 bytes; a bare number is bytes."""
     match = _SIZE_RE.match(text.strip())
-    value = _to_float(match.group("num")) if match else None
+    value = _number(match, decimal)
     factor = 1.0
     if match and match.group("unit"):
         factor = _SIZE_UNITS.get(match.group("unit").lower(), math.nan)
@@ -225,11 +226,11 @@ _BANDWIDTH_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Z]+?)?\s*(
 _BIT_UNITS = {"bit": 1.0, "kbit": 1e3, "mbit": 1e6, "gbit": 1e9, "tbit": 1e12}
 
 
-def parse_bandwidth(text: str) -> float:
+def parse_bandwidth(text: str, decimal: DecimalSeparator | None = None) -> float:
     """``"100 GB/s"`` → 1e11 bytes/s; ``"400 Gbit/s"`` or ``"400 Gb/s"`` → 5e10; bare numbers are bytes/s."""
     stripped = text.strip()
     match = _BANDWIDTH_RE.match(stripped)
-    value = _to_float(match.group("num")) if match else None
+    value = _number(match, decimal)
     factor = math.nan
     if match is not None:
         unit = match.group("unit") or "B"

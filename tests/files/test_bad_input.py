@@ -47,7 +47,7 @@ HEADER = ("Component", "Time (ms)")
         ([HEADER, ("a", "inf")], 'bad.xlsx: Components!B2: "inf" is not a finite time'),
         ([HEADER, ("a", "NaN")], 'bad.xlsx: Components!B2: "NaN" is not a finite time'),
         ([HEADER, ("a", True)], 'bad.xlsx: Components!B2: "TRUE" is not a time'),
-        ([HEADER, ("a", 1), ("A", 2)], 'bad.xlsx: Components!A3: "A" is a duplicate name (also in row 1)'),
+        ([HEADER, ("a", 1), ("A", 2)], 'bad.xlsx: Components!A3: "A" is a duplicate name (also in Components!A2)'),
         ([HEADER, ("a", None), ("b", 1)], 'bad.xlsx: Components!B2: "a" has no time'),
         ([HEADER, (None, 5)], "bad.xlsx: Components!A2: this row has no component name"),
         ([HEADER, ("a", 1), ("b", "2 parsecs")], 'Components!B3: "2 parsecs" has an unknown unit "parsecs"'),
@@ -200,3 +200,73 @@ class TestNotAWorkbook:
     def test_missing_file_and_folder(self, tmp_path):
         assert "no such file" in message(tmp_path / "nothere.xlsx")
         assert "folder" in message(tmp_path)
+
+
+def test_duplicate_name_points_at_the_sheet_row_of_the_first_copy(tmp_path):
+    # A title and a blank row above the header: list positions and sheet rows differ by 3.
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = "Components"
+    for row in [["Profile of step 200"], [], ["Component", "Time"], ["x", 1], ["dup", 2], ["y", 3], ["Dup", 4]]:
+        ws.append(row)
+    book.save(tmp_path / "d.xlsx")
+    with pytest.raises(ProfileError) as info:
+        load_profile(tmp_path / "d.xlsx")
+    assert str(info.value) == (
+        'd.xlsx: Components!A7: "Dup" is a duplicate name (also in Components!A5); component names must be unique'
+    )
+
+
+def test_duplicate_name_in_csv_names_the_csv_row(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("Component,Time\nx,1\ndup,2\ny,3\nDUP,4\n", encoding="utf-8")
+    with pytest.raises(ProfileError) as info:
+        load_profile(path)
+    assert 'd.csv: row 5, column 1: "DUP" is a duplicate name (also in row 3)' in str(info.value)
+
+
+def test_duplicate_name_with_a_bad_cell_elsewhere_still_names_sheet_rows(tmp_path):
+    path = tmp_path / "e.csv"
+    path.write_text("Component,Time\nx,1\ndup,fast\ndup,4\n", encoding="utf-8")
+    with pytest.raises(ProfileError) as info:
+        load_profile(path)
+    assert '"dup" is a duplicate name (also in row 3)' in str(info.value)
+
+
+def test_multi_line_name_cells_are_read_as_one_line_with_a_warning(tmp_path):
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = "Components"
+    for row in [["Component", "Time"], ["GPU\nmatmul", 1], ["ok", 2]]:
+        ws.append(row)
+    book.save(tmp_path / "m.xlsx")
+    loaded = load_profile(tmp_path / "m.xlsx")
+    assert loaded.profile.components[0].name == "GPU matmul"
+    [warning] = loaded.warnings
+    assert warning.where == "Components!A2" and "line break" in warning.what
+
+
+def test_huge_gpu_counts_are_refused_at_the_settings_cell(tmp_path):
+    book = openpyxl.Workbook()
+    book.active.title = "Components"
+    book.active.append(["Component", "Time"])
+    book.active.append(["a", 1])
+    settings = book.create_sheet("Settings")
+    settings.append(["Setting", "Value"])
+    settings.append(["Baseline GPUs", 5_538_561_000])
+    book.save(tmp_path / "g.xlsx")
+    with pytest.raises(ProfileError, match=r"Settings!B2: the baseline GPU count must be at most 10,000,000"):
+        load_profile(tmp_path / "g.xlsx")
+
+
+def test_all_zero_profile_refusal_names_the_file_and_the_time_cells(tmp_path, capsys):
+    from amdahl_desk.cli import main
+
+    path = tmp_path / "z.csv"
+    path.write_text("Component,Time (ms)\na,0\nb,0\n", encoding="utf-8")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: rows 2–3, column 2: the components add up to 0 ms" in err
+    save_profile(load_profile(path).profile, tmp_path / "z.xlsx")
+    assert main(["report", str(tmp_path / "z.xlsx"), "--json"]) == 2
+    assert "z.xlsx: Components!B2:B3: the components add up to 0 ms" in capsys.readouterr().err

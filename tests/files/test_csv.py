@@ -63,3 +63,19 @@ def test_zip_named_csv(tmp_path):
     (tmp_path / "p.csv").write_bytes((tmp_path / "p.xlsx").read_bytes())
     with pytest.raises(ProfileError, match="xlsx"):
         load_profile(tmp_path / "p.csv")
+
+
+def test_export_starts_with_a_byte_order_mark_for_excel(tmp_path):
+    p = Profile([Component("Vorverarbeitung (Größe)", 1), Component("décodage", 2)])
+    save_profile(p, tmp_path / "u.csv")
+    data = (tmp_path / "u.csv").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfComponent,")
+    assert data.count(b"\xef\xbb\xbf") == 1
+    assert load_profile(tmp_path / "u.csv").profile.components == p.components
+
+
+def test_component_header_of_a_pasted_block():
+    from amdahl_desk.files import component_header
+
+    assert component_header(["Stage", "Notes", "Time (s)"]) == ({"name": 0, "notes": 1, "time": 2}, TimeUnit.S)
+    assert component_header(["a", "100"]) is None

@@ -91,14 +91,15 @@ def test_formula_without_saved_value_names_the_cell(tmp_path):
     ws.title = "Components"
     ws.append(["Component", "Time"])
     ws.append(["a", 100])
-    ws.append(["b", "=B2*2"])  # openpyxl saves formulas without values, as a script would
+    ws.append(["b", "=NOW()"])  # openpyxl saves formulas without values, as a script would
     book.save(tmp_path / "f.xlsx")
     with pytest.raises(ProfileError) as info:
         load_profile(tmp_path / "f.xlsx")
     assert str(info.value) == (
-        "f.xlsx: Components!B3: holds a formula that was never calculated (the file has no "
-        "saved value for it); open the workbook in Excel or LibreOffice, recalculate, save it, "
-        "and open it again"
+        "f.xlsx: Components!B3: holds the formula =NOW(), which Amdahl Desk cannot compute (the function NOW, "
+        "which Amdahl Desk does not compute), and the workbook asks to be recalculated when opened, so its saved "
+        "values are placeholders; open the workbook in "
+        "Excel or LibreOffice, recalculate and save it, or type the value"
     )
 
 

@@ -53,7 +53,7 @@ def test_time_unit_in_header_and_in_cells(tmp_path):
 
 def test_throughput_header_unit_kept_for_labels(tmp_path):
     m = read_measurements(
-        write(tmp_path, 'Users,Throughput [req/s],Label,Notes\n1,"1,000",a,b\n2,1900,,\n')
+        write(tmp_path, 'Users,Throughput [req/s],Label,Notes\n1,"1,000.0",a,b\n2,1900,,\n')
     ).measurements
     assert m.unit == "req/s" and m.rows[0].value == 1000 and (m.rows[0].label, m.rows[0].notes) == ("a", "b")
 

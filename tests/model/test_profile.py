@@ -106,7 +106,8 @@ class TestParsing:
         ("text", "value", "unit"),
         [
             ("100 ms", 100, TimeUnit.MS),
-            ("1,000 ms", 1000, TimeUnit.MS),
+            ("1,000.5 ms", 1000.5, TimeUnit.MS),
+            ("1,000,000 ms", 1e6, TimeUnit.MS),
             ("0.9 s", 0.9, TimeUnit.S),
             ("250 us", 250, TimeUnit.US),
             ("250 µs", 250, TimeUnit.US),

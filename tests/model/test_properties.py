@@ -80,7 +80,9 @@ def test_analysis_invariants(p):
             assert f.overall_speedup[i] <= f.ceiling[i] * (1 + 1e-9)
         assert 0 <= f.fraction[i] <= 1
     if all(o.speedup >= 1 for o in p.optimizations if o.enabled):
-        assert a.combined.overall_speedup <= a.combined.ceiling * (1 + 1e-9)
+        # 1/(1−f) magnifies f's rounding (~1e-16) by 1/(1−f): near f = 1 the bound is that loose.
+        slack = 1e-9 + 1e-15 / max(1 - a.combined.fraction, 1e-300)
+        assert a.combined.overall_speedup <= a.combined.ceiling * (1 + slack)
     s = a.scaling
     assert np.all(np.isfinite(s.time)) and np.all(s.time >= 0)
     i0 = list(s.gpus).index(p.settings.baseline_gpus) if p.settings.baseline_gpus in s.gpus else None

@@ -16,8 +16,7 @@ import shiboken6
 from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox
 
-from ...files import load_profile, save_profile
-from ...files.atomic import atomic_write
+from ...files import atomic_write, load_profile, save_profile
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 from ..core.document import Document

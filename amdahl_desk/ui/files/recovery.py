@@ -8,8 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...files import load_profile, save_profile
-from ...files.atomic import atomic_write
+from ...files import atomic_write, load_profile, pid_alive, save_profile
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 
@@ -38,18 +37,6 @@ class Recovered:
     path: Path | None  # the file it was opened from, if any
     saved_at: float
     files: tuple[Path, Path]
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class RecoveryStore:
@@ -88,7 +75,7 @@ class RecoveryStore:
             workbook = meta_file.with_suffix(".xlsx")
             try:
                 meta = json.loads(meta_file.read_text(encoding="utf-8"))
-                if _alive(int(meta.get("pid", 0))):
+                if pid_alive(int(meta.get("pid", 0))):
                     continue
                 profile = load_profile(workbook).profile
             except (OSError, ValueError, ProfileError):

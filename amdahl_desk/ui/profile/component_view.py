@@ -30,8 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...files.grid import Grid
-from ...files.tables import COMPONENT_HEADERS, find_header
+from ...files import component_header
 from ...model.profile import Component, Scaling
 from ..core.clipboard import from_tsv, tile, to_tsv
 from .component_table import (
@@ -347,10 +346,10 @@ class ComponentTableView(QTableView):
 
     def _header_mapped(self, block: list[list[str]], left: int) -> list[list[str]]:
         """A pasted block whose first row is a header (Component, Time (ms), …) lands in the matching columns."""
-        found = find_header(Grid("clipboard", block[:1]), COMPONENT_HEADERS, ("name", "time"))
+        found = component_header(block[0]) if block else None
         if found is None:
             return block
-        _, cols, unit = found
+        cols, unit = found
         ours = {"name": NAME, "time": TIME, "scaling": SCALING, "group": GROUP, "notes": NOTES}
         width = NOTES + 1 - left
         result = []

@@ -1,0 +1,129 @@
+"""Cells as model values: times, speedups, yes/no, counts, shares and physical settings, each with its reason when refused."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+
+from ..model.numbers import AmbiguousNumberError, Decimal, decide_decimal
+from ..model.profile import OverheadModel
+from ..model.units import (
+    ParseError,
+    TimeUnit,
+    check_speedup,
+    check_time,
+    parse_bandwidth,
+    parse_bytes,
+    parse_speedup,
+    parse_time_text,
+)
+from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts, parse_targets
+from .grid import CellValue, Grid, as_text, is_empty, shown
+
+_SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
+
+
+def cell_time(value: CellValue, decimal: Decimal | None = None) -> tuple[float, TimeUnit | None]:
+    """A time cell as (number, unit written in it); raises ParseError with the reason.
+
+    ``decimal`` is the column's decimal separator, when the column or file decided it.
+    """
+    if isinstance(value, bool):
+        raise ParseError(f'"{shown(value)}" is not a time; expected a number or a value like "120 ms"')
+    if isinstance(value, (int, float)):
+        return check_time(float(value), shown(value)), None
+    if isinstance(value, dt.timedelta):
+        return check_time(value.total_seconds(), shown(value)), TimeUnit.S
+    if isinstance(value, dt.time):
+        return (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6), TimeUnit.S
+    if isinstance(value, (dt.date, dt.datetime)):
+        raise ParseError(f'"{shown(value)}" is a date, not a time; format the cell as a number')
+    text = as_text(value)
+    if _SPREADSHEET_ERROR.match(text):
+        raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
+    return parse_time_text(text, decimal)
+
+
+def column_decimal(grid: Grid, first_row: int, col: int) -> Decimal | None:
+    """The decimal separator a column's text numbers use, decided once from the cells that show it."""
+    texts = [cell for cells in grid.rows[first_row:] if len(cells) > col and isinstance(cell := cells[col], str)]
+    return decide_decimal(texts, grid.decimal_hint) if texts else None
+
+
+def ambiguity_message(exc: AmbiguousNumberError, grid: Grid) -> str:
+    a, b = (f"{r:.15g}" for r in exc.readings)
+    how = (
+        "a CSV file with decimal commas is usually separated by semicolons"
+        if grid.csv
+        else "a workbook keeps numbers as numbers when they are typed without text"
+    )
+    return f"{exc}, and no other cell of its column says which; write {a} or {b} without grouping ({how})"
+
+
+def parse_enabled(value: CellValue) -> bool:
+    """TRUE/FALSE, yes/no, x, 1/0, on/off; empty is not enabled."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        if value in (0, 1):
+            return bool(value)
+        raise ParseError(f'"{shown(value)}" is not yes or no; expected TRUE/FALSE, yes/no, x or 1/0')
+    text = as_text(value).lower()
+    if text in ("", "false", "no", "n", "0", "off", "-", "no."):
+        return False
+    if text in ("true", "yes", "y", "x", "1", "on", "✓", "✔", "☑", "enabled"):
+        return True
+    raise ParseError(f'"{shown(value)}" is not yes or no; expected TRUE/FALSE, yes/no, x or 1/0')
+
+
+def parse_speedup_cell(value: CellValue, decimal: Decimal | None = None) -> float:
+    if isinstance(value, bool) or is_empty(value):
+        raise ParseError(f'"{shown(value)}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
+    if isinstance(value, (int, float)):
+        return check_speedup(float(value), shown(value))
+    return parse_speedup(as_text(value), decimal)
+
+
+def split_targets(value: CellValue) -> tuple[str, ...]:
+    return parse_targets(as_text(value))
+
+
+def _count(value: CellValue, what: str) -> int:
+    """A whole-number cell: a number as it is, text through the model's count parser."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ParseError(f'"{shown(value)}" is not a valid {what}; expected a whole number of 1 or more')
+    # A number cell is shown as a spreadsheet shows it (8, not 8.0), then read like typed text.
+    return parse_count(as_text(value), what)
+
+
+def _gpu_counts(value: CellValue) -> tuple[int, ...]:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (_count(value, "GPU count"),)
+    return parse_gpu_counts(as_text(value))
+
+
+def _fraction(value: CellValue, decimal: Decimal | None) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return check_fraction(float(value), shown(value))
+    return parse_fraction(as_text(value), decimal)
+
+
+def _physical(value: CellValue, parse: Callable[[str, Decimal | None], float], decimal: Decimal | None) -> float:
+    """A bare number as is (bytes, bytes/s); text through ``parse``, which knows the units."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return parse(repr(float(value)), ".")
+    return parse(as_text(value), decimal)
+
+
+# Each setting's parser: (cell, the column's decimal separator) → value.
+SETTING_PARSERS: dict[str, Callable[[CellValue, Decimal | None], object]] = {
+    "boundary": lambda v, d: as_text(v),
+    "baseline_gpus": lambda v, d: _count(v, "baseline GPU count"),
+    "gpu_counts": lambda v, d: _gpu_counts(v),
+    "max_gpus": lambda v, d: _count(v, "maximum GPU count"),
+    "parallel_fraction": _fraction,
+    "overhead_model": lambda v, d: OverheadModel.parse(as_text(v)),
+    "ring_message_bytes": lambda v, d: _physical(v, parse_bytes, d),
+    "ring_bandwidth": lambda v, d: _physical(v, parse_bandwidth, d),
+}
