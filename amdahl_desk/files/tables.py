@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model.errors import Problem, ProfileError
+from ..model.measurements import Measurements
 from ..model.numbers import AmbiguousNumberError, Decimal
+from ..model.objective_specs import ObjectiveSpec, objective_spec_problems, parse_objectives
+from ..model.objectives import objective_notes
 from ..model.profile import (
     SCALING_WORDS,
     Component,
@@ -23,6 +27,7 @@ from ..model.profile import (
     optimization_problems,
     settings_problems,
 )
+from ..model.quantities import same_currency
 from ..model.units import (
     ParseError,
     TimeUnit,
@@ -67,6 +72,11 @@ class Loaded:
     # Where the times are (Components!B2:B6, or rows 2–6, column 2 of a CSV), for a refusal of them all.
     time_cells: str = ""
 
+    @property
+    def measurements(self) -> Measurements | None:
+        """The workbook's Measurements sheet (kept on the profile, so save, undo and recovery carry it)."""
+        return self.profile.measurements
+
 
 class _Row(NamedTuple):
     grid_row: int
@@ -76,6 +86,7 @@ class _Row(NamedTuple):
     group: str
     notes: str
     error: tuple[str, str] | None = None
+    objectives: tuple[str, ...] = ()
 
 
 class TableReader:
@@ -106,7 +117,11 @@ class TableReader:
             self.warn(where, f'{name_problem(name)}: read as "{shown(fixed)}"')
         return fixed
 
-    def _resolve_formulas(self, grid: Grid, first_row: int, columns: list[int]) -> None:
+    def locate_at(self, table: str, row: int | None, fld: str, where: str) -> None:
+        """Remember the cell of (table, row, field), so a model-level problem found later names it."""
+        self._where[(table, row, fld)] = where
+
+    def resolve_formulas(self, grid: Grid, first_row: int, columns: list[int]) -> None:
         """Formulas in the columns read: computed, checked against their saved values, or refused at the cell."""
         book = grid.formulas
         if book is None or not book.has_formulas(grid.sheet):
@@ -127,7 +142,7 @@ class TableReader:
             if header_key(grid.cell(r, 0))[0] in ("setting", "settings", "key", "name"):
                 start = r + 1
                 break
-        self._resolve_formulas(grid, start, [1])
+        self.resolve_formulas(grid, start, [1])
         self._settings_decimal = column_decimal(grid, start, 1)
         values: dict[str, CellValue] = {}
         kwargs: dict[str, object] = {}
@@ -158,6 +173,10 @@ class TableReader:
                     values[fld] = value  # needs the unit
                 else:
                     parsed = SETTING_PARSERS[fld](value, self._settings_decimal)
+                    if isinstance(parsed, tuple) and fld in ("gpu_price_per_hour", "energy_price_per_kwh"):
+                        parsed, currency = parsed  # a price: its currency is kept for display
+                        kwargs["currency"] = same_currency(str(kwargs.get("currency", "")), currency)
+                        self._where[("settings", None, "currency")] = where
                     kwargs[fld] = parsed
                     if fld == "ring_bandwidth" and isinstance(parsed, float) and parsed < 1e6:
                         self.warn(
@@ -202,7 +221,7 @@ class TableReader:
         header, cols, header_unit = found
         # A big sheet's formulas are looked for in the time column only: that is where a wrong number hides.
         big = len(grid.rows) > 5_000
-        self._resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
+        self.resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
         rows = self._component_rows(grid, header, cols)
         if not rows:
             self.problem(
@@ -230,7 +249,7 @@ class TableReader:
             else:
                 time = convert(row.time[0], row.time[1] or bare_unit, unit)
             # The reader's names are already stripped: _make skips Component.__new__ and its strip().
-            components.append(make((row.name, time, row.scaling, row.group, row.notes)))
+            components.append(make((row.name, time, row.scaling, row.group, row.notes, row.objectives)))
         return components, unit
 
     def _missing_header(self, grid: Grid) -> None:
@@ -264,6 +283,7 @@ class TableReader:
         rows: list[_Row] = []
         name_col, time_col = cols["name"], cols["time"]
         scaling_col, group_col, notes_col = cols.get("scaling"), cols.get("group"), cols.get("notes")
+        objectives_col = cols.get("objectives")
         width = max(cols.values()) + 1
         words = SCALING_WORDS
         serial = Scaling.SERIAL
@@ -327,7 +347,11 @@ class TableReader:
             if notes_col is not None:
                 cell = cells[notes_col]
                 notes = cell.strip() if type(cell) is str else as_text(cell)
-            rows.append(make_row((r, name, time, scaling, group, notes, error)))
+            objectives: tuple[str, ...] = ()
+            if objectives_col is not None:
+                cell = cells[objectives_col]
+                objectives = parse_objectives(cell if type(cell) is str else as_text(cell)) if cell else ()
+            rows.append(make_row((r, name, time, scaling, group, notes, error, objectives)))
         return rows
 
     def _drop_total_line(
@@ -405,7 +429,7 @@ class TableReader:
             )
             return []
         header, cols, _ = found
-        self._resolve_formulas(grid, header + 1, list(cols.values()))
+        self.resolve_formulas(grid, header + 1, list(cols.values()))
         opts: list[Optimization] = []
         decimal = column_decimal(grid, header + 1, cols["speedup"])
         for r in range(header + 1, len(grid.rows)):
@@ -436,13 +460,19 @@ class TableReader:
 
     # -- the whole document ------------------------------------------------
     def build(
-        self, components: list[Component] | None, unit: TimeUnit, optimizations: list[Optimization], settings: Settings
+        self,
+        components: list[Component] | None,
+        unit: TimeUnit,
+        optimizations: list[Optimization],
+        settings: Settings,
+        objectives: Sequence[ObjectiveSpec] = (),
+        measurements: Measurements | None = None,
     ) -> Loaded:
         """The profile, or one :class:`ProfileError` listing every problem found."""
         profile = None
         if components is not None and not self.problems:
             try:
-                profile = Profile(components, optimizations, settings, unit)
+                profile = Profile(components, optimizations, settings, unit, objectives, measurements)
             except ProfileError as exc:
                 # The model words a duplicate by list position; say it again naming the first copy's cell.
                 named = component_problems(components, row_name=self._component_place)
@@ -452,9 +482,13 @@ class TableReader:
             # Report model-level problems too (duplicates, unknown targets), alongside the cell errors.
             more = component_problems(components, row_name=self._component_place)
             more += optimization_problems(optimizations, components)
-            self.problems.extend(self._locate(p) for p in more + settings_problems(settings))
+            more += settings_problems(settings) + objective_spec_problems(objectives, settings.target_time)
+            self.problems.extend(self._locate(p) for p in more)
         if self.problems or profile is None:
             raise ProfileError(_unique(self.problems), source=self.source)
+        # An objective named on a component but missing from the sheet (or listed and never used): a note.
+        notes = objective_notes(profile.objectives_of_components(), profile.objectives)
+        self.warnings.extend(self._locate(p) for p in notes)
         return Loaded(profile, self.warnings, self.time_cells)
 
     def _component_place(self, row: int) -> str:
@@ -467,6 +501,8 @@ class TableReader:
     def _locate(self, p: Problem) -> Problem:
         if p.table == "components" and p.row is not None and self._component_cells is not None:
             grid, grid_rows, cols = self._component_cells
+            if grid.csv and p.field == "objectives" and "objectives" in cols:
+                return p.located(grid.where(grid_rows[p.row], cols["objectives"]))
             return p.located(grid.where(grid_rows[p.row], cols.get(p.field or "name", cols["name"])))
         where = self._where.get((p.table or "", p.row, p.field)) or self._where.get((p.table or "", None, p.field))
         return p.located(where or (p.table or "").capitalize())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .profile import OverheadModel
+from .profile_values import OverheadModel
 
 FloatArray = NDArray[np.float64]
 

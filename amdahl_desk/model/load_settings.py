@@ -9,7 +9,7 @@ from typing import Protocol
 
 from .errors import Problem
 from .numbers import Decimal as DecimalSeparator
-from .objectives import END_TO_END
+from .objective_specs import END_TO_END
 from .quantities import (
     MAX_SERVERS,
     format_money,
