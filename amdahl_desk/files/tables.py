@@ -71,6 +71,8 @@ class Loaded:
     warnings: list[Problem] = field(default_factory=list)
     # Where the times are (Components!B2:B6, or rows 2–6, column 2 of a CSV), for a refusal of them all.
     time_cells: str = ""
+    # Made from a profiler trace by :func:`~amdahl_desk.files.load_any`, not read from a table.
+    from_trace: bool = False
 
     @property
     def measurements(self) -> Measurements | None:
