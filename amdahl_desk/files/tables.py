@@ -21,13 +21,11 @@ from ..model.profile import (
     Scaling,
     Settings,
     component_problems,
-    default_gpu_counts,
     name_problem,
     one_line,
     optimization_problems,
     settings_problems,
 )
-from ..model.quantities import same_currency
 from ..model.units import (
     ParseError,
     TimeUnit,
@@ -36,7 +34,6 @@ from ..model.units import (
     parse_unit,
 )
 from .cells import (
-    SETTING_PARSERS,
     ambiguity_message,
     cell_time,
     column_decimal,
@@ -47,13 +44,9 @@ from .cells import (
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .headers import (
     COMPONENT_HEADERS,
-    HEADER_SCAN_ROWS,
     OPTIMIZATION_HEADERS,
-    SETTING_KEYS,
-    SETTING_NAMES,
     component_header,
     find_header,
-    header_key,
 )
 
 # Re-exported for callers of the former single module (the window's paste uses the first two).
@@ -98,11 +91,11 @@ class TableReader:
         self.source = source
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
-        self._where: dict[tuple[str, int | None, str | None], str] = {}
+        self.where_of: dict[tuple[str, int | None, str | None], str] = {}
         # Components are many: keep their grid rows and name a cell only when a problem needs it.
         self._component_cells: tuple[Grid, list[int], dict[str, int]] | None = None
         self.time_cells = ""
-        self._settings_decimal: Decimal | None = None
+        self.settings_decimal: Decimal | None = None
         # Time cells that read two ways (1,500): their readings, until the total line may settle them.
         self._ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]] = {}
 
@@ -121,7 +114,7 @@ class TableReader:
 
     def locate_at(self, table: str, row: int | None, fld: str, where: str) -> None:
         """Remember the cell of (table, row, field), so a model-level problem found later names it."""
-        self._where[(table, row, fld)] = where
+        self.where_of[(table, row, fld)] = where
 
     def resolve_formulas(self, grid: Grid, first_row: int, columns: list[int]) -> None:
         """Formulas in the columns read: computed, checked against their saved values, or refused at the cell."""
@@ -134,85 +127,17 @@ class TableReader:
             for where, what in resolve_column(grid, book, col, first_row):
                 self.warn(where, what)
 
-    # -- settings ----------------------------------------------------------
+    # -- settings (files/settings_sheet.py) --------------------------------
     def read_settings(self, grid: Grid | None) -> tuple[Settings, TimeUnit | None, dict[str, CellValue]]:
         """Settings sheet rows; times are resolved later, once the profile's unit is known."""
-        if grid is None:
-            return Settings(), None, {}
-        start = 0
-        for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
-            if header_key(grid.cell(r, 0))[0] in ("setting", "settings", "key", "name"):
-                start = r + 1
-                break
-        self.resolve_formulas(grid, start, [1])
-        self._settings_decimal = column_decimal(grid, start, 1)
-        values: dict[str, CellValue] = {}
-        kwargs: dict[str, object] = {}
-        unit = None
-        for r in range(start, len(grid.rows)):
-            key_cell, value = grid.cell(r, 0), grid.cell(r, 1)
-            if is_empty(key_cell):
-                continue
-            key = header_key(key_cell)[0]
-            fld = SETTING_KEYS.get(key)
-            where = grid.where(r, 1)
-            if fld is None:
-                self.warn(
-                    grid.where(r, 0),
-                    f'unknown setting "{shown(key_cell)}" ignored; the known settings are ' + ", ".join(SETTING_NAMES),
-                )
-                continue
-            self._where[("settings", None, fld)] = where
-            if is_empty(value):
-                why = grid.why_empty(r, 1)
-                if why:
-                    self.problem(where, why)
-                continue
-            try:
-                if fld == "unit":
-                    unit = parse_unit(as_text(value))
-                elif fld in ("target_time", "ring_latency"):
-                    values[fld] = value  # needs the unit
-                else:
-                    parsed = SETTING_PARSERS[fld](value, self._settings_decimal)
-                    if isinstance(parsed, tuple) and fld in ("gpu_price_per_hour", "energy_price_per_kwh"):
-                        parsed, currency = parsed  # a price: its currency is kept for display
-                        kwargs["currency"] = same_currency(str(kwargs.get("currency", "")), currency)
-                        self._where[("settings", None, "currency")] = where
-                    kwargs[fld] = parsed
-                    if fld == "ring_bandwidth" and isinstance(parsed, float) and parsed < 1e6:
-                        self.warn(
-                            where,
-                            f"a bandwidth of {format_number(parsed)} bytes/s is implausibly "
-                            'low; write a unit, like "100 GB/s"',
-                        )
-            except ParseError as exc:
-                self.problem(where, str(exc))
-        if "max_gpus" in kwargs:
-            max_gpus = kwargs.pop("max_gpus")
-            if "gpu_counts" not in kwargs:
-                kwargs["gpu_counts"] = default_gpu_counts(int(max_gpus))  # type: ignore[call-overload]
-        settings = Settings(**kwargs)  # type: ignore[arg-type]
-        return settings, unit, values
+        from .settings_sheet import read_settings
+
+        return read_settings(self, grid)
 
     def resolve_setting_times(self, settings: Settings, values: dict[str, CellValue], unit: TimeUnit) -> Settings:
-        from dataclasses import replace
+        from .settings_sheet import resolve_setting_times
 
-        for fld in ("target_time", "ring_latency"):
-            if fld not in values:
-                continue
-            value = values[fld]
-            where = self._where.get(("settings", None, fld), "Settings")
-            try:
-                number, written = cell_time(value, self._settings_decimal)
-            except ParseError as exc:
-                self.problem(where, str(exc))
-                continue
-            if fld == "target_time":
-                settings = replace(settings, target_time=convert(number, written, unit) if written else number)
-            else:
-                settings = replace(settings, ring_latency=convert(number, written or unit, TimeUnit.S))
-        return settings
+        return resolve_setting_times(self, settings, values, unit)
 
     # -- components --------------------------------------------------------
     def read_components(self, grid: Grid, unit_setting: TimeUnit | None) -> tuple[list[Component], TimeUnit] | None:
@@ -456,7 +381,7 @@ class TableReader:
                     self.problem(grid.where(r, cols["enabled"]), str(exc))
             notes = as_text(grid.cell(r, cols["notes"])) if "notes" in cols else ""
             for fld, col in cols.items():
-                self._where[("optimizations", len(opts), fld)] = grid.where(r, col)
+                self.where_of[("optimizations", len(opts), fld)] = grid.where(r, col)
             opts.append(Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes))
         return opts
 
@@ -506,7 +431,7 @@ class TableReader:
             if grid.csv and p.field == "objectives" and "objectives" in cols:
                 return p.located(grid.where(grid_rows[p.row], cols["objectives"]))
             return p.located(grid.where(grid_rows[p.row], cols.get(p.field or "name", cols["name"])))
-        where = self._where.get((p.table or "", p.row, p.field)) or self._where.get((p.table or "", None, p.field))
+        where = self.where_of.get((p.table or "", p.row, p.field)) or self.where_of.get((p.table or "", None, p.field))
         return p.located(where or (p.table or "").capitalize())
 
 

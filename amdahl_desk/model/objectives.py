@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from .analysis import Analysis, Combined, OptimizationFigures, TargetFigures, _overlaps, _target
+from .analysis import Analysis, Combined, OptimizationFigures, TargetFigures, overlaps_of, plan_pairs, target_figures
 from .errors import Problem
 from .laws import amdahl_speedup, ceiling
 from .objective_specs import (
@@ -211,27 +211,20 @@ def _plan(profile: Profile) -> _Plan:
     """The same pairing and per-component products as :func:`~amdahl_desk.model.analysis.analyse`."""
     cached, _ = profile.arrays()
     times = cached.copy()
-    n = len(times)
-    opts = profile.optimizations
-    m = len(opts)
-    opt_ids: list[int] = []
-    comp_ids: list[int] = []
-    for i, opt in enumerate(opts):
-        for target in opt.targets:
-            row = profile.index_of(target)
-            if row >= 0:
-                opt_ids.append(i)
-                comp_ids.append(row)
-    opt_idx = np.asarray(opt_ids, dtype=np.int64)
-    comp_idx = np.asarray(comp_ids, dtype=np.int64)
-    speedups = np.fromiter((o.speedup for o in opts), dtype=float, count=m)
-    enabled = np.fromiter((o.enabled for o in opts), dtype=bool, count=m)
-    on = enabled[opt_idx] if m else np.zeros(0, dtype=bool)
-    k_comp = np.ones(n)
-    np.multiply.at(k_comp, comp_idx[on], speedups[opt_idx[on]])
-    names = np.empty(n, dtype=object)
+    pairs = plan_pairs(profile)
+    names = np.empty(len(times), dtype=object)
     names[:] = [c.name for c in profile.components]
-    return _Plan(times, times / k_comp, k_comp, opt_idx, comp_idx, on, speedups, int(enabled.sum()), names)
+    return _Plan(
+        times,
+        times / pairs.k_comp,
+        pairs.k_comp,
+        pairs.opt_idx,
+        pairs.comp_idx,
+        pairs.on,
+        pairs.speedups,
+        int(pairs.enabled.sum()),
+        names,
+    )
 
 
 def _figures(
@@ -259,7 +252,7 @@ def _figures(
         new_total=new_total,
         time_saved=total - new_total,
         ceiling=float(ceiling(f_union)),
-        overlaps=tuple(_overlaps(profile, hits, comp_idx[here], opt_idx[here], plan.k_comp)),
+        overlaps=tuple(overlaps_of(profile, hits, comp_idx[here], opt_idx[here], plan.k_comp)),
     )
     return ObjectiveFigures(
         name=name,
@@ -270,7 +263,7 @@ def _figures(
         baseline_total=total,
         optimizations=per_opt,
         combined=combined,
-        target=_target(target, total, combined) if target is not None and total > 0 else None,
+        target=target_figures(target, total, combined) if target is not None and total > 0 else None,
     )
 
 
