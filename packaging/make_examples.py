@@ -9,6 +9,7 @@ from pathlib import Path
 
 from amdahl_desk.files import write_workbook
 from amdahl_desk.model import Component, Optimization, OverheadModel, Profile, Scaling, Settings
+from amdahl_desk.model.objective_specs import END_TO_END, ObjectiveSpec
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "resources" / "examples"
 
@@ -58,20 +59,35 @@ def training_iteration() -> Profile:
 
 
 def llm_request() -> Profile:
+    # The lessons' boundaries: queue, prefill and the gateway come before the first token (TTFT); decode
+    # steps and streaming come after it (inter-token latency, ITL); End to end holds them all.
+    ttft, itl = ("TTFT", END_TO_END), ("ITL", END_TO_END)
     comps = [
-        Component("Gateway, validation, routing", 40, Scaling.SERIAL, "front end"),
-        Component("Scheduler waiting and batch formation", 60, Scaling.SERIAL, "scheduler"),
-        Component("Prompt prefill", 300, Scaling.PARALLEL, "model"),
-        Component("Autoregressive decode", 900, Scaling.PARALLEL, "model"),
-        Component("Token streaming and completion work", 200, Scaling.SERIAL, "front end"),
+        Component("Gateway, validation, routing", 40, Scaling.SERIAL, "front end", objectives=ttft),
+        Component("Scheduler waiting and batch formation", 60, Scaling.SERIAL, "scheduler", objectives=ttft),
+        Component("Prompt prefill", 300, Scaling.PARALLEL, "model", objectives=ttft),
+        Component("Autoregressive decode", 900, Scaling.PARALLEL, "model", objectives=itl),
+        Component("Token streaming and completion work", 200, Scaling.SERIAL, "front end", objectives=itl),
     ]
     opts = [
         Optimization("Faster decode", ("Autoregressive decode",), 2, True, "2× decode throughput on this workload"),
         Optimization("Prefill attention kernels", ("Prompt prefill",), 1.5, False),
         Optimization("Leaner streaming path", ("Token streaming and completion work",), 2, False),
     ]
-    settings = Settings(target_time=600, boundary="No-queue request latency, admission to final token")
-    return Profile(comps, opts, settings)
+    settings = Settings(
+        target_time=600,
+        boundary="No-queue request latency, admission to final token",
+        # A loaded service: 14 requests/s on 24 replicas is 88% utilization before the plan.
+        arrival_rate=14.0,
+        servers=24,
+        gpu_price_per_hour=2.5,
+        currency="$",
+    )
+    objectives = [
+        ObjectiveSpec("TTFT", 300, "time to first token: gateway, queue and prefill"),
+        ObjectiveSpec("ITL", None, "decode steps and streaming after the first token"),
+    ]
+    return Profile(comps, opts, settings, objectives=objectives)
 
 
 def main() -> None:

@@ -11,13 +11,11 @@ from typing import Any
 from ..model.comparison import Adoption, Comparison, ComponentComparison, adopt_measured_k, compare
 from ..model.errors import ProfileError
 from ..model.profile import Profile
+from ..model.traces import GROUPINGS
 from ..model.units import format_speedup, format_time
 from .common import EXIT_OK, BadInputError, print_warnings
 
 NAME = "compare"
-# Profiler traces by their names; kept here so a trace is recognised (and refused clearly) before
-# the trace import exists. The trace import's own list should replace this once it lands.
-TRACE_SUFFIXES = (".json", ".json.gz", ".pt.trace.json", ".nsys-rep", ".qdrep", ".sqlite", ".speedscope")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -30,8 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "measured speedup, and where the bottleneck moved. Times are shown in BEFORE's unit."
         ),
     )
-    cmd.add_argument("before", help="the profile the plan was made on (.xlsx or .csv)")
-    cmd.add_argument("after", help="the profile measured after the change (.xlsx or .csv)")
+    cmd.add_argument("before", help="the profile the plan was made on (.xlsx, .csv or a profiler trace)")
+    cmd.add_argument("after", help="the profile measured after the change (.xlsx, .csv or a profiler trace)")
     cmd.add_argument(
         "--pair",
         action="append",
@@ -46,33 +44,38 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help='times within this share of each other count as equal: 0.02 or "2%%" (default 0: exactly equal)',
     )
     cmd.add_argument("--json", action="store_true", help="print the comparison as JSON")
-    cmd.add_argument("--group-by", metavar="KEY", help="profiler traces only: how to group events (as for import)")
-    cmd.add_argument("--total", action="store_true", help="profiler traces only: add the total (as for import)")
+    cmd.add_argument(
+        "--group-by",
+        metavar="KEY",
+        help=f"profiler traces only: how to group events into components, as for import ({', '.join(GROUPINGS)}); "
+        "applied to both",
+    )
+    cmd.add_argument(
+        "--total", action="store_true", help="profiler traces only: the whole trace, not the mean per step (both)"
+    )
 
 
 def is_trace(path: str | Path) -> bool:
-    name = Path(path).name.lower()
-    return any(name.endswith(s) for s in TRACE_SUFFIXES)
+    from ..files import is_trace as files_is_trace
+
+    return files_is_trace(path)
 
 
 def load_side(path: str, role: str, args: argparse.Namespace) -> Profile:
-    """The one place a compared file is read, for BEFORE and AFTER alike.
+    """The one place a compared file is read, for BEFORE and AFTER alike: a workbook, a CSV table or a trace.
 
-    Today: workbooks and CSV tables through ``files.load_profile``. Trace support plugs in here:
-    when ``is_trace(path)``, call the trace import with ``args.group_by`` and ``args.total``
-    (the same defaults as ``amdahl-desk import``) instead of refusing.
+    A trace is imported with ``--group-by`` and ``--total`` (the defaults of ``amdahl-desk import``), the
+    same for both sides, so their components line up.
     """
-    from ..files import load_profile
+    from ..files import load_any
+    from ..model.traces import ImportOptions
 
-    if is_trace(path):
-        raise BadInputError(
-            f"{role} ({path}) is a profiler trace; this version of Amdahl Desk compares workbooks (.xlsx) "
-            "and CSV tables only"
-        )
+    options = ImportOptions(group_by=args.group_by, total=args.total)
     try:
-        loaded = load_profile(path)
+        loaded = load_any(path, options)
     except ProfileError as exc:
-        raise BadInputError(f"the {role.lower()} profile cannot be read:\n{exc}") from None
+        what = "trace" if is_trace(path) else "profile"
+        raise BadInputError(f"the {role.lower()} {what} cannot be read:\n{exc}") from None
     print_warnings(path, (str(w) for w in loaded.warnings))
     return loaded.profile
 
@@ -113,6 +116,8 @@ def _check_kinds(args: argparse.Namespace) -> None:
             f"{' and '.join(given)} only {verb} to profiler traces; BEFORE and AFTER are workbooks or CSV tables, "
             "whose components are compared as they are"
         )
+    if args.group_by is not None and args.group_by not in GROUPINGS:
+        raise BadInputError(f'--group-by: "{args.group_by}" is not a grouping; expected {", ".join(GROUPINGS)}')
 
 
 def run(args: argparse.Namespace) -> int:

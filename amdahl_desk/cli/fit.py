@@ -145,13 +145,15 @@ def report_text(result: FitResult, source: str, comparison: str | None = None) -
     return "\n".join(lines)
 
 
-def _profile_p(path: str) -> float:
+def _profile_p(path: str) -> tuple[float, int]:
+    """The profile's parallel fraction and the GPU count N0 it is a share at."""
     from ..files import load_profile
     from ..model.analysis import analyse
 
     loaded = load_profile(path)
     print_warnings(path, [str(w) for w in loaded.warnings])
-    return analyse(loaded.profile).scaling.parallel_fraction
+    scaling = analyse(loaded.profile).scaling
+    return scaling.parallel_fraction, scaling.baseline_gpus
 
 
 def run(args: argparse.Namespace) -> int:
@@ -159,7 +161,10 @@ def run(args: argparse.Namespace) -> int:
 
     loaded = read_measurements(args.file)
     result = fit_measurements(loaded.measurements)
-    comparison = profile_comparison(_profile_p(args.profile), result) if args.profile else None
+    comparison = None
+    if args.profile:
+        p, n0 = _profile_p(args.profile)
+        comparison = profile_comparison(p, result, n0)  # the profile's P re-expressed at the runs' N0
     if args.json:
         print(json.dumps(to_json_dict(result, comparison), indent=2, ensure_ascii=False, allow_nan=False))
     else:

@@ -3,17 +3,58 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
-from ..model.errors import ProfileError
+from ..model.errors import Problem, ProfileError
 from ..model.profile import Profile
 from .atomic import atomic_write
 from .csv_table import read_csv, write_csv
+from .measurements import LoadedMeasurements, measurement_rows, read_measurements, write_measurements_csv
 from .processes import pid_alive
 from .tables import Loaded, component_header
 from .workbook import read_workbook
 
+if TYPE_CHECKING:
+    from ..model.traces import ImportOptions
+
 READABLE = (".xlsx", ".xlsm", ".csv", ".tsv", ".txt")
+# Profiler files by name: Kineto/Chrome and speedscope JSON (gzipped or not), and nsys's own formats, which
+# the trace import names and refuses clearly. An nsys stats report is a CSV: told from its header.
+TRACE_SUFFIXES = (".json", ".json.gz", ".gz", ".nsys-rep", ".qdrep", ".sqlite", ".speedscope")
+
+
+def is_trace(path: str | Path) -> bool:
+    """Whether ``path`` is a profiler trace (or a folder of them, one per rank) rather than a profile table."""
+    path = Path(path)
+    if path.is_dir():
+        return True
+    name = path.name.lower()
+    if name.endswith(TRACE_SUFFIXES):
+        return True
+    if name.endswith(".csv") and path.is_file():
+        from .traces import NSYS, TraceError, detect_format
+
+        try:
+            return detect_format(path) == NSYS
+        except (TraceError, OSError):
+            return False
+    return False
+
+
+def load_any(path: str | Path, trace_options: ImportOptions | None = None) -> Loaded:
+    """A profile from a workbook or CSV table, or made from a profiler trace (``trace_options``: how to group it).
+
+    The one loader for opening and comparing: ``Loaded.from_trace`` says which it was. Raises
+    :class:`ProfileError` (a trace's :class:`~amdahl_desk.model.traces.TraceError` is one) naming the place.
+    """
+    if not is_trace(path):
+        return load_profile(path)
+    from .traces import import_trace
+
+    result = import_trace(path, trace_options)
+    warnings = [Problem(str(w)) for w in result.warnings]  # they name the trace file already
+    return Loaded(result.to_profile(), warnings, from_trace=True)
 
 
 def load_profile(path: str | Path) -> Loaded:
@@ -45,7 +86,11 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
 
 
 def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None = None, csv: bool | None = None) -> None:
-    """Write ``profile`` to ``path``: CSV for .csv (or ``csv=True``), a workbook otherwise."""
+    """Write ``profile`` to ``path``: CSV for .csv (or ``csv=True``), a workbook otherwise.
+
+    A workbook holds everything the profile does (objectives, load and cost settings, measured runs);
+    a CSV holds the components table only (with its Objectives column when used).
+    """
     if csv if csv is not None else Path(path).suffix.lower() == ".csv":
         write_csv(profile, path)
     else:
@@ -54,14 +99,21 @@ def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None =
 
 __all__ = [
     "READABLE",
+    "TRACE_SUFFIXES",
     "Loaded",
+    "LoadedMeasurements",
     "atomic_write",
     "component_header",
+    "is_trace",
+    "load_any",
     "load_profile",
+    "measurement_rows",
     "pid_alive",
+    "read_measurements",
     "read_csv",
     "read_workbook",
     "save_profile",
     "write_csv",
+    "write_measurements_csv",
     "write_workbook",
 ]

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
+from ..model.load_settings import SETTING_PARSERS as LOAD_COST_PARSERS
 from ..model.numbers import AmbiguousNumberError, Decimal, decide_decimal
 from ..model.profile import OverheadModel
 from ..model.units import (
@@ -21,7 +22,7 @@ from ..model.units import (
 from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts, parse_targets
 from .grid import CellValue, Grid, as_text, is_empty, shown
 
-_SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
+SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
 
 
 def cell_time(value: CellValue, decimal: Decimal | None = None) -> tuple[float, TimeUnit | None]:
@@ -40,7 +41,7 @@ def cell_time(value: CellValue, decimal: Decimal | None = None) -> tuple[float, 
     if isinstance(value, (dt.date, dt.datetime)):
         raise ParseError(f'"{shown(value)}" is a date, not a time; format the cell as a number')
     text = as_text(value)
-    if _SPREADSHEET_ERROR.match(text):
+    if SPREADSHEET_ERROR.match(text):
         raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
     return parse_time_text(text, decimal)
 
@@ -126,4 +127,18 @@ SETTING_PARSERS: dict[str, Callable[[CellValue, Decimal | None], object]] = {
     "overhead_model": lambda v, d: OverheadModel.parse(as_text(v)),
     "ring_message_bytes": lambda v, d: _physical(v, parse_bytes, d),
     "ring_bandwidth": lambda v, d: _physical(v, parse_bandwidth, d),
+    "arrival_rate": lambda v, d: _load_cost("arrival_rate", v, d),
+    "servers": lambda v, d: _load_cost("servers", v, d),
+    "load_objective": lambda v, d: as_text(v),
+    "gpu_price_per_hour": lambda v, d: _load_cost("gpu_price_per_hour", v, d),
+    "watts_per_gpu": lambda v, d: _load_cost("watts_per_gpu", v, d),
+    "energy_price_per_kwh": lambda v, d: _load_cost("energy_price_per_kwh", v, d),
 }
+"""Prices come back as (amount, currency): the reader puts the currency into the currency field."""
+
+
+def _load_cost(fld: str, value: CellValue, decimal: Decimal | None) -> object:
+    """A load or cost setting: a number cell as it is (checked like typed text), text through the model's parser."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return LOAD_COST_PARSERS[fld](repr(float(value)), ".")
+    return LOAD_COST_PARSERS[fld](as_text(value), decimal)

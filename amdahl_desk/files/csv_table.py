@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 
 from ..model.errors import ProfileError
+from ..model.objective_specs import objectives_text
 from ..model.profile import Profile
 from .grid import Grid
 from .tables import Loaded, TableReader
@@ -28,7 +29,7 @@ def unescape_field(text: str) -> str:
     return text
 
 
-def _decode(data: bytes) -> str:
+def decode_text(data: bytes) -> str:
     for encoding in ("utf-8-sig", "utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ("utf-8-sig",):
         try:
             return data.decode(encoding)
@@ -37,37 +38,38 @@ def _decode(data: bytes) -> str:
     return data.decode("cp1252", errors="replace")
 
 
-def _delimiter(text: str) -> str:
+def csv_delimiter(text: str) -> str:
     """The separator the header line uses most: comma, semicolon or tab."""
     header = next((line for line in text.splitlines() if line.strip()), "")
     return max(",;\t", key=header.count) if any(ch in header for ch in ",;\t") else ","
 
 
-def read_csv(path: str | Path) -> Loaded:
-    """A components table from CSV (comma, semicolon or tab separated)."""
+def csv_grid(path: str | Path, expected: str) -> Grid:
+    """A CSV file's rows as a grid, after the checks every CSV gets (size, empty, a zip, binary, malformed).
+
+    ``expected`` says what the file should hold, for the message about an empty file.
+    """
     path = Path(path)
     try:
         size = path.stat().st_size
         if size > MAX_CSV_BYTES:
             raise ProfileError(
-                f"the file is {size / 2**20:,.0f} MiB, past the {MAX_CSV_BYTES // 2**20} MiB limit for a CSV profile",
+                f"the file is {size / 2**20:,.0f} MiB, past the {MAX_CSV_BYTES // 2**20} MiB limit for a CSV file",
                 source=path.name,
             )
         data = path.read_bytes()
     except OSError as exc:
         raise ProfileError(f"cannot be read: {exc.strerror or exc}", source=path.name) from None
     if not data.strip():
-        raise ProfileError(
-            "the file is empty; expected a header row (Component, Time) and a row per component", source=path.name
-        )
+        raise ProfileError(f"the file is empty; expected {expected}", source=path.name)
     if data.startswith(b"PK\x03\x04"):
         raise ProfileError(
             "this is a zip (an xlsx workbook?), not CSV text; give it an .xlsx name to open it", source=path.name
         )
     if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ProfileError("this is a binary file, not CSV text", source=path.name)
-    text = _decode(data)
-    delimiter = _delimiter(text)
+    text = decode_text(data)
+    delimiter = csv_delimiter(text)
     try:
         rows = [[unescape_field(v) for v in row] for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
     except csv.Error as exc:
@@ -75,7 +77,13 @@ def read_csv(path: str | Path) -> Loaded:
     # Spreadsheet programs write ;-separated CSV where the comma is the decimal separator, and
     # ,-separated CSV where it is the point; a quoted "1,500" in a ,-separated file still says nothing.
     hint = {";": ",", ",": "."}.get(delimiter)
-    grid = Grid(path.name, rows, csv=True, decimal_hint=hint)  # type: ignore[arg-type]
+    return Grid(path.name, rows, csv=True, decimal_hint=hint)  # type: ignore[arg-type]
+
+
+def read_csv(path: str | Path) -> Loaded:
+    """A components table from CSV (comma, semicolon or tab separated)."""
+    path = Path(path)
+    grid = csv_grid(path, "a header row (Component, Time) and a row per component")
     reader = TableReader(path.name)
     read = reader.read_components(grid, None)
     if read is None:
@@ -96,15 +104,18 @@ def write_csv(profile: Profile, path: str | Path) -> None:
 def csv_text(profile: Profile) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["Component", f"Time ({profile.unit.value})", "Scaling", "Group", "Notes"])
+    with_objectives = any(c.objectives for c in profile.components)
+    header = ["Component", f"Time ({profile.unit.value})", "Scaling", "Group", "Notes"]
+    writer.writerow(header + ["Objectives"] if with_objectives else header)
     for c in profile.components:
-        writer.writerow(
-            [
-                escape_field(c.name),
-                repr(c.time) if c.time != int(c.time) else int(c.time),
-                c.scaling.value,
-                escape_field(c.group),
-                escape_field(c.notes),
-            ]
-        )
+        row = [
+            escape_field(c.name),
+            repr(c.time) if c.time != int(c.time) else int(c.time),
+            c.scaling.value,
+            escape_field(c.group),
+            escape_field(c.notes),
+        ]
+        if with_objectives:
+            row.append(escape_field(objectives_text(c.objectives)))
+        writer.writerow(row)
     return out.getvalue()

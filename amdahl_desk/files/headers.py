@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..model.load_settings import SETTING_ROWS
 from ..model.units import ParseError, TimeUnit, parse_unit
 from .grid import CellValue, Grid, as_text
 
@@ -16,6 +17,7 @@ COMPONENT_HEADERS = {
     "scaling": {"scaling", "scaling class", "class"},
     "group": {"group", "category"},
     "notes": {"notes", "note", "comment", "comments"},
+    "objectives": {"objectives", "objective", "boundaries"},
 }
 OPTIMIZATION_HEADERS = {
     "enabled": {"enabled", "on", "active", "use", "apply"},
@@ -24,13 +26,13 @@ OPTIMIZATION_HEADERS = {
     "speedup": {"speedup", "speed-up", "local speedup", "k", "speedup k", "factor"},
     "notes": {"notes", "note", "comment", "comments"},
 }
-_UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]]|,\s*(?P<b>\S+))\s*$")
+UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]]|,\s*(?P<b>\S+))\s*$")
 
 
 def header_key(value: CellValue) -> tuple[str, TimeUnit | None]:
     """``"Time (ms)"`` → ``("time", MS)``; headers compare case- and space-insensitively."""
     text = " ".join(as_text(value).replace("_", " ").lower().split())
-    match = _UNIT_IN_HEADER.match(text)
+    match = UNIT_IN_HEADER.match(text)
     if match:
         unit_text = match.group("a") or match.group("b") or ""
         try:
@@ -86,6 +88,7 @@ SETTING_KEYS = {
     "message size": "ring_message_bytes",
     "ring bandwidth": "ring_bandwidth",
     "bandwidth": "ring_bandwidth",
+    **{alias: row.field for row in SETTING_ROWS for alias in (row.label.lower(), *row.aliases)},
 }
 SETTING_NAMES = [
     "Unit",
@@ -99,4 +102,10 @@ SETTING_NAMES = [
     "Ring latency",
     "Ring message size",
     "Ring bandwidth",
+    *(row.label for row in SETTING_ROWS),
 ]
+OBJECTIVE_HEADERS = {
+    "name": {"objective", "objectives", "name", "boundary"},
+    "target_time": {"target time", "target", "slo", "target (slo)"},
+    "notes": {"notes", "note", "comment", "comments"},
+}

@@ -19,12 +19,12 @@ from ..model.measurements import (
     parse_count,
     parse_throughput,
 )
+from ..model.numbers import AmbiguousNumberError, Decimal
 from ..model.units import ParseError, TimeUnit, convert
-from .cells import _SPREADSHEET_ERROR
-from .cells import cell_time as _cell_time
-from .csv_table import MAX_CSV_BYTES, _decode, _delimiter, escape_field, unescape_field
-from .grid import NEVER_CALCULATED, CellValue, Grid, as_text, is_empty, shown
-from .headers import _UNIT_IN_HEADER, HEADER_SCAN_ROWS
+from .cells import SPREADSHEET_ERROR, ambiguity_message, cell_time, column_decimal
+from .csv_table import csv_grid, escape_field
+from .grid import CellValue, Grid, as_text, is_empty, shown
+from .headers import HEADER_SCAN_ROWS, UNIT_IN_HEADER
 
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 _MEASURE_WORDS = {"time": MeasureKind.TIME, "runtime": MeasureKind.TIME, "throughput": MeasureKind.THROUGHPUT}
@@ -76,7 +76,7 @@ class LoadedMeasurements:
 def _split_header(value: CellValue) -> tuple[str, str]:
     """``"Throughput (req/s)"`` → ``("throughput", "req/s")``; the unit keeps its spelling for labels."""
     text = " ".join(as_text(value).replace("_", " ").split())
-    match = _UNIT_IN_HEADER.match(text)
+    match = UNIT_IN_HEADER.match(text)
     if match:
         return match.group("base").lower(), (match.group("a") or match.group("b") or "").strip()
     return text.lower(), ""
@@ -102,23 +102,23 @@ def _find_header(grid: Grid) -> tuple[int, dict[str, int], str, MeasureKind, str
     return None
 
 
-def _read_count(value: CellValue) -> float:
+def _read_count(value: CellValue, decimal: Decimal | None) -> float:
     if isinstance(value, (bool, dt.date, dt.time, dt.timedelta)):
         raise ParseError(f'"{shown(value)}" is not a count; expected a number above 0, like 8')
     if isinstance(value, (int, float)):
-        return parse_count(repr(float(value)))
-    return parse_count(as_text(value))
+        return parse_count(repr(float(value)), ".")
+    return parse_count(as_text(value), decimal)
 
 
-def _read_throughput(value: CellValue) -> tuple[float, str]:
+def _read_throughput(value: CellValue, decimal: Decimal | None) -> tuple[float, str]:
     if isinstance(value, (bool, dt.date, dt.time, dt.timedelta)):
         raise ParseError(f'"{shown(value)}" is not a throughput; expected a number above 0, like 1884')
     if isinstance(value, (int, float)):
-        return parse_throughput(repr(float(value)))
+        return parse_throughput(repr(float(value)), ".")
     text = as_text(value)
-    if _SPREADSHEET_ERROR.match(text):
+    if SPREADSHEET_ERROR.match(text):
         raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
-    return parse_throughput(text)
+    return parse_throughput(text, decimal)
 
 
 def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
@@ -130,6 +130,18 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         what = f"no measurements header in the first {HEADER_SCAN_ROWS} rows; expected {_EXPECTED}"
         raise ProfileError([Problem(what, TABLE, where=where)], source=source)
     header, cols, count_name, kind, header_unit = found
+    warnings: list[Problem] = []
+    book = grid.formulas
+    if book is not None and book.has_formulas(grid.sheet):
+        from .formula_cells import resolve_column  # formulas computed as for the components' times
+
+        for col in (cols["count"], cols["value"]):
+            warnings.extend(
+                Problem(what, TABLE, where=where) for where, what in resolve_column(grid, book, col, header + 1)
+            )
+    # Each column decides its decimal separator once, from the cells that show it (as components' times do).
+    n_decimal = column_decimal(grid, header + 1, cols["count"])
+    v_decimal = column_decimal(grid, header + 1, cols["value"])
     header_time = _time_unit(header_unit) if kind is MeasureKind.TIME else None
     found_at: dict[tuple[int, int], Problem] = {}  # (row, column) → problem; sorted, one per cell
 
@@ -148,25 +160,25 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         for col, cell in ((cols["count"], n_cell), (cols["value"], v_cell)):
             if is_empty(cell):
                 missing = "N" if col == cols["count"] else f"{kind.value}"
-                what = (
-                    NEVER_CALCULATED
-                    if grid.never_calculated(r, col)
-                    else f"no {missing}; every run needs its N and its {kind.value}"
-                )
+                what = grid.why_empty(r, col) or f"no {missing}; every run needs its N and its {kind.value}"
                 problem(r, col, what)
         try:
             if not is_empty(n_cell):
-                n = _read_count(n_cell)
+                n = _read_count(n_cell, n_decimal)
+        except AmbiguousNumberError as exc:
+            problem(r, cols["count"], ambiguity_message(exc, grid))
         except ParseError as exc:
             problem(r, cols["count"], str(exc))
         try:
             if is_empty(v_cell):
                 pass
             elif kind is MeasureKind.TIME:
-                value, unit = _cell_time(v_cell)
+                value, unit = cell_time(v_cell, v_decimal)
             else:
-                value, written = _read_throughput(v_cell)
+                value, written = _read_throughput(v_cell, v_decimal)
                 header_unit = header_unit or written
+        except AmbiguousNumberError as exc:
+            problem(r, cols["value"], ambiguity_message(exc, grid))
         except ParseError as exc:
             problem(r, cols["value"], str(exc))
         label = as_text(cells[cols["label"]]) if "label" in cols else ""
@@ -187,7 +199,7 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
     if found_at:
         raise ProfileError([found_at[k] for k in sorted(found_at)], source=source)
     m = Measurements(tuple(rows), kind, unit_label, count_name)
-    return LoadedMeasurements(m, source, [], grid, loaded_rows, cols, header)
+    return LoadedMeasurements(m, source, warnings, grid, loaded_rows, cols, header)
 
 
 def _time_unit(text: str) -> TimeUnit | None:
@@ -199,34 +211,12 @@ def _time_unit(text: str) -> TimeUnit | None:
         return None
 
 
-def _csv_grid(path: Path) -> Grid:
-    try:
-        size = path.stat().st_size
-        if size > MAX_CSV_BYTES:
-            raise ProfileError(
-                f"the file is {size / 2**20:,.0f} MiB, past the {MAX_CSV_BYTES // 2**20} MiB limit", source=path.name
-            )
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ProfileError(f"cannot be read: {exc.strerror or exc}", source=path.name) from None
-    if not data.strip():
-        raise ProfileError(f"the file is empty; expected {_EXPECTED}, and a row per run", source=path.name)
-    if data.startswith(b"PK\x03\x04"):
-        raise ProfileError("this is a zip (an xlsx workbook?), not CSV text; give it an .xlsx name", source=path.name)
-    text = _decode(data)
-    try:
-        rows = [[unescape_field(v) for v in row] for row in csv.reader(io.StringIO(text), delimiter=_delimiter(text))]
-    except csv.Error as exc:
-        raise ProfileError(f"the CSV is malformed ({exc})", source=path.name) from None
-    return Grid(path.name, rows, csv=True)
-
-
-def _workbook_grid(path: Path) -> Grid:
+def _read_workbook(path: Path) -> LoadedMeasurements:
     import python_calamine
 
     from .container import check_xlsx_container
     from .formula_cells import WorkbookFormulas
-    from .workbook import _grid, _other_sheet
+    from .workbook import other_sheet, sheet_grid
 
     report = check_xlsx_container(path)
     try:
@@ -238,12 +228,15 @@ def _workbook_grid(path: Path) -> Grid:
         if not names:
             raise ProfileError("the workbook has no sheets", source=path.name)
         lower = {n.strip().lower(): n for n in names}
-        formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: _other_sheet(book, name))
-        return _grid(book, lower.get("measurements", names[0]), report, path.name, formulas)
-    except ProfileError:
-        raise
-    except Exception as exc:
-        raise ProfileError(f"the sheet cannot be read ({exc})", source=path.name) from None
+        formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: other_sheet(book, name))
+        try:
+            grid = sheet_grid(book, lower.get("measurements", names[0]), report, path.name, formulas)
+        except ProfileError:
+            raise
+        except Exception as exc:
+            raise ProfileError(f"the sheet cannot be read ({exc})", source=path.name) from None
+        # Read while the book is open: a formula may refer to any of its sheets.
+        return read_grid(grid, path.name)
     finally:
         book.close()
 
@@ -255,8 +248,9 @@ def read_measurements(path: str | Path) -> LoadedMeasurements:
         raise ProfileError("no such file", source=str(path))
     if path.is_dir():
         raise ProfileError("is a folder, not a measurements file", source=str(path))
-    grid = _csv_grid(path) if path.suffix.lower() in CSV_SUFFIXES else _workbook_grid(path)
-    return read_grid(grid, path.name)
+    if path.suffix.lower() in CSV_SUFFIXES:
+        return read_grid(csv_grid(path, f"{_EXPECTED}, and a row per run"), path.name)
+    return _read_workbook(path)
 
 
 def measurement_rows(m: Measurements) -> list[list[object]]:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model.errors import Problem, ProfileError
+from ..model.measurements import Measurements
 from ..model.numbers import AmbiguousNumberError, Decimal
+from ..model.objective_specs import ObjectiveSpec, objective_spec_problems, parse_objectives
+from ..model.objectives import objective_notes
 from ..model.profile import (
     SCALING_WORDS,
     Component,
@@ -17,7 +21,6 @@ from ..model.profile import (
     Scaling,
     Settings,
     component_problems,
-    default_gpu_counts,
     name_problem,
     one_line,
     optimization_problems,
@@ -31,7 +34,6 @@ from ..model.units import (
     parse_unit,
 )
 from .cells import (
-    SETTING_PARSERS,
     ambiguity_message,
     cell_time,
     column_decimal,
@@ -42,13 +44,9 @@ from .cells import (
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .headers import (
     COMPONENT_HEADERS,
-    HEADER_SCAN_ROWS,
     OPTIMIZATION_HEADERS,
-    SETTING_KEYS,
-    SETTING_NAMES,
     component_header,
     find_header,
-    header_key,
 )
 
 # Re-exported for callers of the former single module (the window's paste uses the first two).
@@ -66,6 +64,13 @@ class Loaded:
     warnings: list[Problem] = field(default_factory=list)
     # Where the times are (Components!B2:B6, or rows 2–6, column 2 of a CSV), for a refusal of them all.
     time_cells: str = ""
+    # Made from a profiler trace by :func:`~amdahl_desk.files.load_any`, not read from a table.
+    from_trace: bool = False
+
+    @property
+    def measurements(self) -> Measurements | None:
+        """The workbook's Measurements sheet (kept on the profile, so save, undo and recovery carry it)."""
+        return self.profile.measurements
 
 
 class _Row(NamedTuple):
@@ -76,6 +81,7 @@ class _Row(NamedTuple):
     group: str
     notes: str
     error: tuple[str, str] | None = None
+    objectives: tuple[str, ...] = ()
 
 
 class TableReader:
@@ -85,11 +91,11 @@ class TableReader:
         self.source = source
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
-        self._where: dict[tuple[str, int | None, str | None], str] = {}
+        self.where_of: dict[tuple[str, int | None, str | None], str] = {}
         # Components are many: keep their grid rows and name a cell only when a problem needs it.
         self._component_cells: tuple[Grid, list[int], dict[str, int]] | None = None
         self.time_cells = ""
-        self._settings_decimal: Decimal | None = None
+        self.settings_decimal: Decimal | None = None
         # Time cells that read two ways (1,500): their readings, until the total line may settle them.
         self._ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]] = {}
 
@@ -106,7 +112,11 @@ class TableReader:
             self.warn(where, f'{name_problem(name)}: read as "{shown(fixed)}"')
         return fixed
 
-    def _resolve_formulas(self, grid: Grid, first_row: int, columns: list[int]) -> None:
+    def locate_at(self, table: str, row: int | None, fld: str, where: str) -> None:
+        """Remember the cell of (table, row, field), so a model-level problem found later names it."""
+        self.where_of[(table, row, fld)] = where
+
+    def resolve_formulas(self, grid: Grid, first_row: int, columns: list[int]) -> None:
         """Formulas in the columns read: computed, checked against their saved values, or refused at the cell."""
         book = grid.formulas
         if book is None or not book.has_formulas(grid.sheet):
@@ -117,81 +127,17 @@ class TableReader:
             for where, what in resolve_column(grid, book, col, first_row):
                 self.warn(where, what)
 
-    # -- settings ----------------------------------------------------------
+    # -- settings (files/settings_sheet.py) --------------------------------
     def read_settings(self, grid: Grid | None) -> tuple[Settings, TimeUnit | None, dict[str, CellValue]]:
         """Settings sheet rows; times are resolved later, once the profile's unit is known."""
-        if grid is None:
-            return Settings(), None, {}
-        start = 0
-        for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
-            if header_key(grid.cell(r, 0))[0] in ("setting", "settings", "key", "name"):
-                start = r + 1
-                break
-        self._resolve_formulas(grid, start, [1])
-        self._settings_decimal = column_decimal(grid, start, 1)
-        values: dict[str, CellValue] = {}
-        kwargs: dict[str, object] = {}
-        unit = None
-        for r in range(start, len(grid.rows)):
-            key_cell, value = grid.cell(r, 0), grid.cell(r, 1)
-            if is_empty(key_cell):
-                continue
-            key = header_key(key_cell)[0]
-            fld = SETTING_KEYS.get(key)
-            where = grid.where(r, 1)
-            if fld is None:
-                self.warn(
-                    grid.where(r, 0),
-                    f'unknown setting "{shown(key_cell)}" ignored; the known settings are ' + ", ".join(SETTING_NAMES),
-                )
-                continue
-            self._where[("settings", None, fld)] = where
-            if is_empty(value):
-                why = grid.why_empty(r, 1)
-                if why:
-                    self.problem(where, why)
-                continue
-            try:
-                if fld == "unit":
-                    unit = parse_unit(as_text(value))
-                elif fld in ("target_time", "ring_latency"):
-                    values[fld] = value  # needs the unit
-                else:
-                    parsed = SETTING_PARSERS[fld](value, self._settings_decimal)
-                    kwargs[fld] = parsed
-                    if fld == "ring_bandwidth" and isinstance(parsed, float) and parsed < 1e6:
-                        self.warn(
-                            where,
-                            f"a bandwidth of {format_number(parsed)} bytes/s is implausibly "
-                            'low; write a unit, like "100 GB/s"',
-                        )
-            except ParseError as exc:
-                self.problem(where, str(exc))
-        if "max_gpus" in kwargs:
-            max_gpus = kwargs.pop("max_gpus")
-            if "gpu_counts" not in kwargs:
-                kwargs["gpu_counts"] = default_gpu_counts(int(max_gpus))  # type: ignore[call-overload]
-        settings = Settings(**kwargs)  # type: ignore[arg-type]
-        return settings, unit, values
+        from .settings_sheet import read_settings
+
+        return read_settings(self, grid)
 
     def resolve_setting_times(self, settings: Settings, values: dict[str, CellValue], unit: TimeUnit) -> Settings:
-        from dataclasses import replace
+        from .settings_sheet import resolve_setting_times
 
-        for fld in ("target_time", "ring_latency"):
-            if fld not in values:
-                continue
-            value = values[fld]
-            where = self._where.get(("settings", None, fld), "Settings")
-            try:
-                number, written = cell_time(value, self._settings_decimal)
-            except ParseError as exc:
-                self.problem(where, str(exc))
-                continue
-            if fld == "target_time":
-                settings = replace(settings, target_time=convert(number, written, unit) if written else number)
-            else:
-                settings = replace(settings, ring_latency=convert(number, written or unit, TimeUnit.S))
-        return settings
+        return resolve_setting_times(self, settings, values, unit)
 
     # -- components --------------------------------------------------------
     def read_components(self, grid: Grid, unit_setting: TimeUnit | None) -> tuple[list[Component], TimeUnit] | None:
@@ -202,7 +148,7 @@ class TableReader:
         header, cols, header_unit = found
         # A big sheet's formulas are looked for in the time column only: that is where a wrong number hides.
         big = len(grid.rows) > 5_000
-        self._resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
+        self.resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
         rows = self._component_rows(grid, header, cols)
         if not rows:
             self.problem(
@@ -230,7 +176,7 @@ class TableReader:
             else:
                 time = convert(row.time[0], row.time[1] or bare_unit, unit)
             # The reader's names are already stripped: _make skips Component.__new__ and its strip().
-            components.append(make((row.name, time, row.scaling, row.group, row.notes)))
+            components.append(make((row.name, time, row.scaling, row.group, row.notes, row.objectives)))
         return components, unit
 
     def _missing_header(self, grid: Grid) -> None:
@@ -264,6 +210,7 @@ class TableReader:
         rows: list[_Row] = []
         name_col, time_col = cols["name"], cols["time"]
         scaling_col, group_col, notes_col = cols.get("scaling"), cols.get("group"), cols.get("notes")
+        objectives_col = cols.get("objectives")
         width = max(cols.values()) + 1
         words = SCALING_WORDS
         serial = Scaling.SERIAL
@@ -327,7 +274,11 @@ class TableReader:
             if notes_col is not None:
                 cell = cells[notes_col]
                 notes = cell.strip() if type(cell) is str else as_text(cell)
-            rows.append(make_row((r, name, time, scaling, group, notes, error)))
+            objectives: tuple[str, ...] = ()
+            if objectives_col is not None:
+                cell = cells[objectives_col]
+                objectives = parse_objectives(cell if type(cell) is str else as_text(cell)) if cell else ()
+            rows.append(make_row((r, name, time, scaling, group, notes, error, objectives)))
         return rows
 
     def _drop_total_line(
@@ -405,7 +356,7 @@ class TableReader:
             )
             return []
         header, cols, _ = found
-        self._resolve_formulas(grid, header + 1, list(cols.values()))
+        self.resolve_formulas(grid, header + 1, list(cols.values()))
         opts: list[Optimization] = []
         decimal = column_decimal(grid, header + 1, cols["speedup"])
         for r in range(header + 1, len(grid.rows)):
@@ -430,19 +381,25 @@ class TableReader:
                     self.problem(grid.where(r, cols["enabled"]), str(exc))
             notes = as_text(grid.cell(r, cols["notes"])) if "notes" in cols else ""
             for fld, col in cols.items():
-                self._where[("optimizations", len(opts), fld)] = grid.where(r, col)
+                self.where_of[("optimizations", len(opts), fld)] = grid.where(r, col)
             opts.append(Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes))
         return opts
 
     # -- the whole document ------------------------------------------------
     def build(
-        self, components: list[Component] | None, unit: TimeUnit, optimizations: list[Optimization], settings: Settings
+        self,
+        components: list[Component] | None,
+        unit: TimeUnit,
+        optimizations: list[Optimization],
+        settings: Settings,
+        objectives: Sequence[ObjectiveSpec] = (),
+        measurements: Measurements | None = None,
     ) -> Loaded:
         """The profile, or one :class:`ProfileError` listing every problem found."""
         profile = None
         if components is not None and not self.problems:
             try:
-                profile = Profile(components, optimizations, settings, unit)
+                profile = Profile(components, optimizations, settings, unit, objectives, measurements)
             except ProfileError as exc:
                 # The model words a duplicate by list position; say it again naming the first copy's cell.
                 named = component_problems(components, row_name=self._component_place)
@@ -452,9 +409,13 @@ class TableReader:
             # Report model-level problems too (duplicates, unknown targets), alongside the cell errors.
             more = component_problems(components, row_name=self._component_place)
             more += optimization_problems(optimizations, components)
-            self.problems.extend(self._locate(p) for p in more + settings_problems(settings))
+            more += settings_problems(settings) + objective_spec_problems(objectives, settings.target_time)
+            self.problems.extend(self._locate(p) for p in more)
         if self.problems or profile is None:
             raise ProfileError(_unique(self.problems), source=self.source)
+        # An objective named on a component but missing from the sheet (or listed and never used): a note.
+        notes = objective_notes(profile.objectives_of_components(), profile.objectives)
+        self.warnings.extend(self._locate(p) for p in notes)
         return Loaded(profile, self.warnings, self.time_cells)
 
     def _component_place(self, row: int) -> str:
@@ -467,8 +428,10 @@ class TableReader:
     def _locate(self, p: Problem) -> Problem:
         if p.table == "components" and p.row is not None and self._component_cells is not None:
             grid, grid_rows, cols = self._component_cells
+            if grid.csv and p.field == "objectives" and "objectives" in cols:
+                return p.located(grid.where(grid_rows[p.row], cols["objectives"]))
             return p.located(grid.where(grid_rows[p.row], cols.get(p.field or "name", cols["name"])))
-        where = self._where.get((p.table or "", p.row, p.field)) or self._where.get((p.table or "", None, p.field))
+        where = self.where_of.get((p.table or "", p.row, p.field)) or self.where_of.get((p.table or "", None, p.field))
         return p.located(where or (p.table or "").capitalize())
 
 

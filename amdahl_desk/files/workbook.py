@@ -11,13 +11,15 @@ from ..model.errors import ProfileError
 from ..model.units import TimeUnit
 from .container import ContainerReport, check_xlsx_container
 from .formula_cells import SheetRows, WorkbookFormulas
-from .grid import Grid
+from .grid import Grid, is_empty
+from .measurements import read_grid
+from .objectives_sheet import read_objectives
 from .tables import Loaded, TableReader
 
 MAX_ROWS = 500_000  # 50 times the largest profiles this is built for; memory stays bounded
 
 
-def _grid(book: Any, name: str, report: ContainerReport, source: str, formulas: WorkbookFormulas) -> Grid:
+def sheet_grid(book: Any, name: str, report: ContainerReport, source: str, formulas: WorkbookFormulas) -> Grid:
     sheet = book.get_sheet_by_name(name)
     if sheet.total_height > MAX_ROWS:
         raise ProfileError(
@@ -41,7 +43,7 @@ def _grid(book: Any, name: str, report: ContainerReport, source: str, formulas: 
     )
 
 
-def _other_sheet(book: Any, name: str) -> SheetRows | None:
+def other_sheet(book: Any, name: str) -> SheetRows | None:
     """A sheet a formula refers to, loaded on first use."""
     try:
         sheet = book.get_sheet_by_name(name)
@@ -68,14 +70,17 @@ def read_workbook(path: str | Path) -> Loaded:
         raise ProfileError("the workbook has no sheets", source=path.name)
     lower = {n.strip().lower(): n for n in names}
     reader = TableReader(path.name)
-    formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: _other_sheet(book, name))
+    formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: other_sheet(book, name))
+
+    def grid_of(key: str) -> Grid | None:
+        return sheet_grid(book, lower[key], report, path.name, formulas) if key in lower else None
+
+    measurements = None
     try:
         try:
-            comp_grid = _grid(book, lower.get("components", names[0]), report, path.name, formulas)
-            opt_grid = (
-                _grid(book, lower["optimizations"], report, path.name, formulas) if "optimizations" in lower else None
-            )
-            set_grid = _grid(book, lower["settings"], report, path.name, formulas) if "settings" in lower else None
+            comp_grid = sheet_grid(book, lower.get("components", names[0]), report, path.name, formulas)
+            opt_grid, set_grid, obj_grid = grid_of("optimizations"), grid_of("settings"), grid_of("objectives")
+            runs_grid = grid_of("measurements")
         except ProfileError:
             raise
         except Exception as exc:
@@ -88,6 +93,14 @@ def read_workbook(path: str | Path) -> Loaded:
         unit = read[1] if read else (unit_setting or TimeUnit.MS)
         settings = reader.resolve_setting_times(settings, setting_times, unit)
         opts = reader.read_optimizations(opt_grid) if read else []
+        specs = read_objectives(reader, obj_grid, unit)
+        if runs_grid is not None and any(any(not is_empty(v) for v in row) for row in runs_grid.rows):
+            try:
+                runs = read_grid(runs_grid, path.name)
+                measurements = runs.measurements
+                reader.warnings.extend(runs.warnings)
+            except ProfileError as exc:
+                reader.problems.extend(exc.problems)
     finally:
         book.close()
-    return reader.build(read[0] if read else None, unit, opts, settings)
+    return reader.build(read[0] if read else None, unit, opts, settings, specs, measurements)

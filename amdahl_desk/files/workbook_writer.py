@@ -24,6 +24,7 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile, Scaling
 from ..model.report import headline, target_sentence
 from ..model.units import decimal_text
+from .extra_sheets import load_cost_rows, objectives_column, write_measurements_sheet, write_objectives_sheet
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
 TIME_FORMAT = "#,##0.###"
@@ -90,6 +91,8 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
     _write_components(out, profile, analysis)
     _write_optimizations(out, profile)
     _write_settings(out, profile)
+    write_objectives_sheet(out.book, profile, out.header, printable)
+    write_measurements_sheet(out.book, profile.measurements, out.header, printable)
     if analysis is not None:
         _write_summary(out, profile, analysis)
     out.book.close()
@@ -148,6 +151,7 @@ def _write_components(out: _Book, profile: Profile, analysis: Analysis | None) -
         ws.write_number(n + 1, 1, 0, out.bold_time)
         ws.write_number(n + 1, 2, 0, out.bold_share)
         ws.write_number(n + 1, 6, 0, out.bold)
+    objectives_column(ws, profile, 7, out.header, printable)
 
 
 def _write_optimizations(out: _Book, profile: Profile) -> None:
@@ -185,6 +189,7 @@ def _write_settings(out: _Book, profile: Profile) -> None:
         ("Ring latency", f"{decimal_text(s.ring_latency, 1e-6)} us", "ring model: α, latency per step"),
         ("Ring message size", f"{decimal_text(s.ring_message_bytes, 1e6)} MB", "ring model: bytes all-reduced"),
         ("Ring bandwidth", f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s", "ring model: link bandwidth"),
+        *load_cost_rows(profile),
     ]
     for row, (key, value, meaning) in enumerate(rows, start=1):
         ws.write_string(row, 0, key)

@@ -110,6 +110,56 @@ class Analysis:
 _MAX_OVERLAP_NOTES = 50
 
 
+@dataclass(frozen=True)
+class PlanPairs:
+    """Which optimization speeds up which component: one entry per (optimization, target) pair.
+
+    ``opt_idx[j]`` targets component ``comp_idx[j]``; ``on[j]`` says whether that optimization is
+    enabled; ``k_comp[row]`` is the product of the enabled optimizations' k on each component (1 when none).
+    """
+
+    opt_idx: NDArray[np.int64]
+    comp_idx: NDArray[np.int64]
+    speedups: FloatArray
+    enabled: NDArray[np.bool_]
+    on: NDArray[np.bool_]
+    k_comp: FloatArray
+
+    def enabled_by_component(self, profile: Profile) -> dict[int, list[str]]:
+        """Component row → the names of the enabled optimizations that speed it up, in checklist order."""
+        result: dict[int, list[str]] = {}
+        opts = profile.optimizations
+        for i, row in zip(self.opt_idx[self.on].tolist(), self.comp_idx[self.on].tolist(), strict=True):
+            result.setdefault(row, []).append(opts[i].name)
+        return result
+
+
+def plan_pairs(profile: Profile) -> PlanPairs:
+    """The optimization → component pairs of ``profile`` and each component's combined k, as arrays.
+
+    The one place targets are resolved to rows: the analysis, each objective and the comparison use it.
+    """
+    opts = profile.optimizations
+    m = len(opts)
+    index = profile.name_index()
+    opt_ids: list[int] = []
+    comp_ids: list[int] = []
+    for i, opt in enumerate(opts):
+        for name in opt.targets:
+            row = index.get(name.strip().casefold(), -1)
+            if row >= 0:
+                opt_ids.append(i)
+                comp_ids.append(row)
+    opt_idx = np.asarray(opt_ids, dtype=np.int64)
+    comp_idx = np.asarray(comp_ids, dtype=np.int64)
+    speedups = np.fromiter((o.speedup for o in opts), dtype=float, count=m)
+    enabled = np.fromiter((o.enabled for o in opts), dtype=bool, count=m)
+    on = enabled[opt_idx] if m else np.zeros(0, dtype=bool)
+    k_comp = np.ones(len(profile.components))
+    np.multiply.at(k_comp, comp_idx[on], speedups[opt_idx[on]])
+    return PlanPairs(opt_idx, comp_idx, speedups, enabled, on, k_comp)
+
+
 def analyse(profile: Profile) -> Analysis:
     """Compute every figure for ``profile``; raises :class:`ProfileError` when there is nothing to measure."""
     comps = profile.components
@@ -130,19 +180,8 @@ def analyse(profile: Profile) -> Analysis:
 
     opts = profile.optimizations
     m = len(opts)
-    index = profile.name_index()
-    opt_ids: list[int] = []
-    comp_ids: list[int] = []
-    for i, opt in enumerate(opts):
-        for name in opt.targets:
-            row = index.get(name.strip().casefold(), -1)
-            if row >= 0:
-                opt_ids.append(i)
-                comp_ids.append(row)
-    opt_idx = np.asarray(opt_ids, dtype=np.int64)
-    comp_idx = np.asarray(comp_ids, dtype=np.int64)
-    speedups = np.fromiter((o.speedup for o in opts), dtype=float, count=m)
-    enabled = np.fromiter((o.enabled for o in opts), dtype=bool, count=m)
+    pairs = plan_pairs(profile)
+    opt_idx, comp_idx, speedups, enabled = pairs.opt_idx, pairs.comp_idx, pairs.speedups, pairs.enabled
 
     affected = np.bincount(opt_idx, weights=times[comp_idx], minlength=m) if m else np.zeros(0)
     f_opt = np.clip(affected / total, 0.0, 1.0)
@@ -152,15 +191,13 @@ def analyse(profile: Profile) -> Analysis:
     for slow in np.flatnonzero(speedups < 1):
         warnings.append(f'"{opts[slow].name}" has k = {speedups[slow]:g}: below 1 it is a slowdown, not a speedup')
 
-    on = enabled[opt_idx] if m else np.zeros(0, dtype=bool)
-    k_comp = np.ones(n)
-    np.multiply.at(k_comp, comp_idx[on], speedups[opt_idx[on]])
+    on, k_comp = pairs.on, pairs.k_comp
     new_times = times / k_comp
     new_total = float(math.fsum(new_times))
     hits = np.bincount(comp_idx[on], minlength=n)
     touched = hits > 0
     f_union = float(min(math.fsum(times[touched]) / total, 1.0))
-    overlaps = _overlaps(profile, hits, comp_idx[on], opt_idx[on], k_comp)
+    overlaps = overlaps_of(profile, hits, comp_idx[on], opt_idx[on], k_comp)
     if overlaps:
         shown = overlaps[:3]
         more = f" (and {len(overlaps) - 3} more)" if len(overlaps) > 3 else ""
@@ -184,7 +221,7 @@ def analyse(profile: Profile) -> Analysis:
 
     target = None
     if profile.settings.target_time is not None:
-        target = _target(profile.settings.target_time, total, combined)
+        target = target_figures(profile.settings.target_time, total, combined)
 
     scaling = _scaling(profile, times, kinds, total, warnings)
     return Analysis(
@@ -192,7 +229,7 @@ def analyse(profile: Profile) -> Analysis:
     )
 
 
-def _overlaps(
+def overlaps_of(
     profile: Profile,
     hits: NDArray[np.int64],
     comp_idx: NDArray[np.int64],
@@ -207,7 +244,7 @@ def _overlaps(
     return result
 
 
-def _target(target: float, total: float, combined: Combined) -> TargetFigures:
+def target_figures(target: float, total: float, combined: Combined) -> TargetFigures:
     f = combined.fraction if combined.enabled else 0.0
     floor = (1.0 - f) * total
     k = required_speedup(f, total, target)

@@ -38,8 +38,8 @@ def analyse_extras(
 ) -> Extras:
     """Objectives, load and cost for ``profile`` and its ``analysis``.
 
-    Until the profile carries them, the objectives of each component, the Objectives sheet's rows and
-    the load and cost settings come as arguments.
+    The objectives of each component, the Objectives sheet's rows and the load and cost settings come as
+    arguments (a window may try values before they are the profile's); :func:`profile_extras` reads the profile's.
     """
     objectives = analyse_objectives(profile, objectives_of_component, specs)
     notes = objective_notes(objectives_of_component, specs)
@@ -63,4 +63,12 @@ def analyse_extras(
         load=load,
         cost=analyse_cost(analysis, settings),
         notes=tuple(notes),
+    )
+
+
+def profile_extras(profile: Profile, analysis: Analysis, criterion: Criterion = Criterion.MEAN_RESPONSE) -> Extras:
+    """Objectives, load and cost of ``profile`` from what it holds: its components' objectives, its
+    Objectives rows and its settings' load and cost fields."""
+    return analyse_extras(
+        profile, analysis, profile.objectives_of_components(), profile.objectives, profile.settings, criterion
     )

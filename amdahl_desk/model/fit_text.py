@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .laws import parallel_fraction_at
 from .measurements import MeasureKind
 from .units import format_number, format_speedup
 
 if TYPE_CHECKING:
+    from .analysis import Analysis
     from .fit import FitResult
 
 
@@ -172,12 +174,32 @@ def notes_for(result: FitResult) -> list[str]:
     )
 
 
-def profile_comparison(profile_parallel_fraction: float, result: FitResult) -> str | None:
-    """The profile's P against the fitted P, in points of the time; None without an Amdahl fit."""
+def profile_p_at(analysis: Analysis, baseline_n: float | None) -> float:
+    """The profile's parallel fraction re-expressed at the runs' N0, so the two P are shares of the same time.
+
+    The profile's P is a share of its time at its own N0 (``baseline_gpus``); the window's measured chart and
+    ``fit --profile`` both compare this one.
+    """
+    s = analysis.scaling
+    if baseline_n is None:
+        return s.parallel_fraction
+    return parallel_fraction_at(s.parallel_fraction, s.baseline_gpus, baseline_n)
+
+
+def profile_comparison(
+    profile_parallel_fraction: float, result: FitResult, profile_baseline_n: float | None = None
+) -> str | None:
+    """The profile's P against the fitted P, in points of the time; None without an Amdahl fit.
+
+    ``profile_parallel_fraction`` is measured at ``profile_baseline_n`` GPUs (when given): it is first
+    re-expressed at the runs' N0, where the fitted P is a share of the time.
+    """
     fit = result.amdahl
     if fit is None:
         return None
     said, seen = profile_parallel_fraction, fit.parallel_fraction
+    if profile_baseline_n is not None:
+        said = parallel_fraction_at(said, profile_baseline_n, fit.baseline_n)
     points = round(abs(said - seen) * 100)
     head = f"The profile says {percent(said)} parallel, the runs say {percent(seen)}"
     if points == 0:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .profile import OverheadModel
+from .profile_values import OverheadModel
 
 FloatArray = NDArray[np.float64]
 
@@ -92,3 +92,15 @@ def communication_time(
     ring0 /= unit_seconds
     # The growth first: C + (ring − ring0) is exactly C at N0, however small C is next to ring(N0).
     return np.asarray(np.maximum(measured + (ring - ring0), 0.0), dtype=float)
+
+
+def parallel_fraction_at(p: float, from_n0: float, to_n0: float) -> float:
+    """A parallel fraction measured at ``from_n0`` GPUs, re-expressed at ``to_n0``: P' = P·r / ((1−P) + P·r).
+
+    P is a share of the time at ``from_n0``; at ``to_n0`` the parallel part takes r = from_n0/to_n0 as long
+    and the serial part the same, so the two fractions are shares of one time only at the same N0.
+    """
+    if from_n0 == to_n0 or not 0 <= p <= 1 or not (from_n0 > 0 and to_n0 > 0):
+        return p
+    parallel = p * from_n0 / to_n0
+    return parallel / ((1.0 - p) + parallel)

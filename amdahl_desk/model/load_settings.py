@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .errors import Problem
-from .objectives import END_TO_END
+from .numbers import Decimal as DecimalSeparator
+from .objective_specs import END_TO_END
 from .quantities import (
     MAX_SERVERS,
     format_money,
@@ -162,25 +163,27 @@ def setting_texts(settings: LoadCostFields) -> dict[str, str]:
     }
 
 
-def _energy(text: str) -> tuple[float, str]:
-    price = parse_energy_price(text)
+def _energy(text: str, decimal: DecimalSeparator | None = None) -> tuple[float, str]:
+    price = parse_energy_price(text, decimal)
     return price.amount, price.currency
 
 
-def _price(text: str) -> tuple[float, str]:
-    price = parse_price(text)
+def _price(text: str, decimal: DecimalSeparator | None = None) -> tuple[float, str]:
+    price = parse_price(text, decimal)
     return price.amount, price.currency
 
 
-SETTING_PARSERS: dict[str, Callable[[str], object]] = {
+SETTING_PARSERS: dict[str, Callable[[str, DecimalSeparator | None], object]] = {
     "arrival_rate": parse_rate,
     "servers": parse_servers,
-    "load_objective": lambda text: text.strip(),
+    "load_objective": lambda text, decimal: text.strip(),
     "gpu_price_per_hour": _price,  # (amount, currency): the currency goes to the currency field
     "watts_per_gpu": parse_power,
     "energy_price_per_kwh": _energy,  # (amount, currency): must agree with the GPU price's, see same_currency
 }
-"""Text of a Settings cell → the field's value; each raises :class:`~amdahl_desk.model.units.ParseError`."""
+"""(Text of a Settings cell, its column's decimal separator) → the field's value; raises :class:`ParseError`.
+
+:func:`setting_texts` writes a decimal point: read them back with ``"."``."""
 
 
 def settings_summary(settings: LoadCostFields) -> str:

@@ -13,13 +13,13 @@ import numpy as np
 from .errors import Problem, ProfileError
 from .laws import FloatArray
 from .numbers import AmbiguousNumberError, Decimal, parse_number
-from .units import _NUMBER, ParseError, format_number
+from .units import NUMBER_PATTERN, ParseError, format_number
 
 TABLE = "measurements"
 # Header words for the count column, as people name it; the one found is kept for labels ("users").
 COUNT_WORDS = ("gpus", "n", "workers", "nodes", "threads", "users", "concurrency", "load")
 _SINGULAR = {"gpu": "gpus", "worker": "workers", "node": "nodes", "thread": "threads", "user": "users"}
-_RATE_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[^\d\s].*)?$")
+_RATE_RE = re.compile(rf"^\s*(?P<num>{NUMBER_PATTERN})\s*(?P<unit>[^\d\s].*)?$")
 
 
 class MeasureKind(str, Enum):

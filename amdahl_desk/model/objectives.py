@@ -14,90 +14,37 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from .analysis import Analysis, Combined, OptimizationFigures, TargetFigures, _overlaps, _target
+from .analysis import Analysis, Combined, OptimizationFigures, TargetFigures, overlaps_of, plan_pairs, target_figures
 from .errors import Problem
 from .laws import amdahl_speedup, ceiling
+from .objective_specs import (
+    END_TO_END,
+    ObjectiveSpec,
+    is_end_to_end,
+    normalise_objectives,
+    objective_key,
+    objective_spec_problems,
+    objectives_text,
+    parse_objectives,
+)
 from .profile import Profile
 
-END_TO_END = "End to end"
-_END_TO_END_SPELLINGS = {"end to end", "end-to-end", "endtoend", "e2e"}
-
-
-def objective_key(name: str) -> str:
-    """What two spellings of one objective share: case and runs of blanks do not count; "end-to-end" is End to end."""
-    key = " ".join(name.casefold().split())
-    return "end to end" if key in _END_TO_END_SPELLINGS else key
-
-
-def is_end_to_end(name: str) -> bool:
-    return objective_key(name) == "end to end"
-
-
-def parse_objectives(text: str) -> tuple[str, ...]:
-    """An Objectives cell ``"TTFT; End to end"`` → ``("TTFT", "End to end")``: trimmed, first spelling kept."""
-    names: list[str] = []
-    seen: set[str] = set()
-    for part in text.replace("\n", ";").split(";"):
-        name = " ".join(part.split())
-        key = objective_key(name)
-        if name and key not in seen:
-            seen.add(key)
-            names.append(name)
-    return tuple(names)
-
-
-def objectives_text(names: Sequence[str]) -> str:
-    """The Objectives cell for ``names``; :func:`parse_objectives` reads it back."""
-    return "; ".join(names)
-
-
-@dataclass(frozen=True)
-class ObjectiveSpec:
-    """A row of the Objectives sheet: an objective, its own target time (in the profile's unit), notes."""
-
-    name: str
-    target_time: float | None = None
-    notes: str = ""
-
-
-def objective_spec_problems(specs: Sequence[ObjectiveSpec], end_to_end_target: float | None = None) -> list[Problem]:
-    """Rows of the Objectives sheet that cannot be accepted, located as ("objectives", row, field).
-
-    End to end's target is the Settings' target time: a row for End to end may repeat it, not contradict it.
-    """
-    problems: list[Problem] = []
-    first: dict[str, int] = {}
-    for row, spec in enumerate(specs):
-        key = objective_key(spec.name)
-        if not key:
-            problems.append(Problem("the objective has no name", "objectives", row, "name"))
-        elif key in first:
-            problems.append(
-                Problem(
-                    f'"{spec.name}" is listed twice (also in row {first[key] + 1}); each objective once',
-                    "objectives",
-                    row,
-                    "name",
-                )
-            )
-        else:
-            first[key] = row
-        target = spec.target_time
-        if target is not None and not (math.isfinite(target) and target > 0):
-            problems.append(
-                Problem("the target time must be a number greater than 0", "objectives", row, "target_time")
-            )
-        elif target is not None and key == "end to end" and end_to_end_target not in (None, target):
-            problems.append(
-                Problem(
-                    f"End to end's target is the Settings' target time ({end_to_end_target:g}); "
-                    "leave this cell empty or make the two equal",
-                    "objectives",
-                    row,
-                    "target_time",
-                )
-            )
-    return problems
+__all__ = [
+    "END_TO_END",
+    "ObjectiveFigures",
+    "ObjectiveSpec",
+    "analyse_objectives",
+    "find_objective",
+    "is_end_to_end",
+    "normalise_objectives",
+    "objective_key",
+    "objective_notes",
+    "objective_order",
+    "objective_spec_problems",
+    "objectives_text",
+    "parse_objectives",
+    "restrict_analysis",
+]
 
 
 def _groups(objectives_of_component: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[int]]:
@@ -264,27 +211,20 @@ def _plan(profile: Profile) -> _Plan:
     """The same pairing and per-component products as :func:`~amdahl_desk.model.analysis.analyse`."""
     cached, _ = profile.arrays()
     times = cached.copy()
-    n = len(times)
-    opts = profile.optimizations
-    m = len(opts)
-    opt_ids: list[int] = []
-    comp_ids: list[int] = []
-    for i, opt in enumerate(opts):
-        for target in opt.targets:
-            row = profile.index_of(target)
-            if row >= 0:
-                opt_ids.append(i)
-                comp_ids.append(row)
-    opt_idx = np.asarray(opt_ids, dtype=np.int64)
-    comp_idx = np.asarray(comp_ids, dtype=np.int64)
-    speedups = np.fromiter((o.speedup for o in opts), dtype=float, count=m)
-    enabled = np.fromiter((o.enabled for o in opts), dtype=bool, count=m)
-    on = enabled[opt_idx] if m else np.zeros(0, dtype=bool)
-    k_comp = np.ones(n)
-    np.multiply.at(k_comp, comp_idx[on], speedups[opt_idx[on]])
-    names = np.empty(n, dtype=object)
+    pairs = plan_pairs(profile)
+    names = np.empty(len(times), dtype=object)
     names[:] = [c.name for c in profile.components]
-    return _Plan(times, times / k_comp, k_comp, opt_idx, comp_idx, on, speedups, int(enabled.sum()), names)
+    return _Plan(
+        times,
+        times / pairs.k_comp,
+        pairs.k_comp,
+        pairs.opt_idx,
+        pairs.comp_idx,
+        pairs.on,
+        pairs.speedups,
+        int(pairs.enabled.sum()),
+        names,
+    )
 
 
 def _figures(
@@ -312,7 +252,7 @@ def _figures(
         new_total=new_total,
         time_saved=total - new_total,
         ceiling=float(ceiling(f_union)),
-        overlaps=tuple(_overlaps(profile, hits, comp_idx[here], opt_idx[here], plan.k_comp)),
+        overlaps=tuple(overlaps_of(profile, hits, comp_idx[here], opt_idx[here], plan.k_comp)),
     )
     return ObjectiveFigures(
         name=name,
@@ -323,7 +263,7 @@ def _figures(
         baseline_total=total,
         optimizations=per_opt,
         combined=combined,
-        target=_target(target, total, combined) if target is not None and total > 0 else None,
+        target=target_figures(target, total, combined) if target is not None and total > 0 else None,
     )
 
 

@@ -1,336 +1,54 @@
-"""The profile: measured components, proposed optimizations and settings, with their rules."""
+"""The profile: measured components, proposed optimizations, settings, objectives and measured runs, kept valid."""
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from enum import Enum
-from typing import NamedTuple
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .errors import Problem, ProfileError
-from .units import ParseError, TimeUnit, check_speedup, check_time, convert
+from .measurements import Measurements
+from .objective_specs import ObjectiveSpec, objective_spec_problems
+from .profile_rules import component_problems, name_key, name_problem, one_line, optimization_problems, table_row
+from .profile_values import (
+    MAX_GPUS,
+    SCALING_CODE,
+    SCALING_WORDS,
+    Component,
+    Optimization,
+    OverheadModel,
+    Scaling,
+    Settings,
+    default_gpu_counts,
+    settings_problems,
+)
+from .units import TimeUnit, convert
 
+__all__ = [
+    "MAX_GPUS",
+    "SCALING_WORDS",
+    "Component",
+    "Optimization",
+    "OverheadModel",
+    "Profile",
+    "Scaling",
+    "Settings",
+    "component_problems",
+    "default_gpu_counts",
+    "name_problem",
+    "one_line",
+    "optimization_problems",
+    "settings_problems",
+    "table_row",
+]
 
-class Scaling(str, Enum):
-    """How a component's time behaves when GPUs are added."""
-
-    SERIAL = "serial"
-    PARALLEL = "parallel"
-    COMMUNICATION = "communication"
-
-    @classmethod
-    def parse(cls, text: str) -> Scaling:
-        """Case-insensitive, with a few words people use; empty means serial."""
-        key = text.strip().lower()
-        if not key:
-            return cls.SERIAL
-        found = SCALING_WORDS.get(key)
-        if found is None:
-            raise ParseError(f'"{text.strip()}" is not a scaling class; expected serial, parallel or communication')
-        return found
-
-
-SCALING_WORDS = {
-    "serial": Scaling.SERIAL,
-    "sequential": Scaling.SERIAL,
-    "s": Scaling.SERIAL,
-    "parallel": Scaling.PARALLEL,
-    "p": Scaling.PARALLEL,
-    "communication": Scaling.COMMUNICATION,
-    "comm": Scaling.COMMUNICATION,
-    "c": Scaling.COMMUNICATION,
-}
-
-
-class OverheadModel(str, Enum):
-    """How communication components' time grows with the GPU count."""
-
-    NONE = "none"
-    LINEAR = "linear"
-    LOG = "log"
-    RING = "ring"
-
-    @classmethod
-    def parse(cls, text: str) -> OverheadModel:
-        key = text.strip().lower()
-        aliases = {
-            "": "none",
-            "constant": "none",
-            "log2": "log",
-            "logarithmic": "log",
-            "ring all-reduce": "ring",
-            "all-reduce": "ring",
-            "allreduce": "ring",
-        }
-        key = aliases.get(key, key)
-        try:
-            return cls(key)
-        except ValueError:
-            raise ParseError(f'"{text.strip()}" is not an overhead model; expected none, linear, log or ring') from None
-
-    @property
-    def phrase(self) -> str:
-        """How the model reads inside a sentence."""
-        return _OVERHEAD_PHRASE[self]
-
-    @property
-    def description(self) -> str:
-        """How the model scales the measured communication time C (measured at N0 GPUs)."""
-        return _OVERHEAD_TEXT[self]
-
-
-_OVERHEAD_PHRASE = {
-    OverheadModel.NONE: "with communication held at its measured time",
-    OverheadModel.LINEAR: "with communication growing linearly in N",
-    OverheadModel.LOG: "with communication growing as log₂N",
-    OverheadModel.RING: "with a ring all-reduce",
-}
-
-_OVERHEAD_TEXT = {
-    OverheadModel.NONE: "communication stays at its measured time C",
-    OverheadModel.LINEAR: "communication grows in proportion to N: C·N/N0",
-    OverheadModel.LOG: "communication grows with log₂N: C·(1+log₂N)/(1+log₂N0)",
-    OverheadModel.RING: "ring all-reduce: C + ring(N) − ring(N0), ring(N) = 2(N−1)α + 2(N−1)/N·bytes/bandwidth",
-}
-
-
-class _ComponentFields(NamedTuple):
-    name: str
-    time: float
-    scaling: Scaling = Scaling.SERIAL
-    group: str = ""
-    notes: str = ""
-
-
-_SCALING_CODE = {Scaling.SERIAL: 0, Scaling.PARALLEL: 1, Scaling.COMMUNICATION: 2}
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int8]
-
-
-class Component(_ComponentFields):
-    """One measured part of the workload: an immutable value (``_replace`` makes a changed copy).
-
-    A named tuple rather than a frozen dataclass: profiles hold 100,000 of them, and this
-    is three times cheaper to create.
-    """
-
-    __slots__ = ()
-
-    def __new__(
-        cls, name: str, time: float, scaling: Scaling = Scaling.SERIAL, group: str = "", notes: str = ""
-    ) -> Component:
-        # Names are identifiers people type and paste: surrounding blanks (tabs too) are never meant.
-        return super().__new__(cls, name.strip(), time, scaling, group, notes)
-
-    def __repr__(self) -> str:
-        return f"Component({self.name!r}, {self.time!r}, {self.scaling.value}, group={self.group!r})"
-
-
-@dataclass(frozen=True)
-class Optimization:
-    """A proposed change: the components it speeds up and by how much (k)."""
-
-    name: str
-    targets: tuple[str, ...]
-    speedup: float
-    enabled: bool = True
-    notes: str = ""
-
-    @property
-    def is_slowdown(self) -> bool:
-        return self.speedup < 1
-
-
-def default_gpu_counts(max_gpus: int = 1024) -> tuple[int, ...]:
-    """Powers of two up to ``max_gpus``, with ``max_gpus`` itself at the end."""
-    counts = [1]
-    while counts[-1] * 2 <= max_gpus:
-        counts.append(counts[-1] * 2)
-    if counts[-1] != max_gpus:
-        counts.append(max_gpus)
-    return tuple(counts)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the analysis needs besides the table: target, GPU range, overhead model.
-
-    Ring parameters are physical: latency α in seconds, message size in bytes,
-    bandwidth in bytes per second.
-    """
-
-    target_time: float | None = None
-    baseline_gpus: int = 1
-    gpu_counts: tuple[int, ...] = field(default_factory=default_gpu_counts)
-    parallel_fraction: float | None = None
-    overhead_model: OverheadModel = OverheadModel.NONE
-    ring_latency: float = 5e-6
-    ring_message_bytes: float = 1e9
-    ring_bandwidth: float = 100e9
-    boundary: str = ""
-
-
-MAX_GPUS = 10_000_000  # beyond any machine: a larger count is a typo, and would make a useless curve
-
-
-def settings_problems(settings: Settings) -> list[Problem]:
-    """Everything wrong with ``settings``, located by field name."""
-    problems: list[Problem] = []
-
-    def bad(name: str, what: str) -> None:
-        problems.append(Problem(what, "settings", None, name))
-
-    if settings.target_time is not None and (not math.isfinite(settings.target_time) or settings.target_time <= 0):
-        bad("target_time", "the target time must be a number greater than 0")
-    if settings.baseline_gpus < 1:
-        bad("baseline_gpus", "the baseline GPU count must be a whole number of 1 or more")
-    elif settings.baseline_gpus > MAX_GPUS:
-        bad("baseline_gpus", f"the baseline GPU count must be at most {MAX_GPUS:,}")
-    if not settings.gpu_counts:
-        bad("gpu_counts", "at least one GPU count is needed")
-    elif min(settings.gpu_counts) < 1:
-        bad("gpu_counts", "GPU counts must be whole numbers of 1 or more")
-    elif max(settings.gpu_counts) > MAX_GPUS:
-        bad("gpu_counts", f"GPU counts must be at most {MAX_GPUS:,}")
-    p = settings.parallel_fraction
-    if p is not None and not (math.isfinite(p) and 0 <= p <= 1):
-        bad("parallel_fraction", "the parallel fraction must be between 0 and 1 (or a share like 95%)")
-    if not (math.isfinite(settings.ring_latency) and settings.ring_latency >= 0):
-        bad("ring_latency", "the ring latency must be a time of 0 or more")
-    if not (math.isfinite(settings.ring_message_bytes) and settings.ring_message_bytes >= 0):
-        bad("ring_message_bytes", "the message size must be 0 bytes or more")
-    if not (math.isfinite(settings.ring_bandwidth) and settings.ring_bandwidth > 0):
-        bad("ring_bandwidth", "the bandwidth must be greater than 0")
-    return problems
-
-
-# Line breaks, tabs and other control characters: a name is one line of visible text.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a name (it holds a line break or a control character), or ``None``."""
-    if name.isprintable():  # the common case, at C speed
-        return None
-    found = _CONTROL.search(name)
-    if found is None:
-        return None  # no-break and other Unicode spaces are fine
-    char = found.group()
-    what = (
-        "a line break"
-        if char in "\n\r\u2028\u2029"
-        else ("a tab" if char == "\t" else f"the control character U+{ord(char):04X}")
-    )
-    return f'the name "{one_line(name)[:40]}" holds {what}; a name is one line of visible text'
-
-
-def one_line(name: str) -> str:
-    """``name`` made a valid name: line breaks and tabs become one space, other control characters U+FFFD."""
-    if name.isprintable():
-        return name
-    text = re.sub(r"[\t\n\r\u2028\u2029]+", " ", name)
-    return " ".join(_CONTROL.sub("\ufffd", text).split(" ")).strip()
-
-
-def _name_key(name: str) -> str:
-    return name.strip().casefold()
-
-
-def table_row(row: int) -> str:
-    """A row of the components table as the window numbers it: 1-based."""
-    return f"row {row + 1}"
-
-
-def component_problems(
-    components: Sequence[Component],
-    first_row: dict[str, int] | None = None,
-    row_name: Callable[[int], str] = table_row,
-) -> list[Problem]:
-    """Names empty or repeated (case-insensitively), times negative or not finite.
-
-    Fills ``first_row`` (when given) with each name's key and row, for reuse as the name index.
-    ``row_name`` names another row in a message (a file reader names the sheet cell or CSV row).
-    """
-    problems: list[Problem] = []
-    first_row = {} if first_row is None else first_row
-    inf = math.inf
-    for row, comp in enumerate(components):
-        name, time = comp[0], comp[1]
-        key = name.casefold()  # names are stripped on construction
-        # The common case first, at C speed: a new, printable name and a finite time ≥ 0.
-        if key and key not in first_row and name.isprintable():
-            first_row[key] = row
-        elif not key:
-            problems.append(
-                Problem("the component has no name; every component needs a unique name", "components", row, "name")
-            )
-        elif (bad_name := name_problem(name)) is not None:
-            problems.append(Problem(bad_name, "components", row, "name"))
-        elif key in first_row:
-            problems.append(
-                Problem(
-                    f'"{name}" is a duplicate name (also in {row_name(first_row[key])}); '
-                    "component names must be unique",
-                    "components",
-                    row,
-                    "name",
-                )
-            )
-        else:
-            first_row[key] = row
-        if type(time) is float and 0 <= time < inf:
-            continue
-        try:
-            check_time(time)
-        except ParseError as exc:
-            problems.append(Problem(str(exc), "components", row, "time"))
-        except TypeError:
-            problems.append(Problem("the time is not a number", "components", row, "time"))
-    return problems
-
-
-def optimization_problems(
-    optimizations: Sequence[Optimization], components: Sequence[Component], names: Container[str] | None = None
-) -> list[Problem]:
-    """Speedups ≤ 0, no targets, and targets that name no component (``names``: their keys, if known)."""
-    if names is None:
-        names = {_name_key(c.name) for c in components}
-    problems: list[Problem] = []
-    for row, opt in enumerate(optimizations):
-        bad_name = name_problem(opt.name)
-        if bad_name is not None:
-            problems.append(Problem(bad_name, "optimizations", row, "name"))
-        try:
-            check_speedup(opt.speedup)
-        except ParseError as exc:
-            problems.append(Problem(str(exc), "optimizations", row, "speedup"))
-        if not opt.targets:
-            problems.append(
-                Problem(
-                    f'"{opt.name}" has no targets; expected one or more component names separated by ";"',
-                    "optimizations",
-                    row,
-                    "targets",
-                )
-            )
-        missing = [t for t in opt.targets if _name_key(t) not in names]
-        if missing:
-            listed = ", ".join(f'"{t}"' for t in missing)
-            problems.append(
-                Problem(
-                    f"{listed} {'is not a component' if len(missing) == 1 else 'are not components'}; "
-                    "expected names from the Components table",
-                    "optimizations",
-                    row,
-                    "targets",
-                )
-            )
-    return problems
+_name_key = name_key
+_SCALING_CODE = SCALING_CODE
 
 
 class _Spellings(Mapping[str, str]):
@@ -363,20 +81,28 @@ class Profile:
         optimizations: Iterable[Optimization] = (),
         settings: Settings | None = None,
         unit: TimeUnit = TimeUnit.MS,
+        objectives: Iterable[ObjectiveSpec] = (),
+        measurements: Measurements | None = None,
     ) -> None:
         comps = list(components)
         settings = settings or Settings()
+        specs = tuple(objectives)
         index: dict[str, int] = {}
         problems = component_problems(comps, index)
         by_key = {key: comps[row].name for key, row in index.items()}
         opts = [self._canonical(o, by_key) for o in optimizations]
         problems += optimization_problems(opts, comps, index) + settings_problems(settings)
+        problems += objective_spec_problems(specs, settings.target_time)
         if problems:
             raise ProfileError(problems)
         self.components: list[Component] = comps
         self.optimizations: list[Optimization] = opts
         self.settings = settings
         self.unit = unit
+        # The Objectives sheet's rows: each objective's own target (End to end's is the Settings' target).
+        self.objectives: tuple[ObjectiveSpec, ...] = specs
+        # The runs measured at several GPU (worker, user) counts, saved and opened with the profile.
+        self.measurements: Measurements | None = measurements
         self._index: dict[str, int] | None = index
         self._arrays: tuple[FloatArray, IntArray] | None = None
 
@@ -384,11 +110,13 @@ class Profile:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Profile):
             return NotImplemented
-        return (self.components, self.optimizations, self.settings, self.unit) == (
+        return (self.components, self.optimizations, self.settings, self.unit, self.objectives, self.measurements) == (
             other.components,
             other.optimizations,
             other.settings,
             other.unit,
+            other.objectives,
+            other.measurements,
         )
 
     def __repr__(self) -> str:
@@ -400,6 +128,8 @@ class Profile:
         clone.optimizations = list(self.optimizations)
         clone.settings = self.settings
         clone.unit = self.unit
+        clone.objectives = self.objectives  # immutable values: shared, never changed in place
+        clone.measurements = self.measurements
         clone._index = dict(self._index) if self._index is not None else None
         clone._arrays = None
         return clone
@@ -588,7 +318,26 @@ class Profile:
         self._commit(self.components, opts, self.settings)
 
     def set_settings(self, settings: Settings) -> None:
+        problems = objective_spec_problems(self.objectives, settings.target_time)
+        if problems:
+            raise ProfileError(problems)
         self._commit(self.components, self.optimizations, settings)
+
+    def set_objectives(self, specs: Sequence[ObjectiveSpec]) -> None:
+        """Replace the Objectives sheet's rows (names once each, targets above 0, End to end's as the Settings')."""
+        specs = tuple(specs)
+        problems = objective_spec_problems(specs, self.settings.target_time)
+        if problems:
+            raise ProfileError(problems)
+        self.objectives = specs
+
+    def set_measurements(self, measurements: Measurements | None) -> None:
+        """Replace the measured runs (already checked when the :class:`Measurements` was made), or drop them."""
+        self.measurements = measurements
+
+    def objectives_of_components(self) -> list[tuple[str, ...]]:
+        """Each component's Objectives cell, in table order (what the objective analysis reads)."""
+        return [c.objectives for c in self.components]
 
     def set_unit(self, unit: TimeUnit) -> None:
         """Express every time in ``unit``: the same measurements, other numbers."""
@@ -598,4 +347,8 @@ class Profile:
         self._arrays = None
         if self.settings.target_time is not None:
             self.settings = replace(self.settings, target_time=convert(self.settings.target_time, old, unit))
+        self.objectives = tuple(
+            replace(o, target_time=convert(o.target_time, old, unit)) if o.target_time is not None else o
+            for o in self.objectives
+        )
         self.unit = unit

@@ -1,4 +1,8 @@
-"""Parsers for the load and cost settings as people type them: rates, replica counts, prices, power."""
+"""The one home of the load and cost values as people type them: arrival rates, replica counts, prices, power.
+
+Their numbers go through :func:`~amdahl_desk.model.numbers.parse_number`, so ``1,500`` is refused with
+both readings unless the caller knows the decimal separator (``decimal=``), as for every other value.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +11,24 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .units import ParseError
+from .numbers import Decimal as DecimalSeparator
+from .numbers import ParseError, parse_number
 
 MAX_SERVERS = 100_000
 """More replicas than any one service runs; keeps the Erlang C sum (one term per replica) quick."""
 
-# 1000, 1,000, 1 000, 0.5, .5, 1e3, and a decimal comma when it cannot be a thousands separator: 2,50.
-_NUMBER = r"[-+]?(?:\d{1,3}(?:[, \u00a0\u202f]\d{3})+(?:\.\d*)?|\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][-+]?\d+)?"
+# The number part of a value: digits with the separators parse_number knows (points, commas, spaces,
+# apostrophes), an exponent; parse_number decides what the separators mean.
+_NUMBER = r"[-+\u2212]?(?:\d|[.,]\d)(?:\d|[.,'\u2019 \u00a0\u2009\u202f](?=\d))*(?:[eE][-+]?\d+)?"
 _NUMBER_RE = re.compile(_NUMBER)
 
 
-def _to_float(text: str) -> float:
-    """A matched number as a float: a lone comma with other than three digits after it is a decimal comma."""
-    compact = re.sub(r"[ \u00a0\u202f]", "", text)
-    if re.fullmatch(r"[-+]?\d*,\d*(?:[eE][-+]?\d+)?", compact) and not re.fullmatch(r"[-+]?\d{1,3},\d{3}", compact):
-        compact = compact.replace(",", ".")
-    return float(compact.replace(",", ""))
+def _to_float(text: str, decimal: DecimalSeparator | None, expected: str) -> float:
+    """A matched number through the one number parser; an ambiguous one is refused with both readings."""
+    try:
+        return parse_number(text, decimal)
+    except ParseError as exc:  # an ambiguous 1,500 keeps both readings in its message
+        raise ParseError(f"{exc}; {expected}") from None
 
 
 def _decimal_ratio(value: float, divisor: float) -> float:
@@ -58,13 +64,13 @@ _RATE_RE = re.compile(
 RATE_EXPECTED = 'expected requests per second, like "14", "120/s", "7200/min" or "14 per second"'
 
 
-def parse_rate(text: str) -> float:
+def parse_rate(text: str, decimal: DecimalSeparator | None = None) -> float:
     """An arrival rate in requests per second: ``"120/s"``, ``"7200/min"``, ``"14 per second"``, ``"0.5/ms"``."""
     stripped = text.strip()
     match = _RATE_RE.match(stripped)
     if match is None:
         raise ParseError(f'"{stripped}" is not an arrival rate; {RATE_EXPECTED}')
-    value = _to_float(match.group("num"))
+    value = _to_float(match.group("num"), decimal, RATE_EXPECTED)
     per = match.group("per")
     if match.group("word"):
         seconds = _RATE_WORDS[match.group("word").lower()]
@@ -97,13 +103,13 @@ _SERVERS_RE = re.compile(
 SERVERS_EXPECTED = f"expected a whole number of replicas from 1 to {MAX_SERVERS:,}"
 
 
-def parse_servers(text: str) -> int:
+def parse_servers(text: str, decimal: DecimalSeparator | None = None) -> int:
     """The number of replicas serving in parallel: ``"24"``, ``"24 replicas"``."""
     stripped = text.strip()
     match = _SERVERS_RE.match(stripped)
     if match is None:
         raise ParseError(f'"{stripped}" is not a number of servers; {SERVERS_EXPECTED}')
-    return check_servers(_to_float(match.group("num")), stripped)
+    return check_servers(_to_float(match.group("num"), decimal, SERVERS_EXPECTED), stripped)
 
 
 def check_servers(value: float, shown: str | None = None) -> int:
@@ -186,7 +192,9 @@ def _currency(token: str | None) -> str | None:
     return ""  # three letters that are no currency: the caller refuses the text
 
 
-def _money(text: str, per_re: re.Pattern[str], expected: str, what: str) -> tuple[float, str, re.Match[str] | None]:
+def _money(
+    text: str, per_re: re.Pattern[str], expected: str, what: str, decimal: DecimalSeparator | None
+) -> tuple[float, str, re.Match[str] | None]:
     stripped = text.strip()
     match = _MONEY_RE.match(stripped)
     if match is None:
@@ -199,21 +207,21 @@ def _money(text: str, per_re: re.Pattern[str], expected: str, what: str) -> tupl
         per_match = per_re.match(match.group("per").strip())
         if per_match is None:
             raise ParseError(f'"{stripped}" is not {what}; {expected}')
-    value = _to_float(match.group("num"))
+    value = _to_float(match.group("num"), decimal, expected)
     if not (math.isfinite(value) and value >= 0):
         raise ParseError(f'"{stripped}" is not {what}: it must be 0 or more; {expected}')
     return value, pre or post or "", per_match
 
 
-def parse_price(text: str) -> Price:
+def parse_price(text: str, decimal: DecimalSeparator | None = None) -> Price:
     """A GPU price per hour with its currency kept for display: ``"$2.50"``, ``"2.5 EUR"``, ``"2,50 €"``."""
-    value, currency, _ = _money(text, _PER_HOUR_RE, PRICE_EXPECTED, "a price")
+    value, currency, _ = _money(text, _PER_HOUR_RE, PRICE_EXPECTED, "a price", decimal)
     return Price(value, currency)
 
 
-def parse_energy_price(text: str) -> Price:
+def parse_energy_price(text: str, decimal: DecimalSeparator | None = None) -> Price:
     """An energy price per kWh: ``"0.12"``, ``"$0.12/kWh"``, ``"120 EUR/MWh"`` (= 0.12 EUR per kWh)."""
-    value, currency, per = _money(text, _PER_ENERGY_RE, ENERGY_PRICE_EXPECTED, "an energy price")
+    value, currency, per = _money(text, _PER_ENERGY_RE, ENERGY_PRICE_EXPECTED, "an energy price", decimal)
     if per is not None:
         value = _decimal_ratio(value, _PER_ENERGY[per.group("unit").lower()])
     return Price(value, currency)
@@ -231,7 +239,7 @@ def _is_symbol(currency: str) -> bool:
 
 
 def price_text(amount: float, currency: str = "") -> str:
-    """A price as text that :func:`parse_price` reads back exactly: ``"$2.5"``, ``"2.5 EUR"``."""
+    """A price as text that :func:`parse_price` reads back exactly (with ``decimal="."``): ``"$2.5"``, ``"2.5 EUR"``."""
     number = repr(float(amount))
     number = number[:-2] if number.endswith(".0") else number
     if not currency:
@@ -264,7 +272,7 @@ _POWER_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-z]+?)?s?\s*(?:/\s
 POWER_EXPECTED = 'expected watts per GPU, like "700", "700 W" or "0.7 kW"'
 
 
-def parse_power(text: str) -> float:
+def parse_power(text: str, decimal: DecimalSeparator | None = None) -> float:
     """Power in watts: ``"700 W"``, ``"0.7 kW"``, a bare number is watts."""
     stripped = text.strip()
     match = _POWER_RE.match(stripped)
@@ -275,7 +283,7 @@ def parse_power(text: str) -> float:
         unit = match.group("unit")
         # "mW" would be a milliwatt: no GPU draws that, so only the megawatt spelling "MW" is read.
         factor = _WATTS.get(unit.lower(), math.nan) if unit != "mW" else math.nan
-    value = _to_float(match.group("num"))
+    value = _to_float(match.group("num"), decimal, POWER_EXPECTED)
     if math.isnan(factor) or not (math.isfinite(value) and value >= 0):
         raise ParseError(f'"{stripped}" is not a power; {POWER_EXPECTED}')
     return float(Decimal(repr(value)) * Decimal(repr(factor)))

@@ -7,7 +7,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from .analysis import Analysis, ScalingFigures
+from .cost import cost_sentence, step_sentence
+from .extras import Extras, profile_extras
+from .load_settings import SETTING_ROWS
+from .load_view import load_sentence, max_rate_sentence, plan_phrase
 from .profile import Profile, Scaling
+from .report_extras import add_cost_to_points, cost_json, load_json, objectives_json
 from .units import format_percent, format_speedup, format_time
 
 
@@ -46,12 +51,16 @@ def scaling_dict(scaling: ScalingFigures) -> dict[str, Any]:
     }
 
 
-def to_json_dict(profile: Profile, analysis: Analysis, file_warnings: Iterable[object] = ()) -> dict[str, Any]:
+def to_json_dict(
+    profile: Profile, analysis: Analysis, file_warnings: Iterable[object] = (), extras: Extras | None = None
+) -> dict[str, Any]:
     """The analysis as plain data; times in ``profile.unit``; infinite ceilings are ``None``.
 
     ``file_warnings`` (what reading the file found, each placed at its cell) come first in ``warnings``,
-    then the analysis's own.
+    then the analysis's own. ``extras`` (objectives, load, cost) is computed from the profile when not given.
     """
+    if extras is None:
+        extras = profile_extras(profile, analysis)
     figs = analysis.optimizations
     scaling_text = {s: s.value for s in Scaling}
     result: dict[str, Any] = {
@@ -99,8 +108,12 @@ def to_json_dict(profile: Profile, analysis: Analysis, file_warnings: Iterable[o
             ],
         },
         "scaling": scaling_dict(analysis.scaling),
-        "warnings": [str(w) for w in file_warnings] + list(analysis.warnings),
+        "warnings": [str(w) for w in file_warnings] + list(analysis.warnings) + extras_warnings(extras),
+        "objectives": objectives_json(extras.objectives),
+        "load": load_json(extras.load, profile.settings),
+        "cost": cost_json(extras.cost),
     }
+    result["scaling"]["points"] = add_cost_to_points(result["scaling"]["points"], extras.cost)
     if analysis.target is not None:
         t = analysis.target
         result["target"] = {
@@ -111,6 +124,57 @@ def to_json_dict(profile: Profile, analysis: Analysis, file_warnings: Iterable[o
             "met_by_plan": t.met_by_plan,
         }
     return result
+
+
+_SETTING_LABELS = {row.field: row.label for row in SETTING_ROWS}
+
+
+def extras_warnings(extras: Extras) -> list[str]:
+    """The notes of the load and cost settings, each after its Settings label (objective notes come from the file)."""
+    return [
+        f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in extras.notes if n.table == "settings"
+    ]
+
+
+def extras_text(profile: Profile, extras: Extras) -> list[str]:
+    """The objectives table (when there is more than End to end), the load and max-rate sentences, the cost."""
+    lines: list[str] = []
+    table = extras.table
+    if len(table.rows) > 1:
+        cells = table.cells()
+        widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
+        lines.append("Objectives (speedup of each enabled optimization alone, and of the plan):")
+        for row in cells:
+            lines.append(
+                "  "
+                + "  ".join(
+                    v.ljust(w) if c == 0 else v.rjust(w) for c, (v, w) in enumerate(zip(row, widths, strict=True))
+                )
+            )
+        for o in extras.objectives:
+            if o.target is not None and not o.is_end_to_end:
+                met = "met by the plan" if o.target.met_by_plan else "not met by the plan"
+                lines.append(
+                    f"  {o.name} target {format_time(o.target.time, profile.unit)}: {met} "
+                    f"({format_time(o.baseline_total, profile.unit)} → {format_time(o.new_total, profile.unit)})."
+                )
+        lines.append("")
+    if extras.load is not None:
+        lines.append(load_sentence(extras.load, plan_phrase(profile)))
+        more = max_rate_sentence(extras.load)
+        if more:
+            lines.append(more)
+        lines.append("")
+    cost = extras.cost
+    if cost.priced:  # without a price, GPU-hours alone would be noise in every older report
+        lines.append(cost_sentence(cost, profile.unit))
+        doubling = [s for s in cost.steps if s.is_doubling]
+        if doubling:
+            last = doubling[-1]
+            sentence = step_sentence(last, cost.priced)
+            lines.append(sentence[0].upper() + sentence[1:] + ".")
+        lines.append("")
+    return lines
 
 
 def _names(names: tuple[str, ...] | list[str]) -> str:
@@ -175,8 +239,11 @@ def target_sentence(profile: Profile, analysis: Analysis) -> str | None:
     )
 
 
-def report_text(profile: Profile, analysis: Analysis) -> str:
-    """The analysis as a design-review answer: boundary, share, speedup, new time, ceiling, what remains."""
+def report_text(profile: Profile, analysis: Analysis, extras: Extras | None = None) -> str:
+    """The analysis as a design-review answer: boundary, share, speedup, new time, ceiling, what remains;
+    then each objective, the loaded service and the cost when the profile has them."""
+    if extras is None:
+        extras = profile_extras(profile, analysis)
     unit = profile.unit
     total = analysis.baseline_total
     lines: list[str] = []
@@ -223,7 +290,9 @@ def report_text(profile: Profile, analysis: Analysis) -> str:
             else ", and efficiency is below 50% at every count evaluated."
         )
     )
-    for w in analysis.warnings:
+    lines.append("")
+    lines.extend(extras_text(profile, extras))
+    for w in [*analysis.warnings, *extras_warnings(extras)]:
         lines.append(f"Note: {w}")
     lines.append("Next: build it, then measure again — the bottleneck moves.")
     return "\n".join(lines)

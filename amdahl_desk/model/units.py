@@ -68,6 +68,8 @@ def parse_unit(text: str) -> TimeUnit:
 
 # A number (digits and separators; the number parser decides what they mean) and an optional unit word.
 _NUMBER = r"[-+\u2212]?[\d.,'\u2019 \u00a0\u2009\u202f]*[\d.](?:[eE][-+]?\d+)?"
+NUMBER_PATTERN = _NUMBER
+"""A number as people write it (separators decided by :func:`~amdahl_desk.model.numbers.parse_number`), for patterns."""
 _TIME_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Zµμ]+)?\s*$")
 _SPEEDUP_RE = re.compile(rf"^\s*(?:[x×]\s*)?(?P<num>{_NUMBER})\s*[x×]?\s*$", re.IGNORECASE)
 

@@ -81,3 +81,12 @@ def test_profile_comparison(capsys):
     examples = sorted(profile.glob("*.xlsx"))
     status, out, _ = run(capsys, FIXTURES / "training-gpus.csv", "--profile", examples[0])
     assert status == 0 and "The profile says" in out
+
+
+def test_profile_comparison_at_the_runs_baseline(capsys):
+    from amdahl_desk.resources import example_path
+
+    # training-iteration: 750 of 1,000 ms parallel on N0 = 8 GPUs; the runs start at 1 GPU, where the
+    # parallel part takes 8 × 750 = 6,000 ms of 6,250: 96%
+    status, out, _ = run(capsys, FIXTURES / "training-gpus.csv", "--profile", example_path("training-iteration.xlsx"))
+    assert status == 0 and "The profile says 96% parallel" in out

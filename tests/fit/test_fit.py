@@ -205,3 +205,33 @@ def test_lenient_keeps_the_good_rows_and_locates_the_bad():
     assert [r.n for r in m.rows] == [1, 2, 8]
     assert [(p.row, p.field) for p in problems] == [(1, "n"), (3, "value")]
     assert fit_measurements(m).usl is not None
+
+
+def test_a_parallel_fraction_moves_with_the_baseline_gpu_count():
+    from amdahl_desk.model.laws import parallel_fraction_at
+
+    # 250 ms serial + 750 ms parallel on 8 GPUs: on 1 GPU the parallel part takes 6,000 ms of 6,250
+    assert parallel_fraction_at(0.75, 8, 1) == pytest.approx(6000 / 6250)
+    assert parallel_fraction_at(6000 / 6250, 1, 8) == pytest.approx(0.75)
+    assert parallel_fraction_at(0.75, 8, 8) == 0.75
+    assert parallel_fraction_at(0.0, 8, 1) == 0.0 and parallel_fraction_at(1.0, 8, 1) == 1.0
+
+
+def test_profile_comparison_at_the_runs_baseline():
+    r = fit_measurements(Measurements.of([(1, 1.0), (2, 0.52), (4, 0.28), (8, 0.16)], "time", "s"))
+    assert r.amdahl is not None and r.baseline_n == 1
+    # the profile's 75% on 8 GPUs is 96% on the runs' single GPU
+    assert profile_comparison(0.75, r, 8).startswith("The profile says 96% parallel")
+    assert profile_comparison(0.75, r).startswith("The profile says 75% parallel")
+
+
+def test_profile_p_at_reads_the_profile_n0():
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.model.fit_text import profile_p_at
+    from amdahl_desk.resources import example_path
+
+    analysis = analyse(load_profile(example_path("training-iteration.xlsx")).profile)
+    assert analysis.scaling.baseline_gpus == 8 and analysis.scaling.parallel_fraction == pytest.approx(0.75)
+    assert profile_p_at(analysis, 1) == pytest.approx(0.96)
+    assert profile_p_at(analysis, None) == profile_p_at(analysis, 8) == pytest.approx(0.75)

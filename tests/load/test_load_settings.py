@@ -78,7 +78,7 @@ def read_back(texts: dict[str, str]) -> LoadCostSettings:
     for fld, text in texts.items():
         if not text:
             continue
-        value = SETTING_PARSERS[fld](text)
+        value = SETTING_PARSERS[fld](text, ".")
         if fld in ("gpu_price_per_hour", "energy_price_per_kwh"):
             amount, currency = value
             values[fld] = amount

@@ -33,7 +33,8 @@ from amdahl_desk.model.units import ParseError
         ("14 requests per second", 14),
         ("14 rps", 14),
         ("3600 per hour", 1),
-        ("86,400/day", 1),
+        ("86 400/day", 1),
+        ("86,400.0/day", 1),
         ("1,5/s", 1.5),
         ("2 / s", 2),
     ],
@@ -81,11 +82,19 @@ def test_bad_servers(text):
         ("€3 per GPU-hour", Price(3, "€")),
         ("2.5 per hour", Price(2.5, "")),
         ("US$4", Price(4, "US$")),
-        ("1,000 USD", Price(1000, "USD")),
+        ("1,000.00 USD", Price(1000, "USD")),
+        ("1 000 USD", Price(1000, "USD")),
     ],
 )
 def test_prices(text, price):
     assert parse_price(text) == price
+
+
+def test_a_thousands_comma_is_refused_unless_the_decimal_separator_is_known():
+    with pytest.raises(ParseError, match=r'"1,000" could be 1000 .* or 1 \(decimal comma\)'):
+        parse_price("1,000 USD")
+    assert parse_price("1,000 USD", ".") == Price(1000, "USD")
+    assert parse_price("1,000 USD", ",") == Price(1, "USD")
 
 
 @pytest.mark.parametrize("text", ["$2.5 EUR", "2.5 abc", "-1", "2.5/min", "cheap", "2.5 per"])
@@ -149,14 +158,14 @@ amounts = st.floats(0, 1e9, allow_nan=False, allow_infinity=False)
 
 @given(amounts, st.sampled_from(["", "$", "€", "EUR", "US$", "CHF"]))
 def test_price_text_round_trips(amount, currency):
-    assert parse_price(price_text(amount, currency)) == Price(amount, currency)
+    assert parse_price(price_text(amount, currency), ".") == Price(amount, currency)
 
 
 @given(st.floats(1e-6, 1e9))
 def test_rate_text_round_trips(rate):
-    assert parse_rate(rate_text(rate)) == rate
+    assert parse_rate(rate_text(rate), ".") == rate
 
 
 @given(amounts)
 def test_watts_text_round_trips(watts):
-    assert parse_power(watts_text(watts)) == watts
+    assert parse_power(watts_text(watts), ".") == watts

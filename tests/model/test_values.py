@@ -11,6 +11,7 @@ from amdahl_desk.cli import main
 from amdahl_desk.files import load_profile
 from amdahl_desk.model.units import ParseError, TimeUnit
 from amdahl_desk.model.values import (
+    Price,
     parse_count,
     parse_energy_price,
     parse_fraction,
@@ -63,11 +64,11 @@ def test_rates(text, per_second):
 @pytest.mark.parametrize(
     ("text", "price"),
     [
-        ("$2.50", (2.5, "USD")),
-        ("2.5 EUR", (2.5, "EUR")),
-        ("2,50 €", (2.5, "EUR")),
-        ("€3", (3, "EUR")),
-        ("£1", (1, "GBP")),
+        ("$2.50", Price(2.5, "$")),
+        ("2.5 EUR", Price(2.5, "EUR")),
+        ("2,50 €", Price(2.5, "€")),
+        ("€3", Price(3, "€")),
+        ("£1", Price(1, "£")),
     ],
 )
 def test_prices(text, price):
@@ -83,11 +84,32 @@ def test_power(text, watts):
 
 @pytest.mark.parametrize(
     ("text", "price"),
-    [("0.30 EUR/kWh", (0.3, "EUR")), ("$0.12 per kWh", (0.12, "USD")), ("120 USD/MWh", (0.12, "USD"))],
+    [("0.30 EUR/kWh", (0.3, "EUR")), ("$0.12 per kWh", (0.12, "$")), ("120 USD/MWh", (0.12, "USD"))],
 )
 def test_energy_prices(text, price):
-    amount, currency = parse_energy_price(text)
-    assert (pytest.approx(amount), currency) == price
+    parsed = parse_energy_price(text)
+    assert (pytest.approx(parsed.amount), parsed.currency) == price
+
+
+@pytest.mark.parametrize(
+    ("parse", "text"),
+    [
+        (parse_rate, "1,500/min"),
+        (parse_price, "$1,500"),
+        (parse_power, "1,500 W"),
+        (parse_energy_price, "1,500 EUR/MWh"),
+    ],
+)
+def test_a_thousands_comma_alone_is_refused_with_both_readings(parse, text):
+    with pytest.raises(ParseError, match=r"could be 1500 \(comma grouping thousands\) or 1\.5 \(decimal comma\)"):
+        parse(text)
+
+
+def test_a_known_decimal_separator_settles_the_comma():
+    assert parse_price("$1,500", ".") == Price(1500, "$")
+    assert parse_price("$1,500", ",") == Price(1.5, "$")
+    assert parse_rate("1,500/s", ",") == 1.5
+    assert parse_power("1.500 W", ",") == 1500
 
 
 @pytest.mark.parametrize("parse", [parse_rate, parse_price, parse_power, parse_energy_price])

@@ -1,0 +1,134 @@
+"""The rules components and optimizations must keep: names one unique printable line, times finite, targets real."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Container, Sequence
+
+from .errors import Problem
+from .profile_values import Component, Optimization
+from .units import ParseError, check_speedup, check_time
+
+# Line breaks, tabs and other control characters: a name is one line of visible text.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a name (it holds a line break or a control character), or ``None``."""
+    if name.isprintable():  # the common case, at C speed
+        return None
+    found = _CONTROL.search(name)
+    if found is None:
+        return None  # no-break and other Unicode spaces are fine
+    char = found.group()
+    what = (
+        "a line break"
+        if char in "\n\r\u2028\u2029"
+        else ("a tab" if char == "\t" else f"the control character U+{ord(char):04X}")
+    )
+    return f'the name "{one_line(name)[:40]}" holds {what}; a name is one line of visible text'
+
+
+def one_line(name: str) -> str:
+    """``name`` made a valid name: line breaks and tabs become one space, other control characters U+FFFD."""
+    if name.isprintable():
+        return name
+    text = re.sub(r"[\t\n\r\u2028\u2029]+", " ", name)
+    return " ".join(_CONTROL.sub("\ufffd", text).split(" ")).strip()
+
+
+def name_key(name: str) -> str:
+    return name.strip().casefold()
+
+
+def table_row(row: int) -> str:
+    """A row of the components table as the window numbers it: 1-based."""
+    return f"row {row + 1}"
+
+
+def component_problems(
+    components: Sequence[Component],
+    first_row: dict[str, int] | None = None,
+    row_name: Callable[[int], str] = table_row,
+) -> list[Problem]:
+    """Names empty or repeated (case-insensitively), times negative or not finite.
+
+    Fills ``first_row`` (when given) with each name's key and row, for reuse as the name index.
+    ``row_name`` names another row in a message (a file reader names the sheet cell or CSV row).
+    """
+    problems: list[Problem] = []
+    first_row = {} if first_row is None else first_row
+    inf = math.inf
+    for row, comp in enumerate(components):
+        name, time = comp[0], comp[1]
+        key = name.casefold()  # names are stripped on construction
+        # The common case first, at C speed: a new, printable name and a finite time ≥ 0.
+        if key and key not in first_row and name.isprintable():
+            first_row[key] = row
+        elif not key:
+            problems.append(
+                Problem("the component has no name; every component needs a unique name", "components", row, "name")
+            )
+        elif (bad_name := name_problem(name)) is not None:
+            problems.append(Problem(bad_name, "components", row, "name"))
+        elif key in first_row:
+            problems.append(
+                Problem(
+                    f'"{name}" is a duplicate name (also in {row_name(first_row[key])}); '
+                    "component names must be unique",
+                    "components",
+                    row,
+                    "name",
+                )
+            )
+        else:
+            first_row[key] = row
+        if type(time) is float and 0 <= time < inf:
+            continue
+        try:
+            check_time(time)
+        except ParseError as exc:
+            problems.append(Problem(str(exc), "components", row, "time"))
+        except TypeError:
+            problems.append(Problem("the time is not a number", "components", row, "time"))
+    return problems
+
+
+def optimization_problems(
+    optimizations: Sequence[Optimization], components: Sequence[Component], names: Container[str] | None = None
+) -> list[Problem]:
+    """Speedups ≤ 0, no targets, and targets that name no component (``names``: their keys, if known)."""
+    if names is None:
+        names = {name_key(c.name) for c in components}
+    problems: list[Problem] = []
+    for row, opt in enumerate(optimizations):
+        bad_name = name_problem(opt.name)
+        if bad_name is not None:
+            problems.append(Problem(bad_name, "optimizations", row, "name"))
+        try:
+            check_speedup(opt.speedup)
+        except ParseError as exc:
+            problems.append(Problem(str(exc), "optimizations", row, "speedup"))
+        if not opt.targets:
+            problems.append(
+                Problem(
+                    f'"{opt.name}" has no targets; expected one or more component names separated by ";"',
+                    "optimizations",
+                    row,
+                    "targets",
+                )
+            )
+        missing = [t for t in opt.targets if name_key(t) not in names]
+        if missing:
+            listed = ", ".join(f'"{t}"' for t in missing)
+            problems.append(
+                Problem(
+                    f"{listed} {'is not a component' if len(missing) == 1 else 'are not components'}; "
+                    "expected names from the Components table",
+                    "optimizations",
+                    row,
+                    "targets",
+                )
+            )
+    return problems

@@ -1,0 +1,81 @@
+"""compare on profiler traces: both sides imported alike (--group-by, --total), a trace and a table refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from amdahl_desk.cli import main
+from amdahl_desk.files import is_trace, load_any
+from amdahl_desk.model.traces import ImportOptions
+from amdahl_desk.resources import example_path
+
+from . import expect
+
+FIXTURE = expect.FIXTURES / "torch_cpu_steps.json.gz"
+ONE_GPU = expect.SHARED / "kineto_1gpu_ns_timestamps.json.gz"
+SIXTEEN = expect.SHARED / "kineto_16gpu_nccl_rank0.json.gz"
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_trace_against_itself_is_exactly_as_planned(capsys):
+    code, out, _ = run(capsys, "compare", str(FIXTURE), str(FIXTURE), "--json")
+    assert code == 0
+    data = json.loads(out)
+    # default import: the mean step, from the ProfilerStep events' durations
+    assert data["before_total"] == pytest.approx(expect.mean_step_ms(expect.load(FIXTURE)), rel=1e-9)
+    assert data["after_total"] == data["before_total"] and data["measured_speedup"] == 1
+
+
+def test_total_applies_to_both_sides(capsys):
+    code, out, _ = run(capsys, "compare", str(FIXTURE), str(FIXTURE), "--total", "--json")
+    assert code == 0
+    data = json.loads(out)
+    per_step = expect.mean_step_ms(expect.load(FIXTURE))
+    assert data["before_total"] == data["after_total"] and data["before_total"] > 3 * per_step
+
+
+def test_group_by_applies_to_both_sides(capsys):
+    code, out, _ = run(capsys, "compare", str(FIXTURE), str(FIXTURE), "--group-by", "annotation", "--json")
+    assert code == 0
+    names = {r["name"] for r in json.loads(out)["components"]}
+    assert set(expect.outermost_annotations_ms(expect.load(FIXTURE))) <= names
+
+
+@pytest.mark.skipif(not (ONE_GPU.exists() and SIXTEEN.exists()), reason="the shared real traces are not here")
+def test_two_real_traces(capsys):
+    code, out, _ = run(capsys, "compare", str(ONE_GPU), str(SIXTEEN), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["before_total"] == pytest.approx(expect.mean_step_ms(expect.load(ONE_GPU)), rel=1e-6)
+    assert data["measured_speedup"] == pytest.approx(data["before_total"] / data["after_total"])
+
+
+def test_a_trace_and_a_workbook_are_refused_either_way(capsys):
+    for before, after, trace in (
+        (FIXTURE, example_path("llm-request.xlsx"), "BEFORE"),
+        (example_path("llm-request.xlsx"), FIXTURE, "AFTER"),
+    ):
+        code, out, err = run(capsys, "compare", str(before), str(after))
+        assert code == 2 and out == ""
+        assert f"{trace} is a profiler trace" in err and "compare like with like" in err
+
+
+def test_an_unknown_grouping_is_refused(capsys):
+    code, _, err = run(capsys, "compare", str(FIXTURE), str(FIXTURE), "--group-by", "colour")
+    assert code == 2 and '"colour" is not a grouping' in err
+
+
+def test_load_any_opens_tables_and_traces_alike():
+    table = load_any(example_path("llm-request.xlsx"))
+    assert not table.from_trace and table.profile.settings.arrival_rate == 14
+    trace = load_any(FIXTURE, ImportOptions(total=True))
+    assert trace.from_trace and is_trace(FIXTURE) and not is_trace(example_path("llm-request.xlsx"))
+    assert trace.profile.total > 3 * expect.mean_step_ms(expect.load(FIXTURE))
+    assert any("far from the median" in str(w) for w in trace.warnings)
