@@ -37,7 +37,9 @@ def _module(name: str) -> ModuleType:
     return importlib.import_module(SUBCOMMANDS[name], __name__)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only``, just that subcommand is registered, so running one
+    command imports no other command's module (the trace reader, the fits…)."""
     parser = argparse.ArgumentParser(
         prog="amdahl-desk",
         description="Decide which optimization is worth building: Amdahl's law on a measured profile.",
@@ -50,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"amdahl-desk {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(SUBCOMMANDS) + "}")
-    for name in SUBCOMMANDS:
+    for name in [only] if only else SUBCOMMANDS:
         _module(name).register(sub)
     return parser
 
@@ -59,7 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         if args_list and (args_list[0] in SUBCOMMANDS or args_list[0] in ("-h", "--help", "--version")):
-            args = _parser().parse_args(args_list)
+            only = args_list[0] if args_list[0] in SUBCOMMANDS else None
+            args = _parser(only).parse_args(args_list)
             status: int = _module(args.command).run(args)
             return status
         from . import window

@@ -137,3 +137,18 @@ def test_export_chart_keys_match_the_chart_registry():
     from amdahl_desk.ui.charts.export import CHARTS
 
     assert tuple(CHART_KEYS) == tuple(CHARTS)
+
+
+def test_a_subcommand_imports_no_other_subcommand():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, io, contextlib\n"
+        "from amdahl_desk.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['scale', '-p', '0.9', '--gpus', '1,2'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('amdahl_desk.cli.') or m == 'amdahl_desk.files.traces'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "['amdahl_desk.cli.common', 'amdahl_desk.cli.scale']"
