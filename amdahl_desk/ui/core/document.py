@@ -123,12 +123,14 @@ class Document(QObject):
     ) -> None:
         """Show another profile: a new file, New, Revert. Clears undo history.
 
-        ``measurements`` replaces the measured runs; None keeps them (a profile read without any).
+        ``measurements`` replaces the measured runs; None takes the profile's own (saved with it), or none.
         """
+        if measurements is None:
+            saved = profile.measurements
+            measurements = MeasurementTable.of(saved) if saved is not None and saved.rows else MeasurementTable()
         with self.batch():
-            if measurements is not None:
-                self.apply_measurements(measurements)
-            self.profile = profile
+            self.profile = profile  # first, so that the runs below are set on the profile shown
+            self.apply_measurements(measurements)
             self.path = path
             self.warnings = list(warnings)
             self.undo_stack.clear()
@@ -157,6 +159,7 @@ class Document(QObject):
     def apply_snapshot(self, state: Snapshot) -> None:
         with self.batch():
             self.profile, self.path, self.warnings = state.profile, state.path, list(state.warnings)
+            self._keep_runs()  # an import replaces the profile, not the runs in the window
             self._touch(*EVERYTHING)
             self.profileReset.emit()
             self.pathChanged.emit()
@@ -437,9 +440,15 @@ class Document(QObject):
         with self.batch():
             self.measurementsAboutToChange.emit(table)
             old, self._measurements, self._fit = self._measurements, table, None
+            self._keep_runs()
             self.revision += 1
             self._pending.add(Aspect.MEASUREMENTS)
             self.measurementsChanged.emit(old)
+
+    def _keep_runs(self) -> None:
+        """The profile carries the complete runs, so a save and a recovery copy write them (undo and redo too)."""
+        runs = self._measurements.complete()
+        self.profile.set_measurements(runs if runs.rows else None)
 
 
 class ReplaceProfileCommand(commands.DocumentCommand):

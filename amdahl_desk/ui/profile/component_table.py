@@ -12,6 +12,7 @@ from ...model.errors import ProfileError
 from ...model.profile import Component, Scaling
 from ...model.units import ParseError, format_number, format_percent, parse_time
 from ..core.document import Document
+from ..core.qt_util import locale_decimal
 
 NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = COLUMNS = range(7)
 EDITABLE = {NAME, TIME, SCALING, GROUP, NOTES}
@@ -209,7 +210,7 @@ class ComponentTableModel(QAbstractTableModel):
             if col == TIME:
                 if not value.strip():
                     raise CellError(row, col, "a component needs a time; type 0 for none")
-                return comp._replace(time=parse_time(value, self.doc.unit))
+                return comp._replace(time=parse_time(value, self.doc.unit, locale_decimal()))
             if col == SCALING:
                 return comp._replace(scaling=Scaling.parse(value))
             if col == GROUP:
