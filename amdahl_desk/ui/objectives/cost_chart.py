@@ -46,7 +46,7 @@ class CostChart(ChartFrame):
         self.on_target = pg.ScatterPlotItem(size=style.size(14), symbol="d", brush=pg.mkBrush(ORANGE), pen=INK)
         item.addItem(self.cheapest)
         item.addItem(self.on_target)
-        self.labels = [pg.TextItem(color=c, anchor=a) for c, a in ((GREEN, (0, 1.3)), (ORANGE, (0, -0.3)))]
+        self.labels = [pg.TextItem(color=c, anchor=a) for c, a in ((GREEN, (-0.05, -0.3)), (ORANGE, (1.05, 1.2)))]
         for label in self.labels:
             label.setFont(style.font(0.95, bold=True))
             item.addItem(label)

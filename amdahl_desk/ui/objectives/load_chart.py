@@ -51,10 +51,11 @@ class LoadChart(ChartFrame):
         self.wall_before = self.marker_line(90, RED, Qt.PenStyle.SolidLine, 0.62, (1, 0.5))
         self.wall_after = self.marker_line(90, RED, Qt.PenStyle.SolidLine, 0.85, (1, 0.5))
         self.current = self.marker_line(90, INK, Qt.PenStyle.DashLine, 0.40, (1, 0.5))
-        self.target = self.marker_line(0, GREEN, Qt.PenStyle.DotLine, 0.03, (0, 1))
+        self.target = self.marker_line(0, GREEN, Qt.PenStyle.DotLine, 0.97, (1, 1))  # right, past the walls
         self.points = pg.ScatterPlotItem(size=style.size(11), pen=pg.mkPen(INK))
         item.addItem(self.points)
-        self.point_labels = [pg.TextItem(color=c, anchor=(-0.1, 1.1)) for c in (BEFORE, AFTER)]
+        # Left of the current rate, where the curves are flat: before's over its point, after's under it.
+        self.point_labels = [pg.TextItem(color=c, anchor=a) for c, a in ((BEFORE, (1.05, 1.0)), (AFTER, (1.05, 0.0)))]
         for label in self.point_labels:
             label.setFont(style.font(0.95, bold=True))
             item.addItem(label)
@@ -90,7 +91,7 @@ class LoadChart(ChartFrame):
             line.setVisible(math.isfinite(rate))
             if math.isfinite(rate):
                 line.setPos(rate)
-                line.label.setFormat(f"saturated {side}: {format_number(rate)}/s")
+                line.label.setFormat(f"wall {side}: {format_number(rate)}/s")
         self.current.setVisible(True)
         self.current.setPos(curve.current_rate)
         self.current.label.setFormat(f"now {format_number(curve.current_rate)}/s")
