@@ -16,7 +16,7 @@ from .common import EXIT_OK, BadInputError, print_warnings
 
 NAME = "export"
 # The chart keys, kept here so that --help needs no Qt; a test checks them against the chart registry.
-CHART_KEYS = ("slide", "breakdown", "speedup", "scaling")
+CHART_KEYS = ("slide", "breakdown", "speedup", "scaling", "load", "cost")
 COMPARE_CHART_KEYS = ("comparison", "comparison-slide")  # with --compare AFTER
 
 

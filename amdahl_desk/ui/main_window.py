@@ -41,6 +41,7 @@ from .files.recovery import RecoveryStore
 from .fit.fit_panel import FitPanel
 from .help_text import show_about, show_help
 from .import_.trace_import import TRACE_FILTERS, TraceImport, may_be_dropped, route_drop
+from .objectives.panel import ObjectivesPanel
 from .profile.component_table import TIME, ComponentTableModel
 from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
         self.trace_import = TraceImport(self, self.files.adopt_import, self)
         self.exports = ChartExports(self.doc, self.files, self, self.optimizations.current_row, self)
         self.fit_panel = FitPanel(self.doc, self.redraws)
+        self.objectives_panel = ObjectivesPanel(self.doc)
         self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
         self._build_layout()
         self._build_menus()
@@ -143,6 +145,7 @@ class MainWindow(QMainWindow):
         self.left_tabs = QTabWidget()
         self.left_tabs.addTab(left, "Profile")
         self.left_tabs.addTab(self.fit_panel, "Measurements")
+        self.left_tabs.addTab(self.objectives_panel, "Objectives, load and cost")
         self.left_tabs.setDocumentMode(True)
         # The plan's results, and a comparison's tab beside them while one is open (no tab bar until then).
         self.results_tabs = QTabWidget()
@@ -534,7 +537,7 @@ class MainWindow(QMainWindow):
         sizes = {
             "main": [left, w - left],
             "left": [int(h * 0.45), int(h * 0.27), int(h * 0.28)],
-            "right": [int(h * 0.17), int(h * 0.42), int(h * 0.41)],
+            "right": [int(h * 0.30), int(h * 0.36), int(h * 0.34)],
             "charts": [(w - left) // 2] * 2,
             "measurements": [int(h * 0.27), int(h * 0.26), int(h * 0.47)],
         }

@@ -9,15 +9,19 @@ from __future__ import annotations
 from functools import partial
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QFrame, QSplitter, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from .charts.base import Chart
 from .charts.registry import ENTRIES, ChartEntry
 from .core.document import Aspect, Document
 from .core.redraw import RedrawScheduler
-from .profile.summary_panel import SummaryPanel
+from .objectives.answer_panel import ExtrasPanel, ObjectivePicker, objective_caption
+from .objectives.choice import ObjectiveChoice
+from .profile.summary_panel import SummaryPanel, set_text
 
-SUMMARY_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS})
+SUMMARY_DEPENDS_ON = frozenset(
+    {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
+)
 
 
 class ResultsPane(QSplitter):
@@ -27,19 +31,43 @@ class ResultsPane(QSplitter):
         super().__init__(Qt.Orientation.Vertical, parent)
         self.doc, self.redraws = doc, redraws
         self.summary = SummaryPanel()
+        # The objective the answer is seen through: picked above the summary, the objectives table under it.
+        self.choice = ObjectiveChoice(doc, redraws, self)
+        self.picker = ObjectivePicker(self.choice)
+        self.extras = ExtrasPanel(self.choice)
+        inner = QWidget()
+        column = QVBoxLayout(inner)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        for w in (self.picker, self.summary, self.extras):
+            column.addWidget(w)
+        column.addStretch(1)
+        # Scrolls rather than squeezing the charts when the window is small (1280×720).
+        answer = QScrollArea()
+        answer.setWidget(inner)
+        answer.setWidgetResizable(True)
+        answer.setFrameShape(QFrame.Shape.NoFrame)
+        answer.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.answer = answer
         self.entries = [e for e in ENTRIES if e.on_screen]
         self.charts: dict[str, Chart] = {}
-        # The first two charts side by side under the summary, the others below them, full width.
+        # The first two charts side by side under the summary, the others below them in tabs (GPU scaling,
+        # latency against load, cost per run): one at a time, each full width.
         self.top = QSplitter(Qt.Orientation.Horizontal)
-        self.addWidget(self.summary)
+        self.more = QTabWidget()
+        self.more.setDocumentMode(True)
+        self.addWidget(answer)
         self.addWidget(self.top)
-        self._slots: dict[str, tuple[QSplitter, int]] = {}
+        self.addWidget(self.more)
+        self._slots: dict[str, tuple[QSplitter | QTabWidget, int]] = {}
         for i, e in enumerate(self.entries):
-            holder = self.top if i < 2 else self
             frame = QFrame()
             frame.setMinimumSize(120, 120)
-            holder.addWidget(frame)
-            self._slots[e.key] = (holder, holder.indexOf(frame))
+            if i < 2:
+                self.top.addWidget(frame)
+                self._slots[e.key] = (self.top, self.top.indexOf(frame))
+            else:
+                self._slots[e.key] = (self.more, self.more.addTab(frame, e.title))
         self.setStretchFactor(0, 0)
         for i in range(1, self.count()):
             self.setStretchFactor(i, 3)
@@ -61,7 +89,12 @@ class ResultsPane(QSplitter):
         for e in self.entries:
             chart = e.load()()
             holder, index = self._slots[e.key]
-            old = holder.replaceWidget(index, chart)
+            if isinstance(holder, QTabWidget):
+                old: QWidget | None = holder.widget(index)
+                holder.removeTab(index)
+                holder.insertTab(index, chart, e.title)
+            else:
+                old = holder.replaceWidget(index, chart)
             if old is not None:
                 old.deleteLater()
             self.charts[e.key] = chart
@@ -72,10 +105,18 @@ class ResultsPane(QSplitter):
         return self.charts[key]
 
     def _show_chart(self, entry: ChartEntry) -> None:
-        self.charts[entry.key].show_analysis(self.doc.profile, self.doc.analysis, self.redraws.selected_optimization)
+        analysis = self.choice.view(self.doc.analysis)  # seen through the chosen objective
+        self.charts[entry.key].show_analysis(self.doc.profile, analysis, self.redraws.selected_optimization)
 
     def _show_summary(self) -> None:
         doc = self.doc
         analysis = doc.analysis
-        self.summary.update_analysis(doc.profile, analysis, doc.analysis_error)
+        self.summary.update_analysis(doc.profile, self.choice.view(analysis), doc.analysis_error)
+        objective = self.choice.objective()
+        if objective is not None and not objective.is_end_to_end:
+            caption, sentence = objective_caption(objective, doc.profile, self.choice)
+            set_text(self.summary.speedup.caption, caption)
+            set_text(self.summary.sentence, sentence)
+        else:
+            set_text(self.summary.speedup.caption, "end-to-end speedup")
         self.summary.set_notes(list(analysis.warnings if analysis else []) + list(doc.warnings))

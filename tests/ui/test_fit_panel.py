@@ -282,7 +282,7 @@ def test_measured_charts_export_like_the_others_and_join_the_slide(window, panel
 
     window.answer = QMessageBox.StandardButton.Discard
     window.files.new_document()
-    assert window.doc.analysis is None and len(window.doc.measurements.rows) == 7  # the runs stay until replaced
+    assert window.doc.analysis is None and len(window.doc.measurements.rows) == 0  # runs belong to the profile now
     assert window.exports.export_chart_to(tmp_path / "t.png", "throughput", "png")
     assert not window.exports.export_chart_to(tmp_path / "s.png", "slide", "png")
 

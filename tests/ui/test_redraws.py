@@ -32,7 +32,8 @@ def test_a_burst_of_k_changes_redraws_once_and_only_what_depends_on_k(window, qt
     panel.slider.sliderReleased.emit()
     with qtbot.waitSignal(window.redraws.redrawn):
         pass
-    assert counts == {"breakdown": 1, "speedup": 1, "scaling": 0}  # scaling never reads the optimizations
+    # scaling and cost never read the optimizations; the load chart does (the service time after the plan)
+    assert counts == {"breakdown": 1, "speedup": 1, "scaling": 0, "load": 1, "cost": 0}
     k = window.doc.profile.optimizations[0].speedup
     assert k == 55  # the last position, snapped to two digits
     assert window.doc.undo_stack.count() == 1  # the whole drag is one step, named by where it ended
@@ -43,7 +44,7 @@ def test_selecting_another_optimization_redraws_only_the_speedup_chart(window, q
     counts = count_redraws(window)
     window.optimizations.select_row(2)
     window.drawn()
-    assert counts == {"breakdown": 0, "speedup": 1, "scaling": 0}
+    assert counts == {"breakdown": 0, "speedup": 1, "scaling": 0, "load": 0, "cost": 0}
     assert "Kernel fusion" in window.speedup.title
 
 
@@ -52,7 +53,7 @@ def test_a_settings_change_leaves_the_speedup_chart_alone(window, qtbot):
     window.settings_panel.max_gpus.setValue(64)
     window.settings_panel.max_gpus.editingFinished.emit()
     window.drawn()
-    assert counts == {"breakdown": 1, "speedup": 0, "scaling": 1}
+    assert counts == {"breakdown": 1, "speedup": 0, "scaling": 1, "load": 1, "cost": 1}
 
 
 def test_one_registry_for_menus_dialog_and_command_line(window):
@@ -61,7 +62,9 @@ def test_one_registry_for_menus_dialog_and_command_line(window):
         assert issubclass(entry.load(), Chart)
     copy_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "E&xport")
     copy_chart = next(a.menu() for a in copy_menu.actions() if a.menu() is not None)
-    assert [a.text() for a in copy_chart.actions()] == [CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling")]
+    assert [a.text() for a in copy_chart.actions()] == [
+        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling", "load", "cost")
+    ]
     from amdahl_desk.ui.charts.export_dialog import ExportDialog
 
     dialog = ExportDialog("speedup", window)

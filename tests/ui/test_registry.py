@@ -29,7 +29,7 @@ def test_every_chart_has_one_source_and_the_lists_partition_the_registry():
     assert len(CHARTS) + len(MEASURED_CHARTS) + len(COMPARISON_CHARTS) == len(ENTRIES)
     assert MEASURED_CHARTS == ("measured_scaling", "throughput", "karp_flatt")
     assert COMPARISON_CHARTS == ("comparison", "comparison-slide")
-    assert SLIDE_CHARTS == ("breakdown", "speedup", "measured_scaling")
+    assert SLIDE_CHARTS == ("breakdown", "speedup", "load", "measured_scaling")
 
 
 def test_the_command_line_lists_each_source_as_the_registry_does():
@@ -42,7 +42,7 @@ def test_menus_and_the_export_dialog_select_by_source(window, monkeypatch):
     from amdahl_desk.ui.charts.export_dialog import ExportDialog
 
     assert menu(window, "E&xport", "Copy C&hart Image") == [
-        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling")
+        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling", "load", "cost")
     ]
     assert menu(window, "E&xport", "Copy Measured Chart I&mage") == [CHART_TITLES[k] for k in MEASURED_CHARTS]
     offered = []

@@ -13,18 +13,21 @@ them), and a dialog or ``--help`` that lists the charts loads no plotting code.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
 from ..core.document import Aspect
 from .base import Chart, ChartInputs
 
-COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS = (
+COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE = (
     Aspect.COMPONENTS,
     Aspect.OPTIMIZATIONS,
     Aspect.SETTINGS,
     Aspect.SELECTION,
     Aspect.MEASUREMENTS,
+    Aspect.OBJECTIVES,
+    Aspect.OBJECTIVE,
 )
 
 
@@ -64,6 +67,11 @@ class ChartEntry:
     on_screen: bool = True  # shown in the window's results pane (the slide is for export only)
     source: Source = Source.PROFILE  # what it is drawn from
     on_slide: bool = False  # one of the slide's charts (shown there when its source has data)
+    slide_when: Callable[[ChartInputs], bool] | None = None  # and only when this holds (None: always)
+
+    def on_slide_for(self, inputs: ChartInputs) -> bool:
+        """Whether the slide shows this chart for ``inputs``: its source has data and its own condition holds."""
+        return self.on_slide and self.source.has_data(inputs) and (self.slide_when is None or self.slide_when(inputs))
 
     def load(self) -> type[Chart]:
         module, _, name = self.location.partition(":")
@@ -84,14 +92,14 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "breakdown",
         "Where the time goes",
-        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS}),  # settings: the target line, the unit
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES, OBJECTIVE}),  # settings: the target line, the unit
         "amdahl_desk.ui.profile.breakdown_chart:BreakdownChart",
         on_slide=True,
     ),
     ChartEntry(
         "speedup",
         "Speedup against k",
-        frozenset({COMPONENTS, OPTIMIZATIONS, SELECTION}),
+        frozenset({COMPONENTS, OPTIMIZATIONS, SELECTION, OBJECTIVE}),
         "amdahl_desk.ui.profile.speedup_plot:SpeedupPlot",
         on_slide=True,
     ),
@@ -100,6 +108,22 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "GPU scaling",
         frozenset({COMPONENTS, SETTINGS}),  # scaling reads times and scaling classes, never the optimizations
         "amdahl_desk.ui.scaling.scaling_plot:ScalingPlot",
+    ),
+    # Objectives, load and cost (ui/objectives): in tabs beside GPU scaling; the load chart joins the slide
+    # when an arrival rate is set.
+    ChartEntry(
+        "load",
+        "Latency against load",
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES}),  # service times come from the load objective
+        "amdahl_desk.ui.objectives.load_chart:LoadChart",
+        on_slide=True,
+        slide_when=lambda inputs: inputs.profile.settings.arrival_rate is not None,
+    ),
+    ChartEntry(
+        "cost",
+        "Cost per run against GPUs",
+        frozenset({COMPONENTS, SETTINGS}),  # the scaling times and the prices
+        "amdahl_desk.ui.objectives.cost_chart:CostChart",
     ),
     # Measured runs: shown in the Measurements panel (ui/fit), exported and copied like the others.
     ChartEntry(

@@ -85,7 +85,7 @@ class SlideWidget(Chart):
         for key in SLIDE_CHARTS:
             entry = chart_entry(key)
             chart = entry.load()(style=brief)
-            chart.setVisible(entry.source is Source.PROFILE)
+            chart.setVisible(entry.source is Source.PROFILE and entry.slide_when is None)
             charts.addWidget(chart, 1)
             self.parts[key] = (entry, chart)
         self.breakdown, self.speedup = self.parts["breakdown"][1], self.parts["speedup"][1]
@@ -120,7 +120,7 @@ class SlideWidget(Chart):
         self.values[0].setStyleSheet("color: #1a6e2e;" if c.overall_speedup > 1 else "color: #222;")
         inputs = ChartInputs(profile, analysis, selected, self.fit)
         for entry, chart in self.parts.values():
-            shown = entry.source.has_data(inputs)
+            shown = entry.on_slide_for(inputs)
             chart.setVisible(shown)
             if shown:
                 chart.show_inputs(inputs)

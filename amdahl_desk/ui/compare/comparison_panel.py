@@ -199,7 +199,7 @@ class ComparisonPanel(QWidget):
         """Compare the document with the profile in ``path``; a message and nothing changed when it cannot."""
         path = Path(path)
         try:
-            after, warnings = load_after(path)
+            after, warnings = load_after(path, self.host.doc.path)
             self.session.open(after, path, warnings)
         except ProfileError as exc:
             self.host.show_error("Cannot compare", f"{path.name} cannot be compared with this profile:\n\n{exc}")

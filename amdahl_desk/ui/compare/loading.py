@@ -1,39 +1,32 @@
-"""Reading the after profile: the one function the window calls, so the trace import plugs in here."""
+"""Reading the after profile: the one function the window calls, a workbook, a CSV table or a profiler trace."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ...files import load_profile
+from ...files import is_trace as is_trace
+from ...files import load_any
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 
-# Profiler traces by their names, as the compare command recognises them: refused clearly until the trace
-# import exists, which then reads them here (with the import's defaults) instead.
-TRACE_SUFFIXES = (".json", ".json.gz", ".pt.trace.json", ".nsys-rep", ".qdrep", ".sqlite", ".speedscope")
 
-
-def is_trace(path: str | Path) -> bool:
-    name = Path(path).name.lower()
-    return any(name.endswith(s) for s in TRACE_SUFFIXES)
-
-
-def load_after(path: str | Path) -> tuple[Profile, tuple[str, ...]]:
+def load_after(path: str | Path, before: str | Path | None = None) -> tuple[Profile, tuple[str, ...]]:
     """The after profile and the warnings of reading it; raises :class:`ProfileError` with a message for a person.
 
-    Workbooks and CSV tables today, through ``files.load_profile`` like File → Open. A profiler trace
-    is refused by name; the trace import replaces that refusal with its reader (same grouping defaults
-    as the import command).
+    Read through ``files.load_any`` as ``amdahl-desk compare`` reads it: a trace is imported with the import's
+    default options. ``before`` is the file the document was read from; a trace against a workbook or CSV table
+    is refused, as the command refuses it (their components would not line up). An untitled or imported
+    document (no file) accepts either.
     """
     path = Path(path)
-    if is_trace(path):
+    if is_trace(path) and before is not None and not is_trace(before):
         raise ProfileError(
-            "this is a profiler trace; this version of Amdahl Desk compares a profile with a workbook (.xlsx) "
-            "or a CSV table. Compare like with like: a profile with a profile.",
+            f"this is a profiler trace and {Path(before).name} a workbook or CSV table: compare like with like "
+            "(two traces, or two profiles)",
             source=path.name,
         )
     try:
-        loaded = load_profile(path)
+        loaded = load_any(path)
     except ProfileError:
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged file must give a message, never a traceback

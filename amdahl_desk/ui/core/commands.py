@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from PySide6.QtGui import QUndoCommand
 
+from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Settings
 from ...model.units import TimeUnit
 
@@ -240,3 +241,10 @@ class SetMeasurementsCommand(ReplaceCommand["MeasurementTable"]):
         self, doc: Document, old: MeasurementTable, new: MeasurementTable, text: str, merge_key: object = None
     ) -> None:
         super().__init__(doc, text, doc.apply_measurements, old, new, merge_key)
+
+
+class SetObjectivesCommand(ReplaceCommand[Sequence[ObjectiveSpec]]):
+    """The Objectives sheet's rows replaced: a row typed, added or deleted."""
+
+    def __init__(self, doc: Document, old: Sequence[ObjectiveSpec], new: Sequence[ObjectiveSpec], text: str) -> None:
+        super().__init__(doc, text, doc.apply_objectives, old, new)

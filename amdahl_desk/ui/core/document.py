@@ -26,6 +26,7 @@ from ...model.analysis import Analysis, analyse
 from ...model.errors import Problem, ProfileError
 from ...model.fit import FitResult, fit_measurements
 from ...model.measurements import Measurements
+from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings, component_problems
 from ...model.units import TimeUnit
 from . import commands
@@ -42,6 +43,8 @@ class Aspect(str, Enum):
     SETTINGS = "settings"
     SELECTION = "selection"  # not the document's: the window's current optimization
     MEASUREMENTS = "measurements"  # the measured runs (their table, kind, unit, count name)
+    OBJECTIVES = "objectives"  # the Objectives sheet's rows (objective, target time, notes)
+    OBJECTIVE = "objective"  # not the document's: the objective the window's answer is seen through
 
 
 EVERYTHING = frozenset(Aspect)
@@ -67,6 +70,7 @@ class Document(QObject):
     componentsReordered = Signal()
     optimizationsChanged = Signal()
     settingsChanged = Signal()
+    objectivesChanged = Signal()  # the Objectives sheet's rows
     profileReset = Signal()
     analysisChanged = Signal()  # once per change (or batch); read ``analysis`` for the current one
     changed = Signal(object)  # with analysisChanged: the frozenset of Aspects the change (or batch) touched
@@ -123,12 +127,14 @@ class Document(QObject):
     ) -> None:
         """Show another profile: a new file, New, Revert. Clears undo history.
 
-        ``measurements`` replaces the measured runs; None keeps them (a profile read without any).
+        ``measurements`` replaces the measured runs; None takes the profile's own (saved with it), or none.
         """
+        if measurements is None:
+            saved = profile.measurements
+            measurements = MeasurementTable.of(saved) if saved is not None and saved.rows else MeasurementTable()
         with self.batch():
-            if measurements is not None:
-                self.apply_measurements(measurements)
-            self.profile = profile
+            self.profile = profile  # first, so that the runs below are set on the profile shown
+            self.apply_measurements(measurements)
             self.path = path
             self.warnings = list(warnings)
             self.undo_stack.clear()
@@ -157,6 +163,7 @@ class Document(QObject):
     def apply_snapshot(self, state: Snapshot) -> None:
         with self.batch():
             self.profile, self.path, self.warnings = state.profile, state.path, list(state.warnings)
+            self._keep_runs()  # an import replaces the profile, not the runs in the window
             self._touch(*EVERYTHING)
             self.profileReset.emit()
             self.pathChanged.emit()
@@ -290,6 +297,15 @@ class Document(QObject):
         self._push(commands.SetSettingsCommand(self, old, new, text, merge_key))
         return True
 
+    def set_objectives(self, specs: Sequence[ObjectiveSpec], text: str) -> bool:
+        """Replace the Objectives sheet's rows; raises :class:`ProfileError` naming ("objectives", row, field)."""
+        old = self.profile.objectives
+        if tuple(specs) == old:
+            return False
+        self.apply_objectives(specs)
+        self._push(commands.SetObjectivesCommand(self, old, self.profile.objectives, text))
+        return True
+
     def change_unit(self, unit: TimeUnit) -> bool:
         """Express every time in another unit; undo restores the exact numbers that were there."""
         if unit is self.profile.unit:
@@ -384,6 +400,12 @@ class Document(QObject):
             self._touch(Aspect.SETTINGS)
             self.settingsChanged.emit()
 
+    def apply_objectives(self, specs: Sequence[ObjectiveSpec]) -> None:
+        self.profile.set_objectives(specs)
+        with self.batch():
+            self._touch(Aspect.OBJECTIVES)
+            self.objectivesChanged.emit()
+
     def apply_unit(self, unit: TimeUnit) -> None:
         self.profile.set_unit(unit)
         self._unit_changed()
@@ -396,9 +418,10 @@ class Document(QObject):
 
     def _unit_changed(self) -> None:
         with self.batch():
-            self._touch(Aspect.COMPONENTS, Aspect.SETTINGS)
+            self._touch(Aspect.COMPONENTS, Aspect.SETTINGS, Aspect.OBJECTIVES)  # objectives' targets are times
             self.componentRowsChanged.emit(list(range(len(self.profile.components))))
             self.settingsChanged.emit()
+            self.objectivesChanged.emit()
 
     # -- measured runs: a value of their own, one request, one raw setter -------------------
     @property
@@ -437,9 +460,15 @@ class Document(QObject):
         with self.batch():
             self.measurementsAboutToChange.emit(table)
             old, self._measurements, self._fit = self._measurements, table, None
+            self._keep_runs()
             self.revision += 1
             self._pending.add(Aspect.MEASUREMENTS)
             self.measurementsChanged.emit(old)
+
+    def _keep_runs(self) -> None:
+        """The profile carries the complete runs, so a save and a recovery copy write them (undo and redo too)."""
+        runs = self._measurements.complete()
+        self.profile.set_measurements(runs if runs.rows else None)
 
 
 class ReplaceProfileCommand(commands.DocumentCommand):

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale
 
+from ...model.numbers import Decimal
 from ...model.values import parse_size
 
-__all__ = ["parse_size", "settle_layout"]
+__all__ = ["locale_decimal", "parse_size", "settle_layout"]
+
+
+def locale_decimal() -> Decimal:
+    """The decimal separator of the person's locale, for the model's parsers: "2,5" is 2.5 in Germany."""
+    return "," if QLocale().decimalPoint() == "," else "."
 
 
 def settle_layout(passes: int = 4) -> None:

@@ -18,12 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...model.fit_text import profile_p_at
 from ...model.measurements import MeasureKind
 from ..charts.registry import chart_entry
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 from .fit_summary import FitSummary
-from .measured_values import profile_p_at
 from .measurement_table import MeasurementTableModel
 from .measurement_view import MeasurementTableView
 

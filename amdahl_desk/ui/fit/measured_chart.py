@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
 from ...model.fit import FitResult
+from ...model.fit_text import profile_p_at as profile_p_at
 from ...model.laws import FloatArray
 from ...model.profile import Profile
 from ..charts.chart_style import INK, SCREEN, ChartFrame, Style
-from .measured_values import profile_p_at as profile_p_at
 from .measured_values import throughput_scale as throughput_scale
 
 PURPLE = QColor("#7b3fa0")

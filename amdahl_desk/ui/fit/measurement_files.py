@@ -8,7 +8,7 @@ from typing import Protocol
 
 from PySide6.QtWidgets import QStatusBar
 
-from ...files.measurements import read_measurements, write_measurements_csv
+from ...files import read_measurements, write_measurements_csv
 from ...model.errors import ProfileError
 from ..core.document import Document
 from ..core.measurement_table import MeasurementTable

@@ -117,7 +117,7 @@ class BreakdownChart(ChartFrame):
         set_item_text(self.totals[1], format_time(c.new_total, unit))
         self.totals[1].setPos(c.new_total, 0.0)
         xmax = nice_ceiling(total / 0.7)  # room for the totals' labels at the bars' ends
-        t = profile.settings.target_time
+        t = analysis.target.time if analysis.target is not None else None  # an objective's own, when one is chosen
         if t is not None:
             self.target.setVisible(True)
             self.target.setPos(t)

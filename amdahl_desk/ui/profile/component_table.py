@@ -9,12 +9,14 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 
 from ...model.errors import ProfileError
+from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.units import ParseError, format_number, format_percent, parse_time
 from ..core.document import Document
+from ..core.qt_util import locale_decimal
 
-NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, NOTES = COLUMNS = range(7)
-EDITABLE = {NAME, TIME, SCALING, GROUP, NOTES}
+NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES = COLUMNS = range(8)
+EDITABLE = {NAME, TIME, SCALING, GROUP, OBJECTIVES, NOTES}
 SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
 ModelIndex = QModelIndex | QPersistentModelIndex
 _ROLES = frozenset(
@@ -79,7 +81,16 @@ class ComponentTableModel(QAbstractTableModel):
             return None
         unit = self.doc.unit.label
         if role == Qt.ItemDataRole.DisplayRole:
-            return ["Component", f"Time ({unit})", "Share", "Scaling", f"New time ({unit})", "Group", "Notes"][section]
+            return [
+                "Component",
+                f"Time ({unit})",
+                "Share",
+                "Scaling",
+                f"New time ({unit})",
+                "Group",
+                "Objectives",
+                "Notes",
+            ][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return _HEADER_TIPS[section].replace("{unit}", unit)
         if role == Qt.ItemDataRole.TextAlignmentRole and section in (TIME, SHARE, NEW_TIME):
@@ -120,6 +131,8 @@ class ComponentTableModel(QAbstractTableModel):
                 return format_number(float(a.new_times[row]))
             if col == GROUP:
                 return comp.group
+            if col == OBJECTIVES:
+                return objectives_text(comp.objectives)
             if col == NOTES:
                 return comp.notes
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (TIME, SHARE, NEW_TIME):
@@ -209,11 +222,13 @@ class ComponentTableModel(QAbstractTableModel):
             if col == TIME:
                 if not value.strip():
                     raise CellError(row, col, "a component needs a time; type 0 for none")
-                return comp._replace(time=parse_time(value, self.doc.unit))
+                return comp._replace(time=parse_time(value, self.doc.unit, locale_decimal()))
             if col == SCALING:
                 return comp._replace(scaling=Scaling.parse(value))
             if col == GROUP:
                 return comp._replace(group=value.strip())
+            if col == OBJECTIVES:
+                return comp._replace(objectives=parse_objectives(value))
             if col == NOTES:
                 return comp._replace(notes=value)
         except ParseError as exc:
@@ -285,5 +300,6 @@ _HEADER_TIPS = [
     "serial: does not scale with GPUs; parallel: divides by N; communication: follows the overhead model",
     "Time after the enabled optimizations: time ÷ (product of their k). Σ of this column is the new total",
     "Free grouping label",
+    'The objectives this component belongs to, separated by ";" (TTFT; End to end). End to end holds every one',
     "Free notes",
 ]

@@ -39,6 +39,7 @@ from .component_table import (
     NAME,
     NEW_TIME,
     NOTES,
+    OBJECTIVES,
     SCALING,
     SHARE,
     SHARE_ROLE,
@@ -127,6 +128,7 @@ class ComponentTableView(QTableView):
             (SCALING, 104, 130),
             (NEW_TIME, 90, 150),
             (GROUP, 70, 140),
+            (OBJECTIVES, 90, 180),
             (NOTES, 80, 400),
         ]:
             header = str(model.headerData(col, Qt.Orientation.Horizontal))
@@ -350,7 +352,14 @@ class ComponentTableView(QTableView):
         if found is None:
             return block
         cols, unit = found
-        ours = {"name": NAME, "time": TIME, "scaling": SCALING, "group": GROUP, "notes": NOTES}
+        ours = {
+            "name": NAME,
+            "time": TIME,
+            "scaling": SCALING,
+            "group": GROUP,
+            "objectives": OBJECTIVES,
+            "notes": NOTES,
+        }
         width = NOTES + 1 - left
         result = []
         for row in block[1:]:
@@ -376,7 +385,7 @@ class ComponentTableView(QTableView):
                 edits.append((index.row(), col, "0"))
             elif col == SCALING:
                 edits.append((index.row(), col, "serial"))
-            elif col in (GROUP, NOTES):
+            elif col in (GROUP, OBJECTIVES, NOTES):
                 edits.append((index.row(), col, ""))
         if edits:
             self.table.set_cells(edits, "Clear cells")

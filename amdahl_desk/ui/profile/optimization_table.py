@@ -12,6 +12,7 @@ from ...model.errors import ProfileError
 from ...model.profile import Optimization
 from ...model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
 from ..core.document import Document
+from ..core.qt_util import locale_decimal
 
 NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = COLUMNS = range(7)
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -153,7 +154,7 @@ class OptimizationTableModel(QAbstractTableModel):
                 targets = tuple(t.strip() for t in parts if t.strip())
                 new, text = replace(opt, targets=targets), f"Change targets of {opt.name}"
             elif col == K:
-                k = float(value) if isinstance(value, (int, float)) else parse_speedup(str(value))
+                k = float(value) if isinstance(value, (int, float)) else parse_speedup(str(value), locale_decimal())
                 new, text = replace(opt, speedup=k), f"Set k of {opt.name}"
             else:
                 return False

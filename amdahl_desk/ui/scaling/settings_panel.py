@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.errors import ProfileError
+from ...model.numbers import Decimal
 from ...model.profile import OverheadModel, default_gpu_counts
 from ...model.units import (
     ParseError,
@@ -30,6 +31,7 @@ from ...model.units import (
     parse_time_text,
 )
 from ..core.document import Document
+from ..core.qt_util import locale_decimal
 
 _BAD = "QLineEdit { border: 2px solid #c0392b; }"
 
@@ -197,7 +199,7 @@ class SettingsPanel(QWidget):
             self._set("Clear target time", target_time=None)
             return
         try:
-            number, written = parse_time_text(text)
+            number, written = parse_time_text(text, locale_decimal())
         except ParseError as exc:
             self._reject(self.target, str(exc))
             return
@@ -222,13 +224,13 @@ class SettingsPanel(QWidget):
         self.p_value.setEnabled(on)
         self._set("Set parallel fraction", parallel_fraction=self.p_value.value() / 100 if on else None)
 
-    def _latency(self, text: str) -> float:
-        number, written = parse_time_text(text)
+    def _latency(self, text: str, decimal: Decimal) -> float:
+        number, written = parse_time_text(text, decimal)
         return convert(number, written or self.doc.unit, TimeUnit.S)
 
-    def _physical(self, field: QLineEdit, name: str, parse: Callable[[str], float], text: str) -> None:
+    def _physical(self, field: QLineEdit, name: str, parse: Callable[[str, Decimal], float], text: str) -> None:
         try:
-            value = parse(field.text())
+            value = parse(field.text(), locale_decimal())
         except ParseError as exc:
             self._reject(field, str(exc))
             return

@@ -1,0 +1,189 @@
+"""Above and under the answer: the objective picker, the compact objectives table, the load and cost sentences."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...model.cost import cost_sentence
+from ...model.load_view import load_sentence, max_rate_sentence, plan_phrase
+from ...model.objective_specs import objective_key
+from ...model.objective_table import across_objectives, objective_sentence
+from ...model.objectives import ObjectiveFigures
+from ...model.profile import Profile
+from ..core.document import Aspect
+from .choice import EXTRAS_DEPEND_ON, ObjectiveChoice
+
+MET, MISSED = QColor("#1a6e2e"), QColor("#a33")
+
+
+def objective_caption(objective: ObjectiveFigures, profile: Profile, choice: ObjectiveChoice) -> tuple[str, str]:
+    """The headline's caption and sentence for an objective other than End to end, with each enabled
+    optimization seen by every objective ("Faster decode: 1.43× end to end, 1× TTFT, 1.69× ITL")."""
+    extras = choice.extras
+    across = []
+    if extras is not None:
+        across = [across_objectives(profile, extras.objectives, i) for i in extras.table.optimization_rows]
+    return f"{objective.name} speedup", " ".join([objective_sentence(objective, profile), *(a + "." for a in across)])
+
+
+class ObjectivePicker(QWidget):
+    """ "Objective: [End to end ▾]" — hidden while the profile has End to end only."""
+
+    def __init__(self, choice: ObjectiveChoice, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choice = choice
+        row = QHBoxLayout(self)
+        row.setContentsMargins(4, 2, 4, 0)
+        label = QLabel("&Objective:", self)
+        self.combo = QComboBox(self)
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.combo.setToolTip("The headline, the sentence and the charts follow the objective chosen here")
+        label.setBuddy(self.combo)
+        self.hint = QLabel(self)
+        self.hint.setStyleSheet("color: #555;")
+        self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        row.addWidget(label)
+        row.addWidget(self.combo)
+        row.addWidget(self.hint, 1)
+        self.combo.activated.connect(lambda i: choice.choose(self.combo.itemText(i)))
+        self.setVisible(False)
+        choice.redraws.subscribe(EXTRAS_DEPEND_ON | {Aspect.OBJECTIVE}, self.refresh)
+
+    def refresh(self) -> None:
+        extras = self.choice.extras
+        names = [o.name for o in extras.objectives] if extras is not None else []
+        shown = self.choice.objective()
+        with QSignalBlocker(self.combo):
+            if [self.combo.itemText(i) for i in range(self.combo.count())] != names:
+                self.combo.clear()
+                self.combo.addItems(names)
+            if shown is not None:
+                self.combo.setCurrentIndex(names.index(shown.name))
+        self.setVisible(len(names) > 1)
+        if shown is not None:
+            comps = ", ".join(shown.components[:4]) + (" …" if len(shown.components) > 4 else "")
+            self.hint.setText(f"{len(shown.components)} of the components: {comps}")
+            self.hint.setToolTip(", ".join(shown.components))
+
+    def select(self, name: str) -> None:
+        """Choose ``name`` as a person would (keyboard or a test)."""
+        keys = [objective_key(self.combo.itemText(i)) for i in range(self.combo.count())]
+        index = keys.index(objective_key(name))
+        self.combo.setCurrentIndex(index)
+        self.combo.activated.emit(index)
+
+
+class ObjectivesTable(QTableWidget):
+    """One row per objective, one column per enabled optimization plus Combined; its verdict coloured."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.verticalHeader().setVisible(False)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(False)
+        self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        self.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setAlternatingRowColors(True)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().lineSpacing() + 6)
+
+    def show_cells(self, cells: list[list[str]], met: list[bool | None]) -> None:
+        head, body = cells[0], cells[1:]
+        self.setColumnCount(len(head))
+        self.setRowCount(len(body))
+        self.setHorizontalHeaderLabels(head)
+        for r, row in enumerate(body):
+            for c, text in enumerate(row):
+                item = self.item(r, c)
+                if item is None:
+                    item = QTableWidgetItem()
+                    self.setItem(r, c, item)
+                item.setText(text if c else text + ("  ✔" if met[r] else "  ✘" if met[r] is False else ""))
+                if c:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                color = MET if met[r] else MISSED if met[r] is False else None
+                item.setForeground(QBrush(color) if color is not None and c in (0, len(row) - 1) else QBrush())
+                tip = {True: "target met by the plan", False: "target missed by the plan", None: "no target"}
+                item.setToolTip(tip[met[r]])
+        height = self.horizontalHeader().height() + sum(self.rowHeight(r) for r in range(len(body))) + 4
+        self.setFixedHeight(height)
+
+
+class ExtrasPanel(QWidget):
+    """Under the summary: the objectives table (with more than one objective), the load and cost sentences."""
+
+    def __init__(self, choice: ObjectiveChoice, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choice = choice
+        # The table beside the sentences, not over them: the charts below keep their height.
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 4, 10, 4)
+        row.setSpacing(10)
+        layout = QVBoxLayout()
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        self.table = ObjectivesTable(self)
+        row.addWidget(self.table, 0, Qt.AlignmentFlag.AlignTop)
+        row.addLayout(layout, 1)
+        self.load = QLabel(self)
+        self.max_rate = QLabel(self)
+        self.cost = QLabel(self)
+        for label in (self.load, self.max_rate, self.cost):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.cost.setStyleSheet("color: #444;")
+        for w in (self.load, self.max_rate, self.cost):
+            layout.addWidget(w)
+            w.setVisible(False)
+        self.table.setVisible(False)
+        layout.addStretch(1)
+        choice.redraws.subscribe(EXTRAS_DEPEND_ON, self.refresh)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_heights()
+
+    def _fit_heights(self) -> None:
+        """Wrapped sentences take the lines they need at this width, no more (the charts get the rest)."""
+        width = max(self.load.width(), 100)
+        for label in (self.load, self.max_rate, self.cost):
+            height = label.heightForWidth(width)
+            if height > 0 and label.height() != height:
+                label.setFixedHeight(height)
+
+    def refresh(self) -> None:
+        extras = self.choice.extras
+        doc = self.choice.doc
+        many = extras is not None and len(extras.objectives) > 1
+        self.table.setVisible(many)
+        if extras is not None and many:
+            self.table.show_cells(extras.table.cells(), [r.target_met for r in extras.table.rows])
+        load = extras.load if extras is not None else None
+        self.load.setVisible(load is not None)
+        self.max_rate.setVisible(load is not None)
+        if load is not None:
+            self.load.setText(load_sentence(load, plan_phrase(doc.profile)))
+            self.max_rate.setText(max_rate_sentence(load) or "")
+            self.max_rate.setVisible(bool(self.max_rate.text()))
+        priced = extras is not None and extras.cost.priced
+        self.cost.setVisible(priced)
+        if extras is not None and priced:
+            self.cost.setText(cost_sentence(extras.cost, doc.profile.unit))
+        self._fit_heights()

@@ -1,0 +1,58 @@
+"""The objective the answer is seen through, and the profile's objectives, load and cost computed once per change."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+
+from ...model.analysis import Analysis
+from ...model.extras import Extras, profile_extras
+from ...model.objective_specs import END_TO_END, objective_key
+from ...model.objectives import ObjectiveFigures, find_objective, restrict_analysis
+from ..core.document import Aspect, Document
+from ..core.redraw import RedrawScheduler
+
+EXTRAS_DEPEND_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES})
+
+
+class ObjectiveChoice(QObject):
+    """Window state, like the current optimization: which objective the headline, sentence and charts follow.
+
+    A choice that the profile no longer has (its components renamed it) falls back to End to end without
+    being forgotten: it comes back when the objective does (an undo).
+    """
+
+    def __init__(self, doc: Document, redraws: RedrawScheduler, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.doc, self.redraws = doc, redraws
+        self.chosen = END_TO_END
+        self._extras: Extras | None = None
+        self._revision = -1
+
+    @property
+    def extras(self) -> Extras | None:
+        """Objectives, load and cost of the document as it is now; None without an analysis."""
+        analysis = self.doc.analysis
+        if analysis is None:
+            return None
+        if self._revision != self.doc.revision or self._extras is None:
+            self._extras, self._revision = profile_extras(self.doc.profile, analysis), self.doc.revision
+        return self._extras
+
+    def objective(self) -> ObjectiveFigures | None:
+        """The chosen objective's figures (End to end when the chosen one is gone), or None without analysis."""
+        extras = self.extras
+        if extras is None:
+            return None
+        return find_objective(extras.objectives, self.chosen) or extras.objectives[0]
+
+    def choose(self, name: str) -> None:
+        if objective_key(name) != objective_key(self.chosen):
+            self.chosen = name
+            self.redraws.request(frozenset({Aspect.OBJECTIVE}))
+
+    def view(self, analysis: Analysis | None) -> Analysis | None:
+        """``analysis`` seen through the chosen objective (itself for End to end)."""
+        objective = self.objective() if analysis is not None else None
+        if analysis is None or objective is None:
+            return analysis
+        return restrict_analysis(analysis, objective)

@@ -1,0 +1,122 @@
+"""Latency against load: mean response and p99 wait against the arrival rate, before and after the plan (M/M/c)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from ...model.analysis import Analysis
+from ...model.extras import profile_extras
+from ...model.load_view import load_curve
+from ...model.profile import Profile
+from ...model.units import format_number, format_time
+from ..charts.chart_style import BLUE, GREEN, GREY, INK, RED, SCREEN, ChartFrame, Style, set_item_text
+
+BEFORE, AFTER = GREY, BLUE
+
+
+def _finite(values: np.ndarray, cap: float) -> np.ndarray:
+    """NaN (saturated) stays NaN, a gap in the line; a value past the top of the view is drawn at the top edge."""
+    return np.where(np.isfinite(values), np.minimum(values, cap), np.nan)
+
+
+class LoadChart(ChartFrame):
+    """Curves updated in place; each saturation wall is a vertical line with no curve beyond it."""
+
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
+        item = self.plot
+        self.axis_label("bottom", "Arrival rate (requests/s)")
+        self.axis_label("left", "Time")
+        connect = "finite"
+        self.before = item.plot(pen=style.pen(BEFORE, 2.5), connect=connect)
+        self.after = item.plot(pen=style.pen(AFTER, 3), connect=connect)
+        self.before_p99 = item.plot(pen=style.pen(BEFORE, 1.8, Qt.PenStyle.DashLine), connect=connect)
+        self.after_p99 = item.plot(pen=style.pen(AFTER, 2, Qt.PenStyle.DashLine), connect=connect)
+        self.set_legend(
+            [
+                (BEFORE.name(), "line", "Mean response, before"),
+                (AFTER.name(), "line", "after the plan"),
+                (BEFORE.name(), "dash", "p99 wait, before"),
+                (AFTER.name(), "dash", "after"),
+                (RED.name(), "line", "Saturation wall"),
+                (GREEN.name(), "dot", "Target"),
+            ]
+        )
+        # Labels at different heights, so that walls close to each other and the current rate never overlap.
+        self.wall_before = self.marker_line(90, RED, Qt.PenStyle.SolidLine, 0.62, (1, 0.5))
+        self.wall_after = self.marker_line(90, RED, Qt.PenStyle.SolidLine, 0.85, (1, 0.5))
+        self.current = self.marker_line(90, INK, Qt.PenStyle.DashLine, 0.40, (1, 0.5))
+        self.target = self.marker_line(0, GREEN, Qt.PenStyle.DotLine, 0.97, (1, 1))  # right, past the walls
+        self.points = pg.ScatterPlotItem(size=style.size(11), pen=pg.mkPen(INK))
+        item.addItem(self.points)
+        # Left of the current rate, where the curves are flat: before's over its point, after's under it.
+        self.point_labels = [pg.TextItem(color=c, anchor=a) for c, a in ((BEFORE, (1.05, 1.0)), (AFTER, (1.05, 0.0)))]
+        for label in self.point_labels:
+            label.setFont(style.font(0.95, bold=True))
+            item.addItem(label)
+
+    def _clear(self, title: str) -> None:
+        for curve in (self.before, self.after, self.before_p99, self.after_p99):
+            curve.setData([], [])
+        for line in (self.wall_before, self.wall_after, self.current, self.target):
+            line.setVisible(False)
+        self.points.setData([], [])
+        for label in self.point_labels:
+            set_item_text(label, "")
+        self.set_title(title)
+
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
+        if analysis is None:
+            self._clear("Latency against load — no data")
+            return
+        load = profile_extras(profile, analysis).load
+        if load is None:
+            self._clear("Latency against load — set an arrival rate (Objectives, load and cost)")
+            return
+        unit = profile.unit
+        curve = load_curve(load)
+        top = curve.y_max
+        x = curve.rates
+        self.before.setData(x, _finite(curve.before_response, top))
+        self.after.setData(x, _finite(curve.after_response, top))
+        self.before_p99.setData(x, _finite(curve.before_p99_wait, top))
+        self.after_p99.setData(x, _finite(curve.after_p99_wait, top))
+        walls = [(self.wall_before, curve.wall_before, "before"), (self.wall_after, curve.wall_after, "after")]
+        for line, rate, side in walls:
+            line.setVisible(math.isfinite(rate))
+            if math.isfinite(rate):
+                line.setPos(rate)
+                line.label.setFormat(f"wall {side}: {format_number(rate)}/s")
+        self.current.setVisible(True)
+        self.current.setPos(curve.current_rate)
+        self.current.label.setFormat(f"now {format_number(curve.current_rate)}/s")
+        self.target.setVisible(curve.target is not None)
+        if curve.target is not None:
+            self.target.setPos(curve.target)
+            self.target.label.setFormat(f"target {format_time(curve.target, unit)}")
+        xs, ys, brushes = [], [], []
+        for i, (q, color, side) in enumerate(((load.before, BEFORE, "before"), (load.after, AFTER, "after"))):
+            label = self.point_labels[i]
+            if q.saturated or q.mean_response is None or not math.isfinite(q.mean_response):
+                # No number at all past the wall: the queue grows without bound.
+                set_item_text(label, f"{side}: saturated")
+                label.setPos(curve.current_rate, top * (0.95 - 0.08 * i))
+                continue
+            y = min(q.mean_response, top)
+            xs.append(curve.current_rate)
+            ys.append(y)
+            brushes.append(pg.mkBrush(color))
+            set_item_text(label, format_time(q.mean_response, unit))
+            label.setPos(curve.current_rate, y)
+        self.points.setData(xs, ys, brush=brushes)
+        right = float(x[-1]) if len(x) else 1.0
+        self.set_ranges((0.0, right), (0.0, top))
+        self.axis_label("left", f"Time ({unit.label})")
+        self.set_title(
+            f"Latency against load: {load.objective} on {load.servers:,} replica{'s' if load.servers != 1 else ''}"
+        )

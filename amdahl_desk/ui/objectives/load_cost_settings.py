@@ -1,0 +1,139 @@
+"""The "Load and cost" settings: arrival rate, servers, load objective, GPU price, watts, energy price.
+
+Each field is read by the model's parser for it (the one the workbook reader uses), with the locale's
+decimal separator; a refusal is explained under the field and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from ...model.errors import ProfileError
+from ...model.load_settings import SETTING_PARSERS, SETTING_ROWS, setting_texts
+from ...model.numbers import ParseError
+from ...model.quantities import same_currency
+from ..core.document import Document
+from ..core.qt_util import locale_decimal
+
+_BAD = "QLineEdit { border: 2px solid #c0392b; }"
+PLACEHOLDERS = {
+    "arrival_rate": "empty: no load analysis (14, 120/s, 7200/min)",
+    "servers": "1",
+    "load_objective": "End to end",
+    "gpu_price_per_hour": "$2.50, 2.5 EUR",
+    "watts_per_gpu": "700 W (optional)",
+    "energy_price_per_kwh": "0.12 (optional)",
+}
+
+
+class LoadCostSettings(QWidget):
+    """A form over the profile's load and cost settings; edits go through ``Document.change_settings``."""
+
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.fields: dict[str, QLineEdit] = {}
+        self.messages: dict[str, QLabel] = {}
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        for row in SETTING_ROWS:
+            edit = QLineEdit(self)
+            edit.setObjectName(row.field)
+            edit.setPlaceholderText(PLACEHOLDERS.get(row.field, ""))
+            edit.setToolTip(row.meaning[0].upper() + row.meaning[1:])
+            edit.editingFinished.connect(lambda f=row.field: self.commit(f))
+            message = QLabel(self)
+            message.setStyleSheet("color: #a32014;")
+            message.setWordWrap(True)
+            message.setVisible(False)
+            box = QWidget(self)
+            column = QVBoxLayout(box)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.setSpacing(1)
+            column.addWidget(edit)
+            column.addWidget(message)
+            label = QLabel(f"{row.label}:", self)
+            label.setBuddy(edit)
+            form.addRow(label, box)
+            self.fields[row.field], self.messages[row.field] = edit, message
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(form)
+        note = QLabel(
+            "M/M/c: Poisson arrivals, exponential service times; utilization and the saturation wall hold "
+            "for any service times. Prices in one currency.",
+            self,
+        )
+        note.setWordWrap(True)
+        note.setStyleSheet("color: #555;")
+        layout.addWidget(note)
+        layout.addStretch(1)
+        doc.settingsChanged.connect(self.refresh)
+        doc.profileReset.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the settings as the document has them (a field being refused keeps its text)."""
+        texts = setting_texts(self.doc.profile.settings)
+        for name, edit in self.fields.items():
+            if not self.messages[name].isHidden():
+                continue
+            if edit.text() != texts[name]:
+                edit.setText(texts[name])
+
+    def commit(self, name: str) -> bool:
+        """Read the field's text with its parser and ask the document to change the setting; False if refused."""
+        edit = self.fields[name]
+        text = edit.text().strip()
+        settings = self.doc.profile.settings
+        label = next(r.label for r in SETTING_ROWS if r.field == name)
+        changes: dict[str, Any]
+        try:
+            if not text:
+                defaults = {"servers": 1, "load_objective": "End to end"}
+                changes = {name: defaults.get(name)}
+            else:
+                value = SETTING_PARSERS[name](text, locale_decimal())
+                if name == "gpu_price_per_hour":
+                    amount, currency = cast(tuple[float, str], value)
+                    other = settings.currency if settings.energy_price_per_kwh is not None else ""
+                    changes = {name: amount, "currency": same_currency(currency, other)}
+                elif name == "energy_price_per_kwh":
+                    amount, currency = cast(tuple[float, str], value)
+                    other = settings.currency if settings.gpu_price_per_hour is not None else ""
+                    changes = {name: amount, "currency": same_currency(other, currency)}
+                else:
+                    changes = {name: value}
+            self.doc.change_settings(f"Set {label.lower()}", **changes)
+        except (ParseError, ProfileError) as exc:
+            self._refuse(name, exc)
+            return False
+        self._accept(name)
+        return True
+
+    def _refuse(self, name: str, exc: Exception) -> None:
+        text = str(exc.problems[0].what) if isinstance(exc, ProfileError) and exc.problems else str(exc)
+        edit, message = self.fields[name], self.messages[name]
+        edit.setStyleSheet(_BAD)
+        message.setText(text[0].upper() + text[1:] if text else text)
+        message.setVisible(True)
+        edit.setToolTip(message.text())
+
+    def _accept(self, name: str) -> None:
+        edit, message = self.fields[name], self.messages[name]
+        edit.setStyleSheet("")
+        message.setVisible(False)
+        edit.setToolTip(next(r.meaning for r in SETTING_ROWS if r.field == name))
+        self.refresh()
+
+    def message(self, name: str) -> str:
+        """The refusal shown under a field ("" when none)."""
+        return "" if self.messages[name].isHidden() else self.messages[name].text()
+
+    def type_into(self, name: str, text: str) -> bool:
+        """Replace a field's text and leave it, as a person does (tests, keyboard-free callers)."""
+        edit = self.fields[name]
+        edit.setText(text)
+        return self.commit(name)

@@ -1,0 +1,150 @@
+"""The Objectives sheet in the window: objective, target time, notes — one row each, an empty row to add one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from ...model.errors import ProfileError
+from ...model.objective_specs import ObjectiveSpec
+from ...model.units import ParseError, format_number
+from ...model.values import parse_target_time
+from ..core.document import Document
+from ..core.qt_util import locale_decimal
+
+NAME, TARGET, NOTES = COLUMNS = range(3)
+FIELDS = {"name": NAME, "target_time": TARGET, "notes": NOTES}
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+class ObjectivesSheetModel(QAbstractTableModel):
+    """Rows are the profile's Objectives rows plus an empty one; every edit is one undoable document request."""
+
+    editRejected = Signal(int, int, str)  # row, column, message
+
+    def __init__(self, doc: Document) -> None:
+        super().__init__(doc)
+        self.doc = doc
+        doc.objectivesChanged.connect(self._reset)
+        doc.profileReset.connect(self._reset)
+        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TARGET, TARGET))
+
+    def _reset(self) -> None:
+        self.beginResetModel()
+        self.endResetModel()
+
+    @property
+    def specs(self) -> tuple[ObjectiveSpec, ...]:
+        return self.doc.profile.objectives
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.specs) + 1
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Vertical:
+            return str(section + 1) if section < len(self.specs) else "*"
+        return ["Objective", f"Target time ({self.doc.unit.label})", "Notes"][section]
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.specs):
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return "Type an objective's name here to add it (TTFT, ITL …)"
+            return None
+        spec = self.specs[index.row()]
+        col = index.column()
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            if col == NAME:
+                return spec.name
+            if col == TARGET:
+                return "" if spec.target_time is None else format_number(spec.target_time)
+            return spec.notes
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == TARGET:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if not index.isValid() or role != Qt.ItemDataRole.EditRole:
+            return False
+        row, col, text = index.row(), index.column(), str(value)
+        specs = list(self.specs)
+        adding = row >= len(specs)
+        if adding and not text.strip():
+            return False
+        spec = ObjectiveSpec("") if adding else specs[row]
+        try:
+            if col == NAME:
+                spec = replace(spec, name=text.strip())
+            elif col == TARGET:
+                target = parse_target_time(text, self.doc.unit, locale_decimal()) if text.strip() else None
+                spec = replace(spec, target_time=target)
+            else:
+                spec = replace(spec, notes=text)
+        except ParseError as exc:
+            self.editRejected.emit(row, col, str(exc))
+            return False
+        if adding:
+            specs.append(spec)
+        else:
+            specs[row] = spec
+        what = ("Add objective " if adding else "Edit objective ") + (spec.name or "")
+        try:
+            self.doc.set_objectives(specs, what.strip())
+        except ProfileError as exc:
+            problem = exc.problems[0] if exc.problems else None
+            column = FIELDS.get(problem.field or "", col) if problem is not None else col
+            self.editRejected.emit(row, column, problem.what if problem is not None else str(exc))
+            return False
+        return True
+
+    def remove_rows(self, rows: list[int]) -> bool:
+        keep = [s for i, s in enumerate(self.specs) if i not in set(rows)]
+        if len(keep) == len(self.specs):
+            return False
+        return self.doc.set_objectives(keep, "Delete objectives")
+
+
+class ObjectivesSheetView(QTableView):
+    """The small table; Delete removes the selected rows (one undo step); a refusal shows at the cell."""
+
+    def __init__(self, model: ObjectivesSheetModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self.sheet = model
+        self.last_refusal = ""
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(TARGET, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().lineSpacing() + 8)
+        model.editRejected.connect(self._refused)
+
+    def _refused(self, row: int, column: int, message: str) -> None:
+        from PySide6.QtWidgets import QToolTip
+
+        self.last_refusal = message
+        index = self.model().index(row, column)
+        rect = self.visualRect(index)
+        QToolTip.showText(self.viewport().mapToGlobal(rect.bottomLeft()), message, self)
+
+    def keyPressEvent(self, event: Any) -> None:
+        if event.matches(QKeySequence.StandardKey.Delete) or event.key() == Qt.Key.Key_Backspace:
+            rows = sorted({i.row() for i in self.selectedIndexes() if i.row() < len(self.sheet.specs)})
+            if rows and self.state() != QAbstractItemView.State.EditingState:
+                self.sheet.remove_rows(rows)
+                return
+        super().keyPressEvent(event)

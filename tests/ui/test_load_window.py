@@ -1,0 +1,119 @@
+"""Load and cost in the window: typed settings through the model's parsers, the load chart, the cost chart.
+
+On the LLM example (24 replicas, service 1,500 ms before and 1,050 ms after faster decode), the saturation
+walls are at 24/1.5 = 16 requests/s before and 24/1.05 = 22.86 requests/s after.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QImage
+
+from .test_objectives_window import llm  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.gui
+
+
+def settings_of(win):
+    return win.objectives_panel.settings
+
+
+@pytest.mark.parametrize(("text", "rate"), [("14/s", 14.0), ("7200/min", 120.0)])
+def test_arrival_rates_are_read_by_the_model_parser(llm, text, rate):  # noqa: F811
+    form = settings_of(llm)
+    assert form.type_into("arrival_rate", text)
+    assert llm.doc.profile.settings.arrival_rate == pytest.approx(rate)
+    assert form.message("arrival_rate") == ""
+
+
+@pytest.mark.parametrize("text", ["abc", "-1"])
+def test_bad_arrival_rates_are_explained_at_the_field_and_change_nothing(llm, text):  # noqa: F811
+    form = settings_of(llm)
+    before = llm.doc.profile.settings
+    count = llm.doc.undo_stack.count()
+    assert not form.type_into("arrival_rate", text)
+    assert llm.doc.profile.settings == before and llm.doc.undo_stack.count() == count
+    message = form.message("arrival_rate")
+    assert message and "rate" in message.lower()
+    assert form.type_into("arrival_rate", "14")  # a good value clears the message
+    assert form.message("arrival_rate") == ""
+
+
+def test_a_price_with_a_decimal_comma_in_a_german_locale(llm):  # noqa: F811
+    from PySide6.QtCore import QLocale
+
+    QLocale.setDefault(QLocale(QLocale.Language.German, QLocale.Country.Germany))
+    try:
+        assert settings_of(llm).type_into("gpu_price_per_hour", "3,25 €")
+    finally:
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+    s = llm.doc.profile.settings
+    assert s.gpu_price_per_hour == pytest.approx(3.25) and s.currency == "€"
+    llm.doc.undo_stack.undo()
+    assert llm.doc.profile.settings.gpu_price_per_hour == pytest.approx(2.5)
+
+
+def test_the_load_sentence_and_the_saturation_wall(llm):  # noqa: F811
+    extras = llm.results.extras
+    assert "1,712 ms → 1,052 ms; utilization 88% → 61%" in extras.load.text()
+    settings_of(llm).type_into("arrival_rate", "20/s")  # past the wall before (16/s), below the one after
+    llm.drawn()
+    chart = llm.results.chart("load")
+    llm.results.more.setCurrentWidget(chart)
+    llm.drawn()
+    assert chart.wall_before.isVisible() and chart.wall_before.value() == pytest.approx(16)
+    assert chart.wall_after.value() == pytest.approx(24 / 1.05)
+    for curve in (chart.before, chart.after, chart.before_p99, chart.after_p99):
+        _, y = curve.getData()
+        assert not np.isinf(y).any() and not (y[np.isfinite(y)] < 0).any()
+    _, before = chart.before.getData()
+    x, _ = chart.before.getData()
+    assert np.isnan(before[x >= 16]).all()  # no curve beyond the wall
+    assert chart.point_labels[0].textItem.toPlainText() == "before: saturated"
+    texts = [extras.load.text(), extras.max_rate.text(), llm.summary.sentence.text()]
+    assert all("inf" not in t and "nan" not in t.lower() for t in texts)
+    assert "saturated" in extras.load.text().lower()
+
+
+def not_blank(image: QImage) -> float:
+    small = image.scaled(160, 90)
+    white = sum(small.pixelColor(x, y).lightness() > 245 for x in range(160) for y in range(90))
+    return 1 - white / (160 * 90)
+
+
+@pytest.mark.parametrize("name", ["load", "cost"])
+def test_the_load_and_cost_charts_export(llm, tmp_path, name):  # noqa: F811
+    path = tmp_path / f"{name}.png"
+    assert llm.exports.export_chart_to(path, name, "png", (1280, 720)), llm.errors
+    image = QImage(str(path))
+    assert (image.width(), image.height()) == (1280, 720) and 0.01 < not_blank(image) < 0.6
+    assert path.stat().st_size > 5000
+
+
+def test_the_cost_chart_marks_the_cheapest_and_the_cheapest_on_target(llm):  # noqa: F811
+    chart = llm.results.chart("cost")
+    llm.drawn()
+    # $2.50 per GPU-hour: one run on N GPUs costs N·T(N)/3600 s × 2.5; cheapest at 1 GPU, on target (600 ms) at 4.
+    x, y = chart.cheapest.getData()
+    assert list(x) == [0.0] and 10 ** y[0] == pytest.approx(1.5 / 3600 * 2.5)
+    x, _ = chart.on_target.getData()
+    assert 2 ** x[0] == pytest.approx(4)
+    assert "$2.50" in chart.title
+
+
+def test_the_slide_carries_the_load_chart_only_with_an_arrival_rate(llm):  # noqa: F811
+    from amdahl_desk.ui.charts.export import chart_widget
+
+    doc = llm.doc
+    slide = chart_widget("slide", doc.profile, doc.analysis, (1920, 1080))
+    assert slide.parts["load"][1].isVisible()
+    slide.close()
+    settings_of(llm).type_into("arrival_rate", "")
+    assert doc.profile.settings.arrival_rate is None
+    slide = chart_widget("slide", doc.profile, doc.analysis, (1920, 1080))
+    assert not slide.parts["load"][1].isVisible()
+    slide.close()
+    assert math.isfinite(doc.analysis.baseline_total)

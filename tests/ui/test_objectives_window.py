@@ -1,0 +1,122 @@
+"""Objectives in the window, on the lessons' LLM request: the picker, the Objectives column, the sheet, the table.
+
+Hand-computed from resources/examples/llm-request.xlsx: components 40 (gateway), 60 (scheduler), 300 (prefill),
+900 (decode), 200 (streaming) ms. TTFT holds gateway, scheduler and prefill: 40 + 60 + 300 = 400 ms; ITL holds
+decode and streaming: 1,100 ms. The plan is "Faster decode" 2× on decode, so TTFT stays 400 ms (1×) while end
+to end goes 1,500 → 1,050 ms (1.43×) and ITL 1,100 → 650 ms (1.69×). Ticking "Prefill attention kernels" (1.5×)
+makes prefill 200 ms: TTFT 300 ms, 400/300 = 1.33×, which meets TTFT's own 300 ms target.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from amdahl_desk.resources import example_path
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def llm(qtbot, tmp_path):
+    from amdahl_desk.ui.main_window import MainWindow
+
+    copy = tmp_path / "llm-request.xlsx"
+    copy.write_bytes(example_path("llm-request.xlsx").read_bytes())
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.errors, win.asked = [], []
+    win.show_error = lambda title, text: win.errors.append(text)
+    win.ask = lambda title, text, buttons, default: win.asked.append(text)  # never a modal box in a test
+    assert win.files.open_path(copy, ask=False)
+    win.show()
+    qtbot.waitExposed(win)
+    win.drawn = lambda: qtbot.waitUntil(lambda: not win.redraws.pending)
+    win.results.build_charts()
+    win.drawn()
+    return win
+
+
+def tick(win, row):
+    model = win.optimization_model
+    model.setData(model.index(row, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+
+
+def test_the_picker_shows_ttft_with_hand_computed_numbers(llm):
+    picker, summary = llm.results.picker, llm.summary
+    assert picker.isVisible()
+    assert [picker.combo.itemText(i) for i in range(picker.combo.count())] == ["End to end", "TTFT", "ITL"]
+    assert summary.speedup.value.text() == "1.43×" and summary.new_time.value.text() == "1,050 ms"
+    picker.select("TTFT")
+    llm.drawn()
+    assert summary.speedup.value.text() == "1×"
+    assert summary.new_time.value.text() == "400 ms" and "baseline 400 ms" in summary.new_time.caption.text()
+    assert summary.speedup.caption.text() == "TTFT speedup"
+    assert "Faster decode: 1.43× end to end, 1× TTFT, 1.69× ITL" in summary.sentence.text()
+    assert "300 ms" in summary.target.text()  # TTFT's own target, not end to end's 600 ms
+    breakdown = llm.results.chart("breakdown")
+    assert breakdown.target.value() == pytest.approx(300)
+    tick(llm, 1)  # Prefill attention kernels, 1.5×
+    llm.drawn()
+    assert summary.speedup.value.text() == "1.33×" and summary.new_time.value.text() == "300 ms"
+    assert "✔" in summary.target.text()
+    picker.select("ITL")
+    llm.drawn()
+    assert summary.new_time.value.text() == "650 ms" and summary.speedup.value.text() == "1.69×"
+
+
+def test_the_objectives_table_colours_met_and_missed(llm):
+    table = llm.results.extras.table
+    assert table.isVisible()
+    head = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert head == ["Objective", "Faster decode", "Combined"]
+    rows = [[table.item(r, c).text() for c in range(3)] for r in range(table.rowCount())]
+    assert rows == [["End to end  ✘", "1.43×", "1.43×"], ["TTFT  ✘", "1×", "1×"], ["ITL", "1.69×", "1.69×"]]
+    assert table.item(1, 0).foreground().color().name() == "#aa3333"
+    tick(llm, 1)
+    llm.drawn()
+    assert table.item(1, 0).text() == "TTFT  ✔" and table.item(1, 0).foreground().color().name() == "#1a6e2e"
+    assert [table.horizontalHeaderItem(c).text() for c in range(3)][1] == "Faster decode"
+
+
+def test_an_objectives_cell_is_edited_and_undone(llm):
+    from amdahl_desk.ui.profile.component_table import OBJECTIVES
+
+    model = llm.component_model
+    assert model.headerData(OBJECTIVES, Qt.Orientation.Horizontal) == "Objectives"
+    assert model.data(model.index(0, OBJECTIVES)) == "TTFT; End to end"
+    assert model.setData(model.index(0, OBJECTIVES), "TTFT; Admission")
+    assert llm.doc.profile.components[0].objectives == ("TTFT", "Admission")
+    llm.drawn()
+    names = [llm.results.picker.combo.itemText(i) for i in range(llm.results.picker.combo.count())]
+    assert "Admission" in names
+    llm.doc.undo_stack.undo()
+    llm.drawn()
+    assert model.data(model.index(0, OBJECTIVES)) == "TTFT; End to end"
+    assert "Admission" not in [llm.results.picker.combo.itemText(i) for i in range(llm.results.picker.combo.count())]
+
+
+def test_the_picker_hides_with_end_to_end_only(window):
+    window.drawn()
+    assert not window.results.picker.isVisible() and not window.results.extras.table.isVisible()
+
+
+def test_the_objectives_sheet_is_edited_refused_and_undone(llm):
+    from amdahl_desk.ui.objectives.objectives_sheet import NAME, TARGET
+
+    sheet = llm.objectives_panel.sheet_model
+    assert sheet.rowCount() == 3 and sheet.data(sheet.index(0, NAME)) == "TTFT"
+    assert sheet.setData(sheet.index(1, TARGET), "0.8 s")
+    assert llm.doc.profile.objectives[1].target_time == pytest.approx(800)
+    assert sheet.data(sheet.index(1, TARGET)) == "800"
+    refused = []
+    sheet.editRejected.connect(lambda r, c, m: refused.append((r, c, m)))
+    assert not sheet.setData(sheet.index(2, NAME), "ttft")  # listed twice
+    assert refused and refused[-1][:2] == (2, NAME) and "twice" in refused[-1][2]
+    assert not sheet.setData(sheet.index(0, TARGET), "soon")
+    assert refused[-1][:2] == (0, TARGET)
+    assert sheet.setData(sheet.index(2, NAME), "Queue")
+    assert [s.name for s in llm.doc.profile.objectives] == ["TTFT", "ITL", "Queue"]
+    llm.doc.undo_stack.undo()
+    llm.doc.undo_stack.undo()
+    assert llm.doc.profile.objectives[1].target_time is None and sheet.rowCount() == 3
