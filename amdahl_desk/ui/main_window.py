@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -27,7 +27,7 @@ from ..model.errors import ProfileError
 from ..model.units import format_speedup, format_time
 from ..resources import example_path, icon_path
 from .core.document import Document
-from .files.file_actions import FileActions
+from .files.file_actions import FileActions, is_bundled
 from .files.recovery import RecoveryStore
 from .profile.breakdown_chart import BreakdownChart
 from .profile.component_table import ComponentTableModel
@@ -346,6 +346,8 @@ class MainWindow(FileActions, QMainWindow):
             return
         if self.doc.path is not None:
             name = self.doc.path.name
+        elif self.imported_from is not None and is_bundled(self.imported_from):
+            name = f"Untitled copy of the example {self.imported_from.name}"
         elif self.imported_from is not None:
             name = f"{self.imported_from.name} (imported)"
         else:
@@ -367,12 +369,15 @@ class MainWindow(FileActions, QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
         box.exec()
 
-    def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS) -> str:
+    def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS, title: str = "") -> str:
         folder = str(self.settings.value("files/last_folder", "") or "")
+        if save and (not folder or is_bundled(Path(folder))):
+            # Never propose the installation (where the examples live) or the working directory.
+            folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
         start = str(Path(folder) / suggested) if folder and suggested else suggested or folder
         if save:
-            return QFileDialog.getSaveFileName(self, "Save Profile", start, filters)[0]
-        return QFileDialog.getOpenFileName(self, "Open Profile", start, filters)[0]
+            return QFileDialog.getSaveFileName(self, title or "Save Profile", start, filters)[0]
+        return QFileDialog.getOpenFileName(self, title or "Open Profile", start, filters)[0]
 
     # -- files -------------------------------------------------------------
 

@@ -116,7 +116,8 @@ def test_drop_a_file_opens_it(window, qtbot, example):
         QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )
     window.dropEvent(event)
-    qtbot.waitUntil(lambda: window.doc.path is not None and window.doc.path.name == "llm-request.xlsx")
+    # A bundled example opens as an untitled copy of itself.
+    qtbot.waitUntil(lambda: window.imported_from is not None and window.imported_from.name == "llm-request.xlsx")
     assert window.doc.analysis.baseline_total == 1500
 
 
@@ -131,7 +132,7 @@ def test_recent_files_and_last_document(window, qtbot, example):
     again = MainWindow()
     qtbot.addWidget(again)
     again.start(None, str(example))
-    assert again.doc.path.name == "llm-request.xlsx"
+    assert again.doc.path is None and again.imported_from.name == "llm-request.xlsx"  # the example, as a copy
 
 
 def test_first_start_opens_the_example(qtbot, example):
@@ -140,7 +141,7 @@ def test_first_start_opens_the_example(qtbot, example):
     win = MainWindow()
     qtbot.addWidget(win)
     win.start(None, str(example))
-    assert win.doc.path.name == "training-iteration.xlsx"
+    assert win.doc.path is None and win.imported_from.name == "training-iteration.xlsx"  # an untitled copy
     assert win.summary.speedup.value.text() == "1.82×"
 
 
@@ -283,4 +284,4 @@ def test_bad_file_through_the_real_dialog(qtbot, tmp_path, example, monkeypatch)
     assert not win.open_path(bad, ask=False)
     assert shown == [("Cannot open profile", shown[0][1])]
     assert shown[0][1].startswith("broken.xlsx: the workbook is damaged or truncated")
-    assert win.doc.profile == before and win.doc.path.name == "training-iteration.xlsx"
+    assert win.doc.profile == before and win.imported_from.name == "training-iteration.xlsx"

@@ -19,12 +19,21 @@ from ...files import load_profile, save_profile
 from ...files.atomic import atomic_write
 from ...model.errors import ProfileError
 from ...model.profile import Profile
+from ...resources import resources_dir
 
 if TYPE_CHECKING:
     pass
 
 MAX_RECENT = 8
 log = logging.getLogger(__name__)
+
+
+def is_bundled(path: Path) -> bool:
+    """A file inside the installation (the bundled examples): opened as an untitled copy, never written."""
+    try:
+        return path.resolve().is_relative_to(resources_dir().resolve())
+    except (OSError, FileNotFoundError):
+        return False
 
 
 def stamp(path: Path) -> tuple[int, int] | None:
@@ -141,9 +150,11 @@ class FileActions:
             self.show_error("Cannot open profile", f"{path.name}: unexpected error while reading: {exc}")
             return False
         csv = path.suffix.lower() in (".csv", ".tsv", ".txt")
-        self.imported_from = path if csv else None
-        self.doc.reset(loaded.profile, None if csv else path.resolve(), [str(w) for w in loaded.warnings])
-        self.disk_stamp = None if csv else stamp(path)
+        # A bundled example opens as an untitled copy: Save asks where, so the installation is never written.
+        untitled = csv or is_bundled(path)
+        self.imported_from = path if untitled else None
+        self.doc.reset(loaded.profile, None if untitled else path.resolve(), [str(w) for w in loaded.warnings])
+        self.disk_stamp = None if untitled else stamp(path)
         self.table.fit_columns()
         self._remember(path)
         if loaded.warnings:
@@ -162,7 +173,8 @@ class FileActions:
         path = path.resolve()
         recent = [p for p in self._recent() if p != str(path)]
         self.settings.setValue("files/recent", [str(path)] + recent[: MAX_RECENT - 1])
-        self.settings.setValue("files/last_folder", str(path.parent))
+        if not is_bundled(path):  # the next Save As must not start inside the installation
+            self.settings.setValue("files/last_folder", str(path.parent))
         self.settings.setValue("files/last_document", str(path))
 
     def _recent(self) -> list[str]:
@@ -212,6 +224,12 @@ class FileActions:
         target = Path(path)
         if target.suffix.lower() != ".xlsx":
             target = target.with_suffix(".xlsx")
+        if is_bundled(target):
+            self.show_error(
+                "Cannot save here",
+                f"{target.parent} belongs to the Amdahl Desk installation; save your copy somewhere of yours.",
+            )
+            return False
         if self._write(target):
             self.imported_from = None
             self.doc.set_path(target.resolve())
