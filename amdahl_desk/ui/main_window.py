@@ -382,14 +382,19 @@ class MainWindow(FileActions, QMainWindow):
     # -- files -------------------------------------------------------------
 
     def export_dialog(self, chart: str = "slide") -> None:
-        from .files.export_dialog import ExportDialog
+        from .files.export_dialog import ExportDialog, export_title
 
         dialog = ExportDialog(chart, self)
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         name, fmt, size, transparent = dialog.choice()
         base = (self.doc.path or self.imported_from or Path("profile")).stem
-        path = self.choose_file(save=True, suggested=f"{base}-{name}.{fmt}", filters=f"{fmt.upper()} (*.{fmt})")
+        path = self.choose_file(
+            save=True,
+            suggested=f"{base}-{name}.{fmt}",
+            filters=f"{fmt.upper()} (*.{fmt})",
+            title=f"{export_title(name)} as {fmt.upper()}",
+        )
         if path:
             self.export_chart_to(Path(path), name, fmt, size, transparent)
 

@@ -19,12 +19,15 @@ from ..charts.registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
 CUSTOM = "Custom…"
 
 
+def export_title(chart: str) -> str:
+    return "Export Slide" if chart == "slide" else f"Export Chart: {CHART_TITLES[chart]}"
+
+
 class ExportDialog(QDialog):
     """Chart, format (PNG, SVG, PDF), size (presets or custom) and a transparent background for PNG."""
 
     def __init__(self, chart: str = "slide", parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Export Chart")
         form = QFormLayout(self)
         self.chart = QComboBox(self)
         for name in CHARTS:
@@ -64,6 +67,12 @@ class ExportDialog(QDialog):
             lambda _i: self.transparent.setEnabled(self.format.currentData() == "png")
         )
         self._size_changed(self.size.currentText())
+        self.chart.currentIndexChanged.connect(lambda _i: self._name_it())
+        self._name_it()
+
+    def _name_it(self) -> None:
+        """The title names what is exported: "Export Slide", "Export Chart: GPU scaling"."""
+        self.setWindowTitle(export_title(self.chart.currentData()))
 
     def _size_changed(self, text: str) -> None:
         custom = text == CUSTOM

@@ -240,7 +240,10 @@ class FileActions:
     def export_csv(self) -> None:
         base = self.doc.path or self.imported_from
         path = self.choose_file(
-            save=True, suggested=(base.stem if base else "components") + ".csv", filters="CSV tables (*.csv)"
+            save=True,
+            suggested=(base.stem if base else "components") + ".csv",
+            filters="CSV tables (*.csv)",
+            title="Export Components as CSV",
         )
         if path:
             self._write(Path(path), mark_clean=False)
