@@ -90,7 +90,7 @@ def test_save_as_and_export_csv(window, tmp_path, monkeypatch):
     monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="": str(target))
     assert window.save_as()
     assert window.doc.path.name == "copy.xlsx" and (tmp_path / "copy.xlsx").exists()
-    monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="": str(tmp_path / "c.csv"))
+    monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="", title="": str(tmp_path / "c.csv"))
     window.export_csv()
     assert load_profile(tmp_path / "c.csv").profile.components == window.doc.profile.components
 

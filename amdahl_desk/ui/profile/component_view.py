@@ -22,13 +22,13 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
-    QToolTip,
     QWidget,
 )
 
 from ...files.grid import Grid
 from ...files.tables import COMPONENT_HEADERS, find_header
 from ...model.profile import Component, Scaling
+from ..core.cell_message import CellMessage
 from ..core.clipboard import from_tsv, tile, to_tsv
 from .component_table import EDITABLE, NAME, NEW_TIME, NOTES, SCALING, SHARE, SHARE_ROLE, TIME, ComponentTableModel
 
@@ -73,6 +73,8 @@ class ComponentTableView(QTableView):
 
     def __init__(self, model: ComponentTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._message_at: QPersistentModelIndex | None = None
+        self._reopening = False
         self.setModel(model)
         self.table = model
         self.setItemDelegateForColumn(SHARE, ShareBarDelegate(self))
@@ -96,6 +98,10 @@ class ComponentTableView(QTableView):
         header.setStretchLastSection(True)
         self._sort: tuple[int, bool] | None = None
         model.editRejected.connect(self._show_rejection)
+        # The reason for a refusal stays beside the cell while it is being fixed.
+        self.message = CellMessage(self.viewport())
+        self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
+        self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
         self._make_actions()
         self.fit_columns()
 
@@ -239,34 +245,66 @@ class ComponentTableView(QTableView):
         """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
         row, col = self.currentIndex().row(), self.currentIndex().column()
         super().closeEditor(editor, hint)
+        if not self._reopening:
+            self.hide_message()
         if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
             self._go(row + 1, col)
 
+    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:  # type: ignore[override]
+        super().currentChanged(current, previous)
+        at = self._message_at
+        if not self._reopening and at is not None and (at.row(), at.column()) != (current.row(), current.column()):
+            self.hide_message()
+
     # -- showing a refusal -------------------------------------------------
+    def hide_message(self) -> None:
+        self._message_at = None
+        if hasattr(self, "message"):
+            self.message.hide()
+
+    def _place_message(self) -> None:
+        at = self._message_at
+        if at is None or not at.isValid():
+            self.message.hide()
+            return
+        rect = self.visualRect(self.table.index(at.row(), at.column()))
+        if rect.isValid() and self.viewport().rect().intersects(rect):
+            self.message.show_at(rect, self.message.text())
+        else:
+            self.message.hide()
+
     def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
         index = self.table.index(row, col)
         self.scrollTo(index)
-        rect = self.visualRect(index)
-        QToolTip.showText(self.viewport().mapToGlobal(rect.bottomLeft()), message, self.viewport(), rect, 8000)
+        self._message_at = QPersistentModelIndex(index)
+        self.message.show_at(self.visualRect(index), message)
         self.last_rejection = message
         window = self.window()
         status = getattr(window, "statusBar", None)
         if callable(status):
             status().showMessage(f"Not accepted: {message}", 10000)
         if refused and single and col in (NAME, TIME) and self.table.rowCount() > row:
-            # Give the typed text back to fix, rather than losing it.
-            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused))
+            # Give the typed text back to fix, rather than losing it; the message stays beside it.
+            self._reopening = True
+            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused, message))
 
-    def _reopen(self, persistent: QPersistentModelIndex, text: str) -> None:
-        if not persistent.isValid():
-            return
-        index = self.table.index(persistent.row(), persistent.column())
-        self.setCurrentIndex(index)
-        self.edit(index)
-        editor = self.focusWidget()
-        if isinstance(editor, QLineEdit):
-            editor.setText(text)
-            editor.selectAll()
+    def _reopen(self, persistent: QPersistentModelIndex, text: str, message: str) -> None:
+        try:
+            if not persistent.isValid():
+                return
+            index = self.table.index(persistent.row(), persistent.column())
+            self.setCurrentIndex(index)
+            self.edit(index)
+            editor = self.focusWidget()
+            if isinstance(editor, QLineEdit):
+                editor.setText(text)
+                editor.selectAll()
+                editor.setToolTip(message)
+                editor.setStyleSheet("QLineEdit { border: 2px solid #c0392b; }")
+            self._message_at = QPersistentModelIndex(index)
+            self.message.show_at(self.visualRect(index), message)
+        finally:
+            self._reopening = False
 
     # -- clipboard ---------------------------------------------------------
     def _selected_block(self) -> tuple[int, int, int, int]:

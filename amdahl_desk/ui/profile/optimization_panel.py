@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from ...model.profile import Optimization
 from ...model.units import format_speedup
+from ..core.cell_message import CellMessage
 from .optimization_table import NAME, SAVES, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -174,7 +175,11 @@ class OptimizationPanel(QWidget):
         ]:
             self.view.setColumnWidth(col, fm.horizontalAdvance(sample) + 24)
         layout.addWidget(self.view)
+        self.message = CellMessage(self.view.viewport())
         model.editRejected.connect(self._show_rejection)
+        # A refusal stays beside its cell until the row changes or the next change is accepted.
+        model.dataChanged.connect(lambda *_: self.message.hide())
+        self.view.verticalScrollBar().valueChanged.connect(lambda _v: self.message.hide())
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._selection_changed(cur.row()))
         model.modelReset.connect(lambda: self._selection_changed(self.view.currentIndex().row()))
         model.dataChanged.connect(lambda *_: self._sync_slider())
@@ -228,6 +233,7 @@ class OptimizationPanel(QWidget):
         return row if 0 <= row < self.model.rowCount() else -1
 
     def _selection_changed(self, row: int) -> None:
+        self.message.hide()
         has = 0 <= row < self.model.rowCount()
         for w in (self.slider, self.k_spin, self.remove_button, self.k_label):
             w.setEnabled(has)
@@ -296,10 +302,9 @@ class OptimizationPanel(QWidget):
         self.model.set_all(opts, f"Remove optimization {removed.name}")
 
     def _show_rejection(self, row: int, col: int, message: str) -> None:
-        rect = self.view.visualRect(self.model.index(row, col))
-        QToolTip.showText(
-            self.view.viewport().mapToGlobal(rect.bottomLeft()), message, self.view.viewport(), rect, 8000
-        )
+        index = self.model.index(row, col)
+        self.view.scrollTo(index)
+        self.message.show_at(self.view.visualRect(index), message)
         self.last_rejection = message
         status = getattr(self.window(), "statusBar", None)
         if callable(status):
