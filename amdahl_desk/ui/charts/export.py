@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
-from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
+from PySide6.QtGui import QColor, QFontMetrics, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -35,29 +35,54 @@ from ..core.qt_util import parse_size, settle
 from ..profile.breakdown_chart import BreakdownChart
 from ..profile.speedup_plot import SpeedupPlot
 from ..scaling.scaling_plot import ScalingPlot
-from .chart_style import Style, slide_style
+from .chart_style import Style, phrases, slide_style
 from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
 
 __all__ = ["CHARTS", "CHART_TITLES", "FORMATS", "PRESETS", "chart_widget", "export_chart", "parse_size", "render_image"]
 
 
 def slide_title(profile: Profile, analysis: Analysis) -> str:
-    """A title that states the result, e.g. "Matmul 4× → 1.82× end to end (ceiling 2.5×)"."""
+    """A title that states the result, e.g. "Matmul 4× → 1.82× end to end (ceiling 2.5×)".
+
+    Its phrases are held together with no-break spaces: a title that wraps does so between
+    "on 60% of the time" and "→ 1.82× end to end", never inside "(ceiling 2.5×)".
+    """
     c = analysis.combined
     enabled = [o for o in profile.optimizations if o.enabled]
     if len(enabled) == 1:
         o = enabled[0]
-        return (
-            f"{o.name}: {format_speedup(o.speedup)} on {format_percent(c.fraction)} of the time → "
-            f"{format_speedup(c.overall_speedup)} end to end (ceiling {format_speedup(c.ceiling)})"
+        return f"{o.name}: " + phrases(
+            f"{format_speedup(o.speedup)} on {format_percent(c.fraction)} of the time",
+            f"→ {format_speedup(c.overall_speedup)} end to end",
+            f"(ceiling {format_speedup(c.ceiling)})",
         )
     if enabled:
-        return (
-            f"{len(enabled)} optimizations together: {format_time(analysis.baseline_total, profile.unit)} → "
-            f"{format_time(c.new_total, profile.unit)}, {format_speedup(c.overall_speedup)} end to end "
-            f"(ceiling {format_speedup(c.ceiling)})"
+        return phrases(
+            f"{len(enabled)} optimizations together:",
+            f"{format_time(analysis.baseline_total, profile.unit)} → {format_time(c.new_total, profile.unit)},",
+            f"{format_speedup(c.overall_speedup)} end to end",
+            f"(ceiling {format_speedup(c.ceiling)})",
         )
-    return f"Baseline {format_time(analysis.baseline_total, profile.unit)}: where the time goes"
+    return phrases(f"Baseline {format_time(analysis.baseline_total, profile.unit)}:", "where the time goes")
+
+
+def fit_lines(label: QLabel, width: int, lines: int = 2, smallest: float = 0.75) -> None:
+    """Shrink a wrapping label's font (to ``smallest`` of its size at most) until its text takes ``lines`` lines."""
+    font = label.font()
+    size = font.pixelSize()
+    if size <= 0 or width <= 0:
+        return
+    base = getattr(label, "_base_px", size)
+    label._base_px = base  # type: ignore[attr-defined]
+    px = base
+    while True:
+        font.setPixelSize(px)
+        metrics = QFontMetrics(font)
+        used = metrics.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), label.text())
+        if used.height() <= metrics.lineSpacing() * lines + 1 or px <= base * smallest:
+            break
+        px -= 1
+    label.setFont(font)
 
 
 class SlideWidget(QWidget):
@@ -116,6 +141,8 @@ class SlideWidget(QWidget):
         unit = profile.unit
         c = analysis.combined
         self.title.setText(slide_title(profile, analysis))
+        margins = self.layout().contentsMargins()
+        fit_lines(self.title, self.width() - margins.left() - margins.right())
         boundary = profile.settings.boundary or "Measured profile"
         self.subtitle.setText(
             f"{boundary} · baseline {format_time(analysis.baseline_total, unit)} over "
