@@ -8,7 +8,16 @@ from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QGuiApplication,
+    QIcon,
+    QKeySequence,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
@@ -18,6 +27,8 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSplitter,
+    QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -43,6 +54,8 @@ RECOVERY_INTERVAL_MS = 60_000
 # The export module (and QtSvg with it) loads on first use, not at start-up.
 CHART_NAMES = {"breakdown": "Where the time goes", "speedup": "Speedup against k", "scaling": "GPU scaling"}
 RECOVERY_DEBOUNCE_MS = 500
+# Below this width of the results side (or height of the window) the charts go into tabs.
+CHARTS_SIDE_BY_SIDE = (760, 800)
 log = logging.getLogger(__name__)
 FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
 
@@ -147,23 +160,67 @@ class MainWindow(FileActions, QMainWindow):
         charts_top = QSplitter(Qt.Orientation.Horizontal)
         charts_top.addWidget(self.breakdown)
         charts_top.addWidget(self.speedup)
+        charts_all = QSplitter(Qt.Orientation.Vertical)
+        charts_all.addWidget(charts_top)
+        charts_all.addWidget(self.scaling)
+        # Narrow or short windows show one chart at a time, in tabs, instead of three squeezed ones.
+        self.chart_tabs = QTabWidget()
+        self.chart_tabs.setDocumentMode(True)
+        self.charts_in_tabs = False
+        self.chart_stack = QStackedWidget()
+        self.chart_stack.addWidget(charts_all)
+        self.chart_stack.addWidget(self.chart_tabs)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.summary)
-        right.addWidget(charts_top)
-        right.addWidget(self.scaling)
+        right.addWidget(self.chart_stack)
         right.setStretchFactor(0, 0)
-        right.setStretchFactor(1, 3)
-        right.setStretchFactor(2, 3)
+        right.setStretchFactor(1, 1)
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(left)
         main.addWidget(right)
         main.setStretchFactor(0, 5)
         main.setStretchFactor(1, 6)
-        for s in (left, right, charts_top, main):
+        for s in (left, right, charts_top, charts_all, main):
             s.setChildrenCollapsible(False)
         self.setCentralWidget(main)
-        self._splitters = {"main": main, "left": left, "right": right, "charts": charts_top}
+        self._splitters = {"main": main, "left": left, "right": right, "charts": charts_top, "scaling": charts_all}
+        self._settings_scroll = scroll
+        self.summary.setMinimumWidth(280)
+        for chart in (self.breakdown, self.speedup, self.scaling):
+            chart.setMinimumSize(220, 160)
         self.resize(1600, 1000)
+
+    def _reflow_charts(self) -> None:
+        """Charts side by side when there is room for them, else in tabs under the summary."""
+        right_width = self._splitters["main"].sizes()[1]
+        narrow = right_width < CHARTS_SIDE_BY_SIDE[0] or self.height() < CHARTS_SIDE_BY_SIDE[1]
+        if narrow == self.charts_in_tabs:
+            return
+        self.charts_in_tabs = narrow
+        top, both = self._splitters["charts"], self._splitters["scaling"]
+        if narrow:
+            self._wide_sizes = (top.sizes(), both.sizes())
+            for chart in (self.breakdown, self.speedup, self.scaling):
+                self.chart_tabs.addTab(chart, CHART_NAMES[self._chart_key(chart)])
+            self.chart_stack.setCurrentIndex(1)
+        else:
+            self.chart_tabs.clear()
+            top.insertWidget(0, self.breakdown)
+            top.insertWidget(1, self.speedup)
+            both.insertWidget(1, self.scaling)
+            for chart in (self.breakdown, self.speedup, self.scaling):
+                chart.show()
+            self.chart_stack.setCurrentIndex(0)
+            if getattr(self, "_wide_sizes", None):
+                top.setSizes(self._wide_sizes[0])
+                both.setSizes(self._wide_sizes[1])
+
+    def _chart_key(self, chart: QWidget) -> str:
+        return {id(self.breakdown): "breakdown", id(self.speedup): "speedup", id(self.scaling): "scaling"}[id(chart)]
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._reflow_charts()
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
         act = QAction(text, self)
@@ -472,16 +529,29 @@ class MainWindow(FileActions, QMainWindow):
         for name in self._splitters:
             self.settings.remove(f"window/{name}")
         # Proportions of the window: the table gets what its columns need, the charts the rest.
-        w, h = max(self.width(), 800), max(self.height(), 600)
-        left = min(780, int(w * 0.47))
+        w, h = max(self.width(), 800), max(self.height(), 500)
+        left = min(max(int(w * 0.47), 420), 900)
+        # The settings get their whole height (no scrolling) when the window has room for it.
+        scroll = self._settings_scroll
+        content = scroll.widget()
+        width = scroll.viewport().width()
+        layout = content.layout()
+        needed = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() and width > 0 else -1
+        needed = max(needed, content.minimumSizeHint().height())
+        frame = self._splitters["left"].sizes()[2] - scroll.viewport().height() if scroll.isVisible() else 0
+        frame = frame if 0 < frame < 100 else self.fontMetrics().height() + 24  # group title and margins
+        settings = min(needed + frame + 2, int(h * 0.45))
+        rest = max(h - settings, 200)
         sizes = {
             "main": [left, w - left],
-            "left": [int(h * 0.45), int(h * 0.27), int(h * 0.28)],
-            "right": [int(h * 0.17), int(h * 0.42), int(h * 0.41)],
+            "left": [int(rest * 0.6), int(rest * 0.4), settings],
+            "right": [int(h * 0.2), int(h * 0.8)],
             "charts": [(w - left) // 2] * 2,
+            "scaling": [int(h * 0.4), int(h * 0.4)],
         }
         for name, splitter in self._splitters.items():
             splitter.setSizes(sizes[name])
+        self._reflow_charts()
 
     def show_help(self) -> None:
         from ..model.profile import OverheadModel
