@@ -96,3 +96,124 @@ class TestRefusalAtTheCell:
         panel.counts.editingFinished.emit()
         assert not notice.isVisible()
         assert window.doc.profile.settings.gpu_counts == (1, 8, 64)
+
+
+# -- the layout at the sizes people have --------------------------------------------------------------------------
+
+from PySide6.QtGui import QFontMetrics  # noqa: E402
+
+from amdahl_desk.ui.profile.component_table import GROUP, NEW_TIME, NOTES, SCALING, SHARE  # noqa: E402
+from amdahl_desk.ui.profile.optimization_table import CEILING, SAVES, SPEEDUP, K  # noqa: E402
+from amdahl_desk.ui.profile.optimization_table import NAME as OPT_NAME  # noqa: E402
+from amdahl_desk.ui.profile.optimization_table import SHARE as OPT_SHARE  # noqa: E402
+from amdahl_desk.ui.profile.optimization_table import TARGETS as OPT_TARGETS  # noqa: E402
+
+SIZES = [(1280, 720), (1600, 1000), (1920, 1080), (2560, 1440), (800, 500)]
+# Room Qt's header takes beside a section's text: margins on both sides and a sort arrow.
+HEADER_EXTRA = 12
+CELL_EXTRA = 6
+
+
+def _at(qtbot, window, size):
+    window.resize(*size)
+    window.reset_layout()
+    qtbot.waitUntil(lambda: (window.width(), window.height()) == size)
+    window.reset_layout()
+    qtbot.wait(20)  # pyqtgraph lays its views out on posted events
+
+
+def _text_fits(view, row: int, col: int) -> bool:
+    text = str(view.model().data(view.model().index(row, col)) or "")
+    return view.fontMetrics().horizontalAdvance(text) + CELL_EXTRA <= view.columnWidth(col)
+
+
+def _header_fits(view, col: int) -> bool:
+    header = view.horizontalHeader()
+    text = str(view.model().headerData(col, Qt.Orientation.Horizontal))
+    return QFontMetrics(header.font()).horizontalAdvance(text) + HEADER_EXTRA <= view.columnWidth(col)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_layout_fits(window, qtbot, size):
+    _at(qtbot, window, size)
+    assert (window.width(), window.height()) == size  # the window can be this small
+    table = window.table
+    rows = len(window.doc.profile.components)
+    # Numbers and their headers (units included) are never cut, at any size.
+    for col in (TIME, SHARE, NEW_TIME):
+        assert _header_fits(table, col), (col, table.columnWidth(col))
+        for row in range(rows):
+            assert _text_fits(table, row, col), (row, col)
+    opts = window.optimizations.view
+    for col in (K, OPT_SHARE, SPEEDUP, CEILING, SAVES):
+        assert _header_fits(opts, col), (col, opts.columnWidth(col))
+        for row in range(opts.model().rowCount()):
+            assert _text_fits(opts, row, col), (row, col)
+    # The headline figures are never cut: each value's text fits the label it is in.
+    for fig in (window.summary.speedup, window.summary.new_time, window.summary.saved, window.summary.ceiling):
+        label = fig.value
+        assert QFontMetrics(label.font()).horizontalAdvance(label.text()) <= label.contentsRect().width(), (
+            label.text(),
+            label.contentsRect(),
+        )
+        assert label.text() == fig.value.full  # the whole number, not a shortened one
+    # Every chart has room to be read: side by side when there is room, else one at a time in tabs.
+    for chart in (window.breakdown, window.speedup, window.scaling):
+        if window.charts_in_tabs and window.chart_tabs.currentWidget() is not chart:
+            continue
+        assert chart.widget.width() >= 200 and chart.widget.height() >= 120, (chart, chart.widget.size())
+    if size[0] >= 1600:
+        # Full size: every column of the table in view (New time was off to the right), names whole,
+        # the checklist's targets readable, and the charts side by side.
+        viewport = table.viewport().width()
+        assert table.columnViewportPosition(NOTES) + table.columnWidth(NOTES) <= viewport
+        assert table.horizontalScrollBar().maximum() == 0
+        for col in (NAME, SCALING, GROUP):
+            assert _header_fits(table, col)
+        for row in range(rows):
+            assert _text_fits(table, row, NAME), window.doc.profile.components[row].name
+        assert _header_fits(opts, OPT_TARGETS) and _header_fits(opts, OPT_NAME)
+        assert opts.columnWidth(OPT_TARGETS) >= 120
+        assert not window.charts_in_tabs
+    if size == (1600, 1000) or size[1] >= 1000:
+        # The settings (the ring parameters last) without scrolling.
+        scroll = window._settings_scroll
+        assert scroll.verticalScrollBar().maximum() == 0
+        bandwidth = window.settings_panel.bandwidth
+        bottom = bandwidth.mapTo(scroll.viewport(), bandwidth.rect().bottomLeft()).y()
+        assert bottom <= scroll.viewport().height()
+    if size[0] <= 1280:
+        assert window.charts_in_tabs
+
+
+def test_long_names_elide_with_the_whole_name_on_hover(window, qtbot):
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QStyleOptionViewItem, QToolTip
+
+    long_name = "A very long component name that no column at this size can show whole, from a profiler"
+    window.table.table.set_cells([(0, NAME, long_name)], "Rename")
+    _at(qtbot, window, (1280, 720))
+    table = window.table
+    index = table.model().index(0, NAME)
+    rect = table.visualRect(index)
+    assert table.fontMetrics().horizontalAdvance(long_name) > rect.width()  # it is elided
+    option = QStyleOptionViewItem()
+    option.rect = rect
+    option.fontMetrics = table.fontMetrics()
+    event = QHelpEvent(QEvent.Type.ToolTip, rect.center(), table.viewport().mapToGlobal(rect.center()))
+    assert table.itemDelegateForIndex(index).helpEvent(event, table, option, index)
+    qtbot.waitUntil(QToolTip.isVisible)
+    assert long_name in QToolTip.text()
+    QToolTip.hideText()
+    del QPoint
+
+
+def test_headline_shrinks_rather_than_cut_digits(window, qtbot):
+    _at(qtbot, window, (800, 500))
+    window.summary.setFixedWidth(300)  # narrower than any real layout: still the whole number
+    qtbot.waitUntil(lambda: window.summary.width() == 300)
+    for fig in (window.summary.speedup, window.summary.new_time):
+        label = fig.value
+        assert label.text() == label.full
+        assert QFontMetrics(label.font()).horizontalAdvance(label.text()) <= label.contentsRect().width()

@@ -24,6 +24,7 @@ INK = QColor("#222")
 PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"]
 OTHER = "#bab0ac"
 LABEL_FILL = pg.mkBrush(255, 255, 255, 215)  # labels stay readable where a line crosses them
+NBSP = "\u00a0"  # a no-break space: titles wrap between phrases, not inside them
 
 
 @dataclass(frozen=True)
@@ -175,8 +176,10 @@ class ChartFrame(QWidget):
         return line
 
     def set_title(self, text: str) -> None:
-        if text != self.title:
-            self.title = text
+        """``title`` is the plain text; the label keeps its phrases (no-break spaces) together when it wraps."""
+        plain = text.replace(NBSP, " ")
+        if plain != self.title or text != self.title_label.text():
+            self.title = plain
             self.title_label.setText(text)
 
     def set_legend(self, entries: list[tuple[str, str, str]]) -> None:
@@ -190,9 +193,6 @@ class ChartFrame(QWidget):
         text = " &nbsp;&nbsp; ".join(parts)
         if self.legend_label.text() != text:
             self.legend_label.setText(text)
-
-
-NBSP = "\u00a0"
 
 
 def phrases(*parts: str) -> str:

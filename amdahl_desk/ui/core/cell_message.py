@@ -40,6 +40,9 @@ class CellMessage(QLabel):
         self._following = True
         self.show_at(self._field_rect(field), text)
 
+    def is_beside(self, field: QWidget) -> bool:
+        return self._field is field
+
     def _field_rect(self, field: QWidget) -> QRect:
         host = self.parentWidget()
         return QRect(field.mapTo(host, QPoint(0, 0)), field.size()) if host is not None else field.geometry()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import (
+    QEvent,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
@@ -11,7 +12,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QPainter
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QAbstractItemView,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
+    QToolTip,
     QWidget,
 )
 
@@ -30,12 +32,43 @@ from ...files.tables import COMPONENT_HEADERS, find_header
 from ...model.profile import Component, Scaling
 from ..core.cell_message import CellMessage
 from ..core.clipboard import from_tsv, tile, to_tsv
-from .component_table import EDITABLE, NAME, NEW_TIME, NOTES, SCALING, SHARE, SHARE_ROLE, TIME, ComponentTableModel
+from .component_table import (
+    EDITABLE,
+    GROUP,
+    NAME,
+    NEW_TIME,
+    NOTES,
+    SCALING,
+    SHARE,
+    SHARE_ROLE,
+    TIME,
+    ComponentTableModel,
+)
 
 ModelIndex = QModelIndex | QPersistentModelIndex
+HEADER_PAD = 8  # room to spare beside a header's own margins (a bold or styled header is wider)
+CELL_PADDING = 6  # Qt's item margins on each side of a cell's text, with room to spare
+NUMBERS = (TIME, SHARE, NEW_TIME)  # never elided: a cut number is a different number
+# Widest a text column grows to fit its content before it elides (names stretch instead).
+TEXT_CAP = {SCALING: 200, GROUP: 140, NOTES: 260}
+NAME_CAP = 320
 
 
-class ShareBarDelegate(QStyledItemDelegate):
+class ElidedTipDelegate(QStyledItemDelegate):
+    """Text too long for its column is elided by Qt; hovering it shows the whole of it."""
+
+    def helpEvent(self, event, view, option, index) -> bool:  # type: ignore[no-untyped-def, override]
+        if event is not None and event.type() == QEvent.Type.ToolTip and index.isValid():
+            text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+            room = option.rect.width() - 2 * CELL_PADDING
+            if text and option.fontMetrics.horizontalAdvance(text) > room:
+                own = index.data(Qt.ItemDataRole.ToolTipRole)
+                QToolTip.showText(event.globalPos(), text + (f"\n\n{own}" if own else ""), view, option.rect)
+                return True
+        return super().helpEvent(event, view, option, index)
+
+
+class ShareBarDelegate(ElidedTipDelegate):
     """The share as a bar behind its percentage, so the big components stand out at a glance."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
@@ -49,7 +82,7 @@ class ShareBarDelegate(QStyledItemDelegate):
         super().paint(painter, option, index)
 
 
-class ScalingDelegate(QStyledItemDelegate):
+class ScalingDelegate(ElidedTipDelegate):
     """A list to choose serial, parallel or communication from."""
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
@@ -77,6 +110,7 @@ class ComponentTableView(QTableView):
         self._reopening = False
         self.setModel(model)
         self.table = model
+        self.setItemDelegate(ElidedTipDelegate(self))
         self.setItemDelegateForColumn(SHARE, ShareBarDelegate(self))
         self.setItemDelegateForColumn(SCALING, ScalingDelegate(self))
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -95,7 +129,19 @@ class ComponentTableView(QTableView):
         header.setSectionsClickable(True)
         header.setSortIndicatorShown(False)
         header.sectionClicked.connect(self.sort_by_column)
-        header.setStretchLastSection(True)
+        # Names take the room there is; every other column is as wide as its header and its content.
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(48)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setMinimumWidth(320)
+        # Numbers grow with edits: widen their columns (once per change, after the table has the new values).
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self.fit_number_columns)
+        model.doc.analysisChanged.connect(self._refit.start)
+        model.headerDataChanged.connect(lambda *_: self._refit.start())
         self._sort: tuple[int, bool] | None = None
         model.editRejected.connect(self._show_rejection)
         # The reason for a refusal stays beside the cell while it is being fixed.
@@ -107,26 +153,66 @@ class ComponentTableView(QTableView):
 
     # -- layout ------------------------------------------------------------
     def fit_columns(self) -> None:
-        """Columns wide enough for their content (measured on the first rows: tables can be huge)."""
+        """Every column but the names as wide as its header and content; names take the rest and elide."""
         fm = self.fontMetrics()
         model = self.table
-        sample = min(model.rowCount(), 200)
-        for col, minimum, maximum in [
-            (NAME, 160, 320),
-            (TIME, 80, 140),
-            (SHARE, 70, 100),
-            (SCALING, 104, 130),
-            (NEW_TIME, 90, 150),
-            (5, 70, 140),
-            (NOTES, 80, 400),
-        ]:
-            header = str(model.headerData(col, Qt.Orientation.Horizontal))
-            widest = fm.horizontalAdvance(header) + 28
-            for row in range(sample):
-                text = model.data(model.index(row, col))
+        header = self.horizontalHeader()
+        sample = min(model.rowCount() - 1, 200)  # tables can be huge: the first rows say enough for text
+        self._wanted: dict[int, int] = {}
+        for col, cap in [*TEXT_CAP.items(), (NAME, NAME_CAP)]:
+            widest = max(
+                [header.sectionSizeFromContents(col).width()]
+                + [
+                    min(fm.horizontalAdvance(str(model.data(model.index(r, col)) or "")) + 2 * CELL_PADDING, cap)
+                    for r in range(sample)
+                ]
+            )
+            self._wanted[col] = widest
+            if col != NAME:
+                self.setColumnWidth(col, widest)
+        self.fit_number_columns()
+        self._share_room()
+
+    def _share_room(self) -> None:
+        """Notes give way first: they shrink (down to their header) so that the names are seen whole."""
+        wanted = getattr(self, "_wanted", None)
+        if not wanted:
+            return
+        others = sum(self.columnWidth(c) for c in range(self.table.columnCount()) if c not in (NAME, NOTES))
+        notes_min = self.horizontalHeader().sectionSizeFromContents(NOTES).width()
+        notes = max(notes_min, min(wanted[NOTES], self.viewport().width() - others - wanted[NAME]))
+        if self.columnWidth(NOTES) != notes:
+            self.setColumnWidth(NOTES, notes)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._share_room()
+
+    def fit_number_columns(self) -> None:
+        """Number columns as wide as their header (units included) and their widest number: never cut a digit."""
+        fm = self.fontMetrics()
+        model = self.table
+        header = self.horizontalHeader()
+        rows = self._widest_rows()
+        for col in NUMBERS:
+            need = header.sectionSizeFromContents(col).width() + HEADER_PAD
+            for r in rows:
+                text = model.data(model.index(r, col))
                 if text:
-                    widest = max(widest, fm.horizontalAdvance(str(text)) + 16)
-            self.setColumnWidth(col, max(minimum, min(widest, maximum)))
+                    need = max(need, fm.horizontalAdvance(str(text)) + 2 * CELL_PADDING)
+            if self.columnWidth(col) != need:
+                self.setColumnWidth(col, need)
+        self._share_room()
+
+    def _widest_rows(self) -> list[int]:
+        """The rows with the longest numbers: the largest and smallest times before and after, and a sample."""
+        n = len(self.table.components)
+        rows = set(range(min(n, 50)))
+        analysis = self.table.doc.analysis
+        if analysis is not None and n:
+            for values in (analysis.times, analysis.new_times):
+                rows.update((int(values.argmax()), int(values.argmin())))
+        return sorted(r for r in rows if r < n)
 
     # -- actions -----------------------------------------------------------
     def _make_actions(self) -> None:
@@ -370,7 +456,7 @@ class ComponentTableView(QTableView):
         if found is None:
             return block
         _, cols, unit = found
-        ours = {"name": NAME, "time": TIME, "scaling": SCALING, "group": 5, "notes": NOTES}
+        ours = {"name": NAME, "time": TIME, "scaling": SCALING, "group": GROUP, "notes": NOTES}
         width = NOTES + 1 - left
         result = []
         for row in block[1:]:
@@ -396,7 +482,7 @@ class ComponentTableView(QTableView):
                 edits.append((index.row(), col, "0"))
             elif col == SCALING:
                 edits.append((index.row(), col, "serial"))
-            elif col in (5, NOTES):
+            elif col in (GROUP, NOTES):
                 edits.append((index.row(), col, ""))
         if edits:
             self.table.set_cells(edits, "Clear cells")
@@ -448,10 +534,10 @@ class ComponentTableView(QTableView):
             SHARE: lambda i: comps[i].time,
             SCALING: lambda i: comps[i].scaling.value,
             NEW_TIME: (lambda i: float(analysis.new_times[i])) if analysis is not None else (lambda i: comps[i].time),
-            5: lambda i: comps[i].group.casefold(),
+            GROUP: lambda i: comps[i].group.casefold(),
             NOTES: lambda i: comps[i].notes.casefold(),
         }
-        if col in (NAME, SCALING, 5, NOTES):
+        if col in (NAME, SCALING, GROUP, NOTES):
             descending = self._sort == (col, False)
         order = sorted(range(len(comps)), key=keys[col], reverse=descending)
         self._sort = (col, descending)

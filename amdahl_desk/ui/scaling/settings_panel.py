@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, QRect, QSignalBlocker
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -71,6 +71,7 @@ class SettingsPanel(QWidget):
             self.model.addItem(m.value, m)
         self.model_help = QLabel(self)
         self.model_help.setWordWrap(True)
+        self.model_help.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.model_help.setStyleSheet("color: #555;")
         self.latency = QLineEdit(self)
         self.latency.setToolTip("Ring all-reduce: latency α per step, e.g. 5 us")
@@ -193,7 +194,7 @@ class SettingsPanel(QWidget):
 
     def _edited(self, field: QLineEdit) -> None:
         """Typing again in a refused field: the red frame stays until it is accepted, the message steps aside."""
-        if self.notice.isVisible() and QRect(field.mapTo(self, QPoint(0, 0)), field.size()) == self.notice.anchor:
+        if self.notice.isVisible() and self.notice.is_beside(field):
             self.notice.hide()
 
     def _boundary(self) -> None:
