@@ -54,6 +54,7 @@ RECOVERY_INTERVAL_MS = 60_000
 # The export module (and QtSvg with it) loads on first use, not at start-up.
 CHART_NAMES = {"breakdown": "Where the time goes", "speedup": "Speedup against k", "scaling": "GPU scaling"}
 RECOVERY_DEBOUNCE_MS = 500
+UNDO_LIMIT = 1000
 # Below this width of the results side (or height of the window) the charts go into tabs.
 CHARTS_SIDE_BY_SIDE = (760, 800)
 log = logging.getLogger(__name__)
@@ -70,6 +71,15 @@ def app_settings() -> QSettings:
     return QSettings(str(Path(folder) / "amdahl-desk.ini"), QSettings.Format.IniFormat)
 
 
+def undo_limit(settings: QSettings) -> int:
+    """``[edit] undo_limit`` in the settings file: how many steps Undo can go back (0 for no limit)."""
+    try:
+        value = int(str(settings.value("edit/undo_limit", UNDO_LIMIT)))
+    except ValueError:
+        return UNDO_LIMIT
+    return max(value, 0)
+
+
 class MainWindow(FileActions, QMainWindow):
     """One document per window."""
 
@@ -78,6 +88,8 @@ class MainWindow(FileActions, QMainWindow):
         self.fresh = fresh  # ignore remembered layout and recent files (screenshots)
         self.settings = app_settings()
         self.doc = Document(parent=self)
+        # Undo history is the memory that grows while editing (about 2 kB a step): bounded, and a setting.
+        self.doc.undo_stack.setUndoLimit(undo_limit(self.settings))
         self.imported_from: Path | None = None
         self.setAcceptDrops(True)
         if icon_path().exists():
