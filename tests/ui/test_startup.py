@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from amdahl_desk.model.errors import BadInputError
+from amdahl_desk.resources import example_path
 from amdahl_desk.ui.app import choose_platform
 
 pytestmark = pytest.mark.gui
@@ -92,3 +93,26 @@ def test_ctrl_c_quits_the_window_cleanly(tmp_path):
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "propagateSizeHints" not in err, err
+
+
+def test_undo_history_is_bounded_by_a_setting(qtbot, tmp_path, monkeypatch):
+    """Memory that grows while editing is the undo history: it has a limit, 1,000 steps unless set."""
+    from amdahl_desk.ui.main_window import MainWindow, app_settings
+    from amdahl_desk.ui.profile.component_table import TIME
+
+    monkeypatch.setenv("AMDAHL_DESK_CONFIG_DIR", str(tmp_path / "cfg"))
+    win = MainWindow(fresh=True)
+    qtbot.addWidget(win)
+    assert win.doc.undo_stack.undoLimit() == 1000
+    settings = app_settings()
+    settings.setValue("edit/undo_limit", 25)
+    settings.sync()
+    win2 = MainWindow(fresh=True)
+    qtbot.addWidget(win2)
+    win2.start(None, str(example_path()))
+    for i in range(60):
+        win2.component_model.set_cells([(i % 5, TIME, str(100 + i))], "Edit time")
+        win2.doc.seal()
+    assert win2.doc.undo_stack.undoLimit() == 25
+    assert win2.doc.undo_stack.count() == 25
+    win2.doc.undo_stack.setClean()  # closing must not ask about saving
