@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -196,6 +196,8 @@ class MainWindow(FileActions, QMainWindow):
             s.setChildrenCollapsible(False)
         self.setCentralWidget(main)
         self._splitters = {"main": main, "left": left, "right": right, "charts": charts_top, "scaling": charts_all}
+        # Reflow when the results side changes size: a window resized, a splitter dragged, the first layout.
+        right.installEventFilter(self)
         self._settings_scroll = scroll
         self.summary.setMinimumWidth(280)
         for chart in (self.breakdown, self.speedup, self.scaling):
@@ -204,7 +206,7 @@ class MainWindow(FileActions, QMainWindow):
 
     def _reflow_charts(self) -> None:
         """Charts side by side when there is room for them, else in tabs under the summary."""
-        right_width = self._splitters["main"].sizes()[1]
+        right_width = self._splitters["right"].width()
         narrow = right_width < CHARTS_SIDE_BY_SIDE[0] or self.height() < CHARTS_SIDE_BY_SIDE[1]
         if narrow == self.charts_in_tabs:
             return
@@ -233,6 +235,11 @@ class MainWindow(FileActions, QMainWindow):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._reflow_charts()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self._splitters.get("right"):
+            self._reflow_charts()
+        return super().eventFilter(watched, event)
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
         act = QAction(text, self)
