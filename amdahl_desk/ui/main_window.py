@@ -201,7 +201,7 @@ class MainWindow(FileActions, QMainWindow):
         self._settings_scroll = scroll
         self.summary.setMinimumWidth(280)
         for chart in (self.breakdown, self.speedup, self.scaling):
-            chart.setMinimumSize(220, 160)
+            chart.setMinimumSize(150, 100)  # small enough that a window can shrink to where the tabs take over
         self.resize(1600, 1000)
 
     def _reflow_charts(self) -> None:
