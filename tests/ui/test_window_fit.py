@@ -217,3 +217,40 @@ def test_headline_shrinks_rather_than_cut_digits(window, qtbot):
         label = fig.value
         assert label.text() == label.full
         assert QFontMetrics(label.font()).horizontalAdvance(label.text()) <= label.contentsRect().width()
+
+
+# -- numbers in the machine's locale ------------------------------------------------------------------------------
+
+from PySide6.QtCore import QLocale  # noqa: E402
+
+from amdahl_desk.ui.core.locale_text import localize_numbers  # noqa: E402
+
+GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
+
+
+def test_numbers_take_the_locales_separators_and_nothing_else_changes():
+    text = "1,050 ms → 66.7 and 2.5× at 1,024 GPUs; f = 60%; 1/(1−f); GPU counts 1, 2, 4; 12,345,678.25"
+    assert localize_numbers(text, GERMAN) == (
+        "1.050 ms → 66,7 and 2,5× at 1.024 GPUs; f = 60%; 1/(1−f); GPU counts 1, 2, 4; 12.345.678,25"
+    )
+    assert localize_numbers(text, QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)) == text
+
+
+def test_window_shows_numbers_in_the_locale(window, qtbot):
+    from amdahl_desk.ui.profile.optimization_table import SAVES as OPT_SAVES
+
+    opts = window.optimizations.view
+    opts.setLocale(GERMAN)
+    index = opts.model().index(3, OPT_SAVES)
+    assert index.data() == "66.7"  # the model's own format, as files get it
+    assert opts.itemDelegateForIndex(index).displayText(index.data(), opts.locale()) == "66,7"
+    before = QLocale()
+    QLocale.setDefault(GERMAN)
+    try:
+        window.summary.update_analysis(window.doc.profile, window.doc.analysis, None)
+        assert window.summary.new_time.caption.full == "new time (baseline 1.000 ms)"
+        assert "1.000 ms → 550 ms" in window.summary.sentence.text() + window.summary.sentence.toolTip()
+    finally:
+        QLocale.setDefault(before)
+        window.summary.update_analysis(window.doc.profile, window.doc.analysis, None)
+    assert window.summary.new_time.caption.full == "new time (baseline 1,000 ms)"

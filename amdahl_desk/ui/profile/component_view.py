@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import (
     QEvent,
     QItemSelection,
     QItemSelectionModel,
+    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QRect,
@@ -32,6 +35,7 @@ from ...files.tables import COMPONENT_HEADERS, find_header
 from ...model.profile import Component, Scaling
 from ..core.cell_message import CellMessage
 from ..core.clipboard import from_tsv, tile, to_tsv
+from ..core.locale_text import localize_numbers
 from .component_table import (
     EDITABLE,
     GROUP,
@@ -55,7 +59,13 @@ NAME_CAP = 320
 
 
 class ElidedTipDelegate(QStyledItemDelegate):
-    """Text too long for its column is elided by Qt; hovering it shows the whole of it."""
+    """Text too long for its column is elided by Qt; hovering it shows the whole of it.
+
+    Numbers are shown with the machine's decimal and grouping separators (the model writes 1,234.5).
+    """
+
+    def displayText(self, value: Any, locale: QLocale) -> str:
+        return localize_numbers(super().displayText(value, locale), locale)
 
     def helpEvent(self, event, view, option, index) -> bool:  # type: ignore[no-untyped-def, override]
         if event is not None and event.type() == QEvent.Type.ToolTip and index.isValid():

@@ -10,6 +10,7 @@ from ...model.analysis import Analysis
 from ...model.profile import Profile
 from ...model.report import headline, target_sentence
 from ...model.units import format_percent, format_speedup, format_time
+from ..core.locale_text import localize_numbers
 
 
 def set_text(label: QLabel, text: str) -> None:
@@ -35,6 +36,7 @@ class FitLabel(QLabel):
         self.base: QFont | None = None
 
     def set_full_text(self, text: str) -> None:
+        text = localize_numbers(text)
         if text != self.full:
             self.full = text
             self.refit()
@@ -212,7 +214,7 @@ class SummaryPanel(QFrame):
         self._fit_texts()
 
     def _fit_texts(self) -> None:
-        sentence, target = self._texts
+        sentence, target = (localize_numbers(t) for t in self._texts)
         fit_wrapped(self.sentence, sentence, 3)
         fit_wrapped(self.target, target, 2)
 
