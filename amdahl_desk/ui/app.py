@@ -16,17 +16,15 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 from PySide6.QtCore import (  # noqa: E402
     QCoreApplication,
-    QMessageLogContext,
     QSocketNotifier,
     Qt,
     QTimer,
-    QtMsgType,
-    qInstallMessageHandler,
 )
 from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
+from .core.messages import install_message_filter, interrupted  # noqa: E402
 from .core.qt_util import parse_size, settle  # noqa: E402
 from .files.recovery import data_dir  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
@@ -35,9 +33,6 @@ log = logging.getLogger("amdahl_desk")
 
 # Platforms that draw without a display server.
 HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "eglfs", "linuxfb", "vkkhrdisplay")
-# Lines Qt prints that say nothing to a person: the offscreen plugin cannot pass size hints to a window manager.
-HARMLESS = ("propagateSizeHints()",)
-_interrupted = False
 
 
 def choose_platform(screenshot: bool, environ: dict[str, str] | None = None, system: str | None = None) -> None:
@@ -70,28 +65,6 @@ def choose_platform(screenshot: bool, environ: dict[str, str] | None = None, sys
     )
 
 
-def _quiet_messages(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
-    """Qt's messages, less the harmless plugin lines and the X server's goodbye after Ctrl+C."""
-    if any(h in message for h in HARMLESS):
-        return
-    if _interrupted and "connection broke" in message:
-        return  # Ctrl+C under xvfb-run stops the X server too; that is the point, not a fault
-    if _previous_handler is not None:
-        _previous_handler(kind, context, message)
-    else:
-        sys.stderr.write(message + "\n")
-
-
-_previous_handler = None
-
-
-def install_message_filter() -> None:
-    global _previous_handler
-    previous = qInstallMessageHandler(_quiet_messages)
-    if previous is not _quiet_messages:
-        _previous_handler = previous
-
-
 def install_sigint_handler(app: QApplication) -> None:
     """Ctrl+C closes the window as File → Quit would (asking about unsaved work), instead of killing the process.
 
@@ -119,12 +92,11 @@ def install_sigint_handler(app: QApplication) -> None:
                     keep()
         app.quit()
 
-    def interrupted(_signum: int, _frame: object) -> None:
-        global _interrupted
-        _interrupted = True
+    def on_sigint(_signum: int, _frame: object) -> None:
+        interrupted()
         QTimer.singleShot(0, stop)
 
-    signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGINT, on_sigint)
     app._sigint_sockets = (reader, writer, notifier)  # type: ignore[attr-defined]  # kept alive with the app
 
 

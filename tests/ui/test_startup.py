@@ -116,3 +116,12 @@ def test_undo_history_is_bounded_by_a_setting(qtbot, tmp_path, monkeypatch):
     assert win2.doc.undo_stack.undoLimit() == 25
     assert win2.doc.undo_stack.count() == 25
     win2.doc.undo_stack.setClean()  # closing must not ask about saving
+
+
+def test_export_command_prints_no_plugin_noise(tmp_path):
+    proc = _run(
+        ["export", str(example_path()), "--out", str(tmp_path), "--format", "png"],
+        _bare_env(tmp_path, QT_QPA_PLATFORM="offscreen"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "propagateSizeHints" not in proc.stderr, proc.stderr

@@ -31,6 +31,7 @@ from ...model.errors import ProfileError
 from ...model.profile import Profile
 from ...model.report import target_sentence
 from ...model.units import format_percent, format_speedup, format_time
+from ..core.messages import install_message_filter
 from ..core.qt_util import parse_size, settle
 from ..profile.breakdown_chart import BreakdownChart
 from ..profile.speedup_plot import SpeedupPlot
@@ -168,6 +169,7 @@ def chart_widget(
     name: str, profile: Profile, analysis: Analysis, size: tuple[int, int], transparent: bool = False, row: int = -1
 ) -> QWidget:
     """A chart (or the slide) laid out at ``size`` pixels in the slide style, ready to paint."""
+    install_message_filter()  # the offscreen plugin's propagateSizeHints lines are noise on a command line
     style = slide_style(size[0], transparent)
     widget: QWidget
     if name == "slide":
