@@ -9,7 +9,8 @@ from __future__ import annotations
 from functools import partial
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QFrame, QSplitter, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from .charts.base import Chart
 from .charts.registry import ENTRIES, ChartEntry
@@ -18,6 +19,27 @@ from .core.redraw import RedrawScheduler
 from .profile.summary_panel import SummaryPanel
 
 SUMMARY_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS})
+# Below this width of the results side (or height of the window) the charts go into tabs.
+CHARTS_SIDE_BY_SIDE = (760, 800)
+
+
+class ChartSlot(QWidget):
+    """Where one chart lives: a placeholder frame until the chart is built; moved whole between the
+    side-by-side splitters and the tabs, so building a chart and reflowing the pane never meet."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.content: QWidget = QFrame()
+        self.content.setMinimumSize(120, 120)
+        self.box.addWidget(self.content)
+
+    def put(self, widget: QWidget) -> None:
+        old = self.content
+        self.box.replaceWidget(old, widget)
+        old.deleteLater()
+        self.content = widget
 
 
 class ResultsPane(QSplitter):
@@ -29,22 +51,32 @@ class ResultsPane(QSplitter):
         self.summary = SummaryPanel()
         self.entries = [e for e in ENTRIES if e.on_screen]
         self.charts: dict[str, Chart] = {}
-        # The first two charts side by side under the summary, the others below them, full width.
+        # Wide: the first two charts side by side under the summary, the others below them, full width.
+        # Narrow or short: one chart at a time, in tabs, instead of three squeezed ones.
         self.top = QSplitter(Qt.Orientation.Horizontal)
+        self.wide = QSplitter(Qt.Orientation.Vertical)
+        self.wide.addWidget(self.top)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.in_tabs = False
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.wide)
+        self.stack.addWidget(self.tabs)
         self.addWidget(self.summary)
-        self.addWidget(self.top)
-        self._slots: dict[str, tuple[QSplitter, int]] = {}
+        self.addWidget(self.stack)
+        self.slots: dict[str, ChartSlot] = {}
         for i, e in enumerate(self.entries):
-            holder = self.top if i < 2 else self
-            frame = QFrame()
-            frame.setMinimumSize(120, 120)
-            holder.addWidget(frame)
-            self._slots[e.key] = (holder, holder.indexOf(frame))
+            slot = ChartSlot()
+            (self.top if i < 2 else self.wide).addWidget(slot)
+            self.slots[e.key] = slot
         self.setStretchFactor(0, 0)
-        for i in range(1, self.count()):
-            self.setStretchFactor(i, 3)
-        for s in (self, self.top):
+        self.setStretchFactor(1, 1)
+        for i in range(self.wide.count()):
+            self.wide.setStretchFactor(i, 1)
+        for s in (self, self.top, self.wide):
             s.setChildrenCollapsible(False)
+        self.summary.setMinimumWidth(280)
+        self._wide_sizes: tuple[list[int], list[int]] | None = None
         redraws.subscribe(SUMMARY_DEPENDS_ON, self._show_summary)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
@@ -60,12 +92,45 @@ class ResultsPane(QSplitter):
             return
         for e in self.entries:
             chart = e.load()()
-            holder, index = self._slots[e.key]
-            old = holder.replaceWidget(index, chart)
-            if old is not None:
-                old.deleteLater()
+            chart.setMinimumSize(150, 100)  # small enough that a window can shrink to where the tabs take over
+            self.slots[e.key].put(chart)
             self.charts[e.key] = chart
             self.redraws.subscribe(e.depends_on, partial(self._show_chart, e))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.reflow()
+
+    def reflow(self) -> None:
+        """Charts side by side when there is room for them, else in tabs under the summary.
+
+        Called on every resize of the pane (the window resized, a splitter dragged, the first layout)
+        and by the window when its height changes.
+        """
+        window = self.window()
+        height = window.height() if window is not None and window is not self else self.height()
+        narrow = self.width() < CHARTS_SIDE_BY_SIDE[0] or height < CHARTS_SIDE_BY_SIDE[1]
+        if narrow == self.in_tabs:
+            return
+        self.in_tabs = narrow
+        slots = [self.slots[e.key] for e in self.entries]
+        if narrow:
+            self._wide_sizes = (self.top.sizes(), self.wide.sizes())
+            for e, slot in zip(self.entries, slots, strict=True):
+                self.tabs.addTab(slot, e.title)
+            self.stack.setCurrentIndex(1)
+            return
+        self.tabs.clear()
+        for i, slot in enumerate(slots):
+            if i < 2:
+                self.top.insertWidget(i, slot)
+            else:
+                self.wide.insertWidget(i - 1, slot)
+            slot.show()
+        self.stack.setCurrentIndex(0)
+        if self._wide_sizes is not None:
+            self.top.setSizes(self._wide_sizes[0])
+            self.wide.setSizes(self._wide_sizes[1])
 
     def chart(self, key: str) -> Chart:
         self.build_charts()
