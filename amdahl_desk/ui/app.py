@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
+import socket
 import sys
 import traceback
 from pathlib import Path
@@ -12,17 +14,91 @@ from types import TracebackType
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer  # noqa: E402
+from PySide6.QtCore import (  # noqa: E402
+    QCoreApplication,
+    QSocketNotifier,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
 from .core.document import EVERYTHING  # noqa: E402
+from .core.messages import install_message_filter, interrupted  # noqa: E402
 from .core.qt_util import parse_size, settle_layout  # noqa: E402
 from .files.recovery import data_dir  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
 
 log = logging.getLogger("amdahl_desk")
+
+# Platforms that draw without a display server.
+HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "eglfs", "linuxfb", "vkkhrdisplay")
+
+
+def choose_platform(screenshot: bool, environ: dict[str, str] | None = None, system: str | None = None) -> None:
+    """Pick the Qt platform before a QApplication exists, instead of letting Qt abort without a display.
+
+    A screenshot without a display renders offscreen; a window without one is a one-line message
+    (BadInputError, exit 2). Only Linux and the BSDs need a display server named in the environment.
+    """
+    from ..model.errors import BadInputError
+
+    env = os.environ if environ is None else environ
+    system = sys.platform if system is None else system
+    if not system.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return
+    platform = env.get("QT_QPA_PLATFORM", "").split(":")[0].strip().lower()
+    if platform in HEADLESS_PLATFORMS:
+        return
+    x11, wayland = bool(env.get("DISPLAY")), bool(env.get("WAYLAND_DISPLAY"))
+    has_display = x11 if platform == "xcb" else wayland if platform.startswith("wayland") else x11 or wayland
+    if has_display:
+        return
+    if screenshot:
+        env["QT_QPA_PLATFORM"] = "offscreen"
+        return
+    wanted = f"QT_QPA_PLATFORM={platform} needs " + ("DISPLAY" if platform == "xcb" else "WAYLAND_DISPLAY")
+    why = wanted if platform else "neither DISPLAY nor WAYLAND_DISPLAY is set"
+    raise BadInputError(
+        f"no display to open the window on ({why}); start it from a desktop session, "
+        "or render a picture with --screenshot PNG"
+    )
+
+
+def install_sigint_handler(app: QApplication) -> None:
+    """Ctrl+C closes the window as File → Quit would (asking about unsaved work), instead of killing the process.
+
+    Python runs signal handlers only when it gets control: a socket the C handler writes to wakes Qt's loop.
+    """
+    reader, writer = socket.socketpair()
+    reader.setblocking(False)
+    writer.setblocking(False)
+    signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, app)
+
+    def drain() -> None:
+        with contextlib.suppress(OSError):
+            reader.recv(64)
+
+    notifier.activated.connect(drain)
+
+    def stop() -> None:
+        # Unsaved work goes to the recovery copy (offered at the next start), then the loop ends without a prompt:
+        # under xvfb-run the same Ctrl+C has just stopped the X server, so no dialog could be answered.
+        for widget in app.topLevelWidgets():
+            keep = getattr(widget, "write_recovery", None)
+            if callable(keep):
+                with contextlib.suppress(Exception):
+                    keep()
+        app.quit()
+
+    def on_sigint(_signum: int, _frame: object) -> None:
+        interrupted()
+        QTimer.singleShot(0, stop)
+
+    signal.signal(signal.SIGINT, on_sigint)
+    app._sigint_sockets = (reader, writer, notifier)  # type: ignore[attr-defined]  # kept alive with the app
 
 
 def make_app() -> QApplication:
@@ -92,6 +168,8 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
         width, height = parse_size(size)
     except ValueError as exc:
         raise BadInputError(f"--size: {exc}") from None
+    choose_platform(screenshot is not None)
+    install_message_filter()
     app = make_app()
     window = MainWindow(fresh=screenshot is not None)
     if screenshot is not None:
@@ -117,6 +195,7 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
         window.doc.undo_stack.setClean()
         window.close()
         return 0
+    install_sigint_handler(app)
     install_excepthook(window)
     window.show()
     return app.exec()

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
@@ -36,7 +36,7 @@ from .charts.registry import ENTRIES, Source
 from .core.document import Document
 from .core.redraw import RedrawScheduler
 from .files.chart_export import ChartExports
-from .files.file_actions import FILTERS, FileActions
+from .files.file_actions import FILTERS, FileActions, is_bundled
 from .files.recovery import RecoveryStore
 from .fit.fit_panel import FitPanel
 from .help_text import show_about, show_help
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 Button = QMessageBox.StandardButton
 Shortcut = QKeySequence | QKeySequence.StandardKey | list[QKeySequence] | None
+UNDO_LIMIT = 1000
 
 
 def app_settings() -> QSettings:
@@ -67,6 +68,15 @@ def app_settings() -> QSettings:
     return QSettings(str(Path(folder) / "amdahl-desk.ini"), QSettings.Format.IniFormat)
 
 
+def undo_limit(settings: QSettings) -> int:
+    """``[edit] undo_limit`` in the settings file: how many steps Undo can go back (0 for no limit)."""
+    try:
+        value = int(str(settings.value("edit/undo_limit", UNDO_LIMIT)))
+    except ValueError:
+        return UNDO_LIMIT
+    return max(value, 0)
+
+
 class MainWindow(QMainWindow):
     """One document per window; its file handling and chart exports are controllers it composes."""
 
@@ -77,6 +87,8 @@ class MainWindow(QMainWindow):
         self.doc = Document(parent=self)
         self.last_error = ""
         self.errors_to_stderr = False
+        # Undo history is the memory that grows while editing (about 2 kB a step): bounded, and a setting.
+        self.doc.undo_stack.setUndoLimit(undo_limit(self.settings))
         self.setAcceptDrops(True)
         if icon_path().exists():
             self.setWindowIcon(QIcon(str(icon_path())))
@@ -168,9 +180,15 @@ class MainWindow(QMainWindow):
             "left": left,
             "right": self.results,
             "charts": self.results.top,
+            "wide": self.results.wide,
             "measurements": self.fit_panel.splitter,
         }
+        self._settings_scroll = scroll  # reset_layout gives the settings the height they need
         self.resize(1600, 1000)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.results.reflow()  # the window's height decides too, not only the results side's width
 
     def _action(
         self, menu: QMenu, text: str, slot: Callable[[], object], shortcut: Shortcut = None, tip: str = ""
@@ -399,6 +417,8 @@ class MainWindow(QMainWindow):
         imported = self.files.imported_from
         if self.doc.path is not None:
             name = self.doc.path.name
+        elif imported is not None and self.files.example_copy:
+            name = f"Untitled copy of the example {imported.name}"
         elif imported is not None:
             name = f"{imported.name} (imported)"
         else:
@@ -421,12 +441,15 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, Button.Ok, self)
         box.exec()
 
-    def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS) -> str:
+    def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS, title: str = "") -> str:
         folder = str(self.settings.value("files/last_folder", "") or "")
+        if save and (not folder or is_bundled(Path(folder))):
+            # Never propose the installation (where the examples live) or the working directory.
+            folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
         start = str(Path(folder) / suggested) if folder and suggested else suggested or folder
         if save:
-            return QFileDialog.getSaveFileName(self, "Save Profile", start, filters)[0]
-        return QFileDialog.getOpenFileName(self, "Open Profile", start, filters)[0]
+            return QFileDialog.getSaveFileName(self, title or "Save Profile", start, filters)[0]
+        return QFileDialog.getOpenFileName(self, title or "Open Profile", start, filters)[0]
 
     def choose_trace(self, folder: bool = False) -> list[str]:
         start = str(self.settings.value("files/trace_folder", "") or self.settings.value("files/last_folder", "") or "")
@@ -532,14 +555,28 @@ class MainWindow(QMainWindow):
         for name in self._splitters:
             self.settings.remove(f"window/{name}")
         # Proportions of the window: the table gets what its columns need, the charts the rest.
-        w, h = max(self.width(), 800), max(self.height(), 600)
-        left = min(780, int(w * 0.47))
+        w, h = max(self.width(), 800), max(self.height(), 500)
+        left = min(max(int(w * 0.47), 420), 900)
+        # The settings get their whole height (no scrolling) when the window has room for it.
+        scroll = self._settings_scroll
+        content = self.settings_panel  # the scroll area's widget
+        width = scroll.viewport().width()
+        layout = content.layout()
+        fits = layout is not None and layout.hasHeightForWidth() and width > 0
+        needed = layout.totalHeightForWidth(width) if layout is not None and fits else -1
+        needed = max(needed, content.minimumSizeHint().height())
+        frame = self._splitters["left"].sizes()[2] - scroll.viewport().height() if scroll.isVisible() else 0
+        frame = frame if 0 < frame < 100 else self.fontMetrics().height() + 24  # group title and margins
+        settings = min(needed + frame + 2, int(h * 0.45))
+        rest = max(h - settings, 200)
         sizes = {
             "main": [left, w - left],
-            "left": [int(h * 0.45), int(h * 0.27), int(h * 0.28)],
-            "right": [int(h * 0.30), int(h * 0.36), int(h * 0.34)],
+            "left": [int(rest * 0.6), int(rest * 0.4), settings],
+            "right": [int(h * 0.2), int(h * 0.8)],
             "charts": [(w - left) // 2] * 2,
+            "wide": [int(h * 0.4), int(h * 0.4)],
             "measurements": [int(h * 0.27), int(h * 0.26), int(h * 0.47)],
         }
         for name, splitter in self._splitters.items():
             splitter.setSizes(sizes[name])
+        self.results.reflow()

@@ -1,4 +1,4 @@
-"""The right half of the window: the summary over the charts, each redrawn when what it shows has changed.
+"""The right half of the window: the objective picker, summary and objectives table over the charts, each redrawn when what it shows has changed.
 
 The charts (and pyqtgraph with them) are built right after the window's first paint, in the
 frames they will fill: the window is on screen before the plotting library has even loaded.
@@ -9,7 +9,8 @@ from __future__ import annotations
 from functools import partial
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from .charts.base import Chart
 from .charts.registry import ENTRIES, ChartEntry
@@ -22,6 +23,27 @@ from .profile.summary_panel import SummaryPanel, set_text
 SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
 )
+# Below this width of the results side (or height of the window) the charts go into tabs.
+CHARTS_SIDE_BY_SIDE = (760, 800)
+
+
+class ChartSlot(QWidget):
+    """Where one chart lives: a placeholder frame until the chart is built; moved whole between the
+    side-by-side splitters and the tabs, so building a chart and reflowing the pane never meet."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.content: QWidget = QFrame()
+        self.content.setMinimumSize(120, 120)
+        self.box.addWidget(self.content)
+
+    def put(self, widget: QWidget) -> None:
+        old = self.content
+        self.box.replaceWidget(old, widget)
+        old.deleteLater()
+        self.content = widget
 
 
 class ResultsPane(QSplitter):
@@ -51,28 +73,39 @@ class ResultsPane(QSplitter):
         self.answer = answer
         self.entries = [e for e in ENTRIES if e.on_screen]
         self.charts: dict[str, Chart] = {}
-        # The first two charts side by side under the summary, the others below them in tabs (GPU scaling,
-        # latency against load, cost per run): one at a time, each full width.
+        # Wide: the first two charts side by side under the summary, the others below them, full width,
+        # one at a time in tabs (GPU scaling, latency against load, cost per run).
+        # Narrow or short: every chart in tabs, instead of squeezed ones.
         self.top = QSplitter(Qt.Orientation.Horizontal)
         self.more = QTabWidget()
         self.more.setDocumentMode(True)
+        self.wide = QSplitter(Qt.Orientation.Vertical)
+        self.wide.addWidget(self.top)
+        self.wide.addWidget(self.more)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.in_tabs = False
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.wide)
+        self.stack.addWidget(self.tabs)
         self.addWidget(answer)
-        self.addWidget(self.top)
-        self.addWidget(self.more)
-        self._slots: dict[str, tuple[QSplitter | QTabWidget, int]] = {}
+        self.addWidget(self.stack)
+        self.slots: dict[str, ChartSlot] = {}
         for i, e in enumerate(self.entries):
-            frame = QFrame()
-            frame.setMinimumSize(120, 120)
+            slot = ChartSlot()
             if i < 2:
-                self.top.addWidget(frame)
-                self._slots[e.key] = (self.top, self.top.indexOf(frame))
+                self.top.addWidget(slot)
             else:
-                self._slots[e.key] = (self.more, self.more.addTab(frame, e.title))
+                self.more.addTab(slot, e.title)
+            self.slots[e.key] = slot
         self.setStretchFactor(0, 0)
-        for i in range(1, self.count()):
-            self.setStretchFactor(i, 3)
-        for s in (self, self.top):
+        self.setStretchFactor(1, 1)
+        for i in range(self.wide.count()):
+            self.wide.setStretchFactor(i, 1)
+        for s in (self, self.top, self.wide):
             s.setChildrenCollapsible(False)
+        self.summary.setMinimumWidth(280)
+        self._wide_sizes: tuple[list[int], list[int]] | None = None
         redraws.subscribe(SUMMARY_DEPENDS_ON, self._show_summary)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
@@ -88,17 +121,45 @@ class ResultsPane(QSplitter):
             return
         for e in self.entries:
             chart = e.load()()
-            holder, index = self._slots[e.key]
-            if isinstance(holder, QTabWidget):
-                old: QWidget | None = holder.widget(index)
-                holder.removeTab(index)
-                holder.insertTab(index, chart, e.title)
-            else:
-                old = holder.replaceWidget(index, chart)
-            if old is not None:
-                old.deleteLater()
+            chart.setMinimumSize(150, 100)  # small enough that a window can shrink to where the tabs take over
+            self.slots[e.key].put(chart)
             self.charts[e.key] = chart
             self.redraws.subscribe(e.depends_on, partial(self._show_chart, e))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.reflow()
+
+    def reflow(self) -> None:
+        """Charts side by side when there is room for them, else in tabs under the summary.
+
+        Called on every resize of the pane (the window resized, a splitter dragged, the first layout)
+        and by the window when its height changes.
+        """
+        window = self.window()
+        height = window.height() if window is not None and window is not self else self.height()
+        narrow = self.width() < CHARTS_SIDE_BY_SIDE[0] or height < CHARTS_SIDE_BY_SIDE[1]
+        if narrow == self.in_tabs:
+            return
+        self.in_tabs = narrow
+        slots = [self.slots[e.key] for e in self.entries]
+        if narrow:
+            self._wide_sizes = (self.top.sizes(), self.wide.sizes())
+            for e, slot in zip(self.entries, slots, strict=True):
+                self.tabs.addTab(slot, e.title)
+            self.stack.setCurrentIndex(1)
+            return
+        self.tabs.clear()
+        for i, (e, slot) in enumerate(zip(self.entries, slots, strict=True)):
+            if i < 2:
+                self.top.insertWidget(i, slot)
+            else:
+                self.more.addTab(slot, e.title)
+            slot.show()
+        self.stack.setCurrentIndex(0)
+        if self._wide_sizes is not None:
+            self.top.setSizes(self._wide_sizes[0])
+            self.wide.setSizes(self._wide_sizes[1])
 
     def chart(self, key: str) -> Chart:
         self.build_charts()

@@ -104,7 +104,7 @@ def test_export_from_the_window_through_the_menu(qtbot, tmp_path, monkeypatch):
     assert not win.export_comparison_action.isEnabled()
     assert win.compare_with(AFTER)
     target = tmp_path / "slide.svg"
-    monkeypatch.setattr(win, "choose_file", lambda save, suggested="", filters="": str(target))
+    monkeypatch.setattr(win, "choose_file", lambda save, suggested="", filters="", title="": str(target))
 
     def accept_as_svg(dialog):
         dialog.format.setCurrentIndex(dialog.format.findData("svg"))

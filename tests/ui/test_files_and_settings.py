@@ -90,7 +90,7 @@ def test_save_as_and_export_csv(window, tmp_path, monkeypatch):
     monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="": str(target))
     assert window.files.save_as()
     assert window.doc.path.name == "copy.xlsx" and (tmp_path / "copy.xlsx").exists()
-    monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="": str(tmp_path / "c.csv"))
+    monkeypatch.setattr(window, "choose_file", lambda save, suggested="", filters="", title="": str(tmp_path / "c.csv"))
     window.files.export_csv()
     assert load_profile(tmp_path / "c.csv").profile.components == window.doc.profile.components
 
@@ -116,7 +116,10 @@ def test_drop_a_file_opens_it(window, qtbot, example):
         QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )
     window.dropEvent(event)
-    qtbot.waitUntil(lambda: window.doc.path is not None and window.doc.path.name == "llm-request.xlsx")
+    # A bundled example opens as an untitled copy of itself.
+    qtbot.waitUntil(
+        lambda: window.files.imported_from is not None and window.files.imported_from.name == "llm-request.xlsx"
+    )
     assert window.doc.analysis.baseline_total == 1500
 
 
@@ -131,7 +134,7 @@ def test_recent_files_and_last_document(window, qtbot, example):
     again = MainWindow()
     qtbot.addWidget(again)
     again.files.start(None, str(example))
-    assert again.doc.path.name == "llm-request.xlsx"
+    assert again.doc.path is None and again.files.imported_from.name == "llm-request.xlsx"  # the example, as a copy
 
 
 def test_first_start_opens_the_example(qtbot, example):
@@ -140,7 +143,7 @@ def test_first_start_opens_the_example(qtbot, example):
     win = MainWindow()
     qtbot.addWidget(win)
     win.files.start(None, str(example))
-    assert win.doc.path.name == "training-iteration.xlsx"
+    assert win.doc.path is None and win.files.imported_from.name == "training-iteration.xlsx"  # an untitled copy
     qtbot.waitUntil(lambda: win.summary.speedup.value.text() == "1.82×")
 
 
@@ -285,4 +288,4 @@ def test_bad_file_through_the_real_dialog(qtbot, tmp_path, example, monkeypatch)
     assert not win.files.open_path(bad, ask=False)
     assert shown == [("Cannot open profile", shown[0][1])]
     assert shown[0][1].startswith("broken.xlsx: the workbook is damaged or truncated")
-    assert win.doc.profile == before and win.doc.path.name == "training-iteration.xlsx"
+    assert win.doc.profile == before and win.files.imported_from.name == "training-iteration.xlsx"

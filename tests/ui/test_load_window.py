@@ -62,7 +62,8 @@ def test_the_load_sentence_and_the_saturation_wall(llm):  # noqa: F811
     settings_of(llm).type_into("arrival_rate", "20/s")  # past the wall before (16/s), below the one after
     llm.drawn()
     chart = llm.results.chart("load")
-    llm.results.more.setCurrentWidget(chart)
+    tabs = llm.results.tabs if llm.results.in_tabs else llm.results.more
+    tabs.setCurrentWidget(llm.results.slots["load"])
     llm.drawn()
     assert chart.wall_before.isVisible() and chart.wall_before.value() == pytest.approx(16)
     assert chart.wall_after.value() == pytest.approx(24 / 1.05)

@@ -139,7 +139,7 @@ def test_declined_recovery_is_deleted(tmp_path, qtbot, example):
     qtbot.addWidget(win)
     win.ask = lambda *a: Button.Discard
     win.files.start(None, str(example))
-    assert win.doc.path.name == "training-iteration.xlsx"
+    assert win.files.imported_from.name == "training-iteration.xlsx"  # the example, as an untitled copy
     assert not store.workbook.exists() and not store.meta.exists()
 
 

@@ -26,6 +26,7 @@ from ...model.comparison import Comparison
 from ...model.errors import ProfileError
 from ...model.fit import FitResult
 from ...model.profile import Profile
+from ..core.messages import install_message_filter
 from ..core.qt_util import parse_size, settle_layout
 from .base import ChartInputs
 from .chart_style import slide_style
@@ -51,6 +52,7 @@ def chart_widget(
     when the chart's source is missing (a profile chart without an analysis, a comparison chart without
     a comparison).
     """
+    install_message_filter()  # the offscreen plugin's propagateSizeHints lines are noise on a command line
     inputs = ChartInputs(profile, analysis, row, fit, comparison)
     entry = chart_entry(name)
     why = entry.source.missing(inputs)

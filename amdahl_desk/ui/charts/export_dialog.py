@@ -21,6 +21,15 @@ from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
 CUSTOM = "Custom…"
 
 
+def export_title(chart: str, kind: str = "Chart") -> str:
+    """What the dialog and its file chooser say: "Export Slide", "Export Chart: GPU scaling"."""
+    if chart == "slide":
+        return "Export Slide"
+    if chart.endswith("-slide"):
+        return f"Export {kind} Slide"
+    return f"Export {kind}: {CHART_TITLES[chart]}"
+
+
 class ExportDialog(QDialog):
     """Chart, format (PNG, SVG, PDF), size (presets or custom) and a transparent background for PNG."""
 
@@ -29,10 +38,10 @@ class ExportDialog(QDialog):
         chart: str = "slide",
         parent: QWidget | None = None,
         keys: Sequence[str] = CHARTS,
-        title: str = "Export Chart",
+        kind: str = "Chart",
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(title)
+        self.kind = kind  # "Chart", or "Comparison" from the comparison tab
         form = QFormLayout(self)
         self.chart = QComboBox(self)
         for name in keys:  # the registry's keys of the sources the caller offers
@@ -72,6 +81,12 @@ class ExportDialog(QDialog):
             lambda _i: self.transparent.setEnabled(self.format.currentData() == "png")
         )
         self._size_changed(self.size_choice.currentText())
+        self.chart.currentIndexChanged.connect(lambda _i: self._name_it())
+        self._name_it()
+
+    def _name_it(self) -> None:
+        """The title names what is exported: "Export Slide", "Export Chart: GPU scaling"."""
+        self.setWindowTitle(export_title(self.chart.currentData(), self.kind))
 
     def _size_changed(self, text: str) -> None:
         custom = text == CUSTOM

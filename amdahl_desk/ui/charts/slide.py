@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QMargins, QRect, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...model.analysis import Analysis
@@ -14,27 +15,52 @@ from ...model.profile import Profile
 from ...model.report import target_sentence
 from ...model.units import format_percent, format_speedup, format_time
 from .base import Chart, ChartInputs
-from .chart_style import SCREEN, Style
+from .chart_style import SCREEN, Style, phrases
 from .registry import SLIDE_CHARTS, ChartEntry, Source, chart_entry
 
 
 def slide_title(profile: Profile, analysis: Analysis) -> str:
-    """A title that states the result, e.g. "Matmul 4× → 1.82× end to end (ceiling 2.5×)"."""
+    """A title that states the result, e.g. "Matmul 4× → 1.82× end to end (ceiling 2.5×)".
+
+    Its phrases are held together with no-break spaces: a title that wraps does so between
+    "on 60% of the time" and "→ 1.82× end to end", never inside "(ceiling 2.5×)".
+    """
     c = analysis.combined
     enabled = [o for o in profile.optimizations if o.enabled]
     if len(enabled) == 1:
         o = enabled[0]
-        return (
-            f"{o.name}: {format_speedup(o.speedup)} on {format_percent(c.fraction)} of the time → "
-            f"{format_speedup(c.overall_speedup)} end to end (ceiling {format_speedup(c.ceiling)})"
+        return f"{o.name}: " + phrases(
+            f"{format_speedup(o.speedup)} on {format_percent(c.fraction)} of the time",
+            f"→ {format_speedup(c.overall_speedup)} end to end",
+            f"(ceiling {format_speedup(c.ceiling)})",
         )
     if enabled:
-        return (
-            f"{len(enabled)} optimizations together: {format_time(analysis.baseline_total, profile.unit)} → "
-            f"{format_time(c.new_total, profile.unit)}, {format_speedup(c.overall_speedup)} end to end "
-            f"(ceiling {format_speedup(c.ceiling)})"
+        return phrases(
+            f"{len(enabled)} optimizations together:",
+            f"{format_time(analysis.baseline_total, profile.unit)} → {format_time(c.new_total, profile.unit)},",
+            f"{format_speedup(c.overall_speedup)} end to end",
+            f"(ceiling {format_speedup(c.ceiling)})",
         )
-    return f"Baseline {format_time(analysis.baseline_total, profile.unit)}: where the time goes"
+    return phrases(f"Baseline {format_time(analysis.baseline_total, profile.unit)}:", "where the time goes")
+
+
+def fit_lines(label: QLabel, width: int, lines: int = 2, smallest: float = 0.75) -> None:
+    """Shrink a wrapping label's font (to ``smallest`` of its size at most) until its text takes ``lines`` lines."""
+    font = label.font()
+    size = font.pixelSize()
+    if size <= 0 or width <= 0:
+        return
+    base = getattr(label, "_base_px", size)
+    label._base_px = base  # type: ignore[attr-defined]
+    px = base
+    while True:
+        font.setPixelSize(px)
+        metrics = QFontMetrics(font)
+        used = metrics.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), label.text())
+        if used.height() <= metrics.lineSpacing() * lines + 1 or px <= base * smallest:
+            break
+        px -= 1
+    label.setFont(font)
 
 
 class SlideWidget(Chart):
@@ -103,6 +129,9 @@ class SlideWidget(Chart):
         unit = profile.unit
         c = analysis.combined
         self.title.setText(slide_title(profile, analysis))
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else QMargins()
+        fit_lines(self.title, self.width() - margins.left() - margins.right())
         boundary = profile.settings.boundary or "Measured profile"
         self.subtitle.setText(
             f"{boundary} · baseline {format_time(analysis.baseline_total, unit)} over "

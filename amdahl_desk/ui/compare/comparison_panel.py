@@ -43,7 +43,7 @@ class Host(Protocol):
 
     doc: Document
 
-    def choose_file(self, save: bool, suggested: str = ..., filters: str = ...) -> str: ...
+    def choose_file(self, save: bool, suggested: str = ..., filters: str = ..., title: str = ...) -> str: ...
     def show_error(self, title: str, text: str) -> None: ...
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
     def continue_from(self, continued: Continued, source: Path) -> bool: ...
@@ -357,16 +357,19 @@ class ComparisonPanel(QWidget):
         return self.host.continue_from(continued, path)
 
     def export_dialog(self, chart: str = "comparison-slide") -> None:
-        from ..charts.export_dialog import ExportDialog
+        from ..charts.export_dialog import ExportDialog, export_title
 
-        dialog = ExportDialog(chart, self, COMPARISON_CHARTS, "Export Comparison")
+        dialog = ExportDialog(chart, self, COMPARISON_CHARTS, "Comparison")
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         name, fmt, size, transparent = dialog.choice()
         before = self.host.doc.path.stem if self.host.doc.path else "profile"
         after = self.session.after_path.stem if self.session.after_path else "after"
         path = self.host.choose_file(
-            save=True, suggested=f"{before}-vs-{after}-{name}.{fmt}", filters=IMAGE_FILTERS[fmt]
+            save=True,
+            suggested=f"{before}-vs-{after}-{name}.{fmt}",
+            filters=IMAGE_FILTERS[fmt],
+            title=f"{export_title(name, 'Comparison')} as {fmt.upper()}",
         )
         if path:
             self.export_to(Path(path), name, fmt, size, transparent)

@@ -32,7 +32,7 @@ class ChartExports(QObject):
         self.dialog_parent = dialog_parent
 
     def export_dialog(self, chart: str = "slide") -> None:
-        from ..charts.export_dialog import ExportDialog  # QtSvg and the export code load on first use
+        from ..charts.export_dialog import ExportDialog, export_title  # QtSvg and the export code load on first use
 
         # The profile's charts, then the measured runs' (a comparison exports from its own tab).
         dialog = ExportDialog(chart, self.dialog_parent, keys(Source.PROFILE, Source.MEASUREMENTS))
@@ -40,7 +40,12 @@ class ChartExports(QObject):
             return
         name, fmt, size, transparent = dialog.choice()
         base = (self.doc.path or self.files.imported_from or Path("profile")).stem
-        path = self.prompts.choose_file(save=True, suggested=f"{base}-{name}.{fmt}", filters=f"{fmt.upper()} (*.{fmt})")
+        path = self.prompts.choose_file(
+            save=True,
+            suggested=f"{base}-{name}.{fmt}",
+            filters=f"{fmt.upper()} (*.{fmt})",
+            title=f"{export_title(name)} as {fmt.upper()}",
+        )
         if path:
             self.export_chart_to(Path(path), name, fmt, size, transparent)
 

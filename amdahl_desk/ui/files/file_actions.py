@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 from ...files import atomic_write, load_profile, save_profile
 from ...model.errors import ProfileError
 from ...model.profile import Profile
+from ...resources import resources_dir
 from ..core.document import Document
 from .recovery import RecoveryStore
 
@@ -28,6 +29,14 @@ RECOVERY_DEBOUNCE_MS = 500
 log = logging.getLogger(__name__)
 FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
 Button = QMessageBox.StandardButton
+
+
+def is_bundled(path: Path) -> bool:
+    """A file inside the installation (the bundled examples): opened as an untitled copy, never written."""
+    try:
+        return path.resolve().is_relative_to(resources_dir().resolve())
+    except (OSError, FileNotFoundError):
+        return False
 
 
 def stamp(path: Path) -> tuple[int, int] | None:
@@ -40,9 +49,9 @@ def stamp(path: Path) -> tuple[int, int] | None:
 
 
 def _bare_name(path: Path) -> str:
-    """``trace.json.gz`` → ``trace``: a name for the workbook an import is saved as."""
+    """``trace.json.gz`` → ``trace``, ``example.xlsx`` → ``example``: a name for the workbook a copy is saved as."""
     name = path.name
-    for suffix in (".gz", ".json", ".csv", ".tsv", ".txt"):
+    for suffix in (".gz", ".json", ".csv", ".tsv", ".txt", ".xlsx", ".xlsm"):
         name = name[: -len(suffix)] if name.lower().endswith(suffix) else name
     return name or "profile"
 
@@ -54,7 +63,7 @@ class Prompts(Protocol):
 
     def show_error(self, title: str, text: str) -> None: ...
 
-    def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS) -> str: ...
+    def choose_file(self, save: bool, suggested: str = "", filters: str = FILTERS, title: str = "") -> str: ...
 
     def show_status(self, text: str, ms: int = 0) -> None: ...
 
@@ -78,6 +87,7 @@ class FileActions(QObject):
         self.doc, self.settings, self.prompts, self.recovery = doc, settings, prompts, recovery
         self.remember = remember  # recent files and the last folder (not for screenshots)
         self.imported_from: Path | None = None  # a CSV or a trace read in: saving asks where the workbook goes
+        self.example_copy = False  # a bundled example opened as an untitled copy of itself
         self.disk_stamp: tuple[int, int] | None = None
         self._recovered_state: int | None = None
         # Unsaved work is copied to the data folder every minute and after structural changes.
@@ -206,9 +216,12 @@ class FileActions(QObject):
             self.prompts.show_error("Cannot open profile", f"{path.name}: unexpected error while reading: {exc}")
             return False
         csv = path.suffix.lower() in (".csv", ".tsv", ".txt")
-        self.imported_from = path if csv else None
-        self.doc.reset(loaded.profile, None if csv else path.resolve(), [str(w) for w in loaded.warnings])
-        self.disk_stamp = None if csv else stamp(path)
+        # A bundled example opens as an untitled copy: Save asks where, so the installation is never written.
+        untitled = csv or is_bundled(path)
+        self.imported_from = path if untitled else None
+        self.example_copy = untitled and not csv
+        self.doc.reset(loaded.profile, None if untitled else path.resolve(), [str(w) for w in loaded.warnings])
+        self.disk_stamp = None if untitled else stamp(path)
         self.sourceChanged.emit()
         self._remember(path)
         if loaded.warnings:
@@ -225,10 +238,10 @@ class FileActions(QObject):
 
         Undo brings back the document before, its file included; saving the import asks where.
         """
-        before = (self.imported_from, self.disk_stamp)
+        before = (self.imported_from, self.disk_stamp, self.example_copy)
 
         def follow(forward: bool) -> None:
-            self.imported_from, self.disk_stamp = (origin, None) if forward else before
+            self.imported_from, self.disk_stamp, self.example_copy = (origin, None, False) if forward else before
             self.sourceChanged.emit()
             self.recovery_soon.start()
 
@@ -242,7 +255,7 @@ class FileActions(QObject):
         """
         if not self.maybe_save():
             return False
-        self.imported_from, self.disk_stamp = source, None
+        self.imported_from, self.disk_stamp, self.example_copy = source, None, False
         self.doc.reset(profile, None, list(notes))
         self.doc.undo_stack.resetClean()  # new work, saved nowhere yet
         self.sourceChanged.emit()
@@ -256,7 +269,8 @@ class FileActions(QObject):
         path = path.resolve()
         recent = [p for p in self._recent() if p != str(path)]
         self.settings.setValue("files/recent", [str(path)] + recent[: MAX_RECENT - 1])
-        self.settings.setValue("files/last_folder", str(path.parent))
+        if not is_bundled(path):  # the next Save As must not start inside the installation
+            self.settings.setValue("files/last_folder", str(path.parent))
         self.settings.setValue("files/last_document", str(path))
 
     def _recent(self) -> list[str]:
@@ -306,8 +320,14 @@ class FileActions(QObject):
         target = Path(path)
         if target.suffix.lower() != ".xlsx":
             target = target.with_suffix(".xlsx")
+        if is_bundled(target):
+            self.prompts.show_error(
+                "Cannot save here",
+                f"{target.parent} belongs to the Amdahl Desk installation; save your copy somewhere of yours.",
+            )
+            return False
         if self._write(target):
-            self.imported_from = None
+            self.imported_from, self.example_copy = None, False
             self.doc.set_path(target.resolve())
             self.sourceChanged.emit()
             self._remember(target)
@@ -317,7 +337,10 @@ class FileActions(QObject):
     def export_csv(self) -> None:
         base = self.doc.path or self.imported_from
         path = self.prompts.choose_file(
-            save=True, suggested=(base.stem if base else "components") + ".csv", filters="CSV tables (*.csv)"
+            save=True,
+            suggested=(base.stem if base else "components") + ".csv",
+            filters="CSV tables (*.csv)",
+            title="Export Components as CSV",
         )
         if path:
             self._write(Path(path), mark_clean=False)

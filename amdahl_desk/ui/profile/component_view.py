@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QItemSelection,
     QItemSelectionModel,
+    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -15,7 +18,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QPainter
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QAbstractItemView,
@@ -32,7 +35,10 @@ from PySide6.QtWidgets import (
 
 from ...files import component_header
 from ...model.profile import Component, Scaling
+from ..core.cell_message import CellMessage
 from ..core.clipboard import from_tsv, tile, to_tsv
+from ..core.document import Aspect
+from ..core.locale_text import localize_numbers
 from .component_table import (
     EDITABLE,
     GROUP,
@@ -48,9 +54,36 @@ from .component_table import (
 )
 
 ModelIndex = QModelIndex | QPersistentModelIndex
+HEADER_PAD = 8  # room to spare beside a header's own margins (a bold or styled header is wider)
+CELL_PADDING = 6  # Qt's item margins on each side of a cell's text, with room to spare
+NUMBERS = (TIME, SHARE, NEW_TIME)  # never elided: a cut number is a different number
+# Widest a text column grows to fit its content before it elides (names stretch instead).
+TEXT_CAP = {SCALING: 200, GROUP: 140, OBJECTIVES: 180, NOTES: 260}
+NAME_CAP = 320
 
 
-class ShareBarDelegate(QStyledItemDelegate):
+class ElidedTipDelegate(QStyledItemDelegate):
+    """Text too long for its column is elided by Qt; hovering it shows the whole of it.
+
+    Numbers are shown with the machine's decimal and grouping separators (the model writes 1,234.5).
+    """
+
+    def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
+        shown = super().displayText(value, locale)
+        return localize_numbers(shown, locale if isinstance(locale, QLocale) else QLocale(locale))
+
+    def helpEvent(self, event, view, option, index) -> bool:  # type: ignore[no-untyped-def]
+        if event is not None and event.type() == QEvent.Type.ToolTip and index.isValid():
+            text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+            room = option.rect.width() - 2 * CELL_PADDING
+            if text and option.fontMetrics.horizontalAdvance(text) > room:
+                own = index.data(Qt.ItemDataRole.ToolTipRole)
+                QToolTip.showText(event.globalPos(), text + (f"\n\n{own}" if own else ""), view, option.rect)
+                return True
+        return super().helpEvent(event, view, option, index)
+
+
+class ShareBarDelegate(ElidedTipDelegate):
     """The share as a bar behind its percentage, so the big components stand out at a glance."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
@@ -64,7 +97,7 @@ class ShareBarDelegate(QStyledItemDelegate):
         super().paint(painter, option, index)
 
 
-class ScalingDelegate(QStyledItemDelegate):
+class ScalingDelegate(ElidedTipDelegate):
     """A list to choose serial, parallel or communication from."""
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
@@ -88,8 +121,11 @@ class ComponentTableView(QTableView):
 
     def __init__(self, model: ComponentTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._message_at: QPersistentModelIndex | None = None
+        self._reopening = False
         self.setModel(model)
         self.table = model
+        self.setItemDelegate(ElidedTipDelegate(self))
         self.setItemDelegateForColumn(SHARE, ShareBarDelegate(self))
         self.setItemDelegateForColumn(SCALING, ScalingDelegate(self))
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -108,36 +144,105 @@ class ComponentTableView(QTableView):
         header.setSectionsClickable(True)
         header.setSortIndicatorShown(False)
         header.sectionClicked.connect(self.sort_by_column)
-        header.setStretchLastSection(True)
+        # Names take the room there is; every other column is as wide as its header and its content.
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(48)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setMinimumWidth(320)
+        # Numbers grow with edits: widen their columns (once per change, after the table has the new values).
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self.fit_number_columns)
+        model.doc.analysisChanged.connect(self._refit.start)
+        model.headerDataChanged.connect(lambda *_: self._refit.start())
         self._sort: tuple[int, bool] | None = None
         self.extra_context_actions: list[QAction] = []  # the window adds its own (Optimize Selected…)
         model.editRejected.connect(self._show_rejection)
+        # The reason for a refusal stays beside the cell while it is being fixed.
+        self.message = CellMessage(self.viewport())
+        self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
+        self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
         self._make_actions()
+        # The Objectives column shows once the profile uses objectives (a component names one, or the
+        # Objectives sheet lists one): most profiles have a single boundary and need the room for names.
+        model.doc.changed.connect(self._show_objectives_if_used)
+        model.doc.profileReset.connect(self._show_objectives_if_used)
+        self._show_objectives_if_used()
         self.fit_columns()
 
     # -- layout ------------------------------------------------------------
     def fit_columns(self) -> None:
-        """Columns wide enough for their content (measured on the first rows: tables can be huge)."""
+        """Every column but the names as wide as its header and content; names take the rest and elide."""
         fm = self.fontMetrics()
         model = self.table
-        sample = min(model.rowCount(), 200)
-        for col, minimum, maximum in [
-            (NAME, 160, 320),
-            (TIME, 80, 140),
-            (SHARE, 70, 100),
-            (SCALING, 104, 130),
-            (NEW_TIME, 90, 150),
-            (GROUP, 70, 140),
-            (OBJECTIVES, 90, 180),
-            (NOTES, 80, 400),
-        ]:
-            header = str(model.headerData(col, Qt.Orientation.Horizontal))
-            widest = fm.horizontalAdvance(header) + 28
-            for row in range(sample):
-                text = model.data(model.index(row, col))
+        header = self.horizontalHeader()
+        sample = min(model.rowCount() - 1, 200)  # tables can be huge: the first rows say enough for text
+        self._wanted: dict[int, int] = {}
+        for col, cap in [*TEXT_CAP.items(), (NAME, NAME_CAP)]:
+            widest = max(
+                [header.sectionSizeFromContents(col).width()]
+                + [
+                    min(fm.horizontalAdvance(str(model.data(model.index(r, col)) or "")) + 2 * CELL_PADDING, cap)
+                    for r in range(sample)
+                ]
+            )
+            self._wanted[col] = widest
+            if col != NAME:
+                self.setColumnWidth(col, widest)
+        self.fit_number_columns()
+        self._share_room()
+
+    def _show_objectives_if_used(self, aspects: frozenset[Aspect] | None = None) -> None:
+        if aspects is not None and not aspects & {Aspect.COMPONENTS, Aspect.OBJECTIVES}:
+            return
+        profile = self.table.doc.profile
+        used = bool(profile.objectives) or any(c.objectives for c in profile.components)
+        if self.isColumnHidden(OBJECTIVES) == used:
+            self.setColumnHidden(OBJECTIVES, not used)
+            self._share_room()
+
+    def _share_room(self) -> None:
+        """Notes give way first: they shrink (down to their header) so that the names are seen whole."""
+        wanted = getattr(self, "_wanted", None)
+        if not wanted:
+            return
+        others = sum(self.columnWidth(c) for c in range(self.table.columnCount()) if c not in (NAME, NOTES))
+        notes_min = self.horizontalHeader().sectionSizeFromContents(NOTES).width()
+        notes = max(notes_min, min(wanted[NOTES], self.viewport().width() - others - wanted[NAME]))
+        if self.columnWidth(NOTES) != notes:
+            self.setColumnWidth(NOTES, notes)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._share_room()
+
+    def fit_number_columns(self) -> None:
+        """Number columns as wide as their header (units included) and their widest number: never cut a digit."""
+        fm = self.fontMetrics()
+        model = self.table
+        header = self.horizontalHeader()
+        rows = self._widest_rows()
+        for col in NUMBERS:
+            need = header.sectionSizeFromContents(col).width() + HEADER_PAD
+            for r in rows:
+                text = model.data(model.index(r, col))
                 if text:
-                    widest = max(widest, fm.horizontalAdvance(str(text)) + 16)
-            self.setColumnWidth(col, max(minimum, min(widest, maximum)))
+                    need = max(need, fm.horizontalAdvance(str(text)) + 2 * CELL_PADDING)
+            if self.columnWidth(col) != need:
+                self.setColumnWidth(col, need)
+        self._share_room()
+
+    def _widest_rows(self) -> list[int]:
+        """The rows with the longest numbers: the largest and smallest times before and after, and a sample."""
+        n = len(self.table.components)
+        rows = set(range(min(n, 50)))
+        analysis = self.table.doc.analysis
+        if analysis is not None and n:
+            for values in (analysis.times, analysis.new_times):
+                rows.update((int(values.argmax()), int(values.argmin())))
+        return sorted(r for r in rows if r < n)
 
     # -- actions -----------------------------------------------------------
     def _make_actions(self) -> None:
@@ -259,34 +364,66 @@ class ComponentTableView(QTableView):
         """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
         row, col = self.currentIndex().row(), self.currentIndex().column()
         super().closeEditor(editor, hint)
+        if not self._reopening:
+            self.hide_message()
         if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
             self._go(row + 1, col)
 
+    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:  # type: ignore[override]
+        super().currentChanged(current, previous)
+        at = self._message_at
+        if not self._reopening and at is not None and (at.row(), at.column()) != (current.row(), current.column()):
+            self.hide_message()
+
     # -- showing a refusal -------------------------------------------------
+    def hide_message(self) -> None:
+        self._message_at = None
+        if hasattr(self, "message"):
+            self.message.hide()
+
+    def _place_message(self) -> None:
+        at = self._message_at
+        if at is None or not at.isValid():
+            self.message.hide()
+            return
+        rect = self.visualRect(self.table.index(at.row(), at.column()))
+        if rect.isValid() and self.viewport().rect().intersects(rect):
+            self.message.show_at(rect, self.message.text())
+        else:
+            self.message.hide()
+
     def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
         index = self.table.index(row, col)
         self.scrollTo(index)
-        rect = self.visualRect(index)
-        QToolTip.showText(self.viewport().mapToGlobal(rect.bottomLeft()), message, self.viewport(), rect, 8000)
+        self._message_at = QPersistentModelIndex(index)
+        self.message.show_at(self.visualRect(index), message)
         self.last_rejection = message
         window = self.window()
         status = getattr(window, "statusBar", None)
         if callable(status):
             status().showMessage(f"Not accepted: {message}", 10000)
         if refused and single and col in (NAME, TIME) and self.table.rowCount() > row:
-            # Give the typed text back to fix, rather than losing it.
-            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused))
+            # Give the typed text back to fix, rather than losing it; the message stays beside it.
+            self._reopening = True
+            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused, message))
 
-    def _reopen(self, persistent: QPersistentModelIndex, text: str) -> None:
-        if not persistent.isValid():
-            return
-        index = self.table.index(persistent.row(), persistent.column())
-        self.setCurrentIndex(index)
-        self.edit(index)
-        editor = self.focusWidget()
-        if isinstance(editor, QLineEdit):
-            editor.setText(text)
-            editor.selectAll()
+    def _reopen(self, persistent: QPersistentModelIndex, text: str, message: str) -> None:
+        try:
+            if not persistent.isValid():
+                return
+            index = self.table.index(persistent.row(), persistent.column())
+            self.setCurrentIndex(index)
+            self.edit(index)
+            editor = self.focusWidget()
+            if isinstance(editor, QLineEdit):
+                editor.setText(text)
+                editor.selectAll()
+                editor.setToolTip(message)
+                editor.setStyleSheet("QLineEdit { border: 2px solid #c0392b; }")
+            self._message_at = QPersistentModelIndex(index)
+            self.message.show_at(self.visualRect(index), message)
+        finally:
+            self._reopening = False
 
     # -- clipboard ---------------------------------------------------------
     def _selected_block(self) -> tuple[int, int, int, int]:

@@ -29,7 +29,11 @@ from PySide6.QtWidgets import (
 
 from ...model.profile import Optimization
 from ...model.units import format_speedup
+from ..core.cell_message import CellMessage
+from .component_view import CELL_PADDING, HEADER_PAD, ElidedTipDelegate
 from .optimization_table import CEILING, NAME, SAVES, SHARE, SPEEDUP, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
+
+NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES)
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 SLIDER_STEPS = 1000
@@ -72,7 +76,7 @@ class TargetPicker(QWidget):
         ]
 
 
-class TargetsDelegate(QStyledItemDelegate):
+class TargetsDelegate(ElidedTipDelegate):
     """Edits the Targets cell with a :class:`TargetPicker` over the component names."""
 
     def __init__(self, panel: OptimizationPanel) -> None:
@@ -148,8 +152,6 @@ class OptimizationPanel(QWidget):
 
         self.view = QTableView(self)
         self.view.setModel(model)
-        self.view.setItemDelegateForColumn(TARGETS, TargetsDelegate(self))
-        self.view.setItemDelegateForColumn(K, SpeedupDelegate(self.view))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(
@@ -161,27 +163,35 @@ class OptimizationPanel(QWidget):
         self.view.setWordWrap(False)
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.view.setItemDelegate(ElidedTipDelegate(self.view))
+        self.view.setItemDelegateForColumn(TARGETS, TargetsDelegate(self))
+        self.view.setItemDelegateForColumn(K, SpeedupDelegate(self.view))
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
+        # Names and targets share the room there is (and elide, with the whole text on hover); numbers fit
+        # their header, units included, and their widest value.
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(TARGETS, QHeaderView.ResizeMode.Stretch)
-        fm = self.fontMetrics()
-        for col, sample in [
-            (NAME, "Reduced precision and tensor-c"),
-            (K, "1,000×"),
-            (SHARE, "100%"),
-            (SPEEDUP, "Speedup S"),
-            (CEILING, "Ceiling"),
-            (SAVES, "Saves (ms)"),
-        ]:
-            self.view.setColumnWidth(col, fm.horizontalAdvance(sample) + 24)
+        header.setMinimumSectionSize(40)
+        self.view.setMinimumWidth(300)
+        self.fit_columns()
+        model.dataChanged.connect(lambda *_: self.fit_columns())
+        model.modelReset.connect(self.fit_columns)
+        model.rowsInserted.connect(lambda *_: self.fit_columns())
+        model.headerDataChanged.connect(lambda *_: self.fit_columns())
         layout.addWidget(self.view)
+        self.message = CellMessage(self.view.viewport())
         model.editRejected.connect(self._show_rejection)
+        # A refusal stays beside its cell until the row changes or the next change is accepted.
+        model.dataChanged.connect(lambda *_: self.message.hide())
+        self.view.verticalScrollBar().valueChanged.connect(lambda _v: self.message.hide())
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._selection_changed(cur.row()))
         model.modelReset.connect(lambda: self._selection_changed(self.view.currentIndex().row()))
         model.dataChanged.connect(lambda *_: self._sync_slider())
 
         controls = QHBoxLayout()
-        self.add_button = QPushButton("Optimize selected components…", self)
+        # Short labels, so the row fits a narrow window; the tooltips say the rest.
+        self.add_button = QPushButton("Optimize selected…", self)
         self.add_button.setToolTip(
             "Add an optimization that targets the components selected in the table (Ctrl+Shift+N)"
         )
@@ -196,7 +206,7 @@ class OptimizationPanel(QWidget):
         self.slider.setToolTip(
             f"Drag to explore the local speedup k of the selected optimization ({K_MIN:g}× to {K_MAX:g}×, logarithmic)"
         )
-        self.slider.setMinimumWidth(160)
+        self.slider.setMinimumWidth(60)
         self.k_spin = QDoubleSpinBox(self)
         self.k_spin.setRange(0.001, 1e6)
         self.k_spin.setDecimals(2)
@@ -223,12 +233,27 @@ class OptimizationPanel(QWidget):
         self.remove_action.triggered.connect(self.remove_selected)
         self._selection_changed(-1)
 
+    def fit_columns(self) -> None:
+        """Number columns as wide as their header and their widest value: a cut number is a different number."""
+        header = self.view.horizontalHeader()
+        fm = self.view.fontMetrics()
+        rows = self.model.rowCount()
+        for col in NUMBER_COLUMNS:
+            need = header.sectionSizeFromContents(col).width() + HEADER_PAD
+            for r in range(min(rows, 500)):
+                text = self.model.data(self.model.index(r, col))
+                if text:
+                    need = max(need, fm.horizontalAdvance(str(text)) + 2 * CELL_PADDING)
+            if self.view.columnWidth(col) != need:
+                self.view.setColumnWidth(col, need)
+
     # -- selection and the k control ---------------------------------------
     def current_row(self) -> int:
         row = self.view.currentIndex().row()
         return row if 0 <= row < self.model.rowCount() else -1
 
     def _selection_changed(self, row: int) -> None:
+        self.message.hide()
         has = 0 <= row < self.model.rowCount()
         for w in (self.slider, self.k_spin, self.remove_button, self.k_label):
             w.setEnabled(has)
@@ -297,10 +322,9 @@ class OptimizationPanel(QWidget):
         self.model.set_all(opts, f"Remove optimization {removed.name}")
 
     def _show_rejection(self, row: int, col: int, message: str) -> None:
-        rect = self.view.visualRect(self.model.index(row, col))
-        QToolTip.showText(
-            self.view.viewport().mapToGlobal(rect.bottomLeft()), message, self.view.viewport(), rect, 8000
-        )
+        index = self.model.index(row, col)
+        self.view.scrollTo(index)
+        self.message.show_at(self.view.visualRect(index), message)
         self.last_rejection = message
         status = getattr(self.window(), "statusBar", None)
         if callable(status):

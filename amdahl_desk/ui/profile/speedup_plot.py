@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
@@ -22,8 +22,11 @@ from ..charts.chart_style import (
     SCREEN,
     ChartFrame,
     Style,
+    curve_points,
     log10_ticks,
     nice_ceiling,
+    phrases,
+    place_callout,
     set_item_text,
 )
 
@@ -51,10 +54,15 @@ class SpeedupPlot(ChartFrame):
             size=style.size(12), brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=style.size(1.5))
         )
         item.addItem(self.marker)
-        self.marker_label = pg.TextItem(color=INK, anchor=(-0.08, 1.15), fill=LABEL_FILL)
+        self.marker_label = pg.TextItem(color=INK, anchor=(0, 0), fill=LABEL_FILL)
         self.marker_label.setZValue(20)
         self.marker_label.setFont(style.font(1.1, bold=True))
-        item.addItem(self.marker_label)
+        item.addItem(self.marker_label, ignoreBounds=True)
+        self.leader = item.plot(pen=style.pen(INK, 1))
+        self.leader.setZValue(19)
+        self._marker_at: tuple[float, float] | None = None
+        # The callout is placed in pixels: again whenever the plot's size or range changes.
+        item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
         self.empty = pg.TextItem("Add an optimization to see its speedup against k", color=INK, anchor=(0.5, 0.5))
         self.empty.setFont(style.font())
         item.addItem(self.empty)
@@ -105,7 +113,7 @@ class SpeedupPlot(ChartFrame):
         s_now = float(amdahl_speedup(f, k_now))
         self.marker.setData([math.log10(k_now)], [s_now])
         set_item_text(self.marker_label, f"k = {format_speedup(k_now)} → {format_speedup(s_now)}")
-        self.marker_label.setPos(math.log10(k_now), s_now)
+        self._marker_at = (math.log10(k_now), s_now)
         if math.isfinite(ceiling):
             self.ceiling.setVisible(True)
             self.ceiling.setPos(ceiling)
@@ -118,14 +126,35 @@ class SpeedupPlot(ChartFrame):
         bottom = math.floor(min(0.9, float(np.min(alone)) * 0.95) * 10) / 10
         span = x[-1] - x[0]
         self.set_ranges((x[0] - 0.02 * span, x[-1] + 0.02 * span), (bottom, nice_ceiling(top * 1.12 + 0.05)))
-        name = opt.name if len(opt.name) <= 30 else opt.name[:28] + "…"
+        self.place_labels()
+        # Two title lines hold a long name whole; only a very long one is shortened.
+        name = opt.name if len(opt.name) <= 60 else opt.name[:58] + "…"
         if self.chart_style.brief:
             self.set_title(f"Speedup against k: {name}")
             return
         self.set_title(
-            f"{name}: f = {f:.0%}; k = {format_speedup(k_now)} gives {format_speedup(s_now)} end to end, "
-            f"ceiling {format_speedup(ceiling)}"
+            f"{name}: "
+            + phrases(
+                f"f = {f:.0%};",
+                f"k = {format_speedup(k_now)} gives {format_speedup(s_now)} end to end,",
+                f"ceiling {format_speedup(ceiling)}",
+            )
         )
+
+    def place_labels(self) -> None:
+        """The k callout beside its marker, clear of the curves, the ceiling and its label, inside the plot."""
+        if self._marker_at is None or not self.marker_label.isVisible():
+            return
+        vb = self.plot.vb
+        obstacles = []
+        if self.ceiling.isVisible():
+            self.ceiling.label.updatePosition()
+            obstacles.append(self.ceiling.label.sceneBoundingRect())
+            line = vb.mapViewToScene(QPointF(0, self.ceiling.value())).y()
+            view = vb.sceneBoundingRect()
+            obstacles.append(QRectF(view.left(), line - 2, view.width(), 4))
+        points = np.concatenate([curve_points(vb, c) for c in (self.curve, self.combined)])
+        place_callout(vb, self.marker_label, self.leader, self._marker_at, obstacles, points, self.chart_style.size(8))
 
     @staticmethod
     def _combined(profile: Profile, analysis: Analysis, row: int, grid: np.ndarray) -> tuple[np.ndarray, float]:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...model.analysis import Analysis
 from ...model.profile import Profile
 from ...model.report import headline, target_sentence
 from ...model.units import format_percent, format_speedup, format_time
+from ..core.locale_text import localize_numbers
 
 
 def set_text(label: QLabel, text: str) -> None:
@@ -23,6 +25,82 @@ def set_style(widget: QWidget, sheet: str) -> None:
         widget.setStyleSheet(sheet)
 
 
+class FitLabel(QLabel):
+    """A one-line label whose text is never cut: the font shrinks to fit, down to ``smallest`` of its size;
+    below that whole words go from the end (digits never), the full text in the tooltip."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, smallest: float = 0.45) -> None:
+        super().__init__(text, parent)
+        self.full = text
+        self.smallest = smallest
+        self.base: QFont | None = None
+
+    def set_full_text(self, text: str) -> None:
+        text = localize_numbers(text)
+        if text != self.full:
+            self.full = text
+            self.refit()
+
+    def setFont(self, font: QFont) -> None:  # type: ignore[override]
+        self.base = QFont(font)
+        super().setFont(font)
+        self.refit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.refit()
+
+    def refit(self) -> None:
+        base = QFont(self.base) if self.base is not None else QFont(self.font())
+        room = self.contentsRect().width() - 2
+        if room <= 0:
+            return
+        font = QFont(base)
+        size = base.pointSizeF()
+        floor = size * self.smallest
+        while QFontMetrics(font).horizontalAdvance(self.full) > room and font.pointSizeF() - 0.5 >= floor:
+            font.setPointSizeF(font.pointSizeF() - 0.5)
+        text = self.full
+        metrics = QFontMetrics(font)
+        words = text.split(" ")
+        while metrics.horizontalAdvance(text) > room and len(words) > 1:
+            words.pop()
+            text = " ".join(words) + " …"
+        if font != self.font():
+            QLabel.setFont(self, font)
+        if self.text() != text:
+            self.setText(text)
+        self.setToolTip("" if text == self.full else self.full)
+
+
+def fit_wrapped(label: QLabel, text: str, lines: int) -> None:
+    """Wrapped text in at most ``lines`` lines: whole words drop from the end (a number is never cut), with "…";
+    the whole text is in the tooltip when something was left out."""
+    label.ensurePolished()  # a style sheet may have made the font bold
+    width = label.contentsRect().width()
+    shown = text
+    if width > 0 and text:
+        metrics = QFontMetrics(label.font())
+        limit = metrics.lineSpacing() * lines + 1
+        flags = int(Qt.TextFlag.TextWordWrap)
+
+        def height(t: str) -> int:
+            return metrics.boundingRect(QRect(0, 0, width, 100_000), flags, t).height()
+
+        if height(text) > limit:
+            words = text.split(" ")
+            lo, hi = 0, len(words)  # the most words that fit, found by halving
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if height(" ".join(words[:mid]) + " …") <= limit:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            shown = " ".join(words[:lo]) + " …"
+    set_text(label, shown)
+    label.setToolTip("" if shown == text else text)
+
+
 class _Figure(QWidget):
     """One headline number with its caption under it."""
 
@@ -31,12 +109,12 @@ class _Figure(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 2)
         layout.setSpacing(0)
-        self.value = QLabel("—", self)
+        self.value = FitLabel("—", self)
         f = self.value.font()
         f.setPointSizeF(f.pointSizeF() * 2.0)
         f.setBold(True)
         self.value.setFont(f)
-        self.caption = QLabel(caption, self)
+        self.caption = FitLabel(caption, self, smallest=0.85)
         self.caption.setStyleSheet("color: #555;")
         for w in (self.value, self.caption):
             w.setAlignment(Qt.AlignmentFlag.AlignLeft)
@@ -47,7 +125,7 @@ class _Figure(QWidget):
         self.setToolTip(tip)
 
     def set(self, text: str, color: str = "#222") -> None:
-        set_text(self.value, text)
+        self.value.set_full_text(text)
         set_style(self.value, f"color: {color};")
 
 
@@ -88,6 +166,7 @@ class SummaryPanel(QFrame):
         self.notes.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.notes.setFixedHeight(self.fontMetrics().lineSpacing() + 4)
         grid.addWidget(self.notes, 3, 0, 1, 4)
+        self._texts = ("", "")
 
     def set_notes(self, notes: list[str]) -> None:
         if not notes:
@@ -105,29 +184,40 @@ class SummaryPanel(QFrame):
         if analysis is None:
             for fig in (self.speedup, self.new_time, self.saved, self.ceiling):
                 fig.set("—")
-            set_text(self.new_time.caption, "new time")
-            set_text(self.ceiling.caption, "ceiling")
-            set_text(self.sentence, error or "")
-            set_text(self.target, "")
+            self.new_time.caption.set_full_text("new time")
+            self.ceiling.caption.set_full_text("ceiling")
+            self._texts = (error or "", "")
+            self._fit_texts()
             return
         unit = profile.unit
         c = analysis.combined
         color = "#1a6e2e" if c.overall_speedup > 1.0000001 else "#a33" if c.overall_speedup < 0.9999999 else "#222"
         self.speedup.set(format_speedup(c.overall_speedup), color)
         self.new_time.set(format_time(c.new_total, unit))
-        set_text(self.new_time.caption, f"new time (baseline {format_time(analysis.baseline_total, unit)})")
+        self.new_time.caption.set_full_text(f"new time (baseline {format_time(analysis.baseline_total, unit)})")
         self.saved.set(format_time(c.time_saved, unit))
         self.ceiling.set(format_speedup(c.ceiling) if c.enabled else "—")
-        set_text(self.ceiling.caption, f"ceiling (f = {format_percent(c.fraction)})" if c.enabled else "ceiling")
-        set_text(self.sentence, headline(profile, analysis))
+        self.ceiling.caption.set_full_text(f"ceiling (f = {format_percent(c.fraction)})" if c.enabled else "ceiling")
+        sentence = headline(profile, analysis)
         t = analysis.target
         text = target_sentence(profile, analysis)
         if t is None:
-            set_text(self.target, "No target time set (Settings → Target time).")
+            target = "No target time set (Settings → Target time)."
             set_style(self.target, "color: #555;")
         else:
             ok = t.met_by_plan or t.time >= analysis.baseline_total
             color = "#1a6e2e" if ok else ("#8a5a00" if t.feasible else "#a33")
             mark = "✔" if ok else ("◐" if t.feasible else "✘")
-            set_text(self.target, f"{mark} {text}")
+            target = f"{mark} {text}"
             set_style(self.target, f"color: {color}; font-weight: bold;")
+        self._texts = (sentence, target)
+        self._fit_texts()
+
+    def _fit_texts(self) -> None:
+        sentence, target = (localize_numbers(t) for t in self._texts)
+        fit_wrapped(self.sentence, sentence, 3)
+        fit_wrapped(self.target, target, 2)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_texts()

@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from ...model.analysis import Analysis
+from ...model.analysis import Analysis, ScalingFigures
 from ...model.profile import Profile
 from ...model.units import format_speedup
 from ..charts.chart_style import (
@@ -22,10 +22,16 @@ from ..charts.chart_style import (
     SCREEN,
     ChartFrame,
     Style,
+    curve_points,
     log2_ticks,
     log10_ticks,
+    phrases,
+    place_callout,
     set_item_text,
 )
+
+# Curves closer than this everywhere (relative) are drawn as one line by a screen: say so in the legend.
+COINCIDE = 0.01
 
 
 class ScalingPlot(ChartFrame):
@@ -38,25 +44,24 @@ class ScalingPlot(ChartFrame):
         self.axis_label("left", "Speedup vs baseline (log scale)")
         self.ideal = item.plot(pen=style.pen(GREY, 1.5, Qt.PenStyle.DashLine))
         self.gustafson = item.plot(pen=style.pen(GREEN, 2, Qt.PenStyle.DashLine))
-        self.amdahl = item.plot(pen=style.pen(BLUE, 2.5))
-        self.overhead = item.plot(pen=style.pen(RED, 3))
-        self.set_legend(
-            [
-                (GREY.name(), "dash", "Ideal N/N0"),
-                (BLUE.name(), "line", "Amdahl (strong scaling)"),
-                (RED.name(), "line", "With communication overhead"),
-                (GREEN.name(), "dash", "Gustafson (weak scaling)"),
-                (ORANGE.name(), "dot", "Efficiency (right axis)"),
-                (RED.name(), "star", "Best N"),
-                (ORANGE.name(), "point", "Last N with efficiency ≥ 50%"),
-            ]
-        )
+        # The overhead curve wide underneath, Amdahl narrower on top: where the two coincide (little
+        # communication) both stay visible, a blue line inside a red one, instead of red hiding blue.
+        self.overhead = item.plot(pen=style.pen(RED, 5))
+        self.amdahl = item.plot(pen=style.pen(BLUE, 2))
+        self.overhead.setZValue(1)
+        self.amdahl.setZValue(2)
+        self.coinciding: bool | None = None
+        self._set_legend(False)
         self.ceiling = self.marker_line(0, BLUE, Qt.PenStyle.DotLine, 0.02, (0, 1))
         self.best = pg.ScatterPlotItem(size=style.size(14), symbol="star", brush=pg.mkBrush(RED), pen=pg.mkPen(INK))
         item.addItem(self.best)
-        self.best_label = pg.TextItem(color=RED, anchor=(0.5, 1.3), fill=pg.mkBrush(255, 255, 255, 200))
+        self.best_label = pg.TextItem(color=RED, anchor=(0, 0), fill=pg.mkBrush(255, 255, 255, 200))
         self.best_label.setFont(style.font(1.0, bold=True))
-        item.addItem(self.best_label)
+        self.best_label.setZValue(20)
+        item.addItem(self.best_label, ignoreBounds=True)
+        self.leader = item.plot(pen=style.pen(RED, 1))
+        self.leader.setZValue(19)
+        self._best_at: tuple[float, float] | None = None
 
         # Efficiency lives on its own 0–100% axis at the right.
         self.eff_view = pg.ViewBox(enableMenu=False)
@@ -80,10 +85,44 @@ class ScalingPlot(ChartFrame):
         )
         self.eff_view.addItem(self.efficient)
         item.vb.sigResized.connect(self._sync_views)
+        # The callout is placed in pixels: again whenever the plot's size or range changes.
+        item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
+
+    def _set_legend(self, coinciding: bool) -> None:
+        if coinciding == self.coinciding:
+            return
+        self.coinciding = coinciding
+        amdahl = "Amdahl (strong scaling)" + ("; here the same as with overhead" if coinciding else "")
+        self.set_legend(
+            [
+                (GREY.name(), "dash", "Ideal N/N0"),
+                (BLUE.name(), "line", amdahl),
+                (RED.name(), "line", "With communication overhead"),
+                (GREEN.name(), "dash", "Gustafson (weak scaling)"),
+                (ORANGE.name(), "dot", "Efficiency (right axis)"),
+                (RED.name(), "star", "Best N"),
+                (ORANGE.name(), "point", "Last N with efficiency ≥ 50%"),
+            ]
+        )
 
     def _sync_views(self) -> None:
         self.eff_view.setGeometry(self.plot.vb.sceneBoundingRect())
         self.eff_view.linkedViewChanged(self.plot.vb, self.eff_view.XAxis)
+
+    def place_labels(self) -> None:
+        """ "best …" beside its star, clear of every curve, the ceiling and its label, inside the plot."""
+        if self._best_at is None:
+            return
+        vb = self.plot.vb
+        obstacles = []
+        if self.ceiling.isVisible():
+            self.ceiling.label.updatePosition()
+            obstacles.append(self.ceiling.label.sceneBoundingRect())
+        points = [curve_points(vb, c) for c in (self.ideal, self.gustafson, self.amdahl, self.overhead)]
+        points.append(curve_points(self.eff_view, self.efficiency))
+        place_callout(
+            vb, self.best_label, self.leader, self._best_at, obstacles, np.concatenate(points), self.chart_style.size(9)
+        )
 
     def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
         model_name = profile.settings.overhead_model.value
@@ -93,6 +132,8 @@ class ScalingPlot(ChartFrame):
             self.best.setData([], [])
             self.efficient.setData([], [])
             set_item_text(self.best_label, "")
+            self._best_at = None
+            self.leader.setData([], [])
             self.ceiling.setVisible(False)
             self.set_title("GPU scaling — no data")
             return
@@ -103,6 +144,9 @@ class ScalingPlot(ChartFrame):
         lo, hi = float(finite.min()), float(finite.max())
         for curve, values in zip((self.ideal, self.gustafson, self.amdahl, self.overhead), series, strict=True):
             curve.setData(x, np.log10(np.clip(values, 1e-12, None)))
+        both = np.isfinite(s.amdahl) & np.isfinite(s.with_overhead) & (s.amdahl > 0)
+        gap = np.abs(s.with_overhead[both] / s.amdahl[both] - 1)
+        self._set_legend(bool(len(gap)) and float(gap.max()) < COINCIDE)
         ceiling = s.ceiling
         if math.isfinite(ceiling):
             self.ceiling.setVisible(True)
@@ -118,7 +162,7 @@ class ScalingPlot(ChartFrame):
         best_y = math.log10(max(s.best_speedup, 1e-12))
         self.best.setData([best_x], [best_y])
         set_item_text(self.best_label, f"best {format_speedup(s.best_speedup)} at {s.best_gpus:,}")
-        self.best_label.setPos(best_x, best_y)
+        self._best_at = (best_x, best_y)
         if s.last_efficient_gpus is not None:
             i = int(np.flatnonzero(s.gpus == s.last_efficient_gpus)[0])
             ex = float(x[i])
@@ -133,21 +177,38 @@ class ScalingPlot(ChartFrame):
         y1 = math.ceil((math.log10(hi) + 0.1) * 10) / 10
         self.set_ranges((x[0] - pad, x[-1] + pad), (y0, y1))
         self.set_ticks("left", log10_ticks(10**y0, 10**y1))
-        efficient = (
-            f"; efficiency ≥ 50% up to {s.last_efficient_gpus:,} GPUs"
-            if s.last_efficient_gpus
-            else "; efficiency below 50% everywhere"
-        )
         if self.chart_style.brief:
             self.set_title(
-                f"GPU scaling: P = {s.parallel_fraction:.0%}, ceiling {format_speedup(s.ceiling)}, "
-                f"best {format_speedup(s.best_speedup)} at {s.best_gpus:,} GPUs"
+                phrases(
+                    "GPU scaling:",
+                    f"P = {s.parallel_fraction:.0%},",
+                    f"ceiling {format_speedup(s.ceiling)},",
+                    f"best {format_speedup(s.best_speedup)} at {s.best_gpus:,} GPUs",
+                )
             )
-            self._sync_views()
-            return
-        self.set_title(
-            f"GPU scaling: P = {s.parallel_fraction:.0%} parallel, ceiling {format_speedup(s.ceiling)}; "
-            f"with {model_name or 'no'} overhead the best is {format_speedup(s.best_speedup)} "
-            f"at {s.best_gpus:,} GPUs{efficient}"
-        )
+        else:
+            self.set_title(scaling_title(s, model_name))
         self._sync_views()
+        self.place_labels()
+
+
+def scaling_title(s: ScalingFigures, model_name: str) -> str:
+    """The exported chart's title as a sentence: "… without communication overhead the best is …"."""
+    overhead = (
+        "without communication overhead"
+        if model_name in ("", "none")
+        else f"with {'ring all-reduce' if model_name == 'ring' else model_name} communication overhead"
+    )
+    efficient = (
+        f"efficiency stays at 50% or more up to {s.last_efficient_gpus:,} GPUs"
+        if s.last_efficient_gpus
+        else "efficiency is below 50% everywhere"
+    )
+    return phrases(
+        "GPU scaling:",
+        f"P = {s.parallel_fraction:.0%} parallel,",
+        f"ceiling {format_speedup(s.ceiling)};",
+        overhead,
+        f"the best is {format_speedup(s.best_speedup)} at {s.best_gpus:,} GPUs;",
+        efficient,
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QSignalBlocker
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +30,7 @@ from ...model.units import (
     parse_bytes,
     parse_time_text,
 )
+from ..core.cell_message import CellMessage
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
 
@@ -72,6 +73,7 @@ class SettingsPanel(QWidget):
             self.model.addItem(m.value, m)
         self.model_help = QLabel(self)
         self.model_help.setWordWrap(True)
+        self.model_help.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.model_help.setStyleSheet("color: #555;")
         self.latency = QLineEdit(self)
         self.latency.setToolTip("Ring all-reduce: latency α per step, e.g. 5 us")
@@ -123,6 +125,9 @@ class SettingsPanel(QWidget):
         self.bandwidth.editingFinished.connect(
             lambda: self._physical(self.bandwidth, "ring_bandwidth", parse_bandwidth, "Set bandwidth")
         )
+        self.notice = CellMessage(self)  # a refusal, beside the field it is about
+        for field in (self.target, self.counts, self.latency, self.message, self.bandwidth):
+            field.textEdited.connect(lambda _t, f=field: self._edited(f))
         doc.settingsChanged.connect(self.refresh)
         doc.profileReset.connect(self.refresh)
         self.refresh()
@@ -169,6 +174,7 @@ class SettingsPanel(QWidget):
             w.setStyleSheet("")
         for w in (self.target, self.counts):
             w.setStyleSheet("")
+        self.notice.hide()
         del blockers
 
     # -- committing --------------------------------------------------------
@@ -182,10 +188,16 @@ class SettingsPanel(QWidget):
         if isinstance(field, QLineEdit):
             field.setStyleSheet(_BAD)
             field.setToolTip(message)
+            self.notice.show_beside(field, message)
         self.last_rejection = message
         status = getattr(self.window(), "statusBar", None)
         if callable(status):
             status().showMessage(f"Not accepted: {message}", 10000)
+
+    def _edited(self, field: QLineEdit) -> None:
+        """Typing again in a refused field: the red frame stays until it is accepted, the message steps aside."""
+        if self.notice.isVisible() and self.notice.is_beside(field):
+            self.notice.hide()
 
     def _boundary(self) -> None:
         self._set("Set boundary", boundary=self.boundary.text().strip())

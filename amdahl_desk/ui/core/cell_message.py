@@ -1,0 +1,82 @@
+"""A refusal shown where it happened: a small message box beside the cell or field, not only in the status bar."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QHideEvent
+from PySide6.QtWidgets import QLabel, QWidget
+
+STYLE = (
+    "QLabel { background: #fdecea; color: #7a1f14; border: 1px solid #c0392b; border-radius: 3px; padding: 3px 6px; }"
+)
+
+
+class CellMessage(QLabel):
+    """Sits just below (or, without room, above) a rectangle of its host and stays until told to go.
+
+    The host is a table's viewport or a form; the owner shows it on a refusal and hides it when the
+    editor closes, the cell changes, or the value is accepted, so the reason is in view while it is fixed.
+    """
+
+    def __init__(self, host: QWidget) -> None:
+        super().__init__(host)
+        self.setObjectName("cellMessage")
+        self.setStyleSheet(STYLE)
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.hide()
+        self.anchor = QRect()
+        self._field: QWidget | None = None
+        self._following = False
+
+    def show_beside(self, field: QWidget, text: str) -> None:
+        """Show ``text`` beside a field of the host and follow it when the layout moves it."""
+        if self._field is not field:
+            if self._field is not None:
+                self._field.removeEventFilter(self)
+            self._field = field
+            field.installEventFilter(self)
+        self._following = True
+        self.show_at(self._field_rect(field), text)
+
+    def is_beside(self, field: QWidget) -> bool:
+        return self._field is field
+
+    def _field_rect(self, field: QWidget) -> QRect:
+        host = self.parentWidget()
+        return QRect(field.mapTo(host, QPoint(0, 0)), field.size()) if host is not None else field.geometry()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._field and self._following and event.type() in (QEvent.Type.Move, QEvent.Type.Resize):
+            QTimer.singleShot(0, self, self._refollow)  # once the layout is done with the field
+        return False
+
+    def _refollow(self) -> None:
+        if self._following and self._field is not None:
+            self.show_at(self._field_rect(self._field), self.text())
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self._following = False
+        super().hideEvent(event)
+
+    def show_at(self, anchor: QRect, text: str) -> None:
+        """Show ``text`` beside ``anchor`` (in the host's coordinates), kept inside the host."""
+        host = self.parentWidget()
+        if host is None:
+            return
+        self.anchor = QRect(anchor)
+        self.setText(text)
+        room = max(host.width() - 4, 80)
+        natural = self.fontMetrics().horizontalAdvance(text) + 20
+        width = min(max(anchor.width(), min(natural, 360)), room)
+        self.setFixedWidth(width)
+        height = self.heightForWidth(width)
+        height = height if height > 0 else self.sizeHint().height()
+        self.setFixedHeight(height)
+        x = min(max(anchor.left(), 2), max(host.width() - width - 2, 2))
+        below = anchor.bottom() + 2
+        y = below if below + height <= host.height() or anchor.top() - height - 2 < 0 else anchor.top() - height - 2
+        self.move(x, y)
+        self.raise_()
+        self.show()

@@ -1,0 +1,221 @@
+"""Chart labels that never collide or leave the plot, titles that read as sentences, dialogs that say what they export."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QFileDialog
+
+from amdahl_desk.ui.charts.export_dialog import ExportDialog
+
+pytestmark = pytest.mark.gui
+
+
+def test_export_dialogs_name_what_is_exported(window, monkeypatch, tmp_path):
+    seen: dict[str, str] = {}
+
+    def exec_dialog(dialog: ExportDialog) -> int:
+        seen["dialog"] = dialog.windowTitle()
+        return ExportDialog.DialogCode.Accepted
+
+    def save_name(parent, title, start, filters):
+        seen["chooser"] = title
+        return "", filters
+
+    monkeypatch.setattr(ExportDialog, "exec", exec_dialog)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
+    window.exports.export_dialog("slide")
+    assert seen == {"dialog": "Export Slide", "chooser": "Export Slide as PNG"}
+    window.exports.export_dialog("scaling")
+    assert seen == {"dialog": "Export Chart: GPU scaling", "chooser": "Export Chart: GPU scaling as PNG"}
+    window.files.export_csv()
+    assert seen["chooser"] == "Export Components as CSV"
+
+
+def test_export_dialog_title_follows_the_chosen_chart(qtbot):
+    dialog = ExportDialog("slide")
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "Export Slide"
+    dialog.chart.setCurrentIndex(dialog.chart.findData("speedup"))
+    assert dialog.windowTitle() == "Export Chart: Speedup against k"
+
+
+# -- callouts ---------------------------------------------------------------------------------------------------------
+
+import numpy as np  # noqa: E402
+from PySide6.QtCore import QPointF, QRect, QRectF  # noqa: E402
+from PySide6.QtGui import QFontMetrics, QTextLayout, QTextOption  # noqa: E402
+
+from amdahl_desk.files import load_profile  # noqa: E402
+from amdahl_desk.model.analysis import analyse  # noqa: E402
+from amdahl_desk.model.profile import Component, Optimization, OverheadModel, Profile, Scaling, Settings  # noqa: E402
+from amdahl_desk.resources import resources_dir  # noqa: E402
+from amdahl_desk.ui.charts.chart_style import NBSP, slide_style  # noqa: E402
+from amdahl_desk.ui.charts.export import chart_widget  # noqa: E402
+from amdahl_desk.ui.profile.speedup_plot import SpeedupPlot  # noqa: E402
+from amdahl_desk.ui.scaling.scaling_plot import ScalingPlot, scaling_title  # noqa: E402
+
+
+def _examples() -> list[Profile]:
+    return [load_profile(p).profile for p in sorted((resources_dir() / "examples").glob("*.xlsx"))]
+
+
+def _small_ceiling() -> Profile:
+    """The case from the report: f ≈ 21% so the ceiling is 1.27×, and k = 5× gives 1.2× just under it."""
+    comps = [Component("Input pipeline", 21.26), Component("Everything else", 78.74)]
+    return Profile(comps, [Optimization("Faster input", ("Input pipeline",), 5.0)])
+
+
+def _no_overhead_at_scale() -> Profile:
+    comps = [Component("serial part", 20.0), Component("parallel part", 80.0, Scaling.PARALLEL)]
+    return Profile(comps, [], Settings(overhead_model=OverheadModel.NONE))
+
+
+def _curve_scene_points(vb, item, step: float = 2.0) -> np.ndarray:
+    """A drawn curve in scene pixels, mapped point by point through the view box and filled in every ``step`` px."""
+    x, y = item.getData()
+    if x is None or not item.isVisible():
+        return np.empty((0, 2))
+    pts = np.array([[p.x(), p.y()] for p in (vb.mapViewToScene(QPointF(a, b)) for a, b in zip(x, y, strict=True))])
+    out = [pts[:1]]
+    for a, b in zip(pts[:-1], pts[1:], strict=True):
+        n = max(2, int(np.hypot(*(b - a)) / step) + 2)
+        out.append(np.linspace(a, b, n)[1:])
+    return np.concatenate(out)
+
+
+def _inside(rect: QRectF, pts: np.ndarray) -> int:
+    if not len(pts):
+        return 0
+    return int(
+        (
+            (pts[:, 0] > rect.left())
+            & (pts[:, 0] < rect.right())
+            & (pts[:, 1] > rect.top())
+            & (pts[:, 1] < rect.bottom())
+        ).sum()
+    )
+
+
+def _check_callout(view_box, label, curves, ceiling, eff=None) -> None:
+    rect = label.sceneBoundingRect()
+    view = view_box.sceneBoundingRect()
+    assert label.toPlainText(), "the callout has no text"
+    assert view.contains(rect), f"{label.toPlainText()!r} at {rect} leaves the plot {view}"
+    if ceiling is not None and ceiling.isVisible():
+        assert not rect.intersects(ceiling.label.sceneBoundingRect()), "callout over the ceiling label"
+        y = view_box.mapViewToScene(QPointF(0, ceiling.value())).y()
+        assert not (rect.top() < y < rect.bottom()), "callout across the ceiling line"
+    for item in curves:
+        assert _inside(rect, _curve_scene_points(view_box, item)) == 0, f"callout over a curve: {label.toPlainText()}"
+    if eff is not None:
+        vb2, item = eff
+        assert _inside(rect, _curve_scene_points(vb2, item)) == 0, "callout over the efficiency curve"
+
+
+SIZES = [(1920, 1080), (1280, 720), (760, 460), (520, 340)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_speedup_callout_collides_with_nothing(qtbot, size):
+    for profile in [*_examples(), _small_ceiling()]:
+        analysis = analyse(profile)
+        for row in range(len(profile.optimizations)):
+            chart = chart_widget("speedup", profile, analysis, size, row=row)
+            try:
+                _check_callout(chart.plot.vb, chart.marker_label, [chart.curve, chart.combined], chart.ceiling)
+            finally:
+                chart.close()
+
+
+def test_speedup_callout_on_the_screen_follows_a_resize(qtbot):
+    profile = _small_ceiling()
+    chart = SpeedupPlot()
+    qtbot.addWidget(chart)
+    chart.show_analysis(profile, analyse(profile), 0)
+    chart.show()
+    for w, h in ((900, 600), (420, 300), (640, 380)):
+        chart.resize(w, h)
+        qtbot.waitUntil(lambda w=w, h=h: chart.plot.vb.sceneBoundingRect().width() < w)
+        qtbot.wait(10)
+        _check_callout(chart.plot.vb, chart.marker_label, [chart.curve, chart.combined], chart.ceiling)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_scaling_best_label_stays_inside_and_clear(qtbot, size):
+    for profile in [*_examples(), _no_overhead_at_scale()]:
+        chart = chart_widget("scaling", profile, analyse(profile), size)
+        try:
+            curves = [chart.ideal, chart.gustafson, chart.amdahl, chart.overhead]
+            _check_callout(chart.plot.vb, chart.best_label, curves, chart.ceiling, (chart.eff_view, chart.efficiency))
+        finally:
+            chart.close()
+
+
+def test_coinciding_curves_stay_visible_and_are_named(qtbot):
+    profile = _no_overhead_at_scale()
+    chart = ScalingPlot()
+    qtbot.addWidget(chart)
+    chart.show_analysis(profile, analyse(profile))
+    # Amdahl is drawn on top, narrower than the overhead curve under it: both show where they coincide.
+    assert chart.amdahl.zValue() > chart.overhead.zValue()
+    assert chart.amdahl.opts["pen"].widthF() < chart.overhead.opts["pen"].widthF()
+    assert "same as with overhead" in chart.legend_label.text()
+    ring = load_profile(resources_dir() / "examples" / "training-iteration.xlsx").profile
+    chart.show_analysis(ring, analyse(ring))
+    assert "same as with overhead" not in chart.legend_label.text()
+
+
+def test_exported_scaling_title_is_a_sentence():
+    s = analyse(_no_overhead_at_scale()).scaling
+    title = scaling_title(s, "none").replace(NBSP, " ")
+    assert "none overhead" not in title
+    assert "without communication overhead the best is" in title
+    ring = scaling_title(s, "ring").replace(NBSP, " ")
+    assert "with ring all-reduce communication overhead the best is" in ring
+
+
+def _lines(text: str, font, width: int) -> list[str]:
+    layout = QTextLayout(text, font)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    layout.setTextOption(option)
+    layout.beginLayout()
+    lines = []
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(width)
+        lines.append(text[line.textStart() : line.textStart() + line.textLength()])
+    layout.endLayout()
+    return lines
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_slide_title_wraps_between_phrases_only(qtbot, size):
+    for profile in _examples():
+        analysis = analyse(profile)
+        slide = chart_widget("slide", profile, analysis, size)
+        try:
+            title = slide.title
+            margins = slide.layout().contentsMargins()
+            width = slide.width() - margins.left() - margins.right()
+            lines = [line.replace(NBSP, " ").strip() for line in _lines(title.text(), title.font(), width)]
+            assert len(lines) <= 2, lines
+            text = title.text().replace(NBSP, " ")
+            if "(ceiling " in text:  # an example with optimizations ticked (llm-request-after has none)
+                whole = [f"(ceiling {text.split('(ceiling ')[-1].rstrip(')')})", "end to end"]
+            else:
+                whole = ["where the time goes"]
+            for phrase in whole:
+                assert any(phrase in line for line in lines), (phrase, lines)
+            # The title's text fits the label it is in.
+            metrics = QFontMetrics(title.font())
+            used = metrics.boundingRect(QRect(0, 0, width, 10_000), 0x1000, title.text())  # Qt.TextWordWrap
+            assert used.height() <= title.height(), (used, title.geometry())
+        finally:
+            slide.close()
+
+
+def test_slide_style_sizes_unchanged():
+    assert slide_style(1920).font().pixelSize() == 24

@@ -1,0 +1,127 @@
+"""Start-up without a display, Ctrl+C, and the quiet console: run as a person would, in subprocesses."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from amdahl_desk.model.errors import BadInputError
+from amdahl_desk.resources import example_path
+from amdahl_desk.ui.app import choose_platform
+
+pytestmark = pytest.mark.gui
+
+
+def _bare_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a server or container shell: no display variables, no Qt platform chosen."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env.update(AMDAHL_DESK_CONFIG_DIR=str(tmp_path / "cfg"), AMDAHL_DESK_DATA_DIR=str(tmp_path / "data"))
+    env.update(extra)
+    return env
+
+
+def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "amdahl_desk", *args], capture_output=True, text=True, timeout=120, env=env
+    )
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="display variables are a Linux matter")
+def test_screenshot_without_a_display_renders_offscreen(tmp_path):
+    shot = tmp_path / "shot.png"
+    proc = _run(["--screenshot", str(shot), "--size", "1024x700"], _bare_env(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert shot.stat().st_size > 10_000
+    # The offscreen plugin's "does not support propagateSizeHints()" lines are noise for a person.
+    assert "propagateSizeHints" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="display variables are a Linux matter")
+def test_window_without_a_display_says_why_in_one_line(tmp_path):
+    proc = _run([], _bare_env(tmp_path))
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("amdahl-desk: no display") and "DISPLAY" in lines[0] and "--screenshot" in lines[0]
+
+
+def test_choose_platform_rules():
+    env: dict[str, str] = {}
+    choose_platform(screenshot=True, environ=env, system="linux")
+    assert env == {"QT_QPA_PLATFORM": "offscreen"}
+    with pytest.raises(BadInputError, match="neither DISPLAY nor WAYLAND_DISPLAY"):
+        choose_platform(screenshot=False, environ={}, system="linux")
+    with pytest.raises(BadInputError, match="QT_QPA_PLATFORM=xcb needs DISPLAY"):
+        choose_platform(screenshot=False, environ={"QT_QPA_PLATFORM": "xcb", "WAYLAND_DISPLAY": "w-0"}, system="linux")
+    # A display, a headless platform asked for, or another system: left alone.
+    for env, system in (
+        ({"DISPLAY": ":0"}, "linux"),
+        ({"WAYLAND_DISPLAY": "wayland-0"}, "linux"),
+        ({"QT_QPA_PLATFORM": "offscreen"}, "linux"),
+        ({}, "win32"),
+        ({}, "darwin"),
+    ):
+        before = dict(env)
+        choose_platform(screenshot=False, environ=env, system=system)
+        assert env == before
+
+
+def test_ctrl_c_quits_the_window_cleanly(tmp_path):
+    env = _bare_env(tmp_path, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "amdahl_desk"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        # The log file appears once the Ctrl+C handler is in place (it is installed just before).
+        log = tmp_path / "data" / "amdahl-desk.log"
+        deadline = time.monotonic() + 60
+        while not log.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert log.exists(), proc.stderr.read() if proc.stderr else ""
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "propagateSizeHints" not in err, err
+
+
+def test_undo_history_is_bounded_by_a_setting(qtbot, tmp_path, monkeypatch):
+    """Memory that grows while editing is the undo history: it has a limit, 1,000 steps unless set."""
+    from amdahl_desk.ui.main_window import MainWindow, app_settings
+    from amdahl_desk.ui.profile.component_table import TIME
+
+    monkeypatch.setenv("AMDAHL_DESK_CONFIG_DIR", str(tmp_path / "cfg"))
+    win = MainWindow(fresh=True)
+    qtbot.addWidget(win)
+    assert win.doc.undo_stack.undoLimit() == 1000
+    settings = app_settings()
+    settings.setValue("edit/undo_limit", 25)
+    settings.sync()
+    win2 = MainWindow(fresh=True)
+    qtbot.addWidget(win2)
+    win2.files.start(None, str(example_path()))
+    for i in range(60):
+        win2.component_model.set_cells([(i % 5, TIME, str(100 + i))], "Edit time")
+        win2.doc.seal()
+    assert win2.doc.undo_stack.undoLimit() == 25
+    assert win2.doc.undo_stack.count() == 25
+    win2.doc.undo_stack.setClean()  # closing must not ask about saving
+
+
+def test_export_command_prints_no_plugin_noise(tmp_path):
+    proc = _run(
+        ["export", str(example_path()), "--out", str(tmp_path), "--format", "png"],
+        _bare_env(tmp_path, QT_QPA_PLATFORM="offscreen"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "propagateSizeHints" not in proc.stderr, proc.stderr
