@@ -204,15 +204,24 @@ class ComponentTableView(QTableView):
             self._share_room()
 
     def _share_room(self) -> None:
-        """Notes give way first: they shrink (down to their header) so that the names are seen whole."""
+        """Notes give way first, then Objectives: they shrink (down to their header) so names are seen whole."""
         wanted = getattr(self, "_wanted", None)
         if not wanted:
             return
-        others = sum(self.columnWidth(c) for c in range(self.table.columnCount()) if c not in (NAME, NOTES))
-        notes_min = self.horizontalHeader().sectionSizeFromContents(NOTES).width()
-        notes = max(notes_min, min(wanted[NOTES], self.viewport().width() - others - wanted[NAME]))
-        if self.columnWidth(NOTES) != notes:
-            self.setColumnWidth(NOTES, notes)
+        yielding = [c for c in (NOTES, OBJECTIVES) if not self.isColumnHidden(c)]
+        fixed = sum(
+            self.columnWidth(c) for c in range(self.table.columnCount()) if c != NAME and c not in yielding
+        )
+        room = self.viewport().width() - fixed - wanted[NAME]
+        floors = {c: self.horizontalHeader().sectionSizeFromContents(c).width() for c in yielding}
+        widths = {c: wanted[c] for c in yielding}
+        for c in yielding:  # Notes first: each shrinks only as far as the names need
+            excess = sum(widths.values()) - room
+            if excess > 0:
+                widths[c] = max(floors[c], widths[c] - excess)
+        for c, width in widths.items():
+            if self.columnWidth(c) != width:
+                self.setColumnWidth(c, width)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
