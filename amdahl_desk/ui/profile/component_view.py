@@ -209,9 +209,7 @@ class ComponentTableView(QTableView):
         if not wanted:
             return
         yielding = [c for c in (NOTES, OBJECTIVES) if not self.isColumnHidden(c)]
-        fixed = sum(
-            self.columnWidth(c) for c in range(self.table.columnCount()) if c != NAME and c not in yielding
-        )
+        fixed = sum(self.columnWidth(c) for c in range(self.table.columnCount()) if c != NAME and c not in yielding)
         room = self.viewport().width() - fixed - wanted[NAME]
         floors = {c: self.horizontalHeader().sectionSizeFromContents(c).width() for c in yielding}
         widths = {c: wanted[c] for c in yielding}
