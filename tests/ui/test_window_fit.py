@@ -80,6 +80,25 @@ class TestRefusalAtTheCell:
         panel.select_row(2)
         assert not panel.message.isVisible()
 
+    def test_refused_run_is_explained_beside_its_cell_in_the_measurements_table(self, window, qtbot):
+        from amdahl_desk.ui.fit.measurement_table import VALUE
+
+        window.left_tabs.setCurrentIndex(1)
+        view = window.fit_panel.view
+        _type_into(qtbot, view, 0, VALUE, "fast")
+        message = view.message
+        qtbot.waitUntil(lambda: message.isVisible() and view.state() == QAbstractItemView.State.EditingState)
+        assert message.text() == view.last_rejection and message.text()
+        cell = view.visualRect(view.model().index(0, VALUE))
+        assert message.geometry().top() in (cell.bottom() + 2, cell.top() - message.height() - 2)
+        qtbot.wait(50)
+        assert message.isVisible()  # no timer takes it away while the editor is open
+        editor = view.focusWidget()
+        assert isinstance(editor, QLineEdit) and editor.text() == "fast"
+        qtbot.keyClick(editor, Qt.Key.Key_Escape)
+        qtbot.waitUntil(lambda: not message.isVisible())
+        assert not window.doc.measurements.rows
+
     def test_refused_setting_is_shown_under_its_field_until_fixed(self, window, qtbot):
         panel = window.settings_panel
         panel.counts.setText("1, 8, lots")

@@ -189,12 +189,18 @@ class ChartFrame(Chart):
         marks = {"bar": "■", "line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●"}
         parts = [
             f'<span style="white-space: nowrap;"><span style="color:{color}; font-weight: bold;">'
-            f"{marks.get(kind, '■')}</span>&nbsp;{html.escape(name)}</span>"
+            f"{marks.get(kind, '■')}</span>&nbsp;{_unbroken(name)}</span>"
             for color, kind, name in entries
         ]
         text = " &nbsp;&nbsp; ".join(parts)
         if self.legend_label.text() != text:
             self.legend_label.setText(text)
+
+
+def _unbroken(name: str) -> str:
+    """A legend entry that never wraps inside itself: Qt's rich text breaks after "/" and at spaces even in a
+    nowrap span ("Ceiling 1/" over "(1−f)"); no-break spaces and a word joiner after each "/" hold it."""
+    return html.escape(name).replace(" ", "&nbsp;").replace("/", "/\u2060")
 
 
 def phrases(*parts: str) -> str:
@@ -247,8 +253,7 @@ def log10_ticks(lo: float, hi: float) -> list[tuple[float, str]]:
 # Where a callout may sit around its point, tried in order: the label's top-left at
 # point + (fx·width + gx·gap, fy·height + gy·gap); first close beside the point, then farther off
 # (with a leader line back to the point).
-# Where a label may go around its point: (fraction of its width, of its height, gaps across, gaps down).
-_NEAR: list[tuple[float, float, float, float]] = [
+_NEAR: list[tuple[float, float, float, float]] = [  # (fx, fy, gx, gy)
     (0, 0, 1, 1),
     (0, -1, 1, -1),
     (-1, -1, -1, -1),

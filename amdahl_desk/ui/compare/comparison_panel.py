@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSplitter,
     QStatusBar,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -169,9 +168,8 @@ class ComparisonPanel(QWidget):
             "Open the after profile as the new working document, with the plan's optimizations carried over unticked"
         )
         self.continue_button.clicked.connect(self.continue_from_after)
-        self.export_button = QToolButton(self)
-        self.export_button.setText("Expor&t")
-        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        # A push button with a menu: its size counts the menu arrow (a tool button's drew the arrow over the "t").
+        self.export_button = QPushButton("Expor&t", self)
         menu = QMenu(self.export_button)
         self.export_action = menu.addAction("Export Chart or Slide…", self.export_dialog)
         menu.addAction("Copy Slide Image", lambda: self.copy_image("comparison-slide"))

@@ -35,9 +35,7 @@ class KarpFlattChart(MeasuredChart):
         e = fit.points.karp_flatt if fit is not None else np.zeros(0)
         ok = np.isfinite(e)
         if fit is None or m is None or not np.any(ok):
-            for key in self.layers:
-                self.present(key, False)
-            self.set_title("Karp–Flatt e — needs runs at 2 or more N")
+            self.show_empty("Karp–Flatt e — needs runs at 2 or more N")
             return
         n = fit.points.n[ok]
         pct = e[ok] * 100
@@ -61,6 +59,7 @@ class KarpFlattChart(MeasuredChart):
         first, last = float(fit.points.n.min()), float(fit.points.n.max())
         pad = 0.25 + 0.04 * (math.log2(last) - math.log2(first))
         self.set_ticks("bottom", log2_ticks(int(first), int(math.ceil(last))))
+        self.set_ticks("left", None)  # automatic, after an empty frame cleared them
         span = hi_y - lo_y or 1.0
         self.set_ranges((math.log2(first) - pad, math.log2(last) + pad), (lo_y - 0.08 * span, hi_y + 0.2 * span))
         trend = fit.karp_flatt_trend

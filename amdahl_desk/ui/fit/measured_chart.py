@@ -71,6 +71,16 @@ class MeasuredChart(ChartFrame):
     def draw(self, analysis: Analysis | None) -> None:
         raise NotImplementedError
 
+    def show_empty(self, title: str) -> None:
+        """No runs to draw: every layer hidden and a bare frame — pyqtgraph's default range drew axes from
+        −400 to 400 "(x0.001)" on a log chart, numbers that mean nothing, under a title saying there are none."""
+        for key in self.layers:
+            self.present(key, False)
+        self.set_ticks("bottom", [])
+        self.set_ticks("left", [])
+        self.set_ranges((0.0, 1.0), (0.0, 1.0))
+        self.set_title(title)
+
     # -- layers ------------------------------------------------------------
     def layer(self, key: str, name: str, color: QColor, mark: str, *items: pg.GraphicsObject) -> None:
         for item in items:

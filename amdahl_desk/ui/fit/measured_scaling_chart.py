@@ -65,9 +65,7 @@ class MeasuredScalingChart(MeasuredChart):
         m = fit.measurements if fit is not None else None
         self.axis_label("bottom", f"{m.count_name if m else 'N'} (log₂ scale)")
         if fit is None or m is None or not len(m) or fit.baseline_n is None:
-            for key in self.layers:
-                self.present(key, False)
-            self.set_title("Measured scaling — no runs yet")
+            self.show_empty("Measured scaling — no runs yet")
             return
         n0 = fit.baseline_n
         lo, hi = curve_range(fit)

@@ -13,11 +13,11 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QTableView,
-    QToolTip,
     QWidget,
 )
 
 from ...model.measurements import MeasureKind, count_word
+from ..core.cell_message import CellMessage
 from ..core.clipboard import from_tsv, tile, to_tsv
 from .measurement_table import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
 
@@ -67,6 +67,8 @@ class MeasurementTableView(QTableView):
 
     def __init__(self, model: MeasurementTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._message_at: QPersistentModelIndex | None = None  # before setModel: it calls currentChanged
+        self._reopening = False
         self.setModel(model)
         self.table = model
         self.last_rejection = ""
@@ -83,8 +85,18 @@ class MeasurementTableView(QTableView):
         header = self.horizontalHeader()
         header.setSectionsClickable(True)
         header.sectionClicked.connect(self.sort_by_column)
-        header.setStretchLastSection(True)
+        # The label and notes share the room there is; the numbers (N, the value, the derived columns) are as wide
+        # as their header and value, so at 1280 px the table needs no sideways scrolling to show Karp–Flatt e.
+        header.setStretchLastSection(False)
+        for col in (LABEL, NOTES):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(40)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self._sort: tuple[int, bool] | None = None
+        # The reason for a refusal stays beside the cell while it is being fixed (a tooltip went in 8 seconds).
+        self.message = CellMessage(self.viewport())
+        self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
+        self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
         model.editRejected.connect(self._show_rejection)
         self._make_actions()
         self.fit_columns()
@@ -98,7 +110,7 @@ class MeasurementTableView(QTableView):
     def fit_columns(self) -> None:
         """Each column as wide as its header (which names the unit) or a typical value, whichever is wider."""
         fm = self.fontMetrics()
-        for col, chars in ((COUNT, 6), (VALUE, 9), (LABEL, 10), (NOTES, 8), (4, 7), (5, 8)):
+        for col, chars in ((COUNT, 6), (VALUE, 9), (4, 7), (5, 8), (6, 6)):
             header = str(self.table.headerData(col, Qt.Orientation.Horizontal))
             width = max(fm.horizontalAdvance("0" * chars), fm.horizontalAdvance(header) + 12) + 16
             if self.columnWidth(col) != width:
@@ -177,38 +189,65 @@ class MeasurementTableView(QTableView):
             self.viewport().update()
             return
         super().currentChanged(current, previous)
+        at = self._message_at
+        if not self._reopening and at is not None and (at.row(), at.column()) != (current.row(), current.column()):
+            self.hide_message()
 
     def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
         """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
         row, col = self.currentIndex().row(), self.currentIndex().column()
         super().closeEditor(editor, hint)
+        if not self._reopening:
+            self.hide_message()
         if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
             self._go(row + 1, col)
 
     # -- showing a refusal -------------------------------------------------
+    def hide_message(self) -> None:
+        self._message_at = None
+        self.message.hide()
+
+    def _place_message(self) -> None:
+        at = self._message_at
+        if at is None or not at.isValid():
+            self.message.hide()
+            return
+        rect = self.visualRect(self.table.index(at.row(), at.column()))
+        if rect.isValid() and self.viewport().rect().intersects(rect):
+            self.message.show_at(rect, self.message.text())
+        else:
+            self.message.hide()
+
     def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
         index = self.table.index(row, col)
         self.scrollTo(index)
-        rect = self.visualRect(index)
-        QToolTip.showText(self.viewport().mapToGlobal(rect.bottomLeft()), message, self.viewport(), rect, 8000)
+        self._message_at = QPersistentModelIndex(index)
+        self.message.show_at(self.visualRect(index), message)
         self.last_rejection = message
         status = getattr(self.window(), "statusBar", None)
         if callable(status):
             status().showMessage(f"Not accepted: {message}", 10000)
         if refused and single and col in (COUNT, VALUE):
-            # Give the typed text back to fix, rather than losing it.
-            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused))
+            # Give the typed text back to fix, rather than losing it; the message stays beside it.
+            self._reopening = True
+            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused, message))
 
-    def _reopen(self, persistent: QPersistentModelIndex, text: str) -> None:
-        if not persistent.isValid():
-            return
-        index = self.table.index(persistent.row(), persistent.column())
-        self.setCurrentIndex(index)
-        self.edit(index)
-        editor = self.focusWidget()
-        if isinstance(editor, QLineEdit):
-            editor.setText(text)
-            editor.selectAll()
+    def _reopen(self, persistent: QPersistentModelIndex, text: str, message: str) -> None:
+        try:
+            if not persistent.isValid():
+                return
+            index = self.table.index(persistent.row(), persistent.column())
+            self.setCurrentIndex(index)
+            self.edit(index)
+            editor = self.focusWidget()
+            if isinstance(editor, QLineEdit):
+                editor.setText(text)
+                editor.selectAll()
+                editor.setToolTip(message)
+            self._message_at = QPersistentModelIndex(index)
+            self.message.show_at(self.visualRect(index), message)
+        finally:
+            self._reopening = False
 
     # -- clipboard ---------------------------------------------------------
     def _block(self) -> tuple[int, int, int, int]:

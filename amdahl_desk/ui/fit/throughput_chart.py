@@ -63,9 +63,7 @@ class ThroughputChart(MeasuredChart):
             "bottom", f"{m.count_name if m else 'N'} ({'log scale' if self.log else 'N'})".replace(" (N)", "")
         )
         if fit is None or m is None or not len(m):
-            for key in self.layers:
-                self.present(key, False)
-            self.set_title("Throughput against N — no runs yet")
+            self.show_empty("Throughput against N — no runs yet")
             return
         scale, unit = throughput_scale(m)
         self.axis_label("left", f"Throughput ({unit})" if unit else "Throughput")  # the ticks show a log scale

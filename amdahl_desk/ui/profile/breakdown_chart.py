@@ -11,7 +11,18 @@ from PySide6.QtWidgets import QWidget
 from ...model.analysis import Analysis
 from ...model.profile import Profile
 from ...model.units import format_speedup, format_time
-from ..charts.chart_style import INK, OTHER, PALETTE, RED, SCREEN, ChartFrame, Style, nice_ceiling, set_item_text
+from ..charts.chart_style import (
+    INK,
+    OTHER,
+    PALETTE,
+    RED,
+    SCREEN,
+    ChartFrame,
+    Style,
+    nice_ceiling,
+    phrases,
+    set_item_text,
+)
 
 TOP = 8  # components shown by name; the rest are one "other" segment
 
@@ -131,15 +142,22 @@ class BreakdownChart(ChartFrame):
         self._place_labels()
         remains = (1 - c.fraction) * total
         if self.chart_style.brief:
-            self.set_title(f"Where the time goes: {format_time(total, unit)} → {format_time(c.new_total, unit)}")
+            self.set_title(
+                phrases("Where the time goes:", f"{format_time(total, unit)} → {format_time(c.new_total, unit)}")
+            )
             return
         self.set_title(
-            f"Where the time goes: {format_time(total, unit)} → {format_time(c.new_total, unit)}"
-            + (
-                f" ({format_speedup(c.overall_speedup)}, saves {format_time(c.time_saved, unit)}); "
-                f"{format_time(remains, unit)} untouched by the plan"
-                if c.enabled
-                else ""
+            phrases(
+                "Where the time goes:",
+                f"{format_time(total, unit)} → {format_time(c.new_total, unit)}",
+                *(
+                    (
+                        f"({format_speedup(c.overall_speedup)}, saves {format_time(c.time_saved, unit)});",
+                        f"{format_time(remains, unit)} untouched by the plan",
+                    )
+                    if c.enabled
+                    else ()
+                ),
             )
         )
 

@@ -10,12 +10,19 @@ from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 
 
+def held(phrase: str) -> str:
+    """A phrase whose words stay on one line ("550 ms" is never split from its unit)."""
+    return phrase.replace(" ", "&nbsp;")  # the tags here (<b>, </b>) hold no spaces
+
+
 class TotalLine(QLabel):
     def __init__(self, doc: Document, redraws: RedrawScheduler, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.doc = doc
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # A narrow window wraps the line (between phrases) rather than cut "saves 450 ms" off at the edge.
+        self.setWordWrap(True)
         redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS}, self.refresh)
 
     def refresh(self) -> None:
@@ -26,12 +33,18 @@ class TotalLine(QLabel):
             text = f"{n:,} components · {self.doc.analysis_error or ''}"
         else:
             c = analysis.combined
-            text = f"<b>Total {format_time(analysis.baseline_total, unit)}</b> over {n:,} components"
+            text = " ".join(
+                held(p)
+                for p in (f"<b>Total {format_time(analysis.baseline_total, unit)}</b>", f"over {n:,} components")
+            )
             if c.enabled:
-                text += (
-                    f" → <b>{format_time(c.new_total, unit)}</b> after {c.enabled} optimization"
-                    f"{'s' if c.enabled != 1 else ''} ({format_speedup(c.overall_speedup)}, "
-                    f"saves {format_time(c.time_saved, unit)})"
+                text += " " + " ".join(
+                    held(p)
+                    for p in (
+                        f"→ <b>{format_time(c.new_total, unit)}</b>",
+                        f"after {c.enabled} optimization{'s' if c.enabled != 1 else ''}",
+                        f"({format_speedup(c.overall_speedup)}, saves {format_time(c.time_saved, unit)})",
+                    )
                 )
         if self.text() != text:
             self.setText(text)

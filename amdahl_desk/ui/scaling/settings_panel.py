@@ -92,10 +92,13 @@ class SettingsPanel(QWidget):
         gpus.addWidget(self.n0)
         gpus.addWidget(QLabel("Max GPUs", self))
         gpus.addWidget(self.max_gpus)
-        gpus.addWidget(QLabel("Parallel fraction", self))
-        gpus.addWidget(self.p_override)
-        gpus.addWidget(self.p_value)
         form.addRow("Baseline GPUs", gpus)
+        # On a row of its own: beside the GPU counts it made the panel wider than the left side at 1280 px.
+        share = QHBoxLayout()
+        share.addWidget(self.p_override)
+        share.addWidget(self.p_value)
+        share.addStretch(1)
+        form.addRow("Parallel fraction", share)
         form.addRow("GPU counts", self.counts)
         form.addRow("Overhead model", self.model)
         form.addRow("", self.model_help)
@@ -174,6 +177,10 @@ class SettingsPanel(QWidget):
             w.setStyleSheet("")
         for w in (self.target, self.counts):
             w.setStyleSheet("")
+        # A text longer than its field shows its beginning, not the end setText leaves the cursor at.
+        for w in (self.boundary, self.target, self.counts):
+            if not w.hasFocus():
+                w.setCursorPosition(0)
         self.notice.hide()
         del blockers
 
