@@ -569,10 +569,15 @@ class MainWindow(QMainWindow):
         frame = frame if 0 < frame < 100 else self.fontMetrics().height() + 24  # group title and margins
         settings = min(needed + frame + 2, int(h * 0.45))
         rest = max(h - settings, 200)
+        # The answer (picker, summary, objectives table, load and cost sentences) gets the height its content
+        # asks for, up to a third of the window; it scrolls beyond that, and the charts take the rest.
+        inner = self.results.answer.widget()
+        answer_need = inner.sizeHint().height() + 4 if inner is not None else int(h * 0.2)
+        answer = max(int(h * 0.2), min(answer_need, int(h * 0.32)))
         sizes = {
             "main": [left, w - left],
             "left": [int(rest * 0.6), int(rest * 0.4), settings],
-            "right": [int(h * 0.2), int(h * 0.8)],
+            "right": [answer, h - answer],
             "charts": [(w - left) // 2] * 2,
             "wide": [int(h * 0.4), int(h * 0.4)],
             "measurements": [int(h * 0.27), int(h * 0.26), int(h * 0.47)],
