@@ -63,8 +63,9 @@ def fit_lines(label: QLabel, width: int, lines: int = 2, smallest: float = 0.75)
     label.setFont(font)
 
 
-class SlideWidget(Chart):
-    """One image for a review: the result as a title, the headline numbers, two key charts."""
+class SlideFrame(Chart):
+    """A slide's frame: its background, a title, a subtitle and four headline figures over what a
+    subclass adds to ``self.box`` (padded by ``self.pad``)."""
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent, style)
@@ -73,8 +74,8 @@ class SlideWidget(Chart):
         self.setObjectName("slide")
         self.setStyleSheet(f"#slide {{ background: {background}; }} QLabel {{ color: #222; }}")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-        pad = round(style.size(12))
-        layout = QVBoxLayout(self)
+        pad = self.pad = round(style.size(12))
+        layout = self.box = QVBoxLayout(self)
         layout.setContentsMargins(pad * 3, pad * 2, pad * 3, pad * 2)
         layout.setSpacing(pad)
         self.title = QLabel(self)
@@ -101,6 +102,14 @@ class SlideWidget(Chart):
             self.captions.append(caption)
         figures.setColumnStretch(4, 1)
         layout.addLayout(figures)
+
+
+class SlideWidget(SlideFrame):
+    """One image for a review: the result as a title, the headline numbers, two key charts."""
+
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
+        layout, pad = self.box, self.pad
         charts = QHBoxLayout()
         charts.setSpacing(pad * 2)
         brief = replace(style, brief=True)

@@ -5,16 +5,16 @@ from __future__ import annotations
 import html
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from ...model.analysis import Analysis
 from ...model.comparison import Comparison
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 from ...model.units import format_percent, format_speedup, format_time
-from ..charts.base import Chart, ChartInputs
+from ..charts.base import ChartInputs
 from ..charts.chart_style import SCREEN, Style
+from ..charts.slide import SlideFrame
 from .comparison_chart import NEEDS_COMPARISON, ComparisonChart
 
 
@@ -42,44 +42,12 @@ def _short(name: str, most: int = 28) -> str:
     return name if len(name) <= most else name[: most - 1] + "…"
 
 
-class ComparisonSlide(Chart):
+class ComparisonSlide(SlideFrame):
     """One image for the review after the change: did the plan deliver, where is the time now."""
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
-        super().__init__(parent)
-        self.slide_style = style
-        background = style.background or "transparent"
-        self.setObjectName("slide")
-        self.setStyleSheet(f"#slide {{ background: {background}; }} QLabel {{ color: #222; }}")
-        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-        pad = round(style.size(12))
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(pad * 3, pad * 2, pad * 3, pad * 2)
-        layout.setSpacing(pad)
-        self.title = QLabel(self)
-        self.title.setFont(style.font(1.75, bold=True))
-        self.title.setWordWrap(True)
-        self.subtitle = QLabel(self)
-        self.subtitle.setFont(style.font(1.0))
-        self.subtitle.setStyleSheet("color: #555;")
-        self.subtitle.setWordWrap(True)
-        layout.addWidget(self.title)
-        layout.addWidget(self.subtitle)
-        figures = QGridLayout()
-        figures.setHorizontalSpacing(pad * 4)
-        self.values: list[QLabel] = []
-        self.captions: list[QLabel] = []
-        for col in range(4):
-            value, caption = QLabel(self), QLabel(self)
-            value.setFont(style.font(2.2, bold=True))
-            caption.setFont(style.font(0.95))
-            caption.setStyleSheet("color: #555;")
-            figures.addWidget(value, 0, col)
-            figures.addWidget(caption, 1, col)
-            self.values.append(value)
-            self.captions.append(caption)
-        figures.setColumnStretch(4, 1)
-        layout.addLayout(figures)
+        super().__init__(parent, style)
+        layout = self.box
         self.chart = ComparisonChart(style=replace(style, brief=True))
         layout.addWidget(self.chart, 1)
         self.footer = QLabel(self)
