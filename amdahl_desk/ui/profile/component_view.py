@@ -3,42 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractItemModel,
-    QEvent,
     QItemSelection,
     QItemSelectionModel,
-    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
-    QRect,
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QPainter, QResizeEvent
+from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QAbstractItemView,
-    QComboBox,
     QHeaderView,
     QLineEdit,
     QMenu,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableView,
-    QToolTip,
     QWidget,
 )
 
 from ...files import component_header
-from ...model.profile import Component, Scaling
+from ...model.profile import Component
 from ..core.cell_message import CellMessage
 from ..core.clipboard import from_tsv, tile, to_tsv
 from ..core.document import Aspect
-from ..core.locale_text import localize_numbers
+from .component_delegates import CELL_PADDING, ElidedTipDelegate, ScalingDelegate, ShareBarDelegate
 from .component_table import (
     EDITABLE,
     GROUP,
@@ -48,72 +39,16 @@ from .component_table import (
     OBJECTIVES,
     SCALING,
     SHARE,
-    SHARE_ROLE,
     TIME,
     ComponentTableModel,
 )
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 HEADER_PAD = 8  # room to spare beside a header's own margins (a bold or styled header is wider)
-CELL_PADDING = 6  # Qt's item margins on each side of a cell's text, with room to spare
 NUMBERS = (TIME, SHARE, NEW_TIME)  # never elided: a cut number is a different number
 # Widest a text column grows to fit its content before it elides (names stretch instead).
 TEXT_CAP = {SCALING: 200, GROUP: 140, OBJECTIVES: 180, NOTES: 260}
 NAME_CAP = 320
-
-
-class ElidedTipDelegate(QStyledItemDelegate):
-    """Text too long for its column is elided by Qt; hovering it shows the whole of it.
-
-    Numbers are shown with the machine's decimal and grouping separators (the model writes 1,234.5).
-    """
-
-    def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
-        shown = super().displayText(value, locale)
-        return localize_numbers(shown, locale if isinstance(locale, QLocale) else QLocale(locale))
-
-    def helpEvent(self, event, view, option, index) -> bool:  # type: ignore[no-untyped-def]
-        if event is not None and event.type() == QEvent.Type.ToolTip and index.isValid():
-            text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-            room = option.rect.width() - 2 * CELL_PADDING
-            if text and option.fontMetrics.horizontalAdvance(text) > room:
-                own = index.data(Qt.ItemDataRole.ToolTipRole)
-                QToolTip.showText(event.globalPos(), text + (f"\n\n{own}" if own else ""), view, option.rect)
-                return True
-        return super().helpEvent(event, view, option, index)
-
-
-class ShareBarDelegate(ElidedTipDelegate):
-    """The share as a bar behind its percentage, so the big components stand out at a glance."""
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
-        share = index.data(SHARE_ROLE)
-        if isinstance(share, float) and share > 0:
-            rect = QRect(option.rect.adjusted(2, 3, -2, -3))
-            rect.setWidth(max(1, int(rect.width() * min(share, 1.0))))
-            painter.save()
-            painter.fillRect(rect, QColor(70, 130, 200, 70))
-            painter.restore()
-        super().paint(painter, option, index)
-
-
-class ScalingDelegate(ElidedTipDelegate):
-    """A list to choose serial, parallel or communication from."""
-
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
-        box = QComboBox(parent)
-        box.addItems([s.value for s in Scaling])
-        box.setToolTip(index.model().headerData(SCALING, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole))
-        return box
-
-    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
-        assert isinstance(editor, QComboBox)
-        editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or "serial"))
-        QTimer.singleShot(0, editor, editor.showPopup)
-
-    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
-        assert isinstance(editor, QComboBox)
-        model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
 
 
 class ComponentTableView(QTableView):

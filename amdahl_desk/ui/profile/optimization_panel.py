@@ -30,7 +30,8 @@ from PySide6.QtWidgets import (
 from ...model.profile import Optimization
 from ...model.units import format_speedup
 from ..core.cell_message import CellMessage
-from .component_view import CELL_PADDING, HEADER_PAD, ElidedTipDelegate
+from .component_delegates import CELL_PADDING, ElidedTipDelegate
+from .component_view import HEADER_PAD
 from .optimization_table import CEILING, NAME, SAVES, SHARE, SPEEDUP, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
 
 NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES)

@@ -1,0 +1,76 @@
+"""The components table's cell delegates: numbers in the locale, elided text with the whole on hover, share bars, a scaling picker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QEvent, QLocale, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import (
+    QComboBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QToolTip,
+    QWidget,
+)
+
+from ...model.profile import Scaling
+from ..core.locale_text import localize_numbers
+from .component_table import SCALING, SHARE_ROLE
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+CELL_PADDING = 6  # Qt's item margins on each side of a cell's text, with room to spare
+
+
+class ElidedTipDelegate(QStyledItemDelegate):
+    """Text too long for its column is elided by Qt; hovering it shows the whole of it.
+
+    Numbers are shown with the machine's decimal and grouping separators (the model writes 1,234.5).
+    """
+
+    def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
+        shown = super().displayText(value, locale)
+        return localize_numbers(shown, locale if isinstance(locale, QLocale) else QLocale(locale))
+
+    def helpEvent(self, event, view, option, index) -> bool:  # type: ignore[no-untyped-def]
+        if event is not None and event.type() == QEvent.Type.ToolTip and index.isValid():
+            text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+            room = option.rect.width() - 2 * CELL_PADDING
+            if text and option.fontMetrics.horizontalAdvance(text) > room:
+                own = index.data(Qt.ItemDataRole.ToolTipRole)
+                QToolTip.showText(event.globalPos(), text + (f"\n\n{own}" if own else ""), view, option.rect)
+                return True
+        return super().helpEvent(event, view, option, index)
+
+
+class ShareBarDelegate(ElidedTipDelegate):
+    """The share as a bar behind its percentage, so the big components stand out at a glance."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        share = index.data(SHARE_ROLE)
+        if isinstance(share, float) and share > 0:
+            rect = QRect(option.rect.adjusted(2, 3, -2, -3))
+            rect.setWidth(max(1, int(rect.width() * min(share, 1.0))))
+            painter.save()
+            painter.fillRect(rect, QColor(70, 130, 200, 70))
+            painter.restore()
+        super().paint(painter, option, index)
+
+
+class ScalingDelegate(ElidedTipDelegate):
+    """A list to choose serial, parallel or communication from."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
+        box = QComboBox(parent)
+        box.addItems([s.value for s in Scaling])
+        box.setToolTip(index.model().headerData(SCALING, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole))
+        return box
+
+    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or "serial"))
+        QTimer.singleShot(0, editor, editor.showPopup)
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
