@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QPersistentModelIndex, QPoint, Qt, QTimer
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemDelegate,
     QAbstractItemView,
     QHeaderView,
-    QLineEdit,
     QMenu,
-    QTableView,
     QWidget,
 )
 
 from ...model.measurements import MeasureKind, count_word
-from ..core.cell_message import CellMessage
 from ..core.clipboard import from_tsv, tile, to_tsv
+from ..core.refusing_view import RefusingTableView
 from .measurement_table import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
 
 _UNIT = re.compile(r"^(?P<base>[^(\[]*?)\s*(?:\((?P<a>[^)]*)\)|\[(?P<b>[^\]]*)\])\s*$")
@@ -62,16 +59,16 @@ def pasted_header(row: list[str]) -> tuple[dict[int, int], dict[str, object]] | 
     return (columns, fmt) if COUNT in columns.values() and VALUE in columns.values() else None
 
 
-class MeasurementTableView(QTableView):
+class MeasurementTableView(RefusingTableView):
     """Moves, edits, copies and pastes like Excel or LibreOffice Calc."""
+
+    GIVE_BACK = (COUNT, VALUE)
+    table: MeasurementTableModel
 
     def __init__(self, model: MeasurementTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._message_at: QPersistentModelIndex | None = None  # before setModel: it calls currentChanged
-        self._reopening = False
         self.setModel(model)
         self.table = model
-        self.last_rejection = ""
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
@@ -93,10 +90,6 @@ class MeasurementTableView(QTableView):
         header.setMinimumSectionSize(40)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self._sort: tuple[int, bool] | None = None
-        # The reason for a refusal stays beside the cell while it is being fixed (a tooltip went in 8 seconds).
-        self.message = CellMessage(self.viewport())
-        self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
-        self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
         model.editRejected.connect(self._show_rejection)
         self._make_actions()
         self.fit_columns()
@@ -161,6 +154,14 @@ class MeasurementTableView(QTableView):
             return
         super().keyPressEvent(event)
 
+    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:  # type: ignore[override]
+        # The new run is inserted above the empty row, which moves the current cell down with it; Qt would then
+        # commit and close the editor again. The move is ours to undo (above), not a person's: let it pass.
+        if getattr(self, "_appending", False):
+            self.viewport().update()
+            return
+        super().currentChanged(current, previous)
+
     def _go(self, row: int, col: int) -> None:
         row = max(0, min(row, self.table.rowCount() - 1))
         index = self.table.index(row, col)
@@ -179,75 +180,6 @@ class MeasurementTableView(QTableView):
                 self.selectionModel().setCurrentIndex(self.table.index(row, col), flag)
         finally:
             self._appending = False
-
-    def currentChanged(
-        self, current: QModelIndex | QPersistentModelIndex, previous: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        # The new run is inserted above the empty row, which moves the current cell down with it; Qt would then
-        # commit and close the editor again. The move is ours to undo (above), not a person's: let it pass.
-        if getattr(self, "_appending", False):
-            self.viewport().update()
-            return
-        super().currentChanged(current, previous)
-        at = self._message_at
-        if not self._reopening and at is not None and (at.row(), at.column()) != (current.row(), current.column()):
-            self.hide_message()
-
-    def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
-        """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
-        row, col = self.currentIndex().row(), self.currentIndex().column()
-        super().closeEditor(editor, hint)
-        if not self._reopening:
-            self.hide_message()
-        if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
-            self._go(row + 1, col)
-
-    # -- showing a refusal -------------------------------------------------
-    def hide_message(self) -> None:
-        self._message_at = None
-        self.message.hide()
-
-    def _place_message(self) -> None:
-        at = self._message_at
-        if at is None or not at.isValid():
-            self.message.hide()
-            return
-        rect = self.visualRect(self.table.index(at.row(), at.column()))
-        if rect.isValid() and self.viewport().rect().intersects(rect):
-            self.message.show_at(rect, self.message.text())
-        else:
-            self.message.hide()
-
-    def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
-        index = self.table.index(row, col)
-        self.scrollTo(index)
-        self._message_at = QPersistentModelIndex(index)
-        self.message.show_at(self.visualRect(index), message)
-        self.last_rejection = message
-        status = getattr(self.window(), "statusBar", None)
-        if callable(status):
-            status().showMessage(f"Not accepted: {message}", 10000)
-        if refused and single and col in (COUNT, VALUE):
-            # Give the typed text back to fix, rather than losing it; the message stays beside it.
-            self._reopening = True
-            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused, message))
-
-    def _reopen(self, persistent: QPersistentModelIndex, text: str, message: str) -> None:
-        try:
-            if not persistent.isValid():
-                return
-            index = self.table.index(persistent.row(), persistent.column())
-            self.setCurrentIndex(index)
-            self.edit(index)
-            editor = self.focusWidget()
-            if isinstance(editor, QLineEdit):
-                editor.setText(text)
-                editor.selectAll()
-                editor.setToolTip(message)
-            self._message_at = QPersistentModelIndex(index)
-            self.message.show_at(self.visualRect(index), message)
-        finally:
-            self._reopening = False
 
     # -- clipboard ---------------------------------------------------------
     def _block(self) -> tuple[int, int, int, int]:

@@ -15,20 +15,17 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemDelegate,
     QAbstractItemView,
     QHeaderView,
-    QLineEdit,
     QMenu,
-    QTableView,
     QWidget,
 )
 
 from ...files import component_header
 from ...model.profile import Component
-from ..core.cell_message import CellMessage
 from ..core.clipboard import from_tsv, tile, to_tsv
 from ..core.document import Aspect
+from ..core.refusing_view import RefusingTableView
 from .component_delegates import CELL_PADDING, ElidedTipDelegate, ScalingDelegate, ShareBarDelegate
 from .component_table import (
     EDITABLE,
@@ -51,13 +48,14 @@ TEXT_CAP = {SCALING: 200, GROUP: 140, OBJECTIVES: 180, NOTES: 260}
 NAME_CAP = 320
 
 
-class ComponentTableView(QTableView):
+class ComponentTableView(RefusingTableView):
     """Moves, edits, copies and pastes like Excel or LibreOffice Calc."""
+
+    GIVE_BACK = (NAME, TIME)
+    table: ComponentTableModel
 
     def __init__(self, model: ComponentTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._message_at: QPersistentModelIndex | None = None
-        self._reopening = False
         self.setModel(model)
         self.table = model
         self.setItemDelegate(ElidedTipDelegate(self))
@@ -95,10 +93,6 @@ class ComponentTableView(QTableView):
         self._sort: tuple[int, bool] | None = None
         self.extra_context_actions: list[QAction] = []  # the window adds its own (Optimize Selected…)
         model.editRejected.connect(self._show_rejection)
-        # The reason for a refusal stays beside the cell while it is being fixed.
-        self.message = CellMessage(self.viewport())
-        self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
-        self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
         self._make_actions()
         # The Objectives column shows once the profile uses objectives (a component names one, or the
         # Objectives sheet lists one): most profiles have a single boundary and need the room for names.
@@ -301,71 +295,6 @@ class ComponentTableView(QTableView):
         else:
             self.selectionModel().setCurrentIndex(index, flags.ClearAndSelect)
         self.scrollTo(index)
-
-    def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
-        """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
-        row, col = self.currentIndex().row(), self.currentIndex().column()
-        super().closeEditor(editor, hint)
-        if not self._reopening:
-            self.hide_message()
-        if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
-            self._go(row + 1, col)
-
-    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:  # type: ignore[override]
-        super().currentChanged(current, previous)
-        at = self._message_at
-        if not self._reopening and at is not None and (at.row(), at.column()) != (current.row(), current.column()):
-            self.hide_message()
-
-    # -- showing a refusal -------------------------------------------------
-    def hide_message(self) -> None:
-        self._message_at = None
-        if hasattr(self, "message"):
-            self.message.hide()
-
-    def _place_message(self) -> None:
-        at = self._message_at
-        if at is None or not at.isValid():
-            self.message.hide()
-            return
-        rect = self.visualRect(self.table.index(at.row(), at.column()))
-        if rect.isValid() and self.viewport().rect().intersects(rect):
-            self.message.show_at(rect, self.message.text())
-        else:
-            self.message.hide()
-
-    def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
-        index = self.table.index(row, col)
-        self.scrollTo(index)
-        self._message_at = QPersistentModelIndex(index)
-        self.message.show_at(self.visualRect(index), message)
-        self.last_rejection = message
-        window = self.window()
-        status = getattr(window, "statusBar", None)
-        if callable(status):
-            status().showMessage(f"Not accepted: {message}", 10000)
-        if refused and single and col in (NAME, TIME) and self.table.rowCount() > row:
-            # Give the typed text back to fix, rather than losing it; the message stays beside it.
-            self._reopening = True
-            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused, message))
-
-    def _reopen(self, persistent: QPersistentModelIndex, text: str, message: str) -> None:
-        try:
-            if not persistent.isValid():
-                return
-            index = self.table.index(persistent.row(), persistent.column())
-            self.setCurrentIndex(index)
-            self.edit(index)
-            editor = self.focusWidget()
-            if isinstance(editor, QLineEdit):
-                editor.setText(text)
-                editor.selectAll()
-                editor.setToolTip(message)
-                editor.setStyleSheet("QLineEdit { border: 2px solid #c0392b; }")
-            self._message_at = QPersistentModelIndex(index)
-            self.message.show_at(self.visualRect(index), message)
-        finally:
-            self._reopening = False
 
     # -- clipboard ---------------------------------------------------------
     def _selected_block(self) -> tuple[int, int, int, int]:

@@ -1,0 +1,97 @@
+"""A spreadsheet view that explains a refused value beside its cell and gives the typed text back to fix."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QTimer
+from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit, QTableView, QWidget
+
+from .cell_message import CellMessage
+
+
+class RefusingTableView(QTableView):
+    """The table views of the window share this: a refusal is shown beside its cell (``CellMessage``) and
+    stays while the editor, reopened with the refused text, is open; it goes with Escape, a fix or another cell.
+
+    Subclasses set ``table`` (their model, whose ``editRejected(row, col, message, refused, single)`` they
+    connect to :meth:`_show_rejection`) and ``GIVE_BACK`` (the columns whose refused text is given back).
+    """
+
+    GIVE_BACK: tuple[int, ...] = ()
+    table: QAbstractItemModel
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        # Set before setModel: it calls currentChanged.
+        self._message_at: QPersistentModelIndex | None = None
+        self._reopening = False
+        self.last_rejection = ""
+        super().__init__(parent)
+        self.message = CellMessage(self.viewport())
+        self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
+        self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
+
+    def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
+        """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
+        row, col = self.currentIndex().row(), self.currentIndex().column()
+        super().closeEditor(editor, hint)
+        if not self._reopening:
+            self.hide_message()
+        if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
+            self._go(row + 1, col)
+
+    def _go(self, row: int, col: int) -> None:
+        """Make (row, col) the current cell; each view knows its own bounds."""
+        raise NotImplementedError
+
+    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:  # type: ignore[override]
+        super().currentChanged(current, previous)
+        at = self._message_at
+        if not self._reopening and at is not None and (at.row(), at.column()) != (current.row(), current.column()):
+            self.hide_message()
+
+    def hide_message(self) -> None:
+        self._message_at = None
+        if hasattr(self, "message"):
+            self.message.hide()
+
+    def _place_message(self) -> None:
+        at = self._message_at
+        if at is None or not at.isValid():
+            self.message.hide()
+            return
+        rect = self.visualRect(self.table.index(at.row(), at.column()))
+        if rect.isValid() and self.viewport().rect().intersects(rect):
+            self.message.show_at(rect, self.message.text())
+        else:
+            self.message.hide()
+
+    def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
+        index = self.table.index(row, col)
+        self.scrollTo(index)
+        self._message_at = QPersistentModelIndex(index)
+        self.message.show_at(self.visualRect(index), message)
+        self.last_rejection = message
+        status = getattr(self.window(), "statusBar", None)
+        if callable(status):
+            status().showMessage(f"Not accepted: {message}", 10000)
+        if refused and single and col in self.GIVE_BACK and self.table.rowCount() > row:
+            # Give the typed text back to fix, rather than losing it; the message stays beside it.
+            self._reopening = True
+            QTimer.singleShot(0, self, lambda: self._reopen(QPersistentModelIndex(index), refused, message))
+
+    def _reopen(self, persistent: QPersistentModelIndex, text: str, message: str) -> None:
+        try:
+            if not persistent.isValid():
+                return
+            index = self.table.index(persistent.row(), persistent.column())
+            self.setCurrentIndex(index)
+            self.edit(index)
+            editor = self.focusWidget()
+            if isinstance(editor, QLineEdit):
+                editor.setText(text)
+                editor.selectAll()
+                editor.setToolTip(message)
+                editor.setStyleSheet("QLineEdit { border: 2px solid #c0392b; }")
+            self._message_at = QPersistentModelIndex(index)
+            self.message.show_at(self.visualRect(index), message)
+        finally:
+            self._reopening = False
