@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,19 +29,18 @@ from ..files import READABLE
 from ..model.comparison import Continued
 from ..model.laws import ceiling
 from ..model.units import format_speedup, format_time
-from ..resources import example_path, icon_path
+from ..resources import icon_path
 from .charts.base import Chart
-from .charts.registry import ENTRIES, Source
 from .core.document import Document
 from .core.redraw import RedrawScheduler
 from .files.chart_export import ChartExports
 from .files.file_actions import FILTERS, FileActions, is_bundled
 from .files.recovery import RecoveryStore
 from .fit.fit_panel import FitPanel
-from .help_text import show_about, show_help
 from .import_.trace_import import TRACE_FILTERS, TraceImport, may_be_dropped, route_drop
+from .menus import build_menus
 from .objectives.panel import ObjectivesPanel
-from .profile.component_table import TIME, ComponentTableModel
+from .profile.component_table import ComponentTableModel
 from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
 from .profile.optimization_table import OptimizationTableModel
@@ -112,7 +110,14 @@ class MainWindow(QMainWindow):
         self.objectives_panel = ObjectivesPanel(self.doc)
         self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
         self._build_layout()
-        self._build_menus()
+        menus = build_menus(self)
+        self.recent_menu, self.import_action, self.revert_action = (
+            menus.recent_menu,
+            menus.import_action,
+            menus.revert_action,
+        )
+        self.undo_action, self.redo_action = menus.undo_action, menus.redo_action
+        self.export_comparison_action = menus.export_comparison_action
         self.statusBar().showMessage("Ready")
 
         self.doc.pathChanged.connect(self._update_title)
@@ -204,160 +209,6 @@ class MainWindow(QMainWindow):
             act.setToolTip(tip)
         menu.addAction(act)
         return act
-
-    def _build_menus(self) -> None:
-        bar, files, exports, table = self.menuBar(), self.files, self.exports, self.table
-        file = bar.addMenu("&File")
-        self._action(file, "&New", files.new_document, QKeySequence.StandardKey.New, "Start an empty profile")
-        self._action(
-            file,
-            "&Open…",
-            files.open_dialog,
-            QKeySequence.StandardKey.Open,
-            "Open a profile workbook (.xlsx) or a components table (.csv)",
-        )
-        self.recent_menu = file.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(lambda: files.fill_recent(self.recent_menu))
-        self._action(
-            file, "Open &Example", lambda: files.open_path(example_path()), None, "Open the bundled training example"
-        )
-        self.import_action = self._action(
-            file,
-            "&Import Profile…",
-            self.trace_import.choose,
-            QKeySequence("Ctrl+I"),
-            "Build the profile from a profiler's file: a PyTorch/Kineto trace, a speedscope profile, an nsys report",
-        )
-        self._action(
-            file,
-            "Import Profile from &Folder…",
-            lambda: self.trace_import.choose(folder=True),
-            None,
-            "A folder of PyTorch traces, one per rank: the slowest rank is marked",
-        )
-        file.addSeparator()
-        self._action(
-            file,
-            "Compare &With…",
-            self.compare_dialog,
-            None,
-            "Hold a profile measured after the change against this one and its plan: predicted against measured",
-        )
-        file.addSeparator()
-        self._action(file, "&Save", files.save, QKeySequence.StandardKey.Save)
-        self._action(file, "Save &As…", files.save_as, QKeySequence.StandardKey.SaveAs)
-        self._action(
-            file,
-            "Export Components as &CSV…",
-            files.export_csv,
-            None,
-            "Write the components table as CSV (optimizations and settings stay in the workbook)",
-        )
-        self.revert_action = self._action(file, "Re&vert", files.revert, None, "Reload the file as it is on disk")
-        file.addSeparator()
-        self._action(
-            file,
-            "Open &Measurements…",
-            self.open_measurements,
-            None,
-            "Read measured runs (N and a time or throughput) from a CSV or a workbook",
-        )
-        self._action(
-            file,
-            "Export Measurements as CS&V…",
-            self.export_measurements,
-            None,
-            "Write the measured runs as CSV (amdahl-desk fit reads it)",
-        )
-        file.addSeparator()
-        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-
-        edit = bar.addMenu("&Edit")
-        self.undo_action = self.doc.undo_stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcuts(QKeySequence.StandardKey.Undo)
-        self.redo_action = self.doc.undo_stack.createRedoAction(self, "&Redo")
-        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
-        for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
-            if QKeySequence(extra) not in redo_keys:
-                redo_keys.append(QKeySequence(extra))
-        self.redo_action.setShortcuts(redo_keys)
-        edit.addActions([self.undo_action, self.redo_action])
-        edit.addSeparator()
-        edit.addActions(
-            [table.cut_action, table.copy_action, table.paste_action, table.clear_action, table.select_all_action]
-        )
-        edit.addSeparator()
-        edit.addActions([table.insert_action, table.delete_rows_action, table.move_up_action, table.move_down_action])
-
-        view = bar.addMenu("&View")
-        self._action(view, "&Fit Columns", table.fit_columns, None, "Size the table's columns to their content")
-        self._action(view, "&Reset Layout", self.reset_layout, None, "Put the panels back where they started")
-
-        profile = bar.addMenu("&Profile")
-        profile.addActions([self.optimizations.add_action, self.optimizations.remove_action])
-        profile.addSeparator()
-        self._action(
-            profile,
-            "Sort Components by &Time",
-            lambda: table.sort_by_column(TIME),
-            None,
-            "Largest first; click a column header to sort by it",
-        )
-        table.extra_context_actions = [self.optimizations.add_action]
-
-        export = bar.addMenu("E&xport")
-        self._action(
-            export,
-            "Export &Slide…",
-            lambda: exports.export_dialog("slide"),
-            QKeySequence("Ctrl+E"),
-            "The key charts and numbers as one image (PNG, SVG or PDF) for a presentation",
-        )
-        self._action(
-            export,
-            "Export &Chart…",
-            lambda: exports.export_dialog("breakdown"),
-            None,
-            "One chart as PNG, SVG or PDF, at a slide size",
-        )
-        self._action(
-            export,
-            "Export &Measured Chart…",
-            lambda: exports.export_dialog("measured_scaling"),
-            None,
-            "A chart of the measured runs (speedup against the model, throughput, Karp–Flatt) at a slide size",
-        )
-        export.addSeparator()
-        self._action(
-            export,
-            "Copy Slide &Image",
-            lambda: exports.copy_chart("slide"),
-            QKeySequence("Ctrl+Shift+C"),
-            "Put the slide on the clipboard, to paste into a presentation",
-        )
-        copy_menu = export.addMenu("Copy C&hart Image")
-        for entry in ENTRIES:
-            if entry.on_screen:
-                self._action(copy_menu, entry.title, partial(exports.copy_chart, entry.key))
-        copy_measured = export.addMenu("Copy Measured Chart I&mage")
-        for entry in ENTRIES:
-            if entry.source is Source.MEASUREMENTS:
-                self._action(copy_measured, entry.title, partial(exports.copy_chart, entry.key))
-        export.addSeparator()
-        self.export_comparison_action = self._action(
-            export,
-            "Export C&omparison…",
-            self.export_comparison_dialog,
-            None,
-            "The comparison chart or slide (predicted against measured) as PNG, SVG or PDF",
-        )
-        self.export_comparison_action.setEnabled(False)
-        export.addSeparator()
-        self._action(export, "Export Components as &CSV…", files.export_csv)
-
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&How Amdahl Desk Computes", lambda: show_help(self))
-        self._action(help_menu, "&About Amdahl Desk", lambda: show_about(self))
 
     # -- measured runs -----------------------------------------------------
     def open_measurements(self, path: str | Path | None = None) -> bool:
