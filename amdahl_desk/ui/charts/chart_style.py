@@ -178,11 +178,13 @@ class ChartFrame(Chart):
         return line
 
     def set_title(self, text: str) -> None:
-        """``title`` is the plain text; the label keeps its phrases (no-break spaces) together when it wraps."""
+        """``title`` is the plain text; the label keeps its phrases (no-break spaces) and hyphenated words
+        ("tensor-core": a word joiner after the hyphen) together when it wraps."""
         plain = text.replace(NBSP, " ")
-        if plain != self.title or text != self.title_label.text():
+        shown = text.replace("-", "-\u2060")
+        if plain != self.title or shown != self.title_label.text():
             self.title = plain
-            self.title_label.setText(text)
+            self.title_label.setText(shown)
 
     def set_legend(self, entries: list[tuple[str, str, str]]) -> None:
         """Entries of (colour, kind, name); kind is "bar", "line", "dash" or "dot"."""
