@@ -297,6 +297,8 @@ class MainWindow(QMainWindow):
         if save and (not folder or is_bundled(Path(folder))):
             # Never propose the installation (where the examples live) or the working directory.
             folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+            if not Path(folder).is_dir():  # no Documents folder: the dialog would fall back to the working directory
+                folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.HomeLocation)
         start = str(Path(folder) / suggested) if folder and suggested else suggested or folder
         if save:
             return QFileDialog.getSaveFileName(self, title or "Save Profile", start, filters)[0]

@@ -382,3 +382,20 @@ def test_many_components_stay_readable(llm, monkeypatch, tmp_path):
     assert "and 4 more (see the table)" in panel.notes.text()  # ten names, six shown
     ticks = [name for _y, name in panel.chart._names]
     assert len(ticks) == TOP + 1 and ticks[-1] == "30 other components"
+
+
+def test_a_long_caption_breaks_onto_a_second_line_before_it_is_elided(llm):
+    from PySide6.QtGui import QFontMetrics
+
+    from amdahl_desk.ui.compare.comparison_panel import two_lines
+
+    metrics = QFontMetrics(llm.font())
+    text = "predicted by the plan"
+    wide = metrics.horizontalAdvance(text)
+    assert two_lines(text, metrics, wide) == text
+    narrow = metrics.horizontalAdvance("predicted by the")
+    assert two_lines(text, metrics, narrow) == "predicted by the\nplan"
+    long = two_lines("largest now: Autoregressive decode and its many friends", metrics, narrow)
+    first, second = long.split("\n")
+    assert first == "largest now:" and second.endswith("…")
+    assert metrics.horizontalAdvance(second) <= narrow

@@ -70,6 +70,8 @@ def test_first_start_is_a_copy_and_ctrl_s_asks_where(fresh, dialogs, tmp_path):
     assert len(asked) == 1
     title, start = asked[0]
     documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    if not Path(documents).is_dir():  # without a Documents folder the dialog starts at home, not the working directory
+        documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.HomeLocation)
     assert Path(start).parent == Path(documents), start
     assert Path(start).name == example_path().name
     assert not Path(start).resolve().is_relative_to(resources_dir().resolve())
@@ -100,3 +102,17 @@ def test_remembered_folder_never_becomes_the_installation(fresh, dialogs, tmp_pa
     fresh.files.open_path(example_path(), ask=False)  # the example afterwards must not replace it
     fresh.files.save_as()
     assert Path(asked[-1][1]).parent == tmp_path
+
+
+def test_without_a_documents_folder_save_starts_at_home(fresh, dialogs, tmp_path, monkeypatch):
+    asked, _ = dialogs
+    home = tmp_path / "home"
+    home.mkdir()
+    locations = {
+        QStandardPaths.StandardLocation.DocumentsLocation: str(home / "Documents"),  # does not exist
+        QStandardPaths.StandardLocation.HomeLocation: str(home),
+    }
+    monkeypatch.setattr(QStandardPaths, "writableLocation", staticmethod(lambda where: locations[where]))
+    fresh.files.start(None, str(example_path()))
+    assert fresh.files.save() is False
+    assert Path(asked[0][1]).parent == home

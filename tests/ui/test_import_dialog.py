@@ -339,3 +339,13 @@ def test_undo_of_an_import_keeps_the_edits_made_before_it(window, qtbot):
     assert window.doc.path.name == "training.xlsx"
     window.undo_action.trigger()  # the edit itself, undone as before
     assert window.doc.profile.components[0].time != 123 and not window.isWindowModified()
+
+
+def test_enter_after_the_preview_imports_rather_than_cancels(window, qtbot):
+    dialog = start_import(window, qtbot, NS1)
+    wait_preview(qtbot, dialog)
+    assert dialog.import_button.isDefault() and dialog.focusWidget() is dialog.import_button
+    with qtbot.waitSignal(window.trace_import.finished, timeout=10000) as done:
+        qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Return)
+    assert done.args == [True]
+    assert all("(from kineto_1gpu_ns_timestamps.json.gz)" in c.notes for c in window.doc.profile.components)

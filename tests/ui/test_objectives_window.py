@@ -120,3 +120,25 @@ def test_the_objectives_sheet_is_edited_refused_and_undone(llm):
     llm.doc.undo_stack.undo()
     llm.doc.undo_stack.undo()
     assert llm.doc.profile.objectives[1].target_time is None and sheet.rowCount() == 3
+
+
+def test_the_picker_hint_is_cut_with_an_ellipsis_not_at_the_edge(llm):
+    picker = llm.results.picker
+    full = "5 of the components: Gateway, validation, routing, Scheduler waiting and batch formation, Prompt prefill, "
+    full += "Autoregressive decode …"
+    assert picker.hint_text == full and "Prompt prefill" in picker.hint.toolTip()
+    picker.resize(300, picker.height())
+    shown = picker.hint.text()
+    assert shown.endswith("…") and len(shown) < len(full)
+    assert picker.hint.fontMetrics().horizontalAdvance(shown) <= picker.hint.width()
+
+
+def test_the_breakdown_key_names_only_the_objectives_components(llm):
+    chart = llm.results.chart("breakdown")
+    llm.drawn()
+    assert "Autoregressive&nbsp;decode" in chart.legend_label.text()
+    llm.results.picker.select("TTFT")
+    llm.drawn()
+    key = chart.legend_label.text()
+    assert "Prompt&nbsp;prefill" in key and "Gateway" in key
+    assert "Autoregressive" not in key and "Token&nbsp;streaming" not in key  # not part of TTFT, no bar

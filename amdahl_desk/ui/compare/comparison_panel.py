@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -67,6 +67,7 @@ class _Figure(QWidget):
             w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             w.setMinimumWidth(40)
             layout.addWidget(w)
+        layout.addStretch(1)  # a one-line caption stays under its number beside a two-line one
         self.setToolTip(tip)
 
     def set(self, value: str, caption: str, color: str = "#222") -> None:
@@ -77,16 +78,31 @@ class _Figure(QWidget):
         self._elide()
 
     def _elide(self) -> None:
-        # A caption longer than its column ends in "…" (whole in the tooltip) rather than being cut mid-letter.
-        text = self.caption.fontMetrics().elidedText(
-            getattr(self, "_caption", ""), Qt.TextElideMode.ElideRight, max(20, self.caption.width())
-        )
+        # A caption longer than its column breaks at a word onto a second line, and only what still does not fit
+        # ends in "…" (whole in the tooltip): "predicted by the p…" in a narrow column said too little.
+        text = two_lines(getattr(self, "_caption", ""), self.caption.fontMetrics(), max(20, self.caption.width()))
         if self.caption.text() != text:
             self.caption.setText(text)
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         super().resizeEvent(event)
         self._elide()
+
+
+def two_lines(text: str, metrics: QFontMetrics, width: int) -> str:
+    """``text`` in at most two lines of ``width`` pixels, broken at a space, the second elided with "…"."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    words = text.split(" ")
+    first = words[0]
+    rest = 1
+    while rest < len(words) and metrics.horizontalAdvance(f"{first} {words[rest]}") <= width:
+        first = f"{first} {words[rest]}"
+        rest += 1
+    elide = Qt.TextElideMode.ElideRight
+    if rest == len(words) or metrics.horizontalAdvance(words[0]) > width:
+        return metrics.elidedText(text, elide, width)  # one word wider than the column: one elided line
+    return f"{first}\n{metrics.elidedText(' '.join(words[rest:]), elide, width)}"
 
 
 def _names(names: list[str], most: int = 6) -> str:

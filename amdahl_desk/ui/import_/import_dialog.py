@@ -343,6 +343,9 @@ class ImportDialog(QDialog):
             self.options = replace(self.options, group_by=result.group_by)
         self._show(result)
         self.import_button.setEnabled(True)
+        if first:  # while reading, Cancel was the only button and held the focus: Enter would have cancelled
+            self.import_button.setDefault(True)
+            self.import_button.setFocus()
         self.previewed.emit()
         if self._import_when_ready and not self.debounce.isActive():
             self._import_clicked()

@@ -53,6 +53,7 @@ class ObjectivePicker(QWidget):
         self.combo.setToolTip("The headline, the sentence and the charts follow the objective chosen here")
         label.setBuddy(self.combo)
         self.hint = QLabel(self)
+        self.hint_text = ""  # the whole hint; the label shows it elided to its width
         self.hint.setStyleSheet("color: #555;")
         self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(label)
@@ -75,8 +76,19 @@ class ObjectivePicker(QWidget):
         self.setVisible(len(names) > 1)
         if shown is not None:
             comps = ", ".join(shown.components[:4]) + (" …" if len(shown.components) > 4 else "")
-            self.hint.setText(f"{len(shown.components)} of the components: {comps}")
+            self.hint_text = f"{len(shown.components)} of the components: {comps}"
             self.hint.setToolTip(", ".join(shown.components))
+            self._elide_hint()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._elide_hint()
+
+    def _elide_hint(self) -> None:
+        """Cut the hint with "…" at the label's width, never mid-letter at the window's edge."""
+        width = self.hint.width()
+        metrics = self.hint.fontMetrics()
+        self.hint.setText(metrics.elidedText(self.hint_text, Qt.TextElideMode.ElideRight, max(width, 0)))
 
     def select(self, name: str) -> None:
         """Choose ``name`` as a person would (keyboard or a test)."""

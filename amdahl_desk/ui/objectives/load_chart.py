@@ -68,6 +68,8 @@ class LoadChart(ChartFrame):
         self.points.setData([], [])
         for label in self.point_labels:
             set_item_text(label, "")
+        # With nothing drawn, pyqtgraph's auto-range ends on the last profile's axes or on ±1e-50 and negative rates.
+        self.set_ranges((0.0, 1.0), (0.0, 1.0))
         self.set_title(title)
 
     def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:

@@ -185,7 +185,8 @@ class BreakdownChart(ChartFrame):
             label.setPos(start + value / 2, bar_y)
 
     def _update_legend(self, segments: list[tuple[str, float, float, str, bool]]) -> None:
-        entries = [(color, "bar", name) for name, _b, _a, color, _t in segments]
+        # A component with no time draws no bar: under an objective (TTFT) the others are 0 and would crowd the key.
+        entries = [(color, "bar", name) for name, b, a, color, _t in segments if b > 0 or a > 0]
         if any(t for *_rest, t in segments):
             entries.append((INK.name(), "bar", "outlined: sped up by the plan"))
         self.set_legend(entries)
