@@ -143,6 +143,20 @@ class FitResult:
     def weakly_determined(self) -> bool:
         return len(self.measurements) < WEAK_BELOW
 
+    def usl_speedup(self, n: ArrayLike) -> FloatArray:
+        """The USL's speedup on the runs' own scale: X_fit(N) over the *measured* throughput at N0, so the curve
+        and the measured points share one axis (against X_fit(N0) it can sit far below every run when the fit's
+        γ differs from the first run, as with specsdm91)."""
+        if self.usl is None:
+            return np.full(np.shape(n), np.nan)
+        x = self.measurements.throughput()
+        s = self.points.speedup
+        ok = np.isfinite(x) & np.isfinite(s) & (s > 0)
+        if not ok.any():
+            return self.usl.speedup(n)
+        base = float(np.median(x[ok] / s[ok]))  # the same for every run: X_i / (X_i / X0) = X0
+        return np.asarray(self.usl.throughput(n) / base, dtype=float)
+
     @property
     def summary(self) -> str:
         return " ".join(self.notes)
@@ -390,5 +404,5 @@ def speedup_curves(result: FitResult, count: int = 200, log: bool = True) -> dic
     if result.amdahl is not None:
         curves["amdahl"] = (n, result.amdahl.speedup(n))
     if result.usl is not None:
-        curves["usl"] = (n, result.usl.speedup(n))
+        curves["usl"] = (n, result.usl_speedup(n))
     return curves

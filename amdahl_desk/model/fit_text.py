@@ -67,7 +67,10 @@ def regime_sentence(result: FitResult) -> str | None:
         )
     if m.kind is MeasureKind.TIME:
         best_time = 1.0 / float(usl.throughput(peak))
-        speed = format_speedup(float(usl.speedup(peak)))
+        # Against the runs measured at N0 (not the fit's own value there), as the runs' speedups are.
+        base_times = [r.value for r in m.rows if r.n == usl.baseline_n]
+        base_time = sum(base_times) / len(base_times) if base_times else 0.0
+        speed = format_speedup(base_time / best_time if base_time > 0 else float(usl.speedup(peak)))
         text = (
             f"{label} ({coeffs}): the runtime is shortest at {count(peak)} {noun} "
             f"({_rate(best_time, m.unit)}, {speed} against N0 = {count(usl.baseline_n)}); past it, adding {noun} slows the job."

@@ -90,7 +90,7 @@ class MeasuredScalingChart(MeasuredChart):
         usl = fit.usl
         peak = usl.peak_n if usl is not None else None
         if usl is not None and peak is not None and lo <= peak <= hi:
-            s_peak = float(usl.speedup(peak))
+            s_peak = float(fit.usl_speedup(peak))
             self.peak.setData([math.log2(peak)], [math.log10(s_peak)])
             self.peak_label.setPos(math.log2(peak), math.log10(s_peak))
             right = math.log(peak / lo) > 0.75 * math.log(hi / lo)  # near the right edge: label to its left
@@ -127,7 +127,7 @@ class MeasuredScalingChart(MeasuredChart):
             parts.append(f"{'' if brief else 'fitted '}P = {percent(fit.amdahl.parallel_fraction)}{said}")
         if fit.usl is not None and fit.usl.peak_n is not None:
             peak = fit.usl.peak_n
-            best = f"{format_speedup(float(fit.usl.speedup(peak)))} at {count(peak)}"
+            best = f"{format_speedup(float(fit.usl_speedup(peak)))} at {count(peak)}"
             parts.append(f"peak {best}" if brief else f"USL best {best} {noun}")
         if not parts:
             why = fit.problems[0].what if fit.problems else "no fit"
