@@ -88,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
         charts = CHART_KEYS if args.chart == "all" else (args.chart,)
         if any(c not in CHART_KEYS for c in charts):
             raise BadInputError(f'--chart: "{args.chart}" is not a chart; expected {", ".join(CHART_KEYS)} or all')
+        if args.chart == "all" and profile.settings.arrival_rate is None:
+            # "all" means every chart with something to show: latency against load needs an arrival rate.
+            charts = tuple(c for c in charts if c != "load")
         analysis = analyse(profile)
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
         from ..ui.app import make_app

@@ -152,3 +152,12 @@ def test_a_subcommand_imports_no_other_subcommand():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "['amdahl_desk.cli.common', 'amdahl_desk.cli.scale']"
+
+
+@pytest.mark.gui
+def test_export_all_leaves_out_the_load_chart_without_an_arrival_rate(tmp_path, capsys):
+    from amdahl_desk.resources import example_path
+
+    assert main(["export", str(example_path()), "--out", str(tmp_path), "--format", "svg"]) == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert "training-iteration-load.svg" not in names and "training-iteration-cost.svg" in names
