@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             size = parse_size(args.size)
         except ValueError as exc:
             raise BadInputError(f"--size: {exc}") from None
-        charts = CHART_KEYS if args.chart == "all" else (args.chart,)
+        charts: tuple[str, ...] = CHART_KEYS if args.chart == "all" else (args.chart,)
         if any(c not in CHART_KEYS for c in charts):
             raise BadInputError(f'--chart: "{args.chart}" is not a chart; expected {", ".join(CHART_KEYS)} or all')
         if args.chart == "all" and profile.settings.arrival_rate is None:
