@@ -20,6 +20,7 @@ from ...model.units import TimeUnit
 if TYPE_CHECKING:
     from .document import Document
     from .measurement_table import MeasurementTable
+    from .state import Snapshot
 
 T = TypeVar("T")
 EDIT_CELL_ID = 1001
@@ -248,3 +249,23 @@ class SetObjectivesCommand(ReplaceCommand[Sequence[ObjectiveSpec]]):
 
     def __init__(self, doc: Document, old: Sequence[ObjectiveSpec], new: Sequence[ObjectiveSpec], text: str) -> None:
         super().__init__(doc, text, doc.apply_objectives, old, new)
+
+
+class ReplaceProfileCommand(DocumentCommand):
+    """The whole document replaced (an import): both snapshots, set through :meth:`Document.apply_snapshot`."""
+
+    def __init__(
+        self, doc: Document, text: str, old: Snapshot, new: Snapshot, on_apply: Callable[[bool], None] | None
+    ) -> None:
+        super().__init__(doc, text)
+        self.old, self.new, self.on_apply = old, new, on_apply
+
+    def forward(self) -> None:
+        self.doc.apply_snapshot(self.new)
+        if self.on_apply is not None:
+            self.on_apply(True)
+
+    def backward(self) -> None:
+        self.doc.apply_snapshot(self.old)
+        if self.on_apply is not None:
+            self.on_apply(False)

@@ -15,9 +15,8 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from enum import Enum
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -31,31 +30,11 @@ from ...model.profile import Component, Optimization, Profile, Settings, compone
 from ...model.units import TimeUnit
 from . import commands
 from .measurement_table import MeasurementTable as MeasurementTable  # where tests and older code look for it
+from .state import EVERYTHING as EVERYTHING
+from .state import Aspect as Aspect
+from .state import Snapshot as Snapshot
 
 log = logging.getLogger(__name__)
-
-
-class Aspect(str, Enum):
-    """What a change touched, so a view redraws only when what it shows depends on it."""
-
-    COMPONENTS = "components"
-    OPTIMIZATIONS = "optimizations"
-    SETTINGS = "settings"
-    SELECTION = "selection"  # not the document's: the window's current optimization
-    MEASUREMENTS = "measurements"  # the measured runs (their table, kind, unit, count name)
-    OBJECTIVES = "objectives"  # the Objectives sheet's rows (objective, target time, notes)
-    OBJECTIVE = "objective"  # not the document's: the objective the window's answer is seen through
-
-
-EVERYTHING = frozenset(Aspect)
-
-
-class Snapshot(NamedTuple):
-    """A whole document as one value: what an import replaces and its undo brings back."""
-
-    profile: Profile
-    path: Path | None
-    warnings: tuple[str, ...]
 
 
 class Document(QObject):
@@ -156,7 +135,7 @@ class Document(QObject):
         that must follow (where the document came from)."""
         old = Snapshot(self.profile, self.path, tuple(self.warnings))
         new = Snapshot(profile, path, tuple(warnings))
-        command = ReplaceProfileCommand(self, text, old, new, on_apply)
+        command = commands.ReplaceProfileCommand(self, text, old, new, on_apply)
         command.forward()
         self._push(command)
 
@@ -469,23 +448,3 @@ class Document(QObject):
         """The profile carries the complete runs, so a save and a recovery copy write them (undo and redo too)."""
         runs = self._measurements.complete()
         self.profile.set_measurements(runs if runs.rows else None)
-
-
-class ReplaceProfileCommand(commands.DocumentCommand):
-    """The whole document replaced (an import): both snapshots, set through :meth:`Document.apply_snapshot`."""
-
-    def __init__(
-        self, doc: Document, text: str, old: Snapshot, new: Snapshot, on_apply: Callable[[bool], None] | None
-    ) -> None:
-        super().__init__(doc, text)
-        self.old, self.new, self.on_apply = old, new, on_apply
-
-    def forward(self) -> None:
-        self.doc.apply_snapshot(self.new)
-        if self.on_apply is not None:
-            self.on_apply(True)
-
-    def backward(self) -> None:
-        self.doc.apply_snapshot(self.old)
-        if self.on_apply is not None:
-            self.on_apply(False)

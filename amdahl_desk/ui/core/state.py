@@ -1,0 +1,32 @@
+"""What the document's announcements speak of: the aspects a change touched, and a whole document as one value."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import NamedTuple
+
+from ...model.profile import Profile
+
+
+class Aspect(str, Enum):
+    """What a change touched, so a view redraws only when what it shows depends on it."""
+
+    COMPONENTS = "components"
+    OPTIMIZATIONS = "optimizations"
+    SETTINGS = "settings"
+    SELECTION = "selection"  # not the document's: the window's current optimization
+    MEASUREMENTS = "measurements"  # the measured runs (their table, kind, unit, count name)
+    OBJECTIVES = "objectives"  # the Objectives sheet's rows (objective, target time, notes)
+    OBJECTIVE = "objective"  # not the document's: the objective the window's answer is seen through
+
+
+EVERYTHING = frozenset(Aspect)
+
+
+class Snapshot(NamedTuple):
+    """A whole document as one value: what an import replaces and its undo brings back."""
+
+    profile: Profile
+    path: Path | None
+    warnings: tuple[str, ...]
