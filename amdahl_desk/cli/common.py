@@ -1,10 +1,12 @@
-"""What every subcommand shares: exit codes, the input-error type, printing a file's warnings."""
+"""What every subcommand shares: exit codes, the input-error type, printing a file's warnings and JSON."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from ..model.analysis import Analysis, analyse
 from ..model.errors import BadInputError, ProfileError
@@ -14,7 +16,15 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_BAD_INPUT = 0, 1, 2
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "BadInputError", "analyse_loaded", "print_warnings"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_OK",
+    "EXIT_UNEXPECTED",
+    "BadInputError",
+    "analyse_loaded",
+    "print_warnings",
+    "write_json",
+]
 
 
 def analyse_loaded(loaded: Loaded, source: str) -> Analysis:
@@ -29,3 +39,25 @@ def print_warnings(source: str, warnings: Iterable[object]) -> None:
     """Each warning of reading ``source`` on stderr, named by the file."""
     for w in warnings:
         print(f"{source}: warning: {w}", file=sys.stderr)
+
+
+def write_json(data: Any, indent: int | None = None) -> None:
+    """``data`` as UTF-8 JSON on stdout: indented for a person at a terminal (or by ``indent`` spaces),
+    otherwise on one line with json's usual ", " and ": " (scripts matching "key": value keep working).
+
+    msgspec encodes in C at any indentation; Python's json module falls back to its pure-Python encoder
+    whenever it indents, and even compact it took 0.15 s of a 50,000-component report. Values are the
+    same JSON numbers (1e-05 may be written 0.00001); no value here is NaN or infinite (unbounded
+    figures are null by contract).
+    """
+    out = sys.stdout
+    if indent is None and out.isatty():
+        indent = 2
+    text = msgspec.json.format(msgspec.json.encode(data), indent=indent or 0) + b"\n"
+    buffer = getattr(out, "buffer", None)
+    if buffer is not None:
+        out.flush()
+        buffer.write(text)
+        buffer.flush()
+    else:  # a text-only stream (a test's capture, an IDE's console)
+        out.write(text.decode("utf-8"))

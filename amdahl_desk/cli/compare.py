@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.traces import GROUPINGS
 from ..model.units import format_speedup, format_time
-from .common import EXIT_OK, BadInputError, print_warnings
+from .common import EXIT_OK, BadInputError, print_warnings, write_json
 
 NAME = "compare"
 
@@ -135,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = to_json_dict(result, adoption)
         data["before_file"], data["after_file"] = args.before, args.after
-        print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+        write_json(data, indent=2)
     else:
         print(comparison_text(result, adoption, before, args.before, args.after))
     return EXIT_OK

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import Any
@@ -12,7 +11,7 @@ from ..model.fit import FitResult, fit_measurements
 from ..model.fit_text import percent, profile_comparison
 from ..model.measurements import MeasureKind
 from ..model.units import format_number, format_speedup
-from .common import EXIT_BAD_INPUT, EXIT_OK, print_warnings
+from .common import EXIT_BAD_INPUT, EXIT_OK, print_warnings, write_json
 
 NAME = "fit"
 
@@ -166,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         p, n0 = _profile_p(args.profile)
         comparison = profile_comparison(p, result, n0)  # the profile's P re-expressed at the runs' N0
     if args.json:
-        print(json.dumps(to_json_dict(result, comparison), indent=2, ensure_ascii=False, allow_nan=False))
+        write_json(to_json_dict(result, comparison), indent=2)
     else:
         print(report_text(result, loaded.source, comparison))
     for problem in result.problems:

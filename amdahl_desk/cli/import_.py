@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from ..model.traces import GROUPINGS, ImportOptions, ImportResult
-from .common import EXIT_OK, BadInputError, print_warnings
+from .common import EXIT_OK, BadInputError, print_warnings, write_json
 
 NAME = "import"
 
@@ -64,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
         save_profile(result.to_profile(), args.out)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False, allow_nan=False))
+        write_json(result.to_json(), indent=2)
     elif not args.out:
         print(text(result))
     else:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from typing import Any
 
@@ -12,7 +11,7 @@ from ..model.laws import gustafson, strong_scaling
 from ..model.profile import default_gpu_counts
 from ..model.units import ParseError, format_percent, format_speedup
 from ..model.values import parse_fraction, parse_gpu_counts
-from .common import EXIT_OK, BadInputError
+from .common import EXIT_OK, BadInputError, write_json
 
 NAME = "scale"
 
@@ -68,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     if args.json:
         out = {"parallel_fraction": p, "ceiling": None if math.isinf(ceiling) else ceiling, "points": points}
-        print(json.dumps(out, indent=2))
+        write_json(out, indent=2)
         return EXIT_OK
     print(f"Parallel fraction P = {format_percent(p)}; Amdahl's ceiling 1/(1−P) = {format_speedup(ceiling)}")
     print(f"{'GPUs':>8}  {'Amdahl':>9}  {'Gustafson':>10}  {'Efficiency':>10}")

@@ -6,7 +6,8 @@ undo stack cleared at every sample — so a growth that stops when the history i
 history, and a growth that goes on is a leak.
 
 Run: QT_QPA_PLATFORM=offscreen python tests/benchmarks/bench_soak.py [--minutes 0.5] [--undo-limit N]
-A one-hour soak: --minutes 60.
+A one-hour soak of the window as it is used (undo history kept, bounded by its limit):
+--minutes 60 --only history --progress 5
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ def slope(points: list[tuple[float, float]]) -> float:
     return 0.0 if var == 0 else 60 * sum((t - mx) * (m - my) for t, m in points) / var
 
 
-def soak(minutes: float, undo_limit: int | None, drop_history: bool, trace: bool, seed: int = 1) -> dict[str, float]:
+def soak(
+    minutes: float, undo_limit: int | None, drop_history: bool, trace: bool, seed: int = 1, progress: float = 0.0
+) -> dict[str, float]:
     from PySide6.QtWidgets import QApplication
 
     from amdahl_desk.resources import example_path
@@ -57,7 +60,7 @@ def soak(minutes: float, undo_limit: int | None, drop_history: bool, trace: bool
     app = make_app()
     win = MainWindow(fresh=True)
     win.resize(1600, 1000)
-    win.start(None, str(example_path()))
+    win.files.start(None, str(example_path()))
     win.show()
     if undo_limit is not None:
         win.doc.undo_stack.clear()
@@ -97,6 +100,7 @@ def soak(minutes: float, undo_limit: int | None, drop_history: bool, trace: bool
     py_points: list[tuple[float, float]] = []
     edits = 0
     next_sample = start
+    next_progress = start + progress * 60 if progress else end + 1
     while time.monotonic() < end:
         one_edit()
         edits += 1
@@ -110,6 +114,13 @@ def soak(minutes: float, undo_limit: int | None, drop_history: bool, trace: bool
                 rss_points.append((now - start, rss_mb()))
                 if trace:
                     py_points.append((now - start, tracemalloc.get_traced_memory()[0] / 1e6))
+            if now >= next_progress:
+                next_progress = now + progress * 60
+                print(
+                    f"  {(now - start) / 60:5.1f} min: {edits:,} edits, RSS {rss_mb():.1f} MB, "
+                    f"{doc.undo_stack.count():,} undo steps",
+                    flush=True,
+                )
     top = []
     if trace:
         top = tracemalloc.take_snapshot().statistics("filename")[:5]
@@ -119,6 +130,7 @@ def soak(minutes: float, undo_limit: int | None, drop_history: bool, trace: bool
         "edits_per_s": edits / (time.monotonic() - start),
         "rss_mb": rss_mb(),
         "rss_mb_per_min": slope(rss_points),
+        "rss_mb_per_min_second_half": slope([p for p in rss_points if p[0] >= minutes * 30]),
         "python_mb_per_min": slope(py_points),
         "rss_kb_per_1000_edits": 1000 * 1000 * slope(rss_points) / 60 / max(edits / (time.monotonic() - start), 1e-9),
         "undo_steps": doc.undo_stack.count(),
@@ -140,13 +152,23 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=0.5, help="length of each soak (default 0.5)")
     parser.add_argument("--undo-limit", type=int, default=None, help="undo limit to soak with (default: the window's)")
     parser.add_argument("--trace", action="store_true", help="also trace Python allocations (slow)")
+    parser.add_argument(
+        "--only",
+        choices=("history", "dropped"),
+        help="run one soak: with the undo history kept, or dropped at every sample (default: both, one after the other)",
+    )
+    parser.add_argument("--progress", type=float, default=0.0, help="print memory every this many minutes")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    for label, drop in (("with the undo history", False), ("undo history dropped at every sample", True)):
-        r = soak(args.minutes, args.undo_limit, drop, args.trace)
+    runs = (("with the undo history", False), ("undo history dropped at every sample", True))
+    for label, drop in runs:
+        if args.only and (args.only == "dropped") != drop:
+            continue
+        r = soak(args.minutes, args.undo_limit, drop, args.trace, progress=args.progress)
         print(
             f"{label}: {r['edits']:,.0f} edits ({r['edits_per_s']:,.0f}/s), RSS {r['rss_mb']:.1f} MB, "
-            f"growth {r['rss_mb_per_min']:+.2f} MB/minute ({r['rss_kb_per_1000_edits']:+.0f} kB per 1,000 edits"
+            f"growth {r['rss_mb_per_min']:+.2f} MB/minute, second half {r['rss_mb_per_min_second_half']:+.2f} "
+            f"({r['rss_kb_per_1000_edits']:+.0f} kB per 1,000 edits"
             + (f"; Python objects {r['python_mb_per_min']:+.2f} MB/minute" if args.trace else "")
             + "), "
             f"{r['undo_steps']:,.0f} undo steps held"
