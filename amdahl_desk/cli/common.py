@@ -6,13 +6,11 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
-from ..model.analysis import Analysis, analyse
 from ..model.errors import BadInputError, ProfileError
 
 if TYPE_CHECKING:
     from ..files import Loaded
+    from ..model.analysis import Analysis
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -29,6 +27,8 @@ __all__ = [
 
 def analyse_loaded(loaded: Loaded, source: str) -> Analysis:
     """The analysis of a profile read from ``source``; a refusal (all times 0) names the file and the time cells."""
+    from ..model.analysis import analyse
+
     try:
         return analyse(loaded.profile)
     except ProfileError as exc:
@@ -50,6 +50,8 @@ def write_json(data: Any, indent: int | None = None) -> None:
     same JSON numbers (1e-05 may be written 0.00001); no value here is NaN or infinite (unbounded
     figures are null by contract).
     """
+    import msgspec
+
     out = sys.stdout
     if indent is None and out.isatty():
         indent = 2

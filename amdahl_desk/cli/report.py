@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from ..model.report import report_text, to_json_dict
 from ..model.units import ParseError
-from ..model.values import parse_target_time
 from .common import EXIT_OK, BadInputError, analyse_loaded, print_warnings, write_json
 
 NAME = "report"
@@ -39,7 +37,11 @@ def _indent(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from ..files import load_profile
 
-    loaded = load_profile(args.profile)
+    # What comes after the reading loads while a workbook's sheets are parsed.
+    loaded = load_profile(args.profile, meanwhile=("amdahl_desk.model.report", "amdahl_desk.model.values", "msgspec"))
+    from ..model.report import report_text, to_json_dict
+    from ..model.values import parse_target_time
+
     profile = loaded.profile
     print_warnings(args.profile, loaded.warnings)
     if args.target is not None:

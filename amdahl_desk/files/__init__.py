@@ -2,21 +2,49 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..model.analysis import Analysis
 from ..model.errors import Problem, ProfileError
-from ..model.profile import Profile
-from .atomic import atomic_write
-from .csv_table import read_csv, write_csv
-from .measurements import LoadedMeasurements, measurement_rows, read_measurements, write_measurements_csv
-from .processes import pid_alive
-from .tables import Loaded, component_header
-from .workbook import read_workbook
 
 if TYPE_CHECKING:
+    from ..model.analysis import Analysis
+    from ..model.profile import Profile
     from ..model.traces import ImportOptions
+    from .atomic import atomic_write
+    from .csv_table import read_csv, write_csv
+    from .measurements import LoadedMeasurements, measurement_rows, read_measurements, write_measurements_csv
+    from .processes import pid_alive
+    from .tables import Loaded, component_header
+    from .workbook import read_workbook
+
+# The public face, loaded on first use (PEP 562): a command that reads one workbook imports its
+# reader, not the CSV writer, the trace import or numpy before it needs them.
+_HOMES = {
+    "atomic_write": ".atomic",
+    "read_csv": ".csv_table",
+    "write_csv": ".csv_table",
+    "LoadedMeasurements": ".measurements",
+    "measurement_rows": ".measurements",
+    "read_measurements": ".measurements",
+    "write_measurements_csv": ".measurements",
+    "pid_alive": ".processes",
+    "Loaded": ".tables",
+    "component_header": ".tables",
+    "read_workbook": ".workbook",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
 
 READABLE = (".xlsx", ".xlsm", ".csv", ".tsv", ".txt")
 # Profiler files by name: Kineto/Chrome and speedscope JSON (gzipped or not), and nsys's own formats, which
@@ -50,6 +78,7 @@ def load_any(path: str | Path, trace_options: ImportOptions | None = None) -> Lo
     """
     if not is_trace(path):
         return load_profile(path)
+    from .tables import Loaded
     from .traces import import_trace
 
     result = import_trace(path, trace_options)
@@ -57,8 +86,12 @@ def load_any(path: str | Path, trace_options: ImportOptions | None = None) -> Lo
     return Loaded(result.to_profile(), warnings, from_trace=True)
 
 
-def load_profile(path: str | Path) -> Loaded:
-    """Read a profile from ``path`` by its extension; raises :class:`ProfileError` only."""
+def load_profile(path: str | Path, meanwhile: Sequence[str] = ()) -> Loaded:
+    """Read a profile from ``path`` by its extension; raises :class:`ProfileError` only.
+
+    ``meanwhile``: modules the caller will need next (the analysis, the report), imported on another
+    thread while a workbook's sheets are parsed, which calamine does without holding the GIL.
+    """
     path = Path(path)
     suffix = path.suffix.lower()
     if not path.exists():
@@ -66,6 +99,8 @@ def load_profile(path: str | Path) -> Loaded:
     if path.is_dir():
         raise ProfileError("is a folder, not a profile file", source=str(path))
     if suffix in (".csv", ".tsv", ".txt"):
+        from .csv_table import read_csv
+
         return read_csv(path)
     if suffix == ".xls":
         raise ProfileError(
@@ -75,7 +110,15 @@ def load_profile(path: str | Path) -> Loaded:
         )
     if suffix == ".ods":
         raise ProfileError("this is an OpenDocument spreadsheet (.ods); save it as .xlsx", source=path.name)
-    return read_workbook(path)
+    from .preload import importing
+    from .workbook_sheets import parse_workbook
+
+    # The reader (and numpy under it) loads while calamine parses; both are needed right after.
+    with importing(f"{__name__}.workbook", *meanwhile):
+        parsed = parse_workbook(path)
+    from .workbook import read_workbook
+
+    return read_workbook(path, parsed)
 
 
 def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
@@ -92,6 +135,8 @@ def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None =
     a CSV holds the components table only (with its Objectives column when used).
     """
     if csv if csv is not None else Path(path).suffix.lower() == ".csv":
+        from .csv_table import write_csv
+
         write_csv(profile, path)
     else:
         write_workbook(profile, path, analysis)

@@ -199,6 +199,9 @@ class WorkbookFormulas:
             for row in formulas:
                 if first <= row - row0 < stop:
                     values[row - row0 - first] = self.compute(name, row, col, formulas[row][1])
+            if str not in set(map(type, values)):  # no text, so no error value (#REF!…): the usual case
+                out.extend(values)
+                continue
             for i, value in enumerate(values):
                 if isinstance(value, str) and value.startswith("#") and value.endswith(("!", "?", "A")):
                     raise UnsupportedFormulaError(

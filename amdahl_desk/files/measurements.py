@@ -212,25 +212,17 @@ def _time_unit(text: str) -> TimeUnit | None:
 
 
 def _read_workbook(path: Path) -> LoadedMeasurements:
-    import python_calamine
-
-    from .container import check_xlsx_container
     from .formula_cells import WorkbookFormulas
     from .workbook import other_sheet, sheet_grid
+    from .workbook_sheets import parse_workbook
 
-    report = check_xlsx_container(path)
+    parsed = parse_workbook(path, profile_sheets=False)
+    book = parsed.book
     try:
-        book = python_calamine.CalamineWorkbook.from_path(str(path))
-        names = list(book.sheet_names)
-    except Exception as exc:  # calamine raises its own types for damaged parts
-        raise ProfileError(f"the workbook is damaged and cannot be read ({exc})", source=path.name) from None
-    try:
-        if not names:
-            raise ProfileError("the workbook has no sheets", source=path.name)
-        lower = {n.strip().lower(): n for n in names}
+        report = parsed.report
         formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: other_sheet(book, name))
         try:
-            grid = sheet_grid(book, lower.get("measurements", names[0]), report, path.name, formulas)
+            grid = sheet_grid(parsed, parsed.lower.get("measurements", parsed.names[0]), path.name, formulas)
         except ProfileError:
             raise
         except Exception as exc:

@@ -164,7 +164,7 @@ class TableReader:
         components: list[Component] = []
         self._component_cells = (grid, [row.grid_row for row in rows], cols)
         self.time_cells = grid.span(rows[0].grid_row, rows[-1].grid_row, cols["time"]) if rows else ""
-        make = Component._make
+        new_tuple = tuple.__new__
         for row in rows:
             if row.error is not None:
                 self.problem(*row.error)
@@ -175,8 +175,8 @@ class TableReader:
                 time = row.time[0]
             else:
                 time = convert(row.time[0], row.time[1] or bare_unit, unit)
-            # The reader's names are already stripped: _make skips Component.__new__ and its strip().
-            components.append(make((row.name, time, row.scaling, row.group, row.notes, row.objectives)))
+            # The reader's names are already stripped: tuple.__new__ skips Component.__new__ and its strip().
+            components.append(new_tuple(Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives)))
         return components, unit
 
     def _missing_header(self, grid: Grid) -> None:
@@ -217,7 +217,8 @@ class TableReader:
         inf = math.inf
         grid_rows = grid.rows
         decimal = column_decimal(grid, header + 1, time_col)
-        make_row = _Row._make  # skips the generated __new__: a third of the cost of _Row(...)
+        # tuple.__new__ straight: _Row(...) runs a generated __new__ and _Row._make a Python frame per row.
+        new_tuple = tuple.__new__
         for r in range(header + 1, len(grid_rows)):
             cells = grid_rows[r]
             if len(cells) < width:
@@ -278,7 +279,7 @@ class TableReader:
             if objectives_col is not None:
                 cell = cells[objectives_col]
                 objectives = parse_objectives(cell if type(cell) is str else as_text(cell)) if cell else ()
-            rows.append(make_row((r, name, time, scaling, group, notes, error, objectives)))
+            rows.append(new_tuple(_Row, (r, name, time, scaling, group, notes, error, objectives)))
         return rows
 
     def _drop_total_line(

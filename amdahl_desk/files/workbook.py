@@ -5,31 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import python_calamine
-
 from ..model.errors import ProfileError
 from ..model.units import TimeUnit
-from .container import ContainerReport, check_xlsx_container
 from .formula_cells import SheetRows, WorkbookFormulas
 from .grid import Grid, is_empty
 from .measurements import read_grid
 from .objectives_sheet import read_objectives
 from .tables import Loaded, TableReader
+from .workbook_sheets import MAX_ROWS, ParsedWorkbook, parse_workbook
 
-MAX_ROWS = 500_000  # 50 times the largest profiles this is built for; memory stays bounded
 
-
-def sheet_grid(book: Any, name: str, report: ContainerReport, source: str, formulas: WorkbookFormulas) -> Grid:
-    sheet = book.get_sheet_by_name(name)
-    if sheet.total_height > MAX_ROWS:
-        raise ProfileError(
-            f"sheet {name} has {sheet.total_height:,} rows, more than the {MAX_ROWS:,} a profile "
-            "can have here; split it or sum small components into groups",
-            source=source,
-        )
+def sheet_grid(parsed: ParsedWorkbook, name: str, source: str, formulas: WorkbookFormulas) -> Grid:
+    sheet = parsed.sheet(name, source)
     rows = sheet.to_python(skip_empty_area=True)
     start = sheet.start or (0, 0)
     formulas.use_rows(name, (rows, start[0], start[1]))
+    report = parsed.report
     # A workbook keeps numbers as numbers; numbers typed as text (1.234 us) use the decimal point unless
     # a cell of their column shows a decimal comma, as the values Amdahl Desk itself writes do.
     return Grid(
@@ -55,30 +46,24 @@ def other_sheet(book: Any, name: str) -> SheetRows | None:
     return sheet.to_python(skip_empty_area=True), start[0], start[1]
 
 
-def read_workbook(path: str | Path) -> Loaded:
-    """Read a profile workbook; raises one :class:`ProfileError` naming every bad cell."""
+def read_workbook(path: str | Path, parsed: ParsedWorkbook | None = None) -> Loaded:
+    """Read a profile workbook (``parsed``: already opened by :func:`parse_workbook`); raises one
+    :class:`ProfileError` naming every bad cell."""
     path = Path(path)
-    report = check_xlsx_container(path)
-    try:
-        book = python_calamine.CalamineWorkbook.from_path(str(path))
-        names = list(book.sheet_names)
-    except Exception as exc:  # calamine raises its own types for damaged parts
-        raise ProfileError(
-            f"the workbook is damaged and cannot be read ({exc}); expected a complete xlsx file", source=path.name
-        ) from None
-    if not names:
-        raise ProfileError("the workbook has no sheets", source=path.name)
-    lower = {n.strip().lower(): n for n in names}
+    if parsed is None:
+        parsed = parse_workbook(path)
+    book, names, lower = parsed.book, parsed.names, parsed.lower
     reader = TableReader(path.name)
+    report = parsed.report
     formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: other_sheet(book, name))
 
     def grid_of(key: str) -> Grid | None:
-        return sheet_grid(book, lower[key], report, path.name, formulas) if key in lower else None
+        return sheet_grid(parsed, lower[key], path.name, formulas) if key in lower else None
 
     measurements = None
     try:
         try:
-            comp_grid = sheet_grid(book, lower.get("components", names[0]), report, path.name, formulas)
+            comp_grid = sheet_grid(parsed, lower.get("components", names[0]), path.name, formulas)
             opt_grid, set_grid, obj_grid = grid_of("optimizations"), grid_of("settings"), grid_of("objectives")
             runs_grid = grid_of("measurements")
         except ProfileError:
@@ -102,5 +87,5 @@ def read_workbook(path: str | Path) -> Loaded:
             except ProfileError as exc:
                 reader.problems.extend(exc.problems)
     finally:
-        book.close()
+        parsed.close()
     return reader.build(read[0] if read else None, unit, opts, settings, specs, measurements)

@@ -1,9 +1,35 @@
-"""The Qt-free model: profile, laws, analysis and report."""
+"""The Qt-free model: profile, laws, analysis and report.
 
-from .analysis import Analysis, analyse
-from .errors import Problem, ProfileError
-from .profile import Component, Optimization, OverheadModel, Profile, Scaling, Settings, default_gpu_counts
-from .units import ParseError, TimeUnit
+The names below are loaded on first use (PEP 562), so what needs only the errors or the units (a
+file's container check, the command line's parser) starts without numpy and the analysis.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .analysis import Analysis, analyse
+    from .errors import Problem, ProfileError
+    from .profile import Component, Optimization, OverheadModel, Profile, Scaling, Settings, default_gpu_counts
+    from .units import ParseError, TimeUnit
+
+_HOMES = {
+    "Analysis": ".analysis",
+    "analyse": ".analysis",
+    "Problem": ".errors",
+    "ProfileError": ".errors",
+    "Component": ".profile",
+    "Optimization": ".profile",
+    "OverheadModel": ".profile",
+    "Profile": ".profile",
+    "Scaling": ".profile",
+    "Settings": ".profile",
+    "default_gpu_counts": ".profile",
+    "ParseError": ".units",
+    "TimeUnit": ".units",
+}
 
 __all__ = [
     "Analysis",
@@ -20,3 +46,12 @@ __all__ = [
     "analyse",
     "default_gpu_counts",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
