@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ..core.locale_text import localize_numbers
 from .base import Chart
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#222")
@@ -98,11 +99,30 @@ def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
         axis.setPen(pg.mkPen(INK, width=max(1.0, style.scale * 0.6)))
         # Axes change rarely but are repainted with every curve: keep them as cached pixmaps.
         axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        localize_ticks(axis)
     # A bare right axis keeps the last x tick label clear of the widget's edge.
     item.showAxis("right")
     item.getAxis("right").setStyle(showValues=False)
     item.getAxis("right").setWidth(int(style.size(18)))
     return widget
+
+
+def localize_ticks(axis: pg.AxisItem) -> None:
+    """The axis' own tick labels (0.5, 1,000) in the machine's locale (0,5 and 1.000 on a German desktop)."""
+    model_strings = axis.tickStrings
+
+    def tick_strings(values: list[float], scale: float, spacing: float) -> list[str]:
+        return [localize_numbers(text) for text in model_strings(values, scale, spacing)]
+
+    axis.tickStrings = tick_strings
+
+
+def set_line_text(line: pg.InfiniteLine, text: str) -> None:
+    """A reference line's label, its numbers in the machine's locale; laid out again only when it changes."""
+    shown = localize_numbers(text)
+    if getattr(line, "_shown_text", None) != shown:
+        line._shown_text = shown
+        line.label.setFormat(shown)
 
 
 class ChartFrame(Chart):
@@ -146,7 +166,8 @@ class ChartFrame(Chart):
         key = f"_ticks_{axis}"
         if getattr(self, key, object()) != ticks:
             setattr(self, key, ticks)
-            self.plot.getAxis(axis).setTicks(None if ticks is None else [ticks])
+            shown = None if ticks is None else [(v, localize_numbers(text)) for v, text in ticks]
+            self.plot.getAxis(axis).setTicks(None if shown is None else [shown])
 
     def set_ranges(self, x: tuple[float, float], y: tuple[float, float]) -> None:
         """Set the view only when it changes (rounded so float noise does not count as change)."""
@@ -161,7 +182,7 @@ class ChartFrame(Chart):
         key = f"_label_{axis}"
         if getattr(self, key, None) != (text, color):
             setattr(self, key, (text, color))
-            self.plot.setLabel(axis, text, color=color, **{"font-size": self.chart_style.css_size()})
+            self.plot.setLabel(axis, localize_numbers(text), color=color, **{"font-size": self.chart_style.css_size()})
 
     def marker_line(
         self, angle: int, color: QColor, style: Qt.PenStyle, position: float, anchor: tuple[float, float]
@@ -181,7 +202,7 @@ class ChartFrame(Chart):
         """``title`` is the plain text; the label keeps its phrases (no-break spaces) and hyphenated words
         ("tensor-core": a word joiner after the hyphen) together when it wraps."""
         plain = text.replace(NBSP, " ")
-        shown = text.replace("-", "-\u2060")
+        shown = localize_numbers(text).replace("-", "-\u2060")
         if plain != self.title or shown != self.title_label.text():
             self.title = plain
             self.title_label.setText(shown)
@@ -191,7 +212,7 @@ class ChartFrame(Chart):
         marks = {"bar": "■", "line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●"}
         parts = [
             f'<span style="white-space: nowrap;"><span style="color:{color}; font-weight: bold;">'
-            f"{marks.get(kind, '■')}</span>&nbsp;{_unbroken(name)}</span>"
+            f"{marks.get(kind, '■')}</span>&nbsp;{_unbroken(localize_numbers(name))}</span>"
             for color, kind, name in entries
         ]
         text = " &nbsp;&nbsp; ".join(parts)
@@ -211,10 +232,11 @@ def phrases(*parts: str) -> str:
 
 
 def set_item_text(item: pg.TextItem, text: str) -> None:
-    """Change a chart label only when its text changes: each change lays the text out again."""
+    """Change a chart label only when its text changes (each change lays the text out again); its
+    numbers in the machine's locale."""
     if getattr(item, "_shown_text", None) != text:
         item._shown_text = text
-        item.setText(text)
+        item.setText(localize_numbers(text))
 
 
 def nice_ceiling(value: float) -> float:

@@ -14,6 +14,7 @@ from ...model.fit import FitResult
 from ...model.profile import Profile
 from ...model.report import target_sentence
 from ...model.units import format_percent, format_speedup, format_time
+from ..core.locale_text import localize_numbers
 from .base import Chart, ChartInputs
 from .chart_style import SCREEN, Style, phrases
 from .registry import SLIDE_CHARTS, ChartEntry, Source, chart_entry
@@ -65,7 +66,9 @@ def fit_lines(label: QLabel, width: int, lines: int = 2, smallest: float = 0.75)
 
 class SlideFrame(Chart):
     """A slide's frame: its background, a title, a subtitle and four headline figures over what a
-    subclass adds to ``self.box`` (padded by ``self.pad``)."""
+    subclass adds to ``self.box`` (padded by ``self.pad``), ending in its ``footer``."""
+
+    footer: QLabel  # the subclass adds it last, below its charts
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent, style)
@@ -103,6 +106,19 @@ class SlideFrame(Chart):
         figures.setColumnStretch(4, 1)
         layout.addLayout(figures)
 
+    def show_texts(self, title: str, subtitle: str, figures: list[tuple[str, str]], footer: str) -> None:
+        """The slide's words: ``figures`` are (value, caption) pairs; the footer may be rich text. Their
+        numbers in the machine's locale, as on the screen."""
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else QMargins()
+        self.title.setText(localize_numbers(title))
+        fit_lines(self.title, self.width() - margins.left() - margins.right())
+        self.subtitle.setText(localize_numbers(subtitle))
+        for (value, caption), v_label, c_label in zip(figures, self.values, self.captions, strict=True):
+            v_label.setText(localize_numbers(value))
+            c_label.setText(localize_numbers(caption))
+        self.footer.setText(localize_numbers(footer))
+
 
 class SlideWidget(SlideFrame):
     """One image for a review: the result as a title, the headline numbers, two key charts."""
@@ -137,24 +153,21 @@ class SlideWidget(SlideFrame):
             raise ProfileError("there is nothing to chart: the profile needs components with times above 0")
         unit = profile.unit
         c = analysis.combined
-        self.title.setText(slide_title(profile, analysis))
-        layout = self.layout()
-        margins = layout.contentsMargins() if layout is not None else QMargins()
-        fit_lines(self.title, self.width() - margins.left() - margins.right())
         boundary = profile.settings.boundary or "Measured profile"
-        self.subtitle.setText(
-            f"{boundary} · baseline {format_time(analysis.baseline_total, unit)} over "
-            f"{len(profile.components):,} components"
-        )
         figures = [
             (format_speedup(c.overall_speedup), "end-to-end speedup"),
             (format_time(c.new_total, unit), f"new time (from {format_time(analysis.baseline_total, unit)})"),
             (format_time(c.time_saved, unit), "saved per run"),
             (format_speedup(c.ceiling) if c.enabled else "—", f"ceiling 1/(1−f), f = {format_percent(c.fraction)}"),
         ]
-        for (value, caption), v_label, c_label in zip(figures, self.values, self.captions, strict=True):
-            v_label.setText(value)
-            c_label.setText(caption)
+        sentence = target_sentence(profile, analysis)
+        self.show_texts(
+            slide_title(profile, analysis),
+            f"{boundary} · baseline {format_time(analysis.baseline_total, unit)} over "
+            f"{len(profile.components):,} components",
+            figures,
+            sentence or "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts never add.",
+        )
         self.values[0].setStyleSheet("color: #1a6e2e;" if c.overall_speedup > 1 else "color: #222;")
         inputs = ChartInputs(profile, analysis, selected, self.fit)
         for entry, chart in self.parts.values():
@@ -162,8 +175,6 @@ class SlideWidget(SlideFrame):
             chart.setVisible(shown)
             if shown:
                 chart.show_inputs(inputs)
-        sentence = target_sentence(profile, analysis)
-        self.footer.setText(sentence or "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts never add.")
 
     def show_fit(self, fit: FitResult | None) -> None:
         self.fit = fit

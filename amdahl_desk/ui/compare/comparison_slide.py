@@ -66,11 +66,6 @@ class ComparisonSlide(SlideFrame):
 
     def show_comparison(self, c: Comparison, boundary: str = "") -> None:
         unit = c.unit
-        self.title.setText(slide_title(c))
-        self.subtitle.setText(
-            f"{boundary or 'Measured profile'} · before {format_time(c.before_total, unit)}, "
-            f"after {format_time(c.after_total, unit)}; the plan promised {format_time(c.predicted_total, unit)}"
-        )
         b = c.bottleneck
         gap = plan_verdict(c)
         largest = (
@@ -84,10 +79,13 @@ class ComparisonSlide(SlideFrame):
             (format_time(abs(c.shortfall), unit), gap.split(" ", 2)[-1] if gap != "exactly as planned" else gap),
             (format_percent(b.after_share), largest),
         ]
-        for (value, caption), v_label, c_label in zip(figures, self.values, self.captions, strict=True):
-            v_label.setText(value)
-            c_label.setText(caption.strip())
+        self.show_texts(
+            slide_title(c),
+            f"{boundary or 'Measured profile'} · before {format_time(c.before_total, unit)}, "
+            f"after {format_time(c.after_total, unit)}; the plan promised {format_time(c.predicted_total, unit)}",
+            [(value, caption.strip()) for value, caption in figures],
+            f"<b>{html.escape(details(c))}</b><br>{html.escape(b.sentence)}",
+        )
         measured_ok = c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
         self.values[1].setStyleSheet("color: #1a6e2e;" if measured_ok else "color: #b35c00;")
         self.chart.show_comparison(c)
-        self.footer.setText(f"<b>{html.escape(details(c))}</b><br>{html.escape(b.sentence)}")

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
 from ...model.fit_text import count, percent
-from ..charts.chart_style import BLUE, ORANGE, SCREEN, Style, log2_ticks
+from ..charts.chart_style import BLUE, ORANGE, SCREEN, Style, log2_ticks, set_line_text
 from .measured_chart import MeasuredChart, grouped
 
 
@@ -53,7 +53,7 @@ class KarpFlattChart(MeasuredChart):
         shown = math.isfinite(serial) and -50 < serial < 100
         if shown:
             self.amdahl.setPos(serial)
-            self.amdahl.label.setFormat(f"Amdahl fit: 1 − P = {percent(serial / 100)}")
+            set_line_text(self.amdahl, f"Amdahl fit: 1 − P = {percent(serial / 100)}")
             lo_y, hi_y = min(lo_y, serial), max(hi_y, serial)
         self.present("amdahl", shown)
         first, last = float(fit.points.n.min()), float(fit.points.n.max())

@@ -17,6 +17,7 @@ from ...model.fit_text import profile_p_at as profile_p_at
 from ...model.laws import FloatArray
 from ...model.profile import Profile
 from ..charts.chart_style import INK, SCREEN, ChartFrame, Style
+from ..core.locale_text import localize_numbers
 from .measured_values import throughput_scale as throughput_scale
 
 PURPLE = QColor("#7b3fa0")
@@ -107,7 +108,7 @@ class MeasuredChart(ChartFrame):
             if not layer.present:
                 continue
             mark = f'<span style="color:{layer.color}; font-weight: bold;">{MARKS[layer.mark]}</span>'
-            name = html.escape(layer.name)
+            name = html.escape(localize_numbers(layer.name))
             if self.interactive:
                 colour = "#222" if key not in self.hidden else "#aaa"
                 strike = " line-through" if key in self.hidden else " none"

@@ -14,7 +14,7 @@ from ...model.fit import curve_range, sample_n
 from ...model.fit_text import count
 from ...model.laws import FloatArray
 from ...model.units import format_number
-from ..charts.chart_style import GREY, INK, LABEL_FILL, RED, SCREEN, Style, log10_ticks, set_item_text
+from ..charts.chart_style import GREY, INK, LABEL_FILL, RED, SCREEN, Style, log10_ticks, set_item_text, set_line_text
 from .measured_chart import PURPLE, MeasuredChart, grouped, throughput_scale
 
 
@@ -97,7 +97,7 @@ class ThroughputChart(MeasuredChart):
             limit = usl.limit_x * scale
             if math.isfinite(limit) and limit < top * 1.6:
                 self.limit.setPos(math.log10(limit) if self.log else limit)
-                self.limit.label.setFormat(f"limit γ/α = {format_number(limit)}")
+                set_line_text(self.limit, f"limit γ/α = {format_number(limit)}")
                 top = max(top, limit)
             self.present("limit", math.isfinite(limit) and limit < top * 1.6)
             self.present("peak", peak is not None and peak <= hi)

@@ -14,7 +14,7 @@ from ...model.extras import profile_extras
 from ...model.load_view import load_curve
 from ...model.profile import Profile
 from ...model.units import format_number, format_time
-from ..charts.chart_style import BLUE, GREEN, GREY, INK, RED, SCREEN, ChartFrame, Style, set_item_text
+from ..charts.chart_style import BLUE, GREEN, GREY, INK, RED, SCREEN, ChartFrame, Style, set_item_text, set_line_text
 
 BEFORE, AFTER = GREY, BLUE
 
@@ -93,14 +93,14 @@ class LoadChart(ChartFrame):
             line.setVisible(math.isfinite(rate))
             if math.isfinite(rate):
                 line.setPos(rate)
-                line.label.setFormat(f"wall {side}: {format_number(rate)}/s")
+                set_line_text(line, f"wall {side}: {format_number(rate)}/s")
         self.current.setVisible(True)
         self.current.setPos(curve.current_rate)
-        self.current.label.setFormat(f"now {format_number(curve.current_rate)}/s")
+        set_line_text(self.current, f"now {format_number(curve.current_rate)}/s")
         self.target.setVisible(curve.target is not None)
         if curve.target is not None:
             self.target.setPos(curve.target)
-            self.target.label.setFormat(f"target {format_time(curve.target, unit)}")
+            set_line_text(self.target, f"target {format_time(curve.target, unit)}")
         xs, ys, brushes = [], [], []
         for i, (q, color, side) in enumerate(((load.before, BEFORE, "before"), (load.after, AFTER, "after"))):
             label = self.point_labels[i]

@@ -22,6 +22,7 @@ from ..charts.chart_style import (
     nice_ceiling,
     phrases,
     set_item_text,
+    set_line_text,
 )
 
 TOP = 8  # components shown by name; the rest are one "other" segment
@@ -132,7 +133,7 @@ class BreakdownChart(ChartFrame):
         if t is not None:
             self.target.setVisible(True)
             self.target.setPos(t)
-            self.target.label.setFormat(f"target {format_time(t, unit)}")
+            set_line_text(self.target, f"target {format_time(t, unit)}")
             xmax = max(xmax, t * 1.1)
         else:
             self.target.setVisible(False)

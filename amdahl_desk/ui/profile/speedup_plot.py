@@ -28,6 +28,7 @@ from ..charts.chart_style import (
     phrases,
     place_callout,
     set_item_text,
+    set_line_text,
 )
 
 
@@ -117,7 +118,7 @@ class SpeedupPlot(ChartFrame):
         if math.isfinite(ceiling):
             self.ceiling.setVisible(True)
             self.ceiling.setPos(ceiling)
-            self.ceiling.label.setFormat(f"ceiling 1/(1−f) = {format_speedup(ceiling)}")
+            set_line_text(self.ceiling, f"ceiling 1/(1−f) = {format_speedup(ceiling)}")
             top = max(top, ceiling)
         else:
             self.ceiling.setVisible(False)

@@ -28,6 +28,7 @@ from ..charts.chart_style import (
     phrases,
     place_callout,
     set_item_text,
+    set_line_text,
 )
 
 # Curves closer than this everywhere (relative) are drawn as one line by a screen: say so in the legend.
@@ -151,7 +152,7 @@ class ScalingPlot(ChartFrame):
         if math.isfinite(ceiling):
             self.ceiling.setVisible(True)
             self.ceiling.setPos(math.log10(ceiling))
-            self.ceiling.label.setFormat(f"Amdahl ceiling {format_speedup(ceiling)}")
+            set_line_text(self.ceiling, f"Amdahl ceiling {format_speedup(ceiling)}")
             hi = max(hi, ceiling)
         else:
             self.ceiling.setVisible(False)
