@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from PySide6.QtGui import QImage
 
@@ -128,3 +129,37 @@ def test_without_an_arrival_rate_the_load_chart_has_plain_axes(llm):  # noqa: F8
     assert "set an arrival rate" in chart.title
     (x0, x1), (y0, y1) = chart.plot.viewRange()
     assert (x0, x1) == pytest.approx((0, 1)) and (y0, y1) == pytest.approx((0, 1))  # not the last rate's axes
+
+
+@pytest.mark.parametrize("size", [(1600, 900), (900, 560), (1920, 1080)])
+def test_the_line_labels_of_the_load_chart_sit_clear_of_each_other_and_inside(qtbot, size):
+    """Walls, the current rate and the target: each label inside the plot, over no other label and across no
+    other line (it used to sit where a curve or the current-rate line crossed it)."""
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.model import analyse
+    from amdahl_desk.resources import example_path
+    from amdahl_desk.ui.objectives.load_chart import LoadChart
+
+    profile = load_profile(example_path().parent / "llm-request.xlsx").profile
+    chart = LoadChart()
+    qtbot.addWidget(chart)
+    chart.resize(*size)
+    chart.show()
+    qtbot.waitExposed(chart)
+    chart.show_analysis(profile, analyse(profile))
+    vb = chart.plot.vb
+    view = vb.sceneBoundingRect()
+    lines = [chart.current, chart.wall_before, chart.wall_after, chart.target]
+    assert all(line.isVisible() for line in lines)
+    rects = [line.label.sceneBoundingRect() for line in lines]
+    rects += [label.sceneBoundingRect() for label in chart.point_labels]
+    for i, rect in enumerate(rects):
+        assert view.contains(rect), (i, rect, view)
+        for other in rects[i + 1 :]:
+            assert not rect.intersects(other), (i, rect, other)
+    for line in lines[:3]:
+        others = [o for o in lines[:3] if o is not line]
+        for other in others:
+            x = vb.mapViewToScene(pg.Point(other.value(), 0)).x()
+            r = line.label.sceneBoundingRect()
+            assert not (r.left() < x < r.right()), (line.label.toPlainText(), other.label.toPlainText())

@@ -26,6 +26,7 @@ from ...model.errors import ProfileError
 from ...model.units import format_percent, format_speedup, format_time
 from ..charts.registry import CHART_TITLES, COMPARISON_CHARTS
 from ..core.document import Document
+from ..core.locale_text import localize_numbers
 from ..core.redraw import RedrawScheduler
 from .comparison_chart import ComparisonChart
 from .comparison_slide import plan_verdict
@@ -71,7 +72,8 @@ class _Figure(QWidget):
         self.setToolTip(tip)
 
     def set(self, value: str, caption: str, color: str = "#222") -> None:
-        self.value.setText(value)
+        self.value.setText(localize_numbers(value))
+        caption = localize_numbers(caption)
         self.value.setStyleSheet(f"color: {color};")
         self._caption = caption
         self.caption.setToolTip(caption)
@@ -247,13 +249,17 @@ class ComparisonPanel(QWidget):
         self.sentence.setStyleSheet("")
         self.predicted.set(format_speedup(c.predicted_speedup), "predicted by the plan")
         self.predicted.setToolTip(
-            f"The plan promised {format_time(c.before_total, unit)} → {format_time(c.predicted_total, unit)}"
+            localize_numbers(
+                f"The plan promised {format_time(c.before_total, unit)} → {format_time(c.predicted_total, unit)}"
+            )
         )
         ok = c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
         self.measured.set(format_speedup(c.measured_speedup), "measured", "#1a6e2e" if ok else "#b35c00")
         self.measured.setToolTip(
-            f"Measured {format_time(c.before_total, unit)} → {format_time(c.after_total, unit)}: "
-            "before total ÷ after total"
+            localize_numbers(
+                f"Measured {format_time(c.before_total, unit)} → {format_time(c.after_total, unit)}: "
+                "before total ÷ after total"
+            )
         )
         verdict = plan_verdict(c)
         if verdict == "exactly as planned":
@@ -262,8 +268,8 @@ class ComparisonPanel(QWidget):
             self.gap.set(format_time(abs(c.shortfall), unit), verdict.split(" ", 2)[-1])
         b = c.bottleneck
         self.largest.set(format_percent(b.after_share), f"largest now: {b.after_name}")
-        self.sentence.setText(c.sentence)
-        self.bottleneck.setText(b.sentence)
+        self.sentence.setText(localize_numbers(c.sentence))
+        self.bottleneck.setText(localize_numbers(b.sentence))
         self.notes.setText(" ".join(self._notes(c)))
         self.notes.setVisible(bool(self.notes.text()))
         self.chart.setVisible(True)

@@ -7,8 +7,10 @@ and only the numbers in it. Typed text goes to the model's parsers as typed.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from PySide6.QtCore import QLocale
+from PySide6.QtWidgets import QStyledItemDelegate
 
 # The model's formatted numbers: grouped thousands with an optional fraction, or a plain decimal fraction.
 _NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w]|[.,]\d)")
@@ -22,3 +24,11 @@ def localize_numbers(text: str, locale: QLocale | None = None) -> str:
         return text
     swap = {",": group, ".": point}
     return _NUMBER.sub(lambda m: "".join(swap.get(ch, ch) for ch in m.group(0)), text)
+
+
+class LocaleDelegate(QStyledItemDelegate):
+    """A table's cells shown with the machine's decimal and grouping separators (the model writes 1,234.5)."""
+
+    def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
+        shown = super().displayText(value, locale)
+        return localize_numbers(shown, locale if isinstance(locale, QLocale) else QLocale(locale))

@@ -6,6 +6,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit, QTableView, QWidget
 
 from .cell_message import CellMessage
+from .locale_text import LocaleDelegate
 
 
 class RefusingTableView(QTableView):
@@ -26,6 +27,7 @@ class RefusingTableView(QTableView):
         self.last_rejection = ""
         super().__init__(parent)
         self.message = CellMessage(self.viewport())
+        self.setItemDelegate(LocaleDelegate(self))  # numbers in the machine's locale; subclasses may refine
         self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
         self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
 

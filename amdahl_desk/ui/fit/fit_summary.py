@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from ...model.fit import FitResult
 from ...model.fit_text import count, percent, profile_comparison, regime_sentence
 from ...model.units import format_number, format_speedup
+from ..core.locale_text import localize_numbers
 from ..core.measurement_table import MeasurementTable
 from .measured_values import throughput_scale
 
@@ -117,6 +118,7 @@ class FitSummary(QFrame):
 
     @staticmethod
     def _set(label: QLabel, text: str) -> None:
+        text = localize_numbers(text)
         if label.text() != text:
             label.setText(text)
             label.setVisible(bool(text))

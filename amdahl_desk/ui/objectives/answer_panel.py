@@ -24,6 +24,7 @@ from ...model.objective_table import across_objectives, objective_sentence
 from ...model.objectives import ObjectiveFigures
 from ...model.profile import Profile
 from ..core.document import Aspect
+from ..core.locale_text import LocaleDelegate, localize_numbers
 from .choice import EXTRAS_DEPEND_ON, ObjectiveChoice
 
 MET, MISSED = QColor("#1a6e2e"), QColor("#a33")
@@ -113,6 +114,7 @@ class ObjectivesTable(QTableWidget):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setAlternatingRowColors(True)
+        self.setItemDelegate(LocaleDelegate(self))
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().lineSpacing() + 6)
 
     def show_cells(self, cells: list[list[str]], met: list[bool | None]) -> None:
@@ -191,11 +193,11 @@ class ExtrasPanel(QWidget):
         self.load.setVisible(load is not None)
         self.max_rate.setVisible(load is not None)
         if load is not None:
-            self.load.setText(load_sentence(load, plan_phrase(doc.profile)))
-            self.max_rate.setText(max_rate_sentence(load) or "")
+            self.load.setText(localize_numbers(load_sentence(load, plan_phrase(doc.profile))))
+            self.max_rate.setText(localize_numbers(max_rate_sentence(load) or ""))
             self.max_rate.setVisible(bool(self.max_rate.text()))
         priced = extras is not None and extras.cost.priced
         self.cost.setVisible(priced)
         if extras is not None and priced:
-            self.cost.setText(cost_sentence(extras.cost, doc.profile.unit))
+            self.cost.setText(localize_numbers(cost_sentence(extras.cost, doc.profile.unit)))
         self._fit_heights()

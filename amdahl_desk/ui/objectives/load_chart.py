@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
@@ -14,9 +14,25 @@ from ...model.extras import profile_extras
 from ...model.load_view import load_curve
 from ...model.profile import Profile
 from ...model.units import format_number, format_time
-from ..charts.chart_style import BLUE, GREEN, GREY, INK, RED, SCREEN, ChartFrame, Style, set_item_text, set_line_text
+from ..charts.chart_style import (
+    BLUE,
+    GREEN,
+    GREY,
+    INK,
+    RED,
+    SCREEN,
+    ChartFrame,
+    Style,
+    collisions,
+    curve_points,
+    set_item_text,
+    set_line_text,
+)
 
 BEFORE, AFTER = GREY, BLUE
+# Where a vertical line's label may sit: heights along the line (top first), on its left or its right.
+LABEL_HEIGHTS = (0.92, 0.8, 0.68, 0.56, 0.44, 0.32, 0.2, 0.1)
+LEFT, RIGHT = (1.0, 0.5), (0.0, 0.5)
 
 
 def _finite(values: np.ndarray, cap: float) -> np.ndarray:
@@ -52,6 +68,8 @@ class LoadChart(ChartFrame):
         self.wall_after = self.marker_line(90, RED, Qt.PenStyle.SolidLine, 0.85, (1, 0.5))
         self.current = self.marker_line(90, INK, Qt.PenStyle.DashLine, 0.40, (1, 0.5))
         self.target = self.marker_line(0, GREEN, Qt.PenStyle.DotLine, 0.97, (1, 1))  # right, past the walls
+        for line in (self.wall_before, self.wall_after, self.current, self.target):
+            line.setZValue(10)  # with their labels, over the curves
         self.points = pg.ScatterPlotItem(size=style.size(11), pen=pg.mkPen(INK))
         item.addItem(self.points)
         # Left of the current rate, where the curves are flat: before's over its point, after's under it.
@@ -59,6 +77,7 @@ class LoadChart(ChartFrame):
         for label in self.point_labels:
             label.setFont(style.font(0.95, bold=True))
             item.addItem(label)
+        item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
 
     def _clear(self, title: str) -> None:
         for curve in (self.before, self.after, self.before_p99, self.after_p99):
@@ -122,3 +141,52 @@ class LoadChart(ChartFrame):
         self.set_title(
             f"Latency against load: {load.objective} on {load.servers:,} replica{'s' if load.servers != 1 else ''}"
         )
+        self.place_labels()
+
+    def place_labels(self) -> None:
+        """Each vertical line's label at the first height and side where it crosses no curve, line or other label.
+
+        The walls stand where the curves turn up, so a fixed place was crossed by a curve in most profiles.
+        """
+        vb = self.plot.vb
+        view = vb.sceneBoundingRect().adjusted(2, 2, -2, -2)
+        if view.width() < 10 or view.height() < 10:
+            return
+        curves = (self.before, self.after, self.before_p99, self.after_p99)
+        points = np.concatenate([curve_points(vb, c) for c in curves])
+        taken: list[QRectF] = [lab.sceneBoundingRect() for lab in self.point_labels if lab.toPlainText()]
+        if self.target.isVisible():
+            self.target.label.updatePosition()
+            taken.append(self.target.label.sceneBoundingRect())
+            y = vb.mapViewToScene(pg.Point(0, self.target.value())).y()
+            taken.append(QRectF(view.left(), y - 2, view.width(), 4))
+        lines = [line for line in (self.current, self.wall_before, self.wall_after) if line.isVisible()]
+        for line in lines:  # each line as a thin band: another line's label must not sit across it
+            x = vb.mapViewToScene(pg.Point(line.value(), 0)).x()
+            taken.append(QRectF(x - 2, view.top(), 4, view.height()))
+        for line in lines:
+            label = line.label
+            own = vb.mapViewToScene(pg.Point(line.value(), 0)).x()
+            best: tuple[int, int, float, tuple[float, float]] | None = None
+            order = 0
+            for height in LABEL_HEIGHTS:
+                for side in (LEFT, RIGHT):
+                    label.anchors = [side, side]
+                    label.setPosition(height)
+                    rect = label.sceneBoundingRect()
+                    if view.contains(rect):
+                        others = [r for r in taken if not (r.width() <= 4 and abs(r.center().x() - own) < 1)]
+                        # Over another label or across a line is worse than over a stretch of curve (which
+                        # the label's white ground hides, as the lines and their labels are drawn above the curves).
+                        score = 1000 * collisions(rect, others, points[:0]) + collisions(rect, [], points)
+                        if best is None or (score, order) < (best[0], best[1]):
+                            best = (score, order, height, side)
+                    order += 1
+                if best is not None and best[0] == 0:
+                    break
+            if best is None:
+                continue
+            _, _, height, side = best
+            label.anchors = [side, side]
+            label.setPosition(height)
+            taken.append(label.sceneBoundingRect())

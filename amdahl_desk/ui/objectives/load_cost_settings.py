@@ -15,6 +15,7 @@ from ...model.load_settings import SETTING_PARSERS, SETTING_ROWS, setting_texts
 from ...model.numbers import ParseError
 from ...model.quantities import same_currency
 from ..core.document import Document
+from ..core.locale_text import localize_numbers
 from ..core.qt_util import locale_decimal
 
 _BAD = "QLineEdit { border: 2px solid #c0392b; }"
@@ -76,7 +77,7 @@ class LoadCostSettings(QWidget):
 
     def refresh(self) -> None:
         """Show the settings as the document has them (a field being refused keeps its text)."""
-        texts = setting_texts(self.doc.profile.settings)
+        texts = {name: localize_numbers(text) for name, text in setting_texts(self.doc.profile.settings).items()}
         for name, edit in self.fields.items():
             if not self.messages[name].isHidden():
                 continue

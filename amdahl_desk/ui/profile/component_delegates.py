@@ -2,35 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from PySide6.QtCore import QAbstractItemModel, QEvent, QLocale, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
+from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
-    QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolTip,
     QWidget,
 )
 
 from ...model.profile import Scaling
-from ..core.locale_text import localize_numbers
+from ..core.locale_text import LocaleDelegate
 from .component_table import SCALING, SHARE_ROLE
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 CELL_PADDING = 6  # Qt's item margins on each side of a cell's text, with room to spare
 
 
-class ElidedTipDelegate(QStyledItemDelegate):
+class ElidedTipDelegate(LocaleDelegate):
     """Text too long for its column is elided by Qt; hovering it shows the whole of it.
 
     Numbers are shown with the machine's decimal and grouping separators (the model writes 1,234.5).
     """
-
-    def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
-        shown = super().displayText(value, locale)
-        return localize_numbers(shown, locale if isinstance(locale, QLocale) else QLocale(locale))
 
     def helpEvent(self, event, view, option, index) -> bool:  # type: ignore[no-untyped-def]
         if event is not None and event.type() == QEvent.Type.ToolTip and index.isValid():

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QSlider,
-    QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
     QToolTip,
@@ -105,7 +104,7 @@ class TargetsDelegate(ElidedTipDelegate):
         model.setData(index, editor.chosen(), Qt.ItemDataRole.EditRole)
 
 
-class SpeedupDelegate(QStyledItemDelegate):
+class SpeedupDelegate(ElidedTipDelegate):
     """k typed in a spin box: any value above 0 (below 1 is a slowdown)."""
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from ...model.units import format_speedup, format_time
 from ..core.document import Aspect, Document
+from ..core.locale_text import localize_numbers
 from ..core.redraw import RedrawScheduler
 
 
@@ -46,5 +47,6 @@ class TotalLine(QLabel):
                         f"({format_speedup(c.overall_speedup)}, saves {format_time(c.time_saved, unit)})",
                     )
                 )
+        text = localize_numbers(text)
         if self.text() != text:
             self.setText(text)

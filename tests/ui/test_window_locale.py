@@ -1,0 +1,97 @@
+"""Every number the window shows follows the machine's locale: a sweep over every panel and tab on a German desktop."""
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QLocale
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QTabWidget,
+)
+
+from amdahl_desk.resources import example_path
+from amdahl_desk.ui.objectives.load_cost_settings import LoadCostSettings
+
+GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
+# A decimal point in the model's format: 1.43×, 0.5, 87.25 (a German thousands group always has three digits).
+MODEL_DECIMAL = re.compile(r"(?<![\w.#-])\d+\.(\d{1,2}|\d{4,})(?![\d\w])")
+
+
+@pytest.fixture
+def german_window(qtbot, tmp_path):
+    from amdahl_desk.ui.main_window import MainWindow
+
+    before = QLocale()
+    QLocale.setDefault(GERMAN)
+    examples = example_path().parent
+    shutil.copy(examples / "llm-request.xlsx", tmp_path / "llm.xlsx")
+    win = MainWindow(fresh=True)
+    qtbot.addWidget(win)
+    win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard  # closing the window
+    win.show_error = lambda title, text: pytest.fail(f"error: {text}")
+    win.resize(1600, 1000)
+    assert win.files.open_path(tmp_path / "llm.xlsx", ask=False)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.open_measurements(Path(__file__).parents[1] / "fit" / "fixtures" / "training-gpus.csv")
+    assert win.compare_with(examples / "llm-request-after.xlsx")
+    win.redraws.flush()
+    yield win
+    QLocale.setDefault(before)
+
+
+def shown_texts(win):
+    """(where, text) for every visible label, button, field and table cell as its delegate shows it."""
+    out = []
+    for label in win.findChildren(QLabel):
+        if label.isVisible():
+            out.append((f"label in {type(label.parent()).__name__}", re.sub(r"<[^>]+>", " ", label.text())))
+    for button in win.findChildren(QAbstractButton):
+        if button.isVisible():
+            out.append((f"button in {type(button.parent()).__name__}", button.text()))
+    for edit in win.findChildren(QLineEdit):
+        if edit.isVisible():
+            out.append((f"field {edit.objectName()}", edit.text()))
+    for view in win.findChildren(QAbstractItemView):
+        if isinstance(view, QHeaderView) or not view.isVisible() or view.model() is None:
+            continue
+        model = view.model()
+        for r in range(min(model.rowCount(), 40)):
+            for c in range(model.columnCount()):
+                index = model.index(r, c)
+                value = index.data()
+                if isinstance(value, str):
+                    delegate = view.itemDelegateForIndex(index)
+                    out.append((f"{type(model).__name__} column {c}", delegate.displayText(value, view.locale())))
+    return out
+
+
+def test_no_panel_or_tab_shows_a_number_in_the_models_format(german_window, qtbot):
+    win = german_window
+    found = {}
+    tabs = win.findChildren(QTabWidget)
+    assert tabs
+    for tab_widget in tabs:
+        for i in range(tab_widget.count()):
+            tab_widget.setCurrentIndex(i)
+            win.redraws.flush()
+            for where, text in shown_texts(win):
+                if MODEL_DECIMAL.search(text or ""):
+                    found.setdefault(where, text)
+    assert found == {}
+
+
+def test_a_field_shown_in_the_locale_reads_back_as_the_same_value(german_window):
+    panel = german_window.findChild(LoadCostSettings)
+    before = german_window.doc.profile.settings
+    assert panel.fields["gpu_price_per_hour"].text() == "$2,5"
+    for name, edit in panel.fields.items():
+        assert panel.commit(name), (name, edit.text(), panel.message(name))
+    assert german_window.doc.profile.settings == before
