@@ -145,6 +145,8 @@ def test_first_start_opens_the_example(qtbot, example):
     win.files.start(None, str(example))
     assert win.doc.path is None and win.files.imported_from.name == "training-iteration.xlsx"  # an untitled copy
     qtbot.waitUntil(lambda: win.summary.speedup.value.text() == "1.82×")
+    # and says so, rather than "Opened training-iteration.xlsx" as if the file itself were open
+    assert "untitled copy of the example training-iteration.xlsx" in win.statusBar().currentMessage()
 
 
 class TestSettings:
@@ -163,6 +165,34 @@ class TestSettings:
         panel.target.setText("")
         panel.target.editingFinished.emit()
         assert window.doc.profile.settings.target_time is None
+
+    @pytest.mark.parametrize("text", ["1; 8 64", "64,8,1", "1 8 64 8"])
+    def test_gpu_counts_read_by_the_model_parser(self, window, text):
+        from amdahl_desk.model.values import parse_gpu_counts
+
+        panel = window.settings_panel
+        panel.counts.setText(text)
+        panel.counts.editingFinished.emit()
+        assert window.doc.profile.settings.gpu_counts == parse_gpu_counts(text) == (1, 8, 64)
+
+    @pytest.mark.parametrize("text", ["0, 8", "1, 2.5", "", "1,000"])
+    def test_gpu_counts_refused_with_the_model_parsers_words(self, window, text):
+        from amdahl_desk.model.units import ParseError
+        from amdahl_desk.model.values import parse_gpu_counts
+
+        panel = window.settings_panel
+        before = window.doc.profile.settings.gpu_counts
+        panel.counts.setText(text)
+        panel.counts.editingFinished.emit()
+        assert window.doc.profile.settings.gpu_counts == before
+        with pytest.raises(ParseError) as said:
+            parse_gpu_counts(text)
+        assert panel.last_rejection == str(said.value)
+
+    def test_the_target_is_named_end_to_end_when_the_profile_has_other_objectives(self, window, example):
+        assert window.settings_panel.target_label.text() == "Target time"
+        window.files.open_path(example.parent / "llm-request.xlsx", ask=False)
+        assert window.settings_panel.target_label.text() == "End-to-end target"
 
     def test_infeasible_target_is_said(self, window):
         window.settings_panel.target.setText("350")
@@ -190,7 +220,7 @@ class TestSettings:
         assert window.doc.analysis.scaling.gpus[-1] == 64
         panel.counts.setText("1, 8, lots")
         panel.counts.editingFinished.emit()
-        assert "whole numbers" in panel.last_rejection
+        assert "is not a valid GPU count" in panel.last_rejection
 
     def test_parallel_fraction_override(self, window):
         panel = window.settings_panel

@@ -104,7 +104,7 @@ class TestRefusalAtTheCell:
         panel.counts.setText("1, 8, lots")
         panel.counts.editingFinished.emit()
         notice = panel.notice
-        assert notice.isVisible() and "whole numbers" in notice.text()
+        assert notice.isVisible() and "is not a valid GPU count" in notice.text()
 
         def beside() -> bool:
             field = QRect(panel.counts.mapTo(panel, QPoint(0, 0)), panel.counts.size())

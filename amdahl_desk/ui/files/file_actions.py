@@ -224,12 +224,20 @@ class FileActions(QObject):
         self.disk_stamp = None if untitled else stamp(path)
         self.sourceChanged.emit()
         self._remember(path)
+        # Say what the document is: an untitled copy of an example (or of a CSV table) saves elsewhere.
+        opened = (
+            f"Opened an untitled copy of the example {path.name} (Save asks where to keep it)"
+            if self.example_copy
+            else f"Opened {path.name} as an untitled workbook (Save asks where to keep it)"
+            if csv
+            else f"Opened {path.name}"
+        )
         if loaded.warnings:
             self.prompts.show_status(
-                f"Opened {path.name} with {len(loaded.warnings)} warning(s): " + str(loaded.warnings[0]), 15000
+                f"{opened} with {len(loaded.warnings)} warning(s): " + str(loaded.warnings[0]), 15000
             )
         else:
-            self.prompts.show_status(f"Opened {path.name}", 5000)
+            self.prompts.show_status(opened, 8000 if untitled else 5000)
         self.opened.emit()
         return True
 

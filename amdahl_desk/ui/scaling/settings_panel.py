@@ -30,8 +30,10 @@ from ...model.units import (
     parse_bytes,
     parse_time_text,
 )
+from ...model.values import parse_gpu_counts, parse_target_time
 from ..core.cell_message import CellMessage
 from ..core.document import Document
+from ..core.locale_text import localize_numbers
 from ..core.qt_util import locale_decimal
 
 _BAD = "QLineEdit { border: 2px solid #c0392b; }"
@@ -85,7 +87,11 @@ class SettingsPanel(QWidget):
         form.addRow("Boundary", self.boundary)
         row = QHBoxLayout()
         row.addWidget(self.unit)
-        row.addWidget(QLabel("Target time", self))
+        self.target_label = QLabel("Target time", self)
+        self.target_label.setToolTip(
+            "The end-to-end target time; other objectives' targets (time to first token…) are set per objective"
+        )
+        row.addWidget(self.target_label)
         row.addWidget(self.target, 1)
         form.addRow("Unit", row)
         gpus = QHBoxLayout()
@@ -155,7 +161,11 @@ class SettingsPanel(QWidget):
         blockers = [QSignalBlocker(w) for w in widgets]
         self.boundary.setText(s.boundary)
         self.unit.setCurrentIndex(list(TimeUnit).index(unit))
-        self.target.setText("" if s.target_time is None else f"{format_number(s.target_time)} {unit.label}")
+        target = "" if s.target_time is None else f"{format_number(s.target_time)} {unit.label}"
+        self.target.setText(localize_numbers(target))
+        # With objectives beside end to end (TTFT…), this is end to end's target; theirs are on the Objectives sheet.
+        others = bool(self.doc.profile.objectives) or any(c.objectives for c in self.doc.profile.components)
+        self.target_label.setText("End-to-end target" if others else "Target time")
         self.n0.setValue(s.baseline_gpus)
         self.max_gpus.setValue(max(s.gpu_counts))
         self.counts.setText(", ".join(f"{n}" for n in s.gpu_counts))
@@ -169,9 +179,9 @@ class SettingsPanel(QWidget):
         self.model_help.setText(
             s.overhead_model.description + "; C is the measured time of the 'communication' components at N0 GPUs."
         )
-        self.latency.setText(f"{decimal_text(s.ring_latency, 1e-6)} us")
-        self.message.setText(f"{decimal_text(s.ring_message_bytes, 1e6)} MB")
-        self.bandwidth.setText(f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s")
+        self.latency.setText(localize_numbers(f"{decimal_text(s.ring_latency, 1e-6)} us"))
+        self.message.setText(localize_numbers(f"{decimal_text(s.ring_message_bytes, 1e6)} MB"))
+        self.bandwidth.setText(localize_numbers(f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s"))
         for w in (self.latency, self.message, self.bandwidth):
             w.setEnabled(s.overhead_model is OverheadModel.RING)
             w.setStyleSheet("")
@@ -218,13 +228,9 @@ class SettingsPanel(QWidget):
             self._set("Clear target time", target_time=None)
             return
         try:
-            number, written = parse_time_text(text, locale_decimal())
+            value = parse_target_time(text, self.doc.unit, locale_decimal())
         except ParseError as exc:
             self._reject(self.target, str(exc))
-            return
-        value = convert(number, written, self.doc.unit) if written else number
-        if value <= 0:
-            self._reject(self.target, "the target time must be greater than 0")
             return
         self._set("Set target time", self.target, target_time=value)
 
@@ -232,11 +238,12 @@ class SettingsPanel(QWidget):
         self._set("Set GPU range", gpu_counts=default_gpu_counts(self.max_gpus.value()))
 
     def _counts(self) -> None:
-        parts = [p for p in self.counts.text().replace(";", ",").replace(" ", ",").split(",") if p]
-        if not parts or not all(p.isdigit() and int(p) >= 1 for p in parts):
-            self._reject(self.counts, "expected whole numbers of 1 or more, like 1, 8, 64, 512")
+        try:
+            counts = parse_gpu_counts(self.counts.text())
+        except ParseError as exc:
+            self._reject(self.counts, str(exc))
             return
-        self._set("Set GPU counts", self.counts, gpu_counts=tuple(sorted({int(p) for p in parts})))
+        self._set("Set GPU counts", self.counts, gpu_counts=counts)
 
     def _parallel(self) -> None:
         on = self.p_override.isChecked()
