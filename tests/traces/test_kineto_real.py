@@ -129,3 +129,26 @@ def test_last_step_still_draining_the_gpu_is_pointed_out():
     want = (starts["ProfilerStep#554"] - starts["ProfilerStep#550"]) / 4 / 1000
     assert kept.gpu.span == pytest.approx(want, rel=1e-9)
     assert not any("finishing queued work" in w for w in kept.warnings)
+
+
+def test_a_gpu_step_longer_than_the_cpu_step_is_explained():
+    # The GPU timeline (the profile's total) runs 96 ms a step while the CPU's ProfilerSteps average 79 ms:
+    # the CPU launched ahead. Without a word the two figures side by side look like a reading error.
+    trace = expect.load(NS1)
+    result = load_trace(NS1).summarise(ImportOptions(group_by="gpu"))
+    gpu_step, cpu_step = expect.gpu_per_step_ms(trace)["span"], expect.mean_step_ms(trace)
+    assert gpu_step / cpu_step - 1 > 0.05
+    [note] = [w for w in result.warnings if "GPU timeline's step" in w]
+    assert f"{gpu_step:.4g} ms" in note and f"{cpu_step:.4g} ms" in note
+    assert f"{gpu_step / cpu_step - 1:.0%} longer" in note and "launches kernels ahead" in note
+    # grouped by annotation the total is the CPU step: nothing to explain
+    by_annotation = load_trace(NS1).summarise(ImportOptions(group_by="annotation"))
+    assert not any("GPU timeline's step" in w for w in by_annotation.warnings)
+
+
+def test_gpu_and_cpu_steps_that_agree_need_no_note():
+    from amdahl_desk.model.traces.summary import _gpu_step_note
+
+    assert _gpu_step_note(100.0, 97.0) == [] and _gpu_step_note(100.0, 104.9) == []
+    [shorter] = _gpu_step_note(80.0, 100.0)
+    assert "20% shorter" in shorter

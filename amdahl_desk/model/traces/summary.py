@@ -137,6 +137,8 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         else None
     )
     step_time = None if not steps else sum(s.duration for s in steps) / len(steps) * MS_PER_US
+    if group_by == "gpu" and gpu is not None and step_time and not total:
+        warnings.extend(_gpu_step_note(gpu.span, step_time))
     world = trace.world_size or len(traces)
     where = f"rank {rank.rank} of {world}" + (" (the slowest)" if rank.slowest else "") if world > 1 else ""
     what = "the whole trace" if total else f"mean of {len(steps)} step{'s' * (len(steps) != 1)}"
@@ -200,6 +202,28 @@ def _gpu_split(
         )
         return split_device(events, device).scaled(MS_PER_US)
     return mean_split(per_step).scaled(MS_PER_US)
+
+
+GPU_CPU_STEP_GAP = 0.05  # GPU and CPU step times further apart than this are explained
+
+
+def _gpu_step_note(gpu_step: float, cpu_step: float) -> list[str]:
+    """Why the GPU timeline's step (the profile's total) is not the CPU's ProfilerStep time, when they differ."""
+    gap = gpu_step / cpu_step - 1
+    if abs(gap) <= GPU_CPU_STEP_GAP:
+        return []
+    why = (
+        "the CPU launches kernels ahead of the GPU and its steps end before their GPU work does (the GPU is the "
+        "bottleneck: time the CPU steps to see the CPU side)"
+        if gap > 0
+        else "the GPU's stretches leave out the CPU's time before the first step's first GPU event and after the "
+        "last step's GPU work ends; compare the steps, or leave the odd ones out"
+    )
+    return [
+        f"the GPU timeline's step, {gpu_step:.4g} ms (the profile's total: from one step's first GPU event to the "
+        f"next's), is {abs(gap):.0%} {'longer' if gap > 0 else 'shorter'} than the CPU's mean ProfilerStep, "
+        f"{cpu_step:.4g} ms: {why}"
+    ]
 
 
 def _gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
