@@ -79,6 +79,48 @@ def test_merged_k_steps_name_the_final_value_and_a_seal_ends_the_merge(doc):
     assert doc.undo_stack.count() == 1  # the second drag came back to where it began: gone
 
 
+def live_commands():
+    import gc
+
+    from amdahl_desk.ui.core.commands import DocumentCommand
+
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, DocumentCommand))
+
+
+def test_merged_edits_leave_no_command_behind(doc):
+    """Each keystroke that merges into the step before must be freed: Qt deleted it inside push, and PySide
+    then kept its wrapper (and the rows it held) for the life of the window: memory lost at every edit."""
+    table = ComponentTableModel(doc)
+    before = live_commands()
+    for i in range(200):
+        assert table.setData(table.index(0, TIME), str(11 + i))
+    for i in range(200):
+        doc.replace_optimization(0, Optimization("o", ("a",), 2 + i), f"Set k of o to {2 + i}×", merge_key=("k", 0))
+    assert doc.undo_stack.count() == 2
+    assert live_commands() - before <= 2
+    undo_texts = []
+    doc.undo_stack.undoTextChanged.connect(undo_texts.append)
+    assert table.setData(table.index(1, TIME), "21") and table.setData(table.index(1, TIME), "22")
+    assert undo_texts[-1] == doc.undo_stack.undoText() and doc.undo_stack.count() == 3
+    doc.undo_stack.undo()  # one step takes the merged edits back at once
+    assert doc.profile.components[1].time == 20
+    doc.undo_stack.redo()
+    assert doc.profile.components[1].time == 22
+
+
+def test_edits_merge_only_after_the_saved_state_and_without_a_redo_side(doc):
+    table = ComponentTableModel(doc)
+    assert table.setData(table.index(0, TIME), "11")
+    doc.undo_stack.setClean()
+    assert table.setData(table.index(0, TIME), "12")
+    assert doc.undo_stack.count() == 2 and not doc.undo_stack.isClean()  # saved 11 stays a step of its own
+    doc.undo_stack.undo()
+    assert doc.undo_stack.isClean() and doc.profile.components[0].time == 11
+    assert table.setData(table.index(0, TIME), "13")  # the redo side (12) goes; 13 is its own step
+    assert doc.undo_stack.count() == 2 and doc.undo_stack.canRedo() is False
+
+
 def test_the_analysis_is_current_when_views_hear_of_a_change(doc):
     """Issue 8 item 13: the checklist emptied, then one added — views read the new analysis, not the old one."""
     opts = OptimizationTableModel(doc)

@@ -41,7 +41,15 @@ class CostChart(ChartFrame):
         super().__init__(parent, style)
         item = self.plot
         self.axis_label("bottom", "GPUs N (log₂ scale)")
-        self.line = item.plot(pen=style.pen(BLUE, 2.5), symbol="o", symbolSize=style.size(6), symbolBrush=BLUE)
+        # The symbols' brush and pen made once: given a colour, pyqtgraph makes a new brush at every update, and
+        # its symbol atlas keys on the brush object, so the atlas grew by an entry per edit for as long as the window ran.
+        self.line = item.plot(
+            pen=style.pen(BLUE, 2.5),
+            symbol="o",
+            symbolSize=style.size(6),
+            symbolBrush=pg.mkBrush(BLUE),
+            symbolPen=pg.mkPen(BLUE),
+        )
         self.cheapest = pg.ScatterPlotItem(size=style.size(16), symbol="star", brush=pg.mkBrush(GREEN), pen=INK)
         self.on_target = pg.ScatterPlotItem(size=style.size(14), symbol="d", brush=pg.mkBrush(ORANGE), pen=INK)
         item.addItem(self.cheapest)

@@ -71,6 +71,9 @@ class LoadChart(ChartFrame):
         for line in (self.wall_before, self.wall_after, self.current, self.target):
             line.setZValue(10)  # with their labels, over the curves
         self.points = pg.ScatterPlotItem(size=style.size(11), pen=pg.mkPen(INK))
+        # One brush per side, made once: the scatter's symbol atlas keys on the brush object (a new one per update
+        # would add an atlas entry at every edit).
+        self.point_brushes = (pg.mkBrush(BEFORE), pg.mkBrush(AFTER))
         item.addItem(self.points)
         # Left of the current rate, where the curves are flat: before's over its point, after's under it.
         self.point_labels = [pg.TextItem(color=c, anchor=a) for c, a in ((BEFORE, (1.05, 1.0)), (AFTER, (1.05, 0.0)))]
@@ -121,7 +124,7 @@ class LoadChart(ChartFrame):
             self.target.setPos(curve.target)
             set_line_text(self.target, f"target {format_time(curve.target, unit)}")
         xs, ys, brushes = [], [], []
-        for i, (q, color, side) in enumerate(((load.before, BEFORE, "before"), (load.after, AFTER, "after"))):
+        for i, (q, side) in enumerate(((load.before, "before"), (load.after, "after"))):
             label = self.point_labels[i]
             if q.saturated or q.mean_response is None or not math.isfinite(q.mean_response):
                 # No number at all past the wall: the queue grows without bound.
@@ -131,7 +134,7 @@ class LoadChart(ChartFrame):
             y = min(q.mean_response, top)
             xs.append(curve.current_rate)
             ys.append(y)
-            brushes.append(pg.mkBrush(color))
+            brushes.append(self.point_brushes[i])
             set_item_text(label, format_time(q.mean_response, unit))
             label.setPos(curve.current_rate, y)
         self.points.setData(xs, ys, brush=brushes)
