@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Settings
@@ -27,6 +27,30 @@ EDIT_CELL_ID = 1001
 SET_OPTIMIZATIONS_ID = 1002
 SET_SETTINGS_ID = 1003
 SET_MEASUREMENTS_ID = 1004
+
+
+def push_merging(stack: QUndoStack, command: QUndoCommand) -> None:
+    """``stack.push(command)``, but a command that merges into the last one (a cell typed again, a slider
+    step) is merged here, as ``push`` would: given it, Qt deletes the merged command inside ``push`` and
+    PySide then parents the dead command's wrapper to the stack, where it and the rows it holds stayed for
+    the life of the window (a soak lost memory at every merged edit)."""
+    index = stack.index()
+    top = stack.command(index - 1) if index > 0 else None
+    if (
+        top is not None
+        and command.id() != -1
+        and top.id() == command.id()
+        and index == stack.count()  # nothing to redo (push would first drop it)
+        and index != stack.cleanIndex()  # Qt never merges into the saved state
+        and top.mergeWith(command)
+    ):
+        if top.isObsolete():
+            stack.undo()  # back where it started: Qt removes an obsolete command without undoing it
+        else:
+            stack.indexChanged.emit(index)
+            stack.undoTextChanged.emit(stack.undoText())
+        return
+    stack.push(command)
 
 
 class DocumentCommand(QUndoCommand):

@@ -175,31 +175,8 @@ class Document(QObject):
         self._pending.update(aspects)
 
     def _push(self, command: QUndoCommand) -> None:
-        """Record a change already applied (the command's first redo does nothing).
-
-        A command that merges into the last one (a cell typed again, a slider step) is merged here, as
-        QUndoStack.push would: given it, Qt deletes the merged command inside ``push`` and PySide then
-        parents the dead command's wrapper to the stack, where it and the rows it holds stayed for the
-        life of the window (a soak lost memory at every merged edit).
-        """
-        stack = self.undo_stack
-        index = stack.index()
-        top = stack.command(index - 1) if index > 0 else None
-        if (
-            top is not None
-            and command.id() != -1
-            and top.id() == command.id()
-            and index == stack.count()  # nothing to redo (push would first drop it)
-            and index != stack.cleanIndex()  # Qt never merges into the saved state
-            and top.mergeWith(command)
-        ):
-            if top.isObsolete():
-                stack.undo()  # back where it started: Qt removes an obsolete command without undoing it
-            else:
-                stack.indexChanged.emit(index)
-                stack.undoTextChanged.emit(stack.undoText())
-            return
-        stack.push(command)
+        """Record a change already applied (the command's first redo does nothing)."""
+        commands.push_merging(self.undo_stack, command)
 
     # -- requests: validate once, apply, record ----------------------------------
     def edit_components(
