@@ -147,9 +147,18 @@ def _text_fits(view, row: int, col: int) -> bool:
 
 
 def _header_fits(view, col: int) -> bool:
+    """The header's title fits its column: whole on one line, or each of its two lines when the header
+    draws it on two ("New time" over "(ms)"), with the header tall enough for them."""
+    from amdahl_desk.ui.core.wrapping_header import header_lines
+
     header = view.horizontalHeader()
     text = str(view.model().headerData(col, Qt.Orientation.Horizontal))
-    return QFontMetrics(header.font()).horizontalAdvance(text) + HEADER_EXTRA <= view.columnWidth(col)
+    fm = QFontMetrics(header.font())
+    if col in getattr(header, "two_lines", ()):
+        lines = header_lines(text)
+        tall = header.height() >= fm.lineSpacing() * len(lines)
+        return tall and max(fm.horizontalAdvance(t) for t in lines) + HEADER_EXTRA <= view.columnWidth(col)
+    return fm.horizontalAdvance(text) + HEADER_EXTRA <= view.columnWidth(col)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -205,6 +214,17 @@ def test_layout_fits(window, qtbot, size):
         assert bottom <= scroll.viewport().height()
     if size[0] <= 1280:
         assert window.results.in_tabs
+    if size == (1280, 720):
+        # The names are read: number headers go onto two lines and Scaling and Group give way before a
+        # name is cut below a comfortable width ("Input pipelin…" beside a wide "New time (ms)" column).
+        from amdahl_desk.ui.profile.component_view import NAME_COMFORT
+
+        assert table.wrapping_header.two_lines >= {TIME, NEW_TIME}
+        floors = {c: table.horizontalHeader().sectionSizeFromContents(c).width() for c in (SCALING, GROUP)}
+        gave_all = all(table.columnWidth(c) == floors[c] for c in floors)
+        assert table.columnWidth(NAME) >= NAME_COMFORT - 8 or gave_all, (table.columnWidth(NAME), floors)
+    if size[0] >= 1600:
+        assert not table.wrapping_header.two_lines  # room enough: one line each
 
 
 def test_long_names_elide_with_the_whole_name_on_hover(window, qtbot):

@@ -26,6 +26,7 @@ from ...model.profile import Component
 from ..core.clipboard import from_tsv, tile, to_tsv
 from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
+from ..core.wrapping_header import WrappingHeader
 from .component_delegates import CELL_PADDING, ElidedTipDelegate, ScalingDelegate, ShareBarDelegate
 from .component_table import (
     EDITABLE,
@@ -46,6 +47,7 @@ NUMBERS = (TIME, SHARE, NEW_TIME)  # never elided: a cut number is a different n
 # Widest a text column grows to fit its content before it elides (names stretch instead).
 TEXT_CAP = {SCALING: 200, GROUP: 140, OBJECTIVES: 180, NOTES: 260}
 NAME_CAP = 320
+NAME_COMFORT = 180  # names this wide are read easily: Scaling and Group elide for names narrower than this
 
 
 class ComponentTableView(RefusingTableView):
@@ -56,6 +58,8 @@ class ComponentTableView(RefusingTableView):
 
     def __init__(self, model: ComponentTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.wrapping_header = WrappingHeader(self)
+        self.setHorizontalHeader(self.wrapping_header)
         self.setModel(model)
         self.table = model
         self.setItemDelegate(ElidedTipDelegate(self))
@@ -133,17 +137,33 @@ class ComponentTableView(RefusingTableView):
             self._share_room()
 
     def _share_room(self) -> None:
-        """Notes give way first, then Objectives: they shrink (down to their header) so names are seen whole."""
+        """Room for the names, given up in turn: Notes, then Objectives shrink (down to their header); then the
+        number columns' headers go onto two lines ("New time" over "(ms)") and the columns narrow to their
+        numbers; then Scaling and Group shrink to their header (their values elide, whole in a tooltip)."""
         wanted = getattr(self, "_wanted", None)
-        if not wanted:
+        numbers = getattr(self, "_number_widths", None)
+        if not wanted or not numbers:
             return
-        yielding = [c for c in (NOTES, OBJECTIVES) if not self.isColumnHidden(c)]
-        fixed = sum(self.columnWidth(c) for c in range(self.table.columnCount()) if c != NAME and c not in yielding)
-        room = self.viewport().width() - fixed - wanted[NAME]
-        floors = {c: self.horizontalHeader().sectionSizeFromContents(c).width() for c in yielding}
-        widths = {c: wanted[c] for c in yielding}
-        for c in yielding:  # Notes first: each shrinks only as far as the names need
-            excess = sum(widths.values()) - room
+        header = self.horizontalHeader()
+        shown = [c for c in range(self.table.columnCount()) if not self.isColumnHidden(c)]
+        texts = [c for c in (NOTES, OBJECTIVES, SCALING, GROUP) if c in shown]  # the order they give way in
+        floors = {c: header.sectionSizeFromContents(c).width() for c in texts}
+        rest = sum(self.columnWidth(c) for c in shown if c != NAME and c not in numbers and c not in texts)
+        room = self.viewport().width() - rest - wanted[NAME]
+        least = sum(floors[c] if c in (NOTES, OBJECTIVES) else wanted[c] for c in texts)
+        compact = room - least - sum(one for one, _ in numbers.values()) < 0
+        for col, (one, two) in numbers.items():
+            if self.columnWidth(col) != (two if compact else one):
+                self.setColumnWidth(col, two if compact else one)
+        self.wrapping_header.set_two_lines(set(numbers) if compact else set())
+        room -= sum(self.columnWidth(c) for c in numbers)
+        yielding = [c for c in texts if compact or c in (NOTES, OBJECTIVES)]
+        widths = {c: wanted[c] for c in texts}
+        for c in yielding:  # each shrinks only as far as the names need
+            # Scaling and Group (short words a person reads at a glance) give way only for names shorter
+            # than NAME_COMFORT; Notes and Objectives for the whole name.
+            spare = 0 if c in (NOTES, OBJECTIVES) else max(0, wanted[NAME] - NAME_COMFORT)
+            excess = sum(widths.values()) - room - spare
             if excess > 0:
                 widths[c] = max(floors[c], widths[c] - excess)
         for c, width in widths.items():
@@ -155,19 +175,25 @@ class ComponentTableView(RefusingTableView):
         self._share_room()
 
     def fit_number_columns(self) -> None:
-        """Number columns as wide as their header (units included) and their widest number: never cut a digit."""
+        """Number columns as wide as their header (units included) and their widest number: never cut a digit.
+
+        Each also has a narrower width, its header on two lines ("New time" over "(ms)"), which
+        :meth:`_share_room` takes when the names would otherwise be cut.
+        """
         fm = self.fontMetrics()
         model = self.table
         header = self.horizontalHeader()
         rows = self._widest_rows()
+        self._number_widths: dict[int, tuple[int, int]] = {}
         for col in NUMBERS:
-            need = header.sectionSizeFromContents(col).width() + HEADER_PAD
+            one_line = header.sectionSizeFromContents(col).width() + HEADER_PAD
+            two_lines = self.wrapping_header.line_width(col) + HEADER_PAD
+            digits = 0
             for r in rows:
                 text = model.data(model.index(r, col))
                 if text:
-                    need = max(need, fm.horizontalAdvance(str(text)) + 2 * CELL_PADDING)
-            if self.columnWidth(col) != need:
-                self.setColumnWidth(col, need)
+                    digits = max(digits, fm.horizontalAdvance(str(text)) + 2 * CELL_PADDING)
+            self._number_widths[col] = (max(one_line, digits), max(two_lines, digits))
         self._share_room()
 
     def _widest_rows(self) -> list[int]:

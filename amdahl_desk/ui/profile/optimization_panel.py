@@ -6,7 +6,16 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSignalBlocker,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,6 +38,7 @@ from PySide6.QtWidgets import (
 from ...model.profile import Optimization
 from ...model.units import format_speedup
 from ..core.cell_message import CellMessage
+from ..core.wrapping_header import WrappingHeader
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
 from .component_view import HEADER_PAD
 from .optimization_table import CEILING, NAME, SAVES, SHARE, SPEEDUP, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
@@ -151,7 +161,10 @@ class OptimizationPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
 
         self.view = QTableView(self)
+        self.wrapping_header = WrappingHeader(self.view)
+        self.view.setHorizontalHeader(self.wrapping_header)
         self.view.setModel(model)
+        self.view.viewport().installEventFilter(self)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(
@@ -234,18 +247,46 @@ class OptimizationPanel(QWidget):
         self._selection_changed(-1)
 
     def fit_columns(self) -> None:
-        """Number columns as wide as their header and their widest value: a cut number is a different number."""
+        """Number columns as wide as their header and their widest value: a cut number is a different number.
+
+        Each also has a narrower width with its header on two lines ("Saves" over "(ms)"), taken when the
+        names and targets would be narrower than their own headers.
+        """
         header = self.view.horizontalHeader()
         fm = self.view.fontMetrics()
         rows = self.model.rowCount()
+        self._number_widths: dict[int, tuple[int, int]] = {}
         for col in NUMBER_COLUMNS:
-            need = header.sectionSizeFromContents(col).width() + HEADER_PAD
+            digits = 0
             for r in range(min(rows, 500)):
                 text = self.model.data(self.model.index(r, col))
                 if text:
-                    need = max(need, fm.horizontalAdvance(str(text)) + 2 * CELL_PADDING)
-            if self.view.columnWidth(col) != need:
-                self.view.setColumnWidth(col, need)
+                    digits = max(digits, fm.horizontalAdvance(str(text)) + 2 * CELL_PADDING)
+            one = header.sectionSizeFromContents(col).width() + HEADER_PAD
+            two = self.wrapping_header.line_width(col) + HEADER_PAD
+            least = header.minimumSectionSize()
+            self._number_widths[col] = (max(one, digits, least), max(two, digits, least))
+        self._share_room()
+
+    def _share_room(self) -> None:
+        numbers = getattr(self, "_number_widths", None)
+        if not numbers:
+            return
+        header = self.view.horizontalHeader()
+        texts = sum(header.sectionSizeFromContents(c).width() + 2 * CELL_PADDING for c in (NAME, TARGETS))
+        others = sum(self.view.columnWidth(c) for c in range(self.model.columnCount()) if c not in numbers)
+        others -= sum(self.view.columnWidth(c) for c in (NAME, TARGETS))
+        full = sum(one for one, _ in numbers.values())
+        compact = self.view.viewport().width() - others - full < texts
+        for col, (one, two) in numbers.items():
+            if self.view.columnWidth(col) != (two if compact else one):
+                self.view.setColumnWidth(col, two if compact else one)
+        self.wrapping_header.set_two_lines(set(numbers) if compact else set())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self._share_room()
+        return super().eventFilter(watched, event)
 
     # -- selection and the k control ---------------------------------------
     def current_row(self) -> int:

@@ -1,0 +1,55 @@
+"""A table header whose sections can show their title on two lines ("New time" over "(ms)")."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFontMetrics, QPainter
+from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QWidget
+
+
+def header_lines(title: str) -> list[str]:
+    """A title's two lines, its unit on the second: "New time (ms)" → "New time", "(ms)"; one line without a unit."""
+    name, paren, unit = title.partition(" (")
+    return [name, paren.strip() + unit] if paren else [title]
+
+
+class WrappingHeader(QHeaderView):
+    """A horizontal header; the sections in ``two_lines`` draw their title with the unit on a second line, so
+    a column can be as narrow as its numbers without cutting its header ("ew time (ms)" said nothing)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.two_lines: set[int] = set()
+        # As a table view's own header: clickable, the current cell's column in bold.
+        self.setSectionsClickable(True)
+        self.setHighlightSections(True)
+
+    def set_two_lines(self, sections: set[int]) -> None:
+        if sections != self.two_lines:
+            self.two_lines = set(sections)
+            lines = 2 if sections else 1
+            self.setFixedHeight(QFontMetrics(self.font()).lineSpacing() * lines + 10) if sections else None
+            if not sections:
+                self.setMinimumHeight(0)
+                self.setMaximumHeight(16777215)
+            self.viewport().update()
+
+    def line_width(self, section: int) -> int:
+        """The width the section's title needs on two lines, margins included."""
+        title = str(self.model().headerData(section, Qt.Orientation.Horizontal) or "") if self.model() else ""
+        fm = QFontMetrics(self.font())
+        whole = self.sectionSizeFromContents(section).width()
+        return whole - fm.horizontalAdvance(title) + max(fm.horizontalAdvance(p) for p in header_lines(title))
+
+    def paintSection(self, painter: QPainter, rect: QRect, section: int) -> None:
+        if section not in self.two_lines:
+            super().paintSection(painter, rect, section)
+            return
+        option = QStyleOptionHeader()
+        self.initStyleOptionForIndex(option, section)
+        option.rect = rect
+        option.text = "\n".join(header_lines(option.text))
+        option.textAlignment = Qt.AlignmentFlag.AlignCenter
+        painter.save()
+        self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
+        painter.restore()
