@@ -94,6 +94,7 @@ class TableReader:
         self.where_of: dict[tuple[str, int | None, str | None], str] = {}
         # Components are many: keep their grid rows and name a cell only when a problem needs it.
         self._component_cells: tuple[Grid, list[int], dict[str, int]] | None = None
+        self._row_errors = False  # a components row with a refused or missing time
         self.time_cells = ""
         self.settings_decimal: Decimal | None = None
         # Time cells that read two ways (1,500): their readings, until the total line may settle them.
@@ -157,14 +158,19 @@ class TableReader:
                 "expected a row per component with its name and time",
             )
             return None
-        written_units = [r.time[1] for r in rows if r.time is not None and r.time[1] is not None]
-        unit = unit_setting or header_unit or (written_units[0] if written_units else TimeUnit.MS)
+        written = next((r.time[1] for r in rows if r.time is not None and r.time[1] is not None), None)
+        unit = unit_setting or header_unit or written or TimeUnit.MS
         bare_unit = header_unit or unit
         rows = self._drop_total_line(grid, cols, rows, unit, bare_unit)
-        components: list[Component] = []
         self._component_cells = (grid, [row.grid_row for row in rows], cols)
         self.time_cells = grid.span(rows[0].grid_row, rows[-1].grid_row, cols["time"]) if rows else ""
         new_tuple = tuple.__new__
+        if written is None and bare_unit is unit and not self._row_errors:
+            # Every time a plain number in the table's unit, no cell refused (the usual big sheet): one pass at
+            # C speed. The reader's names are already stripped: tuple.__new__ skips Component.__new__.
+            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7])) for r in rows]  # type: ignore[index]
+            return made, unit
+        components: list[Component] = []
         for row in rows:
             if row.error is not None:
                 self.problem(*row.error)
@@ -279,6 +285,8 @@ class TableReader:
             if objectives_col is not None:
                 cell = cells[objectives_col]
                 objectives = parse_objectives(cell if type(cell) is str else as_text(cell)) if cell else ()
+            if error is not None or time is None:
+                self._row_errors = True
             rows.append(new_tuple(_Row, (r, name, time, scaling, group, notes, error, objectives)))
         return rows
 
