@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..model.errors import Problem, ProfileError
+from ..model.lazy import lazy_names
 
 if TYPE_CHECKING:
     from ..model.analysis import Analysis
@@ -37,13 +37,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)
 
 
 READABLE = (".xlsx", ".xlsm", ".csv", ".tsv", ".txt")

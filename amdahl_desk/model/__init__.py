@@ -6,8 +6,9 @@ file's container check, the command line's parser) starts without numpy and the 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .lazy import lazy_names
 
 if TYPE_CHECKING:
     from .analysis import Analysis, analyse
@@ -48,10 +49,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)
