@@ -1,7 +1,5 @@
 """``python -m amdahl_desk``: the same as the ``amdahl-desk`` command."""
 
-import sys
+from .cli import entry
 
-from .cli import main
-
-sys.exit(main())
+entry()

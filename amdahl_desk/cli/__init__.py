@@ -8,9 +8,11 @@ never loads what ``export`` needs, and nothing here loads Qt unless a window or 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -31,7 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "compare": ".compare",
 }
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "SUBCOMMANDS", "BadInputError", "main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "SUBCOMMANDS", "BadInputError", "entry", "main"]
 
 
 def _module(name: str) -> ModuleType:
@@ -92,5 +94,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNEXPECTED
 
 
+def entry() -> None:
+    """The commands' entry point: :func:`main`, then the process ends.
+
+    After a headless command the interpreter is not torn down object by object: its output is flushed
+    and the process exits at once, as mypy's command does (freeing a 50,000-component profile and its
+    report one object at a time took a sixteenth of ``report --json``). A window exits the usual way.
+    """
+    headless = len(sys.argv) > 1 and sys.argv[1] in SUBCOMMANDS
+    status = main()
+    if not headless:
+        sys.exit(status)
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe: nothing more can reach it
+            stream.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()

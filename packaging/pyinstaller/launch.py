@@ -1,8 +1,6 @@
 """Entry point of the bundled application (PyInstaller): the same as the amdahl-desk command."""
 
-import sys
-
-from amdahl_desk.cli import main
+from amdahl_desk.cli import entry
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
