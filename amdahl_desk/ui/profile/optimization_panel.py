@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QSlider,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTableView,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -30,11 +29,19 @@ from PySide6.QtWidgets import (
 from ...model.profile import Optimization
 from ...model.units import format_speedup
 from ..core.cell_message import CellMessage
+from ..core.changed_cells import ChangedCellsTableView
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
 from .component_view import HEADER_PAD
 from .optimization_table import CEILING, NAME, SAVES, SHARE, SPEEDUP, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
 
 NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES)
+
+
+class OptimizationsView(ChangedCellsTableView):
+    """Each optimization's own figures move with every edit of a time: repaint those whose text changed."""
+
+    computed_columns = frozenset({SHARE, SPEEDUP, CEILING, SAVES})
+
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 SLIDER_STEPS = 1000
@@ -151,7 +158,7 @@ class OptimizationPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
 
-        self.view = QTableView(self)
+        self.view = OptimizationsView(self)
         self.view.setModel(model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
