@@ -149,3 +149,28 @@ def test_back_to_side_by_side_only_the_current_tab_of_the_lower_charts_is_visibl
     assert not results.in_tabs
     shown = {key for key, chart in results.charts.items() if chart.isVisible()}
     assert shown == {"breakdown", "speedup", "scaling"}
+
+
+@pytest.mark.parametrize("key", ["scaling", "speedup"])
+def test_a_chart_whose_picture_would_not_change_is_not_redrawn(qtbot, key):
+    """A time nudged among 2,000 moves no curve by a tenth of a pixel: the chart keeps its items as drawn;
+    a change that shows is drawn."""
+    from amdahl_desk.model import Component, Optimization, Profile, Scaling, analyse
+    from amdahl_desk.ui.charts.registry import chart_entry
+
+    kinds = list(Scaling)
+    comps = [Component(f"c{i}", 10.0 + i % 7, kinds[i % 3]) for i in range(2000)]
+    profile = Profile(comps, [Optimization("faster c1", ("c1", "c2", "c3"), 4.0, True)])
+    chart = chart_entry(key).load()()
+    qtbot.addWidget(chart)
+    chart.show_analysis(profile, analyse(profile), 0)
+    curve = chart.amdahl if key == "scaling" else chart.curve
+    calls = []
+    original = curve.setData
+    curve.setData = lambda *args, **kw: (calls.append(args), original(*args, **kw))
+    profile.replace_components([5], [comps[5]._replace(time=comps[5].time + 0.5)])
+    chart.show_analysis(profile, analyse(profile), 0)
+    assert calls == []
+    profile.replace_components([1], [comps[1]._replace(time=5000.0)])
+    chart.show_analysis(profile, analyse(profile), 0)
+    assert len(calls) == 1
