@@ -2,6 +2,8 @@
 
 The charts (and pyqtgraph with them) are built right after the window's first paint, in the
 frames they will fill: the window is on screen before the plotting library has even loaded.
+A chart in a tab that is not shown is not redrawn on every change: it is drawn, once, when its
+tab is shown (or when someone asks the pane for it), from the document as it is then.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class ChartSlot(QWidget):
         self.box.replaceWidget(old, widget)
         old.deleteLater()
         self.content = widget
+        widget.show()  # now, not at the next pass of the event loop: the first redraw sees it on screen
 
 
 class ResultsPane(QSplitter):
@@ -73,6 +76,7 @@ class ResultsPane(QSplitter):
         self.answer = answer
         self.entries = [e for e in ENTRIES if e.on_screen]
         self.charts: dict[str, Chart] = {}
+        self.stale: set[str] = set()  # charts hidden in a tab when what they show changed
         # Wide: the first two charts side by side under the summary, the others below them, full width,
         # one at a time in tabs (GPU scaling, latency against load, cost per run).
         # Narrow or short: every chart in tabs, instead of squeezed ones.
@@ -113,6 +117,10 @@ class ResultsPane(QSplitter):
         if watched is self.summary and event.type() == QEvent.Type.Paint and not self.charts:
             self.summary.removeEventFilter(self)
             QTimer.singleShot(0, self, self.build_charts)  # once this frame is on screen
+        elif event.type() == QEvent.Type.Show and self.stale and isinstance(watched, Chart):
+            key = next((k for k, c in self.charts.items() if c is watched), None)
+            if key in self.stale:  # its tab was chosen: draw it before its first paint
+                self._show_chart(self._entry(key))
         return False
 
     def build_charts(self) -> None:
@@ -124,7 +132,8 @@ class ResultsPane(QSplitter):
             chart.setMinimumSize(150, 100)  # small enough that a window can shrink to where the tabs take over
             self.slots[e.key].put(chart)
             self.charts[e.key] = chart
-            self.redraws.subscribe(e.depends_on, partial(self._show_chart, e))
+            chart.installEventFilter(self)  # shown: drawn if it missed changes while hidden
+            self.redraws.subscribe(e.depends_on, partial(self._redraw_chart, e))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -153,19 +162,33 @@ class ResultsPane(QSplitter):
         for i, (e, slot) in enumerate(zip(self.entries, slots, strict=True)):
             if i < 2:
                 self.top.insertWidget(i, slot)
+                slot.show()  # a tab that was not current was hidden; a splitter keeps it so
             else:
-                self.more.addTab(slot, e.title)
-            slot.show()
+                self.more.addTab(slot, e.title)  # the tab widget shows its current page only
         self.stack.setCurrentIndex(0)
         if self._wide_sizes is not None:
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
 
     def chart(self, key: str) -> Chart:
+        """The chart ``key``, built and drawn from the document as it is now (also when hidden in a tab)."""
         self.build_charts()
+        if key in self.stale:
+            self._show_chart(self._entry(key))
         return self.charts[key]
 
+    def _entry(self, key: str) -> ChartEntry:
+        return next(e for e in self.entries if e.key == key)
+
+    def _redraw_chart(self, entry: ChartEntry) -> None:
+        """A change the chart depends on: drawn now when on screen, else when it is next shown."""
+        if self.charts[entry.key].isVisible():
+            self._show_chart(entry)
+        else:
+            self.stale.add(entry.key)
+
     def _show_chart(self, entry: ChartEntry) -> None:
+        self.stale.discard(entry.key)
         analysis = self.choice.view(self.doc.analysis)  # seen through the chosen objective
         self.charts[entry.key].show_analysis(self.doc.profile, analysis, self.redraws.selected_optimization)
 

@@ -11,8 +11,12 @@ pytestmark = pytest.mark.gui
 
 
 def count_redraws(window):
-    counts = dict.fromkeys(window.results.charts, 0)
-    for key, chart in window.results.charts.items():
+    """Counts of each chart's draws from now on (charts waiting in hidden tabs are drawn first)."""
+    results = window.results
+    for key in list(results.stale):
+        results.chart(key)
+    counts = dict.fromkeys(results.charts, 0)
+    for key, chart in results.charts.items():
         original = chart.show_analysis
 
         def counted(*args, key=key, original=original):
@@ -21,6 +25,11 @@ def count_redraws(window):
 
         chart.show_analysis = counted
     return counts
+
+
+def redrawn(window, counts):
+    """Each chart's draws, plus one for a chart hidden in a tab that will draw when its tab is shown."""
+    return {key: n + (key in window.results.stale) for key, n in counts.items()}
 
 
 def test_a_burst_of_k_changes_redraws_once_and_only_what_depends_on_k(window, qtbot):
@@ -33,7 +42,7 @@ def test_a_burst_of_k_changes_redraws_once_and_only_what_depends_on_k(window, qt
     with qtbot.waitSignal(window.redraws.redrawn):
         pass
     # scaling and cost never read the optimizations; the load chart does (the service time after the plan)
-    assert counts == {"breakdown": 1, "speedup": 1, "scaling": 0, "load": 1, "cost": 0}
+    assert redrawn(window, counts) == {"breakdown": 1, "speedup": 1, "scaling": 0, "load": 1, "cost": 0}
     k = window.doc.profile.optimizations[0].speedup
     assert k == 55  # the last position, snapped to two digits
     assert window.doc.undo_stack.count() == 1  # the whole drag is one step, named by where it ended
@@ -44,7 +53,7 @@ def test_selecting_another_optimization_redraws_only_the_speedup_chart(window, q
     counts = count_redraws(window)
     window.optimizations.select_row(2)
     window.drawn()
-    assert counts == {"breakdown": 0, "speedup": 1, "scaling": 0, "load": 0, "cost": 0}
+    assert redrawn(window, counts) == {"breakdown": 0, "speedup": 1, "scaling": 0, "load": 0, "cost": 0}
     assert "Kernel fusion" in window.speedup.title
 
 
@@ -53,7 +62,7 @@ def test_a_settings_change_leaves_the_speedup_chart_alone(window, qtbot):
     window.settings_panel.max_gpus.setValue(64)
     window.settings_panel.max_gpus.editingFinished.emit()
     window.drawn()
-    assert counts == {"breakdown": 1, "speedup": 0, "scaling": 1, "load": 1, "cost": 1}
+    assert redrawn(window, counts) == {"breakdown": 1, "speedup": 0, "scaling": 1, "load": 1, "cost": 1}
 
 
 def test_one_registry_for_menus_dialog_and_command_line(window):
@@ -78,3 +87,90 @@ def test_tick_redraws_from_the_current_analysis(window, qtbot):
     model.setData(model.index(1, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
     window.drawn()
     assert window.summary.speedup.value.text() == "2×"
+
+
+def _tab_of(results, key):
+    """The tab widget that holds chart ``key`` as a page, and its index there."""
+    for tabs in (results.tabs, results.more):
+        index = tabs.indexOf(results.slots[key])
+        if index >= 0:
+            return tabs, index
+    raise AssertionError(f"{key} is in no tab")
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1000, 700)])
+def test_a_chart_in_a_hidden_tab_is_drawn_when_its_tab_is_shown(window, qtbot, size):
+    window.resize(*size)
+    window.reset_layout()
+    qtbot.waitUntil(lambda: (window.width(), window.height()) == size)
+    window.drawn()
+    results = window.results
+    counts = count_redraws(window)
+    tabs, index = _tab_of(results, "load")
+    assert tabs.currentIndex() != index and not results.charts["load"].isVisible()
+    window.optimizations.k_spin.setValue(8)
+    window.drawn()
+    # the load chart depends on k, but nobody can see it: it waits for its tab
+    assert counts["load"] == 0 and "load" in results.stale
+    assert counts["breakdown"] == 1  # on screen in either layout
+    tabs.setCurrentIndex(index)
+    assert counts["load"] == 1 and not results.stale & {"load"}
+    assert results.charts["load"].isVisible()
+    # drawn from the document as it is now: the plan with k = 8 (the same as drawing it afresh)
+    fresh = type(results.charts["load"])()
+    fresh.show_analysis(window.doc.profile, results.choice.view(window.doc.analysis), -1)
+    assert results.charts["load"].title == fresh.title
+    fresh.deleteLater()
+    # shown again without a change in between: not drawn again
+    tabs.setCurrentIndex(0 if index else 1)
+    tabs.setCurrentIndex(index)
+    assert counts["load"] == 1
+
+
+def test_asking_for_a_hidden_chart_draws_it_first(window):
+    results = window.results
+    counts = count_redraws(window)
+    window.settings_panel.max_gpus.setValue(64)
+    window.settings_panel.max_gpus.editingFinished.emit()
+    window.drawn()
+    hidden = [key for key, chart in results.charts.items() if not chart.isVisible()]
+    assert hidden and all(counts[key] == 0 and key in results.stale for key in hidden if key != "speedup")
+    for key in hidden:
+        results.chart(key)
+    assert not results.stale
+
+
+def test_back_to_side_by_side_only_the_current_tab_of_the_lower_charts_is_visible(window, qtbot):
+    results = window.results
+    for size in ((1000, 700), (1600, 1000)):  # through the tabs and back
+        window.resize(*size)
+        window.reset_layout()
+        qtbot.waitUntil(lambda size=size: (window.width(), window.height()) == size)
+    assert not results.in_tabs
+    shown = {key for key, chart in results.charts.items() if chart.isVisible()}
+    assert shown == {"breakdown", "speedup", "scaling"}
+
+
+@pytest.mark.parametrize("key", ["scaling", "speedup"])
+def test_a_chart_whose_picture_would_not_change_is_not_redrawn(qtbot, key):
+    """A time nudged among 2,000 moves no curve by a tenth of a pixel: the chart keeps its items as drawn;
+    a change that shows is drawn."""
+    from amdahl_desk.model import Component, Optimization, Profile, Scaling, analyse
+    from amdahl_desk.ui.charts.registry import chart_entry
+
+    kinds = list(Scaling)
+    comps = [Component(f"c{i}", 10.0 + i % 7, kinds[i % 3]) for i in range(2000)]
+    profile = Profile(comps, [Optimization("faster c1", ("c1", "c2", "c3"), 4.0, True)])
+    chart = chart_entry(key).load()()
+    qtbot.addWidget(chart)
+    chart.show_analysis(profile, analyse(profile), 0)
+    curve = chart.amdahl if key == "scaling" else chart.curve
+    calls = []
+    original = curve.setData
+    curve.setData = lambda *args, **kw: (calls.append(args), original(*args, **kw))
+    profile.replace_components([5], [comps[5]._replace(time=comps[5].time + 0.5)])
+    chart.show_analysis(profile, analyse(profile), 0)
+    assert calls == []
+    profile.replace_components([1], [comps[1]._replace(time=5000.0)])
+    chart.show_analysis(profile, analyse(profile), 0)
+    assert len(calls) == 1

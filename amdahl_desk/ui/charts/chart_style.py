@@ -239,6 +239,30 @@ def set_item_text(item: pg.TextItem, text: str) -> None:
         item.setText(localize_numbers(text))
 
 
+class Picture:
+    """What a chart drew: its curves as they land on an axis from ``lo`` to ``hi`` (as fractions of its
+    length) and everything else it shows (``rest``: texts, ranges, choices), so that a redraw that would
+    move no curve by 1/10,000 of the axis (a tenth of a pixel) and change nothing else can be skipped.
+    Compared with what was drawn, not with the last skipped request: small changes never add up unseen.
+    """
+
+    def __init__(self, lo: float, hi: float, curves: list[np.ndarray | float], rest: tuple[object, ...]) -> None:
+        span = hi - lo if hi > lo else 1.0
+        self.curves = [np.nan_to_num((np.asarray(c, float) - lo) / span, posinf=1e9, neginf=-1e9) for c in curves]
+        self.rest = rest
+
+    def same_as(self, drawn: Picture | None) -> bool:
+        return (
+            drawn is not None
+            and drawn.rest == self.rest
+            and len(drawn.curves) == len(self.curves)
+            and all(
+                a.shape == b.shape and bool(np.all(np.abs(a - b) <= 1e-4))
+                for a, b in zip(drawn.curves, self.curves, strict=True)
+            )
+        )
+
+
 def nice_ceiling(value: float) -> float:
     """The next 1-1.2-1.5-2-2.5-3-4-5-6-8 step at or above ``value``: ranges that move only now and then."""
     if value <= 0 or not math.isfinite(value):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QTimer
-from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit, QWidget
 
 from .cell_message import CellMessage
+from .changed_cells import ChangedCellsTableView
 from .locale_text import LocaleDelegate
 
 
-class RefusingTableView(QTableView):
+class RefusingTableView(ChangedCellsTableView):
     """The table views of the window share this: a refusal is shown beside its cell (``CellMessage``) and
     stays while the editor, reopened with the refused text, is open; it goes with Escape, a fix or another cell.
 

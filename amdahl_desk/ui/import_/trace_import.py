@@ -2,21 +2,23 @@
 
 A controller the window composes: it asks its window only for what :class:`ImportPrompts` declares
 and hands the chosen profile to ``apply``, which makes it the document as one undoable step.
+The trace readers and the dialog are imported when an import starts, not with the window.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDialog, QWidget
 
-from ...files.traces import NSYS, TraceError, detect_format
 from ...model.errors import ProfileError
 from ...model.profile import Profile
-from .import_dialog import ImportDialog
+
+if TYPE_CHECKING:
+    from .import_dialog import ImportDialog
 
 TRACE_FILTERS = (
     "Profiler files (*.json *.json.gz *.gz *.csv);;PyTorch / Kineto traces (*.json *.json.gz);;"
@@ -65,6 +67,8 @@ def _is_trace(path: Path) -> bool:
     if path.is_dir() or name.endswith(TRACE_SUFFIXES):
         return True
     if name.endswith(TABLE_SUFFIXES):
+        from ...files.traces import NSYS, TraceError, detect_format
+
         try:
             return detect_format(path) == NSYS
         except (TraceError, OSError):
@@ -93,6 +97,8 @@ class TraceImport(QObject):
             self.dialog.raise_()
             self.dialog.activateWindow()
             return self.dialog
+        from .import_dialog import ImportDialog
+
         dialog = ImportDialog(paths, self.window)
         dialog.failed.connect(self._failed)
         dialog.finished.connect(self._finished)
@@ -106,7 +112,7 @@ class TraceImport(QObject):
     def _finished(self, code: int) -> None:
         dialog, self.dialog = self.dialog, None
         imported = False
-        if dialog is not None and code == ImportDialog.DialogCode.Accepted and dialog.preview_result is not None:
+        if dialog is not None and code == QDialog.DialogCode.Accepted and dialog.preview_result is not None:
             imported = self._apply(dialog)
         elif dialog is not None and dialog.session.worker.outcome == "cancelled":
             self.prompts.show_status("Import cancelled; the open profile is unchanged", 5000)

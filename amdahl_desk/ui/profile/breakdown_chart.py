@@ -18,6 +18,7 @@ from ..charts.chart_style import (
     RED,
     SCREEN,
     ChartFrame,
+    Picture,
     Style,
     nice_ceiling,
     phrases,
@@ -54,6 +55,7 @@ class BreakdownChart(ChartFrame):
         left.setTicks([[(1.0, "Baseline"), (0.0, "After")]])
         left.setTickFont(style.font(1.1, bold=True))
         self._placed: list[tuple[float, float, float, str, str]] = []
+        self._drawn: Picture | None = None
 
     def _label(self, i: int) -> pg.TextItem:
         while len(self.labels) <= i:
@@ -64,9 +66,10 @@ class BreakdownChart(ChartFrame):
         return self.labels[i]
 
     def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
-        for t in self.labels:
-            set_item_text(t, "")
         if analysis is None:
+            self._drawn = None
+            for t in self.labels:
+                set_item_text(t, "")
             self.bars.setOpts(x0=[], y=[], width=[])
             for t in self.totals:
                 set_item_text(t, "")
@@ -99,12 +102,45 @@ class BreakdownChart(ChartFrame):
                     bool(np.any(analysis.component_speedup[rest] != 1)),
                 )
             )
+        total = analysis.baseline_total
+        c = analysis.combined
+        t = analysis.target.time if analysis.target is not None else None  # an objective's own, when one is chosen
+        xmax = nice_ceiling(total / 0.7)  # room for the totals' labels at the bars' ends
+        if t is not None:
+            xmax = max(xmax, t * 1.1)
+        # A time nudged among thousands moves no bar by a tenth of a pixel: then nothing is redrawn.
+        picture = Picture(
+            0,
+            xmax,
+            [np.array([seg[1] for seg in segments]), np.array([seg[2] for seg in segments]), total, c.new_total],
+            (
+                xmax,
+                unit,
+                c.enabled,
+                [
+                    (
+                        seg[0],
+                        seg[3],
+                        seg[4],
+                        seg[1] > 0 or seg[2] > 0,
+                        format_time(seg[1], unit),
+                        format_time(seg[2], unit),
+                    )
+                    for seg in segments
+                ],
+                [format_time(v, unit) for v in (total, c.new_total, c.time_saved, (1 - c.fraction) * total)],
+                format_speedup(c.overall_speedup),
+                None if t is None else (t, format_time(t, unit)),
+            ),
+        )
+        if picture.same_as(self._drawn):
+            return
+        self._drawn = picture
         x0: list[float] = []
         y: list[float] = []
         width: list[float] = []
         brushes, pens = [], []
         self._placed = []
-        total = analysis.baseline_total
         for bar_y, column in ((1.0, 1), (0.0, 2)):
             start = 0.0
             for seg in segments:
@@ -123,18 +159,14 @@ class BreakdownChart(ChartFrame):
                 self._placed.append((start, value, bar_y, seg[0], format_time(value, unit)))
                 start += value
         self.bars.setOpts(x0=x0, y=y, width=width, brushes=brushes, pens=pens, height=0.62)
-        c = analysis.combined
         set_item_text(self.totals[0], format_time(total, unit))
         self.totals[0].setPos(total, 1.0)
         set_item_text(self.totals[1], format_time(c.new_total, unit))
         self.totals[1].setPos(c.new_total, 0.0)
-        xmax = nice_ceiling(total / 0.7)  # room for the totals' labels at the bars' ends
-        t = analysis.target.time if analysis.target is not None else None  # an objective's own, when one is chosen
         if t is not None:
             self.target.setVisible(True)
             self.target.setPos(t)
             set_line_text(self.target, f"target {format_time(t, unit)}")
-            xmax = max(xmax, t * 1.1)
         else:
             self.target.setVisible(False)
         self.set_ranges((0, xmax), (-0.55, 1.75))
@@ -163,27 +195,25 @@ class BreakdownChart(ChartFrame):
         )
 
     def _place_labels(self) -> None:
-        """Label a segment with its name and time where both fit, its time where only that fits, else nothing."""
-        for t in self.labels:
-            set_item_text(t, "")
+        """Label a segment with its name and time where both fit, its time where only that fits, else nothing.
+
+        Labels keep their text where it stays (each change of a text lays it out and repaints it)."""
         px = self.plot.vb.viewPixelSize()[0]
-        if not px or not getattr(self, "_placed", None):
-            return
+        placed: list[tuple[str, float, float]] = []
         metrics = QFontMetrics(self.chart_style.font())
-        i = 0
-        for start, value, bar_y, name, time in self._placed:
+        for start, value, bar_y, name, time in self._placed if px else []:
             room = value / px - 8
             short = name if len(name) <= 22 else name[:20] + "…"
             if room >= max(metrics.horizontalAdvance(short), metrics.horizontalAdvance(time)):
-                text = f"{short}\n{time}"
+                placed.append((f"{short}\n{time}", start + value / 2, bar_y))
             elif room >= metrics.horizontalAdvance(time):
-                text = time
-            else:
-                continue
+                placed.append((time, start + value / 2, bar_y))
+        for i, (text, x, bar_y) in enumerate(placed):
             label = self._label(i)
-            i += 1
             set_item_text(label, text)
-            label.setPos(start + value / 2, bar_y)
+            label.setPos(x, bar_y)
+        for label in self.labels[len(placed) :]:
+            set_item_text(label, "")
 
     def _update_legend(self, segments: list[tuple[str, float, float, str, bool]]) -> None:
         # A component with no time draws no bar: under an objective (TTFT) the others are 0 and would crowd the key.

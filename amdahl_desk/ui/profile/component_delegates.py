@@ -36,14 +36,21 @@ class ElidedTipDelegate(LocaleDelegate):
         return super().helpEvent(event, view, option, index)
 
 
+def bar_width(cell_width: int, share: object) -> int:
+    """Pixels of the share bar in a cell ``cell_width`` wide (0: no bar)."""
+    if not isinstance(share, float) or share <= 0:
+        return 0
+    return max(1, int((cell_width - 4) * min(share, 1.0)))
+
+
 class ShareBarDelegate(ElidedTipDelegate):
     """The share as a bar behind its percentage, so the big components stand out at a glance."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
-        share = index.data(SHARE_ROLE)
-        if isinstance(share, float) and share > 0:
+        width = bar_width(option.rect.width(), index.data(SHARE_ROLE))
+        if width:
             rect = QRect(option.rect.adjusted(2, 3, -2, -3))
-            rect.setWidth(max(1, int(rect.width() * min(share, 1.0))))
+            rect.setWidth(width)
             painter.save()
             painter.fillRect(rect, QColor(70, 130, 200, 70))
             painter.restore()

@@ -27,7 +27,7 @@ from ..core.clipboard import from_tsv, tile, to_tsv
 from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
 from ..core.wrapping_header import WrappingHeader
-from .component_delegates import CELL_PADDING, ElidedTipDelegate, ScalingDelegate, ShareBarDelegate
+from .component_delegates import CELL_PADDING, ElidedTipDelegate, ScalingDelegate, ShareBarDelegate, bar_width
 from .component_table import (
     EDITABLE,
     GROUP,
@@ -37,6 +37,7 @@ from .component_table import (
     OBJECTIVES,
     SCALING,
     SHARE,
+    SHARE_ROLE,
     TIME,
     ComponentTableModel,
 )
@@ -44,6 +45,7 @@ from .component_table import (
 ModelIndex = QModelIndex | QPersistentModelIndex
 HEADER_PAD = 8  # room to spare beside a header's own margins (a bold or styled header is wider)
 NUMBERS = (TIME, SHARE, NEW_TIME)  # never elided: a cut number is a different number
+COMPUTED = (SHARE, NEW_TIME)
 # Widest a text column grows to fit its content before it elides (names stretch instead).
 TEXT_CAP = {SCALING: 200, GROUP: 140, OBJECTIVES: 180, NOTES: 260}
 NAME_CAP = 320
@@ -55,6 +57,7 @@ class ComponentTableView(RefusingTableView):
 
     GIVE_BACK = (NAME, TIME)
     table: ComponentTableModel
+    computed_columns = frozenset(COMPUTED)  # every row's share moves with the total: repaint those that show it
 
     def __init__(self, model: ComponentTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -126,6 +129,11 @@ class ComponentTableView(RefusingTableView):
                 self.setColumnWidth(col, widest)
         self.fit_number_columns()
         self._share_room()
+
+    def cell_look(self, index: QModelIndex) -> object:
+        if index.column() == SHARE:  # the percentage and the bar's pixels
+            return self.table.data(index), bar_width(self.visualRect(index).width(), self.table.data(index, SHARE_ROLE))
+        return super().cell_look(index)
 
     def _show_objectives_if_used(self, aspects: frozenset[Aspect] | None = None) -> None:
         if aspects is not None and not aspects & {Aspect.COMPONENTS, Aspect.OBJECTIVES}:

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSlider,
     QStyleOptionViewItem,
-    QTableView,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -38,12 +37,20 @@ from PySide6.QtWidgets import (
 from ...model.profile import Optimization
 from ...model.units import format_speedup
 from ..core.cell_message import CellMessage
+from ..core.changed_cells import ChangedCellsTableView
 from ..core.wrapping_header import WrappingHeader
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
 from .component_view import HEADER_PAD
 from .optimization_table import CEILING, NAME, SAVES, SHARE, SPEEDUP, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
 
 NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES)
+
+
+class OptimizationsView(ChangedCellsTableView):
+    """Each optimization's own figures move with every edit of a time: repaint those whose text changed."""
+
+    computed_columns = frozenset({SHARE, SPEEDUP, CEILING, SAVES})
+
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 SLIDER_STEPS = 1000
@@ -160,7 +167,7 @@ class OptimizationPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
 
-        self.view = QTableView(self)
+        self.view = OptimizationsView(self)
         self.wrapping_header = WrappingHeader(self.view)
         self.view.setHorizontalHeader(self.wrapping_header)
         self.view.setModel(model)

@@ -21,6 +21,7 @@ from ..charts.chart_style import (
     RED,
     SCREEN,
     ChartFrame,
+    Picture,
     Style,
     curve_points,
     log10_ticks,
@@ -62,6 +63,7 @@ class SpeedupPlot(ChartFrame):
         self.leader = item.plot(pen=style.pen(INK, 1))
         self.leader.setZValue(19)
         self._marker_at: tuple[float, float] | None = None
+        self._drawn: Picture | None = None
         # The callout is placed in pixels: again whenever the plot's size or range changes.
         item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
         self.empty = pg.TextItem("Add an optimization to see its speedup against k", color=INK, anchor=(0.5, 0.5))
@@ -82,6 +84,7 @@ class SpeedupPlot(ChartFrame):
             self.set_ranges((0, 1), (0, 1))
             self.set_title("Speedup against k")
             self.set_ticks("bottom", None)
+            self._drawn = None
             return
         self.empty.setVisible(False)
         if not 0 <= row < len(opts):
@@ -94,24 +97,33 @@ class SpeedupPlot(ChartFrame):
         grid = np.logspace(math.log10(k_lo), math.log10(k_hi), 300)
         x = np.log10(grid)
         alone = amdahl_speedup(f, grid)
-        self.curve.setData(x, alone)
         ceiling = 1 / (1 - f) if f < 1 else math.inf
         top = float(np.max(alone))
-
         # The plan with this optimization's k varied and the others as they are.
-        combined_top = None
         others = [o for i, o in enumerate(opts) if o.enabled and i != row]
-        if others:
-            curve, combined_ceiling = self._combined(profile, analysis, row, grid)
-            self.combined.setData(x, curve)
-            combined_top = float(np.max(curve))
+        combined = self._combined(profile, analysis, row, grid)[0] if others else None
+        if combined is not None:
+            combined_top = float(np.max(combined))
             top = max(top, combined_top if math.isfinite(combined_top) else top)
+        s_now = float(amdahl_speedup(f, k_now))
+        # A time nudged among thousands moves no curve by a tenth of a pixel: then nothing is redrawn.
+        y_top = max(top, ceiling) if math.isfinite(ceiling) else top
+        y_range = (math.floor(min(0.9, float(np.min(alone)) * 0.95) * 10) / 10, nice_ceiling(y_top * 1.12 + 0.05))
+        picture = Picture(
+            *y_range,
+            [alone, *(() if combined is None else (combined,)), s_now, min(ceiling, 1e300)],
+            (y_range, row, k_now, opt.name, f"{f:.0%}", format_speedup(s_now), format_speedup(ceiling)),
+        )
+        if picture.same_as(self._drawn):
+            return
+        self._drawn = picture
+        self.curve.setData(x, alone)
+        if combined is not None:
+            self.combined.setData(x, combined)
             self.combined.setVisible(True)
         else:
             self.combined.setData([], [])
             self.combined.setVisible(False)
-
-        s_now = float(amdahl_speedup(f, k_now))
         self.marker.setData([math.log10(k_now)], [s_now])
         set_item_text(self.marker_label, f"k = {format_speedup(k_now)} → {format_speedup(s_now)}")
         self._marker_at = (math.log10(k_now), s_now)

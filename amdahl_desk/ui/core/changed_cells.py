@@ -1,0 +1,106 @@
+"""A table view that repaints the cells a model change touched, not its whole viewport.
+
+Qt's item views repaint the whole viewport when a change covers more than one cell. A 10,000-row
+components table whose share column is recomputed for every row on every edit would repaint every
+visible cell at every keystroke; this view repaints the visible cells of a changed range only, and
+in its computed columns (recomputed for every row on every change) only the cells whose look (the
+text and colour shown) changed: one edit of one time repaints that row and, in the share column,
+the rows whose percentage or bar moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QAccessible, QColor
+from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+_UNSEEN = object()
+
+
+class ChangedCellsTableView(QTableView):
+    """Subclasses name the columns recomputed on every change in ``computed_columns`` and may say
+    what a cell looks like in :meth:`cell_look` (its text and colour unless they say otherwise)."""
+
+    computed_columns: frozenset[int] = frozenset()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        # What each visible cell of a computed column was last scheduled to show: {column: {row: look}}.
+        self._looks: dict[int, dict[int, object]] = {}
+        super().__init__(parent)
+
+    def setModel(self, model: QAbstractItemModel | None) -> None:  # noqa: N802 - Qt's name
+        super().setModel(model)
+        if model is not None:
+            # Rows that now hold other items: what was on screen for them says nothing any more.
+            for signal in (
+                model.modelReset,
+                model.layoutChanged,
+                model.rowsInserted,
+                model.rowsRemoved,
+                model.rowsMoved,
+                model.columnsInserted,
+                model.columnsRemoved,
+                model.columnsMoved,
+            ):
+                signal.connect(self.forget_looks)
+
+    def forget_looks(self, *_args: object) -> None:
+        self._looks.clear()
+
+    def cell_look(self, index: QModelIndex) -> object:
+        """What a cell shows: its text and its colour."""
+        model = index.model()
+        color = model.data(index, Qt.ItemDataRole.ForegroundRole)
+        return model.data(index), color.name() if isinstance(color, QColor) else color
+
+    def dataChanged(  # noqa: N802 - Qt's name
+        self, top_left: ModelIndex, bottom_right: ModelIndex, roles: Sequence[int] = ()
+    ) -> None:
+        model = self.model()
+        top = self.rowAt(0)
+        if (
+            model is None
+            or top_left == bottom_right
+            or not top_left.isValid()
+            or not self.isVisible()
+            or top < 0
+            or QAccessible.isActive()  # a screen reader hears of the whole range, as Qt tells it
+        ):
+            self.forget_looks()
+            super().dataChanged(top_left, bottom_right, list(roles))
+            return
+        bottom = self.rowAt(self.viewport().height() - 1)
+        if bottom < 0:  # the rows end above the viewport's bottom
+            bottom = model.rowCount(top_left.parent()) - 1
+        first, last = max(top_left.row(), top), min(bottom_right.row(), bottom)
+        parent = top_left.parent()
+        if self.state() == QAbstractItemView.State.EditingState:
+            current = self.currentIndex()  # an open editor follows its cell's value, seen or not
+            if (
+                top_left.row() <= current.row() <= bottom_right.row()
+                and top_left.column() <= current.column() <= bottom_right.column()
+                and not first <= current.row() <= last
+            ):
+                QTableView.dataChanged(self, current, current, list(roles))
+        for col in range(top_left.column(), bottom_right.column() + 1):
+            looks = self._looks.setdefault(col, {}) if col in self.computed_columns else None
+            if looks is not None:
+                # Rows of the range out of sight: their looks are unknown once they change.
+                for row in [r for r in looks if top_left.row() <= r <= bottom_right.row() and not first <= r <= last]:
+                    del looks[row]
+                if len(looks) > 4 * (bottom - top + 1):  # scrolled far and often: keep what is in sight
+                    self._looks[col] = looks = {r: v for r, v in looks.items() if top <= r <= bottom}
+            if self.isColumnHidden(col):
+                self._looks.pop(col, None)  # all of it is painted afresh when it shows again
+                continue
+            for row in range(first, last + 1):
+                index = model.index(row, col, parent)
+                if looks is not None:
+                    look = self.cell_look(index)
+                    if looks.get(row, _UNSEEN) == look:
+                        continue
+                    looks[row] = look
+                QTableView.dataChanged(self, index, index, list(roles))  # one cell: Qt repaints just it

@@ -1,0 +1,99 @@
+"""The tables repaint the cells a change touched, and what is on screen is what a full repaint would show."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtGui import QImage, QRegion
+
+from amdahl_desk.model.profile import Component, Profile
+from amdahl_desk.ui.profile.component_table import NAME, NEW_TIME, SHARE, TIME
+
+pytestmark = pytest.mark.gui
+
+
+class PaintedRegion(QObject):
+    """The region a widget painted since the last ``clear``."""
+
+    def __init__(self, widget):
+        super().__init__()
+        self.region = QRegion()
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint:
+            self.region = self.region.united(event.region())
+        return False
+
+    def clear(self):
+        self.region = QRegion()
+
+
+def on_screen(window, widget) -> QImage:
+    """What the window shows of ``widget`` now (its backing store, not a fresh rendering)."""
+    at = widget.mapTo(window, QPoint(0, 0))
+    return window.screen().grabWindow(window.winId(), at.x(), at.y(), widget.width(), widget.height()).toImage()
+
+
+def settle(qtbot, window):
+    window.drawn()
+    qtbot.wait(30)
+
+
+def repainted_whole(qtbot, window, widget) -> QImage:
+    widget.repaint()
+    qtbot.wait(30)
+    return on_screen(window, widget)
+
+
+def test_an_edit_in_a_long_table_repaints_its_row_not_every_visible_cell(window, qtbot):
+    comps = [Component(f"component {i}", 10.0 + i % 7) for i in range(2000)]
+    window.doc.reset(Profile(comps, window.doc.profile.optimizations[:0]), None)
+    settle(qtbot, window)
+    view, model = window.table, window.component_model
+    painted = PaintedRegion(view.viewport())
+    assert model.setData(model.index(3, TIME), "12")
+    settle(qtbot, window)
+    # The edited cell is painted again; rows whose share and new time look the same are not.
+    assert painted.region.intersects(view.visualRect(model.index(3, TIME)))
+    for row in (0, 5, 8):
+        for col in (NAME, TIME, SHARE, NEW_TIME):
+            assert not painted.region.intersects(view.visualRect(model.index(row, col))), (row, col)
+
+
+def test_a_change_of_every_share_repaints_every_share_shown(window, qtbot):
+    view, model = window.table, window.component_model
+    painted = PaintedRegion(view.viewport())
+    assert model.setData(model.index(4, TIME), "60")
+    settle(qtbot, window)
+    painted.clear()
+    assert model.setData(model.index(0, TIME), "400")  # of a 1,010 ms total: every share changes
+    settle(qtbot, window)
+    for row in range(len(window.doc.profile.components)):
+        assert painted.region.intersects(view.visualRect(model.index(row, SHARE))), row
+        assert not painted.region.intersects(view.visualRect(model.index(row, NAME))) or row == 0
+
+
+def test_the_tables_on_screen_are_what_a_full_repaint_shows(window, qtbot):
+    """Edits, ticks, k, undo, a sort and a unit change: after each, the pixels on screen of both tables
+    are those of a fresh repaint (no cell left showing an old share, new time or figure)."""
+    model, opts = window.component_model, window.optimization_model
+    views = [window.table.viewport(), window.optimizations.view.viewport()]
+    steps = [
+        lambda: model.setData(model.index(1, TIME), "900"),
+        lambda: model.setData(model.index(2, TIME), "0"),
+        lambda: opts.setData(opts.index(1, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole),
+        lambda: window.optimizations.k_spin.setValue(9),
+        lambda: window.doc.undo_stack.undo(),
+        lambda: window.table.sort_by_column(TIME),
+        lambda: model.setData(model.index(4, TIME), "5"),
+        lambda: window.settings_panel.unit.setCurrentIndex((window.settings_panel.unit.currentIndex() + 1) % 3),
+        lambda: window.doc.undo_stack.undo(),
+        lambda: window.doc.undo_stack.undo(),
+    ]
+    for i, step in enumerate(steps):
+        step()
+        settle(qtbot, window)
+        for widget in views:
+            shown = on_screen(window, widget)
+            assert shown == repainted_whole(qtbot, window, widget), (i, widget.parent())
