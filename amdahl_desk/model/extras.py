@@ -41,7 +41,7 @@ def analyse_extras(
     The objectives of each component, the Objectives sheet's rows and the load and cost settings come as
     arguments (a window may try values before they are the profile's); :func:`profile_extras` reads the profile's.
     """
-    objectives = analyse_objectives(profile, objectives_of_component, specs)
+    objectives = analyse_objectives(profile, objectives_of_component, specs, analysis)
     notes = objective_notes(objectives_of_component, specs)
     load = analyse_load(objectives, settings, profile.unit, criterion)
     why = load_objective_problem(objectives, settings)

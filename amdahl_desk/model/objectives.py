@@ -8,6 +8,7 @@ f of each optimization within it, S, new time, ceiling, the target verdict and t
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -161,17 +162,25 @@ def _order(
 
 
 def analyse_objectives(
-    profile: Profile, objectives_of_component: Sequence[tuple[str, ...]], specs: Sequence[ObjectiveSpec] = ()
+    profile: Profile,
+    objectives_of_component: Sequence[tuple[str, ...]],
+    specs: Sequence[ObjectiveSpec] = (),
+    analysis: Analysis | None = None,
 ) -> list[ObjectiveFigures]:
     """Every objective's figures, End to end first (whose figures equal the whole profile's analysis).
 
     ``objectives_of_component[i]`` names the objectives of ``profile.components[i]``.  End to end's
-    target is its sheet row's, else the Settings' target time.
+    target is its sheet row's, else the Settings' target time. Given the profile's ``analysis``, End to
+    end's figures are taken from it, and a profile whose components name no objective is not looked at
+    again (at every edit of a 10,000-component table that was 4 ms).
     """
     comps = profile.components
     n = len(comps)
     if len(objectives_of_component) != n:
         raise ValueError(f"{len(objectives_of_component)} objective lists for {n} components")
+    if analysis is not None and not any(map(bool, objectives_of_component)):
+        name, spec = _order({}, specs)[0]
+        return [_end_to_end(profile, analysis, name, spec)]
     plan = _plan(profile)
     members: dict[str, list[int]] = {}
     groups = _groups(objectives_of_component)
@@ -181,6 +190,9 @@ def analyse_objectives(
     result = []
     for name, spec in _order(groups, specs):
         key = objective_key(name)
+        if key == "end to end" and analysis is not None:
+            result.append(_end_to_end(profile, analysis, name, spec))
+            continue
         if key == "end to end":
             mask = np.ones(n, dtype=bool)
             target = spec.target_time if spec and spec.target_time is not None else profile.settings.target_time
@@ -190,6 +202,32 @@ def analyse_objectives(
             target = spec.target_time if spec else None
         result.append(_figures(profile, plan, name, spec, mask, target))
     return result
+
+
+_NAME_OF = operator.itemgetter(0)  # Component.name, at C speed over a whole table
+
+
+def _end_to_end(profile: Profile, analysis: Analysis, name: str, spec: ObjectiveSpec | None) -> ObjectiveFigures:
+    """End to end's figures: the whole profile's analysis, with its own target when its sheet row has one."""
+    target = profile.settings.target_time
+    if spec is not None and spec.target_time is not None:
+        target = spec.target_time
+    total = analysis.baseline_total
+    if target == profile.settings.target_time:
+        figures = analysis.target
+    else:
+        figures = target_figures(target, total, analysis.combined) if target is not None and total > 0 else None
+    return ObjectiveFigures(
+        name=name,
+        rows=np.arange(len(profile.components)),
+        components=tuple(map(_NAME_OF, profile.components)),
+        listed=True,
+        notes=spec.notes if spec else "",
+        baseline_total=total,
+        optimizations=analysis.optimizations,
+        combined=analysis.combined,
+        target=figures,
+    )
 
 
 @dataclass(frozen=True)

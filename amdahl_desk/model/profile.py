@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
@@ -65,6 +66,9 @@ class _Spellings(Mapping[str, str]):
 
     def __len__(self) -> int:
         return len(self._index)
+
+
+_OBJECTIVES_OF = operator.itemgetter(5)  # Component.objectives, read at C speed over a whole table
 
 
 class Profile:
@@ -334,6 +338,10 @@ class Profile:
     def set_measurements(self, measurements: Measurements | None) -> None:
         """Replace the measured runs (already checked when the :class:`Measurements` was made), or drop them."""
         self.measurements = measurements
+
+    def uses_objectives(self) -> bool:
+        """Whether an objective besides End to end is in play: listed on the Objectives sheet or named by a component."""
+        return bool(self.objectives) or any(map(_OBJECTIVES_OF, self.components))
 
     def objectives_of_components(self) -> list[tuple[str, ...]]:
         """Each component's Objectives cell, in table order (what the objective analysis reads)."""

@@ -221,3 +221,34 @@ def test_end_to_end_is_the_whole_analysis_and_objectives_add_up(case):
         # an objective's new time is its components' new times, whatever the overlaps
         assert f.new_total == pytest.approx(sum(a.new_times[r] for r in f.rows))
         assert f.baseline_total <= a.baseline_total * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("example", ["training-iteration.xlsx", "llm-request.xlsx", "llm-request-after.xlsx"])
+@pytest.mark.parametrize("e2e_target", [None, 777.0])
+def test_end_to_end_from_the_analysis_equals_its_own_computation(example, e2e_target):
+    """Given the analysis, End to end's figures are taken from it (and a profile naming no objective is not
+    grouped again): the same figures as computing them from the components."""
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.model import analyse
+    from amdahl_desk.model.objective_specs import ObjectiveSpec
+    from amdahl_desk.resources import example_path
+
+    p = load_profile(example_path().parent / example).profile
+    specs = list(p.objectives)
+    if e2e_target is not None:
+        specs = [ObjectiveSpec("End to end", e2e_target), *[s for s in specs if s.name.lower() != "end to end"]]
+    objs = p.objectives_of_components()
+    slow = analyse_objectives(p, objs, specs)
+    fast = analyse_objectives(p, objs, specs, analyse(p))
+    assert [f.name for f in fast] == [f.name for f in slow]
+    for a, b in zip(fast, slow, strict=True):
+        assert a.components == b.components and list(a.rows) == list(b.rows) and a.listed == b.listed
+        assert a.baseline_total == pytest.approx(b.baseline_total, rel=1e-12)
+        assert a.combined.new_total == pytest.approx(b.combined.new_total, rel=1e-12)
+        assert a.combined.fraction == pytest.approx(b.combined.fraction, rel=1e-12)
+        assert a.combined.enabled == b.combined.enabled
+        assert list(a.optimizations.overall_speedup) == pytest.approx(list(b.optimizations.overall_speedup), rel=1e-12)
+        assert (a.target is None) == (b.target is None)
+        if a.target is not None:
+            for x, y in zip(vars(a.target).values(), vars(b.target).values(), strict=True):
+                assert x == y or x == pytest.approx(y, rel=1e-12)

@@ -20,6 +20,7 @@ class WrappingHeader(QHeaderView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.two_lines: set[int] = set()
+        self._widths: dict[str, tuple[int, int]] = {}
         # As a table view's own header: clickable, the current cell's column in bold.
         self.setSectionsClickable(True)
         self.setHighlightSections(True)
@@ -34,12 +35,18 @@ class WrappingHeader(QHeaderView):
                 self.setMaximumHeight(16777215)
             self.viewport().update()
 
-    def line_width(self, section: int) -> int:
-        """The width the section's title needs on two lines, margins included."""
-        title = str(self.model().headerData(section, Qt.Orientation.Horizontal) or "") if self.model() else ""
-        fm = QFontMetrics(self.font())
-        whole = self.sectionSizeFromContents(section).width()
-        return whole - fm.horizontalAdvance(title) + max(fm.horizontalAdvance(p) for p in header_lines(title))
+    def widths(self, section: int) -> tuple[int, int]:
+        """The widths the section's title needs on one line and on two, margins included (remembered per title:
+        the tables fit their columns after every edit)."""
+        model = self.model()
+        title = str(model.headerData(section, Qt.Orientation.Horizontal) or "") if model is not None else ""
+        cached = self._widths.get(title)
+        if cached is None:
+            fm = QFontMetrics(self.font())
+            whole = self.sectionSizeFromContents(section).width()
+            lines = whole - fm.horizontalAdvance(title) + max(fm.horizontalAdvance(p) for p in header_lines(title))
+            cached = self._widths[title] = (whole, lines)
+        return cached
 
     def paintSection(self, painter: QPainter, rect: QRect, section: int) -> None:
         if section not in self.two_lines:

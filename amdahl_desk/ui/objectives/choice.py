@@ -52,7 +52,9 @@ class ObjectiveChoice(QObject):
 
     def view(self, analysis: Analysis | None) -> Analysis | None:
         """``analysis`` seen through the chosen objective (itself for End to end)."""
-        objective = self.objective() if analysis is not None else None
+        if analysis is None or objective_key(self.chosen) == objective_key(END_TO_END):
+            return analysis  # End to end is the whole analysis: no objectives computed to say so
+        objective = self.objective()
         if analysis is None or objective is None:
             return analysis
         return restrict_analysis(analysis, objective)

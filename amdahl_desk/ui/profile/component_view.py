@@ -26,6 +26,7 @@ from ...model.profile import Component
 from ..core.clipboard import from_tsv, tile, to_tsv
 from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
+from ..core.text_widths import TextWidths
 from ..core.wrapping_header import WrappingHeader
 from .component_delegates import CELL_PADDING, ElidedTipDelegate, ScalingDelegate, ShareBarDelegate, bar_width
 from .component_table import (
@@ -63,6 +64,7 @@ class ComponentTableView(RefusingTableView):
         super().__init__(parent)
         self.wrapping_header = WrappingHeader(self)
         self.setHorizontalHeader(self.wrapping_header)
+        self.text_widths = TextWidths()
         self.setModel(model)
         self.table = model
         self.setItemDelegate(ElidedTipDelegate(self))
@@ -138,8 +140,7 @@ class ComponentTableView(RefusingTableView):
     def _show_objectives_if_used(self, aspects: frozenset[Aspect] | None = None) -> None:
         if aspects is not None and not aspects & {Aspect.COMPONENTS, Aspect.OBJECTIVES}:
             return
-        profile = self.table.doc.profile
-        used = bool(profile.objectives) or any(c.objectives for c in profile.components)
+        used = self.table.doc.profile.uses_objectives()
         if self.isColumnHidden(OBJECTIVES) == used:
             self.setColumnHidden(OBJECTIVES, not used)
             self._share_room()
@@ -190,24 +191,20 @@ class ComponentTableView(RefusingTableView):
         """
         fm = self.fontMetrics()
         model = self.table
-        header = self.horizontalHeader()
         rows = self._widest_rows()
         self._number_widths: dict[int, tuple[int, int]] = {}
         for col in NUMBERS:
-            one_line = header.sectionSizeFromContents(col).width() + HEADER_PAD
-            two_lines = self.wrapping_header.line_width(col) + HEADER_PAD
-            digits = 0
-            for r in rows:
-                text = model.data(model.index(r, col))
-                if text:
-                    digits = max(digits, fm.horizontalAdvance(str(text)) + 2 * CELL_PADDING)
+            one_line, two_lines = (w + HEADER_PAD for w in self.wrapping_header.widths(col))
+            texts = {str(model.data(model.index(r, col)) or "") for r in rows}
+            digits = max((self.text_widths(fm, t) for t in texts if t), default=0) + 2 * CELL_PADDING
             self._number_widths[col] = (max(one_line, digits), max(two_lines, digits))
         self._share_room()
 
     def _widest_rows(self) -> list[int]:
-        """The rows with the longest numbers: the largest and smallest times before and after, and a sample."""
+        """The rows with the longest numbers: the largest and smallest times before and after (the longest
+        times and the smallest shares), and the first rows as a sample."""
         n = len(self.table.components)
-        rows = set(range(min(n, 50)))
+        rows = set(range(min(n, 12)))
         analysis = self.table.doc.analysis
         if analysis is not None and n:
             for values in (analysis.times, analysis.new_times):

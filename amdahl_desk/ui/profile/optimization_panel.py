@@ -38,6 +38,7 @@ from ...model.profile import Optimization
 from ...model.units import format_speedup
 from ..core.cell_message import CellMessage
 from ..core.changed_cells import ChangedCellsTableView
+from ..core.text_widths import TextWidths
 from ..core.wrapping_header import WrappingHeader
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
 from .component_view import HEADER_PAD
@@ -170,6 +171,7 @@ class OptimizationPanel(QWidget):
         self.view = OptimizationsView(self)
         self.wrapping_header = WrappingHeader(self.view)
         self.view.setHorizontalHeader(self.wrapping_header)
+        self.text_widths = TextWidths()
         self.view.setModel(model)
         self.view.viewport().installEventFilter(self)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -264,13 +266,9 @@ class OptimizationPanel(QWidget):
         rows = self.model.rowCount()
         self._number_widths: dict[int, tuple[int, int]] = {}
         for col in NUMBER_COLUMNS:
-            digits = 0
-            for r in range(min(rows, 500)):
-                text = self.model.data(self.model.index(r, col))
-                if text:
-                    digits = max(digits, fm.horizontalAdvance(str(text)) + 2 * CELL_PADDING)
-            one = header.sectionSizeFromContents(col).width() + HEADER_PAD
-            two = self.wrapping_header.line_width(col) + HEADER_PAD
+            texts = {str(self.model.data(self.model.index(r, col)) or "") for r in range(min(rows, 500))}
+            digits = max((self.text_widths(fm, t) for t in texts if t), default=0) + 2 * CELL_PADDING
+            one, two = (w + HEADER_PAD for w in self.wrapping_header.widths(col))
             least = header.minimumSectionSize()
             self._number_widths[col] = (max(one, digits, least), max(two, digits, least))
         self._share_room()

@@ -164,8 +164,7 @@ class SettingsPanel(QWidget):
         target = "" if s.target_time is None else f"{format_number(s.target_time)} {unit.label}"
         self.target.setText(localize_numbers(target))
         # With objectives beside end to end (TTFT…), this is end to end's target; theirs are on the Objectives sheet.
-        others = bool(self.doc.profile.objectives) or any(c.objectives for c in self.doc.profile.components)
-        self.target_label.setText("End-to-end target" if others else "Target time")
+        self.target_label.setText("End-to-end target" if self.doc.profile.uses_objectives() else "Target time")
         self.n0.setValue(s.baseline_gpus)
         self.max_gpus.setValue(max(s.gpu_counts))
         self.counts.setText(", ".join(f"{n}" for n in s.gpu_counts))
