@@ -14,6 +14,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSignalBlocker,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QAction, QKeySequence
@@ -197,7 +198,12 @@ class OptimizationPanel(QWidget):
         header.setMinimumSectionSize(40)
         self.view.setMinimumWidth(300)
         self.fit_columns()
-        model.dataChanged.connect(lambda *_: self.fit_columns())
+        # Once per change, after the table has its new values: a k step emits dataChanged more than once.
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self.fit_columns)
+        model.dataChanged.connect(lambda *_: self._refit.start())
         model.modelReset.connect(self.fit_columns)
         model.rowsInserted.connect(lambda *_: self.fit_columns())
         model.headerDataChanged.connect(lambda *_: self.fit_columns())
