@@ -6,7 +6,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ..model.errors import Problem, ProfileError
 from ..model.measurements import Measurements
@@ -30,7 +29,6 @@ from ..model.units import (
     ParseError,
     TimeUnit,
     convert,
-    format_number,
     parse_unit,
 )
 from .cells import (
@@ -48,12 +46,11 @@ from .headers import (
     component_header,
     find_header,
 )
+from .total_line import Row as _Row
+from .total_line import drop_total_line
 
 # Re-exported for callers of the former single module (the window's paste uses the first two).
 __all__ = ["COMPONENT_HEADERS", "Loaded", "TableReader", "component_header", "find_header"]
-
-_TOTAL_LABEL = re.compile(r"^\s*(total|sum|grand total)\b", re.IGNORECASE)
-TOTAL_TOLERANCE = 0.005
 
 
 @dataclass
@@ -71,17 +68,6 @@ class Loaded:
     def measurements(self) -> Measurements | None:
         """The workbook's Measurements sheet (kept on the profile, so save, undo and recovery carry it)."""
         return self.profile.measurements
-
-
-class _Row(NamedTuple):
-    grid_row: int
-    name: str
-    time: tuple[float, TimeUnit | None] | None
-    scaling: Scaling
-    group: str
-    notes: str
-    error: tuple[str, str] | None = None
-    objectives: tuple[str, ...] = ()
 
 
 class TableReader:
@@ -161,7 +147,7 @@ class TableReader:
         written = next((r.time[1] for r in rows if r.time is not None and r.time[1] is not None), None)
         unit = unit_setting or header_unit or written or TimeUnit.MS
         bare_unit = header_unit or unit
-        rows = self._drop_total_line(grid, cols, rows, unit, bare_unit)
+        rows = drop_total_line(grid, cols, rows, unit, bare_unit, self._ambiguous, self.warn)
         self._component_cells = (grid, [row.grid_row for row in rows], cols)
         self.time_cells = grid.span(rows[0].grid_row, rows[-1].grid_row, cols["time"]) if rows else ""
         new_tuple = tuple.__new__
@@ -289,67 +275,6 @@ class TableReader:
                 self._row_errors = True
             rows.append(new_tuple(_Row, (r, name, time, scaling, group, notes, error, objectives)))
         return rows
-
-    def _drop_total_line(
-        self, grid: Grid, cols: dict[str, int], rows: list[_Row], unit: TimeUnit, bare_unit: TimeUnit
-    ) -> list[_Row]:
-        last = rows[-1]
-        if last.time is None and last.grid_row in self._ambiguous:
-            last = self._settle_by_total(rows, last, unit, bare_unit)
-            rows = rows[:-1] + [last]
-
-        def in_unit(row: _Row) -> float:
-            assert row.time is not None
-            return convert(row.time[0], row.time[1] or bare_unit, unit)
-
-        same = bare_unit is unit
-        others = [t[0] if same and t[1] is None else in_unit(r) for r in rows[:-1] if (t := r.time) is not None]
-        total = math.fsum(others)
-        labelled = bool(_TOTAL_LABEL.match(last.name))
-        last_time = in_unit(last) if last.time is not None else math.nan
-        gap = last_time - total
-        within = last.time is not None and total > 0 and abs(gap) <= TOTAL_TOLERANCE * total
-        matches = len(others) >= 2 and within
-        if not (labelled or matches):
-            return rows
-        where = grid.where(last.grid_row, cols["time"])
-        exact = abs(gap) <= 1e-9 * total
-        if labelled and last.time is not None and total > 0 and not exact:
-            fits = "within" if within else "more than"
-            self.warn(
-                where,
-                f"the total line says {format_number(last_time)} {unit.label} but the components add up to "
-                f"{format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} {unit.label} "
-                f"({abs(gap) / total:.2%}), {fits} the {TOTAL_TOLERANCE:.1%} taken as rounding; "
-                "using the components' sum",
-            )
-        elif not labelled:
-            why = (
-                "its time is the sum of the rows above"
-                if exact
-                else f"its time, {format_number(last_time)} {unit.label}, is within {TOTAL_TOLERANCE:.1%} of the "
-                f"rows above's sum, {format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} "
-                f"{unit.label} ({abs(gap) / total:.2%})"
-            )
-            self.warn(
-                grid.where(last.grid_row, cols["name"]),
-                f'"{shown(last.name)}" was read as the total line ({why}), not as a component; '
-                "give it a component's name in a row of its own if it is one",
-            )
-        return rows[:-1]
-
-    def _settle_by_total(self, rows: list[_Row], last: _Row, unit: TimeUnit, bare_unit: TimeUnit) -> _Row:
-        """A last row that reads two ways (1,500 ms) is the total line when exactly one reading is the sum above."""
-        readings, written = self._ambiguous[last.grid_row]
-        above = math.fsum(convert(t[0], t[1] or bare_unit, unit) for r in rows[:-1] if (t := r.time) is not None)
-        fits = [
-            x
-            for x in readings
-            if above > 0 and abs(convert(x, written or bare_unit, unit) - above) <= TOTAL_TOLERANCE * above
-        ]
-        if len(fits) != 1 or any(r.time is None for r in rows[:-1]):
-            return last
-        return last._replace(time=(fits[0], written), error=None)
 
     # -- optimizations -----------------------------------------------------
     def read_optimizations(self, grid: Grid | None) -> list[Optimization]:

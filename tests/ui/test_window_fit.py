@@ -217,7 +217,7 @@ def test_layout_fits(window, qtbot, size):
     if size == (1280, 720):
         # The names are read: number headers go onto two lines and Scaling and Group give way before a
         # name is cut below a comfortable width ("Input pipelin…" beside a wide "New time (ms)" column).
-        from amdahl_desk.ui.profile.component_view import NAME_COMFORT
+        from amdahl_desk.ui.profile.component_columns import NAME_COMFORT
 
         assert table.wrapping_header.two_lines >= {TIME, NEW_TIME}
         floors = {c: table.horizontalHeader().sectionSizeFromContents(c).width() for c in (SCALING, GROUP)}

@@ -26,9 +26,9 @@ from ...model.profile import Component
 from ..core.clipboard import from_tsv, tile, to_tsv
 from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
-from ..core.text_widths import TextWidths
 from ..core.wrapping_header import WrappingHeader
-from .component_delegates import CELL_PADDING, ElidedTipDelegate, ScalingDelegate, ShareBarDelegate, bar_width
+from .component_columns import ComponentColumns
+from .component_delegates import ElidedTipDelegate, ScalingDelegate, ShareBarDelegate, bar_width
 from .component_table import (
     EDITABLE,
     GROUP,
@@ -44,13 +44,7 @@ from .component_table import (
 )
 
 ModelIndex = QModelIndex | QPersistentModelIndex
-HEADER_PAD = 8  # room to spare beside a header's own margins (a bold or styled header is wider)
-NUMBERS = (TIME, SHARE, NEW_TIME)  # never elided: a cut number is a different number
 COMPUTED = (SHARE, NEW_TIME)
-# Widest a text column grows to fit its content before it elides (names stretch instead).
-TEXT_CAP = {SCALING: 200, GROUP: 140, OBJECTIVES: 180, NOTES: 260}
-NAME_CAP = 320
-NAME_COMFORT = 180  # names this wide are read easily: Scaling and Group elide for names narrower than this
 
 
 class ComponentTableView(RefusingTableView):
@@ -64,9 +58,9 @@ class ComponentTableView(RefusingTableView):
         super().__init__(parent)
         self.wrapping_header = WrappingHeader(self)
         self.setHorizontalHeader(self.wrapping_header)
-        self.text_widths = TextWidths()
         self.setModel(model)
         self.table = model
+        self.columns = ComponentColumns(self, model, self.wrapping_header)
         self.setItemDelegate(ElidedTipDelegate(self))
         self.setItemDelegateForColumn(SHARE, ShareBarDelegate(self))
         self.setItemDelegateForColumn(SCALING, ScalingDelegate(self))
@@ -110,27 +104,13 @@ class ComponentTableView(RefusingTableView):
         self._show_objectives_if_used()
         self.fit_columns()
 
-    # -- layout ------------------------------------------------------------
+    # -- layout (component_columns.py) ---------------------------------------
     def fit_columns(self) -> None:
         """Every column but the names as wide as its header and content; names take the rest and elide."""
-        fm = self.fontMetrics()
-        model = self.table
-        header = self.horizontalHeader()
-        sample = min(model.rowCount() - 1, 200)  # tables can be huge: the first rows say enough for text
-        self._wanted: dict[int, int] = {}
-        for col, cap in [*TEXT_CAP.items(), (NAME, NAME_CAP)]:
-            widest = max(
-                [header.sectionSizeFromContents(col).width()]
-                + [
-                    min(fm.horizontalAdvance(str(model.data(model.index(r, col)) or "")) + 2 * CELL_PADDING, cap)
-                    for r in range(sample)
-                ]
-            )
-            self._wanted[col] = widest
-            if col != NAME:
-                self.setColumnWidth(col, widest)
-        self.fit_number_columns()
-        self._share_room()
+        self.columns.fit()
+
+    def fit_number_columns(self) -> None:
+        self.columns.fit_numbers()
 
     def cell_look(self, index: QModelIndex) -> object:
         if index.column() == SHARE:  # the percentage and the bar's pixels
@@ -143,73 +123,11 @@ class ComponentTableView(RefusingTableView):
         used = self.table.doc.profile.uses_objectives()
         if self.isColumnHidden(OBJECTIVES) == used:
             self.setColumnHidden(OBJECTIVES, not used)
-            self._share_room()
-
-    def _share_room(self) -> None:
-        """Room for the names, given up in turn: Notes, then Objectives shrink (down to their header); then the
-        number columns' headers go onto two lines ("New time" over "(ms)") and the columns narrow to their
-        numbers; then Scaling and Group shrink to their header (their values elide, whole in a tooltip)."""
-        wanted = getattr(self, "_wanted", None)
-        numbers = getattr(self, "_number_widths", None)
-        if not wanted or not numbers:
-            return
-        header = self.horizontalHeader()
-        shown = [c for c in range(self.table.columnCount()) if not self.isColumnHidden(c)]
-        texts = [c for c in (NOTES, OBJECTIVES, SCALING, GROUP) if c in shown]  # the order they give way in
-        floors = {c: header.sectionSizeFromContents(c).width() for c in texts}
-        rest = sum(self.columnWidth(c) for c in shown if c != NAME and c not in numbers and c not in texts)
-        room = self.viewport().width() - rest - wanted[NAME]
-        least = sum(floors[c] if c in (NOTES, OBJECTIVES) else wanted[c] for c in texts)
-        compact = room - least - sum(one for one, _ in numbers.values()) < 0
-        for col, (one, two) in numbers.items():
-            if self.columnWidth(col) != (two if compact else one):
-                self.setColumnWidth(col, two if compact else one)
-        self.wrapping_header.set_two_lines(set(numbers) if compact else set())
-        room -= sum(self.columnWidth(c) for c in numbers)
-        yielding = [c for c in texts if compact or c in (NOTES, OBJECTIVES)]
-        widths = {c: wanted[c] for c in texts}
-        for c in yielding:  # each shrinks only as far as the names need
-            # Scaling and Group (short words a person reads at a glance) give way only for names shorter
-            # than NAME_COMFORT; Notes and Objectives for the whole name.
-            spare = 0 if c in (NOTES, OBJECTIVES) else max(0, wanted[NAME] - NAME_COMFORT)
-            excess = sum(widths.values()) - room - spare
-            if excess > 0:
-                widths[c] = max(floors[c], widths[c] - excess)
-        for c, width in widths.items():
-            if self.columnWidth(c) != width:
-                self.setColumnWidth(c, width)
+            self.columns.share_room()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._share_room()
-
-    def fit_number_columns(self) -> None:
-        """Number columns as wide as their header (units included) and their widest number: never cut a digit.
-
-        Each also has a narrower width, its header on two lines ("New time" over "(ms)"), which
-        :meth:`_share_room` takes when the names would otherwise be cut.
-        """
-        fm = self.fontMetrics()
-        model = self.table
-        rows = self._widest_rows()
-        self._number_widths: dict[int, tuple[int, int]] = {}
-        for col in NUMBERS:
-            one_line, two_lines = (w + HEADER_PAD for w in self.wrapping_header.widths(col))
-            texts = {str(model.data(model.index(r, col)) or "") for r in rows}
-            digits = max((self.text_widths(fm, t) for t in texts if t), default=0) + 2 * CELL_PADDING
-            self._number_widths[col] = (max(one_line, digits), max(two_lines, digits))
-        self._share_room()
-
-    def _widest_rows(self) -> list[int]:
-        """The rows with the longest numbers: the largest and smallest times before and after (the longest
-        times and the smallest shares), and the first rows as a sample."""
-        n = len(self.table.components)
-        rows = set(range(min(n, 12)))
-        analysis = self.table.doc.analysis
-        if analysis is not None and n:
-            for values in (analysis.times, analysis.new_times):
-                rows.update((int(values.argmax()), int(values.argmin())))
-        return sorted(r for r in rows if r < n)
+        self.columns.share_room()
 
     # -- actions -----------------------------------------------------------
     def _make_actions(self) -> None:

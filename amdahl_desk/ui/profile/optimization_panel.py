@@ -41,8 +41,8 @@ from ..core.cell_message import CellMessage
 from ..core.changed_cells import ChangedCellsTableView
 from ..core.text_widths import TextWidths
 from ..core.wrapping_header import WrappingHeader
+from .component_columns import HEADER_PAD
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
-from .component_view import HEADER_PAD
 from .optimization_table import CEILING, NAME, SAVES, SHARE, SPEEDUP, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
 
 NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES)

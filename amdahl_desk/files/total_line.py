@@ -1,0 +1,103 @@
+"""A table's last row read as its total line: labelled so, or the sum of the rows above within rounding."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..model.profile import Scaling
+from ..model.units import TimeUnit, convert, format_number
+from .grid import Grid, shown
+
+_TOTAL_LABEL = re.compile(r"^\s*(total|sum|grand total)\b", re.IGNORECASE)
+TOTAL_TOLERANCE = 0.005
+
+
+class Row(NamedTuple):
+    grid_row: int
+    name: str
+    time: tuple[float, TimeUnit | None] | None
+    scaling: Scaling
+    group: str
+    notes: str
+    error: tuple[str, str] | None = None
+    objectives: tuple[str, ...] = ()
+
+
+def drop_total_line(
+    grid: Grid,
+    cols: dict[str, int],
+    rows: list[Row],
+    unit: TimeUnit,
+    bare_unit: TimeUnit,
+    ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]],
+    warn: Callable[[str, str], None],
+) -> list[Row]:
+    """``rows`` without their last when it is a total line (labelled so, or the sum of the rows above
+    within rounding), with a warning that states the gap; a last row read two ways is settled by the sum."""
+    last = rows[-1]
+    if last.time is None and last.grid_row in ambiguous:
+        last = settle_by_total(rows, last, unit, bare_unit, ambiguous)
+        rows = rows[:-1] + [last]
+
+    def in_unit(row: Row) -> float:
+        assert row.time is not None
+        return convert(row.time[0], row.time[1] or bare_unit, unit)
+
+    same = bare_unit is unit
+    others = [t[0] if same and t[1] is None else in_unit(r) for r in rows[:-1] if (t := r.time) is not None]
+    total = math.fsum(others)
+    labelled = bool(_TOTAL_LABEL.match(last.name))
+    last_time = in_unit(last) if last.time is not None else math.nan
+    gap = last_time - total
+    within = last.time is not None and total > 0 and abs(gap) <= TOTAL_TOLERANCE * total
+    matches = len(others) >= 2 and within
+    if not (labelled or matches):
+        return rows
+    where = grid.where(last.grid_row, cols["time"])
+    exact = abs(gap) <= 1e-9 * total
+    if labelled and last.time is not None and total > 0 and not exact:
+        fits = "within" if within else "more than"
+        warn(
+            where,
+            f"the total line says {format_number(last_time)} {unit.label} but the components add up to "
+            f"{format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} {unit.label} "
+            f"({abs(gap) / total:.2%}), {fits} the {TOTAL_TOLERANCE:.1%} taken as rounding; "
+            "using the components' sum",
+        )
+    elif not labelled:
+        why = (
+            "its time is the sum of the rows above"
+            if exact
+            else f"its time, {format_number(last_time)} {unit.label}, is within {TOTAL_TOLERANCE:.1%} of the "
+            f"rows above's sum, {format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} "
+            f"{unit.label} ({abs(gap) / total:.2%})"
+        )
+        warn(
+            grid.where(last.grid_row, cols["name"]),
+            f'"{shown(last.name)}" was read as the total line ({why}), not as a component; '
+            "give it a component's name in a row of its own if it is one",
+        )
+    return rows[:-1]
+
+
+def settle_by_total(
+    rows: list[Row],
+    last: Row,
+    unit: TimeUnit,
+    bare_unit: TimeUnit,
+    ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]],
+) -> Row:
+    """A last row that reads two ways (1,500 ms) is the total line when exactly one reading is the sum above."""
+    readings, written = ambiguous[last.grid_row]
+    above = math.fsum(convert(t[0], t[1] or bare_unit, unit) for r in rows[:-1] if (t := r.time) is not None)
+    fits = [
+        x
+        for x in readings
+        if above > 0 and abs(convert(x, written or bare_unit, unit) - above) <= TOTAL_TOLERANCE * above
+    ]
+    if len(fits) != 1 or any(r.time is None for r in rows[:-1]):
+        return last
+    return last._replace(time=(fits[0], written), error=None)
