@@ -16,6 +16,8 @@ TOTAL_TOLERANCE = 0.005
 
 
 class Row(NamedTuple):
+    """One row of a components table as read: its grid row, its cells' values and the refusal of its time."""
+
     grid_row: int
     name: str
     time: tuple[float, TimeUnit | None] | None
