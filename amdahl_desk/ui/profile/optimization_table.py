@@ -40,6 +40,7 @@ class OptimizationTableModel(QAbstractTableModel):
         super().__init__(doc)
         self.doc = doc
         self._count = len(doc.profile.optimizations)
+        self._shown = list(doc.profile.optimizations)  # as last announced: a change names only its rows
         doc.optimizationsChanged.connect(self._changed)
         doc.profileReset.connect(self._changed)
         doc.analysisChanged.connect(self._computed_changed)
@@ -187,13 +188,19 @@ class OptimizationTableModel(QAbstractTableModel):
 
     # -- following the document --------------------------------------------
     def _changed(self) -> None:
-        count = len(self.optimizations)
+        opts = self.optimizations
+        count = len(opts)
+        old, self._shown = self._shown, list(opts)
         if count != self._count:
             self.beginResetModel()
             self._count = count
             self.endResetModel()
-        elif count:
-            self.dataChanged.emit(self.index(0, 0), self.index(count - 1, self.columnCount() - 1))
+            return
+        # Only the rows whose optimization changed (a k step changes one): the figures of every row follow
+        # the analysis (_computed_changed), compared cell by cell by the view.
+        rows = [i for i, (a, b) in enumerate(zip(old, opts, strict=True)) if a != b]
+        if rows:
+            self.dataChanged.emit(self.index(rows[0], 0), self.index(rows[-1], self.columnCount() - 1))
 
     def _computed_changed(self) -> None:
         if self.rowCount():
