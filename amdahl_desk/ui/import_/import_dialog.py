@@ -7,6 +7,7 @@ preview; a preview that arrives after a newer request was made is dropped.
 
 from __future__ import annotations
 
+import html
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -23,7 +24,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QStackedWidget,
-    QTableView,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -43,7 +42,7 @@ from ...model.traces.gpu import devices
 from ...model.units import format_number
 from .gpu_split_view import GpuSplitView
 from .loader import TraceSession
-from .preview_models import ComponentPreviewModel, RankTableModel, StepTableModel
+from .preview_models import ComponentPreviewModel, RankTableModel, StepTableModel, preview_table
 
 PREVIEW_DELAY_MS = 150  # a pause this long after the last change asks for a preview
 GROUPING_LABELS = {
@@ -55,21 +54,6 @@ GROUPING_LABELS = {
 NSYS_LABEL = "the report's rows"
 FORMAT_NAMES = {PYTORCH: "PyTorch / Kineto trace", SPEEDSCOPE: "speedscope profile", NSYS: "Nsight Systems summary"}
 MB = 1e6
-
-
-def _table(model: object, stretch: int) -> QTableView:
-    view = QTableView()
-    view.setModel(model)  # type: ignore[arg-type]
-    view.verticalHeader().hide()
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.setWordWrap(False)
-    header = view.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
-    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
-    return view
 
 
 class ImportDialog(QDialog):
@@ -182,14 +166,14 @@ class ImportDialog(QDialog):
         options.setLayout(form)
 
         self.rank_model = RankTableModel()
-        self.rank_view = _table(self.rank_model, RankTableModel.FILE)
+        self.rank_view = preview_table(self.rank_model, RankTableModel.FILE)
         self.rank_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.rank_view.selectionModel().selectionChanged.connect(self._rank_picked)
         self.ranks_box = self._box("Ranks — the slowest is what everyone waits for", self.rank_view)
 
         self.step_model = StepTableModel()
         self.step_model.toggled.connect(self._step_toggled)
-        self.step_view = _table(self.step_model, StepTableModel.NOTE)
+        self.step_view = preview_table(self.step_model, StepTableModel.NOTE)
         self.leave_out = QPushButton("Leave out flagged steps")
         self.leave_out.setToolTip("Untick every step more than 20% away from the median (warm-up, checkpoint)")
         self.leave_out.clicked.connect(self._leave_out_flagged)
@@ -212,7 +196,7 @@ class ImportDialog(QDialog):
 
         # -- preview
         self.preview_model = ComponentPreviewModel()
-        self.preview = _table(self.preview_model, ComponentPreviewModel.SOURCE)
+        self.preview = preview_table(self.preview_model, ComponentPreviewModel.SOURCE)
         self.total_label = QLabel()
         self.updating = QLabel("")
         self.updating.setStyleSheet("color: palette(mid)")
@@ -388,9 +372,9 @@ class ImportDialog(QDialog):
         self._show_devices(result)
         self.gpu_box.setVisible(result.gpu is not None)
         self.gpu_view.set_split(result.gpu, unit, per_step=not self.options.total and result.steps is not None)
-        items = "".join(f"<li>{_escape(w)}</li>" for w in result.warnings)
+        items = "".join(f"<li>{html.escape(w, quote=False)}</li>" for w in result.warnings)
         warnings = f"<ul style='margin-left: -20px'>{items}</ul>" if items else "<p>No warnings.</p>"
-        self.notes.setHtml(f"<p><b>Boundary:</b> {_escape(result.boundary)}</p>{warnings}")
+        self.notes.setHtml(f"<p><b>Boundary:</b> {html.escape(result.boundary, quote=False)}</p>{warnings}")
 
     def _show_ranks(self, result: ImportResult) -> None:
         self.rank_model.set_ranks(result.ranks, result.unit)
@@ -452,7 +436,3 @@ def _total_means(result: ImportResult, total: bool) -> str:
     if result.step_time is not None and not total:
         return f" = the mean step ({format_number(result.step_time)} {unit})"
     return " = the whole recording" if result.format != "nsys" else " = the report's rows summed"
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ...model.traces import ImportedComponent, RankInfo, StepInfo
 from ...model.units import TimeUnit, format_number, format_percent
@@ -188,3 +189,19 @@ class RankTableModel(_Table):
                 else ""
             )
         return self._align(index, role)
+
+
+def preview_table(model: object, stretch: int) -> QTableView:
+    """A read-only table of one of these models: columns fit their content, ``stretch`` takes the rest."""
+    view = QTableView()
+    view.setModel(model)  # type: ignore[arg-type]
+    view.verticalHeader().hide()
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.setWordWrap(False)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
+    return view
