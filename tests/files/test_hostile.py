@@ -143,3 +143,25 @@ def test_fuzzed_workbooks_only_ever_raise_profile_error(tmp_path):
         path.unlink()
     assert outcomes["refused"] > FUZZ_ITERATIONS // 4
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 1024 * 1024
+
+
+def test_a_changed_byte_under_an_unchanged_checksum_is_refused_as_damage(tmp_path):
+    """A stored (uncompressed) part whose bytes no longer match its CRC: refused, never read as 900 ms."""
+    import zipfile
+
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.resources import example_path
+
+    stored = tmp_path / "stored.xlsx"
+    with zipfile.ZipFile(example_path()) as zin, zipfile.ZipFile(stored, "w", zipfile.ZIP_STORED) as zout:
+        for info in zin.infolist():
+            zout.writestr(info.filename, zin.read(info.filename))
+    data = bytearray(stored.read_bytes())
+    at = data.find(b"<v>600</v>")
+    assert at > 0
+    data[at + 3 : at + 6] = b"900"
+    bad = tmp_path / "bad.xlsx"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(ProfileError, match="damaged") as refused:
+        load_profile(bad)
+    assert "checksum" in str(refused.value).lower()
