@@ -14,6 +14,7 @@ from ...model.errors import ProfileError
 from ...model.fit_text import percent
 from ...model.measurements import MeasureKind, Measurement, parse_count, parse_throughput
 from ...model.units import ParseError, TimeUnit, convert, format_number, format_speedup, parse_time_text, parse_unit
+from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
 from ..core.measurement_table import MeasurementTable
 
@@ -22,14 +23,6 @@ EDITABLE = (COUNT, VALUE, LABEL, NOTES)  # first, in the order a CSV of runs has
 NAN = math.nan
 WAITING = QColor(255, 228, 228)
 ModelIndex = QModelIndex | QPersistentModelIndex
-
-
-class CellError(ValueError):
-    """A value refused for a cell, with the reason for the person who typed it."""
-
-    def __init__(self, row: int, column: int, message: str) -> None:
-        super().__init__(message)
-        self.row, self.column = row, column
 
 
 def edit_text(value: float) -> str:
@@ -191,19 +184,10 @@ class MeasurementTableModel(QAbstractTableModel):
         try:
             table = replace(self.table, **fmt) if fmt else self.table
             self.doc.edit_measurements(self._parsed(table, edits), text)
-        except CellError as exc:
-            self._reject(edits, exc.row, exc.column, str(exc))
-            return False
-        except ProfileError as exc:
-            problem = exc.problems[0]
-            row = problem.row if problem.row is not None else (edits[0][0] if edits else 0)
-            self._reject(edits, row, COUNT if problem.field == "n" else VALUE, problem.what)
+        except (CellError, ProfileError) as exc:
+            refuse_edit(self.editRejected, edits, exc, lambda field: COUNT if field == "n" else VALUE)
             return False
         return True
-
-    def _reject(self, edits: Sequence[tuple[int, int, str]], row: int, col: int, message: str) -> None:
-        refused = next((t for r, c, t in edits if (r, c) == (row, col)), "")
-        self.editRejected.emit(row, col, message, refused, len(edits) == 1)
 
     def _parsed(self, table: MeasurementTable, edits: Sequence[tuple[int, int, str]]) -> MeasurementTable:
         rows = list(table.rows)

@@ -12,6 +12,7 @@ from ...model.errors import ProfileError
 from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.units import ParseError, format_number, format_percent, parse_time
+from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
 
@@ -29,14 +30,6 @@ _ROLES = frozenset(
         SHARE_ROLE,
     }
 )
-
-
-class CellError(ValueError):
-    """A value refused for a cell, with the reason for the person who typed it."""
-
-    def __init__(self, row: int, column: int, message: str) -> None:
-        super().__init__(message)
-        self.row, self.column = row, column
 
 
 class ComponentTableModel(QAbstractTableModel):
@@ -178,19 +171,10 @@ class ComponentTableModel(QAbstractTableModel):
         try:
             changes, added = self._parse(edits)
             self.doc.edit_components(changes, text, added, cell=(edits[0][0], edits[0][1]) if len(edits) == 1 else None)
-        except CellError as exc:
-            self._reject(edits, exc.row, exc.column, str(exc))
-            return False
-        except ProfileError as exc:
-            problem = exc.problems[0]
-            row = problem.row if problem.row is not None else (edits[0][0] if edits else 0)
-            self._reject(edits, row, NAME if problem.field == "name" else TIME, problem.what)
+        except (CellError, ProfileError) as exc:
+            refuse_edit(self.editRejected, edits, exc, lambda field: NAME if field == "name" else TIME)
             return False
         return True
-
-    def _reject(self, edits: Sequence[tuple[int, int, str]], row: int, col: int, message: str) -> None:
-        refused = next((t for r, c, t in edits if (r, c) == (row, col)), "")
-        self.editRejected.emit(row, col, message, refused, len(edits) == 1)
 
     def _parse(self, edits: Sequence[tuple[int, int, str]]) -> tuple[dict[int, Component], list[Component]]:
         """Typed text as component values: rows changed, and new rows for text past the end."""
