@@ -98,3 +98,23 @@ class RefusingTableView(ChangedCellsTableView):
             self.message.show_at(self.visualRect(index), message)
         finally:
             self._reopening = False
+
+    # -- the selection, as the clipboard actions of both tables take it ------------------
+    def selected_block(self) -> tuple[int, int, int, int]:
+        """Top, left, bottom, right of the selection (its bounding box); the current cell if none."""
+        indexes = self.selectionModel().selectedIndexes()
+        if not indexes:
+            cur = self.currentIndex()
+            return cur.row(), cur.column(), cur.row(), cur.column()
+        rows, cols = [i.row() for i in indexes], [i.column() for i in indexes]
+        return min(rows), min(cols), max(rows), max(cols)
+
+    def copy_selection(self) -> None:
+        raise NotImplementedError
+
+    def clear_selection(self) -> None:
+        raise NotImplementedError
+
+    def cut_selection(self) -> None:
+        self.copy_selection()
+        self.clear_selection()

@@ -182,17 +182,8 @@ class MeasurementTableView(RefusingTableView):
             self._appending = False
 
     # -- clipboard ---------------------------------------------------------
-    def _block(self) -> tuple[int, int, int, int]:
-        """Top, left, bottom, right of the selection (its bounding box); the current cell if none."""
-        indexes = self.selectionModel().selectedIndexes()
-        if not indexes:
-            cur = self.currentIndex()
-            return cur.row(), cur.column(), cur.row(), cur.column()
-        rows, cols = [i.row() for i in indexes], [i.column() for i in indexes]
-        return min(rows), min(cols), max(rows), max(cols)
-
     def copy_selection(self) -> None:
-        top, left, bottom, right = self._block()
+        top, left, bottom, right = self.selected_block()
         if top < 0:
             return
         m = self.table
@@ -203,15 +194,11 @@ class MeasurementTableView(RefusingTableView):
         ]
         QGuiApplication.clipboard().setText(to_tsv(rows))
 
-    def cut_selection(self) -> None:
-        self.copy_selection()
-        self.clear_selection()
-
     def paste(self) -> None:
         block = from_tsv(QGuiApplication.clipboard().text())
         if not block:
             return
-        top, left, bottom, right = self._block()
+        top, left, bottom, right = self.selected_block()
         top, left = max(top, 0), max(left, 0)
         fmt: dict[str, object] = {}
         header = pasted_header(block[0])

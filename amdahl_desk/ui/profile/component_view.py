@@ -246,18 +246,8 @@ class ComponentTableView(RefusingTableView):
         self.scrollTo(index)
 
     # -- clipboard ---------------------------------------------------------
-    def _selected_block(self) -> tuple[int, int, int, int]:
-        """Top, left, bottom, right of the selection (its bounding box); the current cell if none."""
-        indexes = self.selectionModel().selectedIndexes()
-        if not indexes:
-            cur = self.currentIndex()
-            return cur.row(), cur.column(), cur.row(), cur.column()
-        rows = [i.row() for i in indexes]
-        cols = [i.column() for i in indexes]
-        return min(rows), min(cols), max(rows), max(cols)
-
     def copy_selection(self) -> None:
-        top, left, bottom, right = self._selected_block()
+        top, left, bottom, right = self.selected_block()
         if top < 0:
             return
         model = self.table
@@ -274,15 +264,11 @@ class ComponentTableView(RefusingTableView):
             )
         QGuiApplication.clipboard().setText(to_tsv(rows))
 
-    def cut_selection(self) -> None:
-        self.copy_selection()
-        self.clear_selection()
-
     def paste(self) -> None:
         block = from_tsv(QGuiApplication.clipboard().text())
         if not block:
             return
-        top, left, bottom, right = self._selected_block()
+        top, left, bottom, right = self.selected_block()
         top, left = max(top, 0), max(left, 0)
         block = self._header_mapped(block, left)
         block = tile(block, bottom - top + 1, right - left + 1)
@@ -332,7 +318,7 @@ class ComponentTableView(RefusingTableView):
         return result
 
     def clear_selection(self) -> None:
-        top, left, bottom, right = self._selected_block()
+        top, left, bottom, right = self.selected_block()
         edits = []
         for index in self.selectionModel().selectedIndexes() or [self.currentIndex()]:
             if index.row() >= self.table.rowCount() - 1:
