@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QTimer
-from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit, QWidget
+from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QHeaderView, QLineEdit, QWidget
 
 from .cell_message import CellMessage
 from .changed_cells import ChangedCellsTableView
@@ -29,6 +29,17 @@ class RefusingTableView(ChangedCellsTableView):
         super().__init__(parent)
         self.message = CellMessage(self.viewport())
         self.setItemDelegate(LocaleDelegate(self))  # numbers in the machine's locale; subclasses may refine
+        # A spreadsheet: select ranges, type over a cell to replace it, one line per row of fixed height.
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
         self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
 

@@ -69,16 +69,6 @@ class MeasurementTableView(RefusingTableView):
         super().__init__(parent)
         self.setModel(model)
         self.table = model
-        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.setEditTriggers(
-            QAbstractItemView.EditTrigger.DoubleClicked
-            | QAbstractItemView.EditTrigger.EditKeyPressed
-            | QAbstractItemView.EditTrigger.AnyKeyPressed
-        )
-        self.setAlternatingRowColors(True)
-        self.setWordWrap(False)
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = self.horizontalHeader()
         header.setSectionsClickable(True)
         header.sectionClicked.connect(self.sort_by_column)

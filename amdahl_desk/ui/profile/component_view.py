@@ -64,18 +64,8 @@ class ComponentTableView(RefusingTableView):
         self.setItemDelegate(ElidedTipDelegate(self))
         self.setItemDelegateForColumn(SHARE, ShareBarDelegate(self))
         self.setItemDelegateForColumn(SCALING, ScalingDelegate(self))
-        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
-        self.setEditTriggers(
-            QAbstractItemView.EditTrigger.DoubleClicked
-            | QAbstractItemView.EditTrigger.EditKeyPressed
-            | QAbstractItemView.EditTrigger.AnyKeyPressed
-        )
-        self.setAlternatingRowColors(True)
-        self.setWordWrap(False)
         self.setCornerButtonEnabled(True)
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = self.horizontalHeader()
         header.setSectionsClickable(True)
         header.setSortIndicatorShown(False)
