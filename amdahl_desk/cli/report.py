@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from ..files import load_profile
 
     # What comes after the reading loads while a workbook's sheets are parsed.
-    loaded = load_profile(args.profile, meanwhile=("amdahl_desk.model.report", "amdahl_desk.model.values", "msgspec"))
+    loaded = load_profile(args.profile, meanwhile=("amdahl_desk.model.values", f"{__package__}.json_rows"))
     from ..model.report import report_text, to_json_dict
     from ..model.values import parse_target_time
 
@@ -52,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
         profile.set_settings(replace(profile.settings, target_time=target))
     analysis = analyse_loaded(loaded, args.profile)
     if args.json:
-        write_json(to_json_dict(profile, analysis, loaded.warnings), args.indent)
+        from .json_rows import component_structs
+
+        write_json(to_json_dict(profile, analysis, loaded.warnings, component_rows=component_structs), args.indent)
     else:
         print(report_text(profile, analysis))
     return EXIT_OK

@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from ..model.errors import Problem, ProfileError
 from ..model.measurements import Measurements
@@ -46,8 +47,9 @@ from .headers import (
     component_header,
     find_header,
 )
+from .plain_rows import PlainColumns, plain_columns
 from .total_line import Row as _Row
-from .total_line import drop_total_line
+from .total_line import drop_total_line, is_total_line
 
 # Re-exported for callers of the former single module (the window's paste uses the first two).
 __all__ = ["COMPONENT_HEADERS", "Loaded", "TableReader", "component_header", "find_header"]
@@ -79,7 +81,7 @@ class TableReader:
         self.warnings: list[Problem] = []
         self.where_of: dict[tuple[str, int | None, str | None], str] = {}
         # Components are many: keep their grid rows and name a cell only when a problem needs it.
-        self._component_cells: tuple[Grid, list[int], dict[str, int]] | None = None
+        self._component_cells: tuple[Grid, Sequence[int], dict[str, int]] | None = None
         self._row_errors = False  # a components row with a refused or missing time
         self.time_cells = ""
         self.settings_decimal: Decimal | None = None
@@ -136,6 +138,10 @@ class TableReader:
         # A big sheet's formulas are looked for in the time column only: that is where a wrong number hides.
         big = len(grid.rows) > 5_000
         self.resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
+        # Every time a bare number in the profile's unit, every cell plain (the usual big sheet): column by column.
+        unit = unit_setting or header_unit or TimeUnit.MS
+        if header_unit in (None, unit) and (plain := plain_columns(grid.rows, header + 1, cols)) is not None:
+            return self._plain_components(grid, header, cols, plain, unit)
         rows = self._component_rows(grid, header, cols)
         if not rows:
             self.problem(
@@ -170,6 +176,24 @@ class TableReader:
             # The reader's names are already stripped: tuple.__new__ skips Component.__new__ and its strip().
             components.append(new_tuple(Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives)))
         return components, unit
+
+    def _plain_components(
+        self, grid: Grid, header: int, cols: dict[str, int], plain: PlainColumns, unit: TimeUnit
+    ) -> tuple[list[Component], TimeUnit]:
+        """The components of a plain table (every time a number in ``unit``), built column by column."""
+        first, count = header + 1, len(plain.names)
+        last = _Row(first + count - 1, plain.names[-1], (plain.times[-1], None), plain.scalings[-1], "", "")
+        above = math.fsum(plain.times[:-1])
+        if is_total_line(grid, cols, last, plain.times[-1], above, count - 1, unit, self.warn):
+            count -= 1
+        self._component_cells = (grid, range(first, first + count), cols)
+        self.time_cells = grid.span(first, first + count - 1, cols["time"]) if count else ""
+        # The names are stripped already: tuple.__new__ skips Component.__new__ and its strip().
+        # strict=False: the names stop before a total line; the other columns run on to it.
+        fields = zip(
+            plain.names[:count], plain.times, plain.scalings, plain.groups, plain.notes, plain.objectives, strict=False
+        )
+        return list(map(tuple.__new__, repeat(Component), fields)), unit
 
     def _missing_header(self, grid: Grid) -> None:
         first = next((r for r in range(len(grid.rows)) if any(not is_empty(v) for v in grid.rows[r])), None)

@@ -50,23 +50,40 @@ def drop_total_line(
 
     same = bare_unit is unit
     others = [t[0] if same and t[1] is None else in_unit(r) for r in rows[:-1] if (t := r.time) is not None]
-    total = math.fsum(others)
-    labelled = bool(_TOTAL_LABEL.match(last.name))
     last_time = in_unit(last) if last.time is not None else math.nan
-    gap = last_time - total
-    within = last.time is not None and total > 0 and abs(gap) <= TOTAL_TOLERANCE * total
-    matches = len(others) >= 2 and within
+    if is_total_line(grid, cols, last, last_time, math.fsum(others), len(others), unit, warn):
+        return rows[:-1]
+    return rows
+
+
+def is_total_line(
+    grid: Grid,
+    cols: dict[str, int],
+    last: Row,
+    last_time: float,
+    above: float,
+    count_above: int,
+    unit: TimeUnit,
+    warn: Callable[[str, str], None],
+) -> bool:
+    """Is ``last`` (its time ``last_time`` in ``unit``, NaN when it has none) the total line of the
+    ``count_above`` times above it that add up to ``above``? Labelled so, or their sum within rounding;
+    a warning states the gap when there is one."""
+    labelled = bool(_TOTAL_LABEL.match(last.name))
+    gap = last_time - above
+    within = last.time is not None and above > 0 and abs(gap) <= TOTAL_TOLERANCE * above
+    matches = count_above >= 2 and within
     if not (labelled or matches):
-        return rows
+        return False
     where = grid.where(last.grid_row, cols["time"])
-    exact = abs(gap) <= 1e-9 * total
-    if labelled and last.time is not None and total > 0 and not exact:
+    exact = abs(gap) <= 1e-9 * above
+    if labelled and last.time is not None and above > 0 and not exact:
         fits = "within" if within else "more than"
         warn(
             where,
             f"the total line says {format_number(last_time)} {unit.label} but the components add up to "
-            f"{format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} {unit.label} "
-            f"({abs(gap) / total:.2%}), {fits} the {TOTAL_TOLERANCE:.1%} taken as rounding; "
+            f"{format_number(above)} {unit.label}: a gap of {format_number(abs(gap))} {unit.label} "
+            f"({abs(gap) / above:.2%}), {fits} the {TOTAL_TOLERANCE:.1%} taken as rounding; "
             "using the components' sum",
         )
     elif not labelled:
@@ -74,15 +91,15 @@ def drop_total_line(
             "its time is the sum of the rows above"
             if exact
             else f"its time, {format_number(last_time)} {unit.label}, is within {TOTAL_TOLERANCE:.1%} of the "
-            f"rows above's sum, {format_number(total)} {unit.label}: a gap of {format_number(abs(gap))} "
-            f"{unit.label} ({abs(gap) / total:.2%})"
+            f"rows above's sum, {format_number(above)} {unit.label}: a gap of {format_number(abs(gap))} "
+            f"{unit.label} ({abs(gap) / above:.2%})"
         )
         warn(
             grid.where(last.grid_row, cols["name"]),
             f'"{shown(last.name)}" was read as the total line ({why}), not as a component; '
             "give it a component's name in a row of its own if it is one",
         )
-    return rows[:-1]
+    return True
 
 
 def settle_by_total(

@@ -93,7 +93,7 @@ class Profile:
         specs = tuple(objectives)
         index: dict[str, int] = {}
         problems = component_problems(comps, index)
-        by_key = {key: comps[row].name for key, row in index.items()}
+        by_key = _Spellings(index, comps)
         opts = [self._canonical(o, by_key) for o in optimizations]
         problems += optimization_problems(opts, comps, index) + settings_problems(settings)
         problems += objective_spec_problems(specs, settings.target_time)

@@ -101,3 +101,21 @@ def test_the_json_contract_document_names_every_key(capsys):
         assert leaves <= documented, leaves - documented
     assert {"overlaps", "component", "optimizations", "met_by_plan", "warnings"} <= documented
     assert {"objectives", "load", "max_arrival_rate", "p99_wait", "gpu_hours", "cost", "saved_per_run"} <= documented
+
+
+def test_the_commands_component_entries_are_the_models_dictionaries(capsys):
+    """report --json writes its components through msgspec structs: the same objects, keys in the same order."""
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.model import analyse
+    from amdahl_desk.model.report import COMPONENT_FIELDS, to_json_dict
+    from amdahl_desk.resources import example_path
+
+    path = example_path("llm-request.xlsx")
+    code, out, _ = run(capsys, "report", str(path), "--json")
+    assert code == 0
+    written = json.loads(out)["components"]
+    profile = load_profile(path).profile
+    expected = to_json_dict(profile, analyse(profile))["components"]
+    assert written == expected and len(written) == len(profile.components) > 3
+    assert all(tuple(entry) == COMPONENT_FIELDS for entry in written)
+    assert written[0]["time"] == profile.components[0].time  # independently: the file's first time

@@ -1,11 +1,17 @@
 """The reader's two ways of building components (every time plain, or some with a unit or refused) agree."""
 
+import math
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from amdahl_desk.files import load_profile
+from amdahl_desk.files import load_profile, tables
+from amdahl_desk.files.grid import Grid
+from amdahl_desk.files.plain_rows import plain_columns
+from amdahl_desk.model import Component
+from amdahl_desk.model.units import TimeUnit
 
 
 def write(path, rows):
@@ -31,3 +37,79 @@ def test_plain_times_and_a_time_with_a_unit_read_alike(tmp_path_factory, micros,
     for a, b, (_, t, _, _) in zip(plain.components, mixed.components, rows, strict=True):
         assert a.time == t
         assert abs(b.time - t) <= 1e-9 * max(1.0, t)
+
+
+# -- a sheet of plain cells: read column by column, or row by row; the same profile and the same words ------------
+
+_WORDS = ["serial", "Parallel", "COMMUNICATION", "comm", " p ", "", "sequential"]
+_NAME = st.text(alphabet=st.sampled_from("abcXYZ é-_1 \t"), min_size=1, max_size=8)
+
+
+@st.composite
+def plain_sheets(draw):
+    count = draw(st.integers(1, 30))
+    names = [f"{draw(_NAME)}{i}" for i in range(count)]
+    times = [draw(st.floats(0, 1e6, allow_nan=False)) for _ in range(count)]
+    has = {key: draw(st.booleans()) for key in ("scaling", "group", "notes", "objectives")}
+    header = ["Component", draw(st.sampled_from(["Time", "Time (ms)", "Time (us)"]))]
+    header += [key.capitalize() for key, on in has.items() if on]
+    rows = []
+    for name, time in zip(names, times, strict=True):
+        row = [name, time]
+        if has["scaling"]:
+            row.append(draw(st.sampled_from(_WORDS)))
+        if has["group"]:
+            row.append(draw(st.sampled_from(["", "io", " gpu "])))
+        if has["notes"]:
+            row.append(draw(st.sampled_from(["", "measured", "a note "])))
+        if has["objectives"]:
+            row.append(draw(st.sampled_from(["", "TTFT", "TTFT; End to end", " ttft ;TTFT"])))
+        rows.append(row)
+    last = draw(st.sampled_from(["none", "sum", "near", "labelled", "labelled-off"]))
+    above = math.fsum(times)
+    if last != "none" and count >= 1:
+        value = {"sum": above, "near": above * 1.004, "labelled": above, "labelled-off": above + 3}[last]
+        label = "Total" if last.startswith("labelled") else "all of it"
+        rows.append([label, value] + [""] * (len(header) - 2))
+    return [header, *rows], draw(st.sampled_from([None, TimeUnit.MS, TimeUnit.US]))
+
+
+def _read(rows, unit, column_wise):
+    with pytest.MonkeyPatch.context() as patch:
+        if not column_wise:
+            patch.setattr(tables, "plain_columns", lambda *args: None)
+        reader = tables.TableReader("sheet.xlsx")
+        read = reader.read_components(Grid("Components", rows), unit)
+        places = [reader._component_place(r) for r in range(len(read[0]))] if read else []
+        return read, [str(w) for w in reader.warnings], [str(p) for p in reader.problems], reader.time_cells, places
+
+
+@settings(max_examples=150, deadline=None)
+@given(plain_sheets())
+def test_a_plain_sheet_reads_the_same_column_by_column_as_row_by_row(sheet):
+    rows, unit = sheet
+    fast = _read(rows, unit, True)
+    slow = _read(rows, unit, False)
+    assert fast == slow
+    if fast[0] is not None:
+        for comp in fast[0][0]:
+            assert comp == Component(comp.name, comp.time, comp.scaling, comp.group, comp.notes, comp.objectives)
+
+
+def test_the_column_reader_takes_plain_sheets_and_leaves_the_rest():
+    """Not a vacuous agreement: the column reader does read plain sheets, and declines what it must not read."""
+    header = ["Component", "Time", "Scaling"]
+    plain = [header, ["a", 1.0, "serial"], ["b", 2.0, "Parallel"]]
+    assert plain_columns(plain, 1, {"name": 0, "time": 1, "scaling": 2}) is not None
+    for bad in (
+        ["c", "3 ms", "serial"],
+        ["c", -1.0, "serial"],
+        ["c", math.nan, "serial"],
+        ["c", math.inf, ""],
+        ["c\nd", 1.0, ""],
+        [" ", 1.0, ""],
+        ["c", 1.0, "sideways"],
+        ["c", 1.0],
+        ["c", 1, "serial"],
+    ):
+        assert plain_columns([*plain, bad], 1, {"name": 0, "time": 1, "scaling": 2}) is None, bad

@@ -88,3 +88,30 @@ def test_analysis_invariants(p):
     i0 = list(s.gpus).index(p.settings.baseline_gpus) if p.settings.baseline_gpus in s.gpus else None
     if i0 is not None:
         assert math.isclose(s.time[i0], a.baseline_total, rel_tol=1e-9)
+
+
+_ODD_TIMES = st.sampled_from([0.0, 1.5, 2.0, -1.0, math.inf, math.nan, 3])
+_ODD_NAMES = st.sampled_from(["a", "A", "b", "", "c\nd", "é", "É", "x y"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_ODD_NAMES, _ODD_TIMES), max_size=8), st.integers(65, 140), st.randoms())
+def test_the_column_check_of_a_big_table_finds_what_the_row_check_finds(odd, size, rng):
+    """Over 64 components the rules are checked column by column first; the problems, and the name
+    index, are those of the row-by-row check (a duplicate, an empty or broken name, a bad time)."""
+    from amdahl_desk.model import profile_rules
+
+    rows = [(f"c{i}", float(i)) for i in range(size)]
+    for name, time in odd:
+        rows[rng.randrange(size)] = (name or "", time)
+    comps = [tuple.__new__(Component, (n, t, Scaling.SERIAL, "", "", ())) for n, t in rows]
+    fast_index: dict[str, int] = {}
+    fast = profile_rules.component_problems(comps, fast_index)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(profile_rules, "_all_valid", lambda *args: False)
+        slow_index: dict[str, int] = {}
+        slow = profile_rules.component_problems(comps, slow_index)
+    assert fast == slow
+    assert fast_index == slow_index
+    if not odd:
+        assert profile_rules._all_valid(comps, {})  # the clean table does take the column check
