@@ -104,12 +104,10 @@ def load_profile(path: str | Path, meanwhile: Sequence[str] = ()) -> Loaded:
         )
     if suffix == ".ods":
         raise ProfileError("this is an OpenDocument spreadsheet (.ods); save it as .xlsx", source=path.name)
-    from .preload import importing
     from .workbook_sheets import parse_workbook
 
     # The reader (and numpy under it) loads while calamine parses; both are needed right after.
-    with importing(f"{__name__}.workbook", *meanwhile):
-        parsed = parse_workbook(path)
+    parsed = parse_workbook(path, meanwhile=(f"{__name__}.workbook", *meanwhile))
     from .workbook import read_workbook
 
     return read_workbook(path, parsed)

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 def importing(*modules: str) -> Iterator[None]:
     """Import ``modules`` on another thread during the block; the block's end waits for them.
 
-    For blocks that import nothing new themselves (calamine parsing a sheet, zlib inflating): the two
-    threads then never wait on each other's import locks. On two cores the imports cost nothing; on
+    For blocks that import nothing new themselves and spend their time without the GIL (calamine
+    parsing a sheet): the two threads then never wait on each other's import locks, nor for the GIL. On two cores the imports cost nothing; on
     one, no more than importing them after. A module that fails to import is left to the caller's own
     import, which raises at its place.
     """

@@ -6,6 +6,7 @@ calamine without the GIL) can run while they are imported.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import python_calamine
 
 from ..model.errors import ProfileError
 from .container import ContainerReport, check_xlsx_container
+from .preload import importing
 
 MAX_ROWS = 500_000  # 50 times the largest profiles this is built for; memory stays bounded
 # The sheets a profile is read from, by their lower-case names; Components falls back to the first sheet.
@@ -48,9 +50,14 @@ class ParsedWorkbook:
         self.book.close()
 
 
-def parse_workbook(path: str | Path, profile_sheets: bool = True) -> ParsedWorkbook:
+def parse_workbook(path: str | Path, profile_sheets: bool = True, meanwhile: Sequence[str] = ()) -> ParsedWorkbook:
     """Check ``path``'s container, open it and parse the profile's sheets (others, or all with
-    ``profile_sheets=False``, on first use); raises :class:`ProfileError` only."""
+    ``profile_sheets=False``, on first use); raises :class:`ProfileError` only.
+
+    ``meanwhile``: modules imported on another thread while calamine parses the sheets without the
+    GIL. Not sooner: the container check and calamine's opening hold the GIL between their steps,
+    and an import beside them kept each step waiting for it (the check took half as long again).
+    """
     path = Path(path)
     report = check_xlsx_container(path)
     try:
@@ -69,8 +76,9 @@ def parse_workbook(path: str | Path, profile_sheets: bool = True) -> ParsedWorkb
         wanted = []
     parsed = ParsedWorkbook(report, book, names, lower, {})
     try:
-        for name in wanted:
-            parsed.sheet(name, path.name)
+        with importing(*meanwhile):
+            for name in wanted:
+                parsed.sheet(name, path.name)
     except ProfileError:
         book.close()
         raise
