@@ -55,11 +55,12 @@ def write_json(data: Any, indent: int | None = None) -> None:
     out = sys.stdout
     if indent is None and out.isatty():
         indent = 2
-    text = msgspec.json.format(msgspec.json.encode(data), indent=indent or 0) + b"\n"
+    text = msgspec.json.format(msgspec.json.encode(data), indent=indent or 0)
     buffer = getattr(out, "buffer", None)
     if buffer is not None:
         out.flush()
-        buffer.write(text)
+        buffer.write(text)  # the newline apart: joining it would copy megabytes
+        buffer.write(b"\n")
         buffer.flush()
     else:  # a text-only stream (a test's capture, an IDE's console)
-        out.write(text.decode("utf-8"))
+        out.write(text.decode("utf-8") + "\n")

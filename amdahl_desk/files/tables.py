@@ -15,6 +15,7 @@ from ..model.objective_specs import ObjectiveSpec, objective_spec_problems, pars
 from ..model.objectives import objective_notes
 from ..model.profile import (
     SCALING_WORDS,
+    CheckedColumns,
     Component,
     Optimization,
     Profile,
@@ -83,6 +84,7 @@ class TableReader:
         # Components are many: keep their grid rows and name a cell only when a problem needs it.
         self._component_cells: tuple[Grid, Sequence[int], dict[str, int]] | None = None
         self._row_errors = False  # a components row with a refused or missing time
+        self._checked: CheckedColumns | None = None  # the names and times of a plain table, checked column by column
         self.time_cells = ""
         self.settings_decimal: Decimal | None = None
         # Time cells that read two ways (1,500): their readings, until the total line may settle them.
@@ -187,6 +189,7 @@ class TableReader:
         if is_total_line(grid, cols, last, plain.times[-1], above, count - 1, unit, self.warn):
             count -= 1
         self._component_cells = (grid, range(first, first + count), cols)
+        self._checked = CheckedColumns(plain.names[:count], plain.times[:count])
         self.time_cells = grid.span(first, first + count - 1, cols["time"]) if count else ""
         # The names are stripped already: tuple.__new__ skips Component.__new__ and its strip().
         # strict=False: the names stop before a total line; the other columns run on to it.
@@ -357,7 +360,9 @@ class TableReader:
         profile = None
         if components is not None and not self.problems:
             try:
-                profile = Profile(components, optimizations, settings, unit, objectives, measurements)
+                profile = Profile(
+                    components, optimizations, settings, unit, objectives, measurements, checked=self._checked
+                )
             except ProfileError as exc:
                 # The model words a duplicate by list position; say it again naming the first copy's cell.
                 named = component_problems(components, row_name=self._component_place)

@@ -13,7 +13,15 @@ from numpy.typing import NDArray
 from .errors import Problem, ProfileError
 from .measurements import Measurements
 from .objective_specs import ObjectiveSpec, objective_spec_problems
-from .profile_rules import component_problems, name_key, name_problem, one_line, optimization_problems, table_row
+from .profile_rules import (
+    CheckedColumns,
+    component_problems,
+    name_key,
+    name_problem,
+    one_line,
+    optimization_problems,
+    table_row,
+)
 from .profile_values import (
     MAX_GPUS,
     SCALING_CODE,
@@ -37,6 +45,7 @@ __all__ = [
     "Profile",
     "Scaling",
     "Settings",
+    "CheckedColumns",
     "component_problems",
     "default_gpu_counts",
     "name_problem",
@@ -68,7 +77,8 @@ class _Spellings(Mapping[str, str]):
         return len(self._index)
 
 
-_OBJECTIVES_OF = operator.itemgetter(5)  # Component.objectives, read at C speed over a whole table
+# Component.time, .scaling and .objectives, read at C speed over a whole table.
+_TIME_OF, _SCALING_OF, _OBJECTIVES_OF = operator.itemgetter(1), operator.itemgetter(2), operator.itemgetter(5)
 
 
 class Profile:
@@ -87,12 +97,15 @@ class Profile:
         unit: TimeUnit = TimeUnit.MS,
         objectives: Iterable[ObjectiveSpec] = (),
         measurements: Measurements | None = None,
+        checked: CheckedColumns | None = None,
     ) -> None:
+        """``checked``: the components' names and times as a file reader checked them, so the profile
+        checks only that the names are unique (see :class:`CheckedColumns`)."""
         comps = list(components)
         settings = settings or Settings()
         specs = tuple(objectives)
         index: dict[str, int] = {}
-        problems = component_problems(comps, index)
+        problems = component_problems(comps, index, checked=checked)
         by_key = _Spellings(index, comps)
         opts = [self._canonical(o, by_key) for o in optimizations]
         problems += optimization_problems(opts, comps, index) + settings_problems(settings)
@@ -208,8 +221,9 @@ class Profile:
         cached = getattr(self, "_arrays", None)
         if cached is None or len(cached[0]) != len(self.components):
             n = len(self.components)
-            times = np.fromiter((c.time for c in self.components), dtype=float, count=n)
-            kinds = np.fromiter((_SCALING_CODE[c.scaling] for c in self.components), dtype=np.int8, count=n)
+            comps = self.components
+            times = np.fromiter(map(_TIME_OF, comps), dtype=float, count=n)
+            kinds = np.fromiter(map(_SCALING_CODE.__getitem__, map(_SCALING_OF, comps)), dtype=np.int8, count=n)
             cached = self._arrays = (times, kinds)
         return cached
 

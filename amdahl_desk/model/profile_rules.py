@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Callable, Container, Sequence
 from operator import itemgetter
+from typing import NamedTuple
 
 from .errors import Problem
 from .profile_values import Component, Optimization
@@ -49,19 +50,33 @@ def table_row(row: int) -> str:
     return f"row {row + 1}"
 
 
+class CheckedColumns(NamedTuple):
+    """The names and times of a components list that a reader has held to the rules cell by cell:
+    every name stripped, printable and not empty, every time a finite float ≥ 0. Only that the
+    names are unique is left to check."""
+
+    names: Sequence[str]
+    times: Sequence[float]
+
+
 def component_problems(
     components: Sequence[Component],
     first_row: dict[str, int] | None = None,
     row_name: Callable[[int], str] = table_row,
+    checked: CheckedColumns | None = None,
 ) -> list[Problem]:
     """Names empty or repeated (case-insensitively), times negative or not finite.
 
     Fills ``first_row`` (when given) with each name's key and row, for reuse as the name index.
     ``row_name`` names another row in a message (a file reader names the sheet cell or CSV row).
+    ``checked``: the components' columns as a reader checked them (see :class:`CheckedColumns`).
     """
     problems: list[Problem] = []
     first_row = {} if first_row is None else first_row
-    if not first_row and len(components) > 64 and _all_valid(components, first_row):
+    if not first_row and checked is not None and len(checked.names) == len(components):
+        if _unique_keys(checked.names, first_row):
+            return problems
+    elif not first_row and len(components) > 64 and _all_valid(components, first_row):
         return problems
     inf = math.inf
     for row, comp in enumerate(components):
@@ -103,14 +118,21 @@ def _all_valid(components: Sequence[Component], first_row: dict[str, int]) -> bo
     """The common case of a big table, checked column by column at C speed: every name printable, not
     empty and unique (case-insensitively), every time a finite float ≥ 0. Fills ``first_row`` when so."""
     names = list(map(_NAME, components))
-    keys = list(map(str.casefold, names))
-    index = dict(zip(keys, range(len(keys)), strict=True))
-    if len(index) != len(keys) or "" in index or not all(map(str.isprintable, names)):
+    if not all(names) or not all(map(str.isprintable, names)):
         return False
     times = list(map(_TIME, components))
     if set(map(type, times)) != {float} or not (min(times) >= 0.0 and max(times) < math.inf):
         return False
     if any(map(math.isnan, times)):
+        return False
+    return _unique_keys(names, first_row)
+
+
+def _unique_keys(names: Sequence[str], first_row: dict[str, int]) -> bool:
+    """Fill ``first_row`` with each name's key and row when no two names share a key."""
+    keys = list(map(str.casefold, names))
+    index = dict(zip(keys, range(len(keys)), strict=True))
+    if len(index) != len(keys):
         return False
     first_row.update(index)
     return True

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from amdahl_desk.files import load_profile, tables
 from amdahl_desk.files.grid import Grid
 from amdahl_desk.files.plain_rows import plain_columns
-from amdahl_desk.model import Component
+from amdahl_desk.model import Component, ProfileError, Settings
 from amdahl_desk.model.units import TimeUnit
 
 
@@ -49,6 +49,8 @@ _NAME = st.text(alphabet=st.sampled_from("abcXYZ é-_1 \t"), min_size=1, max_siz
 def plain_sheets(draw):
     count = draw(st.integers(1, 30))
     names = [f"{draw(_NAME)}{i}" for i in range(count)]
+    if count > 1 and draw(st.booleans()):  # a repeated name, spelled in another case
+        names[draw(st.integers(1, count - 1))] = names[0].upper()
     times = [draw(st.floats(0, 1e6, allow_nan=False)) for _ in range(count)]
     has = {key: draw(st.booleans()) for key in ("scaling", "group", "notes", "objectives")}
     header = ["Component", draw(st.sampled_from(["Time", "Time (ms)", "Time (us)"]))]
@@ -75,13 +77,20 @@ def plain_sheets(draw):
 
 
 def _read(rows, unit, column_wise):
+    """What the reader makes of a sheet: components, words, places, and the profile it builds (or its refusal)."""
     with pytest.MonkeyPatch.context() as patch:
         if not column_wise:
             patch.setattr(tables, "plain_columns", lambda *args: None)
         reader = tables.TableReader("sheet.xlsx")
         read = reader.read_components(Grid("Components", rows), unit)
         places = [reader._component_place(r) for r in range(len(read[0]))] if read else []
-        return read, [str(w) for w in reader.warnings], [str(p) for p in reader.problems], reader.time_cells, places
+        seen = (read, [str(w) for w in reader.warnings], [str(p) for p in reader.problems], reader.time_cells, places)
+        try:
+            built = reader.build(read[0], read[1], [], Settings()) if read else None
+            profile = built.profile if built else None
+            return (*seen, profile.components if profile else None, profile and dict(profile.name_index()))
+        except ProfileError as exc:
+            return (*seen, str(exc))
 
 
 @settings(max_examples=150, deadline=None)
