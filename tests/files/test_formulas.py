@@ -159,3 +159,47 @@ def test_evaluator_precedence_like_a_spreadsheet():
         assert ev.evaluate(parse_formula(text), "S") == value
     with pytest.raises(UnsupportedFormulaError):
         ev.evaluate(parse_formula("=OFFSET(A1,1,1)"), "S")
+
+
+@pytest.mark.parametrize("writer", ["openpyxl", "xlsxwriter", "libreoffice"])
+def test_formula_cells_found_ahead_are_those_a_column_scan_finds(writer):
+    """A big sheet's formula cells are found in one pass beside calamine's parse; every column then
+    holds the formulas (text, parsed form, shared formulas shifted) that scanning it finds."""
+    from amdahl_desk.files.container import check_xlsx_container
+    from amdahl_desk.files.formula_cells import WorkbookFormulas, formula_offsets
+
+    report = check_xlsx_container(FIXTURES / f"formulas-{writer}.xlsx")
+    for sheet, xml in report.sheet_xml.items():
+        ahead = WorkbookFormulas(report.sheet_xml, False, lambda name: None, {sheet: formula_offsets(xml)})
+        scanned = WorkbookFormulas(report.sheet_xml, False, lambda name: None)
+        assert ahead.has_formulas(sheet) == scanned.has_formulas(sheet)
+        for col in range(8):
+            found, expected = ahead.column(sheet, col), scanned.column(sheet, col)
+            assert {r: (t, repr(n)) for r, (t, n) in found.items()} == {
+                r: (t, repr(n)) for r, (t, n) in expected.items()
+            }
+    assert any(formula_offsets(xml) for xml in report.sheet_xml.values())  # the fixture has formulas to find
+
+
+def test_a_big_sheet_has_its_formulas_found_beside_the_parse(tmp_path, monkeypatch):
+    from amdahl_desk.files import workbook_sheets
+
+    monkeypatch.setattr(workbook_sheets, "FIND_FORMULAS_AHEAD_FROM", 1)  # the fixture is small
+    monkeypatch.setattr(workbook_sheets, "_cores", lambda: 2)
+    opened = []
+    real = workbook_sheets.parse_workbook
+
+    def spy(*args, **kwargs):
+        opened.append(real(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(workbook_sheets, "parse_workbook", spy)
+    loaded = load_profile(FIXTURES / "formulas-openpyxl.xlsx")
+    assert [c.time for c in loaded.profile.components] == pytest.approx(EXPECTED)
+    assert list(opened[0].formula_offsets) == ["Components"] and opened[0].formula_offsets["Components"]
+    monkeypatch.setattr(workbook_sheets, "_cores", lambda: 1)  # no core to spare: found as the reader asks
+    opened.clear()
+    assert [c.time for c in load_profile(FIXTURES / "formulas-openpyxl.xlsx").profile.components] == pytest.approx(
+        EXPECTED
+    )
+    assert opened[0].formula_offsets == {}
