@@ -53,35 +53,11 @@ def _ref_cell(ref: str) -> tuple[int, int]:
     return int(m.group(2)) - 1, col - 1
 
 
-# Any cell holding a formula: where it starts, and its column's letters.
-_FORMULA_CELL = re.compile(rb'<c r="([A-Z]{1,3})[0-9]{1,7}"[^>]*>\s*<f')
-FormulaOffsets = dict[bytes, list[int]]  # column letters → where each of its formula cells starts in the XML
-
-
-def formula_offsets(xml: bytes) -> FormulaOffsets:
-    """Where the formula cells of a sheet's XML start, by column: one pass over the whole sheet, so that
-    a column's formulas are then found without scanning it again (done beside calamine's parse)."""
-    found: FormulaOffsets = {}
-    for m in _FORMULA_CELL.finditer(xml):
-        found.setdefault(m.group(1), []).append(m.start())
-    return found
-
-
 class WorkbookFormulas:
-    """The formulas of one workbook, found column by column as the reader asks, and their values.
+    """The formulas of one workbook, found column by column as the reader asks, and their values."""
 
-    ``offsets``: for some sheets, where their formula cells are (:func:`formula_offsets`), found ahead.
-    """
-
-    def __init__(
-        self,
-        sheet_xml: dict[str, bytes],
-        full_calc: bool,
-        load: Callable[[str], SheetRows | None],
-        offsets: dict[str, FormulaOffsets] | None = None,
-    ) -> None:
+    def __init__(self, sheet_xml: dict[str, bytes], full_calc: bool, load: Callable[[str], SheetRows | None]) -> None:
         self.sheet_xml = sheet_xml
-        self.offsets = offsets or {}
         self.full_calc = full_calc
         self._load = load
         self._rows: dict[str, SheetRows | None] = {}
@@ -96,8 +72,7 @@ class WorkbookFormulas:
         self._rows[sheet] = rows
 
     def has_formulas(self, sheet: str) -> bool:
-        offsets = self.offsets.get(sheet)
-        return bool(offsets) if offsets is not None else b"<f" in self.sheet_xml.get(sheet, b"")
+        return b"<f" in self.sheet_xml.get(sheet, b"")
 
     # -- finding formulas ---------------------------------------------------
     def column(self, sheet: str, col: int) -> dict[int, tuple[str, Node | UnsupportedFormulaError]]:
@@ -108,17 +83,11 @@ class WorkbookFormulas:
             return found
         found = {}
         xml = self.sheet_xml.get(sheet, b"")
-        if self.has_formulas(sheet):
+        if b"<f" in xml:
             letters = column_letter(col).encode()
+            # Only this column's cells are looked at: one scan at C speed, whatever the sheet holds elsewhere.
             pattern = re.compile(rb'<c r="' + letters + rb'([0-9]{1,7})"[^>]*>\s*<f(\s[^>]*)?(?:/>|>([^<]*)</f>)')
-            offsets = self.offsets.get(sheet)
-            # Only this column's cells are looked at: where they are known, there; else one scan at C speed.
-            matches = (
-                pattern.finditer(xml)
-                if offsets is None
-                else filter(None, (pattern.match(xml, at) for at in offsets.get(letters, ())))
-            )
-            for m in matches:
+            for m in pattern.finditer(xml):
                 row = int(m.group(1)) - 1
                 attrs = dict(_ATTR.findall(m.group(2) or b""))
                 text = _xml_text(m.group(3) or b"")

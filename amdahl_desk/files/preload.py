@@ -1,28 +1,25 @@
-"""Importing modules (and then other work) on a second thread while the first waits on work that releases the GIL."""
+"""Importing modules on a second thread while the first waits on work that releases the GIL."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 
 @contextmanager
-def importing(*modules: str, then: Callable[[], None] | None = None) -> Iterator[None]:
-    """Import ``modules`` on another thread during the block, then run ``then`` there; the block's
-    end waits for both.
+def importing(*modules: str) -> Iterator[None]:
+    """Import ``modules`` on another thread during the block; the block's end waits for them.
 
     For blocks that import nothing new themselves and spend their time without the GIL (calamine
-    parsing a sheet): the two threads then never wait on each other's import locks, nor for the GIL.
-    On two cores the imports cost nothing; on one, no more than importing them after. A module that
-    fails to import is left to the caller's own import, which raises at its place; ``then`` runs
-    only when every module imported, and what it raises is dropped (it may only prepare work the
-    caller would otherwise do itself).
+    parsing a sheet): the two threads then never wait on each other's import locks, nor for the GIL. On two cores the imports cost nothing; on
+    one, no more than importing them after. A module that fails to import is left to the caller's own
+    import, which raises at its place.
     """
     missing = [name for name in modules if name not in sys.modules]
-    if not missing and then is None:
+    if not missing:
         yield
         return
 
@@ -31,11 +28,6 @@ def importing(*modules: str, then: Callable[[], None] | None = None) -> Iterator
             try:
                 importlib.import_module(name)
             except Exception:  # noqa: BLE001 - raised again, where it belongs, by the caller's import
-                return
-        if then is not None:
-            try:
-                then()
-            except Exception:  # noqa: BLE001 - the caller does the work itself when it finds it undone
                 return
 
     thread = threading.Thread(target=run, name="amdahl-desk-import", daemon=True)

@@ -55,9 +55,7 @@ def read_workbook(path: str | Path, parsed: ParsedWorkbook | None = None) -> Loa
     book, names, lower = parsed.book, parsed.names, parsed.lower
     reader = TableReader(path.name)
     report = parsed.report
-    formulas = WorkbookFormulas(
-        report.sheet_xml, report.full_calc_on_load, lambda name: other_sheet(book, name), parsed.formula_offsets
-    )
+    formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: other_sheet(book, name))
 
     def grid_of(key: str) -> Grid | None:
         return sheet_grid(parsed, lower[key], path.name, formulas) if key in lower else None

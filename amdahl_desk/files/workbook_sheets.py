@@ -6,9 +6,8 @@ calamine without the GIL) can run while they are imported.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +17,6 @@ from ..model.errors import ProfileError
 from .container import ContainerReport, check_xlsx_container
 from .preload import importing
 
-# A components sheet this big (about 7,000 rows) has its formula cells found beside calamine's parse.
-FIND_FORMULAS_AHEAD_FROM = 2 * 2**20
 MAX_ROWS = 500_000  # 50 times the largest profiles this is built for; memory stays bounded
 # The sheets a profile is read from, by their lower-case names; Components falls back to the first sheet.
 PROFILE_SHEETS = ("components", "optimizations", "settings", "objectives", "measurements")
@@ -34,9 +31,6 @@ class ParsedWorkbook:
     names: list[str]
     lower: dict[str, str]  # lower-case name → the sheet's name
     sheets: dict[str, Any]  # sheet name → python_calamine.CalamineSheet
-    # Sheet name → where its formula cells are, by column (formula_cells.formula_offsets), for a big
-    # sheet when found beside its parse.
-    formula_offsets: dict[str, dict[bytes, list[int]]] = field(default_factory=dict)
 
     def sheet(self, name: str, source: str) -> Any:
         """``name`` parsed (once); refused when it has more rows than a profile can."""
@@ -82,7 +76,7 @@ def parse_workbook(path: str | Path, profile_sheets: bool = True, meanwhile: Seq
         wanted = []
     parsed = ParsedWorkbook(report, book, names, lower, {})
     try:
-        with importing(*meanwhile, then=_formulas_ahead(parsed, wanted[0]) if wanted else None):
+        with importing(*meanwhile):
             for name in wanted:
                 parsed.sheet(name, path.name)
     except ProfileError:
@@ -92,26 +86,3 @@ def parse_workbook(path: str | Path, profile_sheets: bool = True, meanwhile: Seq
         book.close()
         raise ProfileError(f"a sheet of the workbook is damaged and cannot be read ({exc})", source=path.name) from None
     return parsed
-
-
-def _formulas_ahead(parsed: ParsedWorkbook, sheet: str) -> Callable[[], None] | None:
-    """Finding a big sheet's formula cells, to be done while calamine parses it (the reader looks for
-    formulas in its time column: one scan of megabytes of XML less after the parse); only with a
-    core to spare, else it would only add to the wait."""
-    xml = parsed.report.sheet_xml.get(sheet, b"")
-    if len(xml) < FIND_FORMULAS_AHEAD_FROM or _cores() < 2:
-        return None
-
-    def find() -> None:
-        from .formula_cells import formula_offsets
-
-        parsed.formula_offsets[sheet] = formula_offsets(xml)
-
-    return find
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1

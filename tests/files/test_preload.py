@@ -63,23 +63,3 @@ def test_the_model_and_files_faces_still_give_every_name():
         model.no_such_name  # noqa: B018
     with pytest.raises(AttributeError):
         files.no_such_name  # noqa: B018
-
-
-def test_then_runs_on_the_other_thread_after_the_imports_and_never_raises(monkeypatch):
-    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
-    seen = []
-
-    def then():
-        seen.append(("colorsys" in sys.modules, threading.current_thread() is threading.main_thread()))
-        raise RuntimeError("left for the caller to do itself")
-
-    with importing("colorsys", then=then):
-        pass
-    assert seen == [(True, False)]
-    seen.clear()
-    with importing("amdahl_desk_no_such_module", then=lambda: seen.append("ran")):
-        pass
-    assert seen == []  # an import failed: the caller does the work, in order
-    with importing(then=lambda: seen.append("ran")):
-        pass
-    assert seen == ["ran"]
