@@ -11,7 +11,6 @@ import argparse
 import contextlib
 import gc
 import importlib
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -20,8 +19,6 @@ from types import ModuleType
 from .. import __version__
 from ..model.errors import ProfileError
 from .common import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, BadInputError
-
-log = logging.getLogger("amdahl_desk")
 
 # name → module (relative to this package)
 SUBCOMMANDS: dict[str, str] = {
@@ -85,7 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception:  # noqa: BLE001 - the promise is "exit 1, never a bare traceback"
-        log.exception("unexpected error")
+        import logging  # only here: a command that succeeds never spends the import
+
+        logging.getLogger("amdahl_desk").exception("unexpected error")
         print("amdahl-desk: unexpected error; please report it with the traceback above", file=sys.stderr)
         return EXIT_UNEXPECTED
 
@@ -107,7 +106,8 @@ def entry() -> None:
     status = main()
     if not headless:
         sys.exit(status)
-    logging.shutdown()
+    if "logging" in sys.modules:  # flush a log file a window or an unexpected error opened
+        sys.modules["logging"].shutdown()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe: nothing more can reach it
             stream.flush()
