@@ -122,3 +122,24 @@ def test_the_column_reader_takes_plain_sheets_and_leaves_the_rest():
         ["c", 1, "serial"],
     ):
         assert plain_columns([*plain, bad], 1, {"name": 0, "time": 1, "scaling": 2}) is None, bad
+
+
+def _workbooks():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    fixtures = sorted((root / "tests/files/fixtures").glob("*.xlsx"))
+    return [p for p in fixtures if "encrypted" not in p.name] + sorted((root / "resources/examples").glob("*.xlsx"))
+
+
+@pytest.mark.parametrize("path", _workbooks(), ids=lambda p: p.name)
+def test_workbooks_from_other_writers_read_the_same_both_ways(path):
+    """Files written by LibreOffice, openpyxl, xlsxwriter and Amdahl Desk: the column reader (where it
+    takes the sheet) gives the profile, warnings and messages the row reader gives."""
+    fast = load_profile(path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tables, "plain_columns", lambda *args: None)
+        slow = load_profile(path)
+    assert fast.profile == slow.profile
+    assert [str(w) for w in fast.warnings] == [str(w) for w in slow.warnings]
+    assert fast.time_cells == slow.time_cells
