@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
+from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
@@ -30,6 +32,8 @@ _ROLES = frozenset(
         SHARE_ROLE,
     }
 )
+_SHARE_ROLES = [Qt.ItemDataRole.DisplayRole, SHARE_ROLE]
+_RUNS = 32  # more rows changed than this: one signal for the range they span
 
 
 class ComponentTableModel(QAbstractTableModel):
@@ -42,6 +46,7 @@ class ComponentTableModel(QAbstractTableModel):
         self.doc = doc
         doc.componentRowsChanged.connect(self._rows_changed)
         self._appended_at: int | None = None
+        self._announced: Analysis | None = None  # the analysis the computed columns were last announced for
         doc.componentsAboutToBeInserted.connect(self._about_to_insert)
         doc.componentsInserted.connect(self._inserted)
         doc.componentsAboutToBeRemoved.connect(
@@ -257,10 +262,32 @@ class ComponentTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), self.columnCount() - 1))
 
     def _computed_changed(self) -> None:
-        # Share and new time depend on every row: one signal for the two columns; views repaint what shows.
-        last = self.rowCount() - 1
-        self.dataChanged.emit(self.index(0, SHARE), self.index(last, SHARE), [Qt.ItemDataRole.DisplayRole, SHARE_ROLE])
-        self.dataChanged.emit(self.index(0, NEW_TIME), self.index(last, NEW_TIME))
+        """Share and new time depend on every row: announce the rows whose value moved (an edit moves every
+        share, a tick or a k step the new times of its targets only); views repaint what shows of them."""
+        analysis, before = self.doc.analysis, self._announced
+        self._announced = analysis
+        if analysis is None or before is None or len(before.times) != len(analysis.times):
+            last = self.rowCount() - 1
+            self.dataChanged.emit(self.index(0, SHARE), self.index(last, SHARE), _SHARE_ROLES)
+            self.dataChanged.emit(self.index(0, NEW_TIME), self.index(last, NEW_TIME))
+            return
+        # Compared row by row: a value that stays in its row shows the same, whatever moved around it.
+        self._announce_rows(SHARE, np.flatnonzero(analysis.fractions != before.fractions), _SHARE_ROLES)
+        moved = (analysis.new_times != before.new_times) | (analysis.component_speedup != before.component_speedup)
+        self._announce_rows(NEW_TIME, np.flatnonzero(moved), [])
+
+    def _announce_rows(self, col: int, rows: np.ndarray, roles: list[int]) -> None:
+        """One signal per run of rows; many rows as one range (views look at the rows they show)."""
+        if not rows.size:
+            return
+        if rows.size > _RUNS:
+            self.dataChanged.emit(self.index(int(rows[0]), col), self.index(int(rows[-1]), col), roles)
+            return
+        breaks = np.flatnonzero(np.diff(rows) > 1)
+        for first, last in zip(
+            rows[np.r_[0, breaks + 1]].tolist(), rows[np.r_[breaks, rows.size - 1]].tolist(), strict=True
+        ):
+            self.dataChanged.emit(self.index(first, col), self.index(last, col), roles)
 
     def _reordered(self) -> None:
         self.layoutChanged.emit()

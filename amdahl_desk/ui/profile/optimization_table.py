@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
+from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.profile import Optimization
 from ...model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
@@ -15,6 +16,7 @@ from ..core.document import Document
 from ..core.qt_util import locale_decimal
 
 NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = COLUMNS = range(7)
+FIGURES = (SHARE, SPEEDUP, CEILING, SAVES)  # each optimization's own figures, from the analysis
 ModelIndex = QModelIndex | QPersistentModelIndex
 TARGETS_ROLE = Qt.ItemDataRole.UserRole + 10
 _ROLES = frozenset(
@@ -41,6 +43,11 @@ class OptimizationTableModel(QAbstractTableModel):
         self.doc = doc
         self._count = len(doc.profile.optimizations)
         self._shown = list(doc.profile.optimizations)  # as last announced: a change names only its rows
+        # The figures' texts, made once per analysis (data, the columns' fit and the change all read them),
+        # and as last announced: a change names only the cells whose text moved.
+        self._texts_of: tuple[Analysis | None, int] | None = None
+        self._texts: dict[int, list[str]] = {}
+        self._announced: dict[int, list[str]] | None = None
         doc.optimizationsChanged.connect(self._changed)
         doc.profileReset.connect(self._changed)
         doc.analysisChanged.connect(self._computed_changed)
@@ -95,16 +102,8 @@ class OptimizationTableModel(QAbstractTableModel):
                 return "; ".join(opt.targets)
             if col == K:
                 return f"{opt.speedup:g}" if role == Qt.ItemDataRole.EditRole else format_speedup(opt.speedup)
-            if figs is None:
-                return "—"
-            if col == SHARE:
-                return format_percent(float(figs.fraction[row]))
-            if col == SPEEDUP:
-                return format_speedup(float(figs.overall_speedup[row]))
-            if col == CEILING:
-                return format_speedup(float(figs.ceiling[row]))
-            if col == SAVES:
-                return format_number(float(figs.time_saved[row]))
+            if col in FIGURES:
+                return self.figure_texts()[col][row]
         if role == Qt.ItemDataRole.TextAlignmentRole and col >= K:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -131,6 +130,13 @@ class OptimizationTableModel(QAbstractTableModel):
             if col == NAME:
                 return opt.notes or "Tick to include this optimization in the combined result"
         return None
+
+    def figure_texts(self) -> dict[int, list[str]]:
+        """Column → the text of each row's figure in that column, for the analysis as it is now."""
+        analysis, rows = self.doc.analysis, len(self.optimizations)
+        if self._texts_of is None or self._texts_of[0] is not analysis or self._texts_of[1] != rows:
+            self._texts_of, self._texts = (analysis, rows), figure_texts(analysis, rows)
+        return self._texts
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -194,17 +200,52 @@ class OptimizationTableModel(QAbstractTableModel):
         if count != self._count:
             self.beginResetModel()
             self._count = count
+            self._announced = None
             self.endResetModel()
             return
         # Only the rows whose optimization changed (a k step changes one): the figures of every row follow
-        # the analysis (_computed_changed), compared cell by cell by the view.
+        # the analysis (_computed_changed).
         rows = [i for i, (a, b) in enumerate(zip(old, opts, strict=True)) if a != b]
         if rows:
             self.dataChanged.emit(self.index(rows[0], 0), self.index(rows[-1], self.columnCount() - 1))
 
     def _computed_changed(self) -> None:
-        if self.rowCount():
-            self.dataChanged.emit(self.index(0, SHARE), self.index(self.rowCount() - 1, SAVES))
+        """The figures of the rows whose texts moved: a k step moves one row's, a time edited among
+        thousands often none."""
+        before, now = self._announced, self.figure_texts()
+        self._announced = now
+        rows = self.rowCount()
+        if before is None or any(len(before[c]) != rows for c in FIGURES):
+            if rows:
+                self.dataChanged.emit(self.index(0, SHARE), self.index(rows - 1, SAVES))
+            return
+        moved = [r for r in range(rows) if any(before[c][r] != now[c][r] for c in FIGURES)]
+        for first, last in runs(moved):
+            self.dataChanged.emit(self.index(first, SHARE), self.index(last, SAVES))
+
+
+def runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted rows as (first, last) runs of consecutive rows: [1, 2, 3, 7] → [(1, 3), (7, 7)]."""
+    result: list[tuple[int, int]] = []
+    for row in rows:
+        if result and row == result[-1][1] + 1:
+            result[-1] = (result[-1][0], row)
+        else:
+            result.append((row, row))
+    return result
+
+
+def figure_texts(analysis: Analysis | None, rows: int) -> dict[int, list[str]]:
+    """The checklist's figures as shown: column → one text per optimization ("—" without an analysis)."""
+    if analysis is None or len(analysis.optimizations.fraction) != rows:
+        return {c: ["—"] * rows for c in FIGURES}
+    figs = analysis.optimizations
+    return {
+        SHARE: [format_percent(f) for f in figs.fraction.tolist()],
+        SPEEDUP: [format_speedup(s) for s in figs.overall_speedup.tolist()],
+        CEILING: [format_speedup(c) for c in figs.ceiling.tolist()],
+        SAVES: [format_number(t) for t in figs.time_saved.tolist()],
+    }
 
 
 _TIPS = [
