@@ -15,7 +15,16 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from .analysis import Analysis, Combined, OptimizationFigures, TargetFigures, overlaps_of, plan_pairs, target_figures
+from .analysis import (
+    Analysis,
+    Combined,
+    OptimizationFigures,
+    TargetFigures,
+    exact_sum,
+    overlaps_of,
+    plan_pairs,
+    target_figures,
+)
 from .errors import Problem
 from .laws import amdahl_speedup, ceiling
 from .objective_specs import (
@@ -271,7 +280,7 @@ def _figures(
     times, speedups, opt_idx, comp_idx = plan.times, plan.speedups, plan.opt_idx, plan.comp_idx
     m = len(speedups)
     rows = np.flatnonzero(mask)
-    total = math.fsum(times[rows])
+    total = exact_sum(times[rows])
     inside = mask[comp_idx] if comp_idx.size else np.zeros(0, dtype=bool)
     affected = np.bincount(opt_idx[inside], weights=times[comp_idx[inside]], minlength=m) if m else np.zeros(0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -281,8 +290,8 @@ def _figures(
 
     here = plan.on & inside
     hits = np.bincount(comp_idx[here], minlength=len(times))
-    new_total = math.fsum(plan.new_times[rows])
-    f_union = min(math.fsum(times[hits > 0]) / total, 1.0) if total > 0 else 0.0
+    new_total = exact_sum(plan.new_times[rows])
+    f_union = min(exact_sum(times[hits > 0]) / total, 1.0) if total > 0 else 0.0
     combined = Combined(
         enabled=plan.enabled,
         fraction=f_union,

@@ -115,3 +115,11 @@ def test_the_column_check_of_a_big_table_finds_what_the_row_check_finds(odd, siz
     assert fast_index == slow_index
     if not odd:
         assert profile_rules._all_valid(comps, {})  # the clean table does take the column check
+
+
+@given(st.lists(st.floats(min_value=0, max_value=1e12, allow_nan=False), max_size=300))
+def test_exact_sum_is_fsum_whatever_the_order(values):
+    from amdahl_desk.model.analysis import exact_sum
+
+    array = np.asarray(values, dtype=float)
+    assert exact_sum(array) == math.fsum(values) == exact_sum(array[::-1])
