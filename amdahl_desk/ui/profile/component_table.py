@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -113,26 +113,10 @@ class ComponentTableModel(QAbstractTableModel):
             return None
         comp = self.components[row]
         a = self.doc.analysis
+        if role == Qt.ItemDataRole.EditRole and col == TIME:
+            return repr_number(comp.time)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            edit = role == Qt.ItemDataRole.EditRole
-            if col == NAME:
-                return comp.name
-            if col == TIME:
-                return repr_number(comp.time) if edit else format_number(comp.time)
-            if col == SHARE:
-                return format_percent(float(a.fractions[row])) if a is not None else "—"
-            if col == SCALING:
-                return comp.scaling.value
-            if col == NEW_TIME:
-                if a is None:
-                    return "—"
-                return format_number(float(a.new_times[row]))
-            if col == GROUP:
-                return comp.group
-            if col == OBJECTIVES:
-                return objectives_text(comp.objectives)
-            if col == NOTES:
-                return comp.notes
+            return self._text(comp, row, col, a)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (TIME, SHARE, NEW_TIME):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == SHARE_ROLE:
@@ -158,6 +142,29 @@ class ComponentTableModel(QAbstractTableModel):
             if col == NOTES and comp.notes:
                 return comp.notes
         return None
+
+    def _text(self, comp: Component, row: int, col: int, a: Analysis | None) -> str:
+        """What a cell shows."""
+        if col == NAME:
+            return comp.name
+        if col == TIME:
+            return format_number(comp.time)
+        if col == SHARE:
+            return format_percent(float(a.fractions[row])) if a is not None else "—"
+        if col == SCALING:
+            return comp.scaling.value
+        if col == NEW_TIME:
+            return format_number(float(a.new_times[row])) if a is not None else "—"
+        if col == GROUP:
+            return comp.group
+        if col == OBJECTIVES:
+            return objectives_text(comp.objectives)
+        return comp.notes
+
+    def texts(self, col: int, rows: Iterable[int]) -> set[str]:
+        """The texts that ``rows`` show in column ``col`` (the columns' fit reads the widest rows')."""
+        comps, a = self.components, self.doc.analysis
+        return {self._text(comps[r], r, col, a) for r in rows}
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:

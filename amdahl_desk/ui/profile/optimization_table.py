@@ -131,6 +131,12 @@ class OptimizationTableModel(QAbstractTableModel):
                 return opt.notes or "Tick to include this optimization in the combined result"
         return None
 
+    def column_texts(self, col: int) -> list[str]:
+        """Every row's text in a column of numbers (k or a figure), as the table shows it."""
+        if col == K:
+            return [format_speedup(o.speedup) for o in self.optimizations]
+        return self.figure_texts()[col]
+
     def figure_texts(self) -> dict[int, list[str]]:
         """Column → the text of each row's figure in that column, for the analysis as it is now."""
         analysis, rows = self.doc.analysis, len(self.optimizations)
