@@ -174,3 +174,61 @@ def test_a_chart_whose_picture_would_not_change_is_not_redrawn(qtbot, key):
     profile.replace_components([1], [comps[1]._replace(time=5000.0)])
     chart.show_analysis(profile, analyse(profile), 0)
     assert len(calls) == 1
+
+
+def test_a_k_step_repaints_the_marker_not_the_curves_and_the_chart_shows_what_a_full_repaint_shows(window, qtbot):
+    """The curves keep their points while k moves along them (given again, they would be drawn again): the
+    step repaints the marker and its callout, and what is on screen is what drawing the chart afresh shows."""
+    from PySide6.QtCore import QEvent, QObject, QPoint
+    from PySide6.QtGui import QRegion
+
+    from amdahl_desk.ui.profile.optimization_panel import k_to_slider
+
+    window.reset_layout()
+    window.optimizations.select_row(0)
+    window.drawn()
+    qtbot.wait(30)
+    chart, panel = window.speedup, window.optimizations
+    view = chart.widget.viewport()
+
+    class Painted(QObject):
+        region = QRegion()
+
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.Paint:
+                self.region = self.region.united(event.region())
+            return False
+
+    def on_screen():
+        at = view.mapTo(window, QPoint(0, 0))
+        return window.screen().grabWindow(window.winId(), at.x(), at.y(), view.width(), view.height()).toImage()
+
+    painted = Painted()
+    view.installEventFilter(painted)
+
+    while True:  # pyqtgraph ends laying out the plot of the new layout on timers: until it paints no more
+        painted.region = QRegion()
+        qtbot.wait(50)
+        if painted.region.isEmpty():
+            break
+    panel.slider.sliderPressed.emit()
+    for k in (3, 5, 8):
+        painted.region = QRegion()
+        panel.slider.setValue(k_to_slider(k))
+        window.drawn()
+        qtbot.wait(30)
+        x, y = chart.marker.getData()
+        assert 10 ** x[0] == pytest.approx(k) and y[0] == pytest.approx(
+            window.doc.analysis.optimizations.overall_speedup[0]
+        )
+        assert painted.region.boundingRect().height() < view.height() / 3, (k, painted.region.boundingRect())
+        shown = on_screen()
+        view.repaint()
+        qtbot.wait(30)
+        assert shown == on_screen(), k
+    panel.slider.sliderReleased.emit()
+    window.optimizations.select_row(1)  # another optimization: other curves, drawn
+    window.drawn()
+    f = float(window.doc.analysis.optimizations.fraction[1])
+    x, y = chart.curve.getData()
+    assert y == pytest.approx(1 / ((1 - f) + f / 10**x))

@@ -22,12 +22,14 @@ from ..charts.chart_style import (
     SCREEN,
     ChartFrame,
     Picture,
+    PointMarker,
     Style,
     curve_points,
     log10_ticks,
     nice_ceiling,
     phrases,
     place_callout,
+    set_curve,
     set_item_text,
     set_line_text,
 )
@@ -52,9 +54,7 @@ class SpeedupPlot(ChartFrame):
             ]
         )
         self.ceiling = self.marker_line(0, RED, Qt.PenStyle.DashLine, 0.03, (0, 1))
-        self.marker = pg.ScatterPlotItem(
-            size=style.size(12), brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=style.size(1.5))
-        )
+        self.marker = PointMarker(size=style.size(12), brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=style.size(1.5)))
         item.addItem(self.marker)
         self.marker_label = pg.TextItem(color=INK, anchor=(0, 0), fill=LABEL_FILL)
         self.marker_label.setZValue(20)
@@ -75,8 +75,8 @@ class SpeedupPlot(ChartFrame):
         opts = profile.optimizations
         if analysis is None or not opts:
             for c in (self.curve, self.combined):
-                c.setData([], [])
-            self.marker.setData([], [])
+                set_curve(c, None, None)
+            self.marker.move_to(None, None)
             set_item_text(self.marker_label, "")
             self.ceiling.setVisible(False)
             self.empty.setVisible(True)
@@ -117,14 +117,13 @@ class SpeedupPlot(ChartFrame):
         if picture.same_as(self._drawn):
             return
         self._drawn = picture
-        self.curve.setData(x, alone)
-        if combined is not None:
-            self.combined.setData(x, combined)
-            self.combined.setVisible(True)
-        else:
-            self.combined.setData([], [])
-            self.combined.setVisible(False)
-        self.marker.setData([math.log10(k_now)], [s_now])
+        # A k step moves the marker: the curves stay where they are (neither depends on this k), and a
+        # curve given its data again would be drawn again.
+        within = ((x[-1] - x[0]) * 1e-5, (y_range[1] - y_range[0]) * 1e-5)  # a 300th of a pixel
+        set_curve(self.curve, x, alone, within)
+        set_curve(self.combined, x, combined, within)
+        self.combined.setVisible(combined is not None)
+        self.marker.move_to(math.log10(k_now), s_now)
         set_item_text(self.marker_label, f"k = {format_speedup(k_now)} → {format_speedup(s_now)}")
         self._marker_at = (math.log10(k_now), s_now)
         if math.isfinite(ceiling):
