@@ -256,8 +256,8 @@ def set_curve(
     item: pg.PlotDataItem, x: np.ndarray | None, y: np.ndarray | None, within: tuple[float, float] = (0.0, 0.0)
 ) -> None:
     """Give a curve its points only when they move (each change draws the whole curve again): by more than
-    ``within`` (x, y) in view units, a fraction of a pixel that rounding may move an unchanged curve by.
-    None empties it."""
+    ``within`` (x, y) in view units from the points it shows (so small moves never add up unseen). None
+    empties it."""
     shown = getattr(item, "_shown_data", None)
     if x is None or y is None:
         if shown is None or len(shown[0]):

@@ -119,7 +119,7 @@ class SpeedupPlot(ChartFrame):
         self._drawn = picture
         # A k step moves the marker: the curves stay where they are (neither depends on this k), and a
         # curve given its data again would be drawn again.
-        within = ((x[-1] - x[0]) * 1e-5, (y_range[1] - y_range[0]) * 1e-5)  # a 300th of a pixel
+        within = ((x[-1] - x[0]) * 1e-4, (y_range[1] - y_range[0]) * 1e-4)  # Picture's rule: 1/10,000 of the axis
         set_curve(self.curve, x, alone, within)
         set_curve(self.combined, x, combined, within)
         self.combined.setVisible(combined is not None)
