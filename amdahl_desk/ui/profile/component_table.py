@@ -22,15 +22,22 @@ NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES = COLUMNS = range
 EDITABLE = {NAME, TIME, SCALING, GROUP, OBJECTIVES, NOTES}
 SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
 ModelIndex = QModelIndex | QPersistentModelIndex
-_ROLES = frozenset(
-    {
-        Qt.ItemDataRole.DisplayRole,
-        Qt.ItemDataRole.EditRole,
-        Qt.ItemDataRole.TextAlignmentRole,
-        Qt.ItemDataRole.ForegroundRole,
-        Qt.ItemDataRole.ToolTipRole,
-        SHARE_ROLE,
-    }
+# Bound once: data() runs for every role of every cell painted, and each Qt.X.Y lookup costs 0.2 µs.
+_DISPLAY, _EDIT, _ALIGN, _FOREGROUND, _TIP = (
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.EditRole,
+    Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.ToolTipRole,
+)
+_ROLES = frozenset({_DISPLAY, _EDIT, _ALIGN, _FOREGROUND, _TIP, SHARE_ROLE})
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_FASTER, _SLOWER = QColor("#1a6e2e"), QColor("#a33")
+_FLAGS = tuple(
+    Qt.ItemFlag.ItemIsEnabled
+    | Qt.ItemFlag.ItemIsSelectable
+    | (Qt.ItemFlag.ItemIsEditable if col in EDITABLE else Qt.ItemFlag.NoItemFlags)
+    for col in COLUMNS
 )
 _SHARE_ROLES = [Qt.ItemDataRole.DisplayRole, SHARE_ROLE]
 _RUNS = 32  # more rows changed than this: one signal for the range they span
@@ -96,51 +103,39 @@ class ComponentTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.column() in EDITABLE:
-            base |= Qt.ItemFlag.ItemIsEditable
-        return base
+        return _FLAGS[index.column()] if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role not in _ROLES or not index.isValid():  # a repaint asks ~10 roles per cell; most are none of ours
+        if role not in _ROLES:  # a repaint asks ~10 roles per cell; most are none of ours
             return None
-        row, col = index.row(), index.column()
-        if row >= len(self.components):
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return "Type here to add a component"
-            return None
-        comp = self.components[row]
+        row, comps = index.row(), self.doc.profile.components
+        if not 0 <= row < len(comps):  # the empty row at the end, or an invalid index (row -1)
+            return "Type here to add a component" if role == _TIP and row >= 0 else None
+        col = index.column()
+        comp = comps[row]
         a = self.doc.analysis
-        if role == Qt.ItemDataRole.EditRole and col == TIME:
-            return repr_number(comp.time)
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return self._text(comp, row, col, a)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (TIME, SHARE, NEW_TIME):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role in (_DISPLAY, _EDIT):
+            return repr_number(comp.time) if role == _EDIT and col == TIME else self._text(comp, row, col, a)
+        if role == _ALIGN:
+            return _RIGHT if col in (TIME, SHARE, NEW_TIME) else None
         if role == SHARE_ROLE:
             return float(a.fractions[row]) if a is not None else 0.0
-        if (
-            role == Qt.ItemDataRole.ForegroundRole
-            and col == NEW_TIME
-            and a is not None
-            and a.component_speedup[row] != 1.0
-        ):
-            return QColor("#1a6e2e") if a.component_speedup[row] > 1 else QColor("#a33")
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if col == NEW_TIME and a is not None and a.component_speedup[row] != 1:
-                return (
-                    f"{format_number(comp.time)} ÷ {format_number(float(a.component_speedup[row]))} "
-                    f"(the enabled optimizations' k) = {format_number(float(a.new_times[row]))} {self.doc.unit.label}"
-                )
-            if col == SHARE and a is not None:
-                return (
-                    f"{format_number(comp.time)} ÷ {format_number(a.baseline_total)} {self.doc.unit.label} "
-                    f"= {format_percent(float(a.fractions[row]))} of the baseline total"
-                )
-            if col == NOTES and comp.notes:
-                return comp.notes
+        if role == _FOREGROUND:
+            if col != NEW_TIME or a is None or a.component_speedup[row] == 1.0:
+                return None
+            return _FASTER if a.component_speedup[row] > 1 else _SLOWER
+        if col == NEW_TIME and a is not None and a.component_speedup[row] != 1:
+            return (
+                f"{format_number(comp.time)} ÷ {format_number(float(a.component_speedup[row]))} "
+                f"(the enabled optimizations' k) = {format_number(float(a.new_times[row]))} {self.doc.unit.label}"
+            )
+        if col == SHARE and a is not None:
+            return (
+                f"{format_number(comp.time)} ÷ {format_number(a.baseline_total)} {self.doc.unit.label} "
+                f"= {format_percent(float(a.fractions[row]))} of the baseline total"
+            )
+        if col == NOTES and comp.notes:
+            return comp.notes
         return None
 
     def _text(self, comp: Component, row: int, col: int, a: Analysis | None) -> str:

@@ -19,16 +19,25 @@ NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = COLUMNS = range(7)
 FIGURES = (SHARE, SPEEDUP, CEILING, SAVES)  # each optimization's own figures, from the analysis
 ModelIndex = QModelIndex | QPersistentModelIndex
 TARGETS_ROLE = Qt.ItemDataRole.UserRole + 10
-_ROLES = frozenset(
-    {
-        Qt.ItemDataRole.DisplayRole,
-        Qt.ItemDataRole.EditRole,
-        Qt.ItemDataRole.CheckStateRole,
-        Qt.ItemDataRole.TextAlignmentRole,
-        Qt.ItemDataRole.ForegroundRole,
-        Qt.ItemDataRole.ToolTipRole,
-        TARGETS_ROLE,
-    }
+# Bound once: data() runs for every role of every cell painted, and each Qt.X.Y lookup costs 0.2 µs.
+_DISPLAY, _EDIT, _CHECK, _ALIGN, _FOREGROUND, _TIP = (
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.EditRole,
+    Qt.ItemDataRole.CheckStateRole,
+    Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.ToolTipRole,
+)
+_ROLES = frozenset({_DISPLAY, _EDIT, _CHECK, _ALIGN, _FOREGROUND, _TIP, TARGETS_ROLE})
+_CHECKED, _UNCHECKED = Qt.CheckState.Checked, Qt.CheckState.Unchecked
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_GREY, _SLOWDOWN = QColor("#888"), QColor("#b00")
+_SHOWN = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_FLAGS = tuple(
+    _SHOWN
+    | (Qt.ItemFlag.ItemIsEditable if col in (NAME, TARGETS, K) else Qt.ItemFlag.NoItemFlags)
+    | (Qt.ItemFlag.ItemIsUserCheckable if col == NAME else Qt.ItemFlag.NoItemFlags)
+    for col in COLUMNS
 )
 
 
@@ -76,59 +85,58 @@ class OptimizationTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.column() in (NAME, TARGETS, K):
-            flags |= Qt.ItemFlag.ItemIsEditable
-        if index.column() == NAME:
-            flags |= Qt.ItemFlag.ItemIsUserCheckable
-        return flags
+        return _FLAGS[index.column()] if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role not in _ROLES or not index.isValid() or index.row() >= len(self.optimizations):
+        if role not in _ROLES:  # a repaint asks ~8 roles per cell; most are none of ours
             return None
-        row, col = index.row(), index.column()
-        opt = self.optimizations[row]
-        figs = self.doc.analysis.optimizations if self.doc.analysis is not None else None
-        if role == Qt.ItemDataRole.CheckStateRole and col == NAME:
-            return Qt.CheckState.Checked if opt.enabled else Qt.CheckState.Unchecked
-        if role == TARGETS_ROLE:
-            return list(opt.targets)
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+        row, opts = index.row(), self.doc.profile.optimizations
+        if not 0 <= row < len(opts):  # an invalid index has row -1
+            return None
+        col = index.column()
+        opt = opts[row]
+        if role in (_DISPLAY, _EDIT):
             if col == NAME:
                 return opt.name
             if col == TARGETS:
                 return "; ".join(opt.targets)
             if col == K:
-                return f"{opt.speedup:g}" if role == Qt.ItemDataRole.EditRole else format_speedup(opt.speedup)
-            if col in FIGURES:
-                return self.figure_texts()[col][row]
-        if role == Qt.ItemDataRole.TextAlignmentRole and col >= K:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
+                return f"{opt.speedup:g}" if role == _EDIT else format_speedup(opt.speedup)
+            return self.figure_texts()[col][row]
+        if role == _ALIGN:
+            return _RIGHT if col >= K else None
+        if role == _FOREGROUND:
             if not opt.enabled and col != NAME:
-                return QColor("#888")
-            if col == K and opt.is_slowdown:
-                return QColor("#b00")
-        if role == Qt.ItemDataRole.ToolTipRole and figs is not None:
-            f = float(figs.fraction[row])
-            total = self.doc.analysis.baseline_total if self.doc.analysis else 0
-            if col == SPEEDUP:
-                return (
-                    f"S = 1/((1−f)+f/k) = 1/({1 - f:.3g} + {f:.3g}/{opt.speedup:g}) = "
-                    f"{format_speedup(float(figs.overall_speedup[row]))} — this optimization alone"
-                    + ("" if opt.enabled else " (not enabled)")
-                )
-            if col == CEILING:
-                return (
-                    f"1/(1−f) = 1/{1 - f:.3g} = {format_speedup(float(figs.ceiling[row]))}: even an infinitely fast "
-                    f"{'; '.join(opt.targets)} leaves {format_number((1 - f) * total)} {self.doc.unit.label}"
-                )
-            if col == K and opt.is_slowdown:
-                return "k below 1 makes the targets slower: a slowdown"
-            if col == NAME:
-                return opt.notes or "Tick to include this optimization in the combined result"
+                return _GREY
+            return _SLOWDOWN if col == K and opt.is_slowdown else None
+        if role == _CHECK:
+            return (_CHECKED if opt.enabled else _UNCHECKED) if col == NAME else None
+        if role == TARGETS_ROLE:
+            return list(opt.targets)
+        return self._tooltip(opt, row, col)
+
+    def _tooltip(self, opt: Optimization, row: int, col: int) -> str | None:
+        analysis = self.doc.analysis
+        if analysis is None:
+            return None
+        figs = analysis.optimizations
+        f = float(figs.fraction[row])
+        if col == SPEEDUP:
+            return (
+                f"S = 1/((1−f)+f/k) = 1/({1 - f:.3g} + {f:.3g}/{opt.speedup:g}) = "
+                f"{format_speedup(float(figs.overall_speedup[row]))} — this optimization alone"
+                + ("" if opt.enabled else " (not enabled)")
+            )
+        if col == CEILING:
+            return (
+                f"1/(1−f) = 1/{1 - f:.3g} = {format_speedup(float(figs.ceiling[row]))}: even an infinitely fast "
+                f"{'; '.join(opt.targets)} leaves {format_number((1 - f) * analysis.baseline_total)} "
+                f"{self.doc.unit.label}"
+            )
+        if col == K and opt.is_slowdown:
+            return "k below 1 makes the targets slower: a slowdown"
+        if col == NAME:
+            return opt.notes or "Tick to include this optimization in the combined result"
         return None
 
     def column_texts(self, col: int) -> list[str]:
