@@ -63,6 +63,7 @@ class SpeedupPlot(ChartFrame):
         self.leader = item.plot(pen=style.pen(INK, 1))
         self.leader.setZValue(19)
         self._marker_at: tuple[float, float] | None = None
+        self._placing = False
         self._drawn: Picture | None = None
         # The callout is placed in pixels: again whenever the plot's size or range changes.
         item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
@@ -155,18 +156,26 @@ class SpeedupPlot(ChartFrame):
 
     def place_labels(self) -> None:
         """The k callout beside its marker, clear of the curves, the ceiling and its label, inside the plot."""
-        if self._marker_at is None or not self.marker_label.isVisible():
+        if self._marker_at is None or not self.marker_label.isVisible() or self._placing:
             return
         vb = self.plot.vb
-        obstacles = []
-        if self.ceiling.isVisible():
-            self.ceiling.label.updatePosition()
-            obstacles.append(self.ceiling.label.sceneBoundingRect())
-            line = vb.mapViewToScene(QPointF(0, self.ceiling.value())).y()
-            view = vb.sceneBoundingRect()
-            obstacles.append(QRectF(view.left(), line - 2, view.width(), 4))
-        points = np.concatenate([curve_points(vb, c) for c in (self.curve, self.combined)])
-        place_callout(vb, self.marker_label, self.leader, self._marker_at, obstacles, points, self.chart_style.size(8))
+        # The view's transform is brought up to date first: that signals a change, which must not place the
+        # callout a second time inside this call (and the ceiling's label is placed from the new transform).
+        self._placing = True
+        try:
+            vb.mapViewToScene(QPointF(0, 0))
+            obstacles = []
+            if self.ceiling.isVisible():
+                self.ceiling.label.updatePosition()
+                obstacles.append(self.ceiling.label.sceneBoundingRect())
+                line = vb.mapViewToScene(QPointF(0, self.ceiling.value())).y()
+                view = vb.sceneBoundingRect()
+                obstacles.append(QRectF(view.left(), line - 2, view.width(), 4))
+            points = np.concatenate([curve_points(vb, c) for c in (self.curve, self.combined)])
+            at, gap = self._marker_at, self.chart_style.size(8)
+            place_callout(vb, self.marker_label, self.leader, at, obstacles, points, gap)
+        finally:
+            self._placing = False
 
     @staticmethod
     def _combined(profile: Profile, analysis: Analysis, row: int, grid: np.ndarray) -> tuple[np.ndarray, float]:
