@@ -175,19 +175,23 @@ def analyse_objectives(
     objectives_of_component: Sequence[tuple[str, ...]],
     specs: Sequence[ObjectiveSpec] = (),
     analysis: Analysis | None = None,
+    named: bool | None = None,
 ) -> list[ObjectiveFigures]:
     """Every objective's figures, End to end first (whose figures equal the whole profile's analysis).
 
     ``objectives_of_component[i]`` names the objectives of ``profile.components[i]``.  End to end's
     target is its sheet row's, else the Settings' target time. Given the profile's ``analysis``, End to
     end's figures are taken from it, and a profile whose components name no objective is not looked at
-    again (at every edit of a 10,000-component table that was 4 ms).
+    again (at every edit of a 10,000-component table that was 4 ms). ``named`` says whether any of
+    ``objectives_of_component`` is not empty, when the caller knows (None: they are read).
     """
     comps = profile.components
     n = len(comps)
     if len(objectives_of_component) != n:
         raise ValueError(f"{len(objectives_of_component)} objective lists for {n} components")
-    if analysis is not None and not any(map(bool, objectives_of_component)):
+    if named is None:
+        named = any(map(bool, objectives_of_component))
+    if analysis is not None and not named:
         name, spec = _order({}, specs)[0]
         return [_end_to_end(profile, analysis, name, spec)]
     plan = _plan(profile)

@@ -75,7 +75,7 @@ class ObjectivePicker(QWidget):
             if shown is not None:
                 self.combo.setCurrentIndex(names.index(shown.name))
         self.setVisible(len(names) > 1)
-        if shown is not None:
+        if shown is not None and len(names) > 1:  # hidden with End to end alone, which names every component
             comps = ", ".join(shown.components[:4]) + (" …" if len(shown.components) > 4 else "")
             self.hint_text = f"{len(shown.components)} of the components: {comps}"
             self.hint.setToolTip(", ".join(shown.components))

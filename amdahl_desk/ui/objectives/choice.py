@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from ...model.analysis import Analysis
-from ...model.extras import Extras, profile_extras
+from ...model.extras import Extras, analyse_extras
 from ...model.objective_specs import END_TO_END, objective_key
 from ...model.objectives import ObjectiveFigures, find_objective, restrict_analysis
 from ..core.document import Aspect, Document
@@ -35,7 +35,16 @@ class ObjectiveChoice(QObject):
         if analysis is None:
             return None
         if self._revision != self.doc.revision or self._extras is None:
-            self._extras, self._revision = profile_extras(self.doc.profile, analysis), self.doc.revision
+            profile, objectives = self.doc.profile, self.doc.component_objectives
+            self._extras = analyse_extras(
+                profile,
+                analysis,
+                objectives.of_components(),
+                profile.objectives,
+                profile.settings,
+                named=objectives.named(),
+            )
+            self._revision = self.doc.revision
         return self._extras
 
     def objective(self) -> ObjectiveFigures | None:
