@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from ...model.analysis import Analysis
 from ...model.laws import amdahl_speedup
@@ -45,6 +45,10 @@ class SpeedupPlot(ChartFrame):
         self.axis_label("left", "End-to-end speedup S")
         self.combined = item.plot(pen=style.pen(GREEN, 2, Qt.PenStyle.DashLine))
         self.curve = item.plot(pen=style.pen(BLUE, 3))
+        # Kept as pixmaps: a k step repaints the marker's place, and the curves under it are copied there,
+        # not stroked again whole (the same pixels; an export draws them as vectors).
+        for c in (self.combined, self.curve):
+            c.curve.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         # One legend for every state: a legend that changes would resize the plot and redraw it all.
         self.set_legend(
             [
