@@ -156,3 +156,35 @@ def test_the_checklist_announces_the_figures_whose_text_moved_and_shows_the_new_
     after = [opts.data(opts.index(r, SPEEDUP)) for r in range(opts.rowCount())]
     assert after[0] != before[0] and after[1:] == before[1:]  # the texts follow the analysis, not a stale copy
     assert announced == [(0, 0), (0, 0)]  # the row's optimization, then its figures; no other row
+
+
+def test_a_selection_repaints_the_header_sections_whose_highlight_changes_and_the_headers_show_it(window, qtbot):
+    """A row chosen in the checklist leaves every section as highlighted as before: the header is not repainted;
+    a cell chosen in the components table highlights its column. After each, the headers on screen are
+    what a full repaint shows (a reset of the checklist clears its selection without telling the header)."""
+    opts_view, table = window.optimizations.view, window.table
+    headers = [opts_view.horizontalHeader().viewport(), table.horizontalHeader().viewport()]
+    painted = PaintedRegion(headers[0])
+    window.optimizations.select_row(0)
+    settle(qtbot, window)
+    painted.clear()
+    window.optimizations.select_row(1)
+    settle(qtbot, window)
+    assert painted.region.isEmpty()
+    model = window.component_model
+    steps = [
+        lambda: table.setCurrentIndex(model.index(1, NAME)),
+        lambda: table.setCurrentIndex(model.index(2, TIME)),
+        lambda: table.selectAll(),
+        lambda: table.clearSelection(),
+        lambda: window.optimizations.select_row(2),
+        lambda: window.doc.set_optimizations(window.doc.profile.optimizations[:-1], "Remove one"),
+        lambda: window.optimizations.select_row(0),
+        lambda: opts_view.clearSelection(),
+    ]
+    for i, step in enumerate(steps):
+        step()
+        settle(qtbot, window)
+        for widget in headers:
+            shown = on_screen(window, widget)
+            assert shown == repainted_whole(qtbot, window, widget), (i, widget.parent())
