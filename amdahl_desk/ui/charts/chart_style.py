@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, Q
 
 from ..core.locale_text import localize_numbers
 from .base import Chart
+from .chart_items import set_curve
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#222")
 
@@ -229,52 +230,6 @@ def _unbroken(name: str) -> str:
 def phrases(*parts: str) -> str:
     """Words joined so that a wrapping title breaks between phrases only ("(ceiling 2.5×)" stays whole)."""
     return " ".join(p.strip().replace(" ", NBSP) for p in parts if p.strip())
-
-
-class PointMarker(pg.ScatterPlotItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """One marker that moves with a value (k as the slider drags): its spot stays at the item's origin and
-    the item moves, so a step repaints the marker's old and new places. (Given new data, a scatter dirties
-    a rectangle far larger than the plot: the whole plot was drawn again at every step.)"""
-
-    def move_to(self, x: float | None, y: float | None) -> None:
-        """Show the marker at (x, y) in view coordinates; None hides it."""
-        if x is None or y is None:
-            if len(self.data):
-                self.setData([], [])
-            return
-        if not len(self.data):
-            self.setData([0.0], [0.0])
-        self.setPos(x, y)
-
-    def getData(self) -> tuple[np.ndarray, np.ndarray]:  # noqa: N802 - pyqtgraph's name
-        """Where the marker is, in view coordinates."""
-        x, y = super().getData()
-        return x + self.pos().x(), y + self.pos().y()
-
-
-def set_curve(
-    item: pg.PlotDataItem, x: np.ndarray | None, y: np.ndarray | None, within: tuple[float, float] = (0.0, 0.0)
-) -> None:
-    """Give a curve its points only when they move (each change draws the whole curve again): by more than
-    ``within`` (x, y) in view units from the points it shows (so small moves never add up unseen). None
-    empties it."""
-    shown = getattr(item, "_shown_data", None)
-    if x is None or y is None:
-        if shown is None or len(shown[0]):
-            item._shown_data = (np.empty(0), np.empty(0))
-            item.setData([], [])
-        return
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    if shown is not None and shown[0].shape == x.shape and shown[1].shape == y.shape:
-        with np.errstate(invalid="ignore"):  # inf - inf: a point at infinity stays there
-            still = all(
-                bool(np.all((a == b) | (np.abs(a - b) <= tol)))
-                for a, b, tol in ((shown[0], x, within[0]), (shown[1], y, within[1]))
-            )
-        if still:
-            return
-    item._shown_data = (x.copy(), y.copy())
-    item.setData(x, y)
 
 
 def set_item_text(item: pg.TextItem, text: str) -> None:
