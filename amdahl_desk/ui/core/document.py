@@ -87,7 +87,8 @@ class Document(QObject):
         if self._stale:
             self._stale = False
             try:
-                self._analysis, self._analysis_error = analyse(self.profile), None
+                # The last analysis' totals and scaling are taken when the times and settings are its own.
+                self._analysis, self._analysis_error = analyse(self.profile, self._analysis), None
             except ProfileError as exc:
                 self._analysis, self._analysis_error = None, str(exc)
         return self._analysis
