@@ -78,3 +78,40 @@ def test_a_fenced_page_that_wants_another_size_lays_out_its_tab_widget_again(qtb
     assert fence.minimumSizeHint().width() >= 700
     assert tabs.minimumSizeHint().width() > narrow
     assert page.geometry() == fence.rect()
+
+
+def test_a_held_label_of_fixed_height_lays_out_nothing_when_its_text_changes_and_fills_its_holder(qtbot):
+    from PySide6.QtWidgets import QSizePolicy
+
+    from amdahl_desk.ui.core.layout_fence import FixedHeightHolder
+
+    class Requests(QObject):
+        count = 0
+
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.LayoutRequest:
+                self.count += 1
+            return False
+
+    page = QWidget()
+    qtbot.addWidget(page)
+    column = QVBoxLayout(page)
+    label = QLabel("The 3 enabled optimizations together make the run 1.5× faster")
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+    label.setFixedHeight(40)
+    holder = FixedHeightHolder(label)
+    column.addWidget(holder)
+    column.addStretch(1)
+    page.resize(300, 200)
+    page.show()
+    qtbot.waitExposed(page)
+    settled(qtbot)
+    requests = Requests()
+    page.installEventFilter(requests)
+    label.setText("The 4 enabled optimizations together make the run 1.7× faster, and much more besides")
+    settled(qtbot)
+    assert requests.count == 0
+    page.resize(500, 200)
+    settled(qtbot)
+    assert label.geometry() == holder.rect() and holder.width() > 400 and holder.height() == 40

@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import localize_numbers
 from .base import Chart
 from .chart_items import set_curve
@@ -157,7 +158,7 @@ class ChartFrame(Chart):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self.title_label)
+        layout.addWidget(FixedHeightHolder(self.title_label, self))  # a new title lays out nothing
         layout.addWidget(self.widget, 1)
         layout.addWidget(self.legend_label)
         self.title = ""
