@@ -132,7 +132,8 @@ class SpeedupPlot(ChartFrame):
         self._marker_at = (math.log10(k_now), s_now)
         if math.isfinite(ceiling):
             self.ceiling.setVisible(True)
-            self.ceiling.setPos(ceiling)
+            if abs(self.ceiling.value() - ceiling) > within[1]:  # the line spans the plot: moved, it is drawn whole
+                self.ceiling.setPos(ceiling)
             set_line_text(self.ceiling, f"ceiling 1/(1−f) = {format_speedup(ceiling)}")
             top = max(top, ceiling)
         else:
