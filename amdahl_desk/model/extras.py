@@ -35,13 +35,15 @@ def analyse_extras(
     specs: Sequence[ObjectiveSpec],
     settings: LoadCostFields,
     criterion: Criterion = Criterion.MEAN_RESPONSE,
+    named: bool | None = None,
 ) -> Extras:
     """Objectives, load and cost for ``profile`` and its ``analysis``.
 
     The objectives of each component, the Objectives sheet's rows and the load and cost settings come as
     arguments (a window may try values before they are the profile's); :func:`profile_extras` reads the profile's.
+    ``named``: whether a component names an objective, when the caller knows (None: it is read).
     """
-    objectives = analyse_objectives(profile, objectives_of_component, specs, analysis)
+    objectives = analyse_objectives(profile, objectives_of_component, specs, analysis, named)
     notes = objective_notes(objectives_of_component, specs)
     load = analyse_load(objectives, settings, profile.unit, criterion)
     why = load_objective_problem(objectives, settings)

@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .analysis import Analysis, Combined, OptimizationFigures, TargetFigures, overlaps_of, plan_pairs, target_figures
+from .analysis import (
+    Analysis,
+    Combined,
+    OptimizationFigures,
+    TargetFigures,
+    exact_sum,
+    overlaps_of,
+    plan_pairs,
+    target_figures,
+)
 from .errors import Problem
 from .laws import amdahl_speedup, ceiling
 from .objective_specs import (
@@ -28,7 +38,7 @@ from .objective_specs import (
     objectives_text,
     parse_objectives,
 )
-from .profile import Profile
+from .profile import Component, Profile
 
 __all__ = [
     "END_TO_END",
@@ -99,13 +109,52 @@ def objective_notes(
     return notes
 
 
+class ComponentNames(Sequence[str]):
+    """Components' names, read from them when first asked. End to end holds every component: making the
+    tuple of 10,000 names at each change took 0.3 ms, though only the objective picker's hint and the
+    report read it. Compares equal to the tuple of the names."""
+
+    def __init__(self, components: Sequence[Component]) -> None:
+        self._components: tuple[Component, ...] = tuple(components)  # a copy: the profile's list changes in place
+        self._names: tuple[str, ...] | None = None
+
+    def names(self) -> tuple[str, ...]:
+        if self._names is None:
+            self._names = tuple(map(_NAME_OF, self._components))
+        return self._names
+
+    def __len__(self) -> int:
+        return len(self._components)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        return self.names()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ComponentNames):
+            return self.names() == other.names()
+        return self.names() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.names())
+
+    def __repr__(self) -> str:
+        return repr(self.names())
+
+
 @dataclass(frozen=True)
 class ObjectiveFigures:
     """One objective's analysis; ``optimizations`` is aligned with ``profile.optimizations``."""
 
     name: str
     rows: NDArray[np.int64]
-    components: tuple[str, ...]
+    components: Sequence[str]  # a tuple, or End to end's ComponentNames
     listed: bool
     notes: str
     baseline_total: float
@@ -166,19 +215,23 @@ def analyse_objectives(
     objectives_of_component: Sequence[tuple[str, ...]],
     specs: Sequence[ObjectiveSpec] = (),
     analysis: Analysis | None = None,
+    named: bool | None = None,
 ) -> list[ObjectiveFigures]:
     """Every objective's figures, End to end first (whose figures equal the whole profile's analysis).
 
     ``objectives_of_component[i]`` names the objectives of ``profile.components[i]``.  End to end's
     target is its sheet row's, else the Settings' target time. Given the profile's ``analysis``, End to
     end's figures are taken from it, and a profile whose components name no objective is not looked at
-    again (at every edit of a 10,000-component table that was 4 ms).
+    again (at every edit of a 10,000-component table that was 4 ms). ``named`` says whether any of
+    ``objectives_of_component`` is not empty, when the caller knows (None: they are read).
     """
     comps = profile.components
     n = len(comps)
     if len(objectives_of_component) != n:
         raise ValueError(f"{len(objectives_of_component)} objective lists for {n} components")
-    if analysis is not None and not any(map(bool, objectives_of_component)):
+    if named is None:
+        named = any(map(bool, objectives_of_component))
+    if analysis is not None and not named:
         name, spec = _order({}, specs)[0]
         return [_end_to_end(profile, analysis, name, spec)]
     plan = _plan(profile)
@@ -220,7 +273,7 @@ def _end_to_end(profile: Profile, analysis: Analysis, name: str, spec: Objective
     return ObjectiveFigures(
         name=name,
         rows=np.arange(len(profile.components)),
-        components=tuple(map(_NAME_OF, profile.components)),
+        components=ComponentNames(profile.components),
         listed=True,
         notes=spec.notes if spec else "",
         baseline_total=total,
@@ -271,7 +324,7 @@ def _figures(
     times, speedups, opt_idx, comp_idx = plan.times, plan.speedups, plan.opt_idx, plan.comp_idx
     m = len(speedups)
     rows = np.flatnonzero(mask)
-    total = math.fsum(times[rows])
+    total = exact_sum(times[rows])
     inside = mask[comp_idx] if comp_idx.size else np.zeros(0, dtype=bool)
     affected = np.bincount(opt_idx[inside], weights=times[comp_idx[inside]], minlength=m) if m else np.zeros(0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -281,8 +334,8 @@ def _figures(
 
     here = plan.on & inside
     hits = np.bincount(comp_idx[here], minlength=len(times))
-    new_total = math.fsum(plan.new_times[rows])
-    f_union = min(math.fsum(times[hits > 0]) / total, 1.0) if total > 0 else 0.0
+    new_total = exact_sum(plan.new_times[rows])
+    f_union = min(exact_sum(times[hits > 0]) / total, 1.0) if total > 0 else 0.0
     combined = Combined(
         enabled=plan.enabled,
         fraction=f_union,

@@ -32,6 +32,7 @@ from ..model.units import format_speedup, format_time
 from ..resources import icon_path
 from .charts.base import Chart
 from .core.document import Document
+from .core.layout_fence import LayoutFence
 from .core.redraw import RedrawScheduler
 from .files.chart_export import ChartExports
 from .files.file_actions import FILTERS, FileActions, is_bundled
@@ -159,17 +160,20 @@ class MainWindow(QMainWindow):
         left.setStretchFactor(1, 3)
         left.setStretchFactor(2, 0)
         # Measured runs in a tab beside the profile: neither squeezes the other's tables.
+        # Each page behind a LayoutFence: a label changed inside (the total, a chart's title) lays out its
+        # page, not the tab widget, which would repaint the whole of itself.
         self.left_tabs = QTabWidget()
-        self.left_tabs.addTab(left, "Profile")
-        self.left_tabs.addTab(self.fit_panel, "Measurements")
-        self.left_tabs.addTab(self.objectives_panel, "Objectives, load and cost")
+        self.left_tabs.addTab(LayoutFence(left), "Profile")
+        self.fit_page = LayoutFence(self.fit_panel)
+        self.left_tabs.addTab(self.fit_page, "Measurements")
+        self.left_tabs.addTab(LayoutFence(self.objectives_panel), "Objectives, load and cost")
         self.left_tabs.setDocumentMode(True)
         # The plan's results, and a comparison's tab beside them while one is open (no tab bar until then).
         self.results_tabs = QTabWidget()
         self.results_tabs.setDocumentMode(True)
         self.results_tabs.setTabBarAutoHide(True)
         self.results_tabs.setTabsClosable(True)
-        self.results_tabs.addTab(self.results, "Plan")
+        self.results_tabs.addTab(LayoutFence(self.results), "Plan")
         self.results_tabs.tabBar().setTabButton(0, QTabBar.ButtonPosition.RightSide, None)
         self.results_tabs.tabCloseRequested.connect(self._tab_close_requested)
         main = QSplitter(Qt.Orientation.Horizontal)
@@ -216,7 +220,7 @@ class MainWindow(QMainWindow):
 
         opened = open_measurements(self, path)
         if opened:
-            self.left_tabs.setCurrentWidget(self.fit_panel)
+            self.left_tabs.setCurrentWidget(self.fit_page)
         return opened
 
     def export_measurements(self, path: str | Path | None = None) -> bool:

@@ -196,7 +196,7 @@ class ResultsPane(QSplitter):
         doc = self.doc
         analysis = doc.analysis
         self.summary.update_analysis(doc.profile, self.choice.view(analysis), doc.analysis_error)
-        objective = self.choice.objective()
+        objective = None if self.choice.only_end_to_end() else self.choice.objective()
         if objective is not None and not objective.is_end_to_end:
             caption, sentence = objective_caption(objective, doc.profile, self.choice)
             set_text(self.summary.speedup.caption, caption)

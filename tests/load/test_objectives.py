@@ -252,3 +252,17 @@ def test_end_to_end_from_the_analysis_equals_its_own_computation(example, e2e_ta
         if a.target is not None:
             for x, y in zip(vars(a.target).values(), vars(b.target).values(), strict=True):
                 assert x == y or x == pytest.approx(y, rel=1e-12)
+
+
+def test_end_to_ends_names_are_read_when_asked_and_are_those_of_the_analysed_profile():
+    from amdahl_desk.model.objectives import ComponentNames, analyse_objectives
+
+    profile = Profile([Component("a", 1.0), Component("b", 2.0), Component("c", 3.0)])
+    (end,) = analyse_objectives(profile, profile.objectives_of_components(), (), analyse(profile), named=False)
+    assert isinstance(end.components, ComponentNames)
+    profile.set_component(0, Component("renamed", 1.0))  # later changes of the profile are not the analysis'
+    assert end.components == ("a", "b", "c") and len(end.components) == 3
+    assert end.components[:2] == ("a", "b") and list(end.components) == ["a", "b", "c"]
+    # Analysed again (the slow way, without an analysis), the renamed profile names its new names; the first keeps its.
+    (plain,) = analyse_objectives(profile, profile.objectives_of_components(), (), None)
+    assert plain.components == ("renamed", "b", "c") != end.components

@@ -115,3 +115,56 @@ def test_the_column_check_of_a_big_table_finds_what_the_row_check_finds(odd, siz
     assert fast_index == slow_index
     if not odd:
         assert profile_rules._all_valid(comps, {})  # the clean table does take the column check
+
+
+@given(st.lists(st.floats(min_value=0, max_value=1e12, allow_nan=False), max_size=300))
+def test_exact_sum_is_fsum_whatever_the_order(values):
+    from amdahl_desk.model.analysis import exact_sum
+
+    array = np.asarray(values, dtype=float)
+    assert exact_sum(array) == math.fsum(values) == exact_sum(array[::-1])
+
+
+def same_figures(a, b) -> bool:
+    """Two analyses (or any of their parts) hold the same figures, arrays compared element by element."""
+    from dataclasses import fields, is_dataclass
+
+    if is_dataclass(a) and is_dataclass(b) and type(a) is type(b):
+        return all(same_figures(getattr(a, f.name), getattr(b, f.name)) for f in fields(a) if f.compare)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
+
+
+@settings(max_examples=150, deadline=None)
+@given(profiles(), st.data())
+def test_an_analysis_that_takes_the_last_ones_totals_is_the_one_computed_afresh(p, data):
+    """After any change (k, ticks, a time, a scaling class, the settings) the analysis given the one before
+    equals the analysis computed from nothing: what it takes from the last one must still hold."""
+    from dataclasses import replace
+
+    previous = analyse(p)
+    for _ in range(4):
+        change = data.draw(st.sampled_from(["k", "tick", "time", "kind", "settings"]))
+        comps, opts = list(p.components), list(p.optimizations)
+        if change in ("k", "tick") and opts:
+            j = data.draw(st.integers(0, len(opts) - 1))
+            opts[j] = (
+                replace(opts[j], speedup=data.draw(speedups))
+                if change == "k"
+                else replace(opts[j], enabled=not opts[j].enabled)
+            )
+            p.set_optimizations(opts)
+        elif change == "time":
+            i = data.draw(st.integers(0, len(comps) - 1))
+            p.set_component(i, comps[i]._replace(time=data.draw(st.floats(1e-3, 1e6))))
+        elif change == "kind":
+            i = data.draw(st.integers(0, len(comps) - 1))
+            p.set_component(i, comps[i]._replace(scaling=data.draw(st.sampled_from(list(Scaling)))))
+        else:
+            p.set_settings(replace(p.settings, baseline_gpus=data.draw(st.sampled_from([1, 2, 8]))))
+        fresh, taken = analyse(p), analyse(p, previous)
+        assert same_figures(taken, fresh), change
+        previous = taken

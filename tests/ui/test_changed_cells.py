@@ -97,3 +97,94 @@ def test_the_tables_on_screen_are_what_a_full_repaint_shows(window, qtbot):
         for widget in views:
             shown = on_screen(window, widget)
             assert shown == repainted_whole(qtbot, window, widget), (i, widget.parent())
+
+
+def test_rows_scrolled_into_view_repaint_only_what_an_edit_changes(window, qtbot):
+    """The shares just scrolled into view were painted, not scheduled: an edit repaints its own row and the
+    shares whose text it moved, not every share shown (and an edit that moves them all repaints them all)."""
+    comps = [Component(f"component {i}", 10.0 + i % 7) for i in range(200)]
+    window.doc.reset(Profile(comps, window.doc.profile.optimizations[:0]), None)
+    settle(qtbot, window)
+    view, model = window.table, window.component_model
+    view.scrollTo(model.index(150, TIME), view.ScrollHint.PositionAtTop)
+    settle(qtbot, window)
+    rows = range(150, 158)
+    shares = [model.data(model.index(r, SHARE)) for r in rows]
+    painted = PaintedRegion(view.viewport())
+    assert model.setData(model.index(152, TIME), "12")
+    settle(qtbot, window)
+    assert painted.region.intersects(view.visualRect(model.index(152, TIME)))
+    for row, before in zip(rows, shares, strict=True):
+        if row != 152:
+            moved = model.data(model.index(row, SHARE)) != before
+            assert painted.region.intersects(view.visualRect(model.index(row, SHARE))) == moved, row
+            assert not painted.region.intersects(view.visualRect(model.index(row, NEW_TIME))), row
+    painted.clear()
+    assert model.setData(model.index(0, TIME), "2600")  # the total doubles: every share shown halves
+    settle(qtbot, window)
+    for row in rows:
+        assert painted.region.intersects(view.visualRect(model.index(row, SHARE))), row
+    shown = on_screen(window, view.viewport())
+    assert shown == repainted_whole(qtbot, window, view.viewport())
+
+
+def test_a_tick_announces_the_new_times_of_its_targets_and_no_share(window, qtbot):
+    model, opts = window.component_model, window.optimization_model
+    announced: list[tuple[int, int, int, int]] = []
+    model.dataChanged.connect(lambda a, b, _roles=(): announced.append((a.row(), b.row(), a.column(), b.column())))
+    row = next(i for i, o in enumerate(window.doc.profile.optimizations) if not o.enabled)
+    targets = {window.doc.profile.index_of(t) for t in window.doc.profile.optimizations[row].targets}
+    assert opts.setData(opts.index(row, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    assert announced and all(
+        first == last and first in targets and col == NEW_TIME for first, last, col, _ in announced
+    )
+    assert {first for first, *_ in announced} == targets
+    announced.clear()
+    assert model.setData(model.index(1, TIME), "900")  # every share moves with the total
+    shares = [(first, last) for first, last, col, end in announced if col == SHARE and end == SHARE]
+    assert shares == [(0, len(window.doc.profile.components) - 1)]
+
+
+def test_the_checklist_announces_the_figures_whose_text_moved_and_shows_the_new_ones(window, qtbot):
+    from amdahl_desk.ui.profile.optimization_table import SPEEDUP, K
+
+    opts = window.optimization_model
+    announced: list[tuple[int, int]] = []
+    opts.dataChanged.connect(lambda a, b, _roles=(): announced.append((a.row(), b.row())))
+    before = [opts.data(opts.index(r, SPEEDUP)) for r in range(opts.rowCount())]
+    assert opts.setData(opts.index(0, K), "7")
+    after = [opts.data(opts.index(r, SPEEDUP)) for r in range(opts.rowCount())]
+    assert after[0] != before[0] and after[1:] == before[1:]  # the texts follow the analysis, not a stale copy
+    assert announced == [(0, 0), (0, 0)]  # the row's optimization, then its figures; no other row
+
+
+def test_a_selection_repaints_the_header_sections_whose_highlight_changes_and_the_headers_show_it(window, qtbot):
+    """A row chosen in the checklist leaves every section as highlighted as before: the header is not repainted;
+    a cell chosen in the components table highlights its column. After each, the headers on screen are
+    what a full repaint shows (a reset of the checklist clears its selection without telling the header)."""
+    opts_view, table = window.optimizations.view, window.table
+    headers = [opts_view.horizontalHeader().viewport(), table.horizontalHeader().viewport()]
+    painted = PaintedRegion(headers[0])
+    window.optimizations.select_row(0)
+    settle(qtbot, window)
+    painted.clear()
+    window.optimizations.select_row(1)
+    settle(qtbot, window)
+    assert painted.region.isEmpty()
+    model = window.component_model
+    steps = [
+        lambda: table.setCurrentIndex(model.index(1, NAME)),
+        lambda: table.setCurrentIndex(model.index(2, TIME)),
+        lambda: table.selectAll(),
+        lambda: table.clearSelection(),
+        lambda: window.optimizations.select_row(2),
+        lambda: window.doc.set_optimizations(window.doc.profile.optimizations[:-1], "Remove one"),
+        lambda: window.optimizations.select_row(0),
+        lambda: opts_view.clearSelection(),
+    ]
+    for i, step in enumerate(steps):
+        step()
+        settle(qtbot, window)
+        for widget in headers:
+            shown = on_screen(window, widget)
+            assert shown == repainted_whole(qtbot, window, widget), (i, widget.parent())

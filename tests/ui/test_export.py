@@ -151,3 +151,12 @@ def test_headless_export_bad_input(tmp_path, example):
     assert proc.returncode == 2 and '"pie" is not a chart' in proc.stderr and "Traceback" not in proc.stderr
     proc = run_cli("export", str(example), "--out", "o", "--size", "huge", tmp_path=tmp_path)
     assert proc.returncode == 2 and "--size" in proc.stderr
+
+
+@pytest.mark.parametrize("chart", ["speedup", "breakdown"])
+def test_charts_that_keep_pixmaps_on_screen_export_vectors(qtbot, training, tmp_path, chart):
+    """The speedup chart keeps its curves as pixmaps on screen (a k step copies them); an SVG has no raster."""
+    profile, analysis = training
+    path = export_chart(profile, analysis, chart, "svg", tmp_path / f"{chart}.svg")
+    root = ET.parse(path).getroot()
+    assert not list(root.iter("{http://www.w3.org/2000/svg}image")), "raster images inside the SVG"

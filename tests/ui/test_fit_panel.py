@@ -25,7 +25,7 @@ SPECSDM91 = [
 
 @pytest.fixture
 def panel(window):
-    window.left_tabs.setCurrentWidget(window.fit_panel)
+    window.left_tabs.setCurrentWidget(window.fit_page)
     window.fit_panel.view.setFocus()
     return window.fit_panel
 
@@ -203,7 +203,7 @@ def test_open_measurements_and_export_them(window, tmp_path):
     good = tmp_path / "runs.csv"
     good.write_text("GPUs,Time (ms),Label\n1,1000,one\n2,560,\n4,340,\n8,232,\n", encoding="utf-8")
     assert window.open_measurements(good)
-    assert window.left_tabs.currentWidget() is window.fit_panel
+    assert window.left_tabs.currentWidget() is window.fit_page
     assert [r.value for r in window.doc.measurements.rows] == [1000, 560, 340, 232]
     bad = tmp_path / "bad.csv"
     bad.write_text("GPUs,Time (ms)\n1,1000\n2,-5\nx,3\n", encoding="utf-8")

@@ -142,3 +142,29 @@ def test_the_breakdown_key_names_only_the_objectives_components(llm):
     key = chart.legend_label.text()
     assert "Prompt&nbsp;prefill" in key and "Gateway" in key
     assert "Autoregressive" not in key and "Token&nbsp;streaming" not in key  # not part of TTFT, no bar
+
+
+def test_with_end_to_end_alone_and_no_load_or_price_the_objectives_wait_until_something_shows_them(window, monkeypatch):
+    """Nothing computes the objectives at a change while the answer shows none of them; an objective named,
+    an arrival rate or a price shows them again, from the document as it is then."""
+    from amdahl_desk.ui.objectives import choice as choice_module
+    from amdahl_desk.ui.profile.component_table import OBJECTIVES, TIME
+
+    computed = []
+    original = choice_module.analyse_extras
+    monkeypatch.setattr(choice_module, "analyse_extras", lambda *a, **k: computed.append(1) or original(*a, **k))
+    results, model = window.results, window.component_model
+    assert model.setData(model.index(0, TIME), "123")
+    window.drawn()
+    assert not computed and not results.picker.isVisible() and not results.extras.load.isVisible()
+    window.doc.change_settings("Arrival rate", arrival_rate=2.0)
+    window.drawn()
+    assert computed and results.extras.load.isVisible() and results.extras.load.text()
+    window.doc.change_settings("No arrival rate", arrival_rate=None)
+    window.drawn()
+    assert not results.extras.load.isVisible()
+    assert model.setData(model.index(1, OBJECTIVES), "TTFT")
+    window.drawn()
+    assert results.picker.isVisible() and "TTFT" in [
+        results.picker.combo.itemText(i) for i in range(results.picker.combo.count())
+    ]

@@ -68,3 +68,41 @@ def test_times_typed_with_the_locale_decimal_comma(window, qtbot):
         assert window.doc.profile.components[0].time == pytest.approx(12.5)
     finally:
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+
+
+def test_the_components_objectives_follow_every_change_of_the_rows(window):
+    """The window's copy of what each component names (kept row by row) is the profile's after edits of
+    that cell and of others, inserts, deletes, a sort, undo and redo, and another profile."""
+    from amdahl_desk.model.profile import Component, Profile
+    from amdahl_desk.ui.profile.component_table import OBJECTIVES, TIME
+
+    doc, model = window.doc, window.component_model
+    tracked = doc.component_objectives
+
+    def agrees() -> bool:
+        rows = doc.profile.objectives_of_components()
+        return tracked.of_components() == rows and tracked.named() == any(rows)
+
+    assert agrees() and not tracked.named()
+    steps = [
+        lambda: model.setData(model.index(1, OBJECTIVES), "TTFT"),
+        lambda: model.setData(model.index(2, TIME), "77"),
+        lambda: model.setData(model.index(2, OBJECTIVES), "TTFT; ITL"),
+        lambda: doc.insert_components(0, [Component("new one", 5.0, objectives=("ITL",))], "Insert"),
+        lambda: window.table.sort_by_column(TIME),
+        lambda: doc.remove_components([0, 1], "Delete"),
+        lambda: model.setData(model.index(0, OBJECTIVES), ""),
+        lambda: doc.undo_stack.undo(),
+        lambda: doc.undo_stack.undo(),
+        lambda: doc.undo_stack.redo(),
+    ]
+    for i, step in enumerate(steps):
+        step()
+        assert agrees(), i
+    assert tracked.named()
+    while doc.undo_stack.canUndo():
+        doc.undo_stack.undo()
+        assert agrees()
+    assert not tracked.named()
+    doc.reset(Profile([Component("a", 1.0), Component("b", 2.0, objectives=("TTFT",))]), None)
+    assert agrees() and tracked.named()

@@ -174,3 +174,98 @@ def test_a_chart_whose_picture_would_not_change_is_not_redrawn(qtbot, key):
     profile.replace_components([1], [comps[1]._replace(time=5000.0)])
     chart.show_analysis(profile, analyse(profile), 0)
     assert len(calls) == 1
+
+
+def test_a_k_step_repaints_the_marker_not_the_curves_and_the_chart_shows_what_a_full_repaint_shows(window, qtbot):
+    """The curves keep their points while k moves along them (given again, they would be drawn again): the
+    step repaints the marker and its callout, and what is on screen is what drawing the chart afresh shows."""
+    from PySide6.QtCore import QEvent, QObject, QPoint
+    from PySide6.QtGui import QRegion
+
+    from amdahl_desk.ui.profile.optimization_panel import k_to_slider
+
+    window.reset_layout()
+    window.optimizations.select_row(0)
+    window.drawn()
+    qtbot.wait(30)
+    chart, panel = window.speedup, window.optimizations
+    view = chart.widget.viewport()
+
+    class Painted(QObject):
+        region = QRegion()
+
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.Paint:
+                self.region = self.region.united(event.region())
+            return False
+
+    def on_screen():
+        at = view.mapTo(window, QPoint(0, 0))
+        return window.screen().grabWindow(window.winId(), at.x(), at.y(), view.width(), view.height()).toImage()
+
+    painted = Painted()
+    view.installEventFilter(painted)
+
+    while True:  # pyqtgraph ends laying out the plot of the new layout on timers: until it paints no more
+        painted.region = QRegion()
+        qtbot.wait(50)
+        if painted.region.isEmpty():
+            break
+    panel.slider.sliderPressed.emit()
+    for k in (3, 5, 8):
+        painted.region = QRegion()
+        panel.slider.setValue(k_to_slider(k))
+        window.drawn()
+        qtbot.wait(30)
+        x, y = chart.marker.getData()
+        assert 10 ** x[0] == pytest.approx(k) and y[0] == pytest.approx(
+            window.doc.analysis.optimizations.overall_speedup[0]
+        )
+        assert painted.region.boundingRect().height() < view.height() / 3, (k, painted.region.boundingRect())
+        shown = on_screen()
+        view.repaint()
+        qtbot.wait(30)
+        assert shown == on_screen(), k
+    panel.slider.sliderReleased.emit()
+    window.optimizations.select_row(1)  # another optimization: other curves, drawn
+    window.drawn()
+    f = float(window.doc.analysis.optimizations.fraction[1])
+    x, y = chart.curve.getData()
+    assert y == pytest.approx(1 / ((1 - f) + f / 10**x))
+    assert chart.ceiling.value() == pytest.approx(1 / (1 - f), rel=1e-3)  # moved, though kept for a k step
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_breakdowns_longest_components_are_those_a_stable_sort_puts_first(seed):
+    """Picked without sorting every time (an edit of a 10,000-row table sorted them all): ties in row order."""
+    import numpy as np
+
+    from amdahl_desk.ui.profile.breakdown_chart import TOP, largest
+
+    rng = np.random.default_rng(seed)
+    times = rng.integers(0, 6, size=int(rng.integers(1, 40))).astype(float)  # many equal times
+    order = np.argsort(-times, kind="stable")
+    shown, rest = largest(times, TOP)
+    assert shown.tolist() == order[:TOP].tolist()
+    assert np.flatnonzero(rest).tolist() == sorted(order[TOP:].tolist())
+
+
+def test_an_edit_that_moves_no_bar_keeps_the_bars_and_one_that_does_draws_them(window, qtbot):
+    """Bars are given again only when one moves by 1/10,000 of the axis, compared with what was drawn."""
+    from amdahl_desk.model.profile import Component, Profile
+    from amdahl_desk.ui.profile.component_table import TIME
+
+    comps = [Component(f"component {i}", 10.0) for i in range(2000)]
+    window.doc.reset(Profile(comps, window.doc.profile.optimizations[:0]), None)  # 20,000 ms on a 30,000 ms axis
+    window.drawn()
+    chart, model = window.breakdown, window.component_model
+    drawn = chart.bars.opts["width"]
+    for time in ("11", "12"):  # 1 ms, then 2 ms from what was drawn: under 3 ms, the totals' texts change
+        assert model.setData(model.index(1500, TIME), time)
+        window.drawn()
+        assert chart.bars.opts["width"] is drawn
+        assert chart.totals[0].toPlainText().replace("\u202f", " ").startswith(f"20,00{int(time) - 10}")
+    assert model.setData(model.index(1500, TIME), "14")  # 4 ms from what was drawn
+    window.drawn()
+    widths = chart.bars.opts["width"]
+    assert widths is not drawn and sum(widths[: len(widths) // 2]) == pytest.approx(20_004)

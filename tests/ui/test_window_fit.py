@@ -295,3 +295,23 @@ def test_window_shows_numbers_in_the_locale(window, qtbot):
         QLocale.setDefault(before)
         window.summary.update_analysis(window.doc.profile, window.doc.analysis, None)
     assert window.summary.new_time.caption.full == "new time (baseline 1,000 ms)"
+
+
+def test_numbers_that_grow_with_an_edit_widen_their_columns_and_shrink_back_on_undo(window, qtbot):
+    """The columns' fit is skipped when no width would change: it must not miss a number that grew."""
+    _at(qtbot, window, (1600, 1000))
+    table, opts = window.table, window.optimizations.view
+    model, checklist = window.component_model, window.optimization_model
+    before = (table.columnWidth(TIME), opts.columnWidth(K), opts.columnWidth(SAVES))
+    assert model.setData(model.index(0, TIME), "123456789012")
+    assert checklist.setData(checklist.index(0, K), "98765.4321")
+    window.drawn()
+    qtbot.wait(20)  # the fit runs once per change, after the tables have their new values
+    assert _text_fits(table, 0, TIME) and _text_fits(opts, 0, K)
+    assert all(_text_fits(opts, row, SAVES) for row in range(checklist.rowCount()))
+    assert (table.columnWidth(TIME), opts.columnWidth(K)) > before[:2]
+    window.doc.undo_stack.undo()
+    window.doc.undo_stack.undo()
+    window.drawn()
+    qtbot.wait(20)
+    assert (table.columnWidth(TIME), opts.columnWidth(K), opts.columnWidth(SAVES)) == before

@@ -12,8 +12,10 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import localize_numbers
 from .base import Chart
+from .chart_items import set_curve
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#222")
 
@@ -156,7 +158,7 @@ class ChartFrame(Chart):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self.title_label)
+        layout.addWidget(FixedHeightHolder(self.title_label, self))  # a new title lays out nothing
         layout.addWidget(self.widget, 1)
         layout.addWidget(self.legend_label)
         self.title = ""
@@ -411,9 +413,9 @@ def place_callout(
         ey = min(max(py, rect.top()), rect.bottom())
         end = QPointF(ex, ey)
         tip = vb.mapSceneToView(end)
-        leader.setData([at[0], tip.x()], [at[1], tip.y()])
+        set_curve(leader, np.array([at[0], tip.x()]), np.array([at[1], tip.y()]))
         leader.setVisible(True)
     else:
-        leader.setData([], [])
+        set_curve(leader, None, None)
         leader.setVisible(False)
     return rect

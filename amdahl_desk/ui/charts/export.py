@@ -60,14 +60,13 @@ def chart_widget(
         raise ProfileError(why)
     widget = entry.load()(style=slide_style(size[0], transparent))
     widget.show_inputs(inputs)
-    # On screen, axes are cached pixmaps; in an SVG or PDF they must stay vectors.
+    # On screen, axes and some curves are cached pixmaps; in an SVG or PDF they must stay vectors.
     for item in widget.findChildren(pg.PlotWidget):
         item.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
-        for axis in ("left", "bottom", "right"):
-            item.getPlotItem().getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.NoCache)
-        for scatter in item.getPlotItem().scene().items():
-            if isinstance(scatter, pg.ScatterPlotItem):
-                scatter.opts["useCache"] = False  # markers as shapes, not cached pixmaps
+        for shown in item.getPlotItem().scene().items():
+            shown.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+            if isinstance(shown, pg.ScatterPlotItem):
+                shown.opts["useCache"] = False  # markers as shapes, not cached pixmaps
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.resize(*size)
     widget.show()

@@ -5,15 +5,17 @@ components table whose share column is recomputed for every row on every edit wo
 visible cell at every keystroke; this view repaints the visible cells of a changed range only, and
 in its computed columns (recomputed for every row on every change) only the cells whose look (the
 text and colour shown) changed: one edit of one time repaints that row and, in the share column,
-the rows whose percentage or bar moved.
+the rows whose percentage or bar moved. What a cell shows is noted when it is scheduled and when it is
+painted: rows just scrolled into view are compared with what they show, not repainted on trust.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import cast
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QAccessible, QColor
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QAccessible, QColor, QPaintEvent
 from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -56,14 +58,52 @@ class ChangedCellsTableView(QTableView):
         color = model.data(index, Qt.ItemDataRole.ForegroundRole)
         return model.data(index), color.name() if isinstance(color, QColor) else color
 
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        model = self.model()
+        if not self.computed_columns or model is None:
+            return
+        # What the computed cells just painted show: the next change repaints those whose look it changes.
+        columns = [
+            (c, self.columnViewportPosition(c), self.columnWidth(c))
+            for c in self.computed_columns
+            if not self.isColumnHidden(c)
+        ]
+        cells: set[tuple[int, int]] = set()
+        for rect in cast(Iterable[QRect], event.region()):  # iterable, though its stubs do not say so
+            top = self.rowAt(rect.top())
+            if top < 0:
+                continue
+            bottom = self.rowAt(rect.bottom())
+            bottom = model.rowCount() - 1 if bottom < 0 else bottom
+            for col, x, width in columns:
+                if x <= rect.right() and x + width > rect.left():
+                    cells.update((row, col) for row in range(top, bottom + 1))
+        for row, col in cells:
+            self._looks.setdefault(col, {})[row] = self.cell_look(model.index(row, col))
+        if cells:
+            self._keep_in_sight()
+
+    def _keep_in_sight(self) -> None:
+        """Scrolled far and often: keep the looks of the rows in sight only."""
+        top, bottom = self.rowAt(0), self.rowAt(self.viewport().height() - 1)
+        if top < 0 or bottom < 0:  # the rows end above the viewport's bottom: all of them are in sight
+            return
+        for col, looks in self._looks.items():
+            if len(looks) > 4 * (bottom - top + 1):
+                self._looks[col] = {r: v for r, v in looks.items() if top <= r <= bottom}
+
     def dataChanged(  # noqa: N802 - Qt's name
         self, top_left: ModelIndex, bottom_right: ModelIndex, roles: Sequence[int] = ()
     ) -> None:
         model = self.model()
         top = self.rowAt(0)
+        if top_left == bottom_right and top_left.isValid():  # one cell: Qt repaints just it
+            self._looks.get(top_left.column(), {}).pop(top_left.row(), None)
+            super().dataChanged(top_left, bottom_right, list(roles))
+            return
         if (
             model is None
-            or top_left == bottom_right
             or not top_left.isValid()
             or not self.isVisible()
             or top < 0
@@ -91,8 +131,6 @@ class ChangedCellsTableView(QTableView):
                 # Rows of the range out of sight: their looks are unknown once they change.
                 for row in [r for r in looks if top_left.row() <= r <= bottom_right.row() and not first <= r <= last]:
                     del looks[row]
-                if len(looks) > 4 * (bottom - top + 1):  # scrolled far and often: keep what is in sight
-                    self._looks[col] = looks = {r: v for r, v in looks.items() if top <= r <= bottom}
             if self.isColumnHidden(col):
                 self._looks.pop(col, None)  # all of it is painted afresh when it shows again
                 continue

@@ -29,6 +29,7 @@ from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings, component_problems
 from ...model.units import TimeUnit
 from . import commands
+from .component_objectives import ComponentObjectives
 from .measurement_table import MeasurementTable as MeasurementTable  # where tests and older code look for it
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
@@ -73,6 +74,7 @@ class Document(QObject):
         self._pending: set[Aspect] = set()
         self._measurements = MeasurementTable()
         self._fit: FitResult | None = None
+        self.component_objectives = ComponentObjectives(self)  # what each component names, row by row
 
     # -- reading -----------------------------------------------------------
     @property
@@ -85,7 +87,8 @@ class Document(QObject):
         if self._stale:
             self._stale = False
             try:
-                self._analysis, self._analysis_error = analyse(self.profile), None
+                # The last analysis' totals and scaling are taken when the times and settings are its own.
+                self._analysis, self._analysis_error = analyse(self.profile, self._analysis), None
             except ProfileError as exc:
                 self._analysis, self._analysis_error = None, str(exc)
         return self._analysis

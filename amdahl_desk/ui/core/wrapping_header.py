@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QItemSelection, QRect, Qt
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QWidget
 
@@ -21,6 +21,7 @@ class WrappingHeader(QHeaderView):
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.two_lines: set[int] = set()
         self._widths: dict[str, tuple[int, int]] = {}
+        self._painted: dict[int, tuple[bool, bool]] = {}  # section → its highlight when last painted
         # As a table view's own header: clickable, the current cell's column in bold.
         self.setSectionsClickable(True)
         self.setHighlightSections(True)
@@ -48,7 +49,23 @@ class WrappingHeader(QHeaderView):
             cached = self._widths[title] = (whole, lines)
         return cached
 
+    def _highlight(self, section: int) -> tuple[bool, bool]:
+        """What of the selection a section shows: whether it crosses the column, whether it holds all of it."""
+        selection, root = self.selectionModel(), self.rootIndex()
+        if selection is None or not self.highlightSections():
+            return False, False
+        return selection.columnIntersectsSelection(section, root), selection.isColumnSelected(section, root)
+
+    def selectionChanged(self, selected: QItemSelection, deselected: QItemSelection) -> None:  # noqa: N802 - Qt's name
+        """Repaint the sections whose highlight changes. Qt repaints every section a changed range crosses: in a
+        table that selects whole rows every click (and every tick, which selects its row) repainted the whole
+        header, every section as highlighted as before."""
+        for section in range(self.count()):
+            if self._painted.get(section) != self._highlight(section):
+                self.updateSection(section)
+
     def paintSection(self, painter: QPainter, rect: QRect, section: int) -> None:
+        self._painted[section] = self._highlight(section)  # what the section shows, for the next selection change
         if section not in self.two_lines:
             super().paintSection(painter, rect, section)
             return

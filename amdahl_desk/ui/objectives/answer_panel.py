@@ -65,6 +65,9 @@ class ObjectivePicker(QWidget):
         choice.redraws.subscribe(EXTRAS_DEPEND_ON | {Aspect.OBJECTIVE}, self.refresh)
 
     def refresh(self) -> None:
+        if self.choice.only_end_to_end():  # nothing to pick, and no objectives computed to say so
+            self.setVisible(False)
+            return
         extras = self.choice.extras
         names = [o.name for o in extras.objectives] if extras is not None else []
         shown = self.choice.objective()
@@ -75,7 +78,7 @@ class ObjectivePicker(QWidget):
             if shown is not None:
                 self.combo.setCurrentIndex(names.index(shown.name))
         self.setVisible(len(names) > 1)
-        if shown is not None:
+        if shown is not None and len(names) > 1:  # hidden with End to end alone, which names every component
             comps = ", ".join(shown.components[:4]) + (" …" if len(shown.components) > 4 else "")
             self.hint_text = f"{len(shown.components)} of the components: {comps}"
             self.hint.setToolTip(", ".join(shown.components))
@@ -183,6 +186,10 @@ class ExtrasPanel(QWidget):
                 label.setFixedHeight(height)
 
     def refresh(self) -> None:
+        if not self.choice.extras_shown():  # no other objective, no load, no price: nothing to show
+            for w in (self.table, self.load, self.max_rate, self.cost):
+                w.setVisible(False)
+            return
         extras = self.choice.extras
         doc = self.choice.doc
         many = extras is not None and len(extras.objectives) > 1

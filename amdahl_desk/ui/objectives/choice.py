@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from ...model.analysis import Analysis
-from ...model.extras import Extras, profile_extras
+from ...model.extras import Extras, analyse_extras
+from ...model.load_settings import hourly_rate
 from ...model.objective_specs import END_TO_END, objective_key
 from ...model.objectives import ObjectiveFigures, find_objective, restrict_analysis
 from ..core.document import Aspect, Document
@@ -35,8 +36,28 @@ class ObjectiveChoice(QObject):
         if analysis is None:
             return None
         if self._revision != self.doc.revision or self._extras is None:
-            self._extras, self._revision = profile_extras(self.doc.profile, analysis), self.doc.revision
+            profile, objectives = self.doc.profile, self.doc.component_objectives
+            self._extras = analyse_extras(
+                profile,
+                analysis,
+                objectives.of_components(),
+                profile.objectives,
+                profile.settings,
+                named=objectives.named(),
+            )
+            self._revision = self.doc.revision
         return self._extras
+
+    def only_end_to_end(self) -> bool:
+        """Whether End to end is the profile's only objective (no component names one, the Objectives sheet
+        lists none): known without computing the objectives."""
+        return not self.doc.profile.objectives and not self.doc.component_objectives.named()
+
+    def extras_shown(self) -> bool:
+        """Whether the answer shows any of the extras: another objective, the loaded service, a cost. Without
+        them nothing computes the extras at each change (the load and cost charts ask when their tab shows)."""
+        settings = self.doc.profile.settings
+        return not self.only_end_to_end() or settings.arrival_rate is not None or hourly_rate(settings) is not None
 
     def objective(self) -> ObjectiveFigures | None:
         """The chosen objective's figures (End to end when the chosen one is gone), or None without analysis."""

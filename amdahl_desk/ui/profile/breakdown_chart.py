@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
@@ -25,6 +25,7 @@ from ..charts.chart_style import (
     set_item_text,
     set_line_text,
 )
+from ..core.text_widths import TextWidths
 
 TOP = 8  # components shown by name; the rest are one "other" segment
 
@@ -56,6 +57,11 @@ class BreakdownChart(ChartFrame):
         left.setTickFont(style.font(1.1, bold=True))
         self._placed: list[tuple[float, float, float, str, str]] = []
         self._drawn: Picture | None = None
+        self._bars: tuple[np.ndarray, np.ndarray, list[str], list[bool]] | None = None  # x0, widths, colours, outlines
+        self._brushes: dict[str, QBrush] = {}
+        self._pens = (pg.mkPen("w", width=style.size(1)), pg.mkPen(INK, width=style.size(2.5)))  # plain, outlined
+        self._metrics = QFontMetrics(style.font())
+        self._widths = TextWidths()
 
     def _label(self, i: int) -> pg.TextItem:
         while len(self.labels) <= i:
@@ -71,6 +77,7 @@ class BreakdownChart(ChartFrame):
             for t in self.labels:
                 set_item_text(t, "")
             self.bars.setOpts(x0=[], y=[], width=[])
+            self._bars = None
             for t in self.totals:
                 set_item_text(t, "")
             self.target.setVisible(False)
@@ -79,9 +86,7 @@ class BreakdownChart(ChartFrame):
             return
         unit = profile.unit
         times, new = analysis.times, analysis.new_times
-        order = np.argsort(-times, kind="stable")
-        shown = order[:TOP]
-        rest = order[TOP:]
+        shown, rest = largest(times, TOP)
         segments = [
             (
                 profile.components[i].name,
@@ -92,10 +97,10 @@ class BreakdownChart(ChartFrame):
             )
             for k, i in enumerate(shown)
         ]
-        if len(rest):
+        if rest.any():
             segments.append(
                 (
-                    f"{len(rest):,} other components",
+                    f"{int(rest.sum()):,} other components",
                     float(times[rest].sum()),
                     float(new[rest].sum()),
                     OTHER,
@@ -137,28 +142,21 @@ class BreakdownChart(ChartFrame):
             return
         self._drawn = picture
         x0: list[float] = []
-        y: list[float] = []
         width: list[float] = []
-        brushes, pens = [], []
+        colors: list[str] = []
+        outlined: list[bool] = []
         self._placed = []
         for bar_y, column in ((1.0, 1), (0.0, 2)):
             start = 0.0
             for seg in segments:
                 value = seg[1] if column == 1 else seg[2]
-                color = QColor(seg[3])
                 x0.append(start)
-                y.append(bar_y)
                 width.append(value)
-                brushes.append(pg.mkBrush(color))
-                touched = seg[4] and column == 2
-                pens.append(
-                    pg.mkPen(INK, width=self.chart_style.size(2.5))
-                    if touched
-                    else pg.mkPen("w", width=self.chart_style.size(1))
-                )
+                colors.append(seg[3])
+                outlined.append(seg[4] and column == 2)
                 self._placed.append((start, value, bar_y, seg[0], format_time(value, unit)))
                 start += value
-        self.bars.setOpts(x0=x0, y=y, width=width, brushes=brushes, pens=pens, height=0.62)
+        self._set_bars(np.array(x0), np.array(width), colors, outlined, xmax)
         set_item_text(self.totals[0], format_time(total, unit))
         self.totals[0].setPos(total, 1.0)
         set_item_text(self.totals[1], format_time(c.new_total, unit))
@@ -194,19 +192,52 @@ class BreakdownChart(ChartFrame):
             )
         )
 
+    def _set_bars(
+        self, x0: np.ndarray, width: np.ndarray, colors: list[str], outlined: list[bool], xmax: float
+    ) -> None:
+        """Baseline bars then after bars, given again only when one moves by 1/10,000 of the axis (Picture's
+        rule, against what was drawn): a time edited among thousands changes the totals' texts, not the bars,
+        and bars given again are all drawn again."""
+        drawn = self._bars
+        if (
+            drawn is not None
+            and drawn[2] == colors
+            and drawn[3] == outlined
+            and drawn[0].shape == x0.shape
+            and bool(np.all(np.abs(drawn[0] - x0) <= xmax * 1e-4))
+            and bool(np.all(np.abs(drawn[1] - width) <= xmax * 1e-4))
+        ):
+            return
+        self._bars = (x0, width, colors, outlined)
+        half = len(x0) // 2
+        self.bars.setOpts(
+            x0=x0,
+            y=[1.0] * half + [0.0] * (len(x0) - half),
+            width=width,
+            brushes=[self._brush(c) for c in colors],
+            pens=[self._pens[o] for o in outlined],
+            height=0.62,
+        )
+
+    def _brush(self, color: str) -> QBrush:
+        brush = self._brushes.get(color)
+        if brush is None:
+            brush = self._brushes[color] = pg.mkBrush(QColor(color))
+        return brush
+
     def _place_labels(self) -> None:
         """Label a segment with its name and time where both fit, its time where only that fits, else nothing.
 
         Labels keep their text where it stays (each change of a text lays it out and repaints it)."""
         px = self.plot.vb.viewPixelSize()[0]
         placed: list[tuple[str, float, float]] = []
-        metrics = QFontMetrics(self.chart_style.font())
+        metrics, widths = self._metrics, self._widths
         for start, value, bar_y, name, time in self._placed if px else []:
             room = value / px - 8
             short = name if len(name) <= 22 else name[:20] + "…"
-            if room >= max(metrics.horizontalAdvance(short), metrics.horizontalAdvance(time)):
+            if room >= max(widths(metrics, short), widths(metrics, time)):
                 placed.append((f"{short}\n{time}", start + value / 2, bar_y))
-            elif room >= metrics.horizontalAdvance(time):
+            elif room >= widths(metrics, time):
                 placed.append((time, start + value / 2, bar_y))
         for i, (text, x, bar_y) in enumerate(placed):
             label = self._label(i)
@@ -221,3 +252,16 @@ class BreakdownChart(ChartFrame):
         if any(t for *_rest, t in segments):
             entries.append((INK.name(), "bar", "outlined: sped up by the plan"))
         self.set_legend(entries)
+
+
+def largest(times: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of the ``count`` longest times, longest first (equal times in row order, as a stable sort
+    would put them), and a mask of the other rows. O(rows): a sort of 10,000 times took 0.7 ms an edit."""
+    if len(times) <= count:
+        return np.argsort(-times, kind="stable"), np.zeros(len(times), dtype=bool)
+    cut = times[np.argpartition(-times, count - 1)[:count]].min()  # the count-th longest time
+    above = np.flatnonzero(times > cut)
+    chosen = np.concatenate([above, np.flatnonzero(times == cut)[: count - len(above)]])
+    rest = np.ones(len(times), dtype=bool)
+    rest[chosen] = False
+    return chosen[np.argsort(-times[chosen], kind="stable")], rest

@@ -90,13 +90,14 @@ class ComponentColumns:
         fm = self.view.fontMetrics()
         model = self.model
         rows = self._widest_rows()
-        self._number_widths = {}
+        widths: dict[int, tuple[int, int]] = {}
         for col in NUMBERS:
             one_line, two_lines = (w + HEADER_PAD for w in self.header.widths(col))
-            texts = {str(model.data(model.index(r, col)) or "") for r in rows}
-            digits = max((self.text_widths(fm, t) for t in texts if t), default=0) + 2 * CELL_PADDING
-            self._number_widths[col] = (max(one_line, digits), max(two_lines, digits))
-        self.share_room()
+            digits = max((self.text_widths(fm, t) for t in model.texts(col, rows) if t), default=0) + 2 * CELL_PADDING
+            widths[col] = (max(one_line, digits), max(two_lines, digits))
+        if widths != self._number_widths:  # else the columns are as they should be
+            self._number_widths = widths
+            self.share_room()
 
     def _widest_rows(self) -> list[int]:
         """The rows with the longest numbers: the largest and smallest times before and after (the longest

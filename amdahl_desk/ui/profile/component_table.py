@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
+from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
@@ -20,16 +22,25 @@ NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES = COLUMNS = range
 EDITABLE = {NAME, TIME, SCALING, GROUP, OBJECTIVES, NOTES}
 SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
 ModelIndex = QModelIndex | QPersistentModelIndex
-_ROLES = frozenset(
-    {
-        Qt.ItemDataRole.DisplayRole,
-        Qt.ItemDataRole.EditRole,
-        Qt.ItemDataRole.TextAlignmentRole,
-        Qt.ItemDataRole.ForegroundRole,
-        Qt.ItemDataRole.ToolTipRole,
-        SHARE_ROLE,
-    }
+# Bound once: data() runs for every role of every cell painted, and each Qt.X.Y lookup costs 0.2 µs.
+_DISPLAY, _EDIT, _ALIGN, _FOREGROUND, _TIP = (
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.EditRole,
+    Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.ToolTipRole,
 )
+_ROLES = frozenset({_DISPLAY, _EDIT, _ALIGN, _FOREGROUND, _TIP, SHARE_ROLE})
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_FASTER, _SLOWER = QColor("#1a6e2e"), QColor("#a33")
+_FLAGS = tuple(
+    Qt.ItemFlag.ItemIsEnabled
+    | Qt.ItemFlag.ItemIsSelectable
+    | (Qt.ItemFlag.ItemIsEditable if col in EDITABLE else Qt.ItemFlag.NoItemFlags)
+    for col in COLUMNS
+)
+_SHARE_ROLES = [Qt.ItemDataRole.DisplayRole, SHARE_ROLE]
+_RUNS = 32  # more rows changed than this: one signal for the range they span
 
 
 class ComponentTableModel(QAbstractTableModel):
@@ -42,6 +53,7 @@ class ComponentTableModel(QAbstractTableModel):
         self.doc = doc
         doc.componentRowsChanged.connect(self._rows_changed)
         self._appended_at: int | None = None
+        self._announced: Analysis | None = None  # the analysis the computed columns were last announced for
         doc.componentsAboutToBeInserted.connect(self._about_to_insert)
         doc.componentsInserted.connect(self._inserted)
         doc.componentsAboutToBeRemoved.connect(
@@ -91,68 +103,63 @@ class ComponentTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.column() in EDITABLE:
-            base |= Qt.ItemFlag.ItemIsEditable
-        return base
+        return _FLAGS[index.column()] if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role not in _ROLES or not index.isValid():  # a repaint asks ~10 roles per cell; most are none of ours
+        if role not in _ROLES:  # a repaint asks ~10 roles per cell; most are none of ours
             return None
-        row, col = index.row(), index.column()
-        if row >= len(self.components):
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return "Type here to add a component"
-            return None
-        comp = self.components[row]
+        row, comps = index.row(), self.doc.profile.components
+        if not 0 <= row < len(comps):  # the empty row at the end, or an invalid index (row -1)
+            return "Type here to add a component" if role == _TIP and row >= 0 else None
+        col = index.column()
+        comp = comps[row]
         a = self.doc.analysis
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            edit = role == Qt.ItemDataRole.EditRole
-            if col == NAME:
-                return comp.name
-            if col == TIME:
-                return repr_number(comp.time) if edit else format_number(comp.time)
-            if col == SHARE:
-                return format_percent(float(a.fractions[row])) if a is not None else "—"
-            if col == SCALING:
-                return comp.scaling.value
-            if col == NEW_TIME:
-                if a is None:
-                    return "—"
-                return format_number(float(a.new_times[row]))
-            if col == GROUP:
-                return comp.group
-            if col == OBJECTIVES:
-                return objectives_text(comp.objectives)
-            if col == NOTES:
-                return comp.notes
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (TIME, SHARE, NEW_TIME):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role in (_DISPLAY, _EDIT):
+            return repr_number(comp.time) if role == _EDIT and col == TIME else self._text(comp, row, col, a)
+        if role == _ALIGN:
+            return _RIGHT if col in (TIME, SHARE, NEW_TIME) else None
         if role == SHARE_ROLE:
             return float(a.fractions[row]) if a is not None else 0.0
-        if (
-            role == Qt.ItemDataRole.ForegroundRole
-            and col == NEW_TIME
-            and a is not None
-            and a.component_speedup[row] != 1.0
-        ):
-            return QColor("#1a6e2e") if a.component_speedup[row] > 1 else QColor("#a33")
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if col == NEW_TIME and a is not None and a.component_speedup[row] != 1:
-                return (
-                    f"{format_number(comp.time)} ÷ {format_number(float(a.component_speedup[row]))} "
-                    f"(the enabled optimizations' k) = {format_number(float(a.new_times[row]))} {self.doc.unit.label}"
-                )
-            if col == SHARE and a is not None:
-                return (
-                    f"{format_number(comp.time)} ÷ {format_number(a.baseline_total)} {self.doc.unit.label} "
-                    f"= {format_percent(float(a.fractions[row]))} of the baseline total"
-                )
-            if col == NOTES and comp.notes:
-                return comp.notes
+        if role == _FOREGROUND:
+            if col != NEW_TIME or a is None or a.component_speedup[row] == 1.0:
+                return None
+            return _FASTER if a.component_speedup[row] > 1 else _SLOWER
+        if col == NEW_TIME and a is not None and a.component_speedup[row] != 1:
+            return (
+                f"{format_number(comp.time)} ÷ {format_number(float(a.component_speedup[row]))} "
+                f"(the enabled optimizations' k) = {format_number(float(a.new_times[row]))} {self.doc.unit.label}"
+            )
+        if col == SHARE and a is not None:
+            return (
+                f"{format_number(comp.time)} ÷ {format_number(a.baseline_total)} {self.doc.unit.label} "
+                f"= {format_percent(float(a.fractions[row]))} of the baseline total"
+            )
+        if col == NOTES and comp.notes:
+            return comp.notes
         return None
+
+    def _text(self, comp: Component, row: int, col: int, a: Analysis | None) -> str:
+        """What a cell shows."""
+        if col == NAME:
+            return comp.name
+        if col == TIME:
+            return format_number(comp.time)
+        if col == SHARE:
+            return format_percent(float(a.fractions[row])) if a is not None else "—"
+        if col == SCALING:
+            return comp.scaling.value
+        if col == NEW_TIME:
+            return format_number(float(a.new_times[row])) if a is not None else "—"
+        if col == GROUP:
+            return comp.group
+        if col == OBJECTIVES:
+            return objectives_text(comp.objectives)
+        return comp.notes
+
+    def texts(self, col: int, rows: Iterable[int]) -> set[str]:
+        """The texts that ``rows`` show in column ``col`` (the columns' fit reads the widest rows')."""
+        comps, a = self.components, self.doc.analysis
+        return {self._text(comps[r], r, col, a) for r in rows}
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -257,10 +264,32 @@ class ComponentTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), self.columnCount() - 1))
 
     def _computed_changed(self) -> None:
-        # Share and new time depend on every row: one signal for the two columns; views repaint what shows.
-        last = self.rowCount() - 1
-        self.dataChanged.emit(self.index(0, SHARE), self.index(last, SHARE), [Qt.ItemDataRole.DisplayRole, SHARE_ROLE])
-        self.dataChanged.emit(self.index(0, NEW_TIME), self.index(last, NEW_TIME))
+        """Share and new time depend on every row: announce the rows whose value moved (an edit moves every
+        share, a tick or a k step the new times of its targets only); views repaint what shows of them."""
+        analysis, before = self.doc.analysis, self._announced
+        self._announced = analysis
+        if analysis is None or before is None or len(before.times) != len(analysis.times):
+            last = self.rowCount() - 1
+            self.dataChanged.emit(self.index(0, SHARE), self.index(last, SHARE), _SHARE_ROLES)
+            self.dataChanged.emit(self.index(0, NEW_TIME), self.index(last, NEW_TIME))
+            return
+        # Compared row by row: a value that stays in its row shows the same, whatever moved around it.
+        self._announce_rows(SHARE, np.flatnonzero(analysis.fractions != before.fractions), _SHARE_ROLES)
+        moved = (analysis.new_times != before.new_times) | (analysis.component_speedup != before.component_speedup)
+        self._announce_rows(NEW_TIME, np.flatnonzero(moved), [])
+
+    def _announce_rows(self, col: int, rows: np.ndarray, roles: list[int]) -> None:
+        """One signal per run of rows; many rows as one range (views look at the rows they show)."""
+        if not rows.size:
+            return
+        if rows.size > _RUNS:
+            self.dataChanged.emit(self.index(int(rows[0]), col), self.index(int(rows[-1]), col), roles)
+            return
+        breaks = np.flatnonzero(np.diff(rows) > 1)
+        for first, last in zip(
+            rows[np.r_[0, breaks + 1]].tolist(), rows[np.r_[breaks, rows.size - 1]].tolist(), strict=True
+        ):
+            self.dataChanged.emit(self.index(first, col), self.index(last, col), roles)
 
     def _reordered(self) -> None:
         self.layoutChanged.emit()

@@ -110,7 +110,8 @@ class ComponentTableView(RefusingTableView):
     def _show_objectives_if_used(self, aspects: frozenset[Aspect] | None = None) -> None:
         if aspects is not None and not aspects & {Aspect.COMPONENTS, Aspect.OBJECTIVES}:
             return
-        used = self.table.doc.profile.uses_objectives()
+        doc = self.table.doc
+        used = bool(doc.profile.objectives) or doc.component_objectives.named()  # profile.uses_objectives()
         if self.isColumnHidden(OBJECTIVES) == used:
             self.setColumnHidden(OBJECTIVES, not used)
             self.columns.share_room()

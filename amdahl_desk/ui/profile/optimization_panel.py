@@ -197,6 +197,7 @@ class OptimizationPanel(QWidget):
         header.setSectionResizeMode(TARGETS, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(40)
         self.view.setMinimumWidth(300)
+        self._number_widths: dict[int, tuple[int, int]] = {}  # column → (width, width with a two-line header)
         self.fit_columns()
         # Once per change, after the table has its new values: a k step emits dataChanged more than once.
         self._refit = QTimer(self)
@@ -269,18 +270,19 @@ class OptimizationPanel(QWidget):
         """
         header = self.view.horizontalHeader()
         fm = self.view.fontMetrics()
-        rows = self.model.rowCount()
-        self._number_widths: dict[int, tuple[int, int]] = {}
+        widths: dict[int, tuple[int, int]] = {}
         for col in NUMBER_COLUMNS:
-            texts = {str(self.model.data(self.model.index(r, col)) or "") for r in range(min(rows, 500))}
+            texts = set(self.model.column_texts(col)[:500])
             digits = max((self.text_widths(fm, t) for t in texts if t), default=0) + 2 * CELL_PADDING
             one, two = (w + HEADER_PAD for w in self.wrapping_header.widths(col))
             least = header.minimumSectionSize()
-            self._number_widths[col] = (max(one, digits, least), max(two, digits, least))
-        self._share_room()
+            widths[col] = (max(one, digits, least), max(two, digits, least))
+        if widths != self._number_widths:  # else the columns are as they should be
+            self._number_widths = widths
+            self._share_room()
 
     def _share_room(self) -> None:
-        numbers = getattr(self, "_number_widths", None)
+        numbers = self._number_widths
         if not numbers:
             return
         header = self.view.horizontalHeader()

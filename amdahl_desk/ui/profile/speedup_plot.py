@@ -7,12 +7,13 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from ...model.analysis import Analysis
 from ...model.laws import amdahl_speedup
 from ...model.profile import Profile
 from ...model.units import format_speedup
+from ..charts.chart_items import PointMarker, set_curve
 from ..charts.chart_style import (
     BLUE,
     GREEN,
@@ -43,6 +44,10 @@ class SpeedupPlot(ChartFrame):
         self.axis_label("left", "End-to-end speedup S")
         self.combined = item.plot(pen=style.pen(GREEN, 2, Qt.PenStyle.DashLine))
         self.curve = item.plot(pen=style.pen(BLUE, 3))
+        # Kept as pixmaps: a k step repaints the marker's place, and the curves under it are copied there,
+        # not stroked again whole (the same pixels; an export draws them as vectors).
+        for c in (self.combined, self.curve):
+            c.curve.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         # One legend for every state: a legend that changes would resize the plot and redraw it all.
         self.set_legend(
             [
@@ -52,9 +57,7 @@ class SpeedupPlot(ChartFrame):
             ]
         )
         self.ceiling = self.marker_line(0, RED, Qt.PenStyle.DashLine, 0.03, (0, 1))
-        self.marker = pg.ScatterPlotItem(
-            size=style.size(12), brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=style.size(1.5))
-        )
+        self.marker = PointMarker(size=style.size(12), brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=style.size(1.5)))
         item.addItem(self.marker)
         self.marker_label = pg.TextItem(color=INK, anchor=(0, 0), fill=LABEL_FILL)
         self.marker_label.setZValue(20)
@@ -63,6 +66,7 @@ class SpeedupPlot(ChartFrame):
         self.leader = item.plot(pen=style.pen(INK, 1))
         self.leader.setZValue(19)
         self._marker_at: tuple[float, float] | None = None
+        self._placing = False
         self._drawn: Picture | None = None
         # The callout is placed in pixels: again whenever the plot's size or range changes.
         item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
@@ -75,8 +79,8 @@ class SpeedupPlot(ChartFrame):
         opts = profile.optimizations
         if analysis is None or not opts:
             for c in (self.curve, self.combined):
-                c.setData([], [])
-            self.marker.setData([], [])
+                set_curve(c, None, None)
+            self.marker.move_to(None, None)
             set_item_text(self.marker_label, "")
             self.ceiling.setVisible(False)
             self.empty.setVisible(True)
@@ -117,19 +121,19 @@ class SpeedupPlot(ChartFrame):
         if picture.same_as(self._drawn):
             return
         self._drawn = picture
-        self.curve.setData(x, alone)
-        if combined is not None:
-            self.combined.setData(x, combined)
-            self.combined.setVisible(True)
-        else:
-            self.combined.setData([], [])
-            self.combined.setVisible(False)
-        self.marker.setData([math.log10(k_now)], [s_now])
+        # A k step moves the marker: the curves stay where they are (neither depends on this k), and a
+        # curve given its data again would be drawn again.
+        within = ((x[-1] - x[0]) * 1e-4, (y_range[1] - y_range[0]) * 1e-4)  # Picture's rule: 1/10,000 of the axis
+        set_curve(self.curve, x, alone, within)
+        set_curve(self.combined, x, combined, within)
+        self.combined.setVisible(combined is not None)
+        self.marker.move_to(math.log10(k_now), s_now)
         set_item_text(self.marker_label, f"k = {format_speedup(k_now)} → {format_speedup(s_now)}")
         self._marker_at = (math.log10(k_now), s_now)
         if math.isfinite(ceiling):
             self.ceiling.setVisible(True)
-            self.ceiling.setPos(ceiling)
+            if abs(self.ceiling.value() - ceiling) > within[1]:  # the line spans the plot: moved, it is drawn whole
+                self.ceiling.setPos(ceiling)
             set_line_text(self.ceiling, f"ceiling 1/(1−f) = {format_speedup(ceiling)}")
             top = max(top, ceiling)
         else:
@@ -156,18 +160,26 @@ class SpeedupPlot(ChartFrame):
 
     def place_labels(self) -> None:
         """The k callout beside its marker, clear of the curves, the ceiling and its label, inside the plot."""
-        if self._marker_at is None or not self.marker_label.isVisible():
+        if self._marker_at is None or not self.marker_label.isVisible() or self._placing:
             return
         vb = self.plot.vb
-        obstacles = []
-        if self.ceiling.isVisible():
-            self.ceiling.label.updatePosition()
-            obstacles.append(self.ceiling.label.sceneBoundingRect())
-            line = vb.mapViewToScene(QPointF(0, self.ceiling.value())).y()
-            view = vb.sceneBoundingRect()
-            obstacles.append(QRectF(view.left(), line - 2, view.width(), 4))
-        points = np.concatenate([curve_points(vb, c) for c in (self.curve, self.combined)])
-        place_callout(vb, self.marker_label, self.leader, self._marker_at, obstacles, points, self.chart_style.size(8))
+        # The view's transform is brought up to date first: that signals a change, which must not place the
+        # callout a second time inside this call (and the ceiling's label is placed from the new transform).
+        self._placing = True
+        try:
+            vb.mapViewToScene(QPointF(0, 0))
+            obstacles = []
+            if self.ceiling.isVisible():
+                self.ceiling.label.updatePosition()
+                obstacles.append(self.ceiling.label.sceneBoundingRect())
+                line = vb.mapViewToScene(QPointF(0, self.ceiling.value())).y()
+                view = vb.sceneBoundingRect()
+                obstacles.append(QRectF(view.left(), line - 2, view.width(), 4))
+            points = np.concatenate([curve_points(vb, c) for c in (self.curve, self.combined)])
+            at, gap = self._marker_at, self.chart_style.size(8)
+            place_callout(vb, self.marker_label, self.leader, at, obstacles, points, gap)
+        finally:
+            self._placing = False
 
     @staticmethod
     def _combined(profile: Profile, analysis: Analysis, row: int, grid: np.ndarray) -> tuple[np.ndarray, float]:

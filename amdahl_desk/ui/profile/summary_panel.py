@@ -10,6 +10,7 @@ from ...model.analysis import Analysis
 from ...model.profile import Profile
 from ...model.report import headline, target_sentence
 from ...model.units import format_percent, format_speedup, format_time
+from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import localize_numbers
 
 
@@ -157,8 +158,9 @@ class SummaryPanel(QFrame):
             w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             w.setFixedHeight(line * lines + 4)
             w.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(self.sentence, 1, 0, 1, 4)
-        grid.addWidget(self.target, 2, 0, 1, 4)
+        # Their heights are fixed: a new sentence or verdict (every change) lays nothing out.
+        grid.addWidget(FixedHeightHolder(self.sentence, self), 1, 0, 1, 4)
+        grid.addWidget(FixedHeightHolder(self.target, self), 2, 0, 1, 4)
         # Notes worth a look (speedups that multiply on one component, slowdowns, a total row that did not
         # add up when the file was read): one line, all of them in its tooltip.
         self.notes = QLabel(self)
