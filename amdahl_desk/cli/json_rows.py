@@ -21,13 +21,7 @@ class ComponentEntry(msgspec.Struct):
     group: str
 
 
-def component_structs(
-    names: Iterable[str],
-    times: Iterable[float],
-    fractions: Iterable[float],
-    new_times: Iterable[float],
-    scalings: Iterable[Scaling],
-    groups: Iterable[str],
-) -> list[Any]:
-    """The entries for :func:`amdahl_desk.model.report.to_json_dict`: five times faster to make than dicts."""
-    return list(map(ComponentEntry, names, times, fractions, new_times, scalings, groups))
+def component_structs(*columns: Iterable[Any]) -> list[Any]:
+    """The entries for :func:`amdahl_desk.model.report.to_json_dict`, from its columns (name, time,
+    fraction, new time, scaling, group): five times faster to make than dictionaries."""
+    return list(map(ComponentEntry, *columns))
