@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt
-from PySide6.QtGui import QImage, QRegion
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QImage
 
 from amdahl_desk.model.profile import Component, Profile
 from amdahl_desk.ui.profile.component_table import NAME, NEW_TIME, SHARE, TIME
 
+from .painting import PaintedRegion
+
 pytestmark = pytest.mark.gui
-
-
-class PaintedRegion(QObject):
-    """The region a widget painted since the last ``clear``."""
-
-    def __init__(self, widget):
-        super().__init__()
-        self.region = QRegion()
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched, event):
-        if event.type() == QEvent.Type.Paint:
-            self.region = self.region.united(event.region())
-        return False
-
-    def clear(self):
-        self.region = QRegion()
 
 
 def on_screen(window, widget) -> QImage:

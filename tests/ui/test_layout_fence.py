@@ -5,30 +5,18 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect
 from PySide6.QtGui import QRegion
-from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from amdahl_desk.ui.core.layout_fence import LayoutFence
+
+from .painting import PaintedRegion
 
 pytestmark = pytest.mark.gui
 
 
-class Painted(QObject):
-    """The region a widget painted."""
-
-    def __init__(self, widget):
-        super().__init__()
-        self.region = QRegion()
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched, event):
-        if event.type() == QEvent.Type.Paint:
-            self.region = self.region.united(event.region())
-        return False
-
-
 def settled(qtbot):
     for _ in range(12):  # a layout request climbs one level per pass of the event loop
-        qtbot.wait(5)
+        QApplication.processEvents()
 
 
 def page_with_label() -> tuple[QWidget, QLabel]:
@@ -50,7 +38,7 @@ def test_a_label_changed_in_a_fenced_page_repaints_the_label_not_the_tab_widget(
     tabs.show()
     qtbot.waitExposed(tabs)
     settled(qtbot)
-    painted = Painted(tabs)
+    painted = PaintedRegion(tabs)
     label.setText("Total 1,001 ms")
     settled(qtbot)
     where = QRect(label.mapTo(tabs, QPoint(0, 0)), label.size())
