@@ -11,7 +11,6 @@ reads it sees the current one; ``analysisChanged`` fires once per change, or onc
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -34,8 +33,6 @@ from .measurement_table import MeasurementTable as MeasurementTable  # where tes
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot
-
-log = logging.getLogger(__name__)
 
 
 class Document(QObject):
@@ -87,7 +84,7 @@ class Document(QObject):
         if self._stale:
             self._stale = False
             try:
-                # The last analysis' totals and scaling are taken when the times and settings are its own.
+                # analyse() takes the last analysis' totals and scaling when the times and settings are its own.
                 self._analysis, self._analysis_error = analyse(self.profile, self._analysis), None
             except ProfileError as exc:
                 self._analysis, self._analysis_error = None, str(exc)
@@ -424,9 +421,7 @@ class Document(QObject):
 
     def edit_measurements(self, table: MeasurementTable, text: str, merge_key: object = None) -> bool:
         """Replace the runs (typing, paste, sort, delete, kind or unit) as one undo step; False if nothing changes.
-
-        Raises :class:`ProfileError` (its problems name row and field) and changes nothing when refused.
-        """
+        Raises :class:`ProfileError` (its problems name row and field) and changes nothing when refused."""
         if table == self._measurements:
             return False
         problems = table.problems()
