@@ -76,12 +76,7 @@ def test_the_tables_on_screen_are_what_a_full_repaint_shows(window, qtbot):
         lambda: window.doc.undo_stack.undo(),
         lambda: window.doc.undo_stack.undo(),
     ]
-    for i, step in enumerate(steps):
-        step()
-        settle(qtbot, window)
-        for widget in views:
-            shown = on_screen(window, widget)
-            assert shown == repainted_whole(qtbot, window, widget), (i, widget.parent())
+    each_step_shows_a_full_repaint(qtbot, window, steps, views)
 
 
 def test_rows_scrolled_into_view_repaint_only_what_an_edit_changes(window, qtbot):
@@ -167,9 +162,14 @@ def test_a_selection_repaints_the_header_sections_whose_highlight_changes_and_th
         lambda: window.optimizations.select_row(0),
         lambda: opts_view.clearSelection(),
     ]
+    each_step_shows_a_full_repaint(qtbot, window, steps, headers)
+
+
+def each_step_shows_a_full_repaint(qtbot, window, steps, widgets):
+    """After each step, every widget shows what a repaint of the whole of it would show."""
     for i, step in enumerate(steps):
         step()
         settle(qtbot, window)
-        for widget in headers:
+        for widget in widgets:
             shown = on_screen(window, widget)
             assert shown == repainted_whole(qtbot, window, widget), (i, widget.parent())
