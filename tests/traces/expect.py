@@ -8,9 +8,10 @@ from collections import defaultdict
 from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "traces"
-if not SHARED.exists():
-    SHARED = Path("/work/shared/traces")
+# The two real traces (MIT licence, beside them) are committed with the tests: a clone has all it needs.
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real_traces"
+NCCL16 = REAL / "kineto_16gpu_nccl_rank0.json.gz"
+ONE_GPU = REAL / "kineto_1gpu_ns_timestamps.json.gz"
 
 
 def load(path: Path) -> dict:

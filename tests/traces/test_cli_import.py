@@ -14,7 +14,7 @@ from . import expect
 CPU = expect.FIXTURES / "torch_cpu_steps.json.gz"
 GLOO = expect.FIXTURES / "gloo"
 PYSPY = expect.FIXTURES / "pyspy.speedscope.json"
-NCCL16 = expect.SHARED / "kineto_16gpu_nccl_rank0.json.gz"
+NCCL16 = expect.REAL / "kineto_16gpu_nccl_rank0.json.gz"
 
 
 def run(capsys, *args):
@@ -34,7 +34,6 @@ def test_json_contract_cpu_trace(capsys):
     assert "gpu" not in data  # no GPU events
 
 
-@pytest.mark.skipif(not NCCL16.exists(), reason="the shared real traces are not here")
 def test_json_contract_gpu_trace(capsys):
     code, out, _ = run(capsys, "import", NCCL16, "--group-by", "gpu", "--total", "--json")
     assert code == 0

@@ -14,8 +14,8 @@ from amdahl_desk.resources import example_path
 from . import expect
 
 FIXTURE = expect.FIXTURES / "torch_cpu_steps.json.gz"
-ONE_GPU = expect.SHARED / "kineto_1gpu_ns_timestamps.json.gz"
-SIXTEEN = expect.SHARED / "kineto_16gpu_nccl_rank0.json.gz"
+ONE_GPU = expect.REAL / "kineto_1gpu_ns_timestamps.json.gz"
+SIXTEEN = expect.REAL / "kineto_16gpu_nccl_rank0.json.gz"
 
 
 def run(capsys, *args):
@@ -48,7 +48,6 @@ def test_group_by_applies_to_both_sides(capsys):
     assert set(expect.outermost_annotations_ms(expect.load(FIXTURE))) <= names
 
 
-@pytest.mark.skipif(not (ONE_GPU.exists() and SIXTEEN.exists()), reason="the shared real traces are not here")
 def test_two_real_traces(capsys):
     code, out, _ = run(capsys, "compare", str(ONE_GPU), str(SIXTEEN), "--json")
     assert code == 0

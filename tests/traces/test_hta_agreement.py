@@ -22,10 +22,9 @@ HTA = json.loads((expect.FIXTURES / "hta_temporal_breakdown.json").read_text())
 NAMES = ["kineto_16gpu_nccl_rank0.json.gz", "kineto_1gpu_ns_timestamps.json.gz"]
 
 
-@pytest.mark.skipif(not (expect.SHARED / NAMES[0]).exists(), reason="the shared real traces are not here")
 @pytest.mark.parametrize("name", NAMES)
 def test_temporal_breakdown_agrees_with_hta(tmp_path, name):
-    trace = expect.load(expect.SHARED / name)
+    trace = expect.load(expect.REAL / name)
     events = trace["traceEvents"]
     last_step = max(float(e["ts"]) for e in expect.steps(trace))
     launched = {

@@ -11,9 +11,8 @@ from amdahl_desk.model.traces import ImportOptions
 from . import expect
 
 NS = 1e-6  # a nanosecond, in ms: sums of thousands of float durations may differ by that much
-NCCL16 = expect.SHARED / "kineto_16gpu_nccl_rank0.json.gz"
-NS1 = expect.SHARED / "kineto_1gpu_ns_timestamps.json.gz"
-pytestmark = pytest.mark.skipif(not NCCL16.exists(), reason="the shared real traces are not here")
+NCCL16 = expect.REAL / "kineto_16gpu_nccl_rank0.json.gz"
+NS1 = expect.REAL / "kineto_1gpu_ns_timestamps.json.gz"
 
 
 @pytest.fixture(scope="module", params=[NCCL16, NS1], ids=["16gpu_nccl", "1gpu_ns"])

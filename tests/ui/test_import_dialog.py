@@ -16,10 +16,9 @@ from ..traces import expect
 
 pytestmark = pytest.mark.gui
 NS = 1e-6  # a nanosecond in ms
-NCCL16 = expect.SHARED / "kineto_16gpu_nccl_rank0.json.gz"
-NS1 = expect.SHARED / "kineto_1gpu_ns_timestamps.json.gz"
+NCCL16 = expect.REAL / "kineto_16gpu_nccl_rank0.json.gz"
+NS1 = expect.REAL / "kineto_1gpu_ns_timestamps.json.gz"
 GLOO = expect.FIXTURES / "gloo"
-shared = pytest.mark.skipif(not NCCL16.exists(), reason="the shared real traces are not here")
 
 
 def start_import(window, qtbot, *paths, folder=False):
@@ -68,7 +67,6 @@ def set_grouping(qtbot, dialog, key):
     return choose(qtbot, dialog, lambda: dialog.grouping.setCurrentIndex(dialog.grouping.findData(key)))
 
 
-@shared
 def test_16gpu_trace_preview_follows_grouping_per_step_and_steps(window, qtbot):
     trace = expect.load(NCCL16)
     before = list(window.doc.profile.components)
@@ -124,7 +122,6 @@ def test_16gpu_trace_preview_follows_grouping_per_step_and_steps(window, qtbot):
     assert window.doc.profile.components == before and not window.isWindowModified()
 
 
-@shared
 def test_import_then_undo_and_redo(window, qtbot, tmp_path):
     before = list(window.doc.profile.components)
     path_before = window.doc.path
