@@ -14,13 +14,15 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
+from ..present.summary import summary
 from .charts.base import Chart
 from .charts.registry import ENTRIES, ChartEntry
 from .core.document import Aspect, Document
+from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
-from .objectives.answer_panel import ExtrasPanel, ObjectivePicker, objective_caption
+from .objectives.answer_panel import ExtrasPanel, ObjectivePicker
 from .objectives.choice import ObjectiveChoice
-from .profile.summary_panel import SummaryPanel, set_text
+from .profile.summary_panel import SummaryPanel
 
 SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
@@ -110,7 +112,7 @@ class ResultsPane(QSplitter):
             s.setChildrenCollapsible(False)
         self.summary.setMinimumWidth(280)
         self._wide_sizes: tuple[list[int], list[int]] | None = None
-        redraws.subscribe(SUMMARY_DEPENDS_ON, self._show_summary)
+        redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -192,15 +194,18 @@ class ResultsPane(QSplitter):
         analysis = self.choice.view(self.doc.analysis)  # seen through the chosen objective
         self.charts[entry.key].show_analysis(self.doc.profile, analysis, self.redraws.selected_optimization)
 
-    def _show_summary(self) -> None:
-        doc = self.doc
+    def show_summary(self) -> None:
+        doc, choice = self.doc, self.choice
         analysis = doc.analysis
-        self.summary.update_analysis(doc.profile, self.choice.view(analysis), doc.analysis_error)
-        objective = None if self.choice.only_end_to_end() else self.choice.objective()
-        if objective is not None and not objective.is_end_to_end:
-            caption, sentence = objective_caption(objective, doc.profile, self.choice)
-            set_text(self.summary.speedup.caption, caption)
-            set_text(self.summary.sentence, sentence)
-        else:
-            set_text(self.summary.speedup.caption, "end-to-end speedup")
-        self.summary.set_notes(list(analysis.warnings if analysis else []) + list(doc.warnings))
+        objective = None if choice.only_end_to_end() else choice.objective()
+        extras = choice.extras if objective is not None and not objective.is_end_to_end else None
+        view = summary(
+            doc.profile,
+            choice.view(analysis),
+            locale_numbers(),
+            error=doc.analysis_error,
+            objective=objective,
+            extras=extras,
+            notes=tuple(str(w) for w in doc.warnings),
+        )
+        self.summary.draw(view)

@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ...present.text import NBSP
 from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import localize_numbers
 from .base import Chart
@@ -29,7 +30,6 @@ INK = QColor("#222")
 PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"]
 OTHER = "#bab0ac"
 LABEL_FILL = pg.mkBrush(255, 255, 255, 215)  # labels stay readable where a line crosses them
-NBSP = "\u00a0"  # a no-break space: titles wrap between phrases, not inside them
 
 
 @dataclass(frozen=True)
@@ -226,11 +226,6 @@ def _unbroken(name: str) -> str:
     """A legend entry that never wraps inside itself: Qt's rich text breaks after "/" and at spaces even in a
     nowrap span ("Ceiling 1/" over "(1−f)"); no-break spaces and a word joiner after each "/" hold it."""
     return html.escape(name).replace(" ", "&nbsp;").replace("/", "/\u2060")
-
-
-def phrases(*parts: str) -> str:
-    """Words joined so that a wrapping title breaks between phrases only ("(ceiling 2.5×)" stays whole)."""
-    return " ".join(p.strip().replace(" ", NBSP) for p in parts if p.strip())
 
 
 def set_item_text(item: pg.TextItem, text: str) -> None:

@@ -12,9 +12,12 @@ from ...model.comparison import Comparison
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 from ...model.units import format_percent, format_speedup, format_time
+from ...present.slide import SlideView
+from ...present.summary import Figure, Tone
 from ..charts.base import ChartInputs
 from ..charts.chart_style import SCREEN, Style
 from ..charts.slide import SlideFrame
+from ..core.locale_text import locale_numbers
 from .comparison_chart import NEEDS_COMPARISON, ComparisonChart
 
 
@@ -73,19 +76,29 @@ class ComparisonSlide(SlideFrame):
             if b.moved
             else f"{_short(b.after_name)}, still the largest (was {format_percent(b.before_share)})"
         )
-        figures = [
-            (format_speedup(c.predicted_speedup), "predicted by the plan"),
-            (format_speedup(c.measured_speedup), "measured end to end"),
-            (format_time(abs(c.shortfall), unit), gap.split(" ", 2)[-1] if gap != "exactly as planned" else gap),
-            (format_percent(b.after_share), largest),
-        ]
-        self.show_texts(
+        measured_ok = c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
+        figures = (
+            Figure(format_speedup(c.predicted_speedup), "predicted by the plan"),
+            Figure(
+                format_speedup(c.measured_speedup), "measured end to end", tone=Tone.GOOD if measured_ok else Tone.WARN
+            ),
+            Figure(format_time(abs(c.shortfall), unit), gap.split(" ", 2)[-1] if gap != "exactly as planned" else gap),
+            Figure(format_percent(b.after_share), largest.strip()),
+        )
+        words = SlideView(
             slide_title(c),
             f"{boundary or 'Measured profile'} · before {format_time(c.before_total, unit)}, "
             f"after {format_time(c.after_total, unit)}; the plan promised {format_time(c.predicted_total, unit)}",
-            [(value, caption.strip()) for value, caption in figures],
+            figures,
             f"<b>{html.escape(details(c))}</b><br>{html.escape(b.sentence)}",
         )
-        measured_ok = c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
-        self.values[1].setStyleSheet("color: #1a6e2e;" if measured_ok else "color: #b35c00;")
+        n = locale_numbers()  # the comparison's words are still the model's: their numbers in the locale
+        self.draw_words(
+            SlideView(
+                n.message(words.title),
+                n.message(words.subtitle),
+                tuple(Figure(n.message(f.value), n.message(f.caption), tone=f.tone) for f in words.figures),  # type: ignore[arg-type]
+                n.message(words.footer),
+            )
+        )
         self.chart.show_comparison(c)

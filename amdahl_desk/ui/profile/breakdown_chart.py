@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QWidget
 from ...model.analysis import Analysis
 from ...model.profile import Profile
 from ...model.units import format_speedup, format_time
+from ...present.text import phrases
 from ..charts.chart_style import (
     INK,
     OTHER,
@@ -21,7 +22,6 @@ from ..charts.chart_style import (
     Picture,
     Style,
     nice_ceiling,
-    phrases,
     set_item_text,
     set_line_text,
 )

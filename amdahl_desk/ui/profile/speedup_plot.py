@@ -13,6 +13,7 @@ from ...model.analysis import Analysis
 from ...model.laws import amdahl_speedup
 from ...model.profile import Profile
 from ...model.units import format_speedup
+from ...present.text import phrases
 from ..charts.chart_items import PointMarker, set_curve
 from ..charts.chart_style import (
     BLUE,
@@ -27,7 +28,6 @@ from ..charts.chart_style import (
     curve_points,
     log10_ticks,
     nice_ceiling,
-    phrases,
     place_callout,
     set_item_text,
     set_line_text,

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QWidget
 from ...model.analysis import Analysis, ScalingFigures
 from ...model.profile import Profile
 from ...model.units import format_speedup
+from ...present.text import phrases
 from ..charts.chart_style import (
     BLUE,
     GREEN,
@@ -26,7 +27,6 @@ from ..charts.chart_style import (
     curve_points,
     log2_ticks,
     log10_ticks,
-    phrases,
     place_callout,
     set_item_text,
     set_line_text,
