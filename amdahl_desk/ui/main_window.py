@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
@@ -29,7 +29,9 @@ from ..files import READABLE
 from ..model.comparison import Continued
 from ..model.laws import ceiling
 from ..model.units import format_speedup, format_time
+from ..present.inputs import ChartInputs
 from ..resources import icon_path
+from .chart_factory import make_chart
 from .charts.base import Chart
 from .core.document import Document
 from .core.layout_fence import LayoutFence
@@ -106,7 +108,8 @@ class MainWindow(QMainWindow):
             self.doc, self.settings, self, None if fresh else RecoveryStore(), remember=not fresh, parent=self
         )
         self.trace_import = TraceImport(self, self.files.adopt_import, self)
-        self.exports = ChartExports(self.doc, self.files, self, self.optimizations.current_row, self)
+        self.make_chart = make_chart
+        self.exports = ChartExports(self.doc, self.files, self, self.export_inputs, make_chart, self)
         self.fit_panel = FitPanel(self.doc, self.redraws)
         self.objectives_panel = ObjectivesPanel(self.doc)
         self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
@@ -229,16 +232,22 @@ class MainWindow(QMainWindow):
         return export_measurements(self, path)
 
     # -- charts and selection ---------------------------------------------------
+    def export_inputs(self) -> ChartInputs:
+        """What an export or a copied chart is drawn from: the document end to end, the current optimization,
+        the measured runs' fits and the document's component colours."""
+        doc = self.doc
+        return ChartInputs(doc.profile, doc.analysis, self.optimizations.current_row(), doc.fit, colours=doc.colours)
+
     @property
-    def breakdown(self) -> Chart:
+    def breakdown(self) -> Chart[Any]:
         return self.results.chart("breakdown")
 
     @property
-    def speedup(self) -> Chart:
+    def speedup(self) -> Chart[Any]:
         return self.results.chart("speedup")
 
     @property
-    def scaling(self) -> Chart:
+    def scaling(self) -> Chart[Any]:
         return self.results.chart("scaling")
 
     def _opened(self) -> None:

@@ -107,7 +107,7 @@ def test_the_cost_chart_marks_the_cheapest_and_the_cheapest_on_target(llm):  # n
 
 
 def test_the_slide_carries_the_load_chart_only_with_an_arrival_rate(llm):  # noqa: F811
-    from amdahl_desk.ui.charts.export import chart_widget
+    from tests.ui.charting import chart_widget
 
     doc = llm.doc
     slide = chart_widget("slide", doc.profile, doc.analysis, (1920, 1080))

@@ -1,23 +1,18 @@
-"""The slide: one image for a design review — the result as a title, the headline numbers, the key charts."""
+"""A slide's frame: one image for a design review — the result as a title, the headline numbers, a footer."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from PySide6.QtCore import QMargins, QRect, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from ...model.analysis import Analysis
-from ...model.errors import ProfileError
-from ...model.fit import FitResult
-from ...model.profile import Profile
-from ...present.slide import SlideView, slide
+from ...present.inputs import ChartInputs
+from ...present.numbers import Numbers
+from ...present.slide import SlideView
 from ...present.summary import Tone
 from ..core.locale_text import locale_numbers
-from .base import Chart, ChartInputs
-from .chart_style import SCREEN, Style
-from .registry import SLIDE_CHARTS, ChartEntry, Source, chart_entry
+from .base import Chart
+from .style import SCREEN, Style
 
 
 def fit_lines(label: QLabel, width: int, lines: int = 2, smallest: float = 0.75) -> None:
@@ -43,14 +38,14 @@ def fit_lines(label: QLabel, width: int, lines: int = 2, smallest: float = 0.75)
 TONE_COLOURS = {Tone.PLAIN: "#222", Tone.GOOD: "#1a6e2e", Tone.WARN: "#b35c00", Tone.BAD: "#a33", Tone.MUTED: "#555"}
 
 
-class SlideFrame(Chart):
+class SlideFrame(Chart[SlideView]):
     """A slide's frame: its background, a title, a subtitle and four headline figures over what a
     subclass adds to ``self.box`` (padded by ``self.pad``), ending in its ``footer``."""
 
     footer: QLabel  # the subclass adds it last, below its charts
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
-        super().__init__(parent, style)
+        super().__init__(parent)
         self.slide_style = style
         background = style.background or "transparent"
         self.setObjectName("slide")
@@ -85,6 +80,13 @@ class SlideFrame(Chart):
         figures.setColumnStretch(4, 1)
         layout.addLayout(figures)
 
+    def show_inputs(self, inputs: ChartInputs, n: Numbers | None = None) -> None:
+        """Always drawn: the charts on a slide change with what its words do not say (the selection, the runs);
+        each of them keeps a picture that would not change."""
+        view = self.view(inputs, n if n is not None else locale_numbers())
+        self.drawn = view
+        self.draw(view)
+
     def draw_words(self, view: SlideView) -> None:
         """The slide's words, already formatted for the locale; the footer may be rich text."""
         layout = self.layout()
@@ -97,46 +99,3 @@ class SlideFrame(Chart):
             c_label.setText(figure.caption)
             v_label.setStyleSheet(f"color: {TONE_COLOURS[figure.tone]};")
         self.footer.setText(view.footer)
-
-
-class SlideWidget(SlideFrame):
-    """One image for a review: the result as a title, the headline numbers, two key charts."""
-
-    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
-        super().__init__(parent, style)
-        layout, pad = self.box, self.pad
-        charts = QHBoxLayout()
-        charts.setSpacing(pad * 2)
-        brief = replace(style, brief=True)
-        # The registry's slide charts, by key: the slide needs no knowledge of the rooms that define them.
-        # Each is shown when its source has something to show (measured runs only when there are runs).
-        self.fit: FitResult | None = None
-        self.parts: dict[str, tuple[ChartEntry, Chart]] = {}
-        for key in SLIDE_CHARTS:
-            entry = chart_entry(key)
-            chart = entry.load()(style=brief)
-            chart.setVisible(entry.source is Source.PROFILE and entry.slide_when is None)
-            charts.addWidget(chart, 1)
-            self.parts[key] = (entry, chart)
-        self.breakdown, self.speedup = self.parts["breakdown"][1], self.parts["speedup"][1]
-        self.measured = self.parts["measured_scaling"][1]
-        layout.addLayout(charts, 1)
-        self.footer = QLabel(self)
-        self.footer.setFont(style.font(1.0, bold=True))
-        self.footer.setWordWrap(True)
-        self.footer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        layout.addWidget(self.footer)
-
-    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
-        if analysis is None:
-            raise ProfileError("there is nothing to chart: the profile needs components with times above 0")
-        self.draw_words(slide(profile, analysis, locale_numbers()))
-        inputs = ChartInputs(profile, analysis, selected, self.fit)
-        for entry, chart in self.parts.values():
-            shown = entry.on_slide_for(inputs)
-            chart.setVisible(shown)
-            if shown:
-                chart.show_inputs(inputs)
-
-    def show_fit(self, fit: FitResult | None) -> None:
-        self.fit = fit

@@ -27,9 +27,10 @@ from ...model.measurements import Measurements
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings, component_problems
 from ...model.units import TimeUnit
+from ...present.colours import ComponentColours
 from . import commands
 from .component_objectives import ComponentObjectives
-from .measurement_table import MeasurementTable as MeasurementTable  # where tests and older code look for it
+from .measurement_table import MeasurementTable as MeasurementTable  # where older code looks for it
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot
@@ -72,6 +73,7 @@ class Document(QObject):
         self._measurements = MeasurementTable()
         self._fit: FitResult | None = None
         self.component_objectives = ComponentObjectives(self)  # what each component names, row by row
+        self.colours = ComponentColours()  # each component's colour in the charts, for the document's life
 
     # -- reading -----------------------------------------------------------
     @property
@@ -111,6 +113,7 @@ class Document(QObject):
         if measurements is None:
             saved = profile.measurements
             measurements = MeasurementTable.of(saved) if saved is not None and saved.rows else MeasurementTable()
+        self.colours = ComponentColours()
         with self.batch():
             self.profile = profile  # first, so that the runs below are set on the profile shown
             self.apply_measurements(measurements)
@@ -315,7 +318,7 @@ class Document(QObject):
 
     # -- raw setters, for commands only (and the requests above) ------------------
     def apply_component_rows(self, rows: list[int], components: Sequence[Component]) -> None:
-        before = self.profile.optimizations
+        before, names = self.profile.optimizations, [self.profile.components[r].name for r in rows]
         if len(rows) == 1:
             self.profile.set_component(rows[0], components[0])
         elif all(self.profile.components[r].name == c.name for r, c in zip(rows, components, strict=True)):
@@ -323,6 +326,9 @@ class Document(QObject):
         else:
             self.profile.replace_components(rows, components)  # renames, even a swap of two names
         renamed = self.profile.optimizations is not before
+        for old, new in zip(names, components, strict=True):
+            if old != new.name:
+                self.colours.rename(old, new.name)  # a renamed component keeps its colour
         with self.batch():
             self._touch(Aspect.COMPONENTS, *([Aspect.OPTIMIZATIONS] if renamed else []))
             self.componentRowsChanged.emit(rows)
