@@ -27,14 +27,14 @@ from PySide6.QtWidgets import (
 
 from ..files import READABLE
 from ..model.comparison import Continued
-from ..model.laws import ceiling
-from ..model.units import format_speedup, format_time
+from ..present.cells import selection_status
 from ..present.inputs import ChartInputs
 from ..resources import icon_path
 from .chart_factory import make_chart
 from .charts.base import Chart
 from .core.document import Document
 from .core.layout_fence import LayoutFence
+from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
 from .files.chart_export import ChartExports
 from .files.file_actions import FILTERS, FileActions, is_bundled
@@ -264,16 +264,9 @@ class MainWindow(QMainWindow):
         return [comps[r].name for r in self._selected_rows()]
 
     def _update_selection_status(self) -> None:
-        a = self.doc.analysis
-        rows = self._selected_rows()
-        if a is None or len(rows) < 2:
-            return
-        share = float(a.fractions[rows].sum())
-        total = float(a.times[rows].sum())
-        self.show_status(
-            f"{len(rows):,} components selected: {format_time(total, self.doc.unit)}, f = {share:.1%} of the time; "
-            f"ceiling if they took no time: {format_speedup(float(ceiling(share)))}"
-        )
+        text = selection_status(self.doc.profile, self.doc.analysis, self._selected_rows(), locale_numbers())
+        if text is not None:
+            self.show_status(text)
 
     def _update_title(self) -> None:
         if not shiboken6.isValid(self.doc.undo_stack):  # the stack says "clean" once more while being destroyed
