@@ -119,7 +119,7 @@ def _names(names: list[str], most: int = 6) -> str:
 class ComparisonPanel(QWidget):
     """One window's comparison view; shown as a tab beside the plan's results while a comparison is open."""
 
-    def __init__(self, host: Host, redraws: RedrawScheduler | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, host: Host, redraws: RedrawScheduler, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.host = host
         self.session = ComparisonSession(host.doc, redraws, self)

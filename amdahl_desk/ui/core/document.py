@@ -5,8 +5,10 @@ Views ask (``edit_components``, ``set_optimizations``, ``change_settings`` …) 
 A request applies the change through the model's checked setter (the one validation, O(changed
 rows)) and pushes a command whose first redo is already done. Undo and redo call the ``apply_*``
 setters below. The analysis is computed lazily on first read after a change, so every view that
-reads it sees the current one; ``analysisChanged`` fires once per change, or once per
-:meth:`batch`.
+reads it sees the current one. ``changed(aspects)`` is the one announcement: once per change, or once
+per :meth:`batch`, with what it touched. Views hear of it by aspect — at once with :meth:`subscribe` (the
+tables' computed cells), or coalesced to the frame rate through ``core/redraw`` (charts, panels). The
+structural signals (rows inserted, removed, reordered) are Qt's item-model protocol, for the table models.
 """
 
 from __future__ import annotations
@@ -50,8 +52,7 @@ class Document(QObject):
     settingsChanged = Signal()
     objectivesChanged = Signal()  # the Objectives sheet's rows
     profileReset = Signal()
-    analysisChanged = Signal()  # once per change (or batch); read ``analysis`` for the current one
-    changed = Signal(object)  # with analysisChanged: the frozenset of Aspects the change (or batch) touched
+    changed = Signal(object)  # once per change (or batch): the frozenset of Aspects it touched
     pathChanged = Signal()
     measurementsAboutToChange = Signal(object)  # the MeasurementTable about to replace the current one
     measurementsChanged = Signal(object)  # the MeasurementTable just replaced
@@ -164,8 +165,12 @@ class Document(QObject):
             self._batch_depth -= 1
             if self._batch_depth == 0 and self._pending:
                 aspects, self._pending = frozenset(self._pending), set()
-                self.analysisChanged.emit()
                 self.changed.emit(aspects)
+
+    def subscribe(self, depends_on: Iterable[Aspect], listener: Callable[[], None]) -> None:
+        """Call ``listener`` at once after every change that touched one of ``depends_on``."""
+        wanted = frozenset(depends_on)
+        self.changed.connect(lambda aspects: listener() if wanted & aspects else None)
 
     def seal(self) -> None:
         """End merging: the next change is a new undo step (a slider released, a field left)."""

@@ -18,6 +18,7 @@ from ...present.cells import DASH, new_time_tip, share_cell, share_tip, time_cel
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
+from ..core.state import FIGURES
 
 NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES = COLUMNS = range(8)
 EDITABLE = {NAME, TIME, SCALING, GROUP, OBJECTIVES, NOTES}
@@ -64,7 +65,7 @@ class ComponentTableModel(QAbstractTableModel):
         doc.componentsAboutToBeReordered.connect(self.layoutAboutToBeChanged.emit)
         doc.componentsReordered.connect(self._reordered)
         doc.profileReset.connect(self._reset)
-        doc.analysisChanged.connect(self._computed_changed)
+        doc.subscribe(FIGURES, self._computed_changed)
         doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, NEW_TIME))
 
     # -- reading -----------------------------------------------------------

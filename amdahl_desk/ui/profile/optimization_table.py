@@ -15,6 +15,7 @@ from ...model.units import ParseError, parse_speedup
 from ...present.cells import ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
+from ..core.state import FIGURES as FIGURE_ASPECTS
 
 NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = COLUMNS = range(7)
 FIGURES = (SHARE, SPEEDUP, CEILING, SAVES)  # each optimization's own figures, from the analysis
@@ -60,7 +61,7 @@ class OptimizationTableModel(QAbstractTableModel):
         self._announced: dict[int, list[str]] | None = None
         doc.optimizationsChanged.connect(self._changed)
         doc.profileReset.connect(self._changed)
-        doc.analysisChanged.connect(self._computed_changed)
+        doc.subscribe(FIGURE_ASPECTS, self._computed_changed)
         doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, SAVES, SAVES))
 
     @property
