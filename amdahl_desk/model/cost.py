@@ -61,12 +61,6 @@ class CostFigures:
     def priced(self) -> bool:
         return self.rate is not None
 
-    def cost_at(self, gpus: int) -> float | None:
-        """Money for one run on ``gpus`` GPUs (one of the evaluated counts); ``None`` without a price."""
-        if self.cost is None:
-            return None
-        return float(self.cost[int(np.flatnonzero(self.gpus == gpus)[0])])
-
 
 def gpu_hours(gpus: NDArray[np.int64] | NDArray[np.float64], time: FloatArray, unit: TimeUnit) -> FloatArray:
     """GPU-hours for one run: N·T(N)/3600 s, with T(N) in ``unit``."""

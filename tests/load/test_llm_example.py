@@ -140,7 +140,7 @@ class TestCost:
     def test_price_per_run_and_the_doubling_that_is_not_worth_it(self, profile):
         c = analyse_cost(analyse(profile), LoadCostSettings(gpu_price_per_hour=2.5, currency="$"))
         # T(N) = 300 + 1,200/N ms: on 1 GPU 1.5 s = 1.5/3600 GPU-hours
-        assert c.cost_at(1) == pytest.approx(2.5 * 1.5 / 3600)
+        assert c.cost[list(c.gpus).index(1)] == pytest.approx(2.5 * 1.5 / 3600)
         assert c.cheapest_meeting_target_gpus == 4  # 300 + 1200/4 = 600 ms
         step = next(s for s in c.steps if s.from_gpus == 256)
         assert step.speedup_gain == pytest.approx((300 + 1200 / 256) / (300 + 1200 / 512) - 1)
