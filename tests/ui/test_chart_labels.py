@@ -55,6 +55,7 @@ from amdahl_desk.ui.charts.style import slide_style  # noqa: E402
 from amdahl_desk.ui.profile.speedup_plot import SpeedupPlot  # noqa: E402
 from amdahl_desk.ui.scaling.scaling_plot import ScalingPlot  # noqa: E402
 from tests.ui.charting import chart_widget  # noqa: E402
+from tests.ui.painting import quiet  # noqa: E402
 
 
 def _examples() -> list[Profile]:
@@ -138,7 +139,7 @@ def test_speedup_callout_on_the_screen_follows_a_resize(qtbot):
     for w, h in ((900, 600), (420, 300), (640, 380)):
         chart.resize(w, h)
         qtbot.waitUntil(lambda w=w, h=h: chart.plot.vb.sceneBoundingRect().width() < w)
-        qtbot.wait(10)
+        quiet(qtbot, chart.widget.viewport())
         _check_callout(chart.plot.vb, chart.marker_label, [chart.curve, chart.combined], chart.ceiling)
 
 

@@ -7,6 +7,7 @@ from amdahl_desk.cli.export import CHART_KEYS
 from amdahl_desk.ui.charts.base import Chart
 from amdahl_desk.ui.charts.registry import CHART_TITLES, CHARTS, ENTRIES
 from tests.ui.charting import new_chart
+from tests.ui.painting import quiet
 
 pytestmark = pytest.mark.gui
 
@@ -187,9 +188,9 @@ def test_a_k_step_repaints_the_marker_not_the_curves_and_the_chart_shows_what_a_
     window.reset_layout()
     window.optimizations.select_row(0)
     window.drawn()
-    qtbot.wait(30)
     chart, panel = window.speedup, window.optimizations
     view = chart.widget.viewport()
+    quiet(qtbot, view)
 
     class Painted(QObject):
         region = QRegion()
@@ -206,17 +207,13 @@ def test_a_k_step_repaints_the_marker_not_the_curves_and_the_chart_shows_what_a_
     painted = Painted()
     view.installEventFilter(painted)
 
-    while True:  # pyqtgraph ends laying out the plot of the new layout on timers: until it paints no more
-        painted.region = QRegion()
-        qtbot.wait(50)
-        if painted.region.isEmpty():
-            break
+    quiet(qtbot, view)  # pyqtgraph ends laying out the plot of the new layout on timers: until it paints no more
     panel.slider.sliderPressed.emit()
     for k in (3, 5, 8):
         painted.region = QRegion()
         panel.slider.setValue(k_to_slider(k))
         window.drawn()
-        qtbot.wait(30)
+        quiet(qtbot, view)
         x, y = chart.marker.getData()
         assert 10 ** x[0] == pytest.approx(k) and y[0] == pytest.approx(
             window.doc.analysis.optimizations.overall_speedup[0]
@@ -224,7 +221,7 @@ def test_a_k_step_repaints_the_marker_not_the_curves_and_the_chart_shows_what_a_
         assert painted.region.boundingRect().height() < view.height() / 3, (k, painted.region.boundingRect())
         shown = on_screen()
         view.repaint()
-        qtbot.wait(30)
+        quiet(qtbot, view)
         assert shown == on_screen(), k
     panel.slider.sliderReleased.emit()
     window.optimizations.select_row(1)  # another optimization: other curves, drawn
