@@ -6,8 +6,8 @@ import html
 from typing import TypeVar
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...present.chart_parts import LegendEntry
@@ -120,8 +120,11 @@ class ChartFrame(Chart[View]):
         self.legend_label.setFont(style.font())
         for label in (self.title_label, self.legend_label):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        # Two lines, always: a title that rewraps would resize the plot and redraw it all on every edit.
-        self.title_label.setFixedHeight(QFontMetrics(self.title_label.font()).lineSpacing() * 2 + 8)
+        # Two lines, always: a title that rewraps would resize the plot and redraw it all on every edit. A title
+        # that needs more takes a smaller font (to 70%), then loses whole words at its end ("…", all of it in
+        # the tooltip): never a third line cut off at the label's edge.
+        self._title_font = QFont(self.title_label.font())
+        self.title_label.setFixedHeight(QFontMetrics(self._title_font).lineSpacing() * 2 + 8)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -129,6 +132,7 @@ class ChartFrame(Chart[View]):
         layout.addWidget(self.widget, 1)
         layout.addWidget(self.legend_label)
         self.title = ""
+        self._title_text = ""
 
     def set_ticks(self, axis: str, ticks: tuple[tuple[float, str], ...] | list[tuple[float, str]] | None) -> None:
         """Set an axis' ticks only when they change: each change makes pyqtgraph redraw the axis."""
@@ -171,10 +175,48 @@ class ChartFrame(Chart[View]):
         """``title`` is the plain text; the label keeps its phrases (no-break spaces) and hyphenated words
         ("tensor-core": a word joiner after the hyphen) together when it wraps."""
         plain = text.replace(NBSP, " ")
-        shown = text.replace("-", "-\u2060")
-        if plain != self.title or shown != self.title_label.text():
+        if plain != self.title:
             self.title = plain
-            self.title_label.setText(shown)
+            self._title_text = text.replace("-", "-\u2060")
+            self._fit_title()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.title:
+            self._fit_title()
+
+    def _fit_title(self) -> None:
+        label, text = self.title_label, self._title_text
+        width = self.width() - 2 * round(self.chart_style.size(4)) - 4
+        if width <= 0:
+            return
+        base = self._title_font
+        room = QFontMetrics(base).lineSpacing() * 2 + 1
+        flags = int(Qt.TextFlag.TextWordWrap)
+        font = QFont(base)
+
+        def fits(t: str, f: QFont) -> bool:
+            return QFontMetrics(f).boundingRect(QRect(0, 0, width, 100_000), flags, t).height() <= room
+
+        size = base.pixelSize() if base.pixelSize() > 0 else base.pointSizeF()
+        step = 1 if base.pixelSize() > 0 else 0.5
+        current = size
+        while not fits(text, font) and current - step >= size * 0.7:
+            current -= step
+            if base.pixelSize() > 0:
+                font.setPixelSize(int(current))
+            else:
+                font.setPointSizeF(current)
+        shown = text
+        words = text.split(" ")
+        while not fits(shown, font) and len(words) > 1:
+            words.pop()
+            shown = " ".join(words) + " …"
+        if label.font() != font:
+            label.setFont(font)
+        if label.text() != shown:
+            label.setText(shown)
+        label.setToolTip("" if shown == text else self.title)
 
     def set_legend(self, entries: tuple[LegendEntry, ...] | list[LegendEntry]) -> None:
         text = legend_html(entries)
