@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QTabBar,
+    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -410,6 +411,25 @@ class MainWindow(QMainWindow):
         else:
             QTimer.singleShot(0, self, lambda: self.files.open_path(chosen[0]))
 
+    def _table_heights(self, h: int) -> tuple[int, int]:
+        """What the components and optimizations boxes need to show every row (each at most a share of ``h``)."""
+
+        def need(view: QTableView, rows: int, extra: int) -> int:
+            row = view.verticalHeader().defaultSectionSize()
+            head = view.horizontalHeader().sizeHint().height()
+            total: int = head + row * rows + 2 * view.frameWidth() + extra + self.fontMetrics().height() + 22
+            return total
+
+        comp_rows = self.component_model.rowCount()
+        opt_rows = max(self.optimization_model.rowCount(), 1)
+        comp = need(self.table, comp_rows, self.total_label.sizeHint().height() + 8)
+        opt = need(
+            self.optimizations.view,
+            opt_rows,
+            self.optimizations.sizeHint().height() - self.optimizations.view.sizeHint().height(),
+        )
+        return comp, opt
+
     def reset_layout(self) -> None:
         for name in self._splitters:
             self.settings.remove(f"window/{name}")
@@ -426,16 +446,26 @@ class MainWindow(QMainWindow):
         needed = max(needed, content.minimumSizeHint().height())
         frame = self._splitters["left"].sizes()[2] - scroll.viewport().height() if scroll.isVisible() else 0
         frame = frame if 0 < frame < 100 else self.fontMetrics().height() + 24  # group title and margins
-        settings = min(needed + frame + 2, int(h * 0.45))
-        rest = max(h - settings, 200)
+        settings_need = needed + frame + 2
+        # The tables get the rows they hold (up to a share of the window), the settings what is left (they
+        # scroll below their height); the rest of the tables' rows scroll.
+        column = self._splitters["left"].height() - 2 * self._splitters["left"].handleWidth()
+        room = column if column > 200 else h - 110  # the menu, the tab bar and the status bar take the rest
+        comp_need, opt_need = self._table_heights(room)
+        comp, opt = min(comp_need, int(room * 0.45)), min(opt_need, int(room * 0.3))
+        settings = max(min(settings_need, room - comp - opt), min(settings_need, 150))
+        spare = room - comp - opt - settings
+        if spare > 0:  # room over: the checklist's rows first, then the components table (a profile grows rows)
+            more = min(spare, max(opt_need - opt, 0))
+            opt, comp = opt + more, comp + spare - more
+        elif spare < 0:  # too little: the two tables give way alike, down to a few rows each
+            comp, opt = max(comp + spare * comp // (comp + opt), 120), max(opt + spare * opt // (comp + opt), 100)
         # The answer (picker, summary, objectives table, load and cost sentences) gets the height its content
-        # asks for, up to a third of the window; it scrolls beyond that, and the charts take the rest.
-        inner = self.results.answer.widget()
-        answer_need = inner.sizeHint().height() + 4 if inner is not None else int(h * 0.2)
-        answer = max(int(h * 0.2), min(answer_need, int(h * 0.32)))
+        # asks for, leaving the charts at least 45% of the window; it scrolls beyond that.
+        answer = self.results.answer_height(h)
         sizes = {
             "main": [left, w - left],
-            "left": [int(rest * 0.6), int(rest * 0.4), settings],
+            "left": [comp, opt, settings],
             "right": [answer, h - answer],
             "charts": [(w - left) // 2] * 2,
             "wide": [int(h * 0.4), int(h * 0.4)],

@@ -90,11 +90,16 @@ class ResultsPane(QSplitter):
         self.top = QSplitter(Qt.Orientation.Horizontal)
         self.more = QTabWidget()
         self.more.setDocumentMode(True)
+        for tabs in (self.more,):
+            tabs.setElideMode(Qt.TextElideMode.ElideRight)  # short names, shortened further rather than scrolled
+            tabs.setUsesScrollButtons(False)
         self.wide = QSplitter(Qt.Orientation.Vertical)
         self.wide.addWidget(self.top)
         self.wide.addWidget(self.more)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.tabs.setUsesScrollButtons(False)
         self.in_tabs = False
         self.stack = QStackedWidget()
         self.stack.addWidget(self.wide)
@@ -107,7 +112,7 @@ class ResultsPane(QSplitter):
             if i < 2:
                 self.top.addWidget(slot)
             else:
-                self.more.addTab(slot, e.title)
+                self._add_tab(self.more, slot, e)
             self.slots[e.key] = slot
         self.setStretchFactor(0, 0)
         self.setStretchFactor(1, 1)
@@ -119,6 +124,25 @@ class ResultsPane(QSplitter):
         self._wide_sizes: tuple[list[int], list[int]] | None = None
         redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
+
+    def answer_height(self, window_height: int) -> int:
+        """The height the answer's content asks for, from a sixth of the window up to 55% of it (the charts keep
+        the rest; beyond that the answer scrolls)."""
+        inner = self.answer.widget()
+        need = inner.sizeHint().height() + 4 if inner is not None else 0
+        return max(int(window_height * 0.17), min(need, int(window_height * 0.55)))
+
+    def fit_answer(self) -> None:
+        """Give the answer the height its content asks for now (an objectives table, a load or cost sentence
+        appeared, a verdict took another line), the charts the rest."""
+        sizes = self.sizes()
+        if len(sizes) != 2 or sum(sizes) <= 0:
+            return
+        window = self.window()
+        height = window.height() if window is not None and window is not self else sum(sizes)
+        want = min(self.answer_height(height), sum(sizes) - 150)
+        if abs(want - sizes[0]) > 2:
+            self.setSizes([want, sum(sizes) - want])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.summary and event.type() == QEvent.Type.Paint and not self.charts:
@@ -162,7 +186,7 @@ class ResultsPane(QSplitter):
         if narrow:
             self._wide_sizes = (self.top.sizes(), self.wide.sizes())
             for e, slot in zip(self.entries, slots, strict=True):
-                self.tabs.addTab(slot, e.title)
+                self._add_tab(self.tabs, slot, e)
             self.stack.setCurrentIndex(1)
             return
         self.tabs.clear()
@@ -171,11 +195,16 @@ class ResultsPane(QSplitter):
                 self.top.insertWidget(i, slot)
                 slot.show()  # a tab that was not current was hidden; a splitter keeps it so
             else:
-                self.more.addTab(slot, e.title)  # the tab widget shows its current page only
+                self._add_tab(self.more, slot, e)  # the tab widget shows its current page only
         self.stack.setCurrentIndex(0)
         if self._wide_sizes is not None:
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
+
+    @staticmethod
+    def _add_tab(tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
+        index = tabs.addTab(slot, entry.tab or entry.title)
+        tabs.setTabToolTip(index, entry.title)
 
     def chart(self, key: str) -> Chart[Any]:
         """The chart ``key``, built and drawn from the document as it is now (also when hidden in a tab)."""
@@ -226,3 +255,4 @@ class ResultsPane(QSplitter):
             notes=tuple(str(w) for w in doc.warnings),
         )
         self.summary.draw(view)
+        QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the extras have their new texts

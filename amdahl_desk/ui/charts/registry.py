@@ -67,6 +67,7 @@ class ChartEntry:
     source: Source = Source.PROFILE  # what it is drawn from
     on_slide: bool = False  # one of the slide's charts (shown there when its source has data)
     slide_when: Callable[[ChartInputs], bool] | None = None  # and only when this holds (None: always)
+    tab: str = ""  # its name on a tab, short enough for a narrow pane (the title is the tab's tooltip)
 
     def on_slide_for(self, inputs: ChartInputs) -> bool:
         """Whether the slide shows this chart for ``inputs``: its source has data and its own condition holds."""
@@ -85,17 +86,20 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "Where the time goes",
         frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES, OBJECTIVE}),  # settings: the target line, the unit
         on_slide=True,
+        tab="Time per component",
     ),
     ChartEntry(
         "speedup",
         "Speedup against k",
         frozenset({COMPONENTS, OPTIMIZATIONS, SELECTION, OBJECTIVE}),
         on_slide=True,
+        tab="Speedup vs k",
     ),
     ChartEntry(
         "scaling",
         "GPU scaling",
         frozenset({COMPONENTS, SETTINGS}),  # scaling reads times and scaling classes, never the optimizations
+        tab="GPU scaling",
     ),
     # Objectives, load and cost (ui/objectives): in tabs beside GPU scaling; the load chart joins the slide
     # when an arrival rate is set.
@@ -105,11 +109,13 @@ ENTRIES: tuple[ChartEntry, ...] = (
         frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES}),  # service times come from the load objective
         on_slide=True,
         slide_when=lambda inputs: inputs.profile.settings.arrival_rate is not None,
+        tab="Latency vs load",
     ),
     ChartEntry(
         "cost",
         "Cost per run against GPUs",
         frozenset({COMPONENTS, SETTINGS}),  # the scaling times and the prices
+        tab="Cost per run",
     ),
     # Measured runs: shown in the Measurements panel (ui/fit), exported and copied like the others.
     ChartEntry(

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLay
 from ...present.summary import CEILING_TIP, NEW_TIME_TIP, SAVED_TIP, SPEEDUP_TIP, SummaryView, Tone
 from ..core.layout_fence import FixedHeightHolder
 
+MOST_LINES = 5  # the sentence and the verdict grow to this many lines before words drop with "…"
 # A tone's colour on screen.
 TONE_COLOURS = {Tone.PLAIN: "#222", Tone.GOOD: "#1a6e2e", Tone.WARN: "#8a5a00", Tone.BAD: "#a33", Tone.MUTED: "#555"}
 
@@ -70,6 +71,16 @@ class FitLabel(QLabel):
         if self.text() != text:
             self.setText(text)
         self.setToolTip("" if text == self.full else self.full)
+
+
+def lines_needed(label: QLabel, text: str) -> int:
+    """How many lines ``text`` takes wrapped at the label's width."""
+    width = label.contentsRect().width()
+    if width <= 0 or not text:
+        return 1
+    metrics = QFontMetrics(label.font())
+    used = metrics.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), text).height()
+    return max(1, -(-used // metrics.lineSpacing()))
 
 
 def fit_wrapped(label: QLabel, text: str, lines: int) -> None:
@@ -151,14 +162,16 @@ class SummaryPanel(QFrame):
         self.target = QLabel(self)
         self.target.setWordWrap(True)
         self.target.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        line = self.fontMetrics().lineSpacing()
-        for w, lines in ((self.sentence, 3), (self.target, 2)):
+        self._lines = {self.sentence: 2, self.target: 2}
+        for w in (self.sentence, self.target):
             w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            w.setFixedHeight(line * lines + 4)
+            w.setFixedHeight(self._line_height(2))
             w.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        # Their heights are fixed: a new sentence or verdict (every change) lays nothing out.
-        grid.addWidget(FixedHeightHolder(self.sentence, self), 1, 0, 1, 4)
-        grid.addWidget(FixedHeightHolder(self.target, self), 2, 0, 1, 4)
+        # Their heights are fixed as long as the text takes as many lines: a new sentence or verdict (every
+        # change) lays nothing out; one that needs another line count (up to MOST_LINES) resizes its holder.
+        self.holders = {w: FixedHeightHolder(w, self) for w in (self.sentence, self.target)}
+        grid.addWidget(self.holders[self.sentence], 1, 0, 1, 4)
+        grid.addWidget(self.holders[self.target], 2, 0, 1, 4)
         # Notes worth a look (speedups that multiply on one component, slowdowns, a total row that did not
         # add up when the file was read): one line, all of them in its tooltip.
         self.notes = QLabel(self)
@@ -169,6 +182,8 @@ class SummaryPanel(QFrame):
         self._texts = ("", "")
 
     def set_notes(self, notes: list[str]) -> None:
+        if self.notes.isHidden() == bool(notes):  # a line only while there is something to say
+            self.notes.setVisible(bool(notes))
         if not notes:
             set_text(self.notes, "")
             self.notes.setToolTip("")
@@ -194,10 +209,18 @@ class SummaryPanel(QFrame):
         self._texts = (view.sentence, f"{target.mark} {target.text}" if target.mark else target.text)
         self._fit_texts()
 
+    def _line_height(self, lines: int) -> int:
+        return self.fontMetrics().lineSpacing() * lines + 4
+
     def _fit_texts(self) -> None:
-        sentence, target = self._texts
-        fit_wrapped(self.sentence, sentence, 3)
-        fit_wrapped(self.target, target, 2)
+        for label, text in zip((self.sentence, self.target), self._texts, strict=True):
+            lines = min(max(lines_needed(label, text), 1), MOST_LINES)
+            if lines != self._lines[label]:
+                self._lines[label] = lines
+                height = self._line_height(lines)
+                label.setFixedHeight(height)
+                self.holders[label].setFixedHeight(height)
+            fit_wrapped(label, text, lines)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
