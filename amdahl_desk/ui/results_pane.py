@@ -129,7 +129,13 @@ class ResultsPane(QSplitter):
         """The height the answer's content asks for, from a sixth of the window up to 55% of it (the charts keep
         the rest; beyond that the answer scrolls)."""
         inner = self.answer.widget()
-        need = inner.sizeHint().height() + 4 if inner is not None else 0
+        need = 0
+        if inner is not None:
+            layout, width = inner.layout(), self.answer.viewport().width()
+            need = inner.sizeHint().height()
+            if layout is not None and layout.hasHeightForWidth() and width > 0:  # wrapped sentences at this width
+                need = max(need, layout.totalHeightForWidth(width))
+            need += 2 * self.answer.frameWidth() + 2
         return max(int(window_height * 0.17), min(need, int(window_height * 0.55)))
 
     def fit_answer(self) -> None:
@@ -169,6 +175,8 @@ class ResultsPane(QSplitter):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.reflow()
+        if event.oldSize().width() != event.size().width():  # the sentences wrap again: the answer's need moved
+            QTimer.singleShot(0, self, self.fit_answer)
 
     def reflow(self) -> None:
         """Charts side by side when there is room for them, else in tabs under the summary.
