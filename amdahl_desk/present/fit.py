@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..model.fit import FitResult
 from ..model.fit_text import count, percent, profile_comparison, regime_sentence
+from ..model.measurements import MeasureKind
 from .measured import throughput_scale
 from .numbers import POINT, Numbers
 
@@ -107,3 +108,35 @@ def fit_view(
             notes.append(said)
     weak = tuple("weakly" in t or "standard error" in t or "extrapolation" in t for t in notes)
     return FitView(n.message(headline), fit_figures(fit, n), tuple(n.message(t) for t in notes), weak)
+
+
+def fit_text(result: FitResult, source: str, comparison: str | None = None, n: Numbers = POINT) -> str:
+    """``amdahl-desk fit``'s answer: the verdict first, then the runs, then the fitted figures with their units."""
+    m, pts = result.measurements, result.points
+    what = "runtimes" if m.kind is MeasureKind.TIME else "throughputs"
+    unit = f" ({m.unit})" if m.unit else ""
+    lines = []
+    if len(m):
+        lines.append(
+            f"{n.count(len(m))} measured {what}{unit} from {source}, N = {n.number(float(pts.n.min()))}"
+            f"–{n.number(float(pts.n.max()))} {m.noun}; baseline N0 = {n.number(result.baseline_n or 0)}."
+        )
+    lines += [""] + [n.message(note) for note in result.notes]
+    if comparison:
+        lines.append(n.message(comparison))
+    if len(m):
+        name = m.count_name or "N"
+        lines += ["", f"{name:>10}  {m.value_header:>20}  {'Speedup':>8}  {'Efficiency':>10}  {'Karp–Flatt e':>12}"]
+        for i in range(len(m)):
+            e = float(pts.karp_flatt[i])
+            lines.append(
+                f"{n.number(float(pts.n[i])):>10}  {n.number(float(pts.value[i])):>20}  "
+                f"{n.speedup(float(pts.speedup[i])):>8}  {n.message(percent(float(pts.efficiency[i]))):>10}  "
+                f"{'—' if e != e else n.message(percent(e)):>12}"
+            )
+    figures = fit_figures(result, n)
+    if figures:
+        width = max(len(f.name) for f in figures)
+        value = max(len(f.value) for f in figures)
+        lines += [""] + [f"{f.name:<{width}}  {f.value:>{value}}  {f.meaning}" for f in figures]
+    return "\n".join(lines)
