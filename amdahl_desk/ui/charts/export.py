@@ -2,8 +2,12 @@
 
 Each export builds fresh chart widgets in the slide style at the output's pixel size
 (24 px text on a 1920-wide image, lines scaled alike) and has Qt paint them into a
-QImage, a QSvgGenerator or a QPdfWriter. pyqtgraph's own exporters are not used: they
-mis-scale labels at custom sizes and its SVG exporter fails on Qt 6.11 and later.
+QImage, a QSvgGenerator or a QPdfWriter. Qt's SVG keeps curves in data coordinates with
+strokes kept thin by a vector effect only browsers honour, and it cannot clip; the SVG written
+here has every point mapped to the page and each plot clipped to its axes (``svg_render``), so
+rsvg-convert, CairoSVG, Inkscape and office suites draw it as the PNG looks.
+pyqtgraph's own exporters are not used: they mis-scale labels at custom sizes and its SVG
+exporter fails on Qt 6.11 and later.
 """
 
 from __future__ import annotations
@@ -11,9 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QByteArray, QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
+from PySide6.QtCore import QByteArray, QMarginsF, QPoint, QSize, QSizeF, Qt
 from PySide6.QtGui import QColor, QImage, QImageWriter, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
-from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsView,
@@ -21,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...files import atomic_write
 from ...model.analysis import Analysis
 from ...model.comparison import Comparison
 from ...model.errors import ProfileError
@@ -31,6 +35,7 @@ from ..core.qt_util import parse_size, settle_layout
 from .base import ChartInputs
 from .chart_style import slide_style
 from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, chart_entry
+from .svg_render import render_svg
 
 __all__ = ["CHARTS", "CHART_TITLES", "FORMATS", "PRESETS", "chart_widget", "export_chart", "parse_size", "render_image"]
 
@@ -60,13 +65,6 @@ def chart_widget(
         raise ProfileError(why)
     widget = entry.load()(style=slide_style(size[0], transparent))
     widget.show_inputs(inputs)
-    # On screen, axes and some curves are cached pixmaps; in an SVG or PDF they must stay vectors.
-    for item in widget.findChildren(pg.PlotWidget):
-        item.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
-        for shown in item.getPlotItem().scene().items():
-            shown.setCacheMode(QGraphicsItem.CacheMode.NoCache)
-            if isinstance(shown, pg.ScatterPlotItem):
-                shown.opts["useCache"] = False  # markers as shapes, not cached pixmaps
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.resize(*size)
     widget.show()
@@ -74,7 +72,24 @@ def chart_widget(
     # Charts place their labels from the final geometry: draw once more now that it is known.
     widget.show_inputs(inputs)
     settle_layout()
+    _vectors_only(widget)
     return widget
+
+
+def _vectors_only(widget: QWidget) -> None:
+    """No cached pixmaps: on screen axes, some curves and every marker are; in an SVG or PDF they must be vectors.
+
+    Done after the last draw: a curve with symbols hands its scatter its own ``useCache`` at every
+    ``setData``, so markers switched off before a redraw come back as pixmaps.
+    """
+    for item in widget.findChildren(pg.PlotWidget):
+        item.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
+        for shown in item.getPlotItem().scene().items():
+            shown.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+            if isinstance(shown, pg.PlotDataItem):
+                shown.opts["useCache"] = False
+            if isinstance(shown, pg.ScatterPlotItem):
+                shown.opts["useCache"] = False  # markers as shapes, not cached pixmaps
 
 
 def render_image(widget: QWidget, size: tuple[int, int], transparent: bool = False) -> QImage:
@@ -93,19 +108,6 @@ def render_image(widget: QWidget, size: tuple[int, int], transparent: bool = Fal
     return image
 
 
-def render_svg(widget: QWidget, size: tuple[int, int], path: Path, title: str) -> None:
-    generator = QSvgGenerator()
-    generator.setFileName(str(path))
-    generator.setSize(QSize(*size))
-    generator.setViewBox(QRect(0, 0, *size))
-    generator.setResolution(96)
-    generator.setTitle(title)
-    generator.setDescription("Made with Amdahl Desk")
-    painter = QPainter(generator)
-    widget.render(painter, QPoint(0, 0))
-    painter.end()
-
-
 def render_pdf(widget: QWidget, size: tuple[int, int], path: Path, title: str) -> None:
     writer = QPdfWriter(str(path))
     writer.setTitle(title)
@@ -116,6 +118,10 @@ def render_pdf(widget: QWidget, size: tuple[int, int], path: Path, title: str) -
     painter = QPainter(writer)
     widget.render(painter, QPoint(0, 0))
     painter.end()
+
+
+def _write_bytes(path: str, data: bytes) -> None:
+    Path(path).write_bytes(data)
 
 
 def export_chart(
@@ -143,7 +149,8 @@ def export_chart(
             if not writer.write(render_image(widget, size, transparent)):
                 raise OSError(f"cannot write {path}: {writer.errorString()}")
         elif fmt == "svg":
-            render_svg(widget, size, path, title)
+            data = render_svg(widget, size, title)
+            atomic_write(path, lambda tmp: _write_bytes(tmp, data))
         else:
             render_pdf(widget, size, path, title)
     finally:
