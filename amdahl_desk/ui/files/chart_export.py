@@ -75,8 +75,10 @@ class ChartExports(QObject):
 
         doc = self.doc
         inputs = ChartInputs(doc.profile, doc.analysis, self.selected(), doc.fit)
-        if chart_entry(name).source.missing(inputs) is not None:
-            self.prompts.show_error("Cannot copy", doc.analysis_error or "nothing to chart")
+        why = chart_entry(name).source.missing(inputs)
+        if why is not None:
+            source = chart_entry(name).source
+            self.prompts.show_error("Cannot copy", (source is Source.PROFILE and doc.analysis_error) or why)
             return False
         widget = chart_widget(name, doc.profile, doc.analysis, size, row=inputs.selected, fit=inputs.fit)
         image = render_image(widget, size)
