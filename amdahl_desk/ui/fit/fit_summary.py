@@ -3,66 +3,20 @@
 from __future__ import annotations
 
 import html
-import math
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...model.fit import FitResult
-from ...model.fit_text import count, percent, profile_comparison, regime_sentence
-from ...model.units import format_number, format_speedup
+from ...model.fit_text import profile_comparison, regime_sentence
+from ...present.fit import fit_figures
 from ..core.locale_text import localize_numbers
 from ..core.measurement_table import MeasurementTable
-from .measured_values import throughput_scale
-
-
-def _pm(value: float, err: float, digits: int = 3) -> str:
-    """An estimate with its standard error: "0.0277 ± 0.0091"; no error from exactly 3 runs."""
-    shown = f"{value:.{digits}g}"
-    return f"{shown} ± {err:.2g}" if math.isfinite(err) else f"{shown} (± needs 4+ runs)"
-
-
-def _rate(value: float | None, unit: str) -> str:
-    if value is None or not math.isfinite(value):
-        return "—"
-    return f"{format_number(value)} {unit}".strip()
 
 
 def figures(fit: FitResult) -> list[tuple[str, str, str]]:
-    """(name, value, what it means) for the figures grid, in reading order."""
-    scale, unit = throughput_scale(fit.measurements)  # runtimes: X = 1/T, shown in runs per second
-    rows: list[tuple[str, str, str]] = []
-    a, u = fit.amdahl, fit.usl
-    if a is not None:
-        rows.append(
-            ("Amdahl P", f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}", "parallel share, least squares")
-        )
-        rows.append(("ceiling", format_speedup(a.ceiling), "1/(1−P): no number of workers beats it"))
-    if u is not None:
-        rows += [
-            ("USL α", _pm(u.alpha, u.alpha_stderr), "contention"),
-            ("USL β", _pm(u.beta, u.beta_stderr), "coherency, crosstalk"),
-            ("USL γ", _pm(u.gamma * scale, u.gamma_stderr * scale, 4), f"throughput at N = 1 ({unit})"),
-            ("R²", f"{u.r_squared:.4f}" if math.isfinite(u.r_squared) else "—", "share of the variation explained"),
-        ]
-        if u.peak_n is not None:
-            rows.append(("peak N*", format_number(u.peak_n), f"X(N*) = {_rate((u.peak_x or 0) * scale, unit)}"))
-        else:
-            rows.append(("peak N*", "none", "β = 0: the curve never turns down"))
-        rows.append(("limit γ/α", _rate(u.limit_x * scale, unit), "what contention alone caps throughput at"))
-    half = u.half_efficiency_n if u is not None else a.half_efficiency_n if a is not None else None
-    if u is not None or a is not None:
-        measured = fit.measured_half_efficiency_n
-        seen = f"; runs: N = {count(measured)}" if measured is not None else ""
-        rows.append(("50% efficiency", f"N ≈ {count(half)}" if half is not None else "never", f"fitted{seen}"))
-    if fit.karp_flatt_trend is not None:
-        meaning = {
-            "rising": "overhead grows with N, not a fixed serial part",
-            "falling": "a start-up cost that larger runs amortise",
-            "steady": "a fixed serial part, as Amdahl assumes",
-        }[fit.karp_flatt_trend]
-        rows.append(("Karp–Flatt e", fit.karp_flatt_trend, meaning))
-    return rows
+    """(name, value, what it means) for the figures grid, in reading order: the presentation's fit figures."""
+    return [(f.label, f.text, f.note) for f in fit_figures(fit)]
 
 
 def waiting_sentences(table: MeasurementTable) -> list[str]:

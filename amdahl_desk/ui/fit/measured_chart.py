@@ -16,9 +16,9 @@ from ...model.fit import FitResult
 from ...model.fit_text import profile_p_at as profile_p_at
 from ...model.laws import FloatArray
 from ...model.profile import Profile
+from ...present.fit import throughput_scale as throughput_scale
 from ..charts.chart_style import INK, SCREEN, ChartFrame, Style
 from ..core.locale_text import localize_numbers
-from .measured_values import throughput_scale as throughput_scale
 
 PURPLE = QColor("#7b3fa0")
 MARKS = {"line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●", "bar": "┃"}
