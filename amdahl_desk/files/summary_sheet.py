@@ -3,7 +3,7 @@
 The totals and each optimization's figures are formulas on the Components and Optimizations sheets (so
 editing a time, a speedup or a tick in a spreadsheet program moves them), each saved with the value the
 model computed. Objectives, load, cost and the measured runs' fits come from
-:func:`amdahl_desk.present.summary.summary_sections`, the same figures and sentences the window shows.
+:func:`amdahl_desk.present.sections.sections`, the same figures and sentences the window shows.
 The native charts sit under the tables, each starting a printed page.
 """
 
@@ -16,9 +16,8 @@ from ..model.analysis import Analysis
 from ..model.extras import profile_extras
 from ..model.fit import fit_measurements
 from ..model.profile import Profile, Scaling
-from ..model.report import headline, target_sentence
-from ..present.figures import PERCENT, SPEEDUP, Figure, Section
-from ..present.summary import summary_sections
+from ..present.report import headline, target_sentence
+from ..present.sections import PERCENT, SPEEDUP, Row, Section, sections
 from .print_layout import print_sheet
 
 if TYPE_CHECKING:
@@ -113,7 +112,7 @@ def write_summary(out: Book, profile: Profile, a: Analysis) -> None:
         if profile.measurements is not None and profile.measurements.rows
         else None
     )
-    for section in summary_sections(profile, a, profile_extras(profile, a), fit):
+    for section in sections(profile, a, profile_extras(profile, a), fit):
         _section(out, ws, rows, section)
         rows.skip()
     header_row, last_row = _scaling_table(out, ws, rows, profile, a)
@@ -155,13 +154,13 @@ def _section(out: Book, ws: Worksheet, rows: _Rows, section: Section) -> None:
     """A titled table of figures (label | value | unit | meaning) and the sentences under it."""
     ws.merge_range(rows.row, 0, rows.row, LAST_COL, out.printable(section.title), out.header)
     rows.skip()
-    for figure in section.figures:
-        _section_figure(out, ws, rows, figure)
+    for row in section.rows:
+        _section_row(out, ws, rows, row)
     for sentence in section.sentences:
         rows.sentence(sentence)
 
 
-def _section_figure(out: Book, ws: Worksheet, rows: _Rows, figure: Figure) -> None:
+def _section_row(out: Book, ws: Worksheet, rows: _Rows, figure: Row) -> None:
     """The value as a number in its unit's format (a percentage or a speedup shows its own sign), else as text."""
     row = rows.row
     note = figure.note

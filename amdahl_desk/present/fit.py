@@ -1,117 +1,141 @@
-"""The measured runs' fits as figures: Amdahl's P, the USL coefficients, the peak, efficiency and Karp–Flatt.
-
-The Measurements tab's figures grid and the workbook's Summary sheet show these rows; texts are in the
-model's format (the window writes them in the person's locale).
-"""
+"""The measured runs' fits in figures and words: one wording for the Measurements tab, the slide and ``fit``'s text."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from ..model.fit import FitResult
-from ..model.fit_text import count, notes_for, percent, profile_comparison
-from ..model.measurements import MeasureKind, Measurements
-from ..model.units import ParseError, format_number, format_speedup, parse_unit
-from .figures import PERCENT, SPEEDUP, Figure, Section
+from ..model.fit_text import count, percent, profile_comparison, regime_sentence
+from .measured import throughput_scale
+from .numbers import POINT, Numbers
+
+EMPTY = "Type or paste runs: N and a time or throughput for each, 3 or more at different N."
+KARP_FLATT_MEANING = {
+    "rising": "overhead grows with N, not a fixed serial part",
+    "falling": "a start-up cost that larger runs amortise",
+    "steady": "a fixed serial part, as Amdahl assumes",
+}
 
 
-def throughput_scale(m: Measurements) -> tuple[float, str]:
-    """Factor from the fit's throughput to the one shown, and its unit: runtimes become runs per second."""
-    if m.kind is MeasureKind.THROUGHPUT:
-        return 1.0, m.unit
-    try:
-        return 1.0 / parse_unit(m.unit).seconds, "runs/s"
-    except ParseError:
-        return 1.0, f"runs/{m.unit}" if m.unit else "runs per unit of time"
+PERCENT = "%"  # a figure's number is a fraction (0.87), read as a percentage (87%)
+SPEEDUP = "×"  # a ratio, read with ×
 
 
-def _pm(value: float, err: float, digits: int = 3) -> str:
-    """An estimate with its standard error: "0.0277 ± 0.0091"; no error from exactly 3 runs."""
+@dataclass(frozen=True)
+class FitFigure:
+    """One fitted figure: its name, its value with its unit, and what it means; ``number`` is the value as a
+    number in ``unit`` (a fraction for ``%``), for a workbook (None where there is none, such as "never")."""
+
+    name: str
+    value: str
+    meaning: str
+    number: float | None = None
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class FitView:
+    """The regime in one sentence, the figures behind it, and the notes (``weak``: those that say how little
+    to trust the fit, shown as warnings)."""
+
+    headline: str
+    figures: tuple[FitFigure, ...]
+    notes: tuple[str, ...]
+    weak: tuple[bool, ...]
+
+
+def estimate(value: float, err: float, digits: int = 3, unit: str = "", n: Numbers = POINT) -> str:
+    """An estimate with its standard error: "0.0277 ± 0.0091"; none can be given from exactly 3 runs."""
+    tail = f" {unit}" if unit else ""
     shown = f"{value:.{digits}g}"
-    return f"{shown} ± {err:.2g}" if math.isfinite(err) else f"{shown} (± needs 4+ runs)"
+    text = f"{shown} ± {err:.2g}{tail}" if math.isfinite(err) else f"{shown}{tail} (± needs 4+ runs)"
+    return n.message(text)
 
 
-def _rate(value: float | None, unit: str) -> str:
+def rate(value: float | None, unit: str, n: Numbers = POINT) -> str:
+    """A throughput with its unit: "9.89 runs/s"; "—" when there is none."""
     if value is None or not math.isfinite(value):
         return "—"
-    return f"{format_number(value)} {unit}".strip()
+    return f"{n.number(value)} {unit}".strip()
 
 
 def _finite(value: float | None) -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
 
-def fit_figures(fit: FitResult) -> tuple[Figure, ...]:
-    """The fitted figures in reading order (none without a fit)."""
-    scale, unit = throughput_scale(fit.measurements)  # runtimes: X = 1/T, shown in runs per second
-    rows: list[Figure] = []
+def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
+    """The figures in reading order, throughputs in runs per second for runtimes (X = 1/T) and each with its unit."""
+    scale, unit = throughput_scale(fit.measurements)
+    rows: list[FitFigure] = []
     a, u = fit.amdahl, fit.usl
     if a is not None:
-        p = f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}"
-        rows.append(Figure("Amdahl P", a.parallel_fraction, PERCENT, p, "parallel share, least squares"))
+        share = f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}"
         rows.append(
-            Figure(
+            FitFigure("Amdahl P", n.message(share), "parallel share, least squares", a.parallel_fraction, PERCENT)
+        )
+        rows.append(
+            FitFigure(
                 "ceiling",
+                n.speedup(a.ceiling),
+                "1/(1−P): no number of workers beats it",
                 _finite(a.ceiling),
                 SPEEDUP,
-                format_speedup(a.ceiling),
-                "1/(1−P): no number of workers beats it",
             )
         )
     if u is not None:
         rows += [
-            Figure("USL α", u.alpha, "", _pm(u.alpha, u.alpha_stderr), "contention"),
-            Figure("USL β", u.beta, "", _pm(u.beta, u.beta_stderr), "coherency, crosstalk"),
-            Figure(
+            FitFigure("USL α", estimate(u.alpha, u.alpha_stderr, n=n), "contention", u.alpha),
+            FitFigure("USL β", estimate(u.beta, u.beta_stderr, n=n), "coherency, crosstalk", u.beta),
+            FitFigure(
                 "USL γ",
+                estimate(u.gamma * scale, u.gamma_stderr * scale, 4, unit, n),
+                "throughput at N = 1",
                 u.gamma * scale,
                 unit,
-                _pm(u.gamma * scale, u.gamma_stderr * scale, 4),
-                f"throughput at N = 1 ({unit})",
             ),
-            Figure(
+            FitFigure(
                 "R²",
-                _finite(u.r_squared),
-                "",
-                f"{u.r_squared:.4f}" if math.isfinite(u.r_squared) else "—",
+                n.message(f"{u.r_squared:.4f}") if math.isfinite(u.r_squared) else "—",
                 "share of the variation explained",
+                _finite(u.r_squared),
             ),
         ]
         if u.peak_n is not None:
-            peak = (u.peak_x or 0) * scale
-            rows.append(Figure("peak N*", u.peak_n, "", format_number(u.peak_n), f"X(N*) = {_rate(peak, unit)}"))
+            peak = rate((u.peak_x or 0) * scale, unit, n)
+            rows.append(FitFigure("peak N*", n.number(u.peak_n), f"X(N*) = {peak}", u.peak_n))
         else:
-            rows.append(Figure("peak N*", None, "", "none", "β = 0: the curve never turns down"))
+            rows.append(FitFigure("peak N*", "none", "β = 0: the curve never turns down"))
         limit = u.limit_x * scale
         rows.append(
-            Figure("limit γ/α", _finite(limit), unit, _rate(limit, unit), "what contention alone caps throughput at")
+            FitFigure(
+                "limit γ/α", rate(limit, unit, n), "what contention alone caps throughput at", _finite(limit), unit
+            )
         )
     half = u.half_efficiency_n if u is not None else a.half_efficiency_n if a is not None else None
     if u is not None or a is not None:
         measured = fit.measured_half_efficiency_n
-        seen = f"; runs: N = {count(measured)}" if measured is not None else ""
-        shown = f"N ≈ {count(half)}" if half is not None else "never"
-        rows.append(Figure("50% efficiency", half, "", shown, f"fitted{seen}"))
+        seen = f"; runs: N = {n.message(count(measured))}" if measured is not None else ""
+        value = f"N ≈ {n.message(count(half))}" if half is not None else "never"
+        rows.append(FitFigure("50% efficiency", value, f"fitted{seen}", half))
     if fit.karp_flatt_trend is not None:
-        meaning = {
-            "rising": "overhead grows with N, not a fixed serial part",
-            "falling": "a start-up cost that larger runs amortise",
-            "steady": "a fixed serial part, as Amdahl assumes",
-        }[fit.karp_flatt_trend]
-        rows.append(Figure("Karp–Flatt e", None, "", fit.karp_flatt_trend, meaning))
+        rows.append(FitFigure("Karp–Flatt e", fit.karp_flatt_trend, KARP_FLATT_MEANING[fit.karp_flatt_trend]))
     return tuple(rows)
 
 
-def fit_section(
-    fit: FitResult, profile_parallel_fraction: float | None = None, profile_baseline_n: float | None = None
-) -> Section:
-    """The fits to the measured runs with the sentences a reviewer reads, and the profile's P against them."""
-    m = fit.measurements
-    noun = m.noun
-    title = f"Measured runs: {len(m):,} run{'s' if len(m) != 1 else ''} against {noun}"
-    sentences = notes_for(fit)
-    if profile_parallel_fraction is not None:
-        said = profile_comparison(profile_parallel_fraction, fit, profile_baseline_n)
+def fit_view(
+    fit: FitResult, waiting: tuple[str, ...] = (), profile_p: float | None = None, n: Numbers = POINT, runs: int = 0
+) -> FitView:
+    """The Measurements tab's summary: ``waiting`` are the rows the fit leaves out until they are complete,
+    ``profile_p`` the profile's P at the runs' N0 (to compare), ``runs`` how many rows the table has."""
+    regime = regime_sentence(fit)
+    if regime is None and fit.amdahl is not None:
+        regime = next((note for note in fit.notes if note.startswith("Amdahl fit")), None)
+    headline = regime or (EMPTY if not runs else "No fit yet.")
+    notes = [note for note in fit.notes if note != regime] + list(waiting)
+    if profile_p is not None:
+        said = profile_comparison(profile_p, fit)
         if said:
-            sentences.append(said)
-    return Section(title, fit_figures(fit), tuple(sentences))
+            notes.append(said)
+    weak = tuple("weakly" in t or "standard error" in t or "extrapolation" in t for t in notes)
+    return FitView(n.message(headline), fit_figures(fit, n), tuple(n.message(t) for t in notes), weak)

@@ -23,7 +23,7 @@ def doc(qapp):
 
 def announcements(doc):
     seen = []
-    doc.analysisChanged.connect(lambda: seen.append(doc.analysis))
+    doc.changed.connect(lambda _aspects: seen.append(doc.analysis))
     return seen
 
 

@@ -13,11 +13,12 @@ from PySide6.QtGui import QGuiApplication, QImage
 from amdahl_desk.files import load_profile
 from amdahl_desk.model import analyse
 from amdahl_desk.model.values import parse_size
-from amdahl_desk.ui.charts.base import ChartInputs
-from amdahl_desk.ui.charts.chart_style import slide_style
-from amdahl_desk.ui.charts.export import CHARTS, chart_widget, export_chart
+from amdahl_desk.present.inputs import ChartInputs
+from amdahl_desk.present.slide import slide_title
+from amdahl_desk.ui.charts.export import CHARTS
 from amdahl_desk.ui.charts.registry import ENTRIES
-from amdahl_desk.ui.charts.slide import slide_title
+from amdahl_desk.ui.charts.style import slide_style
+from tests.ui.charting import chart_widget, export_chart
 
 from .renders import likeness, poppler, rsvg
 
@@ -127,7 +128,6 @@ def test_a_curve_beyond_its_axes_is_cut_at_their_edge(qtbot, everything, tmp_pat
 @pytest.mark.parametrize("chart", ["slide", "comparison"])
 def test_the_likeness_check_rejects_qt_svg_as_written(qtbot, everything, tmp_path, chart):
     """Qt's own SVG (curves in data units, strokes kept thin by a vector effect) draws as blobs in librsvg."""
-    from amdahl_desk.ui.charts.export import chart_widget
     from amdahl_desk.ui.charts.svg_render import qt_svg
 
     i = everything

@@ -288,12 +288,12 @@ def test_window_shows_numbers_in_the_locale(window, qtbot):
     before = QLocale()
     QLocale.setDefault(GERMAN)
     try:
-        window.summary.update_analysis(window.doc.profile, window.doc.analysis, None)
+        window.results.show_summary()
         assert window.summary.new_time.caption.full == "new time (baseline 1.000 ms)"
         assert "1.000 ms → 550 ms" in window.summary.sentence.text() + window.summary.sentence.toolTip()
     finally:
         QLocale.setDefault(before)
-        window.summary.update_analysis(window.doc.profile, window.doc.analysis, None)
+        window.results.show_summary()
     assert window.summary.new_time.caption.full == "new time (baseline 1,000 ms)"
 
 

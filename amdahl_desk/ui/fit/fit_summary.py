@@ -8,15 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...model.fit import FitResult
-from ...model.fit_text import profile_comparison, regime_sentence
-from ...present.fit import fit_figures
-from ..core.locale_text import localize_numbers
+from ...present.fit import fit_view
+from ..core.locale_text import locale_numbers
 from ..core.measurement_table import MeasurementTable
-
-
-def figures(fit: FitResult) -> list[tuple[str, str, str]]:
-    """(name, value, what it means) for the figures grid, in reading order: the presentation's fit figures."""
-    return [(f.label, f.text, f.note) for f in fit_figures(fit)]
 
 
 def waiting_sentences(table: MeasurementTable) -> list[str]:
@@ -49,30 +43,24 @@ class FitSummary(QFrame):
         layout.addStretch(1)
 
     def show_fit(self, fit: FitResult, table: MeasurementTable, profile_p: float | None) -> None:
-        regime = regime_sentence(fit)
-        if regime is None and fit.amdahl is not None:
-            regime = next((n for n in fit.notes if n.startswith("Amdahl fit")), None)
-        empty = "Type or paste runs: N and a time or throughput for each, 3 or more at different N."
-        self._set(self.headline, html.escape(regime or (empty if not len(table.rows) else "No fit yet.")))
+        n = locale_numbers()
+        view = fit_view(fit, tuple(waiting_sentences(table)), profile_p, n, runs=len(table.rows))
+        self._set(self.headline, html.escape(view.headline))
         cells = "".join(
-            f"<tr><td style='padding-right:10px'>{html.escape(name)}</td>"
-            f"<td align='right' style='padding-right:10px'><b>{html.escape(value)}</b></td>"
-            f"<td style='color:#666'>{html.escape(meaning)}</td></tr>"
-            for name, value, meaning in figures(fit)
+            f"<tr><td style='padding-right:10px'>{html.escape(f.name)}</td>"
+            f"<td align='right' style='padding-right:10px'><b>{html.escape(f.value)}</b></td>"
+            f"<td style='color:#666'>{html.escape(f.meaning)}</td></tr>"
+            for f in view.figures
         )
         self._set(self.grid, f"<table cellspacing='0'>{cells}</table>" if cells else "")
-        notes = [n for n in fit.notes if n != regime] + waiting_sentences(table)
-        if profile_p is not None:
-            said = profile_comparison(profile_p, fit)
-            if said:
-                notes.append(said)
-        weak = [n for n in notes if "weakly" in n or "standard error" in n or "extrapolation" in n]
-        shown = [f"<b style='color:#a33'>{html.escape(n)}</b>" if n in weak else html.escape(n) for n in notes]
+        shown = [
+            f"<b style='color:#a33'>{html.escape(t)}</b>" if weak else html.escape(t)
+            for t, weak in zip(view.notes, view.weak, strict=True)
+        ]
         self._set(self.notes, "<br>".join(shown))
 
     @staticmethod
     def _set(label: QLabel, text: str) -> None:
-        text = localize_numbers(text)
         if label.text() != text:
             label.setText(text)
             label.setVisible(bool(text))

@@ -9,7 +9,7 @@ from amdahl_desk.model import analyse
 from amdahl_desk.model.extras import profile_extras
 from amdahl_desk.model.fit import fit_measurements
 from amdahl_desk.present.numbers import Numbers
-from amdahl_desk.present.summary import summary_sections
+from amdahl_desk.present.sections import sections
 from amdahl_desk.resources import example_path
 
 RUNS = Path(__file__).parents[1] / "fit" / "fixtures" / "training-gpus.csv"
@@ -23,11 +23,11 @@ def llm():
 
 
 def by_label(section):
-    return {f.label: f for f in section.figures}
+    return {f.label: f for f in section.rows}
 
 
 def test_every_objective_with_its_figures_and_target_verdict(llm):
-    objectives = summary_sections(*llm)[0]
+    objectives = sections(*llm)[0]
     assert objectives.title == "Objectives"
     rows = by_label(objectives)
     # End to end: 1,500 ms, decode (900 ms) 2× faster → 1,050 ms; the untouched 600 ms is the target itself
@@ -39,12 +39,12 @@ def test_every_objective_with_its_figures_and_target_verdict(llm):
     assert rows["TTFT: after the plan"].value == 400 and rows["TTFT: speedup"].text == "1×"
     assert rows["TTFT: target"].value == 300 and "400 ms" in rows["TTFT: target"].note
     assert "ITL: target" not in rows and rows["ITL: after the plan"].value == 200 + 450  # no target for ITL
-    assert all(f.unit in ("ms", "×") for f in objectives.figures)
+    assert all(f.unit in ("ms", "×") for f in objectives.rows)
     assert objectives.sentences[0].startswith("End to end: 1,500 ms → 1,050 ms (1.43×)")
 
 
 def test_the_service_under_load_before_and_after(llm):
-    load = summary_sections(*llm)[1]
+    load = sections(*llm)[1]
     rows = by_label(load)
     assert load.title == "Under load: End to end"
     assert rows["Arrival rate"].value == 14 and rows["Arrival rate"].unit == "requests/s"
@@ -60,7 +60,7 @@ def test_the_service_under_load_before_and_after(llm):
 
 
 def test_the_cost_per_run(llm):
-    cost = summary_sections(*llm)[2]
+    cost = sections(*llm)[2]
     rows = by_label(cost)
     assert rows["Price per GPU-hour"].value == 2.5 and rows["Price per GPU-hour"].text == "$2.50"
     # one GPU for 1.5 s at $2.50 an hour; the plan saves 0.45 s of it
@@ -72,13 +72,13 @@ def test_the_cost_per_run(llm):
 
 def test_the_measured_runs_fits_join_with_runs_only(llm):
     profile, analysis, extras = llm
-    assert [s.title for s in summary_sections(profile, analysis, extras)] == [
+    assert [s.title for s in sections(profile, analysis, extras)] == [
         "Objectives",
         "Under load: End to end",
         "Cost per run",
     ]
     fit = fit_measurements(read_measurements(RUNS).measurements)
-    runs = summary_sections(profile, analysis, extras, fit)[-1]
+    runs = sections(profile, analysis, extras, fit)[-1]
     assert runs.title == "Measured runs: 7 runs against GPUs"
     rows = by_label(runs)
     assert rows["Amdahl P"].value == fit.amdahl.parallel_fraction and rows["Amdahl P"].text.startswith("87% ± ")
@@ -90,7 +90,7 @@ def test_the_measured_runs_fits_join_with_runs_only(llm):
 
 
 def test_figure_texts_in_a_locale(llm):
-    german = summary_sections(*llm, numbers=Numbers(",", "."))
+    german = sections(*llm, n=Numbers(",", "."))
     rows = by_label(german[0])
     assert rows["End to end: before"].text == "1.500 ms" and rows["End to end: speedup"].text == "1,43×"
 
@@ -98,6 +98,6 @@ def test_figure_texts_in_a_locale(llm):
 def test_a_profile_without_load_or_price_has_objectives_only():
     profile = load_profile(example_path()).profile
     analysis = analyse(profile)
-    sections = summary_sections(profile, analysis, profile_extras(profile, analysis))
-    assert [s.title for s in sections] == ["Objectives"]
-    assert by_label(sections[0])["End to end: target"].note == "met by the plan ✔"
+    found = sections(profile, analysis, profile_extras(profile, analysis))
+    assert [s.title for s in found] == ["Objectives"]
+    assert by_label(found[0])["End to end: target"].note == "met by the plan ✔"
