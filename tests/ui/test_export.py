@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QGuiApplication, QImage
@@ -12,12 +13,17 @@ from PySide6.QtGui import QGuiApplication, QImage
 from amdahl_desk.files import load_profile
 from amdahl_desk.model import analyse
 from amdahl_desk.model.values import parse_size
+from amdahl_desk.present.inputs import ChartInputs
 from amdahl_desk.present.slide import slide_title
 from amdahl_desk.ui.charts.export import CHARTS
+from amdahl_desk.ui.charts.registry import ENTRIES
 from amdahl_desk.ui.charts.style import slide_style
 from tests.ui.charting import chart_widget, export_chart
 
+from .renders import likeness, poppler, rsvg
+
 pytestmark = pytest.mark.gui
+SIZE = (1280, 720)
 
 
 @pytest.fixture
@@ -46,12 +52,93 @@ def test_png_presets_and_custom_sizes(qtbot, training, tmp_path, size):
     assert 0.03 < not_blank(image) < 0.6
 
 
-@pytest.mark.parametrize("chart", CHARTS)
-def test_every_chart_exports_in_every_format(qtbot, training, tmp_path, chart):
-    profile, analysis = training
-    for fmt in ("png", "svg", "pdf"):
-        path = export_chart(profile, analysis, chart, fmt, tmp_path / f"{chart}.{fmt}")
-        assert path.stat().st_size > 1000
+@pytest.fixture(scope="module")
+def everything():
+    """The LLM example (load and cost set), runs fitted and its after profile compared: every chart has data."""
+    from amdahl_desk.files import read_measurements
+    from amdahl_desk.model.comparison import compare
+    from amdahl_desk.model.fit import fit_measurements
+    from amdahl_desk.resources import example_path
+
+    profile = load_profile(example_path("llm-request.xlsx")).profile
+    after = load_profile(example_path("llm-request-after.xlsx")).profile
+    runs = read_measurements(Path(__file__).parents[1] / "fit" / "fixtures" / "training-gpus.csv").measurements
+    return ChartInputs(profile, analyse(profile), 0, fit_measurements(runs), compare(profile, after))
+
+
+def export_of(inputs, chart, fmt, path, size=SIZE):
+    i = inputs
+    return export_chart(i.profile, i.analysis, chart, fmt, path, size, False, i.selected, i.fit, i.comparison)
+
+
+@pytest.mark.parametrize("chart", [e.key for e in ENTRIES])
+def test_every_chart_in_every_format_draws_outside_a_browser_as_its_png(qtbot, everything, tmp_path, chart):
+    """The SVG drawn by librsvg and the PDF drawn by poppler look like the PNG, block by block (tests/ui/renders.py)."""
+    png = QImage(str(export_of(everything, chart, "png", tmp_path / f"{chart}.png")))
+    assert (png.width(), png.height()) == SIZE and 0.02 < not_blank(png) < 0.6
+    svg = export_of(everything, chart, "svg", tmp_path / f"{chart}.svg")
+    root = ET.parse(svg).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert not list(root.iter(f"{ns}image")), "raster images inside the SVG"
+    assert all(e.get("vector-effect") is None for e in root.iter()), "a stroke only browsers draw thin"
+    assert all(e.get("transform") is None for e in root.iter() if e.tag != f"{ns}text"), "geometry not in page units"
+    assert sum(1 for _ in root.iter(f"{ns}text")) >= 5, "text drawn as shapes"
+    drawn = likeness(png, rsvg(svg, SIZE))
+    assert drawn.matches(), f"rsvg-convert draws {chart}.svg unlike its PNG: {drawn}"
+    pdf = export_of(everything, chart, "pdf", tmp_path / f"{chart}.pdf")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    drawn = likeness(png, poppler(pdf, SIZE))
+    assert drawn.matches(), f"pdftoppm draws {chart}.pdf unlike its PNG: {drawn}"
+
+
+def test_a_curve_beyond_its_axes_is_cut_at_their_edge(qtbot, everything, tmp_path):
+    """The ideal line of the measured chart runs off the top of its axes: in the SVG it stops there, as in the PNG."""
+    import re
+
+    import pyqtgraph as pg
+    from PySide6.QtCore import QPoint
+
+    from .renders import pixels
+
+    i = everything
+    widget = chart_widget("measured_scaling", i.profile, i.analysis, SIZE, False, i.selected, i.fit, i.comparison)
+    (plot,) = widget.findChildren(pg.PlotWidget)
+    view = plot.viewportTransform().mapRect(plot.getPlotItem().vb.sceneBoundingRect())
+    view.translate(plot.viewport().mapTo(widget, QPoint(0, 0)))
+    widget.close()
+    svg = export_of(i, "measured_scaling", "svg", tmp_path / "m.svg")
+    png = pixels(QImage(str(export_of(i, "measured_scaling", "png", tmp_path / "m.png"))))
+    drawn = pixels(rsvg(svg, SIZE))
+    above = view.top() - 12  # a row over the axes, under the title
+    crossings = []
+    for shape in ET.parse(svg).getroot().iter("{http://www.w3.org/2000/svg}path"):
+        points = [float(v) for v in re.findall(r"-?[\d.]+", shape.get("d", ""))]
+        pairs = list(zip(points[0::2], points[1::2], strict=False))
+        if not any(view.contains(x, y) for x, y in pairs):
+            continue  # not a curve of the plot
+        for (x0, y0), (x1, y1) in zip(pairs, pairs[1:], strict=False):
+            if y1 < above <= y0 and view.left() < x0 < view.right():
+                crossings.append((round(x0 + (x1 - x0) * (above - y0) / (y1 - y0)), round(above)))
+    assert crossings, "no curve runs past the top of its axes: the check has nothing to look at"
+    for cx, cy in crossings:
+        assert png[cy - 2 : cy + 3, cx - 2 : cx + 3].min() > 0.9  # the PNG shows nothing there
+        assert drawn[cy - 2 : cy + 3, cx - 2 : cx + 3].min() > 0.9, f"a curve drawn past its axes at {(cx, cy)}"
+
+
+@pytest.mark.parametrize("chart", ["slide", "comparison"])
+def test_the_likeness_check_rejects_qt_svg_as_written(qtbot, everything, tmp_path, chart):
+    """Qt's own SVG (curves in data units, strokes kept thin by a vector effect) draws as blobs in librsvg."""
+    from amdahl_desk.ui.charts.svg_render import qt_svg
+
+    i = everything
+    png = QImage(str(export_of(i, chart, "png", tmp_path / "chart.png")))
+    widget = chart_widget(chart, i.profile, i.analysis, SIZE, False, i.selected, i.fit, i.comparison)
+    (tmp_path / "qt.svg").write_bytes(qt_svg(widget, SIZE, chart))
+    widget.close()
+    drawn = likeness(png, rsvg(tmp_path / "qt.svg", SIZE))
+    assert not drawn.matches(), drawn
+    other = QImage(str(export_of(i, "scaling", "png", tmp_path / "scaling.png")))
+    assert not likeness(png, other).matches()  # two different charts are told apart
 
 
 def test_svg_is_real_vectors_with_text(qtbot, training, tmp_path):
