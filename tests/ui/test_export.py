@@ -5,7 +5,6 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QGuiApplication, QImage
@@ -13,34 +12,20 @@ from PySide6.QtGui import QGuiApplication, QImage
 from amdahl_desk.files import load_profile
 from amdahl_desk.model import analyse
 from amdahl_desk.model.values import parse_size
-from amdahl_desk.present.inputs import ChartInputs
 from amdahl_desk.present.slide import slide_title
 from amdahl_desk.ui.charts.export import CHARTS
-from amdahl_desk.ui.charts.registry import ENTRIES
 from amdahl_desk.ui.charts.style import slide_style
-from tests.ui.charting import chart_widget, export_chart
+from tests.ui.charting import SIZE, chart_widget, export_chart, export_of, not_blank
 
-from .renders import likeness, poppler, rsvg
+from .renders import likeness, rsvg
 
 pytestmark = pytest.mark.gui
-SIZE = (1280, 720)
 
 
 @pytest.fixture
 def training(example):
     profile = load_profile(example).profile
     return profile, analyse(profile)
-
-
-def not_blank(image: QImage) -> float:
-    """Share of sampled pixels that are not white: a blank export is a bug."""
-    ink = total = 0
-    for y in range(0, image.height(), 8):
-        for x in range(0, image.width(), 8):
-            c = image.pixelColor(x, y)
-            total += 1
-            ink += c.alpha() > 0 and min(c.red(), c.green(), c.blue()) < 200
-    return ink / total
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (3840, 2160), (1000, 1000)])
@@ -50,45 +35,6 @@ def test_png_presets_and_custom_sizes(qtbot, training, tmp_path, size):
     image = QImage(str(path))
     assert (image.width(), image.height()) == size
     assert 0.03 < not_blank(image) < 0.6
-
-
-@pytest.fixture(scope="module")
-def everything():
-    """The LLM example (load and cost set), runs fitted and its after profile compared: every chart has data."""
-    from amdahl_desk.files import read_measurements
-    from amdahl_desk.model.comparison import compare
-    from amdahl_desk.model.fit import fit_measurements
-    from amdahl_desk.resources import example_path
-
-    profile = load_profile(example_path("llm-request.xlsx")).profile
-    after = load_profile(example_path("llm-request-after.xlsx")).profile
-    runs = read_measurements(Path(__file__).parents[1] / "fit" / "fixtures" / "training-gpus.csv").measurements
-    return ChartInputs(profile, analyse(profile), 0, fit_measurements(runs), compare(profile, after))
-
-
-def export_of(inputs, chart, fmt, path, size=SIZE):
-    i = inputs
-    return export_chart(i.profile, i.analysis, chart, fmt, path, size, False, i.selected, i.fit, i.comparison)
-
-
-@pytest.mark.parametrize("chart", [e.key for e in ENTRIES])
-def test_every_chart_in_every_format_draws_outside_a_browser_as_its_png(qtbot, everything, tmp_path, chart):
-    """The SVG drawn by librsvg and the PDF drawn by poppler look like the PNG, block by block (tests/ui/renders.py)."""
-    png = QImage(str(export_of(everything, chart, "png", tmp_path / f"{chart}.png")))
-    assert (png.width(), png.height()) == SIZE and 0.02 < not_blank(png) < 0.6
-    svg = export_of(everything, chart, "svg", tmp_path / f"{chart}.svg")
-    root = ET.parse(svg).getroot()
-    ns = "{http://www.w3.org/2000/svg}"
-    assert not list(root.iter(f"{ns}image")), "raster images inside the SVG"
-    assert all(e.get("vector-effect") is None for e in root.iter()), "a stroke only browsers draw thin"
-    assert all(e.get("transform") is None for e in root.iter() if e.tag != f"{ns}text"), "geometry not in page units"
-    assert sum(1 for _ in root.iter(f"{ns}text")) >= 5, "text drawn as shapes"
-    drawn = likeness(png, rsvg(svg, SIZE))
-    assert drawn.matches(), f"rsvg-convert draws {chart}.svg unlike its PNG: {drawn}"
-    pdf = export_of(everything, chart, "pdf", tmp_path / f"{chart}.pdf")
-    assert pdf.read_bytes().startswith(b"%PDF")
-    drawn = likeness(png, poppler(pdf, SIZE))
-    assert drawn.matches(), f"pdftoppm draws {chart}.pdf unlike its PNG: {drawn}"
 
 
 def test_a_curve_beyond_its_axes_is_cut_at_their_edge(qtbot, everything, tmp_path):
