@@ -122,9 +122,9 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
     else:
         if thread is None:
             raise TraceError("the trace has no CPU events to group")
-        parts = (
-            annotation_parts(events, thread, windows) if group_by == "annotation" else op_parts(events, thread, windows)
-        )
+        step_windows = [(s.start, s.end) for s in all_steps]
+        grouping = annotation_parts if group_by == "annotation" else op_parts
+        parts = grouping(events, thread, windows, step_windows)
         parts = top_parts([Part(p.name, p.time / n * MS_PER_US, p.group, p.source) for p in parts], options.top)
         names = unique_names(p.name for p in parts)
         components = tuple(
