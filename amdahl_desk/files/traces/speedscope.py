@@ -8,6 +8,7 @@ import msgspec
 
 from ...model.traces.errors import TraceError
 from ...model.traces.functions import FunctionTimes
+from .json_depth import too_deep
 from .source import Progress, open_stream
 
 # profile unit → milliseconds per unit; "none" (plain sample counts) is handled apart
@@ -24,6 +25,8 @@ def read_speedscope(path: str, source: str, progress: Progress | None = None) ->
         doc = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
         raise TraceError(f"this speedscope file is not valid JSON ({exc})", source) from None
+    except RecursionError:
+        raise too_deep(data, source, 0, "this speedscope file") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("profiles"), list):
         raise TraceError('expected a speedscope profile: an object with "shared" and "profiles"', source)
     frames = doc.get("shared", {}).get("frames") if isinstance(doc.get("shared"), dict) else None
