@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..profile import Component, Profile, Scaling, Settings
+from ..profile_rules import name_key, one_line
 from ..units import TimeUnit
 from .gpu import GpuSplit
 
@@ -134,16 +135,18 @@ class ImportResult:
 
 
 def unique_names(names: Iterable[str], limit: int = 120) -> list[str]:
-    """Names made non-empty, not too long and unique ignoring case (a profile's rule), in order."""
+    """Names as the profile will hold them, in order: one line of visible text by the profile's own rule (control
+    characters shown as U+FFFD), not empty, not too long and unique by the profile's name key — so the
+    preview shows exactly what the import makes."""
     seen: set[str] = set()
     out: list[str] = []
     for raw in names:
-        name = " ".join(raw.split()) or "(unnamed)"
+        name = " ".join(one_line(raw).split()) or "(unnamed)"
         if len(name) > limit:
             name = name[: limit - 1] + "…"
         candidate, k = name, 2
-        while candidate.casefold() in seen:
+        while name_key(candidate) in seen:
             candidate, k = f"{name} ({k})", k + 1
-        seen.add(candidate.casefold())
+        seen.add(name_key(candidate))
         out.append(candidate)
     return out
