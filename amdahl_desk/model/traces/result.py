@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..profile import Component, Profile, Scaling, Settings
+from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
 from ..profile_rules import name_key, one_line
 from ..units import TimeUnit
 from .gpu import GpuSplit
@@ -75,6 +75,7 @@ class ImportResult:
     ranks: tuple[RankInfo, ...] = ()
     rank: int | None = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    baseline_gpus: int = 1  # the GPUs (ranks) the trace was measured on: the profile's N0
 
     @property
     def total(self) -> float:
@@ -86,7 +87,10 @@ class ImportResult:
             Component(c.name, max(c.time, 0.0), c.scaling, c.group, f"{c.source} (from {self.source})".strip())
             for c in self.components
         ]
-        return Profile(comps, settings=Settings(boundary=self.boundary), unit=self.unit)
+        n0 = self.baseline_gpus
+        counts = default_gpu_counts(max(1024, 8 * n0)) if n0 > 1 else default_gpu_counts()
+        settings = Settings(boundary=self.boundary, baseline_gpus=n0, gpu_counts=counts)
+        return Profile(comps, settings=settings, unit=self.unit)
 
     def to_json(self) -> dict[str, Any]:
         """The command line's JSON: format, unit, steps, step_time, components, gpu (when there are GPU events)."""
@@ -106,6 +110,7 @@ class ImportResult:
             ],
             "total": self.total,
             "boundary": self.boundary,
+            "baseline_gpus": self.baseline_gpus,
             "warnings": list(self.warnings),
         }
         if self.gpu is not None:

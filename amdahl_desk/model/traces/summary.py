@@ -144,6 +144,9 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
     what = "the whole trace" if total else f"mean of {len(steps)} step{'s' * (len(steps) != 1)}"
     view = f"GPU {gpu.device} timeline" if group_by == "gpu" and gpu else f"grouped by {group_by}"
     boundary = ", ".join(p for p in (f"PyTorch trace {trace.source}", where, what, view) if p)
+    if world > 1:
+        told = "the trace's distributedInfo.world_size" if trace.world_size else "the number of rank files"
+        boundary += f"; measured on N0 = {world:,} GPUs ({told})"
     return ImportResult(
         format="pytorch",
         unit=TimeUnit.MS,
@@ -157,6 +160,7 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         ranks=tuple(ranks) if len(ranks) > 1 else (),
         rank=rank.rank if len(ranks) > 1 else trace.rank,
         warnings=tuple(warnings),
+        baseline_gpus=world,
     )
 
 
