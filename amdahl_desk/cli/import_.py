@@ -84,9 +84,12 @@ def text(result: ImportResult) -> str:
     if result.steps:
         lines.append("")
         lines.append(f"steps: mean {result.step_time:.4g} {unit} over {sum(not s.excluded for s in result.steps)}")
+        far = " (far from the median)"
         for s in result.steps:
-            mark = " (left out)" if s.excluded else " (far from the median)" if s.flagged else ""
-            lines.append(f"  {s.name}: {s.time:.4g} {unit}{mark}")
+            mark = " (left out)" if s.excluded else far if s.flagged else ""
+            gpu = "" if s.gpu_time is None else f", GPU stretch {s.gpu_time:.4g} {unit}"
+            gpu += far if s.gpu_flagged and not s.excluded else ""
+            lines.append(f"  {s.name}: {s.time:.4g} {unit}{gpu}{mark}")
     if result.gpu is not None:
         g = result.gpu
         lines.append("")

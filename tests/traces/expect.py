@@ -190,9 +190,20 @@ def gpu_total_ms(trace: dict, device: int = 0) -> dict[str, float]:
     return {k: v / 1000 for k, v in sweep([(a, b, k) for a, b, k, _ in evs], lo, hi).items()}
 
 
-def gpu_per_step_ms(trace: dict, device: int = 0) -> dict[str, float]:
+def gpu_stretches_ms(trace: dict, device: int = 0) -> dict[str, float]:
+    """Each step's stretch of the GPU timeline (ms), by step name."""
+    return {name: split["span"] / 1000 for name, split in _gpu_steps(trace, device).items()}
+
+
+def gpu_per_step_ms(trace: dict, device: int = 0, skip: set[str] = frozenset()) -> dict[str, float]:
     """Each step's GPU stretch: from the first event launched in it to the first of the next step's (last: its
-    last end); events are matched to launches by args.correlation. Mean over the steps."""
+    last end); events are matched to launches by args.correlation. Mean over the steps not in ``skip``."""
+    results = [r for name, r in _gpu_steps(trace, device).items() if name not in skip]
+    return {k: sum(r[k] for r in results) / len(results) / 1000 for k in results[0]}
+
+
+def _gpu_steps(trace: dict, device: int) -> dict[str, dict[str, float]]:
+    """Each step's split of its GPU stretch (µs), by step name."""
     launch = {}
     for e in complete(trace):
         if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {}):
@@ -209,11 +220,12 @@ def gpu_per_step_ms(trace: dict, device: int = 0) -> dict[str, float]:
             if w0 <= t < w1:
                 firsts[i] = a if firsts[i] is None else min(firsts[i], a)
                 lasts[i] = b if lasts[i] is None else max(lasts[i], b)
-    results = []
+    results = {}
+    names = [s["name"] for s in steps(trace)]
     for i, first in enumerate(firsts):
         if first is None:
             continue
         nxt = [f for f in firsts[i + 1 :] if f is not None]
         hi = nxt[0] if nxt else lasts[i]
-        results.append(sweep([(a, b, k) for a, b, k, _ in evs], first, hi))
-    return {k: sum(r[k] for r in results) / len(results) / 1000 for k in results[0]}
+        results[names[i]] = sweep([(a, b, k) for a, b, k, _ in evs], first, hi)
+    return results

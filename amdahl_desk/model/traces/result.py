@@ -29,12 +29,33 @@ class ImportOptions:
 
 @dataclass(frozen=True)
 class StepInfo:
-    """One step: its time (in the result's unit), whether it is far from the median, whether it was left out."""
+    """One step: its CPU time and its stretch of the GPU timeline (in the result's unit; None without GPU events),
+    whether each is far from the median, whether the step was left out."""
 
     name: str
     time: float
     flagged: bool
     excluded: bool
+    gpu_time: float | None = None
+    gpu_flagged: bool = False
+
+    @property
+    def off(self) -> bool:
+        """Far from the median on the CPU or on the GPU: what leaving out flagged steps leaves out."""
+        return self.flagged or self.gpu_flagged
+
+
+class Notes:
+    """An import's warnings, each in two wordings: the command line's (which names its flags) and the window's
+    (which names its controls)."""
+
+    def __init__(self) -> None:
+        self.cli: list[str] = []
+        self.window: list[str] = []
+
+    def add(self, text: str, cli: str = "", window: str = "") -> None:
+        self.cli.append(text + cli)
+        self.window.append(text + window)
 
 
 @dataclass(frozen=True)
@@ -76,6 +97,11 @@ class ImportResult:
     rank: int | None = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
     baseline_gpus: int = 1  # the GPUs (ranks) the trace was measured on: the profile's N0
+    window_warnings: tuple[str, ...] | None = None  # the warnings worded for the window; None: as ``warnings``
+
+    @property
+    def warnings_for_window(self) -> tuple[str, ...]:
+        return self.warnings if self.window_warnings is None else self.window_warnings
 
     @property
     def total(self) -> float:
@@ -103,7 +129,17 @@ class ImportResult:
             "step_time": self.step_time,
             "step_list": None
             if self.steps is None
-            else [{"name": s.name, "time": s.time, "flagged": s.flagged, "excluded": s.excluded} for s in self.steps],
+            else [
+                {
+                    "name": s.name,
+                    "time": s.time,
+                    "flagged": s.flagged,
+                    "excluded": s.excluded,
+                    "gpu_time": s.gpu_time,
+                    "gpu_flagged": s.gpu_flagged,
+                }
+                for s in self.steps
+            ],
             "components": [
                 {"name": c.name, "time": c.time, "scaling": c.scaling.value, "group": c.group, "source": c.source}
                 for c in self.components
