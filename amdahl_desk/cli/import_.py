@@ -79,8 +79,11 @@ def text(result: ImportResult) -> str:
     width = max([len(c.name) for c in result.components] + [9])
     lines.append(f"{'component':<{width}}  {'time (' + unit + ')':>12}  {'share':>6}  scaling")
     for c in result.components:
-        lines.append(f"{c.name:<{width}}  {c.time:>12.4g}  {c.time / total:>6.1%}  {c.scaling.value}")
+        scaling = c.scaling.value + ("?" if c.guessed else "")
+        lines.append(f"{c.name:<{width}}  {c.time:>12.4g}  {c.time / total:>6.1%}  {scaling}")
     lines.append(f"{'total':<{width}}  {result.total:>12.4g}")
+    if any(c.guessed for c in result.components):
+        lines.append("(? a class the import guessed from the name: check it; the workbook keeps it as a guess)")
     if result.steps:
         lines.append("")
         lines.append(f"steps: mean {result.step_time:.4g} {unit} over {sum(not s.excluded for s in result.steps)}")

@@ -25,6 +25,8 @@ from ..model.profile import Profile, Scaling
 from ..model.report import headline, target_sentence
 from ..model.units import decimal_text
 from .extra_sheets import load_cost_rows, objectives_column, write_measurements_sheet, write_objectives_sheet
+from .guessed_column import HEADER as GUESSED_HEADER
+from .guessed_column import guessed_cells
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
 TIME_FORMAT = "#,##0.###"
@@ -152,6 +154,14 @@ def _write_components(out: _Book, profile: Profile, analysis: Analysis | None) -
         ws.write_number(n + 1, 2, 0, out.bold_share)
         ws.write_number(n + 1, 6, 0, out.bold)
     objectives_column(ws, profile, 7, out.header, printable)
+    guesses = guessed_cells(comps)
+    if guesses is not None:
+        col = 8 if any(c.objectives for c in comps) else 7
+        ws.set_column(col, col, 16)
+        ws.write_string(0, col, GUESSED_HEADER, out.header)
+        for row, cell in enumerate(guesses, start=1):
+            if cell:
+                ws.write_string(row, col, cell)
 
 
 def _write_optimizations(out: _Book, profile: Profile) -> None:

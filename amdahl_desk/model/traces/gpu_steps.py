@@ -132,10 +132,19 @@ def gpu_step_note(gpu: GpuSplit, kept: Sequence[Step], notes: Notes) -> None:
 
 
 def gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
+    """The four rows of a GPU's timeline. Communication is known (the kernels are NCCL/RCCL); the other classes
+    are guesses: whether compute divides among more GPUs, and what idle time waits for, the trace cannot say."""
     d = gpu.device
+    compute_why = "GPU work is assumed to divide among GPUs"
     return (
         ImportedComponent(
-            "GPU compute", gpu.compute, Scaling.PARALLEL, f"GPU {d}", "union of compute kernels, all streams"
+            "GPU compute",
+            gpu.compute,
+            Scaling.PARALLEL,
+            f"GPU {d}",
+            "union of compute kernels, all streams",
+            guessed=True,
+            why=compute_why,
         ),
         ImportedComponent(
             "Exposed communication",
@@ -143,7 +152,24 @@ def gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
             Scaling.COMMUNICATION,
             f"GPU {d}",
             f"NCCL/RCCL kernels while no compute runs; {gpu.overlapped_communication:.6g} ms more is hidden under compute",
+            why="collective kernels (NCCL/RCCL)",
         ),
-        ImportedComponent("Memory", gpu.memory, Scaling.PARALLEL, f"GPU {d}", "memcpy/memset while no kernel runs"),
-        ImportedComponent("GPU idle", gpu.idle, Scaling.SERIAL, f"GPU {d}", "nothing runs on the GPU"),
+        ImportedComponent(
+            "Memory",
+            gpu.memory,
+            Scaling.PARALLEL,
+            f"GPU {d}",
+            "memcpy/memset while no kernel runs",
+            guessed=True,
+            why="copies of each GPU's share of the data are assumed to divide among GPUs",
+        ),
+        ImportedComponent(
+            "GPU idle",
+            gpu.idle,
+            Scaling.SERIAL,
+            f"GPU {d}",
+            "nothing runs on the GPU",
+            guessed=True,
+            why="the GPU waits (for the CPU, data or other ranks); the wait is assumed not to shrink",
+        ),
     )

@@ -10,6 +10,7 @@ from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
 from ..profile_rules import name_key, one_line
 from ..units import TimeUnit
 from .gpu import GpuSplit
+from .names import classify
 
 GROUPINGS = ("annotation", "op", "gpu", "function")
 
@@ -71,13 +72,22 @@ class RankInfo:
 
 @dataclass(frozen=True)
 class ImportedComponent:
-    """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes)."""
+    """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes);
+    ``guessed``: its scaling class is the import's guess, and ``why`` says where the class comes from."""
 
     name: str
     time: float
     scaling: Scaling
     group: str = ""
     source: str = ""
+    guessed: bool = False
+    why: str = ""
+
+    @classmethod
+    def named(cls, name: str, time: float, trace_name: str, group: str = "", source: str = "") -> ImportedComponent:
+        """A component whose class the name rules give for ``trace_name`` (the name as the trace spells it)."""
+        found = classify(trace_name)
+        return cls(name, time, found.scaling, group, source, found.guessed, found.why)
 
 
 @dataclass(frozen=True)
@@ -110,7 +120,14 @@ class ImportResult:
     def to_profile(self) -> Profile:
         """A normal profile: the components (source in Notes) and a boundary saying what was imported."""
         comps = [
-            Component(c.name, max(c.time, 0.0), c.scaling, c.group, f"{c.source} (from {self.source})".strip())
+            Component(
+                c.name,
+                max(c.time, 0.0),
+                c.scaling,
+                c.group,
+                f"{c.source} (from {self.source})".strip(),
+                scaling_guessed=c.guessed,
+            )
             for c in self.components
         ]
         n0 = self.baseline_gpus
@@ -141,7 +158,14 @@ class ImportResult:
                 for s in self.steps
             ],
             "components": [
-                {"name": c.name, "time": c.time, "scaling": c.scaling.value, "group": c.group, "source": c.source}
+                {
+                    "name": c.name,
+                    "time": c.time,
+                    "scaling": c.scaling.value,
+                    "scaling_guessed": c.guessed,
+                    "group": c.group,
+                    "source": c.source,
+                }
                 for c in self.components
             ],
             "total": self.total,

@@ -12,7 +12,6 @@ from .errors import TraceError
 from .events import CPU_ANNOTATION, TraceEvents
 from .gpu_steps import chosen_device, gpu_components, gpu_split, gpu_step_note, steps_with_gpu
 from .grouping import Part, Window, annotation_parts, op_parts, top_parts
-from .names import scaling_for
 from .result import ImportedComponent, ImportOptions, ImportResult, Notes, RankInfo, StepInfo, unique_names
 from .steps import Step, find_steps, main_thread
 
@@ -146,7 +145,7 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         parts = top_parts([Part(p.name, p.time / n * MS_PER_US, p.group, p.source) for p in parts], options.top)
         names = unique_names(p.name for p in parts)
         components = tuple(
-            ImportedComponent(name, p.time, scaling_for(p.name), p.group, p.source)
+            ImportedComponent.named(name, p.time, p.name, p.group, p.source)
             for name, p in zip(names, parts, strict=True)
         )
     step_infos = tuple(_info(s, s not in steps) for s in all_steps) if all_steps else None

@@ -15,6 +15,7 @@ from ...model.units import TimeUnit, format_number, format_percent
 ModelIndex = QModelIndex | QPersistentModelIndex
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 FLAGGED = QColor("#b35c00")
+GUESSED = QColor("#9a6700")  # as the components table shows a guessed class
 
 
 class _Table(QAbstractTableModel):
@@ -82,10 +83,15 @@ class ComponentPreviewModel(_Table):
             if col == self.SHARE:
                 return format_percent(c.time / self.total) if self.total > 0 else "—"
             if col == self.SCALING:
-                return c.scaling.value
+                return c.scaling.value + ("?" if c.guessed else "")
             return c.source
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == self.SCALING:
+                how = "the import's guess, to check after importing" if c.guessed else "what the trace says"
+                return f"{c.scaling.value}: {how} ({c.why})" if c.why else f"{c.scaling.value}: {how}"
             return f"{c.name}: {c.source}" if c.source else c.name
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.SCALING and c.guessed:
+            return QBrush(GUESSED)
         if role == Qt.ItemDataRole.UserRole:
             return c.time if col == self.TIME else None
         return self._align(index, role)
