@@ -8,7 +8,7 @@ import pytest
 
 from amdahl_desk.files.traces import import_trace
 from amdahl_desk.model import Component, Profile, Scaling, analyse
-from amdahl_desk.model.report import report_text
+from amdahl_desk.present.report import report_text
 
 from ..traces import expect
 
