@@ -10,6 +10,8 @@ from ..model.errors import ProfileError
 from ..model.objective_specs import objectives_text
 from ..model.profile import Profile
 from .grid import Grid
+from .guessed_column import HEADER as GUESSED_HEADER
+from .guessed_column import guessed_cells
 from .tables import Loaded, TableReader
 
 MAX_CSV_BYTES = 64 * 2**20
@@ -105,9 +107,11 @@ def csv_text(profile: Profile) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     with_objectives = any(c.objectives for c in profile.components)
+    guesses = guessed_cells(profile.components)
     header = ["Component", f"Time ({profile.unit.value})", "Scaling", "Group", "Notes"]
-    writer.writerow(header + ["Objectives"] if with_objectives else header)
-    for c in profile.components:
+    header += ["Objectives"] * with_objectives + [GUESSED_HEADER] * (guesses is not None)
+    writer.writerow(header)
+    for i, c in enumerate(profile.components):
         row = [
             escape_field(c.name),
             repr(c.time) if c.time != int(c.time) else int(c.time),
@@ -117,5 +121,7 @@ def csv_text(profile: Profile) -> str:
         ]
         if with_objectives:
             row.append(escape_field(objectives_text(c.objectives)))
+        if guesses is not None:
+            row.append(guesses[i])
         writer.writerow(row)
     return out.getvalue()

@@ -18,6 +18,7 @@ COMPONENT_HEADERS = {
     "group": {"group", "category"},
     "notes": {"notes", "note", "comment", "comments"},
     "objectives": {"objectives", "objective", "boundaries"},
+    "scaling_guessed": {"scaling guessed", "scaling is a guess", "guessed scaling"},
 }
 OPTIMIZATION_HEADERS = {
     "enabled": {"enabled", "on", "active", "use", "apply"},

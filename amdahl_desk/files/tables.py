@@ -42,6 +42,7 @@ from .cells import (
     split_targets,
 )
 from .grid import CellValue, Grid, as_text, is_empty, shown
+from .guessed_column import with_guesses
 from .headers import (
     COMPONENT_HEADERS,
     OPTIMIZATION_HEADERS,
@@ -162,8 +163,8 @@ class TableReader:
         if written is None and bare_unit is unit and not self._row_errors:
             # Every time a plain number in the table's unit, no cell refused (the usual big sheet): one pass at
             # C speed. The reader's names are already stripped: tuple.__new__ skips Component.__new__.
-            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7])) for r in rows]  # type: ignore[index]
-            return made, unit
+            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7], False)) for r in rows]  # type: ignore[index]
+            return self._with_guesses(made), unit
         components: list[Component] = []
         for row in rows:
             if row.error is not None:
@@ -176,8 +177,10 @@ class TableReader:
             else:
                 time = convert(row.time[0], row.time[1] or bare_unit, unit)
             # The reader's names are already stripped: tuple.__new__ skips Component.__new__ and its strip().
-            components.append(new_tuple(Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives)))
-        return components, unit
+            components.append(
+                new_tuple(Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives, False))
+            )
+        return self._with_guesses(components), unit
 
     def _plain_components(
         self, grid: Grid, header: int, cols: dict[str, int], plain: PlainColumns, unit: TimeUnit
@@ -194,9 +197,20 @@ class TableReader:
         # The names are stripped already: tuple.__new__ skips Component.__new__ and its strip().
         # strict=False: the names stop before a total line; the other columns run on to it.
         fields = zip(
-            plain.names[:count], plain.times, plain.scalings, plain.groups, plain.notes, plain.objectives, strict=False
+            plain.names[:count],
+            plain.times,
+            plain.scalings,
+            plain.groups,
+            plain.notes,
+            plain.objectives,
+            repeat(False),
+            strict=False,
         )
-        return list(map(tuple.__new__, repeat(Component), fields)), unit
+        return self._with_guesses(list(map(tuple.__new__, repeat(Component), fields))), unit
+
+    def _with_guesses(self, components: list[Component]) -> list[Component]:
+        assert self._component_cells is not None  # set by both paths before they build the components
+        return with_guesses(components, *self._component_cells, self.problem)
 
     def _missing_header(self, grid: Grid) -> None:
         first = next((r for r in range(len(grid.rows)) if any(not is_empty(v) for v in grid.rows[r])), None)

@@ -20,6 +20,8 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.units import decimal_text
 from .extra_sheets import load_cost_rows, objectives_column, write_measurements_sheet, write_objectives_sheet
+from .guessed_column import HEADER as GUESSED_HEADER
+from .guessed_column import guessed_cells
 from .print_layout import print_sheet
 from .summary_sheet import bar_chart_height, write_summary
 from .xlsx_book import Book, printable
@@ -113,7 +115,16 @@ def _write_components(out: Book, profile: Profile, analysis: Analysis | None) ->
         ws.write_number(n + 1, 2, 0, out.bold_share)
         ws.write_number(n + 1, 6, 0, out.bold)
     has_objectives = objectives_column(ws, profile, 7, out.header, printable)
-    print_sheet(ws, n + 1, 7 if has_objectives else 6)
+    last_col = 7 if has_objectives else 6
+    guesses = guessed_cells(comps)
+    if guesses is not None:
+        last_col += 1
+        ws.set_column(last_col, last_col, 16)
+        ws.write_string(0, last_col, GUESSED_HEADER, out.header)
+        for row, cell in enumerate(guesses, start=1):
+            if cell:
+                ws.write_string(row, last_col, cell)
+    print_sheet(ws, n + 1, last_col)
 
 
 def new_time_divisors(profile: Profile) -> list[str]:

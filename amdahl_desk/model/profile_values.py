@@ -103,6 +103,8 @@ class _ComponentFields(NamedTuple):
     group: str = ""
     notes: str = ""
     objectives: tuple[str, ...] = ()
+    # The scaling class is a guess (an import's, from the name): shown as such until a person chooses a class.
+    scaling_guessed: bool = False
 
 
 SCALING_CODE = {Scaling.SERIAL: 0, Scaling.PARALLEL: 1, Scaling.COMMUNICATION: 2}
@@ -125,15 +127,24 @@ class Component(_ComponentFields):
         group: str = "",
         notes: str = "",
         objectives: tuple[str, ...] = (),
+        scaling_guessed: bool = False,
     ) -> Component:
         # Names are identifiers people type and paste: surrounding blanks (tabs too) are never meant.
         # Objectives are trimmed and each kept once. ``_replace`` bypasses this: give it parse_objectives' result.
         return super().__new__(
-            cls, name.strip(), time, scaling, group, notes, normalise_objectives(objectives) if objectives else ()
+            cls,
+            name.strip(),
+            time,
+            scaling,
+            group,
+            notes,
+            normalise_objectives(objectives) if objectives else (),
+            scaling_guessed,
         )
 
     def __repr__(self) -> str:
         more = f", objectives={self.objectives!r}" if self.objectives else ""
+        more += ", scaling_guessed=True" if self.scaling_guessed else ""
         return f"Component({self.name!r}, {self.time!r}, {self.scaling.value}, group={self.group!r}{more})"
 
 

@@ -18,6 +18,7 @@ import msgspec
 
 from ...model.traces.errors import TraceError
 from ...model.traces.events import TraceBuilder, TraceEvents
+from .json_depth import too_deep
 from .kineto_events import Consumer, Event, lenient_event
 from .source import Progress, open_stream
 
@@ -78,7 +79,7 @@ class _Reader:
                 if not more or len(buf) > _HEADER_LIMIT:
                     self._not_a_trace(buf, more)
                 buf += more
-            self._header(bytes(buf[first + 1 : m.start()]))
+            self._header(bytes(buf[first + 1 : m.start()]), first + 1)
             start = m.end()
         else:
             raise TraceError(
@@ -125,12 +126,15 @@ class _Reader:
             json.loads(bytes(buf))
         except (ValueError, UnicodeDecodeError) as exc:
             raise TraceError(f"this is not valid JSON ({exc}); expected a PyTorch/Chrome trace", self.source) from None
+        except RecursionError:
+            raise too_deep(bytes(buf), self.source) from None
         raise TraceError(
             'this JSON has no "traceEvents" list; expected a PyTorch/Chrome trace (or a speedscope profile)',
             self.source,
         )
 
-    def _header(self, text: bytes) -> None:
+    def _header(self, text: bytes, offset: int) -> None:
+        offset += len(text) - len(text.lstrip())
         text = text.strip().rstrip(b",")
         if not text:
             return
@@ -140,6 +144,8 @@ class _Reader:
             raise TraceError(
                 "the trace's header (before traceEvents) is not valid JSON", self.source, "byte 1"
             ) from None
+        except RecursionError:
+            raise too_deep(text, self.source, offset, "the trace's header (before traceEvents)") from None
         self._keep(header)
 
     def _keep(self, info: Any) -> None:
@@ -156,6 +162,8 @@ class _Reader:
             events = self.decoder.decode(text)
         except (msgspec.DecodeError, msgspec.ValidationError):
             return self._lenient(bytes(buf[:end]), self.offset)
+        except RecursionError:
+            raise too_deep(bytes(buf[:end]), self.source, self.offset, "an event") from None
         self.consumer.consume(events)
         return "done", 0
 
@@ -176,6 +184,8 @@ class _Reader:
             where = f"event {self.consumer.count + len(batch) + 1:,} (byte {offset + pos:,})"
             try:
                 raw, end = decoder.raw_decode(text, pos)
+            except RecursionError:
+                raise too_deep(data, self.source, offset, "an event") from None
             except json.JSONDecodeError as exc:
                 if n - exc.pos < _CUT_SLACK:  # an event cut at a "}, {" inside it: read on
                     self.consumer.consume(batch)
@@ -215,6 +225,8 @@ class _Reader:
             where = f"event {self.consumer.count + len(batch) + 1:,} (byte {self.offset + pos:,})"
             try:
                 raw, pos = decoder.raw_decode(text, pos)
+            except RecursionError:
+                raise too_deep(bytes(buf), self.source, self.offset, "an event") from None
             except json.JSONDecodeError as exc:
                 if exc.pos >= n - 1 or "Unterminated" in exc.msg:
                     raise TraceError(truncated, self.source, where) from None
@@ -245,6 +257,8 @@ class _Reader:
                 self._keep(json.loads("{" + rest + "}"))
             except ValueError:
                 raise TraceError("the keys after traceEvents are not valid JSON", self.source) from None
+            except RecursionError:
+                raise too_deep(bytes(buf), self.source, self.offset, "the keys after traceEvents") from None
 
 
 def _text(data: bytes, source: str, offset: int) -> str:

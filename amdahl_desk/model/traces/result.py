@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..profile import Component, Profile, Scaling, Settings
+from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
+from ..profile_rules import name_key, one_line
 from ..units import TimeUnit
 from .gpu import GpuSplit
+from .names import classify
 
 GROUPINGS = ("annotation", "op", "gpu", "function")
 
@@ -28,12 +30,33 @@ class ImportOptions:
 
 @dataclass(frozen=True)
 class StepInfo:
-    """One step: its time (in the result's unit), whether it is far from the median, whether it was left out."""
+    """One step: its CPU time and its stretch of the GPU timeline (in the result's unit; None without GPU events),
+    whether each is far from the median, whether the step was left out."""
 
     name: str
     time: float
     flagged: bool
     excluded: bool
+    gpu_time: float | None = None
+    gpu_flagged: bool = False
+
+    @property
+    def off(self) -> bool:
+        """Far from the median on the CPU or on the GPU: what leaving out flagged steps leaves out."""
+        return self.flagged or self.gpu_flagged
+
+
+class Notes:
+    """An import's warnings, each in two wordings: the command line's (which names its flags) and the window's
+    (which names its controls)."""
+
+    def __init__(self) -> None:
+        self.cli: list[str] = []
+        self.window: list[str] = []
+
+    def add(self, text: str, cli: str = "", window: str = "") -> None:
+        self.cli.append(text + cli)
+        self.window.append(text + window)
 
 
 @dataclass(frozen=True)
@@ -49,13 +72,22 @@ class RankInfo:
 
 @dataclass(frozen=True)
 class ImportedComponent:
-    """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes)."""
+    """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes);
+    ``guessed``: its scaling class is the import's guess, and ``why`` says where the class comes from."""
 
     name: str
     time: float
     scaling: Scaling
     group: str = ""
     source: str = ""
+    guessed: bool = False
+    why: str = ""
+
+    @classmethod
+    def named(cls, name: str, time: float, trace_name: str, group: str = "", source: str = "") -> ImportedComponent:
+        """A component whose class the name rules give for ``trace_name`` (the name as the trace spells it)."""
+        found = classify(trace_name)
+        return cls(name, time, found.scaling, group, source, found.guessed, found.why)
 
 
 @dataclass(frozen=True)
@@ -74,6 +106,12 @@ class ImportResult:
     ranks: tuple[RankInfo, ...] = ()
     rank: int | None = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    baseline_gpus: int = 1  # the GPUs (ranks) the trace was measured on: the profile's N0
+    window_warnings: tuple[str, ...] | None = None  # the warnings worded for the window; None: as ``warnings``
+
+    @property
+    def warnings_for_window(self) -> tuple[str, ...]:
+        return self.warnings if self.window_warnings is None else self.window_warnings
 
     @property
     def total(self) -> float:
@@ -82,10 +120,20 @@ class ImportResult:
     def to_profile(self) -> Profile:
         """A normal profile: the components (source in Notes) and a boundary saying what was imported."""
         comps = [
-            Component(c.name, max(c.time, 0.0), c.scaling, c.group, f"{c.source} (from {self.source})".strip())
+            Component(
+                c.name,
+                max(c.time, 0.0),
+                c.scaling,
+                c.group,
+                f"{c.source} (from {self.source})".strip(),
+                scaling_guessed=c.guessed,
+            )
             for c in self.components
         ]
-        return Profile(comps, settings=Settings(boundary=self.boundary), unit=self.unit)
+        n0 = self.baseline_gpus
+        counts = default_gpu_counts(max(1024, 8 * n0)) if n0 > 1 else default_gpu_counts()
+        settings = Settings(boundary=self.boundary, baseline_gpus=n0, gpu_counts=counts)
+        return Profile(comps, settings=settings, unit=self.unit)
 
     def to_json(self) -> dict[str, Any]:
         """The command line's JSON: format, unit, steps, step_time, components, gpu (when there are GPU events)."""
@@ -98,13 +146,31 @@ class ImportResult:
             "step_time": self.step_time,
             "step_list": None
             if self.steps is None
-            else [{"name": s.name, "time": s.time, "flagged": s.flagged, "excluded": s.excluded} for s in self.steps],
+            else [
+                {
+                    "name": s.name,
+                    "time": s.time,
+                    "flagged": s.flagged,
+                    "excluded": s.excluded,
+                    "gpu_time": s.gpu_time,
+                    "gpu_flagged": s.gpu_flagged,
+                }
+                for s in self.steps
+            ],
             "components": [
-                {"name": c.name, "time": c.time, "scaling": c.scaling.value, "group": c.group, "source": c.source}
+                {
+                    "name": c.name,
+                    "time": c.time,
+                    "scaling": c.scaling.value,
+                    "scaling_guessed": c.guessed,
+                    "group": c.group,
+                    "source": c.source,
+                }
                 for c in self.components
             ],
             "total": self.total,
             "boundary": self.boundary,
+            "baseline_gpus": self.baseline_gpus,
             "warnings": list(self.warnings),
         }
         if self.gpu is not None:
@@ -134,16 +200,18 @@ class ImportResult:
 
 
 def unique_names(names: Iterable[str], limit: int = 120) -> list[str]:
-    """Names made non-empty, not too long and unique ignoring case (a profile's rule), in order."""
+    """Names as the profile will hold them, in order: one line of visible text by the profile's own rule (control
+    characters shown as U+FFFD), not empty, not too long and unique by the profile's name key — so the
+    preview shows exactly what the import makes."""
     seen: set[str] = set()
     out: list[str] = []
     for raw in names:
-        name = " ".join(raw.split()) or "(unnamed)"
+        name = " ".join(one_line(raw).split()) or "(unnamed)"
         if len(name) > limit:
             name = name[: limit - 1] + "…"
         candidate, k = name, 2
-        while candidate.casefold() in seen:
+        while name_key(candidate) in seen:
             candidate, k = f"{name} ({k})", k + 1
-        seen.add(candidate.casefold())
+        seen.add(name_key(candidate))
         out.append(candidate)
     return out
