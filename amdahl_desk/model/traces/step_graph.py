@@ -100,13 +100,14 @@ def _gpu(ix: TraceIndex, start: float, end: float) -> StepGpu:
     events, stream = events[order], stream[order]
     s = np.maximum(ev.gpu_ts[events], start)
     e = np.minimum(ev.gpu_ts[events] + ev.gpu_dur[events], end)
-    same = np.concatenate((stream[1:] == stream[:-1], [False]))
+    same = np.concatenate((stream[1:] == stream[:-1], [False])) if len(stream) else np.zeros(0, dtype=bool)
     e[same] = np.minimum(e[same], s[1:][same[:-1]])  # events that overlap on one stream: cut at the next start
     e = np.maximum(e, s)
     launch = ix.launch_ts[events]
     launch = np.where(np.isnan(launch), s, launch)
     bounds = np.flatnonzero(np.concatenate(([True], stream[1:] != stream[:-1]))) if len(stream) else np.empty(0, int)
-    ptr = {int(stream[b]): (int(b), int(c)) for b, c in zip(bounds, np.append(bounds[1:], len(stream)), strict=True)}
+    stops = np.append(bounds[1:], len(stream)) if len(stream) else bounds
+    ptr = {int(stream[b]): (int(b), int(c)) for b, c in zip(bounds, stops, strict=True)}
     return StepGpu(events, stream, s, e, launch, ptr)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..units import TimeUnit
 from .critical_path import Schedule, Scheduler
-from .dependencies import OP, RUNTIME, GraphTrace
+from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
 from .errors import TraceError
 from .events import GPU_COMMUNICATION, FloatArray
 from .path_graph import CPU, KINDS, PathGraph
@@ -57,15 +57,19 @@ class PathTrace:
         cpu = owner >= 0
         cpu &= owner < g.cpu_rows
         gpu = owner >= g.cpu_rows
-        for name_ids, w in (
-            (ev.cpu_name[owner[cpu]], weight[cpu]),
-            (ev.gpu_name[owner[gpu] - g.cpu_rows], weight[gpu]),
+        own = self.trace.deps.cpu_class
+        annotation = np.zeros(len(ev.names), dtype=bool)
+        annotation[ev.cpu_name[np.flatnonzero(own == ANNOTATION)]] = True
+        for on_cpu, name_ids, w in (
+            (True, ev.cpu_name[owner[cpu]], weight[cpu]),
+            (False, ev.gpu_name[owner[gpu] - g.cpu_rows], weight[gpu]),
         ):
             if not len(name_ids):
                 continue
             sums = np.bincount(name_ids, weights=w, minlength=len(ev.names))
             for i in np.flatnonzero(sums):
-                totals[ev.names[i]] += float(sums[i])
+                label = f"{ev.names[i]} (outside its ops)" if on_cpu and annotation[i] else ev.names[i]
+                totals[label] += float(sums[i])
         idle = owner < 0
         kinds = g.kind[sel][idle]
         totals[IDLE_NAMES[CPU]] += float(weight[idle][kinds == CPU].sum())
