@@ -43,10 +43,11 @@ def cpu_chains(
     ts: FloatArray,
     end: FloatArray,
     parent: IntArray,
-    depth: IntArray,
+    order: IntArray,
     call_wait_end: dict[int, float],
 ) -> CpuPoints:
-    """Add one chain per thread to ``builder``; ``call_wait_end``: blocking call (local row) → when its wait ended."""
+    """Add one chain per thread to ``builder``; ``order`` is each row's place by (thread, start, longest first),
+    ``call_wait_end`` maps a blocking call (local row) to when its wait ended."""
     ev, deps = ix.trace.events, ix.trace.deps
     n = len(rows)
     counts = {"thread_joins": 0, "thread_wakes": 0}
@@ -58,7 +59,7 @@ def cpu_chains(
     p_start = np.concatenate((np.ones(n, dtype=bool), np.zeros(n, dtype=bool)))
     p_time = np.concatenate((ts, end))
     p_thread = ev.cpu_thread[rows][p_row]
-    tie = np.where(p_start, depth[p_row], -depth[p_row])
+    tie = np.where(p_start, order[p_row], -order[p_row])  # at one time: parents start first and end last
     order = np.lexsort((tie, p_start, p_time, p_thread))
     p_row, p_start, p_time, p_thread = p_row[order], p_start[order], p_time[order], p_thread[order]
     first = np.concatenate(([True], p_thread[1:] != p_thread[:-1]))
@@ -121,7 +122,7 @@ def cpu_chains(
         joins = [(w, q + int(np.searchsorted(shift, q, side="right"))) for w, q in joins]
     owner_item = np.where(owner < 0, -1, rows[np.maximum(owner, 0)])
     on_step = p_thread == step.thread
-    wake_at, wake_src, wake_weight = _wakes(first, p_start, p_row, depth, on_step, weight, p_time)
+    wake_at, wake_src, wake_weight = _wakes(first, p_start, p_row, parent, on_step, weight, p_time)
     weight[wake_at] = 0.0  # the idle stretch before it is now the latency after the step thread's point
     counts["thread_wakes"] = len(wake_at)
     phase = np.where(is_wait, 2, p_start.astype(np.int64))
@@ -153,14 +154,14 @@ def _wakes(
     first: np.ndarray,
     p_start: np.ndarray,
     p_row: IntArray,
-    depth: IntArray,
+    parent: IntArray,
     on_step: np.ndarray,
     weight: FloatArray,
     p_time: FloatArray,
 ) -> tuple[IntArray, IntArray, FloatArray]:
     """Points of other threads where a top-level event starts after an idle stretch of ``WAKE_MIN_US`` or more,
     the step thread's latest point before each, and the time between them."""
-    top = p_start & (depth[p_row] == 0) & ~on_step & (weight >= WAKE_MIN_US)
+    top = p_start & (parent[p_row] < 0) & ~on_step & (weight >= WAKE_MIN_US)
     wake = np.flatnonzero(top & (first | ~np.roll(p_start, 1)))
     step_pts = np.flatnonzero(on_step)
     if not len(wake) or not len(step_pts):

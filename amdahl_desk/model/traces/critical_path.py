@@ -50,15 +50,47 @@ class Schedule:
 
 
 class Scheduler:
-    """A graph's arrays as Python lists, made once, for the pass each what-if takes."""
+    """A graph made ready, once, for the pass each what-if takes.
+
+    Only the points an edge leaves or reaches (and each chain's first and last) need the pass; between two of
+    them a chain's times are its weights' running sum, which numpy adds up. The pass walks those points in
+    schedule order with Python lists — a few per GPU event, not one per CPU event.
+    """
 
     def __init__(self, graph: PathGraph) -> None:
-        self.graph = graph
-        self._prev = graph.prev.tolist()
-        self._ptr = graph.edge_ptr.tolist()
-        self._src = graph.edge_src.tolist()
-        self._edge_weight = graph.edge_weight.tolist()
-        self._has_edges = (np.diff(graph.edge_ptr) > 0).tolist()
+        g = graph
+        n = len(g.time)
+        self.graph = g
+        co = g.chain_order
+        self._co = co
+        pos = np.empty(n, dtype=np.int64)
+        pos[co] = np.arange(n)
+        self._pos = pos
+        starts = g.prev < 0
+        self._starts_c = starts[co]
+        ends = np.zeros(n, dtype=bool)
+        if n:
+            ends[co[np.append(self._starts_c[1:], True)]] = True
+        has_in = np.diff(g.edge_ptr) > 0
+        is_src = np.zeros(n, dtype=bool)
+        is_src[g.edge_src] = True
+        special = starts | has_in | is_src | ends
+        self._special = special
+        self._special_pts = np.flatnonzero(special)  # in schedule order
+        self._index_of = np.full(n, -1, dtype=np.int64)
+        self._index_of[self._special_pts] = np.arange(len(self._special_pts))
+        # per chain position: the latest special point at or before it (a chain starts with one)
+        self._last_special = np.maximum.accumulate(np.where(special[co], np.arange(n), -1)) if n else pos
+        q = pos[self._special_pts]
+        first = starts[self._special_pts]
+        self._q = q
+        self._prev_q = np.where(first, -1, self._last_special[np.maximum(q - 1, 0)])
+        self._anchor = np.where(self._prev_q >= 0, co[np.maximum(self._prev_q, 0)], -1).tolist()
+        self._sp = self._special_pts.tolist()
+        self._ptr = g.edge_ptr.tolist()
+        self._src = g.edge_src.tolist()
+        self._edge_weight = g.edge_weight.tolist()
+        self._has = has_in[self._special_pts].tolist()
 
     def run(self, factor: FloatArray | None = None) -> Schedule:
         """The schedule with each segment's weight divided by ``factor`` (per point; None: as observed)."""
@@ -68,37 +100,46 @@ class Scheduler:
             scaled = g.prev >= 0  # a release is a time outside the step: never scaled
             with np.errstate(divide="ignore", invalid="ignore"):
                 weight[scaled] = np.where(np.isinf(factor[scaled]), 0.0, weight[scaled] / factor[scaled])
-        w = weight.tolist()
-        prev, ptr, src, ew, has = self._prev, self._ptr, self._src, self._edge_weight, self._has_edges
-        n = len(w)
-        t = [0.0] * n
-        via = [CHAIN] * n
-        for j in range(n):
-            p = prev[j]
-            if p >= 0:
-                v = t[p] + w[j]
+        chain_w = weight[self._co]
+        chain_w[self._starts_c] = 0.0
+        cum = np.cumsum(chain_w)
+        step = np.where(self._prev_q >= 0, cum[self._q] - cum[np.maximum(self._prev_q, 0)], weight[self._special_pts])
+        span = step.tolist()
+        sp, anchor, ptr, src, ew, has = self._sp, self._anchor, self._ptr, self._src, self._edge_weight, self._has
+        t = [0.0] * len(weight)
+        via = [CHAIN] * len(sp)
+        for k in range(len(sp)):
+            a = anchor[k]
+            if a >= 0:
+                v = t[a] + span[k]
                 how = CHAIN
             else:
-                v = w[j]
+                v = span[k]
                 how = RELEASE
-            if has[j]:
+            if has[k]:
+                j = sp[k]
                 for e in range(ptr[j], ptr[j + 1]):
                     c = t[src[e]] + ew[e]
                     if c > v:
                         v = c
                         how = e
-            t[j] = v
-            via[j] = how
-        times = np.array(t, dtype=np.float64)
+            t[sp[k]] = v
+            via[k] = how
+        known = np.array(t, dtype=np.float64)
+        times = np.empty(len(weight))
+        if len(weight):
+            last = self._last_special
+            times[self._co] = known[self._co[last]] + (cum - cum[last])
         return self._path(times, via, weight)
 
     def _path(self, times: FloatArray, via: list[int], weight: FloatArray) -> Schedule:
         g = self.graph
         ptr = g.step_ptr
         lengths = np.zeros(g.steps)
-        on_path = np.zeros(len(times), dtype=bool)
+        marks = np.zeros(len(times) + 1, dtype=np.int64)
         edges = np.zeros(len(g.edge_src), dtype=bool)
-        prev, src = self._prev, self._src
+        co, pos, last, prev_q = self._co, self._pos, self._last_special, self._prev_q
+        special, index_of, src = self._special, self._index_of, self._src
         for k in range(g.steps):
             lo, hi = int(ptr[k]), int(ptr[k + 1])
             if hi == lo:
@@ -106,14 +147,27 @@ class Scheduler:
             j = lo + int(np.argmax(times[lo:hi]))
             lengths[k] = times[j]
             while True:
-                how = via[j]
+                q = int(pos[j])
+                if not special[j]:
+                    a = int(last[q])
+                    marks[a + 1] += 1
+                    marks[q + 1] -= 1
+                    j = int(co[a])
+                    continue
+                i = int(index_of[j])
+                how = via[i]
                 if how == CHAIN:
-                    on_path[j] = True
-                    j = prev[j]
+                    p = int(prev_q[i])
+                    marks[p + 1] += 1
+                    marks[q + 1] -= 1
+                    j = int(co[p])
                 elif how == RELEASE:
-                    on_path[j] = True
+                    marks[q] += 1
+                    marks[q + 1] -= 1
                     break
                 else:
                     edges[how] = True
                     j = src[how]
+        on_path = np.zeros(len(times), dtype=bool)
+        on_path[co] = np.cumsum(marks[:-1]) > 0
         return Schedule(times, lengths, on_path, edges, weight)

@@ -94,6 +94,7 @@ class PathGraph:
     edge_src: IntArray
     edge_weight: FloatArray
     edge_kind: IntArray
+    chain_order: IntArray  # every point, chain after chain, each chain in its order (chains start with prev -1)
     items: int  # owners are 0 … items-1: CPU rows, then the trace's GPU events after them
     cpu_rows: int
     counts: dict[str, int]
@@ -129,6 +130,7 @@ class StepPoints:
     edge_weight: FloatArray
     edge_kind: IntArray
     dropped: int
+    chain_order: IntArray  # the points chain after chain, each chain in its order
 
 
 def freeze(b: ChainBuilder, start: float) -> StepPoints:
@@ -139,7 +141,7 @@ def freeze(b: ChainBuilder, start: float) -> StepPoints:
     if b.size == 0:
         e = np.empty(0, dtype=np.int64)
         f = np.empty(0, dtype=np.float64)
-        return StepPoints(f, e, f, e, e, e, e, f, e, 0)
+        return StepPoints(f, e, f, e, e, e, e, f, e, 0, e)
     time = np.concatenate(b.time)
     phase, side, chain = np.concatenate(b.phase), np.concatenate(b.side), np.concatenate(b.chain)
     pos = np.arange(b.size)
@@ -176,6 +178,7 @@ def freeze(b: ChainBuilder, start: float) -> StepPoints:
         ew,
         ek,
         dropped,
+        rank,
     )
 
 
@@ -213,6 +216,7 @@ def join(
         edge_src=src[by_dst],
         edge_weight=cat([s.edge_weight for s in steps], np.float64)[by_dst],
         edge_kind=cat([s.edge_kind for s in steps], np.int64)[by_dst],
+        chain_order=cat([s.chain_order + o for s, o in zip(steps, offsets, strict=False)], np.int64),
         items=items,
         cpu_rows=cpu_rows,
         counts=counts,

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import path_graph as pg
 from .cpu_chains import cpu_chains
 from .dependencies import GraphTrace
 from .events import GPU_COMMUNICATION, GPU_COMPUTE, IntArray
+from .nesting import nest
 from .path_graph import (
     CPU,
     GPU_GAP,
@@ -33,12 +35,6 @@ from .path_graph import (
     StepPoints,
     freeze,
     join,
-)
-from .path_graph import (
-    GPU_COMMUNICATION as K_COMM,
-)
-from .path_graph import (
-    GPU_COMPUTE as K_COMPUTE,
 )
 from .trace_index import StepWindow, TraceIndex, index_trace
 from .waits import StepGpu, Waits, find_waits
@@ -56,28 +52,6 @@ def build_paths(trace: GraphTrace, steps: list[StepWindow], ix: TraceIndex | Non
             counts[k] = counts.get(k, 0) + v
     ev = trace.events
     return join(parts, [(s.start, s.end) for s in steps], len(ev.cpu_ts) + len(ev.gpu_ts), len(ev.cpu_ts), counts)
-
-
-def _nest(thread: list[int], ts: list[float], end: list[float]) -> tuple[list[int], list[int]]:
-    """Parents and depths of events sorted by (thread, start, longest first); ``end`` is cut to the parent's."""
-    n = len(ts)
-    parent, depth = [-1] * n, [0] * n
-    stack: list[int] = []
-    current = None
-    for i in range(n):
-        if thread[i] != current:
-            stack.clear()
-            current = thread[i]
-        t = ts[i]
-        while stack and end[stack[-1]] <= t:
-            stack.pop()
-        if stack:
-            top = stack[-1]
-            if end[i] > end[top]:
-                end[i] = end[top]
-            parent[i], depth[i] = top, len(stack)
-        stack.append(i)
-    return parent, depth
 
 
 def _cpu_rows(ix: TraceIndex, start: float, end: float) -> IntArray:
@@ -119,22 +93,18 @@ def _step(ix: TraceIndex, step: StepWindow) -> tuple[StepPoints, dict[str, int]]
     thread = ev.cpu_thread[rows]
     ts = ev.cpu_ts[rows]
     by = np.lexsort((-ev.cpu_dur[rows], ts, thread))
-    rows_n = rows[by]
-    end_list = np.minimum(ev.cpu_ts[rows_n] + ev.cpu_dur[rows_n], b).tolist()
-    parent_l, depth_l = _nest(ev.cpu_thread[rows_n].tolist(), ev.cpu_ts[rows_n].tolist(), end_list)
-    # back to row order (find_waits looks rows up by number)
-    inv = np.empty(len(rows), dtype=np.int64)
-    inv[by] = np.arange(len(rows))
-    cut_end = np.array(end_list, dtype=np.float64)[inv] if len(rows) else np.empty(0)
-    parent_n = np.array(parent_l, dtype=np.int64)
-    parent = np.where(parent_n >= 0, by[np.maximum(parent_n, 0)], -1)[inv] if len(rows) else parent_n
-    depth = np.array(depth_l, dtype=np.int64)[inv] if len(rows) else parent_n
+    parent_n, end_n = nest(thread[by], ts[by], np.minimum(ts[by] + ev.cpu_dur[rows[by]], b))
+    # back to row order (find_waits looks rows up by number); ``order`` is each row's place in start order
+    order = np.empty(len(rows), dtype=np.int64)
+    order[by] = np.arange(len(rows))
+    cut_end = end_n[order]
+    parent = np.where(parent_n >= 0, by[np.maximum(parent_n, 0)], -1)[order]
     waits = find_waits(ix, rows, ts, cut_end, g)
     builder = ChainBuilder()
     wait_end: dict[int, float] = {}
     for call, event in zip(waits.call.tolist(), waits.event.tolist(), strict=True):
         wait_end[call] = max(wait_end.get(call, -np.inf), float(g.end[event]))
-    cpu = cpu_chains(builder, ix, step, rows, ts, cut_end, parent, depth, wait_end)
+    cpu = cpu_chains(builder, ix, step, rows, ts, cut_end, parent, order, wait_end)
     _gpu_chains(builder, ix, step, rows, cpu.start_point, cpu.wait_point, waits, g)
     points = freeze(builder, a)
     return points, {**waits.counts, **cpu.counts, "gpu_events": len(g.event), "cpu_events": len(rows)}
@@ -192,7 +162,9 @@ def _gpu_chains(
     gk = ev.gpu_kind[g.event]
     kinds = np.empty(2 * m, dtype=np.int64)
     kinds[0::2] = GPU_GAP
-    kinds[1::2] = np.where(gk == GPU_COMPUTE, K_COMPUTE, np.where(gk == GPU_COMMUNICATION, K_COMM, GPU_MEMORY))
+    kinds[1::2] = np.where(
+        gk == GPU_COMPUTE, pg.GPU_COMPUTE, np.where(gk == GPU_COMMUNICATION, pg.GPU_COMMUNICATION, GPU_MEMORY)
+    )
     bounds = np.flatnonzero(first)
     base = np.empty(m, dtype=np.int64)
     for lo, hi in zip(bounds.tolist(), np.append(bounds[1:], m).tolist(), strict=True):

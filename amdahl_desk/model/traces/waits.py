@@ -84,17 +84,15 @@ def find_waits(
     src: list[int] = []
     dst: list[int] = []
     counts = {"waits_recorded": 0, "waits_inferred": 0, "launch_queue_waits": 0}
-    local_gpu = {int(e): i for i, e in enumerate(g.event.tolist())} if len(g.event) < 4096 else None
+    by_event = np.argsort(g.event, kind="stable")
 
     def local_of_row(row: int) -> int:
         k = int(np.searchsorted(rows, row))
         return k if k < len(rows) and rows[k] == row else -1
 
     def local_of_gpu(event: int) -> int:
-        if local_gpu is not None:
-            return local_gpu.get(event, -1)
-        hits = np.flatnonzero(g.event == event)
-        return int(hits[0]) if len(hits) else -1
+        k = int(np.searchsorted(g.event, event, sorter=by_event))
+        return int(by_event[k]) if k < len(by_event) and g.event[by_event[k]] == event else -1
 
     def streams_of(device: int) -> list[int]:
         return [s for s in g.stream_ptr if device < 0 or int(ix.stream_device[s]) == device]
