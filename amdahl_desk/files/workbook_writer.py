@@ -24,7 +24,13 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile, Scaling
 from ..model.report import headline, target_sentence
 from ..model.units import decimal_text
-from .extra_sheets import load_cost_rows, objectives_column, write_measurements_sheet, write_objectives_sheet
+from .extra_sheets import (
+    load_cost_rows,
+    objectives_column,
+    trace_rows,
+    write_measurements_sheet,
+    write_objectives_sheet,
+)
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
 TIME_FORMAT = "#,##0.###"
@@ -190,6 +196,7 @@ def _write_settings(out: _Book, profile: Profile) -> None:
         ("Ring message size", f"{decimal_text(s.ring_message_bytes, 1e6)} MB", "ring model: bytes all-reduced"),
         ("Ring bandwidth", f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s", "ring model: link bandwidth"),
         *load_cost_rows(profile),
+        *trace_rows(profile),
     ]
     for row, (key, value, meaning) in enumerate(rows, start=1):
         ws.write_string(row, 0, key)

@@ -54,7 +54,9 @@ def compare(trace: Path, rounds: int, aim_time: float, aim_mb: float | None) -> 
     print(f"whatif time: median {t['whatif']:.2f} s; floor (import) {t['import']:.2f} s; ratio {ratio:.2f} "
           f"(aim: ≤ {aim_time}) {verdict}")  # fmt: skip
     if aim_mb is not None:
-        print(f"whatif peak memory: {m['whatif']:.0f} MB (aim: < {aim_mb:.0f} MB) {'ok' if m['whatif'] < aim_mb else 'MISSED'}")
+        print(
+            f"whatif peak memory: {m['whatif']:.0f} MB (aim: < {aim_mb:.0f} MB) {'ok' if m['whatif'] < aim_mb else 'MISSED'}"
+        )
 
 
 def main() -> None:

@@ -64,7 +64,7 @@ class Kineto:
         return path
 
 
-def gpu_bound() -> Kineto:
+def gpu_bound(kernel: float = 200) -> Kineto:
     """Four 200 µs kernels queued back to back, then a device synchronisation and a 10 µs op.
 
     CPU: launches at 10, 20, 30, 40 (5 µs each); cudaDeviceSynchronize 50–820; op 820–830; step 0–830.
@@ -73,13 +73,15 @@ def gpu_bound() -> Kineto:
     return 5 + op 10 = 830: CPU 25, launch 5, compute 800.
     ``gemm=2``: kernels 100 each, k4 ends 415, sync returns 420, step 430: 1.930× (the sum says 830/430 too).
     ``gemm`` free: k4 starts at its launch, 40; the sync waits from its start, 50, returns 55; step 65.
+    With ``kernel=100`` it is the trace measured after making the kernels 2× faster: the step is 430.
     """
     t = Kineto()
-    t.step(1, 0, 830)
+    end = 15 + 4 * kernel + 5
+    t.step(1, 0, end + 10)
     for i in range(4):
-        t.launch(10 + 10 * i, 5, "gemm_kernel", 15 + 200 * i, 200)
-    t.call("cudaDeviceSynchronize", 50, 770)
-    t.op("aten::item", 820, 10)
+        t.launch(10 + 10 * i, 5, "gemm_kernel", 15 + kernel * i, kernel)
+    t.call("cudaDeviceSynchronize", 50, end - 50)
+    t.op("aten::item", end, 10)
     return t
 
 
@@ -149,6 +151,22 @@ def mid_step_sync() -> Kineto:
     return t
 
 
+def phases() -> Kineto:
+    """:func:`mid_step_sync` in three annotations: ``## forward ##`` 0–100 (op A and the launch of k1),
+    ``## sync ##`` 100–525 (the device sync), ``## tail ##`` 525–725 (op B).
+
+    CPU times: 100, 425, 200. GPU time: forward 500 (k1 was launched inside it), the others 0. On the critical
+    path: forward 10 (A's own time before the launch) + 500 (k1) = 510; sync 5 (its return); tail 200; the
+    launch latency, 10, is no one's. Forward's K: the path is 205 + max(95u + 5, 510u + 10) with u = 1/K, the
+    GPU branch at every u ≥ 0: it never moves; slack 510, ceiling 725/215. The tail's: 525 + 200u, the same.
+    """
+    t = mid_step_sync()
+    t.x("user_annotation", "## forward ##", 0, 100)
+    t.x("user_annotation", "## sync ##", 100, 425)
+    t.x("user_annotation", "## tail ##", 525, 200)
+    return t
+
+
 def several_steps() -> Kineto:
     """Two steps of different lengths: :func:`gpu_bound` (830) then :func:`mid_step_sync` (725) at 1000.
 
@@ -177,6 +195,7 @@ CASES = {
     "queued_comm": lambda: overlap_with_event_wait(queued_comm=True),
     "mid_step_sync": mid_step_sync,
     "several_steps": several_steps,
+    "phases": phases,
 }
 
 

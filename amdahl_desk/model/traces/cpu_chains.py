@@ -131,7 +131,10 @@ def cpu_chains(
     stops = np.append(starts[1:], len(p_row))
     base = np.empty(len(p_row), dtype=np.int64)
     for lo, hi in zip(starts.tolist(), stops.tolist(), strict=True):
-        b0 = builder.add_chain(p_time[lo:hi], phase[lo:hi], CPU_SIDE, weight[lo:hi], owner_item[lo:hi], kinds[lo:hi])
+        lane = int(p_thread[lo])
+        b0 = builder.add_chain(
+            p_time[lo:hi], phase[lo:hi], CPU_SIDE, weight[lo:hi], owner_item[lo:hi], kinds[lo:hi], lane
+        )
         base[lo:hi] = b0 + np.arange(hi - lo)
     s_point[p_row[p_start]] = base[p_start]
     final = _inserted_order(at, np.flatnonzero(is_wait))

@@ -2,8 +2,9 @@
 
 A group is any set of segments of the steps' graph (a mask over its points): the events an imported
 component stands for, the events a pattern matches. With the group's durations divided by K, the mean
-step length is a convex, piecewise-linear function of u = 1/K; its slope at u = 1 is the group's time on
-the critical path. While the path stays where it is, every microsecond the group saves is saved; the
+step length is a convex, piecewise-linear function of u = 1/K; its slope just below u = 1 is the group's
+time on the critical path (where paths tie, that of the one that stays longest as the group shrinks).
+While the path stays where it is, every microsecond the group saves is saved; the
 **slack** is how much the group can shrink before the path moves elsewhere, at K = ``k_moves``
 (None: it never moves — even free, the group's whole time comes off). Each answer takes a few passes:
 tangents of the convex function are intersected until the breakpoint next to u = 1 is found.
@@ -19,6 +20,7 @@ import numpy as np
 from .whatif import MS_PER_US, PathTrace
 
 _MAX_PASSES = 12
+_NUDGE = 1e-7  # how far below u = 1 the slope is read
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,9 @@ def component_path(pt: PathTrace, name: str, mask: np.ndarray) -> ComponentPath:
     steps = max(g.steps, 1)
     time = float(g.weight[mask].sum()) / steps
     t1 = float(pt.baseline.length.mean())
-    s1 = float(g.weight[pt.baseline.on_path & mask].sum()) / steps
+    # the group's time on the path that stays critical as it starts to shrink: where paths tie, the one with
+    # the least of it (the slope just below u = 1)
+    _, s1 = _evaluate(pt, mask, 1.0 - _NUDGE) if mask.any() else (t1, 0.0)
     eps = 1e-9 * max(t1, 1.0) + 1e-9
     if s1 <= eps:
         t0, _ = _evaluate(pt, mask, 0.0)

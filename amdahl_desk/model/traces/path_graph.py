@@ -34,6 +34,7 @@ class ChainBuilder:
     owner: list[IntArray] = field(default_factory=list)  # the item whose time that segment is (-1: none)
     kind: list[IntArray] = field(default_factory=list)
     chain: list[IntArray] = field(default_factory=list)
+    lane: list[IntArray] = field(default_factory=list)  # a CPU chain's thread, or -1 - a GPU chain's stream id
     size: int = 0
     chains: int = 0
     edges: list[tuple[IntArray, IntArray, FloatArray, IntArray]] = field(default_factory=list)
@@ -46,6 +47,7 @@ class ChainBuilder:
         weight: FloatArray,
         owner: IntArray,
         kind: IntArray,
+        lane: int,
     ) -> int:
         """Append one chain's points (in chain order); returns the index of its first point."""
         first = self.size
@@ -57,6 +59,7 @@ class ChainBuilder:
         self.owner.append(owner)
         self.kind.append(kind)
         self.chain.append(np.full(n, self.chains, dtype=np.int64))
+        self.lane.append(np.full(n, lane, dtype=np.int64))
         self.size += n
         self.chains += 1
         return first
@@ -95,6 +98,7 @@ class PathGraph:
     edge_weight: FloatArray
     edge_kind: IntArray
     chain_order: IntArray  # every point, chain after chain, each chain in its order (chains start with prev -1)
+    lane: IntArray  # per point: its CPU thread, or -1 - its GPU stream's id
     items: int  # owners are 0 … items-1: CPU rows, then the trace's GPU events after them
     cpu_rows: int
     counts: dict[str, int]
@@ -131,6 +135,7 @@ class StepPoints:
     edge_kind: IntArray
     dropped: int
     chain_order: IntArray  # the points chain after chain, each chain in its order
+    lane: IntArray
 
 
 def freeze(b: ChainBuilder, start: float) -> StepPoints:
@@ -141,7 +146,7 @@ def freeze(b: ChainBuilder, start: float) -> StepPoints:
     if b.size == 0:
         e = np.empty(0, dtype=np.int64)
         f = np.empty(0, dtype=np.float64)
-        return StepPoints(f, e, f, e, e, e, e, f, e, 0, e)
+        return StepPoints(f, e, f, e, e, e, e, f, e, 0, e, e)
     time = np.concatenate(b.time)
     phase, side, chain = np.concatenate(b.phase), np.concatenate(b.side), np.concatenate(b.chain)
     pos = np.arange(b.size)
@@ -179,6 +184,7 @@ def freeze(b: ChainBuilder, start: float) -> StepPoints:
         ek,
         dropped,
         rank,
+        np.concatenate(b.lane)[order],
     )
 
 
@@ -217,6 +223,7 @@ def join(
         edge_weight=cat([s.edge_weight for s in steps], np.float64)[by_dst],
         edge_kind=cat([s.edge_kind for s in steps], np.int64)[by_dst],
         chain_order=cat([s.chain_order + o for s, o in zip(steps, offsets, strict=False)], np.int64),
+        lane=cat([s.lane for s in steps], np.int64),
         items=items,
         cpu_rows=cpu_rows,
         counts=counts,

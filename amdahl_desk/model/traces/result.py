@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..profile import Component, Profile, Scaling, Settings
 from ..units import TimeUnit
 from .gpu import GpuSplit
+
+if TYPE_CHECKING:
+    from .import_paths import ImportPath
 
 GROUPINGS = ("annotation", "op", "gpu", "function")
 
@@ -24,6 +27,8 @@ class ImportOptions:
     exclude_steps: frozenset[str] = frozenset()  # step names (``ProfilerStep#7``) to leave out
     exclude_flagged: bool = False  # leave out every step far from the median
     device: int | None = None  # GPU for the ``gpu`` grouping; None: the rank's own, else the busiest
+    critical_path: bool = False  # also the steps' critical path and each component's time on it (needs the
+    # trace read with its dependencies)
 
 
 @dataclass(frozen=True)
@@ -49,13 +54,18 @@ class RankInfo:
 
 @dataclass(frozen=True)
 class ImportedComponent:
-    """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes)."""
+    """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes),
+    ``events`` which events it groups (a matcher, see :mod:`.component_events`). An annotation's ``gpu_time``
+    is the GPU time of the work launched inside it; ``path_time`` its time on the critical path (when asked)."""
 
     name: str
     time: float
     scaling: Scaling
     group: str = ""
     source: str = ""
+    events: str = ""
+    gpu_time: float | None = None
+    path_time: float | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,9 @@ class ImportResult:
     ranks: tuple[RankInfo, ...] = ()
     rank: int | None = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    trace_path: str = ""  # the file (or folder) imported, as given
+    grouping: str = ""  # the options that made these components, as the Settings sheet keeps them
+    critical_path: ImportPath | None = None
 
     @property
     def total(self) -> float:
@@ -85,7 +98,14 @@ class ImportResult:
             Component(c.name, max(c.time, 0.0), c.scaling, c.group, f"{c.source} (from {self.source})".strip())
             for c in self.components
         ]
-        return Profile(comps, settings=Settings(boundary=self.boundary), unit=self.unit)
+        events = tuple((name, c.events) for name, c in zip((x.name for x in comps), self.components, strict=True))
+        settings = Settings(
+            boundary=self.boundary,
+            trace_source=self.trace_path,
+            trace_grouping=self.grouping if self.trace_path else "",
+            trace_events=tuple(e for e in events if e[1]) if self.trace_path else (),
+        )
+        return Profile(comps, settings=settings, unit=self.unit)
 
     def to_json(self) -> dict[str, Any]:
         """The command line's JSON: format, unit, steps, step_time, components, gpu (when there are GPU events)."""
@@ -99,10 +119,7 @@ class ImportResult:
             "step_list": None
             if self.steps is None
             else [{"name": s.name, "time": s.time, "flagged": s.flagged, "excluded": s.excluded} for s in self.steps],
-            "components": [
-                {"name": c.name, "time": c.time, "scaling": c.scaling.value, "group": c.group, "source": c.source}
-                for c in self.components
-            ],
+            "components": [_component_json(c) for c in self.components],
             "total": self.total,
             "boundary": self.boundary,
             "warnings": list(self.warnings),
@@ -118,6 +135,8 @@ class ImportResult:
                 "idle": g.idle,
                 "span": g.span,
             }
+        if self.critical_path is not None:
+            data["critical_path"] = self.critical_path.to_json()
         if self.ranks:
             data["rank"] = self.rank
             data["ranks"] = [
@@ -131,6 +150,23 @@ class ImportResult:
                 for r in self.ranks
             ]
         return data
+
+
+def _component_json(c: ImportedComponent) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": c.name,
+        "time": c.time,
+        "scaling": c.scaling.value,
+        "group": c.group,
+        "source": c.source,
+    }
+    if c.events:
+        data["events"] = c.events
+    if c.gpu_time is not None:
+        data["gpu_time"] = c.gpu_time
+    if c.path_time is not None:
+        data["critical_path_time"] = c.path_time
+    return data
 
 
 def unique_names(names: Iterable[str], limit: int = 120) -> list[str]:

@@ -170,7 +170,7 @@ def _gpu_chains(
     for lo, hi in zip(bounds.tolist(), np.append(bounds[1:], m).tolist(), strict=True):
         at = builder.add_chain(
             p_time[2 * lo : 2 * hi], phase[2 * lo : 2 * hi], GPU_SIDE, weight[2 * lo : 2 * hi],
-            owner[2 * lo : 2 * hi], kinds[2 * lo : 2 * hi],
+            owner[2 * lo : 2 * hi], kinds[2 * lo : 2 * hi], -1 - int(g.stream[lo]),
         )  # fmt: skip
         base[lo:hi] = at + 2 * np.arange(hi - lo)
     s_of, e_of = base, base + 1

@@ -10,10 +10,12 @@ import numpy as np
 
 from ..profile import Scaling
 from ..units import TimeUnit
+from .dependencies import DependencyColumns, GraphTrace
 from .errors import TraceError
 from .events import CPU_ANNOTATION, TraceEvents
 from .gpu import GpuSplit, devices, mean_split, split_device
-from .grouping import Part, Window, annotation_parts, op_parts, top_parts
+from .grouping import OTHER, UNATTRIBUTED, Part, Window, annotation_parts, op_parts, top_parts
+from .import_paths import enrich, grouping_text, part_events
 from .names import scaling_for
 from .result import ImportedComponent, ImportOptions, ImportResult, RankInfo, StepInfo, unique_names
 from .steps import FAR_FROM_MEDIAN, Step, find_steps, gpu_step_windows, main_thread
@@ -23,10 +25,11 @@ MS_PER_US = 1e-3
 
 @dataclass
 class RankTrace:
-    """One rank's events and the file they came from."""
+    """One rank's events and the file they came from (with the dependency columns when read with them)."""
 
     source: str
     events: TraceEvents
+    deps: DependencyColumns | None = None
 
     @property
     def rank(self) -> int | None:
@@ -128,7 +131,7 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         parts = top_parts([Part(p.name, p.time / n * MS_PER_US, p.group, p.source) for p in parts], options.top)
         names = unique_names(p.name for p in parts)
         components = tuple(
-            ImportedComponent(name, p.time, scaling_for(p.name), p.group, p.source)
+            ImportedComponent(name, p.time, scaling_for(p.name), p.group, p.source, events=_events(group_by, p))
             for name, p in zip(names, parts, strict=True)
         )
     step_infos = (
@@ -144,7 +147,7 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
     what = "the whole trace" if total else f"mean of {len(steps)} step{'s' * (len(steps) != 1)}"
     view = f"GPU {gpu.device} timeline" if group_by == "gpu" and gpu else f"grouped by {group_by}"
     boundary = ", ".join(p for p in (f"PyTorch trace {trace.source}", where, what, view) if p)
-    return ImportResult(
+    result = ImportResult(
         format="pytorch",
         unit=TimeUnit.MS,
         source=trace.source,
@@ -157,7 +160,17 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         ranks=tuple(ranks) if len(ranks) > 1 else (),
         rank=rank.rank if len(ranks) > 1 else trace.rank,
         warnings=tuple(warnings),
+        grouping=grouping_text(group_by, options, rank.rank if len(ranks) > 1 else trace.rank),
     )
+    graph = GraphTrace(events, trace.deps) if trace.deps is not None else None
+    return enrich(result, events, graph, thread, [] if total else steps, options.critical_path)
+
+
+def _events(group_by: str, p: Part) -> str:
+    """The matcher of a component of the annotation or op grouping: its annotation or op, the rest, or Other."""
+    unattributed = p.name == UNATTRIBUTED and p.source.startswith("time in no")
+    other = p.name == OTHER and p.source.endswith("each smaller than the rows above")
+    return part_events(group_by, p.name, unattributed, other)
 
 
 def _default_grouping(events: TraceEvents, thread: int | None) -> str:
@@ -230,15 +243,20 @@ def _gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
     d = gpu.device
     return (
         ImportedComponent(
-            "GPU compute", gpu.compute, Scaling.PARALLEL, f"GPU {d}", "union of compute kernels, all streams"
-        ),
+            "GPU compute", gpu.compute, Scaling.PARALLEL, f"GPU {d}", "union of compute kernels, all streams",
+            events="gpu:compute",
+        ),  # fmt: skip
         ImportedComponent(
             "Exposed communication",
             gpu.exposed_communication,
             Scaling.COMMUNICATION,
             f"GPU {d}",
             f"NCCL/RCCL kernels while no compute runs; {gpu.overlapped_communication:.6g} ms more is hidden under compute",
+            events="gpu:communication",
         ),
-        ImportedComponent("Memory", gpu.memory, Scaling.PARALLEL, f"GPU {d}", "memcpy/memset while no kernel runs"),
-        ImportedComponent("GPU idle", gpu.idle, Scaling.SERIAL, f"GPU {d}", "nothing runs on the GPU"),
-    )
+        ImportedComponent(
+            "Memory", gpu.memory, Scaling.PARALLEL, f"GPU {d}", "memcpy/memset while no kernel runs",
+            events="gpu:memory",
+        ),
+        ImportedComponent("GPU idle", gpu.idle, Scaling.SERIAL, f"GPU {d}", "nothing runs on the GPU", events="gpu:idle"),
+    )  # fmt: skip

@@ -23,7 +23,7 @@ from .events import GPU_COMMUNICATION, FloatArray
 from .path_graph import CPU, KINDS, PathGraph
 from .patterns import Factors, Speedup, item_factors
 from .step_graph import build_paths
-from .trace_index import DEFAULT_STEP, StepWindow, find_step_windows, index_trace
+from .trace_index import DEFAULT_STEP, StepWindow, TraceIndex, find_step_windows, index_trace
 
 MS_PER_US = 1e-3
 IDLE_NAMES = {CPU: "CPU idle or own time outside any event"}
@@ -39,6 +39,7 @@ class PathTrace:
     graph: PathGraph
     scheduler: Scheduler
     baseline: Schedule
+    index: TraceIndex
 
     def point_factors(self, item_factor: FloatArray) -> FloatArray:
         """Per point, the K of its segment's owner (1 for segments that are no event's)."""
@@ -84,19 +85,22 @@ class PathTrace:
         return ranked[:top]
 
 
-def prepare(trace: GraphTrace, step: str = DEFAULT_STEP, source: str | None = None) -> PathTrace:
-    """The graph of every step of ``trace`` (annotations named ``step…``, the last included); ``source``
-    names the trace in a refusal."""
-    steps = find_step_windows(trace, step)
+def prepare(
+    trace: GraphTrace, step: str = DEFAULT_STEP, source: str | None = None, only: frozenset[str] | None = None
+) -> PathTrace:
+    """The graph of every step of ``trace`` (annotations named ``step…``, the last included; with ``only``,
+    the steps of those names); ``source`` names the trace in a refusal."""
+    steps = [s for s in find_step_windows(trace, step) if only is None or s.name in only]
     if not steps:
         raise TraceError(
             f'the trace has no steps: no user annotation whose name starts with "{step}"; '
             "name the step annotation with --step",
             source,
         )
-    graph = build_paths(trace, steps, index_trace(trace))
+    index = index_trace(trace)
+    graph = build_paths(trace, steps, index)
     scheduler = Scheduler(graph)
-    return PathTrace(trace, tuple(steps), graph, scheduler, scheduler.run())
+    return PathTrace(trace, tuple(steps), graph, scheduler, scheduler.run(), index)
 
 
 @dataclass(frozen=True)
