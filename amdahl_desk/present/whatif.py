@@ -18,13 +18,13 @@ KIND_LABELS = {
     "launch_overhead": "launch overhead",
     "gpu_idle_or_gap": "GPU waiting (gaps)",
 }
-_BOUND = {
-    "cpu": "CPU-bound",
-    "gpu_compute": "bound by GPU compute",
-    "gpu_communication": "bound by communication",
-    "gpu_memory": "bound by GPU copies",
-    "launch_overhead": "bound by kernel launches",
-    "gpu_idle_or_gap": "the GPU waiting for work the trace does not explain",
+_BOUND = {  # "(… the step's critical path)", with the share
+    "cpu": "the step is {} CPU-bound",
+    "gpu_compute": "the step is {} bound by GPU compute",
+    "gpu_communication": "the step is {} bound by communication",
+    "gpu_memory": "the step is {} bound by GPU copies",
+    "launch_overhead": "the step is {} bound by kernel launches",
+    "gpu_idle_or_gap": "{} of the step is the GPU waiting",
 }
 _WORK = {
     "cpu": "CPU work",
@@ -117,8 +117,8 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
             hidden, _ = _dominant(w.predicted_by_kind)
             clause = (
                 f", not the {n.close_speedup(w.sum_speedup)} their {n.percent(share)} share suggests: "
-                f"{_fraction(lost, n)} of the saving the sum promises overlaps {_WORK[hidden]}, which stays on the "
-                f"critical path (the step is {n.percent(bound_share)} {_BOUND[bound]})"
+                f"{_fraction(lost, n)} of the saving the sum promises is hidden behind {_WORK[hidden]}, which the "
+                f"critical path runs through instead ({_BOUND[bound].format(n.percent(bound_share))})"
             )
         elif promised > 0:
             clause = f", as their {n.percent(share)} share suggests: their time is on the critical path"

@@ -26,7 +26,7 @@ from .step_graph import build_paths
 from .trace_index import DEFAULT_STEP, StepWindow, TraceIndex, find_step_windows, index_trace
 
 MS_PER_US = 1e-3
-IDLE_NAMES = {CPU: "CPU idle or own time outside any event"}
+IDLE_NAMES = {CPU: "CPU time between events"}
 GAP_NAME = "GPU waiting (gaps, launch latency)"
 
 
