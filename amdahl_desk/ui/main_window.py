@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
@@ -27,12 +27,14 @@ from PySide6.QtWidgets import (
 
 from ..files import READABLE
 from ..model.comparison import Continued
-from ..model.laws import ceiling
-from ..model.units import format_speedup, format_time
+from ..present.cells import selection_status
+from ..present.inputs import ChartInputs
 from ..resources import icon_path
+from .chart_factory import make_chart
 from .charts.base import Chart
 from .core.document import Document
 from .core.layout_fence import LayoutFence
+from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
 from .files.chart_export import ChartExports
 from .files.file_actions import FILTERS, FileActions, is_bundled
@@ -106,7 +108,8 @@ class MainWindow(QMainWindow):
             self.doc, self.settings, self, None if fresh else RecoveryStore(), remember=not fresh, parent=self
         )
         self.trace_import = TraceImport(self, self.files.adopt_import, self)
-        self.exports = ChartExports(self.doc, self.files, self, self.optimizations.current_row, self)
+        self.make_chart = make_chart
+        self.exports = ChartExports(self.doc, self.files, self, self.export_inputs, make_chart, self)
         self.fit_panel = FitPanel(self.doc, self.redraws)
         self.objectives_panel = ObjectivesPanel(self.doc)
         self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
@@ -229,16 +232,22 @@ class MainWindow(QMainWindow):
         return export_measurements(self, path)
 
     # -- charts and selection ---------------------------------------------------
+    def export_inputs(self) -> ChartInputs:
+        """What an export or a copied chart is drawn from: the document end to end, the current optimization,
+        the measured runs' fits and the document's component colours."""
+        doc = self.doc
+        return ChartInputs(doc.profile, doc.analysis, self.optimizations.current_row(), doc.fit, colours=doc.colours)
+
     @property
-    def breakdown(self) -> Chart:
+    def breakdown(self) -> Chart[Any]:
         return self.results.chart("breakdown")
 
     @property
-    def speedup(self) -> Chart:
+    def speedup(self) -> Chart[Any]:
         return self.results.chart("speedup")
 
     @property
-    def scaling(self) -> Chart:
+    def scaling(self) -> Chart[Any]:
         return self.results.chart("scaling")
 
     def _opened(self) -> None:
@@ -255,16 +264,9 @@ class MainWindow(QMainWindow):
         return [comps[r].name for r in self._selected_rows()]
 
     def _update_selection_status(self) -> None:
-        a = self.doc.analysis
-        rows = self._selected_rows()
-        if a is None or len(rows) < 2:
-            return
-        share = float(a.fractions[rows].sum())
-        total = float(a.times[rows].sum())
-        self.show_status(
-            f"{len(rows):,} components selected: {format_time(total, self.doc.unit)}, f = {share:.1%} of the time; "
-            f"ceiling if they took no time: {format_speedup(float(ceiling(share)))}"
-        )
+        text = selection_status(self.doc.profile, self.doc.analysis, self._selected_rows(), locale_numbers())
+        if text is not None:
+            self.show_status(text)
 
     def _update_title(self) -> None:
         if not shiboken6.isValid(self.doc.undo_stack):  # the stack says "clean" once more while being destroyed

@@ -9,18 +9,24 @@ tab is shown (or when someone asks the pane for it), from the document as it is 
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
+from ..present.inputs import ChartInputs
+from ..present.summary import summary
+from .chart_factory import make_chart
 from .charts.base import Chart
 from .charts.registry import ENTRIES, ChartEntry
+from .charts.style import SCREEN
 from .core.document import Aspect, Document
+from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
-from .objectives.answer_panel import ExtrasPanel, ObjectivePicker, objective_caption
+from .objectives.answer_panel import ExtrasPanel, ObjectivePicker
 from .objectives.choice import ObjectiveChoice
-from .profile.summary_panel import SummaryPanel, set_text
+from .profile.summary_panel import SummaryPanel
 
 SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
@@ -55,6 +61,7 @@ class ResultsPane(QSplitter):
     def __init__(self, doc: Document, redraws: RedrawScheduler, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)
         self.doc, self.redraws = doc, redraws
+        self.make_chart = make_chart
         self.summary = SummaryPanel()
         # The objective the answer is seen through: picked above the summary, the objectives table under it.
         self.choice = ObjectiveChoice(doc, redraws, self)
@@ -75,7 +82,7 @@ class ResultsPane(QSplitter):
         answer.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.answer = answer
         self.entries = [e for e in ENTRIES if e.on_screen]
-        self.charts: dict[str, Chart] = {}
+        self.charts: dict[str, Chart[Any]] = {}
         self.stale: set[str] = set()  # charts hidden in a tab when what they show changed
         # Wide: the first two charts side by side under the summary, the others below them, full width,
         # one at a time in tabs (GPU scaling, latency against load, cost per run).
@@ -110,7 +117,7 @@ class ResultsPane(QSplitter):
             s.setChildrenCollapsible(False)
         self.summary.setMinimumWidth(280)
         self._wide_sizes: tuple[list[int], list[int]] | None = None
-        redraws.subscribe(SUMMARY_DEPENDS_ON, self._show_summary)
+        redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -128,7 +135,7 @@ class ResultsPane(QSplitter):
         if self.charts:
             return
         for e in self.entries:
-            chart = e.load()()
+            chart = self.make_chart(e.key, SCREEN)
             chart.setMinimumSize(150, 100)  # small enough that a window can shrink to where the tabs take over
             self.slots[e.key].put(chart)
             self.charts[e.key] = chart
@@ -170,7 +177,7 @@ class ResultsPane(QSplitter):
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
 
-    def chart(self, key: str) -> Chart:
+    def chart(self, key: str) -> Chart[Any]:
         """The chart ``key``, built and drawn from the document as it is now (also when hidden in a tab)."""
         self.build_charts()
         if key in self.stale:
@@ -189,18 +196,33 @@ class ResultsPane(QSplitter):
 
     def _show_chart(self, entry: ChartEntry) -> None:
         self.stale.discard(entry.key)
-        analysis = self.choice.view(self.doc.analysis)  # seen through the chosen objective
-        self.charts[entry.key].show_analysis(self.doc.profile, analysis, self.redraws.selected_optimization)
+        self.charts[entry.key].show_inputs(self.chart_inputs())
 
-    def _show_summary(self) -> None:
-        doc = self.doc
+    def chart_inputs(self) -> ChartInputs:
+        """What the on-screen charts are drawn from: the analysis seen through the chosen objective."""
+        doc, choice = self.doc, self.choice
+        objective = None if choice.only_end_to_end() else choice.objective()
+        name = objective.name if objective is not None and not objective.is_end_to_end else ""
+        return ChartInputs(
+            doc.profile,
+            choice.view(doc.analysis),
+            self.redraws.selected_optimization,
+            colours=doc.colours,
+            objective=name,
+        )
+
+    def show_summary(self) -> None:
+        doc, choice = self.doc, self.choice
         analysis = doc.analysis
-        self.summary.update_analysis(doc.profile, self.choice.view(analysis), doc.analysis_error)
-        objective = None if self.choice.only_end_to_end() else self.choice.objective()
-        if objective is not None and not objective.is_end_to_end:
-            caption, sentence = objective_caption(objective, doc.profile, self.choice)
-            set_text(self.summary.speedup.caption, caption)
-            set_text(self.summary.sentence, sentence)
-        else:
-            set_text(self.summary.speedup.caption, "end-to-end speedup")
-        self.summary.set_notes(list(analysis.warnings if analysis else []) + list(doc.warnings))
+        objective = None if choice.only_end_to_end() else choice.objective()
+        extras = choice.extras if objective is not None and not objective.is_end_to_end else None
+        view = summary(
+            doc.profile,
+            choice.view(analysis),
+            locale_numbers(),
+            error=doc.analysis_error,
+            objective=objective,
+            extras=extras,
+            notes=tuple(str(w) for w in doc.warnings),
+        )
+        self.summary.draw(view)
