@@ -22,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "PATTERN is a case-insensitive substring of the event's name, or with the prefix re: a regular "
             "expression (re.search, case-insensitive); PATTERN=K splits at the last '='; K > 0. Patterns match "
             "GPU kernels, copies and memsets, CPU operators and runtime calls, never user annotations; an event "
-            "two patterns match takes the product of their K. Figures are means over the steps."
+            "two patterns match takes the product of their K. With the prefix in: (in:aten::convolution) a "
+            "pattern matches the GPU work launched from inside the CPU events it names. Figures are means over "
+            "the steps. See docs/whatif.md."
         ),
     )
     p.add_argument("trace", metavar="TRACE", help="a PyTorch trace (.json, .json.gz) or a folder of them, one per rank")
