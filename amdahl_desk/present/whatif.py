@@ -170,12 +170,12 @@ def _steps_line(w: WhatIf, n: Numbers, unit: TimeUnit) -> str:
 
 def _dependencies_line(counts: dict[str, int], n: Numbers) -> str:
     words = (
-        ("waits_recorded", "recorded synchronisations"),
-        ("waits_inferred", "inferred GPU waits"),
-        ("launch_queue_waits", "launches that waited for the queue"),
-        ("thread_joins", "threads joined"),
-        ("thread_wakes", "threads woken"),
-        ("dropped", "dependencies dropped (clocks disagree)"),
+        ("waits_recorded", "recorded synchronisation", "recorded synchronisations"),
+        ("waits_inferred", "inferred GPU wait", "inferred GPU waits"),
+        ("launch_queue_waits", "launch that waited for the queue", "launches that waited for the queue"),
+        ("thread_joins", "thread joined", "threads joined"),
+        ("thread_wakes", "thread woken", "threads woken"),
+        ("dropped", "dependency dropped (clocks disagree)", "dependencies dropped (clocks disagree)"),
     )
-    parts = [f"{n.count(counts[k])} {label}" for k, label in words if counts.get(k)]
+    parts = [f"{n.count(counts[k])} {one if counts[k] == 1 else many}" for k, one, many in words if counts.get(k)]
     return "dependencies: " + (", ".join(parts) if parts else "launches and stream order only")

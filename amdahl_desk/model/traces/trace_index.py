@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dependencies import ANNOTATION, RUNTIME, SYNC_RECORD, GraphTrace
+from .dependencies import ANNOTATION, OP, RUNTIME, SYNC_RECORD, GraphTrace
 from .events import FloatArray, IntArray
 from .wait_calls import waits_by_row
 
@@ -108,7 +108,8 @@ def find_step_windows(trace: GraphTrace, prefix: str = DEFAULT_STEP) -> list[Ste
     ids = [i for i, n in enumerate(ev.names) if n.startswith(prefix)]
     if not ids:
         return []
-    rows = np.flatnonzero(np.isin(ev.cpu_name, ids) & (deps.cpu_class == ANNOTATION))
+    # user annotations (older traces record ProfilerStep as an operator)
+    rows = np.flatnonzero(np.isin(ev.cpu_name, ids) & np.isin(deps.cpu_class, (ANNOTATION, OP)))
     if not len(rows):
         return []
     threads, counts = np.unique(ev.cpu_thread[rows], return_counts=True)
