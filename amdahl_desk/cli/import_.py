@@ -54,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from ..files.traces import import_trace
 
     opts = options(args)
+    if args.json:
+        from dataclasses import replace
+
+        opts = replace(opts, critical_path=True)  # the JSON gains the steps' critical path
     if args.out and Path(args.out).suffix.lower() not in (".xlsx", ".csv"):
         raise BadInputError(f"--out: {args.out} should end in .xlsx or .csv")
     result = import_trace(args.traces, opts)

@@ -9,6 +9,7 @@ from ..model.load_settings import SETTING_ROWS
 from ..model.measurements import Measurements
 from ..model.objective_specs import objectives_text
 from ..model.profile import Profile
+from ..model.trace_link import TRACE_ROWS, trace_events_text
 from .measurements import measurement_rows
 from .print_layout import print_sheet
 
@@ -49,6 +50,17 @@ def load_cost_rows(profile: Profile) -> list[tuple[str, object, str]]:
         "energy_price_per_kwh": _price(s.energy_price_per_kwh, s.currency, "/kWh"),
     }
     return [(r.label, values[r.field], r.meaning) for r in SETTING_ROWS if values[r.field] is not None]
+
+
+def trace_rows(profile: Profile) -> list[tuple[str, object, str]]:
+    """The Settings sheet's rows of a profile imported from a trace: the trace, its grouping, each component's events."""
+    s = profile.settings
+    values: dict[str, object] = {
+        "trace_source": s.trace_source or None,
+        "trace_grouping": s.trace_grouping or None,
+        "trace_events": trace_events_text(s.trace_events) if s.trace_events else None,
+    }
+    return [(r.label, values[r.field], r.meaning) for r in TRACE_ROWS if values[r.field] is not None]
 
 
 def _price(amount: float | None, currency: str, per: str) -> object:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from ..model.load_settings import SETTING_ROWS
+from ..model.trace_link import TRACE_ROWS
 from ..model.units import ParseError, TimeUnit, parse_unit
 from .grid import CellValue, Grid, as_text
 
@@ -90,6 +91,7 @@ SETTING_KEYS = {
     "ring bandwidth": "ring_bandwidth",
     "bandwidth": "ring_bandwidth",
     **{alias: row.field for row in SETTING_ROWS for alias in (row.label.lower(), *row.aliases)},
+    **{alias: row.field for row in TRACE_ROWS for alias in (row.label.lower(), *row.aliases)},
 }
 SETTING_NAMES = [
     "Unit",
@@ -104,6 +106,7 @@ SETTING_NAMES = [
     "Ring message size",
     "Ring bandwidth",
     *(row.label for row in SETTING_ROWS),
+    *(row.label for row in TRACE_ROWS),
 ]
 OBJECTIVE_HEADERS = {
     "name": {"objective", "objectives", "name", "boundary"},

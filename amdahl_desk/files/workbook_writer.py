@@ -19,7 +19,13 @@ from ..model.analysis import Analysis, analyse, plan_pairs
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.units import decimal_text
-from .extra_sheets import load_cost_rows, objectives_column, write_measurements_sheet, write_objectives_sheet
+from .extra_sheets import (
+    load_cost_rows,
+    objectives_column,
+    trace_rows,
+    write_measurements_sheet,
+    write_objectives_sheet,
+)
 from .guessed_column import HEADER as GUESSED_HEADER
 from .guessed_column import guessed_cells
 from .print_layout import print_sheet
@@ -178,6 +184,7 @@ def _write_settings(out: Book, profile: Profile) -> None:
         ("Ring message size", f"{decimal_text(s.ring_message_bytes, 1e6)} MB", "ring model: bytes all-reduced"),
         ("Ring bandwidth", f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s", "ring model: link bandwidth"),
         *load_cost_rows(profile),
+        *trace_rows(profile),
     ]
     for row, (key, value, meaning) in enumerate(rows, start=1):
         ws.write_string(row, 0, key)

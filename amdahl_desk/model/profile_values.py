@@ -199,6 +199,11 @@ class Settings:
     currency: str = ""
     watts_per_gpu: float | None = None
     energy_price_per_kwh: float | None = None
+    # A profile imported from a trace: the file, the options that grouped it, and per component the events it
+    # groups (name, matcher; see model.traces.component_events), so a what-if can find them again.
+    trace_source: str = ""
+    trace_grouping: str = ""
+    trace_events: tuple[tuple[str, str], ...] = ()
 
 
 MAX_GPUS = 10_000_000  # beyond any machine: a larger count is a typo, and would make a useless curve

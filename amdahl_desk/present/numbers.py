@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -37,6 +38,12 @@ class Numbers:
     def speedup(self, value: float | None) -> str:
         """``1.82×``; ``∞`` for an unbounded ceiling."""
         return self._local(format_speedup(value))
+
+    def close_speedup(self, value: float | None) -> str:
+        """A speedup near 1 with the digit that tells 1.009× from 1.037× (``1.009×``); others as :meth:`speedup`."""
+        if value is not None and 0 < value < 2 and not math.isinf(value):
+            return self._local(f"{value:.3f}×")
+        return self.speedup(value)
 
     def percent(self, fraction: float) -> str:
         """``60%``, ``3.6%``."""

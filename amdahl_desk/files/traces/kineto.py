@@ -49,13 +49,19 @@ def _last_boundary(buf: bytearray, floor: int) -> tuple[int, int] | None:
 
 
 class _Reader:
+    """The block reader; a subclass that needs more of each event swaps the three hooks below."""
+
+    event_type: type[Event] = Event  # what msgspec decodes each event into
+    consumer_type: type[Consumer] = Consumer  # what takes the decoded events
+    lenient = staticmethod(lenient_event)  # an event from a dict, when a block is read event by event
+
     def __init__(self, stream: BinaryIO, source: str, tick: Callable[[], None]) -> None:
         self.stream = stream
         self.source = source
         self.tick = tick
         self.builder = TraceBuilder()
-        self.consumer = Consumer(self.builder, source)
-        self.decoder = msgspec.json.Decoder(list[Event])
+        self.consumer = self.consumer_type(self.builder, source)
+        self.decoder = msgspec.json.Decoder(list[self.event_type])  # type: ignore[name-defined]
         self.offset = 0  # byte offset (in the JSON text) of the start of ``buf``
 
     def read(self) -> bytes:
@@ -194,7 +200,7 @@ class _Reader:
                     f"broken JSON: {exc.msg}", self.source, f"{where}, near byte {offset + exc.pos:,}"
                 ) from None
             pos = end
-            batch.append(lenient_event(raw, where, self.source))
+            batch.append(self.lenient(raw, where, self.source))
             while pos < n and text[pos] in " \t\r\n":
                 pos += 1
             if pos < n and text[pos] == "]":
@@ -233,7 +239,7 @@ class _Reader:
                 raise TraceError(
                     f"broken JSON: {exc.msg}", self.source, f"{where}, near byte {self.offset + exc.pos:,}"
                 ) from None
-            batch.append(lenient_event(raw, where, self.source))
+            batch.append(self.lenient(raw, where, self.source))
             pos = skip(pos)
             if pos < n and text[pos] == ",":
                 pos = skip(pos + 1)

@@ -145,6 +145,7 @@ def gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
             "union of compute kernels, all streams",
             guessed=True,
             why=compute_why,
+            events="gpu:compute",
         ),
         ImportedComponent(
             "Exposed communication",
@@ -153,6 +154,7 @@ def gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
             f"GPU {d}",
             f"NCCL/RCCL kernels while no compute runs; {gpu.overlapped_communication:.6g} ms more is hidden under compute",
             why="collective kernels (NCCL/RCCL)",
+            events="gpu:communication",
         ),
         ImportedComponent(
             "Memory",
@@ -162,6 +164,7 @@ def gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
             "memcpy/memset while no kernel runs",
             guessed=True,
             why="copies of each GPU's share of the data are assumed to divide among GPUs",
+            events="gpu:memory",
         ),
         ImportedComponent(
             "GPU idle",
@@ -171,5 +174,6 @@ def gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
             "nothing runs on the GPU",
             guessed=True,
             why="the GPU waits (for the CPU, data or other ranks); the wait is assumed not to shrink",
+            events="gpu:idle",
         ),
     )

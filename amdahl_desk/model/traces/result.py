@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
 from ..profile_rules import name_key, one_line
 from ..units import TimeUnit
 from .gpu import GpuSplit
 from .names import classify
+
+if TYPE_CHECKING:
+    from .import_paths import ImportPath
 
 GROUPINGS = ("annotation", "op", "gpu", "function")
 
@@ -26,6 +29,8 @@ class ImportOptions:
     exclude_steps: frozenset[str] = frozenset()  # step names (``ProfilerStep#7``) to leave out
     exclude_flagged: bool = False  # leave out every step far from the median
     device: int | None = None  # GPU for the ``gpu`` grouping; None: the rank's own, else the busiest
+    critical_path: bool = False  # also the steps' critical path and each component's time on it (needs the
+    # trace read with its dependencies)
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,9 @@ class RankInfo:
 @dataclass(frozen=True)
 class ImportedComponent:
     """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes);
-    ``guessed``: its scaling class is the import's guess, and ``why`` says where the class comes from."""
+    ``guessed``: its scaling class is the import's guess, and ``why`` says where the class comes from; ``events``
+    which events it groups (a matcher, see :mod:`.component_events`). An annotation's ``gpu_time`` is the GPU time
+    of the work launched inside it; ``path_time`` its time on the critical path (when asked)."""
 
     name: str
     time: float
@@ -82,12 +89,17 @@ class ImportedComponent:
     source: str = ""
     guessed: bool = False
     why: str = ""
+    events: str = ""
+    gpu_time: float | None = None
+    path_time: float | None = None
 
     @classmethod
-    def named(cls, name: str, time: float, trace_name: str, group: str = "", source: str = "") -> ImportedComponent:
+    def named(
+        cls, name: str, time: float, trace_name: str, group: str = "", source: str = "", events: str = ""
+    ) -> ImportedComponent:
         """A component whose class the name rules give for ``trace_name`` (the name as the trace spells it)."""
         found = classify(trace_name)
-        return cls(name, time, found.scaling, group, source, found.guessed, found.why)
+        return cls(name, time, found.scaling, group, source, found.guessed, found.why, events)
 
 
 @dataclass(frozen=True)
@@ -108,6 +120,9 @@ class ImportResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
     baseline_gpus: int = 1  # the GPUs (ranks) the trace was measured on: the profile's N0
     window_warnings: tuple[str, ...] | None = None  # the warnings worded for the window; None: as ``warnings``
+    trace_path: str = ""  # the file (or folder) imported, as given
+    grouping: str = ""  # the options that made these components, as the Settings sheet keeps them
+    critical_path: ImportPath | None = None
 
     @property
     def warnings_for_window(self) -> tuple[str, ...]:
@@ -132,7 +147,15 @@ class ImportResult:
         ]
         n0 = self.baseline_gpus
         counts = default_gpu_counts(max(1024, 8 * n0)) if n0 > 1 else default_gpu_counts()
-        settings = Settings(boundary=self.boundary, baseline_gpus=n0, gpu_counts=counts)
+        events = tuple((name, c.events) for name, c in zip((x.name for x in comps), self.components, strict=True))
+        settings = Settings(
+            boundary=self.boundary,
+            baseline_gpus=n0,
+            gpu_counts=counts,
+            trace_source=self.trace_path,
+            trace_grouping=self.grouping if self.trace_path else "",
+            trace_events=tuple(e for e in events if e[1]) if self.trace_path else (),
+        )
         return Profile(comps, settings=settings, unit=self.unit)
 
     def to_json(self) -> dict[str, Any]:
@@ -157,17 +180,7 @@ class ImportResult:
                 }
                 for s in self.steps
             ],
-            "components": [
-                {
-                    "name": c.name,
-                    "time": c.time,
-                    "scaling": c.scaling.value,
-                    "scaling_guessed": c.guessed,
-                    "group": c.group,
-                    "source": c.source,
-                }
-                for c in self.components
-            ],
+            "components": [_component_json(c) for c in self.components],
             "total": self.total,
             "boundary": self.boundary,
             "baseline_gpus": self.baseline_gpus,
@@ -184,6 +197,8 @@ class ImportResult:
                 "idle": g.idle,
                 "span": g.span,
             }
+        if self.critical_path is not None:
+            data["critical_path"] = self.critical_path.to_json()
         if self.ranks:
             data["rank"] = self.rank
             data["ranks"] = [
@@ -197,6 +212,24 @@ class ImportResult:
                 for r in self.ranks
             ]
         return data
+
+
+def _component_json(c: ImportedComponent) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": c.name,
+        "time": c.time,
+        "scaling": c.scaling.value,
+        "scaling_guessed": c.guessed,
+        "group": c.group,
+        "source": c.source,
+    }
+    if c.events:
+        data["events"] = c.events
+    if c.gpu_time is not None:
+        data["gpu_time"] = c.gpu_time
+    if c.path_time is not None:
+        data["critical_path_time"] = c.path_time
+    return data
 
 
 def unique_names(names: Iterable[str], limit: int = 120) -> list[str]:

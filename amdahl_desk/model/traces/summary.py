@@ -8,10 +8,12 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..units import TimeUnit
+from .dependencies import DependencyColumns, GraphTrace
 from .errors import TraceError
 from .events import CPU_ANNOTATION, TraceEvents
 from .gpu_steps import chosen_device, gpu_components, gpu_split, gpu_step_note, steps_with_gpu
-from .grouping import Part, Window, annotation_parts, op_parts, top_parts
+from .grouping import OTHER, UNATTRIBUTED, Part, Window, annotation_parts, op_parts, top_parts
+from .import_paths import enrich, grouping_text, part_events
 from .result import ImportedComponent, ImportOptions, ImportResult, Notes, RankInfo, StepInfo, unique_names
 from .steps import Step, find_steps, main_thread
 
@@ -20,7 +22,7 @@ MS_PER_US = 1e-3
 
 @dataclass
 class RankTrace:
-    """One rank's events and the file they came from."""
+    """One rank's events and the file they came from (with the dependency columns when read with them)."""
 
     source: str
     events: TraceEvents
@@ -28,6 +30,7 @@ class RankTrace:
     steps: dict[tuple[int | None, int | None], tuple[list[Step], int | None]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    deps: DependencyColumns | None = None
 
     @property
     def rank(self) -> int | None:
@@ -145,7 +148,7 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         parts = top_parts([Part(p.name, p.time / n * MS_PER_US, p.group, p.source) for p in parts], options.top)
         names = unique_names(p.name for p in parts)
         components = tuple(
-            ImportedComponent.named(name, p.time, p.name, p.group, p.source)
+            ImportedComponent.named(name, p.time, p.name, p.group, p.source, events=_events(group_by, p))
             for name, p in zip(names, parts, strict=True)
         )
     step_infos = tuple(_info(s, s not in steps) for s in all_steps) if all_steps else None
@@ -160,7 +163,7 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
     if world > 1:
         told = "the trace's distributedInfo.world_size" if trace.world_size else "the number of rank files"
         boundary += f"; measured on N0 = {world:,} GPUs ({told})"
-    return ImportResult(
+    result = ImportResult(
         format="pytorch",
         unit=TimeUnit.MS,
         source=trace.source,
@@ -175,7 +178,17 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         warnings=tuple(notes.cli),
         baseline_gpus=world,
         window_warnings=tuple(notes.window),
+        grouping=grouping_text(group_by, options, rank.rank if len(ranks) > 1 else trace.rank),
     )
+    graph = GraphTrace(events, trace.deps) if trace.deps is not None else None
+    return enrich(result, events, graph, thread, [] if total else steps, options.critical_path)
+
+
+def _events(group_by: str, p: Part) -> str:
+    """The matcher of a component of the annotation or op grouping: its annotation or op, the rest, or Other."""
+    unattributed = p.name == UNATTRIBUTED and p.source.startswith("time in no")
+    other = p.name == OTHER and p.source.endswith("each smaller than the rows above")
+    return part_events(group_by, p.name, unattributed, other)
 
 
 def _info(s: Step, excluded: bool) -> StepInfo:
