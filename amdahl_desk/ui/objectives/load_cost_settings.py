@@ -11,11 +11,12 @@ from typing import Any, cast
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from ...model.errors import ProfileError
-from ...model.load_settings import SETTING_PARSERS, SETTING_ROWS, setting_texts
+from ...model.load_settings import SETTING_PARSERS, SETTING_ROWS
 from ...model.numbers import ParseError
 from ...model.quantities import same_currency
+from ...present.cells import settings_fields
 from ..core.document import Document
-from ..core.locale_text import localize_numbers
+from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 
 _BAD = "QLineEdit { border: 2px solid #c0392b; }"
@@ -77,7 +78,8 @@ class LoadCostSettings(QWidget):
 
     def refresh(self) -> None:
         """Show the settings as the document has them (a field being refused keeps its text)."""
-        texts = {name: localize_numbers(text) for name, text in setting_texts(self.doc.profile.settings).items()}
+        profile = self.doc.profile
+        texts = settings_fields(profile.settings, profile.unit, locale_numbers())
         for name, edit in self.fields.items():
             if not self.messages[name].isHidden():
                 continue

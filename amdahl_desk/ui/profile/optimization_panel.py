@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.profile import Optimization
-from ...present.cells import k_step_text
+from ...present.cells import k_step_text, speedup_cell
 from ..core.cell_message import CellMessage
 from ..core.changed_cells import ChangedCellsTableView
 from ..core.text_widths import TextWidths
@@ -154,7 +154,8 @@ def slider_to_k(pos: int) -> float:
     exponent = math.log10(K_MIN) + pos / SLIDER_STEPS * (math.log10(K_MAX) - math.log10(K_MIN))
     k = 10**exponent
     # Snap to two significant digits so dragging lands on readable values (2, 2.5, 40, 150).
-    return float(f"{k:.2g}")
+    digits = 1 - math.floor(math.log10(k))
+    return float(round(k, digits))
 
 
 class OptimizationPanel(QWidget):
@@ -233,7 +234,8 @@ class OptimizationPanel(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setToolTip(
-            f"Drag to explore the local speedup k of the selected optimization ({K_MIN:g}× to {K_MAX:g}×, logarithmic)"
+            f"Drag to explore the local speedup k of the selected optimization "
+            f"({speedup_cell(K_MIN)} to {speedup_cell(K_MAX)}, logarithmic)"
         )
         self.slider.setMinimumWidth(60)
         self.k_spin = QDoubleSpinBox(self)
