@@ -18,8 +18,8 @@ from .adoption import continue_from_after as continue_from_after
 from .analysis import analyse, plan_pairs
 from .component_matching import ComparisonError as ComparisonError
 from .component_matching import match_components as match_components
-from .component_matching import name_key as _key
 from .laws import FloatArray
+from .names import name_key as _key
 from .profile import Profile
 from .units import TimeUnit, convert, format_percent, format_speedup, format_time
 
@@ -285,7 +285,7 @@ def compare(
 def _warnings(before: Profile, after: Profile) -> tuple[str, ...]:
     # The lessons' first rule: a speedup means something only between measurements of the same boundary.
     b, a = before.settings.boundary.strip(), after.settings.boundary.strip()
-    if b and a and b.casefold() != a.casefold():
+    if b and a and _key(b) != _key(a):
         return (
             f'the profiles state different boundaries, "{b}" before and "{a}" after; make sure they measure the same thing',
         )

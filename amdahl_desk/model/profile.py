@@ -12,13 +12,11 @@ from numpy.typing import NDArray
 
 from .errors import Problem, ProfileError
 from .measurements import Measurements
+from .names import name_key, name_problem, one_line
 from .objective_specs import ObjectiveSpec, objective_spec_problems
 from .profile_rules import (
     CheckedColumns,
     component_problems,
-    name_key,
-    name_problem,
-    one_line,
     optimization_problems,
     table_row,
 )
