@@ -20,7 +20,7 @@ from ..model.units import (
     parse_time_text,
 )
 from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts, parse_targets
-from .grid import CellValue, Grid, as_text, is_empty, shown
+from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
 
 SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
 
@@ -34,10 +34,20 @@ def cell_time(value: CellValue, decimal: Decimal | None = None) -> tuple[float, 
         raise ParseError(f'"{shown(value)}" is not a time; expected a number or a value like "120 ms"')
     if isinstance(value, (int, float)):
         return check_time(float(value), shown(value)), None
-    if isinstance(value, dt.timedelta):
-        return check_time(value.total_seconds(), shown(value)), TimeUnit.S
-    if isinstance(value, dt.time):
-        return (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6), TimeUnit.S
+    if type(value) is StoredDuration:
+        if not value.elapsed and value.days >= 1:
+            raise ParseError(
+                f"holds {value.days:.15g} days in a time-of-day format, which shows only the time past whole days; "
+                "format the cell as a duration ([h]:mm:ss.000) or type the time with its unit"
+            )
+        # 15 significant digits, as a spreadsheet keeps: the day's fraction times 86,400,000 adds a last-bit error.
+        return check_time(float(f"{value.days * 86_400_000.0:.15g}"), shown(value)), TimeUnit.MS
+    if isinstance(value, (dt.timedelta, dt.time)):
+        # calamine's reading of a time-formatted cell, rounded to the millisecond: only the stored number is exact.
+        raise ParseError(
+            f'"{shown(value)}" is a time-formatted cell whose stored number could not be read exactly; '
+            'format the cell as a number and write the unit in the header, like "Time (ms)"'
+        )
     if isinstance(value, (dt.date, dt.datetime)):
         raise ParseError(f'"{shown(value)}" is a date, not a time; format the cell as a number')
     text = as_text(value)

@@ -62,6 +62,12 @@ def find_header(
     return None
 
 
+def header_field(value: CellValue, wanted: dict[str, set[str]]) -> str | None:
+    """The field a header cell names (``"Duration (ms)"`` → ``"time"``), or ``None``."""
+    key = header_key(value)[0]
+    return next((fld for fld, names in wanted.items() if key in names), None)
+
+
 def component_header(cells: Sequence[CellValue]) -> tuple[dict[str, int], TimeUnit | None] | None:
     """The columns (name, time, …) and time unit of a components header row, e.g. a pasted block's first row."""
     found = find_header(Grid("header", [list(cells)]), COMPONENT_HEADERS, ("name", "time"))

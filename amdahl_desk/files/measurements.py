@@ -23,8 +23,9 @@ from ..model.numbers import AmbiguousNumberError, Decimal
 from ..model.units import ParseError, TimeUnit, convert
 from .cells import SPREADSHEET_ERROR, ambiguity_message, cell_time, column_decimal
 from .csv_table import csv_grid, escape_field
-from .grid import CellValue, Grid, as_text, is_empty, shown
+from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
 from .headers import HEADER_SCAN_ROWS, UNIT_IN_HEADER
+from .sheet_layout import check_table
 
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 _MEASURE_WORDS = {"time": MeasureKind.TIME, "runtime": MeasureKind.TIME, "throughput": MeasureKind.THROUGHPUT}
@@ -103,7 +104,7 @@ def _find_header(grid: Grid) -> tuple[int, dict[str, int], str, MeasureKind, str
 
 
 def _read_count(value: CellValue, decimal: Decimal | None) -> float:
-    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta)):
+    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta, StoredDuration)):
         raise ParseError(f'"{shown(value)}" is not a count; expected a number above 0, like 8')
     if isinstance(value, (int, float)):
         return parse_count(repr(float(value)), ".")
@@ -111,7 +112,7 @@ def _read_count(value: CellValue, decimal: Decimal | None) -> float:
 
 
 def _read_throughput(value: CellValue, decimal: Decimal | None) -> tuple[float, str]:
-    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta)):
+    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta, StoredDuration)):
         raise ParseError(f'"{shown(value)}" is not a throughput; expected a number above 0, like 1884')
     if isinstance(value, (int, float)):
         return parse_throughput(repr(float(value)), ".")
@@ -144,6 +145,24 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
     v_decimal = column_decimal(grid, header + 1, cols["value"])
     header_time = _time_unit(header_unit) if kind is MeasureKind.TIME else None
     found_at: dict[tuple[int, int], Problem] = {}  # (row, column) → problem; sorted, one per cell
+    layout: list[Problem] = []  # merged ranges, a second count or time column (files/sheet_layout.py)
+
+    def key_of(value: CellValue) -> str | None:
+        base = _split_header(value)[0]
+        if count_word(base):
+            return "count"
+        if _MEASURE_WORDS.get(base) is kind:
+            return "value"
+        return _LABEL_WORDS.get(base)
+
+    check_table(
+        grid,
+        header,
+        cols,
+        key_of,
+        lambda where, what: layout.append(Problem(what, TABLE, where=where)),
+        lambda where, what: warnings.append(Problem(what, TABLE, where=where)),
+    )
 
     def problem(r: int, col: int, what: str) -> None:
         found_at.setdefault((r, col), Problem(what, TABLE, where=grid.where(r, col)))
@@ -196,8 +215,8 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
     for p in measurement_problems(rows, kind):  # a cell that did not parse is already named
         assert p.row is not None
         problem(loaded_rows[p.row], cols["count"] if p.field == "n" else cols["value"], p.what)
-    if found_at:
-        raise ProfileError([found_at[k] for k in sorted(found_at)], source=source)
+    if found_at or layout:
+        raise ProfileError(layout + [found_at[k] for k in sorted(found_at)], source=source)
     m = Measurements(tuple(rows), kind, unit_label, count_name)
     return LoadedMeasurements(m, source, warnings, grid, loaded_rows, cols, header)
 
@@ -220,9 +239,15 @@ def _read_workbook(path: Path) -> LoadedMeasurements:
     book = parsed.book
     try:
         report = parsed.report
-        formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: other_sheet(book, name))
+        formulas = WorkbookFormulas(
+            report.sheet_xml,
+            report.full_calc_on_load,
+            lambda name: other_sheet(book, name, report.sheet_xml, parsed.time_styles),
+            parsed.time_styles,
+        )
         try:
-            grid = sheet_grid(parsed, parsed.lower.get("measurements", parsed.names[0]), path.name, formulas)
+            # The Measurements sheet, else the first visible sheet (as for the components).
+            grid = sheet_grid(parsed, parsed.lower.get("measurements", parsed.components), path.name, formulas)
         except ProfileError:
             raise
         except Exception as exc:
@@ -234,7 +259,7 @@ def _read_workbook(path: Path) -> LoadedMeasurements:
 
 
 def read_measurements(path: str | Path) -> LoadedMeasurements:
-    """Runs from a CSV (by suffix) or an xlsx workbook's Measurements sheet, else its first sheet."""
+    """Runs from a CSV (by suffix) or an xlsx workbook's Measurements sheet, else its first visible sheet."""
     path = Path(path)
     if not path.exists():
         raise ProfileError("no such file", source=str(path))

@@ -6,7 +6,8 @@ from ..model.objective_specs import ObjectiveSpec
 from ..model.units import ParseError, TimeUnit, convert
 from .cells import cell_time, column_decimal
 from .grid import Grid, as_text, is_empty
-from .headers import OBJECTIVE_HEADERS, find_header
+from .headers import OBJECTIVE_HEADERS, find_header, header_field
+from .sheet_layout import check_table
 from .tables import TableReader
 
 SHEET = "Objectives"
@@ -26,6 +27,7 @@ def read_objectives(reader: TableReader, grid: Grid | None, unit: TimeUnit) -> l
         )
         return []
     header, cols, _ = found
+    check_table(grid, header, cols, lambda v: header_field(v, OBJECTIVE_HEADERS), reader.problem, reader.warn)
     target_col = cols.get("target_time")
     header_unit = None
     if target_col is not None:

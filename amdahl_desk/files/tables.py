@@ -47,8 +47,10 @@ from .headers import (
     OPTIMIZATION_HEADERS,
     component_header,
     find_header,
+    header_field,
 )
 from .plain_rows import PlainColumns, plain_columns
+from .sheet_layout import check_table
 from .total_line import Row as _Row
 from .total_line import drop_total_line, is_total_line
 
@@ -137,6 +139,7 @@ class TableReader:
             self._missing_header(grid)
             return None
         header, cols, header_unit = found
+        check_table(grid, header, cols, lambda v: header_field(v, COMPONENT_HEADERS), self.problem, self.warn)
         # A big sheet's formulas are looked for in the time column only: that is where a wrong number hides.
         big = len(grid.rows) > 5_000
         self.resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
@@ -317,6 +320,7 @@ class TableReader:
             )
             return []
         header, cols, _ = found
+        check_table(grid, header, cols, lambda v: header_field(v, OPTIMIZATION_HEADERS), self.problem, self.warn)
         self.resolve_formulas(grid, header + 1, list(cols.values()))
         opts: list[Optimization] = []
         decimal = column_decimal(grid, header + 1, cols["speedup"])
