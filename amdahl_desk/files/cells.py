@@ -18,6 +18,7 @@ from ..model.units import (
     parse_bytes,
     parse_speedup,
     parse_time_text,
+    to_seconds,
 )
 from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts, parse_targets
 from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
@@ -54,6 +55,35 @@ def cell_time(value: CellValue, decimal: Decimal | None = None) -> tuple[float, 
     if SPREADSHEET_ERROR.match(text):
         raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
     return parse_time_text(text, decimal)
+
+
+def scale_bare_times(grid: Grid, first_row: int, col: int, scale: int) -> None:
+    """A column headed in minutes or hours (``scale`` 60 or 3600): its bare numbers made seconds, exactly.
+
+    A cell with its own unit (``90 s``) or a stored duration keeps it; a cell that does not read is left
+    for the reader to refuse with its own message.
+    """
+    decimal = column_decimal(grid, first_row, col)
+    for r in range(first_row, len(grid.rows)):
+        cells = grid.rows[r]
+        if col >= len(cells):
+            continue
+        value = cells[col]
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number: float | None = float(value)
+        elif isinstance(value, str) and value.strip():
+            try:
+                found, written = parse_time_text(value, decimal)
+            except ParseError:
+                continue
+            number = found if written is None else None
+        else:
+            number = None
+        if number is not None:
+            if not isinstance(cells, list):
+                cells = list(cells)
+                grid.rows[r] = cells  # type: ignore[index]
+            cells[col] = to_seconds(number, scale)
 
 
 def column_decimal(grid: Grid, first_row: int, col: int) -> Decimal | None:

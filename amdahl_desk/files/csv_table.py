@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 from ..model.errors import ProfileError
 from ..model.objective_specs import objectives_text
 from ..model.profile import Profile
+from ..model.units import NUMBER_PATTERN
 from .grid import Grid
 from .tables import Loaded, TableReader
 
@@ -22,9 +24,13 @@ def escape_field(text: str) -> str:
     return "'" + text if text.startswith(INJECTION_PREFIXES + ("'",)) else text
 
 
+# A number behind a spreadsheet's text-prefix apostrophe ('42.5, '1,5 ms): the apostrophe is no part of it.
+_QUOTED_NUMBER = re.compile(rf"'(?={NUMBER_PATTERN}\s*[a-zA-Zµμ/]*\s*$)")
+
+
 def unescape_field(text: str) -> str:
-    """Undo :func:`escape_field`."""
-    if text.startswith("'") and len(text) > 1 and text[1] in "=+-@\t\r'":
+    """Undo :func:`escape_field`; a number written with a spreadsheet's text-prefix apostrophe (``'42.5``) is the number."""
+    if text.startswith("'") and len(text) > 1 and (text[1] in "=+-@\t\r'" or _QUOTED_NUMBER.match(text)):
         return text[1:]
     return text
 

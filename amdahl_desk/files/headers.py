@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from ..model.load_settings import SETTING_ROWS
-from ..model.units import ParseError, TimeUnit, parse_unit
+from ..model.units import ParseError, TimeUnit, parse_header_unit
 from .grid import CellValue, Grid, as_text
 
 HEADER_SCAN_ROWS = 50
@@ -30,16 +30,48 @@ UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]
 
 
 def header_key(value: CellValue) -> tuple[str, TimeUnit | None]:
-    """``"Time (ms)"`` → ``("time", MS)``; headers compare case- and space-insensitively."""
-    text = " ".join(as_text(value).replace("_", " ").lower().split())
-    match = UNIT_IN_HEADER.match(text)
-    if match:
-        unit_text = match.group("a") or match.group("b") or ""
+    """``"Time (ms)"`` → ``("time", MS)``; headers compare case- and space-insensitively.
+
+    ``"Time (min)"`` and ``"Time (h)"`` give seconds (their numbers are scaled: :func:`header_scale`);
+    ``"Time (ms/step)"`` is in ms.
+    """
+    found = _split_unit(value)
+    if found is not None:
         try:
-            return match.group("base"), parse_unit(unit_text)
+            return found[0], parse_header_unit(found[1])[0]
         except ParseError:
             pass
-    return text, None
+    return _words(value), None
+
+
+def header_scale(value: CellValue) -> int:
+    """What a header's bare numbers are multiplied by to be in its unit: 60 for minutes, 3600 for hours, else 1."""
+    found = _split_unit(value)
+    try:
+        return parse_header_unit(found[1])[1] if found is not None else 1
+    except ParseError:
+        return 1
+
+
+def unknown_unit(value: CellValue, names: set[str]) -> str | None:
+    """The unit written in a header that would be one of ``names`` but for a unit that is not a time unit."""
+    found = _split_unit(value)
+    if found is None or found[0] not in names:
+        return None
+    try:
+        parse_header_unit(found[1])
+    except ParseError:
+        return found[1]
+    return None
+
+
+def _words(value: CellValue) -> str:
+    return " ".join(as_text(value).replace("_", " ").lower().split())
+
+
+def _split_unit(value: CellValue) -> tuple[str, str] | None:
+    match = UNIT_IN_HEADER.match(_words(value))
+    return (match.group("base"), match.group("a") or match.group("b") or "") if match else None
 
 
 def find_header(

@@ -20,11 +20,11 @@ from ..model.measurements import (
     parse_throughput,
 )
 from ..model.numbers import AmbiguousNumberError, Decimal
-from ..model.units import ParseError, TimeUnit, convert
-from .cells import SPREADSHEET_ERROR, ambiguity_message, cell_time, column_decimal
+from ..model.units import UNITS_ACCEPTED, ParseError, TimeUnit, convert
+from .cells import SPREADSHEET_ERROR, ambiguity_message, cell_time, column_decimal, scale_bare_times
 from .csv_table import csv_grid, escape_field
 from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
-from .headers import HEADER_SCAN_ROWS, UNIT_IN_HEADER
+from .headers import HEADER_SCAN_ROWS, UNIT_IN_HEADER, header_scale
 from .sheet_layout import check_table
 
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
@@ -144,8 +144,19 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
     n_decimal = column_decimal(grid, header + 1, cols["count"])
     v_decimal = column_decimal(grid, header + 1, cols["value"])
     header_time = _time_unit(header_unit) if kind is MeasureKind.TIME else None
+    if header_time is not None and (scale := header_scale(grid.cell(header, cols["value"]))) != 1:
+        scale_bare_times(grid, header + 1, cols["value"], scale)  # Time (min), Time (h): read in seconds
     found_at: dict[tuple[int, int], Problem] = {}  # (row, column) → problem; sorted, one per cell
     layout: list[Problem] = []  # merged ranges, a second count or time column (files/sheet_layout.py)
+    if kind is MeasureKind.TIME and header_unit and header_time is None:
+        layout.append(
+            Problem(
+                f'the header "{shown(grid.cell(header, cols["value"]))}" names the unit "{header_unit}", which is '
+                f"not a time unit; expected {UNITS_ACCEPTED}, like Time (ms)",
+                TABLE,
+                where=grid.where(header, cols["value"]),
+            )
+        )
 
     def key_of(value: CellValue) -> str | None:
         base = _split_header(value)[0]
@@ -222,10 +233,10 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
 
 
 def _time_unit(text: str) -> TimeUnit | None:
-    from ..model.units import parse_unit
+    from ..model.units import parse_header_unit
 
     try:
-        return parse_unit(text) if text else None
+        return parse_header_unit(text)[0] if text else None
     except ParseError:
         return None
 
