@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
@@ -111,6 +111,24 @@ class ChartSeries(NamedTuple):
     status: tuple[Status, ...]
 
 
+# An after total within this share of the predicted one (of 1 unit, for totals below 1) is as planned:
+# the last bits of two sums of the same times in another order.
+PLAN_TOLERANCE = 1e-9
+
+
+class PlanVerdict(str, Enum):
+    """How the measured after total stands against the one the plan predicted."""
+
+    SHORT = "short"
+    BETTER = "better"
+    AS_PLANNED = "as planned"
+
+    @property
+    def delivered(self) -> bool:
+        """The plan's promise was kept (as planned or better)."""
+        return self is not PlanVerdict.SHORT
+
+
 @dataclass(frozen=True)
 class Comparison:
     """The plan (the before profile's enabled optimizations) held against the after profile."""
@@ -138,6 +156,25 @@ class Comparison:
     def shortfall(self) -> float:
         """Measured after total minus the predicted one: above 0 is time the plan promised and did not deliver."""
         return self.after_total - self.predicted_total
+
+    @property
+    def verdict(self) -> PlanVerdict:
+        """The plan end to end: short of it, better than it, or as planned within :data:`PLAN_TOLERANCE`.
+
+        The one verdict the comparison tab, its slide and ``amdahl-desk compare`` show.
+        """
+        gap = self.shortfall
+        if abs(gap) <= PLAN_TOLERANCE * max(self.predicted_total, 1.0):
+            return PlanVerdict.AS_PLANNED
+        return PlanVerdict.SHORT if gap > 0 else PlanVerdict.BETTER
+
+    def verdict_text(self, time_text: Callable[[float], str] | None = None) -> str:
+        """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned"."""
+        verdict = self.verdict
+        if verdict is PlanVerdict.AS_PLANNED:
+            return "exactly as planned"
+        shown = (time_text or (lambda v: format_time(v, self.unit)))(abs(self.shortfall))
+        return f"{shown} short of the plan" if verdict is PlanVerdict.SHORT else f"{shown} better than the plan"
 
     @property
     def title(self) -> str:

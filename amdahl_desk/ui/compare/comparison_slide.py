@@ -19,12 +19,8 @@ from .comparison_chart import NEEDS_COMPARISON, ComparisonChart
 
 
 def plan_verdict(c: Comparison) -> str:
-    """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned"."""
-    gap = c.shortfall
-    if abs(gap) <= 1e-9 * max(c.predicted_total, 1.0):
-        return "exactly as planned"
-    text = format_time(abs(gap), c.unit)
-    return f"{text} short of the plan" if gap > 0 else f"{text} better than the plan"
+    """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned": the model's one verdict."""
+    return c.verdict_text()
 
 
 def slide_title(c: Comparison) -> str:
@@ -86,6 +82,6 @@ class ComparisonSlide(SlideFrame):
             [(value, caption.strip()) for value, caption in figures],
             f"<b>{html.escape(details(c))}</b><br>{html.escape(b.sentence)}",
         )
-        measured_ok = c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
+        measured_ok = c.verdict.delivered
         self.values[1].setStyleSheet("color: #1a6e2e;" if measured_ok else "color: #b35c00;")
         self.chart.show_comparison(c)
