@@ -10,6 +10,7 @@ from ..model.load_settings import SETTING_PARSERS as LOAD_COST_PARSERS
 from ..model.numbers import AmbiguousNumberError, Decimal, decide_decimal
 from ..model.profile import OverheadModel
 from ..model.units import (
+    MAX_VALUE_CHARS,
     ParseError,
     TimeUnit,
     check_speedup,
@@ -86,6 +87,14 @@ def scale_bare_times(grid: Grid, first_row: int, col: int, scale: int) -> None:
             cells[col] = to_seconds(number, scale)
 
 
+def bounded_text(value: CellValue, what: str) -> str:
+    """A cell's text for a number parser; a text too long to be a number is refused here, quoted short."""
+    text = as_text(value)
+    if len(text) > MAX_VALUE_CHARS:
+        raise ParseError(f'"{shown(value)}" ({len(text):,} characters) is not {what}')
+    return text
+
+
 def column_decimal(grid: Grid, first_row: int, col: int) -> Decimal | None:
     """The decimal separator a column's text numbers use, decided once from the cells that show it."""
     texts = [cell for cells in grid.rows[first_row:] if len(cells) > col and isinstance(cell := cells[col], str)]
@@ -123,7 +132,7 @@ def parse_speedup_cell(value: CellValue, decimal: Decimal | None = None) -> floa
         raise ParseError(f'"{shown(value)}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
     if isinstance(value, (int, float)):
         return check_speedup(float(value), shown(value))
-    return parse_speedup(as_text(value), decimal)
+    return parse_speedup(bounded_text(value, "a speedup"), decimal)
 
 
 def split_targets(value: CellValue) -> tuple[str, ...]:
@@ -135,7 +144,7 @@ def _count(value: CellValue, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ParseError(f'"{shown(value)}" is not a valid {what}; expected a whole number of 1 or more')
     # A number cell is shown as a spreadsheet shows it (8, not 8.0), then read like typed text.
-    return parse_count(as_text(value), what)
+    return parse_count(bounded_text(value, f"a {what}"), what)
 
 
 def _gpu_counts(value: CellValue) -> tuple[int, ...]:
@@ -147,14 +156,14 @@ def _gpu_counts(value: CellValue) -> tuple[int, ...]:
 def _fraction(value: CellValue, decimal: Decimal | None) -> float:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return check_fraction(float(value), shown(value))
-    return parse_fraction(as_text(value), decimal)
+    return parse_fraction(bounded_text(value, "a fraction"), decimal)
 
 
 def _physical(value: CellValue, parse: Callable[[str, Decimal | None], float], decimal: Decimal | None) -> float:
     """A bare number as is (bytes, bytes/s); text through ``parse``, which knows the units."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return parse(repr(float(value)), ".")
-    return parse(as_text(value), decimal)
+    return parse(bounded_text(value, "a size or a bandwidth"), decimal)
 
 
 # Each setting's parser: (cell, the column's decimal separator) → value.
@@ -181,4 +190,4 @@ def _load_cost(fld: str, value: CellValue, decimal: Decimal | None) -> object:
     """A load or cost setting: a number cell as it is (checked like typed text), text through the model's parser."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return LOAD_COST_PARSERS[fld](repr(float(value)), ".")
-    return LOAD_COST_PARSERS[fld](as_text(value), decimal)
+    return LOAD_COST_PARSERS[fld](bounded_text(value, "a value of this setting"), decimal)

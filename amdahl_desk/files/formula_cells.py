@@ -233,6 +233,11 @@ class WorkbookFormulas:
         return out  # type: ignore[return-value]
 
 
+def _short(formula: str) -> str:
+    """A formula quoted in a message: its first 80 characters."""
+    return formula if len(formula) <= 80 else formula[:77] + "…"
+
+
 def _trusted(book: WorkbookFormulas, cached: CellValue) -> tuple[bool, str]:
     """Whether a saved value can stand for its formula, and why not."""
     if book.full_calc:
@@ -269,7 +274,7 @@ def resolve_column(grid: Grid, book: WorkbookFormulas, col: int, first_row: int)
             if trusted:
                 continue
             grid.refused[(r, col)] = (
-                f"holds the formula ={text}, which Amdahl Desk cannot compute ({exc}), and {why}; "
+                f"holds the formula ={_short(text)}, which Amdahl Desk cannot compute ({exc}), and {why}; "
                 "open the workbook in Excel or LibreOffice, recalculate and save it, or type the value"
             )
             _set(grid, r, col, None)
@@ -283,7 +288,7 @@ def resolve_column(grid: Grid, book: WorkbookFormulas, col: int, first_row: int)
             warnings.append(
                 (
                     where,
-                    f"the formula ={text} gives {format_number(value)} but the workbook saved "
+                    f"the formula ={_short(text)} gives {format_number(value)} but the workbook saved "
                     f"{format_number(float(cached))} (it was changed by a program that does not recalculate); "
                     f"using {format_number(value)}",
                 )

@@ -27,6 +27,13 @@ OPTIMIZATION_HEADERS = {
     "notes": {"notes", "note", "comment", "comments"},
 }
 UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]]|,\s*(?P<b>\S+))\s*$")
+# No header is longer: a longer cell is not looked at for a unit (the pattern above is quadratic in it).
+MAX_HEADER_CHARS = 200
+
+
+def unit_in_header(text: str) -> re.Match[str] | None:
+    """``"time (ms)"`` split into its base and unit by :data:`UNIT_IN_HEADER`; ``None`` for a cell too long to be one."""
+    return UNIT_IN_HEADER.match(text) if len(text) <= MAX_HEADER_CHARS else None
 
 
 def header_key(value: CellValue) -> tuple[str, TimeUnit | None]:
@@ -70,7 +77,7 @@ def _words(value: CellValue) -> str:
 
 
 def _split_unit(value: CellValue) -> tuple[str, str] | None:
-    match = UNIT_IN_HEADER.match(_words(value))
+    match = unit_in_header(_words(value))
     return (match.group("base"), match.group("a") or match.group("b") or "") if match else None
 
 

@@ -21,10 +21,10 @@ from ..model.measurements import (
 )
 from ..model.numbers import AmbiguousNumberError, Decimal
 from ..model.units import UNITS_ACCEPTED, ParseError, TimeUnit, convert
-from .cells import SPREADSHEET_ERROR, ambiguity_message, cell_time, column_decimal, scale_bare_times
+from .cells import SPREADSHEET_ERROR, ambiguity_message, bounded_text, cell_time, column_decimal, scale_bare_times
 from .csv_table import csv_grid, escape_field
 from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
-from .headers import HEADER_SCAN_ROWS, UNIT_IN_HEADER, header_scale
+from .headers import HEADER_SCAN_ROWS, header_scale, unit_in_header
 from .sheet_layout import check_table
 
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
@@ -77,7 +77,7 @@ class LoadedMeasurements:
 def _split_header(value: CellValue) -> tuple[str, str]:
     """``"Throughput (req/s)"`` → ``("throughput", "req/s")``; the unit keeps its spelling for labels."""
     text = " ".join(as_text(value).replace("_", " ").split())
-    match = UNIT_IN_HEADER.match(text)
+    match = unit_in_header(text)
     if match:
         return match.group("base").lower(), (match.group("a") or match.group("b") or "").strip()
     return text.lower(), ""
@@ -108,7 +108,7 @@ def _read_count(value: CellValue, decimal: Decimal | None) -> float:
         raise ParseError(f'"{shown(value)}" is not a count; expected a number above 0, like 8')
     if isinstance(value, (int, float)):
         return parse_count(repr(float(value)), ".")
-    return parse_count(as_text(value), decimal)
+    return parse_count(bounded_text(value, "a count"), decimal)
 
 
 def _read_throughput(value: CellValue, decimal: Decimal | None) -> tuple[float, str]:
@@ -116,7 +116,7 @@ def _read_throughput(value: CellValue, decimal: Decimal | None) -> tuple[float, 
         raise ParseError(f'"{shown(value)}" is not a throughput; expected a number above 0, like 1884')
     if isinstance(value, (int, float)):
         return parse_throughput(repr(float(value)), ".")
-    text = as_text(value)
+    text = bounded_text(value, "a throughput")
     if SPREADSHEET_ERROR.match(text):
         raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
     return parse_throughput(text, decimal)

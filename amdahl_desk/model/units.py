@@ -106,6 +106,8 @@ _TIME_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Zµμ]+)?\s*$")
 _SPEEDUP_RE = re.compile(rf"^\s*(?:[x×]\s*)?(?P<num>{_NUMBER})\s*[x×]?\s*$", re.IGNORECASE)
 
 TIME_EXPECTED = 'expected a number or a value like "120 ms"'
+# No time or speedup as typed is longer; a longer text is refused before any pattern looks at it.
+MAX_VALUE_CHARS = 100
 
 
 def _number(match: re.Match[str] | None, decimal: DecimalSeparator | None) -> float | None:
@@ -128,6 +130,8 @@ def parse_time_text(text: str, decimal: DecimalSeparator | None = None) -> tuple
     finite, non-negative time.
     """
     stripped = text.strip()
+    if len(stripped) > MAX_VALUE_CHARS:
+        raise ParseError(f'"{stripped[:40]}…" ({len(stripped):,} characters) is not a time; {TIME_EXPECTED}')
     lowered = stripped.lower()
     if lowered in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
         raise ParseError(f'"{stripped}" is not a finite time; {TIME_EXPECTED}')
@@ -179,6 +183,10 @@ def check_speedup(value: float, shown: str | None = None) -> float:
 def parse_speedup(text: str, decimal: DecimalSeparator | None = None) -> float:
     """``"4"``, ``"4x"``, ``"4×"``, ``"x4"`` → 4.0."""
     stripped = text.strip()
+    if len(stripped) > MAX_VALUE_CHARS:
+        raise ParseError(
+            f'"{stripped[:40]}…" ({len(stripped):,} characters) is not a speedup; expected a number like 4'
+        )
     match = _SPEEDUP_RE.match(stripped)
     value = _number(match, decimal)
     if value is None:
