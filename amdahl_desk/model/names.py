@@ -37,11 +37,6 @@ def name_keys(names: Sequence[str]) -> list[str]:
     return keys  # no odd blank, no run of blanks, no blank at an edge: casefold is the whole key
 
 
-def differs_only_in_spaces(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` are the same name written with different blanks (and are not written alike)."""
-    return a != b and name_key(a) == name_key(b)
-
-
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a name (it holds a line break or a control character), or ``None``."""
     if name.isprintable():  # the common case, at C speed
