@@ -168,3 +168,21 @@ def test_a_time_cell_whose_number_cannot_be_found_is_refused_not_rounded():
 )
 def test_which_formats_show_a_time(code, kind):
     assert time_format(code) is kind
+
+
+def test_a_styles_part_with_100000_time_formats_is_read_in_bounded_time(tmp_path):
+    import time
+    import zipfile
+
+    path = openpyxl_book(tmp_path / "many.xlsx", [42.5, 7.0], "[h]:mm:ss.000")
+    with zipfile.ZipFile(path) as zf:
+        parts = {i.filename: zf.read(i) for i in zf.infolist()}
+    styles = parts["xl/styles.xml"]
+    at = styles.index(b"</cellXfs>")
+    parts["xl/styles.xml"] = styles[:at] + b'<xf numFmtId="46"/>' * 100_000 + styles[at:]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    start = time.monotonic()
+    assert [round(c.time, 9) for c in load_profile(path).profile.components] == [42.5, 7.0]
+    assert time.monotonic() - start < 20
