@@ -4,7 +4,7 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from amdahl_desk.files import load_profile, tables
@@ -26,6 +26,8 @@ def test_plain_times_and_a_time_with_a_unit_read_alike(tmp_path_factory, micros,
     scalings = ["serial", "parallel", "communication"]
     rng = random.Random(pick)
     rows = [(f"c{i}", us / 1000, rng.choice(scalings), f"g{i % 3}") for i, us in enumerate(micros)]
+    # A last row whose time is the sum of the rows above is the total line (dropped with a warning): not this test's.
+    assume(abs(micros[-1] - sum(micros[:-1])) > 0.005 * sum(micros[:-1]))
     plain = load_profile(write(tmp / "plain.csv", [f"{n},{t!r},{s},{g}" for n, t, s, g in rows])).profile
     k = pick % len(rows)
     with_unit = [
