@@ -12,6 +12,7 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.traces import GROUPINGS
 from ..model.units import format_speedup, format_time
+from ..present.comparison import plan_verdict
 from .common import EXIT_OK, BadInputError, print_warnings, write_json
 
 NAME = "compare"
@@ -234,7 +235,7 @@ def comparison_text(c: Comparison, adoption: Adoption, before: Profile, before_f
         f"{format_speedup(c.predicted_speedup):>8}  {format_speedup(c.measured_speedup):>10}"
     )
     lines.append("")
-    verdict = c.verdict_text(t)
+    verdict = plan_verdict(c)
     lines.append(
         f"End to end: the plan promised {t(c.predicted_total)} (saving {t(c.before_total - c.predicted_total)}); "
         f"measured {t(c.after_total)} (saving {t(-c.time_difference)}), {verdict}."

@@ -38,8 +38,9 @@ def run(args: argparse.Namespace) -> int:
     from ..files import load_profile
 
     # What comes after the reading loads while a workbook's sheets are parsed.
-    loaded = load_profile(args.profile, meanwhile=("amdahl_desk.model.values", f"{__package__}.json_rows"))
-    from ..model.report import report_text, to_json_dict
+    words = f"{__package__}.json_rows" if args.json else "amdahl_desk.present.report"
+    loaded = load_profile(args.profile, meanwhile=("amdahl_desk.model.values", words))
+    from ..model.report import to_json_dict
     from ..model.values import parse_target_time
 
     profile = loaded.profile
@@ -56,5 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
         write_json(to_json_dict(profile, analysis, loaded.warnings, component_rows=component_structs), args.indent)
     else:
+        from ..present.report import report_text
+
         print(report_text(profile, analysis))
     return EXIT_OK

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
-
-import numpy as np
 
 from .adoption import AdoptedK as AdoptedK
 from .adoption import Adoption as Adoption
@@ -18,7 +15,6 @@ from .adoption import continue_from_after as continue_from_after
 from .analysis import analyse, plan_pairs
 from .component_matching import ComparisonError as ComparisonError
 from .component_matching import match_components as match_components
-from .laws import FloatArray
 from .names import name_key as _key
 from .profile import Profile
 from .units import TimeUnit, convert, format_percent, format_speedup, format_time
@@ -101,16 +97,6 @@ class Bottleneck:
     sentence: str
 
 
-class ChartSeries(NamedTuple):
-    """Before and after per component, with the after-time the plan promised to mark on each bar."""
-
-    names: tuple[str, ...]
-    before: FloatArray
-    after: FloatArray
-    predicted_after: FloatArray
-    status: tuple[Status, ...]
-
-
 # An after total within this share of the predicted one (of 1 unit, for totals below 1) is as planned:
 # the last bits of two sums of the same times in another order.
 PLAN_TOLERANCE = 1e-9
@@ -161,49 +147,18 @@ class Comparison:
     def verdict(self) -> PlanVerdict:
         """The plan end to end: short of it, better than it, or as planned within :data:`PLAN_TOLERANCE`.
 
-        The one verdict the comparison tab, its slide and ``amdahl-desk compare`` show.
+        The one verdict the comparison tab, its table, its slide and ``amdahl-desk compare`` show
+        (worded by ``present.comparison.plan_verdict``).
         """
         gap = self.shortfall
         if abs(gap) <= PLAN_TOLERANCE * max(self.predicted_total, 1.0):
             return PlanVerdict.AS_PLANNED
         return PlanVerdict.SHORT if gap > 0 else PlanVerdict.BETTER
 
-    def verdict_text(self, time_text: Callable[[float], str] | None = None) -> str:
-        """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned"."""
-        verdict = self.verdict
-        if verdict is PlanVerdict.AS_PLANNED:
-            return "exactly as planned"
-        shown = (time_text or (lambda v: format_time(v, self.unit)))(abs(self.shortfall))
-        return f"{shown} short of the plan" if verdict is PlanVerdict.SHORT else f"{shown} better than the plan"
-
     @property
     def title(self) -> str:
         """A slide's title: predicted against measured."""
         return f"Predicted {format_speedup(self.predicted_speedup)}, measured {format_speedup(self.measured_speedup)}"
-
-    def series(self) -> ChartSeries:
-        """The chart's data, one entry per row: before, after and the promised after-time (NaN where absent)."""
-
-        def arr(values: Iterable[float | None]) -> FloatArray:
-            return np.fromiter((math.nan if v is None else v for v in values), dtype=float, count=len(self.rows))
-
-        return ChartSeries(
-            tuple(r.name for r in self.rows),
-            arr(r.before for r in self.rows),
-            arr(r.after for r in self.rows),
-            arr(r.predicted_after for r in self.rows),
-            tuple(r.status for r in self.rows),
-        )
-
-    def waterfall(self) -> list[tuple[str, float, float]]:
-        """Steps from the before total to the after total: (component, from, to), components that changed only."""
-        steps: list[tuple[str, float, float]] = []
-        level = self.before_total
-        for r in self.rows:
-            if r.delta != 0:
-                steps.append((r.name, level, level + r.delta))
-                level += r.delta
-        return steps
 
     def row(self, name: str) -> ComponentComparison | None:
         """The row of a component by its before (or after) name, trimmed and case-insensitive."""

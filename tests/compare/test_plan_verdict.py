@@ -1,4 +1,5 @@
-"""One plan verdict: the comparison tab, its slide and ``amdahl-desk compare`` say the same at the tolerance's edge."""
+"""One plan verdict: the comparison tab, its table, its slide and ``amdahl-desk compare`` say the same at the
+tolerance's edge."""
 
 import dataclasses
 
@@ -7,9 +8,7 @@ import pytest
 from amdahl_desk.cli.compare import comparison_text, to_json_dict
 from amdahl_desk.model import Component, Optimization, Profile
 from amdahl_desk.model.comparison import PLAN_TOLERANCE, PlanVerdict, adopt_measured_k, compare
-from amdahl_desk.ui.compare.comparison_slide import plan_verdict
-
-pytestmark = pytest.mark.gui  # the slide's module loads the charts (Qt)
+from amdahl_desk.present.comparison import comparison_slide, delivered, plan_verdict
 
 
 def comparison_with_after(after_total):
@@ -44,3 +43,5 @@ def test_the_slide_and_the_command_line_agree_at_the_edge(gap, expected):
     assert f", {slide}." in text, (slide, text)
     assert ("exactly as planned" in slide) is (expected is PlanVerdict.AS_PLANNED)
     assert to_json_dict(c, adopt_measured_k(before, c))["verdict"] == expected.value
+    assert delivered(c) is (expected is not PlanVerdict.SHORT)
+    assert comparison_slide(c).title.endswith(f": {slide}")

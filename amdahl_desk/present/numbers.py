@@ -1,0 +1,63 @@
+"""Numbers as a person reads them, in a locale's separators: the one place the views format a figure."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model.quantities import format_money
+from ..model.units import TimeUnit, format_number, format_percent, format_speedup
+
+# A number as the model writes one: grouped thousands with an optional fraction, or a plain decimal fraction.
+_MODEL_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w]|[.,]\d)")
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """How to write numbers: the decimal and grouping separators (``POINT`` writes 1,234.5, as files and the
+    command line do; a German desktop's is ``Numbers(",", ".")``)."""
+
+    decimal: str = "."
+    group: str = ","
+
+    def _local(self, text: str) -> str:
+        if (self.decimal, self.group) == (".", ","):
+            return text
+        swap = {",": self.group, ".": self.decimal}
+        return "".join(swap.get(ch, ch) for ch in text)
+
+    def number(self, value: float, digits: int = 3) -> str:
+        """``1,234``, ``0.125``, ``∞``."""
+        return self._local(format_number(value, digits))
+
+    def time(self, value: float, unit: TimeUnit) -> str:
+        """``550 ms``, ``1,050 ms``."""
+        return f"{self.number(value)} {unit.label}"
+
+    def speedup(self, value: float | None) -> str:
+        """``1.82×``; ``∞`` for an unbounded ceiling."""
+        return self._local(format_speedup(value))
+
+    def percent(self, fraction: float) -> str:
+        """``60%``, ``3.6%``."""
+        return self._local(format_percent(fraction))
+
+    def count(self, value: int) -> str:
+        """A whole number with its thousands grouped: ``1,024``."""
+        return self._local(f"{value:,}")
+
+    def money(self, amount: float, currency: str = "") -> str:
+        """``$2.50``, ``$1,042``, ``2.50 EUR``."""
+        return self._local(format_money(amount, currency))
+
+    def message(self, text: str) -> str:
+        """A message the model wrote (a warning, a refusal) with its numbers in these separators.
+
+        The model words its problems itself, in the files' format; the views word everything else here.
+        """
+        if (self.decimal, self.group) == (".", ",") or not text:
+            return text
+        return _MODEL_NUMBER.sub(lambda m: self._local(m.group(0)), text)
+
+
+POINT = Numbers()  # the model's and the files' format
