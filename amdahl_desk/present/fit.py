@@ -19,13 +19,20 @@ KARP_FLATT_MEANING = {
 }
 
 
+PERCENT = "%"  # a figure's number is a fraction (0.87), read as a percentage (87%)
+SPEEDUP = "×"  # a ratio, read with ×
+
+
 @dataclass(frozen=True)
 class FitFigure:
-    """One fitted figure: its name, its value with its unit, and what it means."""
+    """One fitted figure: its name, its value with its unit, and what it means; ``number`` is the value as a
+    number in ``unit`` (a fraction for ``%``), for a workbook (None where there is none, such as "never")."""
 
     name: str
     value: str
     meaning: str
+    number: float | None = None
+    unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,10 @@ def rate(value: float | None, unit: str, n: Numbers = POINT) -> str:
     return f"{n.number(value)} {unit}".strip()
 
 
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
 def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
     """The figures in reading order, throughputs in runs per second for runtimes (X = 1/T) and each with its unit."""
     scale, unit = throughput_scale(fit.measurements)
@@ -61,32 +72,53 @@ def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
     a, u = fit.amdahl, fit.usl
     if a is not None:
         share = f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}"
-        rows.append(FitFigure("Amdahl P", n.message(share), "parallel share, least squares"))
-        rows.append(FitFigure("ceiling", n.speedup(a.ceiling), "1/(1−P): no number of workers beats it"))
+        rows.append(
+            FitFigure("Amdahl P", n.message(share), "parallel share, least squares", a.parallel_fraction, PERCENT)
+        )
+        rows.append(
+            FitFigure(
+                "ceiling",
+                n.speedup(a.ceiling),
+                "1/(1−P): no number of workers beats it",
+                _finite(a.ceiling),
+                SPEEDUP,
+            )
+        )
     if u is not None:
         rows += [
-            FitFigure("USL α", estimate(u.alpha, u.alpha_stderr, n=n), "contention"),
-            FitFigure("USL β", estimate(u.beta, u.beta_stderr, n=n), "coherency, crosstalk"),
-            FitFigure("USL γ", estimate(u.gamma * scale, u.gamma_stderr * scale, 4, unit, n), "throughput at N = 1"),
+            FitFigure("USL α", estimate(u.alpha, u.alpha_stderr, n=n), "contention", u.alpha),
+            FitFigure("USL β", estimate(u.beta, u.beta_stderr, n=n), "coherency, crosstalk", u.beta),
+            FitFigure(
+                "USL γ",
+                estimate(u.gamma * scale, u.gamma_stderr * scale, 4, unit, n),
+                "throughput at N = 1",
+                u.gamma * scale,
+                unit,
+            ),
             FitFigure(
                 "R²",
                 n.message(f"{u.r_squared:.4f}") if math.isfinite(u.r_squared) else "—",
                 "share of the variation explained",
+                _finite(u.r_squared),
             ),
         ]
         if u.peak_n is not None:
-            rows.append(FitFigure("peak N*", n.number(u.peak_n), f"X(N*) = {rate((u.peak_x or 0) * scale, unit, n)}"))
+            peak = rate((u.peak_x or 0) * scale, unit, n)
+            rows.append(FitFigure("peak N*", n.number(u.peak_n), f"X(N*) = {peak}", u.peak_n))
         else:
             rows.append(FitFigure("peak N*", "none", "β = 0: the curve never turns down"))
+        limit = u.limit_x * scale
         rows.append(
-            FitFigure("limit γ/α", rate(u.limit_x * scale, unit, n), "what contention alone caps throughput at")
+            FitFigure(
+                "limit γ/α", rate(limit, unit, n), "what contention alone caps throughput at", _finite(limit), unit
+            )
         )
     half = u.half_efficiency_n if u is not None else a.half_efficiency_n if a is not None else None
     if u is not None or a is not None:
         measured = fit.measured_half_efficiency_n
         seen = f"; runs: N = {n.message(count(measured))}" if measured is not None else ""
         value = f"N ≈ {n.message(count(half))}" if half is not None else "never"
-        rows.append(FitFigure("50% efficiency", value, f"fitted{seen}"))
+        rows.append(FitFigure("50% efficiency", value, f"fitted{seen}", half))
     if fit.karp_flatt_trend is not None:
         rows.append(FitFigure("Karp–Flatt e", fit.karp_flatt_trend, KARP_FLATT_MEANING[fit.karp_flatt_trend]))
     return tuple(rows)
