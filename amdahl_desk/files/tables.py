@@ -28,6 +28,7 @@ from ..model.profile import (
     settings_problems,
 )
 from ..model.units import (
+    UNITS_ACCEPTED,
     ParseError,
     TimeUnit,
     convert,
@@ -39,6 +40,7 @@ from .cells import (
     column_decimal,
     parse_enabled,
     parse_speedup_cell,
+    scale_bare_times,
     split_targets,
 )
 from .grid import CellValue, Grid, as_text, is_empty, shown
@@ -48,8 +50,12 @@ from .headers import (
     OPTIMIZATION_HEADERS,
     component_header,
     find_header,
+    header_field,
+    header_scale,
+    unknown_unit,
 )
 from .plain_rows import PlainColumns, plain_columns
+from .sheet_layout import check_table
 from .total_line import Row as _Row
 from .total_line import drop_total_line, is_total_line
 
@@ -138,6 +144,9 @@ class TableReader:
             self._missing_header(grid)
             return None
         header, cols, header_unit = found
+        check_table(grid, header, cols, lambda v: header_field(v, COMPONENT_HEADERS), self.problem, self.warn)
+        if (scale := header_scale(grid.cell(header, cols["time"]))) != 1:
+            scale_bare_times(grid, header + 1, cols["time"], scale)  # Time (min), Time (h): read in seconds
         # A big sheet's formulas are looked for in the time column only: that is where a wrong number hides.
         big = len(grid.rows) > 5_000
         self.resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
@@ -222,7 +231,26 @@ class TableReader:
             return
         found_name = find_header(grid, COMPONENT_HEADERS, ("name",))
         found_time = find_header(grid, COMPONENT_HEADERS, ("time",))
-        if found_name and not found_time:
+        unit_cell = (
+            next(
+                (
+                    (c, unit)
+                    for c, v in enumerate(grid.rows[found_name[0]])
+                    if (unit := unknown_unit(v, COMPONENT_HEADERS["time"])) is not None
+                ),
+                None,
+            )
+            if found_name and not found_time
+            else None
+        )
+        if found_name and unit_cell is not None:
+            col, unit = unit_cell
+            what = (
+                f'the header "{shown(grid.cell(found_name[0], col))}" names the unit "{unit}", which is not a time '
+                f"unit; expected {UNITS_ACCEPTED}, like Time (ms)"
+            )
+            where = grid.where(found_name[0], col)
+        elif found_name and not found_time:
             what = (
                 "no time column; expected a header Time, Baseline time or Duration (optionally with a unit: Time (ms))"
             )
@@ -331,6 +359,7 @@ class TableReader:
             )
             return []
         header, cols, _ = found
+        check_table(grid, header, cols, lambda v: header_field(v, OPTIMIZATION_HEADERS), self.problem, self.warn)
         self.resolve_formulas(grid, header + 1, list(cols.values()))
         opts: list[Optimization] = []
         decimal = column_decimal(grid, header + 1, cols["speedup"])

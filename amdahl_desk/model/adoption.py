@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .analysis import plan_pairs
 from .component_matching import match_components
-from .component_matching import name_key as _key
+from .names import name_key as _key
 from .profile import Optimization, Profile
 from .units import convert, format_speedup
 

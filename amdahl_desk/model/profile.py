@@ -12,13 +12,11 @@ from numpy.typing import NDArray
 
 from .errors import Problem, ProfileError
 from .measurements import Measurements
+from .names import name_key, name_keys, name_problem, one_line
 from .objective_specs import ObjectiveSpec, objective_spec_problems
 from .profile_rules import (
     CheckedColumns,
     component_problems,
-    name_key,
-    name_problem,
-    one_line,
     optimization_problems,
     table_row,
 )
@@ -239,8 +237,8 @@ class Profile:
         index: dict[str, int] | None = getattr(self, "_index", None)
         if index is None:
             index = {}
-            for r, c in enumerate(self.components):
-                index.setdefault(_name_key(c.name), r)
+            for r, key in enumerate(name_keys([c.name for c in self.components])):
+                index.setdefault(key, r)
             self._index = index
         return index
 

@@ -3,46 +3,16 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Container, Sequence
 from operator import itemgetter
 from typing import NamedTuple
 
 from .errors import Problem
+from .names import name_key, name_keys, name_problem
 from .profile_values import Component, Optimization
 from .units import ParseError, check_speedup, check_time
 
 _NAME, _TIME = itemgetter(0), itemgetter(1)
-# Line breaks, tabs and other control characters: a name is one line of visible text.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a name (it holds a line break or a control character), or ``None``."""
-    if name.isprintable():  # the common case, at C speed
-        return None
-    found = _CONTROL.search(name)
-    if found is None:
-        return None  # no-break and other Unicode spaces are fine
-    char = found.group()
-    what = (
-        "a line break"
-        if char in "\n\r\u2028\u2029"
-        else ("a tab" if char == "\t" else f"the control character U+{ord(char):04X}")
-    )
-    return f'the name "{one_line(name)[:40]}" holds {what}; a name is one line of visible text'
-
-
-def one_line(name: str) -> str:
-    """``name`` made a valid name: line breaks and tabs become one space, other control characters U+FFFD."""
-    if name.isprintable():
-        return name
-    text = re.sub(r"[\t\n\r\u2028\u2029]+", " ", name)
-    return " ".join(_CONTROL.sub("\ufffd", text).split(" ")).strip()
-
-
-def name_key(name: str) -> str:
-    return name.strip().casefold()
 
 
 def table_row(row: int) -> str:
@@ -65,7 +35,7 @@ def component_problems(
     row_name: Callable[[int], str] = table_row,
     checked: CheckedColumns | None = None,
 ) -> list[Problem]:
-    """Names empty or repeated (case-insensitively), times negative or not finite.
+    """Names empty or repeated (by :func:`~.names.name_key`), times negative or not finite.
 
     Fills ``first_row`` (when given) with each name's key and row, for reuse as the name index.
     ``row_name`` names another row in a message (a file reader names the sheet cell or CSV row).
@@ -81,7 +51,7 @@ def component_problems(
     inf = math.inf
     for row, comp in enumerate(components):
         name, time = comp[0], comp[1]
-        key = name.casefold()  # names are stripped on construction
+        key = name_key(name)
         # The common case first, at C speed: a new, printable name and a finite time ≥ 0.
         if key and key not in first_row and name.isprintable():
             first_row[key] = row
@@ -116,7 +86,7 @@ def component_problems(
 
 def _all_valid(components: Sequence[Component], first_row: dict[str, int]) -> bool:
     """The common case of a big table, checked column by column at C speed: every name printable, not
-    empty and unique (case-insensitively), every time a finite float ≥ 0. Fills ``first_row`` when so."""
+    empty and unique (by name key), every time a finite float ≥ 0. Fills ``first_row`` when so."""
     names = list(map(_NAME, components))
     if not all(names) or not all(map(str.isprintable, names)):
         return False
@@ -130,7 +100,7 @@ def _all_valid(components: Sequence[Component], first_row: dict[str, int]) -> bo
 
 def _unique_keys(names: Sequence[str], first_row: dict[str, int]) -> bool:
     """Fill ``first_row`` with each name's key and row when no two names share a key."""
-    keys = list(map(str.casefold, names))
+    keys = name_keys(names)
     index = dict(zip(keys, range(len(keys)), strict=True))
     if len(index) != len(keys):
         return False

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.comparison import Comparison, Status
+from ..model.comparison import Comparison, PlanVerdict, Status
 from .chart_parts import LegendEntry
 from .numbers import POINT, Numbers
 from .slide import SlideView
@@ -31,17 +31,18 @@ NEEDS_COMPARISON = "this chart compares two profiles: open the after profile wit
 
 
 def plan_verdict(c: Comparison, n: Numbers = POINT) -> str:
-    """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned"."""
-    gap = c.shortfall
-    if abs(gap) <= 1e-9 * max(c.predicted_total, 1.0):
+    """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned": the model's one
+    verdict (``Comparison.verdict``, one tolerance) in words."""
+    verdict = c.verdict
+    if verdict is PlanVerdict.AS_PLANNED:
         return "exactly as planned"
-    text = n.time(abs(gap), c.unit)
-    return f"{text} short of the plan" if gap > 0 else f"{text} better than the plan"
+    text = n.time(abs(c.shortfall), c.unit)
+    return f"{text} short of the plan" if verdict is PlanVerdict.SHORT else f"{text} better than the plan"
 
 
 def delivered(c: Comparison) -> bool:
-    """Whether the measured after total is at or below the plan's."""
-    return c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
+    """Whether the measured after total is at or below the plan's (as planned or better)."""
+    return c.verdict.delivered
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..names import name_key, one_line
 from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
-from ..profile_rules import name_key, one_line
 from ..units import TimeUnit
 from .gpu import GpuSplit
 from .names import classify

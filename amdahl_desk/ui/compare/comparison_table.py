@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -196,7 +195,7 @@ class ComparisonTableModel(QAbstractTableModel):
                 PLANNED: format_speedup(c.predicted_speedup),
                 PROMISED: format_number(c.predicted_total),
                 MEASURED: format_speedup(c.measured_speedup),
-                VERDICT: _shortfall_word(c.shortfall, c.predicted_total),
+                VERDICT: c.verdict.value,
             }.get(col, "")
         if role == Qt.ItemDataRole.FontRole:
             font = QFont()
@@ -227,12 +226,6 @@ class ComparisonTableModel(QAbstractTableModel):
 
 def _identity(r: ComponentComparison) -> tuple[str, str | None, bool]:
     return r.name, r.after_name, r.before is None
-
-
-def _shortfall_word(shortfall: float, promised: float) -> str:
-    if math.isclose(shortfall, 0.0, abs_tol=1e-12 * max(promised, 1.0)):
-        return "as planned"
-    return "short" if shortfall > 0 else "better"
 
 
 _TIPS = [

@@ -23,16 +23,13 @@ from ...model.comparison import (
     continue_from_after,
 )
 from ...model.errors import ProfileError
+from ...model.names import name_key as _key
 from ...model.profile import Profile
 from ...model.units import format_speedup
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 
 DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS})
-
-
-def _key(name: str) -> str:
-    return name.strip().casefold()
 
 
 class ComparisonSession(QObject):
