@@ -162,7 +162,7 @@ class TableReader:
         if written is None and bare_unit is unit and not self._row_errors:
             # Every time a plain number in the table's unit, no cell refused (the usual big sheet): one pass at
             # C speed. The reader's names are already stripped: tuple.__new__ skips Component.__new__.
-            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7])) for r in rows]  # type: ignore[index]
+            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7], None, None)) for r in rows]  # type: ignore[index]
             return made, unit
         components: list[Component] = []
         for row in rows:
@@ -176,7 +176,9 @@ class TableReader:
             else:
                 time = convert(row.time[0], row.time[1] or bare_unit, unit)
             # The reader's names are already stripped: tuple.__new__ skips Component.__new__ and its strip().
-            components.append(new_tuple(Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives)))
+            components.append(
+                new_tuple(Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives, None, None))
+            )
         return components, unit
 
     def _plain_components(
@@ -194,7 +196,15 @@ class TableReader:
         # The names are stripped already: tuple.__new__ skips Component.__new__ and its strip().
         # strict=False: the names stop before a total line; the other columns run on to it.
         fields = zip(
-            plain.names[:count], plain.times, plain.scalings, plain.groups, plain.notes, plain.objectives, strict=False
+            plain.names[:count],
+            plain.times,
+            plain.scalings,
+            plain.groups,
+            plain.notes,
+            plain.objectives,
+            repeat(None),  # no time ranges in a plain table
+            repeat(None),
+            strict=False,
         )
         return list(map(tuple.__new__, repeat(Component), fields)), unit
 

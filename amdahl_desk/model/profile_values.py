@@ -103,6 +103,8 @@ class _ComponentFields(NamedTuple):
     group: str = ""
     notes: str = ""
     objectives: tuple[str, ...] = ()
+    time_low: float | None = None
+    time_high: float | None = None
 
 
 SCALING_CODE = {Scaling.SERIAL: 0, Scaling.PARALLEL: 1, Scaling.COMMUNICATION: 2}
@@ -125,31 +127,70 @@ class Component(_ComponentFields):
         group: str = "",
         notes: str = "",
         objectives: tuple[str, ...] = (),
+        time_low: float | None = None,
+        time_high: float | None = None,
     ) -> Component:
         # Names are identifiers people type and paste: surrounding blanks (tabs too) are never meant.
         # Objectives are trimmed and each kept once. ``_replace`` bypasses this: give it parse_objectives' result.
         return super().__new__(
-            cls, name.strip(), time, scaling, group, notes, normalise_objectives(objectives) if objectives else ()
+            cls,
+            name.strip(),
+            time,
+            scaling,
+            group,
+            notes,
+            normalise_objectives(objectives) if objectives else (),
+            time_low,
+            time_high,
         )
 
     def __repr__(self) -> str:
         more = f", objectives={self.objectives!r}" if self.objectives else ""
+        if self.time_low is not None or self.time_high is not None:
+            more += f", time_low={self.time_low!r}, time_high={self.time_high!r}"
         return f"Component({self.name!r}, {self.time!r}, {self.scaling.value}, group={self.group!r}{more})"
+
+    @property
+    def time_range(self) -> tuple[float, float]:
+        """(lowest, highest) time: the measured time on a side that has no range."""
+        low, high = self.time_low, self.time_high
+        return (self.time if low is None else low, self.time if high is None else high)
 
 
 @dataclass(frozen=True)
 class Optimization:
-    """A proposed change: the components it speeds up and by how much (k)."""
+    """A proposed change: the components it speeds up and by how much (k).
+
+    ``speedup`` is the likely k; ``speedup_low``/``speedup_high`` make it a three-point estimate (``None``: that
+    side is the likely k). ``effort`` is its cost in engineer-days (``None``: not given); ``confidence`` the
+    probability, from 0 to 1, that it works at all (when it does not, k = 1).
+    """
 
     name: str
     targets: tuple[str, ...]
     speedup: float
     enabled: bool = True
     notes: str = ""
+    speedup_low: float | None = None
+    speedup_high: float | None = None
+    effort: float | None = None
+    confidence: float = 1.0
 
     @property
     def is_slowdown(self) -> bool:
         return self.speedup < 1
+
+    @property
+    def speedup_range(self) -> tuple[float, float]:
+        """(low, high) k: the likely k on a side that has no estimate."""
+        low, high = self.speedup_low, self.speedup_high
+        return (self.speedup if low is None else low, self.speedup if high is None else high)
+
+    @property
+    def is_uncertain(self) -> bool:
+        """Whether k has a range or the optimization might not work."""
+        low, high = self.speedup_range
+        return low != high or self.confidence < 1
 
 
 def default_gpu_counts(max_gpus: int = 1024) -> tuple[int, ...]:
@@ -188,6 +229,8 @@ class Settings:
     currency: str = ""
     watts_per_gpu: float | None = None
     energy_price_per_kwh: float | None = None
+    # The probability a plan must reach to meet the target, from 0 (exclusive) to 1 (see model/uncertainty.py).
+    plan_confidence: float = 0.8
 
 
 MAX_GPUS = 10_000_000  # beyond any machine: a larger count is a typo, and would make a useless curve

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidg
 from ...model.errors import ProfileError
 from ...model.load_settings import SETTING_PARSERS, SETTING_ROWS, setting_texts
 from ...model.numbers import ParseError
+from ...model.profile import Settings
 from ...model.quantities import same_currency
 from ..core.document import Document
 from ..core.locale_text import localize_numbers
@@ -26,6 +27,7 @@ PLACEHOLDERS = {
     "gpu_price_per_hour": "$2.50, 2.5 EUR",
     "watts_per_gpu": "700 W (optional)",
     "energy_price_per_kwh": "0.12 (optional)",
+    "plan_confidence": "80%",
 }
 
 
@@ -93,8 +95,7 @@ class LoadCostSettings(QWidget):
         changes: dict[str, Any]
         try:
             if not text:
-                defaults = {"servers": 1, "load_objective": "End to end"}
-                changes = {name: defaults.get(name)}
+                changes = {name: getattr(Settings(), name)}  # an emptied field is back at its default
             else:
                 value = SETTING_PARSERS[name](text, locale_decimal())
                 if name == "gpu_price_per_hour":
