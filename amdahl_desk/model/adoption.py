@@ -65,6 +65,7 @@ def adopt_measured_k(before: Profile, comparison: Comparison) -> Adoption:
     logarithms of their planned k (k₁^(ln m/ln(k₁k₂)) and k₂^(ln m/ln(k₁k₂))), so the adopted k
     multiply back to m: 2× and 3× planned, 3× measured gives 3^(ln2/ln6) ≈ 1.53× and 3^(ln3/ln6) ≈ 1.96×.
 
+    An adopted k is a measurement: the optimization's range and confidence go (its effort stays).
     Disabled optimizations keep their k (nothing was built to measure).  Targets that no longer exist
     are left out; an optimization whose targets are all gone, or were all eliminated (k would be
     infinite), keeps its k and says why in its note.
@@ -95,7 +96,8 @@ def adopt_measured_k(before: Profile, comparison: Comparison) -> Adoption:
         )
         if b_sum > 0 and a_sum > 0:
             k = b_sum / a_sum
-            result.append(replace(o, speedup=k))
+            # A measured k is a point: the estimate's range and the odds that it works are behind it.
+            result.append(replace(o, speedup=k, speedup_low=None, speedup_high=None, confidence=1.0))
             changes.append(AdoptedK(o.name, o.speedup, k, note))
             continue
         why = "its targets were eliminated (an infinite k)" if b_sum > 0 else "nothing of its targets was measured"

@@ -1,6 +1,7 @@
 """Comparing a before and an after profile: every expected figure below is worked out by hand in the comments."""
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -89,6 +90,18 @@ def test_adopting_the_measured_k_on_the_llm_example():
     (decode,) = adoption.optimizations
     assert decode.speedup == pytest.approx(900 / 530) and decode.enabled
     assert adoption.changes[0].planned == 2 and adoption.notes == ()
+
+
+def test_an_adopted_k_is_a_point_even_outside_the_estimate():
+    # Planned 1.5-3x (likely 2x) with 70% odds and 4 days; measured 900/300 = 3x... then 900/250 = 3.6x, above it.
+    before = llm()
+    (decode,) = before.optimizations
+    before.set_optimizations([replace(decode, speedup_low=1.5, speedup_high=3.0, confidence=0.7, effort=4.0)])
+    adoption = adopt_measured_k(before, compare(before, after_llm(autoregressive=250)))
+    (adopted,) = adoption.optimizations
+    assert adopted.speedup == pytest.approx(900 / 250)
+    assert (adopted.speedup_low, adopted.speedup_high, adopted.confidence, adopted.effort) == (None, None, 1.0, 4.0)
+    before.set_optimizations(adoption.optimizations)  # the profile takes it: no range left to refuse it
 
 
 # -- renamed, added, removed, zero times and other units ---------------------------
