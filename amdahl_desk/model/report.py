@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -116,6 +116,10 @@ def to_json_dict(
                 "enabled": o.enabled,
                 "targets": list(o.targets),
                 "speedup": o.speedup,
+                "speedup_low": o.speedup_range[0],
+                "speedup_high": o.speedup_range[1],
+                "effort": o.effort,
+                "confidence": o.confidence,
                 "fraction": float(figs.fraction[i]),
                 "overall_speedup": _num(figs.overall_speedup[i]),
                 "new_total": float(figs.new_total[i]),
@@ -268,9 +272,12 @@ def target_sentence(profile: Profile, analysis: Analysis) -> str | None:
     )
 
 
-def report_text(profile: Profile, analysis: Analysis, extras: Extras | None = None) -> str:
+def report_text(
+    profile: Profile, analysis: Analysis, extras: Extras | None = None, uncertainty: Sequence[str] = ()
+) -> str:
     """The analysis as a design-review answer: boundary, share, speedup, new time, ceiling, what remains;
-    then each objective, the loaded service and the cost when the profile has them."""
+    then each objective, the loaded service and the cost when the profile has them. ``uncertainty``: the lines
+    about the plan under uncertainty and the cheapest plan (worded by the presentation layer), after the target."""
     if extras is None:
         extras = profile_extras(profile, analysis)
     unit = profile.unit
@@ -306,8 +313,12 @@ def report_text(profile: Profile, analysis: Analysis, extras: Extras | None = No
     target = target_sentence(profile, analysis)
     if target:
         lines.append(target)
+    if uncertainty:
+        lines.append("")
+        lines.extend(uncertainty)
     s = analysis.scaling
-    lines.append("")
+    if not uncertainty:
+        lines.append("")
     lines.append(
         f"GPU scaling: {format_percent(s.parallel_fraction)} of the time is parallel, so Amdahl caps strong scaling at "
         f"{format_speedup(s.ceiling)}; {profile.settings.overhead_model.phrase} the best is "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..model.units import TimeUnit, format_number, format_percent, format_speedup
@@ -32,6 +33,18 @@ class Numbers:
     def speedup(self, value: float | None) -> str:
         """``1.82×``; ``∞`` for an unbounded ceiling."""
         return self._local(format_speedup(value))
+
+    def speedup_range(self, low: float, high: float) -> str:
+        """``1.67–2.00×``: both ends to the same decimals (those of the larger); one value when they are equal."""
+        if low == high or not (math.isfinite(low) and math.isfinite(high)):
+            return self.speedup(low) if low == high else f"{self.speedup(low).rstrip('×')}–{self.speedup(high)}"
+        top = max(abs(low), abs(high))
+        decimals = 2 if top < 10 else 1 if top < 100 else 0
+        return self._local(f"{low:,.{decimals}f}–{high:,.{decimals}f}×")
+
+    def number_range(self, low: float, high: float) -> str:
+        """``3–6``, ``0.5–1.2``."""
+        return f"{self.number(low)}–{self.number(high)}"
 
     def percent(self, fraction: float) -> str:
         """``60%``, ``3.6%``."""
