@@ -44,32 +44,23 @@ _LOW, _HIGH = itemgetter(6), itemgetter(7)
 Column = FloatArray | float  # a value per draw, or one value for every draw
 
 
-@lru_cache(maxsize=8)
-def _block(seed: int, stream: int, rows: int, count: int, normal: bool) -> FloatArray:
-    """``rows`` × ``count`` stratified uniforms in [0, 1) (or standard normals) of one seeded stream, read-only.
+@lru_cache(maxsize=256)
+def uniform_row(seed: int, stream: int, row: int, count: int, normal: bool = False) -> FloatArray:
+    """``count`` stratified uniforms in [0, 1) (or standard normals): row ``row`` of a seeded stream, read-only.
 
-    Each row is a Latin hypercube sample: one draw in each of the ``count`` strata [i/count, (i+1)/count), in
-    an order of its own, so a single k's distribution is covered evenly while the rows stay independent.
-    Kept: an edit that changes a k or a range draws the same uniforms again; only their transform changes.
+    Each row has a generator of its own (seeded by seed, stream and row), so it never depends on the other
+    rows. A uniform row is a Latin hypercube sample: one draw in each of the ``count`` strata [i/count,
+    (i+1)/count), in an order of its own, so a single k's distribution is covered evenly while the rows stay
+    independent. Kept: an edit that changes a k or a range draws the same uniforms again.
     """
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, stream])))
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, stream, row])))
     if normal:
-        values = rng.standard_normal((rows, count))
+        values = rng.standard_normal(count)
     else:
-        values = np.empty((rows, count))
-        strata = np.arange(count, dtype=float)
-        for row in values:  # row by row: a row's draws never depend on how many rows follow
-            row[:] = (rng.permutation(strata) + rng.random(count)) / count
+        values = (rng.permutation(count).astype(float) + rng.random(count)) / count
         np.minimum(values, np.nextafter(1.0, 0.0), out=values)
     values.setflags(write=False)
     return values
-
-
-def uniforms(seed: int, stream: int, rows: int, count: int, normal: bool = False) -> FloatArray:
-    """The first ``rows`` rows of a stream; row j is the same for any number of rows (blocks of 16 are kept)."""
-    if rows <= 0:
-        return np.zeros((0, count))
-    return _block(seed, stream, -(-rows // 16) * 16, count, normal)[:rows]
 
 
 @dataclass(frozen=True)
@@ -96,23 +87,20 @@ class Draws:
     def new_totals(self, plan: Collection[int]) -> FloatArray:
         """The new total of each draw with the optimizations ``plan`` (indices), k multiplying on shared components."""
         chosen = set(plan)
-        fixed = 0.0
-        total: FloatArray | None = None
+        # Classes that the plan's optimizations target alike share one product of 1/k: sum their times first.
+        groups: dict[tuple[int, ...], list[Column]] = {}
         for members, time in zip(self.class_members, self.class_times, strict=True):
-            factor: Column = 1.0
-            for j in members:
-                if j in chosen:
-                    factor = factor * self.reciprocal[j]
-            part = time * factor
-            if isinstance(part, float):
-                fixed += part
-            elif total is None:
-                total = np.array(part, dtype=float)
-            else:
-                total += part
-        if total is None:
-            return np.full(self.count, fixed)
-        total += fixed
+            groups.setdefault(tuple(j for j in members if j in chosen), []).append(time)
+        total = np.zeros(self.count)
+        for key, times in groups.items():
+            fixed = math.fsum(t for t in times if isinstance(t, float))
+            part: Column = fixed
+            for t in times:
+                if not isinstance(t, float):
+                    part = part + t
+            for j in key:
+                part = part * self.reciprocal[j]
+            total += part
         return total
 
     def baseline_totals(self) -> FloatArray:
@@ -137,31 +125,37 @@ def time_bounds(profile: Profile) -> tuple[FloatArray, FloatArray] | None:
     if ranges is None:
         return None
     times, _ = profile.arrays()
-    nan = math.nan
-    lows = np.array([nan if v is None else v for v in ranges[0]], dtype=float)
-    highs = np.array([nan if v is None else v for v in ranges[1]], dtype=float)
+    lows = np.array(ranges[0], dtype=float)  # None becomes NaN: no range on that side
+    highs = np.array(ranges[1], dtype=float)
     return np.where(np.isnan(lows), times, lows), np.where(np.isnan(highs), times, highs)
 
 
 def _classes(profile: Profile, pairs: PlanPairs) -> tuple[NDArray[np.int64], list[tuple[int, ...]]]:
-    """Each component's class, and each class's optimizations: components targeted by the same set share one."""
+    """Each component's class, and each class's optimizations: components targeted by the same set share one.
+
+    Class 0 holds the components no optimization targets (it may be empty).
+    """
     n, m = len(profile.components), len(profile.optimizations)
+    inverse = np.zeros(n, dtype=np.int64)
     if m == 0 or pairs.opt_idx.size == 0:
-        return np.zeros(n, dtype=np.int64), [()]
+        return inverse, [()]
+    targeted = np.unique(pairs.comp_idx)
+    position = np.full(n, -1, dtype=np.int64)
+    position[targeted] = np.arange(targeted.size)
     words = (m + 63) // 64
-    masks = np.zeros((n, words), dtype=np.uint64)
+    masks = np.zeros((targeted.size, words), dtype=np.uint64)
     for w in range(words):
         sel = (pairs.opt_idx // 64) == w
-        column = np.zeros(n, dtype=np.uint64)
+        column = np.zeros(targeted.size, dtype=np.uint64)
         bits = np.left_shift(np.uint64(1), (pairs.opt_idx[sel] % 64).astype(np.uint64))
-        np.bitwise_or.at(column, pairs.comp_idx[sel], bits)
+        np.bitwise_or.at(column, position[pairs.comp_idx[sel]], bits)
         masks[:, w] = column
     if words == 1:
-        _, inverse = np.unique(masks[:, 0], return_inverse=True)
+        _, found = np.unique(masks[:, 0], return_inverse=True)
     else:
-        _, inverse = np.unique(masks, axis=0, return_inverse=True)
-    inverse = np.asarray(inverse, dtype=np.int64).reshape(-1)
-    classes = int(inverse.max()) + 1 if n else 0
+        _, found = np.unique(masks, axis=0, return_inverse=True)
+    inverse[targeted] = np.asarray(found, dtype=np.int64).reshape(-1) + 1
+    classes = int(inverse.max()) + 1
     # Each class's optimizations, from the pairs of its components (each (class, optimization) once).
     linked = np.unique(inverse[pairs.comp_idx] * m + pairs.opt_idx)
     members: list[list[int]] = [[] for _ in range(classes)]
@@ -170,30 +164,74 @@ def _classes(profile: Profile, pairs: PlanPairs) -> tuple[NDArray[np.int64], lis
     return inverse, [tuple(found) for found in members]
 
 
+@lru_cache(maxsize=512)
+def _reciprocal_column(
+    seed: int, row: int, count: int, low: float, mode: float, high: float, confidence: float
+) -> FloatArray:
+    """1/k of optimization ``row`` in each draw (1 where it fails), read-only.
+
+    Kept: after an edit of one optimization, the next analysis draws that one again and takes the others'.
+    """
+    if high > low:
+        column = 1.0 / Pert(low, mode, high).draw(uniform_row(seed, _K_STREAM, row, count))
+    else:
+        column = np.full(count, 1.0 / mode)
+    if confidence < 1:
+        column = np.where(uniform_row(seed, _WORKS_STREAM, row, count) < confidence, column, 1.0)
+    column = np.asarray(column, dtype=float)
+    column.setflags(write=False)
+    return column
+
+
 def _reciprocals(profile: Profile, seed: int, count: int) -> tuple[Column, ...]:
     opts = profile.optimizations
-    uncertain = [j for j, o in enumerate(opts) if o.is_uncertain]
-    rows = uncertain[-1] + 1 if uncertain else 0
-    k_u = uniforms(seed, _K_STREAM, rows, count)
-    works_u = uniforms(seed, _WORKS_STREAM, rows, count)
     result: list[Column] = []
     for j, o in enumerate(opts):
         if not o.is_uncertain:
             result.append(1.0 / o.speedup)
-            continue
-        low, high = o.speedup_range
-        if o.confidence <= 0:
+        elif o.confidence <= 0:
             result.append(1.0)
-            continue
-        k = Pert(low, o.speedup, high).draw(k_u[j]) if high > low else np.full(count, o.speedup)
-        r = 1.0 / k
-        if o.confidence < 1:
-            r = np.where(works_u[j] < o.confidence, r, 1.0)
-        result.append(np.asarray(r, dtype=float))
+        else:
+            low, high = o.speedup_range
+            result.append(_reciprocal_column(seed, j, count, low, o.speedup, high, o.confidence))
     return tuple(result)
 
 
+@lru_cache(maxsize=256)
+def _time_column(seed: int, slot: int, count: int, low: float, mode: float, high: float) -> FloatArray:
+    """The draws of the ``slot``-th time drawn one by one, read-only (kept, as the k columns are)."""
+    column = low + (high - low) * draw_unit(pert_alpha(low, mode, high), uniform_row(seed, _TIME_STREAM, slot, count))
+    column.setflags(write=False)
+    return column
+
+
+_CLASS_TIMES: dict[tuple[object, ...], tuple[tuple[Column, ...], TimeDraws]] = {}
+
+
 def _class_times(
+    profile: Profile,
+    inverse: NDArray[np.int64],
+    classes: int,
+    seed: int,
+    count: int,
+    bounds: tuple[FloatArray, FloatArray] | None,
+) -> tuple[tuple[Column, ...], TimeDraws]:
+    """Each class's time per draw. Kept for the last few profiles: a change of k or of a tick leaves the times and
+    the classes as they were, and the next analysis takes their draws instead of drawing them again."""
+    if bounds is None:
+        return _drawn_class_times(profile, inverse, classes, seed, count, bounds)
+    times, _ = profile.arrays()
+    key = (seed, count, classes, inverse.tobytes(), times.tobytes(), bounds[0].tobytes(), bounds[1].tobytes())
+    found = _CLASS_TIMES.get(key)
+    if found is None:
+        found = _drawn_class_times(profile, inverse, classes, seed, count, bounds)
+        if len(_CLASS_TIMES) >= 4:
+            del _CLASS_TIMES[next(iter(_CLASS_TIMES))]
+        _CLASS_TIMES[key] = found
+    return found
+
+
+def _drawn_class_times(
     profile: Profile,
     inverse: NDArray[np.int64],
     classes: int,
@@ -220,11 +258,9 @@ def _class_times(
     # The point sums lose the ranged components; their draws come back below.
     point = point - np.bincount(inverse[rows], weights=times[rows], minlength=classes)
     columns: list[Column] = [float(v) for v in point]
-    u = uniforms(seed, _TIME_STREAM, exact.size, count)
     for i, e in enumerate(exact.tolist()):
         c = int(inverse[rows[e]])
-        alpha = pert_alpha(float(lo[e]), float(mode[e]), float(hi[e]))
-        columns[c] = columns[c] + (lo[e] + (hi[e] - lo[e]) * draw_unit(alpha, u[i]))
+        columns[c] = columns[c] + _time_column(seed, i, count, float(lo[e]), float(mode[e]), float(hi[e]))
     normal_error = 0.0
     if rest.size:
         cls = inverse[rows[rest]]
@@ -236,14 +272,17 @@ def _class_times(
         low_sum = np.bincount(cls, weights=lo[rest], minlength=classes)
         high_sum = np.bincount(cls, weights=hi[rest], minlength=classes)
         present = np.unique(cls).tolist()
-        z = uniforms(seed, _NORMAL_STREAM, len(present), count, normal=True)
         for i, c in enumerate(present):
             sigma = float(np.sqrt(sigma2[c]))
             if sigma <= 0:
                 columns[c] = columns[c] + float(mu[c])
                 continue
             normal_error = max(normal_error, min(1.0, _BERRY_ESSEEN * float(rho[c]) / sigma**3))
-            columns[c] = columns[c] + np.clip(mu[c] + sigma * z[i].astype(float), low_sum[c], high_sum[c])
+            z = uniform_row(seed, _NORMAL_STREAM, i, count, normal=True)
+            columns[c] = columns[c] + np.clip(mu[c] + sigma * z, low_sum[c], high_sum[c])
+    for column in columns:
+        if isinstance(column, np.ndarray):
+            column.setflags(write=False)  # kept and shared: never changed in place
     return tuple(columns), TimeDraws(int(rows.size), int(exact.size), normal_error)
 
 
@@ -257,8 +296,9 @@ class Inputs:
     bounds: tuple[FloatArray, FloatArray] | None
 
 
-def inputs_of(profile: Profile) -> Inputs:
-    return Inputs(plan_pairs(profile), profile.arrays()[0], time_bounds(profile))
+def inputs_of(profile: Profile, pairs: PlanPairs | None = None) -> Inputs:
+    """``pairs``: the profile's :func:`plan_pairs`, when the caller has them (an analysis keeps its own)."""
+    return Inputs(plan_pairs(profile) if pairs is None else pairs, profile.arrays()[0], time_bounds(profile))
 
 
 def make_draws(profile: Profile, seed: int = DEFAULT_SEED, count: int = DRAWS, inputs: Inputs | None = None) -> Draws:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -128,12 +128,17 @@ class Pert:
 
     def mean_reciprocal(self) -> float:
         """E[1/X] of the drawn distribution (X > 0): each table cell's exact integral of 1/x, averaged."""
-        if self.is_point:
-            return 1.0 / self.mode
-        values = self.low + (self.high - self.low) * shape_table(self.alpha)
-        left, right = values[:-1], values[1:]
-        width = right - left
-        flat = width <= 1e-12 * right
-        with np.errstate(divide="ignore", invalid="ignore"):
-            cells = np.where(flat, 1.0 / np.maximum(left, 1e-300), np.log(right / left) / np.where(flat, 1.0, width))
-        return float(np.mean(cells))
+        return _mean_reciprocal(self.low, self.mode, self.high)
+
+
+@lru_cache(maxsize=1024)
+def _mean_reciprocal(low: float, mode: float, high: float) -> float:
+    if high <= low:
+        return 1.0 / mode
+    values = low + (high - low) * shape_table(pert_alpha(low, mode, high))
+    left, right = values[:-1], values[1:]
+    width = right - left
+    flat = width <= 1e-12 * right
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cells = np.where(flat, 1.0 / np.maximum(left, 1e-300), np.log(right / left) / np.where(flat, 1.0, width))
+    return float(np.mean(cells))

@@ -11,7 +11,11 @@ Branch and bound over include/exclude decisions, on the same draws for every set
   does not meet the target yet and even its cheapest possible addition would cost too much;
 - even the most favourable completion cannot reach the level: in each draw, every undecided optimization
   taken where it helps (1/k ≤ 1) and left out where it would slow the run — an upper bound on the probability
-  of every set in the branch.
+  of every set in the branch;
+- (when no optimization can slow a run) every completion must add more effort than the best plan leaves room
+  for: meeting a draw costs at least the fractional knapsack of the undecided optimizations' savings there,
+  and a completion must meet enough draws. A draw out of reach of that room stays out of reach in the whole
+  branch, so the branch drops it, and draws already met are set aside: deeper branches work on fewer draws.
 
 With up to ``EXACT_CANDIDATES`` candidates the search runs to the end: the plan is the exact optimum over the
 draws. Beyond, it starts from a greedy plan and stops after ``NODE_BUDGET`` branches; the answer then says so
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -34,6 +39,7 @@ from .uncertainty import TOLERANCE
 
 EXACT_CANDIDATES = 20
 NODE_BUDGET = 20_000
+Floats = NDArray[np.floating[Any]]  # the bounds' rows are float32
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,7 @@ class _Node:
     values: list[FloatArray]
     bounds: list[FloatArray]
     reciprocal: list[FloatArray]
-    gains: list[FloatArray]
+    gains: list[Floats]  # float32: for the bounds only
     total: FloatArray
     optimistic: FloatArray
     met: int
@@ -91,6 +97,65 @@ class _Node:
             self.optimistic.take(index),
             met,
         )
+
+
+_SAMPLE = 512  # draws a bound looks at first
+
+
+def _settle(
+    need: Floats, gains: list[Floats], efforts: list[float], limit: float
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """The draws settled without the knapsack: (within, out of reach) for ``limit`` engineer-days.
+
+    Within: one optimization alone saves ``need`` in time. Out of reach: even spending all of ``limit`` at the
+    best gain per day of the draw saves less.
+    """
+    size = need.size
+    r1 = np.zeros(size)
+    alone = need <= 0
+    for gain, effort in zip(gains, efforts, strict=True):
+        rate = gain / effort
+        np.maximum(r1, rate, out=r1)
+        alone |= (gain >= need) & (need <= limit * rate)
+    out = need > limit * r1
+    return alone, out & ~alone
+
+
+def _knapsack(
+    need: Floats, matrix: Floats, efforts: FloatArray, limit: float, enough: int
+) -> tuple[int, NDArray[np.bool_]]:
+    """The fractional knapsack draw by draw (best gain per day first): how many draws can save ``need`` for
+    ``limit`` engineer-days, stopping once the answer to "at least ``enough``?" is known; and which draws were
+    found out of reach on the way."""
+    out = np.zeros(need.size, dtype=bool)
+    left_need = need.copy()
+    ratio = matrix / efforts[:, None]
+    spent = np.zeros(need.size)
+    live = np.ones(need.size, dtype=bool)
+    where = np.arange(need.size)
+    found = 0
+    for _ in range(len(efforts)):
+        columns = np.arange(left_need.size)
+        best = np.argmax(ratio, axis=0)
+        rate, gain = ratio[best, columns], matrix[best, columns]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            hopeful = spent + left_need / rate <= limit  # at the best rate left, the rest costs need/rate at least
+            take = np.minimum(gain, left_need)
+            spent += np.where(take > 0, take / rate, 0.0)
+        left_need -= take
+        done = live & hopeful & (left_need <= 1e-12 * np.maximum(take, 1.0)) & (spent <= limit)
+        found += int(np.count_nonzero(done))
+        out[where[live & ~hopeful]] = True
+        live &= hopeful & ~done
+        remaining = int(np.count_nonzero(live))
+        if remaining == 0 or found >= enough or found + remaining < enough:
+            break
+        ratio[best, columns] = -np.inf
+        if remaining < 0.5 * live.size:  # drop the settled draws once they are half
+            keep = np.flatnonzero(live)
+            left_need, spent, live, where = left_need[keep], spent[keep], live[keep], where[keep]
+            ratio, matrix = ratio[:, keep], matrix[:, keep]
+    return found, out
 
 
 @dataclass
@@ -128,61 +193,62 @@ class _Search:
                 row = row * np.minimum(reciprocal[j], 1.0)
         return row
 
-    def gain(self, values: list[FloatArray], reciprocal: list[FloatArray], j: int) -> FloatArray:
+    def gain(self, values: list[FloatArray], reciprocal: list[FloatArray], j: int) -> Floats:
         """The time candidate j alone would save in each draw, given the chosen ones."""
         loss = 1.0 - reciprocal[j]
         rows = self.classes_of[j]
         total = values[rows[0]] * loss
         for c in rows[1:]:
             total = total + values[c] * loss
-        return total
+        return total.astype(np.float32)  # for the bounds only (see costs_more's slack)
 
     def costs_more(
         self, node: _Node, undecided: set[int], open_draws: NDArray[np.bool_], more: int, room: float
-    ) -> bool:
-        """Whether every completion adds more than ``room`` engineer-days.
+    ) -> tuple[bool, NDArray[np.bool_] | None]:
+        """Whether every completion adds more than ``room`` engineer-days; and the draws found out of reach.
 
-        It must meet ``more`` of the ``open_draws``; meeting draw d costs at least the fractional knapsack of the
-        undecided optimizations' gains alone there (they bound what a set saves: 1 − Π(1/k) ≤ Σ(1 − 1/k) when
-        every 1/k ≤ 1). The knapsack runs over the optimizations in order of gain per day, each draw dropped
-        once it is met or would cost more than ``room``.
+        A completion must meet ``more`` of the ``open_draws``; meeting draw d costs at least the fractional
+        knapsack of the undecided optimizations' gains alone there (they bound what a set saves:
+        1 − Π(1/k) ≤ Σ(1 − 1/k) when every 1/k ≤ 1). A draw out of reach stays so in the whole branch (one
+        more optimization in the plan costs its effort and saves no more than its gain), so the branch can set
+        it aside. A sample of the undecided draws answers first when it is clearly short of a cut (saying "no
+        cut" is always safe: it only explores more); otherwise every draw is counted.
         """
-        limit = room + 1e-9 * max(1.0, abs(room))
+        # The gains are kept in float32: the slack leans every rounding towards "within", so a cut stays proven.
+        limit = room * (1 + 1e-5) + 1e-9
         paid = [j for j in sorted(undecided) if self.efforts[j] > 0]
-        free = [j for j in sorted(undecided) if self.efforts[j] <= 0]
         index = np.flatnonzero(open_draws)
-        need = node.total.take(index) - self.threshold
-        for j in free:  # taken whole: they cost nothing
-            need = need - node.gains[j].take(index)
-        within = int(np.count_nonzero(need <= 0))
+        need: Floats = ((node.total.take(index) - self.threshold) * (1 - 1e-5)).astype(np.float32)
+        for j in sorted(undecided):
+            if self.efforts[j] <= 0:  # free: taken whole
+                need = need - node.gains[j].take(index)
         if not paid:
-            return within < more
-        active = np.flatnonzero(need > 0)
-        index, need = index[active], need[active]
-        efforts = np.array([self.efforts[j] for j in paid])
-        gains = np.array([node.gains[j].take(index) for j in paid])
-        ratio = gains / efforts[:, None]
-        spent = np.zeros(need.size)
-        for _ in range(len(paid)):
-            if within >= more:
-                return False
-            if within + need.size < more:
-                return True
-            columns = np.arange(need.size)
-            best = np.argmax(ratio, axis=0)
-            rate, gain = ratio[best, columns], gains[best, columns]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                hopeful = spent + need / rate <= limit  # at the best rate left, the rest costs need/rate at least
-                take = np.minimum(gain, need)
-                spent = spent + np.where(take > 0, take / rate, 0.0)
-            need = need - take
-            done = hopeful & (need <= 1e-12 * np.maximum(take, 1.0))
-            within += int(np.count_nonzero(done & (spent <= limit)))
-            ratio[best, columns] = -np.inf
-            keep = np.flatnonzero(hopeful & ~done)
-            need, spent = need[keep], spent[keep]
-            ratio, gains = ratio[:, keep], gains[:, keep]
-        return within < more
+            return int(np.count_nonzero(need <= 0)) < more, None
+        gains = [node.gains[j].take(index) for j in paid]
+        efforts = [self.efforts[j] for j in paid]
+        within, out = _settle(need, gains, efforts, limit)
+        found = int(np.count_nonzero(within))
+        hard = np.flatnonzero(~within & ~out)
+        away = np.zeros(node.total.size, dtype=bool)
+        away[index[out]] = True
+        if found >= more or found + hard.size < more or hard.size == 0:
+            return found < more, away
+        wanted = (more - found) / hard.size
+        if hard.size > 4 * _SAMPLE:
+            picked = hard[:: hard.size // _SAMPLE]
+            share = (
+                _knapsack(
+                    need[picked], np.array([g[picked] for g in gains]), np.array(efforts), limit, picked.size + 1
+                )[0]
+                / picked.size
+            )
+            if share - 4.0 * math.sqrt(max(share * (1 - share), 1e-4) / picked.size) > wanted:
+                return False, away  # the sample meets far more than a cut allows
+        more_found, more_out = _knapsack(
+            need[hard], np.array([g[hard] for g in gains]), np.array(efforts), limit, more - found
+        )
+        away[index[hard[more_out]]] = True
+        return found + more_found < more, away
 
     def visit(self, depth: int, chosen: tuple[int, ...], effort: float, node: _Node) -> None:
         alive = node.optimistic <= self.threshold  # the others never meet the target, whatever is added
@@ -194,15 +260,15 @@ class _Search:
         undecided = set(range(depth, len(self.efforts)))
         if now >= self.needed:
             self.offer(chosen, effort, now)
+            if all(self.efforts[j] > 0 for j in undecided):
+                return  # anything added costs more: no plan in this branch beats this one
         elif undecided and self.cut(effort + min(self.efforts[j] for j in undecided), reach, len(chosen) + 1):
             return
-        elif (
-            self.monotone
-            and self.best is not None
-            and len(undecided) > 1
-            and self.costs_more(node, undecided, alive & ~meeting, self.needed - now, self.best[0] - effort)
-        ):
-            return  # every completion adds more than the best plan leaves room for
+        away = None
+        if now < self.needed and self.monotone and self.best is not None and len(undecided) > 1:
+            cut, away = self.costs_more(node, undecided, alive & ~meeting, self.needed - now, self.best[0] - effort)
+            if cut:
+                return  # every completion adds more than the best plan leaves room for
         if depth == len(self.efforts):
             return
         self.nodes += 1
@@ -212,6 +278,8 @@ class _Search:
             return
         # Set aside the draws that can no longer change the answer, once they are a good part of the rest.
         keep = alive & ~meeting if self.monotone else alive
+        if away is not None:
+            keep &= ~away  # out of reach of every completion that could beat the best plan
         if int(np.count_nonzero(keep)) < 0.75 * keep.size:
             node = node.compressed(keep, node.met + (int(np.count_nonzero(meeting & alive)) if self.monotone else 0))
         j = depth

@@ -141,11 +141,11 @@ def _extremes(profile: Profile, inputs: Inputs) -> tuple[float, float, float, fl
     t_low, t_high = inputs.bounds if inputs.bounds is not None else (times, times)
     at_low = exact_sum(times / _components_factor(pairs, n, lows))
     at_high = exact_sum(times / _components_factor(pairs, n, highs))
-    best = exact_sum(t_low / _components_factor(pairs, n, best_k))
-    worst = exact_sum(t_high / _components_factor(pairs, n, worst_k))
+    best = float(np.sum(t_low / _components_factor(pairs, n, best_k)))
+    worst = float(np.sum(t_high / _components_factor(pairs, n, worst_k)))
     touched = np.zeros(n, dtype=bool)
     touched[pairs.comp_idx[pairs.on]] = True
-    floor = exact_sum(t_low[~touched])
+    floor = float(np.sum(t_low[~touched]))
     return at_low, at_high, best, worst, floor
 
 
@@ -199,7 +199,7 @@ def analyse_uncertainty(
     draws: Draws | None = None,
 ) -> UncertaintyFigures:
     """The enabled plan of ``profile`` under uncertainty, on ``draws`` (made from ``seed`` when not given)."""
-    inputs = inputs_of(profile)
+    inputs = inputs_of(profile, analysis.pairs)
     if draws is None:
         draws = make_draws(profile, seed, count, inputs)
     enabled = [j for j, o in enumerate(profile.optimizations) if o.enabled]
