@@ -94,13 +94,15 @@ def run(args: argparse.Namespace) -> int:
         analysis = analyse(profile)
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
         from ..ui.app import make_app
-        from ..ui.charts.export import export_chart
+        from ..ui.chart_factory import make_chart
+        from ..ui.charts.export import ChartInputs, export_chart
 
         make_app()
+        inputs = ChartInputs(profile, analysis)
         for chart in charts:
             target = out / f"{source.stem}-{chart}.{args.format}"
             try:
-                written.append(export_chart(profile, analysis, chart, args.format, target, size, args.transparent))
+                written.append(export_chart(make_chart, chart, inputs, args.format, target, size, args.transparent))
             except OSError as exc:
                 raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None
     for path in written:
@@ -136,6 +138,7 @@ def _export_comparison(args: argparse.Namespace, source: Path, before: Profile, 
     print_warnings("compare", comparison.warnings)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
     from ..ui.app import make_app
+    from ..ui.chart_factory import make_chart
     from ..ui.compare.export import export_comparison
 
     make_app()
@@ -144,7 +147,9 @@ def _export_comparison(args: argparse.Namespace, source: Path, before: Profile, 
         target = out / f"{source.stem}-vs-{Path(args.compare).stem}-{chart}.{args.format}"
         try:
             written.append(
-                export_comparison(comparison, chart, args.format, target, size, args.transparent, before=before)
+                export_comparison(
+                    make_chart, comparison, chart, args.format, target, size, args.transparent, before=before
+                )
             )
         except OSError as exc:
             raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None

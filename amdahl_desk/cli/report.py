@@ -66,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
     from ..files import load_profile
 
     # What comes after the reading loads while a workbook's sheets are parsed.
-    loaded = load_profile(args.profile, meanwhile=("amdahl_desk.model.values", f"{__package__}.json_rows"))
-    from ..model.report import report_text, to_json_dict
+    words = f"{__package__}.json_rows" if args.json else "amdahl_desk.present.report"
+    loaded = load_profile(args.profile, meanwhile=("amdahl_desk.model.values", words))
+    from ..model.report import to_json_dict
     from ..model.values import parse_target_time
 
     profile = loaded.profile
@@ -104,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
                 data["plans"] = plans_json(profile, search)
         write_json(data, args.indent)
     else:
+        from ..present.report import report_text
+
         lines: list[str] = []
         if decision is not None:
             from ..present.uncertainty import plan_view, report_lines, uncertainty_view

@@ -22,8 +22,8 @@ from xlsxwriter.worksheet import Worksheet
 from ..model.analysis import Analysis, analyse
 from ..model.errors import ProfileError
 from ..model.profile import Profile, Scaling
-from ..model.report import headline, target_sentence
 from ..model.units import decimal_text
+from ..present.report import headline, target_sentence
 from .extra_sheets import load_cost_rows, objectives_column, write_measurements_sheet, write_objectives_sheet
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"

@@ -6,9 +6,6 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
-
-import numpy as np
 
 from .adoption import AdoptedK as AdoptedK
 from .adoption import Adoption as Adoption
@@ -19,7 +16,6 @@ from .analysis import analyse, plan_pairs
 from .component_matching import ComparisonError as ComparisonError
 from .component_matching import match_components as match_components
 from .component_matching import name_key as _key
-from .laws import FloatArray
 from .profile import Profile
 from .units import TimeUnit, convert, format_percent, format_speedup, format_time
 
@@ -101,16 +97,6 @@ class Bottleneck:
     sentence: str
 
 
-class ChartSeries(NamedTuple):
-    """Before and after per component, with the after-time the plan promised to mark on each bar."""
-
-    names: tuple[str, ...]
-    before: FloatArray
-    after: FloatArray
-    predicted_after: FloatArray
-    status: tuple[Status, ...]
-
-
 @dataclass(frozen=True)
 class Comparison:
     """The plan (the before profile's enabled optimizations) held against the after profile."""
@@ -143,30 +129,6 @@ class Comparison:
     def title(self) -> str:
         """A slide's title: predicted against measured."""
         return f"Predicted {format_speedup(self.predicted_speedup)}, measured {format_speedup(self.measured_speedup)}"
-
-    def series(self) -> ChartSeries:
-        """The chart's data, one entry per row: before, after and the promised after-time (NaN where absent)."""
-
-        def arr(values: Iterable[float | None]) -> FloatArray:
-            return np.fromiter((math.nan if v is None else v for v in values), dtype=float, count=len(self.rows))
-
-        return ChartSeries(
-            tuple(r.name for r in self.rows),
-            arr(r.before for r in self.rows),
-            arr(r.after for r in self.rows),
-            arr(r.predicted_after for r in self.rows),
-            tuple(r.status for r in self.rows),
-        )
-
-    def waterfall(self) -> list[tuple[str, float, float]]:
-        """Steps from the before total to the after total: (component, from, to), components that changed only."""
-        steps: list[tuple[str, float, float]] = []
-        level = self.before_total
-        for r in self.rows:
-            if r.delta != 0:
-                steps.append((r.name, level, level + r.delta))
-                level += r.delta
-        return steps
 
     def row(self, name: str) -> ComponentComparison | None:
         """The row of a component by its before (or after) name, trimmed and case-insensitive."""

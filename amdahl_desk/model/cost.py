@@ -11,8 +11,7 @@ from numpy.typing import NDArray
 from .analysis import Analysis, ScalingFigures
 from .laws import FloatArray
 from .load_settings import LoadCostFields, hourly_rate
-from .quantities import format_money
-from .units import TimeUnit, format_number, format_percent, format_time
+from .units import TimeUnit
 
 MILLION = 1_000_000
 
@@ -61,12 +60,6 @@ class CostFigures:
     @property
     def priced(self) -> bool:
         return self.rate is not None
-
-    def cost_at(self, gpus: int) -> float | None:
-        """Money for one run on ``gpus`` GPUs (one of the evaluated counts); ``None`` without a price."""
-        if self.cost is None:
-            return None
-        return float(self.cost[int(np.flatnonzero(self.gpus == gpus)[0])])
 
 
 def gpu_hours(gpus: NDArray[np.int64] | NDArray[np.float64], time: FloatArray, unit: TimeUnit) -> FloatArray:
@@ -130,64 +123,3 @@ def analyse_cost(analysis: Analysis, settings: LoadCostFields) -> CostFigures:
     """:func:`cost_figures` for a whole analysis: its scaling, its target time, and the plan's saving at N0."""
     target = analysis.target.time if analysis.target is not None else None
     return cost_figures(analysis.scaling, analysis.unit, settings, target, analysis.combined.time_saved)
-
-
-def _gpus(n: int) -> str:
-    return f"{n:,} GPU{'s' if n != 1 else ''}"
-
-
-def step_sentence(step: Step, priced: bool = True) -> str:
-    """``going from 256 to 512 GPUs buys 4% for 96% more money`` (GPU-hours when there is no price)."""
-    what = "money" if priced else "GPU-hours"
-    more = "∞" if math.isinf(step.cost_increase) else format_percent(step.cost_increase)
-    change = "more" if step.cost_increase >= 0 else "less"
-    if step.cost_increase < 0:
-        more = format_percent(-step.cost_increase)
-    head = f"going from {step.from_gpus:,} to {_gpus(step.to_gpus)}"
-    if step.speedup_gain > 0:
-        return f"{head} buys {format_percent(step.speedup_gain)} for {more} {change} {what}"
-    if step.speedup_gain == 0:
-        return f"{head} buys nothing for {more} {change} {what}"
-    slower = 1.0 / (1.0 + step.speedup_gain) - 1.0  # how much longer a run takes
-    return f"{head} makes a run {format_percent(slower)} slower and costs {more} {change} {what}"
-
-
-def cost_sentence(figures: CostFigures, unit: TimeUnit) -> str:
-    """What a run costs now, where it is cheapest and fastest, what meets the target, and what the plan saves."""
-    c = figures
-
-    def price(gpus: int) -> str:
-        i = int(np.flatnonzero(c.gpus == gpus)[0])
-        if c.cost is not None:
-            return format_money(float(c.cost[i]), c.currency) + " a run"
-        return f"{format_number(float(c.gpu_hours[i]))} GPU-hours a run"
-
-    if c.rate is not None:
-        head = f"At {format_money(c.rate, c.currency)} per GPU-hour"
-        if c.energy_rate:
-            head += f" (energy {format_money(c.energy_rate, c.currency)} of it)"
-    else:
-        head = "Without a GPU price, in GPU-hours"
-    parts = [
-        f"{head}, the cheapest is {_gpus(c.cheapest_gpus)} ({price(c.cheapest_gpus)}) "
-        f"and the fastest {_gpus(c.fastest_gpus)} ({price(c.fastest_gpus)})"
-    ]
-    if c.target is not None:
-        goal = format_time(c.target, unit)
-        if c.cheapest_meeting_target_gpus is None:
-            parts.append(f"no GPU count evaluated meets {goal}")
-        else:
-            parts.append(f"the cheapest that meets {goal} is {_gpus(c.cheapest_meeting_target_gpus)}")
-    text = "; ".join(parts) + "."
-    if c.saved_gpu_hours_per_run > 0:
-        at = f"on {_gpus(c.baseline_gpus)}"
-        if c.saved_per_run is not None and c.saved_per_million_runs is not None:
-            text += (
-                f" The plan saves {format_money(c.saved_per_run, c.currency)} a run {at}, "
-                f"{format_money(c.saved_per_million_runs, c.currency)} per million runs."
-            )
-        else:
-            text += (
-                f" The plan saves {format_number(c.saved_gpu_hours_per_run * MILLION)} GPU-hours per million runs {at}."
-            )
-    return text

@@ -389,14 +389,6 @@ def curve_range(result: FitResult, beyond: float = 2.0) -> tuple[float, float]:
     return float(n.min()), high
 
 
-def usl_curve(result: FitResult, count: int = 200, log: bool = True) -> tuple[FloatArray, FloatArray] | None:
-    """(N, fitted throughput) for a chart, or None when there is no USL fit."""
-    if result.usl is None:
-        return None
-    n = sample_n(*curve_range(result), count, log)
-    return n, result.usl.throughput(n)
-
-
 def speedup_curves(result: FitResult, count: int = 200, log: bool = True) -> dict[str, tuple[FloatArray, FloatArray]]:
     """(N, speedup against N0) per fitted model, keyed "amdahl" and "usl"; only the fits that exist."""
     n = sample_n(*curve_range(result), count, log)

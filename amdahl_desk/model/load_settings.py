@@ -12,7 +12,6 @@ from .numbers import Decimal as DecimalSeparator
 from .objective_specs import END_TO_END
 from .quantities import (
     MAX_SERVERS,
-    format_money,
     parse_energy_price,
     parse_power,
     parse_price,
@@ -22,7 +21,6 @@ from .quantities import (
     rate_text,
     watts_text,
 )
-from .units import format_number
 from .values import confidence_text, parse_confidence
 
 
@@ -200,19 +198,3 @@ SETTING_PARSERS: dict[str, Callable[[str, DecimalSeparator | None], object]] = {
 """(Text of a Settings cell, its column's decimal separator) → the field's value; raises :class:`ParseError`.
 
 :func:`setting_texts` writes a decimal point: read them back with ``"."``."""
-
-
-def settings_summary(settings: LoadCostFields) -> str:
-    """One line for a settings panel or a slide footer: ``14 requests/s on 24 replicas · $2.50 per GPU-hour``."""
-    parts = []
-    if settings.arrival_rate is not None:
-        replicas = "replica" if settings.servers == 1 else "replicas"
-        parts.append(f"{format_number(settings.arrival_rate)} requests/s on {settings.servers:,} {replicas}")
-    if settings.gpu_price_per_hour is not None:
-        parts.append(f"{format_money(settings.gpu_price_per_hour, settings.currency)} per GPU-hour")
-    if settings.watts_per_gpu is not None and settings.energy_price_per_kwh is not None:
-        parts.append(
-            f"{format_number(settings.watts_per_gpu)} W at "
-            f"{format_money(settings.energy_price_per_kwh, settings.currency)} per kWh"
-        )
-    return " · ".join(parts)

@@ -324,11 +324,6 @@ class Profile:
         self._commit(comps, self.optimizations, self.settings)
         return removed
 
-    def set_optimization(self, row: int, optimization: Optimization) -> None:
-        opts = list(self.optimizations)
-        opts[row] = self._canonical(optimization, self._spellings())
-        self._commit(self.components, opts, self.settings)
-
     def insert_optimizations(self, row: int, optimizations: Sequence[Optimization]) -> None:
         opts = list(self.optimizations)
         spellings = self._spellings()

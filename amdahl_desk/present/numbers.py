@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
+from ..model.quantities import format_money
 from ..model.units import TimeUnit, format_number, format_percent, format_speedup
+
+# A number as the model writes one: grouped thousands with an optional fraction, or a plain decimal fraction.
+_MODEL_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w]|[.,]\d)")
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,19 @@ class Numbers:
     def count(self, value: int) -> str:
         """A whole number with its thousands grouped: ``1,024``."""
         return self._local(f"{value:,}")
+
+    def money(self, amount: float, currency: str = "") -> str:
+        """``$2.50``, ``$1,042``, ``2.50 EUR``."""
+        return self._local(format_money(amount, currency))
+
+    def message(self, text: str) -> str:
+        """A message the model wrote (a warning, a refusal) with its numbers in these separators.
+
+        The model words its problems itself, in the files' format; the views word everything else here.
+        """
+        if (self.decimal, self.group) == (".", ",") or not text:
+            return text
+        return _MODEL_NUMBER.sub(lambda m: self._local(m.group(0)), text)
 
 
 POINT = Numbers()  # the model's and the files' format

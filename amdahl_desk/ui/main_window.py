@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QTabBar,
+    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -27,12 +28,14 @@ from PySide6.QtWidgets import (
 
 from ..files import READABLE
 from ..model.comparison import Continued
-from ..model.laws import ceiling
-from ..model.units import format_speedup, format_time
+from ..present.cells import selection_status
+from ..present.inputs import ChartInputs
 from ..resources import icon_path
+from .chart_factory import make_chart
 from .charts.base import Chart
 from .core.document import Document
 from .core.layout_fence import LayoutFence
+from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
 from .files.chart_export import ChartExports
 from .files.file_actions import FILTERS, FileActions, is_bundled
@@ -106,7 +109,8 @@ class MainWindow(QMainWindow):
             self.doc, self.settings, self, None if fresh else RecoveryStore(), remember=not fresh, parent=self
         )
         self.trace_import = TraceImport(self, self.files.adopt_import, self)
-        self.exports = ChartExports(self.doc, self.files, self, self.optimizations.current_row, self)
+        self.make_chart = make_chart
+        self.exports = ChartExports(self.doc, self.files, self, self.export_inputs, make_chart, self)
         self.fit_panel = FitPanel(self.doc, self.redraws)
         self.objectives_panel = ObjectivesPanel(self.doc)
         self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
@@ -229,16 +233,22 @@ class MainWindow(QMainWindow):
         return export_measurements(self, path)
 
     # -- charts and selection ---------------------------------------------------
+    def export_inputs(self) -> ChartInputs:
+        """What an export or a copied chart is drawn from: the document end to end, the current optimization,
+        the measured runs' fits and the document's component colours."""
+        doc = self.doc
+        return ChartInputs(doc.profile, doc.analysis, self.optimizations.current_row(), doc.fit, colours=doc.colours)
+
     @property
-    def breakdown(self) -> Chart:
+    def breakdown(self) -> Chart[Any]:
         return self.results.chart("breakdown")
 
     @property
-    def speedup(self) -> Chart:
+    def speedup(self) -> Chart[Any]:
         return self.results.chart("speedup")
 
     @property
-    def scaling(self) -> Chart:
+    def scaling(self) -> Chart[Any]:
         return self.results.chart("scaling")
 
     def _opened(self) -> None:
@@ -255,16 +265,9 @@ class MainWindow(QMainWindow):
         return [comps[r].name for r in self._selected_rows()]
 
     def _update_selection_status(self) -> None:
-        a = self.doc.analysis
-        rows = self._selected_rows()
-        if a is None or len(rows) < 2:
-            return
-        share = float(a.fractions[rows].sum())
-        total = float(a.times[rows].sum())
-        self.show_status(
-            f"{len(rows):,} components selected: {format_time(total, self.doc.unit)}, f = {share:.1%} of the time; "
-            f"ceiling if they took no time: {format_speedup(float(ceiling(share)))}"
-        )
+        text = selection_status(self.doc.profile, self.doc.analysis, self._selected_rows(), locale_numbers())
+        if text is not None:
+            self.show_status(text)
 
     def _update_title(self) -> None:
         if not shiboken6.isValid(self.doc.undo_stack):  # the stack says "clean" once more while being destroyed
@@ -408,6 +411,25 @@ class MainWindow(QMainWindow):
         else:
             QTimer.singleShot(0, self, lambda: self.files.open_path(chosen[0]))
 
+    def _table_heights(self, h: int) -> tuple[int, int]:
+        """What the components and optimizations boxes need to show every row (each at most a share of ``h``)."""
+
+        def need(view: QTableView, rows: int, extra: int) -> int:
+            row = view.verticalHeader().defaultSectionSize()
+            head = view.horizontalHeader().sizeHint().height()
+            total: int = head + row * rows + 2 * view.frameWidth() + extra + self.fontMetrics().height() + 22
+            return total
+
+        comp_rows = self.component_model.rowCount()
+        opt_rows = max(self.optimization_model.rowCount(), 1)
+        comp = need(self.table, comp_rows, self.total_label.sizeHint().height() + 8)
+        opt = need(
+            self.optimizations.view,
+            opt_rows,
+            self.optimizations.sizeHint().height() - self.optimizations.view.sizeHint().height(),
+        )
+        return comp, opt
+
     def reset_layout(self) -> None:
         for name in self._splitters:
             self.settings.remove(f"window/{name}")
@@ -424,16 +446,26 @@ class MainWindow(QMainWindow):
         needed = max(needed, content.minimumSizeHint().height())
         frame = self._splitters["left"].sizes()[2] - scroll.viewport().height() if scroll.isVisible() else 0
         frame = frame if 0 < frame < 100 else self.fontMetrics().height() + 24  # group title and margins
-        settings = min(needed + frame + 2, int(h * 0.45))
-        rest = max(h - settings, 200)
+        settings_need = needed + frame + 2
+        # The tables get the rows they hold (up to a share of the window), the settings what is left (they
+        # scroll below their height); the rest of the tables' rows scroll.
+        column = self._splitters["left"].height() - 2 * self._splitters["left"].handleWidth()
+        room = column if column > 200 else h - 110  # the menu, the tab bar and the status bar take the rest
+        comp_need, opt_need = self._table_heights(room)
+        comp, opt = min(comp_need, int(room * 0.45)), min(opt_need, int(room * 0.3))
+        settings = max(min(settings_need, room - comp - opt), min(settings_need, 150))
+        spare = room - comp - opt - settings
+        if spare > 0:  # room over: the checklist's rows first, then the components table (a profile grows rows)
+            more = min(spare, max(opt_need - opt, 0))
+            opt, comp = opt + more, comp + spare - more
+        elif spare < 0:  # too little: the two tables give way alike, down to a few rows each
+            comp, opt = max(comp + spare * comp // (comp + opt), 120), max(opt + spare * opt // (comp + opt), 100)
         # The answer (picker, summary, objectives table, load and cost sentences) gets the height its content
-        # asks for, up to a third of the window; it scrolls beyond that, and the charts take the rest.
-        inner = self.results.answer.widget()
-        answer_need = inner.sizeHint().height() + 4 if inner is not None else int(h * 0.2)
-        answer = max(int(h * 0.2), min(answer_need, int(h * 0.32)))
+        # asks for, leaving the charts at least 45% of the window; it scrolls beyond that.
+        answer = self.results.answer_height(h)
         sizes = {
             "main": [left, w - left],
-            "left": [int(rest * 0.6), int(rest * 0.4), settings],
+            "left": [comp, opt, settings],
             "right": [answer, h - answer],
             "charts": [(w - left) // 2] * 2,
             "wide": [int(h * 0.4), int(h * 0.4)],

@@ -9,18 +9,24 @@ tab is shown (or when someone asks the pane for it), from the document as it is 
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
+from ..present.inputs import ChartInputs
+from ..present.summary import summary
+from .chart_factory import make_chart
 from .charts.base import Chart
 from .charts.registry import ENTRIES, ChartEntry
+from .charts.style import SCREEN
 from .core.document import Aspect, Document
+from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
-from .objectives.answer_panel import ExtrasPanel, ObjectivePicker, objective_caption
+from .objectives.answer_panel import ExtrasPanel, ObjectivePicker
 from .objectives.choice import ObjectiveChoice
-from .profile.summary_panel import SummaryPanel, set_text
+from .profile.summary_panel import SummaryPanel
 
 SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
@@ -55,6 +61,7 @@ class ResultsPane(QSplitter):
     def __init__(self, doc: Document, redraws: RedrawScheduler, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)
         self.doc, self.redraws = doc, redraws
+        self.make_chart = make_chart
         self.summary = SummaryPanel()
         # The objective the answer is seen through: picked above the summary, the objectives table under it.
         self.choice = ObjectiveChoice(doc, redraws, self)
@@ -75,7 +82,7 @@ class ResultsPane(QSplitter):
         answer.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.answer = answer
         self.entries = [e for e in ENTRIES if e.on_screen]
-        self.charts: dict[str, Chart] = {}
+        self.charts: dict[str, Chart[Any]] = {}
         self.stale: set[str] = set()  # charts hidden in a tab when what they show changed
         # Wide: the first two charts side by side under the summary, the others below them, full width,
         # one at a time in tabs (GPU scaling, latency against load, cost per run).
@@ -83,11 +90,16 @@ class ResultsPane(QSplitter):
         self.top = QSplitter(Qt.Orientation.Horizontal)
         self.more = QTabWidget()
         self.more.setDocumentMode(True)
+        for tabs in (self.more,):
+            tabs.setElideMode(Qt.TextElideMode.ElideRight)  # short names, shortened further rather than scrolled
+            tabs.setUsesScrollButtons(False)
         self.wide = QSplitter(Qt.Orientation.Vertical)
         self.wide.addWidget(self.top)
         self.wide.addWidget(self.more)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.tabs.setUsesScrollButtons(False)
         self.in_tabs = False
         self.stack = QStackedWidget()
         self.stack.addWidget(self.wide)
@@ -100,7 +112,7 @@ class ResultsPane(QSplitter):
             if i < 2:
                 self.top.addWidget(slot)
             else:
-                self.more.addTab(slot, e.title)
+                self._add_tab(self.more, slot, e)
             self.slots[e.key] = slot
         self.setStretchFactor(0, 0)
         self.setStretchFactor(1, 1)
@@ -110,8 +122,27 @@ class ResultsPane(QSplitter):
             s.setChildrenCollapsible(False)
         self.summary.setMinimumWidth(280)
         self._wide_sizes: tuple[list[int], list[int]] | None = None
-        redraws.subscribe(SUMMARY_DEPENDS_ON, self._show_summary)
+        redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
+
+    def answer_height(self, window_height: int) -> int:
+        """The height the answer's content asks for, from a sixth of the window up to 55% of it (the charts keep
+        the rest; beyond that the answer scrolls)."""
+        inner = self.answer.widget()
+        need = inner.sizeHint().height() + 4 if inner is not None else 0
+        return max(int(window_height * 0.17), min(need, int(window_height * 0.55)))
+
+    def fit_answer(self) -> None:
+        """Give the answer the height its content asks for now (an objectives table, a load or cost sentence
+        appeared, a verdict took another line), the charts the rest."""
+        sizes = self.sizes()
+        if len(sizes) != 2 or sum(sizes) <= 0:
+            return
+        window = self.window()
+        height = window.height() if window is not None and window is not self else sum(sizes)
+        want = min(self.answer_height(height), sum(sizes) - 150)
+        if abs(want - sizes[0]) > 2:
+            self.setSizes([want, sum(sizes) - want])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.summary and event.type() == QEvent.Type.Paint and not self.charts:
@@ -128,7 +159,7 @@ class ResultsPane(QSplitter):
         if self.charts:
             return
         for e in self.entries:
-            chart = e.load()()
+            chart = self.make_chart(e.key, SCREEN)
             chart.setMinimumSize(150, 100)  # small enough that a window can shrink to where the tabs take over
             self.slots[e.key].put(chart)
             self.charts[e.key] = chart
@@ -155,7 +186,7 @@ class ResultsPane(QSplitter):
         if narrow:
             self._wide_sizes = (self.top.sizes(), self.wide.sizes())
             for e, slot in zip(self.entries, slots, strict=True):
-                self.tabs.addTab(slot, e.title)
+                self._add_tab(self.tabs, slot, e)
             self.stack.setCurrentIndex(1)
             return
         self.tabs.clear()
@@ -164,13 +195,18 @@ class ResultsPane(QSplitter):
                 self.top.insertWidget(i, slot)
                 slot.show()  # a tab that was not current was hidden; a splitter keeps it so
             else:
-                self.more.addTab(slot, e.title)  # the tab widget shows its current page only
+                self._add_tab(self.more, slot, e)  # the tab widget shows its current page only
         self.stack.setCurrentIndex(0)
         if self._wide_sizes is not None:
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
 
-    def chart(self, key: str) -> Chart:
+    @staticmethod
+    def _add_tab(tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
+        index = tabs.addTab(slot, entry.tab or entry.title)
+        tabs.setTabToolTip(index, entry.title)
+
+    def chart(self, key: str) -> Chart[Any]:
         """The chart ``key``, built and drawn from the document as it is now (also when hidden in a tab)."""
         self.build_charts()
         if key in self.stale:
@@ -189,18 +225,34 @@ class ResultsPane(QSplitter):
 
     def _show_chart(self, entry: ChartEntry) -> None:
         self.stale.discard(entry.key)
-        analysis = self.choice.view(self.doc.analysis)  # seen through the chosen objective
-        self.charts[entry.key].show_analysis(self.doc.profile, analysis, self.redraws.selected_optimization)
+        self.charts[entry.key].show_inputs(self.chart_inputs())
 
-    def _show_summary(self) -> None:
-        doc = self.doc
+    def chart_inputs(self) -> ChartInputs:
+        """What the on-screen charts are drawn from: the analysis seen through the chosen objective."""
+        doc, choice = self.doc, self.choice
+        objective = None if choice.only_end_to_end() else choice.objective()
+        name = objective.name if objective is not None and not objective.is_end_to_end else ""
+        return ChartInputs(
+            doc.profile,
+            choice.view(doc.analysis),
+            self.redraws.selected_optimization,
+            colours=doc.colours,
+            objective=name,
+        )
+
+    def show_summary(self) -> None:
+        doc, choice = self.doc, self.choice
         analysis = doc.analysis
-        self.summary.update_analysis(doc.profile, self.choice.view(analysis), doc.analysis_error)
-        objective = None if self.choice.only_end_to_end() else self.choice.objective()
-        if objective is not None and not objective.is_end_to_end:
-            caption, sentence = objective_caption(objective, doc.profile, self.choice)
-            set_text(self.summary.speedup.caption, caption)
-            set_text(self.summary.sentence, sentence)
-        else:
-            set_text(self.summary.speedup.caption, "end-to-end speedup")
-        self.summary.set_notes(list(analysis.warnings if analysis else []) + list(doc.warnings))
+        objective = None if choice.only_end_to_end() else choice.objective()
+        extras = choice.extras if objective is not None and not objective.is_end_to_end else None
+        view = summary(
+            doc.profile,
+            choice.view(analysis),
+            locale_numbers(),
+            error=doc.analysis_error,
+            objective=objective,
+            extras=extras,
+            notes=tuple(str(w) for w in doc.warnings),
+        )
+        self.summary.draw(view)
+        QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the extras have their new texts

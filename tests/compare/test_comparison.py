@@ -15,6 +15,7 @@ from amdahl_desk.model.comparison import (
     match_components,
     verdict,
 )
+from amdahl_desk.present.comparison import groups
 from tests.helpers import LLM, llm, profile_of
 
 
@@ -331,26 +332,22 @@ def test_a_tolerance_out_of_range(tolerance):
 # -- what the chart draws ---------------------------------------------------------------
 
 
-def test_chart_series_and_waterfall():
+def test_the_chart_draws_each_component_before_after_and_promised():
     c = compare(llm(), after_llm(autoregressive=530, token=240))
-    s = c.series()
-    assert s.names[3] == "Autoregressive decode"
-    assert s.before.tolist() == [40, 60, 300, 900, 200]
-    assert s.after.tolist() == [40, 60, 300, 530, 240]
-    assert s.predicted_after.tolist() == [40, 60, 300, 450, 200]  # decode 900/2
-    # 1,500 − 370 (decode) = 1,130, + 40 (streaming) = 1,170
-    assert c.waterfall() == [
-        ("Autoregressive decode", 1500, 1130),
-        ("Token streaming and completion work", 1130, 1170),
-    ]
+    rows = groups(c)
+    assert [g.name for g in rows][3] == "Autoregressive decode"
+    assert [g.before for g in rows] == [40, 60, 300, 900, 200]
+    assert [g.after for g in rows] == [40, 60, 300, 530, 240]
+    assert [g.promised for g in rows] == [40, 60, 300, 450, 200]  # decode 900/2
+    assert rows[3].after_text == "530 ms · 1.7×"  # 900/530 = 1.698
 
 
-def test_chart_series_leave_gaps_for_added_and_removed():
-    s = compare(mixed_before(), mixed_after(), {"A": "A (fused)"}).series()
-    assert s.names == ("A", "B", "C", "D", "E", "F")
-    assert math.isnan(s.after[4]) and math.isnan(s.before[5]) and math.isnan(s.predicted_after[5])
-    assert s.predicted_after[:3].tolist() == [25, 200, 25]
-    assert s.status[4] is Status.REMOVED
+def test_the_chart_leaves_gaps_for_added_and_removed():
+    rows = groups(compare(mixed_before(), mixed_after(), {"A": "A (fused)"}))
+    assert [g.name for g in rows] == ["A", "B", "C", "D", "E", "F"]
+    assert math.isnan(rows[4].after) and math.isnan(rows[5].before) and math.isnan(rows[5].promised)
+    assert [g.promised for g in rows[:3]] == [25, 200, 25]
+    assert rows[4].after_text == "gone"
 
 
 def test_different_boundaries_are_worth_a_warning():

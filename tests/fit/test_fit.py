@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from amdahl_desk.model.errors import ProfileError
-from amdahl_desk.model.fit import fit_measurements, speedup_curves, usl_curve
+from amdahl_desk.model.fit import fit_measurements, speedup_curves
 from amdahl_desk.model.fit_text import percent, profile_comparison
 from amdahl_desk.model.measurements import Measurement, Measurements
 
@@ -130,7 +130,7 @@ def test_a_fit_that_cannot_be_made_keeps_the_points(pairs, expected):
     assert any(expected in p.what for p in r.problems)
     assert all(p.table == "measurements" for p in r.problems)
     assert len(r.points.n) == len(pairs)
-    assert usl_curve(r) is None
+    assert "usl" not in speedup_curves(r)
 
 
 def test_non_converging_fit_is_a_problem_not_a_crash():
@@ -181,9 +181,9 @@ def test_curves_for_charts():
     counts = [1, 18, 36, 72]
     x = [90 * n / (1 + 0.028 * (n - 1) + 0.0001 * n * (n - 1)) for n in counts]
     r = fit_measurements(Measurements.of(zip(counts, x, strict=True)))
-    n, y = usl_curve(r)
-    assert n[0] == 1 and n[-1] >= r.usl.peak_n  # the turn is on the chart
     curves = speedup_curves(r, count=50)
+    n = curves["usl"][0]
+    assert n[0] == 1 and n[-1] >= r.usl.peak_n  # the turn is on the chart
     assert set(curves) == {"amdahl", "usl"}
     assert curves["usl"][1][0] == pytest.approx(1.0)
 

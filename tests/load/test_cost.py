@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from amdahl_desk.model import Component, Optimization, Profile, Scaling, Settings, analyse
-from amdahl_desk.model.cost import Step, analyse_cost, cost_sentence, gpu_hours, step_sentence
+from amdahl_desk.model.cost import Step, analyse_cost, gpu_hours
 from amdahl_desk.model.load_settings import LoadCostSettings
 from amdahl_desk.model.units import TimeUnit
+from amdahl_desk.present.cost import cost_sentence, step_sentence
 
 
 def profile(target=None) -> Profile:
@@ -30,7 +31,7 @@ def test_gpu_hours_and_cost_per_point():
     assert c.gpu_hours == pytest.approx(expected_hours)
     assert c.gpu_hours[0] == pytest.approx(1.0)
     assert c.cost == pytest.approx(expected_hours * 2.5)
-    assert c.cost_at(1) == pytest.approx(2.5)
+    assert c.cost[list(c.gpus).index(1)] == pytest.approx(2.5)
 
 
 def test_energy_adds_to_the_hourly_rate():
@@ -38,12 +39,12 @@ def test_energy_adds_to_the_hourly_rate():
     c = analyse_cost(analyse(profile()), s)
     assert c.rate == pytest.approx(2.5 + 0.7 * 0.12)
     assert c.energy_rate == pytest.approx(0.084)
-    assert c.cost_at(1) == pytest.approx(2.584)
+    assert c.cost[list(c.gpus).index(1)] == pytest.approx(2.584)
 
 
 def test_energy_alone_is_a_price():
     c = analyse_cost(analyse(profile()), LoadCostSettings(watts_per_gpu=1000, energy_price_per_kwh=0.3))
-    assert c.cost_at(1) == pytest.approx(0.3)
+    assert c.cost[list(c.gpus).index(1)] == pytest.approx(0.3)
 
 
 def test_without_a_price_only_gpu_hours():

@@ -12,11 +12,14 @@ import pytest
 
 from amdahl_desk.files import load_profile
 from amdahl_desk.model import analyse
-from amdahl_desk.model.cost import analyse_cost, step_sentence
+from amdahl_desk.model.cost import analyse_cost
 from amdahl_desk.model.load_settings import LoadCostSettings
-from amdahl_desk.model.load_view import analyse_load, load_curve, load_sentence, max_rate_sentence, plan_phrase
-from amdahl_desk.model.objective_table import across_objectives, objective_table
+from amdahl_desk.model.load_view import analyse_load, load_curve
+from amdahl_desk.model.objective_table import objective_table
 from amdahl_desk.model.objectives import ObjectiveSpec, analyse_objectives, find_objective
+from amdahl_desk.present.cost import step_sentence
+from amdahl_desk.present.load import load_sentence, max_rate_sentence, plan_phrase
+from amdahl_desk.present.objectives import across_objectives, objective_cells
 
 EXAMPLE = Path(__file__).parents[2] / "resources" / "examples" / "llm-request.xlsx"
 OBJECTIVES = [("TTFT", "End to end")] * 3 + [("ITL", "End to end")] * 2
@@ -80,7 +83,7 @@ class TestObjectives:
 
     def test_table(self, profile):
         table = objective_table(profile, analyse_objectives(profile, OBJECTIVES, SPECS))
-        assert table.cells() == [
+        assert objective_cells(table) == [
             ["Objective", "Faster decode", "Combined"],
             ["End to end", "1.43×", "1.43×"],
             ["TTFT", "1×", "1×"],
@@ -137,7 +140,7 @@ class TestCost:
     def test_price_per_run_and_the_doubling_that_is_not_worth_it(self, profile):
         c = analyse_cost(analyse(profile), LoadCostSettings(gpu_price_per_hour=2.5, currency="$"))
         # T(N) = 300 + 1,200/N ms: on 1 GPU 1.5 s = 1.5/3600 GPU-hours
-        assert c.cost_at(1) == pytest.approx(2.5 * 1.5 / 3600)
+        assert c.cost[list(c.gpus).index(1)] == pytest.approx(2.5 * 1.5 / 3600)
         assert c.cheapest_meeting_target_gpus == 4  # 300 + 1200/4 = 600 ms
         step = next(s for s in c.steps if s.from_gpus == 256)
         assert step.speedup_gain == pytest.approx((300 + 1200 / 256) / (300 + 1200 / 512) - 1)

@@ -13,7 +13,6 @@ from amdahl_desk.model.load_settings import (
     hourly_rate,
     load_cost_problems,
     setting_texts,
-    settings_summary,
 )
 
 
@@ -23,7 +22,6 @@ def test_defaults_are_off():
     assert (s.gpu_price_per_hour, s.currency, s.watts_per_gpu, s.energy_price_per_kwh) == (None, "", None, None)
     assert s.problems() == []
     assert hourly_rate(s) is None
-    assert settings_summary(s) == ""
 
 
 @pytest.mark.parametrize(
@@ -54,13 +52,6 @@ def test_watts_without_energy_price_is_not_refused_and_not_counted():
     s = LoadCostSettings(gpu_price_per_hour=2.0, watts_per_gpu=700)
     assert load_cost_problems(s) == []
     assert hourly_rate(s) == 2.0
-
-
-def test_summary():
-    s = LoadCostSettings(
-        arrival_rate=14, servers=24, gpu_price_per_hour=2.5, currency="$", watts_per_gpu=700, energy_price_per_kwh=0.12
-    )
-    assert settings_summary(s) == "14 requests/s on 24 replicas · $2.50 per GPU-hour · 700 W at $0.12 per kWh"
 
 
 def test_every_field_but_currency_has_a_row():

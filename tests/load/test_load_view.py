@@ -2,9 +2,9 @@
 
 import pytest
 
-from amdahl_desk.model.load_view import load_sentence, max_rate_sentence
 from amdahl_desk.model.queueing import load_figures
 from amdahl_desk.model.units import TimeUnit
+from amdahl_desk.present.load import load_sentence, max_rate_sentence
 
 
 def figures(rate, before=1500, after=1050, servers=24, target=None):

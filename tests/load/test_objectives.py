@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amdahl_desk.model import Component, Optimization, Profile, Settings, analyse
-from amdahl_desk.model.objective_table import across_objectives, objective_sentence, objective_table
+from amdahl_desk.model.objective_table import objective_table
 from amdahl_desk.model.objectives import (
     END_TO_END,
     ObjectiveSpec,
@@ -20,6 +20,7 @@ from amdahl_desk.model.objectives import (
     parse_objectives,
     restrict_analysis,
 )
+from amdahl_desk.present.objectives import across_objectives, objective_cells, objective_sentence
 
 
 class TestParse:
@@ -168,13 +169,13 @@ class TestTable:
         figs = analyse_objectives(p, [("X",), ("X",), ()], [])
         table = objective_table(p, figs)
         assert table.columns == ("two", "four", "Combined")
-        assert table.cells()[0] == ["Objective", "two", "four", "Combined"]
+        assert objective_cells(table)[0] == ["Objective", "two", "four", "Combined"]
         # End to end: 'two' 1000/950, 'four' 1000/325, both 1000/275
         e2e = table.rows[0]
         assert e2e.speedups == pytest.approx((1000 / 950, 1000 / 325))
         assert e2e.combined == pytest.approx(1000 / 275)
         assert e2e.target_met is True
-        assert table.cells()[2] == ["X", "1.14×", "2.29×", "3.2×"]
+        assert objective_cells(table)[2] == ["X", "1.14×", "2.29×", "3.2×"]
 
     def test_disabled_optimizations_have_no_column(self):
         p = _abc(enabled_b=False)

@@ -22,7 +22,7 @@ from ..helpers import TRAINING, llm, profile_of, training
 
 def test_disabled_optimization_has_own_figures_but_not_in_combined():
     p = training()
-    p.set_optimization(0, Optimization("Reduced precision", ("GPU matrix multiplications",), 4, enabled=False))
+    p.set_optimizations([Optimization("Reduced precision", ("GPU matrix multiplications",), 4, enabled=False)])
     a = analyse(p)
     assert a.optimizations.overall_speedup[0] == pytest.approx(1 / 0.55)
     assert a.combined.enabled == 0
@@ -85,7 +85,9 @@ class TestTarget:
 
     def test_no_enabled_optimization(self):
         p = training(target_time=900)
-        p.set_optimization(0, Optimization("x", ("GPU matrix multiplications",), 4, enabled=False))
+        p.set_optimizations(
+            [Optimization("x", ("GPU matrix multiplications",), 4, enabled=False), *p.optimizations[1:]]
+        )
         a = analyse(p)
         assert not a.target.feasible and a.target.floor == 1000
         p.set_settings(Settings(target_time=1000))

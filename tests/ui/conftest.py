@@ -44,3 +44,11 @@ def window(qtbot, tmp_path):
 @pytest.fixture
 def example() -> Path:
     return example_path()
+
+
+def pytest_collection_modifyitems(items):
+    """Every test here starts Qt: each carries the ``gui`` marker, so ``-m "not gui"`` runs without it."""
+    here = Path(__file__).parent
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(here):
+            item.add_marker(pytest.mark.gui)

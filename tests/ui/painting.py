@@ -21,3 +21,20 @@ class PaintedRegion(QObject):
 
     def clear(self):
         self.region = QRegion()
+
+
+def quiet(qtbot, widget) -> None:
+    """Wait until a pass of the event loop paints nothing more of ``widget`` (paints and pyqtgraph's layout
+    passes are posted events and zero timers): a condition, not a time."""
+    from PySide6.QtWidgets import QApplication
+
+    watcher = PaintedRegion(widget)
+
+    def still() -> bool:
+        watcher.clear()
+        QApplication.sendPostedEvents()
+        QApplication.processEvents()
+        return watcher.region.isEmpty()
+
+    qtbot.waitUntil(still)
+    widget.removeEventFilter(watcher)

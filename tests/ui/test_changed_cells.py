@@ -9,7 +9,7 @@ from PySide6.QtGui import QImage
 from amdahl_desk.model.profile import Component, Profile
 from amdahl_desk.ui.profile.component_table import NAME, NEW_TIME, SHARE, TIME
 
-from .painting import PaintedRegion
+from .painting import PaintedRegion, quiet
 
 pytestmark = pytest.mark.gui
 
@@ -22,12 +22,12 @@ def on_screen(window, widget) -> QImage:
 
 def settle(qtbot, window):
     window.drawn()
-    qtbot.wait(30)
+    quiet(qtbot, window)
 
 
 def repainted_whole(qtbot, window, widget) -> QImage:
     widget.repaint()
-    qtbot.wait(30)
+    quiet(qtbot, window)
     return on_screen(window, widget)
 
 

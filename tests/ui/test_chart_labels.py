@@ -48,11 +48,14 @@ from PySide6.QtGui import QFontMetrics, QTextLayout, QTextOption  # noqa: E402
 from amdahl_desk.files import load_profile  # noqa: E402
 from amdahl_desk.model.analysis import analyse  # noqa: E402
 from amdahl_desk.model.profile import Component, Optimization, OverheadModel, Profile, Scaling, Settings  # noqa: E402
+from amdahl_desk.present.scaling import scaling_title  # noqa: E402
+from amdahl_desk.present.text import NBSP  # noqa: E402
 from amdahl_desk.resources import resources_dir  # noqa: E402
-from amdahl_desk.ui.charts.chart_style import NBSP, slide_style  # noqa: E402
-from amdahl_desk.ui.charts.export import chart_widget  # noqa: E402
+from amdahl_desk.ui.charts.style import slide_style  # noqa: E402
 from amdahl_desk.ui.profile.speedup_plot import SpeedupPlot  # noqa: E402
-from amdahl_desk.ui.scaling.scaling_plot import ScalingPlot, scaling_title  # noqa: E402
+from amdahl_desk.ui.scaling.scaling_plot import ScalingPlot  # noqa: E402
+from tests.ui.charting import chart_widget  # noqa: E402
+from tests.ui.painting import quiet  # noqa: E402
 
 
 def _examples() -> list[Profile]:
@@ -136,7 +139,7 @@ def test_speedup_callout_on_the_screen_follows_a_resize(qtbot):
     for w, h in ((900, 600), (420, 300), (640, 380)):
         chart.resize(w, h)
         qtbot.waitUntil(lambda w=w, h=h: chart.plot.vb.sceneBoundingRect().width() < w)
-        qtbot.wait(10)
+        quiet(qtbot, chart.widget.viewport())
         _check_callout(chart.plot.vb, chart.marker_label, [chart.curve, chart.combined], chart.ceiling)
 
 
@@ -167,10 +170,10 @@ def test_coinciding_curves_stay_visible_and_are_named(qtbot):
 
 def test_exported_scaling_title_is_a_sentence():
     s = analyse(_no_overhead_at_scale()).scaling
-    title = scaling_title(s, "none").replace(NBSP, " ")
+    title = scaling_title(s, OverheadModel.NONE).replace(NBSP, " ")
     assert "none overhead" not in title
     assert "without communication overhead the best is" in title
-    ring = scaling_title(s, "ring").replace(NBSP, " ")
+    ring = scaling_title(s, OverheadModel.RING).replace(NBSP, " ")
     assert "with ring all-reduce communication overhead the best is" in ring
 
 

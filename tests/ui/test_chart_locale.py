@@ -4,9 +4,10 @@ import pytest
 from PySide6.QtCore import QLocale
 
 from amdahl_desk.model.analysis import analyse
+from amdahl_desk.present.inputs import ChartInputs
 from amdahl_desk.resources import example_path
-from amdahl_desk.ui.charts.base import ChartInputs
-from amdahl_desk.ui.charts.registry import ENTRIES, chart_entry
+from amdahl_desk.ui.charts.registry import ENTRIES
+from tests.ui.charting import new_chart
 
 GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
 
@@ -61,7 +62,7 @@ def texts_of(chart):
 
 
 def test_speedup_chart_numbers_in_a_german_locale(qtbot, german, inputs):
-    chart = chart_entry("speedup").load()()
+    chart = new_chart("speedup")
     qtbot.addWidget(chart)
     chart.resize(800, 500)
     chart.show_inputs(inputs)
@@ -77,7 +78,7 @@ def test_speedup_chart_numbers_in_a_german_locale(qtbot, german, inputs):
 def test_no_chart_shows_a_decimal_point_in_a_german_locale(qtbot, german, inputs, key):
     import re
 
-    chart = chart_entry(key).load()()
+    chart = new_chart(key)
     qtbot.addWidget(chart)
     chart.resize(900, 600)
     chart.show_inputs(inputs)
@@ -86,7 +87,7 @@ def test_no_chart_shows_a_decimal_point_in_a_german_locale(qtbot, german, inputs
 
 
 def test_axis_ticks_follow_the_locale(qtbot, german):
-    from amdahl_desk.ui.charts.chart_style import new_plot
+    from amdahl_desk.ui.charts.frame import new_plot
 
     widget = new_plot()
     qtbot.addWidget(widget)

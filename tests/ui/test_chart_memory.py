@@ -4,9 +4,10 @@ import pyqtgraph as pg
 import pytest
 
 from amdahl_desk.model.analysis import analyse
+from amdahl_desk.present.inputs import ChartInputs
 from amdahl_desk.resources import example_path
-from amdahl_desk.ui.charts.base import ChartInputs
-from amdahl_desk.ui.charts.registry import CHARTS, chart_entry
+from amdahl_desk.ui.charts.registry import CHARTS
+from tests.ui.charting import new_chart
 
 
 def scatters(chart):
@@ -25,7 +26,7 @@ def test_redrawing_does_not_grow_the_symbol_atlas(qtbot, key):
     from amdahl_desk.files import load_profile
 
     profile = load_profile(example_path().parent / "llm-request.xlsx").profile
-    chart = chart_entry(key).load()()
+    chart = new_chart(key)
     qtbot.addWidget(chart)
     chart.resize(900, 600)
     for i in range(40):

@@ -16,6 +16,7 @@ from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.resources import example_path
 from amdahl_desk.ui.charts.base import Chart
 from amdahl_desk.ui.charts.registry import CHARTS, COMPARISON_CHARTS, chart_entry
+from tests.ui.charting import new_chart
 
 pytestmark = pytest.mark.gui
 
@@ -43,12 +44,12 @@ def test_registered_as_charts_that_need_a_comparison():
     assert COMPARISON_CHARTS == COMPARE_CHART_KEYS
     for key in COMPARISON_CHARTS:
         entry = chart_entry(key)
-        assert issubclass(entry.load(), Chart) and not entry.on_screen
+        assert isinstance(new_chart(entry.key), Chart) and not entry.on_screen
         assert key not in CHARTS  # the profile's export dialog and --chart list stay as they were
 
 
 def test_the_generic_export_refuses_a_comparison_chart_clearly(qtbot, tmp_path, llm_comparison):
-    from amdahl_desk.ui.charts.export import export_chart
+    from tests.ui.charting import export_chart
 
     before, _ = llm_comparison
     with pytest.raises(ProfileError, match="Compare With"):
@@ -58,7 +59,7 @@ def test_the_generic_export_refuses_a_comparison_chart_clearly(qtbot, tmp_path, 
 @pytest.mark.parametrize("name", COMPARISON_CHARTS)
 @pytest.mark.parametrize("fmt", ["png", "svg", "pdf"])
 def test_every_comparison_chart_in_every_format(qtbot, tmp_path, llm_comparison, name, fmt):
-    from amdahl_desk.ui.compare.export import export_comparison
+    from tests.ui.charting import export_comparison
 
     _, c = llm_comparison
     path = export_comparison(c, name, fmt, tmp_path / f"{name}.{fmt}", boundary="No-queue request latency")
@@ -76,7 +77,7 @@ def test_every_comparison_chart_in_every_format(qtbot, tmp_path, llm_comparison,
 
 
 def test_the_slide_title_states_predicted_against_measured(qtbot, llm_comparison):
-    from amdahl_desk.ui.compare.export import comparison_widget
+    from tests.ui.charting import comparison_widget
 
     _, c = llm_comparison
     slide = comparison_widget("comparison-slide", c, (1920, 1080), boundary="No-queue request latency")

@@ -366,7 +366,7 @@ def test_the_table_model_obeys_qt_rules(llm, monkeypatch, qtmodeltester, renamed
 
 
 def test_many_components_stay_readable(llm, monkeypatch, tmp_path):
-    from amdahl_desk.ui.compare.comparison_chart import TOP
+    from amdahl_desk.present.comparison import TOP
 
     # 30 kernels before; after, the first 20 kept (each 2× faster) and 10 renamed.
     before = "Component,Time (ms)\n" + "".join(f"kernel {i},{10 + i}\n" for i in range(30))

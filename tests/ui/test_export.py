@@ -12,9 +12,10 @@ from PySide6.QtGui import QGuiApplication, QImage
 from amdahl_desk.files import load_profile
 from amdahl_desk.model import analyse
 from amdahl_desk.model.values import parse_size
-from amdahl_desk.ui.charts.chart_style import slide_style
-from amdahl_desk.ui.charts.export import CHARTS, chart_widget, export_chart
-from amdahl_desk.ui.charts.slide import slide_title
+from amdahl_desk.present.slide import slide_title
+from amdahl_desk.ui.charts.export import CHARTS
+from amdahl_desk.ui.charts.style import slide_style
+from tests.ui.charting import chart_widget, export_chart
 
 pytestmark = pytest.mark.gui
 

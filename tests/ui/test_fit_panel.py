@@ -258,8 +258,8 @@ def test_tab_from_n_in_the_empty_row_goes_on_to_its_time(window, panel, qtbot):
 def test_measured_charts_export_like_the_others_and_join_the_slide(window, panel, tmp_path):
     from PySide6.QtGui import QImage
 
-    from amdahl_desk.ui.charts.export import chart_widget
     from amdahl_desk.ui.charts.registry import MEASURED_CHARTS
+    from tests.ui.charting import chart_widget
 
     from .test_export import not_blank
 
@@ -297,7 +297,7 @@ def test_copy_a_measured_chart_image(window, panel):
 
 
 def test_the_profile_p_is_compared_at_the_same_baseline(window):
-    from amdahl_desk.ui.fit.measured_chart import profile_p_at
+    from amdahl_desk.model.fit_text import profile_p_at
 
     analysis = window.doc.analysis
     assert analysis.scaling.baseline_gpus == 8 and analysis.scaling.parallel_fraction == pytest.approx(0.75)

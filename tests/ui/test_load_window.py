@@ -22,10 +22,27 @@ def settings_of(win):
     return win.objectives_panel.settings
 
 
+def type_into(form, name: str, text: str) -> bool:
+    """Replace a field's text by typing it (non-ASCII characters as key events) and press Enter, as a person does;
+    True when the field accepted it."""
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QApplication
+
+    edit = form.fields[name]
+    edit.setFocus()
+    edit.selectAll()
+    QApplication.sendEvent(edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Delete, Qt.KeyboardModifier.NoModifier))
+    for ch in text:
+        QApplication.sendEvent(edit, QKeyEvent(QEvent.Type.KeyPress, 0, Qt.KeyboardModifier.NoModifier, ch))
+    QApplication.sendEvent(edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier))
+    return form.message(name) == ""
+
+
 @pytest.mark.parametrize(("text", "rate"), [("14/s", 14.0), ("7200/min", 120.0)])
 def test_arrival_rates_are_read_by_the_model_parser(llm, text, rate):  # noqa: F811
     form = settings_of(llm)
-    assert form.type_into("arrival_rate", text)
+    assert type_into(form, "arrival_rate", text)
     assert llm.doc.profile.settings.arrival_rate == pytest.approx(rate)
     assert form.message("arrival_rate") == ""
 
@@ -35,11 +52,11 @@ def test_bad_arrival_rates_are_explained_at_the_field_and_change_nothing(llm, te
     form = settings_of(llm)
     before = llm.doc.profile.settings
     count = llm.doc.undo_stack.count()
-    assert not form.type_into("arrival_rate", text)
+    assert not type_into(form, "arrival_rate", text)
     assert llm.doc.profile.settings == before and llm.doc.undo_stack.count() == count
     message = form.message("arrival_rate")
     assert message and "rate" in message.lower()
-    assert form.type_into("arrival_rate", "14")  # a good value clears the message
+    assert type_into(form, "arrival_rate", "14")  # a good value clears the message
     assert form.message("arrival_rate") == ""
 
 
@@ -48,7 +65,7 @@ def test_a_price_with_a_decimal_comma_in_a_german_locale(llm):  # noqa: F811
 
     QLocale.setDefault(QLocale(QLocale.Language.German, QLocale.Country.Germany))
     try:
-        assert settings_of(llm).type_into("gpu_price_per_hour", "3,25 €")
+        assert type_into(settings_of(llm), "gpu_price_per_hour", "3,25 €")
     finally:
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
     s = llm.doc.profile.settings
@@ -60,7 +77,7 @@ def test_a_price_with_a_decimal_comma_in_a_german_locale(llm):  # noqa: F811
 def test_the_load_sentence_and_the_saturation_wall(llm):  # noqa: F811
     extras = llm.results.extras
     assert "1,712 ms → 1,052 ms; utilization 88% → 61%" in extras.load.text()
-    settings_of(llm).type_into("arrival_rate", "20/s")  # past the wall before (16/s), below the one after
+    type_into(settings_of(llm), "arrival_rate", "20/s")  # past the wall before (16/s), below the one after
     llm.drawn()
     chart = llm.results.chart("load")
     tabs = llm.results.tabs if llm.results.in_tabs else llm.results.more
@@ -107,13 +124,13 @@ def test_the_cost_chart_marks_the_cheapest_and_the_cheapest_on_target(llm):  # n
 
 
 def test_the_slide_carries_the_load_chart_only_with_an_arrival_rate(llm):  # noqa: F811
-    from amdahl_desk.ui.charts.export import chart_widget
+    from tests.ui.charting import chart_widget
 
     doc = llm.doc
     slide = chart_widget("slide", doc.profile, doc.analysis, (1920, 1080))
     assert slide.parts["load"][1].isVisible()
     slide.close()
-    settings_of(llm).type_into("arrival_rate", "")
+    type_into(settings_of(llm), "arrival_rate", "")
     assert doc.profile.settings.arrival_rate is None
     slide = chart_widget("slide", doc.profile, doc.analysis, (1920, 1080))
     assert not slide.parts["load"][1].isVisible()
@@ -124,7 +141,7 @@ def test_the_slide_carries_the_load_chart_only_with_an_arrival_rate(llm):  # noq
 def test_without_an_arrival_rate_the_load_chart_has_plain_axes(llm):  # noqa: F811
     llm.results.chart("load")
     llm.drawn()
-    settings_of(llm).type_into("arrival_rate", "")
+    type_into(settings_of(llm), "arrival_rate", "")
     llm.drawn()
     chart = llm.results.chart("load")  # in a tab that is not shown: drawn when asked for
     assert "set an arrival rate" in chart.title

@@ -41,3 +41,33 @@ def test_edit_emits_data_changed_not_reset(qtbot):
         model.setData(model.index(1, TIME), "300")
     assert not resets
     assert doc.analysis.baseline_total == 700
+
+
+def test_objectives_sheet_model(qtmodeltester):
+    from amdahl_desk.ui.objectives.objectives_sheet import NAME as OBJ_NAME
+    from amdahl_desk.ui.objectives.objectives_sheet import TARGET, ObjectivesSheetModel
+
+    doc = Document(training())
+    model = ObjectivesSheetModel(doc)
+    qtmodeltester.check(model)
+    assert model.setData(model.index(0, OBJ_NAME), "TTFT")  # the empty row becomes an objective
+    assert model.setData(model.index(0, TARGET), "300 ms")
+    assert not model.setData(model.index(0, TARGET), "soon")  # refused: nothing changes
+    qtmodeltester.check(model)
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    qtmodeltester.check(model)
+    assert model.rowCount() == 1
+
+
+def test_measurement_model(qtmodeltester):
+    from amdahl_desk.ui.fit.measurement_table import MeasurementTableModel
+
+    doc = Document(training())
+    model = MeasurementTableModel(doc)
+    qtmodeltester.check(model)
+    assert model.setData(model.index(0, 0), "8")
+    assert model.setData(model.index(0, 1), "1050")
+    qtmodeltester.check(model)
+    doc.undo_stack.undo()
+    qtmodeltester.check(model)

@@ -57,7 +57,7 @@ def test_menus_and_the_export_dialog_select_by_source(window, monkeypatch):
 
 
 def test_the_slide_shows_the_measured_chart_only_when_there_are_runs(window):
-    from amdahl_desk.ui.charts.export import chart_widget
+    from tests.ui.charting import chart_widget
 
     doc = window.doc
     empty = chart_widget("slide", doc.profile, doc.analysis, (1280, 720), fit=doc.fit)

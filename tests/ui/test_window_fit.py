@@ -138,7 +138,7 @@ def _at(qtbot, window, size):
     window.reset_layout()
     qtbot.waitUntil(lambda: (window.width(), window.height()) == size)
     window.reset_layout()
-    qtbot.wait(20)  # pyqtgraph lays its views out on posted events
+    quiet(qtbot, window)  # pyqtgraph lays its views out on posted events
 
 
 def _text_fits(view, row: int, col: int) -> bool:
@@ -265,6 +265,7 @@ def test_headline_shrinks_rather_than_cut_digits(window, qtbot):
 from PySide6.QtCore import QLocale  # noqa: E402
 
 from amdahl_desk.ui.core.locale_text import localize_numbers  # noqa: E402
+from tests.ui.painting import quiet  # noqa: E402
 
 GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
 
@@ -288,12 +289,12 @@ def test_window_shows_numbers_in_the_locale(window, qtbot):
     before = QLocale()
     QLocale.setDefault(GERMAN)
     try:
-        window.summary.update_analysis(window.doc.profile, window.doc.analysis, None)
+        window.results.show_summary()
         assert window.summary.new_time.caption.full == "new time (baseline 1.000 ms)"
         assert "1.000 ms → 550 ms" in window.summary.sentence.text() + window.summary.sentence.toolTip()
     finally:
         QLocale.setDefault(before)
-        window.summary.update_analysis(window.doc.profile, window.doc.analysis, None)
+        window.results.show_summary()
     assert window.summary.new_time.caption.full == "new time (baseline 1,000 ms)"
 
 
@@ -306,12 +307,12 @@ def test_numbers_that_grow_with_an_edit_widen_their_columns_and_shrink_back_on_u
     assert model.setData(model.index(0, TIME), "123456789012")
     assert checklist.setData(checklist.index(0, K), "98765.4321")
     window.drawn()
-    qtbot.wait(20)  # the fit runs once per change, after the tables have their new values
+    qtbot.waitUntil(lambda: not (table._refit.isActive() or window.optimizations._refit.isActive()))  # once per change
     assert _text_fits(table, 0, TIME) and _text_fits(opts, 0, K)
     assert all(_text_fits(opts, row, SAVES) for row in range(checklist.rowCount()))
     assert (table.columnWidth(TIME), opts.columnWidth(K)) > before[:2]
     window.doc.undo_stack.undo()
     window.doc.undo_stack.undo()
     window.drawn()
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: not (table._refit.isActive() or window.optimizations._refit.isActive()))
     assert (table.columnWidth(TIME), opts.columnWidth(K), opts.columnWidth(SAVES)) == before

@@ -68,7 +68,7 @@ class WindowMachine(RuleBasedStateMachine):
                 doc.componentsRemoved,
                 doc.componentRowsChanged,
                 doc.profileReset,
-                doc.analysisChanged,
+                doc.changed,
             ):
                 signal.connect(lambda *_: self.read_everything_now())
             _shared["probe"] = True

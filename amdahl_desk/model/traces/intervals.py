@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 from numpy.typing import NDArray
 
@@ -31,10 +29,3 @@ def union_length(starts: FloatArray, ends: FloatArray) -> float:
     """Total time covered by at least one interval (overlaps counted once)."""
     s, e = merge(starts, ends)
     return float(np.sum(e - s))
-
-
-def union_length_of(parts: Sequence[tuple[FloatArray, FloatArray]]) -> float:
-    """Length of the union of several sets of intervals."""
-    if not parts:
-        return 0.0
-    return union_length(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))

@@ -2,58 +2,55 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Generic, TypeVar
 
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
-from ...model.comparison import Comparison
-from ...model.fit import FitResult
 from ...model.profile import Profile
+from ...present.inputs import ChartInputs
+from ...present.numbers import Numbers
+from ..core.locale_text import locale_numbers
 
-if TYPE_CHECKING:  # chart_style defines the frame every plot uses, on top of this interface
-    from .chart_style import Style
+View = TypeVar("View")
 
-
-@dataclass(frozen=True)
-class ChartInputs:
-    """Everything a chart can be drawn from; which part a chart needs, its registry entry's source says."""
-
-    profile: Profile
-    analysis: Analysis | None
-    selected: int = -1  # the current optimization, or -1
-    fit: FitResult | None = None  # the measured runs' fits
-    comparison: Comparison | None = None  # the document (before) against a profile measured after
+__all__ = ["Chart", "ChartInputs"]
 
 
-class Chart(QWidget):
-    """A widget that draws itself from an analysis and what the person has selected.
+class Chart(QWidget, Generic[View]):
+    """A widget that draws one frozen view from the presentation layer.
 
-    Subclasses take ``(parent=None, style=SCREEN)`` and implement :meth:`show_analysis`, which must
-    be cheap to repeat (update items in place; change a label only when its text changes): the
-    results pane calls it at most once a frame, and only when something the chart depends on (its
-    registry entry says what) has changed. Export to PNG, SVG or PDF is the same for every chart:
-    ``charts.export`` builds a fresh one in the slide style at the output size and has Qt paint it.
+    A subclass implements :meth:`view` (which presentation function makes its view from the inputs) and
+    :meth:`draw` (put that view on screen). :meth:`show_inputs` is the one way in, for the results pane, the
+    slide and every export alike: a view equal to the one drawn (every text the same, no curve moved by a
+    tenth of a pixel) draws nothing. ``draw`` updates items in place: the results pane calls it at most once
+    a frame, and only when something the chart depends on (its registry entry says what) has changed.
+    Export to PNG, SVG or PDF is the same for every chart: ``charts.export`` builds a fresh one in the slide
+    style at the output size and has Qt paint it.
     """
 
-    def __init__(self, parent: QWidget | None = None, style: Style | None = None) -> None:
-        super().__init__(parent)
+    brief = False  # short titles: on screen, and on a slide whose own title states the result
 
-    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int) -> None:
-        """Draw ``analysis`` of ``profile`` (None: nothing to chart); ``selected`` is the current optimization or -1."""
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.drawn: View | None = None
+
+    def view(self, inputs: ChartInputs, n: Numbers) -> View:
+        """What this chart shows of ``inputs``, worded and formatted with ``n``."""
         raise NotImplementedError
 
-    def show_fit(self, fit: FitResult | None) -> None:
-        """The fits to the measured runs, for charts that draw them (they draw at the next :meth:`show_analysis`).
+    def draw(self, view: View) -> None:
+        """Put ``view`` on screen."""
+        raise NotImplementedError
 
-        Called before ``show_analysis`` by whoever draws the chart; charts without measured runs ignore it.
-        """
+    def show_inputs(self, inputs: ChartInputs, n: Numbers | None = None) -> None:
+        """Draw from everything at hand (in the desktop's number format unless ``n`` says otherwise)."""
+        view = self.view(inputs, n if n is not None else locale_numbers())
+        if view == self.drawn:
+            return
+        self.drawn = view
+        self.draw(view)
 
-    def show_inputs(self, inputs: ChartInputs) -> None:
-        """Draw from everything at hand, as an export or a slide does: the fits first, then the analysis.
-
-        A chart drawn from a comparison overrides this (its ``show_analysis`` has nothing to draw).
-        """
-        self.show_fit(inputs.fit)
-        self.show_analysis(inputs.profile, inputs.analysis, inputs.selected)
+    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
+        """Draw ``analysis`` of ``profile`` alone (no runs, no comparison): a shorthand for tests and the slide."""
+        self.show_inputs(ChartInputs(profile, analysis, selected))

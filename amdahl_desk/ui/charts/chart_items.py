@@ -12,6 +12,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGraphicsItem
 
+from ...present.chart_parts import Series
+
 
 class PointMarker(pg.ScatterPlotItem):  # type: ignore[misc]  # pyqtgraph is untyped
     """One marker that moves with a value (k as the slider drags): its spot stays at the item's origin and
@@ -63,3 +65,16 @@ def set_curve(
             return
     item._shown_data = (x.copy(), y.copy())
     item.setData(x, y)
+
+
+def set_series(item: pg.PlotDataItem, series: Series | None) -> None:
+    """Give a curve a view's series, only when it moved by 1/10,000 of its axes since it was given one (a
+    series equal to the one shown is not given again: pyqtgraph would draw the whole curve again)."""
+    if getattr(item, "_shown_series", None) == series and series is not None:
+        return
+    item._shown_series = series
+    if series is None:
+        set_curve(item, None, None)
+        return
+    item._shown_data = (np.asarray(series.x, float).copy(), np.asarray(series.y, float).copy())
+    item.setData(series.x, series.y)

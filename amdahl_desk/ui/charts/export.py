@@ -8,7 +8,9 @@ mis-scale labels at custom sizes and its SVG exporter fails on Qt 6.11 and later
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QByteArray, QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
@@ -21,44 +23,46 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.analysis import Analysis
-from ...model.comparison import Comparison
 from ...model.errors import ProfileError
-from ...model.fit import FitResult
-from ...model.profile import Profile
+from ...present.inputs import ChartInputs
 from ..core.messages import install_message_filter
 from ..core.qt_util import parse_size, settle_layout
-from .base import ChartInputs
-from .chart_style import slide_style
+from .base import Chart
 from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, chart_entry
+from .style import Style, slide_style
 
-__all__ = ["CHARTS", "CHART_TITLES", "FORMATS", "PRESETS", "chart_widget", "export_chart", "parse_size", "render_image"]
+__all__ = [
+    "CHARTS",
+    "CHART_TITLES",
+    "FORMATS",
+    "PRESETS",
+    "ChartInputs",
+    "ChartMaker",
+    "chart_widget",
+    "export_chart",
+    "parse_size",
+    "render_image",
+]
+
+
+ChartMaker = Callable[[str, Style], Chart[Any]]
 
 
 def chart_widget(
-    name: str,
-    profile: Profile,
-    analysis: Analysis | None,
-    size: tuple[int, int],
-    transparent: bool = False,
-    row: int = -1,
-    fit: FitResult | None = None,
-    comparison: Comparison | None = None,
-) -> QWidget:
+    make: ChartMaker, name: str, inputs: ChartInputs, size: tuple[int, int], transparent: bool = False
+) -> Chart[Any]:
     """A chart (or the slide) laid out at ``size`` pixels in the slide style, ready to paint.
 
-    ``fit``: the measured runs' fits, for the charts (and the slide) that draw them; ``comparison``:
-    the document against an after profile, for the comparison's charts. Raises :class:`ProfileError`
-    when the chart's source is missing (a profile chart without an analysis, a comparison chart without
-    a comparison).
+    ``make`` builds a chart by key (the window's chart factory); ``inputs`` holds what it is drawn from.
+    Raises :class:`ProfileError` when the chart's source is missing (a profile chart without an analysis,
+    a comparison chart without a comparison).
     """
     install_message_filter()  # the offscreen plugin's propagateSizeHints lines are noise on a command line
-    inputs = ChartInputs(profile, analysis, row, fit, comparison)
     entry = chart_entry(name)
     why = entry.source.missing(inputs)
     if why is not None:
         raise ProfileError(why)
-    widget = entry.load()(style=slide_style(size[0], transparent))
+    widget = make(name, slide_style(size[0], transparent))
     widget.show_inputs(inputs)
     # On screen, axes and some curves are cached pixmaps; in an SVG or PDF they must stay vectors.
     for item in widget.findChildren(pg.PlotWidget):
@@ -72,6 +76,7 @@ def chart_widget(
     widget.show()
     settle_layout()
     # Charts place their labels from the final geometry: draw once more now that it is known.
+    widget.drawn = None
     widget.show_inputs(inputs)
     settle_layout()
     return widget
@@ -119,22 +124,19 @@ def render_pdf(widget: QWidget, size: tuple[int, int], path: Path, title: str) -
 
 
 def export_chart(
-    profile: Profile,
-    analysis: Analysis | None,
+    make: ChartMaker,
     name: str,
+    inputs: ChartInputs,
     fmt: str,
     path: str | Path,
     size: tuple[int, int] = (1920, 1080),
     transparent: bool = False,
-    row: int = -1,
-    fit: FitResult | None = None,
-    comparison: Comparison | None = None,
 ) -> Path:
     """Write one chart (or the slide) as PNG, SVG or PDF; returns the path written."""
     if fmt not in FORMATS:
         raise ValueError(f'"{fmt}" is not a chart format; expected png, svg or pdf')
     path = Path(path)
-    widget = chart_widget(name, profile, analysis, size, transparent, row, fit, comparison)
+    widget = chart_widget(make, name, inputs, size, transparent)
     title = getattr(widget, "title", "")
     title = title.text() if isinstance(title, QLabel) else str(title or CHART_TITLES[name])
     try:

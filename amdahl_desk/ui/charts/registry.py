@@ -5,20 +5,20 @@ runs' fits, or a comparison. That one field decides where a chart is offered —
 export dialog, the slide's extra chart and ``amdahl-desk export`` all select by it — and what an
 export refuses without (:meth:`Source.missing`).
 
-A class is named as ``module:Class`` and imported on first use: the registry sits below the
-capability rooms that define the charts (they import ``charts/``; ``charts/`` imports none of
-them), and a dialog or ``--help`` that lists the charts loads no plotting code.
+The registry is data only: it sits below the capability rooms that define the charts (they read it;
+it imports none of them), and a dialog or ``--help`` that lists the charts loads no plotting code. The
+classes are made by ``ui/chart_factory.py``, above the rooms, which the window hands to whoever draws
+or exports a chart.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from ...present.inputs import ChartInputs
 from ..core.document import Aspect
-from .base import Chart, ChartInputs
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE = (
     Aspect.COMPONENTS,
@@ -63,22 +63,15 @@ class ChartEntry:
     key: str
     title: str
     depends_on: frozenset[Aspect]  # it redraws only when one of these changed
-    location: str  # "package.module:Class", a subclass of charts.base.Chart
     on_screen: bool = True  # shown in the window's results pane (the slide is for export only)
     source: Source = Source.PROFILE  # what it is drawn from
     on_slide: bool = False  # one of the slide's charts (shown there when its source has data)
     slide_when: Callable[[ChartInputs], bool] | None = None  # and only when this holds (None: always)
+    tab: str = ""  # its name on a tab, short enough for a narrow pane (the title is the tab's tooltip)
 
     def on_slide_for(self, inputs: ChartInputs) -> bool:
         """Whether the slide shows this chart for ``inputs``: its source has data and its own condition holds."""
         return self.on_slide and self.source.has_data(inputs) and (self.slide_when is None or self.slide_when(inputs))
-
-    def load(self) -> type[Chart]:
-        module, _, name = self.location.partition(":")
-        cls = getattr(importlib.import_module(module), name)
-        if not (isinstance(cls, type) and issubclass(cls, Chart)):
-            raise TypeError(f"{self.location} is not a chart")
-        return cls
 
 
 ENTRIES: tuple[ChartEntry, ...] = (
@@ -86,28 +79,27 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "slide",
         "Slide (key charts and numbers)",
         frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS}),
-        "amdahl_desk.ui.charts.slide:SlideWidget",
         on_screen=False,
     ),
     ChartEntry(
         "breakdown",
         "Where the time goes",
         frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES, OBJECTIVE}),  # settings: the target line, the unit
-        "amdahl_desk.ui.profile.breakdown_chart:BreakdownChart",
         on_slide=True,
+        tab="Time per component",
     ),
     ChartEntry(
         "speedup",
         "Speedup against k",
         frozenset({COMPONENTS, OPTIMIZATIONS, SELECTION, OBJECTIVE}),
-        "amdahl_desk.ui.profile.speedup_plot:SpeedupPlot",
         on_slide=True,
+        tab="Speedup vs k",
     ),
     ChartEntry(
         "scaling",
         "GPU scaling",
         frozenset({COMPONENTS, SETTINGS}),  # scaling reads times and scaling classes, never the optimizations
-        "amdahl_desk.ui.scaling.scaling_plot:ScalingPlot",
+        tab="GPU scaling",
     ),
     # Objectives, load and cost (ui/objectives): in tabs beside GPU scaling; the load chart joins the slide
     # when an arrival rate is set.
@@ -115,22 +107,21 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "load",
         "Latency against load",
         frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES}),  # service times come from the load objective
-        "amdahl_desk.ui.objectives.load_chart:LoadChart",
         on_slide=True,
         slide_when=lambda inputs: inputs.profile.settings.arrival_rate is not None,
+        tab="Latency vs load",
     ),
     ChartEntry(
         "cost",
         "Cost per run against GPUs",
         frozenset({COMPONENTS, SETTINGS}),  # the scaling times and the prices
-        "amdahl_desk.ui.objectives.cost_chart:CostChart",
+        tab="Cost per run",
     ),
     # Measured runs: shown in the Measurements panel (ui/fit), exported and copied like the others.
     ChartEntry(
         "measured_scaling",
         "Measured scaling (runs against the model)",
         frozenset({MEASUREMENTS, COMPONENTS, SETTINGS}),  # the profile's model curve and its P
-        "amdahl_desk.ui.fit.measured_scaling_chart:MeasuredScalingChart",
         on_screen=False,
         source=Source.MEASUREMENTS,
         on_slide=True,  # the runs against the profile's model, a third chart when there are runs
@@ -139,7 +130,6 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "throughput",
         "Throughput against N (USL)",
         frozenset({MEASUREMENTS}),
-        "amdahl_desk.ui.fit.throughput_chart:ThroughputChart",
         on_screen=False,
         source=Source.MEASUREMENTS,
     ),
@@ -147,7 +137,6 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "karp_flatt",
         "Karp–Flatt e against N",
         frozenset({MEASUREMENTS}),
-        "amdahl_desk.ui.fit.karp_flatt_chart:KarpFlattChart",
         on_screen=False,
         source=Source.MEASUREMENTS,
     ),
@@ -156,7 +145,6 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "comparison",
         "Before and after per component",
         frozenset({COMPONENTS, OPTIMIZATIONS}),  # the before times and the plan's predicted after-times
-        "amdahl_desk.ui.compare.comparison_chart:ComparisonChart",
         on_screen=False,
         source=Source.COMPARISON,
     ),
@@ -164,7 +152,6 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "comparison-slide",
         "Comparison slide (predicted against measured)",
         frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS}),  # settings: the boundary in the subtitle
-        "amdahl_desk.ui.compare.comparison_slide:ComparisonSlide",
         on_screen=False,
         source=Source.COMPARISON,
     ),

@@ -1,48 +1,18 @@
-"""The slide: one image for a design review — the result as a title, the headline numbers, the key charts."""
+"""A slide's frame: one image for a design review — the result as a title, the headline numbers, a footer."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from PySide6.QtCore import QMargins, QRect, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from ...model.analysis import Analysis
-from ...model.errors import ProfileError
-from ...model.fit import FitResult
-from ...model.profile import Profile
-from ...model.report import target_sentence
-from ...model.units import format_percent, format_speedup, format_time
-from ..core.locale_text import localize_numbers
-from .base import Chart, ChartInputs
-from .chart_style import SCREEN, Style, phrases
-from .registry import SLIDE_CHARTS, ChartEntry, Source, chart_entry
-
-
-def slide_title(profile: Profile, analysis: Analysis) -> str:
-    """A title that states the result, e.g. "Matmul 4× → 1.82× end to end (ceiling 2.5×)".
-
-    Its phrases are held together with no-break spaces: a title that wraps does so between
-    "on 60% of the time" and "→ 1.82× end to end", never inside "(ceiling 2.5×)".
-    """
-    c = analysis.combined
-    enabled = [o for o in profile.optimizations if o.enabled]
-    if len(enabled) == 1:
-        o = enabled[0]
-        return f"{o.name}: " + phrases(
-            f"{format_speedup(o.speedup)} on {format_percent(c.fraction)} of the time",
-            f"→ {format_speedup(c.overall_speedup)} end to end",
-            f"(ceiling {format_speedup(c.ceiling)})",
-        )
-    if enabled:
-        return phrases(
-            f"{len(enabled)} optimizations together:",
-            f"{format_time(analysis.baseline_total, profile.unit)} → {format_time(c.new_total, profile.unit)},",
-            f"{format_speedup(c.overall_speedup)} end to end",
-            f"(ceiling {format_speedup(c.ceiling)})",
-        )
-    return phrases(f"Baseline {format_time(analysis.baseline_total, profile.unit)}:", "where the time goes")
+from ...present.inputs import ChartInputs
+from ...present.numbers import Numbers
+from ...present.slide import SlideView
+from ...present.summary import Tone
+from ..core.locale_text import locale_numbers
+from .base import Chart
+from .style import SCREEN, Style
 
 
 def fit_lines(label: QLabel, width: int, lines: int = 2, smallest: float = 0.75) -> None:
@@ -64,14 +34,18 @@ def fit_lines(label: QLabel, width: int, lines: int = 2, smallest: float = 0.75)
     label.setFont(font)
 
 
-class SlideFrame(Chart):
+# A tone's colour on a slide (a good headline in green; the rest in ink).
+TONE_COLOURS = {Tone.PLAIN: "#222", Tone.GOOD: "#1a6e2e", Tone.WARN: "#b35c00", Tone.BAD: "#a33", Tone.MUTED: "#555"}
+
+
+class SlideFrame(Chart[SlideView]):
     """A slide's frame: its background, a title, a subtitle and four headline figures over what a
     subclass adds to ``self.box`` (padded by ``self.pad``), ending in its ``footer``."""
 
     footer: QLabel  # the subclass adds it last, below its charts
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
-        super().__init__(parent, style)
+        super().__init__(parent)
         self.slide_style = style
         background = style.background or "transparent"
         self.setObjectName("slide")
@@ -106,75 +80,22 @@ class SlideFrame(Chart):
         figures.setColumnStretch(4, 1)
         layout.addLayout(figures)
 
-    def show_texts(self, title: str, subtitle: str, figures: list[tuple[str, str]], footer: str) -> None:
-        """The slide's words: ``figures`` are (value, caption) pairs; the footer may be rich text. Their
-        numbers in the machine's locale, as on the screen."""
+    def show_inputs(self, inputs: ChartInputs, n: Numbers | None = None) -> None:
+        """Always drawn: the charts on a slide change with what its words do not say (the selection, the runs);
+        each of them keeps a picture that would not change."""
+        view = self.view(inputs, n if n is not None else locale_numbers())
+        self.drawn = view
+        self.draw(view)
+
+    def draw_words(self, view: SlideView) -> None:
+        """The slide's words, already formatted for the locale; the footer may be rich text."""
         layout = self.layout()
         margins = layout.contentsMargins() if layout is not None else QMargins()
-        self.title.setText(localize_numbers(title))
+        self.title.setText(view.title)
         fit_lines(self.title, self.width() - margins.left() - margins.right())
-        self.subtitle.setText(localize_numbers(subtitle))
-        for (value, caption), v_label, c_label in zip(figures, self.values, self.captions, strict=True):
-            v_label.setText(localize_numbers(value))
-            c_label.setText(localize_numbers(caption))
-        self.footer.setText(localize_numbers(footer))
-
-
-class SlideWidget(SlideFrame):
-    """One image for a review: the result as a title, the headline numbers, two key charts."""
-
-    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
-        super().__init__(parent, style)
-        layout, pad = self.box, self.pad
-        charts = QHBoxLayout()
-        charts.setSpacing(pad * 2)
-        brief = replace(style, brief=True)
-        # The registry's slide charts, by key: the slide needs no knowledge of the rooms that define them.
-        # Each is shown when its source has something to show (measured runs only when there are runs).
-        self.fit: FitResult | None = None
-        self.parts: dict[str, tuple[ChartEntry, Chart]] = {}
-        for key in SLIDE_CHARTS:
-            entry = chart_entry(key)
-            chart = entry.load()(style=brief)
-            chart.setVisible(entry.source is Source.PROFILE and entry.slide_when is None)
-            charts.addWidget(chart, 1)
-            self.parts[key] = (entry, chart)
-        self.breakdown, self.speedup = self.parts["breakdown"][1], self.parts["speedup"][1]
-        self.measured = self.parts["measured_scaling"][1]
-        layout.addLayout(charts, 1)
-        self.footer = QLabel(self)
-        self.footer.setFont(style.font(1.0, bold=True))
-        self.footer.setWordWrap(True)
-        self.footer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        layout.addWidget(self.footer)
-
-    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
-        if analysis is None:
-            raise ProfileError("there is nothing to chart: the profile needs components with times above 0")
-        unit = profile.unit
-        c = analysis.combined
-        boundary = profile.settings.boundary or "Measured profile"
-        figures = [
-            (format_speedup(c.overall_speedup), "end-to-end speedup"),
-            (format_time(c.new_total, unit), f"new time (from {format_time(analysis.baseline_total, unit)})"),
-            (format_time(c.time_saved, unit), "saved per run"),
-            (format_speedup(c.ceiling) if c.enabled else "—", f"ceiling 1/(1−f), f = {format_percent(c.fraction)}"),
-        ]
-        sentence = target_sentence(profile, analysis)
-        self.show_texts(
-            slide_title(profile, analysis),
-            f"{boundary} · baseline {format_time(analysis.baseline_total, unit)} over "
-            f"{len(profile.components):,} components",
-            figures,
-            sentence or "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts never add.",
-        )
-        self.values[0].setStyleSheet("color: #1a6e2e;" if c.overall_speedup > 1 else "color: #222;")
-        inputs = ChartInputs(profile, analysis, selected, self.fit)
-        for entry, chart in self.parts.values():
-            shown = entry.on_slide_for(inputs)
-            chart.setVisible(shown)
-            if shown:
-                chart.show_inputs(inputs)
-
-    def show_fit(self, fit: FitResult | None) -> None:
-        self.fit = fit
+        self.subtitle.setText(view.subtitle)
+        for figure, v_label, c_label in zip(view.figures, self.values, self.captions, strict=True):
+            v_label.setText(figure.value)
+            c_label.setText(figure.caption)
+            v_label.setStyleSheet(f"color: {TONE_COLOURS[figure.tone]};")
+        self.footer.setText(view.footer)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics, QGuiApplication
@@ -24,12 +24,14 @@ from PySide6.QtWidgets import (
 from ...model.comparison import Comparison, Continued, Status
 from ...model.errors import ProfileError
 from ...model.units import format_percent, format_speedup, format_time
+from ...present.comparison import plan_verdict
+from ..charts.base import Chart
 from ..charts.registry import CHART_TITLES, COMPARISON_CHARTS
+from ..charts.style import Style
 from ..core.document import Document
 from ..core.locale_text import localize_numbers
 from ..core.redraw import RedrawScheduler
 from .comparison_chart import ComparisonChart
-from .comparison_slide import plan_verdict
 from .comparison_table import AFTER_NAME, UNPAIR, ComparisonTableModel
 from .comparison_view import ComparisonTableView
 from .loading import load_after
@@ -47,6 +49,7 @@ class Host(Protocol):
     def show_error(self, title: str, text: str) -> None: ...
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
     def continue_from(self, continued: Continued, source: Path) -> bool: ...
+    def make_chart(self, key: str, style: Style) -> Chart[Any]: ...
 
 
 class _Figure(QWidget):
@@ -116,7 +119,7 @@ def _names(names: list[str], most: int = 6) -> str:
 class ComparisonPanel(QWidget):
     """One window's comparison view; shown as a tab beside the plan's results while a comparison is open."""
 
-    def __init__(self, host: Host, redraws: RedrawScheduler | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, host: Host, redraws: RedrawScheduler, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.host = host
         self.session = ComparisonSession(host.doc, redraws, self)
@@ -406,7 +409,7 @@ class ComparisonPanel(QWidget):
         if path.suffix.lower() != f".{fmt}":
             path = path.with_suffix(f".{fmt}")
         try:
-            export_comparison(c, name, fmt, path, size, transparent, before=self.host.doc.profile)
+            export_comparison(self.host.make_chart, c, name, fmt, path, size, transparent, before=self.host.doc.profile)
         except OSError as exc:
             self.host.show_error("Cannot export", f"{path}: {exc.strerror or exc}")
             return False
@@ -420,7 +423,7 @@ class ComparisonPanel(QWidget):
         c = self.session.comparison
         if c is None:
             return False
-        widget = comparison_widget(name, c, size, before=self.host.doc.profile)
+        widget = comparison_widget(self.host.make_chart, name, c, size, before=self.host.doc.profile)
         QGuiApplication.clipboard().setImage(render_image(widget, size))
         widget.close()
         widget.deleteLater()

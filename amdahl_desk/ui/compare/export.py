@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QWidget
 
 from ...model.comparison import Comparison
 from ...model.profile import Profile, Settings
-from ..charts.export import chart_widget, export_chart
+from ...present.inputs import ChartInputs
+from ..charts.export import ChartMaker, chart_widget, export_chart
 from ..charts.registry import Source, chart_entry
 
 
@@ -23,6 +24,7 @@ def _check(name: str) -> None:
 
 
 def comparison_widget(
+    make: ChartMaker,
     name: str,
     c: Comparison,
     size: tuple[int, int],
@@ -32,10 +34,11 @@ def comparison_widget(
 ) -> QWidget:
     """The comparison chart (or slide) laid out at ``size`` pixels in the slide style, ready to paint."""
     _check(name)
-    return chart_widget(name, _before(before, boundary), None, size, transparent, comparison=c)
+    return chart_widget(make, name, ChartInputs(_before(before, boundary), None, comparison=c), size, transparent)
 
 
 def export_comparison(
+    make: ChartMaker,
     c: Comparison,
     name: str,
     fmt: str,
@@ -47,4 +50,5 @@ def export_comparison(
 ) -> Path:
     """Write the comparison chart or slide as PNG, SVG or PDF; returns the path written (OSError when it cannot)."""
     _check(name)
-    return export_chart(_before(before, boundary), None, name, fmt, path, size, transparent, comparison=c)
+    inputs = ChartInputs(_before(before, boundary), None, comparison=c)
+    return export_chart(make, name, inputs, fmt, path, size, transparent)

@@ -41,7 +41,7 @@ class ComparisonSession(QObject):
     changed = Signal()  # a new comparison (or a reason there is none); also on open
     closed = Signal()
 
-    def __init__(self, doc: Document, redraws: RedrawScheduler | None = None, parent: QObject | None = None) -> None:
+    def __init__(self, doc: Document, redraws: RedrawScheduler, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.doc = doc
         self.after: Profile | None = None
@@ -55,10 +55,7 @@ class ComparisonSession(QObject):
         self._revision = -1
         # A new document is a new before: the comparison belonged to the old one.
         doc.profileReset.connect(self.close)
-        if redraws is not None:
-            redraws.subscribe(DEPENDS_ON, self.refresh)
-        else:
-            doc.changed.connect(lambda _aspects: self.refresh())
+        redraws.subscribe(DEPENDS_ON, self.refresh)
 
     @property
     def active(self) -> bool:

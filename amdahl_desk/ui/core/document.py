@@ -5,8 +5,10 @@ Views ask (``edit_components``, ``set_optimizations``, ``change_settings`` …) 
 A request applies the change through the model's checked setter (the one validation, O(changed
 rows)) and pushes a command whose first redo is already done. Undo and redo call the ``apply_*``
 setters below. The analysis is computed lazily on first read after a change, so every view that
-reads it sees the current one; ``analysisChanged`` fires once per change, or once per
-:meth:`batch`.
+reads it sees the current one. ``changed(aspects)`` is the one announcement: once per change, or once
+per :meth:`batch`, with what it touched. Views hear of it by aspect — at once with :meth:`subscribe` (the
+tables' computed cells), or coalesced to the frame rate through ``core/redraw`` (charts, panels). The
+structural signals (rows inserted, removed, reordered) are Qt's item-model protocol, for the table models.
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ from ...model.measurements import Measurements
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings, component_problems
 from ...model.units import TimeUnit
+from ...present.colours import ComponentColours
 from . import commands
 from .component_objectives import ComponentObjectives
-from .measurement_table import MeasurementTable as MeasurementTable  # where tests and older code look for it
+from .measurement_table import MeasurementTable as MeasurementTable  # where older code looks for it
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot
@@ -49,8 +52,7 @@ class Document(QObject):
     settingsChanged = Signal()
     objectivesChanged = Signal()  # the Objectives sheet's rows
     profileReset = Signal()
-    analysisChanged = Signal()  # once per change (or batch); read ``analysis`` for the current one
-    changed = Signal(object)  # with analysisChanged: the frozenset of Aspects the change (or batch) touched
+    changed = Signal(object)  # once per change (or batch): the frozenset of Aspects it touched
     pathChanged = Signal()
     measurementsAboutToChange = Signal(object)  # the MeasurementTable about to replace the current one
     measurementsChanged = Signal(object)  # the MeasurementTable just replaced
@@ -72,6 +74,7 @@ class Document(QObject):
         self._measurements = MeasurementTable()
         self._fit: FitResult | None = None
         self.component_objectives = ComponentObjectives(self)  # what each component names, row by row
+        self.colours = ComponentColours()  # each component's colour in the charts, for the document's life
 
     # -- reading -----------------------------------------------------------
     @property
@@ -111,6 +114,7 @@ class Document(QObject):
         if measurements is None:
             saved = profile.measurements
             measurements = MeasurementTable.of(saved) if saved is not None and saved.rows else MeasurementTable()
+        self.colours = ComponentColours()
         with self.batch():
             self.profile = profile  # first, so that the runs below are set on the profile shown
             self.apply_measurements(measurements)
@@ -161,8 +165,12 @@ class Document(QObject):
             self._batch_depth -= 1
             if self._batch_depth == 0 and self._pending:
                 aspects, self._pending = frozenset(self._pending), set()
-                self.analysisChanged.emit()
                 self.changed.emit(aspects)
+
+    def subscribe(self, depends_on: Iterable[Aspect], listener: Callable[[], None]) -> None:
+        """Call ``listener`` at once after every change that touched one of ``depends_on``."""
+        wanted = frozenset(depends_on)
+        self.changed.connect(lambda aspects: listener() if wanted & aspects else None)
 
     def seal(self) -> None:
         """End merging: the next change is a new undo step (a slider released, a field left)."""
@@ -315,7 +323,7 @@ class Document(QObject):
 
     # -- raw setters, for commands only (and the requests above) ------------------
     def apply_component_rows(self, rows: list[int], components: Sequence[Component]) -> None:
-        before = self.profile.optimizations
+        before, names = self.profile.optimizations, [self.profile.components[r].name for r in rows]
         if len(rows) == 1:
             self.profile.set_component(rows[0], components[0])
         elif all(self.profile.components[r].name == c.name for r, c in zip(rows, components, strict=True)):
@@ -323,6 +331,9 @@ class Document(QObject):
         else:
             self.profile.replace_components(rows, components)  # renames, even a swap of two names
         renamed = self.profile.optimizations is not before
+        for old, new in zip(names, components, strict=True):
+            if old != new.name:
+                self.colours.rename(old, new.name)  # a renamed component keeps its colour
         with self.batch():
             self._touch(Aspect.COMPONENTS, *([Aspect.OPTIMIZATIONS] if renamed else []))
             self.componentRowsChanged.emit(rows)

@@ -12,8 +12,17 @@ from typing import Any
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QStyledItemDelegate
 
+from ...present.numbers import POINT, Numbers
+
 # The model's formatted numbers: grouped thousands with an optional fraction, or a plain decimal fraction.
 _NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w]|[.,]\d)")
+
+
+def locale_numbers(locale: QLocale | None = None) -> Numbers:
+    """How the views write numbers on this desktop: its decimal and grouping separators."""
+    loc = locale if locale is not None else QLocale()
+    point, group = loc.decimalPoint(), loc.groupSeparator()
+    return POINT if (point, group) == (".", ",") else Numbers(point, group)
 
 
 def localize_numbers(text: str, locale: QLocale | None = None) -> str:

@@ -22,6 +22,8 @@ class Aspect(str, Enum):
 
 
 EVERYTHING = frozenset(Aspect)
+# What the profile's own figures (every share, new time and optimization figure) are computed from.
+FIGURES = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS})
 
 
 class Snapshot(NamedTuple):

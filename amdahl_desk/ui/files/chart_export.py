@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
 from ...model.errors import ProfileError
-from ..charts.base import ChartInputs
+from ...present.inputs import ChartInputs
+from ..charts.base import Chart
 from ..charts.registry import CHART_TITLES, Source, chart_entry, keys
+from ..charts.style import Style
 from ..core.document import Document
 from .file_actions import FileActions, Prompts
+
+ChartMaker = Callable[[str, Style], "Chart[Any]"]
 
 
 class ChartExports(QObject):
@@ -24,11 +29,14 @@ class ChartExports(QObject):
         doc: Document,
         files: FileActions,
         prompts: Prompts,
-        selected: Callable[[], int],
+        inputs: Callable[[], ChartInputs],
+        make: ChartMaker,
         dialog_parent: QWidget,
     ) -> None:
+        """``inputs`` gives what the charts are drawn from now (the document, the selection, the runs' fits);
+        ``make`` builds a chart by key."""
         super().__init__(dialog_parent)
-        self.doc, self.files, self.prompts, self.selected = doc, files, prompts, selected
+        self.doc, self.files, self.prompts, self.inputs, self.make = doc, files, prompts, inputs, make
         self.dialog_parent = dialog_parent
 
     def export_dialog(self, chart: str = "slide") -> None:
@@ -57,9 +65,7 @@ class ChartExports(QObject):
         if path.suffix.lower() != f".{fmt}":
             path = path.with_suffix(f".{fmt}")
         try:
-            export_chart(
-                self.doc.profile, self.doc.analysis, name, fmt, path, size, transparent, self.selected(), self.doc.fit
-            )
+            export_chart(self.make, name, self.inputs(), fmt, path, size, transparent)
         except ProfileError as exc:
             self.prompts.show_error("Cannot export", str(exc))
             return False
@@ -74,11 +80,11 @@ class ChartExports(QObject):
         from ..charts.export import chart_widget, render_image
 
         doc = self.doc
-        inputs = ChartInputs(doc.profile, doc.analysis, self.selected(), doc.fit)
+        inputs = self.inputs()
         if chart_entry(name).source.missing(inputs) is not None:
             self.prompts.show_error("Cannot copy", doc.analysis_error or "nothing to chart")
             return False
-        widget = chart_widget(name, doc.profile, doc.analysis, size, row=inputs.selected, fit=inputs.fit)
+        widget = chart_widget(self.make, name, inputs, size)
         image = render_image(widget, size)
         widget.close()
         widget.deleteLater()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from ...model.fit_text import profile_p_at
 from ...model.measurements import MeasureKind
+from ...present.inputs import ChartInputs
 from ..charts.registry import chart_entry
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
@@ -166,5 +167,5 @@ class FitPanel(QWidget):
         self.summary.show_fit(fit, doc.measurements, profile_p_at(analysis, fit.baseline_n) if analysis else None)
 
     def _show_chart(self, chart: MeasuredChart) -> None:
-        chart.show_fit(self.doc.fit)
-        chart.show_analysis(self.doc.profile, self.doc.analysis, -1)
+        doc = self.doc
+        chart.show_inputs(ChartInputs(doc.profile, doc.analysis, fit=doc.fit, colours=doc.colours))

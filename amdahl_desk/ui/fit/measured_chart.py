@@ -1,9 +1,8 @@
-"""What the measured-scaling charts share: the fit they draw, layers a legend click hides, and the spread of runs."""
+"""What the measured-scaling charts share: layers a legend click hides, the runs with their spread, the peak."""
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
@@ -11,41 +10,18 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
-from ...model.analysis import Analysis
-from ...model.fit import FitResult
-from ...model.fit_text import profile_p_at as profile_p_at
-from ...model.laws import FloatArray
-from ...model.profile import Profile
-from ..charts.chart_style import INK, SCREEN, ChartFrame, Style
-from ..core.locale_text import localize_numbers
-from .measured_values import throughput_scale as throughput_scale
+from ...present.measured import MeasuredView
+from ..charts.chart_items import set_series
+from ..charts.frame import ChartFrame, set_item_text, set_line_text
+from ..charts.style import INK, LABEL_FILL, RED, SCREEN, Style
 
 PURPLE = QColor("#7b3fa0")
 MARKS = {"line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●", "bar": "┃"}
 
 
-@dataclass
-class Layer:
-    name: str
-    color: str
-    mark: str
-    items: tuple[pg.GraphicsObject, ...]
-    present: bool = False  # has something to draw now
-
-
-def grouped(n: FloatArray, y: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Per distinct N: the mean, lowest and highest of ``y`` (the spread of repeated runs)."""
-    keys, inverse = np.unique(n, return_inverse=True)
-    count = np.bincount(inverse).astype(float)
-    mean = np.bincount(inverse, weights=y) / count
-    low, high = np.full(keys.size, np.inf), np.full(keys.size, -np.inf)
-    np.minimum.at(low, inverse, y)
-    np.maximum.at(high, inverse, y)
-    return keys, mean, low, high
-
-
-class MeasuredChart(ChartFrame):
-    """A chart of measured runs: :meth:`show_fit` hands it the fit, :meth:`show_analysis` draws.
+class MeasuredChart(ChartFrame[MeasuredView]):
+    """A chart of measured runs drawn from a :class:`MeasuredView`: curves by layer key, the runs and their
+    spread, a peak and horizontal reference lines.
 
     On screen each legend entry is a link that hides or shows its layer; exports draw every layer.
     """
@@ -53,66 +29,97 @@ class MeasuredChart(ChartFrame):
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent, style)
         self.look = style  # ChartFrame's ``style`` shadows QWidget.style() for type checkers; the same object
-        self.fit: FitResult | None = None
-        self.layers: dict[str, Layer] = {}
+        self.items: dict[str, tuple[pg.GraphicsObject, ...]] = {}
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.lines: dict[str, pg.InfiniteLine] = {}
         self.hidden: set[str] = set()
         self.interactive = style.text_px is None
+        # Short titles and fewer ticks on a slide, where the chart has a third of the width.
+        self.brief = not self.interactive and style.brief
+        self.spread = pg.ErrorBarItem(pen=style.pen(INK, 1.5))
+        self.runs = self.points_item()
+        self.peak = self.points_item(RED, "star", 16)
+        self.peak_label = pg.TextItem(color=RED, anchor=(0.5, 1.4), fill=LABEL_FILL)
+        self.peak_label.setFont(style.font(0.95, bold=True))
+        for item in (self.spread, self.runs, self.peak, self.peak_label):
+            self.plot.addItem(item)
+        self._view: MeasuredView | None = None
         if self.interactive:
             self.legend_label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
             self.legend_label.setToolTip("Click an entry to hide or show it")
             self.legend_label.linkActivated.connect(self.toggle_layer)
 
-    def show_fit(self, fit: FitResult | None) -> None:
-        self.fit = fit
+    def add_curve(self, key: str, pen: object) -> pg.PlotDataItem:
+        item = self.plot.plot(pen=pen)
+        self.curves[key] = item
+        return item
 
-    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
-        self.draw(analysis)
+    def add_line(self, key: str, color: QColor, style: Qt.PenStyle) -> pg.InfiniteLine:
+        line = self.marker_line(0, color, style, 0.03, (0, 1))
+        self.lines[key] = line
+        return line
+
+    def draw(self, view: MeasuredView) -> None:
+        self._view = view
+        self.set_title(view.title)
+        self.axis_label("bottom", view.x_axis)
+        self.axis_label("left", view.y_axis)
+        given = dict(view.curves)
+        for key, item in self.curves.items():
+            set_series(item, given.get(key))
+        set_series(self.runs, view.points)
+        s = view.spread
+        if s.x:
+            x, mean, low, high = (np.array(a) for a in (s.x, s.mean, s.low, s.high))
+            self.spread.setData(x=x, y=mean, top=high - mean, bottom=mean - low, beam=0)
+        else:
+            self.spread.setData(x=np.zeros(0), y=np.zeros(0), top=0, bottom=0)
+        peak = view.peak
+        self.peak.setData([peak.x] if peak else [], [peak.y] if peak else [])
+        set_item_text(self.peak_label, peak.text if peak else "")
+        if peak is not None:
+            self.peak_label.setPos(peak.x, peak.y)
+            self.peak_label.setAnchor((1.0 if view.peak_on_left else 0.5, 1.4))
+        lines = dict(view.lines)
+        for key, line in self.lines.items():
+            mark = lines.get(key)
+            if mark is not None:
+                line.setPos(mark.y)
+                set_line_text(line, mark.text)
+        self.set_ticks("bottom", view.x_ticks)
+        self.set_ticks("left", view.y_ticks)
+        self.set_ranges(view.x_range, view.y_range)
         self._apply_layers()
 
-    def draw(self, analysis: Analysis | None) -> None:
-        raise NotImplementedError
-
-    def show_empty(self, title: str) -> None:
-        """No runs to draw: every layer hidden and a bare frame — pyqtgraph's default range drew axes from
-        −400 to 400 "(x0.001)" on a log chart, numbers that mean nothing, under a title saying there are none."""
-        for key in self.layers:
-            self.present(key, False)
-        self.set_ticks("bottom", [])
-        self.set_ticks("left", [])
-        self.set_ranges((0.0, 1.0), (0.0, 1.0))
-        self.set_title(title)
-
     # -- layers ------------------------------------------------------------
-    def layer(self, key: str, name: str, color: QColor, mark: str, *items: pg.GraphicsObject) -> None:
-        for item in items:
-            if item not in self.plot.items:  # curves made by plot() and marker lines are in already
-                self.plot.addItem(item)
-        self.layers[key] = Layer(name, color.name(), mark, items)
-
-    def present(self, key: str, shown: bool, name: str | None = None) -> None:
-        """Whether a layer has something to draw now (an absent one leaves the legend)."""
-        self.layers[key].present = shown
-        if name is not None:
-            self.layers[key].name = name
+    def _items(self, key: str) -> tuple[pg.GraphicsObject, ...]:
+        fixed = {"runs": (self.runs, self.spread), "peak": (self.peak, self.peak_label)}
+        found = fixed.get(key) or tuple(x for x in (self.curves.get(key), self.lines.get(key)) if x is not None)
+        return found
 
     def toggle_layer(self, key: str) -> None:
         self.hidden ^= {key}
         self._apply_layers()
 
     def _apply_layers(self) -> None:
+        view = self._view
+        if view is None:
+            return
         parts = []
-        for key, layer in self.layers.items():
-            visible = layer.present and key not in self.hidden
-            for item in layer.items:
+        for layer in view.layers:
+            visible = layer.present and layer.key not in self.hidden
+            for item in self._items(layer.key):
                 item.setVisible(visible)
             if not layer.present:
                 continue
-            mark = f'<span style="color:{layer.color}; font-weight: bold;">{MARKS[layer.mark]}</span>'
-            name = html.escape(localize_numbers(layer.name))
+            mark = f'<span style="color:{layer.colour}; font-weight: bold;">{MARKS[layer.mark]}</span>'
+            name = html.escape(layer.name)
             if self.interactive:
-                colour = "#222" if key not in self.hidden else "#aaa"
-                strike = " line-through" if key in self.hidden else " none"
-                entry = f'<a href="{key}" style="color:{colour}; text-decoration:{strike};">{mark}&nbsp;{name}</a>'
+                colour = "#222" if layer.key not in self.hidden else "#aaa"
+                strike = " line-through" if layer.key in self.hidden else " none"
+                entry = (
+                    f'<a href="{layer.key}" style="color:{colour}; text-decoration:{strike};">{mark}&nbsp;{name}</a>'
+                )
             else:
                 entry = f"{mark}&nbsp;{name}"
             parts.append(f'<span style="white-space: nowrap;">{entry}</span>')
@@ -125,15 +132,3 @@ class MeasuredChart(ChartFrame):
         return pg.ScatterPlotItem(
             size=self.look.size(size), symbol=symbol, brush=pg.mkBrush(color), pen=pg.mkPen(INK, width=0.8)
         )
-
-    def spread_item(self, color: QColor = INK) -> pg.ErrorBarItem:
-        return pg.ErrorBarItem(pen=self.look.pen(color, 1.5))
-
-    @staticmethod
-    def set_spread(item: pg.ErrorBarItem, x: FloatArray, mean: FloatArray, low: FloatArray, high: FloatArray) -> None:
-        """Bars from the lowest to the highest run at each N that was measured more than once."""
-        several = high > low
-        if not np.any(several):
-            item.setData(x=np.zeros(0), y=np.zeros(0), top=0, bottom=0)
-            return
-        item.setData(x=x[several], y=mean[several], top=(high - mean)[several], bottom=(mean - low)[several], beam=0)

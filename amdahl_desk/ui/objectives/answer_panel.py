@@ -17,27 +17,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.cost import cost_sentence
-from ...model.load_view import load_sentence, max_rate_sentence, plan_phrase
 from ...model.objective_specs import objective_key
-from ...model.objective_table import across_objectives, objective_sentence
-from ...model.objectives import ObjectiveFigures
-from ...model.profile import Profile
+from ...present.details import details
 from ..core.document import Aspect
-from ..core.locale_text import LocaleDelegate, localize_numbers
+from ..core.locale_text import locale_numbers
 from .choice import EXTRAS_DEPEND_ON, ObjectiveChoice
 
 MET, MISSED = QColor("#1a6e2e"), QColor("#a33")
-
-
-def objective_caption(objective: ObjectiveFigures, profile: Profile, choice: ObjectiveChoice) -> tuple[str, str]:
-    """The headline's caption and sentence for an objective other than End to end, with each enabled
-    optimization seen by every objective ("Faster decode: 1.43× end to end, 1× TTFT, 1.69× ITL")."""
-    extras = choice.extras
-    across = []
-    if extras is not None:
-        across = [across_objectives(profile, extras.objectives, i) for i in extras.table.optimization_rows]
-    return f"{objective.name} speedup", " ".join([objective_sentence(objective, profile), *(a + "." for a in across)])
 
 
 class ObjectivePicker(QWidget):
@@ -117,10 +103,9 @@ class ObjectivesTable(QTableWidget):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setAlternatingRowColors(True)
-        self.setItemDelegate(LocaleDelegate(self))
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().lineSpacing() + 6)
 
-    def show_cells(self, cells: list[list[str]], met: list[bool | None]) -> None:
+    def show_cells(self, cells: tuple[tuple[str, ...], ...], met: tuple[bool | None, ...]) -> None:
         head, body = cells[0], cells[1:]
         self.setColumnCount(len(head))
         self.setRowCount(len(body))
@@ -190,21 +175,12 @@ class ExtrasPanel(QWidget):
             for w in (self.table, self.load, self.max_rate, self.cost):
                 w.setVisible(False)
             return
-        extras = self.choice.extras
-        doc = self.choice.doc
-        many = extras is not None and len(extras.objectives) > 1
-        self.table.setVisible(many)
-        if extras is not None and many:
-            self.table.show_cells(extras.table.cells(), [r.target_met for r in extras.table.rows])
-        load = extras.load if extras is not None else None
-        self.load.setVisible(load is not None)
-        self.max_rate.setVisible(load is not None)
-        if load is not None:
-            self.load.setText(localize_numbers(load_sentence(load, plan_phrase(doc.profile))))
-            self.max_rate.setText(localize_numbers(max_rate_sentence(load) or ""))
-            self.max_rate.setVisible(bool(self.max_rate.text()))
-        priced = extras is not None and extras.cost.priced
-        self.cost.setVisible(priced)
-        if extras is not None and priced:
-            self.cost.setText(localize_numbers(cost_sentence(extras.cost, doc.profile.unit)))
+        view = details(self.choice.doc.profile, self.choice.extras, locale_numbers())
+        self.table.setVisible(bool(view.cells))
+        if view.cells:
+            self.table.show_cells(view.cells, view.met)
+        for label, text in ((self.load, view.load), (self.max_rate, view.max_rate), (self.cost, view.cost)):
+            if label.text() != text:
+                label.setText(text)
+            label.setVisible(bool(text))
         self._fit_heights()

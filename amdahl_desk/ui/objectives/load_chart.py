@@ -2,32 +2,18 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtWidgets import QWidget
 
-from ...model.analysis import Analysis
-from ...model.extras import profile_extras
-from ...model.load_view import load_curve
-from ...model.profile import Profile
-from ...model.units import format_number, format_time
-from ..charts.chart_style import (
-    BLUE,
-    GREEN,
-    GREY,
-    INK,
-    RED,
-    SCREEN,
-    ChartFrame,
-    Style,
-    collisions,
-    curve_points,
-    set_item_text,
-    set_line_text,
-)
+from ...present.inputs import ChartInputs
+from ...present.load_chart import LEGEND, LoadView, load_chart
+from ...present.numbers import Numbers
+from ..charts.callouts import collisions, curve_points
+from ..charts.chart_items import set_series
+from ..charts.frame import ChartFrame, set_item_text, set_line_text
+from ..charts.style import BLUE, GREEN, GREY, INK, RED, SCREEN, Style
 
 BEFORE, AFTER = GREY, BLUE
 # Where a vertical line's label may sit: heights along the line (top first), on its left or its right.
@@ -35,34 +21,18 @@ LABEL_HEIGHTS = (0.92, 0.8, 0.68, 0.56, 0.44, 0.32, 0.2, 0.1)
 LEFT, RIGHT = (1.0, 0.5), (0.0, 0.5)
 
 
-def _finite(values: np.ndarray, cap: float) -> np.ndarray:
-    """NaN (saturated) stays NaN, a gap in the line; a value past the top of the view is drawn at the top edge."""
-    return np.where(np.isfinite(values), np.minimum(values, cap), np.nan)
-
-
-class LoadChart(ChartFrame):
+class LoadChart(ChartFrame[LoadView]):
     """Curves updated in place; each saturation wall is a vertical line with no curve beyond it."""
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent, style)
         item = self.plot
-        self.axis_label("bottom", "Arrival rate (requests/s)")
-        self.axis_label("left", "Time")
         connect = "finite"
         self.before = item.plot(pen=style.pen(BEFORE, 2.5), connect=connect)
         self.after = item.plot(pen=style.pen(AFTER, 3), connect=connect)
         self.before_p99 = item.plot(pen=style.pen(BEFORE, 1.8, Qt.PenStyle.DashLine), connect=connect)
         self.after_p99 = item.plot(pen=style.pen(AFTER, 2, Qt.PenStyle.DashLine), connect=connect)
-        self.set_legend(
-            [
-                (BEFORE.name(), "line", "Mean response, before"),
-                (AFTER.name(), "line", "after the plan"),
-                (BEFORE.name(), "dash", "p99 wait, before"),
-                (AFTER.name(), "dash", "after"),
-                (RED.name(), "line", "Saturation wall"),
-                (GREEN.name(), "dot", "Target"),
-            ]
-        )
+        self.set_legend(LEGEND)
         # Labels at different heights, so that walls close to each other and the current rate never overlap.
         self.wall_before = self.marker_line(90, RED, Qt.PenStyle.SolidLine, 0.62, (1, 0.5))
         self.wall_after = self.marker_line(90, RED, Qt.PenStyle.SolidLine, 0.85, (1, 0.5))
@@ -82,68 +52,49 @@ class LoadChart(ChartFrame):
             item.addItem(label)
         item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
 
-    def _clear(self, title: str) -> None:
-        for curve in (self.before, self.after, self.before_p99, self.after_p99):
-            curve.setData([], [])
-        for line in (self.wall_before, self.wall_after, self.current, self.target):
-            line.setVisible(False)
-        self.points.setData([], [])
-        for label in self.point_labels:
-            set_item_text(label, "")
-        # With nothing drawn, pyqtgraph's auto-range ends on the last profile's axes or on ±1e-50 and negative rates.
-        self.set_ranges((0.0, 1.0), (0.0, 1.0))
-        self.set_title(title)
+    def view(self, inputs: ChartInputs, n: Numbers) -> LoadView:
+        return load_chart(inputs, n, self.brief)
 
-    def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
-        if analysis is None:
-            self._clear("Latency against load — no data")
-            return
-        load = profile_extras(profile, analysis).load
-        if load is None:
-            self._clear("Latency against load — set an arrival rate (Objectives, load and cost)")
-            return
-        unit = profile.unit
-        curve = load_curve(load)
-        top = curve.y_max
-        x = curve.rates
-        self.before.setData(x, _finite(curve.before_response, top))
-        self.after.setData(x, _finite(curve.after_response, top))
-        self.before_p99.setData(x, _finite(curve.before_p99_wait, top))
-        self.after_p99.setData(x, _finite(curve.after_p99_wait, top))
-        walls = [(self.wall_before, curve.wall_before, "before"), (self.wall_after, curve.wall_after, "after")]
-        for line, rate, side in walls:
-            line.setVisible(math.isfinite(rate))
-            if math.isfinite(rate):
-                line.setPos(rate)
-                set_line_text(line, f"wall {side}: {format_number(rate)}/s")
-        self.current.setVisible(True)
-        self.current.setPos(curve.current_rate)
-        set_line_text(self.current, f"now {format_number(curve.current_rate)}/s")
-        self.target.setVisible(curve.target is not None)
-        if curve.target is not None:
-            self.target.setPos(curve.target)
-            set_line_text(self.target, f"target {format_time(curve.target, unit)}")
+    def draw(self, view: LoadView) -> None:
+        self.set_title(view.title)
+        self.axis_label("left", view.y_axis)
+        self.axis_label("bottom", view.x_axis)
+        for curve, series in (
+            (self.before, view.before),
+            (self.after, view.after),
+            (self.before_p99, view.before_p99),
+            (self.after_p99, view.after_p99),
+        ):
+            set_series(curve, series)
+        for line, mark in (
+            (self.wall_before, view.wall_before),
+            (self.wall_after, view.wall_after),
+            (self.current, view.now),
+        ):
+            line.setVisible(mark is not None)
+            if mark is not None:
+                line.setPos(mark.x)
+                set_line_text(line, mark.text)
+        self.target.setVisible(view.target is not None)
+        if view.target is not None:
+            self.target.setPos(view.target.y)
+            set_line_text(self.target, view.target.text)
         xs, ys, brushes = [], [], []
-        for i, (q, side) in enumerate(((load.before, "before"), (load.after, "after"))):
+        now = view.now.x if view.now is not None else 0.0
+        for i, (point, saturated) in enumerate(zip(view.points, view.saturated, strict=True)):
             label = self.point_labels[i]
-            if q.saturated or q.mean_response is None or not math.isfinite(q.mean_response):
-                # No number at all past the wall: the queue grows without bound.
-                set_item_text(label, f"{side}: saturated")
-                label.setPos(curve.current_rate, top * (0.95 - 0.08 * i))
+            if point is None:
+                set_item_text(label, saturated)
+                label.setPos(now, view.y_range[1] * (0.95 - 0.08 * i))
                 continue
-            y = min(q.mean_response, top)
-            xs.append(curve.current_rate)
-            ys.append(y)
+            xs.append(point.x)
+            ys.append(point.y)
             brushes.append(self.point_brushes[i])
-            set_item_text(label, format_time(q.mean_response, unit))
-            label.setPos(curve.current_rate, y)
+            set_item_text(label, point.text)
+            label.setPos(point.x, point.y)
         self.points.setData(xs, ys, brush=brushes)
-        right = float(x[-1]) if len(x) else 1.0
-        self.set_ranges((0.0, right), (0.0, top))
-        self.axis_label("left", f"Time ({unit.label})")
-        self.set_title(
-            f"Latency against load: {load.objective} on {load.servers:,} replica{'s' if load.servers != 1 else ''}"
-        )
+        # With nothing drawn, pyqtgraph's auto-range would end on the last profile's axes or on ±1e-50.
+        self.set_ranges(view.x_range, view.y_range)
         self.place_labels()
 
     def place_labels(self) -> None:

@@ -133,9 +133,3 @@ class LoadCostSettings(QWidget):
     def message(self, name: str) -> str:
         """The refusal shown under a field ("" when none)."""
         return "" if self.messages[name].isHidden() else self.messages[name].text()
-
-    def type_into(self, name: str, text: str) -> bool:
-        """Replace a field's text and leave it, as a person does (tests, keyboard-free callers)."""
-        edit = self.fields[name]
-        edit.setText(text)
-        return self.commit(name)

@@ -13,10 +13,12 @@ from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
-from ...model.units import ParseError, format_number, format_percent, parse_time
+from ...model.units import ParseError, parse_time
+from ...present.cells import DASH, new_time_tip, share_cell, share_tip, time_cell
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
+from ..core.state import FIGURES
 
 NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES = COLUMNS = range(8)
 EDITABLE = {NAME, TIME, SCALING, GROUP, OBJECTIVES, NOTES}
@@ -63,7 +65,7 @@ class ComponentTableModel(QAbstractTableModel):
         doc.componentsAboutToBeReordered.connect(self.layoutAboutToBeChanged.emit)
         doc.componentsReordered.connect(self._reordered)
         doc.profileReset.connect(self._reset)
-        doc.analysisChanged.connect(self._computed_changed)
+        doc.subscribe(FIGURES, self._computed_changed)
         doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, NEW_TIME))
 
     # -- reading -----------------------------------------------------------
@@ -125,15 +127,9 @@ class ComponentTableModel(QAbstractTableModel):
                 return None
             return _FASTER if a.component_speedup[row] > 1 else _SLOWER
         if col == NEW_TIME and a is not None and a.component_speedup[row] != 1:
-            return (
-                f"{format_number(comp.time)} ÷ {format_number(float(a.component_speedup[row]))} "
-                f"(the enabled optimizations' k) = {format_number(float(a.new_times[row]))} {self.doc.unit.label}"
-            )
+            return new_time_tip(comp, row, a, self.doc.unit.label)
         if col == SHARE and a is not None:
-            return (
-                f"{format_number(comp.time)} ÷ {format_number(a.baseline_total)} {self.doc.unit.label} "
-                f"= {format_percent(float(a.fractions[row]))} of the baseline total"
-            )
+            return share_tip(comp, row, a, self.doc.unit.label)
         if col == NOTES and comp.notes:
             return comp.notes
         return None
@@ -143,13 +139,13 @@ class ComponentTableModel(QAbstractTableModel):
         if col == NAME:
             return comp.name
         if col == TIME:
-            return format_number(comp.time)
+            return time_cell(comp.time)
         if col == SHARE:
-            return format_percent(float(a.fractions[row])) if a is not None else "—"
+            return share_cell(float(a.fractions[row])) if a is not None else DASH
         if col == SCALING:
             return comp.scaling.value
         if col == NEW_TIME:
-            return format_number(float(a.new_times[row])) if a is not None else "—"
+            return time_cell(float(a.new_times[row])) if a is not None else DASH
         if col == GROUP:
             return comp.group
         if col == OBJECTIVES:

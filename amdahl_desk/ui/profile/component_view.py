@@ -26,6 +26,7 @@ from ...model.profile import Component
 from ..core.clipboard import from_tsv, tile, to_tsv
 from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
+from ..core.state import FIGURES
 from ..core.wrapping_header import WrappingHeader
 from .component_columns import ComponentColumns
 from .component_delegates import ElidedTipDelegate, ScalingDelegate, ShareBarDelegate, bar_width
@@ -81,7 +82,7 @@ class ComponentTableView(RefusingTableView):
         self._refit.setSingleShot(True)
         self._refit.setInterval(0)
         self._refit.timeout.connect(self.fit_number_columns)
-        model.doc.analysisChanged.connect(self._refit.start)
+        model.doc.subscribe(FIGURES, self._refit.start)
         model.headerDataChanged.connect(lambda *_: self._refit.start())
         self._sort: tuple[int, bool] | None = None
         self.extra_context_actions: list[QAction] = []  # the window adds its own (Optimize Selected…)

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.profile import Optimization
-from ...model.units import format_speedup
+from ...present.cells import k_step_text
 from ..core.cell_message import CellMessage
 from ..core.changed_cells import ChangedCellsTableView
 from ..core.text_widths import TextWidths
@@ -335,7 +335,7 @@ class OptimizationPanel(QWidget):
             return
         opt = self.model.optimizations[row]
         key = None if typed else ("k", row)
-        self.model.replace_row(row, replace(opt, speedup=k), f"Set k of {opt.name} to {format_speedup(k)}", key)
+        self.model.replace_row(row, replace(opt, speedup=k), k_step_text(opt.name, k), key)
 
     def select_row(self, row: int) -> None:
         if 0 <= row < self.model.rowCount():

@@ -11,9 +11,11 @@ from PySide6.QtGui import QColor
 from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.profile import Optimization
-from ...model.units import ParseError, format_number, format_percent, format_speedup, parse_speedup
+from ...model.units import ParseError, parse_speedup
+from ...present.cells import ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
+from ..core.state import FIGURES as FIGURE_ASPECTS
 
 NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = COLUMNS = range(7)
 FIGURES = (SHARE, SPEEDUP, CEILING, SAVES)  # each optimization's own figures, from the analysis
@@ -59,7 +61,7 @@ class OptimizationTableModel(QAbstractTableModel):
         self._announced: dict[int, list[str]] | None = None
         doc.optimizationsChanged.connect(self._changed)
         doc.profileReset.connect(self._changed)
-        doc.analysisChanged.connect(self._computed_changed)
+        doc.subscribe(FIGURE_ASPECTS, self._computed_changed)
         doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, SAVES, SAVES))
 
     @property
@@ -101,7 +103,7 @@ class OptimizationTableModel(QAbstractTableModel):
             if col == TARGETS:
                 return "; ".join(opt.targets)
             if col == K:
-                return f"{opt.speedup:g}" if role == _EDIT else format_speedup(opt.speedup)
+                return k_edit_text(opt) if role == _EDIT else speedup_cell(opt.speedup)
             return self.figure_texts()[col][row]
         if role == _ALIGN:
             return _RIGHT if col >= K else None
@@ -119,20 +121,10 @@ class OptimizationTableModel(QAbstractTableModel):
         analysis = self.doc.analysis
         if analysis is None:
             return None
-        figs = analysis.optimizations
-        f = float(figs.fraction[row])
         if col == SPEEDUP:
-            return (
-                f"S = 1/((1−f)+f/k) = 1/({1 - f:.3g} + {f:.3g}/{opt.speedup:g}) = "
-                f"{format_speedup(float(figs.overall_speedup[row]))} — this optimization alone"
-                + ("" if opt.enabled else " (not enabled)")
-            )
+            return speedup_tip(opt, row, analysis)
         if col == CEILING:
-            return (
-                f"1/(1−f) = 1/{1 - f:.3g} = {format_speedup(float(figs.ceiling[row]))}: even an infinitely fast "
-                f"{'; '.join(opt.targets)} leaves {format_number((1 - f) * analysis.baseline_total)} "
-                f"{self.doc.unit.label}"
-            )
+            return ceiling_tip(opt, row, analysis, self.doc.unit.label)
         if col == K and opt.is_slowdown:
             return "k below 1 makes the targets slower: a slowdown"
         if col == NAME:
@@ -142,7 +134,7 @@ class OptimizationTableModel(QAbstractTableModel):
     def column_texts(self, col: int) -> list[str]:
         """Every row's text in a column of numbers (k or a figure), as the table shows it."""
         if col == K:
-            return [format_speedup(o.speedup) for o in self.optimizations]
+            return [speedup_cell(o.speedup) for o in self.optimizations]
         return self.figure_texts()[col]
 
     def figure_texts(self) -> dict[int, list[str]]:
@@ -251,15 +243,8 @@ def runs(rows: list[int]) -> list[tuple[int, int]]:
 
 def figure_texts(analysis: Analysis | None, rows: int) -> dict[int, list[str]]:
     """The checklist's figures as shown: column → one text per optimization ("—" without an analysis)."""
-    if analysis is None or len(analysis.optimizations.fraction) != rows:
-        return {c: ["—"] * rows for c in FIGURES}
-    figs = analysis.optimizations
-    return {
-        SHARE: [format_percent(f) for f in figs.fraction.tolist()],
-        SPEEDUP: [format_speedup(s) for s in figs.overall_speedup.tolist()],
-        CEILING: [format_speedup(c) for c in figs.ceiling.tolist()],
-        SAVES: [format_number(t) for t in figs.time_saved.tolist()],
-    }
+    texts = optimization_figures(analysis, rows)
+    return {SHARE: texts["share"], SPEEDUP: texts["speedup"], CEILING: texts["ceiling"], SAVES: texts["saves"]}
 
 
 _TIPS = [

@@ -6,12 +6,12 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from ...model.analysis import Analysis
-from ...model.profile import Profile
-from ...model.report import headline, target_sentence
-from ...model.units import format_percent, format_speedup, format_time
+from ...present.summary import CEILING_TIP, NEW_TIME_TIP, SAVED_TIP, SPEEDUP_TIP, SummaryView, Tone
 from ..core.layout_fence import FixedHeightHolder
-from ..core.locale_text import localize_numbers
+
+MOST_LINES = 5  # the sentence and the verdict grow to this many lines before words drop with "…"
+# A tone's colour on screen.
+TONE_COLOURS = {Tone.PLAIN: "#222", Tone.GOOD: "#1a6e2e", Tone.WARN: "#8a5a00", Tone.BAD: "#a33", Tone.MUTED: "#555"}
 
 
 def set_text(label: QLabel, text: str) -> None:
@@ -37,7 +37,6 @@ class FitLabel(QLabel):
         self.base: QFont | None = None
 
     def set_full_text(self, text: str) -> None:
-        text = localize_numbers(text)
         if text != self.full:
             self.full = text
             self.refit()
@@ -72,6 +71,16 @@ class FitLabel(QLabel):
         if self.text() != text:
             self.setText(text)
         self.setToolTip("" if text == self.full else self.full)
+
+
+def lines_needed(label: QLabel, text: str) -> int:
+    """How many lines ``text`` takes wrapped at the label's width."""
+    width = label.contentsRect().width()
+    if width <= 0 or not text:
+        return 1
+    metrics = QFontMetrics(label.font())
+    used = metrics.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), text).height()
+    return max(1, -(-used // metrics.lineSpacing()))
 
 
 def fit_wrapped(label: QLabel, text: str, lines: int) -> None:
@@ -140,10 +149,10 @@ class SummaryPanel(QFrame):
         self.setStyleSheet("#summary { background: #f7f9fc; }")
         grid = QGridLayout(self)
         grid.setContentsMargins(10, 6, 10, 8)
-        self.speedup = _Figure("end-to-end speedup", "S = baseline total ÷ new total, with every enabled optimization")
-        self.new_time = _Figure("new time", "Σ over components of time ÷ (product of the enabled optimizations' k)")
-        self.saved = _Figure("saved per run", "baseline total − new total")
-        self.ceiling = _Figure("ceiling", "1/(1−f): the most the enabled optimizations' components could ever give")
+        self.speedup = _Figure("end-to-end speedup", SPEEDUP_TIP)
+        self.new_time = _Figure("new time", NEW_TIME_TIP)
+        self.saved = _Figure("saved per run", SAVED_TIP)
+        self.ceiling = _Figure("ceiling", CEILING_TIP)
         for col, fig in enumerate((self.speedup, self.new_time, self.saved, self.ceiling)):
             grid.addWidget(fig, 0, col)
             grid.setColumnStretch(col, 1)
@@ -153,14 +162,16 @@ class SummaryPanel(QFrame):
         self.target = QLabel(self)
         self.target.setWordWrap(True)
         self.target.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        line = self.fontMetrics().lineSpacing()
-        for w, lines in ((self.sentence, 3), (self.target, 2)):
+        self._lines = {self.sentence: 2, self.target: 2}
+        for w in (self.sentence, self.target):
             w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            w.setFixedHeight(line * lines + 4)
+            w.setFixedHeight(self._line_height(2))
             w.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        # Their heights are fixed: a new sentence or verdict (every change) lays nothing out.
-        grid.addWidget(FixedHeightHolder(self.sentence, self), 1, 0, 1, 4)
-        grid.addWidget(FixedHeightHolder(self.target, self), 2, 0, 1, 4)
+        # Their heights are fixed as long as the text takes as many lines: a new sentence or verdict (every
+        # change) lays nothing out; one that needs another line count (up to MOST_LINES) resizes its holder.
+        self.holders = {w: FixedHeightHolder(w, self) for w in (self.sentence, self.target)}
+        grid.addWidget(self.holders[self.sentence], 1, 0, 1, 4)
+        grid.addWidget(self.holders[self.target], 2, 0, 1, 4)
         # Notes worth a look (speedups that multiply on one component, slowdowns, a total row that did not
         # add up when the file was read): one line, all of them in its tooltip.
         self.notes = QLabel(self)
@@ -171,6 +182,8 @@ class SummaryPanel(QFrame):
         self._texts = ("", "")
 
     def set_notes(self, notes: list[str]) -> None:
+        if self.notes.isHidden() == bool(notes):  # a line only while there is something to say
+            self.notes.setVisible(bool(notes))
         if not notes:
             set_text(self.notes, "")
             self.notes.setToolTip("")
@@ -182,43 +195,32 @@ class SummaryPanel(QFrame):
         set_text(self.notes, metrics.elidedText(text, Qt.TextElideMode.ElideRight, width) + more)
         self.notes.setToolTip("\n".join(f"• {n}" for n in notes))
 
-    def update_analysis(self, profile: Profile, analysis: Analysis | None, error: str | None) -> None:
-        if analysis is None:
-            for fig in (self.speedup, self.new_time, self.saved, self.ceiling):
-                fig.set("—")
-            self.new_time.caption.set_full_text("new time")
-            self.ceiling.caption.set_full_text("ceiling")
-            self._texts = (error or "", "")
-            self._fit_texts()
-            return
-        unit = profile.unit
-        c = analysis.combined
-        color = "#1a6e2e" if c.overall_speedup > 1.0000001 else "#a33" if c.overall_speedup < 0.9999999 else "#222"
-        self.speedup.set(format_speedup(c.overall_speedup), color)
-        self.new_time.set(format_time(c.new_total, unit))
-        self.new_time.caption.set_full_text(f"new time (baseline {format_time(analysis.baseline_total, unit)})")
-        self.saved.set(format_time(c.time_saved, unit))
-        self.ceiling.set(format_speedup(c.ceiling) if c.enabled else "—")
-        self.ceiling.caption.set_full_text(f"ceiling (f = {format_percent(c.fraction)})" if c.enabled else "ceiling")
-        sentence = headline(profile, analysis)
-        t = analysis.target
-        text = target_sentence(profile, analysis)
-        if t is None:
-            target = "No target time set (Settings → Target time)."
-            set_style(self.target, "color: #555;")
+    def draw(self, view: SummaryView) -> None:
+        """Draw ``view`` (already worded and formatted for this desktop's locale)."""
+        for fig, shown in zip((self.speedup, self.new_time, self.saved, self.ceiling), view.figures, strict=True):
+            fig.set(shown.value, TONE_COLOURS[shown.tone])
+            fig.caption.set_full_text(shown.caption)
+        self.set_notes(list(view.notes))
+        target = view.verdict
+        if target.tone is Tone.MUTED:
+            set_style(self.target, f"color: {TONE_COLOURS[Tone.MUTED]};")
         else:
-            ok = t.met_by_plan or t.time >= analysis.baseline_total
-            color = "#1a6e2e" if ok else ("#8a5a00" if t.feasible else "#a33")
-            mark = "✔" if ok else ("◐" if t.feasible else "✘")
-            target = f"{mark} {text}"
-            set_style(self.target, f"color: {color}; font-weight: bold;")
-        self._texts = (sentence, target)
+            set_style(self.target, f"color: {TONE_COLOURS[target.tone]}; font-weight: bold;")
+        self._texts = (view.sentence, f"{target.mark} {target.text}" if target.mark else target.text)
         self._fit_texts()
 
+    def _line_height(self, lines: int) -> int:
+        return self.fontMetrics().lineSpacing() * lines + 4
+
     def _fit_texts(self) -> None:
-        sentence, target = (localize_numbers(t) for t in self._texts)
-        fit_wrapped(self.sentence, sentence, 3)
-        fit_wrapped(self.target, target, 2)
+        for label, text in zip((self.sentence, self.target), self._texts, strict=True):
+            lines = min(max(lines_needed(label, text), 1), MOST_LINES)
+            if lines != self._lines[label]:
+                self._lines[label] = lines
+                height = self._line_height(lines)
+                label.setFixedHeight(height)
+                self.holders[label].setFixedHeight(height)
+            fit_wrapped(label, text, lines)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

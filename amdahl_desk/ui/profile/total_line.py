@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from ...model.units import format_speedup, format_time
+from ...present.cells import total_line
 from ..core.document import Aspect, Document
-from ..core.locale_text import localize_numbers
+from ..core.locale_text import locale_numbers
 from ..core.redraw import RedrawScheduler
 
 
@@ -27,26 +27,8 @@ class TotalLine(QLabel):
         redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS}, self.refresh)
 
     def refresh(self) -> None:
-        profile, analysis = self.doc.profile, self.doc.analysis
-        unit = profile.unit
-        n = len(profile.components)
-        if analysis is None:
-            text = f"{n:,} components · {self.doc.analysis_error or ''}"
-        else:
-            c = analysis.combined
-            text = " ".join(
-                held(p)
-                for p in (f"<b>Total {format_time(analysis.baseline_total, unit)}</b>", f"over {n:,} components")
-            )
-            if c.enabled:
-                text += " " + " ".join(
-                    held(p)
-                    for p in (
-                        f"→ <b>{format_time(c.new_total, unit)}</b>",
-                        f"after {c.enabled} optimization{'s' if c.enabled != 1 else ''}",
-                        f"({format_speedup(c.overall_speedup)}, saves {format_time(c.time_saved, unit)})",
-                    )
-                )
-        text = localize_numbers(text)
+        doc = self.doc
+        phrases = total_line(doc.profile, doc.analysis, doc.analysis_error, locale_numbers())
+        text = phrases[0] if doc.analysis is None else " ".join(held(p) for p in phrases)
         if self.text() != text:
             self.setText(text)

@@ -1,0 +1,133 @@
+"""Where the time goes: the baseline and the planned run as two bars stacked by component, as numbers and texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .chart_parts import LegendEntry
+from .colours import OTHER, ComponentColours
+from .inputs import ChartInputs
+from .numbers import POINT, Numbers
+from .text import phrases, shorten
+
+TOP = 8  # components shown by name; the rest are one "other" segment
+INK = "#222222"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One component (or the rest, together) in both bars."""
+
+    name: str
+    colour: str
+    outlined: bool  # sped up by the plan
+    baseline: float
+    after: float
+    baseline_text: str
+    after_text: str
+
+    @property
+    def label(self) -> str:
+        """The name as a bar's label shows it."""
+        return shorten(self.name, 22)
+
+
+@dataclass(frozen=True)
+class BreakdownView:
+    """Both bars, their totals, the target line, the axis, the title and the legend; ``x_max`` is where the
+    data ends (the chart adds the room its labels need)."""
+
+    title: str
+    segments: tuple[Segment, ...] = ()
+    baseline_total: float = 0.0
+    after_total: float = 0.0
+    baseline_text: str = ""
+    after_text: str = ""
+    x_max: float = 1.0
+    target: float | None = None
+    target_text: str = ""
+    axis: str = "Time"
+    legend: tuple[LegendEntry, ...] = ()
+
+
+def largest(times: NDArray[np.float64], count: int) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """The rows of the ``count`` longest times, longest first (equal times in row order, as a stable sort
+    would put them), and a mask of the other rows. O(rows): a sort of 10,000 times took 0.7 ms an edit."""
+    if len(times) <= count:
+        return np.argsort(-times, kind="stable"), np.zeros(len(times), dtype=bool)
+    cut = times[np.argpartition(-times, count - 1)[:count]].min()  # the count-th longest time
+    above = np.flatnonzero(times > cut)
+    chosen = np.concatenate([above, np.flatnonzero(times == cut)[: count - len(above)]])
+    rest = np.ones(len(times), dtype=bool)
+    rest[chosen] = False
+    return chosen[np.argsort(-times[chosen], kind="stable")], rest
+
+
+def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> BreakdownView:
+    """The view of ``inputs.analysis`` (already seen through the chosen objective)."""
+    profile, analysis = inputs.profile, inputs.analysis
+    if analysis is None:
+        return BreakdownView("Where the time goes — no data")
+    unit = profile.unit
+    times, new, k = analysis.times, analysis.new_times, analysis.component_speedup
+    shown, rest = largest(times, TOP)
+    names = [profile.components[i].name for i in shown.tolist()]
+    colours = (inputs.colours or ComponentColours()).colours(names)
+    segments = [
+        Segment(
+            name,
+            colour,
+            bool(k[i] != 1),
+            float(times[i]),
+            float(new[i]),
+            n.time(float(times[i]), unit),
+            n.time(float(new[i]), unit),
+        )
+        for name, colour, i in zip(names, colours, shown.tolist(), strict=True)
+    ]
+    if rest.any():
+        before, after = float(times[rest].sum()), float(new[rest].sum())
+        segments.append(
+            Segment(
+                f"{n.count(int(rest.sum()))} other components",
+                OTHER,
+                bool(np.any(k[rest] != 1)),
+                before,
+                after,
+                n.time(before, unit),
+                n.time(after, unit),
+            )
+        )
+    total = analysis.baseline_total
+    c = analysis.combined
+    target = analysis.target.time if analysis.target is not None else None  # an objective's own, when chosen
+    x_max = max(total, c.new_total, target or 0.0)
+    # A component with no time draws no bar: under an objective (TTFT) the others are 0 and would crowd the key.
+    legend = [LegendEntry(s.colour, "bar", s.name) for s in segments if s.baseline > 0 or s.after > 0]
+    if any(s.outlined for s in segments):
+        legend.append(LegendEntry(INK, "bar", "outlined: sped up by the plan"))
+    head = ("Where the time goes:", f"{n.time(total, unit)} → {n.time(c.new_total, unit)}")
+    more = (
+        (
+            f"({n.speedup(c.overall_speedup)}, saves {n.time(c.time_saved, unit)});",
+            f"{n.time((1 - c.fraction) * total, unit)} untouched by the plan",
+        )
+        if c.enabled and not brief
+        else ()
+    )
+    return BreakdownView(
+        phrases(*head, *more),
+        tuple(segments),
+        total,
+        c.new_total,
+        n.time(total, unit),
+        n.time(c.new_total, unit),
+        x_max,
+        target,
+        f"target {n.time(target, unit)}" if target is not None else "",
+        f"Time ({unit.label})",
+        tuple(legend),
+    )

@@ -1,0 +1,120 @@
+"""What the window's tables and lines say about the profile: cell texts, their formulas, the total, a selection.
+
+The tables give these texts to Qt in the files' format (a copy pastes into a spreadsheet as it was read) and
+show them through a delegate in the desktop's; the lines under and beside them are formatted here, once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..model.analysis import Analysis
+from ..model.laws import ceiling
+from ..model.profile import Component, Optimization, Profile
+from .numbers import POINT, Numbers
+
+DASH = "—"
+
+
+def time_cell(value: float, n: Numbers = POINT) -> str:
+    """A time in a table, without its unit (the header says it): ``1,234``, ``0.125``."""
+    return n.number(value)
+
+
+def share_cell(fraction: float, n: Numbers = POINT) -> str:
+    return n.percent(fraction)
+
+
+def speedup_cell(value: float | None, n: Numbers = POINT) -> str:
+    return n.speedup(value)
+
+
+def new_time_tip(comp: Component, row: int, a: Analysis, unit: str, n: Numbers = POINT) -> str:
+    """The formula behind a component's new time."""
+    return (
+        f"{n.number(comp.time)} ÷ {n.number(float(a.component_speedup[row]))} "
+        f"(the enabled optimizations' k) = {n.number(float(a.new_times[row]))} {unit}"
+    )
+
+
+def share_tip(comp: Component, row: int, a: Analysis, unit: str, n: Numbers = POINT) -> str:
+    """The formula behind a component's share."""
+    return (
+        f"{n.number(comp.time)} ÷ {n.number(a.baseline_total)} {unit} "
+        f"= {n.percent(float(a.fractions[row]))} of the baseline total"
+    )
+
+
+def optimization_figures(a: Analysis | None, rows: int, n: Numbers = POINT) -> dict[str, list[str]]:
+    """The checklist's figures as shown: "share", "speedup", "ceiling", "saves" → one text per optimization
+    (a dash without an analysis)."""
+    if a is None or len(a.optimizations.fraction) != rows:
+        return {key: [DASH] * rows for key in ("share", "speedup", "ceiling", "saves")}
+    figs = a.optimizations
+    return {
+        "share": [n.percent(f) for f in figs.fraction.tolist()],
+        "speedup": [n.speedup(s) for s in figs.overall_speedup.tolist()],
+        "ceiling": [n.speedup(c) for c in figs.ceiling.tolist()],
+        "saves": [n.number(t) for t in figs.time_saved.tolist()],
+    }
+
+
+def k_edit_text(opt: Optimization) -> str:
+    """k as an editor starts with it: every digit, no ×."""
+    return f"{opt.speedup:g}"
+
+
+def speedup_tip(opt: Optimization, row: int, a: Analysis, n: Numbers = POINT) -> str:
+    f = float(a.optimizations.fraction[row])
+    return (
+        f"S = 1/((1−f)+f/k) = 1/({n.message(f'{1 - f:.3g}')} + {n.message(f'{f:.3g}')}/{n.message(f'{opt.speedup:g}')})"
+        f" = {n.speedup(float(a.optimizations.overall_speedup[row]))} — this optimization alone"
+        + ("" if opt.enabled else " (not enabled)")
+    )
+
+
+def ceiling_tip(opt: Optimization, row: int, a: Analysis, unit: str, n: Numbers = POINT) -> str:
+    f = float(a.optimizations.fraction[row])
+    return (
+        f"1/(1−f) = 1/{n.message(f'{1 - f:.3g}')} = {n.speedup(float(a.optimizations.ceiling[row]))}: even an "
+        f"infinitely fast {'; '.join(opt.targets)} leaves {n.number((1 - f) * a.baseline_total)} {unit}"
+    )
+
+
+def k_step_text(name: str, k: float, n: Numbers = POINT) -> str:
+    """The undo step of a k change: "Set k of Faster decode to 2×"."""
+    return f"Set k of {name} to {n.speedup(k)}"
+
+
+def total_line(profile: Profile, a: Analysis | None, error: str | None, n: Numbers = POINT) -> list[str]:
+    """The line under the components table, as phrases that wrap whole: "**Total 1,000 ms**", "over 5 components",
+    then with a plan "→ **550 ms**", "after 1 optimization", "(1.82×, saves 450 ms)". Bold is ``<b>``."""
+    count = len(profile.components)
+    unit = profile.unit
+    if a is None:
+        return [f"{n.count(count)} components · {error or ''}"]
+    c = a.combined
+    phrases = [f"<b>Total {n.time(a.baseline_total, unit)}</b>", f"over {n.count(count)} components"]
+    if c.enabled:
+        phrases += [
+            f"→ <b>{n.time(c.new_total, unit)}</b>",
+            f"after {c.enabled} optimization{'s' if c.enabled != 1 else ''}",
+            f"({n.speedup(c.overall_speedup)}, saves {n.time(c.time_saved, unit)})",
+        ]
+    return phrases
+
+
+def selection_status(profile: Profile, a: Analysis | None, rows: Sequence[int], n: Numbers = POINT) -> str | None:
+    """What several selected components take together, and the ceiling if they took no time; None for fewer than
+    two."""
+    if a is None or len(rows) < 2:
+        return None
+    index = np.asarray(rows, dtype=np.int64)
+    share = float(a.fractions[index].sum())
+    total = float(a.times[index].sum())
+    return (
+        f"{n.count(len(rows))} components selected: {n.time(total, profile.unit)}, f = {n.percent(share)} of the "
+        f"time; ceiling if they took no time: {n.speedup(float(ceiling(share)))}"
+    )

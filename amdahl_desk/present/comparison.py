@@ -1,0 +1,175 @@
+"""The comparison of the plan with the profile measured after the change, as the window, its chart and its slide say it."""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model.comparison import Comparison, Status
+from .chart_parts import LegendEntry
+from .numbers import POINT, Numbers
+from .slide import SlideView
+from .summary import Figure, Tone
+from .text import shorten
+
+TOP = 10  # components shown by name (the largest, in the table's order); the rest are one "other" pair
+INK = "#222222"
+BEFORE_COLOUR = "#b3bfcc"
+STATUS_BAR = {
+    Status.MET: "#2e8b57",
+    Status.SHORT: "#d9822b",
+    Status.REGRESSED: "#c0392b",
+    Status.UNCHANGED: "#6b7785",
+    Status.ADDED: "#1f5fa8",
+    Status.REMOVED: "#6b7785",
+}
+OTHER_BAR = "#8a8f98"
+NEEDS_COMPARISON = "this chart compares two profiles: open the after profile with File → Compare With…"
+
+
+def plan_verdict(c: Comparison, n: Numbers = POINT) -> str:
+    """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned"."""
+    gap = c.shortfall
+    if abs(gap) <= 1e-9 * max(c.predicted_total, 1.0):
+        return "exactly as planned"
+    text = n.time(abs(gap), c.unit)
+    return f"{text} short of the plan" if gap > 0 else f"{text} better than the plan"
+
+
+def delivered(c: Comparison) -> bool:
+    """Whether the measured after total is at or below the plan's."""
+    return c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One row of the chart: a component (or the rest, together) before and after, and what the plan promised."""
+
+    name: str
+    before: float
+    after: float
+    promised: float
+    colour: str  # the after bar's: its verdict's
+    before_text: str
+    after_text: str
+
+
+@dataclass(frozen=True)
+class ComparisonChartView:
+    """The chart's rows top to bottom (NaN: absent on that side), its title, axis and legend."""
+
+    title: str
+    groups: tuple[Group, ...] = ()
+    axis: str = "Time"
+    legend: tuple[LegendEntry, ...] = ()
+
+
+def _k_text(status: Status, measured: float | None, eliminated: bool, n: Numbers) -> str:
+    if status is Status.ADDED:
+        return "new"
+    if status is Status.REMOVED:
+        return "gone"
+    return "eliminated" if eliminated else n.speedup(measured) if measured is not None else ""
+
+
+def groups(c: Comparison, n: Numbers = POINT, top: int = TOP) -> tuple[Group, ...]:
+    """The chart's rows: the ``top`` largest components in the table's order, then the rest as one."""
+    unit = c.unit
+
+    def text(after: float | None, k: str) -> str:
+        if after is None or math.isnan(after):
+            return "gone"
+        return f"{n.time(after, unit)} · {k}" if k else n.time(after, unit)
+
+    def value(v: float | None) -> float:
+        return math.nan if v is None else v
+
+    rows = list(c.rows)
+    size = [max(r.before or 0.0, r.after or 0.0) for r in rows]
+    order = np.argsort(-np.asarray(size), kind="stable")
+    shown = sorted(int(i) for i in order[:top])
+    out = [
+        Group(
+            r.name,
+            value(r.before),
+            value(r.after),
+            value(r.predicted_after),
+            STATUS_BAR[r.status],
+            n.time(r.before, unit) if r.before is not None else "",
+            text(r.after, _k_text(r.status, r.measured_k, r.eliminated, n)),
+        )
+        for r in (rows[i] for i in shown)
+    ]
+    rest = [rows[int(i)] for i in order[top:]]
+    if rest:
+        before = math.fsum(r.before or 0.0 for r in rest)
+        after = math.fsum(r.after or 0.0 for r in rest)
+        promised = math.fsum(r.predicted_after or 0.0 for r in rest)
+        k = n.speedup(before / after) if after > 0 else ""
+        name = f"{n.count(len(rest))} other components"
+        out.append(Group(name, before, after, promised, OTHER_BAR, n.time(before, unit), text(after, k)))
+    return tuple(out)
+
+
+def comparison_chart(c: Comparison | None, n: Numbers = POINT, brief: bool = False) -> ComparisonChartView:
+    if c is None:
+        return ComparisonChartView("Before and after — " + NEEDS_COMPARISON)
+    unit = c.unit
+    rows = groups(c, n)
+    statuses = {r.status for r in c.rows}
+    legend = [LegendEntry(BEFORE_COLOUR, "bar", "before")]
+    legend += [
+        LegendEntry(STATUS_BAR[s], "bar", f"after: {s.label}")
+        for s in (Status.MET, Status.SHORT, Status.REGRESSED, Status.UNCHANGED, Status.ADDED)
+        if s in statuses and any(g.colour == STATUS_BAR[s] for g in rows)
+    ]
+    legend.append(LegendEntry(INK, "bar", "promised by the plan"))
+    head = f"Before and after: {n.time(c.before_total, unit)} → {n.time(c.after_total, unit)}"
+    plan = f" (the plan promised {n.time(c.predicted_total, unit)})"
+    title = (
+        head + plan
+        if brief
+        else f"{head}{plan}: predicted {n.speedup(c.predicted_speedup)}, measured {n.speedup(c.measured_speedup)}"
+    )
+    return ComparisonChartView(title, rows, f"Time ({unit.label})", tuple(legend))
+
+
+def comparison_figures(c: Comparison, n: Numbers = POINT) -> tuple[Figure, Figure, Figure, Figure]:
+    """Predicted and measured speedup, the gap to the plan, and the largest component now."""
+    b = c.bottleneck
+    verdict = plan_verdict(c, n)
+    largest = (
+        f"{shorten(b.after_name, 28)} now (was {shorten(b.before_name, 28)}, {n.percent(b.before_share)})"
+        if b.moved
+        else f"{shorten(b.after_name, 28)}, still the largest (was {n.percent(b.before_share)})"
+    )
+    return (
+        Figure(n.speedup(c.predicted_speedup), "predicted by the plan"),
+        Figure(n.speedup(c.measured_speedup), "measured end to end", tone=Tone.GOOD if delivered(c) else Tone.WARN),
+        Figure(
+            "0" if verdict == "exactly as planned" else n.time(abs(c.shortfall), c.unit),
+            verdict if verdict == "exactly as planned" else verdict.split(" ", 2)[-1],
+        ),
+        Figure(n.percent(b.after_share), largest),
+    )
+
+
+def _details(c: Comparison) -> str:
+    """The reviewer's sentence without its head (the title already states predicted and measured)."""
+    head = f"{c.title}: "
+    return c.sentence[len(head) :] if c.sentence.startswith(head) else c.sentence
+
+
+def comparison_slide(c: Comparison, boundary: str = "", n: Numbers = POINT) -> SlideView:
+    """One image for the review after the change: did the plan deliver, where is the time now."""
+    unit = c.unit
+    return SlideView(
+        n.message(f"{c.title}: {plan_verdict(c)}"),
+        f"{boundary or 'Measured profile'} · before {n.time(c.before_total, unit)}, "
+        f"after {n.time(c.after_total, unit)}; the plan promised {n.time(c.predicted_total, unit)}",
+        comparison_figures(c, n),
+        f"<b>{html.escape(n.message(_details(c)))}</b><br>{html.escape(n.message(c.bottleneck.sentence))}",
+    )

@@ -1,0 +1,88 @@
+"""Cost per run against the GPU count as a chart shows it: money (or GPU-hours without a price), the cheapest N."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model.cost import CostFigures, analyse_cost
+from .axes import log2_ticks, log10_ticks
+from .chart_parts import LegendEntry, Mark, Series
+from .inputs import ChartInputs
+from .numbers import POINT, Numbers
+
+BLUE, GREEN, ORANGE = "#1f5fa8", "#2e8b57", "#d9822b"
+LEGEND = (
+    LegendEntry(BLUE, "line", "Per run at N GPUs"),
+    LegendEntry(GREEN, "star", "Cheapest N"),
+    LegendEntry(ORANGE, "point", "Cheapest N that meets the target"),
+)
+
+
+@dataclass(frozen=True)
+class CostView:
+    """The curve in plot coordinates (x = log₂ N, y = log₁₀ of the cost or GPU-hours per run)."""
+
+    title: str
+    x_range: tuple[float, float] = (0.0, 1.0)
+    y_range: tuple[float, float] = (0.0, 1.0)
+    line: Series | None = None
+    cheapest: Mark | None = None
+    on_target: Mark | None = None
+    x_ticks: tuple[tuple[float, str], ...] = ()
+    y_ticks: tuple[tuple[float, str], ...] = ()
+    y_axis: str = ""
+    x_axis: str = "GPUs N (log₂ scale)"
+    legend: tuple[LegendEntry, ...] = LEGEND
+
+
+def per_run(cost: CostFigures) -> tuple[np.ndarray, str, str]:
+    """What is drawn per GPU count: money when priced, GPU-hours otherwise; its axis label and what it is."""
+    if cost.cost is not None:
+        return np.asarray(cost.cost, dtype=float), f"Cost per run ({cost.currency or 'money'}, log scale)", "Cost"
+    return np.asarray(cost.gpu_hours, dtype=float), "GPU-hours per run (log scale)", "GPU-hours"
+
+
+def cost_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> CostView:
+    profile, analysis = inputs.profile, inputs.analysis
+    if analysis is None:
+        return CostView("Cost per run — no data")
+    cost = analyse_cost(analysis, profile.settings)
+    values, axis, what = per_run(cost)
+    gpus = np.asarray(cost.gpus, dtype=float)
+    ok = np.isfinite(values) & (values > 0)
+    x = np.log2(gpus)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.log10(np.where(ok, values, np.nan))
+    price = f" at {n.money(cost.rate, cost.currency)} per GPU-hour" if cost.rate is not None else ""
+    title = f"{what} per run against GPUs{price}"
+    if not ok.any():
+        return CostView(title, y_axis=axis)
+    lo, hi = float(np.nanmin(values[ok])), float(np.nanmax(values[ok]))
+    y_range = (math.floor((math.log10(lo) - 0.2) * 10) / 10, math.ceil((math.log10(hi) + 0.3) * 10) / 10)
+    pad = 0.06 * max(float(x[-1] - x[0]), 1.0)
+    x_range = (float(x[0]) - pad, float(x[-1]) + pad)
+
+    def value(v: float) -> str:
+        return n.money(v, cost.currency) if cost.cost is not None else f"{n.number(v)} GPU-h"
+
+    def mark(count: int | None, what: str) -> Mark | None:
+        i = np.flatnonzero(cost.gpus == count) if count is not None else np.array([], dtype=int)
+        if len(i) == 0 or not ok[i[0]]:
+            return None
+        j = int(i[0])
+        return Mark(float(x[j]), float(y[j]), f"{what} {n.count(int(count or 0))}: {value(float(values[j]))}")
+
+    return CostView(
+        title,
+        x_range,
+        y_range,
+        Series(x[ok], y[ok], x_range, y_range),
+        mark(cost.cheapest_gpus, "cheapest"),
+        mark(cost.cheapest_meeting_target_gpus, "on target"),
+        log2_ticks(int(gpus.min()), int(gpus.max()), n=n),
+        log10_ticks(10 ** y_range[0], 10 ** y_range[1], n),
+        axis,
+    )

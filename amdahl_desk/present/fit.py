@@ -1,0 +1,109 @@
+"""The measured runs' fits in figures and words: one wording for the Measurements tab, the slide and ``fit``'s text."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..model.fit import FitResult
+from ..model.fit_text import count, percent, profile_comparison, regime_sentence
+from .measured import throughput_scale
+from .numbers import POINT, Numbers
+
+EMPTY = "Type or paste runs: N and a time or throughput for each, 3 or more at different N."
+KARP_FLATT_MEANING = {
+    "rising": "overhead grows with N, not a fixed serial part",
+    "falling": "a start-up cost that larger runs amortise",
+    "steady": "a fixed serial part, as Amdahl assumes",
+}
+
+
+@dataclass(frozen=True)
+class FitFigure:
+    """One fitted figure: its name, its value with its unit, and what it means."""
+
+    name: str
+    value: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class FitView:
+    """The regime in one sentence, the figures behind it, and the notes (``weak``: those that say how little
+    to trust the fit, shown as warnings)."""
+
+    headline: str
+    figures: tuple[FitFigure, ...]
+    notes: tuple[str, ...]
+    weak: tuple[bool, ...]
+
+
+def estimate(value: float, err: float, digits: int = 3, unit: str = "", n: Numbers = POINT) -> str:
+    """An estimate with its standard error: "0.0277 ± 0.0091"; none can be given from exactly 3 runs."""
+    tail = f" {unit}" if unit else ""
+    shown = f"{value:.{digits}g}"
+    text = f"{shown} ± {err:.2g}{tail}" if math.isfinite(err) else f"{shown}{tail} (± needs 4+ runs)"
+    return n.message(text)
+
+
+def rate(value: float | None, unit: str, n: Numbers = POINT) -> str:
+    """A throughput with its unit: "9.89 runs/s"; "—" when there is none."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{n.number(value)} {unit}".strip()
+
+
+def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
+    """The figures in reading order, throughputs in runs per second for runtimes (X = 1/T) and each with its unit."""
+    scale, unit = throughput_scale(fit.measurements)
+    rows: list[FitFigure] = []
+    a, u = fit.amdahl, fit.usl
+    if a is not None:
+        share = f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}"
+        rows.append(FitFigure("Amdahl P", n.message(share), "parallel share, least squares"))
+        rows.append(FitFigure("ceiling", n.speedup(a.ceiling), "1/(1−P): no number of workers beats it"))
+    if u is not None:
+        rows += [
+            FitFigure("USL α", estimate(u.alpha, u.alpha_stderr, n=n), "contention"),
+            FitFigure("USL β", estimate(u.beta, u.beta_stderr, n=n), "coherency, crosstalk"),
+            FitFigure("USL γ", estimate(u.gamma * scale, u.gamma_stderr * scale, 4, unit, n), "throughput at N = 1"),
+            FitFigure(
+                "R²",
+                n.message(f"{u.r_squared:.4f}") if math.isfinite(u.r_squared) else "—",
+                "share of the variation explained",
+            ),
+        ]
+        if u.peak_n is not None:
+            rows.append(FitFigure("peak N*", n.number(u.peak_n), f"X(N*) = {rate((u.peak_x or 0) * scale, unit, n)}"))
+        else:
+            rows.append(FitFigure("peak N*", "none", "β = 0: the curve never turns down"))
+        rows.append(
+            FitFigure("limit γ/α", rate(u.limit_x * scale, unit, n), "what contention alone caps throughput at")
+        )
+    half = u.half_efficiency_n if u is not None else a.half_efficiency_n if a is not None else None
+    if u is not None or a is not None:
+        measured = fit.measured_half_efficiency_n
+        seen = f"; runs: N = {n.message(count(measured))}" if measured is not None else ""
+        value = f"N ≈ {n.message(count(half))}" if half is not None else "never"
+        rows.append(FitFigure("50% efficiency", value, f"fitted{seen}"))
+    if fit.karp_flatt_trend is not None:
+        rows.append(FitFigure("Karp–Flatt e", fit.karp_flatt_trend, KARP_FLATT_MEANING[fit.karp_flatt_trend]))
+    return tuple(rows)
+
+
+def fit_view(
+    fit: FitResult, waiting: tuple[str, ...] = (), profile_p: float | None = None, n: Numbers = POINT, runs: int = 0
+) -> FitView:
+    """The Measurements tab's summary: ``waiting`` are the rows the fit leaves out until they are complete,
+    ``profile_p`` the profile's P at the runs' N0 (to compare), ``runs`` how many rows the table has."""
+    regime = regime_sentence(fit)
+    if regime is None and fit.amdahl is not None:
+        regime = next((note for note in fit.notes if note.startswith("Amdahl fit")), None)
+    headline = regime or (EMPTY if not runs else "No fit yet.")
+    notes = [note for note in fit.notes if note != regime] + list(waiting)
+    if profile_p is not None:
+        said = profile_comparison(profile_p, fit)
+        if said:
+            notes.append(said)
+    weak = tuple("weakly" in t or "standard error" in t or "extrapolation" in t for t in notes)
+    return FitView(n.message(headline), fit_figures(fit, n), tuple(n.message(t) for t in notes), weak)

@@ -1,0 +1,28 @@
+"""Everything a chart can be drawn from, in one value: what the window, the slide and every export hand a chart's view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.analysis import Analysis
+from ..model.comparison import Comparison
+from ..model.extras import Extras
+from ..model.fit import FitResult
+from ..model.profile import Profile
+from .colours import ComponentColours
+
+
+@dataclass(frozen=True)
+class ChartInputs:
+    """Which part a chart needs, its registry entry's source says. ``colours`` is the document's (None: a fresh
+    one, as an export from the command line has); ``extras`` the objectives, load and cost when already
+    computed (None: computed by the view that needs them)."""
+
+    profile: Profile
+    analysis: Analysis | None
+    selected: int = -1  # the current optimization, or -1
+    fit: FitResult | None = None  # the measured runs' fits
+    comparison: Comparison | None = None  # the document (before) against a profile measured after
+    colours: ComponentColours | None = None
+    extras: Extras | None = None
+    objective: str = ""  # the objective the analysis is seen through, when it is not End to end

@@ -1,0 +1,137 @@
+"""GPU scaling as a chart shows it: ideal, Amdahl, with overhead, Gustafson, the ceiling and efficiency, on log axes."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model.analysis import ScalingFigures
+from ..model.profile import OverheadModel
+from .axes import log2_ticks, log10_ticks
+from .chart_parts import LegendEntry, Mark, Series
+from .inputs import ChartInputs
+from .numbers import POINT, Numbers
+from .text import phrases
+
+GREY, BLUE, RED, GREEN, ORANGE = "#8a8f98", "#1f5fa8", "#c0392b", "#2e8b57", "#d9822b"
+# Curves closer than this everywhere (relative) are drawn as one line by a screen: the legend says so.
+COINCIDE = 0.01
+EFFICIENCY_TOP = 1.05  # the right axis runs from 0 to 105%
+
+
+@dataclass(frozen=True)
+class ScalingView:
+    """Curves in plot coordinates (x = log₂ N, y = log₁₀ S; efficiency on its own 0–1.05 axis)."""
+
+    title: str
+    x_range: tuple[float, float] = (0.0, 1.0)
+    y_range: tuple[float, float] = (0.0, 1.0)
+    ideal: Series | None = None
+    gustafson: Series | None = None
+    amdahl: Series | None = None
+    overhead: Series | None = None
+    efficiency: Series | None = None  # from N0 up: below it efficiency says nothing useful
+    ceiling: Mark | None = None  # a horizontal line at y
+    best: Mark | None = None  # the star and its callout
+    efficient: Mark | None = None  # the last N with efficiency ≥ 50%, on the efficiency axis
+    x_ticks: tuple[tuple[float, str], ...] = ()
+    y_ticks: tuple[tuple[float, str], ...] = ()
+    efficiency_ticks: tuple[tuple[float, str], ...] = ()
+    legend: tuple[LegendEntry, ...] = ()
+    x_axis: str = "GPUs N (log₂ scale)"
+    y_axis: str = "Speedup vs baseline (log scale)"
+    efficiency_axis: str = "Efficiency (dotted)"
+
+
+def _legend(coinciding: bool) -> tuple[LegendEntry, ...]:
+    amdahl = "Amdahl (strong scaling)" + ("; here the same as with overhead" if coinciding else "")
+    return (
+        LegendEntry(GREY, "dash", "Ideal N/N0"),
+        LegendEntry(BLUE, "line", amdahl),
+        LegendEntry(RED, "line", "With communication overhead"),
+        LegendEntry(GREEN, "dash", "Gustafson (weak scaling)"),
+        LegendEntry(ORANGE, "dot", "Efficiency (right axis)"),
+        LegendEntry(RED, "star", "Best N"),
+        LegendEntry(ORANGE, "point", "Last N with efficiency ≥ 50%"),
+    )
+
+
+def scaling_title(s: ScalingFigures, model: OverheadModel, n: Numbers = POINT) -> str:
+    """The exported chart's title as a sentence: "… without communication overhead the best is …"."""
+    overhead = (
+        "without communication overhead"
+        if model is OverheadModel.NONE
+        else f"with {'ring all-reduce' if model is OverheadModel.RING else model.value} communication overhead"
+    )
+    efficient = (
+        f"efficiency stays at 50% or more up to {n.count(s.last_efficient_gpus)} GPUs"
+        if s.last_efficient_gpus
+        else "efficiency is below 50% everywhere"
+    )
+    return phrases(
+        "GPU scaling:",
+        f"P = {n.percent(s.parallel_fraction)} parallel,",
+        f"ceiling {n.speedup(s.ceiling)};",
+        overhead,
+        f"the best is {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} GPUs;",
+        efficient,
+    )
+
+
+def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> ScalingView:
+    analysis = inputs.analysis
+    if analysis is None:
+        return ScalingView("GPU scaling — no data", legend=_legend(False))
+    s = analysis.scaling
+    x = np.log2(s.gpus.astype(float))
+    curves = [s.ideal, s.gustafson, s.amdahl, s.with_overhead]
+    finite = np.concatenate([v[np.isfinite(v) & (v > 0)] for v in curves])
+    lo, hi = float(finite.min()), float(finite.max())
+    logs = [np.log10(np.clip(values, 1e-12, None)) for values in curves]
+    both = np.isfinite(s.amdahl) & np.isfinite(s.with_overhead) & (s.amdahl > 0)
+    gap = np.abs(s.with_overhead[both] / s.amdahl[both] - 1)
+    coinciding = bool(len(gap)) and float(gap.max()) < COINCIDE
+    top = max(hi, s.ceiling) if math.isfinite(s.ceiling) else hi
+    # Whole tenths of a decade: the view (and so the axes) moves only when a curve needs more room.
+    y_range = (math.floor((math.log10(lo) - 0.05) * 10) / 10, math.ceil((math.log10(top) + 0.1) * 10) / 10)
+    pad = 0.04 * max(float(x[-1] - x[0]), 1.0)
+    x_range = (float(x[0] - pad), float(x[-1] + pad))
+    out = s.gpus >= s.baseline_gpus
+    eff_range = (0.0, EFFICIENCY_TOP)
+    best = (math.log2(s.best_gpus), math.log10(max(s.best_speedup, 1e-12)))
+    efficient = None
+    if s.last_efficient_gpus is not None:
+        i = int(np.flatnonzero(s.gpus == s.last_efficient_gpus)[0])
+        efficient = Mark(float(x[i]), float(s.efficiency[i]), "")
+    ideal, gustafson, amdahl, overhead = (Series(x, y, x_range, y_range) for y in logs)
+    title = (
+        phrases(
+            "GPU scaling:",
+            f"P = {n.percent(s.parallel_fraction)},",
+            f"ceiling {n.speedup(s.ceiling)},",
+            f"best {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} GPUs",
+        )
+        if brief
+        else scaling_title(s, inputs.profile.settings.overhead_model, n)
+    )
+    return ScalingView(
+        title,
+        x_range,
+        y_range,
+        ideal,
+        gustafson,
+        amdahl,
+        overhead,
+        Series(x[out], np.clip(s.efficiency[out], 0, EFFICIENCY_TOP), x_range, eff_range),
+        Mark(0.0, math.log10(s.ceiling), f"Amdahl ceiling {n.speedup(s.ceiling)}")
+        if math.isfinite(s.ceiling)
+        else None,
+        Mark(best[0], best[1], f"best {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)}"),
+        efficient,
+        log2_ticks(int(s.gpus.min()), int(s.gpus.max()), n=n),
+        log10_ticks(10 ** y_range[0], 10 ** y_range[1], n),
+        tuple((v, n.percent(v)) for v in (0, 0.25, 0.5, 0.75, 1.0)),
+        _legend(coinciding),
+    )

@@ -1,0 +1,110 @@
+"""Speedup against k for one optimization: the Amdahl curve, the plan's curve, the ceiling and where k is now."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model.analysis import Analysis
+from ..model.laws import FloatArray, amdahl_speedup
+from ..model.profile import Profile
+from .axes import log10_ticks, nice_ceiling
+from .chart_parts import LegendEntry, Mark, Series
+from .inputs import ChartInputs
+from .numbers import POINT, Numbers
+from .text import phrases, shorten
+
+BLUE, GREEN, RED = "#1f5fa8", "#2e8b57", "#c0392b"
+LEGEND = (
+    LegendEntry(BLUE, "line", "This optimization alone"),
+    LegendEntry(GREEN, "dash", "With the other enabled ones"),
+    LegendEntry(RED, "dash", "Ceiling 1/(1−f)"),
+)
+EMPTY = "Add an optimization to see its speedup against k"
+
+
+@dataclass(frozen=True)
+class SpeedupView:
+    """S(k) in plot coordinates: x is log₁₀ k. ``empty`` is the text shown when there is nothing to draw."""
+
+    title: str
+    x_range: tuple[float, float] = (0.0, 1.0)
+    y_range: tuple[float, float] = (0.0, 1.0)
+    alone: Series | None = None
+    combined: Series | None = None
+    marker: Mark | None = None  # k now, and its callout
+    ceiling: Mark | None = None  # a horizontal line at y, with its label
+    ticks: tuple[tuple[float, str], ...] = ()
+    empty: str = ""
+    x_axis: str = "Local speedup k (log scale)"
+    y_axis: str = "End-to-end speedup S"
+    legend: tuple[LegendEntry, ...] = LEGEND
+
+
+def combined_curve(profile: Profile, analysis: Analysis, row: int, grid: FloatArray) -> FloatArray:
+    """The plan's speedup with optimization ``row``'s k set to each of ``grid`` and the others as they are."""
+    opt = profile.optimizations[row]
+    idx = [i for i in (profile.index_of(t) for t in opt.targets) if i >= 0]
+    times = analysis.times[idx]
+    k_all = analysis.component_speedup[idx]
+    k_others = k_all / opt.speedup if opt.enabled else k_all
+    rest = analysis.combined.new_total - float(np.sum(analysis.new_times[idx]))
+    new_totals = rest + np.sum(times[None, :] / (k_others[None, :] * grid[:, None]), axis=1)
+    result: FloatArray = analysis.baseline_total / new_totals
+    return result
+
+
+def speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> SpeedupView:
+    """The view for the selected optimization (or the first enabled one), its axis named for the objective the
+    analysis is seen through ("TTFT speedup S")."""
+    profile, analysis, row = inputs.profile, inputs.analysis, inputs.selected
+    opts = profile.optimizations
+    if analysis is None or not opts:
+        return SpeedupView("Speedup against k", empty=EMPTY)
+    if not 0 <= row < len(opts):
+        row = next((i for i, o in enumerate(opts) if o.enabled), 0)
+    opt = opts[row]
+    f = float(analysis.optimizations.fraction[row])
+    k_now = opt.speedup
+    k_hi, k_lo = max(100.0, k_now * 2), min(1.0, k_now / 2)
+    grid = np.logspace(math.log10(k_lo), math.log10(k_hi), 300)
+    x = np.log10(grid)
+    alone = amdahl_speedup(f, grid)
+    ceiling = 1 / (1 - f) if f < 1 else math.inf
+    top = float(np.max(alone))
+    others = any(o.enabled and i != row for i, o in enumerate(opts))
+    combined = combined_curve(profile, analysis, row, grid) if others else None
+    if combined is not None:
+        combined_top = float(np.max(combined))
+        top = max(top, combined_top if math.isfinite(combined_top) else top)
+    s_now = float(amdahl_speedup(f, k_now))
+    if math.isfinite(ceiling):
+        top = max(top, ceiling)
+    # Ranges in coarse steps, so that nudging one time in the table does not move the axes.
+    y_range = (math.floor(min(0.9, float(np.min(alone)) * 0.95) * 10) / 10, nice_ceiling(top * 1.12 + 0.05))
+    span = x[-1] - x[0]
+    x_range = (float(x[0] - 0.02 * span), float(x[-1] + 0.02 * span))
+    name = shorten(opt.name, 60)  # two title lines hold a long name whole
+    title = (
+        f"Speedup against k: {name}"
+        if brief
+        else f"{name}: "
+        + phrases(
+            f"f = {n.percent(f)};",
+            f"k = {n.speedup(k_now)} gives {n.speedup(s_now)} end to end,",
+            f"ceiling {n.speedup(ceiling)}",
+        )
+    )
+    return SpeedupView(
+        title,
+        x_range,
+        y_range,
+        Series(x, alone, x_range, y_range),
+        Series(x, combined, x_range, y_range) if combined is not None else None,
+        Mark(math.log10(k_now), s_now, f"k = {n.speedup(k_now)} → {n.speedup(s_now)}"),
+        Mark(0.0, ceiling, f"ceiling 1/(1−f) = {n.speedup(ceiling)}") if math.isfinite(ceiling) else None,
+        log10_ticks(k_lo, k_hi, n),
+        y_axis=f"{inputs.objective} speedup S" if inputs.objective else "End-to-end speedup S",
+    )

@@ -1,0 +1,123 @@
+"""The answer in large print: the headline figures, the design-review sentence, the target verdict, the notes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ..model.analysis import Analysis
+from ..model.extras import Extras
+from ..model.objectives import ObjectiveFigures
+from ..model.profile import Profile
+from .numbers import POINT, Numbers
+from .objectives import objective_caption
+from .report import headline, target_sentence
+
+
+class Tone(str, Enum):
+    """How a text reads: its colour on screen and on a slide."""
+
+    PLAIN = "plain"
+    GOOD = "good"  # a speedup, a target met
+    WARN = "warn"  # reachable but not met; a note worth a look
+    BAD = "bad"  # a slowdown, a target out of reach
+    MUTED = "muted"  # nothing set yet
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One headline number with its caption under it and what it means (a tooltip)."""
+
+    value: str
+    caption: str
+    tip: str = ""
+    tone: Tone = Tone.PLAIN
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    tone: Tone = Tone.PLAIN
+    mark: str = ""  # ✔, ◐ or ✘ before a verdict
+
+
+@dataclass(frozen=True)
+class SummaryView:
+    """Everything the summary shows, formatted: four figures, the sentence, the verdict and the notes."""
+
+    speedup: Figure
+    new_time: Figure
+    saved: Figure
+    ceiling: Figure
+    sentence: str
+    verdict: Sentence
+    notes: tuple[str, ...] = ()
+
+    @property
+    def figures(self) -> tuple[Figure, Figure, Figure, Figure]:
+        return (self.speedup, self.new_time, self.saved, self.ceiling)
+
+
+SPEEDUP_TIP = "S = baseline total ÷ new total, with every enabled optimization"
+NEW_TIME_TIP = "Σ over components of time ÷ (product of the enabled optimizations' k)"
+SAVED_TIP = "baseline total − new total"
+CEILING_TIP = "1/(1−f): the most the enabled optimizations' components could ever give"
+
+
+def speedup_tone(speedup: float) -> Tone:
+    return Tone.GOOD if speedup > 1.0000001 else Tone.BAD if speedup < 0.9999999 else Tone.PLAIN
+
+
+def verdict(profile: Profile, analysis: Analysis, n: Numbers = POINT) -> Sentence:
+    """The target verdict: met (✔), reachable (◐), out of reach (✘), or that no target is set."""
+    t = analysis.target
+    if t is None:
+        return Sentence("No target time set (Settings → Target time).", Tone.MUTED)
+    text = target_sentence(profile, analysis, n) or ""
+    if t.met_by_plan or t.time >= analysis.baseline_total:
+        return Sentence(text, Tone.GOOD, "✔")
+    return Sentence(text, Tone.WARN, "◐") if t.feasible else Sentence(text, Tone.BAD, "✘")
+
+
+def summary(
+    profile: Profile,
+    analysis: Analysis | None,
+    n: Numbers = POINT,
+    *,
+    error: str | None = None,
+    objective: ObjectiveFigures | None = None,
+    extras: Extras | None = None,
+    notes: tuple[str, ...] = (),
+) -> SummaryView:
+    """The summary of ``analysis`` (already seen through ``objective`` when one other than End to end is chosen;
+    ``extras`` then gives the other objectives' view of each optimization); ``error`` says why there is none.
+    ``notes`` are the document's own (a total row that did not add up), after the analysis' warnings."""
+    if analysis is None:
+        dash = "—"
+        return SummaryView(
+            Figure(dash, "end-to-end speedup", SPEEDUP_TIP),
+            Figure(dash, "new time", NEW_TIME_TIP),
+            Figure(dash, "saved per run", SAVED_TIP),
+            Figure(dash, "ceiling", CEILING_TIP),
+            error or "",
+            Sentence(""),
+            tuple(n.message(w) for w in notes),
+        )
+    unit = profile.unit
+    c = analysis.combined
+    caption, sentence = "end-to-end speedup", headline(profile, analysis, n)
+    if objective is not None and not objective.is_end_to_end:
+        caption, sentence = objective_caption(objective, profile, extras, n)
+    return SummaryView(
+        Figure(n.speedup(c.overall_speedup), caption, SPEEDUP_TIP, speedup_tone(c.overall_speedup)),
+        Figure(n.time(c.new_total, unit), f"new time (baseline {n.time(analysis.baseline_total, unit)})", NEW_TIME_TIP),
+        Figure(n.time(c.time_saved, unit), "saved per run", SAVED_TIP),
+        Figure(
+            n.speedup(c.ceiling) if c.enabled else "—",
+            f"ceiling (f = {n.percent(c.fraction)})" if c.enabled else "ceiling",
+            CEILING_TIP,
+        ),
+        sentence,
+        verdict(profile, analysis, n),
+        tuple(n.message(w) for w in (*analysis.warnings, *notes)),
+    )

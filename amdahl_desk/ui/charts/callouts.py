@@ -1,0 +1,129 @@
+"""Callouts that collide with nothing: a label placed beside its point where it covers no curve, line or label."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, QSizeF
+
+from .chart_items import set_curve
+
+# Where a callout may sit around its point, tried in order: the label's top-left at
+# point + (fx·width + gx·gap, fy·height + gy·gap); first close beside the point, then farther off
+# (with a leader line back to the point).
+_NEAR: list[tuple[float, float, float, float]] = [  # (fx, fy, gx, gy)
+    (0, 0, 1, 1),
+    (0, -1, 1, -1),
+    (-1, -1, -1, -1),
+    (-1, 0, -1, 1),
+    (-0.5, 0, 0, 1.5),
+    (-0.5, -1, 0, -1.5),
+]
+_FAR: list[tuple[float, float, float, float]] = [
+    (0, 0, 2, 4),
+    (0, -1, 2, -4),
+    (-1, 0, -2, 4),
+    (-1, -1, -2, -4),
+    (0, -0.5, 6, 0),
+    (-1, -0.5, -6, 0),
+    (0, 0, 2, 8),
+    (0, -1, 2, -8),
+    (-1, 0, -2, 8),
+    (-1, -1, -2, -8),
+    (-0.5, 0, 0, 12),
+    (-0.5, -1, 0, -12),
+]
+
+
+def view_to_scene(vb: pg.ViewBox, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Data coordinates of a view box to scene pixels, for whole arrays at once."""
+    t = vb.childGroup.sceneTransform()
+    return t.m11() * x + t.m21() * y + t.dx(), t.m12() * x + t.m22() * y + t.dy()
+
+
+def curve_points(vb: pg.ViewBox, item: pg.PlotDataItem, step_px: float = 3.0) -> np.ndarray:
+    """A drawn curve as scene points no more than ``step_px`` apart (so a label cannot slip between two)."""
+    if not item.isVisible():
+        return np.empty((0, 2))
+    x, y = item.getData()
+    if x is None or len(x) == 0:
+        return np.empty((0, 2))
+    ok = np.isfinite(x) & np.isfinite(y)
+    sx, sy = view_to_scene(vb, np.asarray(x, float)[ok], np.asarray(y, float)[ok])
+    if len(sx) < 2:
+        return np.column_stack([sx, sy])
+    seg = np.hypot(np.diff(sx), np.diff(sy))
+    dist = np.concatenate([[0.0], np.cumsum(seg)])
+    samples = np.linspace(0.0, dist[-1], max(2, int(dist[-1] / step_px) + 2))
+    return np.column_stack([np.interp(samples, dist, sx), np.interp(samples, dist, sy)])
+
+
+def label_size(item: pg.TextItem) -> QSizeF:
+    """A label's size in scene pixels (text items ignore the view's scaling)."""
+    size: QSizeF = item.textItem.boundingRect().size()
+    return size
+
+
+def collisions(rect: QRectF, obstacles: list[QRectF], points: np.ndarray) -> int:
+    hits = sum(1 for o in obstacles if o.isValid() and rect.intersects(o))
+    if len(points):
+        inside = (
+            (points[:, 0] >= rect.left())
+            & (points[:, 0] <= rect.right())
+            & (points[:, 1] >= rect.top())
+            & (points[:, 1] <= rect.bottom())
+        )
+        hits += int(inside.sum())
+    return hits
+
+
+def place_callout(
+    vb: pg.ViewBox,
+    label: pg.TextItem,
+    leader: pg.PlotDataItem,
+    at: tuple[float, float],
+    obstacles: list[QRectF],
+    points: np.ndarray,
+    gap: float,
+) -> QRectF:
+    """Put ``label`` beside the data point ``at`` where it covers no curve point, obstacle or edge of the plot.
+
+    Near places come first; when all are taken the label moves farther off with a leader line to its
+    point; when every place is taken the one with the fewest collisions wins. Returns the label's scene rect.
+    """
+    view = vb.sceneBoundingRect().adjusted(2, 2, -2, -2)
+    size = label_size(label)
+    w, h = size.width(), size.height()
+    px, py = (float(v[0]) for v in view_to_scene(vb, np.array([at[0]]), np.array([at[1]])))
+    marker = QRectF(px - gap, py - gap, 2 * gap, 2 * gap)
+    best: tuple[int, int, QRectF, bool] | None = None
+    for order, (fx, fy, gx, gy) in enumerate(_NEAR + _FAR):
+        far = order >= len(_NEAR)
+        rect = QRectF(px + fx * w + gx * gap, py + fy * h + gy * gap, w, h)
+        if not view.contains(rect):
+            continue
+        score = collisions(rect, [*obstacles, marker], points)
+        if best is None or (score, order) < (best[0], best[1]):
+            best = (score, order, rect, far)
+        if score == 0:
+            break
+    if best is None:  # no place inside the plot at all (a tiny plot): keep the label in, over whatever is there
+        left = min(max(px + gap, view.left()), view.right() - w)
+        rect = QRectF(left, min(max(py + gap, view.top()), view.bottom() - h), w, h)
+        best = (0, 0, rect, False)
+    _, _, rect, far = best
+    label.setAnchor((0, 0))
+    top_left = vb.mapSceneToView(rect.topLeft())
+    label.setPos(top_left.x(), top_left.y())
+    if far:
+        # From the point to the nearest spot on the label's edge.
+        ex = min(max(px, rect.left()), rect.right())
+        ey = min(max(py, rect.top()), rect.bottom())
+        end = QPointF(ex, ey)
+        tip = vb.mapSceneToView(end)
+        set_curve(leader, np.array([at[0], tip.x()]), np.array([at[1], tip.y()]))
+        leader.setVisible(True)
+    else:
+        set_curve(leader, None, None)
+        leader.setVisible(False)
+    return rect

@@ -1,0 +1,224 @@
+"""A chart's frame: a plot with its title above and its legend below, drawn from a view's texts as they are."""
+
+from __future__ import annotations
+
+import html
+from typing import TypeVar
+
+import pyqtgraph as pg
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QResizeEvent
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from ...present.chart_parts import LegendEntry
+from ...present.text import NBSP
+from ..core.layout_fence import FixedHeightHolder
+from ..core.locale_text import locale_numbers
+from .base import Chart
+from .style import INK, LABEL_FILL, SCREEN, Style
+
+View = TypeVar("View")
+MARKS = {"bar": "■", "line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●"}
+
+
+def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
+    # No context menus: building them costs start-up time and they offer nothing here.
+    widget = pg.PlotWidget(background=style.background, viewBox=pg.ViewBox(enableMenu=False))
+    item = widget.getPlotItem()
+    item.setMenuEnabled(False)
+    item.hideButtons()
+    widget.setMouseEnabled(x=False, y=False)
+    item.showGrid(x=True, y=True, alpha=0.15)
+    for name in ("left", "bottom", "right"):
+        axis = item.getAxis(name)
+        axis.setTickFont(style.font())
+        axis.setTextPen(INK)
+        axis.setPen(pg.mkPen(INK, width=max(1.0, style.scale * 0.6)))
+        # Axes change rarely but are repainted with every curve: keep them as cached pixmaps.
+        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        localize_ticks(axis)
+    # A bare right axis keeps the last x tick label clear of the widget's edge.
+    item.showAxis("right")
+    item.getAxis("right").setStyle(showValues=False)
+    item.getAxis("right").setWidth(int(style.size(18)))
+    return widget
+
+
+def localize_ticks(axis: pg.AxisItem) -> None:
+    """The ticks pyqtgraph places itself (0.5, 1,000) in the machine's locale (0,5 and 1.000 on a German desktop);
+    ticks a view gives are formatted already."""
+    model_strings = axis.tickStrings
+
+    def tick_strings(values: list[float], scale: float, spacing: float) -> list[str]:
+        n = locale_numbers()
+        return [n.message(_grouped(text)) for text in model_strings(values, scale, spacing)]
+
+    axis.tickStrings = tick_strings
+
+
+def _grouped(text: str) -> str:
+    """pyqtgraph's "2500" as the views write it: "2,500" (its fractions and exponents as they are)."""
+    digits = text.lstrip("-−")
+    if len(digits) >= 4 and digits.isdigit():
+        return text[: len(text) - len(digits)] + f"{int(digits):,}"
+    return text
+
+
+def set_line_text(line: pg.InfiniteLine, text: str) -> None:
+    """A reference line's label, laid out again only when it changes."""
+    if getattr(line, "_shown_text", None) != text:
+        line._shown_text = text
+        line.label.setFormat(text)
+
+
+def set_item_text(item: pg.TextItem, text: str) -> None:
+    """Change a chart label only when its text changes (each change lays the text out again)."""
+    if getattr(item, "_shown_text", None) != text:
+        item._shown_text = text
+        item.setText(text)
+
+
+def _unbroken(name: str) -> str:
+    """A legend entry that never wraps inside itself: Qt's rich text breaks after "/" and at spaces even in a
+    nowrap span ("Ceiling 1/" over "(1−f)"); no-break spaces and a word joiner after each "/" hold it."""
+    return html.escape(name).replace(" ", "&nbsp;").replace("/", "/\u2060")
+
+
+def legend_html(entries: tuple[LegendEntry, ...] | list[LegendEntry]) -> str:
+    parts = [
+        f'<span style="white-space: nowrap;"><span style="color:{e.colour}; font-weight: bold;">'
+        f"{MARKS.get(e.kind, '■')}</span>&nbsp;{_unbroken(e.name)}</span>"
+        for e in entries
+    ]
+    return " &nbsp;&nbsp; ".join(parts)
+
+
+class ChartFrame(Chart[View]):
+    """A plot with its title above and its legend below as Qt labels.
+
+    Inside pyqtgraph's scene a long title or a wide legend sets a minimum width that
+    clips the plot in a narrow panel; as wrapping labels outside the scene they never do.
+    """
+
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent)
+        self.chart_style = style
+        self.brief = style.brief
+        self.widget = new_plot(style)
+        self.plot = self.widget.getPlotItem()
+        background = style.background or "transparent"
+        pad = round(style.size(4))
+        self.title_label = QLabel(self)
+        self.title_label.setWordWrap(True)
+        self.title_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.title_label.setFont(style.font(style.title_rel, bold=True))
+        self.title_label.setStyleSheet(f"background: {background}; color: #222; padding: {pad}px {pad}px 0 {pad}px;")
+        self.legend_label = QLabel(self)
+        self.legend_label.setWordWrap(True)
+        self.legend_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.legend_label.setStyleSheet(f"background: {background}; color: #222; padding: 0 {pad}px {pad}px {pad}px;")
+        self.legend_label.setFont(style.font())
+        for label in (self.title_label, self.legend_label):
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # Two lines, always: a title that rewraps would resize the plot and redraw it all on every edit. A title
+        # that needs more takes a smaller font (to 70%), then loses whole words at its end ("…", all of it in
+        # the tooltip): never a third line cut off at the label's edge.
+        self._title_font = QFont(self.title_label.font())
+        self.title_label.setFixedHeight(QFontMetrics(self._title_font).lineSpacing() * 2 + 8)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(FixedHeightHolder(self.title_label, self))  # a new title lays out nothing
+        layout.addWidget(self.widget, 1)
+        layout.addWidget(self.legend_label)
+        self.title = ""
+        self._title_text = ""
+
+    def set_ticks(self, axis: str, ticks: tuple[tuple[float, str], ...] | list[tuple[float, str]] | None) -> None:
+        """Set an axis' ticks only when they change: each change makes pyqtgraph redraw the axis."""
+        key = f"_ticks_{axis}"
+        shown = None if ticks is None else list(ticks)
+        if getattr(self, key, object()) != shown:
+            setattr(self, key, shown)
+            self.plot.getAxis(axis).setTicks(None if shown is None else [shown])
+
+    def set_ranges(self, x: tuple[float, float], y: tuple[float, float]) -> None:
+        """Set the view only when it changes (rounded so float noise does not count as change)."""
+        key = (round(x[0], 9), round(x[1], 9), round(y[0], 9), round(y[1], 9))
+        if getattr(self, "_ranges", None) != key:
+            self._ranges = key
+            self.plot.setXRange(*x, padding=0)
+            self.plot.setYRange(*y, padding=0)
+
+    def axis_label(self, axis: str, text: str, color: str = "#222") -> None:
+        """An axis title in this style's size (set only when it changes: each change redraws the axis)."""
+        key = f"_label_{axis}"
+        if getattr(self, key, None) != (text, color):
+            setattr(self, key, (text, color))
+            self.plot.setLabel(axis, text, color=color, **{"font-size": self.chart_style.css_size()})
+
+    def marker_line(
+        self, angle: int, color: QColor, style: Qt.PenStyle, position: float, anchor: tuple[float, float]
+    ) -> pg.InfiniteLine:
+        """A labelled reference line (ceiling, target) drawn over the data, its label on a white ground."""
+        line = pg.InfiniteLine(
+            angle=angle,
+            pen=self.chart_style.pen(color, 2 if angle == 90 else 1.5, style),
+            label="",
+            labelOpts={"position": position, "color": color, "anchors": [anchor, anchor], "fill": LABEL_FILL},
+        )
+        line.label.setFont(self.chart_style.font(0.95))
+        self.plot.addItem(line, ignoreBounds=True)
+        return line
+
+    def set_title(self, text: str) -> None:
+        """``title`` is the plain text; the label keeps its phrases (no-break spaces) and hyphenated words
+        ("tensor-core": a word joiner after the hyphen) together when it wraps."""
+        plain = text.replace(NBSP, " ")
+        if plain != self.title:
+            self.title = plain
+            self._title_text = text.replace("-", "-\u2060")
+            self._fit_title()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.title:
+            self._fit_title()
+
+    def _fit_title(self) -> None:
+        label, text = self.title_label, self._title_text
+        width = self.width() - 2 * round(self.chart_style.size(4)) - 4
+        if width <= 0:
+            return
+        base = self._title_font
+        room = QFontMetrics(base).lineSpacing() * 2 + 1
+        flags = int(Qt.TextFlag.TextWordWrap)
+        font = QFont(base)
+
+        def fits(t: str, f: QFont) -> bool:
+            return QFontMetrics(f).boundingRect(QRect(0, 0, width, 100_000), flags, t).height() <= room
+
+        size = base.pixelSize() if base.pixelSize() > 0 else base.pointSizeF()
+        step = 1 if base.pixelSize() > 0 else 0.5
+        current = size
+        while not fits(text, font) and current - step >= size * 0.7:
+            current -= step
+            if base.pixelSize() > 0:
+                font.setPixelSize(int(current))
+            else:
+                font.setPointSizeF(current)
+        shown = text
+        words = text.split(" ")
+        while not fits(shown, font) and len(words) > 1:
+            words.pop()
+            shown = " ".join(words) + " …"
+        if label.font() != font:
+            label.setFont(font)
+        if label.text() != shown:
+            label.setText(shown)
+        label.setToolTip("" if shown == text else self.title)
+
+    def set_legend(self, entries: tuple[LegendEntry, ...] | list[LegendEntry]) -> None:
+        text = legend_html(entries)
+        if self.legend_label.text() != text:
+            self.legend_label.setText(text)

@@ -1,0 +1,62 @@
+"""Charts as the tests make and export them: the window's chart factory, inputs built from plain arguments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from amdahl_desk.model.analysis import Analysis
+from amdahl_desk.model.comparison import Comparison
+from amdahl_desk.model.fit import FitResult
+from amdahl_desk.model.profile import Profile
+from amdahl_desk.present.inputs import ChartInputs
+from amdahl_desk.ui.chart_factory import make_chart
+from amdahl_desk.ui.charts import export
+from amdahl_desk.ui.charts.style import SCREEN, Style
+from amdahl_desk.ui.compare import export as compare_export
+
+
+def new_chart(key: str, style: Style = SCREEN):
+    return make_chart(key, style)
+
+
+def inputs(profile, analysis=None, row=-1, fit=None, comparison=None) -> ChartInputs:
+    return ChartInputs(profile, analysis, row, fit, comparison)
+
+
+def chart_widget(
+    name: str,
+    profile: Profile,
+    analysis: Analysis | None,
+    size: tuple[int, int],
+    transparent: bool = False,
+    row: int = -1,
+    fit: FitResult | None = None,
+    comparison: Comparison | None = None,
+):
+    return export.chart_widget(
+        make_chart, name, ChartInputs(profile, analysis, row, fit, comparison), size, transparent
+    )
+
+
+def export_chart(
+    profile: Profile,
+    analysis: Analysis | None,
+    name: str,
+    fmt: str,
+    path: str | Path,
+    size: tuple[int, int] = (1920, 1080),
+    transparent: bool = False,
+    row: int = -1,
+    fit: FitResult | None = None,
+    comparison: Comparison | None = None,
+) -> Path:
+    made = ChartInputs(profile, analysis, row, fit, comparison)
+    return export.export_chart(make_chart, name, made, fmt, path, size, transparent)
+
+
+def comparison_widget(name, c, size, transparent=False, boundary="", before=None):
+    return compare_export.comparison_widget(make_chart, name, c, size, transparent, boundary, before)
+
+
+def export_comparison(c, name, fmt, path, size=(1920, 1080), transparent=False, boundary="", before=None):
+    return compare_export.export_comparison(make_chart, c, name, fmt, path, size, transparent, boundary, before)

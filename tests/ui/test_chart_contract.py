@@ -1,0 +1,161 @@
+"""One contract every registered chart passes, the day it is registered: it draws an empty, a one-component,
+a 10,000-component and an imported profile; it exports PNG, SVG and PDF; its title and labels fit inside the
+picture; the same view gives the same picture."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFontMetrics, QImage
+from PySide6.QtWidgets import QLabel
+
+from amdahl_desk.files import load_profile
+from amdahl_desk.files.traces import import_trace
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.comparison import compare
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.fit import fit_measurements
+from amdahl_desk.model.measurements import Measurements
+from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling
+from amdahl_desk.present.inputs import ChartInputs
+from amdahl_desk.resources import example_path
+from amdahl_desk.ui.chart_factory import make_chart
+from amdahl_desk.ui.charts import export
+from amdahl_desk.ui.charts.registry import ENTRIES, Source, chart_entry
+from amdahl_desk.ui.charts.style import SCREEN
+
+from ..traces import expect
+
+KEYS = [e.key for e in ENTRIES]
+RUNS = Measurements.of([(1, 1000.0), (2, 540.0), (4, 310.0), (8, 200.0), (16, 160.0)])
+
+
+def _one() -> Profile:
+    return Profile(
+        [Component("the only stage", 12.5, Scaling.PARALLEL)], [Optimization("faster", ("the only stage",), 2)]
+    )
+
+
+def _huge() -> Profile:
+    kinds = list(Scaling)
+    comps = [Component(f"component {i:05d}", 1.0 + (i * 7919) % 97, kinds[i % 3]) for i in range(10_000)]
+    opts = [
+        Optimization(f"faster {j}", tuple(f"component {i:05d}" for i in range(j, 10_000, 500)), 2.0) for j in (0, 1)
+    ]
+    return Profile(comps, opts)
+
+
+@pytest.fixture(scope="module")
+def profiles():
+    """The four profiles every chart is drawn from, by name."""
+    imported = import_trace(expect.ONE_GPU).to_profile()
+    return {
+        "empty": Profile(),
+        "one": _one(),
+        "huge": _huge(),
+        "example": load_profile(example_path()).profile,
+        "imported": imported,
+    }
+
+
+def inputs_for(profile: Profile) -> ChartInputs:
+    """What each source needs: the analysis, runs with their fits, and a comparison with the profile at 80%."""
+    try:
+        analysis = analyse(profile)
+    except ProfileError:
+        return ChartInputs(profile, None)
+    after = Profile([c._replace(time=c.time * 0.8) for c in profile.components], [], profile.settings, profile.unit)
+    return ChartInputs(profile, analysis, 0, fit_measurements(RUNS), compare(profile, after))
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("name", ["empty", "one", "huge", "imported"])
+def test_every_chart_draws_every_kind_of_profile(qtbot, profiles, key, name):
+    """On screen, every chart draws what it can (or says there is nothing, where its source is missing)."""
+    inputs = inputs_for(profiles[name])
+    entry = chart_entry(key)
+    chart = make_chart(key, SCREEN)
+    qtbot.addWidget(chart)
+    chart.resize(900, 600)
+    chart.show()
+    if entry.source.missing(inputs) is not None:
+        if entry.source is Source.PROFILE and key != "slide":
+            chart.show_inputs(inputs)  # an empty view, titled so ("— no data")
+            assert "no data" in chart.drawn.title or chart.drawn.title
+        with pytest.raises(ProfileError):
+            export.chart_widget(make_chart, key, inputs, (640, 360))
+        return
+    chart.show_inputs(inputs)
+    assert chart.drawn is not None
+
+
+def _image(key: str, inputs: ChartInputs, size=(1280, 720)) -> QImage:
+    widget = export.chart_widget(make_chart, key, inputs, size)
+    try:
+        return export.render_image(widget, size)
+    finally:
+        widget.close()
+        widget.deleteLater()
+
+
+def _inked(image: QImage) -> float:
+    ink = total = 0
+    for y in range(0, image.height(), 6):
+        for x in range(0, image.width(), 6):
+            c = image.pixelColor(x, y)
+            total += 1
+            ink += c.alpha() > 0 and min(c.red(), c.green(), c.blue()) < 200
+    return ink / total
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_chart_exports_png_svg_and_pdf(qtbot, profiles, tmp_path, key):
+    inputs = inputs_for(profiles["example"])
+    for fmt in ("png", "svg", "pdf"):
+        path = export.export_chart(make_chart, key, inputs, fmt, tmp_path / f"{key}.{fmt}", (1280, 720))
+        data = path.read_bytes()
+        assert data[:4] == {"png": b"\x89PNG", "svg": b"<?xm", "pdf": b"%PDF"}[fmt], fmt
+    assert 0.01 < _inked(QImage(str(tmp_path / f"{key}.png"))) < 0.7  # neither blank nor a blob
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_same_view_gives_the_same_picture(qtbot, profiles, key):
+    inputs = inputs_for(profiles["example"])
+    assert _image(key, inputs) == _image(key, inputs)
+
+
+def _labels_fit(widget) -> list[str]:
+    """Every title and caption label whose text needs more lines than the label has room for, or is cut."""
+    cut = []
+    for label in widget.findChildren(QLabel):
+        if not label.isVisible() or not label.text():
+            continue
+        metrics = QFontMetrics(label.font())
+        room = label.contentsRect()
+        flags = int(Qt.TextFlag.TextWordWrap) if label.wordWrap() else 0
+        text = label.text() if label.textFormat() != Qt.TextFormat.RichText and "<" not in label.text() else None
+        if text is None:
+            continue
+        needed = metrics.boundingRect(QRect(0, 0, room.width(), 100_000), flags, text)
+        if needed.width() > room.width() + 1 or needed.height() > room.height() + 1:
+            cut.append(f"{label.objectName() or type(label).__name__}: {text!r}")
+    return cut
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_titles_and_labels_fit_inside_the_picture(qtbot, profiles, key, size):
+    inputs = inputs_for(profiles["example"])
+    widget = export.chart_widget(make_chart, key, inputs, size)
+    try:
+        assert _labels_fit(widget) == []
+        for view in widget.findChildren(pg.PlotWidget):
+            scene = view.sceneRect()
+            for item in view.getPlotItem().items:
+                if isinstance(item, pg.TextItem) and item.isVisible() and item.toPlainText():
+                    box = item.sceneBoundingRect()
+                    assert scene.adjusted(-1, -1, 1, 1).contains(box), (key, item.toPlainText(), box, scene)
+    finally:
+        widget.close()
+        widget.deleteLater()
