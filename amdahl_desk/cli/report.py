@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..model.units import ParseError
 from .common import EXIT_OK, BadInputError, analyse_loaded, print_warnings, write_json
-
-if TYPE_CHECKING:
-    from ..model.analysis import Analysis
-    from ..model.plan_search import PlanSearch
-    from ..model.profile import Profile
-    from ..model.uncertainty import UncertaintyFigures
 
 NAME = "report"
 
@@ -90,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
             raise BadInputError(f'--confidence: "{args.confidence}" leaves no odds to reach; give a level above 0%')
         profile.set_settings(replace(profile.settings, plan_confidence=level))
     analysis = analyse_loaded(loaded, args.profile)
+    from ..model.decision import decide
+
     decision = decide(profile, analysis, args.seed)
     if args.json:
         from .json_rows import component_structs
@@ -98,11 +93,10 @@ def run(args: argparse.Namespace) -> int:
         if decision is not None:
             from ..model.uncertainty_json import plans_json, uncertainty_json
 
-            figures, search = decision
-            if figures is not None:
-                data["uncertainty"] = uncertainty_json(figures)
-            if search is not None:
-                data["plans"] = plans_json(profile, search)
+            if decision.figures is not None:
+                data["uncertainty"] = uncertainty_json(decision.figures)
+            if decision.search is not None:
+                data["plans"] = plans_json(profile, decision.search)
         write_json(data, args.indent)
     else:
         from ..present.report import report_text
@@ -111,34 +105,9 @@ def run(args: argparse.Namespace) -> int:
         if decision is not None:
             from ..present.uncertainty import plan_view, report_lines, uncertainty_view
 
-            figures, search = decision
             lines = report_lines(
-                uncertainty_view(profile, figures) if figures is not None else None,
-                plan_view(profile, search) if search is not None else None,
+                uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
+                plan_view(profile, decision.search) if decision.search is not None else None,
             )
         print(report_text(profile, analysis, uncertainty=lines))
     return EXIT_OK
-
-
-def decide(
-    profile: Profile, analysis: Analysis, seed: int | None
-) -> tuple[UncertaintyFigures | None, PlanSearch | None] | None:
-    """The plan under uncertainty when some estimate has a range or odds below 100% (or a time a range), and the
-    cheapest plan when there is a target and some optimization has an effort; ``None`` when neither applies."""
-    from ..model.uncertainty import has_uncertainty
-
-    uncertain = has_uncertainty(profile)
-    target = profile.settings.target_time
-    planning = target is not None and any(o.effort is not None for o in profile.optimizations)
-    if not uncertain and not planning:
-        return None
-    from ..model.draws import DEFAULT_SEED, make_draws
-    from ..model.plan_search import cheapest_plan
-    from ..model.uncertainty import analyse_uncertainty
-
-    draws = make_draws(profile, DEFAULT_SEED if seed is None else seed)
-    figures = analyse_uncertainty(profile, analysis, draws=draws) if uncertain else None
-    search = None
-    if planning and target is not None:
-        search = cheapest_plan(profile, draws, target, profile.settings.plan_confidence)
-    return figures, search

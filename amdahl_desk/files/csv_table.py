@@ -105,8 +105,11 @@ def csv_text(profile: Profile) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     with_objectives = any(c.objectives for c in profile.components)
-    header = ["Component", f"Time ({profile.unit.value})", "Scaling", "Group", "Notes"]
-    writer.writerow(header + ["Objectives"] if with_objectives else header)
+    with_ranges = any(c.time_low is not None or c.time_high is not None for c in profile.components)
+    unit = profile.unit.value
+    header = ["Component", f"Time ({unit})", "Scaling", "Group", "Notes"]
+    header += ["Objectives"] if with_objectives else []
+    writer.writerow(header + [f"Time low ({unit})", f"Time high ({unit})"] if with_ranges else header)
     for c in profile.components:
         row = [
             escape_field(c.name),
@@ -117,5 +120,7 @@ def csv_text(profile: Profile) -> str:
         ]
         if with_objectives:
             row.append(escape_field(objectives_text(c.objectives)))
+        if with_ranges:
+            row += ["" if v is None else repr(v) for v in (c.time_low, c.time_high)]
         writer.writerow(row)
     return out.getvalue()

@@ -24,6 +24,7 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile, Scaling
 from ..model.units import decimal_text
 from ..present.report import headline, target_sentence
+from .estimate_columns import decision_rows, write_estimate_columns, write_time_ranges
 from .extra_sheets import load_cost_rows, objectives_column, write_measurements_sheet, write_objectives_sheet
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
@@ -152,6 +153,7 @@ def _write_components(out: _Book, profile: Profile, analysis: Analysis | None) -
         ws.write_number(n + 1, 2, 0, out.bold_share)
         ws.write_number(n + 1, 6, 0, out.bold)
     objectives_column(ws, profile, 7, out.header, printable)
+    write_time_ranges(ws, profile, 8 if any(c.objectives for c in comps) else 7, out.header)
 
 
 def _write_optimizations(out: _Book, profile: Profile) -> None:
@@ -166,6 +168,7 @@ def _write_optimizations(out: _Book, profile: Profile) -> None:
         _text(ws, row, 2, "; ".join(o.targets))
         out.number(ws, row, 3, o.speedup, out.k)
         _text(ws, row, 4, o.notes)
+    write_estimate_columns(ws, profile, 5, out.header, {"k": out.k, "share": out.share})
 
 
 def _write_settings(out: _Book, profile: Profile) -> None:
@@ -243,6 +246,12 @@ def _write_summary(out: _Book, profile: Profile, a: Analysis) -> None:
     sentence = target_sentence(profile, a)
     if sentence:
         line(sentence)
+    for label, odds, text in decision_rows(profile, a):
+        if odds is not None:
+            ws.write_number(row, 1, odds, out.share)
+            line((label, out.bold))
+        else:
+            line(text)
     row += 1
     titles = ["Optimization", "Enabled", "Speedup k", "Affected share", "End-to-end speedup"]
     titles += [f"New total ({unit})", f"Time saved ({unit})", "Ceiling"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NamedTuple
 
@@ -150,6 +150,14 @@ class Component(_ComponentFields):
             more += f", time_low={self.time_low!r}, time_high={self.time_high!r}"
         return f"Component({self.name!r}, {self.time!r}, {self.scaling.value}, group={self.group!r}{more})"
 
+    def with_time(self, time: float) -> Component:
+        """A copy measured at ``time``: its range stays while it holds the new time; outside it, the range (the spread
+        of the old measurement) goes."""
+        low, high = self.time_range
+        if (self.time_low is None and self.time_high is None) or low <= time <= high:
+            return self._replace(time=time)
+        return self._replace(time=time, time_low=None, time_high=None)
+
     @property
     def time_range(self) -> tuple[float, float]:
         """(lowest, highest) time: the measured time on a side that has no range."""
@@ -179,6 +187,14 @@ class Optimization:
     @property
     def is_slowdown(self) -> bool:
         return self.speedup < 1
+
+    def with_speedup(self, k: float) -> Optimization:
+        """A copy with likely k = ``k``: its range stays while it holds ``k``; outside it, the range (an estimate
+        around the old k) goes, and effort and confidence stay."""
+        low, high = self.speedup_range
+        if (self.speedup_low is None and self.speedup_high is None) or low <= k <= high:
+            return replace(self, speedup=k)
+        return replace(self, speedup=k, speedup_low=None, speedup_high=None)
 
     @property
     def speedup_range(self) -> tuple[float, float]:

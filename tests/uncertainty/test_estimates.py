@@ -113,3 +113,18 @@ def test_effort_in_engineer_days(text, value):
 def test_a_bad_effort_is_refused(text):
     with pytest.raises(ValueError, match="effort"):
         parse_effort(text)
+
+
+def test_a_new_time_keeps_the_range_that_holds_it_and_drops_one_that_does_not():
+    c = Component("a", 10.0, time_low=8.0, time_high=12.0)
+    assert c.with_time(11.0).time_range == (8.0, 12.0)
+    moved = c.with_time(20.0)
+    assert (moved.time, moved.time_low, moved.time_high) == (20.0, None, None)
+    assert Component("b", 1.0).with_time(2.0) == Component("b", 2.0)
+
+
+def test_a_new_k_keeps_the_estimate_that_holds_it_and_drops_one_that_does_not():
+    o = Optimization("o", ("a",), 4.0, speedup_low=3.0, speedup_high=6.0, effort=5.0, confidence=0.7)
+    assert o.with_speedup(5.0).speedup_range == (3.0, 6.0)
+    moved = o.with_speedup(8.0)
+    assert (moved.speedup, moved.speedup_range, moved.effort, moved.confidence) == (8.0, (8.0, 8.0), 5.0, 0.7)

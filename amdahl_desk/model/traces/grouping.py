@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,3 +105,44 @@ def top_parts(parts: Sequence[Part], top: int | None, keep: Sequence[str] = (UNA
     rest = ranked[top:]
     other = Part(OTHER, sum(p.time for p in rest), rest[0].group, f"{len(rest)} more, each smaller than the rows above")
     return ranked[:top] + [other] + kept
+
+
+Spread = dict[str, tuple[float, float]]  # name → (fastest, slowest) over the windows, in the parts' unit
+
+
+def parts_by_window(
+    grouping: Callable[[TraceEvents, int, Sequence[Window]], list[Part]],
+    events: TraceEvents,
+    thread: int,
+    windows: Sequence[Window],
+) -> tuple[list[Part], list[dict[str, float]]]:
+    """The parts of ``grouping`` summed over ``windows`` (as one call over them all gives), and each window's own
+    times by name, so that each part's fastest and slowest window can be told (see :func:`spread_of`)."""
+    if len(windows) < 2:
+        return grouping(events, thread, windows), []
+    each = [grouping(events, thread, [w]) for w in windows]
+    first: dict[str, Part] = {}
+    totals: dict[str, float] = defaultdict(float)
+    for parts in each:
+        for p in parts:
+            first.setdefault(p.name, p)
+            totals[p.name] += p.time
+    order = [name for name in first if name != UNATTRIBUTED] + [UNATTRIBUTED] * (UNATTRIBUTED in first)
+    merged = [Part(name, totals[name], first[name].group, first[name].source) for name in order]
+    return merged, [{p.name: p.time for p in parts} for parts in each]
+
+
+def spread_of(kept: Sequence[Part], times: Sequence[dict[str, float]], scale: float) -> Spread:
+    """Each kept part's fastest and slowest window (× ``scale``): a part absent from a window took 0 there, and
+    ``Other`` is, window by window, the sum of every part not kept."""
+    if not times:
+        return {}
+    names = {p.name for p in kept}
+    spread: Spread = {}
+    for p in kept:
+        if p.name == OTHER and OTHER not in times[0]:
+            values = [sum(t for n, t in window.items() if n not in names) for window in times]
+        else:
+            values = [window.get(p.name, 0.0) for window in times]
+        spread[p.name] = (min(values) * scale, max(values) * scale)
+    return spread

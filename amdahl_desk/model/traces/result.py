@@ -56,6 +56,9 @@ class ImportedComponent:
     scaling: Scaling
     group: str = ""
     source: str = ""
+    # The fastest and slowest step's time (None: one step, or the whole trace): the component's Time low and high.
+    time_low: float | None = None
+    time_high: float | None = None
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,15 @@ class ImportResult:
     def to_profile(self) -> Profile:
         """A normal profile: the components (source in Notes) and a boundary saying what was imported."""
         comps = [
-            Component(c.name, max(c.time, 0.0), c.scaling, c.group, f"{c.source} (from {self.source})".strip())
+            Component(
+                c.name,
+                max(c.time, 0.0),
+                c.scaling,
+                c.group,
+                f"{c.source} (from {self.source})".strip(),
+                (),
+                *_range(max(c.time, 0.0), c.time_low, c.time_high),
+            )
             for c in self.components
         ]
         return Profile(comps, settings=Settings(boundary=self.boundary), unit=self.unit)
@@ -147,3 +158,11 @@ def unique_names(names: Iterable[str], limit: int = 120) -> list[str]:
         seen.add(candidate.casefold())
         out.append(candidate)
     return out
+
+
+def _range(time: float, low: float | None, high: float | None) -> tuple[float | None, float | None]:
+    """A step spread as a time range that holds the mean time (rounding may put the mean a hair outside), or no
+    range when every step took the same."""
+    if low is None or high is None or not high > low:
+        return None, None
+    return min(max(low, 0.0), time), max(high, time)

@@ -13,7 +13,7 @@ from ..units import TimeUnit
 from .errors import TraceError
 from .events import CPU_ANNOTATION, TraceEvents
 from .gpu import GpuSplit, devices, mean_split, split_device
-from .grouping import Part, Window, annotation_parts, op_parts, top_parts
+from .grouping import Part, Window, annotation_parts, op_parts, parts_by_window, spread_of, top_parts
 from .names import scaling_for
 from .result import ImportedComponent, ImportOptions, ImportResult, RankInfo, StepInfo, unique_names
 from .steps import FAR_FROM_MEDIAN, Step, find_steps, gpu_step_windows, main_thread
@@ -114,21 +114,21 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         raise TraceError(
             "--group-by function is for speedscope profiles; a PyTorch trace groups by annotation, op or gpu"
         )
-    gpu = _gpu_split(events, all_steps, steps, total, options, rank.rank, warnings)
+    gpu, gpu_steps = _gpu_split(events, all_steps, steps, total, options, rank.rank, warnings)
     if group_by == "gpu":
         if gpu is None:
             raise TraceError("the trace has no GPU events (kernels, memcpy, memset); group by annotation or op instead")
-        components = _gpu_components(gpu)
+        components = _gpu_components(gpu, gpu_steps)
     else:
         if thread is None:
             raise TraceError("the trace has no CPU events to group")
-        parts = (
-            annotation_parts(events, thread, windows) if group_by == "annotation" else op_parts(events, thread, windows)
-        )
+        grouping = annotation_parts if group_by == "annotation" else op_parts
+        parts, by_step = parts_by_window(grouping, events, thread, windows)
         parts = top_parts([Part(p.name, p.time / n * MS_PER_US, p.group, p.source) for p in parts], options.top)
+        spread = spread_of(parts, by_step, MS_PER_US)
         names = unique_names(p.name for p in parts)
         components = tuple(
-            ImportedComponent(name, p.time, scaling_for(p.name), p.group, p.source)
+            ImportedComponent(name, p.time, scaling_for(p.name), p.group, p.source, *spread.get(p.name, (None, None)))
             for name, p in zip(names, parts, strict=True)
         )
     step_infos = (
@@ -174,10 +174,11 @@ def _gpu_split(
     options: ImportOptions,
     rank: int,
     warnings: list[str],
-) -> GpuSplit | None:
+) -> tuple[GpuSplit | None, list[GpuSplit]]:
+    """The device's mean split over the steps (or of the whole trace), and each step's own (µs → ms)."""
     found = devices(events)
     if not found:
-        return None
+        return None, []
     if options.device is not None:
         if options.device not in found:
             raise TraceError(f"GPU {options.device} has no events; the trace has GPUs {', '.join(map(str, found))}")
@@ -185,7 +186,7 @@ def _gpu_split(
     else:
         device = rank if rank in found and len(found) > 1 else found[0]
     if total:
-        return split_device(events, device).scaled(MS_PER_US)
+        return split_device(events, device).scaled(MS_PER_US), []
     windows = gpu_step_windows(events, all_steps, device)
     per_step = [split_device(events, device, windows[all_steps.index(s)]) for s in steps if windows[all_steps.index(s)]]
     if len(per_step) >= 3 and steps[-1] is all_steps[-1] and windows[-1] is not None:
@@ -200,8 +201,8 @@ def _gpu_split(
         warnings.append(
             "no GPU event could be matched to a step through its launch; the GPU split is of the whole trace"
         )
-        return split_device(events, device).scaled(MS_PER_US)
-    return mean_split(per_step).scaled(MS_PER_US)
+        return split_device(events, device).scaled(MS_PER_US), []
+    return mean_split(per_step).scaled(MS_PER_US), [p.scaled(MS_PER_US) for p in per_step]
 
 
 GPU_CPU_STEP_GAP = 0.05  # GPU and CPU step times further apart than this are explained
@@ -226,11 +227,23 @@ def _gpu_step_note(gpu_step: float, cpu_step: float) -> list[str]:
     ]
 
 
-def _gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
+def _gpu_components(gpu: GpuSplit, steps: Sequence[GpuSplit] = ()) -> tuple[ImportedComponent, ...]:
     d = gpu.device
+
+    def spread(field: str) -> tuple[float | None, float | None]:
+        if len(steps) < 2:
+            return None, None
+        values = [getattr(s, field) for s in steps]
+        return min(values), max(values)
+
     return (
         ImportedComponent(
-            "GPU compute", gpu.compute, Scaling.PARALLEL, f"GPU {d}", "union of compute kernels, all streams"
+            "GPU compute",
+            gpu.compute,
+            Scaling.PARALLEL,
+            f"GPU {d}",
+            "union of compute kernels, all streams",
+            *spread("compute"),
         ),
         ImportedComponent(
             "Exposed communication",
@@ -238,7 +251,10 @@ def _gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
             Scaling.COMMUNICATION,
             f"GPU {d}",
             f"NCCL/RCCL kernels while no compute runs; {gpu.overlapped_communication:.6g} ms more is hidden under compute",
+            *spread("exposed_communication"),
         ),
-        ImportedComponent("Memory", gpu.memory, Scaling.PARALLEL, f"GPU {d}", "memcpy/memset while no kernel runs"),
-        ImportedComponent("GPU idle", gpu.idle, Scaling.SERIAL, f"GPU {d}", "nothing runs on the GPU"),
+        ImportedComponent(
+            "Memory", gpu.memory, Scaling.PARALLEL, f"GPU {d}", "memcpy/memset while no kernel runs", *spread("memory")
+        ),
+        ImportedComponent("GPU idle", gpu.idle, Scaling.SERIAL, f"GPU {d}", "nothing runs on the GPU", *spread("idle")),
     )

@@ -209,7 +209,7 @@ class ComponentTableModel(QAbstractTableModel):
             if col == TIME:
                 if not value.strip():
                     raise CellError(row, col, "a component needs a time; type 0 for none")
-                return comp._replace(time=parse_time(value, self.doc.unit, locale_decimal()))
+                return comp.with_time(parse_time(value, self.doc.unit, locale_decimal()))
             if col == SCALING:
                 return comp._replace(scaling=Scaling.parse(value))
             if col == GROUP:
