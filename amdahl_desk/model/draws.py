@@ -120,14 +120,8 @@ def time_ranges(profile: Profile) -> tuple[list[float | None], list[float | None
 
 def time_bounds(profile: Profile) -> tuple[FloatArray, FloatArray] | None:
     """Each component's lowest and highest time as arrays (its measured time where it has no range), or
-    ``None`` when no component has a range."""
-    ranges = time_ranges(profile)
-    if ranges is None:
-        return None
-    times, _ = profile.arrays()
-    lows = np.array(ranges[0], dtype=float)  # None becomes NaN: no range on that side
-    highs = np.array(ranges[1], dtype=float)
-    return np.where(np.isnan(lows), times, lows), np.where(np.isnan(highs), times, highs)
+    ``None`` when no component has a range (kept by the profile between edits)."""
+    return profile.time_bounds()
 
 
 def _classes(profile: Profile, pairs: PlanPairs) -> tuple[NDArray[np.int64], list[tuple[int, ...]]]:

@@ -128,3 +128,19 @@ def test_a_new_k_keeps_the_estimate_that_holds_it_and_drops_one_that_does_not():
     assert o.with_speedup(5.0).speedup_range == (3.0, 6.0)
     moved = o.with_speedup(8.0)
     assert (moved.speedup, moved.speedup_range, moved.effort, moved.confidence) == (8.0, (8.0, 8.0), 5.0, 0.7)
+
+
+def test_the_profile_keeps_its_time_bounds_current_through_edits():
+    p = Profile([Component("a", 10.0), Component("b", 5.0)], [])
+    assert p.time_bounds() is None
+    p.set_component(1, Component("b", 5.0, time_low=4.0, time_high=7.0))
+    low, high = p.time_bounds()
+    assert list(low) == [10.0, 4.0] and list(high) == [10.0, 7.0]
+    p.set_component(0, Component("a", 12.0, time_high=15.0))
+    low, high = p.time_bounds()
+    assert list(low) == [12.0, 4.0] and list(high) == [15.0, 7.0]
+    p.set_components([Component("c", 1.0)])
+    assert p.time_bounds() is None
+    q = Profile([Component("a", 1.5, time_low=1.0)], [], unit=TimeUnit.S)
+    q.set_unit(TimeUnit.MS)
+    assert list(q.time_bounds()[0]) == [1000.0]
