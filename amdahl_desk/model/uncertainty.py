@@ -170,7 +170,8 @@ def _sensitivity(profile: Profile, analysis: Analysis, pairs: PlanPairs) -> tupl
 
 
 def _ranking(profile: Profile, inputs: Inputs) -> tuple[Value, ...]:
-    """Expected time saved alone: Σ over its targets of E[t]·(1 − c·E[1/k]) (times and k independent)."""
+    """Expected time saved alone: Σ over its targets of E[t]·c·(1 − E[1/k]) — it saves t(1 − 1/k) when it works
+    (probability c) and nothing when it fails (times, k and failure independent)."""
     expected = inputs.times
     if inputs.bounds is not None:
         low, high = inputs.bounds
@@ -182,7 +183,7 @@ def _ranking(profile: Profile, inputs: Inputs) -> tuple[Value, ...]:
     for j, o in enumerate(profile.optimizations):
         k_low, k_high = o.speedup_range
         reciprocal = Pert(k_low, o.speedup, k_high).mean_reciprocal()
-        saved = float(affected[j]) * (1.0 - o.confidence * reciprocal)
+        saved = float(affected[j]) * o.confidence * (1.0 - reciprocal)
         per_day = None
         if o.effort is not None:
             per_day = saved / o.effort if o.effort > 0 else (math.inf if saved > 0 else 0.0)

@@ -140,12 +140,17 @@ def test_the_ranking_is_expected_time_saved_per_engineer_day():
     ]
     u = figures(training(*opts))
     saved = {v.name: v for v in u.ranking}
-    expected = 600 * (1 - 0.5 * pert_expectation(3, 4, 6, lambda x: 1 / x))
+    # Half the time it works and saves 600·(1 − 1/k); half the time it fails and saves nothing.
+    expected = 0.5 * pert_expectation(3, 4, 6, lambda x: 600 - 600 / x)
     assert saved["Reduced precision"].expected_time_saved == pytest.approx(expected, rel=1e-4)
     assert saved["Reduced precision"].saved_per_day == pytest.approx(expected / 10, rel=1e-4)
     assert saved["Fusion"].saved_per_day == pytest.approx(75.0)
     assert saved["Input"].saved_per_day is None  # no effort
     assert [v.name for v in u.ranking] == ["Fusion", "Reduced precision", "Input"]
+    # 150 ms at 2× saves 75 ms when it works: 60 ms expected at 80% odds.
+    odds = figures(training(Optimization("Fusion", ("Other GPU kernels",), 2.0, effort=2.0, confidence=0.8)))
+    assert odds.ranking[0].expected_time_saved == pytest.approx(60.0)
+    assert odds.ranking[0].saved_per_day == pytest.approx(30.0)
 
 
 def test_a_profile_without_ranges_has_no_uncertainty_and_a_point_distribution():
