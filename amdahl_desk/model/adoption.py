@@ -11,7 +11,7 @@ from .analysis import plan_pairs
 from .component_matching import match_components
 from .component_matching import name_key as _key
 from .profile import Optimization, Profile
-from .units import convert, format_speedup
+from .units import format_speedup
 
 if TYPE_CHECKING:
     from .comparison import Comparison, ComponentComparison
@@ -142,6 +142,6 @@ def continue_from_after(
         carried.append(replace(o, targets=targets, enabled=False))
     names = {_key(o.name) for o in carried}
     carried += [replace(o, enabled=False) for o in after.optimizations if _key(o.name) not in names]
-    comps = [c._replace(time=convert(c.time, after.unit, before.unit)) for c in after.components]
+    comps = [c.in_unit(after.unit, before.unit) for c in after.components]
     settings = before.settings
     return Continued(Profile(comps, carried, settings, before.unit), tuple(notes))

@@ -108,6 +108,9 @@ def hourly_rate(settings: LoadCostFields) -> float | None:
     return settings.gpu_price_per_hour + (energy or 0.0)
 
 
+LOAD_AND_COST, PLANS = "load and cost", "plans"
+
+
 @dataclass(frozen=True)
 class SettingRow:
     """One row of a Settings sheet: its label, what it means, and how its value is read and written."""
@@ -116,6 +119,7 @@ class SettingRow:
     label: str
     meaning: str
     aliases: tuple[str, ...]
+    section: str = LOAD_AND_COST  # which settings form shows it
 
 
 SETTING_ROWS: tuple[SettingRow, ...] = (
@@ -152,6 +156,7 @@ SETTING_ROWS: tuple[SettingRow, ...] = (
         "Plan confidence",
         'plans: the probability a plan must reach to meet the target ("80%" or 0.8; default 80%)',
         ("plan confidence", "confidence level", "confidence", "required confidence"),
+        PLANS,
     ),
 )
 """The rows the Settings sheet gains, in order. ``currency`` has no row: it is written with the prices."""

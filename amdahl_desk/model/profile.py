@@ -384,16 +384,7 @@ class Profile:
     def set_unit(self, unit: TimeUnit) -> None:
         """Express every time in ``unit``: the same measurements, other numbers."""
         old = self.unit
-        self.components = [
-            c._replace(time=convert(c.time, old, unit))
-            if c.time_low is None and c.time_high is None
-            else c._replace(
-                time=convert(c.time, old, unit),
-                time_low=None if c.time_low is None else convert(c.time_low, old, unit),
-                time_high=None if c.time_high is None else convert(c.time_high, old, unit),
-            )
-            for c in self.components
-        ]
+        self.components = [c.in_unit(old, unit) for c in self.components]
         self._index = None
         self._arrays = None
         self._ranges = False

@@ -10,7 +10,7 @@ from typing import NamedTuple
 from .errors import Problem
 from .load_settings import load_cost_problems
 from .objective_specs import END_TO_END, normalise_objectives
-from .units import ParseError
+from .units import ParseError, TimeUnit, convert
 
 
 class Scaling(str, Enum):
@@ -149,6 +149,16 @@ class Component(_ComponentFields):
         if self.time_low is not None or self.time_high is not None:
             more += f", time_low={self.time_low!r}, time_high={self.time_high!r}"
         return f"Component({self.name!r}, {self.time!r}, {self.scaling.value}, group={self.group!r}{more})"
+
+    def in_unit(self, source: TimeUnit, target: TimeUnit) -> Component:
+        """The same component, its time and range (in ``source``) written in ``target``."""
+        if self.time_low is None and self.time_high is None:
+            return self._replace(time=convert(self.time, source, target))
+        return self._replace(
+            time=convert(self.time, source, target),
+            time_low=None if self.time_low is None else convert(self.time_low, source, target),
+            time_high=None if self.time_high is None else convert(self.time_high, source, target),
+        )
 
     def with_time(self, time: float) -> Component:
         """A copy measured at ``time``: its range stays while it holds the new time; outside it, the range (the spread

@@ -370,3 +370,16 @@ def test_the_open_document_is_untouched():
     with pytest.raises(ComparisonError):
         compare(before, after, {"A": "nope"})
     assert before == kept_before and after == kept_after
+
+
+def test_continuing_from_an_after_profile_in_seconds_converts_its_time_ranges():
+    # An after profile measured in seconds, its steps' spread kept: 0.03 s (0.025–0.04 s) is 30 ms (25–40 ms).
+    after = Profile(
+        [Component("A", 0.03, time_low=0.025, time_high=0.04), Component("B", 0.2, time_high=0.25)],
+        [],
+        Settings(),
+        TimeUnit.S,
+    )
+    before = Profile([Component("A", 100.0), Component("B", 200.0)], [Optimization("fast A", ("A",), 4)])
+    p = continue_from_after(before, after, {}).profile
+    assert [(c.time, c.time_range) for c in p.components] == [(30.0, (25.0, 40.0)), (200.0, (200.0, 250.0))]

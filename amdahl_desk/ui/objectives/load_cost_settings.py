@@ -11,7 +11,7 @@ from typing import Any, cast
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from ...model.errors import ProfileError
-from ...model.load_settings import SETTING_PARSERS, SETTING_ROWS, setting_texts
+from ...model.load_settings import LOAD_AND_COST, SETTING_PARSERS, SETTING_ROWS, setting_texts
 from ...model.numbers import ParseError
 from ...model.profile import Settings
 from ...model.quantities import same_currency
@@ -42,6 +42,8 @@ class LoadCostSettings(QWidget):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for row in SETTING_ROWS:
+            if row.section != LOAD_AND_COST:
+                continue  # the plans' settings belong with the plans
             edit = QLineEdit(self)
             edit.setObjectName(row.field)
             edit.setPlaceholderText(PLACEHOLDERS.get(row.field, ""))
