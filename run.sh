@@ -94,6 +94,8 @@ case "${1:-}" in
     setup "[test]"
     # Checks the desktop entry when available; its test is skipped without it.
     (install_debs desktop-file-utils) >/dev/null 2>&1 || true
+    # Exported SVG and PDF are checked as other programs draw them: rsvg-convert and pdftoppm.
+    (install_debs librsvg2-bin poppler-utils) >/dev/null 2>&1 || true
     # The bundle test (marked slow) builds with PyInstaller: only when slow tests are asked for.
     if [[ " $* " != *"not slow"* ]]; then
       install_bundle_debs "$VENV/bin/python"

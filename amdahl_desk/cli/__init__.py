@@ -28,6 +28,7 @@ SUBCOMMANDS: dict[str, str] = {
     "import": ".import_",
     "fit": ".fit",
     "compare": ".compare",
+    "whatif": ".whatif",
 }
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "SUBCOMMANDS", "BadInputError", "entry", "main"]

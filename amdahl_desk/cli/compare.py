@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model.comparison import Adoption, Comparison, ComponentComparison, adopt_measured_k, compare
 from ..model.errors import ProfileError
@@ -13,6 +13,9 @@ from ..model.profile import Profile
 from ..model.traces import GROUPINGS
 from ..model.units import format_speedup, format_time
 from .common import EXIT_OK, BadInputError, print_warnings, write_json
+
+if TYPE_CHECKING:
+    from ..model.traces.trace_comparison import DependencyCheck
 
 NAME = "compare"
 
@@ -131,13 +134,59 @@ def run(args: argparse.Namespace) -> int:
         raise BadInputError(f"cannot compare {args.before} with {args.after}:\n{exc}") from None
     print_warnings("compare", result.warnings)
     adoption = adopt_measured_k(before, result)
+    check = with_dependencies(args, before, result) if is_trace(args.before) else None
     if args.json:
         data = to_json_dict(result, adoption)
         data["before_file"], data["after_file"] = args.before, args.after
+        if check is not None:
+            data["with_dependencies"] = check.to_json()
         write_json(data, indent=2)
     else:
         print(comparison_text(result, adoption, before, args.before, args.after))
+        if check is not None:
+            print(dependency_line(check))
     return EXIT_OK
+
+
+def with_dependencies(args: argparse.Namespace, before: Profile, c: Comparison) -> DependencyCheck | None:
+    """The before trace's critical path with each component sped up by its measured k; None when the traces
+    have no steps or are not PyTorch traces with events (a summary, a speedscope profile)."""
+    from ..files.traces.graph_source import load_rank_graph
+    from ..model.traces.errors import TraceError
+    from ..model.traces.trace_comparison import check_with_dependencies
+    from ..model.traces.trace_index import find_step_windows
+    from ..model.traces.whatif import prepare
+
+    matchers = before.settings.trace_events
+    if not matchers or args.total:
+        return None
+    try:
+        first = load_rank_graph(args.before)
+        second = load_rank_graph(args.after)
+        pt = prepare(first.trace, source=first.source)
+    except TraceError:
+        return None
+    steps = find_step_windows(second.trace)
+    if not steps:
+        return None
+    after_step = sum(s.end - s.start for s in steps) / len(steps) / 1000
+    ks = {
+        r.name: (math.inf if r.eliminated else r.measured_k) for r in c.rows if r.measured_k is not None or r.eliminated
+    }
+    times = {comp.name: comp.time for comp in before.components}
+    return check_with_dependencies(pt, matchers, times, {k: v for k, v in ks.items() if v is not None}, after_step)
+
+
+def dependency_line(d: DependencyCheck) -> str:
+    sum_text = "—" if d.sum_speedup is None else format_speedup(d.sum_speedup)
+    line = (
+        f"With the trace's dependencies: the components' measured changes predict "
+        f"{format_speedup(d.predicted_speedup)} (the sum of their times says {sum_text}); "
+        f"the steps measure {format_speedup(d.measured_speedup)}."
+    )
+    if d.unmatched:
+        line += f" Not found in the before trace's events: {', '.join(d.unmatched)}."
+    return line
 
 
 def _num(value: float | None) -> float | None:

@@ -8,9 +8,7 @@ import sys
 from typing import Any
 
 from ..model.fit import FitResult, fit_measurements
-from ..model.fit_text import percent, profile_comparison
-from ..model.measurements import MeasureKind
-from ..model.units import format_number, format_speedup
+from ..model.fit_text import profile_comparison
 from .common import EXIT_BAD_INPUT, EXIT_OK, print_warnings, write_json
 
 NAME = "fit"
@@ -95,55 +93,6 @@ def to_json_dict(result: FitResult, comparison: str | None = None) -> dict[str, 
     return out
 
 
-def _pm(value: float, err: float) -> str:
-    return f"{value:.4g} ± {err:.2g}" if math.isfinite(err) else f"{value:.4g} (no standard error with 3 runs)"
-
-
-def report_text(result: FitResult, source: str, comparison: str | None = None) -> str:
-    """The fit as a review answer: the verdict first, then the table and the coefficients behind it."""
-    m, pts = result.measurements, result.points
-    what = "runtimes" if m.kind is MeasureKind.TIME else "throughputs"
-    unit = f" ({m.unit})" if m.unit else ""
-    lines = []
-    if len(m):
-        lines.append(
-            f"{len(m)} measured {what}{unit} from {source}, N = {format_number(float(pts.n.min()))}"
-            f"–{format_number(float(pts.n.max()))} {m.noun}; baseline N0 = {format_number(result.baseline_n or 0)}."
-        )
-    lines += [""] + list(result.notes)
-    if comparison:
-        lines.append(comparison)
-    if len(m):
-        name = m.count_name or "N"
-        lines += ["", f"{name:>10}  {m.value_header:>20}  {'Speedup':>8}  {'Efficiency':>10}  {'Karp–Flatt e':>12}"]
-        for i in range(len(m)):
-            e = pts.karp_flatt[i]
-            lines.append(
-                f"{format_number(float(pts.n[i])):>10}  {format_number(float(pts.value[i])):>20}  "
-                f"{format_speedup(float(pts.speedup[i])):>8}  {percent(float(pts.efficiency[i])):>10}  "
-                f"{'—' if e != e else percent(float(e)):>12}"
-            )
-    if result.amdahl is not None:
-        a = result.amdahl
-        lines += [
-            "",
-            f"Amdahl: P = {_pm(a.parallel_fraction, a.stderr)}, ceiling {format_speedup(a.ceiling)}, R² = {a.r_squared:.4f}",
-        ]
-    if result.usl is not None:
-        u = result.usl
-        lines.append(
-            f"USL: α = {_pm(u.alpha, u.alpha_stderr)}, β = {_pm(u.beta, u.beta_stderr)}, "
-            f"γ = {_pm(u.gamma, u.gamma_stderr)}, R² = {u.r_squared:.4f}"
-        )
-        peak = (
-            "none (β = 0: the curve never turns down)"
-            if u.peak_n is None
-            else f"N* = {u.peak_n:.4g}, X(N*) = {u.peak_x:.4g}"
-        )
-        lines.append(f"     peak {peak}; limit γ/α = {format_number(u.limit_x)}")
-    return "\n".join(lines)
-
-
 def _profile_p(path: str) -> tuple[float, int]:
     """The profile's parallel fraction and the GPU count N0 it is a share at."""
     from ..files import load_profile
@@ -167,7 +116,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         write_json(to_json_dict(result, comparison), indent=2)
     else:
-        print(report_text(result, loaded.source, comparison))
+        from ..present.fit import fit_text
+
+        print(fit_text(result, loaded.source, comparison))
     for problem in result.problems:
         print(f"{loaded.source}: {loaded.locate(problem)}", file=sys.stderr)
     return EXIT_BAD_INPUT if result.problems else EXIT_OK

@@ -54,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from ..files.traces import import_trace
 
     opts = options(args)
+    if args.json:
+        from dataclasses import replace
+
+        opts = replace(opts, critical_path=True)  # the JSON gains the steps' critical path
     if args.out and Path(args.out).suffix.lower() not in (".xlsx", ".csv"):
         raise BadInputError(f"--out: {args.out} should end in .xlsx or .csv")
     result = import_trace(args.traces, opts)
@@ -79,14 +83,20 @@ def text(result: ImportResult) -> str:
     width = max([len(c.name) for c in result.components] + [9])
     lines.append(f"{'component':<{width}}  {'time (' + unit + ')':>12}  {'share':>6}  scaling")
     for c in result.components:
-        lines.append(f"{c.name:<{width}}  {c.time:>12.4g}  {c.time / total:>6.1%}  {c.scaling.value}")
+        scaling = c.scaling.value + ("?" if c.guessed else "")
+        lines.append(f"{c.name:<{width}}  {c.time:>12.4g}  {c.time / total:>6.1%}  {scaling}")
     lines.append(f"{'total':<{width}}  {result.total:>12.4g}")
+    if any(c.guessed for c in result.components):
+        lines.append("(? a class the import guessed from the name: check it; the workbook keeps it as a guess)")
     if result.steps:
         lines.append("")
         lines.append(f"steps: mean {result.step_time:.4g} {unit} over {sum(not s.excluded for s in result.steps)}")
+        far = " (far from the median)"
         for s in result.steps:
-            mark = " (left out)" if s.excluded else " (far from the median)" if s.flagged else ""
-            lines.append(f"  {s.name}: {s.time:.4g} {unit}{mark}")
+            mark = " (left out)" if s.excluded else far if s.flagged else ""
+            gpu = "" if s.gpu_time is None else f", GPU stretch {s.gpu_time:.4g} {unit}"
+            gpu += far if s.gpu_flagged and not s.excluded else ""
+            lines.append(f"  {s.name}: {s.time:.4g} {unit}{gpu}{mark}")
     if result.gpu is not None:
         g = result.gpu
         lines.append("")

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from ..model.load_settings import SETTING_PARSERS as LOAD_COST_PARSERS
 from ..model.numbers import AmbiguousNumberError, Decimal, decide_decimal
 from ..model.profile import OverheadModel
+from ..model.trace_link import parse_trace_events
 from ..model.units import (
     ParseError,
     TimeUnit,
@@ -120,6 +121,9 @@ def _physical(value: CellValue, parse: Callable[[str, Decimal | None], float], d
 # Each setting's parser: (cell, the column's decimal separator) → value.
 SETTING_PARSERS: dict[str, Callable[[CellValue, Decimal | None], object]] = {
     "boundary": lambda v, d: as_text(v),
+    "trace_source": lambda v, d: as_text(v),
+    "trace_grouping": lambda v, d: as_text(v),
+    "trace_events": lambda v, d: parse_trace_events(as_text(v)),
     "baseline_gpus": lambda v, d: _count(v, "baseline GPU count"),
     "gpu_counts": lambda v, d: _gpu_counts(v),
     "max_gpus": lambda v, d: _count(v, "maximum GPU count"),

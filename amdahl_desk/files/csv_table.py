@@ -10,6 +10,8 @@ from ..model.errors import ProfileError
 from ..model.objective_specs import objectives_text
 from ..model.profile import Profile
 from .grid import Grid
+from .guessed_column import HEADER as GUESSED_HEADER
+from .guessed_column import guessed_cells
 from .tables import Loaded, TableReader
 
 MAX_CSV_BYTES = 64 * 2**20
@@ -106,11 +108,13 @@ def csv_text(profile: Profile) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     with_objectives = any(c.objectives for c in profile.components)
     with_ranges = any(c.time_low is not None or c.time_high is not None for c in profile.components)
+    guesses = guessed_cells(profile.components)
     unit = profile.unit.value
     header = ["Component", f"Time ({unit})", "Scaling", "Group", "Notes"]
-    header += ["Objectives"] if with_objectives else []
-    writer.writerow(header + [f"Time low ({unit})", f"Time high ({unit})"] if with_ranges else header)
-    for c in profile.components:
+    header += ["Objectives"] * with_objectives + [GUESSED_HEADER] * (guesses is not None)
+    header += [f"Time low ({unit})", f"Time high ({unit})"] * with_ranges
+    writer.writerow(header)
+    for i, c in enumerate(profile.components):
         row = [
             escape_field(c.name),
             repr(c.time) if c.time != int(c.time) else int(c.time),
@@ -120,6 +124,8 @@ def csv_text(profile: Profile) -> str:
         ]
         if with_objectives:
             row.append(escape_field(objectives_text(c.objectives)))
+        if guesses is not None:
+            row.append(guesses[i])
         if with_ranges:
             row += ["" if v is None else repr(v) for v in (c.time_low, c.time_high)]
         writer.writerow(row)

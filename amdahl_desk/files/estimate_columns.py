@@ -125,9 +125,9 @@ def optimization_with(opt: Optimization, estimates: dict[str, float]) -> Optimiz
 
 def write_estimate_columns(
     ws: Worksheet, profile: Profile, first: int, header: Format, formats: dict[str, Format]
-) -> None:
+) -> int:
     """Optimizations' Speedup low, Speedup high, Effort (days) and Confidence from column ``first`` on, each only
-    when some optimization has one (``formats``: "k" and "share")."""
+    when some optimization has one (``formats``: "k" and "share"); the last column written (``first`` − 1: none)."""
     opts = profile.optimizations
     col = first
     for fld in ESTIMATE_FIELDS:
@@ -143,10 +143,12 @@ def write_estimate_columns(
             if value is not None:
                 ws.write_number(row, col, value, fmt)
         col += 1
+    return col - 1
 
 
-def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Format) -> None:
-    """Components' Time low and Time high (in the profile's unit) from column ``first`` on, when some has one."""
+def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Format) -> int:
+    """Components' Time low and Time high (in the profile's unit) from column ``first`` on, when some has one;
+    the last column written (``first`` − 1: none)."""
     unit = profile.unit.value
     col = first
     for fld, label in (("time_low", "Time low"), ("time_high", "Time high")):
@@ -159,6 +161,7 @@ def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Forma
             if value is not None:
                 ws.write_number(row, col, value)
         col += 1
+    return col - 1
 
 
 def decision_rows(profile: Profile, analysis: Analysis) -> list[tuple[str, float | None, str]]:

@@ -9,7 +9,9 @@ from ..model.load_settings import SETTING_ROWS
 from ..model.measurements import Measurements
 from ..model.objective_specs import objectives_text
 from ..model.profile import Profile, Settings
+from ..model.trace_link import TRACE_ROWS, trace_events_text
 from .measurements import measurement_rows
+from .print_layout import print_sheet
 
 if TYPE_CHECKING:
     from xlsxwriter.format import Format
@@ -21,15 +23,16 @@ OBJECTIVES, MEASUREMENTS = "Objectives", "Measurements"
 
 def objectives_column(
     ws: Worksheet, profile: Profile, col: int, header: Format, printable: Callable[[str], str]
-) -> None:
-    """The Components sheet's Objectives column, written only when some component names an objective."""
+) -> bool:
+    """The Components sheet's Objectives column, written only when some component names an objective (then True)."""
     if not any(c.objectives for c in profile.components):
-        return
+        return False
     ws.set_column(col, col, 24)
     ws.write_string(0, col, "Objectives", header)
     for row, c in enumerate(profile.components, start=1):
         if c.objectives:
             ws.write_string(row, col, printable(objectives_text(c.objectives)))
+    return True
 
 
 def load_cost_rows(profile: Profile) -> list[tuple[str, object, str]]:
@@ -48,6 +51,17 @@ def load_cost_rows(profile: Profile) -> list[tuple[str, object, str]]:
         "plan_confidence": s.plan_confidence if s.plan_confidence != Settings().plan_confidence else None,
     }
     return [(r.label, values[r.field], r.meaning) for r in SETTING_ROWS if values[r.field] is not None]
+
+
+def trace_rows(profile: Profile) -> list[tuple[str, object, str]]:
+    """The Settings sheet's rows of a profile imported from a trace: the trace, its grouping, each component's events."""
+    s = profile.settings
+    values: dict[str, object] = {
+        "trace_source": s.trace_source or None,
+        "trace_grouping": s.trace_grouping or None,
+        "trace_events": trace_events_text(s.trace_events) if s.trace_events else None,
+    }
+    return [(r.label, values[r.field], r.meaning) for r in TRACE_ROWS if values[r.field] is not None]
 
 
 def _price(amount: float | None, currency: str, per: str) -> object:
@@ -72,6 +86,7 @@ def write_objectives_sheet(book: Workbook, profile: Profile, header: Format, pri
             ws.write_number(row, 1, spec.target_time)
         if spec.notes:
             ws.write_string(row, 2, printable(spec.notes))
+    print_sheet(ws, len(profile.objectives), 2)
 
 
 def write_measurements_sheet(
@@ -92,3 +107,4 @@ def write_measurements_sheet(
                     ws.write_string(r, col, printable(value))
             elif isinstance(value, (int, float)):
                 ws.write_number(r, col, value)
+    print_sheet(ws, len(rows) - 1, 3)

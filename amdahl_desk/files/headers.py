@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from ..model.load_settings import SETTING_ROWS
+from ..model.trace_link import TRACE_ROWS
 from ..model.units import ParseError, TimeUnit, parse_unit
 from .grid import CellValue, Grid, as_text
 
@@ -18,6 +19,7 @@ COMPONENT_HEADERS = {
     "group": {"group", "category"},
     "notes": {"notes", "note", "comment", "comments"},
     "objectives": {"objectives", "objective", "boundaries"},
+    "scaling_guessed": {"scaling guessed", "scaling is a guess", "guessed scaling"},
     "time_low": {"time low", "low time", "time (low)", "min time", "time min", "fastest", "fastest time"},
     "time_high": {"time high", "high time", "time (high)", "max time", "time max", "slowest", "slowest time"},
 }
@@ -108,6 +110,7 @@ SETTING_KEYS = {
     "ring bandwidth": "ring_bandwidth",
     "bandwidth": "ring_bandwidth",
     **{alias: row.field for row in SETTING_ROWS for alias in (row.label.lower(), *row.aliases)},
+    **{alias: row.field for row in TRACE_ROWS for alias in (row.label.lower(), *row.aliases)},
 }
 SETTING_NAMES = [
     "Unit",
@@ -122,6 +125,7 @@ SETTING_NAMES = [
     "Ring message size",
     "Ring bandwidth",
     *(row.label for row in SETTING_ROWS),
+    *(row.label for row in TRACE_ROWS),
 ]
 OBJECTIVE_HEADERS = {
     "name": {"objective", "objectives", "name", "boundary"},

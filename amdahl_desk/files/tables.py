@@ -43,6 +43,7 @@ from .cells import (
 )
 from .estimate_columns import EstimateCells, optimization_with, read_time_ranges
 from .grid import CellValue, Grid, as_text, is_empty, shown
+from .guessed_column import with_guesses
 from .headers import (
     COMPONENT_HEADERS,
     OPTIMIZATION_HEADERS,
@@ -163,8 +164,8 @@ class TableReader:
         if written is None and bare_unit is unit and not self._row_errors:
             # Every time a plain number in the table's unit, no cell refused (the usual big sheet): one pass at
             # C speed. The reader's names are already stripped: tuple.__new__ skips Component.__new__.
-            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7], None, None)) for r in rows]  # type: ignore[index]
-            return self._with_ranges(grid, header, cols, made, unit, bare_unit)
+            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7], False, None, None)) for r in rows]  # type: ignore[index]
+            return self._with_ranges(grid, header, cols, self._with_guesses(made), unit, bare_unit)
         components: list[Component] = []
         for row in rows:
             if row.error is not None:
@@ -178,9 +179,11 @@ class TableReader:
                 time = convert(row.time[0], row.time[1] or bare_unit, unit)
             # The reader's names are already stripped: tuple.__new__ skips Component.__new__ and its strip().
             components.append(
-                new_tuple(Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives, None, None))
+                new_tuple(
+                    Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives, False, None, None)
+                )
             )
-        return self._with_ranges(grid, header, cols, components, unit, bare_unit)
+        return self._with_ranges(grid, header, cols, self._with_guesses(components), unit, bare_unit)
 
     def _with_ranges(
         self, grid: Grid, header: int, cols: dict[str, int], components: list[Component], unit: TimeUnit, bare: TimeUnit
@@ -212,11 +215,16 @@ class TableReader:
             plain.groups,
             plain.notes,
             plain.objectives,
+            repeat(False),
             repeat(None),  # no time ranges in a plain table
             repeat(None),
             strict=False,
         )
-        return list(map(tuple.__new__, repeat(Component), fields)), unit
+        return self._with_guesses(list(map(tuple.__new__, repeat(Component), fields))), unit
+
+    def _with_guesses(self, components: list[Component]) -> list[Component]:
+        assert self._component_cells is not None  # set by both paths before they build the components
+        return with_guesses(components, *self._component_cells, self.problem)
 
     def _missing_header(self, grid: Grid) -> None:
         first = next((r for r in range(len(grid.rows)) if any(not is_empty(v) for v in grid.rows[r])), None)

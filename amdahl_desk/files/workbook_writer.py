@@ -10,67 +10,33 @@ Imported only when a workbook is written.
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
-from typing import Any
 
-import xlsxwriter
 from xlsxwriter.format import Format
-from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from ..model.analysis import Analysis, analyse
+from ..model.analysis import Analysis, analyse, plan_pairs
 from ..model.errors import ProfileError
-from ..model.profile import Profile, Scaling
+from ..model.profile import Profile
 from ..model.units import decimal_text
-from ..present.report import headline, target_sentence
-from .estimate_columns import decision_rows, write_estimate_columns, write_time_ranges
-from .extra_sheets import load_cost_rows, objectives_column, write_measurements_sheet, write_objectives_sheet
+from .estimate_columns import write_estimate_columns, write_time_ranges
+from .extra_sheets import (
+    load_cost_rows,
+    objectives_column,
+    trace_rows,
+    write_measurements_sheet,
+    write_objectives_sheet,
+)
+from .guessed_column import HEADER as GUESSED_HEADER
+from .guessed_column import guessed_cells
+from .print_layout import print_sheet
+from .summary_sheet import bar_chart_height, write_summary
+from .xlsx_book import Book, printable
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
-TIME_FORMAT = "#,##0.###"
-SPEEDUP_FORMAT, SHARE_FORMAT, K_FORMAT = '0.00"×"', "0.0%", '0.###"×"'
-CHART_ROWS = 25  # components charted by name; the table keeps them all
-MAX_TEXT = 32_767  # the most characters a cell holds
-# Characters XML 1.0 cannot carry; a spreadsheet program would refuse the file.
-_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+MAX_FORMULA = 8_000  # a New time formula longer than this keeps its k as a number (Excel allows 8,192)
 
-__all__ = ["printable", "write_workbook"]
-
-
-def printable(value: str) -> str:
-    """Text an xlsx file can hold: control characters become U+FFFD, and at most 32,767 characters."""
-    if _ILLEGAL.search(value):
-        value = _ILLEGAL.sub("\ufffd", value)
-    return value[:MAX_TEXT]
-
-
-class _Book:
-    """The workbook being written and its formats."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.book: Workbook = xlsxwriter.Workbook(
-            str(path),
-            {"strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False},
-        )
-        add = self.book.add_format
-        self.header = add({"bold": True, "bg_color": "#DDE4EE"})
-        self.bold = add({"bold": True})
-        self.title = add({"bold": True, "font_size": 14})
-        self.time = add({"num_format": TIME_FORMAT})
-        self.bold_time = add({"num_format": TIME_FORMAT, "bold": True})
-        self.share = add({"num_format": SHARE_FORMAT})
-        self.bold_share = add({"num_format": SHARE_FORMAT, "bold": True})
-        self.speedup = add({"num_format": SPEEDUP_FORMAT})
-        self.k = add({"num_format": K_FORMAT})
-        self.right = add({"align": "right"})
-
-    def number(self, ws: Worksheet, row: int, col: int, value: float, fmt: Format) -> None:
-        """A figure; an unbounded one (a ceiling at f = 1) as ∞, which no number format shows."""
-        if math.isfinite(value):
-            ws.write_number(row, col, value, fmt)
-        else:
-            ws.write_string(row, col, "∞", self.right)
+__all__ = ["bar_chart_height", "printable", "write_workbook"]
 
 
 def _text(ws: Worksheet, row: int, col: int, value: str, fmt: Format | None = None) -> None:
@@ -88,18 +54,18 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
             analysis = analyse(profile)
         except ProfileError:
             analysis = None
-    out = _Book(path)
+    out = Book(path)
     _write_components(out, profile, analysis)
     _write_optimizations(out, profile)
     _write_settings(out, profile)
     write_objectives_sheet(out.book, profile, out.header, printable)
     write_measurements_sheet(out.book, profile.measurements, out.header, printable)
     if analysis is not None:
-        _write_summary(out, profile, analysis)
+        write_summary(out, profile, analysis)
     out.book.close()
 
 
-def _write_components(out: _Book, profile: Profile, analysis: Analysis | None) -> None:
+def _write_components(out: Book, profile: Profile, analysis: Analysis | None) -> None:
     ws = out.book.add_worksheet(COMPONENTS)
     name_width = max(16, min(48, max((len(c.name) for c in profile.components), default=10) + 2))
     for col, width in enumerate([name_width, 14, 10, 15, 16, 40, 16]):
@@ -116,9 +82,11 @@ def _write_components(out: _Book, profile: Profile, analysis: Analysis | None) -
     n = len(comps)
     total_row = n + 2  # the Total line, in the sheet's 1-based numbering
     total = analysis.baseline_total if analysis is not None else math.fsum(c.time for c in comps)
-    # New time = time ÷ the product of the enabled optimizations' k, as a formula on the Time cell, so
-    # the workbook's chart follows when a time is edited in a spreadsheet program. Not read back.
+    # New time = time ÷ the k of each optimization that targets the row and is enabled, as a formula on the
+    # Time cell and on the Optimizations sheet's Enabled and Speedup cells: editing a time, a speedup or a
+    # tick in a spreadsheet program moves the New time and the charts. Not read back.
     factors = analysis.component_speedup.tolist() if analysis is not None else [1.0] * n
+    divisors = new_time_divisors(profile)
     share_formula = f"=IF($B${total_row}=0,0,B{{}}/$B${total_row})"
     share_fmt = out.share
     write_string, write_number, write_formula = ws.write_string, ws.write_number, ws.write_formula
@@ -140,7 +108,8 @@ def _write_components(out: _Book, profile: Profile, analysis: Analysis | None) -
             write_string(row, 4, printable(c.group))
         if c.notes:
             write_string(row, 5, printable(c.notes))
-        write_formula(row, 6, f"=B{r}/{k!r}" if k != 1.0 else f"=B{r}", None, new)
+        divisor = divisors[i] if len(divisors[i]) < MAX_FORMULA else repr(k)  # Excel's limit is 8,192 characters
+        write_formula(row, 6, f"=B{r}/{divisor}" if divisor else f"=B{r}", None, new)
     last = n + 1
     ws.write_string(n + 1, 0, "Total", out.bold)
     if n:
@@ -152,11 +121,35 @@ def _write_components(out: _Book, profile: Profile, analysis: Analysis | None) -
         ws.write_number(n + 1, 1, 0, out.bold_time)
         ws.write_number(n + 1, 2, 0, out.bold_share)
         ws.write_number(n + 1, 6, 0, out.bold)
-    objectives_column(ws, profile, 7, out.header, printable)
-    write_time_ranges(ws, profile, 8 if any(c.objectives for c in comps) else 7, out.header)
+    has_objectives = objectives_column(ws, profile, 7, out.header, printable)
+    last_col = 7 if has_objectives else 6
+    guesses = guessed_cells(comps)
+    if guesses is not None:
+        last_col += 1
+        ws.set_column(last_col, last_col, 16)
+        ws.write_string(0, last_col, GUESSED_HEADER, out.header)
+        for row, cell in enumerate(guesses, start=1):
+            if cell:
+                ws.write_string(row, last_col, cell)
+    last_col = write_time_ranges(ws, profile, last_col + 1, out.header)
+    print_sheet(ws, n + 1, last_col)
 
 
-def _write_optimizations(out: _Book, profile: Profile) -> None:
+def new_time_divisors(profile: Profile) -> list[str]:
+    """Per component, the product of ``IF(Enabled, Speedup, 1)`` over the optimizations that target it ("" for none).
+
+    Targets are resolved once, by the model's :func:`plan_pairs`, so the formula multiplies the same k the
+    analysis did (an optimization that names a row twice counts twice there too).
+    """
+    pairs = plan_pairs(profile)
+    factors: list[list[str]] = [[] for _ in profile.components]
+    for opt, comp in zip(pairs.opt_idx.tolist(), pairs.comp_idx.tolist(), strict=True):
+        r = opt + 2  # the optimization's row on its sheet
+        factors[comp].append(f"IF({OPTIMIZATIONS}!$A${r},{OPTIMIZATIONS}!$D${r},1)")
+    return [f"({'*'.join(f)})" if len(f) > 1 else (f[0] if f else "") for f in factors]
+
+
+def _write_optimizations(out: Book, profile: Profile) -> None:
     ws = out.book.add_worksheet(OPTIMIZATIONS)
     for col, width in enumerate([10, 32, 48, 10, 40]):
         ws.set_column(col, col, width)
@@ -168,10 +161,11 @@ def _write_optimizations(out: _Book, profile: Profile) -> None:
         _text(ws, row, 2, "; ".join(o.targets))
         out.number(ws, row, 3, o.speedup, out.k)
         _text(ws, row, 4, o.notes)
-    write_estimate_columns(ws, profile, 5, out.header, {"k": out.k, "share": out.share})
+    last_col = write_estimate_columns(ws, profile, 5, out.header, {"k": out.k, "share": out.share})
+    print_sheet(ws, len(profile.optimizations), last_col)
 
 
-def _write_settings(out: _Book, profile: Profile) -> None:
+def _write_settings(out: Book, profile: Profile) -> None:
     ws = out.book.add_worksheet(SETTINGS)
     for col, width in enumerate([22, 40, 70]):
         ws.set_column(col, col, width)
@@ -193,6 +187,7 @@ def _write_settings(out: _Book, profile: Profile) -> None:
         ("Ring message size", f"{decimal_text(s.ring_message_bytes, 1e6)} MB", "ring model: bytes all-reduced"),
         ("Ring bandwidth", f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s", "ring model: link bandwidth"),
         *load_cost_rows(profile),
+        *trace_rows(profile),
     ]
     for row, (key, value, meaning) in enumerate(rows, start=1):
         ws.write_string(row, 0, key)
@@ -201,174 +196,4 @@ def _write_settings(out: _Book, profile: Profile) -> None:
         elif value is not None:
             ws.write_number(row, 1, float(value))  # type: ignore[arg-type]
         ws.write_string(row, 2, meaning)
-
-
-def _write_summary(out: _Book, profile: Profile, a: Analysis) -> None:
-    """The analysis as numbers, plus native charts built on the workbook's own cells."""
-    ws = out.book.add_worksheet(SUMMARY)
-    ws.set_column(0, 0, 30)
-    ws.set_column(1, 8, 16)
-    unit = profile.unit.value
-    row = 0
-
-    def line(*cells: Any) -> int:
-        """Write one row of strings (bold label first when asked); returns its 1-based number."""
-        nonlocal row
-        for col, cell in enumerate(cells):
-            if isinstance(cell, tuple):
-                ws.write_string(row, col, printable(cell[0]), cell[1])
-            elif cell is not None:
-                ws.write_string(row, col, printable(str(cell)))
-        row += 1
-        return row
-
-    line(("Amdahl Desk analysis", out.title))
-    line(
-        "Figures computed when this workbook was written; the charts and the formulas (Share, "
-        "New time, Amdahl, Gustafson) follow edits. Reopen in Amdahl Desk to recompute all."
-    )
-    if profile.settings.boundary:
-        line("Boundary", profile.settings.boundary)
-    row += 1
-    c = a.combined
-    for label, value, fmt in [
-        (f"Baseline total ({unit})", a.baseline_total, out.time),
-        (f"New total ({unit})", c.new_total, out.time),
-        ("End-to-end speedup", c.overall_speedup, out.speedup),
-        (f"Time saved ({unit})", c.time_saved, out.time),
-        ("Affected share", c.fraction, out.share),
-        ("Ceiling 1/(1−f)", c.ceiling, out.speedup),
-    ]:
-        out.number(ws, row, 1, value, fmt)
-        line((label, out.bold))
-    row += 1
-    line(headline(profile, a))
-    sentence = target_sentence(profile, a)
-    if sentence:
-        line(sentence)
-    for label, odds, text in decision_rows(profile, a):
-        if odds is not None:
-            ws.write_number(row, 1, odds, out.share)
-            line((label, out.bold))
-        else:
-            line(text)
-    row += 1
-    titles = ["Optimization", "Enabled", "Speedup k", "Affected share", "End-to-end speedup"]
-    titles += [f"New total ({unit})", f"Time saved ({unit})", "Ceiling"]
-    line(*((t, out.header) for t in titles))
-    f = a.optimizations
-    for i, o in enumerate(profile.optimizations):
-        ws.write_boolean(row, 1, o.enabled)
-        out.number(ws, row, 2, o.speedup, out.k)
-        out.number(ws, row, 3, float(f.fraction[i]), out.share)
-        out.number(ws, row, 4, float(f.overall_speedup[i]), out.speedup)
-        out.number(ws, row, 5, float(f.new_total[i]), out.time)
-        out.number(ws, row, 6, float(f.time_saved[i]), out.time)
-        out.number(ws, row, 7, float(f.ceiling[i]), out.speedup)
-        line(o.name)
-    row += 1
-    s = a.scaling
-    model = profile.settings.overhead_model
-    n = len(profile.components)
-    last, total_row = n + 1, n + 2
-    line(f"GPU scaling, overhead model {model.value}: {model.description}")
-    p = s.parallel_fraction
-    if profile.settings.parallel_fraction is not None:
-        ws.write_number(row, 1, p, out.share)
-    else:
-        # P from the Components sheet: the share of 'parallel' rows, so editing a time or a class moves the curves.
-        ws.write_formula(
-            row,
-            1,
-            f'=IF(Components!$B${total_row}=0,0,SUMIF(Components!$D$2:$D${last},"{Scaling.PARALLEL.value}",'
-            f"Components!$B$2:$B${last})/Components!$B${total_row})",
-            out.share,
-            p,
-        )
-    p_row = line(("Parallel share P", out.bold))
-    ws.write_number(row, 1, s.baseline_gpus)
-    n0_row = line(("Baseline GPUs N0", out.bold))
-    p_ref, n0_ref = f"$B${p_row}", f"$B${n0_row}"
-    header_row = line(*((t, out.header) for t in ["GPUs", "Ideal", "Amdahl", "With overhead", "Gustafson"]))
-    ws.write_string(header_row - 1, 5, "Efficiency", out.header)
-    ws.write_string(header_row - 1, 6, f"Time ({unit})", out.header)
-    for i, gpus in enumerate(s.gpus.tolist()):
-        r = row + 1
-        ws.write_number(row, 0, gpus)
-        ws.write_formula(row, 1, f"=A{r}/{n0_ref}", out.speedup, float(s.ideal[i]))
-        ws.write_formula(row, 2, f"=1/((1-{p_ref})+{p_ref}*{n0_ref}/A{r})", out.speedup, float(s.amdahl[i]))
-        out.number(ws, row, 3, float(s.with_overhead[i]), out.speedup)
-        ws.write_formula(row, 4, f"=(1-{p_ref})+{p_ref}*A{r}/{n0_ref}", out.speedup, float(s.gustafson[i]))
-        efficiency = float(s.efficiency[i])
-        ws.write_formula(row, 5, f"=D{r}/(A{r}/{n0_ref})", out.share, efficiency if math.isfinite(efficiency) else 0)
-        out.number(ws, row, 6, float(s.time[i]), out.time)
-        row += 1
-    _add_charts(out, ws, profile, n, header_row, row)
-
-
-def bar_chart_height(categories: int) -> int:
-    """Pixels for a bar chart of ``categories`` components: room for every name's label, two bars each."""
-    return max(288, 24 * categories + 110)
-
-
-def _add_charts(out: _Book, ws: Worksheet, profile: Profile, n: int, header_row: int, last_row: int) -> None:
-    """Time per component (baseline and after) and GPU scaling, as native charts on the cells above."""
-    unit = profile.unit.value
-    shown = min(n, CHART_ROWS)
-    next_row = 1
-    if shown:
-        bars = out.book.add_chart({"type": "bar"})
-        bars.set_title(
-            {
-                "name": "Time per component: baseline and after the plan"
-                + (f" (first {shown} of {n:,} rows)" if n > shown else ""),
-                "name_font": {"size": 12},
-            }
-        )
-        # Names are text: a string reference (Excel labels the bars with it; a number reference shows 1, 2, 3…).
-        names = f"='{COMPONENTS}'!$A$2:$A${shown + 1}"
-        for col, color in (("B", "#8A8F98"), ("G", "#1F5FA8")):
-            bars.add_series(
-                {
-                    "name": f"='{COMPONENTS}'!${col}$1",
-                    "categories": names,
-                    "values": f"='{COMPONENTS}'!${col}$2:${col}${shown + 1}",
-                    "fill": {"color": color},
-                    "border": {"color": color},
-                }
-            )
-        # Every name labelled (interval 1) and the chart as tall as its names need: LibreOffice and Excel
-        # otherwise skip every other label once there are six or more components.
-        # (In xlsxwriter's bar charts the y axis is the vertical one: the components.)
-        bars.set_y_axis({"reverse": True, "interval_unit": 1, "interval_tick": 1, "num_font": {"size": 9}})
-        bars.set_x_axis({"name": f"Time ({unit})", "major_gridlines": {"visible": True}})
-        bars.set_legend({"position": "bottom"})
-        height = bar_chart_height(shown)
-        bars.set_size({"width": 720, "height": height})
-        ws.insert_chart(1, 10, bars)
-        next_row = 1 + math.ceil(height / 20) + 2
-    if last_row > header_row:
-        lines = out.book.add_chart({"type": "scatter", "subtype": "straight"})
-        lines.set_title({"name": "GPU scaling: speedup against the baseline", "name_font": {"size": 12}})
-        lines.set_x_axis({"name": "GPUs (log₂ scale)", "log_base": 2})
-        lines.set_y_axis({"name": "Speedup (log scale)", "log_base": 10})
-        xs = f"='{SUMMARY}'!$A${header_row + 1}:$A${last_row}"
-        looks = {
-            "B": ("#8A8F98", "dash"),
-            "C": ("#1F5FA8", "solid"),
-            "D": ("#C0392B", "solid"),
-            "E": ("#2E8B57", "dash"),
-        }
-        for col, (color, dash) in looks.items():
-            lines.add_series(
-                {
-                    "name": f"='{SUMMARY}'!${col}${header_row}",
-                    "categories": xs,
-                    "values": f"='{SUMMARY}'!${col}${header_row + 1}:${col}${last_row}",
-                    "line": {"color": color, "dash_type": dash, "width": 2.25},
-                    "marker": {"type": "none"},
-                }
-            )
-        lines.set_legend({"position": "bottom"})
-        lines.set_size({"width": 720, "height": 360})
-        ws.insert_chart(next_row, 10, lines)
+    print_sheet(ws, len(rows), 2)

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .errors import ProfileError
+from .guesses import guessed_scaling_warning
 from .laws import (
     FloatArray,
     amdahl_speedup,
@@ -269,6 +270,9 @@ def analyse(profile: Profile, previous: Analysis | None = None) -> Analysis:
     else:
         scaling = previous.scaling
     warnings.extend(basis.scaling_warnings)
+    guessed = guessed_scaling_warning(profile, times, kinds, scaling.parallel_fraction, scaling.ceiling)
+    if guessed is not None:
+        warnings.append(guessed)
     return Analysis(
         profile.unit,
         total,

@@ -32,6 +32,7 @@ from .analysis import PlanPairs, plan_pairs
 from .laws import FloatArray
 from .pert import Pert, draw_unit, pert_alpha
 from .profile import Profile
+from .profile_values import TIME_HIGH_AT, TIME_LOW_AT
 
 DRAWS = 10_000
 DEFAULT_SEED = 0
@@ -39,7 +40,7 @@ EXACT_TIMES = 32
 FEW = 4  # a class with at most this many ranged times has them drawn one by one first
 _BERRY_ESSEEN = 0.56  # Shevtsova (2010): the constant of the Berry–Esseen bound for non-identical summands
 _K_STREAM, _WORKS_STREAM, _TIME_STREAM, _NORMAL_STREAM = 0, 1, 2, 3
-_LOW, _HIGH = itemgetter(6), itemgetter(7)
+_LOW, _HIGH = itemgetter(TIME_LOW_AT), itemgetter(TIME_HIGH_AT)
 
 Column = FloatArray | float  # a value per draw, or one value for every draw
 

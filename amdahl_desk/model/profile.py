@@ -26,6 +26,8 @@ from .profile_values import (
     MAX_GPUS,
     SCALING_CODE,
     SCALING_WORDS,
+    TIME_HIGH_AT,
+    TIME_LOW_AT,
     Component,
     Optimization,
     OverheadModel,
@@ -79,7 +81,7 @@ class _Spellings(Mapping[str, str]):
 
 # Component.time, .scaling and .objectives, read at C speed over a whole table.
 _TIME_OF, _SCALING_OF, _OBJECTIVES_OF = operator.itemgetter(1), operator.itemgetter(2), operator.itemgetter(5)
-_LOW_OF, _HIGH_OF = operator.itemgetter(6), operator.itemgetter(7)
+_LOW_OF, _HIGH_OF = operator.itemgetter(TIME_LOW_AT), operator.itemgetter(TIME_HIGH_AT)
 
 
 class Profile:

@@ -9,10 +9,11 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from .errors import Problem
-from .profile_values import Component, Optimization
+from .profile_values import TIME_HIGH_AT, TIME_LOW_AT, Component, Optimization
 from .units import ParseError, check_speedup, check_time, format_number, format_speedup
 
-_NAME, _TIME, _TIME_LOW, _TIME_HIGH = itemgetter(0), itemgetter(1), itemgetter(6), itemgetter(7)
+_NAME, _TIME = itemgetter(0), itemgetter(1)
+_TIME_LOW, _TIME_HIGH = itemgetter(TIME_LOW_AT), itemgetter(TIME_HIGH_AT)
 # Line breaks, tabs and other control characters: a name is one line of visible text.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 

@@ -103,11 +103,16 @@ class _ComponentFields(NamedTuple):
     group: str = ""
     notes: str = ""
     objectives: tuple[str, ...] = ()
+    # The scaling class is a guess (an import's, from the name): shown as such until a person chooses a class.
+    scaling_guessed: bool = False
+    # The range of the measured time (None: the time itself on that side); see model/uncertainty.py.
     time_low: float | None = None
     time_high: float | None = None
 
 
 SCALING_CODE = {Scaling.SERIAL: 0, Scaling.PARALLEL: 1, Scaling.COMMUNICATION: 2}
+# Where a component's time range sits in its tuple, for the readers that take a column at C speed.
+TIME_LOW_AT, TIME_HIGH_AT = _ComponentFields._fields.index("time_low"), _ComponentFields._fields.index("time_high")
 
 
 class Component(_ComponentFields):
@@ -127,6 +132,7 @@ class Component(_ComponentFields):
         group: str = "",
         notes: str = "",
         objectives: tuple[str, ...] = (),
+        scaling_guessed: bool = False,
         time_low: float | None = None,
         time_high: float | None = None,
     ) -> Component:
@@ -140,12 +146,14 @@ class Component(_ComponentFields):
             group,
             notes,
             normalise_objectives(objectives) if objectives else (),
+            scaling_guessed,
             time_low,
             time_high,
         )
 
     def __repr__(self) -> str:
         more = f", objectives={self.objectives!r}" if self.objectives else ""
+        more += ", scaling_guessed=True" if self.scaling_guessed else ""
         if self.time_low is not None or self.time_high is not None:
             more += f", time_low={self.time_low!r}, time_high={self.time_high!r}"
         return f"Component({self.name!r}, {self.time!r}, {self.scaling.value}, group={self.group!r}{more})"
@@ -255,6 +263,11 @@ class Settings:
     currency: str = ""
     watts_per_gpu: float | None = None
     energy_price_per_kwh: float | None = None
+    # A profile imported from a trace: the file, the options that grouped it, and per component the events it
+    # groups (name, matcher; see model.traces.component_events), so a what-if can find them again.
+    trace_source: str = ""
+    trace_grouping: str = ""
+    trace_events: tuple[tuple[str, str], ...] = ()
     # The probability a plan must reach to meet the target, from 0 (exclusive) to 1 (see model/uncertainty.py).
     plan_confidence: float = 0.8
 

@@ -79,6 +79,10 @@ def t_cdf(t: float, dof: float) -> float:
         return 0.5
     if math.isinf(t):
         return 1.0 if t > 0 else 0.0
+    if t * t < dof:
+        # Near 0, x = ν/(ν + t²) is 1 to within rounding: work with its complement, t²/(ν + t²), exactly.
+        inner = 0.5 * float(betainc(0.5, dof / 2.0, t * t / (dof + t * t)))  # P(0 < T ≤ |t|)
+        return 0.5 + inner if t > 0 else 0.5 - inner
     tail = 0.5 * float(betainc(dof / 2.0, 0.5, dof / (dof + t * t)))
     return 1.0 - tail if t > 0 else tail
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..model.fit import FitResult
 from ..model.fit_text import count, percent, profile_comparison, regime_sentence
+from ..model.measurements import MeasureKind
 from .measured import throughput_scale
 from .numbers import POINT, Numbers
 
@@ -18,13 +19,20 @@ KARP_FLATT_MEANING = {
 }
 
 
+PERCENT = "%"  # a figure's number is a fraction (0.87), read as a percentage (87%)
+SPEEDUP = "×"  # a ratio, read with ×
+
+
 @dataclass(frozen=True)
 class FitFigure:
-    """One fitted figure: its name, its value with its unit, and what it means."""
+    """One fitted figure: its name, its value with its unit, and what it means; ``number`` is the value as a
+    number in ``unit`` (a fraction for ``%``), for a workbook (None where there is none, such as "never")."""
 
     name: str
     value: str
     meaning: str
+    number: float | None = None
+    unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,10 @@ def rate(value: float | None, unit: str, n: Numbers = POINT) -> str:
     return f"{n.number(value)} {unit}".strip()
 
 
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
 def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
     """The figures in reading order, throughputs in runs per second for runtimes (X = 1/T) and each with its unit."""
     scale, unit = throughput_scale(fit.measurements)
@@ -60,32 +72,53 @@ def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
     a, u = fit.amdahl, fit.usl
     if a is not None:
         share = f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}"
-        rows.append(FitFigure("Amdahl P", n.message(share), "parallel share, least squares"))
-        rows.append(FitFigure("ceiling", n.speedup(a.ceiling), "1/(1−P): no number of workers beats it"))
+        rows.append(
+            FitFigure("Amdahl P", n.message(share), "parallel share, least squares", a.parallel_fraction, PERCENT)
+        )
+        rows.append(
+            FitFigure(
+                "ceiling",
+                n.speedup(a.ceiling),
+                "1/(1−P): no number of workers beats it",
+                _finite(a.ceiling),
+                SPEEDUP,
+            )
+        )
     if u is not None:
         rows += [
-            FitFigure("USL α", estimate(u.alpha, u.alpha_stderr, n=n), "contention"),
-            FitFigure("USL β", estimate(u.beta, u.beta_stderr, n=n), "coherency, crosstalk"),
-            FitFigure("USL γ", estimate(u.gamma * scale, u.gamma_stderr * scale, 4, unit, n), "throughput at N = 1"),
+            FitFigure("USL α", estimate(u.alpha, u.alpha_stderr, n=n), "contention", u.alpha),
+            FitFigure("USL β", estimate(u.beta, u.beta_stderr, n=n), "coherency, crosstalk", u.beta),
+            FitFigure(
+                "USL γ",
+                estimate(u.gamma * scale, u.gamma_stderr * scale, 4, unit, n),
+                "throughput at N = 1",
+                u.gamma * scale,
+                unit,
+            ),
             FitFigure(
                 "R²",
                 n.message(f"{u.r_squared:.4f}") if math.isfinite(u.r_squared) else "—",
                 "share of the variation explained",
+                _finite(u.r_squared),
             ),
         ]
         if u.peak_n is not None:
-            rows.append(FitFigure("peak N*", n.number(u.peak_n), f"X(N*) = {rate((u.peak_x or 0) * scale, unit, n)}"))
+            peak = rate((u.peak_x or 0) * scale, unit, n)
+            rows.append(FitFigure("peak N*", n.number(u.peak_n), f"X(N*) = {peak}", u.peak_n))
         else:
             rows.append(FitFigure("peak N*", "none", "β = 0: the curve never turns down"))
+        limit = u.limit_x * scale
         rows.append(
-            FitFigure("limit γ/α", rate(u.limit_x * scale, unit, n), "what contention alone caps throughput at")
+            FitFigure(
+                "limit γ/α", rate(limit, unit, n), "what contention alone caps throughput at", _finite(limit), unit
+            )
         )
     half = u.half_efficiency_n if u is not None else a.half_efficiency_n if a is not None else None
     if u is not None or a is not None:
         measured = fit.measured_half_efficiency_n
         seen = f"; runs: N = {n.message(count(measured))}" if measured is not None else ""
         value = f"N ≈ {n.message(count(half))}" if half is not None else "never"
-        rows.append(FitFigure("50% efficiency", value, f"fitted{seen}"))
+        rows.append(FitFigure("50% efficiency", value, f"fitted{seen}", half))
     if fit.karp_flatt_trend is not None:
         rows.append(FitFigure("Karp–Flatt e", fit.karp_flatt_trend, KARP_FLATT_MEANING[fit.karp_flatt_trend]))
     return tuple(rows)
@@ -107,3 +140,35 @@ def fit_view(
             notes.append(said)
     weak = tuple("weakly" in t or "standard error" in t or "extrapolation" in t for t in notes)
     return FitView(n.message(headline), fit_figures(fit, n), tuple(n.message(t) for t in notes), weak)
+
+
+def fit_text(result: FitResult, source: str, comparison: str | None = None, n: Numbers = POINT) -> str:
+    """``amdahl-desk fit``'s answer: the verdict first, then the runs, then the fitted figures with their units."""
+    m, pts = result.measurements, result.points
+    what = "runtimes" if m.kind is MeasureKind.TIME else "throughputs"
+    unit = f" ({m.unit})" if m.unit else ""
+    lines = []
+    if len(m):
+        lines.append(
+            f"{n.count(len(m))} measured {what}{unit} from {source}, N = {n.number(float(pts.n.min()))}"
+            f"–{n.number(float(pts.n.max()))} {m.noun}; baseline N0 = {n.number(result.baseline_n or 0)}."
+        )
+    lines += [""] + [n.message(note) for note in result.notes]
+    if comparison:
+        lines.append(n.message(comparison))
+    if len(m):
+        name = m.count_name or "N"
+        lines += ["", f"{name:>10}  {m.value_header:>20}  {'Speedup':>8}  {'Efficiency':>10}  {'Karp–Flatt e':>12}"]
+        for i in range(len(m)):
+            e = float(pts.karp_flatt[i])
+            lines.append(
+                f"{n.number(float(pts.n[i])):>10}  {n.number(float(pts.value[i])):>20}  "
+                f"{n.speedup(float(pts.speedup[i])):>8}  {n.message(percent(float(pts.efficiency[i]))):>10}  "
+                f"{'—' if e != e else n.message(percent(e)):>12}"
+            )
+    figures = fit_figures(result, n)
+    if figures:
+        width = max(len(f.name) for f in figures)
+        value = max(len(f.value) for f in figures)
+        lines += [""] + [f"{f.name:<{width}}  {f.value:>{value}}  {f.meaning}" for f in figures]
+    return "\n".join(lines)

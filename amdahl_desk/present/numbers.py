@@ -51,6 +51,12 @@ class Numbers:
         """``3–6``, ``0.5–1.2``."""
         return f"{self.number(low)}–{self.number(high)}"
 
+    def close_speedup(self, value: float | None) -> str:
+        """A speedup near 1 with the digit that tells 1.009× from 1.037× (``1.009×``); others as :meth:`speedup`."""
+        if value is not None and 0 < value < 2 and not math.isinf(value):
+            return self._local(f"{value:.3f}×")
+        return self.speedup(value)
+
     def percent(self, fraction: float) -> str:
         """``60%``, ``3.6%``."""
         return self._local(format_percent(fraction))

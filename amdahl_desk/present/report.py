@@ -173,6 +173,7 @@ def report_text(
         f"GPU scaling: {n.percent(s.parallel_fraction)} of the time is parallel, so Amdahl caps strong scaling at "
         f"{n.speedup(s.ceiling)}; {profile.settings.overhead_model.phrase} the best is "
         f"{n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} GPU{'s' if s.best_gpus != 1 else ''}"
+        + (f" (against the N0 = {n.count(s.baseline_gpus)} GPUs measured)" if s.baseline_gpus != 1 else "")
         + (
             f", and efficiency stays at 50% or more up to {n.count(s.last_efficient_gpus)} GPU"
             f"{'s' if s.last_efficient_gpus != 1 else ''}."

@@ -31,6 +31,7 @@ from .profile.summary_panel import SummaryPanel
 SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
 )
+CHARTS_NEED = 300  # the charts' least height: a plot of 120 px under its title, over its axis and legend
 # Below this width of the results side (or height of the window) the charts go into tabs.
 CHARTS_SIDE_BY_SIDE = (760, 800)
 
@@ -90,16 +91,14 @@ class ResultsPane(QSplitter):
         self.top = QSplitter(Qt.Orientation.Horizontal)
         self.more = QTabWidget()
         self.more.setDocumentMode(True)
-        for tabs in (self.more,):
-            tabs.setElideMode(Qt.TextElideMode.ElideRight)  # short names, shortened further rather than scrolled
-            tabs.setUsesScrollButtons(False)
+        # Short names; in a narrow pane shortened further ("…", the title in the tooltip) before they scroll.
+        self.more.setElideMode(Qt.TextElideMode.ElideRight)
         self.wide = QSplitter(Qt.Orientation.Vertical)
         self.wide.addWidget(self.top)
         self.wide.addWidget(self.more)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
-        self.tabs.setUsesScrollButtons(False)
         self.in_tabs = False
         self.stack = QStackedWidget()
         self.stack.addWidget(self.wide)
@@ -126,11 +125,18 @@ class ResultsPane(QSplitter):
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def answer_height(self, window_height: int) -> int:
-        """The height the answer's content asks for, from a sixth of the window up to 55% of it (the charts keep
-        the rest; beyond that the answer scrolls)."""
+        """The height the answer's content asks for, from a sixth of the window up to 55% of it, leaving the charts
+        at least CHARTS_NEED pixels (beyond that the answer scrolls)."""
         inner = self.answer.widget()
-        need = inner.sizeHint().height() + 4 if inner is not None else 0
-        return max(int(window_height * 0.17), min(need, int(window_height * 0.55)))
+        need = 0
+        if inner is not None:
+            layout, width = inner.layout(), self.answer.viewport().width()
+            need = inner.sizeHint().height()
+            if layout is not None and layout.hasHeightForWidth() and width > 0:  # wrapped sentences at this width
+                need = max(need, layout.totalHeightForWidth(width))
+            need += 2 * self.answer.frameWidth() + 2
+        most = min(int(window_height * 0.55), window_height - 60 - CHARTS_NEED)  # 60: menu, tabs, status bar
+        return max(int(window_height * 0.17), min(need, most))
 
     def fit_answer(self) -> None:
         """Give the answer the height its content asks for now (an objectives table, a load or cost sentence
@@ -140,7 +146,7 @@ class ResultsPane(QSplitter):
             return
         window = self.window()
         height = window.height() if window is not None and window is not self else sum(sizes)
-        want = min(self.answer_height(height), sum(sizes) - 150)
+        want = min(self.answer_height(height), sum(sizes) - CHARTS_NEED)
         if abs(want - sizes[0]) > 2:
             self.setSizes([want, sum(sizes) - want])
 
@@ -169,6 +175,8 @@ class ResultsPane(QSplitter):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.reflow()
+        if event.oldSize().width() != event.size().width():  # the sentences wrap again: the answer's need moved
+            QTimer.singleShot(0, self, self.fit_answer)
 
     def reflow(self) -> None:
         """Charts side by side when there is room for them, else in tabs under the summary.

@@ -159,8 +159,8 @@ def test_the_bundled_after_profile_is_what_its_script_writes():
 
     from amdahl_desk.files import load_profile
 
-    script = Path(__file__).resolve().parents[2] / "packaging" / "make_compare_example.py"
-    spec = importlib.util.spec_from_file_location("make_compare_example", script)
+    script = Path(__file__).resolve().parents[2] / "packaging" / "make_examples.py"
+    spec = importlib.util.spec_from_file_location("make_examples", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     loaded = load_profile(AFTER)

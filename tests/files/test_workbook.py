@@ -51,10 +51,15 @@ def test_export_has_live_formulas_and_summary(tmp_path):
     assert [c.value for c in ws[1]] == ["Component", "Time (ms)", "Share", "Scaling", "Group", "Notes", "New time (ms)"]
     assert ws["A7"].value == "Total" and ws["B7"].value == "=SUM(B2:B6)"
     assert ws["C3"].value == "=IF($B$7=0,0,B3/$B$7)"
-    assert ws["G3"].value == "=B3/4.0" and ws["G2"].value == "=B2"  # matmul ÷ k; the rest as measured
+    # matmul ÷ its optimization's k when ticked, on the Optimizations sheet's cells; the rest as measured
+    assert ws["G3"].value == "=B3/IF(Optimizations!$A$2,Optimizations!$D$2,1)" and ws["G2"].value == "=B2"
     summary = [[c.value for c in row] for row in book["Summary"].iter_rows()]
     flat = [v for row in summary for v in row if v is not None]
-    assert "End-to-end speedup" in flat and pytest.approx(1 / 0.55) in flat
+    labels = [r[0] for r in summary]
+    base, new = labels.index("Baseline total (ms)") + 1, labels.index("New total (ms)") + 1
+    assert summary[base - 1][1] == "=Components!$B$7" and summary[new - 1][1] == "=Components!$G$7"
+    speedup = summary[labels.index("End-to-end speedup")][1]
+    assert speedup == f'=IF($B${new}=0,"∞",$B${base}/$B${new})'  # the Components sheet's totals, divided
     # P follows the Components sheet; the Amdahl column is a formula on it
     p_row = next(r for r in summary if r[0] == "Parallel share P")
     assert p_row[1].startswith('=IF(Components!$B$7=0,0,SUMIF(Components!$D$2:$D$6,"parallel"')

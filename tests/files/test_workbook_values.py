@@ -50,6 +50,19 @@ def test_every_formula_has_its_value_for_openpyxl_and_calamine(tmp_path):
     expected[("Components", "C7")] = 1.0
     expected[("Components", "G7")] = 550
     summary = values["Summary"]
+    label_rows = {r[0].value: r[0].row for r in summary.iter_rows() if isinstance(r[0].value, str)}
+    for label, want in [
+        ("Baseline total (ms)", 1000),
+        ("New total (ms)", 550),
+        ("End-to-end speedup", 1000 / 550),
+        ("Time saved (ms)", 450),
+        ("Ceiling 1/(1−f)", 1 / (1 - 0.6)),
+    ]:
+        expected[("Summary", f"B{label_rows[label]}")] = want
+    # the one optimization alone: its tick and k from the Optimizations sheet, Amdahl on f = 0.6, k = 4
+    r = label_rows["Reduced precision"]
+    for col, want in zip("BCEFGH", [True, 4, 1 / (0.4 + 0.6 / 4), 550, 450, 2.5], strict=True):
+        expected[("Summary", f"{col}{r}")] = want
     p_cell = next(r[1] for r in summary.iter_rows() if r[0].value == "Parallel share P")
     p_share = (600 + 150) / 1000  # the two parallel rows
     expected[("Summary", p_cell.coordinate)] = p_share

@@ -51,7 +51,18 @@ def test_text_reads_like_a_review_answer(capsys):
     status, out, _ = run(capsys, FIXTURES / "training-gpus.csv")
     assert status == 0
     assert "7 measured runtimes (s) from training-gpus.csv" in out
-    assert "Amdahl fit: P =" in out and "USL:" in out
+    assert "Amdahl fit: P =" in out and "USL α" in out
+
+
+def test_text_gives_every_figure_its_unit(capsys):
+    """Throughputs of runtimes in runs per second, as the window says them (γ = 1/T at N = 1)."""
+    status, out, _ = run(capsys, FIXTURES / "training-gpus.csv")
+    assert status == 0
+    rows = {line.split("  ")[0].strip(): line for line in out.splitlines() if "  " in line}
+    assert rows["USL γ"].split("±")[1].split()[1] == "runs/s"
+    assert "runs/s" in rows["limit γ/α"] and "X(N*) = " in rows["peak N*"] and "runs/s" in rows["peak N*"]
+    gamma = float(rows["USL γ"].split()[2])
+    assert 0.95 < gamma < 1.05  # 1 run at N = 1 takes 1 s: about one run a second
 
 
 def test_bad_file_exits_2_naming_the_row(tmp_path, capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import heapq
 import json
 from collections import defaultdict
 from pathlib import Path
@@ -43,9 +44,16 @@ def mean_step_ms(trace: dict, skip: set[str] = frozenset()) -> float:
     return sum(kept) / len(kept) / 1000
 
 
+def contains_a_step(e: dict, all_steps: list[dict]) -> bool:
+    """An annotation around a whole step (an epoch's) is context, not a phase."""
+    a0, a1 = float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0))
+    return any(a0 <= float(s["ts"]) and float(s["ts"]) + float(s["dur"]) <= a1 for s in all_steps)
+
+
 def outermost_annotations_ms(trace: dict, skip: set[str] = frozenset()) -> dict[str, float]:
     """Mean per step (ms) of each outermost user annotation on the steps' thread, clipped to the step."""
-    all_steps = [s for s in steps(trace) if s["name"] not in skip]
+    every = steps(trace)
+    all_steps = [s for s in every if s["name"] not in skip]
     thread = (all_steps[0]["pid"], all_steps[0]["tid"])
     anns = [
         e
@@ -53,6 +61,7 @@ def outermost_annotations_ms(trace: dict, skip: set[str] = frozenset()) -> dict[
         if e.get("cat") == "user_annotation"
         and (e["pid"], e["tid"]) == thread
         and not e["name"].startswith("ProfilerStep#")
+        and not contains_a_step(e, every)
     ]
     totals: dict[str, float] = defaultdict(float)
     for s in all_steps:
@@ -71,6 +80,51 @@ def outermost_annotations_ms(trace: dict, skip: set[str] = frozenset()) -> dict[
             if not nested:
                 totals[a["name"]] += min(a1, s1) - max(a0, s0)
     return {k: v / len(all_steps) / 1000 for k, v in totals.items()}
+
+
+NOT_CPU = {"kernel", "gpu_memcpy", "memcpy", "gpu_memset", "memset"}
+NOT_CPU |= {"trace", "gpu_user_annotation", "overhead", "cpu_instant_event"}
+
+
+def self_times_ms(trace: dict, skip: set[str] = frozenset()) -> dict[str, float]:
+    """Mean per step (ms) of each CPU event name's self time on the steps' thread, and "Unattributed".
+
+    A sweep over the step's boundaries: each stretch between two boundaries belongs to the innermost event
+    running through it — the one that started last (of two that start together, the shorter) — kept in a
+    heap, events that have ended dropped when they come to its top. Annotations around a whole step are left
+    out (their time in no op is unattributed)."""
+    every = steps(trace)
+    kept = [s for s in every if s["name"] not in skip]
+    thread = (kept[0]["pid"], kept[0]["tid"])
+    cpu = [
+        e
+        for e in complete(trace)
+        if str(e.get("cat", "")).lower() not in NOT_CPU
+        and (e["pid"], e["tid"]) == thread
+        and not str(e["name"]).startswith("ProfilerStep#")
+        and not (e.get("cat") == "user_annotation" and contains_a_step(e, every))
+    ]
+    totals: dict[str, float] = defaultdict(float)
+    for s in kept:
+        lo, hi = float(s["ts"]), float(s["ts"]) + float(s["dur"])
+        inside = []
+        for k, e in enumerate(cpu):
+            a, b = float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0))
+            if a < hi and b > lo:
+                inside.append((max(a, lo), min(b, hi), a, float(e.get("dur", 0)), k, e["name"]))
+        edges = sorted({lo, hi} | {x[0] for x in inside} | {x[1] for x in inside})
+        by_start = sorted(inside, key=lambda x: x[0])
+        heap: list[tuple[float, float, int, float, str]] = []
+        nxt = 0
+        for left, right in zip(edges, edges[1:], strict=False):
+            while nxt < len(by_start) and by_start[nxt][0] <= left:
+                _c0, c1, a, d, k, name = by_start[nxt]
+                heapq.heappush(heap, (-a, d, -k, c1, name))
+                nxt += 1
+            while heap and heap[0][3] <= left:
+                heapq.heappop(heap)
+            totals[heap[0][4] if heap else "Unattributed"] += right - left
+    return {k: v / len(kept) / 1000 for k, v in totals.items()}
 
 
 def is_nccl(name: str) -> bool:
@@ -136,9 +190,20 @@ def gpu_total_ms(trace: dict, device: int = 0) -> dict[str, float]:
     return {k: v / 1000 for k, v in sweep([(a, b, k) for a, b, k, _ in evs], lo, hi).items()}
 
 
-def gpu_per_step_ms(trace: dict, device: int = 0) -> dict[str, float]:
+def gpu_stretches_ms(trace: dict, device: int = 0) -> dict[str, float]:
+    """Each step's stretch of the GPU timeline (ms), by step name."""
+    return {name: split["span"] / 1000 for name, split in _gpu_steps(trace, device).items()}
+
+
+def gpu_per_step_ms(trace: dict, device: int = 0, skip: set[str] = frozenset()) -> dict[str, float]:
     """Each step's GPU stretch: from the first event launched in it to the first of the next step's (last: its
-    last end); events are matched to launches by args.correlation. Mean over the steps."""
+    last end); events are matched to launches by args.correlation. Mean over the steps not in ``skip``."""
+    results = [r for name, r in _gpu_steps(trace, device).items() if name not in skip]
+    return {k: sum(r[k] for r in results) / len(results) / 1000 for k in results[0]}
+
+
+def _gpu_steps(trace: dict, device: int) -> dict[str, dict[str, float]]:
+    """Each step's split of its GPU stretch (µs), by step name."""
     launch = {}
     for e in complete(trace):
         if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {}):
@@ -155,11 +220,12 @@ def gpu_per_step_ms(trace: dict, device: int = 0) -> dict[str, float]:
             if w0 <= t < w1:
                 firsts[i] = a if firsts[i] is None else min(firsts[i], a)
                 lasts[i] = b if lasts[i] is None else max(lasts[i], b)
-    results = []
+    results = {}
+    names = [s["name"] for s in steps(trace)]
     for i, first in enumerate(firsts):
         if first is None:
             continue
         nxt = [f for f in firsts[i + 1 :] if f is not None]
         hi = nxt[0] if nxt else lasts[i]
-        results.append(sweep([(a, b, k) for a, b, k, _ in evs], first, hi))
-    return {k: sum(r[k] for r in results) / len(results) / 1000 for k in results[0]}
+        results[names[i]] = sweep([(a, b, k) for a, b, k, _ in evs], first, hi)
+    return results

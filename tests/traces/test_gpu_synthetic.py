@@ -183,6 +183,8 @@ def test_profile_keeps_source_names_and_boundary(trace_path):
     assert profile.total == pytest.approx(100)
     notes = {c.name: c.notes for c in profile.components}
     assert 'record_function "grad_allreduce"' in notes["grad_allreduce"] and "overlap.json" in notes["grad_allreduce"]
-    assert (
-        profile.settings.boundary == "PyTorch trace overlap.json, rank 0 of 2, mean of 2 steps, grouped by annotation"
+    assert profile.settings.boundary == (
+        "PyTorch trace overlap.json, rank 0 of 2, mean of 2 steps, grouped by annotation; "
+        "measured on N0 = 2 GPUs (the trace's distributedInfo.world_size)"
     )
+    assert profile.settings.baseline_gpus == 2

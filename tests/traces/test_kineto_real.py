@@ -143,11 +143,3 @@ def test_a_gpu_step_longer_than_the_cpu_step_is_explained():
     # grouped by annotation the total is the CPU step: nothing to explain
     by_annotation = load_trace(NS1).summarise(ImportOptions(group_by="annotation"))
     assert not any("GPU timeline's step" in w for w in by_annotation.warnings)
-
-
-def test_gpu_and_cpu_steps_that_agree_need_no_note():
-    from amdahl_desk.model.traces.summary import _gpu_step_note
-
-    assert _gpu_step_note(100.0, 97.0) == [] and _gpu_step_note(100.0, 104.9) == []
-    [shorter] = _gpu_step_note(80.0, 100.0)
-    assert "20% shorter" in shorter

@@ -144,3 +144,31 @@ def test_speedscope_errors_name_the_place(tmp_path):
     path.write_text(json.dumps(bad))
     with pytest.raises(TraceError, match=r"profiles\[0\]\.samples\[1\].*frame 9"):
         import_trace(path)
+
+
+@pytest.mark.parametrize("unit", ["bytes", "Bytes", "percent", 7, None, ""])
+def test_a_profile_whose_unit_is_not_a_time_is_refused_naming_the_unit(tmp_path, unit):
+    profiles = [
+        {"type": "sampled", "unit": "milliseconds", "samples": [[0]], "weights": [3]},
+        {"type": "sampled", "unit": unit, "samples": [[0], [1]], "weights": [4096, 512]},
+    ]
+    path = tmp_path / "memory.speedscope.json"
+    path.write_text(json.dumps(_doc(profiles)))
+    with pytest.raises(TraceError) as info:
+        import_trace(path)
+    message = str(info.value)
+    assert message.startswith("memory.speedscope.json: profiles[1].unit: ") and repr(unit) in message
+    assert "not a time" in message
+
+
+def test_sample_counts_are_taken_as_milliseconds_with_a_warning(tmp_path):
+    for profile in ({"unit": "none"}, {}):
+        profile.update(type="sampled", samples=[[0], [1], [1]], weights=[1, 1, 2])
+        path = tmp_path / "counts.json"
+        path.write_text(json.dumps(_doc([profile])))
+        result = import_trace(path, ImportOptions(top=None))
+        assert {c.name: c.time for c in result.components} == pytest.approx(
+            {"step (train.py)": 1, "matmul (model.py)": 3}
+        )
+        assert any('"none" (sample counts)' in w and "1 ms" in w for w in result.warnings)
+        assert "sample counts" in result.boundary

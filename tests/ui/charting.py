@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtGui import QImage
+
 from amdahl_desk.model.analysis import Analysis
 from amdahl_desk.model.comparison import Comparison
 from amdahl_desk.model.fit import FitResult
@@ -60,3 +62,22 @@ def comparison_widget(name, c, size, transparent=False, boundary="", before=None
 
 def export_comparison(c, name, fmt, path, size=(1920, 1080), transparent=False, boundary="", before=None):
     return compare_export.export_comparison(make_chart, c, name, fmt, path, size, transparent, boundary, before)
+
+
+SIZE = (1280, 720)
+
+
+def not_blank(image: QImage) -> float:
+    """Share of sampled pixels that are not white: a blank export is a bug."""
+    ink = total = 0
+    for y in range(0, image.height(), 8):
+        for x in range(0, image.width(), 8):
+            c = image.pixelColor(x, y)
+            total += 1
+            ink += c.alpha() > 0 and min(c.red(), c.green(), c.blue()) < 200
+    return ink / total
+
+
+def export_of(inputs, chart, fmt, path, size=SIZE):
+    i = inputs
+    return export_chart(i.profile, i.analysis, chart, fmt, path, size, False, i.selected, i.fit, i.comparison)

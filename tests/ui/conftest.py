@@ -46,6 +46,21 @@ def example() -> Path:
     return example_path()
 
 
+@pytest.fixture(scope="module")
+def everything():
+    """The LLM example (load and cost set), runs fitted and its after profile compared: every chart has data."""
+    from amdahl_desk.files import load_profile, read_measurements
+    from amdahl_desk.model import analyse
+    from amdahl_desk.model.comparison import compare
+    from amdahl_desk.model.fit import fit_measurements
+    from amdahl_desk.present.inputs import ChartInputs
+
+    profile = load_profile(example_path("llm-request.xlsx")).profile
+    after = load_profile(example_path("llm-request-after.xlsx")).profile
+    runs = read_measurements(Path(__file__).parents[1] / "fit" / "fixtures" / "training-gpus.csv").measurements
+    return ChartInputs(profile, analyse(profile), 0, fit_measurements(runs), compare(profile, after))
+
+
 def pytest_collection_modifyitems(items):
     """Every test here starts Qt: each carries the ``gui`` marker, so ``-m "not gui"`` runs without it."""
     here = Path(__file__).parent

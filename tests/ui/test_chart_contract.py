@@ -4,6 +4,8 @@ picture; the same view gives the same picture."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QRect, Qt
@@ -26,6 +28,8 @@ from amdahl_desk.ui.charts.registry import ENTRIES, Source, chart_entry
 from amdahl_desk.ui.charts.style import SCREEN
 
 from ..traces import expect
+from .charting import SIZE, export_of, not_blank
+from .renders import likeness, poppler, rsvg
 
 KEYS = [e.key for e in ENTRIES]
 RUNS = Measurements.of([(1, 1000.0), (2, 540.0), (4, 310.0), (8, 200.0), (16, 160.0)])
@@ -109,14 +113,24 @@ def _inked(image: QImage) -> float:
     return ink / total
 
 
-@pytest.mark.parametrize("key", KEYS)
-def test_every_chart_exports_png_svg_and_pdf(qtbot, profiles, tmp_path, key):
-    inputs = inputs_for(profiles["example"])
-    for fmt in ("png", "svg", "pdf"):
-        path = export.export_chart(make_chart, key, inputs, fmt, tmp_path / f"{key}.{fmt}", (1280, 720))
-        data = path.read_bytes()
-        assert data[:4] == {"png": b"\x89PNG", "svg": b"<?xm", "pdf": b"%PDF"}[fmt], fmt
-    assert 0.01 < _inked(QImage(str(tmp_path / f"{key}.png"))) < 0.7  # neither blank nor a blob
+@pytest.mark.parametrize("chart", KEYS)
+def test_every_chart_in_every_format_draws_outside_a_browser_as_its_png(qtbot, everything, tmp_path, chart):
+    """The SVG drawn by librsvg and the PDF drawn by poppler look like the PNG, block by block (tests/ui/renders.py)."""
+    png = QImage(str(export_of(everything, chart, "png", tmp_path / f"{chart}.png")))
+    assert (png.width(), png.height()) == SIZE and 0.02 < not_blank(png) < 0.6
+    svg = export_of(everything, chart, "svg", tmp_path / f"{chart}.svg")
+    root = ET.parse(svg).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert not list(root.iter(f"{ns}image")), "raster images inside the SVG"
+    assert all(e.get("vector-effect") is None for e in root.iter()), "a stroke only browsers draw thin"
+    assert all(e.get("transform") is None for e in root.iter() if e.tag != f"{ns}text"), "geometry not in page units"
+    assert sum(1 for _ in root.iter(f"{ns}text")) >= 5, "text drawn as shapes"
+    drawn = likeness(png, rsvg(svg, SIZE))
+    assert drawn.matches(), f"rsvg-convert draws {chart}.svg unlike its PNG: {drawn}"
+    pdf = export_of(everything, chart, "pdf", tmp_path / f"{chart}.pdf")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    drawn = likeness(png, poppler(pdf, SIZE))
+    assert drawn.matches(), f"pdftoppm draws {chart}.pdf unlike its PNG: {drawn}"
 
 
 @pytest.mark.parametrize("key", KEYS)

@@ -15,7 +15,9 @@ from amdahl_desk.model.values import parse_size
 from amdahl_desk.present.slide import slide_title
 from amdahl_desk.ui.charts.export import CHARTS
 from amdahl_desk.ui.charts.style import slide_style
-from tests.ui.charting import chart_widget, export_chart
+from tests.ui.charting import SIZE, chart_widget, export_chart, export_of, not_blank
+
+from .renders import likeness, rsvg
 
 pytestmark = pytest.mark.gui
 
@@ -24,17 +26,6 @@ pytestmark = pytest.mark.gui
 def training(example):
     profile = load_profile(example).profile
     return profile, analyse(profile)
-
-
-def not_blank(image: QImage) -> float:
-    """Share of sampled pixels that are not white: a blank export is a bug."""
-    ink = total = 0
-    for y in range(0, image.height(), 8):
-        for x in range(0, image.width(), 8):
-            c = image.pixelColor(x, y)
-            total += 1
-            ink += c.alpha() > 0 and min(c.red(), c.green(), c.blue()) < 200
-    return ink / total
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (3840, 2160), (1000, 1000)])
@@ -46,12 +37,54 @@ def test_png_presets_and_custom_sizes(qtbot, training, tmp_path, size):
     assert 0.03 < not_blank(image) < 0.6
 
 
-@pytest.mark.parametrize("chart", CHARTS)
-def test_every_chart_exports_in_every_format(qtbot, training, tmp_path, chart):
-    profile, analysis = training
-    for fmt in ("png", "svg", "pdf"):
-        path = export_chart(profile, analysis, chart, fmt, tmp_path / f"{chart}.{fmt}")
-        assert path.stat().st_size > 1000
+def test_a_curve_beyond_its_axes_is_cut_at_their_edge(qtbot, everything, tmp_path):
+    """The ideal line of the measured chart runs off the top of its axes: in the SVG it stops there, as in the PNG."""
+    import re
+
+    import pyqtgraph as pg
+    from PySide6.QtCore import QPoint
+
+    from .renders import pixels
+
+    i = everything
+    widget = chart_widget("measured_scaling", i.profile, i.analysis, SIZE, False, i.selected, i.fit, i.comparison)
+    (plot,) = widget.findChildren(pg.PlotWidget)
+    view = plot.viewportTransform().mapRect(plot.getPlotItem().vb.sceneBoundingRect())
+    view.translate(plot.viewport().mapTo(widget, QPoint(0, 0)))
+    widget.close()
+    svg = export_of(i, "measured_scaling", "svg", tmp_path / "m.svg")
+    png = pixels(QImage(str(export_of(i, "measured_scaling", "png", tmp_path / "m.png"))))
+    drawn = pixels(rsvg(svg, SIZE))
+    above = view.top() - 12  # a row over the axes, under the title
+    crossings = []
+    for shape in ET.parse(svg).getroot().iter("{http://www.w3.org/2000/svg}path"):
+        points = [float(v) for v in re.findall(r"-?[\d.]+", shape.get("d", ""))]
+        pairs = list(zip(points[0::2], points[1::2], strict=False))
+        if not any(view.contains(x, y) for x, y in pairs):
+            continue  # not a curve of the plot
+        for (x0, y0), (x1, y1) in zip(pairs, pairs[1:], strict=False):
+            if y1 < above <= y0 and view.left() < x0 < view.right():
+                crossings.append((round(x0 + (x1 - x0) * (above - y0) / (y1 - y0)), round(above)))
+    assert crossings, "no curve runs past the top of its axes: the check has nothing to look at"
+    for cx, cy in crossings:
+        assert png[cy - 2 : cy + 3, cx - 2 : cx + 3].min() > 0.9  # the PNG shows nothing there
+        assert drawn[cy - 2 : cy + 3, cx - 2 : cx + 3].min() > 0.9, f"a curve drawn past its axes at {(cx, cy)}"
+
+
+@pytest.mark.parametrize("chart", ["slide", "comparison"])
+def test_the_likeness_check_rejects_qt_svg_as_written(qtbot, everything, tmp_path, chart):
+    """Qt's own SVG (curves in data units, strokes kept thin by a vector effect) draws as blobs in librsvg."""
+    from amdahl_desk.ui.charts.svg_render import qt_svg
+
+    i = everything
+    png = QImage(str(export_of(i, chart, "png", tmp_path / "chart.png")))
+    widget = chart_widget(chart, i.profile, i.analysis, SIZE, False, i.selected, i.fit, i.comparison)
+    (tmp_path / "qt.svg").write_bytes(qt_svg(widget, SIZE, chart))
+    widget.close()
+    drawn = likeness(png, rsvg(tmp_path / "qt.svg", SIZE))
+    assert not drawn.matches(), drawn
+    other = QImage(str(export_of(i, "scaling", "png", tmp_path / "scaling.png")))
+    assert not likeness(png, other).matches()  # two different charts are told apart
 
 
 def test_svg_is_real_vectors_with_text(qtbot, training, tmp_path):

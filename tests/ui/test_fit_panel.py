@@ -277,13 +277,14 @@ def test_measured_charts_export_like_the_others_and_join_the_slide(window, panel
     slide = chart_widget("slide", window.doc.profile, window.doc.analysis, (1920, 1080), fit=window.doc.fit)
     assert slide.measured.isVisible() and "P = 98%" in slide.measured.title
     slide.close()
-    # without a profile the measured charts still export; the slide, which needs one, does not
+    # a new document has neither a profile nor runs: the measured charts and the slide are refused
     from PySide6.QtWidgets import QMessageBox
 
     window.answer = QMessageBox.StandardButton.Discard
     window.files.new_document()
     assert window.doc.analysis is None and len(window.doc.measurements.rows) == 0  # runs belong to the profile now
-    assert window.exports.export_chart_to(tmp_path / "t.png", "throughput", "png")
+    assert not window.exports.export_chart_to(tmp_path / "t.png", "throughput", "png")
+    assert "measured runs, and there are none yet" in window.errors[-1]
     assert not window.exports.export_chart_to(tmp_path / "s.png", "slide", "png")
 
 

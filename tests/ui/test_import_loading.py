@@ -200,3 +200,19 @@ def test_cancel_during_a_long_preview_closes_at_once(window, qtbot, monkeypatch)
     release.set()
     qtbot.waitUntil(lambda: loader.lingering() == 0)
     assert window.doc.undo_stack.count() == 0
+
+
+def test_a_trace_nested_too_deep_is_refused_at_its_byte_not_as_unexpected(window, qtbot, tmp_path, caplog):
+    path = tmp_path / "deep.json"
+    path.write_bytes(b'{"traceEvents": [' + b"[" * 200_000 + b"]" * 200_000 + b"]}")
+    before = list(window.doc.profile.components)
+    window.choose_trace = lambda folder=False: [str(path)]
+    with qtbot.waitSignal(window.trace_import.finished, timeout=20000) as done:
+        window.import_action.trigger()
+    assert done.args == [False]
+    assert len(window.errors) == 1
+    message = window.errors[0]
+    assert message.startswith("deep.json: byte 517: JSON nested more than 500 levels deep")
+    assert "unexpected" not in message and "recursion" not in message
+    assert "Traceback" not in caplog.text
+    assert window.doc.profile.components == before

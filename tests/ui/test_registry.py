@@ -78,5 +78,12 @@ def test_a_chart_whose_source_is_missing_is_refused_by_name(window, tmp_path):
     window.doc.reset(Profile(), None)
     assert not window.exports.export_chart_to(tmp_path / "b.png", "breakdown", "png")
     assert "components with times above 0" in window.errors[-1]
-    assert window.exports.export_chart_to(tmp_path / "t.png", "throughput", "png")  # no runs: an empty frame
+    # A measured chart without runs would be an empty frame: refused, saying where runs come from.
+    for name in MEASURED_CHARTS:
+        for fmt in ("png", "svg", "pdf"):
+            assert not window.exports.export_chart_to(tmp_path / f"{name}.{fmt}", name, fmt)
+            assert "there are none yet" in window.errors[-1] and "Measurements tab" in window.errors[-1]
+            assert not (tmp_path / f"{name}.{fmt}").exists()
+        assert not window.exports.copy_chart(name)
+        assert "measured runs" in window.errors[-1]
     assert not window.exports.copy_chart("slide")

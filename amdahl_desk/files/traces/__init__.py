@@ -12,7 +12,7 @@ The window and the command line use two calls:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...model.traces import (
@@ -42,15 +42,18 @@ class LoadedTrace:
     ranks: list[RankTrace] = field(default_factory=list)
     functions: FunctionTimes | None = None
     table: SummaryTable | None = None
+    given: str = ""  # the file or folder as given: the profile remembers where it came from
 
     def summarise(self, options: ImportOptions | None = None) -> ImportResult:
         options = options or ImportOptions()
         if self.format == PYTORCH:
-            return summarise_pytorch(self.ranks, options)
-        if self.functions is not None:
-            return self.functions.summarise(options)
-        assert self.table is not None
-        return self.table.summarise(options)
+            result = summarise_pytorch(self.ranks, options)
+        elif self.functions is not None:
+            result = self.functions.summarise(options)
+        else:
+            assert self.table is not None
+            result = self.table.summarise(options)
+        return replace(result, trace_path=self.given) if self.given else result
 
 
 def _paths(paths: PathLike | Sequence[PathLike]) -> list[Path]:
@@ -65,8 +68,11 @@ def _paths(paths: PathLike | Sequence[PathLike]) -> list[Path]:
     return out
 
 
-def load_trace(paths: PathLike | Sequence[PathLike], progress: Progress | None = None) -> LoadedTrace:
-    """Read one file, several (one per rank) or a folder of them.
+def load_trace(
+    paths: PathLike | Sequence[PathLike], progress: Progress | None = None, dependencies: bool = False
+) -> LoadedTrace:
+    """Read one file, several (one per rank) or a folder of them; with ``dependencies``, PyTorch traces are read
+    with what their critical path needs too (``ImportOptions(critical_path=True)`` uses it).
 
     ``progress(done_bytes, total_bytes)`` is called as the files are read; returning False (or raising
     :class:`Cancelled`) stops the import with :class:`Cancelled`. Problems raise :class:`TraceError`
@@ -89,10 +95,11 @@ def load_trace(paths: PathLike | Sequence[PathLike], progress: Progress | None =
         before = sum(sizes[:k])
         return lambda done, _total: progress(before + done, grand)
 
-    loaded = LoadedTrace(kind, sources)
+    given = [str(p) for p in ([paths] if isinstance(paths, (str, Path)) else paths)]
+    loaded = LoadedTrace(kind, sources, given=", ".join(given))
     if kind == PYTORCH:
         loaded.ranks = [
-            RankTrace(s, read_kineto(str(f), s, part(k))) for k, (f, s) in enumerate(zip(files, sources, strict=True))
+            _rank(str(f), s, part(k), dependencies) for k, (f, s) in enumerate(zip(files, sources, strict=True))
         ]
     elif kind == SPEEDSCOPE:
         if len(files) > 1:
@@ -108,11 +115,21 @@ def load_trace(paths: PathLike | Sequence[PathLike], progress: Progress | None =
     return loaded
 
 
+def _rank(path: str, source: str, progress: Progress | None, dependencies: bool) -> RankTrace:
+    if not dependencies:
+        return RankTrace(source, read_kineto(path, source, progress))
+    from .kineto_graph import read_kineto_graph
+
+    graph = read_kineto_graph(path, source, progress)
+    return RankTrace(source, graph.events, deps=graph.deps)
+
+
 def import_trace(
     paths: PathLike | Sequence[PathLike], options: ImportOptions | None = None, progress: Progress | None = None
 ) -> ImportResult:
-    """Read and summarise in one call."""
-    return load_trace(paths, progress).summarise(options)
+    """Read and summarise in one call (with the dependencies when the options ask for the critical path)."""
+    options = options or ImportOptions()
+    return load_trace(paths, progress, dependencies=options.critical_path).summarise(options)
 
 
 __all__ = [

@@ -18,6 +18,7 @@ import msgspec
 
 from ...model.traces.errors import TraceError
 from ...model.traces.events import TraceBuilder, TraceEvents
+from .json_depth import too_deep
 from .kineto_events import Consumer, Event, lenient_event
 from .source import Progress, open_stream
 
@@ -48,13 +49,19 @@ def _last_boundary(buf: bytearray, floor: int) -> tuple[int, int] | None:
 
 
 class _Reader:
+    """The block reader; a subclass that needs more of each event swaps the three hooks below."""
+
+    event_type: type[Event] = Event  # what msgspec decodes each event into
+    consumer_type: type[Consumer] = Consumer  # what takes the decoded events
+    lenient = staticmethod(lenient_event)  # an event from a dict, when a block is read event by event
+
     def __init__(self, stream: BinaryIO, source: str, tick: Callable[[], None]) -> None:
         self.stream = stream
         self.source = source
         self.tick = tick
         self.builder = TraceBuilder()
-        self.consumer = Consumer(self.builder, source)
-        self.decoder = msgspec.json.Decoder(list[Event])
+        self.consumer = self.consumer_type(self.builder, source)
+        self.decoder = msgspec.json.Decoder(list[self.event_type])  # type: ignore[name-defined]
         self.offset = 0  # byte offset (in the JSON text) of the start of ``buf``
 
     def read(self) -> bytes:
@@ -78,7 +85,7 @@ class _Reader:
                 if not more or len(buf) > _HEADER_LIMIT:
                     self._not_a_trace(buf, more)
                 buf += more
-            self._header(bytes(buf[first + 1 : m.start()]))
+            self._header(bytes(buf[first + 1 : m.start()]), first + 1)
             start = m.end()
         else:
             raise TraceError(
@@ -125,12 +132,15 @@ class _Reader:
             json.loads(bytes(buf))
         except (ValueError, UnicodeDecodeError) as exc:
             raise TraceError(f"this is not valid JSON ({exc}); expected a PyTorch/Chrome trace", self.source) from None
+        except RecursionError:
+            raise too_deep(bytes(buf), self.source) from None
         raise TraceError(
             'this JSON has no "traceEvents" list; expected a PyTorch/Chrome trace (or a speedscope profile)',
             self.source,
         )
 
-    def _header(self, text: bytes) -> None:
+    def _header(self, text: bytes, offset: int) -> None:
+        offset += len(text) - len(text.lstrip())
         text = text.strip().rstrip(b",")
         if not text:
             return
@@ -140,6 +150,8 @@ class _Reader:
             raise TraceError(
                 "the trace's header (before traceEvents) is not valid JSON", self.source, "byte 1"
             ) from None
+        except RecursionError:
+            raise too_deep(text, self.source, offset, "the trace's header (before traceEvents)") from None
         self._keep(header)
 
     def _keep(self, info: Any) -> None:
@@ -156,6 +168,8 @@ class _Reader:
             events = self.decoder.decode(text)
         except (msgspec.DecodeError, msgspec.ValidationError):
             return self._lenient(bytes(buf[:end]), self.offset)
+        except RecursionError:
+            raise too_deep(bytes(buf[:end]), self.source, self.offset, "an event") from None
         self.consumer.consume(events)
         return "done", 0
 
@@ -176,6 +190,8 @@ class _Reader:
             where = f"event {self.consumer.count + len(batch) + 1:,} (byte {offset + pos:,})"
             try:
                 raw, end = decoder.raw_decode(text, pos)
+            except RecursionError:
+                raise too_deep(data, self.source, offset, "an event") from None
             except json.JSONDecodeError as exc:
                 if n - exc.pos < _CUT_SLACK:  # an event cut at a "}, {" inside it: read on
                     self.consumer.consume(batch)
@@ -184,7 +200,7 @@ class _Reader:
                     f"broken JSON: {exc.msg}", self.source, f"{where}, near byte {offset + exc.pos:,}"
                 ) from None
             pos = end
-            batch.append(lenient_event(raw, where, self.source))
+            batch.append(self.lenient(raw, where, self.source))
             while pos < n and text[pos] in " \t\r\n":
                 pos += 1
             if pos < n and text[pos] == "]":
@@ -215,13 +231,15 @@ class _Reader:
             where = f"event {self.consumer.count + len(batch) + 1:,} (byte {self.offset + pos:,})"
             try:
                 raw, pos = decoder.raw_decode(text, pos)
+            except RecursionError:
+                raise too_deep(bytes(buf), self.source, self.offset, "an event") from None
             except json.JSONDecodeError as exc:
                 if exc.pos >= n - 1 or "Unterminated" in exc.msg:
                     raise TraceError(truncated, self.source, where) from None
                 raise TraceError(
                     f"broken JSON: {exc.msg}", self.source, f"{where}, near byte {self.offset + exc.pos:,}"
                 ) from None
-            batch.append(lenient_event(raw, where, self.source))
+            batch.append(self.lenient(raw, where, self.source))
             pos = skip(pos)
             if pos < n and text[pos] == ",":
                 pos = skip(pos + 1)
@@ -245,6 +263,8 @@ class _Reader:
                 self._keep(json.loads("{" + rest + "}"))
             except ValueError:
                 raise TraceError("the keys after traceEvents are not valid JSON", self.source) from None
+            except RecursionError:
+                raise too_deep(bytes(buf), self.source, self.offset, "the keys after traceEvents") from None
 
 
 def _text(data: bytes, source: str, offset: int) -> str:

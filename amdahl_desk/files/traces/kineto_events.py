@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 import numpy as np
@@ -25,12 +25,17 @@ from ...model.traces.names import is_communication_kernel
 NAN = math.nan
 
 
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1  # ids are kept in 64-bit columns
+# An id past 64 bits fails this check, and the block is read again by lenient_event, where it is no id.
+Id = Annotated[int, msgspec.Meta(ge=_I64_MIN, le=_I64_MAX)]
+
+
 class Args(msgspec.Struct, gc=False):
     """The few ``args`` the import needs; the rest of each event's arguments are skipped unread."""
 
-    correlation: int | None = None
-    device: int | None = None
-    stream: int | None = None
+    correlation: Id | None = None
+    device: Id | None = None
+    stream: Id | None = None
 
 
 class Event(msgspec.Struct, gc=False):
@@ -135,8 +140,8 @@ class Consumer:
         b.gpu_name.extend([self._names[e.name] for e in group])
         devices = [a.device if (a := e.args) is not None and a.device is not None else e.pid for e in group]
         streams = [a.stream if (a := e.args) is not None and a.stream is not None else e.tid for e in group]
-        b.gpu_device.extend([d if isinstance(d, int) else -1 for d in devices])
-        b.gpu_stream.extend([s if isinstance(s, int) else -1 for s in streams])
+        b.gpu_device.extend([d if isinstance(d, int) and _I64_MIN <= d <= _I64_MAX else -1 for d in devices])
+        b.gpu_stream.extend([s if isinstance(s, int) and _I64_MIN <= s <= _I64_MAX else -1 for s in streams])
         b.gpu_kind.extend(array("q", [kind]) * len(group))
         b.gpu_corr.extend([c if (a := e.args) is not None and (c := a.correlation) is not None else -1 for e in group])
 
@@ -170,12 +175,15 @@ def _number(value: Any, field: str, where: str, source: str, default: float | No
 
 
 def _whole(value: Any) -> int | None:
+    """A whole number that fits the columns (64 bits); anything else is no id."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, int):
+    if isinstance(value, str) and len(value) < 40 and (digits := value.strip().lstrip("-")).isascii():
+        if not digits.isdigit():
+            return None
+        value = int(value)
+    if isinstance(value, int) and _I64_MIN <= value <= _I64_MAX:
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
     return None
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
+from typing import Any
 
 from ...model.traces.errors import TraceError
 from ...model.traces.functions import SummaryTable
@@ -12,6 +14,7 @@ from .source import Progress, open_stream
 _NAME_COLUMNS = ("Name", "Range", "Operation")
 _TIME_COLUMN = "Total Time (ns)"
 MS_PER_NS = 1e-6
+_CsvReader = Any  # csv.reader's type (_csv.Reader) is not importable on every Python
 
 
 def is_nsys_header(line: str) -> bool:
@@ -36,14 +39,22 @@ def read_nsys(
         raise TraceError(
             f'no header with "{_TIME_COLUMN}" and a Name column; expected an nsys stats CSV report', source
         )
-    reader = csv.reader(io.StringIO("\n".join(lines[header_row:])))
-    header = [h.strip() for h in next(reader)]
-    name_col = next(header.index(c) for c in _NAME_COLUMNS if c in header)
+    rows = _rows(csv.reader(io.StringIO("\n".join(lines[header_row:]))), header_row, source)
+    header = [h.strip() for h in next(rows, [])]
+    names = [c for c in _NAME_COLUMNS if c in header]
+    if _TIME_COLUMN not in header or not names:
+        raise TraceError(
+            f'the header has no cell "{_TIME_COLUMN}" or no Name, Range or Operation cell; '
+            "expected an nsys stats CSV report",
+            source,
+            f"line {header_row + 1:,}",
+        )
+    name_col = header.index(names[0])
     time_col = header.index(_TIME_COLUMN)
     kind = _report_kind(header, source)
     table = table or SummaryTable(source)
     table.reports.append(kind)
-    for number, row in enumerate(reader, start=header_row + 2):
+    for number, row in enumerate(rows, start=header_row + 2):
         if not row or not any(cell.strip() for cell in row):
             continue
         where = f"row {number}"
@@ -59,6 +70,19 @@ def read_nsys(
     if not table.rows:
         raise TraceError("the report has a header but no rows", source)
     return table
+
+
+def _rows(reader: _CsvReader, header_row: int, source: str) -> Iterator[list[str]]:
+    """The CSV's rows; a cell the csv module refuses (longer than its field limit, say) names its line."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            where = f"line {header_row + reader.line_num:,}"
+            raise TraceError(f"this is not a CSV that nsys writes ({exc})", source, where) from None
+        yield row
 
 
 def _report_kind(header: list[str], source: str) -> str:

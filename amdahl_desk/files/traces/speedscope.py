@@ -8,10 +8,12 @@ import msgspec
 
 from ...model.traces.errors import TraceError
 from ...model.traces.functions import FunctionTimes
+from .json_depth import too_deep
 from .source import Progress, open_stream
 
 # profile unit → milliseconds per unit; "none" (plain sample counts) is handled apart
 _MS_PER = {"nanoseconds": 1e-6, "microseconds": 1e-3, "milliseconds": 1.0, "seconds": 1e3}
+COUNT = "none"  # weights that count samples: each taken as 1 ms, with a warning
 
 
 def read_speedscope(path: str, source: str, progress: Progress | None = None) -> FunctionTimes:
@@ -23,6 +25,8 @@ def read_speedscope(path: str, source: str, progress: Progress | None = None) ->
         doc = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
         raise TraceError(f"this speedscope file is not valid JSON ({exc})", source) from None
+    except RecursionError:
+        raise too_deep(data, source, 0, "this speedscope file") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("profiles"), list):
         raise TraceError('expected a speedscope profile: an object with "shared" and "profiles"', source)
     frames = doc.get("shared", {}).get("frames") if isinstance(doc.get("shared"), dict) else None
@@ -35,7 +39,15 @@ def read_speedscope(path: str, source: str, progress: Progress | None = None) ->
         where = f"profiles[{p}]"
         if not isinstance(profile, dict):
             raise TraceError("a profile is not an object", source, where)
-        unit = str(profile.get("unit", "none"))
+        unit = profile.get("unit", COUNT)
+        if unit not in _MS_PER and unit != COUNT:
+            # bytes (a memory profile) or anything else that is not a time would become a time profile
+            raise TraceError(
+                f"the profile's unit is {unit!r}, not a time; expected nanoseconds, microseconds, milliseconds, "
+                f'seconds or "none" (sample counts) — a memory profile (bytes) cannot be a time profile',
+                source,
+                f"{where}.unit",
+            )
         units.add(unit)
         scale = _MS_PER.get(unit, 1.0)
         kind = profile.get("type")
@@ -48,11 +60,10 @@ def read_speedscope(path: str, source: str, progress: Progress | None = None) ->
         result.profiles += 1
     if not result.profiles:
         raise TraceError("the speedscope file has no profiles", source)
-    odd = units - set(_MS_PER)
-    if odd:
-        result.unit_note = f" (weights in {', '.join(sorted(odd))}: one weight counted as 1 ms)"
+    if COUNT in units:
+        result.unit_note = " (weights are sample counts: one counted as 1 ms)"
         result.warnings.append(
-            f"the profile's unit is {', '.join(sorted(odd))}, not a time; each weight is taken as 1 ms"
+            'the profile\'s unit is "none" (sample counts), not a time; each weight is taken as 1 ms'
         )
     if result.profiles > 1:
         result.warnings.append(

@@ -12,8 +12,9 @@ class TraceError(ProfileError):
     reports a bad trace the same way.
     """
 
-    def __init__(self, what: str, source: str | None = None, where: str = "") -> None:
+    def __init__(self, what: str, source: str | None = None, where: str = "", window: str | None = None) -> None:
         super().__init__([Problem(what, where=where)], source=source)
+        self.for_window = window  # the message worded for the window (its controls, not the command line's flags)
 
 
 class Cancelled(Exception):  # noqa: N818 - a state, not a failure: "the import was cancelled"

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from ..units import TimeUnit
 from .grouping import Part, top_parts
-from .names import scaling_for
 from .result import ImportedComponent, ImportOptions, ImportResult, unique_names
 
 NO_STACK = "(no stack)"
@@ -40,8 +39,7 @@ class FunctionTimes:
         ranked = top_parts(parts, options.top, keep=(NO_STACK,))
         names = unique_names(p.name for p in ranked)
         comps = tuple(
-            ImportedComponent(n, p.time, scaling_for(p.name), p.group, p.source)
-            for n, p in zip(names, ranked, strict=True)
+            ImportedComponent.named(n, p.time, p.name, p.group, p.source) for n, p in zip(names, ranked, strict=True)
         )
         threads = f"{self.profiles} profiles (threads) summed" if self.profiles > 1 else "one profile"
         boundary = (
@@ -74,8 +72,7 @@ class SummaryTable:
         ranked = top_parts(parts, options.top, keep=())
         names = unique_names(p.name for p in ranked)
         comps = tuple(
-            ImportedComponent(n, p.time, scaling_for(p.name), p.group, p.source)
-            for n, p in zip(names, ranked, strict=True)
+            ImportedComponent.named(n, p.time, p.name, p.group, p.source) for n, p in zip(names, ranked, strict=True)
         )
         boundary = f"Nsight Systems summary {self.source} ({', '.join(self.reports)}), total time over the whole run"
         return ImportResult(

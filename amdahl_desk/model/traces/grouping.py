@@ -36,21 +36,49 @@ def _rows_in(events: TraceEvents, thread: int, window: Window, kind_mask: np.nda
     return rows[np.lexsort((-events.cpu_dur[rows], ts[rows]))]
 
 
-def annotation_parts(events: TraceEvents, thread: int, windows: Sequence[Window]) -> list[Part]:
+def context_annotations(events: TraceEvents, steps: Sequence[Window]) -> np.ndarray:
+    """A mask of the annotations that contain a whole step (``record_function("epoch_0")`` around the loop):
+    they say where the steps ran, not what a step does, so no grouping counts them as a phase."""
+    found = events.cpu_kind == CPU_ANNOTATION
+    if not steps or not found.any():
+        return np.zeros(len(events.cpu_kind), dtype=bool)
+    order = sorted(steps)
+    starts = np.array([s for s, _ in order])
+    ends = np.array([e for _, e in order])
+    rows = np.flatnonzero(found)
+    ts = events.cpu_ts[rows]
+    stop = ts + events.cpu_dur[rows]
+    # Steps do not overlap: the first step that starts at or after an annotation's start ends first among them.
+    first = np.searchsorted(starts, ts, side="left")
+    inside = first < len(starts)
+    contains = np.zeros(len(rows), dtype=bool)
+    contains[inside] = ends[first[inside]] <= stop[inside]
+    mask = np.zeros(len(events.cpu_kind), dtype=bool)
+    mask[rows[contains]] = True
+    return mask
+
+
+def annotation_parts(
+    events: TraceEvents, thread: int, windows: Sequence[Window], steps: Sequence[Window] = ()
+) -> list[Part]:
     """Outermost ``record_function`` annotations on ``thread`` inside each window (nested ones belong to their
-    parent), clipped to the window and summed over the windows; plus ``Unattributed`` for the rest."""
-    kind_mask = events.cpu_kind == CPU_ANNOTATION
+    parent), clipped to the window and summed over the windows; plus ``Unattributed`` for the rest.
+
+    Each instant of a window goes to the outermost annotation running then, so the rows add up to the window
+    even when annotations overlap without nesting. Annotations that contain a whole step of ``steps`` are
+    context, not phases: the phases inside them are counted.
+    """
+    kind_mask = (events.cpu_kind == CPU_ANNOTATION) & ~context_annotations(events, steps)
     totals: dict[str, float] = defaultdict(float)
     covered = 0.0
     for start, end in windows:
-        outer_end = -np.inf
+        outer_end = start
         for r in _rows_in(events, thread, (start, end), kind_mask):
-            ts = float(events.cpu_ts[r])
-            if ts < outer_end:
-                continue  # nested in (or overlapping) the current outermost annotation
-            stop = ts + float(events.cpu_dur[r])
+            stop = min(float(events.cpu_ts[r] + events.cpu_dur[r]), end)
+            if stop <= outer_end:
+                continue  # nested in the outermost annotation running at its start
+            t = stop - max(float(events.cpu_ts[r]), outer_end)
             outer_end = stop
-            t = min(stop, end) - max(ts, start)
             totals[events.names[events.cpu_name[r]]] += t
             covered += t
     length = sum(end - start for start, end in windows)
@@ -59,10 +87,46 @@ def annotation_parts(events: TraceEvents, thread: int, windows: Sequence[Window]
     return parts
 
 
-def op_parts(events: TraceEvents, thread: int, windows: Sequence[Window]) -> list[Part]:
-    """Every CPU event on ``thread`` by self time (its time minus its direct children's), summed by name over
-    the windows; the time in no event is ``Unattributed``."""
-    kind_mask = events.cpu_kind != CPU_STEP
+def owned_times(ts: Sequence[float], stop: Sequence[float], end: float) -> list[float]:
+    """Each event's self time up to ``end``: the instants at which it is the innermost event running.
+
+    Events come in start order (of two that start together, the longer first). The innermost event at an
+    instant is the running one that started last, so an event contains another only when its interval holds
+    the other's whole: an annotation that starts inside a short ``__enter__`` event and outlives it takes over
+    from it, and its time is never counted twice. The self times add up to the time any event covers.
+    """
+    own = [0.0] * len(ts)
+    stack: list[int] = []
+    now = ts[0] if len(ts) else end
+
+    def run_until(t: float) -> float:
+        clock = now
+        while stack:
+            top = stack[-1]
+            finish = stop[top]
+            if finish <= clock:
+                stack.pop()  # it ended while an event that started after it was running
+            elif finish <= t:
+                own[top] += finish - clock
+                clock = finish
+                stack.pop()
+            else:
+                own[top] += t - clock
+                return t
+        return max(clock, t)
+
+    for i, t in enumerate(ts):
+        now = run_until(t)
+        stack.append(i)
+    run_until(end)
+    return own
+
+
+def op_parts(events: TraceEvents, thread: int, windows: Sequence[Window], steps: Sequence[Window] = ()) -> list[Part]:
+    """Every CPU event on ``thread`` by self time (the instants at which it is the innermost event running),
+    summed by name over the windows; the time in no event is ``Unattributed``, so the rows add up to the windows.
+    Annotations that contain a whole step of ``steps`` are context: their time in no op is ``Unattributed``."""
+    kind_mask = (events.cpu_kind != CPU_STEP) & ~context_annotations(events, steps)
     self_time: dict[int, float] = defaultdict(float)
     kinds: dict[int, int] = {}
     covered = 0.0
@@ -73,19 +137,10 @@ def op_parts(events: TraceEvents, thread: int, windows: Sequence[Window]) -> lis
         names = events.cpu_name[rows].tolist()
         for r, n in zip(rows.tolist(), names, strict=True):
             kinds.setdefault(n, int(events.cpu_kind[r]))
-        stack: list[int] = []
-        own = [b - a for a, b in zip(ts, stop, strict=True)]
-        for i in range(len(rows)):
-            while stack and stop[stack[-1]] <= ts[i]:
-                stack.pop()
-            if stack:
-                parent = stack[-1]
-                own[parent] -= min(stop[i], stop[parent]) - ts[i]
-            else:
-                covered += stop[i] - ts[i]
-            stack.append(i)
+        own = owned_times(ts, stop, end)
         for n, t in zip(names, own, strict=True):
             self_time[n] += t
+        covered += sum(own)
     length = sum(end - start for start, end in windows)
     kind_names = {0: "op", 1: "annotation", 3: "runtime"}
     parts = [
@@ -111,16 +166,18 @@ Spread = dict[str, tuple[float, float]]  # name → (fastest, slowest) over the 
 
 
 def parts_by_window(
-    grouping: Callable[[TraceEvents, int, Sequence[Window]], list[Part]],
+    grouping: Callable[[TraceEvents, int, Sequence[Window], Sequence[Window]], list[Part]],
     events: TraceEvents,
     thread: int,
     windows: Sequence[Window],
+    steps: Sequence[Window] = (),
 ) -> tuple[list[Part], list[dict[str, float]]]:
-    """The parts of ``grouping`` summed over ``windows`` (as one call over them all gives), and each window's own
-    times by name, so that each part's fastest and slowest window can be told (see :func:`spread_of`)."""
+    """The parts of ``grouping`` summed over ``windows`` (as one call over them all gives: it adds window by
+    window), and each window's own times by name, so that each part's fastest and slowest window can be told
+    (see :func:`spread_of`)."""
     if len(windows) < 2:
-        return grouping(events, thread, windows), []
-    each = [grouping(events, thread, [w]) for w in windows]
+        return grouping(events, thread, windows, steps), []
+    each = [grouping(events, thread, [w], steps) for w in windows]
     first: dict[str, Part] = {}
     totals: dict[str, float] = defaultdict(float)
     for parts in each:

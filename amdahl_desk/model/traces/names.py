@@ -1,8 +1,15 @@
-"""What a name in a trace means: a collective, data loading, a communication kernel, a memory copy."""
+"""What a name in a trace means, and the scaling class it suggests: the one table of name rules.
+
+A class the trace itself says (a collective, by its library's or operation's name) is known; every other class
+is the import's guess — from a rule below, or ``parallel`` when no rule knows the name — and is marked as such
+in the profile until a person chooses one.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..profile import Scaling
 
@@ -23,6 +30,18 @@ _LIBRARY = re.compile(r"nccl|rccl|gloo|c10d|processgroup|param_comms|\bmpi\b|hcc
 _SEPARATORS = re.compile(r"[\s_\-:.#/]+")
 # local tensor ops that merely contain a collective's word
 _NOT_COLLECTIVE = ("broadcasttensors", "broadcastto", "broadcastshapes", "broadcastin")
+# All-to-all in its short spellings, and the phases that distribute a batch's sparse features or embeddings
+# between ranks (TorchRec's "## sparse_data_dist ##", input_dist, output_dist, KJTAllToAll).
+_DISTRIBUTION = re.compile(
+    r"all2all|(?<![a-z])a2a(?![a-z])|alltoall|all_to_all|all-to-all|"
+    r"(?:data|input|output|embedding|emb|sparse|feature|kjt)[\s_\-]?dist(?:ribution|ribute)?(?![a-z])",
+    re.IGNORECASE,
+)
+# Host time blocked on or spent in a copy: cudaMemcpy(Async), hipMemcpy, memcpy, Memcpy HtoD/DtoH.
+_COPY = re.compile(r"memcpy|memcopy|mem[\s_\-]?copy", re.IGNORECASE)
+# Waiting for the device or a stream: cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize,
+# torch.cuda.synchronize, cudaStreamWaitEvent, aten::_local_scalar_dense (.item() waits for the GPU).
+_SYNC = re.compile(r"synchroni[sz]e|streamwaitevent|_local_scalar_dense|\bsync\b", re.IGNORECASE)
 _DATA = re.compile(
     r"dataloader|data[\s_\-]?load|dataset|input[\s_\-]?pipeline|next[\s_\-]?batch|wait[\s_\-]?for[\s_\-]?batch|"
     r"(?:load|get|fetch|copy|read)[\s_\-]?(?:the[\s_\-]?)?batch|prefetch|collate|__next__",
@@ -41,18 +60,69 @@ def is_collective(name: str) -> bool:
     return any(word in squashed for word in _COLLECTIVE_WORDS)
 
 
+def is_distribution(name: str) -> bool:
+    """True for all-to-all and the phases that distribute data between ranks (TorchRec's sparse_data_dist)."""
+    return _DISTRIBUTION.search(name) is not None
+
+
+def is_copy(name: str) -> bool:
+    """True for memory copies (the host waiting on or issuing them)."""
+    return _COPY.search(name) is not None
+
+
+def is_synchronisation(name: str) -> bool:
+    """True for waits on the device, a stream or an event."""
+    return _SYNC.search(name) is not None
+
+
 def is_data_loading(name: str) -> bool:
     """True for names of the input pipeline: data loaders, batch fetching, collation."""
     return _DATA.search(name) is not None
 
 
+@dataclass(frozen=True)
+class NameRule:
+    """Names that ``matches`` get ``scaling``; ``known``: the name says what the time is (not a guess)."""
+
+    what: str
+    matches: Callable[[str], bool]
+    scaling: Scaling
+    known: bool = False
+
+
+# The rules, first match wins: communication before the rest (a "data_dist" phase is not data loading).
+RULES = (
+    NameRule("a collective", is_collective, Scaling.COMMUNICATION, known=True),
+    NameRule("an all-to-all or data-distribution phase", is_distribution, Scaling.COMMUNICATION),
+    NameRule("a memory copy", is_copy, Scaling.SERIAL),
+    NameRule("a synchronisation", is_synchronisation, Scaling.SERIAL),
+    NameRule("data loading", is_data_loading, Scaling.SERIAL),
+)
+UNATTRIBUTED = "Unattributed"  # time in no annotation or event: between phases, in Python, waiting
+
+
+@dataclass(frozen=True)
+class NameClass:
+    """The class a name suggests, whether it is a guess, and why (for the component's tooltip and notes)."""
+
+    scaling: Scaling
+    guessed: bool
+    why: str
+
+
+def classify(name: str) -> NameClass:
+    """The scaling class a person would give a component of this name, and whether the import only guesses it."""
+    for rule in RULES:
+        if rule.matches(name):
+            return NameClass(rule.scaling, not rule.known, f"{rule.what} by its name")
+    if name == UNATTRIBUTED:
+        return NameClass(Scaling.SERIAL, True, "time outside every phase (gaps, Python, waits)")
+    return NameClass(Scaling.PARALLEL, True, "no rule knows the name: work that divides among GPUs is assumed")
+
+
 def scaling_for(name: str) -> Scaling:
     """The scaling class a person would give a component of this name (editable after import)."""
-    if is_collective(name):
-        return Scaling.COMMUNICATION
-    if is_data_loading(name):
-        return Scaling.SERIAL
-    return Scaling.PARALLEL
+    return classify(name).scaling
 
 
 def is_communication_kernel(name: str) -> bool:

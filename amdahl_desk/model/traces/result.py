@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
-from ..profile import Component, Profile, Scaling, Settings
+from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
+from ..profile_rules import name_key, one_line
 from ..units import TimeUnit
 from .gpu import GpuSplit
+from .names import classify
+
+if TYPE_CHECKING:
+    from .import_paths import ImportPath
 
 GROUPINGS = ("annotation", "op", "gpu", "function")
 
@@ -24,16 +29,39 @@ class ImportOptions:
     exclude_steps: frozenset[str] = frozenset()  # step names (``ProfilerStep#7``) to leave out
     exclude_flagged: bool = False  # leave out every step far from the median
     device: int | None = None  # GPU for the ``gpu`` grouping; None: the rank's own, else the busiest
+    critical_path: bool = False  # also the steps' critical path and each component's time on it (needs the
+    # trace read with its dependencies)
 
 
 @dataclass(frozen=True)
 class StepInfo:
-    """One step: its time (in the result's unit), whether it is far from the median, whether it was left out."""
+    """One step: its CPU time and its stretch of the GPU timeline (in the result's unit; None without GPU events),
+    whether each is far from the median, whether the step was left out."""
 
     name: str
     time: float
     flagged: bool
     excluded: bool
+    gpu_time: float | None = None
+    gpu_flagged: bool = False
+
+    @property
+    def off(self) -> bool:
+        """Far from the median on the CPU or on the GPU: what leaving out flagged steps leaves out."""
+        return self.flagged or self.gpu_flagged
+
+
+class Notes:
+    """An import's warnings, each in two wordings: the command line's (which names its flags) and the window's
+    (which names its controls)."""
+
+    def __init__(self) -> None:
+        self.cli: list[str] = []
+        self.window: list[str] = []
+
+    def add(self, text: str, cli: str = "", window: str = "") -> None:
+        self.cli.append(text + cli)
+        self.window.append(text + window)
 
 
 @dataclass(frozen=True)
@@ -49,16 +77,32 @@ class RankInfo:
 
 @dataclass(frozen=True)
 class ImportedComponent:
-    """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes)."""
+    """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes);
+    ``guessed``: its scaling class is the import's guess, and ``why`` says where the class comes from; ``events``
+    which events it groups (a matcher, see :mod:`.component_events`). An annotation's ``gpu_time`` is the GPU time
+    of the work launched inside it; ``path_time`` its time on the critical path (when asked)."""
 
     name: str
     time: float
     scaling: Scaling
     group: str = ""
     source: str = ""
+    guessed: bool = False
+    why: str = ""
+    events: str = ""
+    gpu_time: float | None = None
+    path_time: float | None = None
     # The fastest and slowest step's time (None: one step, or the whole trace): the component's Time low and high.
     time_low: float | None = None
     time_high: float | None = None
+
+    @classmethod
+    def named(
+        cls, name: str, time: float, trace_name: str, group: str = "", source: str = "", events: str = ""
+    ) -> ImportedComponent:
+        """A component whose class the name rules give for ``trace_name`` (the name as the trace spells it)."""
+        found = classify(trace_name)
+        return cls(name, time, found.scaling, group, source, found.guessed, found.why, events)
 
 
 @dataclass(frozen=True)
@@ -77,6 +121,15 @@ class ImportResult:
     ranks: tuple[RankInfo, ...] = ()
     rank: int | None = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    baseline_gpus: int = 1  # the GPUs (ranks) the trace was measured on: the profile's N0
+    window_warnings: tuple[str, ...] | None = None  # the warnings worded for the window; None: as ``warnings``
+    trace_path: str = ""  # the file (or folder) imported, as given
+    grouping: str = ""  # the options that made these components, as the Settings sheet keeps them
+    critical_path: ImportPath | None = None
+
+    @property
+    def warnings_for_window(self) -> tuple[str, ...]:
+        return self.warnings if self.window_warnings is None else self.window_warnings
 
     @property
     def total(self) -> float:
@@ -91,12 +144,24 @@ class ImportResult:
                 c.scaling,
                 c.group,
                 f"{c.source} (from {self.source})".strip(),
-                (),
-                *_range(max(c.time, 0.0), c.time_low, c.time_high),
+                scaling_guessed=c.guessed,
+                time_low=_range(max(c.time, 0.0), c.time_low, c.time_high)[0],
+                time_high=_range(max(c.time, 0.0), c.time_low, c.time_high)[1],
             )
             for c in self.components
         ]
-        return Profile(comps, settings=Settings(boundary=self.boundary), unit=self.unit)
+        n0 = self.baseline_gpus
+        counts = default_gpu_counts(max(1024, 8 * n0)) if n0 > 1 else default_gpu_counts()
+        events = tuple((name, c.events) for name, c in zip((x.name for x in comps), self.components, strict=True))
+        settings = Settings(
+            boundary=self.boundary,
+            baseline_gpus=n0,
+            gpu_counts=counts,
+            trace_source=self.trace_path,
+            trace_grouping=self.grouping if self.trace_path else "",
+            trace_events=tuple(e for e in events if e[1]) if self.trace_path else (),
+        )
+        return Profile(comps, settings=settings, unit=self.unit)
 
     def to_json(self) -> dict[str, Any]:
         """The command line's JSON: format, unit, steps, step_time, components, gpu (when there are GPU events)."""
@@ -109,13 +174,21 @@ class ImportResult:
             "step_time": self.step_time,
             "step_list": None
             if self.steps is None
-            else [{"name": s.name, "time": s.time, "flagged": s.flagged, "excluded": s.excluded} for s in self.steps],
-            "components": [
-                {"name": c.name, "time": c.time, "scaling": c.scaling.value, "group": c.group, "source": c.source}
-                for c in self.components
+            else [
+                {
+                    "name": s.name,
+                    "time": s.time,
+                    "flagged": s.flagged,
+                    "excluded": s.excluded,
+                    "gpu_time": s.gpu_time,
+                    "gpu_flagged": s.gpu_flagged,
+                }
+                for s in self.steps
             ],
+            "components": [_component_json(c) for c in self.components],
             "total": self.total,
             "boundary": self.boundary,
+            "baseline_gpus": self.baseline_gpus,
             "warnings": list(self.warnings),
         }
         if self.gpu is not None:
@@ -129,6 +202,8 @@ class ImportResult:
                 "idle": g.idle,
                 "span": g.span,
             }
+        if self.critical_path is not None:
+            data["critical_path"] = self.critical_path.to_json()
         if self.ranks:
             data["rank"] = self.rank
             data["ranks"] = [
@@ -144,18 +219,38 @@ class ImportResult:
         return data
 
 
+def _component_json(c: ImportedComponent) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": c.name,
+        "time": c.time,
+        "scaling": c.scaling.value,
+        "scaling_guessed": c.guessed,
+        "group": c.group,
+        "source": c.source,
+    }
+    if c.events:
+        data["events"] = c.events
+    if c.gpu_time is not None:
+        data["gpu_time"] = c.gpu_time
+    if c.path_time is not None:
+        data["critical_path_time"] = c.path_time
+    return data
+
+
 def unique_names(names: Iterable[str], limit: int = 120) -> list[str]:
-    """Names made non-empty, not too long and unique ignoring case (a profile's rule), in order."""
+    """Names as the profile will hold them, in order: one line of visible text by the profile's own rule (control
+    characters shown as U+FFFD), not empty, not too long and unique by the profile's name key — so the
+    preview shows exactly what the import makes."""
     seen: set[str] = set()
     out: list[str] = []
     for raw in names:
-        name = " ".join(raw.split()) or "(unnamed)"
+        name = " ".join(one_line(raw).split()) or "(unnamed)"
         if len(name) > limit:
             name = name[: limit - 1] + "…"
         candidate, k = name, 2
-        while candidate.casefold() in seen:
+        while name_key(candidate) in seen:
             candidate, k = f"{name} ({k})", k + 1
-        seen.add(candidate.casefold())
+        seen.add(name_key(candidate))
         out.append(candidate)
     return out
 
@@ -166,3 +261,10 @@ def _range(time: float, low: float | None, high: float | None) -> tuple[float | 
     if low is None or high is None or not high > low:
         return None, None
     return min(max(low, 0.0), time), max(high, time)
+
+
+def with_range(component: ImportedComponent, spread: tuple[float, float] | None) -> ImportedComponent:
+    """``component`` with the time of its fastest and slowest step (``spread``; None: no steps to tell)."""
+    if spread is None:
+        return component
+    return replace(component, time_low=spread[0], time_high=spread[1])

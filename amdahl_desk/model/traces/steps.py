@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -15,17 +16,43 @@ FAR_FROM_MEDIAN = 0.2
 
 @dataclass(frozen=True)
 class Step:
-    """One profiler step on the CPU: its window in µs since the trace's start."""
+    """One profiler step on the CPU: its window in µs since the trace's start; ``flagged`` when its CPU time is
+    far from the median, ``gpu_flagged`` when its stretch of the GPU timeline (``gpu_time``, µs) is."""
 
     name: str
     start: float
     end: float
     thread: int
     flagged: bool = False
+    gpu_time: float | None = None
+    gpu_flagged: bool = False
 
     @property
     def duration(self) -> float:
         return self.end - self.start
+
+    @property
+    def off(self) -> bool:
+        """Far from the median on the CPU or on the GPU: what "leave out flagged steps" leaves out."""
+        return self.flagged or self.gpu_flagged
+
+
+def far_from_median(values: Sequence[float]) -> list[bool]:
+    """Which values are more than :data:`FAR_FROM_MEDIAN` away from their median (the one rule for steps)."""
+    if not values:
+        return []
+    median = statistics.median(values)
+    return [abs(v - median) > FAR_FROM_MEDIAN * median for v in values]
+
+
+def with_gpu_stretches(steps: Sequence[Step], windows: Sequence[tuple[float, float] | None]) -> list[Step]:
+    """``steps`` with their GPU stretches (see :func:`gpu_step_windows`), those far from the median flagged."""
+    spans = [w[1] - w[0] for w in windows if w is not None]
+    far = iter(far_from_median(spans))
+    return [
+        replace(s, gpu_time=w[1] - w[0], gpu_flagged=next(far)) if w is not None else s
+        for s, w in zip(steps, windows, strict=True)
+    ]
 
 
 def find_steps(events: TraceEvents) -> list[Step]:
@@ -46,8 +73,8 @@ def find_steps(events: TraceEvents) -> list[Step]:
         )
         for r in rows
     ]
-    median = statistics.median(s.duration for s in steps)
-    return [Step(s.name, s.start, s.end, s.thread, abs(s.duration - median) > FAR_FROM_MEDIAN * median) for s in steps]
+    far = far_from_median([s.duration for s in steps])
+    return [replace(s, flagged=f) for s, f in zip(steps, far, strict=True)]
 
 
 def main_thread(events: TraceEvents, steps: list[Step]) -> int | None:

@@ -2,31 +2,45 @@
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..profile import Scaling
 from ..units import TimeUnit
+from .dependencies import DependencyColumns, GraphTrace
 from .errors import TraceError
 from .events import CPU_ANNOTATION, TraceEvents
-from .gpu import GpuSplit, devices, mean_split, split_device
-from .grouping import Part, Window, annotation_parts, op_parts, parts_by_window, spread_of, top_parts
-from .names import scaling_for
-from .result import ImportedComponent, ImportOptions, ImportResult, RankInfo, StepInfo, unique_names
-from .steps import FAR_FROM_MEDIAN, Step, find_steps, gpu_step_windows, main_thread
+from .gpu_steps import chosen_device, gpu_components, gpu_split, gpu_step_note, gpu_step_splits, steps_with_gpu
+from .grouping import (
+    OTHER,
+    UNATTRIBUTED,
+    Part,
+    Window,
+    annotation_parts,
+    op_parts,
+    parts_by_window,
+    spread_of,
+    top_parts,
+)
+from .import_paths import enrich, grouping_text, part_events
+from .result import ImportedComponent, ImportOptions, ImportResult, Notes, RankInfo, StepInfo, unique_names, with_range
+from .steps import Step, find_steps, main_thread
 
 MS_PER_US = 1e-3
 
 
 @dataclass
 class RankTrace:
-    """One rank's events and the file they came from."""
+    """One rank's events and the file they came from (with the dependency columns when read with them)."""
 
     source: str
     events: TraceEvents
+    # (device asked for, rank) → the steps with their GPU stretches, and the device: found once per choice
+    steps: dict[tuple[int | None, int | None], tuple[list[Step], int | None]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    deps: DependencyColumns | None = None
 
     @property
     def rank(self) -> int | None:
@@ -42,7 +56,17 @@ class RankTrace:
 
 
 def _kept(steps: Sequence[Step], options: ImportOptions) -> list[Step]:
-    return [s for s in steps if s.name not in options.exclude_steps and not (options.exclude_flagged and s.flagged)]
+    return [s for s in steps if s.name not in options.exclude_steps and not (options.exclude_flagged and s.off)]
+
+
+def _steps(trace: RankTrace, options: ImportOptions, rank: int | None) -> tuple[list[Step], int | None]:
+    """The rank's steps, each with its GPU stretch and flags, and the GPU they are of (kept once per choice)."""
+    key = (options.device, rank)
+    found = trace.steps.get(key)
+    if found is None:
+        device = chosen_device(trace.events, options.device, rank)
+        found = trace.steps[key] = (steps_with_gpu(trace.events, find_steps(trace.events), device), device)
+    return found
 
 
 def _span(events: TraceEvents) -> Window:
@@ -64,7 +88,7 @@ def rank_table(traces: Sequence[RankTrace], options: ImportOptions) -> list[Rank
     """Each rank's mean step time (µs → ms), the slowest marked: a straggler is serial time for everyone."""
     infos = []
     for number, trace in zip(_rank_numbers(traces), traces, strict=True):
-        steps = _kept(find_steps(trace.events), options)
+        steps = _kept(_steps(trace, replace(options, device=None), number)[0], options)
         start, end = _span(trace.events)
         step_time = sum(s.duration for s in steps) / len(steps) * MS_PER_US if steps else None
         infos.append(RankInfo(number, trace.source, step_time, (end - start) * MS_PER_US))
@@ -90,21 +114,27 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         chosen = numbers.index(options.rank)
     trace, rank = traces[chosen], ranks[chosen]
     events = trace.events
-    warnings: list[str] = []
+    notes = Notes()
     skipped = events.info.get("skipped_begin_end")
     if skipped:
-        warnings.append(f'{skipped:,} begin/end events (ph "B"/"E") were not read; only complete events (ph "X") are')
-    all_steps = find_steps(events)
+        notes.add(f'{skipped:,} begin/end events (ph "B"/"E") were not read; only complete events (ph "X") are')
+    all_steps, device = _steps(trace, options, rank.rank)
     steps = _kept(all_steps, options)
     total = options.total
     if not total and not all_steps:
-        warnings.append("the trace has no ProfilerStep events: the whole trace is imported (as with --total)")
+        notes.add("the trace has no ProfilerStep events: the whole trace is imported", cli=" (as with --total)")
         total = True
     elif not total and not steps:
-        raise TraceError("every step is left out; keep at least one step or import the whole trace (--total)")
+        raise TraceError(
+            "every step is left out; keep at least one step or import the whole trace (--total)",
+            window="every step is left out; tick at least one step, or import the Whole trace",
+        )
     for s in all_steps:
         if s.flagged and s in steps:
-            warnings.append(f"{s.name} ({s.duration * MS_PER_US:.3g} ms) is far from the median step time")
+            notes.add(
+                f"{s.name} ({s.duration * MS_PER_US:.3g} ms) is far from the median step time",
+                window="; Leave out flagged steps (or untick it) leaves it out",
+            )
     windows = [_span(events)] if total else [(s.start, s.end) for s in steps]
     n = len(windows)
     thread = main_thread(events, all_steps)
@@ -114,37 +144,40 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         raise TraceError(
             "--group-by function is for speedscope profiles; a PyTorch trace groups by annotation, op or gpu"
         )
-    gpu, gpu_steps = _gpu_split(events, all_steps, steps, total, options, rank.rank, warnings)
+    gpu = gpu_split(events, all_steps, steps, total, device, notes)
     if group_by == "gpu":
         if gpu is None:
             raise TraceError("the trace has no GPU events (kernels, memcpy, memset); group by annotation or op instead")
-        components = _gpu_components(gpu, gpu_steps)
+        components = gpu_components(gpu, [] if total else gpu_step_splits(events, all_steps, steps, device))
     else:
         if thread is None:
             raise TraceError("the trace has no CPU events to group")
+        step_windows = [(s.start, s.end) for s in all_steps]
         grouping = annotation_parts if group_by == "annotation" else op_parts
-        parts, by_step = parts_by_window(grouping, events, thread, windows)
+        parts, by_step = parts_by_window(grouping, events, thread, windows, step_windows)
         parts = top_parts([Part(p.name, p.time / n * MS_PER_US, p.group, p.source) for p in parts], options.top)
         spread = spread_of(parts, by_step, MS_PER_US)
         names = unique_names(p.name for p in parts)
         components = tuple(
-            ImportedComponent(name, p.time, scaling_for(p.name), p.group, p.source, *spread.get(p.name, (None, None)))
+            with_range(
+                ImportedComponent.named(name, p.time, p.name, p.group, p.source, events=_events(group_by, p)),
+                spread.get(p.name),
+            )
             for name, p in zip(names, parts, strict=True)
         )
-    step_infos = (
-        tuple(StepInfo(s.name, s.duration * MS_PER_US, s.flagged, s not in steps) for s in all_steps)
-        if all_steps
-        else None
-    )
+    step_infos = tuple(_info(s, s not in steps) for s in all_steps) if all_steps else None
     step_time = None if not steps else sum(s.duration for s in steps) / len(steps) * MS_PER_US
     if group_by == "gpu" and gpu is not None and step_time and not total:
-        warnings.extend(_gpu_step_note(gpu.span, step_time))
+        gpu_step_note(gpu, steps, notes)
     world = trace.world_size or len(traces)
     where = f"rank {rank.rank} of {world}" + (" (the slowest)" if rank.slowest else "") if world > 1 else ""
     what = "the whole trace" if total else f"mean of {len(steps)} step{'s' * (len(steps) != 1)}"
     view = f"GPU {gpu.device} timeline" if group_by == "gpu" and gpu else f"grouped by {group_by}"
     boundary = ", ".join(p for p in (f"PyTorch trace {trace.source}", where, what, view) if p)
-    return ImportResult(
+    if world > 1:
+        told = "the trace's distributedInfo.world_size" if trace.world_size else "the number of rank files"
+        boundary += f"; measured on N0 = {world:,} GPUs ({told})"
+    result = ImportResult(
         format="pytorch",
         unit=TimeUnit.MS,
         source=trace.source,
@@ -156,105 +189,28 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         gpu=gpu,
         ranks=tuple(ranks) if len(ranks) > 1 else (),
         rank=rank.rank if len(ranks) > 1 else trace.rank,
-        warnings=tuple(warnings),
+        warnings=tuple(notes.cli),
+        baseline_gpus=world,
+        window_warnings=tuple(notes.window),
+        grouping=grouping_text(group_by, options, rank.rank if len(ranks) > 1 else trace.rank),
     )
+    graph = GraphTrace(events, trace.deps) if trace.deps is not None else None
+    return enrich(result, events, graph, thread, [] if total else steps, options.critical_path)
+
+
+def _events(group_by: str, p: Part) -> str:
+    """The matcher of a component of the annotation or op grouping: its annotation or op, the rest, or Other."""
+    unattributed = p.name == UNATTRIBUTED and p.source.startswith("time in no")
+    other = p.name == OTHER and p.source.endswith("each smaller than the rows above")
+    return part_events(group_by, p.name, unattributed, other)
+
+
+def _info(s: Step, excluded: bool) -> StepInfo:
+    gpu = None if s.gpu_time is None else s.gpu_time * MS_PER_US
+    return StepInfo(s.name, s.duration * MS_PER_US, s.flagged, excluded, gpu, s.gpu_flagged)
 
 
 def _default_grouping(events: TraceEvents, thread: int | None) -> str:
     if thread is not None and np.any((events.cpu_kind == CPU_ANNOTATION) & (events.cpu_thread == thread)):
         return "annotation"
     return "op" if thread is not None else "gpu"
-
-
-def _gpu_split(
-    events: TraceEvents,
-    all_steps: list[Step],
-    steps: list[Step],
-    total: bool,
-    options: ImportOptions,
-    rank: int,
-    warnings: list[str],
-) -> tuple[GpuSplit | None, list[GpuSplit]]:
-    """The device's mean split over the steps (or of the whole trace), and each step's own (µs → ms)."""
-    found = devices(events)
-    if not found:
-        return None, []
-    if options.device is not None:
-        if options.device not in found:
-            raise TraceError(f"GPU {options.device} has no events; the trace has GPUs {', '.join(map(str, found))}")
-        device = options.device
-    else:
-        device = rank if rank in found and len(found) > 1 else found[0]
-    if total:
-        return split_device(events, device).scaled(MS_PER_US), []
-    windows = gpu_step_windows(events, all_steps, device)
-    per_step = [split_device(events, device, windows[all_steps.index(s)]) for s in steps if windows[all_steps.index(s)]]
-    if len(per_step) >= 3 and steps[-1] is all_steps[-1] and windows[-1] is not None:
-        others = statistics.median(p.span for p in per_step[:-1])
-        if per_step[-1].span > (1 + FAR_FROM_MEDIAN) * others:
-            warnings.append(
-                f"the GPU stretch of the last step, {all_steps[-1].name}, is {per_step[-1].span * MS_PER_US:.4g} ms "
-                f"against {others * MS_PER_US:.4g} ms for the others: the GPU was still finishing queued work when "
-                f"profiling stopped; --exclude-steps {all_steps[-1].name} leaves it out"
-            )
-    if not per_step:
-        warnings.append(
-            "no GPU event could be matched to a step through its launch; the GPU split is of the whole trace"
-        )
-        return split_device(events, device).scaled(MS_PER_US), []
-    return mean_split(per_step).scaled(MS_PER_US), [p.scaled(MS_PER_US) for p in per_step]
-
-
-GPU_CPU_STEP_GAP = 0.05  # GPU and CPU step times further apart than this are explained
-
-
-def _gpu_step_note(gpu_step: float, cpu_step: float) -> list[str]:
-    """Why the GPU timeline's step (the profile's total) is not the CPU's ProfilerStep time, when they differ."""
-    gap = gpu_step / cpu_step - 1
-    if abs(gap) <= GPU_CPU_STEP_GAP:
-        return []
-    why = (
-        "the CPU launches kernels ahead of the GPU and its steps end before their GPU work does (the GPU is the "
-        "bottleneck: time the CPU steps to see the CPU side)"
-        if gap > 0
-        else "the GPU's stretches leave out the CPU's time before the first step's first GPU event and after the "
-        "last step's GPU work ends; compare the steps, or leave the odd ones out"
-    )
-    return [
-        f"the GPU timeline's step, {gpu_step:.4g} ms (the profile's total: from one step's first GPU event to the "
-        f"next's), is {abs(gap):.0%} {'longer' if gap > 0 else 'shorter'} than the CPU's mean ProfilerStep, "
-        f"{cpu_step:.4g} ms: {why}"
-    ]
-
-
-def _gpu_components(gpu: GpuSplit, steps: Sequence[GpuSplit] = ()) -> tuple[ImportedComponent, ...]:
-    d = gpu.device
-
-    def spread(field: str) -> tuple[float | None, float | None]:
-        if len(steps) < 2:
-            return None, None
-        values = [getattr(s, field) for s in steps]
-        return min(values), max(values)
-
-    return (
-        ImportedComponent(
-            "GPU compute",
-            gpu.compute,
-            Scaling.PARALLEL,
-            f"GPU {d}",
-            "union of compute kernels, all streams",
-            *spread("compute"),
-        ),
-        ImportedComponent(
-            "Exposed communication",
-            gpu.exposed_communication,
-            Scaling.COMMUNICATION,
-            f"GPU {d}",
-            f"NCCL/RCCL kernels while no compute runs; {gpu.overlapped_communication:.6g} ms more is hidden under compute",
-            *spread("exposed_communication"),
-        ),
-        ImportedComponent(
-            "Memory", gpu.memory, Scaling.PARALLEL, f"GPU {d}", "memcpy/memset while no kernel runs", *spread("memory")
-        ),
-        ImportedComponent("GPU idle", gpu.idle, Scaling.SERIAL, f"GPU {d}", "nothing runs on the GPU", *spread("idle")),
-    )

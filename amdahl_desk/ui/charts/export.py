@@ -2,8 +2,12 @@
 
 Each export builds fresh chart widgets in the slide style at the output's pixel size
 (24 px text on a 1920-wide image, lines scaled alike) and has Qt paint them into a
-QImage, a QSvgGenerator or a QPdfWriter. pyqtgraph's own exporters are not used: they
-mis-scale labels at custom sizes and its SVG exporter fails on Qt 6.11 and later.
+QImage, a QSvgGenerator or a QPdfWriter. Qt's SVG keeps curves in data coordinates with
+strokes kept thin by a vector effect only browsers honour, and it cannot clip; the SVG written
+here has every point mapped to the page and each plot clipped to its axes (``svg_render``), so
+rsvg-convert, CairoSVG, Inkscape and office suites draw it as the PNG looks.
+pyqtgraph's own exporters are not used: they mis-scale labels at custom sizes and its SVG
+exporter fails on Qt 6.11 and later.
 """
 
 from __future__ import annotations
@@ -13,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QByteArray, QMarginsF, QPoint, QRect, QSize, QSizeF, Qt
+from PySide6.QtCore import QByteArray, QMarginsF, QPoint, QSize, QSizeF, Qt
 from PySide6.QtGui import QColor, QImage, QImageWriter, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
-from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsView,
@@ -23,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...files import atomic_write
 from ...model.errors import ProfileError
 from ...present.inputs import ChartInputs
 from ..core.messages import install_message_filter
@@ -30,6 +34,7 @@ from ..core.qt_util import parse_size, settle_layout
 from .base import Chart
 from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, chart_entry
 from .style import Style, slide_style
+from .svg_render import render_svg
 
 __all__ = [
     "CHARTS",
@@ -64,13 +69,6 @@ def chart_widget(
         raise ProfileError(why)
     widget = make(name, slide_style(size[0], transparent))
     widget.show_inputs(inputs)
-    # On screen, axes and some curves are cached pixmaps; in an SVG or PDF they must stay vectors.
-    for item in widget.findChildren(pg.PlotWidget):
-        item.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
-        for shown in item.getPlotItem().scene().items():
-            shown.setCacheMode(QGraphicsItem.CacheMode.NoCache)
-            if isinstance(shown, pg.ScatterPlotItem):
-                shown.opts["useCache"] = False  # markers as shapes, not cached pixmaps
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.resize(*size)
     widget.show()
@@ -79,7 +77,24 @@ def chart_widget(
     widget.drawn = None
     widget.show_inputs(inputs)
     settle_layout()
+    _vectors_only(widget)
     return widget
+
+
+def _vectors_only(widget: QWidget) -> None:
+    """No cached pixmaps: on screen axes, some curves and every marker are; in an SVG or PDF they must be vectors.
+
+    Done after the last draw: a curve with symbols hands its scatter its own ``useCache`` at every
+    ``setData``, so markers switched off before a redraw come back as pixmaps.
+    """
+    for item in widget.findChildren(pg.PlotWidget):
+        item.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
+        for shown in item.getPlotItem().scene().items():
+            shown.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+            if isinstance(shown, pg.PlotDataItem):
+                shown.opts["useCache"] = False
+            if isinstance(shown, pg.ScatterPlotItem):
+                shown.opts["useCache"] = False  # markers as shapes, not cached pixmaps
 
 
 def render_image(widget: QWidget, size: tuple[int, int], transparent: bool = False) -> QImage:
@@ -98,19 +113,6 @@ def render_image(widget: QWidget, size: tuple[int, int], transparent: bool = Fal
     return image
 
 
-def render_svg(widget: QWidget, size: tuple[int, int], path: Path, title: str) -> None:
-    generator = QSvgGenerator()
-    generator.setFileName(str(path))
-    generator.setSize(QSize(*size))
-    generator.setViewBox(QRect(0, 0, *size))
-    generator.setResolution(96)
-    generator.setTitle(title)
-    generator.setDescription("Made with Amdahl Desk")
-    painter = QPainter(generator)
-    widget.render(painter, QPoint(0, 0))
-    painter.end()
-
-
 def render_pdf(widget: QWidget, size: tuple[int, int], path: Path, title: str) -> None:
     writer = QPdfWriter(str(path))
     writer.setTitle(title)
@@ -121,6 +123,10 @@ def render_pdf(widget: QWidget, size: tuple[int, int], path: Path, title: str) -
     painter = QPainter(writer)
     widget.render(painter, QPoint(0, 0))
     painter.end()
+
+
+def _write_bytes(path: str, data: bytes) -> None:
+    Path(path).write_bytes(data)
 
 
 def export_chart(
@@ -145,7 +151,8 @@ def export_chart(
             if not writer.write(render_image(widget, size, transparent)):
                 raise OSError(f"cannot write {path}: {writer.errorString()}")
         elif fmt == "svg":
-            render_svg(widget, size, path, title)
+            data = render_svg(widget, size, title)
+            atomic_write(path, lambda tmp: _write_bytes(tmp, data))
         else:
             render_pdf(widget, size, path, title)
     finally:

@@ -49,12 +49,18 @@ class Source(str, Enum):
     def missing(self, inputs: ChartInputs) -> str | None:
         """Why a chart of this source cannot be exported from ``inputs`` (a message for a person), or None.
 
-        Measured charts draw "no runs yet" rather than refuse: a person may export the empty frame.
+        A measured chart without runs is refused too: on screen it says "no runs yet", but as a file
+        it would be an empty frame passed on as a result.
         """
         if self is Source.PROFILE and inputs.analysis is None:
             return "there is nothing to chart: the profile needs components with times above 0"
         if self is Source.COMPARISON and inputs.comparison is None:
             return "this chart compares two profiles: open the after profile with File → Compare With…"
+        if self is Source.MEASUREMENTS and not self.has_data(inputs):
+            return (
+                "this chart draws measured runs, and there are none yet: type or paste them in the "
+                "Measurements tab, or open them with File → Open Measurements…"
+            )
         return None
 
 

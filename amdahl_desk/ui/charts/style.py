@@ -16,7 +16,7 @@ GREEN = QColor("#2e8b57")
 GREY = QColor("#8a8f98")
 ORANGE = QColor("#d9822b")
 INK = QColor("#222")
-LABEL_FILL = pg.mkBrush(255, 255, 255, 215)  # labels stay readable where a line crosses them
+LABEL_FILL = pg.mkBrush(255, 255, 255, 255)  # a line or curve passes behind a label, never through its text
 
 
 @dataclass(frozen=True)

@@ -81,8 +81,10 @@ class ChartExports(QObject):
 
         doc = self.doc
         inputs = self.inputs()
-        if chart_entry(name).source.missing(inputs) is not None:
-            self.prompts.show_error("Cannot copy", doc.analysis_error or "nothing to chart")
+        source = chart_entry(name).source
+        why = source.missing(inputs)
+        if why is not None:
+            self.prompts.show_error("Cannot copy", (source is Source.PROFILE and doc.analysis_error) or why)
             return False
         widget = chart_widget(self.make, name, inputs, size)
         image = render_image(widget, size)

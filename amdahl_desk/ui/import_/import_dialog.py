@@ -175,7 +175,10 @@ class ImportDialog(QDialog):
         self.step_model.toggled.connect(self._step_toggled)
         self.step_view = preview_table(self.step_model, StepTableModel.NOTE)
         self.leave_out = QPushButton("Leave out flagged steps")
-        self.leave_out.setToolTip("Untick every step more than 20% away from the median (warm-up, checkpoint)")
+        self.leave_out.setToolTip(
+            "Untick every step (⚑) whose CPU time or GPU stretch is more than 20% away from the median "
+            "(a warm-up, a checkpoint, the GPU still finishing when profiling stopped)"
+        )
         self.leave_out.clicked.connect(self._leave_out_flagged)
         self.keep_all = QPushButton("Keep all")
         self.keep_all.clicked.connect(lambda: self._set(exclude_steps=frozenset()))
@@ -301,7 +304,7 @@ class ImportDialog(QDialog):
         self._set(exclude_steps=frozenset(excluded))
 
     def _leave_out_flagged(self) -> None:
-        flagged = {s.name for s in self.step_model.steps if s.flagged}
+        flagged = {s.name for s in self.step_model.steps if s.off}
         self._set(exclude_steps=frozenset(self.options.exclude_steps | flagged))
 
     def _rank_picked(self) -> None:
@@ -367,12 +370,13 @@ class ImportDialog(QDialog):
         )
         self.steps_box.setVisible(has_steps)
         self.step_model.set_steps(result.steps or (), unit)
-        self.leave_out.setEnabled(any(s.flagged and not s.excluded for s in result.steps or ()))
+        self.step_view.setColumnHidden(StepTableModel.GPU, not self.step_model.has_gpu)
+        self.leave_out.setEnabled(any(s.off and not s.excluded for s in result.steps or ()))
         self._show_ranks(result)
         self._show_devices(result)
         self.gpu_box.setVisible(result.gpu is not None)
         self.gpu_view.set_split(result.gpu, unit, per_step=not self.options.total and result.steps is not None)
-        items = "".join(f"<li>{html.escape(w, quote=False)}</li>" for w in result.warnings)
+        items = "".join(f"<li>{html.escape(w, quote=False)}</li>" for w in result.warnings_for_window)
         warnings = f"<ul style='margin-left: -20px'>{items}</ul>" if items else "<p>No warnings.</p>"
         self.notes.setHtml(f"<p><b>Boundary:</b> {html.escape(result.boundary, quote=False)}</p>{warnings}")
 

@@ -103,6 +103,10 @@ def _names(paths: Sequence[Path]) -> str:
 
 
 def _first_problem(exc: ProfileError) -> str:
+    """What is wrong, worded for the window when the model has such a wording."""
+    worded = getattr(exc, "for_window", None)
+    if isinstance(worded, str):
+        return worded
     return exc.problems[0].what if exc.problems else str(exc)
 
 

@@ -15,6 +15,7 @@ from ...model.units import TimeUnit, format_number, format_percent
 ModelIndex = QModelIndex | QPersistentModelIndex
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 FLAGGED = QColor("#b35c00")
+GUESSED = QColor("#9a6700")  # as the components table shows a guessed class
 
 
 class _Table(QAbstractTableModel):
@@ -82,21 +83,27 @@ class ComponentPreviewModel(_Table):
             if col == self.SHARE:
                 return format_percent(c.time / self.total) if self.total > 0 else "—"
             if col == self.SCALING:
-                return c.scaling.value
+                return c.scaling.value + ("?" if c.guessed else "")
             return c.source
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == self.SCALING:
+                how = "the import's guess, to check after importing" if c.guessed else "what the trace says"
+                return f"{c.scaling.value}: {how} ({c.why})" if c.why else f"{c.scaling.value}: {how}"
             return f"{c.name}: {c.source}" if c.source else c.name
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.SCALING and c.guessed:
+            return QBrush(GUESSED)
         if role == Qt.ItemDataRole.UserRole:
             return c.time if col == self.TIME else None
         return self._align(index, role)
 
 
 class StepTableModel(_Table):
-    """The trace's steps: tick to keep a step in the mean; steps far from the median are marked."""
+    """The trace's steps: tick to keep a step in the mean. Each shows its CPU time and its stretch of the GPU
+    timeline; the one far from the median is marked where it is off."""
 
-    NAME, TIME, NOTE = range(3)
-    headers = ("Step", "Time ({unit})", "")
-    right = frozenset({TIME})
+    NAME, TIME, GPU, NOTE = range(4)
+    headers = ("Step", "CPU ({unit})", "GPU ({unit})", "")
+    right = frozenset({TIME, GPU})
     toggled = Signal(str, bool)  # step name, kept
 
     def __init__(self) -> None:
@@ -110,6 +117,11 @@ class StepTableModel(_Table):
         self.steps, self.unit = tuple(steps), unit
         self.endResetModel()
 
+    @property
+    def has_gpu(self) -> bool:
+        """Whether any step has a GPU stretch (else the GPU column says nothing)."""
+        return any(s.gpu_time is not None for s in self.steps)
+
     def _rows(self) -> Sequence[object]:
         return self.steps
 
@@ -119,24 +131,61 @@ class StepTableModel(_Table):
         base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         return base | Qt.ItemFlag.ItemIsUserCheckable if index.column() == self.NAME else base
 
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return _STEP_TIPS[section]
+        return super().headerData(section, orientation, role)
+
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         s, col = self.steps[index.row()], index.column()
+        off = (col == self.TIME and s.flagged) or (col == self.GPU and s.gpu_flagged)
         if role == Qt.ItemDataRole.DisplayRole:
             if col == self.NAME:
                 return s.name
             if col == self.TIME:
-                return format_number(s.time)
-            return "far from the median" if s.flagged else ""
+                return format_number(s.time) + (" ⚑" if s.flagged else "")
+            if col == self.GPU:
+                return "—" if s.gpu_time is None else format_number(s.gpu_time) + (" ⚑" if s.gpu_flagged else "")
+            return _far(s)
         if role == Qt.ItemDataRole.CheckStateRole and col == self.NAME:
             return Qt.CheckState.Unchecked if s.excluded else Qt.CheckState.Checked
-        if role == Qt.ItemDataRole.ForegroundRole and s.flagged:
+        if role == Qt.ItemDataRole.ForegroundRole and (off or (col in (self.NAME, self.NOTE) and s.off)):
             return QBrush(FLAGGED)
+        if role == Qt.ItemDataRole.FontRole and off:
+            bold = QFont()
+            bold.setBold(True)
+            return bold
         if role == Qt.ItemDataRole.ToolTipRole:
-            why = " It is more than 20% away from the median step (a warm-up, a checkpoint?)." if s.flagged else ""
-            return f"Untick to leave {s.name} out of the mean.{why}"
+            return self._tip(s, col)
+        if role == Qt.ItemDataRole.UserRole:
+            return s.time if col == self.TIME else s.gpu_time if col == self.GPU else None
         return self._align(index, role)
+
+    def _tip(self, s: StepInfo, col: int) -> str:
+        if col == self.TIME:
+            far = " — more than 20% away from the median step (a warm-up, a checkpoint?)" if s.flagged else ""
+            return f"{s.name} on the CPU: {format_number(s.time)} {self.unit.label}{far}"
+        if col == self.GPU:
+            if s.gpu_time is None:
+                return f"No GPU event was launched in {s.name}"
+            far = (
+                " — more than 20% away from the median stretch (the GPU still finishing queued work?)"
+                if s.gpu_flagged
+                else ""
+            )
+            return (
+                f"{s.name}'s stretch of the GPU timeline, from its first GPU event to the next step's first: "
+                f"{format_number(s.gpu_time)} {self.unit.label}{far}"
+            )
+        far = (
+            "its CPU time and its GPU stretch are"
+            if s.flagged and s.gpu_flagged
+            else ("its CPU time is" if s.flagged else "its GPU stretch is")
+        )
+        why = f" {far} more than 20% away from the median: Leave out flagged steps unticks it." if s.off else ""
+        return f"Untick to leave {s.name} out of the mean.{why}"
 
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.CheckStateRole or index.column() != self.NAME:
@@ -144,6 +193,23 @@ class StepTableModel(_Table):
         keep = Qt.CheckState(value) == Qt.CheckState.Checked if not isinstance(value, bool) else value
         self.toggled.emit(self.steps[index.row()].name, keep)
         return True
+
+
+_STEP_TIPS = (
+    "Tick to keep a step in the mean",
+    "The step's time on the CPU (its ProfilerStep event)",
+    "The step's stretch of the GPU timeline: from its first GPU event to the next step's first (the GPU runs behind)",
+    "Which of the step's times (⚑) is more than 20% away from the median",
+)
+
+
+def _far(s: StepInfo) -> str:
+    """What is off about a step, in a few words."""
+    if s.flagged and s.gpu_flagged:
+        return "far off (both)"
+    if s.flagged:
+        return "far off (CPU)"
+    return "far off (GPU)" if s.gpu_flagged else ""
 
 
 class RankTableModel(_Table):

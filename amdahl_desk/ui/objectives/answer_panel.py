@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -147,9 +147,9 @@ class ExtrasPanel(QWidget):
         self.max_rate = QLabel(self)
         self.cost = QLabel(self)
         for label in (self.load, self.max_rate, self.cost):
-            label.setWordWrap(True)
+            label.setWordWrap(True)  # the layout gives each the lines it needs at its width
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.cost.setStyleSheet("color: #444;")
         for w in (self.load, self.max_rate, self.cost):
             layout.addWidget(w)
@@ -158,17 +158,18 @@ class ExtrasPanel(QWidget):
         layout.addStretch(1)
         choice.redraws.subscribe(EXTRAS_DEPEND_ON, self.refresh)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
-        self._fit_heights()
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()  # its minimum height follows its width: the layouts above must ask again
 
-    def _fit_heights(self) -> None:
-        """Wrapped sentences take the lines they need at this width, no more (the charts get the rest)."""
-        width = max(self.load.width(), 100)
-        for label in (self.load, self.max_rate, self.cost):
-            height = label.heightForWidth(width)
-            if height > 0 and label.height() != height:
-                label.setFixedHeight(height)
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """As tall as its sentences are wrapped at its width now, not at the narrowest width a label allows (which
+        made the answer scroll by a hundred pixels of nothing)."""
+        hint = super().minimumSizeHint()
+        if self.width() > 0 and self.hasHeightForWidth():
+            hint.setHeight(min(hint.height(), self.heightForWidth(self.width())))
+        return hint
 
     def refresh(self) -> None:
         if not self.choice.extras_shown():  # no other objective, no load, no price: nothing to show
@@ -183,4 +184,3 @@ class ExtrasPanel(QWidget):
             if label.text() != text:
                 label.setText(text)
             label.setVisible(bool(text))
-        self._fit_heights()

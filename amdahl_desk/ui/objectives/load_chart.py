@@ -13,7 +13,7 @@ from ...present.numbers import Numbers
 from ..charts.callouts import collisions, curve_points
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
-from ..charts.style import BLUE, GREEN, GREY, INK, RED, SCREEN, Style
+from ..charts.style import BLUE, GREEN, GREY, INK, LABEL_FILL, RED, SCREEN, Style
 
 BEFORE, AFTER = GREY, BLUE
 # Where a vertical line's label may sit: heights along the line (top first), on its left or its right.
@@ -46,9 +46,12 @@ class LoadChart(ChartFrame[LoadView]):
         self.point_brushes = (pg.mkBrush(BEFORE), pg.mkBrush(AFTER))
         item.addItem(self.points)
         # Left of the current rate, where the curves are flat: before's over its point, after's under it.
-        self.point_labels = [pg.TextItem(color=c, anchor=a) for c, a in ((BEFORE, (1.05, 1.0)), (AFTER, (1.05, 0.0)))]
+        self.point_labels = [
+            pg.TextItem(color=c, anchor=a, fill=LABEL_FILL) for c, a in ((BEFORE, (1.05, 1.0)), (AFTER, (1.05, 0.0)))
+        ]
         for label in self.point_labels:
             label.setFont(style.font(0.95, bold=True))
+            label.setZValue(30)  # over the curves and the lines: its number is read, not crossed
             item.addItem(label)
         item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
 

@@ -34,7 +34,12 @@ _DISPLAY, _EDIT, _ALIGN, _FOREGROUND, _TIP = (
 )
 _ROLES = frozenset({_DISPLAY, _EDIT, _ALIGN, _FOREGROUND, _TIP, SHARE_ROLE})
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_FASTER, _SLOWER = QColor("#1a6e2e"), QColor("#a33")
+_FASTER, _SLOWER, _GUESSED = QColor("#1a6e2e"), QColor("#a33"), QColor("#9a6700")
+GUESS_MARK = "?"  # after a scaling class the import guessed, until a person chooses one
+GUESSED_TIP = (
+    "“{scaling}” is the import's guess: the trace does not say how this time scales. "
+    "Choose a class to confirm it or change it; until then the summary says P rests on guesses."
+)
 _FLAGS = tuple(
     Qt.ItemFlag.ItemIsEnabled
     | Qt.ItemFlag.ItemIsSelectable
@@ -117,15 +122,21 @@ class ComponentTableModel(QAbstractTableModel):
         comp = comps[row]
         a = self.doc.analysis
         if role in (_DISPLAY, _EDIT):
-            return repr_number(comp.time) if role == _EDIT and col == TIME else self._text(comp, row, col, a)
+            if role == _EDIT and col in (TIME, SCALING):  # what an editor starts from: the plain value
+                return repr_number(comp.time) if col == TIME else comp.scaling.value
+            return self._text(comp, row, col, a)
         if role == _ALIGN:
             return _RIGHT if col in (TIME, SHARE, NEW_TIME) else None
         if role == SHARE_ROLE:
             return float(a.fractions[row]) if a is not None else 0.0
         if role == _FOREGROUND:
+            if col == SCALING:
+                return _GUESSED if comp.scaling_guessed else None
             if col != NEW_TIME or a is None or a.component_speedup[row] == 1.0:
                 return None
             return _FASTER if a.component_speedup[row] > 1 else _SLOWER
+        if col == SCALING and comp.scaling_guessed:
+            return GUESSED_TIP.format(scaling=comp.scaling.value)
         if col == NEW_TIME and a is not None and a.component_speedup[row] != 1:
             return new_time_tip(comp, row, a, self.doc.unit.label)
         if col == SHARE and a is not None:
@@ -143,7 +154,7 @@ class ComponentTableModel(QAbstractTableModel):
         if col == SHARE:
             return share_cell(float(a.fractions[row])) if a is not None else DASH
         if col == SCALING:
-            return comp.scaling.value
+            return comp.scaling.value + GUESS_MARK if comp.scaling_guessed else comp.scaling.value
         if col == NEW_TIME:
             return time_cell(float(a.new_times[row])) if a is not None else DASH
         if col == GROUP:
@@ -210,8 +221,10 @@ class ComponentTableModel(QAbstractTableModel):
                 if not value.strip():
                     raise CellError(row, col, "a component needs a time; type 0 for none")
                 return comp.with_time(parse_time(value, self.doc.unit, locale_decimal()))
-            if col == SCALING:
-                return comp._replace(scaling=Scaling.parse(value))
+            if col == SCALING:  # a class a person gives is no longer a guess, even the one guessed
+                return comp._replace(
+                    scaling=Scaling.parse(value.strip().removesuffix(GUESS_MARK)), scaling_guessed=False
+                )
             if col == GROUP:
                 return comp._replace(group=value.strip())
             if col == OBJECTIVES:

@@ -1,0 +1,58 @@
+"""``amdahl-desk whatif``: what speeding up some events of a trace buys with the trace's dependencies."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import EXIT_OK, write_json
+
+NAME = "whatif"
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        NAME,
+        help="what speeding up some kernels, ops or calls of a trace buys, with the trace's dependencies",
+        description=(
+            "Scale the durations of the events of TRACE (a PyTorch/Kineto trace, or a folder of one per rank) "
+            "that PATTERN matches by 1/K, recompute each step's critical path (CPU threads, launches, stream "
+            "order, synchronisations) and compare the step time with Amdahl's law on sums."
+        ),
+        epilog=(
+            "PATTERN is a case-insensitive substring of the event's name, or with the prefix re: a regular "
+            "expression (re.search, case-insensitive); PATTERN=K splits at the last '='; K > 0. Patterns match "
+            "GPU kernels, copies and memsets, CPU operators and runtime calls, never user annotations; an event "
+            "two patterns match takes the product of their K. With the prefix in: (in:aten::convolution) a "
+            "pattern matches the GPU work launched from inside the CPU events it names. Figures are means over "
+            "the steps. See docs/whatif.md."
+        ),
+    )
+    p.add_argument("trace", metavar="TRACE", help="a PyTorch trace (.json, .json.gz) or a folder of them, one per rank")
+    p.add_argument(
+        "--speedup",
+        action="append",
+        required=True,
+        metavar="PATTERN=K",
+        help='events to make K× faster, e.g. "gemm=2", "re:^nccl=1.5" (repeat for several)',
+    )
+    p.add_argument(
+        "--step", default="ProfilerStep#", metavar="NAME", help="steps: annotations named NAME… (ProfilerStep#)"
+    )
+    p.add_argument("--rank", type=int, metavar="R", help="in a folder of traces, rank R's (default: the slowest)")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..files.traces.graph_source import load_rank_graph
+    from ..model.traces.patterns import parse_speedup
+    from ..model.traces.whatif import prepare, what_if
+    from ..present.whatif import what_if_view
+
+    speedups = [parse_speedup(s) for s in args.speedup]
+    loaded = load_rank_graph(args.trace, args.rank, args.step)
+    answer = what_if(prepare(loaded.trace, args.step, loaded.source), speedups)
+    if args.json:
+        write_json({"source": loaded.source, "rank": loaded.rank, "step": args.step, **answer.to_json()})
+    else:
+        print(what_if_view(answer).text)
+    return EXIT_OK

@@ -1,0 +1,306 @@
+"""The workbook's Summary sheet: the answer as live figures, the presentation's sections, the scaling table, charts.
+
+The totals and each optimization's figures are formulas on the Components and Optimizations sheets (so
+editing a time, a speedup or a tick in a spreadsheet program moves them), each saved with the value the
+model computed. Objectives, load, cost and the measured runs' fits come from
+:func:`amdahl_desk.present.sections.sections`, the same figures and sentences the window shows.
+The native charts sit under the tables, each starting a printed page.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ..model.analysis import Analysis
+from ..model.extras import profile_extras
+from ..model.fit import fit_measurements
+from ..model.profile import Profile, Scaling
+from ..present.report import headline, target_sentence
+from ..present.sections import PERCENT, SPEEDUP, Row, Section, sections
+from .estimate_columns import decision_rows
+from .print_layout import print_sheet
+
+if TYPE_CHECKING:
+    from xlsxwriter.format import Format
+    from xlsxwriter.worksheet import Worksheet
+
+    from .xlsx_book import Book
+
+COMPONENTS, OPTIMIZATIONS, SUMMARY = "Components", "Optimizations", "Summary"
+CHART_ROWS = 25  # components charted by name; the table keeps them all
+LAST_COL = 7  # the sheet's tables span A:H
+WIDTHS = [30, 16, 16, 16, 19, 16, 16, 16]
+LINE_CHARS = sum(WIDTHS) - 30  # characters of a wrapped sentence per printed line across A:H (with room to spare)
+NOTE_CHARS = sum(WIDTHS[3:]) - 12  # and of a figure's meaning across D:H
+ROW_PX = 20  # xlsxwriter's default row: 15 points
+CHART_WIDTH = 960  # pixels: about A:H, the width of the printed page
+
+
+class _Rows:
+    """Writes the sheet a row at a time; ``row`` is the next 0-based row."""
+
+    def __init__(self, out: Book, ws: Worksheet) -> None:
+        self.out, self.ws, self.row = out, ws, 0
+        self.wrap = out.book.add_format({"text_wrap": True, "valign": "top"})
+        self.note = out.book.add_format({"text_wrap": True, "valign": "top", "font_color": "#555555"})
+
+    def line(self, *cells: Any) -> int:
+        """One row of strings (a ``(text, format)`` pair for a formatted one); returns its 1-based number."""
+        for col, cell in enumerate(cells):
+            if isinstance(cell, tuple):
+                self.ws.write_string(self.row, col, self.out.printable(cell[0]), cell[1])
+            elif cell is not None:
+                self.ws.write_string(self.row, col, self.out.printable(str(cell)))
+        self.row += 1
+        return self.row
+
+    def sentence(self, text: str, bold: bool = False) -> None:
+        """A sentence across A:H, wrapped and as tall as its lines, so it prints whole within the page."""
+        lines = max(1, math.ceil(len(text) / LINE_CHARS))
+        self.ws.set_row(self.row, 15 * lines)
+        fmt = self.out.book.add_format({"text_wrap": True, "valign": "top", "bold": bold}) if bold else self.wrap
+        self.ws.merge_range(self.row, 0, self.row, LAST_COL, self.out.printable(text), fmt)
+        self.row += 1
+
+    def skip(self) -> None:
+        self.row += 1
+
+
+def write_summary(out: Book, profile: Profile, a: Analysis) -> None:
+    """The analysis as numbers and sentences, plus native charts built on the workbook's own cells."""
+    ws = out.book.add_worksheet(SUMMARY)
+    for col, width in enumerate(WIDTHS):
+        ws.set_column(col, col, width)
+    rows = _Rows(out, ws)
+    unit = profile.unit.value
+    n = len(profile.components)
+    total_row = n + 2  # the Components sheet's Total line
+    rows.line(("Amdahl Desk analysis", out.title))
+    rows.sentence(
+        "Figures computed when this workbook was written, each formula saved with its value. The totals, each "
+        "optimization's figures, New time, P and the scaling curves follow edits of a time, a speedup or a tick "
+        "on the other sheets, and so do the charts; the objectives, load, cost and fit sections do not. "
+        "Reopen in Amdahl Desk to recompute all."
+    )
+    if profile.settings.boundary:
+        rows.line("Boundary", profile.settings.boundary)
+    rows.skip()
+    c = a.combined
+    base = f"$B${rows.row + 1}"
+    new = f"$B${rows.row + 2}"
+    f_cell = f"$B${rows.row + 5}"
+    for label, formula, value, fmt in [
+        (f"Baseline total ({unit})", f"={COMPONENTS}!$B${total_row}", a.baseline_total, out.time),
+        (f"New total ({unit})", f"={COMPONENTS}!$G${total_row}", c.new_total, out.time),
+        ("End-to-end speedup", f'=IF({new}=0,"∞",{base}/{new})', c.overall_speedup, out.speedup),
+        (f"Time saved ({unit})", f"={base}-{new}", c.time_saved, out.time),
+        ("Affected share", None, c.fraction, out.share),
+        ("Ceiling 1/(1−f)", f'=IF({f_cell}>=1,"∞",1/(1-{f_cell}))', c.ceiling, out.speedup),
+    ]:
+        _figure(out, ws, rows.row, 1, formula, value, fmt)
+        rows.line((label, out.bold))
+    rows.skip()
+    rows.sentence(headline(profile, a), bold=True)
+    sentence = target_sentence(profile, a)
+    if sentence:
+        rows.sentence(sentence)
+    for label, odds, text in decision_rows(profile, a):  # the odds of the target and the cheapest plan
+        if odds is not None:
+            ws.write_number(rows.row, 1, odds, out.share)
+            rows.line((label, out.bold))
+        else:
+            rows.sentence(text)
+    rows.skip()
+    _optimizations_table(out, ws, rows, profile, a, base)
+    rows.skip()
+    fit = (
+        fit_measurements(profile.measurements)
+        if profile.measurements is not None and profile.measurements.rows
+        else None
+    )
+    for section in sections(profile, a, profile_extras(profile, a), fit):
+        _section(out, ws, rows, section)
+        rows.skip()
+    header_row, last_row = _scaling_table(out, ws, rows, profile, a)
+    end = _add_charts(out, ws, profile, n, header_row, last_row, rows.row + 1)
+    print_sheet(ws, max(end, rows.row) - 1, LAST_COL, header_rows=0)
+
+
+def _figure(out: Book, ws: Worksheet, row: int, col: int, formula: str | None, value: float, fmt: Format) -> None:
+    """A figure as a formula with its value (∞ as text, which no number format shows), or as a number."""
+    if formula is None:
+        out.number(ws, row, col, value, fmt)
+    elif math.isfinite(value):
+        ws.write_formula(row, col, formula, fmt, value)
+    else:
+        ws.write_formula(row, col, formula, out.right, "∞")
+
+
+def _optimizations_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: Analysis, base: str) -> None:
+    """One row per optimization: its k and tick from the Optimizations sheet, and what it does alone."""
+    unit = profile.unit.value
+    titles = ["Optimization", "Enabled", "Speedup k", "Affected share", "End-to-end speedup"]
+    titles += [f"New total ({unit})", f"Time saved ({unit})", "Ceiling"]
+    rows.line(*((t, out.header) for t in titles))
+    f = a.optimizations
+    for i, o in enumerate(profile.optimizations):
+        r, src = rows.row + 1, i + 2
+        ws.write_formula(rows.row, 1, f"={OPTIMIZATIONS}!$A${src}", out.boolean, o.enabled)
+        ws.write_formula(rows.row, 2, f"={OPTIMIZATIONS}!$D${src}", out.k, o.speedup)
+        out.number(ws, rows.row, 3, float(f.fraction[i]), out.share)
+        alone = f"((1-D{r})+D{r}/C{r})"  # Amdahl: the time left, as a share of the baseline
+        _figure(out, ws, rows.row, 4, f"=1/{alone}", float(f.overall_speedup[i]), out.speedup)
+        _figure(out, ws, rows.row, 5, f"={base}*{alone}", float(f.new_total[i]), out.time)
+        _figure(out, ws, rows.row, 6, f"={base}-F{r}", float(f.time_saved[i]), out.time)
+        _figure(out, ws, rows.row, 7, f'=IF(D{r}>=1,"∞",1/(1-D{r}))', float(f.ceiling[i]), out.speedup)
+        rows.line(o.name)
+
+
+def _section(out: Book, ws: Worksheet, rows: _Rows, section: Section) -> None:
+    """A titled table of figures (label | value | unit | meaning) and the sentences under it."""
+    ws.merge_range(rows.row, 0, rows.row, LAST_COL, out.printable(section.title), out.header)
+    rows.skip()
+    for row in section.rows:
+        _section_row(out, ws, rows, row)
+    for sentence in section.sentences:
+        rows.sentence(sentence)
+
+
+def _section_row(out: Book, ws: Worksheet, rows: _Rows, figure: Row) -> None:
+    """The value as a number in its unit's format (a percentage or a speedup shows its own sign), else as text."""
+    row = rows.row
+    note = figure.note
+    if figure.value is not None and math.isfinite(figure.value):
+        fmt = {PERCENT: out.share, SPEEDUP: out.speedup}.get(figure.unit) or out.significant(figure.value)
+        ws.write_number(row, 1, figure.value, fmt)
+        if "±" in figure.text:  # the number alone drops its standard error
+            note = f"{figure.text}: {note}" if note else figure.text
+    else:
+        ws.write_string(row, 1, out.printable(figure.text), out.right)
+    if figure.unit not in (PERCENT, SPEEDUP, ""):
+        ws.write_string(row, 2, out.printable(figure.unit))
+    if note:
+        lines = max(1, math.ceil(len(note) / NOTE_CHARS))
+        if lines > 1:
+            ws.set_row(row, 15 * lines)
+        ws.merge_range(row, 3, row, LAST_COL, out.printable(note), rows.note)
+    rows.line(figure.label)
+
+
+def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: Analysis) -> tuple[int, int]:
+    """P, N0 and the GPU scaling table (Amdahl and Gustafson as formulas on P); returns its header and last row."""
+    s = a.scaling
+    unit = profile.unit.value
+    model = profile.settings.overhead_model
+    n = len(profile.components)
+    last, total_row = n + 1, n + 2
+    rows.sentence(f"GPU scaling, overhead model {model.value}: {model.description}")
+    p = s.parallel_fraction
+    if profile.settings.parallel_fraction is not None:
+        ws.write_number(rows.row, 1, p, out.share)
+    else:
+        # P from the Components sheet: the share of 'parallel' rows, so editing a time or a class moves the curves.
+        ws.write_formula(
+            rows.row,
+            1,
+            f'=IF(Components!$B${total_row}=0,0,SUMIF(Components!$D$2:$D${last},"{Scaling.PARALLEL.value}",'
+            f"Components!$B$2:$B${last})/Components!$B${total_row})",
+            out.share,
+            p,
+        )
+    p_row = rows.line(("Parallel share P", out.bold))
+    ws.write_number(rows.row, 1, s.baseline_gpus)
+    n0_row = rows.line(("Baseline GPUs N0", out.bold))
+    p_ref, n0_ref = f"$B${p_row}", f"$B${n0_row}"
+    titles = ["GPUs", "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"]
+    header_row = rows.line(*((t, out.header) for t in titles))
+    for i, gpus in enumerate(s.gpus.tolist()):
+        row, r = rows.row, rows.row + 1
+        ws.write_number(row, 0, gpus)
+        ws.write_formula(row, 1, f"=A{r}/{n0_ref}", out.speedup, float(s.ideal[i]))
+        ws.write_formula(row, 2, f"=1/((1-{p_ref})+{p_ref}*{n0_ref}/A{r})", out.speedup, float(s.amdahl[i]))
+        out.number(ws, row, 3, float(s.with_overhead[i]), out.speedup)
+        ws.write_formula(row, 4, f"=(1-{p_ref})+{p_ref}*A{r}/{n0_ref}", out.speedup, float(s.gustafson[i]))
+        efficiency = float(s.efficiency[i])
+        ws.write_formula(row, 5, f"=D{r}/(A{r}/{n0_ref})", out.share, efficiency if math.isfinite(efficiency) else 0)
+        out.number(ws, row, 6, float(s.time[i]), out.time)
+        rows.row += 1
+    return header_row, rows.row
+
+
+def bar_chart_height(categories: int) -> int:
+    """Pixels for a bar chart of ``categories`` components: room for every name's label, two bars each."""
+    return max(288, 24 * categories + 110)
+
+
+def _add_charts(out: Book, ws: Worksheet, profile: Profile, n: int, header_row: int, last_row: int, first: int) -> int:
+    """Time per component (baseline and after) and GPU scaling, as native charts on the cells above.
+
+    Each starts a printed page at ``first`` (0-based row) and below; returns the first row after them.
+    """
+    unit = profile.unit.value
+    shown = min(n, CHART_ROWS)
+    row = first
+    breaks: list[int] = []
+    if shown:
+        bars = out.book.add_chart({"type": "bar"})
+        bars.set_title(
+            {
+                "name": "Time per component: baseline and after the plan"
+                + (f" (first {shown} of {n:,} rows)" if n > shown else ""),
+                "name_font": {"size": 12},
+            }
+        )
+        # Names are text: a string reference (Excel labels the bars with it; a number reference shows 1, 2, 3…).
+        names = f"='{COMPONENTS}'!$A$2:$A${shown + 1}"
+        for col, color in (("B", "#8A8F98"), ("G", "#1F5FA8")):
+            bars.add_series(
+                {
+                    "name": f"='{COMPONENTS}'!${col}$1",
+                    "categories": names,
+                    "values": f"='{COMPONENTS}'!${col}$2:${col}${shown + 1}",
+                    "fill": {"color": color},
+                    "border": {"color": color},
+                }
+            )
+        # Every name labelled (interval 1) and the chart as tall as its names need: LibreOffice and Excel
+        # otherwise skip every other label once there are six or more components.
+        # (In xlsxwriter's bar charts the y axis is the vertical one: the components.)
+        bars.set_y_axis({"reverse": True, "interval_unit": 1, "interval_tick": 1, "num_font": {"size": 9}})
+        bars.set_x_axis({"name": f"Time ({unit})", "major_gridlines": {"visible": True}})
+        bars.set_legend({"position": "bottom"})
+        height = bar_chart_height(shown)
+        bars.set_size({"width": CHART_WIDTH, "height": height})
+        breaks.append(row)
+        ws.insert_chart(row, 0, bars)
+        row += math.ceil(height / ROW_PX) + 1
+    if last_row > header_row:
+        lines = out.book.add_chart({"type": "scatter", "subtype": "straight"})
+        lines.set_title({"name": "GPU scaling: speedup against the baseline", "name_font": {"size": 12}})
+        lines.set_x_axis({"name": "GPUs (log₂ scale)", "log_base": 2})
+        lines.set_y_axis({"name": "Speedup (log scale)", "log_base": 10})
+        xs = f"='{SUMMARY}'!$A${header_row + 1}:$A${last_row}"
+        looks = {
+            "B": ("#8A8F98", "dash"),
+            "C": ("#1F5FA8", "solid"),
+            "D": ("#C0392B", "solid"),
+            "E": ("#2E8B57", "dash"),
+        }
+        for col, (color, dash) in looks.items():
+            lines.add_series(
+                {
+                    "name": f"='{SUMMARY}'!${col}${header_row}",
+                    "categories": xs,
+                    "values": f"='{SUMMARY}'!${col}${header_row + 1}:${col}${last_row}",
+                    "line": {"color": color, "dash_type": dash, "width": 2.25},
+                    "marker": {"type": "none"},
+                }
+            )
+        lines.set_legend({"position": "bottom"})
+        lines.set_size({"width": CHART_WIDTH, "height": CHART_WIDTH // 2})
+        breaks.append(row)
+        ws.insert_chart(row, 0, lines)
+        row += math.ceil(CHART_WIDTH / 2 / ROW_PX) + 1
+    ws.set_h_pagebreaks(breaks)
+    return row

@@ -1,0 +1,66 @@
+"""The workbook being written and its cell formats, shared by the writer and the Summary sheet."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import xlsxwriter
+from xlsxwriter.format import Format
+from xlsxwriter.workbook import Workbook
+from xlsxwriter.worksheet import Worksheet
+
+TIME_FORMAT = "#,##0.###"
+SPEEDUP_FORMAT, SHARE_FORMAT, K_FORMAT = '0.00"×"', "0.0%", '0.###"×"'
+MAX_TEXT = 32_767  # the most characters a cell holds
+# Characters XML 1.0 cannot carry; a spreadsheet program would refuse the file.
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def printable(value: str) -> str:
+    """Text an xlsx file can hold: control characters become U+FFFD, and at most 32,767 characters."""
+    if _ILLEGAL.search(value):
+        value = _ILLEGAL.sub("\ufffd", value)
+    return value[:MAX_TEXT]
+
+
+class Book:
+    """The workbook being written and its formats."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.book: Workbook = xlsxwriter.Workbook(
+            str(path),
+            {"strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False},
+        )
+        add = self.book.add_format
+        self.header = add({"bold": True, "bg_color": "#DDE4EE"})
+        self.bold = add({"bold": True})
+        self.title = add({"bold": True, "font_size": 14})
+        self.time = add({"num_format": TIME_FORMAT})
+        self.bold_time = add({"num_format": TIME_FORMAT, "bold": True})
+        self.share = add({"num_format": SHARE_FORMAT})
+        self.bold_share = add({"num_format": SHARE_FORMAT, "bold": True})
+        self.speedup = add({"num_format": SPEEDUP_FORMAT})
+        self.k = add({"num_format": K_FORMAT})
+        self.boolean = add({"num_format": '"TRUE";"TRUE";"FALSE"'})  # a formula's TRUE, not 1, in LibreOffice too
+        self.right = add({"align": "right"})
+        self.printable = printable
+        self._shown: dict[int, Format] = {}
+
+    def significant(self, value: float, digits: int = 3) -> Format:
+        """A format that shows ``value`` to ``digits`` significant digits (0.000313, 0.113, 30.3, 1,712); the
+        cell keeps every digit."""
+        magnitude = math.floor(math.log10(abs(value))) if value else 0
+        decimals = 0 if float(value).is_integer() else max(0, digits - 1 - magnitude)
+        if decimals not in self._shown:
+            pattern = "#,##0." + "0" * decimals if decimals else "#,##0"
+            self._shown[decimals] = self.book.add_format({"num_format": pattern})
+        return self._shown[decimals]
+
+    def number(self, ws: Worksheet, row: int, col: int, value: float, fmt: Format) -> None:
+        """A figure; an unbounded one (a ceiling at f = 1) as ∞, which no number format shows."""
+        if math.isfinite(value):
+            ws.write_number(row, col, value, fmt)
+        else:
+            ws.write_string(row, col, "∞", self.right)

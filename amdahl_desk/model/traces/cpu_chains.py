@@ -1,0 +1,186 @@
+"""A step's CPU threads as chains of points, with the waits that cross from one thread to another.
+
+Each thread's events, nested, give a start and an end point each, in call-stack order; the segment before a
+point is the own time of the innermost event open then (none: the thread was idle). A point where a wait
+ended is put before the end it delays: a blocking call's (its GPU work, :mod:`.waits`), and, inferred from
+the timing, a join on the step's thread — a stretch of an annotation's (or Python's, or idle) time of at
+least ``JOIN_MIN_US`` that ends right after another thread's event ends (within ``JOIN_SLACK_US``, or
+``JOIN_RATIO`` of the stretch). Another thread's work that starts after it was idle for ``WAKE_MIN_US`` or
+more is woken by the step's thread: it starts as long after the step thread's latest point as it was seen to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .dependencies import ANNOTATION, OTHER
+from .events import FloatArray, IntArray
+from .path_graph import CPU, CPU_SIDE, ChainBuilder
+from .trace_index import StepWindow, TraceIndex
+
+JOIN_MIN_US = 100.0
+JOIN_SLACK_US = 50.0
+JOIN_RATIO = 0.02
+WAKE_MIN_US = 50.0
+
+
+@dataclass(frozen=True)
+class CpuPoints:
+    """Where the GPU side connects: each row's start point, each waiting call's wait point; the counts."""
+
+    start_point: IntArray  # per local row
+    wait_point: dict[int, int]  # local row of a blocking call → its wait point
+    counts: dict[str, int]
+
+
+def cpu_chains(
+    builder: ChainBuilder,
+    ix: TraceIndex,
+    step: StepWindow,
+    rows: IntArray,
+    ts: FloatArray,
+    end: FloatArray,
+    parent: IntArray,
+    order: IntArray,
+    call_wait_end: dict[int, float],
+) -> CpuPoints:
+    """Add one chain per thread to ``builder``; ``order`` is each row's place by (thread, start, longest first),
+    ``call_wait_end`` maps a blocking call (local row) to when its wait ended."""
+    ev, deps = ix.trace.events, ix.trace.deps
+    n = len(rows)
+    counts = {"thread_joins": 0, "thread_wakes": 0}
+    s_point = np.full(n, -1, dtype=np.int64)
+    if n == 0:
+        return CpuPoints(s_point, {}, counts)
+    local = np.arange(n)
+    p_row = np.concatenate((local, local))
+    p_start = np.concatenate((np.ones(n, dtype=bool), np.zeros(n, dtype=bool)))
+    p_time = np.concatenate((ts, end))
+    p_thread = ev.cpu_thread[rows][p_row]
+    tie = np.where(p_start, order[p_row], -order[p_row])  # at one time: parents start first and end last
+    order = np.lexsort((tie, p_start, p_time, p_thread))
+    p_row, p_start, p_time, p_thread = p_row[order], p_start[order], p_time[order], p_thread[order]
+    first = np.concatenate(([True], p_thread[1:] != p_thread[:-1]))
+    owner = np.where(first, -1, np.where(np.roll(p_start, 1), np.roll(p_row, 1), parent[np.roll(p_row, 1)]))
+
+    # wait points: (insert before this point, at this time, owned by this local row, waiting for these CPU points)
+    at: list[int] = []
+    w_time: list[float] = []
+    w_owner: list[int] = []
+    w_call: list[int] = []
+    joins: list[tuple[int, int]] = []  # (index into the wait lists, CPU point waited for)
+    if call_wait_end:
+        e_pos = np.empty(n, dtype=np.int64)
+        ends = np.flatnonzero(~p_start)
+        e_pos[p_row[ends]] = ends
+        for call, done in sorted(call_wait_end.items()):
+            j = int(e_pos[call])
+            at.append(j)
+            w_time.append(max(float(p_time[j - 1]), min(done, float(p_time[j]))))
+            w_owner.append(call)
+            w_call.append(call)
+    on_step = p_thread == step.thread
+    cls = deps.cpu_class[rows]
+    seg_len = np.where(first, 0.0, p_time - np.roll(p_time, 1))
+    idle_like = (owner < 0) | np.isin(cls[np.maximum(owner, 0)], (ANNOTATION, OTHER))
+    candidates = np.flatnonzero(on_step & ~first & idle_like & (seg_len >= JOIN_MIN_US))
+    if len(candidates):
+        others = np.flatnonzero(~p_start & ~on_step)
+        other_ends = p_time[others]
+        by_end = np.argsort(other_ends, kind="stable")
+        other_ends, others = other_ends[by_end], others[by_end]
+        for j in candidates.tolist():
+            k = int(np.searchsorted(other_ends, p_time[j], side="right")) - 1
+            if k < 0:
+                continue
+            t_b, start = float(other_ends[k]), float(p_time[j - 1])
+            if t_b <= start or p_time[j] - t_b > max(JOIN_SLACK_US, JOIN_RATIO * (p_time[j] - start)):
+                continue
+            joins.append((len(at), int(others[k])))
+            at.append(j)
+            w_time.append(t_b)
+            w_owner.append(int(owner[j]))
+            w_call.append(-1)
+        counts["thread_joins"] = len(joins)
+    is_wait = np.zeros(len(p_row), dtype=bool)
+    weight = np.where(first, p_time - step.start, seg_len)
+    if at:
+        pos = np.array(at, dtype=np.int64)
+        p_row = np.insert(p_row, pos, np.array(w_owner))
+        p_start = np.insert(p_start, pos, False)
+        p_time = np.insert(p_time, pos, np.array(w_time))
+        p_thread = np.insert(p_thread, pos, p_thread[pos])
+        owner = np.insert(owner, pos, np.array(w_owner))
+        weight = np.insert(weight, pos, 0.0)
+        first = np.insert(first, pos, False)
+        is_wait = np.insert(is_wait, pos, True)
+        after = np.flatnonzero(is_wait) + 1  # the delayed point: from the wait's end, the rest of the segment
+        weight[after] = p_time[after] - p_time[after - 1]
+        shift = np.sort(pos)
+        joins = [(w, q + int(np.searchsorted(shift, q, side="right"))) for w, q in joins]
+    owner_item = np.where(owner < 0, -1, rows[np.maximum(owner, 0)])
+    on_step = p_thread == step.thread
+    wake_at, wake_src, wake_weight = _wakes(first, p_start, p_row, parent, on_step, weight, p_time)
+    weight[wake_at] = 0.0  # the idle stretch before it is now the latency after the step thread's point
+    counts["thread_wakes"] = len(wake_at)
+    phase = np.where(is_wait, 2, p_start.astype(np.int64))
+    kinds = np.full(len(p_row), CPU, dtype=np.int64)
+    starts = np.flatnonzero(first)
+    stops = np.append(starts[1:], len(p_row))
+    base = np.empty(len(p_row), dtype=np.int64)
+    for lo, hi in zip(starts.tolist(), stops.tolist(), strict=True):
+        lane = int(p_thread[lo])
+        b0 = builder.add_chain(
+            p_time[lo:hi], phase[lo:hi], CPU_SIDE, weight[lo:hi], owner_item[lo:hi], kinds[lo:hi], lane
+        )
+        base[lo:hi] = b0 + np.arange(hi - lo)
+    s_point[p_row[p_start]] = base[p_start]
+    final = _inserted_order(at, np.flatnonzero(is_wait))
+    w_point = {w_call[i]: int(base[final[i]]) for i in range(len(at)) if w_call[i] >= 0}
+    _add_cpu_edges(builder, [int(base[q]) for _, q in joins], [int(base[final[w]]) for w, _ in joins], None)
+    _add_cpu_edges(builder, base[wake_src].tolist(), base[wake_at].tolist(), wake_weight.tolist())
+    return CpuPoints(s_point, w_point, counts)
+
+
+def _inserted_order(at: list[int], wait_positions: IntArray) -> list[int]:
+    """The final position of each wait point, in the order the waits were listed."""
+    order = np.argsort(np.array(at, dtype=np.int64), kind="stable")
+    final = [0] * len(at)
+    for rank, i in enumerate(order.tolist()):
+        final[i] = int(wait_positions[rank])
+    return final
+
+
+def _wakes(
+    first: np.ndarray,
+    p_start: np.ndarray,
+    p_row: IntArray,
+    parent: IntArray,
+    on_step: np.ndarray,
+    weight: FloatArray,
+    p_time: FloatArray,
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """Points of other threads where a top-level event starts after an idle stretch of ``WAKE_MIN_US`` or more,
+    the step thread's latest point before each, and the time between them."""
+    top = p_start & (parent[p_row] < 0) & ~on_step & (weight >= WAKE_MIN_US)
+    wake = np.flatnonzero(top & (first | ~np.roll(p_start, 1)))
+    step_pts = np.flatnonzero(on_step)
+    if not len(wake) or not len(step_pts):
+        e = np.empty(0, dtype=np.int64)
+        return e, e, np.empty(0)
+    times = p_time[step_pts]
+    k = np.searchsorted(times, p_time[wake], side="left") - 1
+    ok = k >= 0
+    wake, k = wake[ok], k[ok]
+    return wake, step_pts[k], p_time[wake] - times[k]
+
+
+def _add_cpu_edges(builder: ChainBuilder, src: list[int], dst: list[int], weight: list[float] | None) -> None:
+    if src:
+        n = len(src)
+        w = np.zeros(n) if weight is None else np.array(weight, dtype=np.float64)
+        builder.add_edges(
+            np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64), w, np.full(n, CPU, dtype=np.int64)
+        )

@@ -1,0 +1,202 @@
+"""One GPU's timeline step by step: the device, each step's stretch (flagged when far from the others), the split
+over the steps kept, and what a GPU step that differs from the CPU step means — judged from the steps kept."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+
+from ..profile import Scaling
+from .errors import TraceError
+from .events import TraceEvents
+from .gpu import GpuSplit, devices, mean_split, split_device
+from .result import ImportedComponent, Notes, with_range
+from .steps import Step, gpu_step_windows, with_gpu_stretches
+
+MS_PER_US = 1e-3
+GPU_CPU_STEP_GAP = 0.05  # GPU and CPU step times further apart than this are explained
+MOSTLY_IDLE = 0.5  # a GPU idle more than half its stretch is never the bottleneck
+BUSY = 0.9  # a GPU busy at least this share of its stretch, behind a CPU that runs ahead, is the bottleneck
+
+
+def chosen_device(events: TraceEvents, wanted: int | None, rank: int | None) -> int | None:
+    """The GPU asked for, else the rank's own (when the trace has several), else the busiest; None: no GPU events."""
+    found = devices(events)
+    if not found:
+        return None
+    if wanted is not None:
+        if wanted not in found:
+            raise TraceError(f"GPU {wanted} has no events; the trace has GPUs {', '.join(map(str, found))}")
+        return wanted
+    return rank if rank in found and len(found) > 1 else found[0]
+
+
+def steps_with_gpu(events: TraceEvents, steps: list[Step], device: int | None) -> list[Step]:
+    """``steps`` with their stretches of ``device``'s timeline, the ones far from the median flagged."""
+    if device is None or not steps:
+        return steps
+    return with_gpu_stretches(steps, gpu_step_windows(events, steps, device))
+
+
+def gpu_split(
+    events: TraceEvents, all_steps: list[Step], kept: list[Step], total: bool, device: int | None, notes: Notes
+) -> GpuSplit | None:
+    """The device's split: of the whole trace, or the mean over the kept steps' stretches (ms)."""
+    if device is None:
+        return None
+    if total:
+        return split_device(events, device).scaled(MS_PER_US)
+    per_step = _per_step(events, all_steps, kept, device)
+    _warn_far_stretches(all_steps, kept, notes)
+    if not per_step:
+        notes.add("no GPU event could be matched to a step through its launch; the GPU split is of the whole trace")
+        return split_device(events, device).scaled(MS_PER_US)
+    return mean_split(per_step).scaled(MS_PER_US)
+
+
+def _per_step(events: TraceEvents, all_steps: list[Step], kept: list[Step], device: int) -> list[GpuSplit]:
+    windows = gpu_step_windows(events, all_steps, device)
+    return [split_device(events, device, w) for s, w in zip(all_steps, windows, strict=True) if s in kept and w]
+
+
+def gpu_step_splits(events: TraceEvents, all_steps: list[Step], kept: list[Step], device: int | None) -> list[GpuSplit]:
+    """Each kept step's own split of its stretch (ms), for the rows' fastest and slowest step; [] without a device."""
+    if device is None:
+        return []
+    return [p.scaled(MS_PER_US) for p in _per_step(events, all_steps, kept, device)]
+
+
+def _warn_far_stretches(all_steps: list[Step], kept: list[Step], notes: Notes) -> None:
+    stretches = [s for s in all_steps if s.gpu_time is not None]
+    for s in kept:
+        if not s.gpu_flagged or s.gpu_time is None:
+            continue
+        others = statistics.median(o.gpu_time for o in stretches if o is not s and o.gpu_time is not None)
+        ms, other_ms = s.gpu_time * MS_PER_US, others * MS_PER_US
+        if s is all_steps[-1] and s.gpu_time > others:
+            text = (
+                f"the GPU stretch of the last step, {s.name}, is {ms:.4g} ms against {other_ms:.4g} ms for the "
+                "others: the GPU was still finishing queued work when profiling stopped"
+            )
+        else:
+            text = f"the GPU stretch of {s.name}, {ms:.4g} ms, is far from the others' median, {other_ms:.4g} ms"
+        notes.add(
+            text,
+            cli=f"; --exclude-steps {s.name} leaves it out",
+            window=f"; untick {s.name} in Steps (or Leave out flagged steps) to leave it out",
+        )
+
+
+def gpu_step_note(gpu: GpuSplit, kept: Sequence[Step], notes: Notes) -> None:
+    """Why the GPU timeline's step (the profile's total) is not the CPU's ProfilerStep time, from the steps kept.
+
+    A difference that one odd stretch makes is said to be that stretch's; a GPU idle most of its stretch is never
+    called the bottleneck.
+    """
+    cpu = sum(s.duration for s in kept) / len(kept) * MS_PER_US
+    gap = gpu.span / cpu - 1
+    if abs(gap) <= GPU_CPU_STEP_GAP:
+        return
+    head = (
+        f"the GPU timeline's step, {gpu.span:.4g} ms (the profile's total: from one step's first GPU event to the "
+        f"next's), is {abs(gap):.0%} {'longer' if gap > 0 else 'shorter'} than the CPU's mean ProfilerStep, "
+        f"{cpu:.4g} ms: "
+    )
+    odd = [s for s in kept if s.gpu_flagged]
+    rest = [s for s in kept if s.gpu_time is not None and not s.gpu_flagged]
+    if odd and rest:
+        rest_gpu = sum(s.gpu_time or 0.0 for s in rest) / len(rest) * MS_PER_US
+        rest_cpu = sum(s.duration for s in rest) / len(rest) * MS_PER_US
+        if abs(rest_gpu / rest_cpu - 1) <= GPU_CPU_STEP_GAP:
+            names = ", ".join(s.name for s in odd)
+            notes.add(
+                head + f"the difference is the stretch of {names}, far from the others'; without it the GPU's mean "
+                f"stretch and the CPU's mean step agree ({rest_gpu:.4g} against {rest_cpu:.4g} ms)",
+                cli=f"; --exclude-steps {','.join(s.name for s in odd)} leaves it out",
+                window=f"; untick {names} in Steps (or Leave out flagged steps) to leave it out",
+            )
+            return
+    idle = gpu.idle / gpu.span if gpu.span > 0 else 0.0
+    if gap < 0:
+        notes.add(
+            head + "the GPU's stretches leave out the CPU's time before the first step's first GPU event and after "
+            "the last step's GPU work ends; compare the steps, or leave the odd ones out"
+        )
+    elif idle > MOSTLY_IDLE:
+        notes.add(
+            head + f"yet the GPU is idle {idle:.0%} of its stretch, so it is not the bottleneck: it waits (for the "
+            "CPU's launches, data or other ranks) and its stretches end later than the CPU's steps; compare the "
+            "steps, or leave the odd ones out"
+        )
+    elif 1 - idle >= BUSY:
+        notes.add(
+            head + f"the CPU launches kernels ahead of the GPU and its steps end before their GPU work does; the GPU, "
+            f"busy {1 - idle:.0%} of its stretch, is the bottleneck",
+            cli=" (group by annotation or op to see the CPU side)",
+            window=" (group by annotations or operators to see the CPU side)",
+        )
+    else:
+        notes.add(
+            head + f"the CPU launches kernels ahead of the GPU and its steps end before their GPU work does; the GPU "
+            f"is idle {idle:.0%} of its stretch"
+        )
+
+
+def gpu_components(gpu: GpuSplit, steps: Sequence[GpuSplit] = ()) -> tuple[ImportedComponent, ...]:
+    """The four rows of a GPU's timeline. Communication is known (the kernels are NCCL/RCCL); the other classes
+    are guesses: whether compute divides among more GPUs, and what idle time waits for, the trace cannot say.
+    ``steps``: each step's own split, for each row's fastest and slowest step (two or more)."""
+    rows = _gpu_rows(gpu)
+    if len(steps) < 2:
+        return rows
+    fields = ("compute", "exposed_communication", "memory", "idle")
+    return tuple(
+        with_range(row, (min(getattr(s, f) for s in steps), max(getattr(s, f) for s in steps)))
+        for row, f in zip(rows, fields, strict=True)
+    )
+
+
+def _gpu_rows(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
+    d = gpu.device
+    compute_why = "GPU work is assumed to divide among GPUs"
+    return (
+        ImportedComponent(
+            "GPU compute",
+            gpu.compute,
+            Scaling.PARALLEL,
+            f"GPU {d}",
+            "union of compute kernels, all streams",
+            guessed=True,
+            why=compute_why,
+            events="gpu:compute",
+        ),
+        ImportedComponent(
+            "Exposed communication",
+            gpu.exposed_communication,
+            Scaling.COMMUNICATION,
+            f"GPU {d}",
+            f"NCCL/RCCL kernels while no compute runs; {gpu.overlapped_communication:.6g} ms more is hidden under compute",
+            why="collective kernels (NCCL/RCCL)",
+            events="gpu:communication",
+        ),
+        ImportedComponent(
+            "Memory",
+            gpu.memory,
+            Scaling.PARALLEL,
+            f"GPU {d}",
+            "memcpy/memset while no kernel runs",
+            guessed=True,
+            why="copies of each GPU's share of the data are assumed to divide among GPUs",
+            events="gpu:memory",
+        ),
+        ImportedComponent(
+            "GPU idle",
+            gpu.idle,
+            Scaling.SERIAL,
+            f"GPU {d}",
+            "nothing runs on the GPU",
+            guessed=True,
+            why="the GPU waits (for the CPU, data or other ranks); the wait is assumed not to shrink",
+            events="gpu:idle",
+        ),
+    )

@@ -1,0 +1,133 @@
+"""``PATTERN=K``: which events a what-if speeds up, by how much, and the factor each event of a trace gets.
+
+A pattern is a case-insensitive substring of an event's name, or with the prefix ``re:`` a regular expression
+(``re.search``, case-insensitive). It matches GPU kernels, copies and memsets, CPU operators and CUDA runtime
+calls — never user annotations or Python functions. An event two patterns match takes the product of their K.
+
+With the prefix ``in:`` (``in:aten::convolution``, ``in:re:^## forward``) a pattern names CPU events — ops,
+annotations, calls — and matches the GPU work launched from inside them: kernel names rarely say which op
+they serve (a convolution's are ``implicit_gemm``, ``scudnn``, ``fft2d``…).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import BadInputError
+from .dependencies import OP, RUNTIME, GraphTrace
+from .events import FloatArray
+from .intervals import merge
+
+REGEX_PREFIX = "re:"
+INSIDE_PREFIX = "in:"
+
+
+@dataclass(frozen=True)
+class Speedup:
+    """One ``PATTERN=K``."""
+
+    pattern: str
+    k: float
+
+    @property
+    def text(self) -> str:
+        return f"{self.pattern}={self.k:g}"
+
+    @property
+    def inside(self) -> bool:
+        """Whether the pattern names CPU events whose launched GPU work it matches (``in:``)."""
+        return self.pattern.startswith(INSIDE_PREFIX)
+
+    def matcher(self) -> re.Pattern[str]:
+        text = self.pattern[len(INSIDE_PREFIX) :] if self.inside else self.pattern
+        if text.startswith(REGEX_PREFIX):
+            return re.compile(text[len(REGEX_PREFIX) :], re.IGNORECASE)
+        return re.compile(re.escape(text), re.IGNORECASE)
+
+
+def parse_speedup(text: str) -> Speedup:
+    """``PATTERN=K``, split at the last ``=``; K a number greater than 0. Raises :class:`BadInputError`."""
+    pattern, eq, k_text = text.rpartition("=")
+    if not eq:
+        raise BadInputError(f'--speedup "{text}": expected PATTERN=K, like "gemm=2" or "re:^nccl=1.5"')
+    inner = pattern[len(INSIDE_PREFIX) :] if pattern.startswith(INSIDE_PREFIX) else pattern
+    if not inner or inner == REGEX_PREFIX:
+        raise BadInputError(f'--speedup "{text}": the pattern before "=" is empty')
+    try:
+        k = float(k_text.strip().rstrip("×xX"))
+    except ValueError:
+        raise BadInputError(f'--speedup "{text}": K is "{k_text}", not a number; expected a speedup like 2') from None
+    if not math.isfinite(k) or k <= 0:
+        raise BadInputError(f'--speedup "{text}": K must be a number greater than 0 (1.5 is 1.5× faster)')
+    if inner.startswith(REGEX_PREFIX):
+        try:
+            re.compile(inner[len(REGEX_PREFIX) :])
+        except re.error as exc:
+            raise BadInputError(f'--speedup "{text}": the regular expression is not valid ({exc})') from None
+    return Speedup(pattern, k)
+
+
+def matching_names(names: Sequence[str], speedup: Speedup) -> np.ndarray:
+    """Per name id: whether the pattern matches the name."""
+    rx = speedup.matcher()
+    return np.fromiter((rx.search(n) is not None for n in names), dtype=bool, count=len(names))
+
+
+@dataclass(frozen=True)
+class Factors:
+    """Per item of a trace (CPU rows, then GPU events): the K it is sped up by (1: untouched), and per pattern
+    which items it matched."""
+
+    factor: FloatArray
+    matched: tuple[np.ndarray, ...]
+
+
+def item_factors(trace: GraphTrace, speedups: Sequence[Speedup], excluded_rows: np.ndarray | None = None) -> Factors:
+    """The K of every CPU row and GPU event for ``speedups``; ``excluded_rows`` (the steps) are never matched."""
+    ev, deps = trace.events, trace.deps
+    scalable_cpu = (deps.cpu_class == OP) | (deps.cpu_class == RUNTIME)
+    if excluded_rows is not None and len(excluded_rows):
+        scalable_cpu[excluded_rows] = False
+    factor = np.ones(len(ev.cpu_ts) + len(ev.gpu_ts))
+    matched = []
+    for sp in speedups:
+        by_name = matching_names(ev.names, sp)
+        if not len(by_name):
+            hit = factor < 0
+        elif sp.inside:
+            hit = np.concatenate((np.zeros(len(ev.cpu_ts), dtype=bool), launched_inside(trace, by_name[ev.cpu_name])))
+        else:
+            hit = np.concatenate((by_name[ev.cpu_name] & scalable_cpu, by_name[ev.gpu_name]))
+        factor[hit] *= sp.k
+        matched.append(hit)
+    return Factors(factor, tuple(matched))
+
+
+def launched_inside(trace: GraphTrace, rows: np.ndarray) -> np.ndarray:
+    """Per GPU event: whether the call that launched it ran inside one of the CPU rows in ``rows`` (same thread)."""
+    ev, deps = trace.events, trace.deps
+    out = np.zeros(len(ev.gpu_ts), dtype=bool)
+    chosen = np.flatnonzero(rows)
+    if not len(chosen) or not len(ev.gpu_ts):
+        return out
+    calls = np.flatnonzero((deps.cpu_class == RUNTIME) & (deps.cpu_corr >= 0))
+    order = np.argsort(deps.cpu_corr[calls], kind="stable")
+    corr, call_rows = deps.cpu_corr[calls][order], calls[order]
+    at = np.clip(np.searchsorted(corr, ev.gpu_corr), 0, max(len(corr) - 1, 0))
+    has = (len(corr) > 0) & (corr[at] == ev.gpu_corr) if len(corr) else np.zeros(len(ev.gpu_ts), dtype=bool)
+    launch = np.where(has, call_rows[at], -1)
+    for thread in np.unique(ev.cpu_thread[chosen]).tolist():
+        mine = chosen[ev.cpu_thread[chosen] == thread]
+        starts, ends = merge(ev.cpu_ts[mine], ev.cpu_ts[mine] + ev.cpu_dur[mine])
+        sel = np.flatnonzero(has)
+        sel = sel[ev.cpu_thread[launch[sel]] == thread]
+        t = ev.cpu_ts[launch[sel]]
+        k = np.searchsorted(starts, t, side="right") - 1
+        inside = (k >= 0) & (t < ends[np.maximum(k, 0)])
+        out[sel[inside]] = True
+    return out

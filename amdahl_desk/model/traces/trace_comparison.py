@@ -1,0 +1,66 @@
+"""Two traces, before and after a change: what the trace's dependencies predict from the changes measured per
+component, beside what the sum of the components' times predicts and what the steps measure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .component_events import component_masks
+from .whatif import PathTrace
+
+
+@dataclass(frozen=True)
+class DependencyCheck:
+    """End to end: the before trace's critical path with each component sped up by its measured k
+    (``predicted_speedup``), the same k's on the sum of the components (``sum_speedup``), and the mean step
+    before over the mean step after (``measured_speedup``)."""
+
+    predicted_speedup: float
+    sum_speedup: float | None
+    measured_speedup: float
+    ks: tuple[tuple[str, float], ...]
+    unmatched: tuple[str, ...]  # components the before trace's events could not be found for
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "predicted_speedup": self.predicted_speedup,
+            "sum_speedup": self.sum_speedup,
+            "measured_speedup": self.measured_speedup,
+            "components": [{"name": n, "measured_k": k if np.isfinite(k) else None} for n, k in self.ks],
+            "unmatched": list(self.unmatched),
+        }
+
+
+def check_with_dependencies(
+    before: PathTrace,
+    matchers: Sequence[tuple[str, str]],
+    times: Mapping[str, float],
+    ks: Mapping[str, float],
+    after_step: float,
+) -> DependencyCheck:
+    """``matchers`` (component, matcher) of the before profile, ``times`` its component times and ``ks`` the
+    measured k of each (before / after; inf: eliminated); ``after_step`` the after trace's mean step (ms)."""
+    masks = component_masks(before, matchers)
+    factor = np.ones(len(before.graph.time))
+    used: list[tuple[str, float]] = []
+    for name, k in ks.items():
+        mask = masks.get(name)
+        if mask is None or not k > 0:
+            continue
+        factor[mask] *= k
+        used.append((name, k))
+    predicted = before.mean(before.scheduler.run(factor).length)
+    baseline = before.mean(before.baseline.length)
+    total = sum(times.values())
+    after_sum = sum(t / ks.get(n, 1.0) for n, t in times.items())
+    return DependencyCheck(
+        predicted_speedup=baseline / predicted if predicted > 0 else float("inf"),
+        sum_speedup=total / after_sum if after_sum > 0 else None,
+        measured_speedup=baseline / after_step if after_step > 0 else float("inf"),
+        ks=tuple(used),
+        unmatched=tuple(n for n in times if n not in masks or not masks[n].any()),
+    )

@@ -1,0 +1,182 @@
+"""Who waits for whom in one step: blocking CUDA calls that wait for GPU work, and GPU streams that wait for
+an event recorded on another stream.
+
+A trace with ``cuda_sync`` events says so exactly: a device or stream synchronisation waits for the last work
+on the device or stream, an event synchronisation (``cudaEventSynchronize``) and a stream's wait
+(``cudaStreamWaitEvent``) for the GPU work launched on the recorded stream before its ``cudaEventRecord``;
+the waiting stream's next launch is what waits. Without them, a wait is inferred only where the trace shows
+it: a synchronising call returned after GPU work ended (on its stream, or every stream for a device
+synchronisation), a synchronous copy returned after its copy ended, and a launch that took far longer than
+such launches usually do returned right after GPU work ended (a full launch queue).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .dependencies import CONTEXT_SYNC, EVENT_SYNC, STREAM_WAIT_EVENT
+from .dependencies import STREAM_SYNC as STREAM_SYNC_EVENT
+from .events import FloatArray, IntArray
+from .trace_index import TraceIndex
+from .wait_calls import COPY, DEVICE_SYNC, LONG_LAUNCH, STREAM_SYNC
+
+
+@dataclass(frozen=True)
+class StepGpu:
+    """A step's GPU events (local numbering), sorted by stream then start, times clipped to the step."""
+
+    event: IntArray  # the trace's GPU event of each
+    stream: IntArray  # stream id
+    start: FloatArray
+    end: FloatArray
+    launch_ts: FloatArray  # the launching call's start (the event's start when unknown)
+    stream_ptr: dict[int, tuple[int, int]]  # stream id → [first, last + 1) of its events
+
+
+@dataclass(frozen=True)
+class Waits:
+    """``call[i]`` (a local CPU row) waited for ``event[i]`` (a local GPU event); ``dst[j]`` (a GPU event)
+    waited for ``src[j]``."""
+
+    call: IntArray
+    event: IntArray
+    src: IntArray
+    dst: IntArray
+    counts: dict[str, int]
+
+
+def _last_ended_by(g: StepGpu, stream: int, t: float) -> int:
+    """The last event on ``stream`` that ended by ``t`` (-1: none)."""
+    lo, hi = g.stream_ptr.get(stream, (0, 0))
+    k = int(np.searchsorted(g.end[lo:hi], t, side="right")) - 1
+    return lo + k if k >= 0 else -1
+
+
+def _last_launched_by(g: StepGpu, stream: int, t: float) -> int:
+    """The last event on ``stream`` whose launch began by ``t`` (-1: none)."""
+    lo, hi = g.stream_ptr.get(stream, (0, 0))
+    envelope = np.maximum.accumulate(g.launch_ts[lo:hi]) if hi > lo else g.launch_ts[lo:hi]
+    k = int(np.searchsorted(envelope, t, side="right")) - 1
+    return lo + k if k >= 0 else -1
+
+
+def _first_launched_after(g: StepGpu, stream: int, t: float) -> int:
+    """The first event on ``stream`` whose launch began after ``t`` (-1: none)."""
+    lo, hi = g.stream_ptr.get(stream, (0, 0))
+    envelope = np.minimum.accumulate(g.launch_ts[lo:hi][::-1])[::-1] if hi > lo else g.launch_ts[lo:hi]
+    k = int(np.searchsorted(envelope, t, side="right"))
+    return lo + k if k < hi - lo else -1
+
+
+def find_waits(
+    ix: TraceIndex,
+    rows: IntArray,
+    row_start: FloatArray,
+    row_end: FloatArray,
+    g: StepGpu,
+) -> Waits:
+    """The waits of one step whose CPU rows are ``rows`` (sorted by row number) and GPU events ``g``."""
+    ev, deps = ix.trace.events, ix.trace.deps
+    calls: list[int] = []
+    waited: list[int] = []
+    src: list[int] = []
+    dst: list[int] = []
+    counts = {"waits_recorded": 0, "waits_inferred": 0, "launch_queue_waits": 0}
+    by_event = np.argsort(g.event, kind="stable")
+
+    def local_of_row(row: int) -> int:
+        k = int(np.searchsorted(rows, row))
+        return k if k < len(rows) and rows[k] == row else -1
+
+    def local_of_gpu(event: int) -> int:
+        k = int(np.searchsorted(g.event, event, sorter=by_event))
+        return int(by_event[k]) if k < len(by_event) and g.event[by_event[k]] == event else -1
+
+    def streams_of(device: int) -> list[int]:
+        return [s for s in g.stream_ptr if device < 0 or int(ix.stream_device[s]) == device]
+
+    def stream_of(device: int, stream: int) -> int:
+        key = device * (1 << 32) + (stream & 0xFFFFFFFF)
+        keys = ix.stream_keys
+        k = int(np.searchsorted(keys, key))
+        return k if k < len(keys) and keys[k] == key else -1
+
+    def recorded_kernel(device: int, stream: int, record_corr: int) -> int:
+        record = ix.row_of_corr(record_corr)
+        s = stream_of(device, stream)
+        if record < 0 or s < 0:
+            return -1
+        return _last_launched_by(g, s, float(ev.cpu_ts[record]))
+
+    synced_calls = set()
+    for k in range(len(deps.sync_kind)):
+        row = ix.row_of_corr(int(deps.sync_corr[k]))
+        call = local_of_row(row) if row >= 0 else -1
+        if call < 0:
+            continue
+        synced_calls.add(call)
+        kind, device = int(deps.sync_kind[k]), int(deps.sync_device[k])
+        end = float(row_end[call])
+        if kind in (CONTEXT_SYNC, STREAM_SYNC_EVENT):
+            targets = streams_of(device) if kind == CONTEXT_SYNC else [stream_of(device, int(deps.sync_stream[k]))]
+            for s in targets:
+                e = _last_ended_by(g, s, end) if s >= 0 else -1
+                if e >= 0:
+                    calls.append(call)
+                    waited.append(e)
+                    counts["waits_recorded"] += 1
+        elif kind in (EVENT_SYNC, STREAM_WAIT_EVENT):
+            source = recorded_kernel(device, int(deps.sync_wait_stream[k]), int(deps.sync_record_corr[k]))
+            if source < 0:
+                continue
+            if kind == EVENT_SYNC:
+                calls.append(call)
+                waited.append(source)
+            else:
+                target = _first_launched_after(g, stream_of(device, int(deps.sync_stream[k])), float(row_start[call]))
+                if target < 0 or target == source:
+                    continue
+                src.append(source)
+                dst.append(target)
+            counts["waits_recorded"] += 1
+
+    ends_order = np.argsort(g.end, kind="stable")
+    ends_sorted = g.end[ends_order]
+    classes = ix.wait_class[rows]
+    for call in np.flatnonzero(classes).tolist():
+        if call in synced_calls:
+            continue
+        cls, row = int(classes[call]), int(rows[call])
+        start, end = float(row_start[call]), float(row_end[call])
+        if cls == DEVICE_SYNC:
+            for s in streams_of(-1):
+                e = _last_ended_by(g, s, end)
+                if e >= 0:
+                    calls.append(call)
+                    waited.append(e)
+                    counts["waits_inferred"] += 1
+        elif cls == STREAM_SYNC:
+            found = [e for s in streams_of(-1) if (e := _last_ended_by(g, s, end)) >= 0]
+            if found:
+                calls.append(call)
+                waited.append(max(found, key=lambda e: float(g.end[e])))
+                counts["waits_inferred"] += 1
+        elif cls == COPY:
+            e = local_of_gpu(int(ix.gpu_of_row[row]))
+            if e >= 0 and start < float(g.end[e]) <= end:
+                calls.append(call)
+                waited.append(e)
+                counts["waits_inferred"] += 1
+        elif cls == LONG_LAUNCH:
+            k = int(np.searchsorted(ends_sorted, end, side="right")) - 1
+            if k >= 0 and ends_sorted[k] > start:
+                calls.append(call)
+                waited.append(int(ends_order[k]))
+                counts["launch_queue_waits"] += 1
+
+    def arr(values: list[int]) -> IntArray:
+        return np.array(values, dtype=np.int64)
+
+    return Waits(arr(calls), arr(waited), arr(src), arr(dst), counts)

@@ -1,0 +1,282 @@
+"""What a speedup buys with a trace's dependencies: the critical path before and after scaling events, beside
+what Amdahl's law on sums says for the same change.
+
+:func:`prepare` builds the steps' graph once; :func:`what_if` answers a set of ``PATTERN=K``; figures are
+means over the steps, in milliseconds. :mod:`.path_components` answers, for groups of events, their time on
+the critical path and how far they can shrink before the path moves elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..units import TimeUnit
+from .critical_path import Schedule, Scheduler
+from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
+from .errors import TraceError
+from .events import GPU_COMMUNICATION, FloatArray
+from .path_graph import CPU, KINDS, PathGraph
+from .patterns import Factors, Speedup, item_factors
+from .step_graph import build_paths
+from .trace_index import DEFAULT_STEP, StepWindow, TraceIndex, find_step_windows, index_trace
+
+MS_PER_US = 1e-3
+IDLE_NAMES = {CPU: "CPU time between events"}
+GAP_NAME = "GPU waiting (gaps, launch latency)"
+
+
+@dataclass(frozen=True)
+class PathTrace:
+    """One rank's steps as a dependency graph, ready for what-ifs."""
+
+    trace: GraphTrace
+    steps: tuple[StepWindow, ...]
+    graph: PathGraph
+    scheduler: Scheduler
+    baseline: Schedule
+    index: TraceIndex
+
+    def point_factors(self, item_factor: FloatArray) -> FloatArray:
+        """Per point, the K of its segment's owner (1 for segments that are no event's)."""
+        owner = self.graph.owner
+        return np.where(owner >= 0, item_factor[np.maximum(owner, 0)], 1.0)
+
+    def mean(self, per_step: FloatArray) -> float:
+        return float(np.mean(per_step)) * MS_PER_US
+
+    def on_path_items(self, schedule: Schedule, top: int = 5) -> list[tuple[str, float]]:
+        """The largest items on a schedule's critical path (mean ms per step), by name; idle and gaps by kind."""
+        g, ev = self.graph, self.trace.events
+        sel = np.flatnonzero(schedule.on_path)
+        owner, weight = g.owner[sel], schedule.weight[sel]
+        totals: dict[str, float] = defaultdict(float)
+        cpu = owner >= 0
+        cpu &= owner < g.cpu_rows
+        gpu = owner >= g.cpu_rows
+        own = self.trace.deps.cpu_class
+        annotation = np.zeros(len(ev.names), dtype=bool)
+        annotation[ev.cpu_name[np.flatnonzero(own == ANNOTATION)]] = True
+        for on_cpu, name_ids, w in (
+            (True, ev.cpu_name[owner[cpu]], weight[cpu]),
+            (False, ev.gpu_name[owner[gpu] - g.cpu_rows], weight[gpu]),
+        ):
+            if not len(name_ids):
+                continue
+            sums = np.bincount(name_ids, weights=w, minlength=len(ev.names))
+            for i in np.flatnonzero(sums):
+                label = f"{ev.names[i]} (outside its ops)" if on_cpu and annotation[i] else ev.names[i]
+                totals[label] += float(sums[i])
+        idle = owner < 0
+        kinds = g.kind[sel][idle]
+        totals[IDLE_NAMES[CPU]] += float(weight[idle][kinds == CPU].sum())
+        totals[GAP_NAME] += float(weight[idle][kinds != CPU].sum())
+        dst = np.repeat(np.arange(len(g.time)), np.diff(g.edge_ptr))
+        edges = schedule.edges_on_path
+        totals[GAP_NAME] += float(g.edge_weight[edges][g.edge_kind[edges] != CPU].sum())
+        totals[IDLE_NAMES[CPU]] += float(g.edge_weight[edges][g.edge_kind[edges] == CPU].sum())
+        del dst
+        n = max(self.graph.steps, 1)
+        ranked = sorted(((k, v / n * MS_PER_US) for k, v in totals.items() if v > 0), key=lambda kv: -kv[1])
+        return ranked[:top]
+
+
+def prepare(
+    trace: GraphTrace, step: str = DEFAULT_STEP, source: str | None = None, only: frozenset[str] | None = None
+) -> PathTrace:
+    """The graph of every step of ``trace`` (annotations named ``step…``, the last included; with ``only``,
+    the steps of those names); ``source`` names the trace in a refusal."""
+    steps = [s for s in find_step_windows(trace, step) if only is None or s.name in only]
+    if not steps:
+        raise TraceError(
+            f'the trace has no steps: no user annotation whose name starts with "{step}"; '
+            "name the step annotation with --step",
+            source,
+        )
+    index = index_trace(trace)
+    graph = build_paths(trace, steps, index)
+    scheduler = Scheduler(graph)
+    return PathTrace(trace, tuple(steps), graph, scheduler, scheduler.run(), index)
+
+
+@dataclass(frozen=True)
+class PatternFigures:
+    """One pattern: its K, and the events it matched (mean per step: all, and GPU kernels, GPU copies and
+    memsets, CPU operators, runtime calls among them) with their summed own time (ms)."""
+
+    pattern: str
+    k: float
+    events: float
+    time: float
+    kernels: float = 0.0
+    copies: float = 0.0
+    operators: float = 0.0
+    calls: float = 0.0
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """The answer for one set of speedups; times in ``unit`` (ms), means over ``steps``."""
+
+    steps: tuple[str, ...]
+    baseline: float
+    by_kind: dict[str, float]
+    predicted: float
+    predicted_by_kind: dict[str, float]
+    matched_events: float
+    matched_time: float
+    matched_on_path: float  # of the matched time, how much lay on the baseline's critical path
+    patterns: tuple[PatternFigures, ...]
+    sum_speedup: float | None
+    ceiling: float | None
+    largest_on_path: tuple[tuple[str, float], ...]  # the baseline's
+    largest_when_free: tuple[tuple[str, float], ...]  # the critical path's with the matched events at 0
+    step_figures: tuple[tuple[str, float, float], ...]  # (name, baseline, predicted) per step
+    dependencies: dict[str, int]
+    unit: TimeUnit = TimeUnit.MS
+
+    @property
+    def speedup(self) -> float:
+        return self.baseline / self.predicted if self.predicted > 0 else float("inf")
+
+    @property
+    def overlapping_patterns(self) -> bool:
+        return self.sum_speedup is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The command line's JSON (the contract's keys, and the per-pattern and per-step figures)."""
+        return {
+            "unit": self.unit.value,
+            "steps": len(self.steps),
+            "baseline": self.baseline,
+            "critical_path": {"by_kind": self.by_kind, "by_kind_predicted": self.predicted_by_kind},
+            "matched": {"events": self.matched_events, "time": self.matched_time, "on_path": self.matched_on_path},
+            "predicted": self.predicted,
+            "speedup": self.speedup if self.predicted > 0 else None,
+            "sum_speedup": self.sum_speedup,
+            "ceiling": self.ceiling,
+            "patterns": [
+                {
+                    "pattern": p.pattern,
+                    "k": p.k,
+                    "events": p.events,
+                    "time": p.time,
+                    "kernels": p.kernels,
+                    "copies": p.copies,
+                    "operators": p.operators,
+                    "calls": p.calls,
+                }
+                for p in self.patterns
+            ],
+            "largest_on_path": [{"name": n, "time": t} for n, t in self.largest_on_path],
+            "largest_when_free": [{"name": n, "time": t} for n, t in self.largest_when_free],
+            "step_list": [{"name": n, "baseline": b, "predicted": p} for n, b, p in self.step_figures],
+            "dependencies": self.dependencies,
+        }
+
+
+def sum_speedup(baseline: float, times: Sequence[float], ks: Sequence[float], overlap: bool) -> float | None:
+    """Amdahl on sums: 1/((1 − Σf) + Σ f/K), f = matched time / baseline; None when the shares overlap or pass 1."""
+    if overlap or baseline <= 0:
+        return None
+    f = [t / baseline for t in times]
+    if sum(f) > 1 + 1e-9:
+        return None
+    rest = max(1 - sum(f), 0.0)
+    return 1 / (rest + sum(fi / k for fi, k in zip(f, ks, strict=True)))
+
+
+def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
+    """Scale the matched events' durations by 1/K and recompute every step's critical path.
+
+    Raises :class:`~amdahl_desk.model.errors.BadInputError` when a pattern matches no event in the steps.
+    """
+    from ..errors import BadInputError
+
+    g = pt.graph
+    factors = item_factors(pt.trace, speedups, np.array([s.row for s in pt.steps], dtype=np.int64))
+    per_pattern = _matched(pt, factors)
+    for sp, figures in zip(speedups, per_pattern, strict=True):
+        if figures[0] == 0:
+            raise BadInputError(
+                f'--speedup "{sp.text}": the pattern matches no kernel, copy, operator or runtime call in the '
+                f"{len(pt.steps)} step{'s' * (len(pt.steps) != 1)}"
+            )
+    any_match = np.zeros_like(factors.factor, dtype=bool)
+    for m in factors.matched:
+        any_match |= m
+    matched_points = (g.owner >= 0) & any_match[np.maximum(g.owner, 0)]
+    predicted = pt.scheduler.run(pt.point_factors(factors.factor))
+    free = pt.scheduler.run(np.where(matched_points, np.inf, 1.0))
+    base = pt.baseline
+    steps_n = g.steps
+    step = g.step_of_point
+    matched_time = np.bincount(step[matched_points], weights=g.weight[matched_points], minlength=steps_n).astype(float)
+    events = _distinct_per_step(g, matched_points)
+    hits = np.zeros(len(factors.factor), dtype=np.int64)
+    for m in factors.matched:
+        hits += m
+    overlap = bool(hits.max(initial=0) > 1)
+    baseline_ms, predicted_ms = pt.mean(base.length), pt.mean(predicted.length)
+    free_ms = pt.mean(free.length)
+    return WhatIf(
+        steps=tuple(s.name for s in pt.steps),
+        baseline=baseline_ms,
+        by_kind=_kinds(base, g),
+        predicted=predicted_ms,
+        predicted_by_kind=_kinds(predicted, g),
+        matched_events=float(events),
+        matched_time=pt.mean(matched_time),
+        matched_on_path=pt.mean(base.path_time(g, matched_points)),
+        patterns=tuple(PatternFigures(sp.pattern, sp.k, *f) for sp, f in zip(speedups, per_pattern, strict=True)),
+        sum_speedup=sum_speedup(baseline_ms, [f[1] for f in per_pattern], [s.k for s in speedups], overlap),
+        ceiling=baseline_ms / free_ms if free_ms > 0 else None,
+        largest_on_path=tuple(pt.on_path_items(base)),
+        largest_when_free=tuple(pt.on_path_items(free)),
+        step_figures=tuple(
+            (s.name, b * MS_PER_US, p * MS_PER_US)
+            for s, b, p in zip(pt.steps, base.length.tolist(), predicted.length.tolist(), strict=True)
+        ),
+        dependencies=dict(g.counts),
+    )
+
+
+def _kinds(schedule: Schedule, g: PathGraph) -> dict[str, float]:
+    per_step = schedule.by_kind(g)
+    return {k: float(v) * MS_PER_US for k, v in zip(KINDS, per_step.mean(axis=0), strict=True)}
+
+
+def _matched(pt: PathTrace, factors: Factors) -> list[tuple[float, ...]]:
+    """Per pattern: (matched events, their own time in ms, kernels, copies, operators, calls), means per step."""
+    g, ev, deps = pt.graph, pt.trace.events, pt.trace.deps
+    step = g.step_of_point
+    owner = np.maximum(g.owner, 0)
+    gpu = g.owner >= g.cpu_rows
+    gpu_kind = np.where(gpu, ev.gpu_kind[np.where(gpu, owner - g.cpu_rows, 0)], -1) if len(ev.gpu_kind) else gpu * 0
+    cpu = (g.owner >= 0) & ~gpu
+    cls = np.where(cpu, deps.cpu_class[np.where(cpu, owner, 0)], -1) if len(deps.cpu_class) else cpu * 0
+    out: list[tuple[float, ...]] = []
+    for hit in factors.matched:
+        pts = (g.owner >= 0) & hit[owner]
+        time = np.bincount(step[pts], weights=g.weight[pts], minlength=g.steps).astype(float)
+        out.append(
+            (
+                _distinct_per_step(g, pts),
+                pt.mean(time),
+                _distinct_per_step(g, pts & gpu & (gpu_kind <= GPU_COMMUNICATION)),
+                _distinct_per_step(g, pts & gpu & (gpu_kind > GPU_COMMUNICATION)),
+                _distinct_per_step(g, pts & (cls == OP)),
+                _distinct_per_step(g, pts & (cls == RUNTIME)),
+            )
+        )
+    return out
+
+
+def _distinct_per_step(g: PathGraph, points: np.ndarray) -> float:
+    """The mean number of distinct owners (events) of ``points`` per step."""
+    keys = np.unique(g.step_of_point[points] * (g.items + 1) + g.owner[points])
+    return float(len(keys)) / max(g.steps, 1)

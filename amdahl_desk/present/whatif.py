@@ -1,0 +1,181 @@
+"""A what-if on a trace's critical path in words: the review answer, the path by kind before and after, the
+patterns' figures — the command line prints them, and the window can show the same texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.traces.path_graph import KINDS
+from ..model.traces.whatif import PatternFigures, WhatIf
+from ..model.units import TimeUnit
+from .numbers import POINT, Numbers
+
+KIND_LABELS = {
+    "cpu": "CPU",
+    "gpu_compute": "GPU compute",
+    "gpu_communication": "GPU communication",
+    "gpu_memory": "GPU copies and memsets",
+    "launch_overhead": "launch overhead",
+    "gpu_idle_or_gap": "GPU waiting (gaps)",
+}
+_BOUND = {  # "(… the step's critical path)", with the share
+    "cpu": "the step is {} CPU-bound",
+    "gpu_compute": "the step is {} bound by GPU compute",
+    "gpu_communication": "the step is {} bound by communication",
+    "gpu_memory": "the step is {} bound by GPU copies",
+    "launch_overhead": "the step is {} bound by kernel launches",
+    "gpu_idle_or_gap": "{} of the step is the GPU waiting",
+}
+_WORK = {
+    "cpu": "CPU work",
+    "gpu_compute": "other GPU compute",
+    "gpu_communication": "communication",
+    "gpu_memory": "GPU copies",
+    "launch_overhead": "kernel launches",
+    "gpu_idle_or_gap": "GPU waits the trace does not explain",
+}
+_FRACTIONS = ((0.25, "a quarter"), (1 / 3, "a third"), (0.5, "half"), (2 / 3, "two thirds"), (0.75, "three quarters"))
+CLOSE = 0.005  # a saving within this fraction of the sum's is the sum's
+
+
+@dataclass(frozen=True)
+class WhatIfView:
+    """The texts of one what-if."""
+
+    headline: str  # "1.009× (35.8 → 35.5 ms)"
+    sentence: str  # the review answer
+    path_before: str  # the critical path by kind
+    path_after: str
+    patterns: tuple[str, ...]  # one line per pattern
+    steps: str
+    dependencies: str
+
+    @property
+    def text(self) -> str:
+        lines = [self.sentence, "", self.path_before, self.path_after, *self.patterns, self.steps, self.dependencies]
+        return "\n".join(lines)
+
+
+def _noun(p: PatternFigures) -> str:
+    total = p.kernels + p.copies + p.operators + p.calls
+    if total <= 0:
+        return "events"
+    for count, noun in ((p.kernels, "kernels"), (p.copies, "copies"), (p.operators, "operators"), (p.calls, "calls")):
+        if count == total:
+            return noun
+    return "kernels" if p.kernels + p.copies == total else "events"
+
+
+def _subject(w: WhatIf, n: Numbers) -> str:
+    parts = [f"`{p.pattern}` {_noun(p)} {n.number(p.k)}× {'faster' if p.k >= 1 else 'as fast'}" for p in w.patterns]
+    if len(parts) > 1:
+        return "Making " + ", ".join(parts[:-1]) + " and " + parts[-1]
+    return "Making " + parts[0]
+
+
+def _fraction(f: float, n: Numbers) -> str:
+    for value, word in _FRACTIONS:
+        if abs(f - value) < 0.04:
+            return word
+    if f > 0.96:
+        return "all"
+    return n.percent(f)
+
+
+def _dominant(kinds: dict[str, float]) -> tuple[str, float]:
+    total = sum(kinds.values()) or 1.0
+    key = max(KINDS, key=lambda k: kinds.get(k, 0.0))
+    return key, kinds.get(key, 0.0) / total
+
+
+def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) -> WhatIfView:
+    """The words for ``w`` (times in ``unit``, which is the what-if's: milliseconds)."""
+    t = n.time
+    before, after = w.baseline, w.predicted
+    s = w.speedup
+    headline = f"{n.close_speedup(s)} ({t(before, unit)} → {t(after, unit)})"
+    subject = _subject(w, n)
+    if s >= 1 + 1e-4:
+        verb = f"shortens the step {headline}"
+    elif s <= 1 - 1e-4:
+        verb = f"lengthens the step {n.close_speedup(1 / s)} ({t(before, unit)} → {t(after, unit)})"
+    else:
+        verb = f"does not shorten the step ({t(before, unit)})"
+    share = w.matched_time / before if before > 0 else 0.0
+    bound, bound_share = _dominant(w.by_kind)
+    clause = ""
+    if w.sum_speedup is None:
+        clause = (
+            f"; the sum cannot say: the matched events take {t(w.matched_time, unit)} per step, "
+            f"{n.percent(share)} of it, and overlap in time or in their patterns"
+        )
+    else:
+        promised = before - before / w.sum_speedup
+        got = before - after
+        if promised > 0 and abs(promised - got) > CLOSE * promised and got < promised:
+            lost = 1 - max(got, 0.0) / promised
+            hidden, _ = _dominant(w.predicted_by_kind)
+            clause = (
+                f", not the {n.close_speedup(w.sum_speedup)} their {n.percent(share)} share suggests: "
+                f"{_fraction(lost, n)} of the saving the sum promises is hidden behind {_WORK[hidden]}, which the "
+                f"critical path runs through instead ({_BOUND[bound].format(n.percent(bound_share))})"
+            )
+        elif promised > 0:
+            clause = f", as their {n.percent(share)} share suggests: their time is on the critical path"
+    ceiling = w.ceiling
+    free = ""
+    if ceiling is not None:
+        free = f" Even free, they give at most {n.close_speedup(ceiling)}"
+        if w.largest_when_free:
+            name, time = w.largest_when_free[0]
+            free += f"; the largest item on the path is then {_short(name)} ({t(time, unit)} per step)"
+        free += "."
+    sentence = f"{subject} {verb}{clause}.{free}"
+    return WhatIfView(
+        headline=headline,
+        sentence=sentence,
+        path_before=f"critical path before: {_kinds(w.by_kind, before, n, unit)}",
+        path_after=f"critical path after:  {_kinds(w.predicted_by_kind, after, n, unit)}",
+        patterns=tuple(_pattern_line(p, before, n, unit) for p in w.patterns),
+        steps=_steps_line(w, n, unit),
+        dependencies=_dependencies_line(w.dependencies, n),
+    )
+
+
+def _short(name: str, limit: int = 70) -> str:
+    return f"`{name if len(name) <= limit else name[: limit - 1] + '…'}`"
+
+
+def _kinds(kinds: dict[str, float], total: float, n: Numbers, unit: TimeUnit) -> str:
+    parts = [
+        f"{KIND_LABELS[k]} {n.time(kinds[k], unit)} ({n.percent(kinds[k] / total if total else 0.0)})"
+        for k in KINDS
+        if kinds.get(k, 0.0) > 0
+    ]
+    return f"{n.time(total, unit)} = " + " + ".join(parts) if parts else n.time(total, unit)
+
+
+def _pattern_line(p: PatternFigures, baseline: float, n: Numbers, unit: TimeUnit) -> str:
+    share = p.time / baseline if baseline else 0.0
+    return (
+        f"`{p.pattern}` ×{n.number(p.k)}: {n.number(p.events)} {_noun(p)} per step, "
+        f"{n.time(p.time, unit)} of their own time ({n.percent(share)} of the step)"
+    )
+
+
+def _steps_line(w: WhatIf, n: Numbers, unit: TimeUnit) -> str:
+    per = ", ".join(f"{name} {n.time(b, unit)} → {n.time(p, unit)}" for name, b, p in w.step_figures)
+    return f"{n.count(len(w.steps))} step{'s' * (len(w.steps) != 1)} (means above): {per}"
+
+
+def _dependencies_line(counts: dict[str, int], n: Numbers) -> str:
+    words = (
+        ("waits_recorded", "recorded synchronisation", "recorded synchronisations"),
+        ("waits_inferred", "inferred GPU wait", "inferred GPU waits"),
+        ("launch_queue_waits", "launch that waited for the queue", "launches that waited for the queue"),
+        ("thread_joins", "thread joined", "threads joined"),
+        ("thread_wakes", "thread woken", "threads woken"),
+        ("dropped", "dependency dropped (clocks disagree)", "dependencies dropped (clocks disagree)"),
+    )
+    parts = [f"{n.count(counts[k])} {one if counts[k] == 1 else many}" for k, one, many in words if counts.get(k)]
+    return "dependencies: " + (", ".join(parts) if parts else "launches and stream order only")

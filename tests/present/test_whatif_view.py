@@ -1,0 +1,67 @@
+"""The what-if's words: the review answer for the sum's promise kept, half kept, or not to be had, in a locale."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from amdahl_desk.model.traces.whatif import PatternFigures, WhatIf
+from amdahl_desk.present.numbers import Numbers
+from amdahl_desk.present.whatif import what_if_view
+
+KINDS = {"cpu": 32.0, "gpu_compute": 3.8, "gpu_communication": 0.0, "gpu_memory": 0.0, "launch_overhead": 0.0}
+KINDS |= {"gpu_idle_or_gap": 0.0}
+
+
+def answer(**changes) -> WhatIf:
+    """A CPU-bound 35.8 ms step; 2 ms of conv kernels 2× faster would save 1 ms by the sum, save 0.5 ms here."""
+    base = WhatIf(
+        steps=("ProfilerStep#1",),
+        baseline=35.8,
+        by_kind=KINDS,
+        predicted=35.3,
+        predicted_by_kind=KINDS | {"gpu_compute": 3.3},
+        matched_events=20,
+        matched_time=2.0,
+        matched_on_path=0.5,
+        patterns=(PatternFigures("conv", 2.0, 20, 2.0, kernels=20),),
+        sum_speedup=35.8 / 34.8,
+        ceiling=35.8 / 34.9,
+        largest_on_path=(("cudaMalloc", 30.0),),
+        largest_when_free=(("cudaMalloc", 30.0),),
+        step_figures=(("ProfilerStep#1", 35.8, 35.3),),
+        dependencies={"waits_recorded": 5},
+    )
+    return replace(base, **changes)
+
+
+def test_half_the_promise_hidden_behind_cpu_work():
+    v = what_if_view(answer())
+    assert v.sentence.startswith(
+        "Making `conv` kernels 2× faster shortens the step 1.014× (35.8 ms → 35.3 ms), not the 1.029× their 5.6% "
+        "share suggests: half of the saving the sum promises is hidden behind CPU work, which the critical path runs "
+        "through instead (the step is 89% CPU-bound). Even free, they give at most 1.026×; the largest item on the "
+        "path is then `cudaMalloc` (30 ms per step)."
+    )
+    assert v.path_before.startswith("critical path before: 35.8 ms = CPU 32 ms (89%) + GPU compute 3.8 ms (11%)")
+    assert v.dependencies == "dependencies: 5 recorded synchronisations"
+
+
+def test_all_of_it_on_the_path_says_so():
+    v = what_if_view(answer(predicted=34.8, sum_speedup=35.8 / 34.8))
+    assert "as their 5.6% share suggests: their time is on the critical path" in v.sentence
+
+
+def test_overlapping_patterns_leave_the_sum_out():
+    v = what_if_view(answer(sum_speedup=None))
+    assert "the sum cannot say" in v.sentence and "not the" not in v.sentence
+
+
+def test_nothing_gained_and_a_slowdown():
+    assert "does not shorten the step (35.8 ms)" in what_if_view(answer(predicted=35.8)).sentence
+    slower = replace(answer(predicted=40.0), patterns=(PatternFigures("conv", 0.5, 20, 2.0, kernels=20),))
+    assert "Making `conv` kernels 0.5× as fast lengthens the step 1.117×" in what_if_view(slower).sentence
+
+
+def test_a_locale_writes_its_separators():
+    v = what_if_view(answer(), Numbers(decimal=",", group="."))
+    assert "1,014× (35,8 ms → 35,3 ms)" in v.sentence and "5,6%" in v.sentence

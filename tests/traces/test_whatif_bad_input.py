@@ -1,0 +1,109 @@
+"""``amdahl-desk whatif`` refuses what it cannot answer: exit 2, a message that names what is wrong, no traceback."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+
+import pytest
+
+from amdahl_desk.cli import main
+
+from . import expect, synthetic
+
+
+def refused(capsys, *args: str) -> str:
+    assert main(["whatif", *args]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+@pytest.fixture
+def good(tmp_path):
+    return synthetic.gpu_bound().write(tmp_path / "good.json")
+
+
+@pytest.mark.parametrize(
+    ("speedup", "says"),
+    [
+        ("gemm=0", "greater than 0"),
+        ("gemm=-2", "greater than 0"),
+        ("gemm=fast", "not a number"),
+        ("gemm=inf", "greater than 0"),
+        ("gemm", "PATTERN=K"),
+        ("=2", "empty"),
+        ("re:=2", "empty"),
+        ("re:(=2", "regular expression"),
+        ("nothing_like_it=2", "matches no kernel"),
+    ],
+)
+def test_bad_speedups(capsys, good, speedup, says):
+    assert says in refused(capsys, str(good), "--speedup", speedup)
+
+
+def test_no_steps_names_the_file_and_the_option(capsys, good):
+    err = refused(capsys, str(good), "--speedup", "gemm=2", "--step", "Iteration#")
+    assert "good.json" in err and "no steps" in err and "--step" in err
+
+
+def test_damaged_traces_name_the_place(capsys, tmp_path, good):
+    text = good.read_text()
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: len(text) // 2])
+    assert "truncated" in refused(capsys, str(cut), "--speedup", "gemm=2")
+    broken = tmp_path / "broken.json"
+    broken.write_text(text.replace('"dur": 200', '"dur": 2x0', 1))
+    err = refused(capsys, str(broken), "--speedup", "gemm=2")
+    assert "broken.json" in err and "event" in err and "byte" in err
+    bad_gz = tmp_path / "bad.json.gz"
+    bad_gz.write_bytes(gzip.compress(text.encode())[:-20])
+    assert "gzip" in refused(capsys, str(bad_gz), "--speedup", "gemm=2")
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    assert "empty" in refused(capsys, str(empty), "--speedup", "gemm=2")
+    no_ts = tmp_path / "no_ts.json"
+    doc = json.loads(text)
+    del doc["traceEvents"][1]["ts"]
+    no_ts.write_text(json.dumps(doc))
+    assert "event 2" in refused(capsys, str(no_ts), "--speedup", "gemm=2")
+    assert "no such file" in refused(capsys, str(tmp_path / "missing.json"), "--speedup", "gemm=2")
+
+
+def test_a_summary_is_not_a_trace(capsys):
+    err = refused(capsys, str(expect.FIXTURES / "pyspy.speedscope.json"), "--speedup", "a=2")
+    assert "PyTorch" in err
+
+
+def test_ranks_in_a_folder(capsys, tmp_path):
+    folder = tmp_path / "ranks"
+    folder.mkdir()
+    for rank, make in ((0, synthetic.gpu_bound), (1, synthetic.mid_step_sync)):
+        t = make()
+        path = t.write(folder / f"rank{rank}.json")
+        doc = json.loads(path.read_text())
+        doc["distributedInfo"] = {"rank": rank, "world_size": 2}
+        path.write_text(json.dumps(doc))
+    err = refused(capsys, str(folder), "--speedup", "gemm=2", "--rank", "5")
+    assert "rank 5" in err and "0, 1" in err
+    assert main(["whatif", str(folder), "--speedup", "gemm=2", "--rank", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["rank"], d["source"], round(d["baseline"] * 1000)) == (1, "rank1.json", 725)
+    assert main(["whatif", str(folder), "--speedup", "gemm=2", "--json"]) == 0  # the slowest: rank 0's 830 µs
+    assert json.loads(capsys.readouterr().out)["rank"] == 0
+
+
+def test_a_single_trace_of_another_rank(capsys, tmp_path):
+    path = tmp_path / expect.NCCL16.name
+    shutil.copy(expect.NCCL16, path)
+    assert "rank 3 is not in this trace" in refused(capsys, str(path), "--speedup", "nccl=2", "--rank", "3")
+
+
+def test_the_text_reads_like_a_review_answer(capsys, good):
+    assert main(["whatif", str(good), "--speedup", "gemm=2"]) == 0
+    out = capsys.readouterr().out
+    first = out.splitlines()[0]
+    assert first.startswith("Making `gemm` kernels 2× faster shortens the step 1.930× (0.83 ms → 0.43 ms)")
+    assert "Even free, they give at most" in first
+    assert "critical path before: 0.83 ms = CPU" in out

@@ -1,0 +1,91 @@
+"""At the sizes people have, the answer shows whole: no sentence cut in the summary, no tab name shortened, no
+chart label outside its plot, and each component keeps its colour when the sizes change order."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtWidgets import QLabel, QTabBar
+
+from amdahl_desk.resources import example_path
+
+from .painting import quiet
+
+SIZES = [(1280, 720), (1600, 1000), (1920, 1080)]
+
+
+@pytest.fixture
+def llm(window, qtbot):
+    assert window.files.open_path(example_path("llm-request.xlsx"), ask=False)
+    window.drawn()
+    return window
+
+
+def _show_at(window, qtbot, size):
+    window.resize(*size)
+    qtbot.waitUntil(lambda: (window.width(), window.height()) == size)
+    window.reset_layout()
+    window.drawn()
+    quiet(qtbot, window)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_summary_objectives_load_and_cost_show_whole(llm, qtbot, size):
+    _show_at(llm, qtbot, size)
+    summary = llm.summary
+    for label in (summary.sentence, summary.target):
+        assert "…" not in label.text() and not label.toolTip(), label.text()
+    extras = llm.results.extras
+    assert extras.table.isVisible() and extras.load.isVisible() and extras.cost.isVisible()
+    for label in (extras.load, extras.max_rate, extras.cost):
+        if label.isVisible():
+            assert label.heightForWidth(label.width()) <= label.height(), label.text()
+    # every row of the objectives table in view (the verdicts ✔/✘ are in them)
+    table = extras.table
+    rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+    assert rows + table.horizontalHeader().height() <= table.height()
+    # the answer does not scroll
+    answer = llm.results.answer
+    assert answer.verticalScrollBar().maximum() == 0
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_chart_tabs_and_table_rows_fit(llm, qtbot, size):
+    _show_at(llm, qtbot, size)
+    for bar in llm.results.findChildren(QTabBar):
+        if bar.isVisible():
+            # each tab as wide as its name needs: Qt shortened none of them
+            assert bar.sizeHint().width() <= bar.width() + 1, [bar.tabText(i) for i in range(bar.count())]
+    checklist = llm.optimizations.view
+    rows = llm.optimization_model.rowCount()
+    assert checklist.rowViewportPosition(rows - 1) + checklist.rowHeight(rows - 1) <= checklist.viewport().height()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_chart_labels_stay_inside_their_plots(llm, qtbot, size):
+    _show_at(llm, qtbot, size)
+    for key, chart in llm.results.charts.items():
+        if not chart.isVisible():
+            continue
+        for view in chart.findChildren(pg.PlotWidget):
+            scene = view.sceneRect()
+            for item in view.getPlotItem().items:
+                if isinstance(item, pg.TextItem) and item.isVisible() and item.toPlainText():
+                    assert scene.adjusted(-1, -1, 1, 1).contains(item.sceneBoundingRect()), (key, item.toPlainText())
+        for label in chart.findChildren(QLabel):
+            if label is getattr(chart, "title_label", None) and label.text():
+                assert "…" not in label.text() or label.toolTip(), (key, label.text())
+
+
+def test_a_component_keeps_its_colour_when_the_sizes_change_order(window, qtbot):
+    from amdahl_desk.ui.profile.component_table import TIME
+
+    window.drawn()
+    before = {s.name: s.colour for s in window.breakdown.drawn.segments}
+    model = window.component_model
+    first = window.doc.profile.components[0].name  # Input pipeline, 100 ms: the third largest
+    assert model.setData(model.index(0, TIME), "2000")  # now by far the largest
+    window.drawn()
+    after = {s.name: s.colour for s in window.breakdown.drawn.segments}
+    assert window.breakdown.drawn.segments[0].name == first
+    assert after == before
