@@ -38,7 +38,7 @@ from .profile import Profile
 from .uncertainty import TOLERANCE
 
 EXACT_CANDIDATES = 20
-NODE_BUDGET = 20_000
+NODE_BUDGET = 2_000  # beyond EXACT_CANDIDATES: a few seconds at most (a branch takes milliseconds)
 Floats = NDArray[np.floating[Any]]  # the bounds' rows are float32
 
 

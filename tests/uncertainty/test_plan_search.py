@@ -144,3 +144,17 @@ def test_twelve_candidates_with_overlaps_the_brute_force_way(seed):
     best = min(feasible, key=lambda s: key(p, s, met[s]))
     assert found.exact and found.cheapest is not None and found.cheapest.optimizations == best
     assert found.nodes < 2**12  # the bounds cut most of the tree
+
+
+def test_beyond_twenty_candidates_a_heuristic_with_its_bound():
+    rng = np.random.default_rng(9)
+    comps = [Component(f"c{i}", float(rng.uniform(10, 100))) for i in range(30)]
+    opts = [
+        Optimization(f"o{j}", (f"c{j}",), float(k), False, "", float(k) * 0.8, float(k) * 1.2, float(e))
+        for j, (k, e) in enumerate(zip(rng.uniform(1.5, 4, 24), rng.integers(1, 9, 24), strict=True))
+    ]
+    p = Profile(comps, opts)
+    found = cheapest_plan(p, make_draws(p, count=300), p.total * 0.7, 0.8)
+    assert len(found.candidates) == 24 and found.cheapest is not None
+    assert found.cheapest.probability_target >= 0.8
+    assert found.effort_lower_bound is not None and found.effort_lower_bound <= found.cheapest.effort + 1e-9
