@@ -186,6 +186,7 @@ SETTING_PARSERS: dict[str, Callable[[CellValue, Decimal | None], object]] = {
     "gpu_price_per_hour": lambda v, d: _load_cost("gpu_price_per_hour", v, d),
     "watts_per_gpu": lambda v, d: _load_cost("watts_per_gpu", v, d),
     "energy_price_per_kwh": lambda v, d: _load_cost("energy_price_per_kwh", v, d),
+    "plan_confidence": lambda v, d: _load_cost("plan_confidence", v, d),
 }
 """Prices come back as (amount, currency): the reader puts the currency into the currency field."""
 

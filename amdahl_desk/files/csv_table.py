@@ -125,9 +125,12 @@ def csv_text(profile: Profile) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     with_objectives = any(c.objectives for c in profile.components)
+    with_ranges = any(c.time_low is not None or c.time_high is not None for c in profile.components)
     guesses = guessed_cells(profile.components)
-    header = ["Component", f"Time ({profile.unit.value})", "Scaling", "Group", "Notes"]
+    unit = profile.unit.value
+    header = ["Component", f"Time ({unit})", "Scaling", "Group", "Notes"]
     header += ["Objectives"] * with_objectives + [GUESSED_HEADER] * (guesses is not None)
+    header += [f"Time low ({unit})", f"Time high ({unit})"] * with_ranges
     writer.writerow(header)
     for i, c in enumerate(profile.components):
         row = [
@@ -141,5 +144,7 @@ def csv_text(profile: Profile) -> str:
             row.append(escape_field(objectives_text(c.objectives)))
         if guesses is not None:
             row.append(guesses[i])
+        if with_ranges:
+            row += ["" if v is None else repr(v) for v in (c.time_low, c.time_high)]
         writer.writerow(row)
     return out.getvalue()

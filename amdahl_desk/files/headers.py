@@ -20,13 +20,32 @@ COMPONENT_HEADERS = {
     "notes": {"notes", "note", "comment", "comments"},
     "objectives": {"objectives", "objective", "boundaries"},
     "scaling_guessed": {"scaling guessed", "scaling is a guess", "guessed scaling"},
+    "time_low": {"time low", "low time", "time (low)", "min time", "time min", "fastest", "fastest time"},
+    "time_high": {"time high", "high time", "time (high)", "max time", "time max", "slowest", "slowest time"},
 }
 OPTIMIZATION_HEADERS = {
     "enabled": {"enabled", "on", "active", "use", "apply"},
     "name": {"optimization", "optimisation", "name", "optimization name"},
     "targets": {"targets", "target", "target components", "components"},
-    "speedup": {"speedup", "speed-up", "local speedup", "k", "speedup k", "factor"},
+    "speedup": {
+        "speedup",
+        "speed-up",
+        "local speedup",
+        "k",
+        "speedup k",
+        "factor",
+        "speedup (likely)",
+        "likely speedup",
+        "speedup likely",
+        "k (likely)",
+        "likely k",
+        "k likely",
+    },
     "notes": {"notes", "note", "comment", "comments"},
+    "speedup_low": {"speedup low", "k low", "low k", "low speedup", "speedup (low)", "k (low)", "speedup min"},
+    "speedup_high": {"speedup high", "k high", "high k", "high speedup", "speedup (high)", "k (high)", "speedup max"},
+    "effort": {"effort", "effort (days)", "effort days", "engineer-days", "engineer days", "effort (engineer-days)"},
+    "confidence": {"confidence", "confidence (%)", "odds", "probability it works", "chance it works"},
 }
 UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]]|,\s*(?P<b>\S+))\s*$")
 # No header is longer: a longer cell is not looked at for a unit (the pattern above is quadratic in it).

@@ -43,6 +43,7 @@ from .cells import (
     scale_bare_times,
     split_targets,
 )
+from .estimate_columns import EstimateCells, optimization_with, read_time_ranges
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .guessed_column import with_guesses
 from .headers import (
@@ -153,7 +154,7 @@ class TableReader:
         # Every time a bare number in the profile's unit, every cell plain (the usual big sheet): column by column.
         unit = unit_setting or header_unit or TimeUnit.MS
         if header_unit in (None, unit) and (plain := plain_columns(grid.rows, header + 1, cols)) is not None:
-            return self._plain_components(grid, header, cols, plain, unit)
+            return self._with_ranges(grid, header, cols, *self._plain_components(grid, header, cols, plain, unit), unit)
         rows = self._component_rows(grid, header, cols)
         if not rows:
             self.problem(
@@ -172,8 +173,8 @@ class TableReader:
         if written is None and bare_unit is unit and not self._row_errors:
             # Every time a plain number in the table's unit, no cell refused (the usual big sheet): one pass at
             # C speed. The reader's names are already stripped: tuple.__new__ skips Component.__new__.
-            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7], False)) for r in rows]  # type: ignore[index]
-            return self._with_guesses(made), unit
+            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7], False, None, None)) for r in rows]  # type: ignore[index]
+            return self._with_ranges(grid, header, cols, self._with_guesses(made), unit, bare_unit)
         components: list[Component] = []
         for row in rows:
             if row.error is not None:
@@ -187,9 +188,20 @@ class TableReader:
                 time = convert(row.time[0], row.time[1] or bare_unit, unit)
             # The reader's names are already stripped: tuple.__new__ skips Component.__new__ and its strip().
             components.append(
-                new_tuple(Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives, False))
+                new_tuple(
+                    Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives, False, None, None)
+                )
             )
-        return self._with_guesses(components), unit
+        return self._with_ranges(grid, header, cols, self._with_guesses(components), unit, bare_unit)
+
+    def _with_ranges(
+        self, grid: Grid, header: int, cols: dict[str, int], components: list[Component], unit: TimeUnit, bare: TimeUnit
+    ) -> tuple[list[Component], TimeUnit]:
+        """The components with their Time low and Time high columns, when the table has them."""
+        if ("time_low" in cols or "time_high" in cols) and self._component_cells is not None:
+            rows = self._component_cells[1]
+            components = read_time_ranges(grid, header, cols, rows, components, (unit, bare), self.problem)
+        return components, unit
 
     def _plain_components(
         self, grid: Grid, header: int, cols: dict[str, int], plain: PlainColumns, unit: TimeUnit
@@ -213,6 +225,8 @@ class TableReader:
             plain.notes,
             plain.objectives,
             repeat(False),
+            repeat(None),  # no time ranges in a plain table
+            repeat(None),
             strict=False,
         )
         return self._with_guesses(list(map(tuple.__new__, repeat(Component), fields))), unit
@@ -363,6 +377,7 @@ class TableReader:
         self.resolve_formulas(grid, header + 1, list(cols.values()))
         opts: list[Optimization] = []
         decimal = column_decimal(grid, header + 1, cols["speedup"])
+        estimates = EstimateCells(grid, header + 1, cols)
         for r in range(header + 1, len(grid.rows)):
             if all(is_empty(v) for v in grid.rows[r]):
                 continue
@@ -386,7 +401,8 @@ class TableReader:
             notes = as_text(grid.cell(r, cols["notes"])) if "notes" in cols else ""
             for fld, col in cols.items():
                 self.where_of[("optimizations", len(opts), fld)] = grid.where(r, col)
-            opts.append(Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes))
+            opt = Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes)
+            opts.append(optimization_with(opt, estimates.read(r, self.problem)))
         return opts
 
     # -- the whole document ------------------------------------------------

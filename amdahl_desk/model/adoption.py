@@ -11,7 +11,7 @@ from .analysis import plan_pairs
 from .component_matching import match_components
 from .names import name_key as _key
 from .profile import Optimization, Profile
-from .units import convert, format_speedup
+from .units import format_speedup
 
 if TYPE_CHECKING:
     from .comparison import Comparison, ComponentComparison
@@ -65,6 +65,7 @@ def adopt_measured_k(before: Profile, comparison: Comparison) -> Adoption:
     logarithms of their planned k (k₁^(ln m/ln(k₁k₂)) and k₂^(ln m/ln(k₁k₂))), so the adopted k
     multiply back to m: 2× and 3× planned, 3× measured gives 3^(ln2/ln6) ≈ 1.53× and 3^(ln3/ln6) ≈ 1.96×.
 
+    An adopted k is a measurement: the optimization's range and confidence go (its effort stays).
     Disabled optimizations keep their k (nothing was built to measure).  Targets that no longer exist
     are left out; an optimization whose targets are all gone, or were all eliminated (k would be
     infinite), keeps its k and says why in its note.
@@ -95,7 +96,8 @@ def adopt_measured_k(before: Profile, comparison: Comparison) -> Adoption:
         )
         if b_sum > 0 and a_sum > 0:
             k = b_sum / a_sum
-            result.append(replace(o, speedup=k))
+            # A measured k is a point: the estimate's range and the odds that it works are behind it.
+            result.append(replace(o, speedup=k, speedup_low=None, speedup_high=None, confidence=1.0))
             changes.append(AdoptedK(o.name, o.speedup, k, note))
             continue
         why = "its targets were eliminated (an infinite k)" if b_sum > 0 else "nothing of its targets was measured"
@@ -140,6 +142,6 @@ def continue_from_after(
         carried.append(replace(o, targets=targets, enabled=False))
     names = {_key(o.name) for o in carried}
     carried += [replace(o, enabled=False) for o in after.optimizations if _key(o.name) not in names]
-    comps = [c._replace(time=convert(c.time, after.unit, before.unit)) for c in after.components]
+    comps = [c.in_unit(after.unit, before.unit) for c in after.components]
     settings = before.settings
     return Continued(Profile(comps, carried, settings, before.unit), tuple(notes))

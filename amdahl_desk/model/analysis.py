@@ -108,6 +108,7 @@ class Analysis:
     scaling: ScalingFigures
     warnings: tuple[str, ...]
     basis: Basis | None = field(default=None, compare=False, repr=False)
+    pairs: PlanPairs | None = field(default=None, compare=False, repr=False)  # which optimization targets what
 
 
 @dataclass(frozen=True)
@@ -286,6 +287,7 @@ def analyse(profile: Profile, previous: Analysis | None = None) -> Analysis:
         scaling,
         tuple(warnings),
         basis,
+        pairs,
     )
 
 

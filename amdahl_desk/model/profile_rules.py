@@ -9,10 +9,11 @@ from typing import NamedTuple
 
 from .errors import Problem
 from .names import name_key, name_keys, name_problem
-from .profile_values import Component, Optimization
-from .units import ParseError, check_speedup, check_time
+from .profile_values import TIME_HIGH_AT, TIME_LOW_AT, Component, Optimization
+from .units import ParseError, check_speedup, check_time, format_number, format_speedup
 
 _NAME, _TIME = itemgetter(0), itemgetter(1)
+_TIME_LOW, _TIME_HIGH = itemgetter(TIME_LOW_AT), itemgetter(TIME_HIGH_AT)
 
 
 def table_row(row: int) -> str:
@@ -45,9 +46,9 @@ def component_problems(
     first_row = {} if first_row is None else first_row
     if not first_row and checked is not None and len(checked.names) == len(components):
         if _unique_keys(checked.names, first_row):
-            return problems
+            return time_range_problems(components)
     elif not first_row and len(components) > 64 and _all_valid(components, first_row):
-        return problems
+        return time_range_problems(components)
     inf = math.inf
     for row, comp in enumerate(components):
         name, time = comp[0], comp[1]
@@ -81,6 +82,41 @@ def component_problems(
             problems.append(Problem(str(exc), "components", row, "time"))
         except TypeError:
             problems.append(Problem("the time is not a number", "components", row, "time"))
+    return problems + time_range_problems(components)
+
+
+def time_range_problems(components: Sequence[Component]) -> list[Problem]:
+    """Time ranges (Time low, Time high) that are not times or do not hold the component's measured time."""
+    n = len(components)
+    lows, highs = list(map(_TIME_LOW, components)), list(map(_TIME_HIGH, components))
+    if lows.count(None) == n and highs.count(None) == n:  # the common case, at C speed
+        return []
+    problems: list[Problem] = []
+    for row, comp in enumerate(components):
+        low, high = lows[row], highs[row]
+        if low is None and high is None:
+            continue
+        time = comp[1]
+        for fld, value, side in (("time_low", low, "low"), ("time_high", high, "high")):
+            if value is None:
+                continue
+            try:
+                check_time(value)
+            except (ParseError, TypeError) as exc:
+                what = str(exc) if isinstance(exc, ParseError) else "the time is not a number"
+                problems.append(Problem(f"the {side} time: {what}", "components", row, fld))
+                continue
+            if isinstance(time, float) and math.isfinite(time) and (value > time if side == "low" else value < time):
+                relation = "above" if side == "low" else "below"
+                problems.append(
+                    Problem(
+                        f'the {side} time of "{comp[0]}", {format_number(value)}, is {relation} its measured time '
+                        f"{format_number(time)}; a time range must hold the time (low ≤ time ≤ high)",
+                        "components",
+                        row,
+                        fld,
+                    )
+                )
     return problems
 
 
@@ -123,6 +159,10 @@ def optimization_problems(
             check_speedup(opt.speedup)
         except ParseError as exc:
             problems.append(Problem(str(exc), "optimizations", row, "speedup"))
+        if opt.speedup_low is not None or opt.speedup_high is not None or opt.effort is not None:
+            problems += estimate_problems(opt, row)
+        if opt.confidence != 1.0:
+            problems += confidence_problems(opt, row)
         if not opt.targets:
             problems.append(
                 Problem(
@@ -145,3 +185,55 @@ def optimization_problems(
                 )
             )
     return problems
+
+
+def estimate_problems(opt: Optimization, row: int) -> list[Problem]:
+    """A three-point k whose low is above the likely k or whose high is below it, a k ≤ 0, a negative effort."""
+    problems: list[Problem] = []
+    likely = opt.speedup
+    for fld, value, side in (("speedup_low", opt.speedup_low, "low"), ("speedup_high", opt.speedup_high, "high")):
+        if value is None:
+            continue
+        try:
+            check_speedup(value)
+        except (ParseError, TypeError) as exc:
+            what = str(exc) if isinstance(exc, ParseError) else "the speedup is not a number"
+            problems.append(Problem(f"the {side} k: {what}", "optimizations", row, fld))
+            continue
+        if math.isfinite(likely) and (value > likely if side == "low" else value < likely):
+            relation = "above" if side == "low" else "below"
+            problems.append(
+                Problem(
+                    f'the {side} k of "{opt.name}", {format_speedup(value)}, is {relation} its likely k '
+                    f"{format_speedup(likely)}; expected low ≤ likely ≤ high",
+                    "optimizations",
+                    row,
+                    fld,
+                )
+            )
+    effort = opt.effort
+    if effort is not None and not (isinstance(effort, (int, float)) and math.isfinite(effort) and effort >= 0):
+        problems.append(
+            Problem(
+                f'the effort of "{opt.name}" must be a number of engineer-days of 0 or more',
+                "optimizations",
+                row,
+                "effort",
+            )
+        )
+    return problems
+
+
+def confidence_problems(opt: Optimization, row: int) -> list[Problem]:
+    """A confidence that is not a probability from 0 to 100%."""
+    c = opt.confidence
+    if isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and 0 <= c <= 1:
+        return []
+    return [
+        Problem(
+            f'the confidence that "{opt.name}" works must be from 0% to 100% (0 to 1)',
+            "optimizations",
+            row,
+            "confidence",
+        )
+    ]

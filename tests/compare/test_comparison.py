@@ -1,6 +1,7 @@
 """Comparing a before and an after profile: every expected figure below is worked out by hand in the comments."""
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -90,6 +91,18 @@ def test_adopting_the_measured_k_on_the_llm_example():
     (decode,) = adoption.optimizations
     assert decode.speedup == pytest.approx(900 / 530) and decode.enabled
     assert adoption.changes[0].planned == 2 and adoption.notes == ()
+
+
+def test_an_adopted_k_is_a_point_even_outside_the_estimate():
+    # Planned 1.5-3x (likely 2x) with 70% odds and 4 days; measured 900/300 = 3x... then 900/250 = 3.6x, above it.
+    before = llm()
+    (decode,) = before.optimizations
+    before.set_optimizations([replace(decode, speedup_low=1.5, speedup_high=3.0, confidence=0.7, effort=4.0)])
+    adoption = adopt_measured_k(before, compare(before, after_llm(autoregressive=250)))
+    (adopted,) = adoption.optimizations
+    assert adopted.speedup == pytest.approx(900 / 250)
+    assert (adopted.speedup_low, adopted.speedup_high, adopted.confidence, adopted.effort) == (None, None, 1.0, 4.0)
+    before.set_optimizations(adoption.optimizations)  # the profile takes it: no range left to refuse it
 
 
 # -- renamed, added, removed, zero times and other units ---------------------------
@@ -357,3 +370,16 @@ def test_the_open_document_is_untouched():
     with pytest.raises(ComparisonError):
         compare(before, after, {"A": "nope"})
     assert before == kept_before and after == kept_after
+
+
+def test_continuing_from_an_after_profile_in_seconds_converts_its_time_ranges():
+    # An after profile measured in seconds, its steps' spread kept: 0.03 s (0.025–0.04 s) is 30 ms (25–40 ms).
+    after = Profile(
+        [Component("A", 0.03, time_low=0.025, time_high=0.04), Component("B", 0.2, time_high=0.25)],
+        [],
+        Settings(),
+        TimeUnit.S,
+    )
+    before = Profile([Component("A", 100.0), Component("B", 200.0)], [Optimization("fast A", ("A",), 4)])
+    p = continue_from_after(before, after, {}).profile
+    assert [(c.time, c.time_range) for c in p.components] == [(30.0, (25.0, 40.0)), (200.0, (200.0, 250.0))]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -337,7 +336,7 @@ class OptimizationPanel(QWidget):
             return
         opt = self.model.optimizations[row]
         key = None if typed else ("k", row)
-        self.model.replace_row(row, replace(opt, speedup=k), k_step_text(opt.name, k), key)
+        self.model.replace_row(row, opt.with_speedup(k), k_step_text(opt.name, k), key)
 
     def select_row(self, row: int) -> None:
         if 0 <= row < self.model.rowCount():

@@ -168,7 +168,7 @@ class OptimizationTableModel(QAbstractTableModel):
                 new, text = replace(opt, targets=targets), f"Change targets of {opt.name}"
             elif col == K:
                 k = float(value) if isinstance(value, (int, float)) else parse_speedup(str(value), locale_decimal())
-                new, text = replace(opt, speedup=k), f"Set k of {opt.name}"
+                new, text = opt.with_speedup(k), f"Set k of {opt.name}"
             else:
                 return False
         except (ParseError, ValueError) as exc:
