@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 
 from ..model.errors import Problem, ProfileError
@@ -402,7 +402,14 @@ class TableReader:
             for fld, col in cols.items():
                 self.where_of[("optimizations", len(opts), fld)] = grid.where(r, col)
             opt = Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes)
-            opts.append(optimization_with(opt, estimates.read(r, self.problem)))
+            opt = optimization_with(opt, estimates.read(r, self.problem))
+            if "built" in cols and not is_empty(grid.cell(r, cols["built"])):
+                try:
+                    if parse_enabled(grid.cell(r, cols["built"])):
+                        opt = replace(opt, built=True, enabled=False)
+                except ParseError as exc:
+                    self.problem(grid.where(r, cols["built"]), str(exc))
+            opts.append(opt)
         return opts
 
     # -- the whole document ------------------------------------------------

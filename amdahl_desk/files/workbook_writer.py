@@ -162,6 +162,12 @@ def _write_optimizations(out: Book, profile: Profile) -> None:
         out.number(ws, row, 3, o.speedup, out.k)
         _text(ws, row, 4, o.notes)
     last_col = write_estimate_columns(ws, profile, 5, out.header, {"k": out.k, "share": out.share})
+    if any(o.built for o in profile.optimizations):  # done already: kept to show what was built
+        last_col += 1
+        ws.write_string(0, last_col, "Built", out.header)
+        for row, o in enumerate(profile.optimizations, start=1):
+            if o.built:
+                ws.write_string(row, last_col, "yes")
     print_sheet(ws, len(profile.optimizations), last_col)
 
 

@@ -163,6 +163,16 @@ def optimization_problems(
             problems += estimate_problems(opt, row)
         if opt.confidence != 1.0:
             problems += confidence_problems(opt, row)
+        if opt.built and opt.enabled:
+            problems.append(
+                Problem(
+                    f'"{opt.name}" is built: the times were measured with it, so it cannot be ticked again; '
+                    "clear Built to plan it anew",
+                    "optimizations",
+                    row,
+                    "enabled",
+                )
+            )
         if not opt.targets:
             problems.append(
                 Problem(

@@ -154,10 +154,13 @@ class ComparisonSession(QObject):
         return adoption if self.doc.set_optimizations(adoption.optimizations, text) else None
 
     def continued(self) -> Continued | None:
-        """The after profile as the next working document, the plan carried over unticked."""
+        """The after profile as the next working document, the plan carried as built (with its measured k)."""
         if self.after is None:
             return None
-        return continue_from_after(self.doc.profile, self.after, self.pairs)
+        measured = None
+        if self.comparison is not None:
+            measured = {a.name: a.measured for a in adopt_measured_k(self.doc.profile, self.comparison).changes}
+        return continue_from_after(self.doc.profile, self.after, self.pairs, measured)
 
     def command_line(self, before_path: Path | None) -> str:
         """The same comparison on the command line, pairs included (``--pair``)."""
