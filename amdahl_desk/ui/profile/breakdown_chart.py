@@ -15,7 +15,6 @@ from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import INK, RED, SCREEN, Style
-from ..core.text_widths import TextWidths
 
 
 class BreakdownChart(ChartFrame[BreakdownView]):
@@ -47,7 +46,6 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         self._brushes: dict[str, QBrush] = {}
         self._pens = (pg.mkPen("w", width=style.size(1)), pg.mkPen(INK, width=style.size(2.5)))  # plain, outlined
         self._metrics = QFontMetrics(style.font())
-        self._widths = TextWidths()
         self._view: BreakdownView | None = None
 
     def view(self, inputs: ChartInputs, n: Numbers) -> BreakdownView:
@@ -156,15 +154,15 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         Labels keep their text where it stays (each change of a text lays it out and repaints it)."""
         px = self.plot.vb.viewPixelSize()[0]
         placed: list[tuple[str, float, float]] = []
-        metrics, widths = self._metrics, self._widths
+        metrics = self._metrics
         for bar_y, column in ((1.0, 1), (0.0, 2)):
             start = 0.0
             for seg in view.segments if px else ():
                 value, time = (seg.baseline, seg.baseline_text) if column == 1 else (seg.after, seg.after_text)
                 room = value / px - 8
-                if room >= max(widths(metrics, seg.label), widths(metrics, time)):
+                if room >= max(metrics.horizontalAdvance(seg.label), metrics.horizontalAdvance(time)):
                     placed.append((f"{seg.label}\n{time}", start + value / 2, bar_y))
-                elif room >= widths(metrics, time):
+                elif room >= metrics.horizontalAdvance(time):
                     placed.append((time, start + value / 2, bar_y))
                 start += value
         for i, (text, x, bar_y) in enumerate(placed):

@@ -38,7 +38,6 @@ from ...model.profile import Optimization
 from ...present.cells import k_step_text, speedup_cell
 from ..core.cell_message import CellMessage
 from ..core.changed_cells import ChangedCellsTableView
-from ..core.text_widths import TextWidths
 from ..core.wrapping_header import WrappingHeader
 from .component_columns import HEADER_PAD
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
@@ -172,7 +171,6 @@ class OptimizationPanel(QWidget):
         self.view = OptimizationsView(self)
         self.wrapping_header = WrappingHeader(self.view)
         self.view.setHorizontalHeader(self.wrapping_header)
-        self.text_widths = TextWidths()
         self.view.setModel(model)
         self.view.viewport().installEventFilter(self)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -274,7 +272,7 @@ class OptimizationPanel(QWidget):
         widths: dict[int, tuple[int, int]] = {}
         for col in NUMBER_COLUMNS:
             texts = set(self.model.column_texts(col)[:500])
-            digits = max((self.text_widths(fm, t) for t in texts if t), default=0) + 2 * CELL_PADDING
+            digits = max((fm.horizontalAdvance(t) for t in texts if t), default=0) + 2 * CELL_PADDING
             one, two = (w + HEADER_PAD for w in self.wrapping_header.widths(col))
             least = header.minimumSectionSize()
             widths[col] = (max(one, digits, least), max(two, digits, least))
