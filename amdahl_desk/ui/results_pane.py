@@ -31,9 +31,11 @@ from .profile.summary_panel import SummaryPanel
 SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
 )
-CHARTS_NEED = 300  # the charts' least height: a plot of 120 px under its title, over its axis and legend
-# Below this width of the results side (or height of the window) the charts go into tabs.
+CHARTS_NEED = 270  # a row of charts' least height: a plot of 120 px under its title, over its axis and legend
+# Below this width of the results side (or height of the window) the charts go into tabs; so they do where the
+# answer leaves less than two rows of charts their least height.
 CHARTS_SIDE_BY_SIDE = (760, 800)
+FRAME = 60  # the menu, the tab bar and the status bar
 
 
 class ChartSlot(QWidget):
@@ -125,18 +127,32 @@ class ResultsPane(QSplitter):
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def answer_height(self, window_height: int) -> int:
-        """The height the answer's content asks for, from a sixth of the window up to 55% of it, leaving the charts
-        at least CHARTS_NEED pixels (beyond that the answer scrolls)."""
+        """The height the answer's content asks for, from a sixth of the window up to 55% of it, leaving each row
+        of charts at least CHARTS_NEED pixels (beyond that the answer scrolls)."""
+        rows = 1 if self._narrow(window_height) else 2
+        most = min(int(window_height * 0.55), window_height - FRAME - rows * CHARTS_NEED)
+        return max(int(window_height * 0.17), min(self.answer_need(), most))
+
+    def answer_need(self) -> int:
+        """The answer's height at its width, whole: the sentences wrapped, the objectives table's rows."""
         inner = self.answer.widget()
         need = 0
         if inner is not None:
             layout, width = inner.layout(), self.answer.viewport().width()
             need = inner.sizeHint().height()
             if layout is not None and layout.hasHeightForWidth() and width > 0:  # wrapped sentences at this width
-                need = max(need, layout.totalHeightForWidth(width))
+                # (not the size hint: a wrapping label hints the height of its text wrapped at a narrow width)
+                need = max(layout.totalHeightForWidth(width), inner.minimumSizeHint().height())
             need += 2 * self.answer.frameWidth() + 2
-        most = min(int(window_height * 0.55), window_height - 60 - CHARTS_NEED)  # 60: menu, tabs, status bar
-        return max(int(window_height * 0.17), min(need, most))
+        return need
+
+    def _narrow(self, window_height: int) -> bool:
+        """Charts in tabs: the side is narrow, the window short, or the answer leaves no room for two rows."""
+        return (
+            self.width() < CHARTS_SIDE_BY_SIDE[0]
+            or window_height < CHARTS_SIDE_BY_SIDE[1]
+            or window_height - FRAME - self.answer_need() < 2 * CHARTS_NEED
+        )
 
     def fit_answer(self) -> None:
         """Give the answer the height its content asks for now (an objectives table, a load or cost sentence
@@ -144,6 +160,7 @@ class ResultsPane(QSplitter):
         sizes = self.sizes()
         if len(sizes) != 2 or sum(sizes) <= 0:
             return
+        self.reflow()  # a longer answer may leave no room for two rows of charts (or a shorter one, room again)
         window = self.window()
         height = window.height() if window is not None and window is not self else sum(sizes)
         want = min(self.answer_height(height), sum(sizes) - CHARTS_NEED)
@@ -186,7 +203,7 @@ class ResultsPane(QSplitter):
         """
         window = self.window()
         height = window.height() if window is not None and window is not self else self.height()
-        narrow = self.width() < CHARTS_SIDE_BY_SIDE[0] or height < CHARTS_SIDE_BY_SIDE[1]
+        narrow = self._narrow(height)
         if narrow == self.in_tabs:
             return
         self.in_tabs = narrow
