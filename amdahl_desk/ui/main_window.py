@@ -44,13 +44,14 @@ from .fit.fit_panel import FitPanel
 from .import_.trace_import import TRACE_FILTERS, TraceImport, may_be_dropped, route_drop
 from .menus import build_menus
 from .objectives.panel import ObjectivesPanel
-from .profile.component_table import ComponentTableModel
+from .profile.component_table import PATH_COLUMNS, ComponentTableModel
 from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
 from .profile.optimization_table import OptimizationTableModel
 from .profile.total_line import TotalLine
 from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
+from .whatif.trace_whatif import TraceWhatIf
 
 if TYPE_CHECKING:
     from .compare.comparison_panel import ComparisonPanel
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self.exports = ChartExports(self.doc, self.files, self, self.export_inputs, make_chart, self)
         self.fit_panel = FitPanel(self.doc, self.redraws)
         self.objectives_panel = ObjectivesPanel(self.doc)
+        self.whatif = TraceWhatIf(self.doc, self)  # the profile's trace read and each plan computed, off this thread
         self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
         self._build_layout()
         menus = build_menus(self)
@@ -237,7 +239,8 @@ class MainWindow(QMainWindow):
         """What an export or a copied chart is drawn from: the document end to end, the current optimization,
         the measured runs' fits and the document's component colours."""
         doc = self.doc
-        return ChartInputs(doc.profile, doc.analysis, self.optimizations.current_row(), doc.fit, colours=doc.colours)
+        row = self.optimizations.current_row()
+        return ChartInputs(doc.profile, doc.analysis, row, doc.fit, colours=doc.colours, trace=doc.trace.figures)
 
     @property
     def breakdown(self) -> Chart[Any]:
@@ -392,6 +395,7 @@ class MainWindow(QMainWindow):
                 self.settings.setValue(f"window/{name}", splitter.saveState())
             self.settings.sync()
         self.files.close()
+        self.doc.trace.close()
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -416,7 +420,7 @@ class MainWindow(QMainWindow):
 
         def need(view: QTableView, rows: int, extra: int) -> int:
             row = view.verticalHeader().defaultSectionSize()
-            head = view.horizontalHeader().sizeHint().height()
+            head = max(view.horizontalHeader().sizeHint().height(), view.horizontalHeader().minimumHeight())
             total: int = head + row * rows + 2 * view.frameWidth() + extra + self.fontMetrics().height() + 22
             return total
 
@@ -435,7 +439,8 @@ class MainWindow(QMainWindow):
             self.settings.remove(f"window/{name}")
         # Proportions of the window: the table gets what its columns need, the charts the rest.
         w, h = max(self.width(), 800), max(self.height(), 500)
-        left = min(max(int(w * 0.47), 420), 900)
+        trace = not self.table.isColumnHidden(PATH_COLUMNS[0])  # three more columns: the table gets more room
+        left = min(max(int(w * (0.53 if trace else 0.47)), 420), 900)
         # The settings get their whole height (no scrolling) when the window has room for it.
         scroll = self._settings_scroll
         content = self.settings_panel  # the scroll area's widget
