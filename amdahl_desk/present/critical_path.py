@@ -55,7 +55,7 @@ class CriticalPathView:
     baseline_text: str = ""
     after_text: str = ""
     x_max: float = 1.0
-    axis: str = "Time on the critical path (ms per step)"
+    axis: str = "Time (ms per step)"
     legend: tuple[LegendEntry, ...] = ()
 
 
@@ -124,16 +124,19 @@ def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) 
             )
         )
     legend = [LegendEntry(s.colour, "bar", s.name) for s in kinds]
-    legend += [LegendEntry(s.colour, "bar", s.name) for s in comps if s.colour not in (NOWHERE,)]
+    if not brief:  # on a slide the components' colours are the breakdown's, explained beside it
+        legend += [LegendEntry(s.colour, "bar", s.name) for s in comps if s.colour != NOWHERE]
     planned = bool(answers.key)
     head = ("Critical path:", f"{n.time(before.length, unit)} → {n.time(after.length, unit)} per step")
-    more = (
-        (f"({n.close_speedup(path.speedup)} with the trace's dependencies);", "lower strips: the components on it")
-        if planned and not brief
-        else ("(no optimization ticked);", "lower strips: the components on it")
-        if not brief
-        else ()
-    )
+    if brief:
+        more: tuple[str, ...] = (f"({n.close_speedup(path.speedup)})",) if planned else ()
+    elif planned:
+        more = (
+            f"({n.close_speedup(path.speedup)} with the trace's dependencies);",
+            "lower strips: the components on it",
+        )
+    else:
+        more = ("(no optimization ticked);", "lower strips: the components on it")
     return CriticalPathView(
         phrases(*head, *more),
         kinds,
@@ -141,6 +144,6 @@ def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) 
         n.time(before.length, unit),
         n.time(after.length, unit),
         max(before.length, after.length),
-        f"Time on the critical path ({unit.label} per step)",
+        f"Time on the path ({unit.label} per step)" if not brief else f"Time ({unit.label} per step)",
         tuple(legend),
     )

@@ -83,7 +83,7 @@ def summary(
     ``notes`` are the document's own (a total row that did not add up), after the analysis' warnings; ``trace``
     what the window knows of the profile's trace, compared with the end-to-end analysis ``whole`` (default:
     ``analysis``)."""
-    notes = (*notes, *trace_notes(trace))
+    paths = trace_notes(trace)  # they name a file: its digits are not a number to write in the locale
     if analysis is None:
         dash = "—"
         return SummaryView(
@@ -93,7 +93,7 @@ def summary(
             Figure(dash, "ceiling", CEILING_TIP),
             error or "",
             Sentence(""),
-            tuple(n.message(w) for w in notes),
+            (*(n.message(w) for w in notes), *paths),
         )
     unit = profile.unit
     c = analysis.combined
@@ -111,6 +111,6 @@ def summary(
         ),
         sentence,
         verdict(profile, analysis, n),
-        tuple(n.message(w) for w in (*analysis.warnings, *notes)),
+        (*(n.message(w) for w in (*analysis.warnings, *notes)), *paths),
         dependency_line(trace, profile, whole or analysis, n),
     )

@@ -49,7 +49,7 @@ from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
 from .profile.optimization_table import OptimizationTableModel
 from .profile.total_line import TotalLine
-from .results_pane import ResultsPane
+from .results_pane import CHARTS_SIDE_BY_SIDE, ResultsPane
 from .scaling.settings_panel import SettingsPanel
 from .whatif.trace_whatif import TraceWhatIf
 
@@ -439,8 +439,10 @@ class MainWindow(QMainWindow):
             self.settings.remove(f"window/{name}")
         # Proportions of the window: the table gets what its columns need, the charts the rest.
         w, h = max(self.width(), 800), max(self.height(), 500)
-        trace = not self.table.isColumnHidden(PATH_COLUMNS[0])  # three more columns: the table gets more room
-        left = min(max(int(w * (0.53 if trace else 0.47)), 420), 900)
+        left = min(max(int(w * 0.47), 420), 900)
+        if not self.table.isColumnHidden(PATH_COLUMNS[0]):  # three more columns: more room, the charts' allowing
+            wide = w - left >= CHARTS_SIDE_BY_SIDE[0]  # then they stay side by side
+            left = max(left, min(int(w * 0.53), w - CHARTS_SIDE_BY_SIDE[0] - 20 if wide else w))
         # The settings get their whole height (no scrolling) when the window has room for it.
         scroll = self._settings_scroll
         content = self.settings_panel  # the scroll area's widget

@@ -58,8 +58,8 @@ class CriticalPathChart(ChartFrame["CriticalPathView"]):
         self.set_title(view.title)
         self.set_legend(view.legend)
         self.axis_label("bottom", view.axis)
-        ticks = ((1.0, f"Before\n{view.baseline_text}"), (0.0, f"After the plan\n{view.after_text}"))
-        self.set_ticks("left", ticks if view.kinds else ((1.0, "Before"), (0.0, "After the plan")))
+        ticks = ((1.0, f"Baseline\n{view.baseline_text}"), (0.0, f"After\n{view.after_text}"))
+        self.set_ticks("left", ticks if view.kinds else ((1.0, "Baseline"), (0.0, "After")))
         x0: list[float] = []
         y: list[float] = []
         width: list[float] = []

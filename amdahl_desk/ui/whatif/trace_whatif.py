@@ -24,6 +24,7 @@ from ..core.document import Aspect, Document
 
 PAUSE_MS = 60  # a change of the plan is computed once the plan has rested this long (a drag: at its pauses)
 KEPT_ANSWERS = 32  # plans answered lately, shown at once when one comes back (untick and tick again, undo)
+KEPT_TRACES = 2  # traces read lately, with their components' figures: an import undone and redone reads nothing
 LOAD, PLAN, PATHS = "trace", "plan", "components"
 
 
@@ -35,6 +36,7 @@ class TraceWhatIf(QObject):
         self.doc, self.link = doc, doc.trace
         self._key: tuple[Any, ...] | None = None  # the trace read (or being read), with the options that matter
         self._answers: OrderedDict[Any, Any] = OrderedDict()
+        self._read: OrderedDict[Any, list[Any]] = OrderedDict()  # trace key → [planner, components or None]
         self._pause = QTimer(self)
         self._pause.setSingleShot(True)
         self._pause.setInterval(PAUSE_MS)
@@ -71,6 +73,11 @@ class TraceWhatIf(QObject):
         if isinstance(where, str):  # not there: said at once, nothing to read
             self.link.show(TraceFigures(s.trace_source, problem=where))
             return
+        kept = self._read.get(key)
+        if kept is not None:  # read lately: at once
+            self._read.move_to_end(key)
+            self._read_done(key, kept[0], kept[1])
+            return
         self.link.show(TraceFigures(s.trace_source))
         settings = s
 
@@ -86,26 +93,37 @@ class TraceWhatIf(QObject):
             except TraceError as exc:
                 return why(exc)
 
-        self.link.work.submit(LOAD, read, lambda result: self._read(key, result), lambda why: self._failed(key, why))
+        self.link.work.submit(
+            LOAD, read, lambda result: self._read_back(key, result), lambda why: self._failed(key, why)
+        )
 
     def _failed(self, key: tuple[Any, ...], why: str) -> None:
         if key == self._key:
             self.link.show(TraceFigures(str(key[0]), problem=why))
 
-    def _read(self, key: tuple[Any, ...], result: Any) -> None:
+    def _read_back(self, key: tuple[Any, ...], result: Any) -> None:
         if key != self._key:
             return
         if isinstance(result, str):
             self._failed(key, result)
             return
-        planner = result
-        self.link.planner = planner
-        self.link.show(TraceFigures(str(key[0]), ready=True, steps=len(planner.pt.steps), baseline=planner.baseline))
-        self._ask_plan()
-        self.link.work.submit(PATHS, planner.components, self._components, self._paths_failed)
+        self._read[key] = [result, None]
+        while len(self._read) > KEPT_TRACES:
+            self._read.popitem(last=False)
+        self._read_done(key, result, None)
 
-    def _components(self, found: Any) -> None:
-        if found is not None and self.link.figures.ready:
+    def _read_done(self, key: tuple[Any, ...], planner: Any, components: Any) -> None:
+        self.link.planner = planner
+        figures = TraceFigures(str(key[0]), ready=True, steps=len(planner.pt.steps), baseline=planner.baseline)
+        self.link.show(replace(figures, components=components))
+        self._ask_plan()
+        if components is None:
+            self.link.work.submit(PATHS, planner.components, lambda f: self._components(key, f), self._paths_failed)
+
+    def _components(self, key: tuple[Any, ...], found: Any) -> None:
+        if key in self._read:
+            self._read[key][1] = found
+        if found is not None and key == self._key and self.link.figures.ready:
             self.link.show(replace(self.link.figures, components=found))
 
     def _paths_failed(self, why: str) -> None:
