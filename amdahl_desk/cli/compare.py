@@ -12,6 +12,7 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.traces import GROUPINGS
 from ..model.units import format_speedup, format_time
+from ..present.comparison import plan_verdict
 from .common import EXIT_OK, BadInputError, print_warnings, write_json
 
 if TYPE_CHECKING:
@@ -208,6 +209,7 @@ def to_json_dict(c: Comparison, adoption: Adoption) -> dict[str, Any]:
         "measured_speedup": _num(c.measured_speedup),
         "time_difference": c.time_difference,
         "shortfall": c.shortfall,
+        "verdict": c.verdict.value,
         "tolerance": c.tolerance,
         "sentence": c.sentence,
         "warnings": list(c.warnings),
@@ -268,12 +270,7 @@ def comparison_text(c: Comparison, adoption: Adoption, before: Profile, before_f
         f"{format_speedup(c.predicted_speedup):>8}  {format_speedup(c.measured_speedup):>10}"
     )
     lines.append("")
-    gap = c.shortfall
-    verdict = (
-        f"{t(gap)} short of the plan"
-        if gap > 0
-        else (f"{t(-gap)} better than the plan" if gap < 0 else "exactly as planned")
-    )
+    verdict = plan_verdict(c)
     lines.append(
         f"End to end: the plan promised {t(c.predicted_total)} (saving {t(c.before_total - c.predicted_total)}); "
         f"measured {t(c.after_total)} (saving {t(-c.time_difference)}), {verdict}."

@@ -22,6 +22,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="indent the JSON by N spaces, 0 for one line (default: indented for a terminal, one line otherwise)",
     )
     report.add_argument("--target", metavar="TIME", help='target time, in the profile\'s unit or with one: "600 ms"')
+    report.add_argument(
+        "--seed",
+        type=_seed,
+        metavar="N",
+        help="seed of the draws when k or a time is a range (default 0): the same seed, the same numbers",
+    )
+    report.add_argument(
+        "--confidence",
+        metavar="P",
+        help='the probability a plan must reach to meet the target: "80%%" or 0.8 (default: the Settings\' 80%%)',
+    )
 
 
 def _indent(text: str) -> int:
@@ -31,6 +42,16 @@ def _indent(text: str) -> int:
         value = -1
     if not 0 <= value <= 16:
         raise argparse.ArgumentTypeError(f'"{text}" is not an indent; expected a whole number from 0 to 16')
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f'"{text}" is not a seed; expected a whole number of 0 or more')
     return value
 
 
@@ -51,13 +72,42 @@ def run(args: argparse.Namespace) -> int:
         except ParseError as exc:
             raise BadInputError(f"--target: {exc}") from None
         profile.set_settings(replace(profile.settings, target_time=target))
+    if args.confidence is not None:
+        from ..model.values import parse_confidence
+
+        try:
+            level = parse_confidence(args.confidence)
+        except ParseError as exc:
+            raise BadInputError(f"--confidence: {exc}") from None
+        if level <= 0:
+            raise BadInputError(f'--confidence: "{args.confidence}" leaves no odds to reach; give a level above 0%')
+        profile.set_settings(replace(profile.settings, plan_confidence=level))
     analysis = analyse_loaded(loaded, args.profile)
+    from ..model.decision import decide
+
+    decision = decide(profile, analysis, args.seed)
     if args.json:
         from .json_rows import component_structs
 
-        write_json(to_json_dict(profile, analysis, loaded.warnings, component_rows=component_structs), args.indent)
+        data = to_json_dict(profile, analysis, loaded.warnings, component_rows=component_structs)
+        if decision is not None:
+            from ..model.uncertainty_json import plans_json, uncertainty_json
+
+            if decision.figures is not None:
+                data["uncertainty"] = uncertainty_json(decision.figures)
+            if decision.search is not None:
+                data["plans"] = plans_json(profile, decision.search)
+        write_json(data, args.indent)
     else:
         from ..present.report import report_text
 
-        print(report_text(profile, analysis))
+        lines: list[str] = []
+        if decision is not None:
+            from ..present.uncertainty import plan_view, report_lines, uncertainty_view
+
+            lines = report_lines(
+                uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
+                plan_view(profile, decision.search) if decision.search is not None else None,
+            )
+        print(report_text(profile, analysis, uncertainty=lines))
     return EXIT_OK

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..model.errors import Problem, ProfileError
 from ..model.lazy import lazy_names
+from .kinds import READABLE, TABLE_SUFFIXES, TRACE_SUFFIXES, Kind, classify, is_trace
 
 if TYPE_CHECKING:
     from ..model.analysis import Analysis
@@ -40,30 +41,6 @@ _HOMES = {
 __getattr__ = lazy_names(__name__, _HOMES)
 
 
-READABLE = (".xlsx", ".xlsm", ".csv", ".tsv", ".txt")
-# Profiler files by name: Kineto/Chrome and speedscope JSON (gzipped or not), and nsys's own formats, which
-# the trace import names and refuses clearly. An nsys stats report is a CSV: told from its header.
-TRACE_SUFFIXES = (".json", ".json.gz", ".gz", ".nsys-rep", ".qdrep", ".sqlite", ".speedscope")
-
-
-def is_trace(path: str | Path) -> bool:
-    """Whether ``path`` is a profiler trace (or a folder of them, one per rank) rather than a profile table."""
-    path = Path(path)
-    if path.is_dir():
-        return True
-    name = path.name.lower()
-    if name.endswith(TRACE_SUFFIXES):
-        return True
-    if name.endswith(".csv") and path.is_file():
-        from .traces import NSYS, TraceError, detect_format
-
-        try:
-            return detect_format(path) == NSYS
-        except (TraceError, OSError):
-            return False
-    return False
-
-
 def load_any(path: str | Path, trace_options: ImportOptions | None = None) -> Loaded:
     """A profile from a workbook or CSV table, or made from a profiler trace (``trace_options``: how to group it).
 
@@ -92,7 +69,7 @@ def load_profile(path: str | Path, meanwhile: Sequence[str] = ()) -> Loaded:
         raise ProfileError("no such file", source=str(path))
     if path.is_dir():
         raise ProfileError("is a folder, not a profile file", source=str(path))
-    if suffix in (".csv", ".tsv", ".txt"):
+    if suffix in TABLE_SUFFIXES:
         from .csv_table import read_csv
 
         return read_csv(path)
@@ -137,6 +114,8 @@ def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None =
 __all__ = [
     "READABLE",
     "TRACE_SUFFIXES",
+    "Kind",
+    "classify",
     "Loaded",
     "LoadedMeasurements",
     "atomic_write",

@@ -11,6 +11,7 @@ from ..model.numbers import AmbiguousNumberError, Decimal, decide_decimal
 from ..model.profile import OverheadModel
 from ..model.trace_link import parse_trace_events
 from ..model.units import (
+    MAX_VALUE_CHARS,
     ParseError,
     TimeUnit,
     check_speedup,
@@ -19,9 +20,10 @@ from ..model.units import (
     parse_bytes,
     parse_speedup,
     parse_time_text,
+    to_seconds,
 )
 from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts, parse_targets
-from .grid import CellValue, Grid, as_text, is_empty, shown
+from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
 
 SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")
 
@@ -35,16 +37,63 @@ def cell_time(value: CellValue, decimal: Decimal | None = None) -> tuple[float, 
         raise ParseError(f'"{shown(value)}" is not a time; expected a number or a value like "120 ms"')
     if isinstance(value, (int, float)):
         return check_time(float(value), shown(value)), None
-    if isinstance(value, dt.timedelta):
-        return check_time(value.total_seconds(), shown(value)), TimeUnit.S
-    if isinstance(value, dt.time):
-        return (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6), TimeUnit.S
+    if type(value) is StoredDuration:
+        if not value.elapsed and value.days >= 1:
+            raise ParseError(
+                f"holds {value.days:.15g} days in a time-of-day format, which shows only the time past whole days; "
+                "format the cell as a duration ([h]:mm:ss.000) or type the time with its unit"
+            )
+        # 15 significant digits, as a spreadsheet keeps: the day's fraction times 86,400,000 adds a last-bit error.
+        return check_time(float(f"{value.days * 86_400_000.0:.15g}"), shown(value)), TimeUnit.MS
+    if isinstance(value, (dt.timedelta, dt.time)):
+        # calamine's reading of a time-formatted cell, rounded to the millisecond: only the stored number is exact.
+        raise ParseError(
+            f'"{shown(value)}" is a time-formatted cell whose stored number could not be read exactly; '
+            'format the cell as a number and write the unit in the header, like "Time (ms)"'
+        )
     if isinstance(value, (dt.date, dt.datetime)):
         raise ParseError(f'"{shown(value)}" is a date, not a time; format the cell as a number')
     text = as_text(value)
     if SPREADSHEET_ERROR.match(text):
         raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
     return parse_time_text(text, decimal)
+
+
+def scale_bare_times(grid: Grid, first_row: int, col: int, scale: int) -> None:
+    """A column headed in minutes or hours (``scale`` 60 or 3600): its bare numbers made seconds, exactly.
+
+    A cell with its own unit (``90 s``) or a stored duration keeps it; a cell that does not read is left
+    for the reader to refuse with its own message.
+    """
+    decimal = column_decimal(grid, first_row, col)
+    for r in range(first_row, len(grid.rows)):
+        cells = grid.rows[r]
+        if col >= len(cells):
+            continue
+        value = cells[col]
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number: float | None = float(value)
+        elif isinstance(value, str) and value.strip():
+            try:
+                found, written = parse_time_text(value, decimal)
+            except ParseError:
+                continue
+            number = found if written is None else None
+        else:
+            number = None
+        if number is not None:
+            if not isinstance(cells, list):
+                cells = list(cells)
+                grid.rows[r] = cells  # type: ignore[index]
+            cells[col] = to_seconds(number, scale)
+
+
+def bounded_text(value: CellValue, what: str) -> str:
+    """A cell's text for a number parser; a text too long to be a number is refused here, quoted short."""
+    text = as_text(value)
+    if len(text) > MAX_VALUE_CHARS:
+        raise ParseError(f'"{shown(value)}" ({len(text):,} characters) is not {what}')
+    return text
 
 
 def column_decimal(grid: Grid, first_row: int, col: int) -> Decimal | None:
@@ -84,7 +133,7 @@ def parse_speedup_cell(value: CellValue, decimal: Decimal | None = None) -> floa
         raise ParseError(f'"{shown(value)}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
     if isinstance(value, (int, float)):
         return check_speedup(float(value), shown(value))
-    return parse_speedup(as_text(value), decimal)
+    return parse_speedup(bounded_text(value, "a speedup"), decimal)
 
 
 def split_targets(value: CellValue) -> tuple[str, ...]:
@@ -96,7 +145,7 @@ def _count(value: CellValue, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ParseError(f'"{shown(value)}" is not a valid {what}; expected a whole number of 1 or more')
     # A number cell is shown as a spreadsheet shows it (8, not 8.0), then read like typed text.
-    return parse_count(as_text(value), what)
+    return parse_count(bounded_text(value, f"a {what}"), what)
 
 
 def _gpu_counts(value: CellValue) -> tuple[int, ...]:
@@ -108,14 +157,14 @@ def _gpu_counts(value: CellValue) -> tuple[int, ...]:
 def _fraction(value: CellValue, decimal: Decimal | None) -> float:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return check_fraction(float(value), shown(value))
-    return parse_fraction(as_text(value), decimal)
+    return parse_fraction(bounded_text(value, "a fraction"), decimal)
 
 
 def _physical(value: CellValue, parse: Callable[[str, Decimal | None], float], decimal: Decimal | None) -> float:
     """A bare number as is (bytes, bytes/s); text through ``parse``, which knows the units."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return parse(repr(float(value)), ".")
-    return parse(as_text(value), decimal)
+    return parse(bounded_text(value, "a size or a bandwidth"), decimal)
 
 
 # Each setting's parser: (cell, the column's decimal separator) → value.
@@ -137,6 +186,7 @@ SETTING_PARSERS: dict[str, Callable[[CellValue, Decimal | None], object]] = {
     "gpu_price_per_hour": lambda v, d: _load_cost("gpu_price_per_hour", v, d),
     "watts_per_gpu": lambda v, d: _load_cost("watts_per_gpu", v, d),
     "energy_price_per_kwh": lambda v, d: _load_cost("energy_price_per_kwh", v, d),
+    "plan_confidence": lambda v, d: _load_cost("plan_confidence", v, d),
 }
 """Prices come back as (amount, currency): the reader puts the currency into the currency field."""
 
@@ -145,4 +195,4 @@ def _load_cost(fld: str, value: CellValue, decimal: Decimal | None) -> object:
     """A load or cost setting: a number cell as it is (checked like typed text), text through the model's parser."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return LOAD_COST_PARSERS[fld](repr(float(value)), ".")
-    return LOAD_COST_PARSERS[fld](as_text(value), decimal)
+    return LOAD_COST_PARSERS[fld](bounded_text(value, "a value of this setting"), decimal)

@@ -48,6 +48,8 @@ class ContainerReport:
     sheet_xml: dict[str, bytes] = field(default_factory=dict)
     # The workbook asks to be recalculated on opening (xlsxwriter does): its saved formula values are placeholders.
     full_calc_on_load: bool = False
+    # The cell styles and their number formats: which cells show a time (files/duration_cells.py).
+    styles_xml: bytes = b""
 
     def never_calculated(self, sheet: str, ref: str) -> bool:
         xml = self.sheet_xml.get(sheet)
@@ -196,6 +198,7 @@ def _report(parts: dict[str, bytes]) -> ContainerReport:
     targets.update({rid: target for target, rid in _REL_ALT.findall(rels)})
     workbook = parts.get("xl/workbook.xml", b"")
     calc = _CALC_PR.search(workbook)
+    report.styles_xml = parts.get("xl/styles.xml", b"")
     report.full_calc_on_load = bool(calc and re.search(rb'\bfullCalcOnLoad="(?:1|true)"', calc.group()))
     for name, rid in _SHEET.findall(workbook):
         target = targets.get(rid, b"").decode("utf-8", "replace").lstrip("/")

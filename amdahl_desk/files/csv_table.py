@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 from ..model.errors import ProfileError
 from ..model.objective_specs import objectives_text
 from ..model.profile import Profile
+from ..model.units import MAX_VALUE_CHARS, NUMBER_PATTERN
 from .grid import Grid
 from .guessed_column import HEADER as GUESSED_HEADER
 from .guessed_column import guessed_cells
 from .tables import Loaded, TableReader
 
 MAX_CSV_BYTES = 64 * 2**20
+MAX_CSV_COLUMNS = 16_384  # Excel's last column, XFD
 # OWASP CSV injection: a field starting with one of these is formula bait for a spreadsheet.
 INJECTION_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
@@ -24,9 +27,17 @@ def escape_field(text: str) -> str:
     return "'" + text if text.startswith(INJECTION_PREFIXES + ("'",)) else text
 
 
+# A number behind a spreadsheet's text-prefix apostrophe ('42.5, '1,5 ms): the apostrophe is no part of it.
+_QUOTED_NUMBER = re.compile(rf"'(?={NUMBER_PATTERN}\s*[a-zA-Zµμ/]*\s*$)")
+
+
+def _quoted_number(text: str) -> bool:
+    return len(text) <= MAX_VALUE_CHARS and _QUOTED_NUMBER.match(text) is not None
+
+
 def unescape_field(text: str) -> str:
-    """Undo :func:`escape_field`."""
-    if text.startswith("'") and len(text) > 1 and text[1] in "=+-@\t\r'":
+    """Undo :func:`escape_field`; a number written with a spreadsheet's text-prefix apostrophe (``'42.5``) is the number."""
+    if text.startswith("'") and len(text) > 1 and (text[1] in "=+-@\t\r'" or _quoted_number(text)):
         return text[1:]
     return text
 
@@ -76,6 +87,13 @@ def csv_grid(path: str | Path, expected: str) -> Grid:
         rows = [[unescape_field(v) for v in row] for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
     except csv.Error as exc:
         raise ProfileError(f"the CSV is malformed ({exc})", source=path.name) from None
+    widest = max(range(len(rows)), key=lambda r: len(rows[r]), default=0)
+    if rows and len(rows[widest]) > MAX_CSV_COLUMNS:
+        raise ProfileError(
+            f"row {widest + 1} has {len(rows[widest]):,} fields, more than the {MAX_CSV_COLUMNS:,} columns a "
+            "spreadsheet can hold; expected a table of a few columns",
+            source=path.name,
+        )
     # Spreadsheet programs write ;-separated CSV where the comma is the decimal separator, and
     # ,-separated CSV where it is the point; a quoted "1,500" in a ,-separated file still says nothing.
     hint = {";": ",", ",": "."}.get(delimiter)
@@ -107,9 +125,12 @@ def csv_text(profile: Profile) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     with_objectives = any(c.objectives for c in profile.components)
+    with_ranges = any(c.time_low is not None or c.time_high is not None for c in profile.components)
     guesses = guessed_cells(profile.components)
-    header = ["Component", f"Time ({profile.unit.value})", "Scaling", "Group", "Notes"]
+    unit = profile.unit.value
+    header = ["Component", f"Time ({unit})", "Scaling", "Group", "Notes"]
     header += ["Objectives"] * with_objectives + [GUESSED_HEADER] * (guesses is not None)
+    header += [f"Time low ({unit})", f"Time high ({unit})"] * with_ranges
     writer.writerow(header)
     for i, c in enumerate(profile.components):
         row = [
@@ -123,5 +144,7 @@ def csv_text(profile: Profile) -> str:
             row.append(escape_field(objectives_text(c.objectives)))
         if guesses is not None:
             row.append(guesses[i])
+        if with_ranges:
+            row += ["" if v is None else repr(v) for v in (c.time_low, c.time_high)]
         writer.writerow(row)
     return out.getvalue()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..model.load_settings import SETTING_ROWS
 from ..model.measurements import Measurements
 from ..model.objective_specs import objectives_text
-from ..model.profile import Profile
+from ..model.profile import Profile, Settings
 from ..model.trace_link import TRACE_ROWS, trace_events_text
 from .measurements import measurement_rows
 from .print_layout import print_sheet
@@ -48,6 +48,7 @@ def load_cost_rows(profile: Profile) -> list[tuple[str, object, str]]:
         "gpu_price_per_hour": _price(s.gpu_price_per_hour, s.currency, ""),
         "watts_per_gpu": s.watts_per_gpu,
         "energy_price_per_kwh": _price(s.energy_price_per_kwh, s.currency, "/kWh"),
+        "plan_confidence": s.plan_confidence if s.plan_confidence != Settings().plan_confidence else None,
     }
     return [(r.label, values[r.field], r.meaning) for r in SETTING_ROWS if values[r.field] is not None]
 

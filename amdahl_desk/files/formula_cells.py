@@ -25,7 +25,7 @@ from .formulas import (
     parse_formula,
     shift,
 )
-from .grid import CellValue, Grid, column_letter
+from .grid import CellValue, Grid, StoredDuration, column_letter
 
 # A loaded sheet: its rows and where rows[0][0] sits on the sheet (0-based row, column).
 SheetRows = tuple[list[list[CellValue]], int, int]
@@ -56,8 +56,17 @@ def _ref_cell(ref: str) -> tuple[int, int]:
 class WorkbookFormulas:
     """The formulas of one workbook, found column by column as the reader asks, and their values."""
 
-    def __init__(self, sheet_xml: dict[str, bytes], full_calc: bool, load: Callable[[str], SheetRows | None]) -> None:
+    def __init__(
+        self,
+        sheet_xml: dict[str, bytes],
+        full_calc: bool,
+        load: Callable[[str], SheetRows | None],
+        time_styles: dict[int, bool] | None = None,
+    ) -> None:
         self.sheet_xml = sheet_xml
+        # Cell styles that show a time (files/duration_cells.py): a formula in such a cell gives a duration.
+        self.time_styles = time_styles or {}
+        self._durations: dict[tuple[str, int], dict[int, bool]] = {}
         self.full_calc = full_calc
         self._load = load
         self._rows: dict[str, SheetRows | None] = {}
@@ -86,14 +95,23 @@ class WorkbookFormulas:
         if b"<f" in xml:
             letters = column_letter(col).encode()
             # Only this column's cells are looked at: one scan at C speed, whatever the sheet holds elsewhere.
-            pattern = re.compile(rb'<c r="' + letters + rb'([0-9]{1,7})"[^>]*>\s*<f(\s[^>]*)?(?:/>|>([^<]*)</f>)')
+            pattern = re.compile(rb'<c r="' + letters + rb'([0-9]{1,7})"([^>]*)>\s*<f(\s[^>]*)?(?:/>|>([^<]*)</f>)')
+            durations = self._durations.setdefault(key, {})
             for m in pattern.finditer(xml):
                 row = int(m.group(1)) - 1
-                attrs = dict(_ATTR.findall(m.group(2) or b""))
-                text = _xml_text(m.group(3) or b"")
+                attrs = dict(_ATTR.findall(m.group(3) or b""))
+                text = _xml_text(m.group(4) or b"")
                 found[row] = self._parsed(sheet, row, col, text, attrs)
+                style = dict(_ATTR.findall(m.group(2))).get(b"s", b"0")
+                if self.time_styles and style.isdigit() and int(style) in self.time_styles:
+                    durations[row] = self.time_styles[int(style)]
         self._columns[key] = found
         return found
+
+    def duration(self, sheet: str, row: int, col: int) -> bool | None:
+        """Whether the formula at (row, col) is in a time-formatted cell: ``None`` if not, else whether elapsed."""
+        self.column(sheet, col)
+        return self._durations.get((sheet, col), {}).get(row)
 
     def _parsed(
         self, sheet: str, row: int, col: int, text: str, attrs: dict[bytes, bytes]
@@ -142,7 +160,8 @@ class WorkbookFormulas:
         rows, row0, col0 = self._sheet(sheet)
         r, c = row - row0, col - col0
         if 0 <= r < len(rows) and 0 <= c < len(rows[r]):
-            return rows[r][c]
+            value = rows[r][c]
+            return value.days if isinstance(value, StoredDuration) else value  # a formula computes in days
         return None
 
     def value(self, sheet: str, row: int, col: int) -> float | str | bool | None:
@@ -199,7 +218,10 @@ class WorkbookFormulas:
             for row in formulas:
                 if first <= row - row0 < stop:
                     values[row - row0 - first] = self.compute(name, row, col, formulas[row][1])
-            if str not in set(map(type, values)):  # no text, so no error value (#REF!…): the usual case
+            kinds = set(map(type, values))
+            if StoredDuration in kinds:
+                values = [v.days if isinstance(v, StoredDuration) else v for v in values]
+            if str not in kinds:  # no text, so no error value (#REF!…): the usual case
                 out.extend(values)
                 continue
             for i, value in enumerate(values):
@@ -209,6 +231,11 @@ class WorkbookFormulas:
                     )
             out.extend(values)
         return out  # type: ignore[return-value]
+
+
+def _short(formula: str) -> str:
+    """A formula quoted in a message: its first 80 characters."""
+    return formula if len(formula) <= 80 else formula[:77] + "…"
 
 
 def _trusted(book: WorkbookFormulas, cached: CellValue) -> tuple[bool, str]:
@@ -236,6 +263,9 @@ def resolve_column(grid: Grid, book: WorkbookFormulas, col: int, first_row: int)
             continue
         cells = grid.rows[r]
         cached = cells[col] if col < len(cells) else None
+        if isinstance(cached, StoredDuration):
+            cached = cached.days
+        elapsed = book.duration(grid.sheet, sheet_row, sheet_col)
         trusted, why = _trusted(book, cached)
         where = grid.where(r, col)
         try:
@@ -244,7 +274,7 @@ def resolve_column(grid: Grid, book: WorkbookFormulas, col: int, first_row: int)
             if trusted:
                 continue
             grid.refused[(r, col)] = (
-                f"holds the formula ={text}, which Amdahl Desk cannot compute ({exc}), and {why}; "
+                f"holds the formula ={_short(text)}, which Amdahl Desk cannot compute ({exc}), and {why}; "
                 "open the workbook in Excel or LibreOffice, recalculate and save it, or type the value"
             )
             _set(grid, r, col, None)
@@ -258,12 +288,15 @@ def resolve_column(grid: Grid, book: WorkbookFormulas, col: int, first_row: int)
             warnings.append(
                 (
                     where,
-                    f"the formula ={text} gives {format_number(value)} but the workbook saved "
+                    f"the formula ={_short(text)} gives {format_number(value)} but the workbook saved "
                     f"{format_number(float(cached))} (it was changed by a program that does not recalculate); "
                     f"using {format_number(value)}",
                 )
             )
-        _set(grid, r, col, value)
+        # A formula in a duration-formatted cell gives a duration too (in days, as the spreadsheet computes).
+        _set(
+            grid, r, col, StoredDuration(value, elapsed) if elapsed is not None and isinstance(value, float) else value
+        )
     return warnings
 
 

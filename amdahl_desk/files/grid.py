@@ -17,6 +17,39 @@ NEVER_CALCULATED = (
 )
 
 
+class StoredDuration:
+    """A time- or duration-formatted cell's stored number: ``days``, the exact fraction of a day the file holds.
+
+    ``elapsed``: its format shows every hour (``[h]:mm:ss``), not only the time of day past whole days.
+    Not a number for the readers of counts, speedups or settings (they refuse it), only for times and formulas.
+    """
+
+    __slots__ = ("days", "elapsed")
+
+    def __init__(self, days: float, elapsed: bool = True) -> None:
+        self.days, self.elapsed = days, elapsed
+
+    def __float__(self) -> float:
+        return self.days
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StoredDuration) and (self.days, self.elapsed) == (other.days, other.elapsed)
+
+    def __hash__(self) -> int:
+        return hash((self.days, self.elapsed))
+
+    def __repr__(self) -> str:
+        return f"StoredDuration({self.days!r}, elapsed={self.elapsed})"
+
+    def __str__(self) -> str:
+        """As a spreadsheet shows it: ``0:00:00.0425`` (hours, minutes, seconds to the microsecond)."""
+        total = abs(self.days) * 86_400
+        hours, rest = divmod(total, 3600)
+        minutes, seconds = divmod(rest, 60)
+        text = f"{int(hours)}:{int(minutes):02d}:{seconds:09.6f}".rstrip("0").rstrip(".")
+        return ("-" if self.days < 0 else "") + text
+
+
 def column_letter(col: int) -> str:
     """0 → A, 25 → Z, 26 → AA."""
     letters = ""
@@ -44,6 +77,8 @@ class Grid:
     formulas: WorkbookFormulas | None = None
     # Cells emptied because their formula could not be computed nor its saved value trusted: why.
     refused: dict[tuple[int, int], str] = field(default_factory=dict)
+    # Merged ranges as (top, left, bottom, right), in the grid's rows and columns (files/sheet_layout.py).
+    merged: Sequence[tuple[int, int, int, int]] = ()
 
     def ref(self, row: int, col: int) -> str:
         return f"{column_letter(self.col0 + col)}{self.row0 + row + 1}"

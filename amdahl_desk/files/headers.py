@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..model.load_settings import SETTING_ROWS
 from ..model.trace_link import TRACE_ROWS
-from ..model.units import ParseError, TimeUnit, parse_unit
+from ..model.units import ParseError, TimeUnit, parse_header_unit
 from .grid import CellValue, Grid, as_text
 
 HEADER_SCAN_ROWS = 50
@@ -20,28 +20,87 @@ COMPONENT_HEADERS = {
     "notes": {"notes", "note", "comment", "comments"},
     "objectives": {"objectives", "objective", "boundaries"},
     "scaling_guessed": {"scaling guessed", "scaling is a guess", "guessed scaling"},
+    "time_low": {"time low", "low time", "time (low)", "min time", "time min", "fastest", "fastest time"},
+    "time_high": {"time high", "high time", "time (high)", "max time", "time max", "slowest", "slowest time"},
 }
 OPTIMIZATION_HEADERS = {
     "enabled": {"enabled", "on", "active", "use", "apply"},
     "name": {"optimization", "optimisation", "name", "optimization name"},
     "targets": {"targets", "target", "target components", "components"},
-    "speedup": {"speedup", "speed-up", "local speedup", "k", "speedup k", "factor"},
+    "speedup": {
+        "speedup",
+        "speed-up",
+        "local speedup",
+        "k",
+        "speedup k",
+        "factor",
+        "speedup (likely)",
+        "likely speedup",
+        "speedup likely",
+        "k (likely)",
+        "likely k",
+        "k likely",
+    },
     "notes": {"notes", "note", "comment", "comments"},
+    "speedup_low": {"speedup low", "k low", "low k", "low speedup", "speedup (low)", "k (low)", "speedup min"},
+    "speedup_high": {"speedup high", "k high", "high k", "high speedup", "speedup (high)", "k (high)", "speedup max"},
+    "effort": {"effort", "effort (days)", "effort days", "engineer-days", "engineer days", "effort (engineer-days)"},
+    "confidence": {"confidence", "confidence (%)", "odds", "probability it works", "chance it works"},
+    "built": {"built", "done", "built already"},
 }
 UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]]|,\s*(?P<b>\S+))\s*$")
+# No header is longer: a longer cell is not looked at for a unit (the pattern above is quadratic in it).
+MAX_HEADER_CHARS = 200
+
+
+def unit_in_header(text: str) -> re.Match[str] | None:
+    """``"time (ms)"`` split into its base and unit by :data:`UNIT_IN_HEADER`; ``None`` for a cell too long to be one."""
+    return UNIT_IN_HEADER.match(text) if len(text) <= MAX_HEADER_CHARS else None
 
 
 def header_key(value: CellValue) -> tuple[str, TimeUnit | None]:
-    """``"Time (ms)"`` → ``("time", MS)``; headers compare case- and space-insensitively."""
-    text = " ".join(as_text(value).replace("_", " ").lower().split())
-    match = UNIT_IN_HEADER.match(text)
-    if match:
-        unit_text = match.group("a") or match.group("b") or ""
+    """``"Time (ms)"`` → ``("time", MS)``; headers compare case- and space-insensitively.
+
+    ``"Time (min)"`` and ``"Time (h)"`` give seconds (their numbers are scaled: :func:`header_scale`);
+    ``"Time (ms/step)"`` is in ms.
+    """
+    found = _split_unit(value)
+    if found is not None:
         try:
-            return match.group("base"), parse_unit(unit_text)
+            return found[0], parse_header_unit(found[1])[0]
         except ParseError:
             pass
-    return text, None
+    return _words(value), None
+
+
+def header_scale(value: CellValue) -> int:
+    """What a header's bare numbers are multiplied by to be in its unit: 60 for minutes, 3600 for hours, else 1."""
+    found = _split_unit(value)
+    try:
+        return parse_header_unit(found[1])[1] if found is not None else 1
+    except ParseError:
+        return 1
+
+
+def unknown_unit(value: CellValue, names: set[str]) -> str | None:
+    """The unit written in a header that would be one of ``names`` but for a unit that is not a time unit."""
+    found = _split_unit(value)
+    if found is None or found[0] not in names:
+        return None
+    try:
+        parse_header_unit(found[1])
+    except ParseError:
+        return found[1]
+    return None
+
+
+def _words(value: CellValue) -> str:
+    return " ".join(as_text(value).replace("_", " ").lower().split())
+
+
+def _split_unit(value: CellValue) -> tuple[str, str] | None:
+    match = unit_in_header(_words(value))
+    return (match.group("base"), match.group("a") or match.group("b") or "") if match else None
 
 
 def find_header(
@@ -62,6 +121,12 @@ def find_header(
         if all(f in columns for f in required):
             return r, columns, unit
     return None
+
+
+def header_field(value: CellValue, wanted: dict[str, set[str]]) -> str | None:
+    """The field a header cell names (``"Duration (ms)"`` → ``"time"``), or ``None``."""
+    key = header_key(value)[0]
+    return next((fld for fld, names in wanted.items() if key in names), None)
 
 
 def component_header(cells: Sequence[CellValue]) -> tuple[dict[str, int], TimeUnit | None] | None:

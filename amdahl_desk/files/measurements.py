@@ -20,11 +20,12 @@ from ..model.measurements import (
     parse_throughput,
 )
 from ..model.numbers import AmbiguousNumberError, Decimal
-from ..model.units import ParseError, TimeUnit, convert
-from .cells import SPREADSHEET_ERROR, ambiguity_message, cell_time, column_decimal
+from ..model.units import UNITS_ACCEPTED, ParseError, TimeUnit, convert
+from .cells import SPREADSHEET_ERROR, ambiguity_message, bounded_text, cell_time, column_decimal, scale_bare_times
 from .csv_table import csv_grid, escape_field
-from .grid import CellValue, Grid, as_text, is_empty, shown
-from .headers import HEADER_SCAN_ROWS, UNIT_IN_HEADER
+from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
+from .headers import HEADER_SCAN_ROWS, header_scale, unit_in_header
+from .sheet_layout import check_table
 
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 _MEASURE_WORDS = {"time": MeasureKind.TIME, "runtime": MeasureKind.TIME, "throughput": MeasureKind.THROUGHPUT}
@@ -76,7 +77,7 @@ class LoadedMeasurements:
 def _split_header(value: CellValue) -> tuple[str, str]:
     """``"Throughput (req/s)"`` → ``("throughput", "req/s")``; the unit keeps its spelling for labels."""
     text = " ".join(as_text(value).replace("_", " ").split())
-    match = UNIT_IN_HEADER.match(text)
+    match = unit_in_header(text)
     if match:
         return match.group("base").lower(), (match.group("a") or match.group("b") or "").strip()
     return text.lower(), ""
@@ -103,19 +104,19 @@ def _find_header(grid: Grid) -> tuple[int, dict[str, int], str, MeasureKind, str
 
 
 def _read_count(value: CellValue, decimal: Decimal | None) -> float:
-    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta)):
+    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta, StoredDuration)):
         raise ParseError(f'"{shown(value)}" is not a count; expected a number above 0, like 8')
     if isinstance(value, (int, float)):
         return parse_count(repr(float(value)), ".")
-    return parse_count(as_text(value), decimal)
+    return parse_count(bounded_text(value, "a count"), decimal)
 
 
 def _read_throughput(value: CellValue, decimal: Decimal | None) -> tuple[float, str]:
-    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta)):
+    if isinstance(value, (bool, dt.date, dt.time, dt.timedelta, StoredDuration)):
         raise ParseError(f'"{shown(value)}" is not a throughput; expected a number above 0, like 1884')
     if isinstance(value, (int, float)):
         return parse_throughput(repr(float(value)), ".")
-    text = as_text(value)
+    text = bounded_text(value, "a throughput")
     if SPREADSHEET_ERROR.match(text):
         raise ParseError(f"the cell shows the spreadsheet error {text}; fix its formula and save again")
     return parse_throughput(text, decimal)
@@ -143,7 +144,36 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
     n_decimal = column_decimal(grid, header + 1, cols["count"])
     v_decimal = column_decimal(grid, header + 1, cols["value"])
     header_time = _time_unit(header_unit) if kind is MeasureKind.TIME else None
+    if header_time is not None and (scale := header_scale(grid.cell(header, cols["value"]))) != 1:
+        scale_bare_times(grid, header + 1, cols["value"], scale)  # Time (min), Time (h): read in seconds
     found_at: dict[tuple[int, int], Problem] = {}  # (row, column) → problem; sorted, one per cell
+    layout: list[Problem] = []  # merged ranges, a second count or time column (files/sheet_layout.py)
+    if kind is MeasureKind.TIME and header_unit and header_time is None:
+        layout.append(
+            Problem(
+                f'the header "{shown(grid.cell(header, cols["value"]))}" names the unit "{header_unit}", which is '
+                f"not a time unit; expected {UNITS_ACCEPTED}, like Time (ms)",
+                TABLE,
+                where=grid.where(header, cols["value"]),
+            )
+        )
+
+    def key_of(value: CellValue) -> str | None:
+        base = _split_header(value)[0]
+        if count_word(base):
+            return "count"
+        if _MEASURE_WORDS.get(base) is kind:
+            return "value"
+        return _LABEL_WORDS.get(base)
+
+    check_table(
+        grid,
+        header,
+        cols,
+        key_of,
+        lambda where, what: layout.append(Problem(what, TABLE, where=where)),
+        lambda where, what: warnings.append(Problem(what, TABLE, where=where)),
+    )
 
     def problem(r: int, col: int, what: str) -> None:
         found_at.setdefault((r, col), Problem(what, TABLE, where=grid.where(r, col)))
@@ -196,17 +226,17 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
     for p in measurement_problems(rows, kind):  # a cell that did not parse is already named
         assert p.row is not None
         problem(loaded_rows[p.row], cols["count"] if p.field == "n" else cols["value"], p.what)
-    if found_at:
-        raise ProfileError([found_at[k] for k in sorted(found_at)], source=source)
+    if found_at or layout:
+        raise ProfileError(layout + [found_at[k] for k in sorted(found_at)], source=source)
     m = Measurements(tuple(rows), kind, unit_label, count_name)
     return LoadedMeasurements(m, source, warnings, grid, loaded_rows, cols, header)
 
 
 def _time_unit(text: str) -> TimeUnit | None:
-    from ..model.units import parse_unit
+    from ..model.units import parse_header_unit
 
     try:
-        return parse_unit(text) if text else None
+        return parse_header_unit(text)[0] if text else None
     except ParseError:
         return None
 
@@ -220,9 +250,15 @@ def _read_workbook(path: Path) -> LoadedMeasurements:
     book = parsed.book
     try:
         report = parsed.report
-        formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: other_sheet(book, name))
+        formulas = WorkbookFormulas(
+            report.sheet_xml,
+            report.full_calc_on_load,
+            lambda name: other_sheet(book, name, report.sheet_xml, parsed.time_styles),
+            parsed.time_styles,
+        )
         try:
-            grid = sheet_grid(parsed, parsed.lower.get("measurements", parsed.names[0]), path.name, formulas)
+            # The Measurements sheet, else the first visible sheet (as for the components).
+            grid = sheet_grid(parsed, parsed.lower.get("measurements", parsed.components), path.name, formulas)
         except ProfileError:
             raise
         except Exception as exc:
@@ -234,7 +270,7 @@ def _read_workbook(path: Path) -> LoadedMeasurements:
 
 
 def read_measurements(path: str | Path) -> LoadedMeasurements:
-    """Runs from a CSV (by suffix) or an xlsx workbook's Measurements sheet, else its first sheet."""
+    """Runs from a CSV (by suffix) or an xlsx workbook's Measurements sheet, else its first visible sheet."""
     path = Path(path)
     if not path.exists():
         raise ProfileError("no such file", source=str(path))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ..model.objective_specs import ObjectiveSpec
 from ..model.units import ParseError, TimeUnit, convert
-from .cells import cell_time, column_decimal
+from .cells import cell_time, column_decimal, scale_bare_times
 from .grid import Grid, as_text, is_empty
-from .headers import OBJECTIVE_HEADERS, find_header
+from .headers import OBJECTIVE_HEADERS, find_header, header_field
+from .sheet_layout import check_table
 from .tables import TableReader
 
 SHEET = "Objectives"
@@ -26,13 +27,16 @@ def read_objectives(reader: TableReader, grid: Grid | None, unit: TimeUnit) -> l
         )
         return []
     header, cols, _ = found
+    check_table(grid, header, cols, lambda v: header_field(v, OBJECTIVE_HEADERS), reader.problem, reader.warn)
     target_col = cols.get("target_time")
     header_unit = None
     if target_col is not None:
         # "Target time (ms)": find_header keeps a unit only for a "time" field, so read it from the cell.
-        from .headers import header_key
+        from .headers import header_key, header_scale
 
         header_unit = header_key(grid.cell(header, target_col))[1]
+        if (scale := header_scale(grid.cell(header, target_col))) != 1:
+            scale_bare_times(grid, header + 1, target_col, scale)
     reader.resolve_formulas(grid, header + 1, list(cols.values()))
     decimal = column_decimal(grid, header + 1, target_col) if target_col is not None else None
     specs: list[ObjectiveSpec] = []

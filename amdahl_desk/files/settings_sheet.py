@@ -9,7 +9,8 @@ from ..model.quantities import same_currency
 from ..model.units import ParseError, TimeUnit, convert, format_number, parse_unit
 from .cells import SETTING_PARSERS, cell_time, column_decimal
 from .grid import CellValue, Grid, as_text, is_empty, shown
-from .headers import HEADER_SCAN_ROWS, SETTING_KEYS, SETTING_NAMES, header_key
+from .headers import HEADER_SCAN_ROWS, SETTING_KEYS, SETTING_NAMES, header_field, header_key
+from .sheet_layout import check_table
 from .tables import TableReader
 
 
@@ -17,26 +18,34 @@ def read_settings(reader: TableReader, grid: Grid | None) -> tuple[Settings, Tim
     """Settings sheet rows; times are resolved later, once the profile's unit is known."""
     if grid is None:
         return Settings(), None, {}
-    start = 0
-    for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
-        if header_key(grid.cell(r, 0))[0] in ("setting", "settings", "key", "name"):
-            start = r + 1
-            break
-    reader.resolve_formulas(grid, start, [1])
-    reader.settings_decimal = column_decimal(grid, start, 1)
+    start, label_col, value_col = _columns(reader, grid)
+    reader.resolve_formulas(grid, start, [value_col])
+    reader.settings_decimal = column_decimal(grid, start, value_col)
     values: dict[str, CellValue] = {}
     kwargs: dict[str, object] = {}
     unit = None
+    seen: dict[str, tuple[int, CellValue]] = {}  # field → the row that gave it, and its value
     for r in range(start, len(grid.rows)):
-        key_cell, value = grid.cell(r, 0), grid.cell(r, 1)
+        key_cell, value = grid.cell(r, label_col), grid.cell(r, value_col)
         if is_empty(key_cell):
             continue
         key = header_key(key_cell)[0]
         fld = SETTING_KEYS.get(key)
-        where = grid.where(r, 1)
+        where = grid.where(r, value_col)
+        if fld is not None and fld in seen:
+            first, before = seen[fld]
+            if as_text(before) != as_text(value):
+                reader.problem(
+                    f"{grid.where(first, label_col)}, {grid.where(r, label_col)}",
+                    f'the setting "{shown(key_cell)}" is given twice, as "{shown(before)}" and "{shown(value)}"; '
+                    "delete one of the rows",
+                )
+            continue
+        if fld is not None:
+            seen[fld] = (r, value)
         if fld is None:
             reader.warn(
-                grid.where(r, 0),
+                grid.where(r, label_col),
                 f'unknown setting "{shown(key_cell)}" ignored; the known settings are ' + ", ".join(SETTING_NAMES),
             )
             continue
@@ -72,6 +81,36 @@ def read_settings(reader: TableReader, grid: Grid | None) -> tuple[Settings, Tim
             kwargs["gpu_counts"] = default_gpu_counts(int(max_gpus))  # type: ignore[call-overload]
     settings = Settings(**kwargs)  # type: ignore[arg-type]
     return settings, unit, values
+
+
+_LABEL_HEADERS = {"setting", "settings", "key", "name", "parameter"}
+_VALUE_HEADERS = {"value", "values", "setting value"}
+
+
+def _columns(reader: TableReader, grid: Grid) -> tuple[int, int, int]:
+    """The first row of settings, the label column and the value column, found by their headers.
+
+    A header row holds ``Setting`` (or Key, Name, Parameter) and, optionally, ``Value``; without a
+    Value header the value is the column right of the labels. Without a header row the labels are the
+    first column that names a known setting, so a leading index column (pandas ``to_excel``) is skipped.
+    """
+    fields = {"setting": _LABEL_HEADERS, "value": _VALUE_HEADERS}
+    for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
+        row = grid.rows[r]
+        cols: dict[str, int] = {}
+        for c, cell in enumerate(row):
+            fld = header_field(cell, fields)
+            if fld is not None and fld not in cols:
+                cols[fld] = c
+        if "setting" in cols:
+            cols.setdefault("value", cols["setting"] + 1)
+            check_table(grid, r, cols, lambda v: header_field(v, fields), reader.problem, reader.warn)
+            return r + 1, cols["setting"], cols["value"]
+    width = max((len(row) for row in grid.rows), default=0)
+    for c in range(width):
+        if any(header_key(grid.cell(r, c))[0] in SETTING_KEYS for r in range(len(grid.rows))):
+            return 0, c, c + 1
+    return 0, 0, 1
 
 
 def resolve_setting_times(

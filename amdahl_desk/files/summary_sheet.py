@@ -18,6 +18,7 @@ from ..model.fit import fit_measurements
 from ..model.profile import Profile, Scaling
 from ..present.report import headline, target_sentence
 from ..present.sections import PERCENT, SPEEDUP, Row, Section, sections
+from .estimate_columns import decision_rows
 from .print_layout import print_sheet
 
 if TYPE_CHECKING:
@@ -104,6 +105,12 @@ def write_summary(out: Book, profile: Profile, a: Analysis) -> None:
     sentence = target_sentence(profile, a)
     if sentence:
         rows.sentence(sentence)
+    for label, odds, text in decision_rows(profile, a):  # the odds of the target and the cheapest plan
+        if odds is not None:
+            ws.write_number(rows.row, 1, odds, out.share)
+            rows.line((label, out.bold))
+        else:
+            rows.sentence(text)
     rows.skip()
     _optimizations_table(out, ws, rows, profile, a, base)
     rows.skip()

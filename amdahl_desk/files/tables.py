@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 
 from ..model.errors import Problem, ProfileError
@@ -28,6 +28,7 @@ from ..model.profile import (
     settings_problems,
 )
 from ..model.units import (
+    UNITS_ACCEPTED,
     ParseError,
     TimeUnit,
     convert,
@@ -39,8 +40,10 @@ from .cells import (
     column_decimal,
     parse_enabled,
     parse_speedup_cell,
+    scale_bare_times,
     split_targets,
 )
+from .estimate_columns import EstimateCells, optimization_with, read_time_ranges
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .guessed_column import with_guesses
 from .headers import (
@@ -48,8 +51,12 @@ from .headers import (
     OPTIMIZATION_HEADERS,
     component_header,
     find_header,
+    header_field,
+    header_scale,
+    unknown_unit,
 )
 from .plain_rows import PlainColumns, plain_columns
+from .sheet_layout import check_table
 from .total_line import Row as _Row
 from .total_line import drop_total_line, is_total_line
 
@@ -138,13 +145,16 @@ class TableReader:
             self._missing_header(grid)
             return None
         header, cols, header_unit = found
+        check_table(grid, header, cols, lambda v: header_field(v, COMPONENT_HEADERS), self.problem, self.warn)
+        if (scale := header_scale(grid.cell(header, cols["time"]))) != 1:
+            scale_bare_times(grid, header + 1, cols["time"], scale)  # Time (min), Time (h): read in seconds
         # A big sheet's formulas are looked for in the time column only: that is where a wrong number hides.
         big = len(grid.rows) > 5_000
         self.resolve_formulas(grid, header + 1, [cols["time"]] if big else list(cols.values()))
         # Every time a bare number in the profile's unit, every cell plain (the usual big sheet): column by column.
         unit = unit_setting or header_unit or TimeUnit.MS
         if header_unit in (None, unit) and (plain := plain_columns(grid.rows, header + 1, cols)) is not None:
-            return self._plain_components(grid, header, cols, plain, unit)
+            return self._with_ranges(grid, header, cols, *self._plain_components(grid, header, cols, plain, unit), unit)
         rows = self._component_rows(grid, header, cols)
         if not rows:
             self.problem(
@@ -163,8 +173,8 @@ class TableReader:
         if written is None and bare_unit is unit and not self._row_errors:
             # Every time a plain number in the table's unit, no cell refused (the usual big sheet): one pass at
             # C speed. The reader's names are already stripped: tuple.__new__ skips Component.__new__.
-            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7], False)) for r in rows]  # type: ignore[index]
-            return self._with_guesses(made), unit
+            made = [new_tuple(Component, (r[1], r[2][0], r[3], r[4], r[5], r[7], False, None, None)) for r in rows]  # type: ignore[index]
+            return self._with_ranges(grid, header, cols, self._with_guesses(made), unit, bare_unit)
         components: list[Component] = []
         for row in rows:
             if row.error is not None:
@@ -178,9 +188,20 @@ class TableReader:
                 time = convert(row.time[0], row.time[1] or bare_unit, unit)
             # The reader's names are already stripped: tuple.__new__ skips Component.__new__ and its strip().
             components.append(
-                new_tuple(Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives, False))
+                new_tuple(
+                    Component, (row.name, time, row.scaling, row.group, row.notes, row.objectives, False, None, None)
+                )
             )
-        return self._with_guesses(components), unit
+        return self._with_ranges(grid, header, cols, self._with_guesses(components), unit, bare_unit)
+
+    def _with_ranges(
+        self, grid: Grid, header: int, cols: dict[str, int], components: list[Component], unit: TimeUnit, bare: TimeUnit
+    ) -> tuple[list[Component], TimeUnit]:
+        """The components with their Time low and Time high columns, when the table has them."""
+        if ("time_low" in cols or "time_high" in cols) and self._component_cells is not None:
+            rows = self._component_cells[1]
+            components = read_time_ranges(grid, header, cols, rows, components, (unit, bare), self.problem)
+        return components, unit
 
     def _plain_components(
         self, grid: Grid, header: int, cols: dict[str, int], plain: PlainColumns, unit: TimeUnit
@@ -204,6 +225,8 @@ class TableReader:
             plain.notes,
             plain.objectives,
             repeat(False),
+            repeat(None),  # no time ranges in a plain table
+            repeat(None),
             strict=False,
         )
         return self._with_guesses(list(map(tuple.__new__, repeat(Component), fields))), unit
@@ -222,7 +245,26 @@ class TableReader:
             return
         found_name = find_header(grid, COMPONENT_HEADERS, ("name",))
         found_time = find_header(grid, COMPONENT_HEADERS, ("time",))
-        if found_name and not found_time:
+        unit_cell = (
+            next(
+                (
+                    (c, unit)
+                    for c, v in enumerate(grid.rows[found_name[0]])
+                    if (unit := unknown_unit(v, COMPONENT_HEADERS["time"])) is not None
+                ),
+                None,
+            )
+            if found_name and not found_time
+            else None
+        )
+        if found_name and unit_cell is not None:
+            col, unit = unit_cell
+            what = (
+                f'the header "{shown(grid.cell(found_name[0], col))}" names the unit "{unit}", which is not a time '
+                f"unit; expected {UNITS_ACCEPTED}, like Time (ms)"
+            )
+            where = grid.where(found_name[0], col)
+        elif found_name and not found_time:
             what = (
                 "no time column; expected a header Time, Baseline time or Duration (optionally with a unit: Time (ms))"
             )
@@ -331,9 +373,11 @@ class TableReader:
             )
             return []
         header, cols, _ = found
+        check_table(grid, header, cols, lambda v: header_field(v, OPTIMIZATION_HEADERS), self.problem, self.warn)
         self.resolve_formulas(grid, header + 1, list(cols.values()))
         opts: list[Optimization] = []
         decimal = column_decimal(grid, header + 1, cols["speedup"])
+        estimates = EstimateCells(grid, header + 1, cols)
         for r in range(header + 1, len(grid.rows)):
             if all(is_empty(v) for v in grid.rows[r]):
                 continue
@@ -357,7 +401,15 @@ class TableReader:
             notes = as_text(grid.cell(r, cols["notes"])) if "notes" in cols else ""
             for fld, col in cols.items():
                 self.where_of[("optimizations", len(opts), fld)] = grid.where(r, col)
-            opts.append(Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes))
+            opt = Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes)
+            opt = optimization_with(opt, estimates.read(r, self.problem))
+            if "built" in cols and not is_empty(grid.cell(r, cols["built"])):
+                try:
+                    if parse_enabled(grid.cell(r, cols["built"])):
+                        opt = replace(opt, built=True, enabled=False)
+                except ParseError as exc:
+                    self.problem(grid.where(r, cols["built"]), str(exc))
+            opts.append(opt)
         return opts
 
     # -- the whole document ------------------------------------------------

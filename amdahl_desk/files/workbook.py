@@ -7,6 +7,7 @@ from typing import Any
 
 from ..model.errors import ProfileError
 from ..model.units import TimeUnit
+from .duration_cells import use_stored_durations
 from .formula_cells import SheetRows, WorkbookFormulas
 from .grid import Grid, is_empty
 from .measurements import read_grid
@@ -19,8 +20,13 @@ def sheet_grid(parsed: ParsedWorkbook, name: str, source: str, formulas: Workboo
     sheet = parsed.sheet(name, source)
     rows = sheet.to_python(skip_empty_area=True)
     start = sheet.start or (0, 0)
+    if parsed.time_styles:
+        use_stored_durations(rows, start[0], start[1], parsed.report.sheet_xml.get(name, b""), parsed.time_styles)
     formulas.use_rows(name, (rows, start[0], start[1]))
     report = parsed.report
+    merged = [
+        (t - start[0], lf - start[1], b - start[0], r - start[1]) for (t, lf), (b, r) in sheet.merged_cell_ranges or ()
+    ]
     # A workbook keeps numbers as numbers; numbers typed as text (1.234 us) use the decimal point unless
     # a cell of their column shows a decimal comma, as the values Amdahl Desk itself writes do.
     return Grid(
@@ -31,10 +37,11 @@ def sheet_grid(parsed: ParsedWorkbook, name: str, source: str, formulas: Workboo
         uncomputed=lambda ref: report.never_calculated(name, ref),
         formulas=formulas,
         decimal_hint=".",
+        merged=merged,
     )
 
 
-def other_sheet(book: Any, name: str) -> SheetRows | None:
+def other_sheet(book: Any, name: str, sheet_xml: dict[str, bytes], styles: dict[int, bool]) -> SheetRows | None:
     """A sheet a formula refers to, loaded on first use."""
     try:
         sheet = book.get_sheet_by_name(name)
@@ -43,7 +50,9 @@ def other_sheet(book: Any, name: str) -> SheetRows | None:
     if sheet.total_height > MAX_ROWS:
         return None
     start = sheet.start or (0, 0)
-    return sheet.to_python(skip_empty_area=True), start[0], start[1]
+    rows = sheet.to_python(skip_empty_area=True)
+    use_stored_durations(rows, start[0], start[1], sheet_xml.get(name, b""), styles)
+    return rows, start[0], start[1]
 
 
 def read_workbook(path: str | Path, parsed: ParsedWorkbook | None = None) -> Loaded:
@@ -55,7 +64,12 @@ def read_workbook(path: str | Path, parsed: ParsedWorkbook | None = None) -> Loa
     book, names, lower = parsed.book, parsed.names, parsed.lower
     reader = TableReader(path.name)
     report = parsed.report
-    formulas = WorkbookFormulas(report.sheet_xml, report.full_calc_on_load, lambda name: other_sheet(book, name))
+    formulas = WorkbookFormulas(
+        report.sheet_xml,
+        report.full_calc_on_load,
+        lambda name: other_sheet(book, name, report.sheet_xml, parsed.time_styles),
+        parsed.time_styles,
+    )
 
     def grid_of(key: str) -> Grid | None:
         return sheet_grid(parsed, lower[key], path.name, formulas) if key in lower else None
@@ -63,7 +77,7 @@ def read_workbook(path: str | Path, parsed: ParsedWorkbook | None = None) -> Loa
     measurements = None
     try:
         try:
-            comp_grid = sheet_grid(parsed, lower.get("components", names[0]), path.name, formulas)
+            comp_grid = sheet_grid(parsed, parsed.components or names[0], path.name, formulas)
             opt_grid, set_grid, obj_grid = grid_of("optimizations"), grid_of("settings"), grid_of("objectives")
             runs_grid = grid_of("measurements")
         except ProfileError:
@@ -72,6 +86,8 @@ def read_workbook(path: str | Path, parsed: ParsedWorkbook | None = None) -> Loa
             raise ProfileError(
                 f"a sheet of the workbook is damaged and cannot be read ({exc})", source=path.name
             ) from None
+        if parsed.components_note:
+            reader.warn(parsed.components, parsed.components_note)
         # The book stays open while the tables are read: a formula may refer to any of its sheets.
         settings, unit_setting, setting_times = reader.read_settings(set_grid)
         read = reader.read_components(comp_grid, unit_setting)

@@ -7,7 +7,7 @@ calamine without the GIL) can run while they are imported.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import python_calamine
 
 from ..model.errors import ProfileError
 from .container import ContainerReport, check_xlsx_container
+from .duration_cells import time_styles
 from .preload import importing
 
 MAX_ROWS = 500_000  # 50 times the largest profiles this is built for; memory stays bounded
@@ -31,6 +32,10 @@ class ParsedWorkbook:
     names: list[str]
     lower: dict[str, str]  # lower-case name → the sheet's name
     sheets: dict[str, Any]  # sheet name → python_calamine.CalamineSheet
+    time_styles: dict[int, bool] = field(default_factory=dict)  # cell styles that show a time (duration_cells)
+    components: str = ""  # the sheet the components are read from
+    # Why that sheet, when no sheet is named Components and another could have been meant; else "".
+    components_note: str = ""
 
     def sheet(self, name: str, source: str) -> Any:
         """``name`` parsed (once); refused when it has more rows than a profile can."""
@@ -48,6 +53,30 @@ class ParsedWorkbook:
 
     def close(self) -> None:
         self.book.close()
+
+
+def components_sheet(book: Any, names: list[str], lower: dict[str, str]) -> tuple[str, str]:
+    """The sheet to read components from, and a note saying why when that was a choice.
+
+    The sheet named Components; without one, the first visible sheet that is not another profile
+    sheet (a hidden sheet is often a stale copy), else the first sheet.
+    """
+    if PROFILE_SHEETS[0] in lower:
+        return lower[PROFILE_SHEETS[0]], ""
+    try:
+        hidden = {m.name for m in book.sheets_metadata if str(m.visible).rsplit(".", 1)[-1] != "Visible"}
+    except Exception:  # calamine's own types for damaged metadata: every sheet counts as visible
+        hidden = set()
+    others = [n for n in names if n.strip().lower() not in PROFILE_SHEETS[1:]]
+    visible = [n for n in others if n not in hidden]
+    chosen = (visible or others or names)[0]
+    skipped = [n for n in others if n in hidden and names.index(n) < names.index(chosen)]
+    if not skipped and len(others) <= 1:
+        return chosen, ""
+    why = f'no sheet is named Components; the components were read from "{chosen}", the first visible sheet'
+    if skipped:
+        why += " (hidden, so skipped: " + ", ".join(f'"{n}"' for n in skipped) + ")"
+    return chosen, why + "; name the sheet Components to choose it"
 
 
 def parse_workbook(path: str | Path, profile_sheets: bool = True, meanwhile: Sequence[str] = ()) -> ParsedWorkbook:
@@ -71,10 +100,11 @@ def parse_workbook(path: str | Path, profile_sheets: bool = True, meanwhile: Seq
         book.close()
         raise ProfileError("the workbook has no sheets", source=path.name)
     lower = {n.strip().lower(): n for n in names}
-    wanted = [lower.get(PROFILE_SHEETS[0], names[0])] + [lower[k] for k in PROFILE_SHEETS[1:] if k in lower]
+    components, note = components_sheet(book, names, lower)
+    wanted = [components] + [lower[k] for k in PROFILE_SHEETS[1:] if k in lower]
     if not profile_sheets:
         wanted = []
-    parsed = ParsedWorkbook(report, book, names, lower, {})
+    parsed = ParsedWorkbook(report, book, names, lower, {}, time_styles(report.styles_xml), components, note)
     try:
         with importing(*meanwhile):
             for name in wanted:

@@ -19,6 +19,7 @@ from ..model.analysis import Analysis, analyse, plan_pairs
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.units import decimal_text
+from .estimate_columns import write_estimate_columns, write_time_ranges
 from .extra_sheets import (
     load_cost_rows,
     objectives_column,
@@ -130,6 +131,7 @@ def _write_components(out: Book, profile: Profile, analysis: Analysis | None) ->
         for row, cell in enumerate(guesses, start=1):
             if cell:
                 ws.write_string(row, last_col, cell)
+    last_col = write_time_ranges(ws, profile, last_col + 1, out.header)
     print_sheet(ws, n + 1, last_col)
 
 
@@ -159,7 +161,14 @@ def _write_optimizations(out: Book, profile: Profile) -> None:
         _text(ws, row, 2, "; ".join(o.targets))
         out.number(ws, row, 3, o.speedup, out.k)
         _text(ws, row, 4, o.notes)
-    print_sheet(ws, len(profile.optimizations), 4)
+    last_col = write_estimate_columns(ws, profile, 5, out.header, {"k": out.k, "share": out.share})
+    if any(o.built for o in profile.optimizations):  # done already: kept to show what was built
+        last_col += 1
+        ws.write_string(0, last_col, "Built", out.header)
+        for row, o in enumerate(profile.optimizations, start=1):
+            if o.built:
+                ws.write_string(row, last_col, "yes")
+    print_sheet(ws, len(profile.optimizations), last_col)
 
 
 def _write_settings(out: Book, profile: Profile) -> None:

@@ -20,6 +20,7 @@ from .laws import (
     ring_allreduce_seconds,
     strong_scaling,
 )
+from .names import name_key
 from .profile import OverheadModel, Profile, Settings
 from .units import TimeUnit, format_speedup, format_time
 
@@ -107,6 +108,7 @@ class Analysis:
     scaling: ScalingFigures
     warnings: tuple[str, ...]
     basis: Basis | None = field(default=None, compare=False, repr=False)
+    pairs: PlanPairs | None = field(default=None, compare=False, repr=False)  # which optimization targets what
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,7 @@ def plan_pairs(profile: Profile) -> PlanPairs:
     comp_ids: list[int] = []
     for i, opt in enumerate(opts):
         for name in opt.targets:
-            row = index.get(name.strip().casefold(), -1)
+            row = index.get(name_key(name), -1)
             if row >= 0:
                 opt_ids.append(i)
                 comp_ids.append(row)
@@ -285,6 +287,7 @@ def analyse(profile: Profile, previous: Analysis | None = None) -> Analysis:
         scaling,
         tuple(warnings),
         basis,
+        pairs,
     )
 
 

@@ -15,7 +15,7 @@ from .adoption import continue_from_after as continue_from_after
 from .analysis import analyse, plan_pairs
 from .component_matching import ComparisonError as ComparisonError
 from .component_matching import match_components as match_components
-from .component_matching import name_key as _key
+from .names import name_key as _key
 from .profile import Profile
 from .units import TimeUnit, convert, format_percent, format_speedup, format_time
 
@@ -97,6 +97,24 @@ class Bottleneck:
     sentence: str
 
 
+# An after total within this share of the predicted one (of 1 unit, for totals below 1) is as planned:
+# the last bits of two sums of the same times in another order.
+PLAN_TOLERANCE = 1e-9
+
+
+class PlanVerdict(str, Enum):
+    """How the measured after total stands against the one the plan predicted."""
+
+    SHORT = "short"
+    BETTER = "better"
+    AS_PLANNED = "as planned"
+
+    @property
+    def delivered(self) -> bool:
+        """The plan's promise was kept (as planned or better)."""
+        return self is not PlanVerdict.SHORT
+
+
 @dataclass(frozen=True)
 class Comparison:
     """The plan (the before profile's enabled optimizations) held against the after profile."""
@@ -124,6 +142,18 @@ class Comparison:
     def shortfall(self) -> float:
         """Measured after total minus the predicted one: above 0 is time the plan promised and did not deliver."""
         return self.after_total - self.predicted_total
+
+    @property
+    def verdict(self) -> PlanVerdict:
+        """The plan end to end: short of it, better than it, or as planned within :data:`PLAN_TOLERANCE`.
+
+        The one verdict the comparison tab, its table, its slide and ``amdahl-desk compare`` show
+        (worded by ``present.comparison.plan_verdict``).
+        """
+        gap = self.shortfall
+        if abs(gap) <= PLAN_TOLERANCE * max(self.predicted_total, 1.0):
+            return PlanVerdict.AS_PLANNED
+        return PlanVerdict.SHORT if gap > 0 else PlanVerdict.BETTER
 
     @property
     def title(self) -> str:
@@ -247,7 +277,7 @@ def compare(
 def _warnings(before: Profile, after: Profile) -> tuple[str, ...]:
     # The lessons' first rule: a speedup means something only between measurements of the same boundary.
     b, a = before.settings.boundary.strip(), after.settings.boundary.strip()
-    if b and a and b.casefold() != a.casefold():
+    if b and a and _key(b) != _key(a):
         return (
             f'the profiles state different boundaries, "{b}" before and "{a}" after; make sure they measure the same thing',
         )

@@ -12,10 +12,6 @@ class ComparisonError(ProfileError):
     """Two profiles that cannot be compared, or a pairing that names no component."""
 
 
-def name_key(name: str) -> str:
-    return name.strip().casefold()
-
-
 # -- matching ----------------------------------------------------------------
 
 

@@ -112,9 +112,10 @@ class UslFit:
         """Where efficiency against N0, D(N0)/D(N), falls to 50%; None if it never does."""
         a, b = self.alpha, self.beta
         target = 2.0 * float(_denominator(a, b, np.asarray(self.baseline_n)))
-        if b > 0:  # βN² + (α−β)N + (1−α) = target
-            disc = (a - b) ** 2 - 4.0 * b * ((1.0 - a) - target)
-            return float((-(a - b) + math.sqrt(disc)) / (2.0 * b))
+        if b > 0:  # βN² + (α−β)N + (1−α−target) = 0: its positive root, in the form without cancellation
+            lin, const = a - b, 1.0 - a - target  # const < 0: one root of each sign
+            root = math.sqrt(lin * lin - 4.0 * b * const)
+            return float(-2.0 * const / (lin + root)) if lin > 0 else float((root - lin) / (2.0 * b))
         return (target - 1.0 + a) / a if a > 0 else None
 
     def limited_by(self, n_max: float) -> str:
@@ -242,6 +243,10 @@ def fit_usl(
     ab = np.linalg.lstsq(design, gamma0 * n_arr / x_arr - 1.0, rcond=None)[0]
     best: tuple[float, int, FloatArray, int] | None = None
     unfinished = math.inf  # the lowest sum of squares on a face that did not converge
+    # Sums of squares this close are one fit: exact runs leave residuals of rounding alone (about 1e-16 of
+    # each throughput), where a relative comparison of two sums of squares is noise.
+    floor = (1e-13) ** 2 * float(x_arr @ x_arr)
+    faces: dict[tuple[int, ...], tuple[float, FloatArray, int]] = {}
     for free in _FACES:
         start = np.array([max(ab[0], 0.0), max(ab[1], 0.0), gamma0])
         start[[i for i in (0, 1) if i not in free]] = 0.0
@@ -249,14 +254,37 @@ def fit_usl(
         if not ok or not math.isfinite(sse):
             unfinished = min(unfinished, sse)
             continue
+        faces[free] = (sse, theta, its)
         # A smaller face wins ties: β = 1e-17 from the full fit is β = 0.
-        if best is None or sse < best[0] * (1 - 1e-9) or (sse <= best[0] * (1 + 1e-9) and len(free) < best[1]):
+        if (
+            best is None
+            or sse < best[0] * (1 - 1e-9) - floor
+            or (sse <= best[0] * (1 + 1e-9) + floor and len(free) < best[1])
+        ):
             best = (sse, len(free), theta, its)
     # A face that stopped short may hold a better fit than the best finished one: then none is certain.
     # (Faces far worse than the best, such as β = 0 for data that clearly turns down, may stop short harmlessly.)
-    if best is None or unfinished < best[0] * (1 - 1e-9):
+    if best is None or unfinished < best[0] * (1 - 1e-9) - floor:
         return None
-    sse, _, theta, its = best
+    base = float(n_arr.min()) if baseline_n is None else baseline_n
+    fit = _usl_fit(n_arr, x_raw, scale, best[0], best[2], best[3], base)
+    # A β indistinguishable from 0 is 0 (no peak, no turn down): below its standard error, or adding less than
+    # a billionth to the denominator at the largest N measured. Then the best fit with β = 0 is the fit.
+    n_max = float(n_arr.max())
+    negligible = fit.beta * n_max * (n_max - 1.0) <= 1e-9 * (1.0 + fit.alpha * (n_max - 1.0))
+    below_error = math.isfinite(fit.beta_stderr) and fit.beta <= fit.beta_stderr
+    if fit.beta > 0 and (negligible or below_error):
+        for free in ((0, 2), (2,)):
+            if free in faces:
+                sse, theta, its = faces[free]
+                return _usl_fit(n_arr, x_raw, scale, sse, theta, its, base)
+    return fit
+
+
+def _usl_fit(
+    n_arr: FloatArray, x_raw: FloatArray, scale: float, sse: float, theta: FloatArray, its: int, base: float
+) -> UslFit:
+    """The fit of one face's optimum ``theta`` (throughputs scaled by ``scale``), with its standard errors."""
     sse *= scale**2
     a, b, g = float(theta[0]), float(theta[1]), float(theta[2]) * scale
     jac = _jacobian(np.array([a, b, g]), n_arr)
@@ -268,7 +296,6 @@ def fit_usl(
         errs = np.full(3, np.inf)
     sst = float(((x_raw - x_raw.mean()) ** 2).sum())
     r2 = 1.0 - sse / sst if sst > 0 else math.nan
-    base = float(n_arr.min()) if baseline_n is None else baseline_n
     return UslFit(a, b, g, float(errs[0]), float(errs[1]), float(errs[2]), r2, base, its)
 
 

@@ -21,6 +21,7 @@ from .quantities import (
     rate_text,
     watts_text,
 )
+from .values import confidence_text, parse_confidence
 
 
 class LoadCostFields(Protocol):
@@ -40,6 +41,8 @@ class LoadCostFields(Protocol):
     def watts_per_gpu(self) -> float | None: ...
     @property
     def energy_price_per_kwh(self) -> float | None: ...
+    @property
+    def plan_confidence(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class LoadCostSettings:
     Cost: a GPU's price per hour (``currency`` only for display: ``$``, ``EUR``), and optionally its
     power in watts and the energy price per kWh. Every field is optional: without an arrival rate
     there is no load analysis, without a price the cost analysis counts GPU-hours only.
+    ``plan_confidence``: the probability a plan must reach to meet the target (see model/uncertainty.py).
     """
 
     arrival_rate: float | None = None
@@ -58,6 +62,7 @@ class LoadCostSettings:
     currency: str = ""
     watts_per_gpu: float | None = None
     energy_price_per_kwh: float | None = None
+    plan_confidence: float = 0.8
 
     def problems(self) -> list[Problem]:
         """Everything wrong with these settings, located by field name."""
@@ -87,6 +92,9 @@ def load_cost_problems(settings: LoadCostFields) -> list[Problem]:
         if value is not None and not (math.isfinite(value) and value >= 0):
             bad(name, f"{what} must be a number of 0 or more")
     # Watts without an energy price (or the reverse) is not refused: a person types one, then the other.
+    level = settings.plan_confidence
+    if isinstance(level, bool) or not (isinstance(level, (int, float)) and math.isfinite(level) and 0 < level <= 1):
+        bad("plan_confidence", "the plan confidence must be above 0% and at most 100%")
     return problems
 
 
@@ -100,6 +108,9 @@ def hourly_rate(settings: LoadCostFields) -> float | None:
     return settings.gpu_price_per_hour + (energy or 0.0)
 
 
+LOAD_AND_COST, PLANS = "load and cost", "plans"
+
+
 @dataclass(frozen=True)
 class SettingRow:
     """One row of a Settings sheet: its label, what it means, and how its value is read and written."""
@@ -108,6 +119,7 @@ class SettingRow:
     label: str
     meaning: str
     aliases: tuple[str, ...]
+    section: str = LOAD_AND_COST  # which settings form shows it
 
 
 SETTING_ROWS: tuple[SettingRow, ...] = (
@@ -139,6 +151,13 @@ SETTING_ROWS: tuple[SettingRow, ...] = (
         "cost: price of a kWh, in the GPU price's currency",
         ("energy price per kwh", "energy price", "price per kwh", "electricity price"),
     ),
+    SettingRow(
+        "plan_confidence",
+        "Plan confidence",
+        'plans: the probability a plan must reach to meet the target ("80%" or 0.8; default 80%)',
+        ("plan confidence", "confidence level", "confidence", "required confidence"),
+        PLANS,
+    ),
 )
 """The rows the Settings sheet gains, in order. ``currency`` has no row: it is written with the prices."""
 
@@ -158,6 +177,7 @@ def setting_texts(settings: LoadCostFields) -> dict[str, str]:
         "gpu_price_per_hour": price_text(price, settings.currency) if price is not None else "",
         "watts_per_gpu": watts_text(watts) if watts is not None else "",
         "energy_price_per_kwh": (price_text(energy, settings.currency) + "/kWh") if energy is not None else "",
+        "plan_confidence": confidence_text(settings.plan_confidence),
     }
 
 
@@ -178,6 +198,7 @@ SETTING_PARSERS: dict[str, Callable[[str, DecimalSeparator | None], object]] = {
     "gpu_price_per_hour": _price,  # (amount, currency): the currency goes to the currency field
     "watts_per_gpu": parse_power,
     "energy_price_per_kwh": _energy,  # (amount, currency): must agree with the GPU price's, see same_currency
+    "plan_confidence": parse_confidence,
 }
 """(Text of a Settings cell, its column's decimal separator) → the field's value; raises :class:`ParseError`.
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import Problem
+from .names import name_key
 
 END_TO_END = "End to end"
 _END_TO_END_SPELLINGS = {"end to end", "end-to-end", "endtoend", "e2e"}
@@ -14,7 +15,7 @@ _END_TO_END_SPELLINGS = {"end to end", "end-to-end", "endtoend", "e2e"}
 
 def objective_key(name: str) -> str:
     """What two spellings of one objective share: case and runs of blanks do not count; "end-to-end" is End to end."""
-    key = " ".join(name.casefold().split())
+    key = name_key(name)
     return "end to end" if key in _END_TO_END_SPELLINGS else key
 
 

@@ -12,13 +12,11 @@ from numpy.typing import NDArray
 
 from .errors import Problem, ProfileError
 from .measurements import Measurements
+from .names import name_key, name_keys, name_problem, one_line
 from .objective_specs import ObjectiveSpec, objective_spec_problems
 from .profile_rules import (
     CheckedColumns,
     component_problems,
-    name_key,
-    name_problem,
-    one_line,
     optimization_problems,
     table_row,
 )
@@ -26,6 +24,8 @@ from .profile_values import (
     MAX_GPUS,
     SCALING_CODE,
     SCALING_WORDS,
+    TIME_HIGH_AT,
+    TIME_LOW_AT,
     Component,
     Optimization,
     OverheadModel,
@@ -79,6 +79,7 @@ class _Spellings(Mapping[str, str]):
 
 # Component.time, .scaling and .objectives, read at C speed over a whole table.
 _TIME_OF, _SCALING_OF, _OBJECTIVES_OF = operator.itemgetter(1), operator.itemgetter(2), operator.itemgetter(5)
+_LOW_OF, _HIGH_OF = operator.itemgetter(TIME_LOW_AT), operator.itemgetter(TIME_HIGH_AT)
 
 
 class Profile:
@@ -122,6 +123,7 @@ class Profile:
         self.measurements: Measurements | None = measurements
         self._index: dict[str, int] | None = index
         self._arrays: tuple[FloatArray, IntArray] | None = None
+        self._ranges: tuple[FloatArray, FloatArray] | None | bool = False  # False: not looked at yet
 
     # -- reading -----------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -149,6 +151,7 @@ class Profile:
         clone.measurements = self.measurements
         clone._index = dict(self._index) if self._index is not None else None
         clone._arrays = None
+        clone._ranges = False
         return clone
 
     @property
@@ -179,6 +182,7 @@ class Profile:
         self.components, self.optimizations, self.settings = comps, opts, settings
         self._index = index
         self._arrays = None
+        self._ranges = False
 
     def set_component(self, row: int, component: Component) -> None:
         """Replace row ``row``; a new name carries the optimizations that targeted the old one.
@@ -206,6 +210,11 @@ class Profile:
         if cached is not None:
             cached[0][row] = component.time
             cached[1][row] = _SCALING_CODE[component.scaling]
+        ranges = getattr(self, "_ranges", False)
+        if isinstance(ranges, tuple):
+            ranges[0][row], ranges[1][row] = component.time_range
+        elif ranges is None and (component.time_low is not None or component.time_high is not None):
+            self._ranges = False  # the first range: look again
         if old.name != component.name:
             self.optimizations = [self._renamed(o, old.name, component.name) for o in self.optimizations]
             index = self._name_index()
@@ -227,6 +236,22 @@ class Profile:
             cached = self._arrays = (times, kinds)
         return cached
 
+    def time_bounds(self) -> tuple[FloatArray, FloatArray] | None:
+        """Each component's lowest and highest time (its time where it has no range), or ``None`` when no component
+        has a range. Cached like :meth:`arrays`."""
+        ranges = getattr(self, "_ranges", False)
+        if ranges is False or (isinstance(ranges, tuple) and len(ranges[0]) != len(self.components)):
+            comps, n = self.components, len(self.components)
+            lows, highs = list(map(_LOW_OF, comps)), list(map(_HIGH_OF, comps))
+            if lows.count(None) == n and highs.count(None) == n:
+                ranges = None
+            else:
+                times = self.arrays()[0]
+                low, high = np.array(lows, dtype=float), np.array(highs, dtype=float)  # None is NaN: no range
+                ranges = (np.where(np.isnan(low), times, low), np.where(np.isnan(high), times, high))
+            self._ranges = ranges
+        return ranges if isinstance(ranges, tuple) else None
+
     def _spellings(self) -> Mapping[str, str]:
         """Key → spelled name, looked up through the name index (no copy of ten thousand names)."""
         return _Spellings(self._name_index(), self.components)
@@ -239,8 +264,8 @@ class Profile:
         index: dict[str, int] | None = getattr(self, "_index", None)
         if index is None:
             index = {}
-            for r, c in enumerate(self.components):
-                index.setdefault(_name_key(c.name), r)
+            for r, key in enumerate(name_keys([c.name for c in self.components])):
+                index.setdefault(key, r)
             self._index = index
         return index
 
@@ -359,9 +384,10 @@ class Profile:
     def set_unit(self, unit: TimeUnit) -> None:
         """Express every time in ``unit``: the same measurements, other numbers."""
         old = self.unit
-        self.components = [c._replace(time=convert(c.time, old, unit)) for c in self.components]
+        self.components = [c.in_unit(old, unit) for c in self.components]
         self._index = None
         self._arrays = None
+        self._ranges = False
         if self.settings.target_time is not None:
             self.settings = replace(self.settings, target_time=convert(self.settings.target_time, old, unit))
         self.objectives = tuple(

@@ -3,46 +3,17 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Container, Sequence
 from operator import itemgetter
 from typing import NamedTuple
 
 from .errors import Problem
-from .profile_values import Component, Optimization
-from .units import ParseError, check_speedup, check_time
+from .names import name_key, name_keys, name_problem
+from .profile_values import TIME_HIGH_AT, TIME_LOW_AT, Component, Optimization
+from .units import ParseError, check_speedup, check_time, format_number, format_speedup
 
 _NAME, _TIME = itemgetter(0), itemgetter(1)
-# Line breaks, tabs and other control characters: a name is one line of visible text.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a name (it holds a line break or a control character), or ``None``."""
-    if name.isprintable():  # the common case, at C speed
-        return None
-    found = _CONTROL.search(name)
-    if found is None:
-        return None  # no-break and other Unicode spaces are fine
-    char = found.group()
-    what = (
-        "a line break"
-        if char in "\n\r\u2028\u2029"
-        else ("a tab" if char == "\t" else f"the control character U+{ord(char):04X}")
-    )
-    return f'the name "{one_line(name)[:40]}" holds {what}; a name is one line of visible text'
-
-
-def one_line(name: str) -> str:
-    """``name`` made a valid name: line breaks and tabs become one space, other control characters U+FFFD."""
-    if name.isprintable():
-        return name
-    text = re.sub(r"[\t\n\r\u2028\u2029]+", " ", name)
-    return " ".join(_CONTROL.sub("\ufffd", text).split(" ")).strip()
-
-
-def name_key(name: str) -> str:
-    return name.strip().casefold()
+_TIME_LOW, _TIME_HIGH = itemgetter(TIME_LOW_AT), itemgetter(TIME_HIGH_AT)
 
 
 def table_row(row: int) -> str:
@@ -65,7 +36,7 @@ def component_problems(
     row_name: Callable[[int], str] = table_row,
     checked: CheckedColumns | None = None,
 ) -> list[Problem]:
-    """Names empty or repeated (case-insensitively), times negative or not finite.
+    """Names empty or repeated (by :func:`~.names.name_key`), times negative or not finite.
 
     Fills ``first_row`` (when given) with each name's key and row, for reuse as the name index.
     ``row_name`` names another row in a message (a file reader names the sheet cell or CSV row).
@@ -75,13 +46,13 @@ def component_problems(
     first_row = {} if first_row is None else first_row
     if not first_row and checked is not None and len(checked.names) == len(components):
         if _unique_keys(checked.names, first_row):
-            return problems
+            return time_range_problems(components)
     elif not first_row and len(components) > 64 and _all_valid(components, first_row):
-        return problems
+        return time_range_problems(components)
     inf = math.inf
     for row, comp in enumerate(components):
         name, time = comp[0], comp[1]
-        key = name.casefold()  # names are stripped on construction
+        key = name_key(name)
         # The common case first, at C speed: a new, printable name and a finite time ≥ 0.
         if key and key not in first_row and name.isprintable():
             first_row[key] = row
@@ -111,12 +82,47 @@ def component_problems(
             problems.append(Problem(str(exc), "components", row, "time"))
         except TypeError:
             problems.append(Problem("the time is not a number", "components", row, "time"))
+    return problems + time_range_problems(components)
+
+
+def time_range_problems(components: Sequence[Component]) -> list[Problem]:
+    """Time ranges (Time low, Time high) that are not times or do not hold the component's measured time."""
+    n = len(components)
+    lows, highs = list(map(_TIME_LOW, components)), list(map(_TIME_HIGH, components))
+    if lows.count(None) == n and highs.count(None) == n:  # the common case, at C speed
+        return []
+    problems: list[Problem] = []
+    for row, comp in enumerate(components):
+        low, high = lows[row], highs[row]
+        if low is None and high is None:
+            continue
+        time = comp[1]
+        for fld, value, side in (("time_low", low, "low"), ("time_high", high, "high")):
+            if value is None:
+                continue
+            try:
+                check_time(value)
+            except (ParseError, TypeError) as exc:
+                what = str(exc) if isinstance(exc, ParseError) else "the time is not a number"
+                problems.append(Problem(f"the {side} time: {what}", "components", row, fld))
+                continue
+            if isinstance(time, float) and math.isfinite(time) and (value > time if side == "low" else value < time):
+                relation = "above" if side == "low" else "below"
+                problems.append(
+                    Problem(
+                        f'the {side} time of "{comp[0]}", {format_number(value)}, is {relation} its measured time '
+                        f"{format_number(time)}; a time range must hold the time (low ≤ time ≤ high)",
+                        "components",
+                        row,
+                        fld,
+                    )
+                )
     return problems
 
 
 def _all_valid(components: Sequence[Component], first_row: dict[str, int]) -> bool:
     """The common case of a big table, checked column by column at C speed: every name printable, not
-    empty and unique (case-insensitively), every time a finite float ≥ 0. Fills ``first_row`` when so."""
+    empty and unique (by name key), every time a finite float ≥ 0. Fills ``first_row`` when so."""
     names = list(map(_NAME, components))
     if not all(names) or not all(map(str.isprintable, names)):
         return False
@@ -130,7 +136,7 @@ def _all_valid(components: Sequence[Component], first_row: dict[str, int]) -> bo
 
 def _unique_keys(names: Sequence[str], first_row: dict[str, int]) -> bool:
     """Fill ``first_row`` with each name's key and row when no two names share a key."""
-    keys = list(map(str.casefold, names))
+    keys = name_keys(names)
     index = dict(zip(keys, range(len(keys)), strict=True))
     if len(index) != len(keys):
         return False
@@ -153,6 +159,20 @@ def optimization_problems(
             check_speedup(opt.speedup)
         except ParseError as exc:
             problems.append(Problem(str(exc), "optimizations", row, "speedup"))
+        if opt.speedup_low is not None or opt.speedup_high is not None or opt.effort is not None:
+            problems += estimate_problems(opt, row)
+        if opt.confidence != 1.0:
+            problems += confidence_problems(opt, row)
+        if opt.built and opt.enabled:
+            problems.append(
+                Problem(
+                    f'"{opt.name}" is built: the times were measured with it, so it cannot be ticked again; '
+                    "clear Built to plan it anew",
+                    "optimizations",
+                    row,
+                    "enabled",
+                )
+            )
         if not opt.targets:
             problems.append(
                 Problem(
@@ -175,3 +195,55 @@ def optimization_problems(
                 )
             )
     return problems
+
+
+def estimate_problems(opt: Optimization, row: int) -> list[Problem]:
+    """A three-point k whose low is above the likely k or whose high is below it, a k ≤ 0, a negative effort."""
+    problems: list[Problem] = []
+    likely = opt.speedup
+    for fld, value, side in (("speedup_low", opt.speedup_low, "low"), ("speedup_high", opt.speedup_high, "high")):
+        if value is None:
+            continue
+        try:
+            check_speedup(value)
+        except (ParseError, TypeError) as exc:
+            what = str(exc) if isinstance(exc, ParseError) else "the speedup is not a number"
+            problems.append(Problem(f"the {side} k: {what}", "optimizations", row, fld))
+            continue
+        if math.isfinite(likely) and (value > likely if side == "low" else value < likely):
+            relation = "above" if side == "low" else "below"
+            problems.append(
+                Problem(
+                    f'the {side} k of "{opt.name}", {format_speedup(value)}, is {relation} its likely k '
+                    f"{format_speedup(likely)}; expected low ≤ likely ≤ high",
+                    "optimizations",
+                    row,
+                    fld,
+                )
+            )
+    effort = opt.effort
+    if effort is not None and not (isinstance(effort, (int, float)) and math.isfinite(effort) and effort >= 0):
+        problems.append(
+            Problem(
+                f'the effort of "{opt.name}" must be a number of engineer-days of 0 or more',
+                "optimizations",
+                row,
+                "effort",
+            )
+        )
+    return problems
+
+
+def confidence_problems(opt: Optimization, row: int) -> list[Problem]:
+    """A confidence that is not a probability from 0 to 100%."""
+    c = opt.confidence
+    if isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and 0 <= c <= 1:
+        return []
+    return [
+        Problem(
+            f'the confidence that "{opt.name}" works must be from 0% to 100% (0 to 1)',
+            "optimizations",
+            row,
+            "confidence",
+        )
+    ]

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NamedTuple
 
 from .errors import Problem
 from .load_settings import load_cost_problems
 from .objective_specs import END_TO_END, normalise_objectives
-from .units import ParseError
+from .units import ParseError, TimeUnit, convert
 
 
 class Scaling(str, Enum):
@@ -105,9 +105,14 @@ class _ComponentFields(NamedTuple):
     objectives: tuple[str, ...] = ()
     # The scaling class is a guess (an import's, from the name): shown as such until a person chooses a class.
     scaling_guessed: bool = False
+    # The range of the measured time (None: the time itself on that side); see model/uncertainty.py.
+    time_low: float | None = None
+    time_high: float | None = None
 
 
 SCALING_CODE = {Scaling.SERIAL: 0, Scaling.PARALLEL: 1, Scaling.COMMUNICATION: 2}
+# Where a component's time range sits in its tuple, for the readers that take a column at C speed.
+TIME_LOW_AT, TIME_HIGH_AT = _ComponentFields._fields.index("time_low"), _ComponentFields._fields.index("time_high")
 
 
 class Component(_ComponentFields):
@@ -128,6 +133,8 @@ class Component(_ComponentFields):
         notes: str = "",
         objectives: tuple[str, ...] = (),
         scaling_guessed: bool = False,
+        time_low: float | None = None,
+        time_high: float | None = None,
     ) -> Component:
         # Names are identifiers people type and paste: surrounding blanks (tabs too) are never meant.
         # Objectives are trimmed and each kept once. ``_replace`` bypasses this: give it parse_objectives' result.
@@ -140,27 +147,87 @@ class Component(_ComponentFields):
             notes,
             normalise_objectives(objectives) if objectives else (),
             scaling_guessed,
+            time_low,
+            time_high,
         )
 
     def __repr__(self) -> str:
         more = f", objectives={self.objectives!r}" if self.objectives else ""
         more += ", scaling_guessed=True" if self.scaling_guessed else ""
+        if self.time_low is not None or self.time_high is not None:
+            more += f", time_low={self.time_low!r}, time_high={self.time_high!r}"
         return f"Component({self.name!r}, {self.time!r}, {self.scaling.value}, group={self.group!r}{more})"
+
+    def in_unit(self, source: TimeUnit, target: TimeUnit) -> Component:
+        """The same component, its time and range (in ``source``) written in ``target``."""
+        if self.time_low is None and self.time_high is None:
+            return self._replace(time=convert(self.time, source, target))
+        return self._replace(
+            time=convert(self.time, source, target),
+            time_low=None if self.time_low is None else convert(self.time_low, source, target),
+            time_high=None if self.time_high is None else convert(self.time_high, source, target),
+        )
+
+    def with_time(self, time: float) -> Component:
+        """A copy measured at ``time``: its range stays while it holds the new time; outside it, the range (the spread
+        of the old measurement) goes."""
+        low, high = self.time_range
+        if (self.time_low is None and self.time_high is None) or low <= time <= high:
+            return self._replace(time=time)
+        return self._replace(time=time, time_low=None, time_high=None)
+
+    @property
+    def time_range(self) -> tuple[float, float]:
+        """(lowest, highest) time: the measured time on a side that has no range."""
+        low, high = self.time_low, self.time_high
+        return (self.time if low is None else low, self.time if high is None else high)
 
 
 @dataclass(frozen=True)
 class Optimization:
-    """A proposed change: the components it speeds up and by how much (k)."""
+    """A proposed change: the components it speeds up and by how much (k).
+
+    ``speedup`` is the likely k; ``speedup_low``/``speedup_high`` make it a three-point estimate (``None``: that
+    side is the likely k). ``effort`` is its cost in engineer-days (``None``: not given); ``confidence`` the
+    probability, from 0 to 1, that it works at all (when it does not, k = 1). ``built``: it is done — the
+    profile's times were measured after it — so it is off, with k = 1 against those times (kept to show what
+    was built and what it was planned to give, in its notes).
+    """
 
     name: str
     targets: tuple[str, ...]
     speedup: float
     enabled: bool = True
     notes: str = ""
+    speedup_low: float | None = None
+    speedup_high: float | None = None
+    effort: float | None = None
+    confidence: float = 1.0
+    built: bool = False
 
     @property
     def is_slowdown(self) -> bool:
         return self.speedup < 1
+
+    def with_speedup(self, k: float) -> Optimization:
+        """A copy with likely k = ``k``: its range stays while it holds ``k``; outside it, the range (an estimate
+        around the old k) goes, and effort and confidence stay."""
+        low, high = self.speedup_range
+        if (self.speedup_low is None and self.speedup_high is None) or low <= k <= high:
+            return replace(self, speedup=k)
+        return replace(self, speedup=k, speedup_low=None, speedup_high=None)
+
+    @property
+    def speedup_range(self) -> tuple[float, float]:
+        """(low, high) k: the likely k on a side that has no estimate."""
+        low, high = self.speedup_low, self.speedup_high
+        return (self.speedup if low is None else low, self.speedup if high is None else high)
+
+    @property
+    def is_uncertain(self) -> bool:
+        """Whether k has a range or the optimization might not work."""
+        low, high = self.speedup_range
+        return low != high or self.confidence < 1
 
 
 def default_gpu_counts(max_gpus: int = 1024) -> tuple[int, ...]:
@@ -204,6 +271,8 @@ class Settings:
     trace_source: str = ""
     trace_grouping: str = ""
     trace_events: tuple[tuple[str, str], ...] = ()
+    # The probability a plan must reach to meet the target, from 0 (exclusive) to 1 (see model/uncertainty.py).
+    plan_confidence: float = 0.8
 
 
 MAX_GPUS = 10_000_000  # beyond any machine: a larger count is a typo, and would make a useless curve

@@ -58,6 +58,38 @@ for _unit, _words in {
         _UNIT_WORDS[_w] = _unit
 
 
+# Minutes and hours: read (in a cell or a header) and kept in seconds, exactly (1.5 min is 90 s).
+_SCALED_WORDS = {
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), 60),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 3600),
+}
+UNITS_ACCEPTED = "s, ms, us, ns, min or h"
+# A time per something ("ms/step", "s per iteration") is a time in that unit.
+_PER = re.compile(r"^(?P<unit>.+?)\s*(?:/|\bper\s+)\s*[^\W\d_]+$")
+
+
+def to_seconds(value: float, scale: int) -> float:
+    """``value`` minutes (``scale`` 60) or hours (3600) in seconds, through its shortest decimal."""
+    return float(Decimal(repr(float(value))) * scale) if math.isfinite(value) else value
+
+
+def parse_header_unit(text: str) -> tuple[TimeUnit, int]:
+    """A header's unit (``ms``, ``min``, ``ms/step``) → (the unit its numbers are read in, the factor to it).
+
+    Minutes and hours come back as seconds with a factor of 60 or 3600; raises :class:`ParseError`.
+    """
+    word = text.strip().lower()
+    per = _PER.match(word)
+    if per is not None and (per.group("unit") in _UNIT_WORDS or per.group("unit") in _SCALED_WORDS):
+        word = per.group("unit")
+    if word in _SCALED_WORDS:
+        return TimeUnit.S, _SCALED_WORDS[word]
+    unit = _UNIT_WORDS.get(word)
+    if unit is None:
+        raise ParseError(f'"{text}" is not a time unit; expected {UNITS_ACCEPTED}')
+    return unit, 1
+
+
 def parse_unit(text: str) -> TimeUnit:
     """``"ms"``, ``"µs"``, ``"seconds"`` … to a :class:`TimeUnit`."""
     unit = _UNIT_WORDS.get(text.strip().lower())
@@ -74,6 +106,8 @@ _TIME_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-zA-Zµμ]+)?\s*$")
 _SPEEDUP_RE = re.compile(rf"^\s*(?:[x×]\s*)?(?P<num>{_NUMBER})\s*[x×]?\s*$", re.IGNORECASE)
 
 TIME_EXPECTED = 'expected a number or a value like "120 ms"'
+# No time or speedup as typed is longer; a longer text is refused before any pattern looks at it.
+MAX_VALUE_CHARS = 100
 
 
 def _number(match: re.Match[str] | None, decimal: DecimalSeparator | None) -> float | None:
@@ -96,6 +130,8 @@ def parse_time_text(text: str, decimal: DecimalSeparator | None = None) -> tuple
     finite, non-negative time.
     """
     stripped = text.strip()
+    if len(stripped) > MAX_VALUE_CHARS:
+        raise ParseError(f'"{stripped[:40]}…" ({len(stripped):,} characters) is not a time; {TIME_EXPECTED}')
     lowered = stripped.lower()
     if lowered in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
         raise ParseError(f'"{stripped}" is not a finite time; {TIME_EXPECTED}')
@@ -107,8 +143,11 @@ def parse_time_text(text: str, decimal: DecimalSeparator | None = None) -> tuple
     unit = None
     if unit_text:
         unit = _UNIT_WORDS.get(unit_text.lower())
-        if unit is None:
-            raise ParseError(f'"{stripped}" has an unknown unit "{unit_text}"; expected s, ms, us or ns')
+        scale = _SCALED_WORDS.get(unit_text.lower())
+        if scale is not None:
+            unit, value = TimeUnit.S, to_seconds(value, scale)
+        elif unit is None:
+            raise ParseError(f'"{stripped}" has an unknown unit "{unit_text}"; expected {UNITS_ACCEPTED}')
     check_time(value, stripped)
     return value, unit
 
@@ -144,6 +183,10 @@ def check_speedup(value: float, shown: str | None = None) -> float:
 def parse_speedup(text: str, decimal: DecimalSeparator | None = None) -> float:
     """``"4"``, ``"4x"``, ``"4×"``, ``"x4"`` → 4.0."""
     stripped = text.strip()
+    if len(stripped) > MAX_VALUE_CHARS:
+        raise ParseError(
+            f'"{stripped[:40]}…" ({len(stripped):,} characters) is not a speedup; expected a number like 4'
+        )
     match = _SPEEDUP_RE.match(stripped)
     value = _number(match, decimal)
     if value is None:

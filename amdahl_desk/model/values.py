@@ -98,3 +98,61 @@ def parse_target_time(text: str, unit: TimeUnit, decimal: DecimalSeparator | Non
     if value <= 0:
         raise ParseError(f'"{text.strip()}": the target time must be greater than 0')
     return value
+
+
+CONFIDENCE_EXPECTED = 'expected a share from 0 to 1 like 0.8, or a percentage like "80%"'
+
+
+def parse_confidence(text: str, decimal: DecimalSeparator | None = None) -> float:
+    """A probability: ``0.8``, ``80%`` or ``80 %`` → 0.8; from 0 to 1. A bare ``80`` is refused: 80% or a typo?"""
+    stripped = text.strip()
+    percent = _PERCENT.match(stripped)
+    try:
+        number = parse_number(percent.group("num") if percent else stripped, decimal)
+    except NumberFormatError as exc:
+        raise ParseError(f"{exc}; {CONFIDENCE_EXPECTED}") from None
+    except ParseError:
+        number = math.nan
+    if percent:
+        number /= 100
+    return check_confidence(number, stripped)
+
+
+def check_confidence(value: float, shown: str | None = None) -> float:
+    """Accept a finite probability from 0 to 1, or raise :class:`ParseError`."""
+    if math.isfinite(value) and 0 <= value <= 1:
+        return float(value)
+    shown = shown if shown is not None else repr(value)
+    raise ParseError(f'"{shown}" is not a confidence; {CONFIDENCE_EXPECTED}')
+
+
+def confidence_text(value: float) -> str:
+    """``0.8`` → ``80%``: text that :func:`parse_confidence` reads back exactly (a plain number when a percentage
+    would not)."""
+    text = f"{value * 100:.10g}%"
+    return text if parse_confidence(text) == value else repr(float(value))
+
+
+_DAYS = re.compile(r"^\s*(?P<num>.*?)\s*(?:d|days?|engineer[- ]days?|person[- ]days?)?\s*$", re.IGNORECASE)
+EFFORT_EXPECTED = 'expected a number of engineer-days of 0 or more, like 5 or "5 days"'
+
+
+def parse_effort(text: str, decimal: DecimalSeparator | None = None) -> float:
+    """An effort in engineer-days: ``5``, ``2.5 days``, ``3 d`` → 5.0, 2.5, 3.0; 0 or more."""
+    stripped = text.strip()
+    match = _DAYS.match(stripped)
+    try:
+        number = parse_number(match.group("num") if match else stripped, decimal)
+    except NumberFormatError as exc:
+        raise ParseError(f"{exc}; {EFFORT_EXPECTED}") from None
+    except ParseError:
+        raise ParseError(f'"{stripped}" is not an effort; {EFFORT_EXPECTED}') from None
+    return check_effort(number, stripped)
+
+
+def check_effort(value: float, shown: str | None = None) -> float:
+    """Accept a finite number of engineer-days ≥ 0, or raise :class:`ParseError`."""
+    if math.isfinite(value) and value >= 0:
+        return float(value)
+    shown = shown if shown is not None else repr(value)
+    raise ParseError(f'"{shown}" is not a valid effort; {EFFORT_EXPECTED}')

@@ -38,3 +38,11 @@ def log10_ticks(lo: float, hi: float, n: Numbers = POINT) -> tuple[tuple[float, 
     if len(ticks) > 10:
         ticks = [t for t in ticks if t[1].lstrip("0.,").startswith("1")]
     return tuple(ticks)
+
+
+def plotted_tick(text: str, n: Numbers = POINT) -> str:
+    """A tick label a plotting library wrote ("2500", "0.5") as the views write numbers: "2,500", "0,5"."""
+    digits = text.lstrip("-−")
+    if len(digits) >= 4 and digits.isdigit():
+        text = text[: len(text) - len(digits)] + f"{int(digits):,}"
+    return n.message(text)

@@ -12,7 +12,9 @@ import numpy as np
 
 from ..model.analysis import Analysis
 from ..model.laws import ceiling
-from ..model.profile import Component, Optimization, Profile
+from ..model.load_settings import setting_texts
+from ..model.profile import Component, Optimization, Profile, Settings
+from ..model.units import TimeUnit, decimal_text
 from .numbers import POINT, Numbers
 
 DASH = "—"
@@ -59,6 +61,11 @@ def optimization_figures(a: Analysis | None, rows: int, n: Numbers = POINT) -> d
         "ceiling": [n.speedup(c) for c in figs.ceiling.tolist()],
         "saves": [n.number(t) for t in figs.time_saved.tolist()],
     }
+
+
+def built_name(opt: Optimization) -> str:
+    """An optimization's name as the checklist shows it: a built one says so ("✓ built: Faster decode")."""
+    return f"✓ built: {opt.name}" if opt.built else opt.name
 
 
 def k_edit_text(opt: Optimization) -> str:
@@ -118,3 +125,16 @@ def selection_status(profile: Profile, a: Analysis | None, rows: Sequence[int], 
         f"{n.count(len(rows))} components selected: {n.time(total, profile.unit)}, f = {n.percent(share)} of the "
         f"time; ceiling if they took no time: {n.speedup(float(ceiling(share)))}"
     )
+
+
+def settings_fields(settings: Settings, unit: TimeUnit, n: Numbers = POINT) -> dict[str, str]:
+    """What each settings field shows: the value as text its parser reads back exactly (in the desktop's decimal
+    separator, which the window's parsers take), "" for a field that is not set."""
+    texts = {
+        "target_time": "" if settings.target_time is None else f"{n.number(settings.target_time)} {unit.label}",
+        "ring_latency": f"{decimal_text(settings.ring_latency, 1e-6)} us",
+        "ring_message_bytes": f"{decimal_text(settings.ring_message_bytes, 1e6)} MB",
+        "ring_bandwidth": f"{decimal_text(settings.ring_bandwidth, 1e9)} GB/s",
+        **setting_texts(settings),
+    }
+    return {name: text if name == "target_time" else n.message(text) for name, text in texts.items()}

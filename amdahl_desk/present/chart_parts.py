@@ -46,13 +46,28 @@ class Series:
         return len(self.x)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Mark:
-    """A labelled point or reference line: where it is (plot coordinates) and what its label says."""
+    """A labelled point or reference line: where it is (plot coordinates) and what its label says. Given the
+    spans of its axes, it is equal to another that moved by less than 1/10,000 of them (as a curve is)."""
 
     x: float
     y: float
     text: str
+    spans: tuple[tuple[float, float], tuple[float, float]] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mark) or self.text != other.text or self.spans != other.spans:
+            return False
+        if self.spans is None:
+            return (self.x, self.y) == (other.x, other.y)
+        return all(
+            a == b or abs(a - b) <= RESOLUTION * ((hi - lo) if hi > lo else 1.0)
+            for a, b, (lo, hi) in ((self.x, other.x, self.spans[0]), (self.y, other.y, self.spans[1]))
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.spans))
 
 
 @dataclass(frozen=True)

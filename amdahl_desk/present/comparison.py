@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.comparison import Comparison, Status
+from ..model.adoption import AdoptedK
+from ..model.comparison import SHORT_THRESHOLD, Comparison, ComponentComparison, PlanVerdict, Status
 from .chart_parts import LegendEntry
 from .numbers import POINT, Numbers
 from .slide import SlideView
@@ -31,17 +33,18 @@ NEEDS_COMPARISON = "this chart compares two profiles: open the after profile wit
 
 
 def plan_verdict(c: Comparison, n: Numbers = POINT) -> str:
-    """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned"."""
-    gap = c.shortfall
-    if abs(gap) <= 1e-9 * max(c.predicted_total, 1.0):
+    """ "120 ms short of the plan", "30 ms better than the plan", "exactly as planned": the model's one
+    verdict (``Comparison.verdict``, one tolerance) in words."""
+    verdict = c.verdict
+    if verdict is PlanVerdict.AS_PLANNED:
         return "exactly as planned"
-    text = n.time(abs(gap), c.unit)
-    return f"{text} short of the plan" if gap > 0 else f"{text} better than the plan"
+    text = n.time(abs(c.shortfall), c.unit)
+    return f"{text} short of the plan" if verdict is PlanVerdict.SHORT else f"{text} better than the plan"
 
 
 def delivered(c: Comparison) -> bool:
-    """Whether the measured after total is at or below the plan's."""
-    return c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
+    """Whether the measured after total is at or below the plan's (as planned or better)."""
+    return c.verdict.delivered
 
 
 @dataclass(frozen=True)
@@ -173,3 +176,57 @@ def comparison_slide(c: Comparison, boundary: str = "", n: Numbers = POINT) -> S
         comparison_figures(c, n),
         f"<b>{html.escape(n.message(_details(c)))}</b><br>{html.escape(n.message(c.bottleneck.sentence))}",
     )
+
+
+# -- the comparison's table: each component before and after, and the total -----------------------------------
+
+STATUS_TIPS = {
+    Status.MET: f"Measured k is at least {POINT.percent(SHORT_THRESHOLD)} of the planned k",
+    Status.SHORT: f"Measured k is below {POINT.percent(SHORT_THRESHOLD)} of the planned k",
+    Status.REGRESSED: "Slower after than before",
+    Status.UNCHANGED: "Left alone by the plan, and its time did not change",
+    Status.ADDED: "Only in the after profile",
+    Status.REMOVED: "Only in the before profile (pair it by hand if it was renamed)",
+}
+VERDICT_TIP = (
+    f"met: measured k ≥ {POINT.percent(SHORT_THRESHOLD)} of planned; fell short: below; regressed: slower; "
+    "unchanged: untouched and equal"
+)
+
+
+def row_figures(r: ComponentComparison, n: Numbers = POINT) -> dict[str, str]:
+    """A component's figures as the table shows them: "before", "after", "planned", "promised", "measured"."""
+
+    def time(value: float | None) -> str:
+        return "—" if value is None else n.number(value)
+
+    measured = "eliminated" if r.eliminated else "—" if r.measured_k is None else n.speedup(r.measured_k)
+    return {
+        "before": time(r.before),
+        "after": time(r.after),
+        "planned": "—" if r.before is None else n.speedup(r.predicted_k),
+        "promised": time(r.predicted_after),
+        "measured": measured,
+    }
+
+
+def measured_tip(r: ComponentComparison, n: Numbers = POINT) -> str | None:
+    if r.measured_k is None or r.before is None or r.after is None:
+        return None
+    return f"before ÷ after = {n.number(r.before)} ÷ {n.number(r.after)}"
+
+
+def total_figures(c: Comparison, n: Numbers = POINT) -> dict[str, str]:
+    """The table's Total row."""
+    return {
+        "before": n.number(c.before_total),
+        "after": n.number(c.after_total),
+        "planned": n.speedup(c.predicted_speedup),
+        "promised": n.number(c.predicted_total),
+        "measured": n.speedup(c.measured_speedup),
+    }
+
+
+def adopted_text(changes: Sequence[AdoptedK], n: Numbers = POINT) -> str:
+    """The k that were adopted: "Faster decode 2× → 1.7×; …"."""
+    return "; ".join(f"{a.name} {n.speedup(a.planned)} → {n.speedup(a.measured)}" for a in changes)

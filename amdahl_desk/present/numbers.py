@@ -39,6 +39,18 @@ class Numbers:
         """``1.82×``; ``∞`` for an unbounded ceiling."""
         return self._local(format_speedup(value))
 
+    def speedup_range(self, low: float, high: float) -> str:
+        """``1.67–2.00×``: both ends to the same decimals (those of the larger); one value when they are equal."""
+        if low == high or not (math.isfinite(low) and math.isfinite(high)):
+            return self.speedup(low) if low == high else f"{self.speedup(low).rstrip('×')}–{self.speedup(high)}"
+        top = max(abs(low), abs(high))
+        decimals = 2 if top < 10 else 1 if top < 100 else 0
+        return self._local(f"{low:,.{decimals}f}–{high:,.{decimals}f}×")
+
+    def number_range(self, low: float, high: float) -> str:
+        """``3–6``, ``0.5–1.2``."""
+        return f"{self.number(low)}–{self.number(high)}"
+
     def close_speedup(self, value: float | None) -> str:
         """A speedup near 1 with the digit that tells 1.009× from 1.037× (``1.009×``); others as :meth:`speedup`."""
         if value is not None and 0 < value < 2 and not math.isinf(value):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..model.analysis import Analysis
 from ..model.extras import Extras, profile_extras
 from ..model.profile import Profile
@@ -115,9 +117,17 @@ def target_sentence(profile: Profile, analysis: Analysis, n: Numbers = POINT) ->
     )
 
 
-def report_text(profile: Profile, analysis: Analysis, extras: Extras | None = None, n: Numbers = POINT) -> str:
+def report_text(
+    profile: Profile,
+    analysis: Analysis,
+    extras: Extras | None = None,
+    n: Numbers = POINT,
+    uncertainty: Sequence[str] = (),
+) -> str:
     """The analysis as a design-review answer: boundary, share, speedup, new time, ceiling, what remains;
-    then each objective, the loaded service and the cost when the profile has them."""
+    then each objective, the loaded service and the cost when the profile has them. ``uncertainty``: the lines
+    about the plan under uncertainty and the cheapest plan (:func:`~amdahl_desk.present.uncertainty.report_lines`),
+    after the target."""
     if extras is None:
         extras = profile_extras(profile, analysis)
     unit = profile.unit
@@ -153,8 +163,12 @@ def report_text(profile: Profile, analysis: Analysis, extras: Extras | None = No
     target = target_sentence(profile, analysis, n)
     if target:
         lines.append(target)
+    if uncertainty:
+        lines.append("")
+        lines.extend(uncertainty)
     s = analysis.scaling
-    lines.append("")
+    if not uncertainty:
+        lines.append("")
     lines.append(
         f"GPU scaling: {n.percent(s.parallel_fraction)} of the time is parallel, so Amdahl caps strong scaling at "
         f"{n.speedup(s.ceiling)}; {profile.settings.overhead_model.phrase} the best is "

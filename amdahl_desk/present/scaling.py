@@ -104,7 +104,7 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
     efficient = None
     if s.last_efficient_gpus is not None:
         i = int(np.flatnonzero(s.gpus == s.last_efficient_gpus)[0])
-        efficient = Mark(float(x[i]), float(s.efficiency[i]), "")
+        efficient = Mark(float(x[i]), float(s.efficiency[i]), "", (x_range, eff_range))
     ideal, gustafson, amdahl, overhead = (Series(x, y, x_range, y_range) for y in logs)
     title = (
         phrases(
@@ -125,10 +125,10 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         amdahl,
         overhead,
         Series(x[out], np.clip(s.efficiency[out], 0, EFFICIENCY_TOP), x_range, eff_range),
-        Mark(0.0, math.log10(s.ceiling), f"Amdahl ceiling {n.speedup(s.ceiling)}")
+        Mark(0.0, math.log10(s.ceiling), f"Amdahl ceiling {n.speedup(s.ceiling)}", (x_range, y_range))
         if math.isfinite(s.ceiling)
         else None,
-        Mark(best[0], best[1], f"best {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)}"),
+        Mark(best[0], best[1], f"best {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)}", (x_range, y_range)),
         efficient,
         log2_ticks(int(s.gpus.min()), int(s.gpus.max()), n=n),
         log10_ticks(10 ** y_range[0], 10 ** y_range[1], n),

@@ -103,8 +103,10 @@ def speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Spe
         y_range,
         Series(x, alone, x_range, y_range),
         Series(x, combined, x_range, y_range) if combined is not None else None,
-        Mark(math.log10(k_now), s_now, f"k = {n.speedup(k_now)} → {n.speedup(s_now)}"),
-        Mark(0.0, ceiling, f"ceiling 1/(1−f) = {n.speedup(ceiling)}") if math.isfinite(ceiling) else None,
+        Mark(math.log10(k_now), s_now, f"k = {n.speedup(k_now)} → {n.speedup(s_now)}", (x_range, y_range)),
+        Mark(0.0, ceiling, f"ceiling 1/(1−f) = {n.speedup(ceiling)}", (x_range, y_range))
+        if math.isfinite(ceiling)
+        else None,
         log10_ticks(k_lo, k_hi, n),
         y_axis=f"{inputs.objective} speedup S" if inputs.objective else "End-to-end speedup S",
     )

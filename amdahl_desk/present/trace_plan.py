@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
+from ..model.names import name_key
 from ..model.profile import Component, Optimization, Profile
-from ..model.profile_rules import name_key
 from ..model.units import TimeUnit, convert
 from .numbers import POINT, Numbers
 from .tones import Sentence, Tone

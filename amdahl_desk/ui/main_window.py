@@ -9,21 +9,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
-    QGroupBox,
     QMainWindow,
     QMenu,
     QMessageBox,
     QScrollArea,
     QSplitter,
-    QTabBar,
-    QTableView,
     QTabWidget,
-    QVBoxLayout,
-    QWidget,
 )
 
 from ..files import READABLE
@@ -44,14 +39,15 @@ from .fit.fit_panel import FitPanel
 from .import_.trace_import import TRACE_FILTERS, TraceImport, may_be_dropped, route_drop
 from .menus import build_menus
 from .objectives.panel import ObjectivesPanel
-from .profile.component_table import PATH_COLUMNS, ComponentTableModel
+from .profile.component_table import ComponentTableModel
 from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
 from .profile.optimization_table import OptimizationTableModel
 from .profile.total_line import TotalLine
-from .results_pane import CHARTS_SIDE_BY_SIDE, ResultsPane
+from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
 from .whatif.trace_whatif import TraceWhatIf
+from .window_layout import build_layout, reset_layout
 
 if TYPE_CHECKING:
     from .compare.comparison_panel import ComparisonPanel
@@ -82,6 +78,13 @@ def undo_limit(settings: QSettings) -> int:
 
 class MainWindow(QMainWindow):
     """One document per window; its file handling and chart exports are controllers it composes."""
+
+    # The panes window_layout.build_layout makes.
+    left_tabs: QTabWidget
+    fit_page: LayoutFence
+    results_tabs: QTabWidget
+    _splitters: dict[str, QSplitter]
+    _settings_scroll: QScrollArea
 
     def __init__(self, fresh: bool = False) -> None:
         super().__init__()
@@ -144,62 +147,8 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     # -- layout ------------------------------------------------------------
-    def _group(self, title: str, widget: QWidget, extra: QWidget | None = None) -> QGroupBox:
-        box = QGroupBox(title)
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(widget)
-        if extra is not None:
-            layout.addWidget(extra)
-        return box
-
     def _build_layout(self) -> None:
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(self._group("Components — the measured profile", self.table, self.total_label))
-        left.addWidget(self._group("Optimizations — tick to include", self.optimizations))
-        scroll = QScrollArea()
-        scroll.setWidget(self.settings_panel)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        left.addWidget(self._group("Settings", scroll))
-        left.setStretchFactor(0, 5)
-        left.setStretchFactor(1, 3)
-        left.setStretchFactor(2, 0)
-        # Measured runs in a tab beside the profile: neither squeezes the other's tables.
-        # Each page behind a LayoutFence: a label changed inside (the total, a chart's title) lays out its
-        # page, not the tab widget, which would repaint the whole of itself.
-        self.left_tabs = QTabWidget()
-        self.left_tabs.addTab(LayoutFence(left), "Profile")
-        self.fit_page = LayoutFence(self.fit_panel)
-        self.left_tabs.addTab(self.fit_page, "Measurements")
-        self.left_tabs.addTab(LayoutFence(self.objectives_panel), "Objectives, load and cost")
-        self.left_tabs.setDocumentMode(True)
-        # The plan's results, and a comparison's tab beside them while one is open (no tab bar until then).
-        self.results_tabs = QTabWidget()
-        self.results_tabs.setDocumentMode(True)
-        self.results_tabs.setTabBarAutoHide(True)
-        self.results_tabs.setTabsClosable(True)
-        self.results_tabs.addTab(LayoutFence(self.results), "Plan")
-        self.results_tabs.tabBar().setTabButton(0, QTabBar.ButtonPosition.RightSide, None)
-        self.results_tabs.tabCloseRequested.connect(self._tab_close_requested)
-        main = QSplitter(Qt.Orientation.Horizontal)
-        main.addWidget(self.left_tabs)
-        main.addWidget(self.results_tabs)
-        main.setStretchFactor(0, 5)
-        main.setStretchFactor(1, 6)
-        for s in (left, main):
-            s.setChildrenCollapsible(False)
-        self.setCentralWidget(main)
-        self._splitters = {
-            "main": main,
-            "left": left,
-            "right": self.results,
-            "charts": self.results.top,
-            "wide": self.results.wide,
-            "measurements": self.fit_panel.splitter,
-        }
-        self._settings_scroll = scroll  # reset_layout gives the settings the height they need
-        self.resize(1600, 1000)
+        build_layout(self)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -415,69 +364,8 @@ class MainWindow(QMainWindow):
         else:
             QTimer.singleShot(0, self, lambda: self.files.open_path(chosen[0]))
 
-    def _table_heights(self, h: int) -> tuple[int, int]:
-        """What the components and optimizations boxes need to show every row (each at most a share of ``h``)."""
-
-        def need(view: QTableView, rows: int, extra: int) -> int:
-            row = view.verticalHeader().defaultSectionSize()
-            head = max(view.horizontalHeader().sizeHint().height(), view.horizontalHeader().minimumHeight())
-            total: int = head + row * rows + 2 * view.frameWidth() + extra + self.fontMetrics().height() + 22
-            return total
-
-        comp_rows = self.component_model.rowCount()
-        opt_rows = max(self.optimization_model.rowCount(), 1)
-        comp = need(self.table, comp_rows, self.total_label.sizeHint().height() + 8)
-        opt = need(
-            self.optimizations.view,
-            opt_rows,
-            self.optimizations.sizeHint().height() - self.optimizations.view.sizeHint().height(),
-        )
-        return comp, opt
-
     def reset_layout(self) -> None:
+        """The window's panes in the proportions its content asks for (View → Reset Layout)."""
         for name in self._splitters:
             self.settings.remove(f"window/{name}")
-        # Proportions of the window: the table gets what its columns need, the charts the rest.
-        w, h = max(self.width(), 800), max(self.height(), 500)
-        left = min(max(int(w * 0.47), 420), 900)
-        if not self.table.isColumnHidden(PATH_COLUMNS[0]):  # three more columns: more room, the charts' allowing
-            wide = w - left >= CHARTS_SIDE_BY_SIDE[0]  # then they stay side by side
-            left = max(left, min(int(w * 0.53), w - CHARTS_SIDE_BY_SIDE[0] - 20 if wide else w))
-        # The settings get their whole height (no scrolling) when the window has room for it.
-        scroll = self._settings_scroll
-        content = self.settings_panel  # the scroll area's widget
-        width = scroll.viewport().width()
-        layout = content.layout()
-        fits = layout is not None and layout.hasHeightForWidth() and width > 0
-        needed = layout.totalHeightForWidth(width) if layout is not None and fits else -1
-        needed = max(needed, content.minimumSizeHint().height())
-        frame = self._splitters["left"].sizes()[2] - scroll.viewport().height() if scroll.isVisible() else 0
-        frame = frame if 0 < frame < 100 else self.fontMetrics().height() + 24  # group title and margins
-        settings_need = needed + frame + 2
-        # The tables get the rows they hold (up to a share of the window), the settings what is left (they
-        # scroll below their height); the rest of the tables' rows scroll.
-        column = self._splitters["left"].height() - 2 * self._splitters["left"].handleWidth()
-        room = column if column > 200 else h - 110  # the menu, the tab bar and the status bar take the rest
-        comp_need, opt_need = self._table_heights(room)
-        comp, opt = min(comp_need, int(room * 0.45)), min(opt_need, int(room * 0.3))
-        settings = max(min(settings_need, room - comp - opt), min(settings_need, 150))
-        spare = room - comp - opt - settings
-        if spare > 0:  # room over: the checklist's rows first, then the components table (a profile grows rows)
-            more = min(spare, max(opt_need - opt, 0))
-            opt, comp = opt + more, comp + spare - more
-        elif spare < 0:  # too little: the two tables give way alike, down to a few rows each
-            comp, opt = max(comp + spare * comp // (comp + opt), 120), max(opt + spare * opt // (comp + opt), 100)
-        # The answer (picker, summary, objectives table, load and cost sentences) gets the height its content
-        # asks for, leaving the charts at least 45% of the window; it scrolls beyond that.
-        answer = self.results.answer_height(h)
-        sizes = {
-            "main": [left, w - left],
-            "left": [comp, opt, settings],
-            "right": [answer, h - answer],
-            "charts": [(w - left) // 2] * 2,
-            "wide": [int(h * 0.4), int(h * 0.4)],
-            "measurements": [int(h * 0.27), int(h * 0.26), int(h * 0.47)],
-        }
-        for name, splitter in self._splitters.items():
-            splitter.setSizes(sizes[name])
-        self.results.reflow()
+        reset_layout(self)

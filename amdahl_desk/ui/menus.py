@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
@@ -30,6 +31,18 @@ class Menus:
     export_comparison_action: QAction
 
 
+# The bundled examples, as File → Open Example offers them (each opens as an untitled copy).
+EXAMPLES = (
+    ("training-iteration.xlsx", "&Training Iteration", "A training step on 8 GPUs: reduced precision, kernels, sync"),
+    ("llm-request.xlsx", "&LLM Request", "A request's latency: prefill and decode, TTFT and ITL, load and cost"),
+    (
+        "llm-request-after.xlsx",
+        "LLM Request, &After the Change",
+        "The same request measured after faster decode: open the LLM request, then Compare With… this",
+    ),
+)
+
+
 def build_menus(window: MainWindow) -> Menus:
     bar, files, exports, table = window.menuBar(), window.files, window.exports, window.table
     file = bar.addMenu("&File")
@@ -43,9 +56,13 @@ def build_menus(window: MainWindow) -> Menus:
     )
     recent_menu = file.addMenu("Open &Recent")
     recent_menu.aboutToShow.connect(lambda: files.fill_recent(recent_menu))
-    window._action(
-        file, "Open &Example", lambda: files.open_path(example_path()), None, "Open the bundled training example"
-    )
+    examples = file.addMenu("Open &Example")
+
+    def opener(name: str) -> Callable[[], object]:
+        return lambda: files.open_path(example_path(name))
+
+    for name, title, tip in EXAMPLES:
+        window._action(examples, title, opener(name), None, tip)
     import_action = window._action(
         file,
         "&Import Profile…",

@@ -97,9 +97,48 @@ def huge_honest_sheet(target: Path, rows: int) -> Path:
     return write_members(target, parts)
 
 
+def nested(depth: int, tag: bytes = b"x", close: bool = True) -> bytes:
+    """``depth`` elements inside each other (closed, or left open as a truncated file leaves them)."""
+    return (b"<" + tag + b">") * depth + (b"</" + tag + b">") * (depth if close else 0)
+
+
+# Where deep nesting goes: (part, the text it follows), in the parts a workbook reader parses.
+NEST_AT = [
+    ("xl/worksheets/sheet1.xml", b"<sheetData>"),
+    ("xl/worksheets/sheet1.xml", b'<row r="2" spans="1:7">'),
+    ("xl/worksheets/sheet1.xml", b"<v>100</v>"),
+    ("xl/worksheets/sheet1.xml", b'<c r="B2"><v>'),
+    ("xl/sharedStrings.xml", b"<si>"),
+    ("xl/styles.xml", b"<numFmts"),
+    ("xl/styles.xml", b"<cellXfs"),
+    ("xl/workbook.xml", b"<sheets>"),
+    ("xl/_rels/workbook.xml.rels", b"<Relationships"),
+    ("[Content_Types].xml", b"<Types"),
+]
+
+
+def nest_in(parts: dict[str, bytes], part: str, after: bytes, depth: int, close: bool = True) -> dict[str, bytes]:
+    """``parts`` with ``depth`` nested elements put after the first ``after`` in ``part`` (after its tag ends)."""
+    new = dict(parts)
+    xml = new[part]
+    at = xml.find(after)
+    if at < 0:
+        at = xml.rfind(b"</")
+    else:
+        at += len(after)
+        if not after.endswith(b">"):
+            at = xml.index(b">", at) + 1
+    new[part] = xml[:at] + nested(depth, close=close) + xml[at:]
+    return new
+
+
 def mutate(data: bytes, parts: dict[str, bytes], rng: random.Random) -> tuple[str, bytes | dict[str, bytes]]:
-    """One random damage: flipped bytes, truncation, a deleted part, mangled XML, or a cell of the wrong type."""
-    kind = rng.choice(["flip", "truncate", "delete", "mangle", "cell"])
+    """One random damage: flipped bytes, truncation, a deleted part, mangled XML, a cell of the wrong type,
+    or elements nested thousands deep in a part the reader parses."""
+    kind = rng.choice(["flip", "truncate", "delete", "mangle", "cell", "nest"])
+    if kind == "nest":
+        part, after = rng.choice(NEST_AT)
+        return kind, nest_in(parts, part, after, rng.choice([1_000, 20_000, 200_000]), close=rng.random() < 0.7)
     if kind == "flip":
         out = bytearray(data)
         for _ in range(rng.randint(1, 20)):

@@ -15,10 +15,12 @@ from amdahl_desk.model import ProfileError
 
 from .hostile import (
     BILLION_LAUGHS,
+    NEST_AT,
     huge_honest_sheet,
     lying_bomb,
     members,
     mutate,
+    nest_in,
     valid_workbook,
     with_dtd,
     write_members,
@@ -112,6 +114,35 @@ def test_formula_with_saved_value_is_read(tmp_path):
 
     fixture = Path(__file__).parent / "fixtures" / "training-seconds-libreoffice.xlsx"
     assert load_profile(fixture).warnings == []
+
+
+@pytest.mark.parametrize(("part", "after"), NEST_AT, ids=[f"{p}:{a.decode()}" for p, a in NEST_AT])
+@pytest.mark.parametrize("close", [True, False], ids=["closed", "left open"])
+def test_xml_nested_200000_deep_in_any_part(tmp_path, part, after, close):
+    """Read or refused with the core's error, in bounded time: never a RecursionError or a hang."""
+    parts = nest_in(members(valid_workbook(tmp_path / "ok.xlsx")), part, after, 200_000, close)
+    path = write_members(tmp_path / "nested.xlsx", parts)
+    start = time.monotonic()
+    try:
+        load_profile(path)
+    except ProfileError as exc:
+        assert str(exc).startswith("nested.xlsx: ") and len(str(exc)) < 2_000, str(exc)[:300]
+    assert time.monotonic() - start < 20
+
+
+def test_a_formula_nested_100000_deep_is_refused_in_a_short_message(tmp_path):
+    parts = members(valid_workbook(tmp_path / "ok.xlsx"))
+    deep = b"(" * 100_000 + b"1" + b")" * 100_000
+    parts["xl/worksheets/sheet1.xml"] = parts["xl/worksheets/sheet1.xml"].replace(
+        b"<v>100</v>", b"<f>" + deep + b"</f><v>100</v>", 1
+    )
+    path = write_members(tmp_path / "deep-formula.xlsx", parts)
+    start = time.monotonic()
+    with pytest.raises(
+        ProfileError, match=r"Components!B2: holds the formula =\(+…, which Amdahl Desk cannot compute"
+    ) as caught:
+        load_profile(path)
+    assert len(str(caught.value)) < 1_000 and time.monotonic() - start < 20
 
 
 FUZZ_ITERATIONS = int(os.environ.get("AMDAHL_FUZZ_ITERATIONS", "150"))

@@ -38,6 +38,9 @@ def test_defaults_are_off():
         ({"gpu_price_per_hour": -2.5}, "gpu_price_per_hour"),
         ({"watts_per_gpu": -700.0}, "watts_per_gpu"),
         ({"energy_price_per_kwh": math.inf}, "energy_price_per_kwh"),
+        ({"plan_confidence": 0.0}, "plan_confidence"),
+        ({"plan_confidence": 1.2}, "plan_confidence"),
+        ({"plan_confidence": math.nan}, "plan_confidence"),
     ],
 )
 def test_each_bad_value_is_located(changes, field):
@@ -59,6 +62,7 @@ def test_every_field_but_currency_has_a_row():
         "gpu_price_per_hour",
         "watts_per_gpu",
         "energy_price_per_kwh",
+        "plan_confidence",
     ]
     assert set(SETTING_PARSERS) == {r.field for r in SETTING_ROWS}
 
@@ -91,9 +95,10 @@ positive = st.floats(1e-6, 1e9)
     st.sampled_from(["", "$", "EUR", "€"]),
     st.none() | st.floats(0, 1e5),
     st.none() | st.floats(0, 10),
+    st.floats(1e-9, 1.0) | st.sampled_from([0.8, 0.95, 1.0, 0.5, 1 / 3]),
 )
-def test_settings_round_trip_through_sheet_text(rate, servers, objective, price, currency, watts, energy):
+def test_settings_round_trip_through_sheet_text(rate, servers, objective, price, currency, watts, energy, level):
     if price is None and energy is None:
         currency = ""  # with no price written, there is nowhere to keep a currency
-    s = LoadCostSettings(rate, servers, objective, price, currency, watts, energy)
+    s = LoadCostSettings(rate, servers, objective, price, currency, watts, energy, level)
     assert read_back(setting_texts(s)) == s

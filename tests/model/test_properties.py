@@ -104,7 +104,7 @@ def test_the_column_check_of_a_big_table_finds_what_the_row_check_finds(odd, siz
     rows = [(f"c{i}", float(i)) for i in range(size)]
     for name, time in odd:
         rows[rng.randrange(size)] = (name or "", time)
-    comps = [tuple.__new__(Component, (n, t, Scaling.SERIAL, "", "", ())) for n, t in rows]
+    comps = [tuple.__new__(Component, (n, t, Scaling.SERIAL, "", "", (), False, None, None)) for n, t in rows]
     fast_index: dict[str, int] = {}
     fast = profile_rules.component_problems(comps, fast_index)
     with pytest.MonkeyPatch.context() as patch:

@@ -71,7 +71,7 @@ def inputs_for(profile: Profile) -> ChartInputs:
         analysis = analyse(profile)
     except ProfileError:
         return ChartInputs(profile, None)
-    after = Profile([c._replace(time=c.time * 0.8) for c in profile.components], [], profile.settings, profile.unit)
+    after = Profile([c.with_time(c.time * 0.8) for c in profile.components], [], profile.settings, profile.unit)
     trace = linked_figures(profile) if profile.settings.trace_source else None
     return ChartInputs(profile, analysis, 0, fit_measurements(RUNS), compare(profile, after), trace=trace)
 

@@ -216,3 +216,22 @@ def test_a_trace_nested_too_deep_is_refused_at_its_byte_not_as_unexpected(window
     assert "unexpected" not in message and "recursion" not in message
     assert "Traceback" not in caplog.text
     assert window.doc.profile.components == before
+
+
+@pytest.mark.parametrize("suffix", [".nsys-rep", ".qdrep", ".speedscope"])
+def test_a_dropped_file_is_what_the_files_layer_says_it_is(window, qtbot, tmp_path, suffix):
+    """A dropped Nsight Systems report goes to the trace import (which says what to do with it), as
+    ``files.is_trace`` and the command line take it, never to the workbook reader."""
+    from amdahl_desk.files import is_trace
+    from amdahl_desk.ui.import_.trace_import import may_be_dropped, route_drop
+
+    path = tmp_path / f"run{suffix}"
+    path.write_bytes(b"\x00binary report\x00" if suffix != ".speedscope" else b"{}")
+    assert is_trace(path) and may_be_dropped(path) and route_drop([path]) == ("import", [path])
+    before = window.doc.profile
+    drop(window, path)
+    qtbot.waitUntil(lambda: bool(window.errors))
+    if suffix != ".speedscope":
+        assert "Nsight Systems report" in window.errors[-1] and "nsys stats" in window.errors[-1]
+    assert "xlsx" not in window.errors[-1] and window.doc.profile is before
+    qtbot.waitUntil(lambda: window.trace_import.dialog is None)

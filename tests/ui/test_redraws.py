@@ -267,7 +267,7 @@ def test_an_edit_that_moves_no_bar_keeps_the_bars_and_one_that_does_draws_them(w
         assert model.setData(model.index(0, TIME), time)  # the first of the components drawn by name
         window.drawn()
         assert chart.bars.opts["width"] is drawn
-        assert chart.drawn.baseline_text.replace("\u202f", " ").startswith(f"20,00{int(time) - 10}")
+        assert chart.totals[0].toPlainText().replace("\u202f", " ").startswith(f"20,00{int(time) - 10}")
     assert model.setData(model.index(0, TIME), "14")  # 4 ms from what was drawn
     window.drawn()
     widths = chart.bars.opts["width"]

@@ -59,7 +59,7 @@ def test_type_a_time_and_enter_commits_and_moves_down(window, qtbot):
     # the charts follow: the breakdown's total label and the summary show the new numbers
     window.drawn()
     assert window.summary.new_time.caption.text() == "new time (baseline 700 ms)"
-    assert "700 ms" in window.breakdown.drawn.baseline_text
+    assert "700 ms" in window.breakdown.totals[0].toPlainText()
 
 
 def test_unit_typed_with_non_ascii_mu(window, qtbot):

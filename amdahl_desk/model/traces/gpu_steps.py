@@ -10,7 +10,7 @@ from ..profile import Scaling
 from .errors import TraceError
 from .events import TraceEvents
 from .gpu import GpuSplit, devices, mean_split, split_device
-from .result import ImportedComponent, Notes
+from .result import ImportedComponent, Notes, with_range
 from .steps import Step, gpu_step_windows, with_gpu_stretches
 
 MS_PER_US = 1e-3
@@ -46,13 +46,24 @@ def gpu_split(
         return None
     if total:
         return split_device(events, device).scaled(MS_PER_US)
-    windows = gpu_step_windows(events, all_steps, device)
-    per_step = [split_device(events, device, w) for s, w in zip(all_steps, windows, strict=True) if s in kept and w]
+    per_step = _per_step(events, all_steps, kept, device)
     _warn_far_stretches(all_steps, kept, notes)
     if not per_step:
         notes.add("no GPU event could be matched to a step through its launch; the GPU split is of the whole trace")
         return split_device(events, device).scaled(MS_PER_US)
     return mean_split(per_step).scaled(MS_PER_US)
+
+
+def _per_step(events: TraceEvents, all_steps: list[Step], kept: list[Step], device: int) -> list[GpuSplit]:
+    windows = gpu_step_windows(events, all_steps, device)
+    return [split_device(events, device, w) for s, w in zip(all_steps, windows, strict=True) if s in kept and w]
+
+
+def gpu_step_splits(events: TraceEvents, all_steps: list[Step], kept: list[Step], device: int | None) -> list[GpuSplit]:
+    """Each kept step's own split of its stretch (ms), for the rows' fastest and slowest step; [] without a device."""
+    if device is None:
+        return []
+    return [p.scaled(MS_PER_US) for p in _per_step(events, all_steps, kept, device)]
 
 
 def _warn_far_stretches(all_steps: list[Step], kept: list[Step], notes: Notes) -> None:
@@ -131,9 +142,21 @@ def gpu_step_note(gpu: GpuSplit, kept: Sequence[Step], notes: Notes) -> None:
         )
 
 
-def gpu_components(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
+def gpu_components(gpu: GpuSplit, steps: Sequence[GpuSplit] = ()) -> tuple[ImportedComponent, ...]:
     """The four rows of a GPU's timeline. Communication is known (the kernels are NCCL/RCCL); the other classes
-    are guesses: whether compute divides among more GPUs, and what idle time waits for, the trace cannot say."""
+    are guesses: whether compute divides among more GPUs, and what idle time waits for, the trace cannot say.
+    ``steps``: each step's own split, for each row's fastest and slowest step (two or more)."""
+    rows = _gpu_rows(gpu)
+    if len(steps) < 2:
+        return rows
+    fields = ("compute", "exposed_communication", "memory", "idle")
+    return tuple(
+        with_range(row, (min(getattr(s, f) for s in steps), max(getattr(s, f) for s in steps)))
+        for row, f in zip(rows, fields, strict=True)
+    )
+
+
+def _gpu_rows(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
     d = gpu.device
     compute_why = "GPU work is assumed to divide among GPUs"
     return (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,28 +59,40 @@ def context_annotations(events: TraceEvents, steps: Sequence[Window]) -> np.ndar
 
 
 def annotation_parts(
-    events: TraceEvents, thread: int, windows: Sequence[Window], steps: Sequence[Window] = ()
+    events: TraceEvents,
+    thread: int,
+    windows: Sequence[Window],
+    steps: Sequence[Window] = (),
+    each: list[dict[str, float]] | None = None,
 ) -> list[Part]:
     """Outermost ``record_function`` annotations on ``thread`` inside each window (nested ones belong to their
     parent), clipped to the window and summed over the windows; plus ``Unattributed`` for the rest.
 
     Each instant of a window goes to the outermost annotation running then, so the rows add up to the window
     even when annotations overlap without nesting. Annotations that contain a whole step of ``steps`` are
-    context, not phases: the phases inside them are counted.
+    context, not phases: the phases inside them are counted. ``each``, when given, gets each window's own times
+    by name (Unattributed included), in the windows' order.
     """
     kind_mask = (events.cpu_kind == CPU_ANNOTATION) & ~context_annotations(events, steps)
     totals: dict[str, float] = defaultdict(float)
     covered = 0.0
     for start, end in windows:
         outer_end = start
-        for r in _rows_in(events, thread, (start, end), kind_mask):
-            stop = min(float(events.cpu_ts[r] + events.cpu_dur[r]), end)
+        own: dict[str, float] = defaultdict(float)
+        rows = _rows_in(events, thread, (start, end), kind_mask)
+        begins = events.cpu_ts[rows]
+        stops = np.minimum(begins + events.cpu_dur[rows], end).tolist()
+        for began, stop, name in zip(begins.tolist(), stops, events.cpu_name[rows].tolist(), strict=True):
             if stop <= outer_end:
                 continue  # nested in the outermost annotation running at its start
-            t = stop - max(float(events.cpu_ts[r]), outer_end)
+            t = stop - max(began, outer_end)
             outer_end = stop
-            totals[events.names[events.cpu_name[r]]] += t
+            own[events.names[name]] += t
+        for name, t in own.items():
+            totals[name] += t
             covered += t
+        if each is not None:
+            each.append({**own, UNATTRIBUTED: max(end - start - sum(own.values()), 0.0)})
     length = sum(end - start for start, end in windows)
     parts = [Part(name, t, "annotation", f'record_function "{name}"') for name, t in totals.items()]
     parts.append(Part(UNATTRIBUTED, max(length - covered, 0.0), "annotation", "time in no annotation"))
@@ -122,10 +134,17 @@ def owned_times(ts: Sequence[float], stop: Sequence[float], end: float) -> list[
     return own
 
 
-def op_parts(events: TraceEvents, thread: int, windows: Sequence[Window], steps: Sequence[Window] = ()) -> list[Part]:
+def op_parts(
+    events: TraceEvents,
+    thread: int,
+    windows: Sequence[Window],
+    steps: Sequence[Window] = (),
+    each: list[dict[str, float]] | None = None,
+) -> list[Part]:
     """Every CPU event on ``thread`` by self time (the instants at which it is the innermost event running),
     summed by name over the windows; the time in no event is ``Unattributed``, so the rows add up to the windows.
-    Annotations that contain a whole step of ``steps`` are context: their time in no op is ``Unattributed``."""
+    Annotations that contain a whole step of ``steps`` are context: their time in no op is ``Unattributed``.
+    ``each``, when given, gets each window's own times by name (Unattributed included), in the windows' order."""
     kind_mask = (events.cpu_kind != CPU_STEP) & ~context_annotations(events, steps)
     self_time: dict[int, float] = defaultdict(float)
     kinds: dict[int, int] = {}
@@ -138,9 +157,13 @@ def op_parts(events: TraceEvents, thread: int, windows: Sequence[Window], steps:
         for r, n in zip(rows.tolist(), names, strict=True):
             kinds.setdefault(n, int(events.cpu_kind[r]))
         own = owned_times(ts, stop, end)
+        window: dict[str, float] = defaultdict(float)
         for n, t in zip(names, own, strict=True):
             self_time[n] += t
+            window[events.names[n]] += t
         covered += sum(own)
+        if each is not None:
+            each.append({**window, UNATTRIBUTED: max(end - start - sum(own), 0.0)})
     length = sum(end - start for start, end in windows)
     kind_names = {0: "op", 1: "annotation", 3: "runtime"}
     parts = [
@@ -160,3 +183,38 @@ def top_parts(parts: Sequence[Part], top: int | None, keep: Sequence[str] = (UNA
     rest = ranked[top:]
     other = Part(OTHER, sum(p.time for p in rest), rest[0].group, f"{len(rest)} more, each smaller than the rows above")
     return ranked[:top] + [other] + kept
+
+
+Grouping = Callable[[TraceEvents, int, Sequence[Window], Sequence[Window], list[dict[str, float]] | None], list[Part]]
+Spread = dict[str, tuple[float, float]]  # name → (fastest, slowest) over the windows, in the parts' unit
+
+
+def parts_by_window(
+    grouping: Grouping,
+    events: TraceEvents,
+    thread: int,
+    windows: Sequence[Window],
+    steps: Sequence[Window] = (),
+) -> tuple[list[Part], list[dict[str, float]]]:
+    """The parts of ``grouping`` summed over ``windows``, and each window's own times by name, so that each part's
+    fastest and slowest window can be told (see :func:`spread_of`). One pass: the grouping notes each window's
+    times as it adds them up."""
+    each: list[dict[str, float]] = []
+    parts = grouping(events, thread, windows, steps, each)
+    return parts, each if len(windows) >= 2 else []
+
+
+def spread_of(kept: Sequence[Part], times: Sequence[dict[str, float]], scale: float) -> Spread:
+    """Each kept part's fastest and slowest window (× ``scale``): a part absent from a window took 0 there, and
+    ``Other`` is, window by window, the sum of every part not kept."""
+    if not times:
+        return {}
+    names = {p.name for p in kept}
+    spread: Spread = {}
+    for p in kept:
+        if p.name == OTHER and OTHER not in times[0]:
+            values = [sum(t for n, t in window.items() if n not in names) for window in times]
+        else:
+            values = [window.get(p.name, 0.0) for window in times]
+        spread[p.name] = (min(values) * scale, max(values) * scale)
+    return spread

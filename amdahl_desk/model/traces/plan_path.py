@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..names import name_key
 from ..profile import Optimization
-from ..profile_rules import name_key
 from .component_events import component_masks
 from .critical_path import Schedule
 from .events import FloatArray

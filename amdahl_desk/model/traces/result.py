@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from ..names import name_key, one_line
 from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
-from ..profile_rules import name_key, one_line
 from ..units import TimeUnit
 from .gpu import GpuSplit
 from .names import classify
@@ -92,6 +92,9 @@ class ImportedComponent:
     events: str = ""
     gpu_time: float | None = None
     path_time: float | None = None
+    # The fastest and slowest step's time (None: one step, or the whole trace): the component's Time low and high.
+    time_low: float | None = None
+    time_high: float | None = None
 
     @classmethod
     def named(
@@ -142,6 +145,8 @@ class ImportResult:
                 c.group,
                 f"{c.source} (from {self.source})".strip(),
                 scaling_guessed=c.guessed,
+                time_low=_range(max(c.time, 0.0), c.time_low, c.time_high)[0],
+                time_high=_range(max(c.time, 0.0), c.time_low, c.time_high)[1],
             )
             for c in self.components
         ]
@@ -248,3 +253,18 @@ def unique_names(names: Iterable[str], limit: int = 120) -> list[str]:
         seen.add(name_key(candidate))
         out.append(candidate)
     return out
+
+
+def _range(time: float, low: float | None, high: float | None) -> tuple[float | None, float | None]:
+    """A step spread as a time range that holds the mean time (rounding may put the mean a hair outside), or no
+    range when every step took the same."""
+    if low is None or high is None or not high > low:
+        return None, None
+    return min(max(low, 0.0), time), max(high, time)
+
+
+def with_range(component: ImportedComponent, spread: tuple[float, float] | None) -> ImportedComponent:
+    """``component`` with the time of its fastest and slowest step (``spread``; None: no steps to tell)."""
+    if spread is None:
+        return component
+    return replace(component, time_low=spread[0], time_high=spread[1])

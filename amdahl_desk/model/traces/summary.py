@@ -11,10 +11,20 @@ from ..units import TimeUnit
 from .dependencies import DependencyColumns, GraphTrace
 from .errors import TraceError
 from .events import CPU_ANNOTATION, TraceEvents
-from .gpu_steps import chosen_device, gpu_components, gpu_split, gpu_step_note, steps_with_gpu
-from .grouping import OTHER, UNATTRIBUTED, Part, Window, annotation_parts, op_parts, top_parts
+from .gpu_steps import chosen_device, gpu_components, gpu_split, gpu_step_note, gpu_step_splits, steps_with_gpu
+from .grouping import (
+    OTHER,
+    UNATTRIBUTED,
+    Part,
+    Window,
+    annotation_parts,
+    op_parts,
+    parts_by_window,
+    spread_of,
+    top_parts,
+)
 from .import_paths import enrich, grouping_text, part_events
-from .result import ImportedComponent, ImportOptions, ImportResult, Notes, RankInfo, StepInfo, unique_names
+from .result import ImportedComponent, ImportOptions, ImportResult, Notes, RankInfo, StepInfo, unique_names, with_range
 from .steps import Step, find_steps, main_thread
 
 MS_PER_US = 1e-3
@@ -143,20 +153,25 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
     if group_by == "gpu":
         if gpu is None:
             raise TraceError("the trace has no GPU events (kernels, memcpy, memset); group by annotation or op instead")
-        components = gpu_components(gpu)
+        components = gpu_components(gpu, [] if total else gpu_step_splits(events, all_steps, steps, device))
     else:
         if thread is None:
             raise TraceError("the trace has no CPU events to group")
         step_windows = [(s.start, s.end) for s in all_steps]
         grouping = annotation_parts if group_by == "annotation" else op_parts
-        parts = grouping(events, thread, windows, step_windows)
+        parts, by_step = parts_by_window(grouping, events, thread, windows, step_windows)
         parts = top_parts([Part(p.name, p.time / n * MS_PER_US, p.group, p.source) for p in parts], options.top)
+        spread = spread_of(parts, by_step, MS_PER_US)
         names = unique_names(p.name for p in parts)
         components = tuple(
-            ImportedComponent.named(name, p.time, p.name, p.group, p.source, events=_events(group_by, p))
+            with_range(
+                ImportedComponent.named(name, p.time, p.name, p.group, p.source, events=_events(group_by, p)),
+                spread.get(p.name),
+            )
             for name, p in zip(names, parts, strict=True)
         )
-    step_infos = tuple(_info(s, s not in steps) for s in all_steps) if all_steps else None
+    kept = {id(s) for s in steps}  # by identity: comparing steps field by field made this quadratic in steps
+    step_infos = tuple(_info(s, id(s) not in kept) for s in all_steps) if all_steps else None
     step_time = None if not steps else sum(s.duration for s in steps) / len(steps) * MS_PER_US
     if group_by == "gpu" and gpu is not None and step_time and not total:
         gpu_step_note(gpu, steps, notes)

@@ -10,6 +10,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ...present.axes import plotted_tick
 from ...present.chart_parts import LegendEntry
 from ...present.text import NBSP
 from ..core.layout_fence import FixedHeightHolder
@@ -51,17 +52,9 @@ def localize_ticks(axis: pg.AxisItem) -> None:
 
     def tick_strings(values: list[float], scale: float, spacing: float) -> list[str]:
         n = locale_numbers()
-        return [n.message(_grouped(text)) for text in model_strings(values, scale, spacing)]
+        return [plotted_tick(text, n) for text in model_strings(values, scale, spacing)]
 
     axis.tickStrings = tick_strings
-
-
-def _grouped(text: str) -> str:
-    """pyqtgraph's "2500" as the views write it: "2,500" (its fractions and exponents as they are)."""
-    digits = text.lstrip("-−")
-    if len(digits) >= 4 and digits.isdigit():
-        return text[: len(text) - len(digits)] + f"{int(digits):,}"
-    return text
 
 
 def set_line_text(line: pg.InfiniteLine, text: str) -> None:

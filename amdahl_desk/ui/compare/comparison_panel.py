@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.comparison import Comparison, Continued, Status
+from ...model.comparison import Comparison, Continued, PlanVerdict, Status
 from ...model.errors import ProfileError
 from ...model.units import format_percent, format_speedup, format_time
 from ...present.comparison import plan_verdict
@@ -260,7 +260,7 @@ class ComparisonPanel(QWidget):
                 f"The plan promised {format_time(c.before_total, unit)} → {format_time(c.predicted_total, unit)}"
             )
         )
-        ok = c.shortfall <= 1e-9 * max(c.predicted_total, 1.0)
+        ok = c.verdict.delivered
         self.measured.set(format_speedup(c.measured_speedup), "measured", "#1a6e2e" if ok else "#b35c00")
         self.measured.setToolTip(
             localize_numbers(
@@ -269,7 +269,7 @@ class ComparisonPanel(QWidget):
             )
         )
         verdict = plan_verdict(c)
-        if verdict == "exactly as planned":
+        if c.verdict is PlanVerdict.AS_PLANNED:
             self.gap.set("0", verdict)
         else:
             self.gap.set(format_time(abs(c.shortfall), unit), verdict.split(" ", 2)[-1])

@@ -26,6 +26,7 @@ from ...model.analysis import Analysis, analyse
 from ...model.errors import Problem, ProfileError
 from ...model.fit import FitResult, fit_measurements
 from ...model.measurements import Measurements
+from ...model.names import name_key
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings, component_problems
 from ...model.units import TimeUnit
@@ -309,7 +310,7 @@ class Document(QObject):
         problems = [replace(p, row=row + (p.row or 0)) for p in component_problems(components)]
         index = self.profile.name_index()
         for i, comp in enumerate(components):
-            other = index.get(comp.name.casefold(), -1)
+            other = index.get(name_key(comp.name), -1)
             if comp.name and other >= 0:
                 problems.append(
                     Problem(

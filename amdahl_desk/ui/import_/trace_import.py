@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
+from ...files import Kind, classify, is_trace
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 
@@ -24,9 +25,6 @@ TRACE_FILTERS = (
     "Profiler files (*.json *.json.gz *.gz *.csv);;PyTorch / Kineto traces (*.json *.json.gz);;"
     "speedscope profiles (*.json);;Nsight Systems stats reports (*.csv);;All files (*)"
 )
-PROFILE_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".tsv", ".txt")
-TABLE_SUFFIXES = (".csv",)  # a components table, or an nsys report: told by the content
-TRACE_SUFFIXES = (".json", ".gz")
 
 
 class ImportPrompts(Protocol):
@@ -45,8 +43,7 @@ Apply = Callable[[Profile, Path, str], None]
 
 def may_be_dropped(path: Path) -> bool:
     """Worth accepting while dragging (no file is read yet): a folder, a profile or a profiler's file."""
-    name = path.name.lower()
-    return path.is_dir() or name.endswith(PROFILE_SUFFIXES + TABLE_SUFFIXES + TRACE_SUFFIXES)
+    return classify(path, look_inside=False) is not Kind.UNKNOWN
 
 
 def route_drop(paths: Sequence[Path]) -> tuple[str, list[Path]]:
@@ -57,23 +54,9 @@ def route_drop(paths: Sequence[Path]) -> tuple[str, list[Path]]:
     """
     if not paths:
         return "", []
-    if all(_is_trace(p) for p in paths):
+    if all(is_trace(p) for p in paths):
         return "import", list(paths)
     return "open", [paths[0]]
-
-
-def _is_trace(path: Path) -> bool:
-    name = path.name.lower()
-    if path.is_dir() or name.endswith(TRACE_SUFFIXES):
-        return True
-    if name.endswith(TABLE_SUFFIXES):
-        from ...files.traces import NSYS, TraceError, detect_format
-
-        try:
-            return detect_format(path) == NSYS
-        except (TraceError, OSError):
-            return False
-    return False
 
 
 class TraceImport(QObject):

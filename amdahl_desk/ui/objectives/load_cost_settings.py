@@ -11,11 +11,13 @@ from typing import Any, cast
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from ...model.errors import ProfileError
-from ...model.load_settings import SETTING_PARSERS, SETTING_ROWS, setting_texts
+from ...model.load_settings import LOAD_AND_COST, SETTING_PARSERS, SETTING_ROWS
 from ...model.numbers import ParseError
+from ...model.profile import Settings
 from ...model.quantities import same_currency
+from ...present.cells import settings_fields
 from ..core.document import Document
-from ..core.locale_text import localize_numbers
+from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 
 _BAD = "QLineEdit { border: 2px solid #c0392b; }"
@@ -26,6 +28,7 @@ PLACEHOLDERS = {
     "gpu_price_per_hour": "$2.50, 2.5 EUR",
     "watts_per_gpu": "700 W (optional)",
     "energy_price_per_kwh": "0.12 (optional)",
+    "plan_confidence": "80%",
 }
 
 
@@ -40,6 +43,8 @@ class LoadCostSettings(QWidget):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for row in SETTING_ROWS:
+            if row.section != LOAD_AND_COST:
+                continue  # the plans' settings belong with the plans
             edit = QLineEdit(self)
             edit.setObjectName(row.field)
             edit.setPlaceholderText(PLACEHOLDERS.get(row.field, ""))
@@ -77,7 +82,8 @@ class LoadCostSettings(QWidget):
 
     def refresh(self) -> None:
         """Show the settings as the document has them (a field being refused keeps its text)."""
-        texts = {name: localize_numbers(text) for name, text in setting_texts(self.doc.profile.settings).items()}
+        profile = self.doc.profile
+        texts = settings_fields(profile.settings, profile.unit, locale_numbers())
         for name, edit in self.fields.items():
             if not self.messages[name].isHidden():
                 continue
@@ -93,8 +99,7 @@ class LoadCostSettings(QWidget):
         changes: dict[str, Any]
         try:
             if not text:
-                defaults = {"servers": 1, "load_objective": "End to end"}
-                changes = {name: defaults.get(name)}
+                changes = {name: getattr(Settings(), name)}  # an emptied field is back at its default
             else:
                 value = SETTING_PARSERS[name](text, locale_decimal())
                 if name == "gpu_price_per_hour":

@@ -11,8 +11,9 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from ...model.errors import ProfileError
 from ...model.objective_specs import ObjectiveSpec
-from ...model.units import ParseError, format_number
+from ...model.units import ParseError
 from ...model.values import parse_target_time
+from ...present.cells import time_cell
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
 
@@ -70,7 +71,7 @@ class ObjectivesSheetModel(QAbstractTableModel):
             if col == NAME:
                 return spec.name
             if col == TARGET:
-                return "" if spec.target_time is None else format_number(spec.target_time)
+                return "" if spec.target_time is None else time_cell(spec.target_time)
             return spec.notes
         if role == Qt.ItemDataRole.TextAlignmentRole and col == TARGET:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -15,7 +15,6 @@ from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import INK, RED, SCREEN, Style
-from ..core.text_widths import TextWidths
 
 
 class BreakdownChart(ChartFrame[BreakdownView]):
@@ -32,14 +31,21 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         item.vb.sigResized.connect(lambda _vb: self._place())
         self.labels: list[pg.TextItem] = []
         self.target = self.marker_line(90, RED, Qt.PenStyle.DashLine, 0.97, (0.5, 0))
-        # Each bar's total under its name at the left: the plot's width is all the data's (a total beyond
-        # the bar's end took up to half of a slide's narrow chart).
-        item.getAxis("left").setTickFont(style.font(1.1, bold=True))
+        left = item.getAxis("left")
+        left.setTicks([[(1.0, "Baseline"), (0.0, "After")]])
+        left.setTickFont(style.font(1.1, bold=True))
+        # Each bar's total just above its end, inside the data's width: a total beyond the bar's end took up to
+        # half of a slide's narrow chart. A white ground keeps it readable where the target line crosses it.
+        self.totals = [pg.TextItem(color=INK, anchor=(1, 1), fill=pg.mkBrush(255, 255, 255, 230)) for _ in range(2)]
+        for t in self.totals:
+            t.setFont(style.font(1.05, bold=True))
+            t.setZValue(20)  # above the target line
+            item.addItem(t)
+        self._totals_metrics = QFontMetrics(style.font(1.05, bold=True))
         self._bars: tuple[np.ndarray, np.ndarray, list[str], list[bool]] | None = None  # x0, widths, colours, outlines
         self._brushes: dict[str, QBrush] = {}
         self._pens = (pg.mkPen("w", width=style.size(1)), pg.mkPen(INK, width=style.size(2.5)))  # plain, outlined
         self._metrics = QFontMetrics(style.font())
-        self._widths = TextWidths()
         self._view: BreakdownView | None = None
 
     def view(self, inputs: ChartInputs, n: Numbers) -> BreakdownView:
@@ -58,7 +64,8 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         self.set_title(view.title)
         self.set_legend(view.legend)
         self.axis_label("bottom", view.axis)
-        self.set_ticks("left", ((1.0, f"Baseline\n{view.baseline_text}"), (0.0, f"After\n{view.after_text}")))
+        set_item_text(self.totals[0], view.baseline_text)
+        set_item_text(self.totals[1], view.after_text)
         self.target.setVisible(view.target is not None)
         if view.target is not None:
             self.target.setPos(view.target)
@@ -92,7 +99,19 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         if view is None:
             return
         self.set_ranges((0, self._x_max(view)), (-0.55, 1.75))
+        self._place_totals(view)
         self._place_labels(view)
+
+    def _place_totals(self, view: BreakdownView) -> None:
+        """Above each bar: right-aligned at its end, or from the axis where the bar is narrower than its total."""
+        px = self.plot.vb.viewPixelSize()[0] or 1.0
+        for label, total, text, bar_top in (
+            (self.totals[0], view.baseline_total, view.baseline_text, 1.31),
+            (self.totals[1], view.after_total, view.after_text, 0.31),
+        ):
+            wide = total / px >= self._totals_metrics.horizontalAdvance(text) + 8
+            label.setAnchor((1, 1) if wide else (0, 1))
+            label.setPos(total if wide else 0.0, bar_top)
 
     def _set_bars(
         self, x0: np.ndarray, width: np.ndarray, colors: list[str], outlined: list[bool], xmax: float
@@ -135,15 +154,15 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         Labels keep their text where it stays (each change of a text lays it out and repaints it)."""
         px = self.plot.vb.viewPixelSize()[0]
         placed: list[tuple[str, float, float]] = []
-        metrics, widths = self._metrics, self._widths
+        metrics = self._metrics
         for bar_y, column in ((1.0, 1), (0.0, 2)):
             start = 0.0
             for seg in view.segments if px else ():
                 value, time = (seg.baseline, seg.baseline_text) if column == 1 else (seg.after, seg.after_text)
                 room = value / px - 8
-                if room >= max(widths(metrics, seg.label), widths(metrics, time)):
+                if room >= max(metrics.horizontalAdvance(seg.label), metrics.horizontalAdvance(time)):
                     placed.append((f"{seg.label}\n{time}", start + value / 2, bar_y))
-                elif room >= widths(metrics, time):
+                elif room >= metrics.horizontalAdvance(time):
                     placed.append((time, start + value / 2, bar_y))
                 start += value
         for i, (text, x, bar_y) in enumerate(placed):

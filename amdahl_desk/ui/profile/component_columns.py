@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTableView
 
-from ..core.text_widths import TextWidths
 from ..core.wrapping_header import WrappingHeader
 from .component_delegates import CELL_PADDING
 from .component_table import (
@@ -33,7 +32,6 @@ class ComponentColumns:
 
     def __init__(self, view: QTableView, model: ComponentTableModel, header: WrappingHeader) -> None:
         self.view, self.model, self.header = view, model, header
-        self.text_widths = TextWidths()
         self._wanted: dict[int, int] = {}
         self._number_widths: dict[int, tuple[int, int]] = {}
 
@@ -104,7 +102,7 @@ class ComponentColumns:
         widths: dict[int, tuple[int, int]] = {}
         for col in (c for c in NUMBERS if not self.view.isColumnHidden(c)):
             one_line, two_lines = (w + HEADER_PAD for w in self.header.widths(col))
-            digits = max((self.text_widths(fm, t) for t in model.texts(col, rows) if t), default=0) + 2 * CELL_PADDING
+            digits = max((fm.horizontalAdvance(t) for t in model.texts(col, rows) if t), default=0) + 2 * CELL_PADDING
             widths[col] = (max(one_line, digits), max(two_lines, digits))
         if widths != self._number_widths:  # else the columns are as they should be
             self._number_widths = widths

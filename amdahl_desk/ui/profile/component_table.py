@@ -248,7 +248,7 @@ class ComponentTableModel(QAbstractTableModel):
             if col == TIME:
                 if not value.strip():
                     raise CellError(row, col, "a component needs a time; type 0 for none")
-                return comp._replace(time=parse_time(value, self.doc.unit, locale_decimal()))
+                return comp.with_time(parse_time(value, self.doc.unit, locale_decimal()))
             if col == SCALING:  # a class a person gives is no longer a guess, even the one guessed
                 return comp._replace(
                     scaling=Scaling.parse(value.strip().removesuffix(GUESS_MARK)), scaling_guessed=False

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -36,11 +35,10 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.profile import Optimization
-from ...present.cells import k_step_text
+from ...present.cells import k_step_text, speedup_cell
 from ...present.trace_plan import trace_based
 from ..core.cell_message import CellMessage
 from ..core.changed_cells import ChangedCellsTableView
-from ..core.text_widths import TextWidths
 from ..core.wrapping_header import WrappingHeader
 from .component_columns import HEADER_PAD
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
@@ -167,7 +165,8 @@ def slider_to_k(pos: int) -> float:
     exponent = math.log10(K_MIN) + pos / SLIDER_STEPS * (math.log10(K_MAX) - math.log10(K_MIN))
     k = 10**exponent
     # Snap to two significant digits so dragging lands on readable values (2, 2.5, 40, 150).
-    return float(f"{k:.2g}")
+    digits = 1 - math.floor(math.log10(k))
+    return float(round(k, digits))
 
 
 class OptimizationPanel(QWidget):
@@ -185,7 +184,6 @@ class OptimizationPanel(QWidget):
         self.view = OptimizationsView(self)
         self.wrapping_header = WrappingHeader(self.view)
         self.view.setHorizontalHeader(self.wrapping_header)
-        self.text_widths = TextWidths()
         self.view.setModel(model)
         self.view.viewport().installEventFilter(self)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -250,7 +248,8 @@ class OptimizationPanel(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setToolTip(
-            f"Drag to explore the local speedup k of the selected optimization ({K_MIN:g}× to {K_MAX:g}×, logarithmic)"
+            f"Drag to explore the local speedup k of the selected optimization "
+            f"({speedup_cell(K_MIN)} to {speedup_cell(K_MAX)}, logarithmic)"
         )
         self.slider.setMinimumWidth(60)
         self.k_spin = QDoubleSpinBox(self)
@@ -290,7 +289,7 @@ class OptimizationPanel(QWidget):
         widths: dict[int, tuple[int, int]] = {}
         for col in (c for c in NUMBER_COLUMNS if not self.view.isColumnHidden(c)):
             texts = set(self.model.column_texts(col)[:500])
-            digits = max((self.text_widths(fm, t) for t in texts if t), default=0) + 2 * CELL_PADDING
+            digits = max((fm.horizontalAdvance(t) for t in texts if t), default=0) + 2 * CELL_PADDING
             one, two = (w + HEADER_PAD for w in self.wrapping_header.widths(col))
             least = header.minimumSectionSize()
             widths[col] = (max(one, digits, least), max(two, digits, least))
@@ -359,7 +358,7 @@ class OptimizationPanel(QWidget):
             return
         opt = self.model.optimizations[row]
         key = None if typed else ("k", row)
-        self.model.replace_row(row, replace(opt, speedup=k), k_step_text(opt.name, k), key)
+        self.model.replace_row(row, opt.with_speedup(k), k_step_text(opt.name, k), key)
 
     def select_row(self, row: int) -> None:
         if 0 <= row < self.model.rowCount():

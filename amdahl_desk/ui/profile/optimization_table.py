@@ -12,7 +12,7 @@ from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.profile import Optimization
 from ...model.units import ParseError, parse_speedup
-from ...present.cells import ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
+from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
 from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_tip
 from ..core.document import Aspect, Document
 from ..core.qt_util import locale_decimal
@@ -102,7 +102,12 @@ class OptimizationTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        return _FLAGS[index.column()] if index.isValid() else Qt.ItemFlag.NoItemFlags
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        opts = self.doc.profile.optimizations
+        if index.column() == NAME and 0 <= index.row() < len(opts) and opts[index.row()].built:
+            return _FLAGS[NAME] & ~Qt.ItemFlag.ItemIsUserCheckable
+        return _FLAGS[index.column()]
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role not in _ROLES:  # a repaint asks ~8 roles per cell; most are none of ours
@@ -114,7 +119,7 @@ class OptimizationTableModel(QAbstractTableModel):
         opt = opts[row]
         if role in (_DISPLAY, _EDIT):
             if col == NAME:
-                return opt.name
+                return built_name(opt) if role == _DISPLAY else opt.name
             if col == TARGETS:
                 return "; ".join(opt.targets)
             if col == K:
@@ -126,8 +131,8 @@ class OptimizationTableModel(QAbstractTableModel):
             if not opt.enabled and col != NAME:
                 return _GREY
             return _SLOWDOWN if col == K and opt.is_slowdown else None
-        if role == _CHECK:
-            return (_CHECKED if opt.enabled else _UNCHECKED) if col == NAME else None
+        if role == _CHECK:  # a built one is done: nothing to tick
+            return (_CHECKED if opt.enabled else _UNCHECKED) if col == NAME and not opt.built else None
         if role == TARGETS_ROLE:
             return list(opt.targets)
         return self._tooltip(opt, row, col)
@@ -192,7 +197,7 @@ class OptimizationTableModel(QAbstractTableModel):
                 new, text = replace(opt, targets=targets), f"Change targets of {opt.name}"
             elif col == K:
                 k = float(value) if isinstance(value, (int, float)) else parse_speedup(str(value), locale_decimal())
-                new, text = replace(opt, speedup=k), f"Set k of {opt.name}"
+                new, text = opt.with_speedup(k), f"Set k of {opt.name}"
             else:
                 return False
         except (ParseError, ValueError) as exc:

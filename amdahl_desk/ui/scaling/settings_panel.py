@@ -24,16 +24,15 @@ from ...model.units import (
     ParseError,
     TimeUnit,
     convert,
-    decimal_text,
-    format_number,
     parse_bandwidth,
     parse_bytes,
     parse_time_text,
 )
 from ...model.values import parse_gpu_counts, parse_target_time
+from ...present.cells import settings_fields
 from ..core.cell_message import CellMessage
 from ..core.document import Document
-from ..core.locale_text import localize_numbers
+from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 
 _BAD = "QLineEdit { border: 2px solid #c0392b; }"
@@ -161,8 +160,8 @@ class SettingsPanel(QWidget):
         blockers = [QSignalBlocker(w) for w in widgets]
         self.boundary.setText(s.boundary)
         self.unit.setCurrentIndex(list(TimeUnit).index(unit))
-        target = "" if s.target_time is None else f"{format_number(s.target_time)} {unit.label}"
-        self.target.setText(localize_numbers(target))
+        fields = settings_fields(s, unit, locale_numbers())
+        self.target.setText(fields["target_time"])
         # With objectives beside end to end (TTFT…), this is end to end's target; theirs are on the Objectives sheet.
         self.target_label.setText("End-to-end target" if self.doc.profile.uses_objectives() else "Target time")
         self.n0.setValue(s.baseline_gpus)
@@ -178,9 +177,9 @@ class SettingsPanel(QWidget):
         self.model_help.setText(
             s.overhead_model.description + "; C is the measured time of the 'communication' components at N0 GPUs."
         )
-        self.latency.setText(localize_numbers(f"{decimal_text(s.ring_latency, 1e-6)} us"))
-        self.message.setText(localize_numbers(f"{decimal_text(s.ring_message_bytes, 1e6)} MB"))
-        self.bandwidth.setText(localize_numbers(f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s"))
+        self.latency.setText(fields["ring_latency"])
+        self.message.setText(fields["ring_message_bytes"])
+        self.bandwidth.setText(fields["ring_bandwidth"])
         for w in (self.latency, self.message, self.bandwidth):
             w.setEnabled(s.overhead_model is OverheadModel.RING)
             w.setStyleSheet("")

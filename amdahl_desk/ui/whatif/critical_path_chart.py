@@ -13,7 +13,6 @@ from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text
 from ..charts.style import SCREEN, Style
-from ..core.text_widths import TextWidths
 
 if TYPE_CHECKING:
     from ...present.critical_path import CriticalPathView, PathSegment
@@ -45,7 +44,6 @@ class CriticalPathChart(ChartFrame["CriticalPathView"]):
         self._brushes: dict[str, QBrush] = {}
         self._pen = pg.mkPen("w", width=style.size(1))
         self._metrics = QFontMetrics(style.font(0.9))
-        self._widths = TextWidths()
         self._view: CriticalPathView | None = None
 
     def view(self, inputs: ChartInputs, n: Numbers) -> CriticalPathView:
@@ -128,9 +126,9 @@ class CriticalPathChart(ChartFrame["CriticalPathView"]):
         room = value / px - 8
         time = seg.before_text if before else seg.after_text
         both = f"{seg.label} {time}"
-        if room >= self._widths(self._metrics, both):
+        if room >= self._metrics.horizontalAdvance(both):
             return both
-        return time if room >= self._widths(self._metrics, time) else ""
+        return time if room >= self._metrics.horizontalAdvance(time) else ""
 
     def _label(self, i: int) -> pg.TextItem:
         while len(self.labels) <= i:

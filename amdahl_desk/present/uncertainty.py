@@ -1,0 +1,317 @@
+"""The plan under uncertainty in words: the review sentence, the slide's line, the tornado's and the ranking's rows,
+the chart labels and the cheapest plan — for the window, the slide, the workbook's Summary and ``report``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..model.plan_search import PlanSearch
+from ..model.profile import Optimization, Profile
+from ..model.uncertainty import UncertaintyFigures
+from .numbers import POINT, Numbers
+
+DISTRIBUTION_TITLE = "Distribution of the new time"
+TORNADO_TITLE = "What matters most: the speedup with each optimization at its low and high k"
+
+
+@dataclass(frozen=True)
+class SensitivityRow:
+    """One bar of the tornado: the speedup with this optimization at its low and at its high k."""
+
+    name: str
+    low: str  # "1.67×"
+    high: str  # "2×"
+    swing: str  # "0.33×"
+    label: str  # "Reduced precision: 1.67–2.00×"
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    """An optimization's expected time saved alone and per engineer-day."""
+
+    name: str
+    saved: str  # "453 ms"
+    effort: str  # "5 engineer-days", or "no effort given"
+    per_day: str  # "90.7 ms per engineer-day", or "—"
+    line: str
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A vertical line on the distribution chart: where, and its label."""
+
+    value: float
+    label: str
+
+
+@dataclass(frozen=True)
+class UncertaintyView:
+    """What a person reads about the enabled plan under uncertainty."""
+
+    sentence: str  # the review sentence
+    slide: str  # "1.83× median, 1.67–2.00×, 58% to meet 550 ms"
+    method: str  # how it was computed: draws, seed, distribution, what is exact
+    new_total: str  # "New total 500–600 ms; p5 517 ms, median 545 ms, p95 580 ms, mean 547 ms."
+    speedup: str
+    odds: str | None  # "58% probability of meeting 550 ms"; None without a target
+    sensitivity: tuple[SensitivityRow, ...]
+    ranking: tuple[RankingRow, ...]
+    distribution_title: str
+    marks: tuple[Mark, ...]  # p5, median, p95 and the target
+    tornado_title: str
+
+
+@dataclass(frozen=True)
+class PlanView:
+    """The cheapest plan in words (or why there is none)."""
+
+    sentence: str
+    names: tuple[str, ...]
+    effort: str | None
+    probability: str | None
+
+
+def days(value: float, numbers: Numbers = POINT) -> str:
+    """``5 engineer-days``, ``1 engineer-day``, ``0.5 engineer-days``."""
+    return f"{numbers.number(value)} engineer-day{'' if value == 1 else 's'}"
+
+
+def estimate_text(opt: Optimization, numbers: Numbers = POINT) -> str:
+    """``3–6×, likely 4×``; ``4×`` for a point; with ``, 70% likely to work`` below 100%."""
+    low, high = opt.speedup_range
+    text = (
+        f"{numbers.number_range(low, high)}×, likely {numbers.speedup(opt.speedup)}"
+        if high > low
+        else numbers.speedup(opt.speedup)
+    )
+    if opt.confidence < 1:
+        text += f", {chance(opt.confidence, numbers)} likely to work"
+    return text
+
+
+def chance(p: float, numbers: Numbers = POINT) -> str:
+    """A probability as a percentage that never rounds to a certainty it is not: ``58%``, ``<0.1%``, ``>99.9%``."""
+    if p <= 0:
+        return numbers.percent(0.0)
+    if p >= 1:
+        return numbers.percent(1.0)
+    if p < 0.001:
+        return f"<{numbers.percent(0.001)}"
+    if p > 0.999:
+        return f">{numbers.number(99.9)}%"
+    text = numbers.percent(p)
+    if text == numbers.percent(1.0):
+        return f">{numbers.number(99)}%"
+    if text == numbers.percent(0.0):
+        return f"<{numbers.percent(0.01)}"
+    return text
+
+
+def _names(names: Sequence[str]) -> str:
+    """``Fused prefill + Faster decode``: names hold "and" and commas of their own."""
+    return " + ".join(names)
+
+
+def _target_clause(u: UncertaintyFigures, profile: Profile, subject: str, numbers: Numbers) -> str:
+    if u.target is None:
+        return ""
+    unit = profile.unit
+    goal = numbers.time(u.target, unit)
+    if subject == "the baseline" and u.never_meets:
+        return f"; it never meets {goal} without an optimization"
+    if u.unreachable:
+        return (
+            f"; {subject} can never meet {goal}, whatever the speedups: what the enabled optimizations leave "
+            f"untouched takes at least {numbers.time(u.floor, unit)}"
+        )
+    if u.never_meets:
+        return f"; {subject} cannot meet {goal}: even at every high estimate it takes {numbers.time(u.best_case, unit)}"
+    if u.always_meets:
+        return f"; {subject} {'meet' if subject == 'they' else 'meets'} {goal} in every case"
+    meets = "meet" if subject == "they" else "meets"
+    return f"; {subject} {meets} {goal} with {chance(u.probability_target or 0.0, numbers)} probability"
+
+
+def review_sentence(profile: Profile, u: UncertaintyFigures, numbers: Numbers = POINT) -> str:
+    """``Reduced precision (3–6×, likely 4×) makes the whole workload 1.67–2.00× faster, 1.83× at the median; it
+    meets 550 ms with 58% probability.``"""
+    enabled = [o for o in profile.optimizations if o.enabled]
+    s = u.overall_speedup
+    spread = numbers.speedup_range(s.low, s.high)
+    median = numbers.speedup(s.p50)
+    if not enabled:
+        subject = "the baseline"
+        what = f"No optimization is enabled: the median run takes {numbers.time(u.new_total.p50, profile.unit)}"
+    elif len(enabled) == 1:
+        o = enabled[0]
+        works = " if it works" if o.confidence < 1 else ""
+        subject = "it"
+        what = f"{o.name} ({estimate_text(o, numbers)}) makes the whole workload {spread} faster{works}, {median} at the median"
+    else:
+        works = " if they all work" if any(o.confidence < 1 for o in enabled) else ""
+        shown = [f"{o.name} ({estimate_text(o, numbers)})" for o in enabled] if len(enabled) <= 3 else []
+        lead = f"{_names(shown)} together make" if shown else f"The {len(enabled)} enabled optimizations together make"
+        subject = "they"
+        what = f"{lead} the whole workload {spread} faster{works}, {median} at the median"
+    return what + _target_clause(u, profile, subject, numbers) + "."
+
+
+def slide_line(profile: Profile, u: UncertaintyFigures, numbers: Numbers = POINT) -> str:
+    """``1.83× median, 1.67–2.00×, 58% to meet 550 ms``."""
+    s = u.overall_speedup
+    parts = [f"{numbers.speedup(s.p50)} median", numbers.speedup_range(s.low, s.high)]
+    if u.target is not None:
+        goal = numbers.time(u.target, profile.unit)
+        if u.never_meets:
+            parts.append(f"never meets {goal}")
+        else:
+            parts.append(f"{chance(u.probability_target or 0.0, numbers)} to meet {goal}")
+    return ", ".join(parts)
+
+
+def _method(u: UncertaintyFigures, numbers: Numbers) -> str:
+    text = (
+        f"{numbers.count(u.draws)} draws (seed {u.seed}), k and times as PERT three-point estimates; bounds and "
+        "what matters most are exact, the percentiles and odds sampled"
+    )
+    t = u.times
+    if t.ranged > t.exact:
+        text += (
+            f"; {numbers.count(t.exact)} of {numbers.count(t.ranged)} time ranges drawn one by one, the others' sums as "
+            f"normals (CDF within {numbers.number(t.normal_error)} by Berry–Esseen)"
+        )
+    return text + "."
+
+
+def uncertainty_view(profile: Profile, u: UncertaintyFigures, numbers: Numbers = POINT) -> UncertaintyView:
+    """Every text about ``u`` (the figures of ``profile``'s enabled plan), in ``numbers``' separators."""
+    unit = profile.unit
+    t, s = u.new_total, u.overall_speedup
+
+    def time(value: float) -> str:
+        return numbers.time(value, unit)
+
+    new_total = (
+        f"New total {numbers.number_range(t.low, t.high)} {unit.label} from every high to every low k; p5 {time(t.p5)}, median "
+        f"{time(t.p50)}, p95 {time(t.p95)}, mean {time(t.mean)}."
+    )
+    if t.low == t.high:
+        new_total = (
+            f"New total {time(t.low)} at every estimate; p5 {time(t.p5)}, median {time(t.p50)}, p95 {time(t.p95)}."
+        )
+    speedup = (
+        f"Speedup {numbers.speedup_range(s.low, s.high)}; p5 {numbers.speedup(s.p5)}, median {numbers.speedup(s.p50)}, "
+        f"p95 {numbers.speedup(s.p95)}, mean {numbers.speedup(s.mean)}."
+    )
+    odds = None
+    if u.target is not None:
+        goal = time(u.target)
+        odds = (
+            f"never meets {goal}"
+            if u.never_meets
+            else f"{chance(u.probability_target or 0.0, numbers)} probability of meeting {goal}"
+        )
+    rows = tuple(
+        SensitivityRow(
+            r.name,
+            numbers.speedup(r.speedup_at_low),
+            numbers.speedup(r.speedup_at_high),
+            numbers.speedup(r.swing),
+            f"{r.name}: {numbers.speedup_range(r.speedup_at_low, r.speedup_at_high)}",
+        )
+        for r in u.sensitivity
+    )
+    ranking = []
+    for v in u.ranking:
+        saved = time(v.expected_time_saved)
+        effort = days(v.effort, numbers) if v.effort is not None else "no effort given"
+        if v.saved_per_day is None:
+            per_day, line = "—", f"{v.name}: saves {saved} on average; {effort}"
+        elif math.isinf(v.saved_per_day):
+            per_day, line = "free", f"{v.name}: saves {saved} on average for no effort"
+        else:
+            per_day = f"{time(v.saved_per_day)} per engineer-day"
+            line = f"{v.name}: {per_day} ({saved} on average for {effort})"
+        ranking.append(RankingRow(v.name, saved, effort, per_day, line))
+    marks = [Mark(t.p5, f"p5 {time(t.p5)}"), Mark(t.p50, f"median {time(t.p50)}"), Mark(t.p95, f"p95 {time(t.p95)}")]
+    if u.target is not None:
+        marks.append(Mark(u.target, f"target {time(u.target)}"))
+    return UncertaintyView(
+        review_sentence(profile, u, numbers),
+        slide_line(profile, u, numbers),
+        _method(u, numbers),
+        new_total,
+        speedup,
+        odds,
+        rows,
+        tuple(ranking),
+        DISTRIBUTION_TITLE,
+        tuple(marks),
+        TORNADO_TITLE,
+    )
+
+
+def plan_view(profile: Profile, search: PlanSearch, numbers: Numbers = POINT) -> PlanView:
+    """The cheapest plan's sentence: ``Reduced precision and Kernel fusion reach 550 ms with 85% probability for
+    9 engineer-days (median 530 ms): the cheapest plan at 80% confidence.``"""
+    unit = profile.unit
+    goal = numbers.time(search.target, unit)
+    level = numbers.percent(search.confidence)
+    plan = search.cheapest
+    bound = ""
+    if not search.exact and search.effort_lower_bound is not None:
+        bound = (
+            f" (searched by a heuristic over {numbers.count(len(search.candidates))} optimizations with an effort: "
+            f"no plan reaching {level} costs less than {days(search.effort_lower_bound, numbers)})"
+        )
+    if plan is None:
+        everything = [profile.optimizations[j] for j in search.candidates]
+        total = math.fsum(o.effort or 0.0 for o in everything)
+        sentence = (
+            f"No set of the optimizations with an effort reaches {goal} with {level} probability; all "
+            f"{numbers.count(len(everything))} of them together reach it with {chance(search.probability_all, numbers)} "
+            f"({days(total, numbers)})"
+        )
+        return PlanView(sentence + bound + ".", (), None, None)
+    probability = chance(plan.probability_target, numbers)
+    median = numbers.time(plan.new_total_p50, unit)
+    if not plan.names:
+        sentence = (
+            f"The baseline already meets {goal} with {probability} probability: no optimization is needed at {level}"
+        )
+        return PlanView(sentence + bound + ".", (), days(0.0, numbers), probability)
+    verb = "reaches" if len(plan.names) == 1 else "reach"
+    sentence = (
+        f"{_names(plan.names)} {verb} {goal} with {probability} probability for {days(plan.effort, numbers)} "
+        f"(median {median}): the cheapest plan at {level} confidence"
+    )
+    return PlanView(sentence + bound + ".", plan.names, days(plan.effort, numbers), probability)
+
+
+SHOWN = 5  # tornado bars and ranking rows a report lists before "…"
+
+
+def report_lines(view: UncertaintyView | None, plan: PlanView | None) -> list[str]:
+    """The report's block about uncertainty and plans, one line each (empty when there is neither)."""
+    lines: list[str] = []
+    if view is not None:
+        lines.append(f"Under uncertainty: {view.sentence}")
+        lines.append(f"  {view.new_total}")
+        lines.append(f"  {view.speedup}")
+        if view.sensitivity:
+            shown = "; ".join(f"{r.label} (swing {r.swing})" for r in view.sensitivity[:SHOWN])
+            more = "; …" if len(view.sensitivity) > SHOWN else "."
+            lines.append(f"  What matters most: {shown}{more}")
+        if any(r.per_day != "—" for r in view.ranking):
+            lines.append("  Expected time saved per engineer-day:")
+            lines.extend(f"    {r.line}" for r in view.ranking[:SHOWN])
+            if len(view.ranking) > SHOWN:
+                lines.append(f"    … and {len(view.ranking) - SHOWN} more")
+        lines.append(f"  ({view.method[0].upper()}{view.method[1:]})")
+    if plan is not None:
+        lines.append(f"Cheapest plan: {plan.sentence}")
+    if lines:
+        lines.append("")
+    return lines

@@ -1,0 +1,143 @@
+"""The main window's layout: which pane holds what, and the sizes View → Reset Layout gives them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGroupBox, QScrollArea, QSplitter, QTabBar, QTableView, QTabWidget, QVBoxLayout, QWidget
+
+from .core.layout_fence import LayoutFence
+from .profile.component_table import PATH_COLUMNS
+from .results_pane import CHARTS_SIDE_BY_SIDE
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+def group(title: str, widget: QWidget, extra: QWidget | None = None) -> QGroupBox:
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(4, 4, 4, 4)
+    layout.addWidget(widget)
+    if extra is not None:
+        layout.addWidget(extra)
+    return box
+
+
+def build_layout(self: MainWindow) -> None:
+    """The window's panes: the profile's tabs on the left (its three tables and the settings in a splitter),
+    the plan's results on the right."""
+    left = QSplitter(Qt.Orientation.Vertical)
+    left.addWidget(group("Components — the measured profile", self.table, self.total_label))
+    left.addWidget(group("Optimizations — tick to include", self.optimizations))
+    scroll = QScrollArea()
+    scroll.setWidget(self.settings_panel)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    left.addWidget(group("Settings", scroll))
+    left.setStretchFactor(0, 5)
+    left.setStretchFactor(1, 3)
+    left.setStretchFactor(2, 0)
+    # Measured runs in a tab beside the profile: neither squeezes the other's tables.
+    # Each page behind a LayoutFence: a label changed inside (the total, a chart's title) lays out its
+    # page, not the tab widget, which would repaint the whole of itself.
+    self.left_tabs = QTabWidget()
+    self.left_tabs.addTab(LayoutFence(left), "Profile")
+    self.fit_page = LayoutFence(self.fit_panel)
+    self.left_tabs.addTab(self.fit_page, "Measurements")
+    self.left_tabs.addTab(LayoutFence(self.objectives_panel), "Objectives, load and cost")
+    self.left_tabs.setDocumentMode(True)
+    # The plan's results, and a comparison's tab beside them while one is open (no tab bar until then).
+    self.results_tabs = QTabWidget()
+    self.results_tabs.setDocumentMode(True)
+    self.results_tabs.setTabBarAutoHide(True)
+    self.results_tabs.setTabsClosable(True)
+    self.results_tabs.addTab(LayoutFence(self.results), "Plan")
+    self.results_tabs.tabBar().setTabButton(0, QTabBar.ButtonPosition.RightSide, None)
+    self.results_tabs.tabCloseRequested.connect(self._tab_close_requested)
+    main = QSplitter(Qt.Orientation.Horizontal)
+    main.addWidget(self.left_tabs)
+    main.addWidget(self.results_tabs)
+    main.setStretchFactor(0, 5)
+    main.setStretchFactor(1, 6)
+    for s in (left, main):
+        s.setChildrenCollapsible(False)
+    self.setCentralWidget(main)
+    self._splitters = {
+        "main": main,
+        "left": left,
+        "right": self.results,
+        "charts": self.results.top,
+        "wide": self.results.wide,
+        "measurements": self.fit_panel.splitter,
+    }
+    self._settings_scroll = scroll  # reset_layout gives the settings the height they need
+    self.resize(1600, 1000)
+
+
+def table_heights(self: MainWindow, h: int) -> tuple[int, int]:
+    """What the components and optimizations boxes need to show every row (each at most a share of ``h``)."""
+
+    def need(view: QTableView, rows: int, extra: int) -> int:
+        row = view.verticalHeader().defaultSectionSize()
+        head = max(view.horizontalHeader().sizeHint().height(), view.horizontalHeader().minimumHeight())
+        total: int = head + row * rows + 2 * view.frameWidth() + extra + self.fontMetrics().height() + 22
+        return total
+
+    comp_rows = self.component_model.rowCount()
+    opt_rows = max(self.optimization_model.rowCount(), 1)
+    comp = need(self.table, comp_rows, self.total_label.sizeHint().height() + 8)
+    # what the panel holds beside its table (the buttons and the k slider), as laid out now
+    below = max(self.optimizations.height() - self.optimizations.view.height(), 36)
+    opt = need(self.optimizations.view, opt_rows, below)
+    return comp, opt
+
+
+def reset_layout(self: MainWindow) -> None:
+    """Sizes for every splitter from what the window holds: the tables the rows they have, the settings their
+    height, the answer its content's, the charts the rest."""
+    # Proportions of the window: the table gets what its columns need, the charts the rest.
+    w, h = max(self.width(), 800), max(self.height(), 500)
+    left = min(max(int(w * 0.47), 420), 900)
+    if not self.table.isColumnHidden(PATH_COLUMNS[0]):  # three more columns: more room, the charts' allowing
+        wide = w - left >= CHARTS_SIDE_BY_SIDE[0]  # then they stay side by side
+        left = max(left, min(int(w * 0.53), w - CHARTS_SIDE_BY_SIDE[0] - 20 if wide else w))
+    # The settings get their whole height (no scrolling) when the window has room for it.
+    scroll = self._settings_scroll
+    content = self.settings_panel  # the scroll area's widget
+    width = scroll.viewport().width()
+    layout = content.layout()
+    fits = layout is not None and layout.hasHeightForWidth() and width > 0
+    needed = layout.totalHeightForWidth(width) if layout is not None and fits else -1
+    needed = max(needed, content.minimumSizeHint().height())
+    frame = self._splitters["left"].sizes()[2] - scroll.viewport().height() if scroll.isVisible() else 0
+    frame = frame if 0 < frame < 100 else self.fontMetrics().height() + 24  # group title and margins
+    settings_need = needed + frame + 2
+    # The tables get the rows they hold (up to a share of the window), the settings what is left (they
+    # scroll below their height); the rest of the tables' rows scroll.
+    column = self._splitters["left"].height() - 2 * self._splitters["left"].handleWidth()
+    room = column if column > 200 else h - 110  # the menu, the tab bar and the status bar take the rest
+    comp_need, opt_need = table_heights(self, room)
+    comp, opt = min(comp_need, int(room * 0.45)), min(opt_need, int(room * 0.3))
+    settings = max(min(settings_need, room - comp - opt), min(settings_need, 150))
+    spare = room - comp - opt - settings
+    if spare > 0:  # room over: the checklist's rows first, then the components table (a profile grows rows)
+        more = min(spare, max(opt_need - opt, 0))
+        opt, comp = opt + more, comp + spare - more
+    elif spare < 0:  # too little: the two tables give way alike, down to a few rows each
+        comp, opt = max(comp + spare * comp // (comp + opt), 120), max(opt + spare * opt // (comp + opt), 100)
+    # The answer (picker, summary, objectives table, load and cost sentences) gets the height its content
+    # asks for, leaving the charts at least 45% of the window; it scrolls beyond that.
+    answer = self.results.answer_height(h)
+    sizes = {
+        "main": [left, w - left],
+        "left": [comp, opt, settings],
+        "right": [answer, h - answer],
+        "charts": [(w - left) // 2] * 2,
+        "wide": [int(h * 0.4), int(h * 0.4)],
+        "measurements": [int(h * 0.27), int(h * 0.26), int(h * 0.47)],
+    }
+    for name, splitter in self._splitters.items():
+        splitter.setSizes(sizes[name])
+    self.results.reflow()

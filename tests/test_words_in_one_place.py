@@ -1,0 +1,68 @@
+"""Every number the window shows is formatted by the presentation layer (amdahl_desk/present), never in ui/.
+
+Read as code: a call of one of the model's formatters, or an f-string field with a number format
+(``{x:,}``, ``{x:.1f}``, ``{x:.0%}``, ``{x:g}``) anywhere in ``amdahl_desk/ui`` is a second wording of a figure,
+the future disagreement between the window, the slide and the command line.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import amdahl_desk
+
+UI = Path(amdahl_desk.__file__).parent / "ui"
+FORMATTERS = {
+    "format_time",
+    "format_speedup",
+    "format_percent",
+    "format_number",
+    "format_money",
+    "localize_numbers",
+    "decimal_text",
+}
+NUMBER_SPEC = set(",.%fgeFGE")
+# Not words for a person: SVG coordinates and Qt style-sheet sizes.
+NOT_WORDS = {"charts/flat_svg.py", "charts/style.py"}
+# Still to be moved into present/ (each leaves this list when it is): the comparison tab, the runs table and the
+# import dialog.
+PENDING = {
+    "compare/comparison_panel.py",
+    "fit/measurement_table.py",
+    "import_/gpu_split_view.py",
+    "import_/import_dialog.py",
+    "import_/preview_models.py",
+}
+
+
+def formatting(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name in FORMATTERS:
+                found.append(f"{node.lineno}: {name}()")
+        elif isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+            spec = "".join(v.value for v in node.format_spec.values if isinstance(v, ast.Constant))
+            if NUMBER_SPEC & set(spec):
+                found.append(f"{node.lineno}: {{…:{spec}}}")
+    return found
+
+
+def test_the_window_formats_no_number_itself():
+    found = {}
+    for path in sorted(UI.rglob("*.py")):
+        where = path.relative_to(UI).as_posix()
+        if where in NOT_WORDS or where == "core/locale_text.py":
+            continue
+        if lines := formatting(path):
+            found[where] = lines
+    assert set(found) == PENDING, {k: v for k, v in found.items() if k not in PENDING}
+
+
+def test_the_check_finds_what_it_looks_for(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('a = format_time(1, u)\nb = f"{x:,} and {y:.1%} and {z}"\nc = units.format_speedup(2)\n')
+    assert sorted(formatting(sample)) == ["1: format_time()", "2: {…:,}", "2: {…:.1%}", "3: format_speedup()"]
