@@ -56,12 +56,13 @@ class ComponentPreviewModel(_Table):
     moment after the rest: "…" until then)."""
 
     NAME, TIME, GPU, PATH, SHARE, SCALING, SOURCE = range(7)
-    headers = ("Component", "Time ({unit})", "GPU ({unit})", "On path ({unit})", "Share", "Scaling", "From the trace")
+    headers = ("Component", "Time ({unit})", "GPU ({unit})", "On path ({unit})", "Share", "Scaling", "Source")
     right = frozenset({TIME, GPU, PATH, SHARE})
     TIPS = {
         TIME: "The component's time: for an annotation, the CPU time inside it (what the profile takes)",
         GPU: "The GPU time of the work launched inside the annotation (kernels, copies and memsets, their union)",
         PATH: "Its time on the steps' critical path (mean per step): the part of its events the step waits for",
+        SOURCE: "What in the trace the component stands for (kept in its Notes)",
     }
 
     def __init__(self) -> None:
