@@ -10,6 +10,7 @@ from ..model.extras import Extras
 from ..model.fit import FitResult
 from ..model.profile import Profile
 from .colours import ComponentColours
+from .trace_plan import TraceFigures
 
 
 @dataclass(frozen=True)
@@ -26,3 +27,4 @@ class ChartInputs:
     colours: ComponentColours | None = None
     extras: Extras | None = None
     objective: str = ""  # the objective the analysis is seen through, when it is not End to end
+    trace: TraceFigures | None = None  # what the window knows of the profile's trace (None: no trace asked for)

@@ -176,6 +176,7 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
         window.errors_to_stderr = True
     window.files.start(path, default_profile)
     if screenshot is not None:
+        window.whatif.settle()  # a profile imported from a trace: the trace read and the plan computed first
         window.resize(width, height)
         window.reset_layout()
         window.show()

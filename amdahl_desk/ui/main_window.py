@@ -46,6 +46,7 @@ from .profile.optimization_table import OptimizationTableModel
 from .profile.total_line import TotalLine
 from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
+from .whatif.trace_whatif import TraceWhatIf
 from .window_layout import build_layout, reset_layout
 
 if TYPE_CHECKING:
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self.exports = ChartExports(self.doc, self.files, self, self.export_inputs, make_chart, self)
         self.fit_panel = FitPanel(self.doc, self.redraws)
         self.objectives_panel = ObjectivesPanel(self.doc)
+        self.whatif = TraceWhatIf(self.doc, self)  # the profile's trace read and each plan computed, off this thread
         self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
         self._build_layout()
         menus = build_menus(self)
@@ -186,7 +188,8 @@ class MainWindow(QMainWindow):
         """What an export or a copied chart is drawn from: the document end to end, the current optimization,
         the measured runs' fits and the document's component colours."""
         doc = self.doc
-        return ChartInputs(doc.profile, doc.analysis, self.optimizations.current_row(), doc.fit, colours=doc.colours)
+        row = self.optimizations.current_row()
+        return ChartInputs(doc.profile, doc.analysis, row, doc.fit, colours=doc.colours, trace=doc.trace.figures)
 
     @property
     def breakdown(self) -> Chart[Any]:
@@ -341,6 +344,7 @@ class MainWindow(QMainWindow):
                 self.settings.setValue(f"window/{name}", splitter.saveState())
             self.settings.sync()
         self.files.close()
+        self.doc.trace.close()
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

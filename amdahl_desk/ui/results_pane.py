@@ -17,9 +17,10 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QStackedWidget, QT
 
 from ..present.inputs import ChartInputs
 from ..present.summary import summary
+from ..present.trace_plan import trace_based
 from .chart_factory import make_chart
 from .charts.base import Chart
-from .charts.registry import ENTRIES, ChartEntry
+from .charts.registry import ENTRIES, ChartEntry, Source
 from .charts.style import SCREEN
 from .core.document import Aspect, Document
 from .core.locale_text import locale_numbers
@@ -29,7 +30,7 @@ from .objectives.choice import ObjectiveChoice
 from .profile.summary_panel import SummaryPanel
 
 SUMMARY_DEPENDS_ON = frozenset(
-    {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
+    {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE, Aspect.TRACE}
 )
 CHARTS_NEED = 270  # a row of charts' least height: a plot of 120 px under its title, over its axis and legend
 # Below this width of the results side (or height of the window) the charts go into tabs; so they do where the
@@ -108,6 +109,7 @@ class ResultsPane(QSplitter):
         self.addWidget(answer)
         self.addWidget(self.stack)
         self.slots: dict[str, ChartSlot] = {}
+        self._trace_tabs = False  # the trace's charts' tabs are shown (a trace-based profile)
         for i, e in enumerate(self.entries):
             slot = ChartSlot()
             if i < 2:
@@ -124,6 +126,7 @@ class ResultsPane(QSplitter):
         self.summary.setMinimumWidth(280)
         self._wide_sizes: tuple[list[int], list[int]] | None = None
         redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
+        redraws.subscribe({Aspect.TRACE}, self._show_trace_tabs)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def answer_height(self, window_height: int) -> int:
@@ -213,6 +216,7 @@ class ResultsPane(QSplitter):
             for e, slot in zip(self.entries, slots, strict=True):
                 self._add_tab(self.tabs, slot, e)
             self.stack.setCurrentIndex(1)
+            self._trace_tabs_shown(to_front=False)
             return
         self.tabs.clear()
         for i, (e, slot) in enumerate(zip(self.entries, slots, strict=True)):
@@ -222,14 +226,34 @@ class ResultsPane(QSplitter):
             else:
                 self._add_tab(self.more, slot, e)  # the tab widget shows its current page only
         self.stack.setCurrentIndex(0)
+        self._trace_tabs_shown(to_front=True)  # among the tabs under the first two charts, the trace's in front
         if self._wide_sizes is not None:
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
 
-    @staticmethod
-    def _add_tab(tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
+    def _add_tab(self, tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
         index = tabs.addTab(slot, entry.tab or entry.title)
         tabs.setTabToolTip(index, entry.title)
+        if entry.source is Source.TRACE:
+            tabs.setTabVisible(index, self._trace_tabs)
+
+    def _show_trace_tabs(self) -> None:
+        """The trace's charts have a tab only for a trace-based profile; it comes to the front when it appears."""
+        shown = trace_based(self.doc.trace.figures)
+        if shown == self._trace_tabs:
+            return
+        self._trace_tabs = shown
+        self._trace_tabs_shown(to_front=shown)
+
+    def _trace_tabs_shown(self, to_front: bool) -> None:
+        for e in self.entries:
+            if e.source is Source.TRACE:
+                for tabs in (self.more, self.tabs):
+                    index = tabs.indexOf(self.slots[e.key])
+                    if index >= 0:
+                        tabs.setTabVisible(index, self._trace_tabs)
+                        if to_front and self._trace_tabs:
+                            tabs.setCurrentIndex(index)
 
     def chart(self, key: str) -> Chart[Any]:
         """The chart ``key``, built and drawn from the document as it is now (also when hidden in a tab)."""
@@ -263,6 +287,7 @@ class ResultsPane(QSplitter):
             self.redraws.selected_optimization,
             colours=doc.colours,
             objective=name,
+            trace=doc.trace.figures,
         )
 
     def show_summary(self) -> None:
@@ -278,6 +303,8 @@ class ResultsPane(QSplitter):
             objective=objective,
             extras=extras,
             notes=tuple(str(w) for w in doc.warnings),
+            trace=doc.trace.figures,
+            whole=analysis,
         )
         self.summary.draw(view)
         QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the extras have their new texts

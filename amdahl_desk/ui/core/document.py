@@ -37,6 +37,7 @@ from .measurement_table import MeasurementTable as MeasurementTable  # where old
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot
+from .trace_link import TraceLink
 
 
 class Document(QObject):
@@ -76,6 +77,7 @@ class Document(QObject):
         self._fit: FitResult | None = None
         self.component_objectives = ComponentObjectives(self)  # what each component names, row by row
         self.colours = ComponentColours()  # each component's colour in the charts, for the document's life
+        self.trace = TraceLink(self)  # the figures of the profile's trace, as they come from the background
 
     # -- reading -----------------------------------------------------------
     @property

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from ...files import component_header
 from ...model.profile import Component
+from ...present.trace_plan import trace_based
 from ..core.clipboard import from_tsv, tile, to_tsv
 from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
@@ -37,6 +38,7 @@ from .component_table import (
     NEW_TIME,
     NOTES,
     OBJECTIVES,
+    PATH_COLUMNS,
     SCALING,
     SHARE,
     SHARE_ROLE,
@@ -45,7 +47,7 @@ from .component_table import (
 )
 
 ModelIndex = QModelIndex | QPersistentModelIndex
-COMPUTED = (SHARE, NEW_TIME)
+COMPUTED = (SHARE, NEW_TIME, *PATH_COLUMNS)
 
 
 class ComponentTableView(RefusingTableView):
@@ -93,6 +95,10 @@ class ComponentTableView(RefusingTableView):
         model.doc.changed.connect(self._show_objectives_if_used)
         model.doc.profileReset.connect(self._show_objectives_if_used)
         self._show_objectives_if_used()
+        # Time on the trace's critical path, slack, and the k where the path moves: for a trace-based profile.
+        for col in PATH_COLUMNS:
+            self.setColumnHidden(col, True)
+        model.doc.changed.connect(self._show_path_columns)
         self.fit_columns()
 
     # -- layout (component_columns.py) ---------------------------------------
@@ -116,6 +122,13 @@ class ComponentTableView(RefusingTableView):
         if self.isColumnHidden(OBJECTIVES) == used:
             self.setColumnHidden(OBJECTIVES, not used)
             self.columns.share_room()
+
+    def _show_path_columns(self, aspects: frozenset[Aspect]) -> None:
+        shown = trace_based(self.table.doc.trace.figures)
+        if Aspect.TRACE in aspects and self.isColumnHidden(PATH_COLUMNS[0]) == shown:
+            for col in PATH_COLUMNS:
+                self.setColumnHidden(col, not shown)
+            self.fit_columns()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
