@@ -207,7 +207,8 @@ class MainWindow(QMainWindow):
             act.setShortcuts(shortcut)
         elif shortcut is not None:
             act.setShortcut(shortcut)
-        act.triggered.connect(slot)
+        # triggered(bool) would hand its "checked" flag to a slot's first optional parameter (a path, a folder).
+        act.triggered.connect(lambda _checked=False: slot())
         if tip:
             act.setStatusTip(tip)
             act.setToolTip(tip)

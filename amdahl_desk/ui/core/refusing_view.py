@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QTimer
-from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QHeaderView, QLineEdit, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
+    QAbstractItemView,
+    QApplication,
+    QHeaderView,
+    QLineEdit,
+    QWidget,
+)
 
 from .cell_message import CellMessage
 from .changed_cells import ChangedCellsTableView
@@ -25,6 +32,7 @@ class RefusingTableView(ChangedCellsTableView):
         # Set before setModel: it calls currentChanged.
         self._message_at: QPersistentModelIndex | None = None
         self._reopening = False
+        self._left = False  # the editor being committed has lost the focus (a click elsewhere, another tab)
         self.last_rejection = ""
         super().__init__(parent)
         self.message = CellMessage(self.viewport())
@@ -42,6 +50,19 @@ class RefusingTableView(ChangedCellsTableView):
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
         self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
+
+    def commitData(self, editor: QWidget) -> None:
+        # Qt commits an editor when it loses the focus. Refused then, it must not come back: the keys that follow
+        # belong to the widget the person went to (another table, another tab), not to a hidden editor.
+        self._left = not self._holds_focus(editor)
+        try:
+            super().commitData(editor)
+        finally:
+            self._left = False
+
+    def _holds_focus(self, widget: QWidget) -> bool:
+        focus = QApplication.focusWidget()
+        return focus is not None and (focus is widget or widget.isAncestorOf(focus))
 
     def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
         """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
@@ -85,8 +106,12 @@ class RefusingTableView(ChangedCellsTableView):
         self.message.show_at(self.visualRect(index), message)
         self.last_rejection = message
         status = getattr(self.window(), "statusBar", None)
+        # The person went elsewhere: the cell keeps its value, and the status line says what was refused.
+        kept = " (the cell keeps its value)" if self._left else ""
         if callable(status):
-            status().showMessage(f"Not accepted: {message}", 10000)
+            status().showMessage(f"Not accepted: {message}{kept}", 10000)
+        if self._left:
+            return
         if refused and single and col in self.GIVE_BACK and self.table.rowCount() > row:
             # Give the typed text back to fix, rather than losing it; the message stays beside it.
             self._reopening = True
@@ -94,8 +119,8 @@ class RefusingTableView(ChangedCellsTableView):
 
     def _reopen(self, persistent: QPersistentModelIndex, text: str, message: str) -> None:
         try:
-            if not persistent.isValid():
-                return
+            if not persistent.isValid() or not self.isVisible() or not self._holds_focus(self):
+                return  # the person has gone elsewhere meanwhile: the keys are theirs, not this cell's
             index = self.table.index(persistent.row(), persistent.column())
             self.setCurrentIndex(index)
             self.edit(index)
