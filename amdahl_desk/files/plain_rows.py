@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from ..model.objective_specs import parse_objectives
 from ..model.profile import SCALING_WORDS, Scaling
+from ..model.units import MAX_TIME
 from .grid import CellValue
 
 
@@ -51,7 +52,7 @@ def plain_columns(rows: Sequence[Sequence[CellValue]], first: int, cols: dict[st
     if names is None or not all(names) or not all(map(str.isprintable, names)):
         return None
     times: list[float] = list(map(itemgetter(cols["time"]), body))
-    if set(map(type, times)) != {float} or not (min(times) >= 0.0 and max(times) < math.inf):
+    if set(map(type, times)) != {float} or not (min(times) >= 0.0 and max(times) <= MAX_TIME):
         return None
     if any(map(math.isnan, times)):
         return None

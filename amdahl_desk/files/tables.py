@@ -28,6 +28,7 @@ from ..model.profile import (
     settings_problems,
 )
 from ..model.units import (
+    MAX_TIME,
     ParseError,
     TimeUnit,
     convert,
@@ -233,7 +234,6 @@ class TableReader:
         width = max(cols.values()) + 1
         words = SCALING_WORDS
         serial = Scaling.SERIAL
-        inf = math.inf
         grid_rows = grid.rows
         decimal = column_decimal(grid, header + 1, time_col)
         # tuple.__new__ straight: _Row(...) runs a generated __new__ and _Row._make a Python frame per row.
@@ -250,7 +250,7 @@ class TableReader:
                 name = self._one_line(name, grid.where(r, name_col))
             time: tuple[float, TimeUnit | None] | None = None
             error = None
-            if type(time_value) is float and 0 <= time_value < inf:
+            if type(time_value) is float and 0 <= time_value <= MAX_TIME:
                 time = (time_value, None)
             elif is_empty(time_value):
                 error = (

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from .errors import Problem
 from .profile_values import Component, Optimization
-from .units import ParseError, check_speedup, check_time
+from .units import MAX_TIME, ParseError, check_speedup, check_time
 
 _NAME, _TIME = itemgetter(0), itemgetter(1)
 # Line breaks, tabs and other control characters: a name is one line of visible text.
@@ -78,7 +78,6 @@ def component_problems(
             return problems
     elif not first_row and len(components) > 64 and _all_valid(components, first_row):
         return problems
-    inf = math.inf
     for row, comp in enumerate(components):
         name, time = comp[0], comp[1]
         key = name.casefold()  # names are stripped on construction
@@ -103,7 +102,7 @@ def component_problems(
             )
         else:
             first_row[key] = row
-        if type(time) is float and 0 <= time < inf:
+        if type(time) is float and 0 <= time <= MAX_TIME:
             continue
         try:
             check_time(time)
@@ -121,7 +120,7 @@ def _all_valid(components: Sequence[Component], first_row: dict[str, int]) -> bo
     if not all(names) or not all(map(str.isprintable, names)):
         return False
     times = list(map(_TIME, components))
-    if set(map(type, times)) != {float} or not (min(times) >= 0.0 and max(times) < math.inf):
+    if set(map(type, times)) != {float} or not (min(times) >= 0.0 and max(times) <= MAX_TIME):
         return False
     if any(map(math.isnan, times)):
         return False

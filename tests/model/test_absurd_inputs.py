@@ -78,3 +78,15 @@ def test_one_line():
     assert one_line("GPU\nmatmul") == "GPU matmul"
     assert one_line("a\r\n\tb\x01c") == "a b\ufffdc"
     assert math.isclose(len(one_line("plain")), 5)
+
+
+@pytest.mark.parametrize("rows", [2, 100])  # a short list is checked row by row, a long one column by column first
+def test_a_time_past_ten_to_the_fifteen_is_refused_naming_its_row(rows):
+    from amdahl_desk.model.units import MAX_TIME
+
+    comps = [Component(f"c{i}", 1.0) for i in range(rows - 1)] + [Component("huge", 1e16)]
+    with pytest.raises(ProfileError) as info:
+        Profile(comps)
+    [problem] = info.value.problems
+    assert problem.row == rows - 1 and problem.field == "time" and "too large" in problem.what
+    assert Profile([Component("largest", MAX_TIME)]).components[0].time == 1e15  # the bound itself is a time

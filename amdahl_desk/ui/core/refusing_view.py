@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QAbstractItemView,
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from .cell_message import CellMessage
 from .changed_cells import ChangedCellsTableView
+from .clipboard import ClipboardError, from_tsv
 from .locale_text import LocaleDelegate
 
 
@@ -121,6 +123,8 @@ class RefusingTableView(ChangedCellsTableView):
         try:
             if not persistent.isValid() or not self.isVisible() or not self._holds_focus(self):
                 return  # the person has gone elsewhere meanwhile: the keys are theirs, not this cell's
+            if self.state() == QAbstractItemView.State.EditingState:
+                return  # a paste from the menu while a cell is being typed in: that editor keeps its text
             index = self.table.index(persistent.row(), persistent.column())
             self.setCurrentIndex(index)
             self.edit(index)
@@ -144,6 +148,21 @@ class RefusingTableView(ChangedCellsTableView):
             return cur.row(), cur.column(), cur.row(), cur.column()
         rows, cols = [i.row() for i in indexes], [i.column() for i in indexes]
         return min(rows), min(cols), max(rows), max(cols)
+
+    def paste_target(self) -> tuple[int, int, int, int]:
+        """Top, left, rows and columns of what a paste fills: the selection, or the first cell when none is current."""
+        top, left, bottom, right = self.selected_block()
+        top, left = max(top, 0), max(left, 0)
+        return top, left, max(bottom - top + 1, 1), max(right - left + 1, 1)
+
+    def clipboard_block(self) -> list[list[str]]:
+        """The clipboard's cells; text that is not cells is refused at the cell the paste would fill."""
+        try:
+            return from_tsv(QGuiApplication.clipboard().text())
+        except ClipboardError as exc:
+            top, left, _rows, _cols = self.paste_target()
+            self._show_rejection(top, left, str(exc), "", False)
+            return []
 
     def copy_selection(self) -> None:
         raise NotImplementedError

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.measurements import MeasureKind, count_word
-from ..core.clipboard import from_tsv, tile, to_tsv
+from ..core.clipboard import tile, to_tsv
 from ..core.refusing_view import RefusingTableView
 from .measurement_table import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
 
@@ -185,19 +185,19 @@ class MeasurementTableView(RefusingTableView):
         QGuiApplication.clipboard().setText(to_tsv(rows))
 
     def paste(self) -> None:
-        block = from_tsv(QGuiApplication.clipboard().text())
+        block = self.clipboard_block()
         if not block:
             return
-        top, left, bottom, right = self.selected_block()
-        top, left = max(top, 0), max(left, 0)
+        top, left, rows, cols = self.paste_target()
         fmt: dict[str, object] = {}
         header = pasted_header(block[0])
         if header is not None:
             block, fmt = self._from_header(block, *header)
             if not block:
                 return
-            left = COUNT
-        block = tile(block, bottom - top + 1, right - left + 1)
+            right, left = left + cols - 1, COUNT
+            cols = max(right - left + 1, 1)
+        block = tile(block, rows, cols)
         columns_from = [c for c in range(left, self.table.columnCount())]
         edits = [
             (top + r, columns_from[c], value)

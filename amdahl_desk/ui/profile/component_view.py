@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from ...files import component_header
 from ...model.profile import Component
-from ..core.clipboard import from_tsv, tile, to_tsv
+from ..core.clipboard import tile, to_tsv
 from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
 from ..core.wrapping_header import WrappingHeader
@@ -256,13 +256,14 @@ class ComponentTableView(RefusingTableView):
         QGuiApplication.clipboard().setText(to_tsv(rows))
 
     def paste(self) -> None:
-        block = from_tsv(QGuiApplication.clipboard().text())
+        block = self.clipboard_block()
         if not block:
             return
-        top, left, bottom, right = self.selected_block()
-        top, left = max(top, 0), max(left, 0)
+        top, left, rows, cols = self.paste_target()
         block = self._header_mapped(block, left)
-        block = tile(block, bottom - top + 1, right - left + 1)
+        if not block:
+            return  # a header alone: no cells to paste
+        block = tile(block, rows, cols)
         columns = [c for c in range(left, self.table.columnCount())]
         edits: list[tuple[int, int, str]] = []
         for r, cells in enumerate(block):
@@ -372,9 +373,10 @@ class ComponentTableView(RefusingTableView):
             SCALING: lambda i: comps[i].scaling.value,
             NEW_TIME: (lambda i: float(analysis.new_times[i])) if analysis is not None else (lambda i: comps[i].time),
             GROUP: lambda i: comps[i].group.casefold(),
+            OBJECTIVES: lambda i: "; ".join(comps[i].objectives).casefold(),
             NOTES: lambda i: comps[i].notes.casefold(),
         }
-        if col in (NAME, SCALING, GROUP, NOTES):
+        if col in (NAME, SCALING, GROUP, OBJECTIVES, NOTES):
             descending = self._sort == (col, False)
         order = sorted(range(len(comps)), key=keys[col], reverse=descending)
         self._sort = (col, descending)
