@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QTimer
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
+from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QAbstractItemView,
@@ -66,6 +66,22 @@ class RefusingTableView(ChangedCellsTableView):
         focus = QApplication.focusWidget()
         return focus is not None and (focus is widget or widget.isAncestorOf(focus))
 
+    def follow_refusals(
+        self, edit_rejected: SignalInstance, edit_accepted: SignalInstance, changed: SignalInstance
+    ) -> None:
+        """Show the model's refusals beside their cells; hide one when an edit of this table is taken, or when
+        the document changes while no cell is being typed in (a later paste, an undo)."""
+        edit_rejected.connect(self._show_rejection)
+        edit_accepted.connect(lambda: None if self._reopening else self.hide_message())
+        changed.connect(
+            lambda _aspects: None if self.state() == QAbstractItemView.State.EditingState else self.hide_message()
+        )
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape and self.state() != QAbstractItemView.State.EditingState:
+            self.hide_message()  # Escape dismisses a refusal's message, as it closes an editor
+        super().keyPressEvent(event)
+
     def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
         """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
         row, col = self.currentIndex().row(), self.currentIndex().column()
@@ -102,7 +118,8 @@ class RefusingTableView(ChangedCellsTableView):
             self.message.hide()
 
     def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
-        index = self.table.index(row, col)
+        # A pasted row past the end is refused before it exists: the message goes beside the row that adds rows.
+        index = self.table.index(min(row, self.table.rowCount() - 1), col)
         self.scrollTo(index)
         self._message_at = QPersistentModelIndex(index)
         self.message.show_at(self.visualRect(index), message)

@@ -40,6 +40,7 @@ class MeasurementTableModel(QAbstractTableModel):
     """Rows are the runs plus one empty row at the end: typing there adds a run."""
 
     editRejected = Signal(int, int, str, str, bool)  # row, column, message, text refused, single-cell edit
+    editAccepted = Signal()  # a typed or pasted edit was taken
 
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
@@ -185,7 +186,25 @@ class MeasurementTableModel(QAbstractTableModel):
             table = replace(self.table, **fmt) if fmt else self.table
             self.doc.edit_measurements(self._parsed(table, edits), text)
         except (CellError, ProfileError) as exc:
-            refuse_edit(self.editRejected, edits, exc, lambda field: COUNT if field == "n" else VALUE)
+            refuse_edit(
+                self.editRejected, edits, exc, lambda field: COUNT if field == "n" else VALUE, self._takes, self.header
+            )
+            return False
+        self.editAccepted.emit()
+        return True
+
+    def header(self, col: int) -> str:
+        """A column's name without its unit: "Time"."""
+        return str(self.headerData(col, Qt.Orientation.Horizontal)).split(" (")[0]
+
+    def _takes(self, row: int, col: int, value: str) -> bool:
+        """Whether one cell, alone, takes ``value`` (a refused paste names its other refused cells)."""
+        try:
+            if col == COUNT:
+                self._count(row, value)
+            elif col == VALUE:
+                self._value(self.table, row, value)
+        except CellError:
             return False
         return True
 

@@ -80,7 +80,7 @@ class MeasurementTableView(RefusingTableView):
         header.setMinimumSectionSize(40)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self._sort: tuple[int, bool] | None = None
-        model.editRejected.connect(self._show_rejection)
+        self.follow_refusals(model.editRejected, model.editAccepted, model.doc.changed)
         self._make_actions()
         self.fit_columns()
         model.headerDataChanged.connect(lambda orientation, *_: self._header_changed(orientation))

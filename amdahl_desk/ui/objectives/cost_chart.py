@@ -105,7 +105,7 @@ class CostChart(ChartFrame):
             self.set_ticks("left", log10_ticks(10**y0, 10**y1))
             self.set_ticks("bottom", log2_ticks(int(gpus.min()), int(gpus.max())))
         price = f" at {format_money(cost.rate, cost.currency)} per GPU-hour" if cost.rate is not None else ""
-        self.set_title(f"{what.capitalize()} per run against GPUs{price}")
+        self.set_title(f"{what[:1].upper()}{what[1:]} per run against GPUs{price}")  # GPU-hours keeps its capitals
 
     @staticmethod
     def _value(cost: CostFigures, value: float) -> str:

@@ -85,7 +85,7 @@ class ComponentTableView(RefusingTableView):
         model.headerDataChanged.connect(lambda *_: self._refit.start())
         self._sort: tuple[int, bool] | None = None
         self.extra_context_actions: list[QAction] = []  # the window adds its own (Optimize Selected…)
-        model.editRejected.connect(self._show_rejection)
+        self.follow_refusals(model.editRejected, model.editAccepted, model.doc.changed)
         self._make_actions()
         # The Objectives column shows once the profile uses objectives (a component names one, or the
         # Objectives sheet lists one): most profiles have a single boundary and need the room for names.
