@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,23 +83,44 @@ def _split_header(value: CellValue) -> tuple[str, str]:
     return text.lower(), ""
 
 
+@dataclass(frozen=True)
+class MeasurementHeader:
+    """A header row of measured runs: where each field is, what N counts and what the runs measure.
+
+    The one vocabulary of a runs table's header: files read by it, and the window's paste with a header row.
+    """
+
+    columns: dict[str, int]  # "count" and "value", and "label" and "notes" when the row has them
+    count_name: str  # the count's header as written ("GPUs")
+    kind: MeasureKind
+    unit: str  # the unit the value's header names ("ms", "req/s"), or ""
+
+
+def measurement_header(row: Sequence[CellValue]) -> MeasurementHeader | None:
+    """``row`` read as a header: a count column and a Time or Throughput column (throughput wins), or ``None``."""
+    cols: dict[str, int] = {}
+    count_name, measures = "", {}
+    for c, value in enumerate(row):
+        base, unit = _split_header(value)
+        if "count" not in cols and count_word(base):
+            cols["count"], count_name = c, as_text(value)
+        elif base in _MEASURE_WORDS and _MEASURE_WORDS[base] not in measures:
+            measures[_MEASURE_WORDS[base]] = (c, unit)
+        elif base in _LABEL_WORDS and _LABEL_WORDS[base] not in cols:
+            cols[_LABEL_WORDS[base]] = c
+    if "count" not in cols or not measures:
+        return None
+    kind = MeasureKind.THROUGHPUT if MeasureKind.THROUGHPUT in measures else MeasureKind.TIME
+    cols["value"], unit = measures[kind]
+    return MeasurementHeader(cols, count_name, kind, unit)
+
+
 def _find_header(grid: Grid) -> tuple[int, dict[str, int], str, MeasureKind, str] | None:
     """Row, columns, the count header as written, the kind and the header's unit; throughput wins over time."""
     for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
-        cols: dict[str, int] = {}
-        count_name, measures = "", {}
-        for c, value in enumerate(grid.rows[r]):
-            base, unit = _split_header(value)
-            if "count" not in cols and count_word(base):
-                cols["count"], count_name = c, as_text(value)
-            elif base in _MEASURE_WORDS and _MEASURE_WORDS[base] not in measures:
-                measures[_MEASURE_WORDS[base]] = (c, unit)
-            elif base in _LABEL_WORDS and _LABEL_WORDS[base] not in cols:
-                cols[_LABEL_WORDS[base]] = c
-        if "count" in cols and measures:
-            kind = MeasureKind.THROUGHPUT if MeasureKind.THROUGHPUT in measures else MeasureKind.TIME
-            cols["value"], unit = measures[kind]
-            return r, cols, count_name, kind, unit
+        found = measurement_header(grid.rows[r])
+        if found is not None:
+            return r, found.columns, found.count_name, found.kind, found.unit
     return None
 
 
