@@ -127,10 +127,11 @@ class MainWindow(QMainWindow):
         self.files.opened.connect(self._opened)
         self.optimizations.selectedChanged.connect(self.redraws.select_optimization)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_selection_status())
+        self.restored = False  # a size and place remembered from the last session (else the start fits the screen)
         if not fresh:
             geometry = self.settings.value("window/geometry")
             if isinstance(geometry, QByteArray):
-                self.restoreGeometry(geometry)
+                self.restored = self.restoreGeometry(geometry)
             for name, splitter in self._splitters.items():
                 state = self.settings.value(f"window/{name}")
                 if isinstance(state, QByteArray):
@@ -246,6 +247,8 @@ class MainWindow(QMainWindow):
         self.table.fit_columns()
         if self.optimization_model.rowCount():
             self.optimizations.select_row(0)
+        self.left_tabs.setCurrentIndex(0)  # a profile opens in its table, ready to type a time
+        self.table.start_here()
 
     def _selected_rows(self) -> list[int]:
         n = len(self.doc.profile.components)

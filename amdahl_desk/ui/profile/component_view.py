@@ -94,6 +94,16 @@ class ComponentTableView(RefusingTableView):
         self._show_objectives_if_used()
         self.fit_columns()
 
+    def start_here(self) -> None:
+        """Take the keyboard focus with the first time cell current (the first name cell of an empty table), as a
+        spreadsheet opens: Ctrl+Home, an arrow and a typed number then edit a time."""
+        col = TIME if self.table.components else NAME
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.selectionModel().setCurrentIndex(
+            self.table.index(0, col), QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
+        self.scrollTo(self.currentIndex())
+
     # -- layout (component_columns.py) ---------------------------------------
     def fit_columns(self) -> None:
         """Every column but the names as wide as its header and content; names take the rest and elide."""
