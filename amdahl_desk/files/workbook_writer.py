@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 import re
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import xlsxwriter
+from xlsxwriter.exceptions import XlsxFileError
 from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
@@ -44,13 +46,48 @@ def printable(value: str) -> str:
     return value[:MAX_TEXT]
 
 
+class _Sink:
+    """The workbook's file as xlsxwriter's zip writes it. Once the write has ended (or failed part-way), what the
+    zip still does (closing itself when it is collected) goes nowhere, instead of to a file already closed."""
+
+    def __init__(self, target: BinaryIO) -> None:
+        self.target, self.position, self._done = target, 0, False
+
+    def end(self) -> None:
+        self._done = True
+
+    def write(self, data: bytes) -> int:
+        if not self._done:
+            self.target.write(data)
+        self.position += len(data)
+        return len(data)
+
+    def tell(self) -> int:
+        return self.position
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if whence == 0:
+            self.position = offset
+        elif whence == 1:
+            self.position += offset
+        else:
+            raise OSError("the workbook's file is written from start to end")
+        if not self._done:
+            self.target.seek(self.position)
+        return self.position
+
+    def flush(self) -> None:
+        if not self._done:
+            self.target.flush()
+
+
 class _Book:
     """The workbook being written and its formats."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, target: _Sink, parts: str) -> None:
         self.book: Workbook = xlsxwriter.Workbook(
-            str(path),
-            {"strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False},
+            target,
+            {"strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False, "tmpdir": parts},
         )
         add = self.book.add_format
         self.header = add({"bold": True, "bg_color": "#DDE4EE"})
@@ -81,21 +118,33 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
     """Write ``profile`` as a workbook with live formulas (and their values), a Summary sheet and charts.
 
     Writes to ``path`` directly; callers wanting an atomic save write to a temporary file and move it.
+    Raises OSError for any failure to write (a full disk included); the file and the parts xlsxwriter
+    writes before zipping them are closed and removed with it, so no deleted file is left open.
     """
     if analysis is None:
         try:
             analysis = analyse(profile)
         except ProfileError:
             analysis = None
-    out = _Book(path)
-    _write_components(out, profile, analysis)
-    _write_optimizations(out, profile)
-    _write_settings(out, profile)
-    write_objectives_sheet(out.book, profile, out.header, printable)
-    write_measurements_sheet(out.book, profile.measurements, out.header, printable)
-    if analysis is not None:
-        _write_summary(out, profile, analysis)
-    out.book.close()
+    # The zip goes to a file this function opens (and closes, whatever happens); the sheets' parts to a folder
+    # of its own, removed whole: xlsxwriter leaves both open or behind when a write fails part-way.
+    with tempfile.TemporaryDirectory(prefix="amdahl-desk-parts-") as parts, open(path, "wb") as target:
+        sink = _Sink(target)
+        try:
+            out = _Book(sink, parts)
+            _write_components(out, profile, analysis)
+            _write_optimizations(out, profile)
+            _write_settings(out, profile)
+            write_objectives_sheet(out.book, profile, out.header, printable)
+            write_measurements_sheet(out.book, profile.measurements, out.header, printable)
+            if analysis is not None:
+                _write_summary(out, profile, analysis)
+            out.book.close()
+        except XlsxFileError as exc:  # FileCreateError holds the OSError (ENOSPC, EIO) that stopped it
+            cause = exc.args[0] if exc.args and isinstance(exc.args[0], OSError) else None
+            raise (cause or OSError(str(exc))) from None
+        finally:
+            sink.end()
 
 
 def _write_components(out: _Book, profile: Profile, analysis: Analysis | None) -> None:

@@ -16,11 +16,12 @@ import shiboken6
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox
 
-from ...files import atomic_write, load_profile, save_profile
+from ...files import load_profile, save_profile
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 from ...resources import resources_dir
 from ..core.document import Document
+from ..core.saving import write_safely
 from .recovery import RecoveryStore
 from .recovery_keeper import RecoveryKeeper
 
@@ -331,11 +332,10 @@ class FileActions(QObject):
 
     def _write(self, path: Path, mark_clean: bool = True) -> bool:
         """Save through a temporary file beside the target: a failed save leaves the old file as it was."""
-        try:
-            as_csv = path.suffix.lower() == ".csv"
-            atomic_write(path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv))
-        except OSError as exc:
-            self.prompts.show_error("Cannot save", f"{path}: {exc.strerror or exc}. The file on disk is unchanged.")
+        as_csv = path.suffix.lower() == ".csv"
+        why = write_safely(path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv))
+        if why is not None:
+            self.prompts.show_error("Cannot save", why)  # the document stays as it was: modified, unsaved
             return False
         if mark_clean:
             self.doc.undo_stack.setClean()
