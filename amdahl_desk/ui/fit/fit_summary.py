@@ -93,6 +93,7 @@ class FitSummary(QFrame):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             layout.addWidget(label)
         layout.addStretch(1)
+        self._waiting: tuple[MeasurementTable, list[str]] | None = None  # the runs' sentences, made once per table
 
     def show_fit(self, fit: FitResult, table: MeasurementTable, profile_p: float | None) -> None:
         regime = regime_sentence(fit)
@@ -107,7 +108,9 @@ class FitSummary(QFrame):
             for name, value, meaning in figures(fit)
         )
         self._set(self.grid, f"<table cellspacing='0'>{cells}</table>" if cells else "")
-        notes = [n for n in fit.notes if n != regime] + waiting_sentences(table)
+        if self._waiting is None or self._waiting[0] is not table:  # O(runs): only when the runs change
+            self._waiting = (table, waiting_sentences(table))
+        notes = [n for n in fit.notes if n != regime] + self._waiting[1]
         if profile_p is not None:
             said = profile_comparison(profile_p, fit)
             if said:

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from ...model.analysis import Analysis
-from ...model.fit import curve_range, sample_n, speedup_curves
+from ...model.fit import FitResult, curve_range, sample_n, speedup_curves
 from ...model.fit_text import count, percent
 from ...model.laws import FloatArray
 from ...model.units import format_speedup
@@ -59,6 +59,9 @@ class MeasuredScalingChart(MeasuredChart):
         self.layer("peak", "USL peak", RED, "star", self.peak, self.peak_label)
         self.layer("model", "Profile model", MODEL, "dash", self.model)
         self.layer("ideal", "Ideal N/N0", GREY, "dash", self.ideal)
+        # The fit whose runs the points show: a profile edit redraws the model's curve, not 100,000 points.
+        self._points_of: FitResult | None = None
+        self._points_span = np.zeros(2)
 
     def draw(self, analysis: Analysis | None) -> None:
         fit = self.fit
@@ -71,15 +74,16 @@ class MeasuredScalingChart(MeasuredChart):
         lo, hi = curve_range(fit)
         n = sample_n(lo, hi, 200)
         x = np.log2(n)
-        runs_x = np.log2(fit.points.n)
-        runs_y = np.log10(fit.points.speedup)
-        keys, mean, low, high = grouped(fit.points.n, fit.points.speedup)
-        self.runs.setData(runs_x, runs_y)
-        self.set_spread(self.spread, np.log2(keys), np.log10(mean), np.log10(low), np.log10(high))
+        if self._points_of is not fit:  # the runs' points change with the fit, not with the profile's model
+            runs_y = np.log10(fit.points.speedup)
+            keys, mean, low, high = grouped(fit.points.n, fit.points.speedup)
+            self.runs.setData(np.log2(fit.points.n), runs_y)
+            self.set_spread(self.spread, np.log2(keys), np.log10(mean), np.log10(low), np.log10(high))
+            self._points_of, self._points_span = fit, np.array([runs_y.min(), runs_y.max()])
         self.present("runs", True)
         self.ideal.setData(x, np.log10(n / n0))
         self.present("ideal", True)
-        ys = [runs_y]
+        ys = [self._points_span]
         curves = speedup_curves(fit)
         for key, item in (("amdahl", self.amdahl), ("usl", self.usl)):
             if key in curves:

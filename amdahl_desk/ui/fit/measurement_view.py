@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...files import MeasurementHeader, measurement_header
-from ...model.measurements import MeasureKind
+from ...model.measurements import MeasureKind, too_many_runs
 from ...model.numbers import decide_decimal
 from ..core.clipboard import tile, to_tsv
 from ..core.refusing_view import RefusingTableView
@@ -170,6 +170,10 @@ class MeasurementTableView(RefusingTableView):
             right, left = left + cols - 1, COUNT
             cols = max(right - left + 1, 1)
         block = tile(block, rows, cols)
+        too_many = too_many_runs(max(top + len(block), len(self.table.rows)))
+        if too_many is not None:  # said before a cell is read: a million pasted rows took a minute to refuse
+            self._show_rejection(top, COUNT, f"Not pasted: {too_many}.", "", False)
+            return
         columns_from = [c for c in range(left, self.table.columnCount())]
         edits = [
             (top + r, columns_from[c], value)
