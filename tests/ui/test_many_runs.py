@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
 from amdahl_desk.cli import main
 from amdahl_desk.model.errors import ProfileError
-from amdahl_desk.model.measurements import MAX_RUNS, Measurement, MeasureKind, Measurements
+from amdahl_desk.model.measurements import MAX_RUNS, MeasureKind, Measurement, Measurements
 from amdahl_desk.ui.core.measurement_table import MeasurementTable
 from amdahl_desk.ui.fit.measurement_table import COUNT
 from amdahl_desk.ui.profile.component_table import TIME
@@ -52,8 +53,6 @@ def test_a_paste_of_too_many_runs_is_refused_before_it_is_read(window, qtbot):
     model = window.fit_panel.model
     real = model._count
     model._count = lambda row, text: parsed.append(row) or real(row, text)
-    from PySide6.QtCore import Qt
-
     press(qtbot, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     assert view.last_rejection == "Not pasted: 100,001 runs, more than the 100,000 a table of measured runs holds; " + (
         "keep the runs of each N (or their mean) and leave the rest out."
