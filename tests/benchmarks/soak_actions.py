@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import shutil
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,6 +34,7 @@ class Person:
 
         self.win, self.scratch, self.rng = window, scratch, random.Random(seed)
         self.counts: Counter[str] = Counter()
+        self.trail: deque[str] = deque(maxlen=8)  # the last actions, each with what it did (cell, text, key)
         self.errors: list[str] = []
         self.example = example_path()
         win = window
@@ -77,7 +78,9 @@ class Person:
     def act(self) -> str:
         weights = [w for w, _ in self.actions]
         action = self.rng.choices([a for _, a in self.actions], weights)[0]
+        self.said = ""
         action()
+        self.trail.append(f"{action.__name__} {self.said}".strip())
         self.counts[action.__name__] += 1
         self._finish_import()
         return action.__name__
@@ -108,6 +111,7 @@ class Person:
         view.scrollTo(index)
         rect = view.visualRect(index)
         if rect.isValid():
+            self.said += f"{type(view).__name__}({row},{col}) "
             QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
 
     def _type(self, text: str) -> None:
@@ -127,6 +131,7 @@ class Person:
         if text:
             self._type(text)
         key = self.rng.choice([Qt.Key.Key_Return, Qt.Key.Key_Tab, Qt.Key.Key_Return, Qt.Key.Key_Escape])
+        self.said += f"{text!r} {key.name}"
         widget = QApplication.focusWidget()
         if widget is not None:
             QTest.keyClick(widget, key)
@@ -146,6 +151,7 @@ class Person:
                 (Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier),
             ]
         )
+        self.said = f"{key.name} {mods.name} on {type(widget).__name__}"
         QTest.keyClick(widget, key, mods)
 
     def _paste_into(self, view: QTableView, text: str) -> None:

@@ -66,10 +66,13 @@ def window_soak(minutes: float, seed: int = 1, progress: float = 1.0, size: tupl
     from .soak_actions import Person
 
     warnings: Counter[str] = Counter()
+    person: Person | None = None
 
     def on_message(_kind: object, _context: object, message: str) -> None:
         if "propagateSizeHints" not in message and "does not support raise" not in message:
             warnings[message[:120]] += 1
+            if warnings[message[:120]] <= 2 and person is not None:  # what led to it, the first times
+                print(f"  Qt: {message[:100]} — after: " + " | ".join(person.trail), flush=True)
 
     qInstallMessageHandler(on_message)
     app = make_app()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QLineEdit
 
 from amdahl_desk.ui.objectives.objectives_sheet import NAME, NOTES, TARGET
 
@@ -57,3 +57,30 @@ def test_the_objectives_model_keeps_qts_rules_through_adds_and_deletes(window, q
     model.remove_rows([model.rowCount() - 3])
     qtmodeltester.check(model)
     assert model.rowCount() == len(window.doc.profile.objectives) + 1
+
+
+@pytest.mark.parametrize("table", ["components", "runs", "optimizations", "objectives"])
+def test_an_editor_the_view_has_let_go_commits_nothing_when_it_loses_the_focus_late(window, qtbot, table):
+    """What the soak hit on a real X server: a closed editor still loses the focus once more, and its delegate's
+    event filter commits it. The view takes no commit from an editor it has let go (and Qt has nothing to warn)."""
+    from amdahl_desk.ui.fit.measurement_table import COUNT
+    from amdahl_desk.ui.profile.component_table import TIME
+    from amdahl_desk.ui.profile.optimization_table import NAME as OPT_NAME
+
+    tab, view, col = {
+        "components": (0, window.table, TIME),
+        "runs": (1, window.fit_panel.view, COUNT),
+        "optimizations": (0, window.optimizations.view, OPT_NAME),
+        "objectives": (2, window.objectives_panel.sheet, NOTES),
+    }[table]
+    show_tab(qtbot, window.left_tabs, tab)
+    click_cell(qtbot, view, 0, col)
+    press(qtbot, Qt.Key.Key_F2)
+    qtbot.waitUntil(lambda: view.state() == QAbstractItemView.State.EditingState)
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit)
+    editor.setText("42")
+    press(qtbot, Qt.Key.Key_Escape)  # the view closes it: hidden, deleted later
+    count = window.doc.undo_stack.count()
+    view.itemDelegateForIndex(view.model().index(0, col)).commitData.emit(editor)  # the late focus-out's commit
+    assert window.doc.undo_stack.count() == count

@@ -143,6 +143,8 @@ class RefusingTableView(ChangedCellsTableView):
             if self.state() == QAbstractItemView.State.EditingState:
                 return  # a paste from the menu while a cell is being typed in: that editor keeps its text
             index = self.table.index(persistent.row(), persistent.column())
+            if not index.isValid() or not self.table.flags(index) & Qt.ItemFlag.ItemIsEditable:
+                return  # its row went meanwhile (an undo)
             self.setCurrentIndex(index)
             self.edit(index)
             editor = self.focusWidget()

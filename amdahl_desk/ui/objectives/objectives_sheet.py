@@ -13,6 +13,7 @@ from ...model.errors import ProfileError
 from ...model.objective_specs import ObjectiveSpec
 from ...model.units import ParseError, format_number
 from ...model.values import parse_target_time
+from ..core.changed_cells import released
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
 
@@ -149,6 +150,10 @@ class ObjectivesSheetView(QTableView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().lineSpacing() + 8)
         model.editRejected.connect(self._refused)
+
+    def commitData(self, editor: QWidget) -> None:  # noqa: N802 - Qt's name
+        if not released(editor, self):
+            super().commitData(editor)
 
     def _refused(self, row: int, column: int, message: str) -> None:
         from PySide6.QtWidgets import QToolTip
