@@ -24,6 +24,7 @@ from pathlib import Path
 
 SAMPLE_S = 10.0
 PING_MS = 20
+STALL_MS = 1000
 
 
 def rss_mb() -> float:
@@ -88,8 +89,11 @@ def window_soak(minutes: float, seed: int = 1, progress: float = 1.0, size: tupl
     end = start + minutes * 60
     state = {"last_ping": time.monotonic(), "action": "", "worst": 0.0, "worst_action": "", "actions": 0}
     pings: list[float] = []
+    stalls: list[tuple[float, str]] = []  # (ms, the actions before it) for each ping later than STALL_MS
     samples: list[tuple[float, float]] = []
     rss_start = rss_mb()
+    objects_start = len(gc.get_objects())
+    warm: list[float] = []  # RSS and Python objects after the warm-up (minute 2)
     next_sample, next_progress = start, start + progress * 60
 
     def ping() -> None:
@@ -99,6 +103,8 @@ def window_soak(minutes: float, seed: int = 1, progress: float = 1.0, size: tupl
         pings.append(max(late, 0.0))
         if late > state["worst"]:
             state["worst"], state["worst_action"] = late, state["action"]
+        if late > STALL_MS:
+            stalls.append((late, " | ".join(person.trail)))
 
     def step() -> None:
         nonlocal next_sample, next_progress
@@ -111,13 +117,16 @@ def window_soak(minutes: float, seed: int = 1, progress: float = 1.0, size: tupl
         if now >= next_sample:
             next_sample = now + SAMPLE_S
             samples.append((now - start, rss_mb()))
+            if not warm and now - start >= min(120.0, minutes * 60 / 4):  # every room and chart built by now
+                warm.extend([rss_mb(), len(gc.get_objects())])
         if now >= next_progress:
             next_progress = now + progress * 60
             doc = win.doc
             print(
                 f"  {(now - start) / 60:5.1f} min: {state['actions']:,} actions, RSS {rss_mb():6.1f} MB, "
-                f"{len(doc.profile.components):,} components, {len(doc.measurements.rows):,} runs, "
-                f"{doc.undo_stack.count():,} undo steps, worst ping so far {state['worst']:.0f} ms",
+                f"{len(gc.get_objects()):,} Python objects, {len(doc.profile.components):,} components, "
+                f"{len(doc.measurements.rows):,} runs, {doc.undo_stack.count():,} undo steps, "
+                f"worst ping so far {state['worst']:.0f} ms",
                 flush=True,
             )
         actions.start()
@@ -164,6 +173,9 @@ def window_soak(minutes: float, seed: int = 1, progress: float = 1.0, size: tupl
         "worst_ping_action": state["worst_action"],
         "p99_ping_ms": statistics.quantiles(pings, n=100)[98] if len(pings) > 100 else max(pings, default=0.0),
         "document_at_end": size_at_end,
+        "stalls": sorted(stalls, reverse=True),
+        "objects": (objects_start, len(gc.get_objects())),
+        "warm": tuple(warm) if warm else (rss_start, objects_start),
     }
     doc.undo_stack.setClean()
     win.close()
@@ -186,6 +198,14 @@ def report(r: dict) -> None:
     print(
         f"  event-loop ping: worst {r['worst_ping_ms']:.0f} ms (during {r['worst_ping_action']}), p99 {r['p99_ping_ms']:.0f} ms"
     )
+    warm_rss, warm_objects = r["warm"]
+    print(
+        f"  after the warm-up (minute 2): RSS {warm_rss:.0f} MB, {warm_objects:,.0f} Python objects; after dropping "
+        f"the document: {r['rss_dropped']:.0f} MB, {r['objects'][1]:,} objects ({r['objects'][0]:,} at the start)"
+    )
+    print(f"  pings later than {STALL_MS} ms: {len(r['stalls'])}")
+    for ms, trail in r["stalls"][:5]:
+        print(f"     {ms:,.0f} ms after: {trail[-300:]}")
     print(f"  error boxes: {len(r['errors'])} ({len(r['unexpected'])} unexpected)")
     for text in r["unexpected"][:10]:
         print("    ", text.splitlines()[0][:160])
