@@ -33,6 +33,7 @@ from ..model.units import (
     TimeUnit,
     convert,
     parse_unit,
+    time_ok,
 )
 from .cells import (
     ambiguity_message,
@@ -289,7 +290,6 @@ class TableReader:
         width = max(cols.values()) + 1
         words = SCALING_WORDS
         serial = Scaling.SERIAL
-        inf = math.inf
         grid_rows = grid.rows
         decimal = column_decimal(grid, header + 1, time_col)
         # tuple.__new__ straight: _Row(...) runs a generated __new__ and _Row._make a Python frame per row.
@@ -306,7 +306,7 @@ class TableReader:
                 name = self._one_line(name, grid.where(r, name_col))
             time: tuple[float, TimeUnit | None] | None = None
             error = None
-            if type(time_value) is float and 0 <= time_value < inf:
+            if time_ok(time_value):
                 time = (time_value, None)
             elif is_empty(time_value):
                 error = (

@@ -136,10 +136,11 @@ class MainWindow(QMainWindow):
         self.files.opened.connect(self._opened)
         self.optimizations.selectedChanged.connect(self.redraws.select_optimization)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_selection_status())
+        self.restored = False  # a size and place remembered from the last session (else the start fits the screen)
         if not fresh:
             geometry = self.settings.value("window/geometry")
             if isinstance(geometry, QByteArray):
-                self.restoreGeometry(geometry)
+                self.restored = self.restoreGeometry(geometry)
             for name, splitter in self._splitters.items():
                 state = self.settings.value(f"window/{name}")
                 if isinstance(state, QByteArray):
@@ -162,7 +163,8 @@ class MainWindow(QMainWindow):
             act.setShortcuts(shortcut)
         elif shortcut is not None:
             act.setShortcut(shortcut)
-        act.triggered.connect(slot)
+        # triggered(bool) would hand its "checked" flag to a slot's first optional parameter (a path, a folder).
+        act.triggered.connect(lambda _checked=False: slot())
         if tip:
             act.setStatusTip(tip)
             act.setToolTip(tip)
@@ -207,6 +209,8 @@ class MainWindow(QMainWindow):
         self.table.fit_columns()
         if self.optimization_model.rowCount():
             self.optimizations.select_row(0)
+        self.left_tabs.setCurrentIndex(0)  # a profile opens in its table, ready to type a time
+        self.table.start_here()
 
     def _selected_rows(self) -> list[int]:
         n = len(self.doc.profile.components)

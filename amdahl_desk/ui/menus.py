@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from ..present.inputs import ChartInputs
 from ..resources import example_path
-from .charts.registry import ENTRIES, Source
+from .charts.registry import ENTRIES, ChartEntry, Source
 from .help_text import show_about, show_help
 from .profile.component_table import TIME
 
@@ -178,13 +179,14 @@ def build_menus(window: MainWindow) -> Menus:
         "Put the slide on the clipboard, to paste into a presentation",
     )
     copy_menu = export.addMenu("Copy C&hart Image")
-    for entry in ENTRIES:
-        if entry.on_screen:
-            window._action(copy_menu, entry.title, partial(exports.copy_chart, entry.key))
     copy_measured = export.addMenu("Copy Measured Chart I&mage")
-    for entry in ENTRIES:
-        if entry.source is Source.MEASUREMENTS:
-            window._action(copy_measured, entry.title, partial(exports.copy_chart, entry.key))
+    for menu, entries in (
+        (copy_menu, [e for e in ENTRIES if e.on_screen]),
+        (copy_measured, [e for e in ENTRIES if e.source is Source.MEASUREMENTS]),
+    ):
+        offered = [(e, window._action(menu, e.title, partial(exports.copy_chart, e.key))) for e in entries]
+        menu.setToolTipsVisible(True)
+        menu.aboutToShow.connect(partial(_offer_charts, offered, exports.inputs))
     export.addSeparator()
     export_comparison_action = window._action(
         export,
@@ -208,3 +210,13 @@ def build_menus(window: MainWindow) -> Menus:
         redo_action=redo_action,
         export_comparison_action=export_comparison_action,
     )
+
+
+def _offer_charts(offered: list[tuple[ChartEntry, QAction]], inputs: Callable[[], ChartInputs]) -> None:
+    """A chart that cannot be drawn now is greyed, its reason (what to open or import) in its tooltip."""
+    now = inputs()
+    for entry, act in offered:
+        why = entry.source.missing(now)
+        act.setEnabled(why is None)
+        act.setToolTip(why or entry.title)
+        act.setStatusTip(why or "")

@@ -42,7 +42,9 @@ class BreakdownChart(ChartFrame[BreakdownView]):
             t.setZValue(20)  # above the target line
             item.addItem(t)
         self._totals_metrics = QFontMetrics(style.font(1.05, bold=True))
-        self._drawn_bars: tuple[np.ndarray, np.ndarray, list[str], list[bool]] | None = None  # x0, widths, colours, outlines
+        self._drawn_bars: tuple[np.ndarray, np.ndarray, list[str], list[bool]] | None = (
+            None  # x0, widths, colours, outlines
+        )
         self._bars: tuple[np.ndarray, np.ndarray, list[str], list[bool], float] | None = None  # as given to pyqtgraph
         self._baseline_y = 1.0
         self._brushes: dict[str, QBrush] = {}

@@ -57,6 +57,7 @@ class ComponentTableModel(QAbstractTableModel):
     """Rows are components plus one empty row at the end: typing there adds a component."""
 
     editRejected = Signal(int, int, str, str, bool)  # row, column, message, text refused, single-cell edit
+    editAccepted = Signal()  # a typed or pasted edit was taken
 
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
@@ -214,7 +215,26 @@ class ComponentTableModel(QAbstractTableModel):
             changes, added = self._parse(edits)
             self.doc.edit_components(changes, text, added, cell=(edits[0][0], edits[0][1]) if len(edits) == 1 else None)
         except (CellError, ProfileError) as exc:
-            refuse_edit(self.editRejected, edits, exc, lambda field: NAME if field == "name" else TIME)
+            column = {"name": NAME, "objectives": OBJECTIVES}
+            refuse_edit(self.editRejected, edits, exc, lambda f: column.get(f or "", TIME), self._takes, self.header)
+            return False
+        self.editAccepted.emit()
+        return True
+
+    def header(self, col: int) -> str:
+        """A column's name without its unit: "Time"."""
+        return str(self.headerData(col, Qt.Orientation.Horizontal)).split(" (")[0]
+
+    def _takes(self, row: int, col: int, value: str) -> bool:
+        """Whether one cell, alone, takes ``value`` (a refused paste names its other refused cells)."""
+        if col not in EDITABLE:
+            return True
+        existing = row < len(self.components)
+        if not existing and (col == NAME or (col == TIME and not value.strip())):
+            return True  # a new row's name is checked with the row; its time may wait
+        try:
+            self._with_cell(self.components[row] if existing else Component("new", 0.0), row, col, value)
+        except CellError:
             return False
         return True
 
