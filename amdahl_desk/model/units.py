@@ -6,6 +6,7 @@ import math
 import re
 from decimal import Decimal
 from enum import Enum
+from typing import TypeGuard
 
 from .numbers import Decimal as DecimalSeparator
 from .numbers import NumberFormatError, ParseError, parse_number
@@ -158,7 +159,7 @@ def parse_time_text(text: str, decimal: DecimalSeparator | None = None) -> tuple
     return value, unit
 
 
-def time_ok(value: object) -> bool:
+def time_ok(value: object) -> TypeGuard[float]:
     """Whether ``value`` is a float time :func:`check_time` takes as it is: 0, or from MIN_TIME to MAX_TIME."""
     return type(value) is float and (value == 0.0 or MIN_TIME <= value <= MAX_TIME)
 

@@ -90,7 +90,9 @@ def soak(
             opt = doc.profile.optimizations[row]
             from dataclasses import replace
 
-            doc.replace_optimization(row, replace(opt, enabled=not opt.enabled), "Toggle")
+            opts = list(doc.profile.optimizations)
+            opts[row] = replace(opt, enabled=not opt.enabled)
+            doc.set_optimizations(opts, "Toggle")
         elif kind < 0.9 and doc.undo_stack.canUndo():
             doc.undo_stack.undo()
         elif doc.undo_stack.canRedo():

@@ -84,7 +84,7 @@ def test_a_save_that_fails_part_way_changes_nothing_and_says_why(window, qtbot, 
     paste_at(qtbot, window.fit_panel.view, 0, COUNT, "1\t100\n2\t60\n")
     owner, name, n, exc, said = FAILURES[where]
     if owner is None:
-        owner, name = writer, "_write_summary"
+        owner, name = writer, "write_summary"
         monkeypatch.setattr(owner, name, fail_on_call(1, exc)(getattr(owner, name)))
     else:
         monkeypatch.setattr(owner, name, fail_on_call(n, exc)(getattr(owner, name)))
