@@ -25,6 +25,31 @@ def time_cell(value: float, n: Numbers = POINT) -> str:
     return n.number(value)
 
 
+def run_cell(value: float, n: Numbers = POINT) -> str:
+    """A run's N or measured value in the runs table: ``""`` while it waits for one."""
+    return "" if value != value else n.number(value)
+
+
+def run_figure_cells(speedup: float, efficiency: float, karp_flatt: float, n: Numbers = POINT) -> tuple[str, str, str]:
+    """A run's speedup, efficiency and Karp–Flatt e as the runs table shows them (e is undefined at N0: —)."""
+    return (
+        n.speedup(speedup),
+        n.coefficient(efficiency),
+        DASH if karp_flatt != karp_flatt else n.coefficient(karp_flatt),
+    )
+
+
+def run_tip(column: str, n0: float, p: float, speedup: float, n: Numbers = POINT) -> str:
+    """What a run's computed cell means: ``column`` is "speedup", "efficiency" or "karp_flatt"."""
+    if column == "speedup":
+        return f"Against the baseline N0 = {n.number(n0)}, the smallest N measured (its runs averaged)"
+    if column == "efficiency":
+        return f"Speedup ÷ (N/N0) = {n.speedup(speedup)} ÷ {n.number(p)}"
+    if p == 1:
+        return "Undefined at the baseline"
+    return "e = (1/S − 1/p)/(1 − 1/p), p = N/N0: the serial fraction these runs imply; rising e means growing overhead"
+
+
 def share_cell(fraction: float, n: Numbers = POINT) -> str:
     return n.percent(fraction)
 

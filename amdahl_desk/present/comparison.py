@@ -149,15 +149,29 @@ def comparison_figures(c: Comparison, n: Numbers = POINT) -> tuple[Figure, Figur
         if b.moved
         else f"{shorten(b.after_name, 28)}, still the largest (was {n.percent(b.before_share)})"
     )
+    unit = c.unit
+    promised = f"The plan promised {n.time(c.before_total, unit)} → {n.time(c.predicted_total, unit)}"
+    measured = f"Measured {n.time(c.before_total, unit)} → {n.time(c.after_total, unit)}: before total ÷ after total"
     return (
-        Figure(n.speedup(c.predicted_speedup), "predicted by the plan"),
-        Figure(n.speedup(c.measured_speedup), "measured end to end", tone=Tone.GOOD if delivered(c) else Tone.WARN),
+        Figure(n.speedup(c.predicted_speedup), "predicted by the plan", promised),
+        Figure(
+            n.speedup(c.measured_speedup),
+            "measured end to end",
+            measured,
+            tone=Tone.GOOD if delivered(c) else Tone.WARN,
+        ),
         Figure(
             "0" if verdict == "exactly as planned" else n.time(abs(c.shortfall), c.unit),
             verdict if verdict == "exactly as planned" else verdict.split(" ", 2)[-1],
         ),
         Figure(n.percent(b.after_share), largest),
     )
+
+
+def names_list(names: Sequence[str], n: Numbers = POINT, most: int = 6) -> str:
+    """A list a person reads in a line: a trace's hundreds of names end in "and N more"."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {n.count(len(names) - most)} more (see the table)"
 
 
 def _details(c: Comparison) -> str:

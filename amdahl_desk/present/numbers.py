@@ -61,6 +61,12 @@ class Numbers:
         """``60%``, ``3.6%``."""
         return self._local(format_percent(fraction))
 
+    def coefficient(self, fraction: float) -> str:
+        """A fitted coefficient as a percentage with two significant digits: ``2.8%``, ``0.01%``."""
+        from ..model.fit_text import percent
+
+        return self._local(percent(fraction))
+
     def count(self, value: int) -> str:
         """A whole number with its thousands grouped: ``1,024``."""
         return self._local(f"{value:,}")

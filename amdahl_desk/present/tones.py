@@ -16,6 +16,10 @@ class Tone(str, Enum):
     MUTED = "muted"  # nothing set yet
 
 
+# Each tone's colour, on screen and on a slide alike.
+TONE_COLOURS = {Tone.PLAIN: "#222", Tone.GOOD: "#1a6e2e", Tone.WARN: "#b35c00", Tone.BAD: "#a33", Tone.MUTED: "#555"}
+
+
 @dataclass(frozen=True)
 class Sentence:
     text: str

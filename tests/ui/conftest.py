@@ -8,6 +8,13 @@ from amdahl_desk.resources import example_path
 
 
 @pytest.fixture(autouse=True)
+def _application(qapp):
+    """Every test here may build a widget: the QApplication exists first, whichever test runs first (a widget
+    made without one aborts the process, and with it every test left in that worker)."""
+    return qapp
+
+
+@pytest.fixture(autouse=True)
 def _isolated_folders(tmp_path, monkeypatch):
     monkeypatch.setenv("AMDAHL_DESK_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("AMDAHL_DESK_DATA_DIR", str(tmp_path / "data"))

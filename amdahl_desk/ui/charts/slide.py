@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ...present.slide import SlideView
-from ...present.summary import Tone
+from ...present.tones import TONE_COLOURS
 from ..core.locale_text import locale_numbers
 from .base import Chart
 from .style import SCREEN, Style
@@ -35,7 +35,6 @@ def fit_lines(label: QLabel, width: int, lines: int = 2, smallest: float = 0.75)
 
 
 # A tone's colour on a slide (a good headline in green; the rest in ink).
-TONE_COLOURS = {Tone.PLAIN: "#222", Tone.GOOD: "#1a6e2e", Tone.WARN: "#b35c00", Tone.BAD: "#a33", Tone.MUTED: "#555"}
 
 
 class SlideFrame(Chart[SlideView]):

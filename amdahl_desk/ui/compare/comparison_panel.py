@@ -21,15 +21,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.comparison import Comparison, Continued, PlanVerdict, Status
+from ...model.comparison import Comparison, Continued, Status
 from ...model.errors import ProfileError
-from ...model.units import format_percent, format_speedup, format_time
-from ...present.comparison import plan_verdict
+from ...present.comparison import adopted_text, comparison_figures, names_list
+from ...present.tones import TONE_COLOURS
 from ..charts.base import Chart
 from ..charts.registry import CHART_TITLES, COMPARISON_CHARTS
 from ..charts.style import Style
 from ..core.document import Document
-from ..core.locale_text import localize_numbers
+from ..core.locale_text import locale_numbers
 from ..core.redraw import RedrawScheduler
 from .comparison_chart import ComparisonChart
 from .comparison_table import AFTER_NAME, UNPAIR, ComparisonTableModel
@@ -76,8 +76,7 @@ class _Figure(QWidget):
         self.setToolTip(tip)
 
     def set(self, value: str, caption: str, color: str = "#222") -> None:
-        self.value.setText(localize_numbers(value))
-        caption = localize_numbers(caption)
+        self.value.setText(value)
         self.value.setStyleSheet(f"color: {color};")
         self._caption = caption
         self.caption.setToolTip(caption)
@@ -109,12 +108,6 @@ def two_lines(text: str, metrics: QFontMetrics, width: int) -> str:
     if rest == len(words) or metrics.horizontalAdvance(words[0]) > width:
         return metrics.elidedText(text, elide, width)  # one word wider than the column: one elided line
     return f"{first}\n{metrics.elidedText(' '.join(words[rest:]), elide, width)}"
-
-
-def _names(names: list[str], most: int = 6) -> str:
-    """A list a person reads in a line: a trace's hundreds of names end in "and N more"."""
-    shown = ", ".join(names[:most])
-    return shown if len(names) <= most else f"{shown} and {len(names) - most:,} more (see the table)"
 
 
 class ComparisonPanel(QWidget):
@@ -252,31 +245,15 @@ class ComparisonPanel(QWidget):
             self.chart.setVisible(False)
             self._update_buttons()
             return
-        unit = c.unit
         self.sentence.setStyleSheet("")
-        self.predicted.set(format_speedup(c.predicted_speedup), "predicted by the plan")
-        self.predicted.setToolTip(
-            localize_numbers(
-                f"The plan promised {format_time(c.before_total, unit)} → {format_time(c.predicted_total, unit)}"
-            )
-        )
-        ok = c.verdict.delivered
-        self.measured.set(format_speedup(c.measured_speedup), "measured", "#1a6e2e" if ok else "#b35c00")
-        self.measured.setToolTip(
-            localize_numbers(
-                f"Measured {format_time(c.before_total, unit)} → {format_time(c.after_total, unit)}: "
-                "before total ÷ after total"
-            )
-        )
-        verdict = plan_verdict(c)
-        if c.verdict is PlanVerdict.AS_PLANNED:
-            self.gap.set("0", verdict)
-        else:
-            self.gap.set(format_time(abs(c.shortfall), unit), verdict.split(" ", 2)[-1])
-        b = c.bottleneck
-        self.largest.set(format_percent(b.after_share), f"largest now: {b.after_name}")
-        self.sentence.setText(localize_numbers(c.sentence))
-        self.bottleneck.setText(localize_numbers(b.sentence))
+        n = locale_numbers()
+        for widget, shown in zip(
+            (self.predicted, self.measured, self.gap, self.largest), comparison_figures(c, n), strict=True
+        ):
+            widget.set(shown.value, shown.caption, TONE_COLOURS[shown.tone])
+            widget.setToolTip(shown.tip or shown.caption)
+        self.sentence.setText(n.message(c.sentence))
+        self.bottleneck.setText(n.message(c.bottleneck.sentence))
         self.notes.setText(" ".join(self._notes(c)))
         self.notes.setVisible(bool(self.notes.text()))
         self._show_dependencies()
@@ -287,7 +264,7 @@ class ComparisonPanel(QWidget):
             self.fit_layout()
 
     def _show_dependencies(self) -> None:
-        text = localize_numbers(self.dependency_line.text) if self.session.comparison is not None else ""
+        text = locale_numbers().message(self.dependency_line.text) if self.session.comparison is not None else ""
         self.dependencies.setText(text)
         self.dependencies.setVisible(bool(text))
 
@@ -310,9 +287,11 @@ class ComparisonPanel(QWidget):
         removed = [r.name for r in c.rows if r.status is Status.REMOVED]
         notes = []
         if added:
-            notes.append(f"Added (only after): {_names(added)}.")
+            notes.append(f"Added (only after): {names_list(added, locale_numbers())}.")
         if removed:
-            notes.append(f"Removed (only before): {_names(removed)}; pair a renamed one with Pair With… (F2).")
+            notes.append(
+                f"Removed (only before): {names_list(removed, locale_numbers())}; pair a renamed one with Pair With… (F2)."
+            )
         if c.pairs:
             notes.append("Paired by hand: " + "; ".join(f"{b} = {a}" for b, a in c.pairs) + ".")
         if self.session.after_path is not None and c.after_unit is not c.unit:
@@ -374,7 +353,7 @@ class ComparisonPanel(QWidget):
         done = [a for a in adoption.changes if a.measured is not None]
         status.showMessage(
             "Adopted measured k: "
-            + "; ".join(f"{a.name} {format_speedup(a.planned)} → {format_speedup(a.measured)}" for a in done)
+            + adopted_text(done, locale_numbers())
             + " (Edit → Undo restores the plan)"
             + ("".join(f". {n}" for n in adoption.notes)),
             15000,

@@ -11,10 +11,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 
 from ...model.errors import ProfileError
-from ...model.fit_text import percent
 from ...model.measurements import MeasureKind, Measurement, parse_count, parse_throughput
 from ...model.numbers import Decimal
-from ...model.units import ParseError, TimeUnit, convert, format_number, format_speedup, parse_time_text, parse_unit
+from ...model.units import ParseError, TimeUnit, convert, parse_time_text, parse_unit
+from ...present.cells import run_cell, run_figure_cells, run_tip
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
 from ..core.measurement_table import MeasurementTable
@@ -134,9 +134,9 @@ class MeasurementTableModel(QAbstractTableModel):
 
     def _shown(self, run: Measurement, row: int, col: int) -> str:
         if col == COUNT:
-            return "" if math.isnan(run.n) else format_number(run.n)
+            return run_cell(run.n)
         if col == VALUE:
-            return "" if math.isnan(run.value) else format_number(run.value)
+            return run_cell(run.value)
         if col == LABEL:
             return run.label
         if col == NOTES:
@@ -145,12 +145,8 @@ class MeasurementTableModel(QAbstractTableModel):
         if i is None:
             return ""
         points = self.doc.fit.points
-        if col == SPEEDUP:
-            return format_speedup(float(points.speedup[i]))
-        if col == EFFICIENCY:
-            return percent(float(points.efficiency[i]))
-        e = float(points.karp_flatt[i])
-        return "—" if math.isnan(e) else percent(e)
+        cells = run_figure_cells(float(points.speedup[i]), float(points.efficiency[i]), float(points.karp_flatt[i]))
+        return cells[(SPEEDUP, EFFICIENCY, KARP_FLATT).index(col)]
 
     def _tip(self, run: Measurement, row: int, col: int) -> str | None:
         i = self._fit_row(row)
@@ -160,16 +156,8 @@ class MeasurementTableModel(QAbstractTableModel):
             return None
         fit = self.doc.fit
         n0 = fit.baseline_n or 1.0
-        p = run.n / n0
-        if col == SPEEDUP:
-            return f"Against the baseline N0 = {format_number(n0)}, the smallest N measured (its runs averaged)"
-        if col == EFFICIENCY:
-            return f"Speedup ÷ (N/N0) = {format_speedup(float(fit.points.speedup[i]))} ÷ {format_number(p)}"
-        if p == 1:
-            return "Undefined at the baseline"
-        return (
-            "e = (1/S − 1/p)/(1 − 1/p), p = N/N0: the serial fraction these runs imply; rising e means growing overhead"
-        )
+        column = {SPEEDUP: "speedup", EFFICIENCY: "efficiency", KARP_FLATT: "karp_flatt"}[col]
+        return run_tip(column, n0, run.n / n0, float(fit.points.speedup[i]))
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:

@@ -7,7 +7,8 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...model.traces import GpuSplit
-from ...model.units import TimeUnit, format_number, format_percent
+from ...model.units import TimeUnit
+from ..core.locale_text import locale_numbers
 
 # (label, field, colour, what it means); overlapped communication is beside the sum, not part of it
 PARTS = (
@@ -98,10 +99,11 @@ class GpuSplitView(QWidget):
         if split is None:
             return
         self.title.setText(f"GPU {split.device} timeline, {'mean per step' if per_step else 'the whole trace'}")
+        n = locale_numbers()
         for field, (value, share) in self.values.items():
             t = float(getattr(split, field))
-            value.setText(f"{format_number(t)} {unit.label}")
-            share.setText(format_percent(t / split.span) if split.span > 0 else "—")
+            value.setText(n.time(t, unit))
+            share.setText(n.percent(t / split.span) if split.span > 0 else "—")
 
     def figures(self) -> dict[str, str]:
         """The figures as shown (for tests and screen readers)."""

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from ...files.traces import NSYS, PYTORCH, SPEEDSCOPE, LoadedTrace
 from ...model.traces import ImportOptions, ImportResult
 from ...model.traces.gpu import devices
-from ...model.units import format_number
+from ..core.locale_text import locale_numbers
 from .gpu_split_view import GpuSplitView
 from .loader import TraceSession
 from .preview_models import ComponentPreviewModel, RankTableModel, StepTableModel, preview_table
@@ -261,7 +261,8 @@ class ImportDialog(QDialog):
     def _progressed(self, done: float, total: float) -> None:
         self.progress.setValue(int(1000 * done / total) if total > 0 else 0)
         elapsed = time.monotonic() - self._started
-        self.progress_text.setText(f"{done / MB:,.1f} of {total / MB:,.1f} MB read · {elapsed:.1f} s")
+        n = locale_numbers()
+        self.progress_text.setText(f"{n.number(done / MB)} of {n.number(total / MB)} MB read · {n.number(elapsed)} s")
 
     def _failed(self, message: str) -> None:
         self.reject()  # closed first: the message box stands alone over the window
@@ -368,7 +369,7 @@ class ImportDialog(QDialog):
         self.per_step.blockSignals(False)
         self.top.setEnabled(result.group_by != "gpu")
         self.total_label.setText(
-            f"<b>Total {format_number(result.total)} {unit.label}</b>{_total_means(result, self.options.total)}"
+            f"<b>Total {locale_numbers().time(result.total, unit)}</b>{_total_means(result, self.options.total)}"
             f" · {len(result.components)} components"
         )
         self.steps_box.setVisible(has_steps)
@@ -435,11 +436,11 @@ class ImportDialog(QDialog):
 
 def _total_means(result: ImportResult, total: bool) -> str:
     """What the total stands for, so nobody reads a GPU stretch as the step time."""
-    unit = result.unit.label
+    n, unit = locale_numbers(), result.unit
     if result.group_by == "gpu":
         span = "GPU span of the whole trace" if total or result.step_time is None else "mean GPU stretch of a step"
-        step = f"; the mean step on the CPU is {format_number(result.step_time)} {unit}" if result.step_time else ""
+        step = f"; the mean step on the CPU is {n.time(result.step_time, unit)}" if result.step_time else ""
         return f" = the {span}{step}"
     if result.step_time is not None and not total:
-        return f" = the mean step ({format_number(result.step_time)} {unit})"
+        return f" = the mean step ({n.time(result.step_time, unit)})"
     return " = the whole recording" if result.format != "nsys" else " = the report's rows summed"

@@ -10,7 +10,9 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ...model.traces import ImportedComponent, RankInfo, StepInfo
-from ...model.units import TimeUnit, format_number, format_percent
+from ...model.units import TimeUnit
+from ...present.cells import share_cell, time_cell
+from ..core.locale_text import locale_numbers
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -108,13 +110,13 @@ class ComponentPreviewModel(_Table):
             if col == self.NAME:
                 return c.name
             if col == self.TIME:
-                return format_number(c.time)
+                return time_cell(c.time)
             if col == self.GPU:
-                return "—" if c.gpu_time is None else format_number(c.gpu_time)
+                return "—" if c.gpu_time is None else time_cell(c.gpu_time)
             if col == self.PATH:
-                return format_number(c.path_time) if c.path_time is not None else "—" if self.enriched else "…"
+                return time_cell(c.path_time) if c.path_time is not None else "—" if self.enriched else "…"
             if col == self.SHARE:
-                return format_percent(c.time / self.total) if self.total > 0 else "—"
+                return share_cell(c.time / self.total) if self.total > 0 else "—"
             if col == self.SCALING:
                 return c.scaling.value + ("?" if c.guessed else "")
             return c.source
@@ -188,9 +190,9 @@ class StepTableModel(_Table):
             if col == self.NAME:
                 return s.name
             if col == self.TIME:
-                return format_number(s.time) + (" ⚑" if s.flagged else "")
+                return time_cell(s.time) + (" ⚑" if s.flagged else "")
             if col == self.GPU:
-                return "—" if s.gpu_time is None else format_number(s.gpu_time) + (" ⚑" if s.gpu_flagged else "")
+                return "—" if s.gpu_time is None else time_cell(s.gpu_time) + (" ⚑" if s.gpu_flagged else "")
             return _far(s)
         if role == Qt.ItemDataRole.CheckStateRole and col == self.NAME:
             return Qt.CheckState.Unchecked if s.excluded else Qt.CheckState.Checked
@@ -209,7 +211,7 @@ class StepTableModel(_Table):
     def _tip(self, s: StepInfo, col: int) -> str:
         if col == self.TIME:
             far = " — more than 20% away from the median step (a warm-up, a checkpoint?)" if s.flagged else ""
-            return f"{s.name} on the CPU: {format_number(s.time)} {self.unit.label}{far}"
+            return f"{s.name} on the CPU: {locale_numbers().time(s.time, self.unit)}{far}"
         if col == self.GPU:
             if s.gpu_time is None:
                 return f"No GPU event was launched in {s.name}"
@@ -220,7 +222,7 @@ class StepTableModel(_Table):
             )
             return (
                 f"{s.name}'s stretch of the GPU timeline, from its first GPU event to the next step's first: "
-                f"{format_number(s.gpu_time)} {self.unit.label}{far}"
+                f"{locale_numbers().time(s.gpu_time, self.unit)}{far}"
             )
         far = (
             "its CPU time and its GPU stretch are"
@@ -286,7 +288,7 @@ class RankTableModel(_Table):
             if col == self.FILE:
                 return r.source
             time = r.step_time if r.step_time is not None else r.total_time
-            return format_number(time) + ("" if r.step_time is not None else " (whole)")
+            return time_cell(time) + ("" if r.step_time is not None else " (whole)")
         if role == Qt.ItemDataRole.FontRole and r.slowest:
             bold = QFont()
             bold.setBold(True)

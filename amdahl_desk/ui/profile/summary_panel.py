@@ -7,11 +7,11 @@ from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...present.summary import CEILING_TIP, NEW_TIME_TIP, SAVED_TIP, SPEEDUP_TIP, SummaryView, Tone
+from ...present.tones import TONE_COLOURS
 from ..core.layout_fence import FixedHeightHolder
 
 MOST_LINES = 5  # the sentence and the verdict grow to this many lines before words drop with "…"
 # A tone's colour on screen.
-TONE_COLOURS = {Tone.PLAIN: "#222", Tone.GOOD: "#1a6e2e", Tone.WARN: "#8a5a00", Tone.BAD: "#a33", Tone.MUTED: "#555"}
 
 
 def set_text(label: QLabel, text: str) -> None:
