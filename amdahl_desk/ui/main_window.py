@@ -32,9 +32,9 @@ from .core.document import Document
 from .core.layout_fence import LayoutFence
 from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
-from .files.chart_export import ChartExports
-from .files.file_actions import FILTERS, FileActions, is_bundled
-from .files.recovery import RecoveryStore
+from .document_files.chart_export import ChartExports
+from .document_files.file_actions import FILTERS, FileActions, is_bundled
+from .document_files.recovery import RecoveryStore
 from .fit.fit_panel import FitPanel
 from .import_.trace_import import TRACE_FILTERS, TraceImport, may_be_dropped, route_drop
 from .menus import build_menus

@@ -63,7 +63,7 @@ def test_the_objectives_model_keeps_qts_rules_through_adds_and_deletes(window, q
 def test_an_editor_the_view_has_let_go_commits_nothing_when_it_loses_the_focus_late(window, qtbot, table):
     """What the soak hit on a real X server: a closed editor still loses the focus once more, and its delegate's
     event filter commits it. The view takes no commit from an editor it has let go (and Qt has nothing to warn)."""
-    from amdahl_desk.ui.fit.measurement_table import COUNT
+    from amdahl_desk.ui.fit.runs_model import COUNT
     from amdahl_desk.ui.profile.component_table import TIME
     from amdahl_desk.ui.profile.optimization_table import NAME as OPT_NAME
 

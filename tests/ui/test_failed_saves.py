@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from xlsxwriter.packager import Packager
 
-from amdahl_desk.ui.fit.measurement_table import COUNT
+from amdahl_desk.ui.fit.runs_model import COUNT
 from amdahl_desk.ui.profile.component_table import TIME
 
 from .driving import paste_at, press, show_tab, type_in_cell

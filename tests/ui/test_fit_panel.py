@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication, QLineEdit
 
 from amdahl_desk.model.measurements import MeasureKind
 from amdahl_desk.ui.core.qt_util import settle_layout
-from amdahl_desk.ui.fit.measurement_table import COUNT, KARP_FLATT, LABEL, SPEEDUP, VALUE
+from amdahl_desk.ui.fit.runs_model import COUNT, KARP_FLATT, LABEL, SPEEDUP, VALUE
 
 pytestmark = pytest.mark.gui
 
@@ -221,7 +221,7 @@ def test_open_measurements_and_export_them(window, tmp_path):
 
 def test_model_passes_qt_model_tester(qtmodeltester, qapp):
     from amdahl_desk.ui.core.document import Document
-    from amdahl_desk.ui.fit.measurement_table import MeasurementTableModel
+    from amdahl_desk.ui.fit.runs_model import MeasurementTableModel
 
     doc = Document()
     model = MeasurementTableModel(doc)

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.gui
 DRIVER = """
 import sys
 from PySide6.QtCore import QTimer
-import amdahl_desk.ui.files.file_actions as fa
+import amdahl_desk.ui.document_files.file_actions as fa
 from amdahl_desk.ui.app import run
 
 opened = fa.FileActions.start
@@ -37,7 +37,7 @@ sys.exit(run(sys.argv[1]))
 
 @pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="Ctrl+C is a POSIX signal here")
 def test_ctrl_c_keeps_unsaved_work_and_quits_without_asking(tmp_path):
-    from amdahl_desk.ui.files.recovery import RecoveryStore
+    from amdahl_desk.ui.document_files.recovery import RecoveryStore
 
     profile = tmp_path / "training.xlsx"
     profile.write_bytes(example_path().read_bytes())

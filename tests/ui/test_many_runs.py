@@ -9,9 +9,9 @@ from PySide6.QtWidgets import QMessageBox
 
 from amdahl_desk.cli import main
 from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.measurement_table import MeasurementTable
 from amdahl_desk.model.measurements import MAX_RUNS, MeasureKind, Measurement, Measurements
-from amdahl_desk.ui.core.measurement_table import MeasurementTable
-from amdahl_desk.ui.fit.measurement_table import COUNT
+from amdahl_desk.ui.fit.runs_model import COUNT
 from amdahl_desk.ui.profile.component_table import TIME
 
 from .driving import click_cell, press, show_tab, type_in_cell

@@ -61,7 +61,7 @@ def test_objectives_sheet_model(qtmodeltester):
 
 
 def test_measurement_model(qtmodeltester):
-    from amdahl_desk.ui.fit.measurement_table import MeasurementTableModel
+    from amdahl_desk.ui.fit.runs_model import MeasurementTableModel
 
     doc = Document(training())
     model = MeasurementTableModel(doc)

@@ -7,8 +7,8 @@ import time
 import pytest
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.ui.files.recovery_keeper import RECOVERY_DELAY_MS
-from amdahl_desk.ui.fit.measurement_table import COUNT
+from amdahl_desk.ui.document_files.recovery_keeper import RECOVERY_DELAY_MS
+from amdahl_desk.ui.fit.runs_model import COUNT
 from amdahl_desk.ui.profile.component_table import TIME
 
 from .driving import paste_at, show_tab, type_in_cell

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit
 
-from amdahl_desk.ui.fit.measurement_table import COUNT, VALUE
+from amdahl_desk.ui.fit.runs_model import COUNT, VALUE
 from amdahl_desk.ui.objectives.objectives_sheet import TARGET
 from amdahl_desk.ui.profile.component_table import TIME
 from amdahl_desk.ui.profile.optimization_table import NAME, K

@@ -31,7 +31,7 @@ def test_failed_save_leaves_the_file_byte_for_byte(window, monkeypatch, failure)
     original = path.read_bytes()
     edit(window)
     import amdahl_desk.files.atomic as atomic
-    import amdahl_desk.ui.files.file_actions as mw
+    import amdahl_desk.ui.document_files.file_actions as mw
 
     if failure == "disk full":
         real = mw.save_profile
@@ -130,7 +130,7 @@ def test_killed_session_is_restored(tmp_path, qtbot, example):
 
 def test_declined_recovery_is_deleted(tmp_path, qtbot, example):
     from amdahl_desk.model import Component, Profile
-    from amdahl_desk.ui.files.recovery import RecoveryStore
+    from amdahl_desk.ui.document_files.recovery import RecoveryStore
     from amdahl_desk.ui.main_window import MainWindow
 
     store = RecoveryStore(pid=2**22 + 12345)  # a process id no running process has

@@ -81,7 +81,7 @@ class TestRefusalAtTheCell:
         assert not panel.message.isVisible()
 
     def test_refused_run_is_explained_beside_its_cell_in_the_measurements_table(self, window, qtbot):
-        from amdahl_desk.ui.fit.measurement_table import VALUE
+        from amdahl_desk.ui.fit.runs_model import VALUE
 
         window.left_tabs.setCurrentIndex(1)
         view = window.fit_panel.view

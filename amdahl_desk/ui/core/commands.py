@@ -18,8 +18,8 @@ from ...model.profile import Component, Optimization, Settings
 from ...model.units import TimeUnit
 
 if TYPE_CHECKING:
+    from ...model.measurement_table import MeasurementTable
     from .document import Document
-    from .measurement_table import MeasurementTable
     from .state import Snapshot
 
 T = TypeVar("T")

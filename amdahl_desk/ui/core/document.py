@@ -25,6 +25,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from ...model.analysis import Analysis, analyse
 from ...model.errors import ProfileError
 from ...model.fit import FitResult, fit_measurements
+from ...model.measurement_table import MeasurementTable as MeasurementTable  # where older code looks for it
 from ...model.measurements import Measurements
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings
@@ -33,7 +34,6 @@ from ...model.units import TimeUnit
 from ...present.colours import ComponentColours
 from . import commands
 from .component_objectives import ComponentObjectives
-from .measurement_table import MeasurementTable as MeasurementTable  # where older code looks for it
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot

@@ -25,8 +25,8 @@ from ..charts.registry import chart_entry
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 from .fit_summary import FitSummary
-from .measurement_table import MeasurementTableModel
 from .measurement_view import MeasurementTableView
+from .runs_model import MeasurementTableModel
 
 if TYPE_CHECKING:
     from .measured_chart import MeasuredChart

@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...model.fit import FitResult
+from ...model.measurement_table import MeasurementTable
 from ...present.fit import fit_view
 from ..core.locale_text import locale_numbers
-from ..core.measurement_table import MeasurementTable
 
 
 def waiting_sentences(table: MeasurementTable) -> list[str]:

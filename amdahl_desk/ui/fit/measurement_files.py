@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QStatusBar
 
 from ...files import read_measurements, write_measurements_csv
 from ...model.errors import ProfileError
+from ...model.measurement_table import MeasurementTable
 from ..core.document import Document
-from ..core.measurement_table import MeasurementTable
 from ..core.saving import write_safely
 
 FILTERS = (

@@ -16,7 +16,7 @@ from ...model.measurements import MeasureKind, too_many_runs
 from ...model.numbers import decide_decimal
 from ..core.clipboard import tile, to_tsv
 from ..core.refusing_view import RefusingTableView
-from .measurement_table import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
+from .runs_model import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
 
 _FIELDS = {"count": COUNT, "value": VALUE, "label": LABEL, "notes": NOTES}
 

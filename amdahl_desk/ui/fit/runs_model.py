@@ -11,13 +11,13 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 
 from ...model.errors import ProfileError
+from ...model.measurement_table import MeasurementTable
 from ...model.measurements import MeasureKind, Measurement, parse_count, parse_throughput
 from ...model.numbers import Decimal
 from ...model.units import ParseError, TimeUnit, convert, parse_time_text, parse_unit
 from ...present.cells import run_cell, run_figure_cells, run_tip
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
-from ..core.measurement_table import MeasurementTable
 
 COUNT, VALUE, LABEL, NOTES, SPEEDUP, EFFICIENCY, KARP_FLATT = range(7)
 EDITABLE = (COUNT, VALUE, LABEL, NOTES)  # first, in the order a CSV of runs has them, so a pasted block lands whole

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...model.errors import Problem
-from ...model.measurements import TABLE, MeasureKind, Measurement, Measurements, measurement_problems, too_many_runs
+from .errors import Problem
+from .measurements import TABLE, MeasureKind, Measurement, Measurements, measurement_problems, too_many_runs
 
 
 @dataclass(frozen=True, eq=False)
