@@ -104,7 +104,8 @@ case "${1:-}" in
     if [[ " $* " != *"not slow"* ]]; then
       install_bundle_debs "$VENV/bin/python"
     fi
-    exec "$VENV/bin/python" -m pytest "$@"
+    # On every core the machine has (AMDAHL_TEST_WORKERS=0 runs in this one process).
+    exec "$VENV/bin/python" -m pytest -n "${AMDAHL_TEST_WORKERS:-auto}" "$@"
     ;;
   cli)
     shift

@@ -3,8 +3,20 @@
 from pathlib import Path
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from amdahl_desk.resources import example_path
+
+_wait_until = QtBot.waitUntil
+
+
+def _patient_wait_until(self, callback, *, timeout=20_000):
+    """A condition waited for up to 20 s unless a test says otherwise (pytest-qt's 5 s is short for a trace read
+    while the other test worker has the second core); a condition met returns at once all the same."""
+    return _wait_until(self, callback, timeout=timeout)
+
+
+QtBot.waitUntil = _patient_wait_until
 
 
 @pytest.fixture(autouse=True)

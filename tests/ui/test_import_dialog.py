@@ -38,8 +38,9 @@ def _action(window, text):
 
 def wait_preview(qtbot, dialog):
     """Until the preview shows what the options ask for (no change waiting, no request out)."""
-    qtbot.waitUntil(
-        lambda: dialog.preview_result is not None and dialog.pending is None and not dialog.debounce.isActive()
+    qtbot.waitUntil(  # a trace read on a busy machine takes seconds
+        lambda: dialog.preview_result is not None and dialog.pending is None and not dialog.debounce.isActive(),
+        timeout=30_000,
     )
     return dialog.preview_result
 
