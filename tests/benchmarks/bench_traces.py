@@ -19,10 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "traces" / "kineto_16gpu_nccl_rank0.json.gz"
-if not REAL.exists():
-    REAL = Path("/work/shared/traces/kineto_16gpu_nccl_rank0.json.gz")
 ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT / "tests" / "fixtures" / "real_traces" / "kineto_16gpu_nccl_rank0.json.gz"  # committed, MIT
 
 
 def make_trace(path: Path, megabytes: int) -> None:
