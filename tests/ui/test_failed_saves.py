@@ -35,9 +35,9 @@ def deleted_but_open() -> list[str]:
     return found
 
 
-def parts_left() -> set[str]:
-    """The folders the workbook writer keeps its parts in while it writes (other processes may have their own)."""
-    return {p.name for p in Path(tempfile.gettempdir()).glob("amdahl-desk-parts-*")}
+def parts_left(folder: Path) -> set[str]:
+    """The folders the workbook writer keeps its parts in while it writes, in the temporary folder ``folder``."""
+    return {p.name for p in folder.glob("amdahl-desk-parts-*")}
 
 
 def fail_on_call(n: int, exc: BaseException):
@@ -74,7 +74,7 @@ FAILURES = {
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="open files are listed in /proc on Linux")
 @pytest.mark.parametrize("where", list(FAILURES))
-def test_a_save_that_fails_part_way_changes_nothing_and_says_why(window, qtbot, monkeypatch, where):
+def test_a_save_that_fails_part_way_changes_nothing_and_says_why(window, qtbot, monkeypatch, tmp_path, where):
     import amdahl_desk.files.workbook_writer as writer
 
     path = window.doc.path
@@ -82,13 +82,18 @@ def test_a_save_that_fails_part_way_changes_nothing_and_says_why(window, qtbot, 
     type_in_cell(qtbot, window.table, 1, TIME, "321")
     show_tab(qtbot, window.left_tabs, 1)
     paste_at(qtbot, window.fit_panel.view, 0, COUNT, "1\t100\n2\t60\n")
+    # The writer's parts go to a temporary folder of this test's own: another test process writing a workbook
+    # meanwhile has its parts folder in the shared one.
+    own_tmp = tmp_path / "tmp"
+    own_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(own_tmp))
     owner, name, n, exc, said = FAILURES[where]
     if owner is None:
         owner, name = writer, "write_summary"
         monkeypatch.setattr(owner, name, fail_on_call(1, exc)(getattr(owner, name)))
     else:
         monkeypatch.setattr(owner, name, fail_on_call(n, exc)(getattr(owner, name)))
-    open_before, parts_before = deleted_but_open(), parts_left()
+    open_before, parts_before = deleted_but_open(), parts_left(own_tmp)
     press(qtbot, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # File → Save
     monkeypatch.undo()
     assert len(window.errors) == 1 and said in window.errors[0], window.errors
@@ -96,7 +101,7 @@ def test_a_save_that_fails_part_way_changes_nothing_and_says_why(window, qtbot, 
     assert path.read_bytes() == before
     assert window.isWindowModified() and not window.doc.undo_stack.isClean()
     assert sorted(p.name for p in path.parent.iterdir() if p.name.startswith(f".{path.name}.")) == []
-    assert deleted_but_open() == open_before and parts_left() == parts_before
+    assert deleted_but_open() == open_before and parts_left(own_tmp) == parts_before
     # The disk is fine again: the same Save now works, and the work is in the file.
     press(qtbot, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert window.doc.undo_stack.isClean() and path.read_bytes() != before
