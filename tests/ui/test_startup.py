@@ -125,3 +125,17 @@ def test_export_command_prints_no_plugin_noise(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "propagateSizeHints" not in proc.stderr, proc.stderr
+
+
+def test_the_window_loads_no_plotting_library_before_its_first_frame():
+    """pyqtgraph takes about half a second to import: the window, its menus and its first frame come without it
+    (the charts, and pyqtgraph with them, are built after that frame)."""
+    code = (
+        "import sys; from PySide6.QtWidgets import QApplication; app = QApplication([]);"
+        "from amdahl_desk.ui.main_window import MainWindow; w = MainWindow(fresh=True);"
+        "print(sorted(m for m in ('pyqtgraph', 'amdahl_desk.ui.charts.frame') if m in sys.modules))"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

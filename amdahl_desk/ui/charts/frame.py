@@ -18,6 +18,8 @@ from ..core.locale_text import locale_numbers
 from .base import Chart
 from .style import INK, LABEL_FILL, SCREEN, Style
 
+pg.setConfigOptions(antialias=True, background="w", foreground="#222")  # before any plot is made
+
 View = TypeVar("View")
 MARKS = {"bar": "■", "line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●"}
 

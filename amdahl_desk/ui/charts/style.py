@@ -1,14 +1,15 @@
-"""The charts' look: colours, pens and fonts for the screen and for a slide of any size."""
+"""The charts' look: colours, pens and fonts for the screen and for a slide of any size.
+
+Plain Qt: the window names a style before its first frame, and pyqtgraph (half a second to import) loads with the
+first chart, after that frame (``frame.py`` sets its options).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QPen
-
-pg.setConfigOptions(antialias=True, background="w", foreground="#222")
+from PySide6.QtGui import QBrush, QColor, QFont, QPen
 
 BLUE = QColor("#1f5fa8")
 RED = QColor("#c0392b")
@@ -16,7 +17,7 @@ GREEN = QColor("#2e8b57")
 GREY = QColor("#8a8f98")
 ORANGE = QColor("#d9822b")
 INK = QColor("#222")
-LABEL_FILL = pg.mkBrush(255, 255, 255, 255)  # a line or curve passes behind a label, never through its text
+LABEL_FILL = QBrush(QColor(255, 255, 255, 255))  # a line or curve passes behind a label, never through its text
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ class Style:
         return f"{9 * rel:.1f}pt" if self.text_px is None else f"{round(self.text_px * rel)}px"
 
     def pen(self, color: QColor | str, width: float = 2.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
-        p: QPen = pg.mkPen(color=color, width=width * self.scale)
+        p = QPen(QColor(color))
+        p.setWidthF(width * self.scale)
         p.setStyle(style)
         p.setCosmetic(True)
         return p
