@@ -184,9 +184,10 @@ class MainWindow(QMainWindow):
     # -- charts and selection ---------------------------------------------------
     def export_inputs(self) -> ChartInputs:
         """What an export or a copied chart is drawn from: the document end to end, the current optimization,
-        the measured runs' fits and the document's component colours."""
+        the measured runs' fits, the document's component colours and the ticked plan's odds."""
         doc = self.doc
-        return ChartInputs(doc.profile, doc.analysis, self.optimizations.current_row(), doc.fit, colours=doc.colours)
+        row, odds = self.optimizations.current_row(), doc.decision.figures  # None: the export works them out
+        return ChartInputs(doc.profile, doc.analysis, row, doc.fit, colours=doc.colours, uncertainty=odds)
 
     @property
     def breakdown(self) -> Chart[Any]:

@@ -26,11 +26,13 @@ from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
 from .objectives.answer_panel import ExtrasPanel, ObjectivePicker
 from .objectives.choice import ObjectiveChoice
+from .profile.decision_panel import DecisionPanel
 from .profile.summary_panel import SummaryPanel
 
 SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
 )
+DECISION_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.DECISION})
 CHARTS_NEED = 300  # the charts' least height: a plot of 120 px under its title, over its axis and legend
 # Below this width of the results side (or height of the window) the charts go into tabs.
 CHARTS_SIDE_BY_SIDE = (760, 800)
@@ -68,11 +70,12 @@ class ResultsPane(QSplitter):
         self.choice = ObjectiveChoice(doc, redraws, self)
         self.picker = ObjectivePicker(self.choice)
         self.extras = ExtrasPanel(self.choice)
+        self.decision = DecisionPanel(doc)  # the odds, what would make the target likelier, the cheapest plan
         inner = QWidget()
         column = QVBoxLayout(inner)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        for w in (self.picker, self.summary, self.extras):
+        for w in (self.picker, self.summary, self.decision, self.extras):
             column.addWidget(w)
         column.addStretch(1)
         # Scrolls rather than squeezing the charts when the window is small (1280×720).
@@ -122,6 +125,7 @@ class ResultsPane(QSplitter):
         self.summary.setMinimumWidth(280)
         self._wide_sizes: tuple[list[int], list[int]] | None = None
         redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
+        redraws.subscribe(DECISION_DEPENDS_ON, self.show_decision)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def answer_height(self, window_height: int) -> int:
@@ -245,6 +249,7 @@ class ResultsPane(QSplitter):
             choice.view(doc.analysis),
             self.redraws.selected_optimization,
             colours=doc.colours,
+            uncertainty=doc.decision.chart_figures(),
             objective=name,
         )
 
@@ -264,3 +269,7 @@ class ResultsPane(QSplitter):
         )
         self.summary.draw(view)
         QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the extras have their new texts
+
+    def show_decision(self) -> None:
+        self.decision.show_decision()
+        QTimer.singleShot(0, self, self.fit_answer)  # its lines came, went or wrapped: the answer's height

@@ -33,6 +33,7 @@ from ...model.units import TimeUnit
 from ...present.colours import ComponentColours
 from . import commands
 from .component_objectives import ComponentObjectives
+from .decision_link import DecisionLink
 from .measurement_table import MeasurementTable as MeasurementTable  # where older code looks for it
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
@@ -74,6 +75,7 @@ class Document(QObject):
         self._pending: set[Aspect] = set()
         self._measurements = MeasurementTable()
         self._fit: FitResult | None = None
+        self.decision = DecisionLink(self)  # the ticked plan's odds and the cheapest plan, kept current
         self.component_objectives = ComponentObjectives(self)  # what each component names, row by row
         self.colours = ComponentColours()  # each component's colour in the charts, for the document's life
 

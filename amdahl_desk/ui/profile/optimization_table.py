@@ -16,8 +16,10 @@ from ...present.cells import ceiling_tip, k_edit_text, optimization_figures, spe
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES as FIGURE_ASPECTS
+from .estimate_cells import ESTIMATE_HEADERS, ESTIMATE_TIPS, estimate_value, parse_estimate
 
-NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES = COLUMNS = range(7)
+NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES, K_LOW, K_HIGH, EFFORT, CONFIDENCE = COLUMNS = range(11)
+ESTIMATES = (K_LOW, K_HIGH, EFFORT, CONFIDENCE)  # k as a range, its cost and the odds it works (estimate_cells.py)
 FIGURES = (SHARE, SPEEDUP, CEILING, SAVES)  # each optimization's own figures, from the analysis
 ModelIndex = QModelIndex | QPersistentModelIndex
 TARGETS_ROLE = Qt.ItemDataRole.UserRole + 10
@@ -37,7 +39,7 @@ _GREY, _SLOWDOWN = QColor("#888"), QColor("#b00")
 _SHOWN = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _FLAGS = tuple(
     _SHOWN
-    | (Qt.ItemFlag.ItemIsEditable if col in (NAME, TARGETS, K) else Qt.ItemFlag.NoItemFlags)
+    | (Qt.ItemFlag.ItemIsEditable if col in (NAME, TARGETS, K, *ESTIMATES) else Qt.ItemFlag.NoItemFlags)
     | (Qt.ItemFlag.ItemIsUserCheckable if col == NAME else Qt.ItemFlag.NoItemFlags)
     for col in COLUMNS
 )
@@ -79,7 +81,9 @@ class OptimizationTableModel(QAbstractTableModel):
             return None
         unit = self.doc.unit.label
         if role == Qt.ItemDataRole.DisplayRole:
-            return ["Optimization", "Targets", "k", "f", "Speedup S", "Ceiling", f"Saves ({unit})"][section]
+            return ["Optimization", "Targets", "k", "f", "Speedup S", "Ceiling", f"Saves ({unit})", *ESTIMATE_HEADERS][
+                section
+            ]
         if role == Qt.ItemDataRole.ToolTipRole:
             return _TIPS[section]
         if role == Qt.ItemDataRole.TextAlignmentRole and section >= K:
@@ -104,6 +108,8 @@ class OptimizationTableModel(QAbstractTableModel):
                 return "; ".join(opt.targets)
             if col == K:
                 return k_edit_text(opt) if role == _EDIT else speedup_cell(opt.speedup)
+            if col >= K_LOW:
+                return estimate_value(opt, col - K_LOW, role == _EDIT)
             return self.figure_texts()[col][row]
         if role == _ALIGN:
             return _RIGHT if col >= K else None
@@ -135,6 +141,8 @@ class OptimizationTableModel(QAbstractTableModel):
         """Every row's text in a column of numbers (k or a figure), as the table shows it."""
         if col == K:
             return [speedup_cell(o.speedup) for o in self.optimizations]
+        if col >= K_LOW:
+            return [estimate_value(o, col - K_LOW, False) for o in self.optimizations]
         return self.figure_texts()[col]
 
     def figure_texts(self) -> dict[int, list[str]]:
@@ -169,6 +177,8 @@ class OptimizationTableModel(QAbstractTableModel):
             elif col == K:
                 k = float(value) if isinstance(value, (int, float)) else parse_speedup(str(value), locale_decimal())
                 new, text = opt.with_speedup(k), f"Set k of {opt.name}"
+            elif col >= K_LOW:
+                new, text = parse_estimate(opt, col - K_LOW, value, locale_decimal())
             else:
                 return False
         except (ParseError, ValueError) as exc:
@@ -193,7 +203,7 @@ class OptimizationTableModel(QAbstractTableModel):
             self.doc.set_optimizations(opts, text, merge_key)
         except ProfileError as exc:
             problem = exc.problems[0]
-            col = TARGETS if problem.field == "targets" else K if problem.field == "speedup" else NAME
+            col = _FIELD_COLUMNS.get(problem.field or "", NAME)
             self.editRejected.emit(problem.row if problem.row is not None else row, col, problem.what)
             return False
         return True
@@ -250,9 +260,13 @@ def figure_texts(analysis: Analysis | None, rows: int) -> dict[int, list[str]]:
 _TIPS = [
     "Tick to include in the combined result; untick to see the plan without it",
     "Components this optimization speeds up (its affected share f is their share of the time)",
-    "Local speedup of the targets: k = old time ÷ new time of the affected part (below 1: a slowdown)",
+    "Local speedup of the targets: k = old time ÷ new time of the affected part (below 1: a slowdown). Not sure? "
+    "Give it a range and an effort in k low, k high, Effort and Confidence (Ranges and effort, under the list)",
     "f: share of the baseline time that the targets take",
     "End-to-end speedup of this optimization alone: S = 1/((1−f)+f/k)",
     "Ceiling 1/(1−f): the most this optimization could ever give, even with infinite k",
     "Time saved per run by this optimization alone: T1 − T1·((1−f)+f/k)",
+    *ESTIMATE_TIPS,
 ]
+_FIELD_COLUMNS = {"targets": TARGETS, "speedup": K, "speedup_low": K_LOW, "speedup_high": K_HIGH}
+_FIELD_COLUMNS |= {"effort": EFFORT, "confidence": CONFIDENCE}
