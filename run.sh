@@ -54,6 +54,10 @@ setup() {  # $1: pip extras, e.g. "[test]" or ""
     }
   fi
   local stamp="$VENV/.installed$1"
+  # The test setup installs the app too: after it, the plain start needs nothing more.
+  if [ -z "$1" ] && [ -f "$VENV/.installed[test]" ] && [ ! pyproject.toml -nt "$VENV/.installed[test]" ]; then
+    stamp="$VENV/.installed[test]"
+  fi
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip
     # setuptools prints an "Editable installation" banner (a warning) on every editable install: not for us.

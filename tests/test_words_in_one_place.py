@@ -29,8 +29,6 @@ NOT_WORDS = {"charts/flat_svg.py", "charts/style.py"}
 # import dialog.
 PENDING = {
     "compare/comparison_panel.py",
-    "compare/comparison_table.py",
-    "compare/session.py",
     "fit/measurement_table.py",
     "import_/gpu_split_view.py",
     "import_/import_dialog.py",

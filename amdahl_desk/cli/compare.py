@@ -154,12 +154,11 @@ def with_dependencies(args: argparse.Namespace, before: Profile, c: Comparison) 
     have no steps or are not PyTorch traces with events (a summary, a speedscope profile)."""
     from ..files.traces.graph_source import load_rank_graph
     from ..model.traces.errors import TraceError
-    from ..model.traces.trace_comparison import check_with_dependencies
+    from ..model.traces.trace_comparison import check_comparison, mean_step
     from ..model.traces.trace_index import find_step_windows
     from ..model.traces.whatif import prepare
 
-    matchers = before.settings.trace_events
-    if not matchers or args.total:
+    if not before.settings.trace_events or args.total:
         return None
     try:
         first = load_rank_graph(args.before)
@@ -167,27 +166,14 @@ def with_dependencies(args: argparse.Namespace, before: Profile, c: Comparison) 
         pt = prepare(first.trace, source=first.source)
     except TraceError:
         return None
-    steps = find_step_windows(second.trace)
-    if not steps:
-        return None
-    after_step = sum(s.end - s.start for s in steps) / len(steps) / 1000
-    ks = {
-        r.name: (math.inf if r.eliminated else r.measured_k) for r in c.rows if r.measured_k is not None or r.eliminated
-    }
-    times = {comp.name: comp.time for comp in before.components}
-    return check_with_dependencies(pt, matchers, times, {k: v for k, v in ks.items() if v is not None}, after_step)
+    after_step = mean_step([(s.start, s.end) for s in find_step_windows(second.trace)])
+    return None if after_step is None else check_comparison(pt, before, c, after_step)
 
 
 def dependency_line(d: DependencyCheck) -> str:
-    sum_text = "—" if d.sum_speedup is None else format_speedup(d.sum_speedup)
-    line = (
-        f"With the trace's dependencies: the components' measured changes predict "
-        f"{format_speedup(d.predicted_speedup)} (the sum of their times says {sum_text}); "
-        f"the steps measure {format_speedup(d.measured_speedup)}."
-    )
-    if d.unmatched:
-        line += f" Not found in the before trace's events: {', '.join(d.unmatched)}."
-    return line
+    from ..present.trace_plan import comparison_line
+
+    return comparison_line(d)
 
 
 def _num(value: float | None) -> float | None:

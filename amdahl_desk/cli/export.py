@@ -7,6 +7,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..model.analysis import analyse
 from ..model.errors import ProfileError
@@ -18,6 +19,7 @@ NAME = "export"
 # The chart keys, kept here so that --help needs no Qt; a test checks them against the chart registry.
 CHART_KEYS = ("slide", "breakdown", "speedup", "scaling", "load", "cost")
 COMPARE_CHART_KEYS = ("comparison", "comparison-slide")  # with --compare AFTER
+TRACE_CHART_KEYS = ("critical_path",)  # a profile imported from a trace it names (and can read)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -35,7 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--chart",
         default="all",
         metavar="NAME",
-        help=f"{', '.join(CHART_KEYS)} or all (default); with --compare: {', '.join(COMPARE_CHART_KEYS)} or all",
+        help=(
+            f"{', '.join(CHART_KEYS + TRACE_CHART_KEYS)} or all (default; critical_path when the profile was imported "
+            f"from a trace it can read); with --compare: {', '.join(COMPARE_CHART_KEYS)} or all"
+        ),
     )
     export.add_argument("--transparent", action="store_true", help="PNG with a transparent background")
     export.add_argument(
@@ -85,20 +90,24 @@ def run(args: argparse.Namespace) -> int:
             size = parse_size(args.size)
         except ValueError as exc:
             raise BadInputError(f"--size: {exc}") from None
-        charts: tuple[str, ...] = CHART_KEYS if args.chart == "all" else (args.chart,)
-        if any(c not in CHART_KEYS for c in charts):
-            raise BadInputError(f'--chart: "{args.chart}" is not a chart; expected {", ".join(CHART_KEYS)} or all')
+        charts: tuple[str, ...] = CHART_KEYS + TRACE_CHART_KEYS if args.chart == "all" else (args.chart,)
+        if any(c not in CHART_KEYS + TRACE_CHART_KEYS for c in charts):
+            listed = ", ".join(CHART_KEYS + TRACE_CHART_KEYS)
+            raise BadInputError(f'--chart: "{args.chart}" is not a chart; expected {listed} or all')
         if args.chart == "all" and profile.settings.arrival_rate is None:
             # "all" means every chart with something to show: latency against load needs an arrival rate.
             charts = tuple(c for c in charts if c != "load")
         analysis = analyse(profile)
+        trace = _trace_figures(args, profile, source, charts)
+        if args.chart == "all" and (trace is None or trace.problem):
+            charts = tuple(c for c in charts if c not in TRACE_CHART_KEYS)
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
         from ..ui.app import make_app
         from ..ui.chart_factory import make_chart
         from ..ui.charts.export import ChartInputs, export_chart
 
         make_app()
-        inputs = ChartInputs(profile, analysis)
+        inputs = ChartInputs(profile, analysis, trace=trace)
         for chart in charts:
             target = out / f"{source.stem}-{chart}.{args.format}"
             try:
@@ -108,6 +117,21 @@ def run(args: argparse.Namespace) -> int:
     for path in written:
         print(path.resolve(), file=sys.stdout)
     return EXIT_OK
+
+
+def _trace_figures(args: argparse.Namespace, profile: Profile, source: Path, charts: tuple[str, ...]) -> Any:
+    """The profile's trace on its critical path, when a chart asked for draws it (the slide shows it too)."""
+    if not profile.settings.trace_source or not ({"slide", *TRACE_CHART_KEYS} & set(charts)):
+        return None
+    from ..files.traces.linked import linked_figures
+
+    figures = linked_figures(profile, source.parent)
+    if figures.problem:
+        message = f"the critical path of the profile's trace is left out: {figures.problem}"
+        if args.chart in TRACE_CHART_KEYS:
+            raise BadInputError(f"--chart {args.chart}: {message}")
+        print_warnings(args.profile, [message])
+    return figures
 
 
 def _export_comparison(args: argparse.Namespace, source: Path, before: Profile, out: Path) -> list[Path]:

@@ -16,7 +16,14 @@ if TYPE_CHECKING:
     from ..model.traces import ImportOptions
     from .atomic import atomic_write
     from .csv_table import read_csv, write_csv
-    from .measurements import LoadedMeasurements, measurement_rows, read_measurements, write_measurements_csv
+    from .measurements import (
+        LoadedMeasurements,
+        MeasurementHeader,
+        measurement_header,
+        measurement_rows,
+        read_measurements,
+        write_measurements_csv,
+    )
     from .processes import pid_alive
     from .tables import Loaded, component_header
     from .workbook import read_workbook
@@ -28,6 +35,8 @@ _HOMES = {
     "read_csv": ".csv_table",
     "write_csv": ".csv_table",
     "LoadedMeasurements": ".measurements",
+    "MeasurementHeader": ".measurements",
+    "measurement_header": ".measurements",
     "measurement_rows": ".measurements",
     "read_measurements": ".measurements",
     "write_measurements_csv": ".measurements",
@@ -118,11 +127,13 @@ __all__ = [
     "classify",
     "Loaded",
     "LoadedMeasurements",
+    "MeasurementHeader",
     "atomic_write",
     "component_header",
     "is_trace",
     "load_any",
     "load_profile",
+    "measurement_header",
     "measurement_rows",
     "pid_alive",
     "read_measurements",

@@ -46,6 +46,7 @@ OPTIMIZATION_HEADERS = {
     "speedup_high": {"speedup high", "k high", "high k", "high speedup", "speedup (high)", "k (high)", "speedup max"},
     "effort": {"effort", "effort (days)", "effort days", "engineer-days", "engineer days", "effort (engineer-days)"},
     "confidence": {"confidence", "confidence (%)", "odds", "probability it works", "chance it works"},
+    "built": {"built", "done", "built already"},
 }
 UNIT_IN_HEADER = re.compile(r"^(?P<base>.*?)\s*(?:[(\[]\s*(?P<a>[^)\]]+?)\s*[)\]]|,\s*(?P<b>\S+))\s*$")
 # No header is longer: a longer cell is not looked at for a unit (the pattern above is quadratic in it).

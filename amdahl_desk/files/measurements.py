@@ -5,11 +5,13 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model.errors import Problem, ProfileError
 from ..model.measurements import (
+    MAX_RUNS,
     TABLE,
     MeasureKind,
     Measurement,
@@ -18,6 +20,7 @@ from ..model.measurements import (
     measurement_problems,
     parse_count,
     parse_throughput,
+    too_many_runs,
 )
 from ..model.numbers import AmbiguousNumberError, Decimal
 from ..model.units import UNITS_ACCEPTED, ParseError, TimeUnit, convert
@@ -83,23 +86,44 @@ def _split_header(value: CellValue) -> tuple[str, str]:
     return text.lower(), ""
 
 
+@dataclass(frozen=True)
+class MeasurementHeader:
+    """A header row of measured runs: where each field is, what N counts and what the runs measure.
+
+    The one vocabulary of a runs table's header: files read by it, and the window's paste with a header row.
+    """
+
+    columns: dict[str, int]  # "count" and "value", and "label" and "notes" when the row has them
+    count_name: str  # the count's header as written ("GPUs")
+    kind: MeasureKind
+    unit: str  # the unit the value's header names ("ms", "req/s"), or ""
+
+
+def measurement_header(row: Sequence[CellValue]) -> MeasurementHeader | None:
+    """``row`` read as a header: a count column and a Time or Throughput column (throughput wins), or ``None``."""
+    cols: dict[str, int] = {}
+    count_name, measures = "", {}
+    for c, value in enumerate(row):
+        base, unit = _split_header(value)
+        if "count" not in cols and count_word(base):
+            cols["count"], count_name = c, as_text(value)
+        elif base in _MEASURE_WORDS and _MEASURE_WORDS[base] not in measures:
+            measures[_MEASURE_WORDS[base]] = (c, unit)
+        elif base in _LABEL_WORDS and _LABEL_WORDS[base] not in cols:
+            cols[_LABEL_WORDS[base]] = c
+    if "count" not in cols or not measures:
+        return None
+    kind = MeasureKind.THROUGHPUT if MeasureKind.THROUGHPUT in measures else MeasureKind.TIME
+    cols["value"], unit = measures[kind]
+    return MeasurementHeader(cols, count_name, kind, unit)
+
+
 def _find_header(grid: Grid) -> tuple[int, dict[str, int], str, MeasureKind, str] | None:
     """Row, columns, the count header as written, the kind and the header's unit; throughput wins over time."""
     for r in range(min(len(grid.rows), HEADER_SCAN_ROWS)):
-        cols: dict[str, int] = {}
-        count_name, measures = "", {}
-        for c, value in enumerate(grid.rows[r]):
-            base, unit = _split_header(value)
-            if "count" not in cols and count_word(base):
-                cols["count"], count_name = c, as_text(value)
-            elif base in _MEASURE_WORDS and _MEASURE_WORDS[base] not in measures:
-                measures[_MEASURE_WORDS[base]] = (c, unit)
-            elif base in _LABEL_WORDS and _LABEL_WORDS[base] not in cols:
-                cols[_LABEL_WORDS[base]] = c
-        if "count" in cols and measures:
-            kind = MeasureKind.THROUGHPUT if MeasureKind.THROUGHPUT in measures else MeasureKind.TIME
-            cols["value"], unit = measures[kind]
-            return r, cols, count_name, kind, unit
+        found = measurement_header(grid.rows[r])
+        if found is not None:
+            return r, found.columns, found.count_name, found.kind, found.unit
     return None
 
 
@@ -131,6 +155,11 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         what = f"no measurements header in the first {HEADER_SCAN_ROWS} rows; expected {_EXPECTED}"
         raise ProfileError([Problem(what, TABLE, where=where)], source=source)
     header, cols, count_name, kind, header_unit = found
+    if len(grid.rows) - header - 1 > MAX_RUNS:  # said before a cell is read: a minute of work saved
+        filled = sum(1 for row in grid.rows[header + 1 :] if any(not is_empty(v) for v in row))
+        too_many = too_many_runs(filled)
+        if too_many is not None:
+            raise ProfileError([Problem(too_many, TABLE, where=grid.where(header))], source=source)
     warnings: list[Problem] = []
     book = grid.formulas
     if book is not None and book.has_formulas(grid.sheet):

@@ -9,13 +9,13 @@ the cell of each problem; both readers give the same components for a plain tabl
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import NamedTuple
 
 from ..model.objective_specs import parse_objectives
 from ..model.profile import SCALING_WORDS, Scaling
+from ..model.units import times_ok
 from .grid import CellValue
 
 
@@ -51,9 +51,7 @@ def plain_columns(rows: Sequence[Sequence[CellValue]], first: int, cols: dict[st
     if names is None or not all(names) or not all(map(str.isprintable, names)):
         return None
     times: list[float] = list(map(itemgetter(cols["time"]), body))
-    if set(map(type, times)) != {float} or not (min(times) >= 0.0 and max(times) < math.inf):
-        return None
-    if any(map(math.isnan, times)):
+    if not times_ok(times):
         return None
     scalings: Sequence[Scaling] = [Scaling.SERIAL] * n
     if "scaling" in cols:

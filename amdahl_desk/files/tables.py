@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 
 from ..model.errors import Problem, ProfileError
@@ -33,6 +33,7 @@ from ..model.units import (
     TimeUnit,
     convert,
     parse_unit,
+    time_ok,
 )
 from .cells import (
     ambiguity_message,
@@ -289,7 +290,6 @@ class TableReader:
         width = max(cols.values()) + 1
         words = SCALING_WORDS
         serial = Scaling.SERIAL
-        inf = math.inf
         grid_rows = grid.rows
         decimal = column_decimal(grid, header + 1, time_col)
         # tuple.__new__ straight: _Row(...) runs a generated __new__ and _Row._make a Python frame per row.
@@ -306,7 +306,7 @@ class TableReader:
                 name = self._one_line(name, grid.where(r, name_col))
             time: tuple[float, TimeUnit | None] | None = None
             error = None
-            if type(time_value) is float and 0 <= time_value < inf:
+            if time_ok(time_value):
                 time = (time_value, None)
             elif is_empty(time_value):
                 error = (
@@ -402,7 +402,14 @@ class TableReader:
             for fld, col in cols.items():
                 self.where_of[("optimizations", len(opts), fld)] = grid.where(r, col)
             opt = Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes)
-            opts.append(optimization_with(opt, estimates.read(r, self.problem)))
+            opt = optimization_with(opt, estimates.read(r, self.problem))
+            if "built" in cols and not is_empty(grid.cell(r, cols["built"])):
+                try:
+                    if parse_enabled(grid.cell(r, cols["built"])):
+                        opt = replace(opt, built=True, enabled=False)
+                except ParseError as exc:
+                    self.problem(grid.where(r, cols["built"]), str(exc))
+            opts.append(opt)
         return opts
 
     # -- the whole document ------------------------------------------------

@@ -10,8 +10,10 @@ Imported only when a workbook is written.
 from __future__ import annotations
 
 import math
+import tempfile
 from pathlib import Path
 
+from xlsxwriter.exceptions import XlsxFileError
 from xlsxwriter.format import Format
 from xlsxwriter.worksheet import Worksheet
 
@@ -31,7 +33,7 @@ from .guessed_column import HEADER as GUESSED_HEADER
 from .guessed_column import guessed_cells
 from .print_layout import print_sheet
 from .summary_sheet import bar_chart_height, write_summary
-from .xlsx_book import Book, printable
+from .xlsx_book import Book, Sink, printable
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
 MAX_FORMULA = 8_000  # a New time formula longer than this keeps its k as a number (Excel allows 8,192)
@@ -48,21 +50,33 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
     """Write ``profile`` as a workbook with live formulas (and their values), a Summary sheet and charts.
 
     Writes to ``path`` directly; callers wanting an atomic save write to a temporary file and move it.
+    Raises OSError for any failure to write (a full disk included); the file and the parts xlsxwriter
+    writes before zipping them are closed and removed with it, so no deleted file is left open.
     """
     if analysis is None:
         try:
             analysis = analyse(profile)
         except ProfileError:
             analysis = None
-    out = Book(path)
-    _write_components(out, profile, analysis)
-    _write_optimizations(out, profile)
-    _write_settings(out, profile)
-    write_objectives_sheet(out.book, profile, out.header, printable)
-    write_measurements_sheet(out.book, profile.measurements, out.header, printable)
-    if analysis is not None:
-        write_summary(out, profile, analysis)
-    out.book.close()
+    # The zip goes to a file this function opens (and closes, whatever happens); the sheets' parts to a folder
+    # of its own, removed whole: xlsxwriter leaves both open or behind when a write fails part-way.
+    with tempfile.TemporaryDirectory(prefix="amdahl-desk-parts-") as parts, open(path, "wb") as target:
+        sink = Sink(target)
+        try:
+            out = Book(sink, parts)
+            _write_components(out, profile, analysis)
+            _write_optimizations(out, profile)
+            _write_settings(out, profile)
+            write_objectives_sheet(out.book, profile, out.header, printable)
+            write_measurements_sheet(out.book, profile.measurements, out.header, printable)
+            if analysis is not None:
+                write_summary(out, profile, analysis)
+            out.book.close()
+        except XlsxFileError as exc:  # FileCreateError holds the OSError (ENOSPC, EIO) that stopped it
+            cause = exc.args[0] if exc.args and isinstance(exc.args[0], OSError) else None
+            raise (cause or OSError(str(exc))) from None
+        finally:
+            sink.end()
 
 
 def _write_components(out: Book, profile: Profile, analysis: Analysis | None) -> None:
@@ -162,6 +176,12 @@ def _write_optimizations(out: Book, profile: Profile) -> None:
         out.number(ws, row, 3, o.speedup, out.k)
         _text(ws, row, 4, o.notes)
     last_col = write_estimate_columns(ws, profile, 5, out.header, {"k": out.k, "share": out.share})
+    if any(o.built for o in profile.optimizations):  # done already: kept to show what was built
+        last_col += 1
+        ws.write_string(0, last_col, "Built", out.header)
+        for row, o in enumerate(profile.optimizations, start=1):
+            if o.built:
+                ws.write_string(row, last_col, "yes")
     print_sheet(ws, len(profile.optimizations), last_col)
 
 

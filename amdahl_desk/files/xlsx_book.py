@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
+from typing import BinaryIO
 
 import xlsxwriter
 from xlsxwriter.format import Format
@@ -25,13 +25,48 @@ def printable(value: str) -> str:
     return value[:MAX_TEXT]
 
 
-class Book:
-    """The workbook being written and its formats."""
+class Sink:
+    """The workbook's file as xlsxwriter's zip writes it. Once the write has ended (or failed part-way), what the
+    zip still does (closing itself when it is collected) goes nowhere, instead of to a file already closed."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, target: BinaryIO) -> None:
+        self.target, self.position, self._done = target, 0, False
+
+    def end(self) -> None:
+        self._done = True
+
+    def write(self, data: bytes) -> int:
+        if not self._done:
+            self.target.write(data)
+        self.position += len(data)
+        return len(data)
+
+    def tell(self) -> int:
+        return self.position
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if whence == 0:
+            self.position = offset
+        elif whence == 1:
+            self.position += offset
+        else:
+            raise OSError("the workbook's file is written from start to end")
+        if not self._done:
+            self.target.seek(self.position)
+        return self.position
+
+    def flush(self) -> None:
+        if not self._done:
+            self.target.flush()
+
+
+class Book:
+    """The workbook being written (to ``target``, its sheets' parts in the folder ``parts``) and its formats."""
+
+    def __init__(self, target: Sink, parts: str) -> None:
         self.book: Workbook = xlsxwriter.Workbook(
-            str(path),
-            {"strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False},
+            target,
+            {"strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False, "tmpdir": parts},
         )
         add = self.book.add_format
         self.header = add({"bold": True, "bg_color": "#DDE4EE"})

@@ -115,20 +115,27 @@ class Continued:
 
 
 def continue_from_after(
-    before: Profile, after: Profile, pairs: Mapping[str, str] | Iterable[tuple[str, str]] | None = None
+    before: Profile,
+    after: Profile,
+    pairs: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+    measured: Mapping[str, float | None] | None = None,
 ) -> Continued:
-    """The after profile, in the before profile's unit and settings, with the plan's optimizations unticked.
+    """The after profile as the next working document, with everything the before profile says of itself.
 
-    Every optimization of ``before`` (enabled or not: the untried ones are the next candidates) is
-    carried over unticked, its targets renamed through the matching (``pairs`` and equal names);
-    targets that no longer exist are dropped, and an optimization left with none is dropped, each
-    with a note.  The after profile's own optimizations follow, unticked, unless one of the same
-    name was carried over.
+    Its times are the after profile's, in the before profile's unit; its settings, objectives (the Objectives
+    sheet, each component's Objectives where the after profile names none), groups and notes (where the after
+    profile has none) and measured runs are the before profile's. The plan (the enabled optimizations) is
+    carried as **built**: done, off, k = 1 against the after times, its planned k (and the ``measured`` k of
+    its targets, when given) in its notes. The optimizations that were not in the plan are carried unticked,
+    as the next candidates; each has its targets renamed through the matching (``pairs`` and equal names),
+    a target that no longer exists is dropped, and an optimization left with none is dropped, each with a
+    note. The after profile's own optimizations follow, unticked, unless one of the same name was carried.
     """
     matches, _ = match_components(before, after, pairs)
     new_name = {
         _key(before.components[b].name): after.components[a].name for b, a in matches if b is not None and a is not None
     }
+    old_of = {a: b for b, a in matches if b is not None and a is not None}
     notes: list[str] = []
     carried: list[Optimization] = []
     for o in before.optimizations:
@@ -139,9 +146,48 @@ def continue_from_after(
             continue
         if lost:
             notes.append(f"{o.name}: {', '.join(lost)} dropped from its targets; no longer in the after profile")
-        carried.append(replace(o, targets=targets, enabled=False))
+        if o.enabled and not o.built:
+            carried.append(_built(o, targets, (measured or {}).get(o.name)))
+        else:
+            carried.append(replace(o, targets=targets, enabled=False))
     names = {_key(o.name) for o in carried}
     carried += [replace(o, enabled=False) for o in after.optimizations if _key(o.name) not in names]
-    comps = [c.in_unit(after.unit, before.unit) for c in after.components]
-    settings = before.settings
-    return Continued(Profile(comps, carried, settings, before.unit), tuple(notes))
+    comps = []
+    for i, c in enumerate(after.components):
+        c = c.in_unit(after.unit, before.unit)
+        b = old_of.get(i)
+        if b is not None:  # what the before profile said of this component, where the after profile says nothing
+            was = before.components[b]
+            c = c._replace(
+                group=c.group or was.group,
+                notes=c.notes or was.notes,
+                objectives=c.objectives or was.objectives,
+            )
+        comps.append(c)
+    profile = Profile(
+        comps,
+        carried,
+        before.settings,
+        before.unit,
+        objectives=before.objectives,
+        measurements=before.measurements,
+    )
+    return Continued(profile, tuple(notes))
+
+
+def _built(o: Optimization, targets: tuple[str, ...], measured: float | None) -> Optimization:
+    """The plan's optimization, done: off, k = 1 against the after times, what it was planned to give kept."""
+    said = f"built: planned {format_speedup(o.speedup)}"
+    if measured is not None:
+        said += f", measured {format_speedup(measured)} on its targets"
+    return replace(
+        o,
+        targets=targets,
+        speedup=1.0,
+        enabled=False,
+        built=True,
+        speedup_low=None,
+        speedup_high=None,
+        confidence=1.0,
+        notes=f"{said}; {o.notes}" if o.notes else said,
+    )

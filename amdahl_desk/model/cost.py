@@ -63,8 +63,9 @@ class CostFigures:
 
 
 def gpu_hours(gpus: NDArray[np.int64] | NDArray[np.float64], time: FloatArray, unit: TimeUnit) -> FloatArray:
-    """GPU-hours for one run: N·T(N)/3600 s, with T(N) in ``unit``."""
-    return np.asarray(gpus, dtype=float) * time * unit.seconds / 3600.0
+    """GPU-hours for one run: N·T(N)/3600 s, with T(N) in ``unit``; ∞ where that passes the largest float."""
+    with np.errstate(over="ignore", invalid="ignore"):  # an unbounded T(N) gives ∞ hours, said without a warning
+        return np.asarray(gpus, dtype=float) * time * unit.seconds / 3600.0
 
 
 def cost_figures(
@@ -89,12 +90,14 @@ def cost_figures(
         ok = np.flatnonzero(time <= target * (1 + 1e-12))
         if ok.size:
             meeting = int(gpus[ok[int(np.argmin(hours[ok]))]])
+    # Python floats: a ratio of ∞ or of two ∞ is ∞ or NaN as in numpy, without numpy's warnings.
+    times, gpu_h = time.tolist(), hours.tolist()
     steps = tuple(
         Step(
             int(gpus[i]),
             int(gpus[i + 1]),
-            float(time[i] / time[i + 1] - 1.0) if time[i + 1] > 0 else math.inf,
-            float(hours[i + 1] / hours[i] - 1.0) if hours[i] > 0 else math.inf,
+            times[i] / times[i + 1] - 1.0 if times[i + 1] > 0 else math.inf,
+            gpu_h[i + 1] / gpu_h[i] - 1.0 if gpu_h[i] > 0 else math.inf,
         )
         for i in range(len(gpus) - 1)
     )

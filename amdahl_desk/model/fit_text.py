@@ -173,7 +173,7 @@ def notes_for(result: FitResult) -> list[str]:
     return (
         [s for s in sentences if s]
         + trust_sentences(result)
-        + [str(p.what).capitalize() + "." for p in result.problems]
+        + [str(p.what)[:1].upper() + str(p.what)[1:] + "." for p in result.problems]
     )
 
 

@@ -20,6 +20,19 @@ TABLE = "measurements"
 COUNT_WORDS = ("gpus", "n", "workers", "nodes", "threads", "users", "concurrency", "load")
 _SINGULAR = {"gpu": "gpus", "worker": "workers", "node": "nodes", "thread": "threads", "user": "users"}
 _RATE_RE = re.compile(rf"^\s*(?P<num>{NUMBER_PATTERN})\s*(?P<unit>[^\d\s].*)?$")
+# The most runs one table holds. A scaling study measures tens to thousands of runs; a million froze the window
+# for a minute and took 1.25 GB. Past this, a table is a log to summarise first (one run per N and repeat).
+MAX_RUNS = 100_000
+
+
+def too_many_runs(count: int) -> str | None:
+    """Why ``count`` runs are refused, or ``None`` when a table may hold them."""
+    if count <= MAX_RUNS:
+        return None
+    return (
+        f"{count:,} runs, more than the {MAX_RUNS:,} a table of measured runs holds; "
+        "keep the runs of each N (or their mean) and leave the rest out"
+    )
 
 
 class MeasureKind(str, Enum):
@@ -75,7 +88,11 @@ def parse_throughput(text: str, decimal: Decimal | None = None) -> tuple[float, 
 
 
 def measurement_problems(rows: Sequence[Measurement], kind: MeasureKind) -> list[Problem]:
-    """Every value that cannot be a run: N not a positive number, a time or throughput not above 0."""
+    """Every value that cannot be a run: N not a positive number, a time or throughput not above 0; or, alone,
+    more runs than :data:`MAX_RUNS`."""
+    too_many = too_many_runs(len(rows))
+    if too_many is not None:
+        return [Problem(too_many, TABLE)]
     problems: list[Problem] = []
     what = "time" if kind is MeasureKind.TIME else "throughput"
     for i, row in enumerate(rows):

@@ -10,7 +10,7 @@ from typing import NamedTuple
 from .errors import Problem
 from .names import name_key, name_keys, name_problem
 from .profile_values import TIME_HIGH_AT, TIME_LOW_AT, Component, Optimization
-from .units import ParseError, check_speedup, check_time, format_number, format_speedup
+from .units import ParseError, check_speedup, check_time, format_number, format_speedup, time_ok, times_ok
 
 _NAME, _TIME = itemgetter(0), itemgetter(1)
 _TIME_LOW, _TIME_HIGH = itemgetter(TIME_LOW_AT), itemgetter(TIME_HIGH_AT)
@@ -49,7 +49,6 @@ def component_problems(
             return time_range_problems(components)
     elif not first_row and len(components) > 64 and _all_valid(components, first_row):
         return time_range_problems(components)
-    inf = math.inf
     for row, comp in enumerate(components):
         name, time = comp[0], comp[1]
         key = name_key(name)
@@ -74,7 +73,7 @@ def component_problems(
             )
         else:
             first_row[key] = row
-        if type(time) is float and 0 <= time < inf:
+        if time_ok(time):
             continue
         try:
             check_time(time)
@@ -122,14 +121,12 @@ def time_range_problems(components: Sequence[Component]) -> list[Problem]:
 
 def _all_valid(components: Sequence[Component], first_row: dict[str, int]) -> bool:
     """The common case of a big table, checked column by column at C speed: every name printable, not
-    empty and unique (by name key), every time a finite float ≥ 0. Fills ``first_row`` when so."""
+    empty and unique (by name key), every time one :func:`~.units.check_time` takes. Fills ``first_row`` when so."""
     names = list(map(_NAME, components))
     if not all(names) or not all(map(str.isprintable, names)):
         return False
     times = list(map(_TIME, components))
-    if set(map(type, times)) != {float} or not (min(times) >= 0.0 and max(times) < math.inf):
-        return False
-    if any(map(math.isnan, times)):
+    if not times_ok(times):
         return False
     return _unique_keys(names, first_row)
 
@@ -163,6 +160,16 @@ def optimization_problems(
             problems += estimate_problems(opt, row)
         if opt.confidence != 1.0:
             problems += confidence_problems(opt, row)
+        if opt.built and opt.enabled:
+            problems.append(
+                Problem(
+                    f'"{opt.name}" is built: the times were measured with it, so it cannot be ticked again; '
+                    "clear Built to plan it anew",
+                    "optimizations",
+                    row,
+                    "enabled",
+                )
+            )
         if not opt.targets:
             problems.append(
                 Problem(

@@ -189,7 +189,9 @@ class Optimization:
 
     ``speedup`` is the likely k; ``speedup_low``/``speedup_high`` make it a three-point estimate (``None``: that
     side is the likely k). ``effort`` is its cost in engineer-days (``None``: not given); ``confidence`` the
-    probability, from 0 to 1, that it works at all (when it does not, k = 1).
+    probability, from 0 to 1, that it works at all (when it does not, k = 1). ``built``: it is done — the
+    profile's times were measured after it — so it is off, with k = 1 against those times (kept to show what
+    was built and what it was planned to give, in its notes).
     """
 
     name: str
@@ -201,6 +203,7 @@ class Optimization:
     speedup_high: float | None = None
     effort: float | None = None
     confidence: float = 1.0
+    built: bool = False
 
     @property
     def is_slowdown(self) -> bool:

@@ -6,6 +6,7 @@ import math
 import re
 from decimal import Decimal
 from enum import Enum
+from typing import TypeGuard
 
 from .numbers import Decimal as DecimalSeparator
 from .numbers import NumberFormatError, ParseError, parse_number
@@ -108,6 +109,12 @@ _SPEEDUP_RE = re.compile(rf"^\s*(?:[x×]\s*)?(?P<num>{_NUMBER})\s*[x×]?\s*$", r
 TIME_EXPECTED = 'expected a number or a value like "120 ms"'
 # No time or speedup as typed is longer; a longer text is refused before any pattern looks at it.
 MAX_VALUE_CHARS = 100
+# The largest time a profile holds, in its own unit: 10^15 is 31 years in µs, beyond any measured run, and
+# small enough that every figure made from it (times N GPUs, summed over 500,000 rows, in GPU-hours) is finite.
+MAX_TIME = 1e15
+# The smallest time above 0 a profile holds: below it a time cannot be told from 0, and a denormal one (5e-324)
+# divided by k is 0, which made a plan "infinitely" faster. 10^-12 is a picosecond in seconds.
+MIN_TIME = 1e-12
 
 
 def _number(match: re.Match[str] | None, decimal: DecimalSeparator | None) -> float | None:
@@ -152,16 +159,30 @@ def parse_time_text(text: str, decimal: DecimalSeparator | None = None) -> tuple
     return value, unit
 
 
+def time_ok(value: object) -> TypeGuard[float]:
+    """Whether ``value`` is a float time :func:`check_time` takes as it is: 0, or from MIN_TIME to MAX_TIME."""
+    return type(value) is float and (value == 0.0 or MIN_TIME <= value <= MAX_TIME)
+
+
+def times_ok(times: list[float]) -> bool:
+    """:func:`time_ok` for every one of ``times`` (a big table's column), at C speed."""
+    if set(map(type, times)) != {float} or any(map(math.isnan, times)):
+        return False
+    return min(times) >= 0.0 and max(times) <= MAX_TIME and min(filter(None, times), default=MIN_TIME) >= MIN_TIME
+
+
 def check_time(value: float, shown: str | None = None) -> float:
-    """Accept a finite time ≥ 0, or raise :class:`ParseError` saying why not."""
-    if 0 <= value < math.inf:
+    """Accept a time of 0 or from :data:`MIN_TIME` to :data:`MAX_TIME`, or raise :class:`ParseError` saying why not."""
+    if value == 0 or MIN_TIME <= value <= MAX_TIME:
         return float(value)
     shown = shown if shown is not None else format_number(value)
     if not math.isfinite(value):
         raise ParseError(f'"{shown}" is not a finite time; {TIME_EXPECTED}')
     if value < 0:
         raise ParseError(f'"{shown}" is negative; a time must be 0 or more')
-    return float(value)
+    if value < MIN_TIME:
+        raise ParseError(f'"{shown}" is too small to tell from 0; a time must be 0 or at least 10^-12 (in any unit)')
+    raise ParseError(f'"{shown}" is too large for a measured time; a time must be at most 10^15 (in any unit)')
 
 
 def parse_time(text: str, unit: TimeUnit, decimal: DecimalSeparator | None = None) -> float:

@@ -64,6 +64,11 @@ def optimization_figures(a: Analysis | None, rows: int, n: Numbers = POINT) -> d
     }
 
 
+def built_name(opt: Optimization) -> str:
+    """An optimization's name as the checklist shows it: a built one says so ("✓ built: Faster decode")."""
+    return f"✓ built: {opt.name}" if opt.built else opt.name
+
+
 def k_edit_text(opt: Optimization) -> str:
     """k as an editor starts with it: every digit, no ×."""
     return f"{opt.speedup:g}"

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.comparison import Comparison, PlanVerdict, Status
+from ..model.adoption import AdoptedK
+from ..model.comparison import SHORT_THRESHOLD, Comparison, ComponentComparison, PlanVerdict, Status
 from .chart_parts import LegendEntry
 from .numbers import POINT, Numbers
 from .slide import SlideView
@@ -174,3 +176,57 @@ def comparison_slide(c: Comparison, boundary: str = "", n: Numbers = POINT) -> S
         comparison_figures(c, n),
         f"<b>{html.escape(n.message(_details(c)))}</b><br>{html.escape(n.message(c.bottleneck.sentence))}",
     )
+
+
+# -- the comparison's table: each component before and after, and the total -----------------------------------
+
+STATUS_TIPS = {
+    Status.MET: f"Measured k is at least {POINT.percent(SHORT_THRESHOLD)} of the planned k",
+    Status.SHORT: f"Measured k is below {POINT.percent(SHORT_THRESHOLD)} of the planned k",
+    Status.REGRESSED: "Slower after than before",
+    Status.UNCHANGED: "Left alone by the plan, and its time did not change",
+    Status.ADDED: "Only in the after profile",
+    Status.REMOVED: "Only in the before profile (pair it by hand if it was renamed)",
+}
+VERDICT_TIP = (
+    f"met: measured k ≥ {POINT.percent(SHORT_THRESHOLD)} of planned; fell short: below; regressed: slower; "
+    "unchanged: untouched and equal"
+)
+
+
+def row_figures(r: ComponentComparison, n: Numbers = POINT) -> dict[str, str]:
+    """A component's figures as the table shows them: "before", "after", "planned", "promised", "measured"."""
+
+    def time(value: float | None) -> str:
+        return "—" if value is None else n.number(value)
+
+    measured = "eliminated" if r.eliminated else "—" if r.measured_k is None else n.speedup(r.measured_k)
+    return {
+        "before": time(r.before),
+        "after": time(r.after),
+        "planned": "—" if r.before is None else n.speedup(r.predicted_k),
+        "promised": time(r.predicted_after),
+        "measured": measured,
+    }
+
+
+def measured_tip(r: ComponentComparison, n: Numbers = POINT) -> str | None:
+    if r.measured_k is None or r.before is None or r.after is None:
+        return None
+    return f"before ÷ after = {n.number(r.before)} ÷ {n.number(r.after)}"
+
+
+def total_figures(c: Comparison, n: Numbers = POINT) -> dict[str, str]:
+    """The table's Total row."""
+    return {
+        "before": n.number(c.before_total),
+        "after": n.number(c.after_total),
+        "planned": n.speedup(c.predicted_speedup),
+        "promised": n.number(c.predicted_total),
+        "measured": n.speedup(c.measured_speedup),
+    }
+
+
+def adopted_text(changes: Sequence[AdoptedK], n: Numbers = POINT) -> str:
+    """The k that were adopted: "Faster decode 2× → 1.7×; …"."""
+    return "; ".join(f"{a.name} {n.speedup(a.planned)} → {n.speedup(a.measured)}" for a in changes)

@@ -15,10 +15,6 @@ from .numbers import POINT, Numbers
 from .summary import Sentence, Tone
 from .uncertainty import alone_clause, chance, likelier_sentence, never_plan_sentence, plan_view, review_sentence
 
-HINT = (
-    "Not sure of a k? Give it a range (k low, k high), an effort in days and the odds it works in the checklist "
-    "(Ranges and effort): the summary then says how likely the target is."
-)
 ODDS_PENDING = "Working out the odds of this plan…"
 PLAN_PENDING = "Looking for the cheapest plan…"
 PLAN_HINT = "Give the optimizations an effort (days) and set a target: the summary then finds the cheapest plan."
@@ -97,8 +93,6 @@ def decision_view(
     elif figures is not None:
         odds = Sentence(review_sentence(profile, figures, n), odds_tone(figures, settings.plan_confidence))
         likelier = likelier_sentence(profile, figures, n)
-    elif profile.optimizations and not planning:
-        odds = Sentence(HINT, Tone.MUTED)
     plan, apply = Sentence(""), None
     if "plan" in failed:
         plan = Sentence(f"The cheapest plan could not be found: {failed['plan']}", Tone.BAD)

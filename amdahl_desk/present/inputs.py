@@ -11,6 +11,7 @@ from ..model.extras import Extras
 from ..model.fit import FitResult
 from ..model.profile import Profile
 from .colours import ComponentColours
+from .trace_plan import TraceFigures
 
 if TYPE_CHECKING:  # the odds' module loads numpy's random and the PERT tables: only a chart that shows them needs it
     from ..model.uncertainty import UncertaintyFigures
@@ -33,3 +34,4 @@ class ChartInputs:
     # None: the chart computes them itself (an export from the command line).
     uncertainty: UncertaintyFigures | str | None = None
     objective: str = ""  # the objective the analysis is seen through, when it is not End to end
+    trace: TraceFigures | None = None  # what the window knows of the profile's trace (None: no trace asked for)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 from ..model.analysis import Analysis
 from ..model.extras import Extras
@@ -12,16 +11,10 @@ from ..model.profile import Profile
 from .numbers import POINT, Numbers
 from .objectives import objective_caption
 from .report import headline, target_sentence
+from .tones import Sentence, Tone
+from .trace_plan import TraceFigures, dependency_line, trace_notes
 
-
-class Tone(str, Enum):
-    """How a text reads: its colour on screen and on a slide."""
-
-    PLAIN = "plain"
-    GOOD = "good"  # a speedup, a target met
-    WARN = "warn"  # reachable but not met; a note worth a look
-    BAD = "bad"  # a slowdown, a target out of reach
-    MUTED = "muted"  # nothing set yet
+__all__ = ["Figure", "Sentence", "SummaryView", "Tone", "summary"]
 
 
 @dataclass(frozen=True)
@@ -35,13 +28,6 @@ class Figure:
 
 
 @dataclass(frozen=True)
-class Sentence:
-    text: str
-    tone: Tone = Tone.PLAIN
-    mark: str = ""  # ✔, ◐ or ✘ before a verdict
-
-
-@dataclass(frozen=True)
 class SummaryView:
     """Everything the summary shows, formatted: four figures, the sentence, the verdict and the notes."""
 
@@ -52,6 +38,7 @@ class SummaryView:
     sentence: str
     verdict: Sentence
     notes: tuple[str, ...] = ()
+    dependencies: Sentence = Sentence("")  # the plan with the trace's dependencies, for a trace-based profile
 
     @property
     def figures(self) -> tuple[Figure, Figure, Figure, Figure]:
@@ -88,10 +75,15 @@ def summary(
     objective: ObjectiveFigures | None = None,
     extras: Extras | None = None,
     notes: tuple[str, ...] = (),
+    trace: TraceFigures | None = None,
+    whole: Analysis | None = None,
 ) -> SummaryView:
     """The summary of ``analysis`` (already seen through ``objective`` when one other than End to end is chosen;
     ``extras`` then gives the other objectives' view of each optimization); ``error`` says why there is none.
-    ``notes`` are the document's own (a total row that did not add up), after the analysis' warnings."""
+    ``notes`` are the document's own (a total row that did not add up), after the analysis' warnings; ``trace``
+    what the window knows of the profile's trace, compared with the end-to-end analysis ``whole`` (default:
+    ``analysis``)."""
+    paths = trace_notes(trace)  # they name a file: its digits are not a number to write in the locale
     if analysis is None:
         dash = "—"
         return SummaryView(
@@ -101,7 +93,7 @@ def summary(
             Figure(dash, "ceiling", CEILING_TIP),
             error or "",
             Sentence(""),
-            tuple(n.message(w) for w in notes),
+            (*(n.message(w) for w in notes), *paths),
         )
     unit = profile.unit
     c = analysis.combined
@@ -119,5 +111,6 @@ def summary(
         ),
         sentence,
         verdict(profile, analysis, n),
-        tuple(n.message(w) for w in (*analysis.warnings, *notes)),
+        (*(n.message(w) for w in (*analysis.warnings, *notes)), *paths),
+        dependency_line(trace, profile, whole or analysis, n),
     )

@@ -88,6 +88,29 @@ def _dominant(kinds: dict[str, float]) -> tuple[str, float]:
     return key, kinds.get(key, 0.0) / total
 
 
+def hidden_saving(
+    before: float,
+    after: float,
+    sum_speedup: float,
+    by_kind: dict[str, float],
+    predicted_by_kind: dict[str, float],
+    n: Numbers = POINT,
+) -> str:
+    """Why the path saves less than the sum promises ("half of the saving the sum promises is hidden behind CPU
+    work, which the critical path runs through instead (the step is 89% CPU-bound)"); "" when it saves as much."""
+    promised = before - before / sum_speedup
+    got = before - after
+    if not (promised > 0 and abs(promised - got) > CLOSE * promised and got < promised):
+        return ""
+    lost = 1 - max(got, 0.0) / promised
+    hidden, _ = _dominant(predicted_by_kind)
+    bound, bound_share = _dominant(by_kind)
+    return (
+        f"{_fraction(lost, n)} of the saving the sum promises is hidden behind {_WORK[hidden]}, which the "
+        f"critical path runs through instead ({_BOUND[bound].format(n.percent(bound_share))})"
+    )
+
+
 def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) -> WhatIfView:
     """The words for ``w`` (times in ``unit``, which is the what-if's: milliseconds)."""
     t = n.time
@@ -102,7 +125,6 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
     else:
         verb = f"does not shorten the step ({t(before, unit)})"
     share = w.matched_time / before if before > 0 else 0.0
-    bound, bound_share = _dominant(w.by_kind)
     clause = ""
     if w.sum_speedup is None:
         clause = (
@@ -111,15 +133,9 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
         )
     else:
         promised = before - before / w.sum_speedup
-        got = before - after
-        if promised > 0 and abs(promised - got) > CLOSE * promised and got < promised:
-            lost = 1 - max(got, 0.0) / promised
-            hidden, _ = _dominant(w.predicted_by_kind)
-            clause = (
-                f", not the {n.close_speedup(w.sum_speedup)} their {n.percent(share)} share suggests: "
-                f"{_fraction(lost, n)} of the saving the sum promises is hidden behind {_WORK[hidden]}, which the "
-                f"critical path runs through instead ({_BOUND[bound].format(n.percent(bound_share))})"
-            )
+        hidden = hidden_saving(before, after, w.sum_speedup, w.by_kind, w.predicted_by_kind, n)
+        if hidden:
+            clause = f", not the {n.close_speedup(w.sum_speedup)} their {n.percent(share)} share suggests: {hidden}"
         elif promised > 0:
             clause = f", as their {n.percent(share)} share suggests: their time is on the critical path"
     ceiling = w.ceiling

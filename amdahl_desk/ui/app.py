@@ -10,6 +10,7 @@ import socket
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from ..resources import icon_path  # noqa: E402
 from .core.document import EVERYTHING  # noqa: E402
 from .core.messages import install_message_filter, interrupted  # noqa: E402
-from .core.qt_util import parse_size, settle_layout  # noqa: E402
+from .core.qt_util import ScreenFit, parse_size, settle_layout  # noqa: E402
 from .files.recovery import data_dir  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
 
@@ -68,9 +69,13 @@ def choose_platform(screenshot: bool, environ: dict[str, str] | None = None, sys
     )
 
 
-def install_sigint_handler(app: QApplication) -> None:
-    """Ctrl+C closes the window as File → Quit would (asking about unsaved work), instead of killing the process.
+def install_sigint_handler(app: QApplication, keep: Callable[[], str] | None = None) -> None:
+    """Ctrl+C keeps unsaved work in the recovery copy and ends the program at once, without the Save prompt.
 
+    ``keep`` writes the recovery copy and says what it did (a line for the terminal), or raises when it cannot.
+    Under xvfb-run the same Ctrl+C has just stopped the X server, so no prompt could be answered: the loop ends
+    (status 0, or 1 when the work could not be kept), no window is closed (closing would discard the copy), and
+    the next start offers the work back.
     Python runs signal handlers only when it gets control: a socket the C handler writes to wakes Qt's loop.
     """
     reader, writer = socket.socketpair()
@@ -86,14 +91,14 @@ def install_sigint_handler(app: QApplication) -> None:
     notifier.activated.connect(drain)
 
     def stop() -> None:
-        # Unsaved work goes to the recovery copy (offered at the next start), then the loop ends without a prompt:
-        # under xvfb-run the same Ctrl+C has just stopped the X server, so no dialog could be answered.
-        for widget in app.topLevelWidgets():
-            keep = getattr(widget, "write_recovery", None)
-            if callable(keep):
-                with contextlib.suppress(Exception):
-                    keep()
-        app.quit()
+        status = 0
+        try:
+            said = keep() if keep is not None else ""
+        except Exception as exc:  # noqa: BLE001 - the program ends either way; say why the work is lost
+            said, status = f"unsaved work could not be kept ({exc}); it is lost", 1
+        if said:
+            print(f"amdahl-desk: {said}", file=sys.stderr, flush=True)
+        app.exit(status)  # exit, not quit: quit closes the window, which asks whether to save
 
     def on_sigint(_signum: int, _frame: object) -> None:
         interrupted()
@@ -178,6 +183,7 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
         window.errors_to_stderr = True
     window.files.start(path, default_profile)
     if screenshot is not None:
+        window.whatif.settle()  # a profile imported from a trace: the trace read and the plan computed first
         window.resize(width, height)
         window.reset_layout()
         window.show()
@@ -200,7 +206,15 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
         window.doc.undo_stack.setClean()
         window.close()
         return 0
-    install_sigint_handler(app)
+    install_sigint_handler(app, window.files.keep_for_recovery)
     install_excepthook(window)
-    window.show()
+    show_window(window)
     return app.exec()
+
+
+def show_window(window: MainWindow, width: int = 1600, height: int = 1000) -> None:
+    """Show the window where the last session left it, or, on a first start, at most ``width``×``height`` and
+    inside the screen's available area, its title bar included."""
+    if not window.restored:
+        ScreenFit(window, width, height)
+    window.show()

@@ -26,6 +26,11 @@ def _classes() -> dict[str, Callable[[], type[Chart[Any]]]]:
 
         return SpeedupPlot
 
+    def critical_path() -> type[Chart[Any]]:
+        from .whatif.critical_path_chart import CriticalPathChart
+
+        return CriticalPathChart
+
     def scaling() -> type[Chart[Any]]:
         from .scaling.scaling_plot import ScalingPlot
 
@@ -69,6 +74,7 @@ def _classes() -> dict[str, Callable[[], type[Chart[Any]]]]:
     return {
         "breakdown": breakdown,
         "speedup": speedup,
+        "critical_path": critical_path,
         "scaling": scaling,
         "load": load,
         "cost": cost,

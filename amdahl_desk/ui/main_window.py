@@ -46,6 +46,7 @@ from .profile.optimization_table import OptimizationTableModel
 from .profile.total_line import TotalLine
 from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
+from .whatif.trace_whatif import TraceWhatIf
 from .window_layout import build_layout, reset_layout
 
 if TYPE_CHECKING:
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self.exports = ChartExports(self.doc, self.files, self, self.export_inputs, make_chart, self)
         self.fit_panel = FitPanel(self.doc, self.redraws)
         self.objectives_panel = ObjectivesPanel(self.doc)
+        self.whatif = TraceWhatIf(self.doc, self)  # the profile's trace read and each plan computed, off this thread
         self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
         self._build_layout()
         menus = build_menus(self)
@@ -134,10 +136,11 @@ class MainWindow(QMainWindow):
         self.files.opened.connect(self._opened)
         self.optimizations.selectedChanged.connect(self.redraws.select_optimization)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_selection_status())
+        self.restored = False  # a size and place remembered from the last session (else the start fits the screen)
         if not fresh:
             geometry = self.settings.value("window/geometry")
             if isinstance(geometry, QByteArray):
-                self.restoreGeometry(geometry)
+                self.restored = self.restoreGeometry(geometry)
             for name, splitter in self._splitters.items():
                 state = self.settings.value(f"window/{name}")
                 if isinstance(state, QByteArray):
@@ -160,7 +163,8 @@ class MainWindow(QMainWindow):
             act.setShortcuts(shortcut)
         elif shortcut is not None:
             act.setShortcut(shortcut)
-        act.triggered.connect(slot)
+        # triggered(bool) would hand its "checked" flag to a slot's first optional parameter (a path, a folder).
+        act.triggered.connect(lambda _checked=False: slot())
         if tip:
             act.setStatusTip(tip)
             act.setToolTip(tip)
@@ -187,7 +191,9 @@ class MainWindow(QMainWindow):
         the measured runs' fits, the document's component colours and the ticked plan's odds."""
         doc = self.doc
         row, odds = self.optimizations.current_row(), doc.decision.figures  # None: the export works them out
-        return ChartInputs(doc.profile, doc.analysis, row, doc.fit, colours=doc.colours, uncertainty=odds)
+        return ChartInputs(
+            doc.profile, doc.analysis, row, doc.fit, colours=doc.colours, uncertainty=odds, trace=doc.trace.figures
+        )
 
     @property
     def breakdown(self) -> Chart[Any]:
@@ -205,6 +211,8 @@ class MainWindow(QMainWindow):
         self.table.fit_columns()
         if self.optimization_model.rowCount():
             self.optimizations.select_row(0)
+        self.left_tabs.setCurrentIndex(0)  # a profile opens in its table, ready to type a time
+        self.table.start_here()
 
     def _selected_rows(self) -> list[int]:
         n = len(self.doc.profile.components)
@@ -342,6 +350,7 @@ class MainWindow(QMainWindow):
                 self.settings.setValue(f"window/{name}", splitter.saveState())
             self.settings.sync()
         self.files.close()
+        self.doc.trace.close()
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

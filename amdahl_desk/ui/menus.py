@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
@@ -9,8 +10,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from ..present.inputs import ChartInputs
 from ..resources import example_path
-from .charts.registry import ENTRIES, Source
+from .charts.registry import ENTRIES, ChartEntry, Source
 from .help_text import show_about, show_help
 from .profile.component_table import TIME
 
@@ -30,6 +32,18 @@ class Menus:
     export_comparison_action: QAction
 
 
+# The bundled examples, as File → Open Example offers them (each opens as an untitled copy).
+EXAMPLES = (
+    ("training-iteration.xlsx", "&Training Iteration", "A training step on 8 GPUs: reduced precision, kernels, sync"),
+    ("llm-request.xlsx", "&LLM Request", "A request's latency: prefill and decode, TTFT and ITL, load and cost"),
+    (
+        "llm-request-after.xlsx",
+        "LLM Request, &After the Change",
+        "The same request measured after faster decode: open the LLM request, then Compare With… this",
+    ),
+)
+
+
 def build_menus(window: MainWindow) -> Menus:
     bar, files, exports, table = window.menuBar(), window.files, window.exports, window.table
     file = bar.addMenu("&File")
@@ -43,9 +57,13 @@ def build_menus(window: MainWindow) -> Menus:
     )
     recent_menu = file.addMenu("Open &Recent")
     recent_menu.aboutToShow.connect(lambda: files.fill_recent(recent_menu))
-    window._action(
-        file, "Open &Example", lambda: files.open_path(example_path()), None, "Open the bundled training example"
-    )
+    examples = file.addMenu("Open &Example")
+
+    def opener(name: str) -> Callable[[], object]:
+        return lambda: files.open_path(example_path(name))
+
+    for name, title, tip in EXAMPLES:
+        window._action(examples, title, opener(name), None, tip)
     import_action = window._action(
         file,
         "&Import Profile…",
@@ -117,6 +135,7 @@ def build_menus(window: MainWindow) -> Menus:
     view = bar.addMenu("&View")
     window._action(view, "&Fit Columns", table.fit_columns, None, "Size the table's columns to their content")
     window._action(view, "&Reset Layout", window.reset_layout, None, "Put the panels back where they started")
+    view.addAction(window.optimizations.estimates.toggle_action)
 
     profile = bar.addMenu("&Profile")
     profile.addActions([window.optimizations.add_action, window.optimizations.remove_action])
@@ -161,13 +180,14 @@ def build_menus(window: MainWindow) -> Menus:
         "Put the slide on the clipboard, to paste into a presentation",
     )
     copy_menu = export.addMenu("Copy C&hart Image")
-    for entry in ENTRIES:
-        if entry.on_screen:
-            window._action(copy_menu, entry.title, partial(exports.copy_chart, entry.key))
     copy_measured = export.addMenu("Copy Measured Chart I&mage")
-    for entry in ENTRIES:
-        if entry.source is Source.MEASUREMENTS:
-            window._action(copy_measured, entry.title, partial(exports.copy_chart, entry.key))
+    for menu, entries in (
+        (copy_menu, [e for e in ENTRIES if e.on_screen]),
+        (copy_measured, [e for e in ENTRIES if e.source is Source.MEASUREMENTS]),
+    ):
+        offered = [(e, window._action(menu, e.title, partial(exports.copy_chart, e.key))) for e in entries]
+        menu.setToolTipsVisible(True)
+        menu.aboutToShow.connect(partial(_offer_charts, offered, exports.inputs))
     export.addSeparator()
     export_comparison_action = window._action(
         export,
@@ -191,3 +211,13 @@ def build_menus(window: MainWindow) -> Menus:
         redo_action=redo_action,
         export_comparison_action=export_comparison_action,
     )
+
+
+def _offer_charts(offered: list[tuple[ChartEntry, QAction]], inputs: Callable[[], ChartInputs]) -> None:
+    """A chart that cannot be drawn now is greyed, its reason (what to open or import) in its tooltip."""
+    now = inputs()
+    for entry, act in offered:
+        why = entry.source.missing(now)
+        act.setEnabled(why is None)
+        act.setToolTip(why or entry.title)
+        act.setStatusTip(why or "")

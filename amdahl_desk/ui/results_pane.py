@@ -17,9 +17,10 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QStackedWidget, QT
 
 from ..present.inputs import ChartInputs
 from ..present.summary import summary
+from ..present.trace_plan import trace_based
 from .chart_factory import make_chart
 from .charts.base import Chart
-from .charts.registry import ENTRIES, ChartEntry
+from .charts.registry import ENTRIES, ChartEntry, Source
 from .charts.style import SCREEN
 from .core.document import Aspect, Document
 from .core.locale_text import locale_numbers
@@ -30,12 +31,14 @@ from .profile.decision_panel import DecisionPanel
 from .profile.summary_panel import SummaryPanel
 
 SUMMARY_DEPENDS_ON = frozenset(
-    {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE}
+    {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE, Aspect.TRACE}
 )
 DECISION_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.DECISION})
-CHARTS_NEED = 300  # the charts' least height: a plot of 120 px under its title, over its axis and legend
-# Below this width of the results side (or height of the window) the charts go into tabs.
+CHARTS_NEED = 270  # a row of charts' least height: a plot of 120 px under its title, over its axis and legend
+# Below this width of the results side (or height of the window) the charts go into tabs; so they do where the
+# answer leaves less than two rows of charts their least height.
 CHARTS_SIDE_BY_SIDE = (760, 800)
+FRAME = 60  # the menu, the tab bar and the status bar
 
 
 class ChartSlot(QWidget):
@@ -109,6 +112,7 @@ class ResultsPane(QSplitter):
         self.addWidget(answer)
         self.addWidget(self.stack)
         self.slots: dict[str, ChartSlot] = {}
+        self._trace_tabs = False  # the trace's charts' tabs are shown (a trace-based profile)
         for i, e in enumerate(self.entries):
             slot = ChartSlot()
             if i < 2:
@@ -126,21 +130,36 @@ class ResultsPane(QSplitter):
         self._wide_sizes: tuple[list[int], list[int]] | None = None
         redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
         redraws.subscribe(DECISION_DEPENDS_ON, self.show_decision)
+        redraws.subscribe({Aspect.TRACE}, self._show_trace_tabs)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def answer_height(self, window_height: int) -> int:
-        """The height the answer's content asks for, from a sixth of the window up to 55% of it, leaving the charts
-        at least CHARTS_NEED pixels (beyond that the answer scrolls)."""
+        """The height the answer's content asks for, from a sixth of the window up to 55% of it, leaving each row
+        of charts at least CHARTS_NEED pixels (beyond that the answer scrolls)."""
+        rows = 1 if self._narrow(window_height) else 2
+        most = min(int(window_height * 0.55), window_height - FRAME - rows * CHARTS_NEED)
+        return max(int(window_height * 0.17), min(self.answer_need(), most))
+
+    def answer_need(self) -> int:
+        """The answer's height at its width, whole: the sentences wrapped, the objectives table's rows."""
         inner = self.answer.widget()
         need = 0
         if inner is not None:
             layout, width = inner.layout(), self.answer.viewport().width()
             need = inner.sizeHint().height()
             if layout is not None and layout.hasHeightForWidth() and width > 0:  # wrapped sentences at this width
-                need = max(need, layout.totalHeightForWidth(width))
+                # (not the size hint: a wrapping label hints the height of its text wrapped at a narrow width)
+                need = max(layout.totalHeightForWidth(width), inner.minimumSizeHint().height())
             need += 2 * self.answer.frameWidth() + 2
-        most = min(int(window_height * 0.55), window_height - 60 - CHARTS_NEED)  # 60: menu, tabs, status bar
-        return max(int(window_height * 0.17), min(need, most))
+        return need
+
+    def _narrow(self, window_height: int) -> bool:
+        """Charts in tabs: the side is narrow, the window short, or the answer leaves no room for two rows."""
+        return (
+            self.width() < CHARTS_SIDE_BY_SIDE[0]
+            or window_height < CHARTS_SIDE_BY_SIDE[1]
+            or window_height - FRAME - self.answer_need() < 2 * CHARTS_NEED
+        )
 
     def fit_answer(self) -> None:
         """Give the answer the height its content asks for now (an objectives table, a load or cost sentence
@@ -148,6 +167,7 @@ class ResultsPane(QSplitter):
         sizes = self.sizes()
         if len(sizes) != 2 or sum(sizes) <= 0:
             return
+        self.reflow()  # a longer answer may leave no room for two rows of charts (or a shorter one, room again)
         window = self.window()
         height = window.height() if window is not None and window is not self else sum(sizes)
         want = min(self.answer_height(height), sum(sizes) - CHARTS_NEED)
@@ -190,7 +210,7 @@ class ResultsPane(QSplitter):
         """
         window = self.window()
         height = window.height() if window is not None and window is not self else self.height()
-        narrow = self.width() < CHARTS_SIDE_BY_SIDE[0] or height < CHARTS_SIDE_BY_SIDE[1]
+        narrow = self._narrow(height)
         if narrow == self.in_tabs:
             return
         self.in_tabs = narrow
@@ -200,6 +220,7 @@ class ResultsPane(QSplitter):
             for e, slot in zip(self.entries, slots, strict=True):
                 self._add_tab(self.tabs, slot, e)
             self.stack.setCurrentIndex(1)
+            self._trace_tabs_shown(to_front=False)
             return
         self.tabs.clear()
         for i, (e, slot) in enumerate(zip(self.entries, slots, strict=True)):
@@ -209,14 +230,34 @@ class ResultsPane(QSplitter):
             else:
                 self._add_tab(self.more, slot, e)  # the tab widget shows its current page only
         self.stack.setCurrentIndex(0)
+        self._trace_tabs_shown(to_front=True)  # among the tabs under the first two charts, the trace's in front
         if self._wide_sizes is not None:
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
 
-    @staticmethod
-    def _add_tab(tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
+    def _add_tab(self, tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
         index = tabs.addTab(slot, entry.tab or entry.title)
         tabs.setTabToolTip(index, entry.title)
+        if entry.source is Source.TRACE:
+            tabs.setTabVisible(index, self._trace_tabs)
+
+    def _show_trace_tabs(self) -> None:
+        """The trace's charts have a tab only for a trace-based profile; it comes to the front when it appears."""
+        shown = trace_based(self.doc.trace.figures)
+        if shown == self._trace_tabs:
+            return
+        self._trace_tabs = shown
+        self._trace_tabs_shown(to_front=shown)
+
+    def _trace_tabs_shown(self, to_front: bool) -> None:
+        for e in self.entries:
+            if e.source is Source.TRACE:
+                for tabs in (self.more, self.tabs):
+                    index = tabs.indexOf(self.slots[e.key])
+                    if index >= 0:
+                        tabs.setTabVisible(index, self._trace_tabs)
+                        if to_front and self._trace_tabs:
+                            tabs.setCurrentIndex(index)
 
     def chart(self, key: str) -> Chart[Any]:
         """The chart ``key``, built and drawn from the document as it is now (also when hidden in a tab)."""
@@ -251,6 +292,7 @@ class ResultsPane(QSplitter):
             colours=doc.colours,
             uncertainty=doc.decision.chart_figures(),
             objective=name,
+            trace=doc.trace.figures,
         )
 
     def show_summary(self) -> None:
@@ -266,6 +308,8 @@ class ResultsPane(QSplitter):
             objective=objective,
             extras=extras,
             notes=tuple(str(w) for w in doc.warnings),
+            trace=doc.trace.figures,
+            whole=analysis,
         )
         self.summary.draw(view)
         QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the extras have their new texts

@@ -8,6 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QScrollArea, QSplitter, QTabBar, QTableView, QTabWidget, QVBoxLayout, QWidget
 
 from .core.layout_fence import LayoutFence
+from .profile.component_table import PATH_COLUMNS
+from .results_pane import CHARTS_SIDE_BY_SIDE
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -79,7 +81,7 @@ def table_heights(self: MainWindow, h: int) -> tuple[int, int]:
 
     def need(view: QTableView, rows: int, extra: int) -> int:
         row = view.verticalHeader().defaultSectionSize()
-        head = view.horizontalHeader().sizeHint().height()
+        head = max(view.horizontalHeader().sizeHint().height(), view.horizontalHeader().minimumHeight())
         total: int = head + row * rows + 2 * view.frameWidth() + extra + self.fontMetrics().height() + 22
         return total
 
@@ -98,6 +100,9 @@ def reset_layout(self: MainWindow) -> None:
     # Proportions of the window: the table gets what its columns need, the charts the rest.
     w, h = max(self.width(), 800), max(self.height(), 500)
     left = min(max(int(w * 0.47), 420), 900)
+    if not self.table.isColumnHidden(PATH_COLUMNS[0]):  # three more columns: more room, the charts' allowing
+        wide = w - left >= CHARTS_SIDE_BY_SIDE[0]  # then they stay side by side
+        left = max(left, min(int(w * 0.53), w - CHARTS_SIDE_BY_SIDE[0] - 20 if wide else w))
     # The settings get their whole height (no scrolling) when the window has room for it.
     scroll = self._settings_scroll
     content = self.settings_panel  # the scroll area's widget

@@ -8,6 +8,12 @@ history, and a growth that goes on is a leak.
 Run: QT_QPA_PLATFORM=offscreen python tests/benchmarks/bench_soak.py [--minutes 0.5] [--undo-limit N]
 A one-hour soak of the window as it is used (undo history kept, bounded by its limit):
 --minutes 60 --only history --progress 5
+
+--window runs the soak a person's way instead (soak_window.py): random plausible actions on every tab, the
+menus, pastes of up to 2,000 rows and resizes, through keys, clicks and the clipboard; it prints the RSS slope,
+the worst event-loop ping, the Qt warnings and the error boxes. On a real X server with a window manager:
+  Xvfb :77 -screen 0 1600x1000x24 & DISPLAY=:77 openbox &
+  DISPLAY=:77 QT_QPA_PLATFORM=xcb python tests/benchmarks/bench_soak.py --window --minutes 12
 """
 
 from __future__ import annotations
@@ -84,7 +90,9 @@ def soak(
             opt = doc.profile.optimizations[row]
             from dataclasses import replace
 
-            doc.replace_optimization(row, replace(opt, enabled=not opt.enabled), "Toggle")
+            opts = list(doc.profile.optimizations)
+            opts[row] = replace(opt, enabled=not opt.enabled)
+            doc.set_optimizations(opts, "Toggle")
         elif kind < 0.9 and doc.undo_stack.canUndo():
             doc.undo_stack.undo()
         elif doc.undo_stack.canRedo():
@@ -158,8 +166,15 @@ def main() -> int:
         help="run one soak: with the undo history kept, or dropped at every sample (default: both, one after the other)",
     )
     parser.add_argument("--progress", type=float, default=0.0, help="print memory every this many minutes")
+    parser.add_argument("--window", action="store_true", help="the window soak: a person's actions, at random")
+    parser.add_argument("--seed", type=int, default=1, help="the window soak's random seed")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    if args.window:
+        from tests.benchmarks.soak_window import report, window_soak
+
+        report(window_soak(args.minutes, args.seed, args.progress or 1.0))
+        return 0
     runs = (("with the undo history", False), ("undo history dropped at every sample", True))
     for label, drop in runs:
         if args.only and (args.only == "dropped") != drop:

@@ -15,6 +15,7 @@ from amdahl_desk.model.comparison import (
     match_components,
     verdict,
 )
+from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.present.comparison import groups
 from tests.helpers import LLM, llm, profile_of
 
@@ -177,7 +178,7 @@ def test_adopting_leaves_eliminated_targets_at_the_planned_k():
     assert adoption.notes == ("cut C: its targets were eliminated (an infinite k); k stays at 2×",)
 
 
-def test_continue_from_after_carries_the_plan_over_unticked():
+def test_continue_from_after_carries_the_plan_as_built_and_the_rest_unticked():
     cont = continue_from_after(mixed_before(), mixed_after(), {"A": "A (fused)"})
     p = cont.profile
     assert p.unit is TimeUnit.MS and p.settings.target_time == 400
@@ -188,12 +189,14 @@ def test_continue_from_after_carries_the_plan_over_unticked():
         ("D", 0),
         ("F", pytest.approx(40)),
     ]
-    assert [(o.name, o.targets, o.enabled) for o in p.optimizations] == [
-        ("fast A", ("A (fused)",), False),
-        ("cut C", ("c",), False),
-        ("speed E", ("b",), False),
-        ("new idea", ("F",), False),
+    # The plan (fast A 4×, cut C 2×) is built: done, off, k = 1 against the after times; the others unticked.
+    assert [(o.name, o.targets, o.enabled, o.built, o.speedup) for o in p.optimizations] == [
+        ("fast A", ("A (fused)",), False, True, 1.0),
+        ("cut C", ("c",), False, True, 1.0),
+        ("speed E", ("b",), False, False, 3),
+        ("new idea", ("F",), False, False, 2),
     ]
+    assert p.optimizations[0].notes.startswith("built: planned 4×")
     assert cont.notes == (
         "speed E: E dropped from its targets; no longer in the after profile",
         "drop E: dropped; E no longer exists",
@@ -383,3 +386,34 @@ def test_continuing_from_an_after_profile_in_seconds_converts_its_time_ranges():
     before = Profile([Component("A", 100.0), Component("B", 200.0)], [Optimization("fast A", ("A",), 4)])
     p = continue_from_after(before, after, {}).profile
     assert [(c.time, c.time_range) for c in p.components] == [(30.0, (25.0, 40.0)), (200.0, (200.0, 250.0))]
+
+
+def test_continuing_carries_the_objectives_and_builds_the_plan_without_phantom_savings():
+    """The LLM example: TTFT's target, the Objectives column and the objective rows go along; "Faster decode 2×"
+    is built (its 900 → 530 ms already in the times), not a new candidate that would save 530 − 265 ms again."""
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.resources import example_path
+
+    before = load_profile(example_path("llm-request.xlsx")).profile
+    after = load_profile(example_path("llm-request-after.xlsx")).profile
+    c = compare(before, after)
+    measured = {a.name: a.measured for a in adopt_measured_k(before, c).changes}
+    p = continue_from_after(before, after, None, measured).profile
+    assert p.objectives == before.objectives and p.objectives  # TTFT and its target
+    by_name = {x.name: x for x in before.components}
+    assert [x.objectives for x in p.components] == [by_name[x.name].objectives for x in p.components]
+    assert p.settings == before.settings
+    decode = next(o for o in p.optimizations if o.name == "Faster decode")
+    assert decode.built and not decode.enabled and decode.speedup == 1.0
+    assert "planned 2×" in decode.notes and "measured 1.7×" in decode.notes  # 900/530 = 1.698
+    a = analyse(p)
+    row = p.optimizations.index(decode)
+    assert a.optimizations.time_saved[row] == 0  # no phantom "saves 217.9 ms"
+    assert a.combined.enabled == 0 and a.baseline_total == pytest.approx(sum(x.time for x in after.components))
+
+
+def test_a_built_optimization_cannot_be_ticked_again():
+    p = Profile([Component("A", 10)], [Optimization("done", ("A",), 1.0, enabled=False, built=True)])
+    with pytest.raises(ProfileError, match="is built"):
+        p.set_optimizations([Optimization("done", ("A",), 1.0, enabled=True, built=True)])

@@ -46,6 +46,9 @@ HEADER = ("Component", "Time (ms)")
         ([HEADER, ("a", "-5 ms")], 'bad.xlsx: Components!B2: "-5 ms" is negative'),
         ([HEADER, ("a", "inf")], 'bad.xlsx: Components!B2: "inf" is not a finite time'),
         ([HEADER, ("a", "NaN")], 'bad.xlsx: Components!B2: "NaN" is not a finite time'),
+        # Past 10^15 a time is a typo, and the figures made from it (×N GPUs, in GPU-hours) would pass a float's range.
+        ([HEADER, ("a", 1), ("b", 1e300)], 'bad.xlsx: Components!B3: "1e+300" is too large for a measured time'),
+        ([HEADER, ("a", "2e15 ms")], 'bad.xlsx: Components!B2: "2e15 ms" is too large for a measured time'),
         ([HEADER, ("a", True)], 'bad.xlsx: Components!B2: "TRUE" is not a time'),
         ([HEADER, ("a", 1), ("A", 2)], 'bad.xlsx: Components!A3: "A" is a duplicate name (also in Components!A2)'),
         ([HEADER, ("a", None), ("b", 1)], 'bad.xlsx: Components!B2: "a" has no time'),

@@ -182,3 +182,23 @@ def test_a_csv_carries_time_ranges_both_ways(tmp_path):
     assert load_profile(tmp_path / "again.csv").profile == profile
     path.write_text("Component,Time (ms),Time low,Time high\na,600,650,700\n", encoding="utf-8")
     assert 'row 2, column 3: the low time of "a", 650, is above its measured time 600' in refusal(path)
+
+
+def test_a_built_optimization_is_saved_and_read_back(tmp_path):
+    """Done already (continued from an after profile): a Built column, read back as built and off."""
+    from amdahl_desk.files import load_profile, save_profile
+    from amdahl_desk.model.profile import Component, Optimization, Profile
+
+    p = Profile(
+        [Component("A", 10.0), Component("B", 5.0)],
+        [
+            Optimization("done", ("A",), 1.0, enabled=False, notes="built: planned 2×", built=True),
+            Optimization("next", ("B",), 3.0, enabled=False),
+        ],
+    )
+    save_profile(p, tmp_path / "p.xlsx")
+    back = load_profile(tmp_path / "p.xlsx").profile
+    assert [(o.name, o.built, o.enabled, o.speedup) for o in back.optimizations] == [
+        ("done", True, False, 1.0),
+        ("next", False, False, 3.0),
+    ]

@@ -112,3 +112,45 @@ class TestSentences:
         assert text.startswith("At $2.50 per GPU-hour, the cheapest is 1 GPU ($2.50 a run) and the fastest 17 GPUs")
         assert "the cheapest that meets 500 s is 16 GPUs" in text
         assert text.endswith("The plan saves $0.0694 a run on 1 GPU, $69,444 per million runs.")
+
+
+def test_times_past_any_float_give_infinite_figures_without_numpy_warnings():
+    """T(N) that overflows a float (or is already ∞) is ∞ GPU-hours, and the steps' ratios ∞ or NaN, as plain
+    Python arithmetic says, with no RuntimeWarning (the test run turns warnings into errors)."""
+    import dataclasses
+    import math
+
+    from amdahl_desk.model.cost import cost_figures
+
+    scaling = dataclasses.replace(
+        analyse(profile()).scaling,
+        gpus=np.array([1, 2, 4, 8, 16, 17]),
+        time=np.array([1e305, 3e304, math.inf, math.inf, 5.0, 1e-300]),
+    )
+    c = cost_figures(scaling, TimeUnit.S, PRICE)
+    hours = [
+        n * t / 3600 for n, t in zip([1, 2, 4, 8, 16, 17], [1e305, 3e304, math.inf, math.inf, 5.0, 1e-300], strict=True)
+    ]
+    assert list(c.gpu_hours) == hours
+    # Python's own float arithmetic, step by step: more time lost, more money per run.
+    times = [1e305, 3e304, math.inf, math.inf, 5.0, 1e-300]
+    for i, step in enumerate(c.steps):
+        expected = times[i] / times[i + 1] - 1.0
+        assert step.speedup_gain == expected or (math.isnan(expected) and math.isnan(step.speedup_gain))
+        more = hours[i + 1] / hours[i] - 1.0
+        assert step.cost_increase == more or (math.isnan(more) and math.isnan(step.cost_increase))
+
+
+def test_the_largest_time_a_profile_holds_gives_finite_figures_at_the_largest_gpu_count():
+    from amdahl_desk.model.profile_values import MAX_GPUS
+    from amdahl_desk.model.units import MAX_TIME
+
+    big = Profile(
+        [Component("serial", MAX_TIME, Scaling.SERIAL), Component("parallel", MAX_TIME, Scaling.PARALLEL)],
+        [Optimization("slower", ("serial",), 0.001)],
+        Settings(gpu_counts=(1, MAX_GPUS)),
+        unit=TimeUnit.S,
+    )
+    c = analyse_cost(analyse(big), PRICE)
+    assert np.all(np.isfinite(c.gpu_hours)) and np.all(np.isfinite(c.cost))
+    assert c.gpu_hours[-1] == pytest.approx(MAX_GPUS * (MAX_TIME + MAX_TIME / MAX_GPUS) / 3600)

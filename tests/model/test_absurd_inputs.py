@@ -78,3 +78,48 @@ def test_one_line():
     assert one_line("GPU\nmatmul") == "GPU matmul"
     assert one_line("a\r\n\tb\x01c") == "a b\ufffdc"
     assert math.isclose(len(one_line("plain")), 5)
+
+
+@pytest.mark.parametrize("rows", [2, 100])  # a short list is checked row by row, a long one column by column first
+def test_a_time_past_ten_to_the_fifteen_is_refused_naming_its_row(rows):
+    from amdahl_desk.model.units import MAX_TIME
+
+    comps = [Component(f"c{i}", 1.0) for i in range(rows - 1)] + [Component("huge", 1e16)]
+    with pytest.raises(ProfileError) as info:
+        Profile(comps)
+    [problem] = info.value.problems
+    assert problem.row == rows - 1 and problem.field == "time" and "too large" in problem.what
+    assert Profile([Component("largest", MAX_TIME)]).components[0].time == 1e15  # the bound itself is a time
+
+
+@pytest.mark.parametrize("rows", [2, 100])
+@pytest.mark.parametrize("tiny", [5e-324, 2.2e-308, 9.9e-13])
+def test_a_time_too_small_to_tell_from_zero_is_refused_naming_its_row(rows, tiny):
+    # 5e-324 ms halved by k = 2 is 0: the plan read as infinitely faster
+    comps = [Component(f"c{i}", 1.0) for i in range(rows - 1)] + [Component("tiny", tiny)]
+    with pytest.raises(ProfileError) as info:
+        Profile(comps)
+    [problem] = info.value.problems
+    assert problem.row == rows - 1 and problem.field == "time" and "too small to tell from 0" in problem.what
+    for fine in (0.0, 1e-12):
+        profile = Profile([Component("fast", fine), Component("slow", 1.0)], [Optimization("o", ("fast",), 1000.0)])
+        a = analyse(profile)
+        assert math.isfinite(a.combined.overall_speedup) and a.combined.new_total > 0
+
+
+def test_a_tiny_time_in_a_workbook_is_refused_at_its_cell(tmp_path):
+    import xlsxwriter
+
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.model.errors import BadInputError
+
+    path = tmp_path / "tiny.xlsx"
+    book = xlsxwriter.Workbook(path)
+    ws = book.add_worksheet("Components")
+    ws.write_row(0, 0, ["Component", "Time (ms)"])
+    ws.write_row(1, 0, ["a", 5e-324])
+    ws.write_row(2, 0, ["b", 10])
+    book.close()
+    with pytest.raises((BadInputError, ProfileError)) as info:
+        load_profile(path)
+    assert "B2" in str(info.value) and "too small to tell from 0" in str(info.value)

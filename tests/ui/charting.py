@@ -79,5 +79,4 @@ def not_blank(image: QImage) -> float:
 
 
 def export_of(inputs, chart, fmt, path, size=SIZE):
-    i = inputs
-    return export_chart(i.profile, i.analysis, chart, fmt, path, size, False, i.selected, i.fit, i.comparison)
+    return export.export_chart(make_chart, chart, inputs, fmt, path, size, False)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel
 
 from amdahl_desk.files import load_profile
 from amdahl_desk.files.traces import import_trace
+from amdahl_desk.files.traces.linked import linked_figures
 from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.comparison import compare
 from amdahl_desk.model.errors import ProfileError
@@ -64,13 +65,20 @@ def profiles():
 
 
 def inputs_for(profile: Profile) -> ChartInputs:
-    """What each source needs: the analysis, runs with their fits, and a comparison with the profile at 80%."""
+    """What each source needs: the analysis, runs with their fits, a comparison with the profile at 80%, and the
+    figures of the trace the profile names (an imported one)."""
     try:
         analysis = analyse(profile)
     except ProfileError:
         return ChartInputs(profile, None)
     after = Profile([c.with_time(c.time * 0.8) for c in profile.components], [], profile.settings, profile.unit)
-    return ChartInputs(profile, analysis, 0, fit_measurements(RUNS), compare(profile, after))
+    trace = linked_figures(profile) if profile.settings.trace_source else None
+    return ChartInputs(profile, analysis, 0, fit_measurements(RUNS), compare(profile, after), trace=trace)
+
+
+def drawn_from(key: str, profiles) -> ChartInputs:
+    """A chart's inputs with data for it: the example's, or for a chart of the trace, the imported profile's."""
+    return inputs_for(profiles["imported" if chart_entry(key).source is Source.TRACE else "example"])
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -84,7 +92,7 @@ def test_every_chart_draws_every_kind_of_profile(qtbot, profiles, key, name):
     chart.resize(900, 600)
     chart.show()
     if entry.source.missing(inputs) is not None:
-        if entry.source is Source.PROFILE and key != "slide":
+        if entry.source in (Source.PROFILE, Source.TRACE) and key != "slide":
             chart.show_inputs(inputs)  # an empty view, titled so ("— no data")
             assert "no data" in chart.drawn.title or chart.drawn.title
         with pytest.raises(ProfileError):
@@ -114,8 +122,10 @@ def _inked(image: QImage) -> float:
 
 
 @pytest.mark.parametrize("chart", KEYS)
-def test_every_chart_in_every_format_draws_outside_a_browser_as_its_png(qtbot, everything, tmp_path, chart):
+def test_every_chart_in_every_format_draws_outside_a_browser_as_its_png(qtbot, everything, profiles, tmp_path, chart):
     """The SVG drawn by librsvg and the PDF drawn by poppler look like the PNG, block by block (tests/ui/renders.py)."""
+    if chart_entry(chart).source is Source.TRACE:
+        everything = inputs_for(profiles["imported"])
     png = QImage(str(export_of(everything, chart, "png", tmp_path / f"{chart}.png")))
     assert (png.width(), png.height()) == SIZE and 0.02 < not_blank(png) < 0.6
     svg = export_of(everything, chart, "svg", tmp_path / f"{chart}.svg")
@@ -135,7 +145,7 @@ def test_every_chart_in_every_format_draws_outside_a_browser_as_its_png(qtbot, e
 
 @pytest.mark.parametrize("key", KEYS)
 def test_the_same_view_gives_the_same_picture(qtbot, profiles, key):
-    inputs = inputs_for(profiles["example"])
+    inputs = drawn_from(key, profiles)
     assert _image(key, inputs) == _image(key, inputs)
 
 
@@ -160,7 +170,7 @@ def _labels_fit(widget) -> list[str]:
 @pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_titles_and_labels_fit_inside_the_picture(qtbot, profiles, key, size):
-    inputs = inputs_for(profiles["example"])
+    inputs = drawn_from(key, profiles)
     widget = export.chart_widget(make_chart, key, inputs, size)
     try:
         assert _labels_fit(widget) == []

@@ -164,7 +164,7 @@ def test_adopt_measured_k_is_one_undoable_step(llm, monkeypatch, qtbot):
     assert cell(panel, "Autoregressive decode", VERDICT) == "fell short"
 
 
-def test_continue_from_after_asks_to_save_first_and_carries_the_plan_unticked(llm, monkeypatch, qtbot):
+def test_continue_from_after_asks_to_save_first_and_carries_the_plan_as_built(llm, monkeypatch, qtbot):
     panel = compare_through_the_menu(llm, AFTER, monkeypatch)
     panel.adopt()  # an unsaved change: continuing must ask
     llm.answer = QMessageBox.StandardButton.Cancel
@@ -176,11 +176,16 @@ def test_continue_from_after_asks_to_save_first_and_carries_the_plan_unticked(ll
     qtbot.mouseClick(panel.continue_button, Qt.MouseButton.LeftButton)
     profile = llm.doc.profile
     assert [c.time for c in profile.components] == [40, 60, 300, 530, 240]
-    assert [(o.name, o.enabled) for o in profile.optimizations] == [
-        ("Faster decode", False),
-        ("Prefill attention kernels", False),
-        ("Leaner streaming path", False),
+    assert [(o.name, o.enabled, o.built) for o in profile.optimizations] == [
+        ("Faster decode", False, True),  # the plan: done, off, k = 1 against the after times
+        ("Prefill attention kernels", False, False),
+        ("Leaner streaming path", False, False),
     ]
+    checklist = llm.optimization_model
+    assert checklist.index(0, 0).data() == "✓ built: Faster decode"
+    assert checklist.index(0, 0).data(Qt.ItemDataRole.CheckStateRole) is None  # nothing to tick
+    assert profile.objectives  # TTFT's target came along, and the objective picker with it
+    assert llm.results.picker.isVisible()
     assert profile.settings.boundary == "No-queue request latency, admission to final token"
     assert llm.doc.path is None and not llm.doc.undo_stack.isClean()  # new work: Save asks where
     assert "llm-request-after.xlsx" in llm.windowTitle()

@@ -70,12 +70,12 @@ def test_typing_back_to_the_start_leaves_no_undo_step(doc):
 
 def test_merged_k_steps_name_the_final_value_and_a_seal_ends_the_merge(doc):
     for k in (3, 5, 250):
-        doc.replace_optimization(0, Optimization("o", ("a",), k), f"Set k of o to {k}×", merge_key=("k", 0))
+        doc.set_optimizations([Optimization("o", ("a",), k)], f"Set k of o to {k}×", merge_key=("k", 0))
     assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "Set k of o to 250×"
     doc.seal()
-    doc.replace_optimization(0, Optimization("o", ("a",), 7), "Set k of o to 7×", merge_key=("k", 0))
+    doc.set_optimizations([Optimization("o", ("a",), 7)], "Set k of o to 7×", merge_key=("k", 0))
     assert doc.undo_stack.count() == 2
-    doc.replace_optimization(0, Optimization("o", ("a",), 250), "Set k of o to 250×", merge_key=("k", 0))
+    doc.set_optimizations([Optimization("o", ("a",), 250)], "Set k of o to 250×", merge_key=("k", 0))
     assert doc.undo_stack.count() == 1  # the second drag came back to where it began: gone
 
 
@@ -96,7 +96,7 @@ def test_merged_edits_leave_no_command_behind(doc):
     for i in range(200):
         assert table.setData(table.index(0, TIME), str(11 + i))
     for i in range(200):
-        doc.replace_optimization(0, Optimization("o", ("a",), 2 + i), f"Set k of o to {2 + i}×", merge_key=("k", 0))
+        doc.set_optimizations([Optimization("o", ("a",), 2 + i)], f"Set k of o to {2 + i}×", merge_key=("k", 0))
     assert doc.undo_stack.count() == 2
     assert live_commands() - before <= 2
     undo_texts = []

@@ -116,3 +116,19 @@ def test_without_a_documents_folder_save_starts_at_home(fresh, dialogs, tmp_path
     fresh.files.start(None, str(example_path()))
     assert fresh.files.save() is False
     assert Path(asked[0][1]).parent == home
+
+
+@pytest.mark.parametrize("name", ["training-iteration.xlsx", "llm-request.xlsx", "llm-request-after.xlsx"])
+def test_file_open_example_offers_every_bundled_example(window, qtbot, name):
+    """File → Open Example lists each bundled example; each opens as an untitled copy."""
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.resources import example_path
+    from amdahl_desk.ui.menus import EXAMPLES
+
+    file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
+    examples = next(a.menu() for a in file_menu.actions() if a.text() == "Open &Example")
+    titles = [a.text() for a in examples.actions()]
+    assert titles == [title for _n, title, _t in EXAMPLES]
+    examples.actions()[[n for n, _t, _x in EXAMPLES].index(name)].trigger()
+    qtbot.waitUntil(lambda: window.doc.profile == load_profile(example_path(name)).profile)
+    assert window.doc.path is None  # an untitled copy: Save asks where

@@ -38,7 +38,7 @@ def test_cancel_stops_the_read_in_the_middle_of_the_file(window, qtbot, tmp_path
     held = threading.Event()
     real = loader.load_trace
 
-    def held_load(paths, progress):
+    def held_load(paths, progress, dependencies=False):
         # Hold the read at its second block (on the reading thread) until Cancel makes progress say stop:
         # the Cancel below is clicked while the file is half read, however fast the machine.
         def hooked(done, total):
@@ -52,7 +52,7 @@ def test_cancel_stops_the_read_in_the_middle_of_the_file(window, qtbot, tmp_path
                     answer = progress(done, total)
             return answer
 
-        return real(paths, hooked)
+        return real(paths, hooked, dependencies)
 
     monkeypatch.setattr(loader, "load_trace", held_load)
     before = list(window.doc.profile.components)

@@ -13,6 +13,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtGui import QImage
 
+from .driving import type_into
 from .test_objectives_window import llm  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.gui
@@ -20,23 +21,6 @@ pytestmark = pytest.mark.gui
 
 def settings_of(win):
     return win.objectives_panel.settings
-
-
-def type_into(form, name: str, text: str) -> bool:
-    """Replace a field's text by typing it (non-ASCII characters as key events) and press Enter, as a person does;
-    True when the field accepted it."""
-    from PySide6.QtCore import QEvent, Qt
-    from PySide6.QtGui import QKeyEvent
-    from PySide6.QtWidgets import QApplication
-
-    edit = form.fields[name]
-    edit.setFocus()
-    edit.selectAll()
-    QApplication.sendEvent(edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Delete, Qt.KeyboardModifier.NoModifier))
-    for ch in text:
-        QApplication.sendEvent(edit, QKeyEvent(QEvent.Type.KeyPress, 0, Qt.KeyboardModifier.NoModifier, ch))
-    QApplication.sendEvent(edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier))
-    return form.message(name) == ""
 
 
 @pytest.mark.parametrize(("text", "rate"), [("14/s", 14.0), ("7200/min", 120.0)])

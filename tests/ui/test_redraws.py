@@ -5,7 +5,7 @@ from PySide6.QtCore import Qt
 
 from amdahl_desk.cli.export import CHART_KEYS
 from amdahl_desk.ui.charts.base import Chart
-from amdahl_desk.ui.charts.registry import CHART_TITLES, CHARTS, ENTRIES
+from amdahl_desk.ui.charts.registry import CHART_TITLES, CHARTS, ENTRIES, SETTINGS, chart_entry
 from tests.ui.charting import new_chart
 from tests.ui.painting import quiet
 
@@ -44,7 +44,9 @@ def test_a_burst_of_k_changes_redraws_once_and_only_what_depends_on_k(window, qt
     with qtbot.waitSignal(window.redraws.redrawn):
         pass
     # scaling and cost never read the optimizations; the load chart does (the service time after the plan)
-    assert redrawn(window, counts) == {"breakdown": 1, "speedup": 1, "scaling": 0, "load": 1, "cost": 0}
+    # the critical path follows the plan too (hidden: no trace here, drawn only if its tab is ever shown)
+    expected = {"breakdown": 1, "speedup": 1, "scaling": 0, "load": 1, "cost": 0, "critical_path": 1}
+    assert redrawn(window, counts) == expected
     k = window.doc.profile.optimizations[0].speedup
     assert k == 55  # the last position, snapped to two digits
     assert window.doc.undo_stack.count() == 1  # the whole drag is one step, named by where it ended
@@ -55,7 +57,8 @@ def test_selecting_another_optimization_redraws_only_the_speedup_chart(window, q
     counts = count_redraws(window)
     window.optimizations.select_row(2)
     window.drawn()
-    assert redrawn(window, counts) == {"breakdown": 0, "speedup": 1, "scaling": 0, "load": 0, "cost": 0}
+    expected = {"breakdown": 0, "speedup": 1, "scaling": 0, "load": 0, "cost": 0, "critical_path": 0}
+    assert redrawn(window, counts) == expected
     assert "Kernel fusion" in window.speedup.title
 
 
@@ -64,7 +67,8 @@ def test_a_settings_change_leaves_the_speedup_chart_alone(window, qtbot):
     window.settings_panel.max_gpus.setValue(64)
     window.settings_panel.max_gpus.editingFinished.emit()
     window.drawn()
-    assert redrawn(window, counts) == {"breakdown": 1, "speedup": 0, "scaling": 1, "load": 1, "cost": 1}
+    expected = {"breakdown": 1, "speedup": 0, "scaling": 1, "load": 1, "cost": 1, "critical_path": 0}
+    assert redrawn(window, counts) == expected
 
 
 def test_one_registry_for_menus_dialog_and_command_line(window):
@@ -74,7 +78,7 @@ def test_one_registry_for_menus_dialog_and_command_line(window):
     copy_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "E&xport")
     copy_chart = next(a.menu() for a in copy_menu.actions() if a.menu() is not None)
     assert [a.text() for a in copy_chart.actions()] == [
-        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling", "load", "cost")
+        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling", "critical_path", "load", "cost")
     ]
     from amdahl_desk.ui.charts.export_dialog import ExportDialog
 
@@ -136,7 +140,9 @@ def test_asking_for_a_hidden_chart_draws_it_first(window):
     window.settings_panel.max_gpus.editingFinished.emit()
     window.drawn()
     hidden = [key for key, chart in results.charts.items() if not chart.isVisible()]
-    assert hidden and all(counts[key] == 0 and key in results.stale for key in hidden if key != "speedup")
+    follows = [key for key in hidden if key != "speedup" and SETTINGS in chart_entry(key).depends_on]
+    assert follows and all(counts[key] == 0 and key in results.stale for key in follows)
+    assert all(counts[key] == 0 and key not in results.stale for key in hidden if key not in follows + ["speedup"])
     for key in hidden:
         results.chart(key)
     assert not results.stale

@@ -16,8 +16,9 @@ def cell(win, row, col):
 
 
 def go(win, row, col):
+    """Make (row, col) the one current and selected cell, as a click does (whatever modifier a test left held)."""
     win.table.setFocus()
-    win.table.setCurrentIndex(cell(win, row, col))
+    win.table.selectionModel().setCurrentIndex(cell(win, row, col), QItemSelectionModel.SelectionFlag.ClearAndSelect)
 
 
 def type_text(qtbot, widget, text):

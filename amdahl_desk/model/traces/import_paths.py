@@ -67,6 +67,37 @@ def grouping_text(group_by: str, options: ImportOptions, rank: int | None) -> st
     return "; ".join(parts)
 
 
+def grouping_options(text: str) -> tuple[ImportOptions, int | None]:
+    """The options (and rank) a Settings sheet's *Trace grouping* names, as :func:`grouping_text` wrote them.
+
+    Raises :class:`~.errors.TraceError` naming the part it cannot read."""
+    from .errors import TraceError
+
+    parts = [p.strip() for p in text.split(";")]
+    values: dict[str, Any] = {"group_by": parts[0] or None, "top": None}
+    rank: int | None = None
+    for part in parts[1:]:
+        word, _, rest = part.partition(" ")
+        if word in ("rank", "top", "device"):
+            try:
+                number = int(rest)
+            except ValueError:
+                raise TraceError(f'the trace grouping says "{part}"; expected {word} and a whole number') from None
+            if word == "rank":
+                rank = number
+            else:
+                values[word] = number
+        elif part == "total":
+            values["total"] = True
+        elif part == "exclude flagged":
+            values["exclude_flagged"] = True
+        elif word == "exclude":
+            values["exclude_steps"] = frozenset(s.strip() for s in rest.split(",") if s.strip())
+        elif part:
+            raise TraceError(f'the trace grouping says "{part}", which is none of rank, top, device, total, exclude')
+    return ImportOptions(**values, rank=rank), rank
+
+
 def phase_gpu_times(events: TraceEvents, thread: int, steps: Sequence[Step], names: Sequence[str]) -> dict[str, float]:
     """Per annotation name: the GPU time (µs, union over the GPU's timeline, mean per step) of the kernels, copies
     and memsets launched while one of its outermost instances ran on ``thread`` in the step (any thread's launch)."""

@@ -59,6 +59,11 @@ def _kept(steps: Sequence[Step], options: ImportOptions) -> list[Step]:
     return [s for s in steps if s.name not in options.exclude_steps and not (options.exclude_flagged and s.off)]
 
 
+def kept_step_names(events: TraceEvents, options: ImportOptions, rank: int | None) -> list[str]:
+    """The steps an import with ``options`` keeps (rank ``rank``'s, the far ones flagged as the import flags them)."""
+    return [s.name for s in _kept(_steps(RankTrace("", events), options, rank)[0], options)]
+
+
 def _steps(trace: RankTrace, options: ImportOptions, rank: int | None) -> tuple[list[Step], int | None]:
     """The rank's steps, each with its GPU stretch and flags, and the GPU they are of (kept once per choice)."""
     key = (options.device, rank)

@@ -3,12 +3,15 @@ component, beside what the sum of the components' times predicts and what the st
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ..comparison import Comparison
+from ..profile import Profile
 from .component_events import component_masks
 from .whatif import PathTrace
 
@@ -64,3 +67,23 @@ def check_with_dependencies(
         ks=tuple(used),
         unmatched=tuple(n for n in times if n not in masks or not masks[n].any()),
     )
+
+
+def measured_ks(c: Comparison) -> dict[str, float]:
+    """Each before component's measured k (before / after; inf: eliminated), as the comparison found it."""
+    ks = {
+        r.name: (math.inf if r.eliminated else r.measured_k) for r in c.rows if r.measured_k is not None or r.eliminated
+    }
+    return {k: v for k, v in ks.items() if v is not None}
+
+
+def check_comparison(before: PathTrace, profile: Profile, c: Comparison, after_step: float) -> DependencyCheck:
+    """:func:`check_with_dependencies` for a comparison of ``profile`` (imported from the trace ``before``) with
+    a profile imported from a trace whose mean step is ``after_step`` (ms)."""
+    times = {comp.name: comp.time for comp in profile.components}
+    return check_with_dependencies(before, profile.settings.trace_events, times, measured_ks(c), after_step)
+
+
+def mean_step(steps: Sequence[tuple[float, float]]) -> float | None:
+    """The mean length (ms) of steps given as (start, end) in µs; None without steps."""
+    return sum(e - s for s, e in steps) / len(steps) / 1000 if steps else None

@@ -20,7 +20,7 @@ from enum import Enum
 from ...present.inputs import ChartInputs
 from ..core.document import Aspect
 
-COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE = (
+COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE, TRACE = (
     Aspect.COMPONENTS,
     Aspect.OPTIMIZATIONS,
     Aspect.SETTINGS,
@@ -28,6 +28,7 @@ COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECT
     Aspect.MEASUREMENTS,
     Aspect.OBJECTIVES,
     Aspect.OBJECTIVE,
+    Aspect.TRACE,
 )
 
 
@@ -37,6 +38,7 @@ class Source(str, Enum):
     PROFILE = "profile"  # the document's analysis: nothing to chart without components that take time
     MEASUREMENTS = "measurements"  # the measured runs' fits (with the profile's model when there is one)
     COMPARISON = "comparison"  # a comparison of the document (before) with a profile measured after the change
+    TRACE = "trace"  # the critical path of the trace the profile was imported from, with the plan applied
 
     def has_data(self, inputs: ChartInputs) -> bool:
         """Whether ``inputs`` hold anything of this source to show (the slide leaves out a chart that has not)."""
@@ -44,6 +46,8 @@ class Source(str, Enum):
             return inputs.analysis is not None
         if self is Source.COMPARISON:
             return inputs.comparison is not None
+        if self is Source.TRACE:
+            return trace_missing(inputs) is None
         return inputs.fit is not None and len(inputs.fit.measurements) > 0
 
     def missing(self, inputs: ChartInputs) -> str | None:
@@ -56,12 +60,32 @@ class Source(str, Enum):
             return "there is nothing to chart: the profile needs components with times above 0"
         if self is Source.COMPARISON and inputs.comparison is None:
             return "this chart compares two profiles: open the after profile with File → Compare With…"
+        if self is Source.TRACE:
+            return trace_missing(inputs)
         if self is Source.MEASUREMENTS and not self.has_data(inputs):
             return (
                 "this chart draws measured runs, and there are none yet: type or paste them in the "
                 "Measurements tab, or open them with File → Open Measurements…"
             )
         return None
+
+
+def trace_missing(inputs: ChartInputs) -> str | None:
+    """Why the trace's critical path cannot be drawn for ``inputs`` now, or None."""
+    t = inputs.trace
+    if t is None or not t.named:
+        return (
+            "this chart draws the critical path of the trace a profile was imported from: import a PyTorch trace "
+            "(File → Import Profile…)"
+        )
+    if t.problem:
+        return f"the profile's trace cannot be used: {t.problem}"
+    answers = t.current(inputs.profile)
+    if answers is None:
+        return "the critical path of the profile's trace is still being computed; try again in a moment"
+    if answers.path is None:
+        return "the trace does not know which events some targets of the plan stand for: " + ", ".join(answers.unknown)
+    return None
 
 
 @dataclass(frozen=True)
@@ -106,6 +130,15 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "GPU scaling",
         frozenset({COMPONENTS, SETTINGS}),  # scaling reads times and scaling classes, never the optimizations
         tab="GPU scaling",
+    ),
+    # A trace-based profile (ui/whatif): its step's critical path by kind, before and after the plan, on the slide.
+    ChartEntry(
+        "critical_path",
+        "Critical path of the trace (before and after the plan)",
+        frozenset({COMPONENTS, OPTIMIZATIONS, TRACE}),  # the plan, the components' names and colours, the figures
+        source=Source.TRACE,
+        on_slide=True,
+        tab="Critical path",
     ),
     # Objectives, load and cost (ui/objectives): in tabs beside GPU scaling; the load chart joins the slide
     # when an arrival rate is set.
@@ -172,6 +205,7 @@ def keys(*sources: Source) -> tuple[str, ...]:
 CHARTS = keys(Source.PROFILE)  # a profile's charts: what `amdahl-desk export` writes from a profile
 MEASURED_CHARTS = keys(Source.MEASUREMENTS)  # drawn from the document's measured runs
 COMPARISON_CHARTS = keys(Source.COMPARISON)  # what `amdahl-desk export --compare AFTER` writes
+TRACE_CHARTS = keys(Source.TRACE)  # drawn from the profile's trace, for a trace-based profile
 SLIDE_CHARTS = tuple(e.key for e in ENTRIES if e.on_slide)  # the slide's charts, left to right
 CHART_TITLES = {e.key: e.title for e in ENTRIES}
 FORMATS = ("png", "svg", "pdf")

@@ -34,6 +34,7 @@ from ..core.redraw import RedrawScheduler
 from .comparison_chart import ComparisonChart
 from .comparison_table import AFTER_NAME, UNPAIR, ComparisonTableModel
 from .comparison_view import ComparisonTableView
+from .dependencies import DependencyLine
 from .loading import load_after
 from .session import ComparisonSession
 
@@ -129,6 +130,8 @@ class ComparisonPanel(QWidget):
         self._rows_shown = -1
         self._build()
         self.session.changed.connect(self._show)
+        self.dependency_line = DependencyLine(self.session, host.doc, self)  # both sides traces: with dependencies
+        self.dependency_line.changed.connect(lambda: self._show_dependencies())
         self._show()
 
     # -- layout --------------------------------------------------------------------
@@ -147,13 +150,14 @@ class ComparisonPanel(QWidget):
             grid.addWidget(fig, 0, col)
             grid.setColumnStretch(col, 1)
         self.sentence = QLabel(head)
+        self.dependencies = QLabel(head)
         self.bottleneck = QLabel(head)
-        for label in (self.sentence, self.bottleneck):
+        for label in (self.sentence, self.dependencies, self.bottleneck):
             label.setTextFormat(Qt.TextFormat.PlainText)
         self.notes = QLabel(head)
         self.notes.setStyleSheet("color: #8a4b00;")
         self.notes.setTextFormat(Qt.TextFormat.PlainText)  # names are a person's text, never markup
-        for row, label in enumerate((self.sentence, self.bottleneck, self.notes), start=1):
+        for row, label in enumerate((self.sentence, self.dependencies, self.bottleneck, self.notes), start=1):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -218,7 +222,7 @@ class ComparisonPanel(QWidget):
         """Compare the document with the profile in ``path``; a message and nothing changed when it cannot."""
         path = Path(path)
         try:
-            after, warnings = load_after(path, self.host.doc.path)
+            after, warnings = load_after(path, self.host.doc.path, self.host.doc.profile.settings)
             self.session.open(after, path, warnings)
         except ProfileError as exc:
             self.host.show_error("Cannot compare", f"{path.name} cannot be compared with this profile:\n\n{exc}")
@@ -275,11 +279,17 @@ class ComparisonPanel(QWidget):
         self.bottleneck.setText(localize_numbers(b.sentence))
         self.notes.setText(" ".join(self._notes(c)))
         self.notes.setVisible(bool(self.notes.text()))
+        self._show_dependencies()
         self.chart.setVisible(True)
         self.chart.show_comparison(c)
         self._update_buttons()
         if len(c.rows) != self._rows_shown:
             self.fit_layout()
+
+    def _show_dependencies(self) -> None:
+        text = localize_numbers(self.dependency_line.text) if self.session.comparison is not None else ""
+        self.dependencies.setText(text)
+        self.dependencies.setVisible(bool(text))
 
     def fit_layout(self) -> None:
         """Every row of the table in view without scrolling (up to a dozen); the chart takes the rest."""

@@ -7,12 +7,13 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 
-from ...model.comparison import SHORT_THRESHOLD, ComponentComparison, Status
-from ...model.units import format_number, format_speedup
+from ...model.comparison import ComponentComparison, Status
+from ...present.comparison import STATUS_TIPS, VERDICT_TIP, measured_tip, row_figures, total_figures
 from .session import ComparisonSession
 
 NAME, AFTER_NAME, BEFORE, AFTER, PLANNED, PROMISED, MEASURED, VERDICT = range(8)
 COLUMNS = 8
+FIGURE_KEYS = {BEFORE: "before", AFTER: "after", PLANNED: "planned", PROMISED: "promised", MEASURED: "measured"}
 ModelIndex = QModelIndex | QPersistentModelIndex
 CHOICES_ROLE = Qt.ItemDataRole.UserRole + 20  # the after names a before row can be paired with
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 21
@@ -26,14 +27,6 @@ STATUS_COLOURS = {
     Status.UNCHANGED: "#eceef1",
     Status.ADDED: "#d9e6f5",
     Status.REMOVED: "#e4dfef",
-}
-STATUS_TIPS = {
-    Status.MET: f"Measured k is at least {SHORT_THRESHOLD:.0%} of the planned k",
-    Status.SHORT: f"Measured k is below {SHORT_THRESHOLD:.0%} of the planned k",
-    Status.REGRESSED: "Slower after than before",
-    Status.UNCHANGED: "Left alone by the plan, and its time did not change",
-    Status.ADDED: "Only in the after profile",
-    Status.REMOVED: "Only in the before profile (pair it by hand if it was renamed)",
 }
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
@@ -141,9 +134,6 @@ class ComparisonTableModel(QAbstractTableModel):
         return None
 
     def _text(self, r: ComponentComparison, col: int, edit: bool) -> str:
-        def num(value: float | None) -> str:
-            return "—" if value is None else format_number(value)
-
         if col == NAME:
             return r.name
         if col == AFTER_NAME:
@@ -154,18 +144,8 @@ class ComparisonTableModel(QAbstractTableModel):
             if r.after_name is None:
                 return "(not measured)"
             return r.after_name if r.renamed else "(same name)"
-        if col == BEFORE:
-            return num(r.before)
-        if col == AFTER:
-            return num(r.after)
-        if col == PLANNED:
-            return "—" if r.before is None else format_speedup(r.predicted_k)
-        if col == PROMISED:
-            return num(r.predicted_after)
-        if col == MEASURED:
-            if r.eliminated:
-                return "eliminated"
-            return "—" if r.measured_k is None else format_speedup(r.measured_k)
+        if col in FIGURE_KEYS:
+            return row_figures(r)[FIGURE_KEYS[col]]
         return r.status.label
 
     def _tip(self, r: ComponentComparison, col: int) -> str | None:
@@ -177,8 +157,8 @@ class ComparisonTableModel(QAbstractTableModel):
             return f"{now}. Double-click or press F2 to pair it with another after component."
         if col == PLANNED and r.optimizations:
             return "Planned by: " + ", ".join(r.optimizations)
-        if col == MEASURED and r.measured_k is not None and r.before is not None and r.after is not None:
-            return f"before ÷ after = {format_number(r.before)} ÷ {format_number(r.after)}"
+        if col == MEASURED:
+            return measured_tip(r)
         if col == NAME:
             return r.name
         return None
@@ -188,15 +168,11 @@ class ComparisonTableModel(QAbstractTableModel):
         if c is None:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return {
-                NAME: "Total",
-                BEFORE: format_number(c.before_total),
-                AFTER: format_number(c.after_total),
-                PLANNED: format_speedup(c.predicted_speedup),
-                PROMISED: format_number(c.predicted_total),
-                MEASURED: format_speedup(c.measured_speedup),
-                VERDICT: c.verdict.value,
-            }.get(col, "")
+            if col == NAME:
+                return "Total"
+            if col == VERDICT:
+                return c.verdict.value
+            return total_figures(c).get(FIGURE_KEYS.get(col, ""), "")
         if role == Qt.ItemDataRole.FontRole:
             font = QFont()
             font.setBold(True)
@@ -236,6 +212,5 @@ _TIPS = [
     "Predicted k: the product of the enabled optimizations' k on it (1× when the plan leaves it alone)",
     "The after-time the plan promised: before ÷ planned k",
     "Measured k = before ÷ after",
-    f"met: measured k ≥ {SHORT_THRESHOLD:.0%} of planned; fell short: below; regressed: slower; "
-    "unchanged: untouched and equal",
+    VERDICT_TIP,
 ]

@@ -25,7 +25,7 @@ from ...model.comparison import (
 from ...model.errors import ProfileError
 from ...model.names import name_key as _key
 from ...model.profile import Profile
-from ...model.units import format_speedup
+from ...present.comparison import adopted_text
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 
@@ -145,7 +145,7 @@ class ComparisonSession(QObject):
         adoption = adopt_measured_k(self.doc.profile, self.comparison)
         adopted = [a for a in adoption.changes if a.measured is not None]
         text = "Adopt measured k" + (
-            f" ({', '.join(f'{a.name} {format_speedup(a.planned)} → {format_speedup(a.measured)}' for a in adopted)})"
+            f" ({adopted_text(adopted)})"
             if len(adopted) == 1
             else f" ({len(adopted)} optimizations)"
             if adopted
@@ -154,10 +154,13 @@ class ComparisonSession(QObject):
         return adoption if self.doc.set_optimizations(adoption.optimizations, text) else None
 
     def continued(self) -> Continued | None:
-        """The after profile as the next working document, the plan carried over unticked."""
+        """The after profile as the next working document, the plan carried as built (with its measured k)."""
         if self.after is None:
             return None
-        return continue_from_after(self.doc.profile, self.after, self.pairs)
+        measured = None
+        if self.comparison is not None:
+            measured = {a.name: a.measured for a in adopt_measured_k(self.doc.profile, self.comparison).changes}
+        return continue_from_after(self.doc.profile, self.after, self.pairs, measured)
 
     def command_line(self, before_path: Path | None) -> str:
         """The same comparison on the command line, pairs included (``--pair``)."""

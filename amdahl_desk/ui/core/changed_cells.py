@@ -22,6 +22,16 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 _UNSEEN = object()
 
 
+def released(editor: QWidget, view: QAbstractItemView) -> bool:
+    """Whether ``editor`` is one the view has already let go (closed, or dropped when its rows were reset or removed).
+
+    Qt hides such an editor; it may still lose the focus afterwards, and its delegate then commits it, to a cell it
+    no longer edits (Qt warns "commitData called with an editor that does not belong to this view"). Its text is
+    not the cell's any more: nothing is committed. An editor in a hidden tab is not hidden itself, and commits.
+    """
+    return not editor.isVisibleTo(view.viewport())
+
+
 class ChangedCellsTableView(QTableView):
     """Subclasses name the columns recomputed on every change in ``computed_columns`` and may say
     what a cell looks like in :meth:`cell_look` (its text and colour unless they say otherwise)."""
@@ -48,6 +58,11 @@ class ChangedCellsTableView(QTableView):
                 model.columnsMoved,
             ):
                 signal.connect(self.forget_looks)
+
+    def commitData(self, editor: QWidget) -> None:  # noqa: N802 - Qt's name
+        if released(editor, self):
+            return
+        super().commitData(editor)
 
     def forget_looks(self, *_args: object) -> None:
         self._looks.clear()

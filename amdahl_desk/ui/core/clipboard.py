@@ -14,14 +14,30 @@ def to_tsv(rows: Sequence[Sequence[str]]) -> str:
     return out.getvalue()
 
 
+class ClipboardError(ValueError):
+    """Clipboard text that is not cells a table takes; the message says why, for the person who pasted it."""
+
+
 def from_tsv(text: str) -> list[list[str]]:
-    """Clipboard text as rows of cells; a trailing newline does not make an empty row."""
+    """Clipboard text as rows of cells; a trailing newline does not make an empty row.
+
+    Raises :class:`ClipboardError` for a cell longer than the csv module's field limit (131,072 characters:
+    no name, time or note is that long) or text the csv module cannot split.
+    """
     if not text:
         return []
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.endswith("\n"):
         text = text[:-1]
-    return [list(row) for row in csv.reader(io.StringIO(text), delimiter="\t")]
+    try:
+        return [list(row) for row in csv.reader(io.StringIO(text), delimiter="\t")]
+    except csv.Error as exc:
+        limit = csv.field_size_limit()
+        if "field larger than field limit" in str(exc):
+            raise ClipboardError(
+                f"the clipboard holds a cell longer than {limit:,} characters; nothing was pasted"
+            ) from None
+        raise ClipboardError(f"the clipboard's text cannot be split into cells ({exc}); nothing was pasted") from None
 
 
 def tile(block: list[list[str]], rows: int, cols: int) -> list[list[str]]:

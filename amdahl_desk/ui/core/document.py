@@ -38,6 +38,7 @@ from .measurement_table import MeasurementTable as MeasurementTable  # where old
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot
+from .trace_link import TraceLink
 
 
 class Document(QObject):
@@ -78,6 +79,7 @@ class Document(QObject):
         self.decision = DecisionLink(self)  # the ticked plan's odds and the cheapest plan, kept current
         self.component_objectives = ComponentObjectives(self)  # what each component names, row by row
         self.colours = ComponentColours()  # each component's colour in the charts, for the document's life
+        self.trace = TraceLink(self)  # the figures of the profile's trace, as they come from the background
 
     # -- reading -----------------------------------------------------------
     @property

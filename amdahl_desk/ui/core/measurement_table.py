@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from ...model.errors import Problem
-from ...model.measurements import MeasureKind, Measurement, Measurements, measurement_problems
+from ...model.measurements import TABLE, MeasureKind, Measurement, Measurements, measurement_problems, too_many_runs
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +58,9 @@ class MeasurementTable:
 
     def problems(self) -> list[Problem]:
         """Every value typed that cannot be a run (N or value not above 0, not finite); empty cells wait."""
+        too_many = too_many_runs(len(self.rows))
+        if too_many is not None:
+            return [Problem(too_many, TABLE)]
         probe = [
             Measurement(1.0 if math.isnan(r.n) else r.n, 1.0 if math.isnan(r.value) else r.value) for r in self.rows
         ]

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QTimer
-from PySide6.QtWidgets import QAbstractItemDelegate, QAbstractItemView, QHeaderView, QLineEdit, QWidget
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
+from PySide6.QtGui import QGuiApplication, QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
+    QAbstractItemView,
+    QApplication,
+    QHeaderView,
+    QLineEdit,
+    QWidget,
+)
 
 from .cell_message import CellMessage
 from .changed_cells import ChangedCellsTableView
+from .clipboard import ClipboardError, from_tsv
 from .locale_text import LocaleDelegate
 
 
@@ -25,6 +34,7 @@ class RefusingTableView(ChangedCellsTableView):
         # Set before setModel: it calls currentChanged.
         self._message_at: QPersistentModelIndex | None = None
         self._reopening = False
+        self._left = False  # the editor being committed has lost the focus (a click elsewhere, another tab)
         self.last_rejection = ""
         super().__init__(parent)
         self.message = CellMessage(self.viewport())
@@ -42,6 +52,35 @@ class RefusingTableView(ChangedCellsTableView):
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.verticalScrollBar().valueChanged.connect(lambda _v: self._place_message())
         self.horizontalScrollBar().valueChanged.connect(lambda _v: self._place_message())
+
+    def commitData(self, editor: QWidget) -> None:
+        # Qt commits an editor when it loses the focus. Refused then, it must not come back: the keys that follow
+        # belong to the widget the person went to (another table, another tab), not to a hidden editor.
+        self._left = not self._holds_focus(editor)
+        try:
+            super().commitData(editor)
+        finally:
+            self._left = False
+
+    def _holds_focus(self, widget: QWidget) -> bool:
+        focus = QApplication.focusWidget()
+        return focus is not None and (focus is widget or widget.isAncestorOf(focus))
+
+    def follow_refusals(
+        self, edit_rejected: SignalInstance, edit_accepted: SignalInstance, changed: SignalInstance
+    ) -> None:
+        """Show the model's refusals beside their cells; hide one when an edit of this table is taken, or when
+        the document changes while no cell is being typed in (a later paste, an undo)."""
+        edit_rejected.connect(self._show_rejection)
+        edit_accepted.connect(lambda: None if self._reopening else self.hide_message())
+        changed.connect(
+            lambda _aspects: None if self.state() == QAbstractItemView.State.EditingState else self.hide_message()
+        )
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape and self.state() != QAbstractItemView.State.EditingState:
+            self.hide_message()  # Escape dismisses a refusal's message, as it closes an editor
+        super().keyPressEvent(event)
 
     def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
         """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
@@ -79,14 +118,19 @@ class RefusingTableView(ChangedCellsTableView):
             self.message.hide()
 
     def _show_rejection(self, row: int, col: int, message: str, refused: str, single: bool) -> None:
-        index = self.table.index(row, col)
+        # A pasted row past the end is refused before it exists: the message goes beside the row that adds rows.
+        index = self.table.index(min(row, self.table.rowCount() - 1), col)
         self.scrollTo(index)
         self._message_at = QPersistentModelIndex(index)
         self.message.show_at(self.visualRect(index), message)
         self.last_rejection = message
         status = getattr(self.window(), "statusBar", None)
+        # The person went elsewhere: the cell keeps its value, and the status line says what was refused.
+        kept = " (the cell keeps its value)" if self._left else ""
         if callable(status):
-            status().showMessage(f"Not accepted: {message}", 10000)
+            status().showMessage(f"Not accepted: {message}{kept}", 10000)
+        if self._left:
+            return
         if refused and single and col in self.GIVE_BACK and self.table.rowCount() > row:
             # Give the typed text back to fix, rather than losing it; the message stays beside it.
             self._reopening = True
@@ -94,9 +138,13 @@ class RefusingTableView(ChangedCellsTableView):
 
     def _reopen(self, persistent: QPersistentModelIndex, text: str, message: str) -> None:
         try:
-            if not persistent.isValid():
-                return
+            if not persistent.isValid() or not self.isVisible() or not self._holds_focus(self):
+                return  # the person has gone elsewhere meanwhile: the keys are theirs, not this cell's
+            if self.state() == QAbstractItemView.State.EditingState:
+                return  # a paste from the menu while a cell is being typed in: that editor keeps its text
             index = self.table.index(persistent.row(), persistent.column())
+            if not index.isValid() or not self.table.flags(index) & Qt.ItemFlag.ItemIsEditable:
+                return  # its row went meanwhile (an undo)
             self.setCurrentIndex(index)
             self.edit(index)
             editor = self.focusWidget()
@@ -119,6 +167,21 @@ class RefusingTableView(ChangedCellsTableView):
             return cur.row(), cur.column(), cur.row(), cur.column()
         rows, cols = [i.row() for i in indexes], [i.column() for i in indexes]
         return min(rows), min(cols), max(rows), max(cols)
+
+    def paste_target(self) -> tuple[int, int, int, int]:
+        """Top, left, rows and columns of what a paste fills: the selection, or the first cell when none is current."""
+        top, left, bottom, right = self.selected_block()
+        top, left = max(top, 0), max(left, 0)
+        return top, left, max(bottom - top + 1, 1), max(right - left + 1, 1)
+
+    def clipboard_block(self) -> list[list[str]]:
+        """The clipboard's cells; text that is not cells is refused at the cell the paste would fill."""
+        try:
+            return from_tsv(QGuiApplication.clipboard().text())
+        except ClipboardError as exc:
+            top, left, _rows, _cols = self.paste_target()
+            self._show_rejection(top, left, str(exc), "", False)
+            return []
 
     def copy_selection(self) -> None:
         raise NotImplementedError

@@ -20,6 +20,7 @@ class Aspect(str, Enum):
     MEASUREMENTS = "measurements"  # the measured runs (their table, kind, unit, count name)
     OBJECTIVES = "objectives"  # the Objectives sheet's rows (objective, target time, notes)
     OBJECTIVE = "objective"  # not the document's: the objective the window's answer is seen through
+    TRACE = "trace"  # not the document's: the figures of the profile's trace, computed in the background
 
 
 EVERYTHING = frozenset(Aspect)

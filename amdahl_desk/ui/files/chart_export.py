@@ -42,8 +42,8 @@ class ChartExports(QObject):
     def export_dialog(self, chart: str = "slide") -> None:
         from ..charts.export_dialog import ExportDialog, export_title  # QtSvg and the export code load on first use
 
-        # The profile's charts, then the measured runs' (a comparison exports from its own tab).
-        dialog = ExportDialog(chart, self.dialog_parent, keys(Source.PROFILE, Source.MEASUREMENTS))
+        # The profile's charts, its trace's, then the measured runs' (a comparison exports from its own tab).
+        dialog = ExportDialog(chart, self.dialog_parent, keys(Source.PROFILE, Source.TRACE, Source.MEASUREMENTS))
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         name, fmt, size, transparent = dialog.choice()

@@ -13,19 +13,19 @@ from pathlib import Path
 from typing import Protocol
 
 import shiboken6
-from PySide6.QtCore import QObject, QSettings, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox
 
-from ...files import atomic_write, load_profile, save_profile
+from ...files import load_profile, save_profile
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 from ...resources import resources_dir
 from ..core.document import Document
+from ..core.saving import write_safely
 from .recovery import RecoveryStore
+from .recovery_keeper import RecoveryKeeper
 
 MAX_RECENT = 8
-RECOVERY_INTERVAL_MS = 60_000
-RECOVERY_DEBOUNCE_MS = 500
 log = logging.getLogger(__name__)
 FILTERS = "Profiles (*.xlsx *.xlsm *.csv);;Excel workbooks (*.xlsx *.xlsm);;CSV tables (*.csv);;All files (*)"
 Button = QMessageBox.StandardButton
@@ -89,60 +89,37 @@ class FileActions(QObject):
         self.imported_from: Path | None = None  # a CSV or a trace read in: saving asks where the workbook goes
         self.example_copy = False  # a bundled example opened as an untitled copy of itself
         self.disk_stamp: tuple[int, int] | None = None
-        self._recovered_state: int | None = None
-        # Unsaved work is copied to the data folder every minute and after structural changes.
-        self.recovery_timer = QTimer(self)
-        self.recovery_timer.setInterval(RECOVERY_INTERVAL_MS)
-        self.recovery_timer.timeout.connect(self.write_recovery)
-        self.recovery_timer.start()
-        # Rows and optimizations added or removed: copy soon (debounced, so a burst of changes writes once).
-        self.recovery_soon = QTimer(self)
-        self.recovery_soon.setSingleShot(True)
-        self.recovery_soon.setInterval(RECOVERY_DEBOUNCE_MS)
-        self.recovery_soon.timeout.connect(self.write_recovery)
-        self._optimization_count = len(doc.profile.optimizations)
-        for signal in (doc.componentsInserted, doc.componentsRemoved, doc.componentsReordered):
-            signal.connect(self.recovery_soon.start)
-        doc.optimizationsChanged.connect(self._optimizations_changed)
+        # Unsaved work is copied to the data folder a few seconds behind every change (recovery_keeper.py).
+        self.keeper = RecoveryKeeper(doc, recovery, parent=self) if recovery is not None else None
         doc.undo_stack.cleanChanged.connect(self._clean_changed)
 
-    def _optimizations_changed(self) -> None:
-        # Adding or removing one is structural; ticking one or dragging its k is not (that waits for the minute).
-        count = len(self.doc.profile.optimizations)
-        if count != self._optimization_count:
-            self._optimization_count = count
-            self.recovery_soon.start()
-
     def _clean_changed(self, clean: bool) -> None:
-        if clean and self.recovery is not None:
-            self.recovery.clear()
+        # The stack says "clean" once more while it is destroyed (at exit after Ctrl+C): that keeps the copy.
+        stack = self.doc.undo_stack
+        if clean and self.keeper is not None and shiboken6.isValid(stack) and stack.isClean():
+            self.keeper.clear()
 
     def close(self) -> None:
         """The window closes with the work saved or discarded: nothing is left to recover."""
-        if self.recovery is not None:
-            self.recovery.clear()
-        self.recovery_timer.stop()
-        self.recovery_soon.stop()
+        if self.keeper is not None:
+            self.keeper.clear()
 
     def write_recovery(self) -> bool:
-        """Copy unsaved work to the recovery folder (nothing to do when the document is saved)."""
-        if self.recovery is None or not shiboken6.isValid(self.doc.undo_stack):
+        """Copy unsaved work to the recovery folder now; True when a copy is on disk (none for a saved document)."""
+        if self.keeper is None or not shiboken6.isValid(self.doc.undo_stack):
             return False
-        stack = self.doc.undo_stack
-        if stack.isClean():
-            self.recovery.clear()
-            self._recovered_state = None
-            return False
-        state = self.doc.revision
-        if state == self._recovered_state and self.recovery.workbook.exists():
-            return True  # nothing new since the last copy
         try:
-            self.recovery.write(self.doc.profile, self.doc.path)
-        except OSError as exc:
-            log.warning("cannot write the recovery copy: %s", exc)
+            return self.keeper.write_now()
+        except OSError:
             return False
-        self._recovered_state = state
-        return True
+
+    def keep_for_recovery(self) -> str:
+        """The program is being stopped (Ctrl+C): copy unsaved work for the next start and say where, in a line.
+
+        Raises OSError when the copy cannot be written."""
+        if self.keeper is None or not self.keeper.write_now():
+            return ""
+        return f"unsaved work kept in {self.keeper.store.workbook}; the next start offers it back"
 
     def offer_recovery(self) -> bool:
         """After a crash: offer the newest copy left behind; True when it was restored."""
@@ -194,6 +171,7 @@ class FileActions(QObject):
             self.doc.reset(Profile(), None)
             self.sourceChanged.emit()
             self.prompts.show_status("New profile: type or paste components into the table", 8000)
+            self.opened.emit()
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
@@ -251,7 +229,6 @@ class FileActions(QObject):
         def follow(forward: bool) -> None:
             self.imported_from, self.disk_stamp, self.example_copy = (origin, None, False) if forward else before
             self.sourceChanged.emit()
-            self.recovery_soon.start()
 
         self.doc.replace_profile(profile, text, None, (), follow)
         self.opened.emit()
@@ -355,11 +332,10 @@ class FileActions(QObject):
 
     def _write(self, path: Path, mark_clean: bool = True) -> bool:
         """Save through a temporary file beside the target: a failed save leaves the old file as it was."""
-        try:
-            as_csv = path.suffix.lower() == ".csv"
-            atomic_write(path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv))
-        except OSError as exc:
-            self.prompts.show_error("Cannot save", f"{path}: {exc.strerror or exc}. The file on disk is unchanged.")
+        as_csv = path.suffix.lower() == ".csv"
+        why = write_safely(path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv))
+        if why is not None:
+            self.prompts.show_error("Cannot save", why)  # the document stays as it was: modified, unsaved
             return False
         if mark_clean:
             self.doc.undo_stack.setClean()

@@ -41,10 +41,13 @@ class FitSummary(QFrame):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             layout.addWidget(label)
         layout.addStretch(1)
+        self._waiting: tuple[MeasurementTable, list[str]] | None = None  # the runs' sentences, made once per table
 
     def show_fit(self, fit: FitResult, table: MeasurementTable, profile_p: float | None) -> None:
         n = locale_numbers()
-        view = fit_view(fit, tuple(waiting_sentences(table)), profile_p, n, runs=len(table.rows))
+        if self._waiting is None or self._waiting[0] is not table:  # O(runs): only when the runs change
+            self._waiting = (table, waiting_sentences(table))
+        view = fit_view(fit, tuple(self._waiting[1]), profile_p, n, runs=len(table.rows))
         self._set(self.headline, html.escape(view.headline))
         cells = "".join(
             f"<tr><td style='padding-right:10px'>{html.escape(f.name)}</td>"

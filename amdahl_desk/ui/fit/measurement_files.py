@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Protocol
 
@@ -12,6 +11,7 @@ from ...files import read_measurements, write_measurements_csv
 from ...model.errors import ProfileError
 from ..core.document import Document
 from ..core.measurement_table import MeasurementTable
+from ..core.saving import write_safely
 
 FILTERS = (
     "Measurements (*.csv *.tsv *.txt *.xlsx *.xlsm);;CSV tables (*.csv);;Excel workbooks (*.xlsx *.xlsm);;All files (*)"
@@ -61,15 +61,9 @@ def export_measurements(window: Window, path: str | Path | None = None) -> bool:
     if path.suffix.lower() != ".csv":
         path = path.with_suffix(".csv")
     runs = doc.measured_runs()
-    tmp = path.with_name(f".{path.name}.saving")
-    try:
-        write_measurements_csv(runs, tmp)
-        os.replace(tmp, path)  # a failed write leaves the old file as it was
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        window.show_error(
-            "Cannot export measurements", f"{path}: {exc.strerror or exc}. The file on disk is unchanged."
-        )
+    why = write_safely(path, lambda tmp: write_measurements_csv(runs, tmp))
+    if why is not None:
+        window.show_error("Cannot export measurements", why)
         return False
     left_out = len(doc.measurements.rows) - len(runs)
     note = f"; {left_out} run{'s' if left_out != 1 else ''} still waiting for a value left out" if left_out else ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor
 from ...model.errors import ProfileError
 from ...model.fit_text import percent
 from ...model.measurements import MeasureKind, Measurement, parse_count, parse_throughput
+from ...model.numbers import Decimal
 from ...model.units import ParseError, TimeUnit, convert, format_number, format_speedup, parse_time_text, parse_unit
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
@@ -40,6 +41,7 @@ class MeasurementTableModel(QAbstractTableModel):
     """Rows are the runs plus one empty row at the end: typing there adds a run."""
 
     editRejected = Signal(int, int, str, str, bool)  # row, column, message, text refused, single-cell edit
+    editAccepted = Signal()  # a typed or pasted edit was taken
 
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
@@ -47,6 +49,7 @@ class MeasurementTableModel(QAbstractTableModel):
         self._plan: tuple[str, int, int] = ("same", 0, 0)
         self._fit_rows: dict[int, int] = {}  # table row → index of the run in the fit's points
         self._fit_revision = -1
+        self._decimals: dict[int, Decimal | None] = {}  # each column's decimal separator while an edit is parsed
         doc.measurementsAboutToChange.connect(self._about_to_change)
         doc.measurementsChanged.connect(self._changed)
 
@@ -175,17 +178,43 @@ class MeasurementTableModel(QAbstractTableModel):
         header = str(self.headerData(index.column(), Qt.Orientation.Horizontal)).split(" (")[0]
         return self.set_cells([(index.row(), index.column(), "" if value is None else str(value))], f"Edit {header}")
 
-    def set_cells(self, edits: Sequence[tuple[int, int, str]], text: str, **fmt: Any) -> bool:
+    def set_cells(
+        self,
+        edits: Sequence[tuple[int, int, str]],
+        text: str,
+        decimals: Mapping[int, Decimal | None] | None = None,
+        **fmt: Any,
+    ) -> bool:
         """Ask the document to apply text to cells as one undoable step; rows past the end become new runs.
 
+        ``decimals`` is each column's decimal separator when the edit decided it (a paste, as a file's column);
         ``fmt`` may change the table's kind, unit or count name in the same step (a pasted header).
         Rows left with nothing in them go. On a bad value nothing changes and ``editRejected`` says why.
         """
+        self._decimals = dict(decimals or {})
         try:
             table = replace(self.table, **fmt) if fmt else self.table
             self.doc.edit_measurements(self._parsed(table, edits), text)
         except (CellError, ProfileError) as exc:
-            refuse_edit(self.editRejected, edits, exc, lambda field: COUNT if field == "n" else VALUE)
+            refuse_edit(
+                self.editRejected, edits, exc, lambda field: COUNT if field == "n" else VALUE, self._takes, self.header
+            )
+            return False
+        self.editAccepted.emit()
+        return True
+
+    def header(self, col: int) -> str:
+        """A column's name without its unit: "Time"."""
+        return str(self.headerData(col, Qt.Orientation.Horizontal)).split(" (")[0]
+
+    def _takes(self, row: int, col: int, value: str) -> bool:
+        """Whether one cell, alone, takes ``value`` (a refused paste names its other refused cells)."""
+        try:
+            if col == COUNT:
+                self._count(row, value)
+            elif col == VALUE:
+                self._value(self.table, row, value)
+        except CellError:
             return False
         return True
 
@@ -216,7 +245,7 @@ class MeasurementTableModel(QAbstractTableModel):
         if not text.strip():
             return NAN
         try:
-            return parse_count(text)
+            return parse_count(text, self._decimals.get(COUNT))
         except ParseError as exc:
             raise CellError(row, COUNT, str(exc)) from None
 
@@ -225,12 +254,13 @@ class MeasurementTableModel(QAbstractTableModel):
         if not text.strip():
             return NAN, table
         try:
+            decimal = self._decimals.get(VALUE)
             if table.kind is MeasureKind.THROUGHPUT:
-                value, unit = parse_throughput(text)
+                value, unit = parse_throughput(text, decimal)
                 if unit and not table.unit:
                     table = replace(table, unit=unit)
                 return value, table
-            value, written = parse_time_text(text)
+            value, written = parse_time_text(text, decimal)
         except ParseError as exc:
             raise CellError(row, VALUE, str(exc)) from None
         if written is None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -13,50 +11,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.measurements import MeasureKind, count_word
-from ..core.clipboard import from_tsv, tile, to_tsv
+from ...files import MeasurementHeader, measurement_header
+from ...model.measurements import MeasureKind, too_many_runs
+from ...model.numbers import decide_decimal
+from ..core.clipboard import tile, to_tsv
 from ..core.refusing_view import RefusingTableView
 from .measurement_table import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
 
-_UNIT = re.compile(r"^(?P<base>[^(\[]*?)\s*(?:\((?P<a>[^)]*)\)|\[(?P<b>[^\]]*)\])\s*$")
-_HEADER_WORDS = {
-    "time": VALUE,
-    "runtime": VALUE,
-    "throughput": VALUE,
-    "label": LABEL,
-    "run": LABEL,
-    "name": LABEL,
-    "notes": NOTES,
-    "note": NOTES,
-    "comment": NOTES,
-}
+_FIELDS = {"count": COUNT, "value": VALUE, "label": LABEL, "notes": NOTES}
 
 
-def split_header(text: str) -> tuple[str, str]:
-    """``"Throughput (req/s)"`` → ``("throughput", "req/s")``."""
-    text = " ".join(text.replace("_", " ").split())
-    match = _UNIT.match(text)
-    if match:
-        return match.group("base").lower(), (match.group("a") or match.group("b") or "").strip()
-    return text.lower(), ""
-
-
-def pasted_header(row: list[str]) -> tuple[dict[int, int], dict[str, object]] | None:
-    """A block's first row read as a header: pasted column → table column, and the kind, unit, count name it says."""
-    columns: dict[int, int] = {}
-    fmt: dict[str, object] = {}
-    for i, cell in enumerate(row):
-        base, unit = split_header(cell)
-        if COUNT not in columns.values() and count_word(base):
-            columns[i] = COUNT
-            fmt["count_name"] = cell.strip()
-        elif base in _HEADER_WORDS and _HEADER_WORDS[base] not in columns.values():
-            columns[i] = _HEADER_WORDS[base]
-            if columns[i] == VALUE:
-                fmt["kind"] = MeasureKind.THROUGHPUT if base == "throughput" else MeasureKind.TIME
-                if unit:
-                    fmt["unit"] = unit
-    return (columns, fmt) if COUNT in columns.values() and VALUE in columns.values() else None
+def pasted_columns(header: MeasurementHeader) -> tuple[dict[int, int], dict[str, object]]:
+    """A pasted header row as the files layer reads it: pasted column → table column, and the kind, unit and
+    count name it says."""
+    columns = {src: _FIELDS[name] for name, src in header.columns.items()}
+    fmt: dict[str, object] = {"count_name": header.count_name.strip(), "kind": header.kind}
+    if header.unit:
+        fmt["unit"] = header.unit
+    return columns, fmt
 
 
 class MeasurementTableView(RefusingTableView):
@@ -80,7 +52,7 @@ class MeasurementTableView(RefusingTableView):
         header.setMinimumSectionSize(40)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self._sort: tuple[int, bool] | None = None
-        model.editRejected.connect(self._show_rejection)
+        self.follow_refusals(model.editRejected, model.editAccepted, model.doc.changed)
         self._make_actions()
         self.fit_columns()
         model.headerDataChanged.connect(lambda orientation, *_: self._header_changed(orientation))
@@ -185,19 +157,23 @@ class MeasurementTableView(RefusingTableView):
         QGuiApplication.clipboard().setText(to_tsv(rows))
 
     def paste(self) -> None:
-        block = from_tsv(QGuiApplication.clipboard().text())
+        block = self.clipboard_block()
         if not block:
             return
-        top, left, bottom, right = self.selected_block()
-        top, left = max(top, 0), max(left, 0)
+        top, left, rows, cols = self.paste_target()
         fmt: dict[str, object] = {}
-        header = pasted_header(block[0])
+        header = measurement_header(block[0])
         if header is not None:
-            block, fmt = self._from_header(block, *header)
+            block, fmt = self._from_header(block, *pasted_columns(header))
             if not block:
                 return
-            left = COUNT
-        block = tile(block, bottom - top + 1, right - left + 1)
+            right, left = left + cols - 1, COUNT
+            cols = max(right - left + 1, 1)
+        block = tile(block, rows, cols)
+        too_many = too_many_runs(max(top + len(block), len(self.table.rows)))
+        if too_many is not None:  # said before a cell is read: a million pasted rows took a minute to refuse
+            self._show_rejection(top, COUNT, f"Not pasted: {too_many}.", "", False)
+            return
         columns_from = [c for c in range(left, self.table.columnCount())]
         edits = [
             (top + r, columns_from[c], value)
@@ -205,7 +181,9 @@ class MeasurementTableView(RefusingTableView):
             for c, value in enumerate(cells)
             if c < len(columns_from) and columns_from[c] in EDITABLE
         ]
-        if self.table.set_cells(edits, "Paste runs", **fmt):
+        # A pasted column is a column like a file's: one decimal separator, decided from the cells that show it.
+        decimals = {col: decide_decimal(t for _r, c, t in edits if c == col) for col in (COUNT, VALUE)}
+        if self.table.set_cells(edits, "Paste runs", decimals, **fmt):
             height, width = len(block), max(len(r) for r in block)
             last_row = min(top + height, self.table.rowCount()) - 1
             last_col = min(left + width, self.table.columnCount()) - 1

@@ -85,6 +85,9 @@ class ImportDialog(QDialog):
         worker.failed.connect(self._failed)
         worker.cancelled.connect(self.reject)
         worker.summarised.connect(self._summarised)
+        worker.enriched.connect(
+            lambda r, res: self.preview_model.enrich(res.components) if r == session.latest else None
+        )
         worker.refused.connect(self._refused)
         self.debounce = QTimer(self)
         self.debounce.setSingleShot(True)

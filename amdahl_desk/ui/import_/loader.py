@@ -11,9 +11,10 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from ...files.traces import LoadedTrace, Progress, load_trace
 from ...model.errors import ProfileError
@@ -33,6 +34,7 @@ class TraceWorker(QObject):
     failed = Signal(str)  # a message naming the file and the place
     cancelled = Signal()
     summarised = Signal(int, object)  # request number, ImportResult
+    enriched = Signal(int, object)  # request number, the same ImportResult with the critical path's figures
     refused = Signal(int, str)  # request number, why these options give no profile
 
     def __init__(self) -> None:
@@ -60,7 +62,7 @@ class TraceWorker(QObject):
     @Slot(object)
     def load(self, paths: Sequence[Path]) -> None:
         try:
-            self.trace = load_trace(list(paths), self._progress())
+            self.trace = load_trace(list(paths), self._progress(), dependencies=True)
         except Cancelled:
             self._end("cancelled")
         except ProfileError as exc:
@@ -96,6 +98,26 @@ class TraceWorker(QObject):
             self.refused.emit(request, f"unexpected error: {exc}")
         else:
             self.summarised.emit(request, result)
+            if result.group_by == "annotation" and result.steps is not None and not options.total:
+                self._enrich.emit(request, options)  # after the requests queued meanwhile
+
+    _enrich = Signal(int, object)
+
+    @Slot(int, object)
+    def enrich(self, request: int, options: ImportOptions) -> None:
+        """The preview's critical-path times: the import's result asked with the critical path (a second or two
+        on a large trace), unless a newer preview was asked meanwhile."""
+        if request < self.latest or self.trace is None:
+            return
+        try:
+            result = self.trace.summarise(replace(options, critical_path=True))
+        except ProfileError:
+            return  # the preview shows the result without them; the import does not need them
+        except Exception:  # noqa: BLE001 - the preview stays as it is
+            log.exception("unexpected error while finding the critical path")
+            return
+        if request >= self.latest:
+            self.enriched.emit(request, result)
 
 
 def _names(paths: Sequence[Path]) -> str:
@@ -123,6 +145,8 @@ class TraceSession(QObject):
         self.worker = TraceWorker()
         self.worker.moveToThread(self.reader)
         self.reader.finished.connect(self.worker.deleteLater)  # deleted on its own thread, as it ends
+        # Queued: the worker asks itself, behind the previews asked meanwhile.
+        self.worker._enrich.connect(self.worker.enrich, Qt.ConnectionType.QueuedConnection)
         self._load.connect(self.worker.load)
         self._summarise.connect(self.worker.summarise)
         self._requests = 0
@@ -137,6 +161,11 @@ class TraceSession(QObject):
         self._requests += 1
         self.worker.latest = self._requests
         self._summarise.emit(self._requests, options)
+        return self._requests
+
+    @property
+    def latest(self) -> int:
+        """The newest preview asked for (results of older numbers are stale)."""
         return self._requests
 
     def cancel(self) -> None:

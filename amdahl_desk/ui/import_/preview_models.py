@@ -51,25 +51,54 @@ class _Table(QAbstractTableModel):
 
 
 class ComponentPreviewModel(_Table):
-    """The rows the import would put in the components table: name, time, share, scaling, what it stands for."""
+    """The rows the import would put in the components table: name, time, share, scaling, what it stands for; for
+    the annotation grouping also each phase's GPU time and its time on the steps' critical path (which comes a
+    moment after the rest: "…" until then)."""
 
-    NAME, TIME, SHARE, SCALING, SOURCE = range(5)
-    headers = ("Component", "Time ({unit})", "Share", "Scaling", "From the trace")
-    right = frozenset({TIME, SHARE})
+    NAME, TIME, GPU, PATH, SHARE, SCALING, SOURCE = range(7)
+    headers = ("Component", "Time ({unit})", "GPU ({unit})", "On path ({unit})", "Share", "Scaling", "Source")
+    right = frozenset({TIME, GPU, PATH, SHARE})
+    TIPS = {
+        TIME: "The component's time: for an annotation, the CPU time inside it (what the profile takes)",
+        GPU: "The GPU time of the work launched inside the annotation (kernels, copies and memsets, their union)",
+        PATH: "Its time on the steps' critical path (mean per step): the part of its events the step waits for",
+        SOURCE: "What in the trace the component stands for (kept in its Notes)",
+    }
 
     def __init__(self) -> None:
         super().__init__()
         self.components: tuple[ImportedComponent, ...] = ()
         self.total = 0.0
+        self.enriched = False  # the critical-path times have come
 
     def set_components(self, components: Sequence[ImportedComponent], unit: TimeUnit) -> None:
         self.beginResetModel()
         self.components, self.unit = tuple(components), unit
         self.total = sum(c.time for c in components)
+        self.enriched = any(c.path_time is not None for c in components)
         self.endResetModel()
+
+    def enrich(self, components: Sequence[ImportedComponent]) -> None:
+        """The same rows with their critical-path times (from the import's result asked with the critical path)."""
+        if [c.name for c in components] != [c.name for c in self.components]:
+            return  # another preview's rows
+        self.components, self.enriched = tuple(components), True
+        if self.components:
+            self.dataChanged.emit(self.index(0, self.GPU), self.index(len(self.components) - 1, self.PATH))
+
+    def hidden_columns(self) -> set[int]:
+        """GPU time and time on the path: for the annotation grouping (GPU time: of a trace with GPU events)."""
+        phases = any(c.events.startswith("annotation:") for c in self.components)
+        gpu = any(c.gpu_time is not None for c in self.components)
+        return {col for col, shown in ((self.GPU, phases and gpu), (self.PATH, phases)) if not shown}
 
     def _rows(self) -> Sequence[object]:
         return self.components
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return self.TIPS.get(section)
+        return super().headerData(section, orientation, role)
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -80,6 +109,10 @@ class ComponentPreviewModel(_Table):
                 return c.name
             if col == self.TIME:
                 return format_number(c.time)
+            if col == self.GPU:
+                return "—" if c.gpu_time is None else format_number(c.gpu_time)
+            if col == self.PATH:
+                return format_number(c.path_time) if c.path_time is not None else "—" if self.enriched else "…"
             if col == self.SHARE:
                 return format_percent(c.time / self.total) if self.total > 0 else "—"
             if col == self.SCALING:
@@ -89,11 +122,21 @@ class ComponentPreviewModel(_Table):
             if col == self.SCALING:
                 how = "the import's guess, to check after importing" if c.guessed else "what the trace says"
                 return f"{c.scaling.value}: {how} ({c.why})" if c.why else f"{c.scaling.value}: {how}"
+            if col == self.PATH and not self.enriched:
+                return "Being computed: the steps' critical path, with every component's events on it"
             return f"{c.name}: {c.source}" if c.source else c.name
         if role == Qt.ItemDataRole.ForegroundRole and col == self.SCALING and c.guessed:
             return QBrush(GUESSED)
         if role == Qt.ItemDataRole.UserRole:
-            return c.time if col == self.TIME else None
+            return (
+                c.time
+                if col == self.TIME
+                else c.gpu_time
+                if col == self.GPU
+                else c.path_time
+                if col == self.PATH
+                else None
+            )
         return self._align(index, role)
 
 
@@ -270,4 +313,14 @@ def preview_table(model: object, stretch: int) -> QTableView:
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
+    hidden = getattr(model, "hidden_columns", None)
+    if callable(hidden):  # columns that say nothing for this preview are left out
+
+        def hide() -> None:
+            gone = hidden()
+            for col in range(view.model().columnCount()):
+                view.setColumnHidden(col, col in gone)
+
+        view.model().modelReset.connect(hide)
+        hide()
     return view

@@ -14,6 +14,7 @@ from ...model.objective_specs import ObjectiveSpec
 from ...model.units import ParseError
 from ...model.values import parse_target_time
 from ...present.cells import time_cell
+from ..core.changed_cells import released
 from ..core.document import Document
 from ..core.qt_util import locale_decimal
 
@@ -30,20 +31,37 @@ class ObjectivesSheetModel(QAbstractTableModel):
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
         self.doc = doc
-        doc.objectivesChanged.connect(self._reset)
+        self._rows = len(doc.profile.objectives) + 1  # as last announced to the views (the empty row included)
+        doc.objectivesChanged.connect(self._changed)
         doc.profileReset.connect(self._reset)
         doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TARGET, TARGET))
 
     def _reset(self) -> None:
         self.beginResetModel()
+        self._rows = len(self.specs) + 1
         self.endResetModel()
+
+    def _changed(self) -> None:
+        """Rows added or gone, and every cell's text: never a reset, which would orphan the editor whose commit
+        made the change (Qt then warns that commitData came from an editor not of this view)."""
+        rows = len(self.specs) + 1
+        if rows > self._rows:  # the empty row became the new objective (its editor stays on it); a new empty row below
+            self.beginInsertRows(QModelIndex(), self._rows, rows - 1)
+            self._rows = rows
+            self.endInsertRows()
+        elif rows < self._rows:
+            self.beginRemoveRows(QModelIndex(), rows - 1, self._rows - 2)
+            self._rows = rows
+            self.endRemoveRows()
+        self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, len(COLUMNS) - 1))
+        self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, rows - 1)
 
     @property
     def specs(self) -> tuple[ObjectiveSpec, ...]:
         return self.doc.profile.objectives
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.specs) + 1
+        return 0 if parent.isValid() else self._rows
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
@@ -133,6 +151,10 @@ class ObjectivesSheetView(QTableView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().lineSpacing() + 8)
         model.editRejected.connect(self._refused)
+
+    def commitData(self, editor: QWidget) -> None:  # noqa: N802 - Qt's name
+        if not released(editor, self):
+            super().commitData(editor)
 
     def _refused(self, row: int, column: int, message: str) -> None:
         from PySide6.QtWidgets import QToolTip

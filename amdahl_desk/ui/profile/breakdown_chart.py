@@ -15,7 +15,6 @@ from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import INK, RED, SCREEN, Style
-from ..core.text_widths import TextWidths
 
 
 class BreakdownChart(ChartFrame[BreakdownView]):
@@ -43,11 +42,14 @@ class BreakdownChart(ChartFrame[BreakdownView]):
             t.setZValue(20)  # above the target line
             item.addItem(t)
         self._totals_metrics = QFontMetrics(style.font(1.05, bold=True))
-        self._bars: tuple[np.ndarray, np.ndarray, list[str], list[bool]] | None = None  # x0, widths, colours, outlines
+        self._drawn_bars: tuple[np.ndarray, np.ndarray, list[str], list[bool]] | None = (
+            None  # x0, widths, colours, outlines
+        )
+        self._bars: tuple[np.ndarray, np.ndarray, list[str], list[bool], float] | None = None  # as given to pyqtgraph
+        self._baseline_y = 1.0
         self._brushes: dict[str, QBrush] = {}
         self._pens = (pg.mkPen("w", width=style.size(1)), pg.mkPen(INK, width=style.size(2.5)))  # plain, outlined
         self._metrics = QFontMetrics(style.font())
-        self._widths = TextWidths()
         self._view: BreakdownView | None = None
 
     def view(self, inputs: ChartInputs, n: Numbers) -> BreakdownView:
@@ -85,7 +87,7 @@ class BreakdownChart(ChartFrame[BreakdownView]):
                 colors.append(seg.colour)
                 outlined.append(seg.outlined and column == 2)
                 start += value
-        self._set_bars(np.array(x0), np.array(width), colors, outlined, self._x_max(view))
+        self._drawn_bars = (np.array(x0), np.array(width), colors, outlined)
         self._place()
 
     @staticmethod
@@ -96,19 +98,43 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         step = 10.0 ** math.floor(math.log10(x_max)) / 20
         return math.ceil(x_max / step - 1e-9) * step
 
+    def _rows(self) -> tuple[float, float]:
+        """Where the baseline bar sits and where the view ends above it, so that each total fits, whole, between
+        its bar and what is above it at this plot's height: the after bar at 0 and the baseline bar one unit
+        above it, moved up (and the view with it) in a low plot, where a total is more of the height.
+
+        With bars of 0.62 units, a total of h pixels in a plot of H pixels that shows [-0.55, top] is
+        l = h·(top + 0.55)/H units high; the baseline bar's centre is 0.62 + l and the top 0.93 + 2l."""
+        height = self.plot.vb.height()
+        label = max(self._totals_metrics.height() + 6, self.totals[0].boundingRect().height()) + 2  # with margins
+        share = label / height if height > 0 else 0.0
+        if share <= 0 or 2 * share >= 0.8:  # not laid out yet, or a sliver of a plot: the usual rows
+            return 1.0, 1.75
+        top = (0.93 + 0.55 * 2 * share) / (1 - 2 * share)
+        above = share * (top + 0.55)
+        return max(1.0, 0.62 + above), max(1.75, top)
+
     def _place(self) -> None:
         view = self._view
         if view is None:
             return
-        self.set_ranges((0, self._x_max(view)), (-0.55, 1.75))
-        self._place_totals(view)
-        self._place_labels(view)
+        baseline, top = self._rows()
+        self._baseline_y = baseline
+        self.set_ranges((0, self._x_max(view)), (-0.55, top))
+        left = self.plot.getAxis("left")
+        if getattr(left, "_baseline_tick", None) != baseline:
+            left._baseline_tick = baseline
+            left.setTicks([[(baseline, "Baseline"), (0.0, "After")]])
+        if self._drawn_bars is not None:
+            self._set_bars(*self._drawn_bars, self._x_max(view), baseline)
+        self._place_totals(view, baseline)
+        self._place_labels(view, baseline)
 
-    def _place_totals(self, view: BreakdownView) -> None:
+    def _place_totals(self, view: BreakdownView, baseline: float) -> None:
         """Above each bar: right-aligned at its end, or from the axis where the bar is narrower than its total."""
         px = self.plot.vb.viewPixelSize()[0] or 1.0
         for label, total, text, bar_top in (
-            (self.totals[0], view.baseline_total, view.baseline_text, 1.31),
+            (self.totals[0], view.baseline_total, view.baseline_text, baseline + 0.31),
             (self.totals[1], view.after_total, view.after_text, 0.31),
         ):
             wide = total / px >= self._totals_metrics.horizontalAdvance(text) + 8
@@ -116,7 +142,7 @@ class BreakdownChart(ChartFrame[BreakdownView]):
             label.setPos(total if wide else 0.0, bar_top)
 
     def _set_bars(
-        self, x0: np.ndarray, width: np.ndarray, colors: list[str], outlined: list[bool], xmax: float
+        self, x0: np.ndarray, width: np.ndarray, colors: list[str], outlined: list[bool], xmax: float, baseline: float
     ) -> None:
         """Baseline bars then after bars, given again only when one moves by 1/10,000 of the axis: a time edited
         among thousands changes the totals' texts, not the bars, and bars given again are all drawn again."""
@@ -125,19 +151,20 @@ class BreakdownChart(ChartFrame[BreakdownView]):
             drawn is not None
             and drawn[2] == colors
             and drawn[3] == outlined
+            and drawn[4] == baseline
             and drawn[0].shape == x0.shape
             and bool(np.all(np.abs(drawn[0] - x0) <= xmax * 1e-4))
             and bool(np.all(np.abs(drawn[1] - width) <= xmax * 1e-4))
         ):
             return
-        self._bars = (x0, width, colors, outlined)
+        self._bars = (x0, width, colors, outlined, baseline)
         if not len(x0):  # (pyqtgraph 0.14 fails on an empty pens list)
             self.bars.setOpts(x0=[], y=[], width=[])
             return
         half = len(x0) // 2
         self.bars.setOpts(
             x0=x0,
-            y=[1.0] * half + [0.0] * (len(x0) - half),
+            y=[baseline] * half + [0.0] * (len(x0) - half),
             width=width,
             brushes=[self._brush(c) for c in colors],
             pens=[self._pens[o] for o in outlined],
@@ -150,21 +177,21 @@ class BreakdownChart(ChartFrame[BreakdownView]):
             brush = self._brushes[color] = pg.mkBrush(QColor(color))
         return brush
 
-    def _place_labels(self, view: BreakdownView) -> None:
+    def _place_labels(self, view: BreakdownView, baseline: float) -> None:
         """Label a segment with its name and time where both fit, its time where only that fits, else nothing.
 
         Labels keep their text where it stays (each change of a text lays it out and repaints it)."""
         px = self.plot.vb.viewPixelSize()[0]
         placed: list[tuple[str, float, float]] = []
-        metrics, widths = self._metrics, self._widths
-        for bar_y, column in ((1.0, 1), (0.0, 2)):
+        metrics = self._metrics
+        for bar_y, column in ((baseline, 1), (0.0, 2)):
             start = 0.0
             for seg in view.segments if px else ():
                 value, time = (seg.baseline, seg.baseline_text) if column == 1 else (seg.after, seg.after_text)
                 room = value / px - 8
-                if room >= max(widths(metrics, seg.label), widths(metrics, time)):
+                if room >= max(metrics.horizontalAdvance(seg.label), metrics.horizontalAdvance(time)):
                     placed.append((f"{seg.label}\n{time}", start + value / 2, bar_y))
-                elif room >= widths(metrics, time):
+                elif room >= metrics.horizontalAdvance(time):
                     placed.append((time, start + value / 2, bar_y))
                 start += value
         for i, (text, x, bar_y) in enumerate(placed):

@@ -1,5 +1,6 @@
 """The checklist's estimate columns beside k (k low | k | k high | Effort | Confidence): shown when the profile
-has an estimate, offered always by the "Ranges and effort" button, and pasted into like a spreadsheet's cells."""
+has an estimate, offered always by the Ranges button (and View → Ranges and Effort Columns), pasted into like a
+spreadsheet's cells."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ from ..core.qt_util import locale_decimal
 from .estimate_cells import parse_estimate
 from .optimization_table import ESTIMATES, K_LOW, K, OptimizationTableModel
 
-BUTTON = "Ranges and effort"
+BUTTON = "Ranges"  # short: the checklist's row of controls fits a window 800 px wide
+MENU_TEXT = "&Ranges and Effort Columns"
 BUTTON_TIP = (
-    "Show k low, k high, Effort (days) and Confidence beside k: give an optimization a range and an effort, and "
-    "the summary says how likely the target is and which plan gets there cheapest"
+    "Show k low, k high, Effort (days) and Confidence beside k (View → Ranges and Effort Columns): give an "
+    "optimization a range and an effort, and the summary says how likely the target is and which plan gets there "
+    "cheapest"
 )
 PASTED = (K, *ESTIMATES)  # the cells a paste fills: numbers typed in a spreadsheet
 
@@ -51,6 +54,12 @@ class EstimateColumns(QObject):
         self.button.setCheckable(True)
         self.button.setToolTip(BUTTON_TIP)
         self.button.toggled.connect(self._shown)
+        # The same choice in the View menu, kept in step with the button.
+        self.toggle_action = QAction(MENU_TEXT, parent)
+        self.toggle_action.setCheckable(True)
+        self.toggle_action.setStatusTip(BUTTON_TIP)
+        self.toggle_action.toggled.connect(self.button.setChecked)
+        self.button.toggled.connect(self.toggle_action.setChecked)
         self.paste_action = self._action("&Paste", QKeySequence.StandardKey.Paste, self.paste)
         self.copy_action = self._action("&Copy", QKeySequence.StandardKey.Copy, self.copy)
         model.modelReset.connect(lambda: self.follow(reset=True))

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTableView
 
-from ..core.text_widths import TextWidths
 from ..core.wrapping_header import WrappingHeader
 from .component_delegates import CELL_PADDING
-from .component_table import GROUP, NAME, NEW_TIME, NOTES, OBJECTIVES, SCALING, SHARE, TIME, ComponentTableModel
+from .component_table import (
+    GROUP,
+    NAME,
+    NEW_TIME,
+    NOTES,
+    OBJECTIVES,
+    PATH_COLUMNS,
+    SCALING,
+    SHARE,
+    TIME,
+    ComponentTableModel,
+)
 
 HEADER_PAD = 8  # room to spare beside a header's own margins (a bold or styled header is wider)
-NUMBERS = (TIME, SHARE, NEW_TIME)  # never elided: a cut number is a different number
+NUMBERS = (TIME, SHARE, NEW_TIME, *PATH_COLUMNS)  # never elided: a cut number is a different number
 # Widest a text column grows to fit its content before it elides (names stretch instead).
 TEXT_CAP = {SCALING: 200, GROUP: 140, OBJECTIVES: 180, NOTES: 260}
 NAME_CAP = 320
@@ -22,7 +32,6 @@ class ComponentColumns:
 
     def __init__(self, view: QTableView, model: ComponentTableModel, header: WrappingHeader) -> None:
         self.view, self.model, self.header = view, model, header
-        self.text_widths = TextWidths()
         self._wanted: dict[int, int] = {}
         self._number_widths: dict[int, tuple[int, int]] = {}
 
@@ -91,9 +100,9 @@ class ComponentColumns:
         model = self.model
         rows = self._widest_rows()
         widths: dict[int, tuple[int, int]] = {}
-        for col in NUMBERS:
+        for col in (c for c in NUMBERS if not self.view.isColumnHidden(c)):
             one_line, two_lines = (w + HEADER_PAD for w in self.header.widths(col))
-            digits = max((self.text_widths(fm, t) for t in model.texts(col, rows) if t), default=0) + 2 * CELL_PADDING
+            digits = max((fm.horizontalAdvance(t) for t in model.texts(col, rows) if t), default=0) + 2 * CELL_PADDING
             widths[col] = (max(one_line, digits), max(two_lines, digits))
         if widths != self._number_widths:  # else the columns are as they should be
             self._number_widths = widths

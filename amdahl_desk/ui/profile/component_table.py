@@ -15,12 +15,15 @@ from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.units import ParseError, parse_time
 from ...present.cells import DASH, new_time_tip, share_cell, share_tip, time_cell
+from ...present.trace_plan import COMPONENT_TIPS, TraceFigures, component_cells, component_tip
 from ..core.cell_refusal import CellError, refuse_edit
-from ..core.document import Document
+from ..core.document import Aspect, Document
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES
 
-NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES = COLUMNS = range(8)
+NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES, ON_PATH, SLACK, K_MOVES = COLUMNS = range(11)
+PATH_COLUMNS = (ON_PATH, SLACK, K_MOVES)  # on the trace's critical path: a trace-based profile only
+NUMBER_COLUMNS = frozenset({TIME, SHARE, NEW_TIME, *PATH_COLUMNS})
 EDITABLE = {NAME, TIME, SCALING, GROUP, OBJECTIVES, NOTES}
 SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -54,6 +57,7 @@ class ComponentTableModel(QAbstractTableModel):
     """Rows are components plus one empty row at the end: typing there adds a component."""
 
     editRejected = Signal(int, int, str, str, bool)  # row, column, message, text refused, single-cell edit
+    editAccepted = Signal()  # a typed or pasted edit was taken
 
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
@@ -71,7 +75,9 @@ class ComponentTableModel(QAbstractTableModel):
         doc.componentsReordered.connect(self._reordered)
         doc.profileReset.connect(self._reset)
         doc.subscribe(FIGURES, self._computed_changed)
-        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, NEW_TIME))
+        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, K_MOVES))
+        self._paths: tuple[TraceFigures, object, dict[str, tuple[str, str, str]]] | None = None
+        doc.subscribe({Aspect.TRACE}, self._paths_changed)
 
     # -- reading -----------------------------------------------------------
     @property
@@ -102,10 +108,13 @@ class ComponentTableModel(QAbstractTableModel):
                 "Group",
                 "Objectives",
                 "Notes",
+                f"On path ({unit})",
+                f"Slack ({unit})",
+                "Moves (at k)",
             ][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return _HEADER_TIPS[section].replace("{unit}", unit)
-        if role == Qt.ItemDataRole.TextAlignmentRole and section in (TIME, SHARE, NEW_TIME):
+        if role == Qt.ItemDataRole.TextAlignmentRole and section in NUMBER_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -126,7 +135,7 @@ class ComponentTableModel(QAbstractTableModel):
                 return repr_number(comp.time) if col == TIME else comp.scaling.value
             return self._text(comp, row, col, a)
         if role == _ALIGN:
-            return _RIGHT if col in (TIME, SHARE, NEW_TIME) else None
+            return _RIGHT if col in NUMBER_COLUMNS else None
         if role == SHARE_ROLE:
             return float(a.fractions[row]) if a is not None else 0.0
         if role == _FOREGROUND:
@@ -143,6 +152,8 @@ class ComponentTableModel(QAbstractTableModel):
             return share_tip(comp, row, a, self.doc.unit.label)
         if col == NOTES and comp.notes:
             return comp.notes
+        if col in PATH_COLUMNS:
+            return component_tip(self.doc.trace.figures, comp, self.doc.unit)
         return None
 
     def _text(self, comp: Component, row: int, col: int, a: Analysis | None) -> str:
@@ -161,7 +172,25 @@ class ComponentTableModel(QAbstractTableModel):
             return comp.group
         if col == OBJECTIVES:
             return objectives_text(comp.objectives)
+        if col in PATH_COLUMNS:
+            return self._path_texts(comp)[col - ON_PATH]
         return comp.notes
+
+    def _path_texts(self, comp: Component) -> tuple[str, str, str]:
+        """A component's time on the trace's critical path, slack and k where the path moves (kept per figures)."""
+        figures, unit = self.doc.trace.figures, self.doc.unit
+        if self._paths is None or self._paths[0] is not figures or self._paths[1] is not unit:
+            self._paths = (figures, unit, {})
+        texts = self._paths[2]
+        found = texts.get(comp.name)
+        if found is None:
+            found = texts[comp.name] = component_cells(figures, [comp], unit)[0]
+        return found
+
+    def _paths_changed(self) -> None:
+        last = len(self.components) - 1
+        if last >= 0:
+            self.dataChanged.emit(self.index(0, ON_PATH), self.index(last, K_MOVES))
 
     def texts(self, col: int, rows: Iterable[int]) -> set[str]:
         """The texts that ``rows`` show in column ``col`` (the columns' fit reads the widest rows')."""
@@ -186,7 +215,26 @@ class ComponentTableModel(QAbstractTableModel):
             changes, added = self._parse(edits)
             self.doc.edit_components(changes, text, added, cell=(edits[0][0], edits[0][1]) if len(edits) == 1 else None)
         except (CellError, ProfileError) as exc:
-            refuse_edit(self.editRejected, edits, exc, lambda field: NAME if field == "name" else TIME)
+            column = {"name": NAME, "objectives": OBJECTIVES}
+            refuse_edit(self.editRejected, edits, exc, lambda f: column.get(f or "", TIME), self._takes, self.header)
+            return False
+        self.editAccepted.emit()
+        return True
+
+    def header(self, col: int) -> str:
+        """A column's name without its unit: "Time"."""
+        return str(self.headerData(col, Qt.Orientation.Horizontal)).split(" (")[0]
+
+    def _takes(self, row: int, col: int, value: str) -> bool:
+        """Whether one cell, alone, takes ``value`` (a refused paste names its other refused cells)."""
+        if col not in EDITABLE:
+            return True
+        existing = row < len(self.components)
+        if not existing and (col == NAME or (col == TIME and not value.strip())):
+            return True  # a new row's name is checked with the row; its time may wait
+        try:
+            self._with_cell(self.components[row] if existing else Component("new", 0.0), row, col, value)
+        except CellError:
             return False
         return True
 
@@ -324,4 +372,5 @@ _HEADER_TIPS = [
     "Free grouping label",
     'The objectives this component belongs to, separated by ";" (TTFT; End to end). End to end holds every one',
     "Free notes",
+    *COMPONENT_TIPS,
 ]

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 
 from ...files import component_header
 from ...model.profile import Component
-from ..core.clipboard import from_tsv, tile, to_tsv
+from ...present.trace_plan import trace_based
+from ..core.clipboard import tile, to_tsv
 from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
 from ..core.state import FIGURES
@@ -37,6 +38,7 @@ from .component_table import (
     NEW_TIME,
     NOTES,
     OBJECTIVES,
+    PATH_COLUMNS,
     SCALING,
     SHARE,
     SHARE_ROLE,
@@ -45,7 +47,7 @@ from .component_table import (
 )
 
 ModelIndex = QModelIndex | QPersistentModelIndex
-COMPUTED = (SHARE, NEW_TIME)
+COMPUTED = (SHARE, NEW_TIME, *PATH_COLUMNS)
 
 
 class ComponentTableView(RefusingTableView):
@@ -86,14 +88,28 @@ class ComponentTableView(RefusingTableView):
         model.headerDataChanged.connect(lambda *_: self._refit.start())
         self._sort: tuple[int, bool] | None = None
         self.extra_context_actions: list[QAction] = []  # the window adds its own (Optimize Selected…)
-        model.editRejected.connect(self._show_rejection)
+        self.follow_refusals(model.editRejected, model.editAccepted, model.doc.changed)
         self._make_actions()
         # The Objectives column shows once the profile uses objectives (a component names one, or the
         # Objectives sheet lists one): most profiles have a single boundary and need the room for names.
         model.doc.changed.connect(self._show_objectives_if_used)
         model.doc.profileReset.connect(self._show_objectives_if_used)
         self._show_objectives_if_used()
+        # Time on the trace's critical path, slack, and the k where the path moves: for a trace-based profile.
+        for col in PATH_COLUMNS:
+            self.setColumnHidden(col, True)
+        model.doc.changed.connect(self._show_path_columns)
         self.fit_columns()
+
+    def start_here(self) -> None:
+        """Take the keyboard focus with the first time cell current (the first name cell of an empty table), as a
+        spreadsheet opens: Ctrl+Home, an arrow and a typed number then edit a time."""
+        col = TIME if self.table.components else NAME
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.selectionModel().setCurrentIndex(
+            self.table.index(0, col), QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
+        self.scrollTo(self.currentIndex())
 
     # -- layout (component_columns.py) ---------------------------------------
     def fit_columns(self) -> None:
@@ -116,6 +132,13 @@ class ComponentTableView(RefusingTableView):
         if self.isColumnHidden(OBJECTIVES) == used:
             self.setColumnHidden(OBJECTIVES, not used)
             self.columns.share_room()
+
+    def _show_path_columns(self, aspects: frozenset[Aspect]) -> None:
+        shown = trace_based(self.table.doc.trace.figures)
+        if Aspect.TRACE in aspects and self.isColumnHidden(PATH_COLUMNS[0]) == shown:
+            for col in PATH_COLUMNS:
+                self.setColumnHidden(col, not shown)
+            self.fit_columns()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -257,13 +280,14 @@ class ComponentTableView(RefusingTableView):
         QGuiApplication.clipboard().setText(to_tsv(rows))
 
     def paste(self) -> None:
-        block = from_tsv(QGuiApplication.clipboard().text())
+        block = self.clipboard_block()
         if not block:
             return
-        top, left, bottom, right = self.selected_block()
-        top, left = max(top, 0), max(left, 0)
+        top, left, rows, cols = self.paste_target()
         block = self._header_mapped(block, left)
-        block = tile(block, bottom - top + 1, right - left + 1)
+        if not block:
+            return  # a header alone: no cells to paste
+        block = tile(block, rows, cols)
         columns = [c for c in range(left, self.table.columnCount())]
         edits: list[tuple[int, int, str]] = []
         for r, cells in enumerate(block):
@@ -373,9 +397,10 @@ class ComponentTableView(RefusingTableView):
             SCALING: lambda i: comps[i].scaling.value,
             NEW_TIME: (lambda i: float(analysis.new_times[i])) if analysis is not None else (lambda i: comps[i].time),
             GROUP: lambda i: comps[i].group.casefold(),
+            OBJECTIVES: lambda i: "; ".join(comps[i].objectives).casefold(),
             NOTES: lambda i: comps[i].notes.casefold(),
         }
-        if col in (NAME, SCALING, GROUP, NOTES):
+        if col in (NAME, SCALING, GROUP, OBJECTIVES, NOTES):
             descending = self._sort == (col, False)
         order = sorted(range(len(comps)), key=keys[col], reverse=descending)
         self._sort = (col, descending)

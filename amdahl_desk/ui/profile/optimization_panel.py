@@ -36,23 +36,35 @@ from PySide6.QtWidgets import (
 
 from ...model.profile import Optimization
 from ...present.cells import k_step_text, speedup_cell
+from ...present.trace_plan import trace_based
 from ..core.cell_message import CellMessage
 from ..core.changed_cells import ChangedCellsTableView
-from ..core.text_widths import TextWidths
 from ..core.wrapping_header import WrappingHeader
 from .checklist_estimates import EstimateColumns
 from .component_columns import HEADER_PAD
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
-from .optimization_table import CEILING, NAME, SAVES, SHARE, SPEEDUP, TARGETS, TARGETS_ROLE, K, OptimizationTableModel
+from .optimization_table import (
+    CEILING,
+    COMPUTED,
+    NAME,
+    SAVES,
+    SHARE,
+    SPEEDUP,
+    TARGETS,
+    TARGETS_ROLE,
+    TRACE_FIGURES,
+    K,
+    OptimizationTableModel,
+)
 from .optimization_table import ESTIMATES as ESTIMATE_COLUMNS
 
-NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES, *ESTIMATE_COLUMNS)
+NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES, *TRACE_FIGURES, *ESTIMATE_COLUMNS)
 
 
 class OptimizationsView(ChangedCellsTableView):
     """Each optimization's own figures move with every edit of a time: repaint those whose text changed."""
 
-    computed_columns = frozenset({SHARE, SPEEDUP, CEILING, SAVES})
+    computed_columns = frozenset(COMPUTED)
 
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -174,7 +186,6 @@ class OptimizationPanel(QWidget):
         self.view = OptimizationsView(self)
         self.wrapping_header = WrappingHeader(self.view)
         self.view.setHorizontalHeader(self.wrapping_header)
-        self.text_widths = TextWidths()
         self.view.setModel(model)
         self.view.viewport().installEventFilter(self)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -200,6 +211,10 @@ class OptimizationPanel(QWidget):
         header.setMinimumSectionSize(40)
         self.view.setMinimumWidth(300)
         self._number_widths: dict[int, tuple[int, int]] = {}  # column → (width, width with a two-line header)
+        # The figures with the trace's dependencies: a column each for a trace-based profile only.
+        for col in TRACE_FIGURES:
+            self.view.setColumnHidden(col, True)
+        model.doc.changed.connect(self._show_trace_columns)
         self.fit_columns()
         # Once per change, after the table has its new values: a k step emits dataChanged more than once.
         self._refit = QTimer(self)
@@ -277,9 +292,9 @@ class OptimizationPanel(QWidget):
         header = self.view.horizontalHeader()
         fm = self.view.fontMetrics()
         widths: dict[int, tuple[int, int]] = {}
-        for col in NUMBER_COLUMNS:
+        for col in (c for c in NUMBER_COLUMNS if not self.view.isColumnHidden(c)):
             texts = set(self.model.column_texts(col)[:500])
-            digits = max((self.text_widths(fm, t) for t in texts if t), default=0) + 2 * CELL_PADDING
+            digits = max((fm.horizontalAdvance(t) for t in texts if t), default=0) + 2 * CELL_PADDING
             one, two = (w + HEADER_PAD for w in self.wrapping_header.widths(col))
             least = header.minimumSectionSize()
             widths[col] = (max(one, digits, least), max(two, digits, least))
@@ -305,6 +320,13 @@ class OptimizationPanel(QWidget):
             if self.view.columnWidth(col) != (two if compact else one):
                 self.view.setColumnWidth(col, two if compact else one)
         self.wrapping_header.set_two_lines(set(numbers) if compact else set())
+
+    def _show_trace_columns(self, aspects: frozenset[object]) -> None:
+        shown = trace_based(self.model.doc.trace.figures)
+        if self.view.isColumnHidden(TRACE_FIGURES[0]) == shown:
+            for col in TRACE_FIGURES:
+                self.view.setColumnHidden(col, not shown)
+            self.fit_columns()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:

@@ -12,15 +12,19 @@ from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.profile import Optimization
 from ...model.units import ParseError, parse_speedup
-from ...present.cells import ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
-from ..core.document import Document
+from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
+from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_tip
+from ..core.document import Aspect, Document
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES as FIGURE_ASPECTS
 from .estimate_cells import ESTIMATE_HEADERS, ESTIMATE_TIPS, estimate_value, parse_estimate
 
-NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES, K_LOW, K_HIGH, EFFORT, CONFIDENCE = COLUMNS = range(11)
-ESTIMATES = (K_LOW, K_HIGH, EFFORT, CONFIDENCE)  # k as a range, its cost and the odds it works (estimate_cells.py)
+NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES, TRACE_SPEEDUP, TRACE_CEILING = range(9)
+K_LOW, K_HIGH, EFFORT, CONFIDENCE = ESTIMATES = (9, 10, 11, 12)  # k as a range, its cost, its odds (estimate_cells)
+COLUMNS = range(13)
 FIGURES = (SHARE, SPEEDUP, CEILING, SAVES)  # each optimization's own figures, from the analysis
+TRACE_FIGURES = (TRACE_SPEEDUP, TRACE_CEILING)  # with the trace's dependencies (a trace-based profile only)
+COMPUTED = FIGURES + TRACE_FIGURES
 ModelIndex = QModelIndex | QPersistentModelIndex
 TARGETS_ROLE = Qt.ItemDataRole.UserRole + 10
 # Bound once: data() runs for every role of every cell painted, and each Qt.X.Y lookup costs 0.2 µs.
@@ -61,9 +65,11 @@ class OptimizationTableModel(QAbstractTableModel):
         self._texts_of: tuple[Analysis | None, int] | None = None
         self._texts: dict[int, list[str]] = {}
         self._announced: dict[int, list[str]] | None = None
+        self._trace_of: tuple[TraceFigures, int] | None = None  # the figures and the document's revision
+        self._all: dict[int, list[str]] = {}
         doc.optimizationsChanged.connect(self._changed)
         doc.profileReset.connect(self._changed)
-        doc.subscribe(FIGURE_ASPECTS, self._computed_changed)
+        doc.subscribe(FIGURE_ASPECTS | {Aspect.TRACE}, self._computed_changed)
         doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, SAVES, SAVES))
 
     @property
@@ -81,9 +87,18 @@ class OptimizationTableModel(QAbstractTableModel):
             return None
         unit = self.doc.unit.label
         if role == Qt.ItemDataRole.DisplayRole:
-            return ["Optimization", "Targets", "k", "f", "Speedup S", "Ceiling", f"Saves ({unit})", *ESTIMATE_HEADERS][
-                section
-            ]
+            return [
+                "Optimization",
+                "Targets",
+                "k",
+                "f",
+                "Speedup S",
+                "Ceiling",
+                f"Saves ({unit})",
+                "S (with deps)",
+                "Ceiling (with deps)",
+                *ESTIMATE_HEADERS,
+            ][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return _TIPS[section]
         if role == Qt.ItemDataRole.TextAlignmentRole and section >= K:
@@ -91,7 +106,12 @@ class OptimizationTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        return _FLAGS[index.column()] if index.isValid() else Qt.ItemFlag.NoItemFlags
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        opts = self.doc.profile.optimizations
+        if index.column() == NAME and 0 <= index.row() < len(opts) and opts[index.row()].built:
+            return _FLAGS[NAME] & ~Qt.ItemFlag.ItemIsUserCheckable
+        return _FLAGS[index.column()]
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role not in _ROLES:  # a repaint asks ~8 roles per cell; most are none of ours
@@ -103,7 +123,7 @@ class OptimizationTableModel(QAbstractTableModel):
         opt = opts[row]
         if role in (_DISPLAY, _EDIT):
             if col == NAME:
-                return opt.name
+                return built_name(opt) if role == _DISPLAY else opt.name
             if col == TARGETS:
                 return "; ".join(opt.targets)
             if col == K:
@@ -117,8 +137,8 @@ class OptimizationTableModel(QAbstractTableModel):
             if not opt.enabled and col != NAME:
                 return _GREY
             return _SLOWDOWN if col == K and opt.is_slowdown else None
-        if role == _CHECK:
-            return (_CHECKED if opt.enabled else _UNCHECKED) if col == NAME else None
+        if role == _CHECK:  # a built one is done: nothing to tick
+            return (_CHECKED if opt.enabled else _UNCHECKED) if col == NAME and not opt.built else None
         if role == TARGETS_ROLE:
             return list(opt.targets)
         return self._tooltip(opt, row, col)
@@ -131,6 +151,8 @@ class OptimizationTableModel(QAbstractTableModel):
             return speedup_tip(opt, row, analysis)
         if col == CEILING:
             return ceiling_tip(opt, row, analysis, self.doc.unit.label)
+        if col in TRACE_FIGURES:
+            return option_tip(self.doc.trace.figures, opt, col == TRACE_SPEEDUP)
         if col == K and opt.is_slowdown:
             return "k below 1 makes the targets slower: a slowdown"
         if col == NAME:
@@ -146,11 +168,18 @@ class OptimizationTableModel(QAbstractTableModel):
         return self.figure_texts()[col]
 
     def figure_texts(self) -> dict[int, list[str]]:
-        """Column → the text of each row's figure in that column, for the analysis as it is now."""
+        """Column → the text of each row's figure in that column, for the analysis (and the trace's figures) as
+        they are now."""
         analysis, rows = self.doc.analysis, len(self.optimizations)
+        fresh = False
         if self._texts_of is None or self._texts_of[0] is not analysis or self._texts_of[1] != rows:
-            self._texts_of, self._texts = (analysis, rows), figure_texts(analysis, rows)
-        return self._texts
+            self._texts_of, self._texts, fresh = (analysis, rows), figure_texts(analysis, rows), True
+        figures, revision = self.doc.trace.figures, self.doc.revision
+        if fresh or self._trace_of is None or self._trace_of[0] is not figures or self._trace_of[1] != revision:
+            speedups, ceilings = option_cells(figures, self.optimizations)
+            self._trace_of = (figures, revision)
+            self._all = {**self._texts, TRACE_SPEEDUP: speedups, TRACE_CEILING: ceilings}
+        return self._all
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -231,13 +260,13 @@ class OptimizationTableModel(QAbstractTableModel):
         before, now = self._announced, self.figure_texts()
         self._announced = now
         rows = self.rowCount()
-        if before is None or any(len(before[c]) != rows for c in FIGURES):
+        if before is None or any(len(before[c]) != rows for c in COMPUTED):
             if rows:
-                self.dataChanged.emit(self.index(0, SHARE), self.index(rows - 1, SAVES))
+                self.dataChanged.emit(self.index(0, SHARE), self.index(rows - 1, TRACE_CEILING))
             return
-        moved = [r for r in range(rows) if any(before[c][r] != now[c][r] for c in FIGURES)]
+        moved = [r for r in range(rows) if any(before[c][r] != now[c][r] for c in COMPUTED)]
         for first, last in runs(moved):
-            self.dataChanged.emit(self.index(first, SHARE), self.index(last, SAVES))
+            self.dataChanged.emit(self.index(first, SHARE), self.index(last, TRACE_CEILING))
 
 
 def runs(rows: list[int]) -> list[tuple[int, int]]:
@@ -261,11 +290,12 @@ _TIPS = [
     "Tick to include in the combined result; untick to see the plan without it",
     "Components this optimization speeds up (its affected share f is their share of the time)",
     "Local speedup of the targets: k = old time ÷ new time of the affected part (below 1: a slowdown). Not sure? "
-    "Give it a range and an effort in k low, k high, Effort and Confidence (Ranges and effort, under the list)",
+    "Give it a range and an effort in k low, k high, Effort and Confidence (the Ranges button under the list)",
     "f: share of the baseline time that the targets take",
     "End-to-end speedup of this optimization alone: S = 1/((1−f)+f/k)",
     "Ceiling 1/(1−f): the most this optimization could ever give, even with infinite k",
     "Time saved per run by this optimization alone: T1 − T1·((1−f)+f/k)",
+    *OPTION_TIPS,
     *ESTIMATE_TIPS,
 ]
 _FIELD_COLUMNS = {"targets": TARGETS, "speedup": K, "speedup_low": K_LOW, "speedup_high": K_HIGH}

@@ -160,26 +160,30 @@ class SummaryPanel(QFrame):
         self.sentence.setWordWrap(True)
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.target = QLabel(self)
-        self.target.setWordWrap(True)
-        self.target.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._lines = {self.sentence: 2, self.target: 2}
-        for w in (self.sentence, self.target):
+        # A trace-based profile's plan with the trace's dependencies, under the sum's sentence (hidden otherwise).
+        self.dependencies = QLabel(self)
+        self._texted = (self.sentence, self.dependencies, self.target)
+        self._lines = {self.sentence: 2, self.dependencies: 2, self.target: 2}
+        for w in self._texted:
+            w.setWordWrap(True)
+            w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             w.setFixedHeight(self._line_height(2))
             w.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         # Their heights are fixed as long as the text takes as many lines: a new sentence or verdict (every
         # change) lays nothing out; one that needs another line count (up to MOST_LINES) resizes its holder.
-        self.holders = {w: FixedHeightHolder(w, self) for w in (self.sentence, self.target)}
-        grid.addWidget(self.holders[self.sentence], 1, 0, 1, 4)
-        grid.addWidget(self.holders[self.target], 2, 0, 1, 4)
+        self.holders = {w: FixedHeightHolder(w, self) for w in self._texted}
+        for row, w in enumerate(self._texted, start=1):
+            grid.addWidget(self.holders[w], row, 0, 1, 4)
+        self.holders[self.dependencies].setVisible(False)
         # Notes worth a look (speedups that multiply on one component, slowdowns, a total row that did not
         # add up when the file was read): one line, all of them in its tooltip.
         self.notes = QLabel(self)
         self.notes.setStyleSheet("color: #8a5a00;")
         self.notes.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.notes.setFixedHeight(self.fontMetrics().lineSpacing() + 4)
-        grid.addWidget(self.notes, 3, 0, 1, 4)
-        self._texts = ("", "")
+        grid.addWidget(self.notes, 4, 0, 1, 4)
+        self._texts = ("", "", "")
 
     def set_notes(self, notes: list[str]) -> None:
         if self.notes.isHidden() == bool(notes):  # a line only while there is something to say
@@ -206,14 +210,20 @@ class SummaryPanel(QFrame):
             set_style(self.target, f"color: {TONE_COLOURS[Tone.MUTED]};")
         else:
             set_style(self.target, f"color: {TONE_COLOURS[target.tone]}; font-weight: bold;")
-        self._texts = (view.sentence, f"{target.mark} {target.text}" if target.mark else target.text)
+        deps = view.dependencies
+        holder = self.holders[self.dependencies]
+        if holder.isHidden() == bool(deps.text):  # a line only for a trace-based profile
+            holder.setVisible(bool(deps.text))
+        weight = "" if deps.tone is Tone.MUTED else " font-weight: bold;"
+        set_style(self.dependencies, f"color: {TONE_COLOURS[deps.tone]};{weight}")
+        self._texts = (view.sentence, deps.text, f"{target.mark} {target.text}" if target.mark else target.text)
         self._fit_texts()
 
     def _line_height(self, lines: int) -> int:
         return self.fontMetrics().lineSpacing() * lines + 4
 
     def _fit_texts(self) -> None:
-        for label, text in zip((self.sentence, self.target), self._texts, strict=True):
+        for label, text in zip(self._texted, self._texts, strict=True):
             lines = min(max(lines_needed(label, text), 1), MOST_LINES)
             if lines != self._lines[label]:
                 self._lines[label] = lines

@@ -1,0 +1,139 @@
+"""A save that fails at any point says why, leaves the file on disk byte-for-byte and the document modified,
+and leaves no temporary file behind, open or not (a full disk must be usable, and unmountable, afterwards)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from xlsxwriter.packager import Packager
+
+from amdahl_desk.ui.fit.measurement_table import COUNT
+from amdahl_desk.ui.profile.component_table import TIME
+
+from .driving import paste_at, press, show_tab, type_in_cell
+
+pytestmark = pytest.mark.gui
+
+
+def deleted_but_open() -> list[str]:
+    """Files this process still holds open although they are deleted (their blocks stay allocated)."""
+    found = []
+    for fd in Path("/proc/self/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.endswith(" (deleted)"):
+            found.append(target)
+    return found
+
+
+def parts_left() -> set[str]:
+    """The folders the workbook writer keeps its parts in while it writes (other processes may have their own)."""
+    return {p.name for p in Path(tempfile.gettempdir()).glob("amdahl-desk-parts-*")}
+
+
+def fail_on_call(n: int, exc: BaseException):
+    """A stand-in that lets ``n - 1`` calls through to ``real`` and raises ``exc`` at the n-th."""
+
+    def wrap(real):
+        calls = [0]
+
+        def call(*args, **kwargs):
+            calls[0] += 1
+            if calls[0] == n:
+                raise exc
+            return real(*args, **kwargs)
+
+        return call
+
+    return wrap
+
+
+def enospc() -> OSError:
+    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+FAILURES = {
+    # where the write stops: (object, attribute, which call fails, what is raised, what the message says)
+    "creating the temporary file": (tempfile, "mkstemp", 1, enospc(), "No space left on device"),
+    "zipping the third part of the workbook": (zipfile.ZipFile, "write", 3, enospc(), "No space left on device"),
+    "writing the sheets' parts": (Packager, "_write_worksheet_files", 1, enospc(), "No space left on device"),
+    "flushing to disk": (os, "fsync", 1, OSError(errno.EIO, os.strerror(errno.EIO)), "Input/output error"),
+    "moving it over the file": (os, "replace", 1, OSError(errno.EACCES, os.strerror(errno.EACCES)), "denied"),
+    "the writer's own error": (None, None, 1, ValueError("a sheet went wrong"), "could not be written"),
+}
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="open files are listed in /proc on Linux")
+@pytest.mark.parametrize("where", list(FAILURES))
+def test_a_save_that_fails_part_way_changes_nothing_and_says_why(window, qtbot, monkeypatch, where):
+    import amdahl_desk.files.workbook_writer as writer
+
+    path = window.doc.path
+    before = path.read_bytes()
+    type_in_cell(qtbot, window.table, 1, TIME, "321")
+    show_tab(qtbot, window.left_tabs, 1)
+    paste_at(qtbot, window.fit_panel.view, 0, COUNT, "1\t100\n2\t60\n")
+    owner, name, n, exc, said = FAILURES[where]
+    if owner is None:
+        owner, name = writer, "write_summary"
+        monkeypatch.setattr(owner, name, fail_on_call(1, exc)(getattr(owner, name)))
+    else:
+        monkeypatch.setattr(owner, name, fail_on_call(n, exc)(getattr(owner, name)))
+    open_before, parts_before = deleted_but_open(), parts_left()
+    press(qtbot, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # File → Save
+    monkeypatch.undo()
+    assert len(window.errors) == 1 and said in window.errors[0], window.errors
+    assert "Unexpected" not in window.errors[0] and "The file on disk is unchanged" in window.errors[0]
+    assert path.read_bytes() == before
+    assert window.isWindowModified() and not window.doc.undo_stack.isClean()
+    assert sorted(p.name for p in path.parent.iterdir() if p.name.startswith(f".{path.name}.")) == []
+    assert deleted_but_open() == open_before and parts_left() == parts_before
+    # The disk is fine again: the same Save now works, and the work is in the file.
+    press(qtbot, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert window.doc.undo_stack.isClean() and path.read_bytes() != before
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 256 kB tmpfs, mounted for the test (as root, where mounting is allowed); skipped elsewhere."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here: {done.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        umounted = subprocess.run(["umount", str(mount)], capture_output=True)
+        assert umounted.returncode == 0, umounted.stderr.decode()  # nothing of ours keeps it busy
+
+
+def test_a_save_onto_a_disk_that_fills_is_refused_and_frees_what_it_took(window, qtbot, tiny_disk):
+    target = tiny_disk / "work.xlsx"
+    target.write_bytes(window.doc.path.read_bytes())
+    assert window.files.open_path(target, ask=False)
+    before = target.read_bytes()
+    type_in_cell(qtbot, window.table, 1, TIME, "321")
+    stat = os.statvfs(tiny_disk)
+    filler = tiny_disk / "filler"
+    filler.write_bytes(b"x" * (stat.f_bavail * stat.f_frsize - 4096))  # leave one page: less than a workbook
+    free = os.statvfs(tiny_disk).f_bavail
+    press(qtbot, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.errors) == 1 and "No space left on device" in window.errors[0], window.errors
+    assert target.read_bytes() == before and window.isWindowModified()
+    assert os.statvfs(tiny_disk).f_bavail == free  # the temporary file's blocks came back: nothing holds them
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ["filler", "work.xlsx"]
+    filler.unlink()
+    window.errors.clear()
+    press(qtbot, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert window.errors == [] and window.doc.undo_stack.isClean()
+    window.files.open_path(window.doc.path, ask=False)  # as a person might; the test's umount comes next
