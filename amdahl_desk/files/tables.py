@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import repeat
 
 from ..model.errors import Problem, ProfileError
@@ -39,17 +39,13 @@ from .cells import (
     ambiguity_message,
     cell_time,
     column_decimal,
-    parse_enabled,
-    parse_speedup_cell,
     scale_bare_times,
-    split_targets,
 )
-from .estimate_columns import EstimateCells, optimization_with, read_time_ranges
+from .estimate_columns import read_time_ranges
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .guessed_column import with_guesses
 from .headers import (
     COMPONENT_HEADERS,
-    OPTIMIZATION_HEADERS,
     component_header,
     find_header,
     header_field,
@@ -361,56 +357,9 @@ class TableReader:
 
     # -- optimizations -----------------------------------------------------
     def read_optimizations(self, grid: Grid | None) -> list[Optimization]:
-        if grid is None:
-            return []
-        if all(all(is_empty(v) for v in row) for row in grid.rows):
-            return []
-        found = find_header(grid, OPTIMIZATION_HEADERS, ("name", "targets", "speedup"))
-        if found is None:
-            self.problem(
-                f"{grid.sheet}!1:1",
-                "no header row with Optimization, Targets and Speedup columns (Enabled and Notes are optional)",
-            )
-            return []
-        header, cols, _ = found
-        check_table(grid, header, cols, lambda v: header_field(v, OPTIMIZATION_HEADERS), self.problem, self.warn)
-        self.resolve_formulas(grid, header + 1, list(cols.values()))
-        opts: list[Optimization] = []
-        decimal = column_decimal(grid, header + 1, cols["speedup"])
-        estimates = EstimateCells(grid, header + 1, cols)
-        for r in range(header + 1, len(grid.rows)):
-            if all(is_empty(v) for v in grid.rows[r]):
-                continue
-            name = as_text(grid.cell(r, cols["name"]))
-            if not name:
-                self.problem(grid.where(r, cols["name"]), "this optimization has no name")
-            elif not name.isprintable():
-                name = self._one_line(name, grid.where(r, cols["name"]))
-            targets = split_targets(grid.cell(r, cols["targets"]))
-            speedup = math.nan
-            try:
-                speedup = parse_speedup_cell(grid.cell(r, cols["speedup"]), decimal)
-            except ParseError as exc:
-                self.problem(grid.where(r, cols["speedup"]), grid.why_empty(r, cols["speedup"]) or str(exc))
-            enabled = True
-            if "enabled" in cols:
-                try:
-                    enabled = parse_enabled(grid.cell(r, cols["enabled"]))
-                except ParseError as exc:
-                    self.problem(grid.where(r, cols["enabled"]), str(exc))
-            notes = as_text(grid.cell(r, cols["notes"])) if "notes" in cols else ""
-            for fld, col in cols.items():
-                self.where_of[("optimizations", len(opts), fld)] = grid.where(r, col)
-            opt = Optimization(name, targets, speedup if math.isfinite(speedup) else 1.0, enabled, notes)
-            opt = optimization_with(opt, estimates.read(r, self.problem))
-            if "built" in cols and not is_empty(grid.cell(r, cols["built"])):
-                try:
-                    if parse_enabled(grid.cell(r, cols["built"])):
-                        opt = replace(opt, built=True, enabled=False)
-                except ParseError as exc:
-                    self.problem(grid.where(r, cols["built"]), str(exc))
-            opts.append(opt)
-        return opts
+        from .optimizations_sheet import read_optimizations
+
+        return read_optimizations(self, grid)
 
     # -- the whole document ------------------------------------------------
     def build(

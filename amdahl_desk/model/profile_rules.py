@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
+from dataclasses import replace
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -62,15 +63,7 @@ def component_problems(
         elif (bad_name := name_problem(name)) is not None:
             problems.append(Problem(bad_name, "components", row, "name"))
         elif key in first_row:
-            problems.append(
-                Problem(
-                    f'"{name}" is a duplicate name (also in {row_name(first_row[key])}); '
-                    "component names must be unique",
-                    "components",
-                    row,
-                    "name",
-                )
-            )
+            problems.append(_duplicate(name, row_name(first_row[key]), row))
         else:
             first_row[key] = row
         if time_ok(time):
@@ -82,6 +75,23 @@ def component_problems(
         except TypeError:
             problems.append(Problem("the time is not a number", "components", row, "time"))
     return problems + time_range_problems(components)
+
+
+def _duplicate(name: str, other: str, row: int) -> Problem:
+    return Problem(
+        f'"{name}" is a duplicate name (also in {other}); component names must be unique', "components", row, "name"
+    )
+
+
+def new_component_problems(index: Mapping[str, int], row: int, components: Sequence[Component]) -> list[Problem]:
+    """Rows to insert at ``row`` of a table whose names ``index`` holds (name key → row): each valid and named
+    anew. O(new rows); the rows named are those the table will have once they are in."""
+    problems = [replace(p, row=row + (p.row or 0)) for p in component_problems(components)]
+    for i, comp in enumerate(components):
+        other = index.get(name_key(comp.name), -1)
+        if comp.name and other >= 0:
+            problems.append(_duplicate(comp.name, table_row(other + (other >= row) * len(components)), row + i))
+    return problems
 
 
 def time_range_problems(components: Sequence[Component]) -> list[Problem]:

@@ -31,6 +31,7 @@ from .core.document import EVERYTHING  # noqa: E402
 from .core.messages import install_message_filter, interrupted  # noqa: E402
 from .core.qt_util import ScreenFit, parse_size, settle_layout  # noqa: E402
 from .files.recovery import data_dir  # noqa: E402
+from .import_.trace_import import route_drop  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
 
 log = logging.getLogger("amdahl_desk")
@@ -181,7 +182,15 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
     window = MainWindow(fresh=screenshot is not None)
     if screenshot is not None:
         window.errors_to_stderr = True
-    window.files.start(path, default_profile)
+    # A profiler trace on the command line is imported, as if dropped on the window: the preview opens over
+    # the profile a start opens anyway (a screenshot takes the preview's first choices).
+    given = [Path(path)] if path else []
+    trace = bool(given) and route_drop(given)[0] == "import"
+    window.files.start(None if trace else path, default_profile)
+    if trace and screenshot is not None:
+        window.trace_import.import_at_once(given[0])
+    elif trace:
+        QTimer.singleShot(0, window, lambda: window.trace_import.start(given))
     if screenshot is not None:
         window.whatif.settle()  # a profile imported from a trace: the trace read and the plan computed first
         window.resize(width, height)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import SignalInstance
 
 from ...model.errors import ProfileError
+from .locale_text import locale_numbers
 
 Edits = Sequence[tuple[int, int, str]]  # (row, column, typed text)
 Check = Callable[[int, int, str], bool]  # does this one cell, alone, take this text?
@@ -41,7 +42,9 @@ def also_refused(cells: Sequence[tuple[int, int]], header: Callable[[int], str])
     named = [f"row {r + 1} ({header(c)})" for r, c in cells[:NAMED]]
     more = len(cells) - len(named)
     if more:
-        return f" Also refused: {', '.join(named)} and {more:,} more cell{'s' if more > 1 else ''}."
+        return (
+            f" Also refused: {', '.join(named)} and {locale_numbers().count(more)} more cell{'s' if more > 1 else ''}."
+        )
     listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
     return f" Also refused: {listed}."
 

@@ -6,6 +6,8 @@ import csv
 import io
 from collections.abc import Sequence
 
+from ...present.numbers import POINT
+
 
 def to_tsv(rows: Sequence[Sequence[str]]) -> str:
     """Rows of cell texts as TSV; cells with tabs, newlines or quotes are quoted the way Excel does."""
@@ -35,7 +37,7 @@ def from_tsv(text: str) -> list[list[str]]:
         limit = csv.field_size_limit()
         if "field larger than field limit" in str(exc):
             raise ClipboardError(
-                f"the clipboard holds a cell longer than {limit:,} characters; nothing was pasted"
+                f"the clipboard holds a cell longer than {POINT.count(limit)} characters; nothing was pasted"
             ) from None
         raise ClipboardError(f"the clipboard's text cannot be split into cells ({exc}); nothing was pasted") from None
 

@@ -23,12 +23,12 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ...model.analysis import Analysis, analyse
-from ...model.errors import Problem, ProfileError
+from ...model.errors import ProfileError
 from ...model.fit import FitResult, fit_measurements
 from ...model.measurements import Measurements
-from ...model.names import name_key
 from ...model.objective_specs import ObjectiveSpec
-from ...model.profile import Component, Optimization, Profile, Settings, component_problems
+from ...model.profile import Component, Optimization, Profile, Settings
+from ...model.profile_rules import new_component_problems
 from ...model.units import TimeUnit
 from ...present.colours import ComponentColours
 from . import commands
@@ -156,6 +156,10 @@ class Document(QObject):
             self.profileReset.emit()
             self.pathChanged.emit()
 
+    def snapshot(self) -> Profile:
+        """The profile as it is now, for a writer on another thread (microseconds at 10,000 rows)."""
+        return self.profile.copy()
+
     def set_path(self, path: Path | None) -> None:
         self.path = path
         self.pathChanged.emit()
@@ -274,11 +278,6 @@ class Document(QObject):
         self._push(commands.SetOptimizationsCommand(self, old, new, text, merge_key))
         return True
 
-    def replace_optimization(self, row: int, new: Optimization, text: str, merge_key: object = None) -> bool:
-        opts = list(self.profile.optimizations)
-        opts[row] = new
-        return self.set_optimizations(opts, text, merge_key)
-
     def change_settings(self, text: str, merge_key: object = None, **changes: Any) -> bool:
         """Change settings fields; raises :class:`ProfileError` (a bad target, GPU list…) and changes nothing."""
         old = self.profile.settings
@@ -309,20 +308,7 @@ class Document(QObject):
 
     def _check_new(self, row: int, components: Sequence[Component]) -> None:
         """New rows: each valid, their names new. O(new rows), before the table is told rows are coming."""
-        problems = [replace(p, row=row + (p.row or 0)) for p in component_problems(components)]
-        index = self.profile.name_index()
-        for i, comp in enumerate(components):
-            other = index.get(name_key(comp.name), -1)
-            if comp.name and other >= 0:
-                problems.append(
-                    Problem(
-                        f'"{comp.name}" is a duplicate name (also in row {other + (other >= row) * len(components) + 1}); '
-                        "component names must be unique",
-                        "components",
-                        row + i,
-                        "name",
-                    )
-                )
+        problems = new_component_problems(self.profile.name_index(), row, components)
         if problems:
             raise ProfileError(problems)
 

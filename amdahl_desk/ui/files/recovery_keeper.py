@@ -39,6 +39,7 @@ class RecoveryKeeper(QObject):
         self.timer.timeout.connect(self._write_soon)
         self.kept: int | None = None  # the revision the copy on disk holds
         self._thread: threading.Thread | None = None
+        self._writing: int | None = None  # the revision the thread writes
         self._wrote.connect(self._finished)
         doc.changed.connect(lambda _aspects: self.schedule())
         doc.pathChanged.connect(self.schedule)
@@ -74,7 +75,8 @@ class RecoveryKeeper(QObject):
         if self._thread is not None:
             return  # one write at a time; its end schedules the next when the document has moved on
         # A copy of the profile's lists (microseconds at 10,000 rows): the thread writes what was, never a half-change.
-        snapshot, path, revision = self.doc.profile.copy(), self.doc.path, self.doc.revision
+        snapshot, path, revision = self.doc.snapshot(), self.doc.path, self.doc.revision
+        self._writing = revision
         self._thread = threading.Thread(
             target=self._write, args=(snapshot, path, revision), name="recovery copy", daemon=True
         )
@@ -92,7 +94,10 @@ class RecoveryKeeper(QObject):
 
     def _finished(self, revision: int, ok: bool) -> None:
         thread = self._thread
-        if thread is not None and not thread.is_alive():  # else a later write is under way (wait() joined ours)
+        # The report is the writer's last step: join it (it is ending) unless a later write is under way (wait()
+        # joined ours and another started). Asking is_alive() here raced the thread's exit and could leave a
+        # finished writer as "a write in progress" for ever, so no copy was written again.
+        if thread is not None and self._writing == revision:
             thread.join()
             self._thread = None
         if not self._unsaved():

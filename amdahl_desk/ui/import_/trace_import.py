@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
-from ...files import Kind, classify, is_trace
+from ...files import Kind, classify, is_trace, load_any
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 
@@ -88,6 +88,18 @@ class TraceImport(QObject):
         self.dialog = dialog
         dialog.open()
         return dialog
+
+    def import_at_once(self, path: Path) -> bool:
+        """Import the trace (or folder of ranks) ``path`` with the preview's first choices, without the dialog
+        (a screenshot of a trace)."""
+        try:
+            loaded = load_any(path)
+        except ProfileError as exc:
+            self._failed(str(exc))
+            return False
+        self.apply(loaded.profile, path, f"Import {path.name}")
+        self.prompts.show_status(f"Imported {len(loaded.profile.components)} components from {path.name}", 15000)
+        return True
 
     def _failed(self, message: str) -> None:
         self.prompts.show_error("Cannot import", f"{message}\n\nThe open profile is unchanged.")
