@@ -32,6 +32,7 @@ class DecisionView:
     apply: tuple[int, ...] | None = None
     applied: bool = False
     apply_tip: str = ""
+    confidence: str = ""  # the plan confidence as its field shows it ("80%")
 
     @property
     def shown(self) -> bool:
@@ -92,7 +93,8 @@ def decision_view(
         odds = Sentence(ODDS_PENDING, Tone.MUTED)
     elif figures is not None:
         odds = Sentence(review_sentence(profile, figures, n), odds_tone(figures, settings.plan_confidence))
-        likelier = likelier_sentence(profile, figures, n)
+        # Where no odds can meet the target, the odds' sentence already says why (and what it would take).
+        likelier = "" if figures.never_meets or figures.unreachable else likelier_sentence(profile, figures, n)
     plan, apply = Sentence(""), None
     if "plan" in failed:
         plan = Sentence(f"The cheapest plan could not be found: {failed['plan']}", Tone.BAD)
@@ -109,4 +111,4 @@ def decision_view(
         tip = APPLY_TIP.format(names=" + ".join(names) if names else "nothing (the baseline meets the target)")
         if search is not None and search.cheapest is not None:
             tip += f"; {chance(search.cheapest.probability_target, n)} to meet the target"
-    return DecisionView(odds, likelier, plan, apply, apply == ticked, tip)
+    return DecisionView(odds, likelier, plan, apply, apply == ticked, tip, n.percent(settings.plan_confidence))

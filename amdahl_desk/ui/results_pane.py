@@ -113,6 +113,7 @@ class ResultsPane(QSplitter):
         self.addWidget(self.stack)
         self.slots: dict[str, ChartSlot] = {}
         self._trace_tabs = False  # the trace's charts' tabs are shown (a trace-based profile)
+        self._when_tabs: set[str] = set()  # the charts shown only when their condition holds, that hold now
         for i, e in enumerate(self.entries):
             slot = ChartSlot()
             if i < 2:
@@ -131,6 +132,7 @@ class ResultsPane(QSplitter):
         redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
         redraws.subscribe(DECISION_DEPENDS_ON, self.show_decision)
         redraws.subscribe({Aspect.TRACE}, self._show_trace_tabs)
+        redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS}, self._show_when_tabs)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def answer_height(self, window_height: int) -> int:
@@ -220,7 +222,7 @@ class ResultsPane(QSplitter):
             for e, slot in zip(self.entries, slots, strict=True):
                 self._add_tab(self.tabs, slot, e)
             self.stack.setCurrentIndex(1)
-            self._trace_tabs_shown(to_front=False)
+            self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=False)
             return
         self.tabs.clear()
         for i, (e, slot) in enumerate(zip(self.entries, slots, strict=True)):
@@ -230,7 +232,8 @@ class ResultsPane(QSplitter):
             else:
                 self._add_tab(self.more, slot, e)  # the tab widget shows its current page only
         self.stack.setCurrentIndex(0)
-        self._trace_tabs_shown(to_front=True)  # among the tabs under the first two charts, the trace's in front
+        # among the tabs under the first two charts, the trace's in front
+        self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=True)
         if self._wide_sizes is not None:
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
@@ -238,8 +241,13 @@ class ResultsPane(QSplitter):
     def _add_tab(self, tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
         index = tabs.addTab(slot, entry.tab or entry.title)
         tabs.setTabToolTip(index, entry.title)
+        if entry.source is Source.TRACE or entry.shown_when is not None:
+            tabs.setTabVisible(index, self._tab_shown(entry))
+
+    def _tab_shown(self, entry: ChartEntry) -> bool:
         if entry.source is Source.TRACE:
-            tabs.setTabVisible(index, self._trace_tabs)
+            return self._trace_tabs
+        return entry.shown_when is None or entry.key in self._when_tabs
 
     def _show_trace_tabs(self) -> None:
         """The trace's charts have a tab only for a trace-based profile; it comes to the front when it appears."""
@@ -247,17 +255,30 @@ class ResultsPane(QSplitter):
         if shown == self._trace_tabs:
             return
         self._trace_tabs = shown
-        self._trace_tabs_shown(to_front=shown)
+        self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=shown)
 
-    def _trace_tabs_shown(self, to_front: bool) -> None:
-        for e in self.entries:
-            if e.source is Source.TRACE:
-                for tabs in (self.more, self.tabs):
-                    index = tabs.indexOf(self.slots[e.key])
-                    if index >= 0:
-                        tabs.setTabVisible(index, self._trace_tabs)
-                        if to_front and self._trace_tabs:
-                            tabs.setCurrentIndex(index)
+    def _show_when_tabs(self) -> None:
+        """A chart shown only when its condition holds (the odds' once a k has a range) gets or loses its tab; the
+        first of them comes to the front when they appear."""
+        inputs = ChartInputs(self.doc.profile, self.doc.analysis)
+        wanted = {e.key for e in self.entries if e.shown_when is not None and e.shown_when(inputs)}
+        if wanted == self._when_tabs:
+            return
+        came = bool(wanted - self._when_tabs)
+        self._when_tabs = wanted
+        self._tabs_shown([e for e in self.entries if e.shown_when is not None], to_front=came)
+
+    def _tabs_shown(self, entries: list[ChartEntry], to_front: bool) -> None:
+        fronted = False
+        for e in entries:
+            shown = self._tab_shown(e)
+            for tabs in (self.more, self.tabs):
+                index = tabs.indexOf(self.slots[e.key])
+                if index >= 0:
+                    tabs.setTabVisible(index, shown)
+                    if to_front and shown and not fronted:
+                        tabs.setCurrentIndex(index)
+            fronted = fronted or (to_front and shown)
 
     def chart(self, key: str) -> Chart[Any]:
         """The chart ``key``, built and drawn from the document as it is now (also when hidden in a tab)."""

@@ -106,7 +106,7 @@ def test_the_cheapest_plan_is_the_brute_force_one_and_apply_plan_ticks_it_as_one
     efforts = {RP: 10.0, INPUT: 2.0, FUSION: 3.0, OVERLAP: 2.0}
     for row in (INPUT, FUSION, OVERLAP):
         type_in_cell(qtbot, panel.view, row, EFFORT, f"{efforts[row]:g}")
-    type_setting(qtbot, window.settings_panel.confidence, "95%")
+    type_setting(qtbot, window.results.decision.confidence, "95%")
     assert window.doc.profile.settings.plan_confidence == 0.95
     settled(window, qtbot)
     # The oracle: every subset, its odds in closed form (the point k's save a fixed time), least effort ≥ 95%,

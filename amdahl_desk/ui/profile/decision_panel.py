@@ -7,19 +7,28 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QWidget
 
 from ...model.errors import ProfileError
+from ...model.numbers import ParseError
+from ...model.profile import Settings
+from ...model.values import parse_confidence
 from ...present.decision import DecisionView, decision_view
 from ...present.summary import Tone
 from ..core.document import Document
 from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import locale_numbers
+from ..core.qt_util import locale_decimal
 from .summary_panel import TONE_COLOURS, fit_wrapped, lines_needed, set_style
 
 MOST_LINES = 4
 APPLY = "Apply plan"
 APPLIED = "Plan ticked"
+CONFIDENCE_TIP = (
+    'The plan confidence: the probability a plan must reach to count as meeting the target ("80%" or 0.8). The '
+    "cheapest plan is the least effort that meets the target this often"
+)
+_BAD = "QLineEdit { border: 2px solid #c0392b; }"
 
 
 class DecisionPanel(QFrame):
@@ -57,7 +66,21 @@ class DecisionPanel(QFrame):
         grid.setColumnStretch(1, 1)
         self.apply_button = QPushButton(APPLY, self)
         self.apply_button.clicked.connect(self.apply_plan)
-        grid.addWidget(self.apply_button, 2, 2, Qt.AlignmentFlag.AlignTop)
+        # The plan confidence beside the plan it decides (saved with the profile's settings).
+        self.confidence = QLineEdit(self)
+        self.confidence.setObjectName("plan_confidence")
+        self.confidence.setPlaceholderText("80%")
+        self.confidence.setToolTip(CONFIDENCE_TIP)
+        self.confidence.setFixedWidth(self.fontMetrics().horizontalAdvance("100.0%") + 16)
+        self.confidence.editingFinished.connect(self.set_confidence)
+        self.confidence_label = QLabel("at", self)
+        self.confidence_label.setToolTip(CONFIDENCE_TIP)
+        self.plan_controls = QWidget(self)
+        controls = QHBoxLayout(self.plan_controls)
+        controls.setContentsMargins(0, 0, 0, 0)
+        for w in (self.confidence_label, self.confidence, self.apply_button):
+            controls.addWidget(w)
+        grid.addWidget(self.plan_controls, 2, 2, Qt.AlignmentFlag.AlignTop)
         self.view = DecisionView()
         self.setVisible(False)
 
@@ -86,6 +109,10 @@ class DecisionPanel(QFrame):
             set_style(label, f"color: {TONE_COLOURS[sentence.tone]};{bold}")
         self.holders[self.likelier].setVisible(bool(view.likelier))
         self.holders[self.plan].setVisible(bool(view.plan.text))
+        self.plan_controls.setVisible(bool(view.plan.text))
+        if not self.confidence.hasFocus():
+            self.confidence.setText(view.confidence)
+            self.confidence.setStyleSheet("")
         button = self.apply_button
         button.setVisible(view.apply is not None)
         button.setEnabled(view.apply is not None and not view.applied)
@@ -107,6 +134,20 @@ class DecisionPanel(QFrame):
                 self.applied.emit()
         except ProfileError:  # the checklist changed under the button: the next redraw offers the new plan
             return
+
+    def set_confidence(self) -> None:
+        """The typed plan confidence, as one undo step; a refused one is outlined, its reason in the tooltip."""
+        text = self.confidence.text().strip()
+        try:
+            level = parse_confidence(text, locale_decimal()) if text else Settings().plan_confidence
+            if level != self.doc.profile.settings.plan_confidence:
+                self.doc.change_settings("Set plan confidence", plan_confidence=level)
+        except (ParseError, ProfileError) as exc:
+            self.confidence.setStyleSheet(_BAD)
+            self.confidence.setToolTip(str(exc.problems[0].what if isinstance(exc, ProfileError) else exc))
+            return
+        self.confidence.setStyleSheet("")
+        self.confidence.setToolTip(CONFIDENCE_TIP)
 
     def _height(self, lines: int) -> int:
         return self.fontMetrics().lineSpacing() * lines + 4

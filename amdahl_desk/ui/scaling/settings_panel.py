@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from ...model.errors import ProfileError
 from ...model.numbers import Decimal
-from ...model.profile import OverheadModel, Settings, default_gpu_counts
+from ...model.profile import OverheadModel, default_gpu_counts
 from ...model.units import (
     ParseError,
     TimeUnit,
@@ -28,7 +28,7 @@ from ...model.units import (
     parse_bytes,
     parse_time_text,
 )
-from ...model.values import parse_confidence, parse_gpu_counts, parse_target_time
+from ...model.values import parse_gpu_counts, parse_target_time
 from ...present.cells import settings_fields
 from ..core.cell_message import CellMessage
 from ..core.document import Document
@@ -55,13 +55,6 @@ class SettingsPanel(QWidget):
             self.unit.addItem(u.label, u)
         self.target = QLineEdit(self)
         self.target.setPlaceholderText("none — e.g. 600 or 600 ms")
-        self.confidence = QLineEdit(self)
-        self.confidence.setObjectName("plan_confidence")
-        self.confidence.setPlaceholderText("80%")
-        self.confidence.setToolTip(
-            'The probability a plan must reach to count as meeting the target ("80%" or 0.8): the cheapest plan '
-            "under the summary is the least effort that meets the target this often"
-        )
         self.n0 = QSpinBox(self)
         self.n0.setRange(1, 10_000_000)
         self.n0.setToolTip("N0: the GPU count the times were measured on; speedups are relative to it")
@@ -100,7 +93,6 @@ class SettingsPanel(QWidget):
         row.addWidget(self.target_label)
         row.addWidget(self.target, 1)
         form.addRow("Unit", row)
-        form.addRow("Plan confidence", self.confidence)
         gpus = QHBoxLayout()
         gpus.addWidget(self.n0)
         gpus.addWidget(QLabel("Max GPUs", self))
@@ -124,7 +116,6 @@ class SettingsPanel(QWidget):
         self.boundary.editingFinished.connect(self._boundary)
         self.unit.activated.connect(self._unit)
         self.target.editingFinished.connect(self._target)
-        self.confidence.editingFinished.connect(self._confidence)
         self.n0.editingFinished.connect(lambda: self._set("Set baseline GPUs", baseline_gpus=self.n0.value()))
         self.max_gpus.editingFinished.connect(self._max_gpus)
         self.counts.editingFinished.connect(self._counts)
@@ -143,7 +134,7 @@ class SettingsPanel(QWidget):
             lambda: self._physical(self.bandwidth, "ring_bandwidth", parse_bandwidth, "Set bandwidth")
         )
         self.notice = CellMessage(self)  # a refusal, beside the field it is about
-        for field in (self.target, self.confidence, self.counts, self.latency, self.message, self.bandwidth):
+        for field in (self.target, self.counts, self.latency, self.message, self.bandwidth):
             field.textEdited.connect(lambda _t, f=field: self._edited(f))
         doc.settingsChanged.connect(self.refresh)
         doc.profileReset.connect(self.refresh)
@@ -156,7 +147,6 @@ class SettingsPanel(QWidget):
             self.boundary,
             self.unit,
             self.target,
-            self.confidence,
             self.n0,
             self.max_gpus,
             self.counts,
@@ -172,7 +162,6 @@ class SettingsPanel(QWidget):
         self.unit.setCurrentIndex(list(TimeUnit).index(unit))
         fields = settings_fields(s, unit, locale_numbers())
         self.target.setText(fields["target_time"])
-        self.confidence.setText(fields["plan_confidence"])
         # With objectives beside end to end (TTFT…), this is end to end's target; theirs are on the Objectives sheet.
         self.target_label.setText("End-to-end target" if self.doc.profile.uses_objectives() else "Target time")
         self.n0.setValue(s.baseline_gpus)
@@ -194,7 +183,7 @@ class SettingsPanel(QWidget):
         for w in (self.latency, self.message, self.bandwidth):
             w.setEnabled(s.overhead_model is OverheadModel.RING)
             w.setStyleSheet("")
-        for w in (self.target, self.confidence, self.counts):
+        for w in (self.target, self.counts):
             w.setStyleSheet("")
         # A text longer than its field shows its beginning, not the end setText leaves the cursor at.
         for w in (self.boundary, self.target, self.counts):
@@ -242,15 +231,6 @@ class SettingsPanel(QWidget):
             self._reject(self.target, str(exc))
             return
         self._set("Set target time", self.target, target_time=value)
-
-    def _confidence(self) -> None:
-        text = self.confidence.text().strip()
-        try:
-            value = parse_confidence(text, locale_decimal()) if text else Settings().plan_confidence
-        except ParseError as exc:
-            self._reject(self.confidence, str(exc))
-            return
-        self._set("Set plan confidence", self.confidence, plan_confidence=value)
 
     def _max_gpus(self) -> None:
         self._set("Set GPU range", gpu_counts=default_gpu_counts(self.max_gpus.value()))
