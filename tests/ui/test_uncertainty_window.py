@@ -76,6 +76,13 @@ def test_a_range_on_k_gives_the_odds_of_the_target_as_the_closed_form_says(windo
     assert abs(shown_percent(text) - 100 * exact) <= 1.5, (text, exact)
     assert odds.text() == text or odds.toolTip() == text  # shown whole, or elided with the whole text as its tip
     assert "likelier" in panel.view.likelier and "Reduced precision" in panel.view.likelier
+    # The Odds tab came, in front, its chart drawn from the same figures: the share of draws meeting the target.
+    results = window.results
+    slot = results.slots["distribution"]
+    tabs = next(t for t in (results.more, results.tabs) if t.indexOf(slot) >= 0)
+    assert tabs.isTabVisible(tabs.indexOf(slot)) and tabs.currentWidget() is slot
+    qtbot.waitUntil(lambda: "meet 600 ms" in results.chart("distribution").title)
+    assert f"{shown_percent(text):g}% to meet 600 ms" in results.chart("distribution").title
     # The bounds are the closed forms at k low and k high: 1000/(400+600/2) and 1000/(400+600/6).
     assert "1.43–2.00×" in text
     # Undo takes the typed cells back one by one; the odds go with the range.
@@ -84,6 +91,7 @@ def test_a_range_on_k_gives_the_odds_of_the_target_as_the_closed_form_says(windo
     settled(window, qtbot)
     assert window.doc.profile.optimizations[RP].speedup_range == (4.0, 4.0)
     assert not panel.isVisible()
+    assert not tabs.isTabVisible(tabs.indexOf(slot))
 
 
 def test_a_low_k_above_the_likely_one_is_refused_at_its_cell(window, qtbot):
