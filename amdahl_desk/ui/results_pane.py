@@ -264,7 +264,7 @@ class ResultsPane(QSplitter):
         wanted = {e.key for e in self.entries if e.shown_when is not None and e.shown_when(inputs)}
         if wanted == self._when_tabs:
             return
-        came = bool(wanted - self._when_tabs)
+        came = bool(wanted - self._when_tabs) and not self._trace_tabs  # a trace's own tab keeps the front
         self._when_tabs = wanted
         self._tabs_shown([e for e in self.entries if e.shown_when is not None], to_front=came)
 
