@@ -17,7 +17,8 @@ from .common import EXIT_OK, BadInputError, print_warnings
 
 NAME = "export"
 # The chart keys, kept here so that --help needs no Qt; a test checks them against the chart registry.
-CHART_KEYS = ("slide", "breakdown", "speedup", "scaling", "load", "cost")
+CHART_KEYS = ("slide", "breakdown", "speedup", "scaling", "distribution", "tornado", "load", "cost")
+ODDS_CHART_KEYS = ("distribution", "tornado")  # with "all", only for a profile whose estimates have ranges
 COMPARE_CHART_KEYS = ("comparison", "comparison-slide")  # with --compare AFTER
 TRACE_CHART_KEYS = ("critical_path",)  # a profile imported from a trace it names (and can read)
 
@@ -97,6 +98,11 @@ def run(args: argparse.Namespace) -> int:
         if args.chart == "all" and profile.settings.arrival_rate is None:
             # "all" means every chart with something to show: latency against load needs an arrival rate.
             charts = tuple(c for c in charts if c != "load")
+        if args.chart == "all":
+            from ..model.uncertainty import has_uncertainty
+
+            if not has_uncertainty(profile):  # the odds and the tornado of single values show nothing
+                charts = tuple(c for c in charts if c not in ODDS_CHART_KEYS)
         analysis = analyse(profile)
         trace = _trace_figures(args, profile, source, charts)
         if args.chart == "all" and (trace is None or trace.problem):

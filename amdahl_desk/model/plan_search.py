@@ -26,6 +26,7 @@ every branch left unexplored (its effort so far, plus its cheapest addition when
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +66,10 @@ class PlanSearch:
     effort_lower_bound: float | None  # no plan reaching the level costs less; None when none can reach it
     probability_all: float  # P(meet) with every candidate
     nodes: int
+
+
+class SearchStoppedError(Exception):
+    """The search was told to stop (its answer is no longer wanted: the profile changed)."""
 
 
 def _effort_key(value: float) -> float:
@@ -170,6 +175,7 @@ class _Search:
     budget: int
     monotone: bool  # no candidate ever slows a run (1/k ≤ 1 in every draw): a met draw stays met
     rows: list[int]  # each candidate's row in the checklist, for the last tie-break
+    stop: Callable[[], bool] | None = None  # asked at every branch: True ends the search (SearchStoppedError)
     nodes: int = 0
     best: tuple[float, int, int, tuple[int, ...]] | None = None  # (effort, −count, size, checklist rows)
     open_bound: float = math.inf  # least effort of a branch left unexplored by the budget
@@ -272,6 +278,8 @@ class _Search:
         if depth == len(self.efforts):
             return
         self.nodes += 1
+        if self.stop is not None and self.stop():
+            raise SearchStoppedError
         if self.nodes > self.budget:
             extra = 0.0 if now >= self.needed else min(self.efforts[j] for j in undecided)
             self.open_bound = min(self.open_bound, effort + extra)
@@ -337,11 +345,17 @@ def _greedy(search: _Search, draws: Draws, order: list[int]) -> None:
 
 
 def cheapest_plan(
-    profile: Profile, draws: Draws, target: float, confidence: float, budget: int | None = None
+    profile: Profile,
+    draws: Draws,
+    target: float,
+    confidence: float,
+    budget: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> PlanSearch:
     """The least-effort set of the optimizations with an effort that meets ``target`` with probability ≥
     ``confidence`` on ``draws`` (see the module's note for the order of ties and the bound beyond
-    ``EXACT_CANDIDATES``). ``budget`` overrides the number of branches explored."""
+    ``EXACT_CANDIDATES``). ``budget`` overrides the number of branches explored; ``stop``, asked at every branch,
+    ends the search with :class:`SearchStoppedError` when it says so (a window's search for a plan since changed)."""
     opts = profile.optimizations
     candidates = [j for j, o in enumerate(opts) if o.effort is not None]
     count = draws.count
@@ -389,6 +403,7 @@ def cheapest_plan(
         budget if budget is not None else (2 ** (len(order) + 1) if exact else NODE_BUDGET),
         all(bool(np.all(r <= 1.0)) for r in reciprocal),
         order,
+        stop,
     )
     everything = set(range(len(order)))
     bounds = [search.favourable(reciprocal, c, values[c], everything) for c in range(len(targeted))]

@@ -11,12 +11,13 @@ likely k), the best and worst cases, and the expected time each optimization sav
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .analysis import Analysis, PlanPairs, exact_sum
-from .draws import DEFAULT_SEED, DRAWS, Draws, Inputs, TimeDraws, inputs_of, make_draws, time_ranges
+from .analysis import Analysis, PlanPairs, exact_sum, plan_pairs
+from .draws import DEFAULT_SEED, DRAWS, Draws, Inputs, TimeDraws, inputs_of, make_draws, time_bounds
 from .laws import FloatArray
 from .pert import Pert
 from .profile import Profile
@@ -26,16 +27,16 @@ PERCENTILES = (5.0, 50.0, 95.0)
 
 
 def has_uncertainty(profile: Profile) -> bool:
-    """Whether some optimization has a k range or a confidence below 100%, or some time a range."""
+    """Whether some optimization has a k range or a confidence below 100%, or some time a range.
+
+    From the profile's cached time bounds: the window asks after every change of a 10,000-row table."""
     if any(o.is_uncertain for o in profile.optimizations):
         return True
-    ranges = time_ranges(profile)
-    if ranges is None:
+    bounds = time_bounds(profile)
+    if bounds is None:
         return False
-    return any(
-        (low is not None and low != c.time) or (high is not None and high != c.time)
-        for c, low, high in zip(profile.components, ranges[0], ranges[1], strict=True)
-    )
+    times = profile.arrays()[0]
+    return bool(np.any(bounds[0] != times) or np.any(bounds[1] != times))
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def _extremes(profile: Profile, inputs: Inputs) -> tuple[float, float, float, fl
     lows = np.array([o.speedup_range[0] for o in opts], dtype=float)
     highs = np.array([o.speedup_range[1] for o in opts], dtype=float)
     conf = np.array([o.confidence for o in opts], dtype=float)
-    best_k = np.where(conf >= 1, highs, np.where(conf <= 0, 1.0, np.maximum(highs, 1.0)))
+    best_k = _best_k(profile)
     worst_k = np.where(conf >= 1, lows, np.where(conf <= 0, 1.0, np.minimum(lows, 1.0)))
     times, pairs, n = inputs.times, inputs.pairs, len(profile.components)
     t_low, t_high = inputs.bounds if inputs.bounds is not None else (times, times)
@@ -147,6 +148,34 @@ def _extremes(profile: Profile, inputs: Inputs) -> tuple[float, float, float, fl
     touched[pairs.comp_idx[pairs.on]] = True
     floor = float(np.sum(t_low[~touched]))
     return at_low, at_high, best, worst, floor
+
+
+def _best_k(profile: Profile) -> FloatArray:
+    """Each optimization's most favourable k: its high k, or 1 where failing (k = 1) would do better."""
+    opts = profile.optimizations
+    highs = np.array([o.speedup_range[1] for o in opts], dtype=float)
+    conf = np.array([o.confidence for o in opts], dtype=float)
+    return np.where(conf >= 1, highs, np.where(conf <= 0, 1.0, np.maximum(highs, 1.0)))
+
+
+def best_case(profile: Profile, inputs: Inputs, chosen: Collection[int]) -> float:
+    """The lowest new total the optimizations ``chosen`` (indices) can ever give: each at its most favourable k,
+    every time at its low. Above the target, no odds make that set meet it."""
+    pairs, n = inputs.pairs, len(profile.components)
+    picked = np.zeros(len(profile.optimizations), dtype=bool)
+    picked[list(chosen)] = True
+    factor = np.ones(n)
+    take = picked[pairs.opt_idx] if pairs.opt_idx.size else np.zeros(0, dtype=bool)
+    np.multiply.at(factor, pairs.comp_idx[take], _best_k(profile)[pairs.opt_idx[take]])
+    low = inputs.bounds[0] if inputs.bounds is not None else inputs.times
+    return float(np.sum(low / factor))
+
+
+def sensitivity(profile: Profile, analysis: Analysis) -> tuple[Sensitivity, ...]:
+    """What matters most (the tornado) without any draws: each enabled optimization with a range at its low and
+    high k, the others at their likely k; largest swing first."""
+    pairs = analysis.pairs if analysis.pairs is not None else plan_pairs(profile)
+    return _sensitivity(profile, analysis, pairs)
 
 
 def _sensitivity(profile: Profile, analysis: Analysis, pairs: PlanPairs) -> tuple[Sensitivity, ...]:

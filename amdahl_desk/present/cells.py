@@ -15,6 +15,7 @@ from ..model.laws import ceiling
 from ..model.load_settings import setting_texts
 from ..model.profile import Component, Optimization, Profile, Settings
 from ..model.units import TimeUnit, decimal_text
+from ..model.values import confidence_text
 from .numbers import POINT, Numbers
 
 DASH = "—"
@@ -96,6 +97,32 @@ def built_name(opt: Optimization) -> str:
 def k_edit_text(opt: Optimization) -> str:
     """k as an editor starts with it: every digit, no ×."""
     return f"{opt.speedup:g}"
+
+
+ESTIMATE_KEYS = ("speedup_low", "speedup_high", "effort", "confidence")
+
+
+def estimate_cells(opt: Optimization, n: Numbers = POINT) -> tuple[str, str, str, str]:
+    """The checklist's k low, k high, effort (days) and confidence as shown; empty where the workbook's cell is
+    empty (no range on that side, no effort, 100%)."""
+    low, high, effort, confidence = opt.speedup_low, opt.speedup_high, opt.effort, opt.confidence
+    return (
+        "" if low is None else n.speedup(low),
+        "" if high is None else n.speedup(high),
+        "" if effort is None else n.number(effort),
+        "" if confidence == 1.0 else n.percent(confidence),
+    )
+
+
+def estimate_edit_texts(opt: Optimization) -> tuple[str, str, str, str]:
+    """The same as an editor starts with them: every digit, no ×, the confidence as a percentage."""
+    low, high, effort, confidence = opt.speedup_low, opt.speedup_high, opt.effort, opt.confidence
+    return (
+        "" if low is None else f"{low:g}",
+        "" if high is None else f"{high:g}",
+        "" if effort is None else f"{effort:g}",
+        "" if confidence == 1.0 else confidence_text(confidence),
+    )
 
 
 def speedup_tip(opt: Optimization, row: int, a: Analysis, n: Numbers = POINT) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..model.fit import FitResult
+from ..model.fit_intervals import FitIntervals, Interval, fit_intervals
 from ..model.fit_text import count, percent, profile_comparison, regime_sentence
 from ..model.measurements import MeasureKind
 from .measured import throughput_scale
@@ -61,6 +63,16 @@ def rate(value: float | None, unit: str, n: Numbers = POINT) -> str:
     return f"{n.number(value)} {unit}".strip()
 
 
+def within(interval: Interval | None, shown: Callable[[float], str], n: Numbers = POINT) -> str:
+    """``; 95%: 84%–90%`` (``; 95%: above 12`` where the runs do not bound it above); "" without an interval."""
+    if interval is None or not math.isfinite(interval.low):
+        return ""
+    level = n.percent(interval.level)
+    if not math.isfinite(interval.high):
+        return f"; {level}: above {shown(interval.low)}"
+    return f"; {level}: {shown(interval.low)}–{shown(interval.high)}"
+
+
 def _finite(value: float | None) -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
@@ -70,10 +82,22 @@ def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
     scale, unit = throughput_scale(fit.measurements)
     rows: list[FitFigure] = []
     a, u = fit.amdahl, fit.usl
+    iv: FitIntervals = fit_intervals(fit)
+
+    def plain(v: float) -> str:
+        return n.message(f"{v:.3g}")
+
     if a is not None:
         share = f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}"
+        p_within = within(iv.parallel_fraction, lambda v: n.message(percent(min(max(v, 0.0), 1.0))), n)
         rows.append(
-            FitFigure("Amdahl P", n.message(share), "parallel share, least squares", a.parallel_fraction, PERCENT)
+            FitFigure(
+                "Amdahl P",
+                n.message(share),
+                f"parallel share, least squares{p_within}",
+                a.parallel_fraction,
+                PERCENT,
+            )
         )
         rows.append(
             FitFigure(
@@ -86,12 +110,19 @@ def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
         )
     if u is not None:
         rows += [
-            FitFigure("USL α", estimate(u.alpha, u.alpha_stderr, n=n), "contention", u.alpha),
-            FitFigure("USL β", estimate(u.beta, u.beta_stderr, n=n), "coherency, crosstalk", u.beta),
+            FitFigure(
+                "USL α", estimate(u.alpha, u.alpha_stderr, n=n), f"contention{within(iv.alpha, plain, n)}", u.alpha
+            ),
+            FitFigure(
+                "USL β",
+                estimate(u.beta, u.beta_stderr, n=n),
+                f"coherency, crosstalk{within(iv.beta, plain, n)}",
+                u.beta,
+            ),
             FitFigure(
                 "USL γ",
                 estimate(u.gamma * scale, u.gamma_stderr * scale, 4, unit, n),
-                "throughput at N = 1",
+                f"throughput at N = 1{within(iv.gamma, lambda v: plain(v * scale), n)}",
                 u.gamma * scale,
                 unit,
             ),
@@ -104,7 +135,8 @@ def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
         ]
         if u.peak_n is not None:
             peak = rate((u.peak_x or 0) * scale, unit, n)
-            rows.append(FitFigure("peak N*", n.number(u.peak_n), f"X(N*) = {peak}", u.peak_n))
+            peak_within = within(iv.peak_n, n.number, n)
+            rows.append(FitFigure("peak N*", n.number(u.peak_n), f"X(N*) = {peak}{peak_within}", u.peak_n))
         else:
             rows.append(FitFigure("peak N*", "none", "β = 0: the curve never turns down"))
         limit = u.limit_x * scale

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
 from ..model.comparison import Comparison
@@ -11,6 +12,9 @@ from ..model.fit import FitResult
 from ..model.profile import Profile
 from .colours import ComponentColours
 from .trace_plan import TraceFigures
+
+if TYPE_CHECKING:  # the odds' module loads numpy's random and the PERT tables: only a chart that shows them needs it
+    from ..model.uncertainty import UncertaintyFigures
 
 
 @dataclass(frozen=True)
@@ -26,5 +30,8 @@ class ChartInputs:
     comparison: Comparison | None = None  # the document (before) against a profile measured after
     colours: ComponentColours | None = None
     extras: Extras | None = None
+    # The ticked plan's odds as the window computed them; a str: why they are not there yet (being computed);
+    # None: the chart computes them itself (an export from the command line).
+    uncertainty: UncertaintyFigures | str | None = None
     objective: str = ""  # the objective the analysis is seen through, when it is not End to end
     trace: TraceFigures | None = None  # what the window knows of the profile's trace (None: no trace asked for)

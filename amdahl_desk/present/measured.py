@@ -9,6 +9,7 @@ import numpy as np
 
 from ..model.analysis import Analysis
 from ..model.fit import FitResult, curve_range, sample_n, speedup_curves
+from ..model.fit_intervals import speedup_bands
 from ..model.fit_text import count, percent, profile_p_at
 from ..model.laws import FloatArray
 from ..model.measurements import MeasureKind, Measurements
@@ -144,6 +145,10 @@ def measured_scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = Fals
     for key, (cx, cy) in speedup_curves(fit).items():
         raw[key] = (np.log2(cx), np.log10(np.maximum(cy, 1e-12)))
         ys.append(raw[key][1])
+    # Each fit's 95% band, its two edges drawn with its curve (they leave the axes' range to the runs and fits).
+    for key, (bx, band_low, band_high) in speedup_bands(fit).items():
+        for edge, values in (("low", band_low), ("high", band_high)):
+            raw[f"{key}_{edge}"] = (np.log2(bx), np.log10(np.maximum(values, 1e-12)))
     present = {"runs": True, "ideal": True, "amdahl": "amdahl" in raw, "usl": "usl" in raw}
     names = {}
     model = rebased_model(analysis, grid, n0) if analysis is not None else None

@@ -290,6 +290,71 @@ def plan_view(profile: Profile, search: PlanSearch, numbers: Numbers = POINT) ->
     return PlanView(sentence + bound + ".", plan.names, days(plan.effort, numbers), probability)
 
 
+def likelier_sentence(profile: Profile, u: UncertaintyFigures, numbers: Numbers = POINT) -> str:
+    """What would make the target likelier (what matters most without one), in words: the tornado's largest
+    swing, the odds an optimization works, or that only other components can help; "" when nothing varies."""
+    unit = profile.unit
+    goal = numbers.time(u.target, unit) if u.target is not None else ""
+    if u.target is not None and u.unreachable:
+        return (
+            f"Only other components can make {goal} possible: what the enabled optimizations leave untouched takes "
+            f"at least {numbers.time(u.floor, unit)}."
+        )
+    if u.target is not None and u.never_meets:
+        return (
+            f"{goal} needs more than these estimates: at every high estimate the plan takes "
+            f"{numbers.time(u.best_case, unit)}; a higher k or another optimization is needed."
+        )
+    if u.always_meets:
+        goal = ""  # met in every case: what matters most, without a target to make likelier
+    enabled = [o for o in profile.optimizations if o.enabled]
+    doubtful = min((o for o in enabled if o.confidence < 1), key=lambda o: o.confidence, default=None)
+    risk = f"whether {doubtful.name} works ({chance(doubtful.confidence, numbers)} likely)" if doubtful else ""
+    lead = f"To make {goal} likelier, look first at" if goal else "What matters most:"
+    if u.sensitivity:
+        top = u.sensitivity[0]
+        low, high = profile.optimizations[top.index].speedup_range
+        swing = numbers.speedup_range(top.speedup_at_low, top.speedup_at_high)
+        others = ", more than any other estimate" if len(u.sensitivity) > 1 else ""
+        text = (
+            f"{lead} {top.name}: its k from {numbers.speedup(low)} to {numbers.speedup(high)} swings the speedup "
+            f"{swing}{others}"
+        )
+        return text + (f"; {risk} matters too." if risk else ".")
+    if risk:
+        return f"{lead} {risk}."
+    if u.times.ranged:
+        return "Only the measured times vary: measuring them again (more steps) narrows the answer."
+    return ""
+
+
+def alone_clause(names: Sequence[str], plan_size: int) -> str:
+    """Which of a plan's ``plan_size`` optimizations can never reach the target alone: ``Faster decode alone never
+    can``, ``neither alone ever can``; "" for none."""
+    if not names:
+        return ""
+    if len(names) == plan_size and plan_size > 1:
+        return "neither alone ever can" if plan_size == 2 else "none of them alone ever can"
+    if len(names) == 1:
+        return f"{names[0]} alone never can"
+    return f"{names[0]} alone never can, nor can {' or '.join(names[1:])} alone"
+
+
+def never_plan_sentence(profile: Profile, search: PlanSearch, best: float, numbers: Numbers = POINT) -> str:
+    """When even every optimization with an effort cannot reach the target, whatever the odds."""
+    unit = profile.unit
+    count = len(search.candidates)
+    who = (
+        "the one optimization with an effort"
+        if count == 1
+        else f"all {numbers.count(count)} optimizations with an effort together"
+    )
+    return (
+        f"No plan can reach {numbers.time(search.target, unit)}, whatever the odds: even {who} take "
+        f"{numbers.time(best, unit)} at every high estimate."
+    )
+
+
 SHOWN = 5  # tornado bars and ranking rows a report lists before "…"
 
 

@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 from PySide6.QtCore import (  # noqa: E402
     QCoreApplication,
+    QEventLoop,
     QSocketNotifier,
     Qt,
     QTimer,
@@ -198,6 +200,9 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
         settle_layout()
         window.reset_layout()
         settle_layout()
+        deadline = time.monotonic() + 60  # the odds and the cheapest plan, when computed on their threads
+        while window.doc.decision.busy and time.monotonic() < deadline:
+            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
         # Charts place labels from their final size: draw once more at it, then let that layout settle.
         window.redraws.request(EVERYTHING)
         window.redraws.flush()

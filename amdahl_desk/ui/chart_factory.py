@@ -31,6 +31,16 @@ def _classes() -> dict[str, Callable[[], type[Chart[Any]]]]:
 
         return CriticalPathChart
 
+    def distribution() -> type[Chart[Any]]:
+        from .profile.distribution_chart import DistributionChart
+
+        return DistributionChart
+
+    def tornado() -> type[Chart[Any]]:
+        from .profile.tornado_chart import TornadoChart
+
+        return TornadoChart
+
     def scaling() -> type[Chart[Any]]:
         from .scaling.scaling_plot import ScalingPlot
 
@@ -76,6 +86,8 @@ def _classes() -> dict[str, Callable[[], type[Chart[Any]]]]:
         "speedup": speedup,
         "critical_path": critical_path,
         "scaling": scaling,
+        "distribution": distribution,
+        "tornado": tornado,
         "load": load,
         "cost": cost,
         "measured_scaling": measured_scaling,

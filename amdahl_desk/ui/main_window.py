@@ -188,10 +188,12 @@ class MainWindow(QMainWindow):
     # -- charts and selection ---------------------------------------------------
     def export_inputs(self) -> ChartInputs:
         """What an export or a copied chart is drawn from: the document end to end, the current optimization,
-        the measured runs' fits and the document's component colours."""
+        the measured runs' fits, the document's component colours and the ticked plan's odds."""
         doc = self.doc
-        row = self.optimizations.current_row()
-        return ChartInputs(doc.profile, doc.analysis, row, doc.fit, colours=doc.colours, trace=doc.trace.figures)
+        row, odds = self.optimizations.current_row(), doc.decision.figures  # None: the export works them out
+        return ChartInputs(
+            doc.profile, doc.analysis, row, doc.fit, colours=doc.colours, uncertainty=odds, trace=doc.trace.figures
+        )
 
     @property
     def breakdown(self) -> Chart[Any]:

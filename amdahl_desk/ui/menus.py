@@ -135,6 +135,7 @@ def build_menus(window: MainWindow) -> Menus:
     view = bar.addMenu("&View")
     window._action(view, "&Fit Columns", table.fit_columns, None, "Size the table's columns to their content")
     window._action(view, "&Reset Layout", window.reset_layout, None, "Put the panels back where they started")
+    view.addAction(window.optimizations.estimates.toggle_action)
 
     profile = bar.addMenu("&Profile")
     profile.addActions([window.optimizations.add_action, window.optimizations.remove_action])

@@ -27,11 +27,13 @@ from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
 from .objectives.answer_panel import ExtrasPanel, ObjectivePicker
 from .objectives.choice import ObjectiveChoice
+from .profile.decision_panel import DecisionPanel
 from .profile.summary_panel import SummaryPanel
 
 SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE, Aspect.TRACE}
 )
+DECISION_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.DECISION})
 CHARTS_NEED = 270  # a row of charts' least height: a plot of 120 px under its title, over its axis and legend
 # Below this width of the results side (or height of the window) the charts go into tabs; so they do where the
 # answer leaves less than two rows of charts their least height.
@@ -71,11 +73,12 @@ class ResultsPane(QSplitter):
         self.choice = ObjectiveChoice(doc, redraws, self)
         self.picker = ObjectivePicker(self.choice)
         self.extras = ExtrasPanel(self.choice)
+        self.decision = DecisionPanel(doc)  # the odds, what would make the target likelier, the cheapest plan
         inner = QWidget()
         column = QVBoxLayout(inner)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        for w in (self.picker, self.summary, self.extras):
+        for w in (self.picker, self.summary, self.decision, self.extras):
             column.addWidget(w)
         column.addStretch(1)
         # Scrolls rather than squeezing the charts when the window is small (1280×720).
@@ -110,6 +113,7 @@ class ResultsPane(QSplitter):
         self.addWidget(self.stack)
         self.slots: dict[str, ChartSlot] = {}
         self._trace_tabs = False  # the trace's charts' tabs are shown (a trace-based profile)
+        self._when_tabs: set[str] = set()  # the charts shown only when their condition holds, that hold now
         for i, e in enumerate(self.entries):
             slot = ChartSlot()
             if i < 2:
@@ -126,7 +130,9 @@ class ResultsPane(QSplitter):
         self.summary.setMinimumWidth(280)
         self._wide_sizes: tuple[list[int], list[int]] | None = None
         redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
+        redraws.subscribe(DECISION_DEPENDS_ON, self.show_decision)
         redraws.subscribe({Aspect.TRACE}, self._show_trace_tabs)
+        redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS}, self._show_when_tabs)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def answer_height(self, window_height: int) -> int:
@@ -216,7 +222,7 @@ class ResultsPane(QSplitter):
             for e, slot in zip(self.entries, slots, strict=True):
                 self._add_tab(self.tabs, slot, e)
             self.stack.setCurrentIndex(1)
-            self._trace_tabs_shown(to_front=False)
+            self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=False)
             return
         self.tabs.clear()
         for i, (e, slot) in enumerate(zip(self.entries, slots, strict=True)):
@@ -226,7 +232,8 @@ class ResultsPane(QSplitter):
             else:
                 self._add_tab(self.more, slot, e)  # the tab widget shows its current page only
         self.stack.setCurrentIndex(0)
-        self._trace_tabs_shown(to_front=True)  # among the tabs under the first two charts, the trace's in front
+        # among the tabs under the first two charts, the trace's in front
+        self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=True)
         if self._wide_sizes is not None:
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
@@ -234,8 +241,13 @@ class ResultsPane(QSplitter):
     def _add_tab(self, tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
         index = tabs.addTab(slot, entry.tab or entry.title)
         tabs.setTabToolTip(index, entry.title)
+        if entry.source is Source.TRACE or entry.shown_when is not None:
+            tabs.setTabVisible(index, self._tab_shown(entry))
+
+    def _tab_shown(self, entry: ChartEntry) -> bool:
         if entry.source is Source.TRACE:
-            tabs.setTabVisible(index, self._trace_tabs)
+            return self._trace_tabs
+        return entry.shown_when is None or entry.key in self._when_tabs
 
     def _show_trace_tabs(self) -> None:
         """The trace's charts have a tab only for a trace-based profile; it comes to the front when it appears."""
@@ -243,17 +255,30 @@ class ResultsPane(QSplitter):
         if shown == self._trace_tabs:
             return
         self._trace_tabs = shown
-        self._trace_tabs_shown(to_front=shown)
+        self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=shown)
 
-    def _trace_tabs_shown(self, to_front: bool) -> None:
-        for e in self.entries:
-            if e.source is Source.TRACE:
-                for tabs in (self.more, self.tabs):
-                    index = tabs.indexOf(self.slots[e.key])
-                    if index >= 0:
-                        tabs.setTabVisible(index, self._trace_tabs)
-                        if to_front and self._trace_tabs:
-                            tabs.setCurrentIndex(index)
+    def _show_when_tabs(self) -> None:
+        """A chart shown only when its condition holds (the odds' once a k has a range) gets or loses its tab; the
+        first of them comes to the front when they appear."""
+        inputs = ChartInputs(self.doc.profile, self.doc.analysis)
+        wanted = {e.key for e in self.entries if e.shown_when is not None and e.shown_when(inputs)}
+        if wanted == self._when_tabs:
+            return
+        came = bool(wanted - self._when_tabs) and not self._trace_tabs  # a trace's own tab keeps the front
+        self._when_tabs = wanted
+        self._tabs_shown([e for e in self.entries if e.shown_when is not None], to_front=came)
+
+    def _tabs_shown(self, entries: list[ChartEntry], to_front: bool) -> None:
+        fronted = False
+        for e in entries:
+            shown = self._tab_shown(e)
+            for tabs in (self.more, self.tabs):
+                index = tabs.indexOf(self.slots[e.key])
+                if index >= 0:
+                    tabs.setTabVisible(index, shown)
+                    if to_front and shown and not fronted:
+                        tabs.setCurrentIndex(index)
+            fronted = fronted or (to_front and shown)
 
     def chart(self, key: str) -> Chart[Any]:
         """The chart ``key``, built and drawn from the document as it is now (also when hidden in a tab)."""
@@ -286,6 +311,7 @@ class ResultsPane(QSplitter):
             choice.view(doc.analysis),
             self.redraws.selected_optimization,
             colours=doc.colours,
+            uncertainty=doc.decision.chart_figures(),
             objective=name,
             trace=doc.trace.figures,
         )
@@ -308,3 +334,7 @@ class ResultsPane(QSplitter):
         )
         self.summary.draw(view)
         QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the extras have their new texts
+
+    def show_decision(self) -> None:
+        self.decision.show_decision()
+        QTimer.singleShot(0, self, self.fit_answer)  # its lines came, went or wrapped: the answer's height

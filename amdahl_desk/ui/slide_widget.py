@@ -43,7 +43,7 @@ class SlideWidget(SlideFrame):
         for key in SLIDE_CHARTS:
             entry = chart_entry(key)
             chart = make(key, brief)
-            chart.setVisible(entry.source is Source.PROFILE and entry.slide_when is None)
+            chart.setVisible(entry.source is Source.PROFILE and entry.slide_when is None and entry.shown_when is None)
             charts.addWidget(chart, 1)
             self.parts[key] = (entry, chart)
         self.breakdown, self.speedup = self.parts["breakdown"][1], self.parts["speedup"][1]

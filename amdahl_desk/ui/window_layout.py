@@ -82,7 +82,9 @@ def table_heights(self: MainWindow, h: int) -> tuple[int, int]:
     def need(view: QTableView, rows: int, extra: int) -> int:
         row = view.verticalHeader().defaultSectionSize()
         head = max(view.horizontalHeader().sizeHint().height(), view.horizontalHeader().minimumHeight())
-        total: int = head + row * rows + 2 * view.frameWidth() + extra + self.fontMetrics().height() + 22
+        bar = view.horizontalScrollBar()  # columns wider than the box (the checklist's ranges): under the rows
+        under = bar.sizeHint().height() if bar.isVisible() else 0
+        total: int = head + row * rows + 2 * view.frameWidth() + extra + self.fontMetrics().height() + 22 + under
         return total
 
     comp_rows = self.component_model.rowCount()

@@ -1,5 +1,6 @@
 """GUI test setup: settings and data folders in a temp dir, a window on the bundled example."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,8 @@ def example() -> Path:
 
 @pytest.fixture(scope="module")
 def everything():
-    """The LLM example (load and cost set), runs fitted and its after profile compared: every chart has data."""
+    """The LLM example (load and cost set, decode's k a range), runs fitted and its after profile compared: every
+    chart has data."""
     from amdahl_desk.files import load_profile, read_measurements
     from amdahl_desk.model import analyse
     from amdahl_desk.model.comparison import compare
@@ -75,6 +77,9 @@ def everything():
     from amdahl_desk.present.inputs import ChartInputs
 
     profile = load_profile(example_path("llm-request.xlsx")).profile
+    # k as a guess (a range, an effort, the odds it works): the odds' charts have data too
+    decode = replace(profile.optimizations[0], speedup_low=1.6, speedup_high=5.0, confidence=0.9)
+    profile.set_optimizations([decode, *profile.optimizations[1:]])
     after = load_profile(example_path("llm-request-after.xlsx")).profile
     runs = read_measurements(Path(__file__).parents[1] / "fit" / "fixtures" / "training-gpus.csv").measurements
     return ChartInputs(profile, analyse(profile), 0, fit_measurements(runs), compare(profile, after))

@@ -162,8 +162,9 @@ def test_headless_export_command(tmp_path, example):
     )
     assert proc.returncode == 0, proc.stderr
     paths = proc.stdout.split()
-    # The training example has no arrival rate: "all" leaves out the latency-against-load chart.
-    assert [os.path.basename(p) for p in paths] == [f"training-iteration-{c}.svg" for c in CHARTS if c != "load"]
+    # The training example has no arrival rate and no ranges: "all" leaves out latency against load and the odds.
+    left_out = ("load", "distribution", "tornado")
+    assert [os.path.basename(p) for p in paths] == [f"training-iteration-{c}.svg" for c in CHARTS if c not in left_out]
     assert all(os.path.getsize(p) > 1000 for p in paths)
     proc = run_cli(
         "export", str(example), "--out", str(out), "--format", "png", "--chart", "scaling", tmp_path=tmp_path

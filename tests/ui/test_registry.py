@@ -32,7 +32,7 @@ def test_every_chart_has_one_source_and_the_lists_partition_the_registry():
     assert MEASURED_CHARTS == ("measured_scaling", "throughput", "karp_flatt")
     assert COMPARISON_CHARTS == ("comparison", "comparison-slide")
     assert TRACE_CHARTS == ("critical_path",)
-    assert SLIDE_CHARTS == ("breakdown", "speedup", "critical_path", "load", "measured_scaling")
+    assert SLIDE_CHARTS == ("breakdown", "speedup", "critical_path", "distribution", "load", "measured_scaling")
 
 
 def test_the_command_line_lists_each_source_as_the_registry_does():
@@ -46,7 +46,7 @@ def test_menus_and_the_export_dialog_select_by_source(window, monkeypatch):
     from amdahl_desk.ui.charts.export_dialog import ExportDialog
 
     assert menu(window, "E&xport", "Copy C&hart Image") == [
-        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling", "critical_path", "load", "cost")
+        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling", "critical_path", "distribution", "load", "cost")
     ]
     assert menu(window, "E&xport", "Copy Measured Chart I&mage") == [CHART_TITLES[k] for k in MEASURED_CHARTS]
     offered = []

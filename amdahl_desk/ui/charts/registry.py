@@ -20,7 +20,7 @@ from enum import Enum
 from ...present.inputs import ChartInputs
 from ..core.document import Aspect
 
-COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE, TRACE = (
+COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE, TRACE, DECISION = (
     Aspect.COMPONENTS,
     Aspect.OPTIMIZATIONS,
     Aspect.SETTINGS,
@@ -29,6 +29,7 @@ COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECT
     Aspect.OBJECTIVES,
     Aspect.OBJECTIVE,
     Aspect.TRACE,
+    Aspect.DECISION,
 )
 
 
@@ -98,10 +99,24 @@ class ChartEntry:
     on_slide: bool = False  # one of the slide's charts (shown there when its source has data)
     slide_when: Callable[[ChartInputs], bool] | None = None  # and only when this holds (None: always)
     tab: str = ""  # its name on a tab, short enough for a narrow pane (the title is the tab's tooltip)
+    # On screen (its tab) and on the slide only while this holds (None: always); its export is offered always.
+    shown_when: Callable[[ChartInputs], bool] | None = None
 
     def on_slide_for(self, inputs: ChartInputs) -> bool:
-        """Whether the slide shows this chart for ``inputs``: its source has data and its own condition holds."""
-        return self.on_slide and self.source.has_data(inputs) and (self.slide_when is None or self.slide_when(inputs))
+        """Whether the slide shows this chart for ``inputs``: its source has data and its own conditions hold."""
+        return (
+            self.on_slide
+            and self.source.has_data(inputs)
+            and (self.slide_when is None or self.slide_when(inputs))
+            and (self.shown_when is None or self.shown_when(inputs))
+        )
+
+
+def has_ranges(inputs: ChartInputs) -> bool:
+    """Whether some estimate of the profile has a range or a confidence below 100% (the odds' charts show then)."""
+    from ...model.uncertainty import has_uncertainty  # numpy's random and the PERT tables: with the first range
+
+    return inputs.analysis is not None and has_uncertainty(inputs.profile)
 
 
 ENTRIES: tuple[ChartEntry, ...] = (
@@ -139,6 +154,25 @@ ENTRIES: tuple[ChartEntry, ...] = (
         source=Source.TRACE,
         on_slide=True,
         tab="Critical path",
+    ),
+    # Deciding under uncertainty (ui/profile): the odds of the ticked plan and what matters most, in tabs once an
+    # estimate has a range, the odds on the slide too (a sixth chart left each too narrow to read); computed aside
+    # by the document's decision link (DECISION: they came).
+    ChartEntry(
+        "distribution",
+        "Distribution of the new time (the odds of the target)",
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, DECISION}),
+        on_slide=True,
+        tab="Odds",
+        shown_when=has_ranges,
+    ),
+    ChartEntry(
+        "tornado",
+        "What matters most (speedup at each low and high k)",
+        frozenset({COMPONENTS, OPTIMIZATIONS}),  # exact closed forms: no draws
+        on_screen=False,  # a seventh tab did not fit beside the others at 1600 px; the summary says its top swing
+        tab="What matters",
+        shown_when=has_ranges,
     ),
     # Objectives, load and cost (ui/objectives): in tabs beside GPU scaling; the load chart joins the slide
     # when an arrival rate is set.

@@ -34,6 +34,7 @@ from ...model.units import TimeUnit
 from ...present.colours import ComponentColours
 from . import commands
 from .component_objectives import ComponentObjectives
+from .decision_link import DecisionLink
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot
@@ -75,6 +76,7 @@ class Document(QObject):
         self._pending: set[Aspect] = set()
         self._measurements = MeasurementTable()
         self._fit: FitResult | None = None
+        self.decision = DecisionLink(self)  # the ticked plan's odds and the cheapest plan, kept current
         self.component_objectives = ComponentObjectives(self)  # what each component names, row by row
         self.colours = ComponentColours()  # each component's colour in the charts, for the document's life
         self.trace = TraceLink(self)  # the figures of the profile's trace, as they come from the background

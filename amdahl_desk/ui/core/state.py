@@ -16,6 +16,7 @@ class Aspect(str, Enum):
     OPTIMIZATIONS = "optimizations"
     SETTINGS = "settings"
     SELECTION = "selection"  # not the document's: the window's current optimization
+    DECISION = "decision"  # not the document's: the ticked plan's odds and the cheapest plan (computed aside)
     MEASUREMENTS = "measurements"  # the measured runs (their table, kind, unit, count name)
     OBJECTIVES = "objectives"  # the Objectives sheet's rows (objective, target time, notes)
     OBJECTIVE = "objective"  # not the document's: the objective the window's answer is seen through

@@ -94,7 +94,8 @@ class MeasuredChart(ChartFrame[MeasuredView]):
     # -- layers ------------------------------------------------------------
     def _items(self, key: str) -> tuple[pg.GraphicsObject, ...]:
         fixed = {"runs": (self.runs, self.spread), "peak": (self.peak, self.peak_label)}
-        found = fixed.get(key) or tuple(x for x in (self.curves.get(key), self.lines.get(key)) if x is not None)
+        bands = (self.curves.get(f"{key}_low"), self.curves.get(f"{key}_high"))  # a fit's band goes with it
+        found = fixed.get(key) or tuple(x for x in (self.curves.get(key), self.lines.get(key), *bands) if x is not None)
         return found
 
     def toggle_layer(self, key: str) -> None:

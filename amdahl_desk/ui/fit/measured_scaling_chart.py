@@ -22,6 +22,10 @@ class MeasuredScalingChart(MeasuredChart):
         self.model.setData([], [], connect="finite")
         self.amdahl = self.add_curve("amdahl", style.pen(BLUE, 2.5))
         self.usl = self.add_curve("usl", style.pen(PURPLE, 2.5))
+        # Each fit's 95% band: its edges dotted in the fit's colour, shown and hidden with the fit.
+        for key, colour in (("amdahl", BLUE), ("usl", PURPLE)):
+            for edge in ("low", "high"):
+                self.add_curve(f"{key}_{edge}", style.pen(colour, 1.2, Qt.PenStyle.DotLine))
 
     def view(self, inputs: ChartInputs, n: Numbers) -> MeasuredView:
         return measured_scaling(inputs, n, self.brief)

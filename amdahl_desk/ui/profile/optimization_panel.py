@@ -40,6 +40,7 @@ from ...present.trace_plan import trace_based
 from ..core.cell_message import CellMessage
 from ..core.changed_cells import ChangedCellsTableView
 from ..core.wrapping_header import WrappingHeader
+from .checklist_estimates import EstimateColumns
 from .component_columns import HEADER_PAD
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
 from .optimization_table import (
@@ -55,8 +56,9 @@ from .optimization_table import (
     K,
     OptimizationTableModel,
 )
+from .optimization_table import ESTIMATES as ESTIMATE_COLUMNS
 
-NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES, *TRACE_FIGURES)
+NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES, *TRACE_FIGURES, *ESTIMATE_COLUMNS)
 
 
 class OptimizationsView(ChangedCellsTableView):
@@ -243,6 +245,9 @@ class OptimizationPanel(QWidget):
         self.remove_button.setToolTip("Remove the selected optimization")
         controls.addWidget(self.add_button)
         controls.addWidget(self.remove_button)
+        # k low, k high, effort and confidence beside k: shown with estimates, offered always by a button.
+        self.estimates = EstimateColumns(self.view, model, self, self._columns_came_or_went)
+        controls.addWidget(self.estimates.button)
         controls.addStretch(1)
         self.k_label = QLabel("k", self)
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
@@ -297,6 +302,10 @@ class OptimizationPanel(QWidget):
             self._number_widths = widths
             self._share_room()
 
+    def _columns_came_or_went(self) -> None:
+        self.fit_columns()
+        self._share_room()
+
     def _share_room(self) -> None:
         numbers = self._number_widths
         if not numbers:
@@ -305,7 +314,7 @@ class OptimizationPanel(QWidget):
         texts = sum(header.sectionSizeFromContents(c).width() + 2 * CELL_PADDING for c in (NAME, TARGETS))
         others = sum(self.view.columnWidth(c) for c in range(self.model.columnCount()) if c not in numbers)
         others -= sum(self.view.columnWidth(c) for c in (NAME, TARGETS))
-        full = sum(one for one, _ in numbers.values())
+        full = sum(one for c, (one, _) in numbers.items() if not self.view.isColumnHidden(c))
         compact = self.view.viewport().width() - others - full < texts
         for col, (one, two) in numbers.items():
             if self.view.columnWidth(col) != (two if compact else one):

@@ -17,8 +17,11 @@ from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, optio
 from ..core.document import Aspect, Document
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES as FIGURE_ASPECTS
+from .estimate_cells import ESTIMATE_HEADERS, ESTIMATE_TIPS, estimate_value, parse_estimate
 
-NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES, TRACE_SPEEDUP, TRACE_CEILING = COLUMNS = range(9)
+NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES, TRACE_SPEEDUP, TRACE_CEILING = range(9)
+K_LOW, K_HIGH, EFFORT, CONFIDENCE = ESTIMATES = (9, 10, 11, 12)  # k as a range, its cost, its odds (estimate_cells)
+COLUMNS = range(13)
 FIGURES = (SHARE, SPEEDUP, CEILING, SAVES)  # each optimization's own figures, from the analysis
 TRACE_FIGURES = (TRACE_SPEEDUP, TRACE_CEILING)  # with the trace's dependencies (a trace-based profile only)
 COMPUTED = FIGURES + TRACE_FIGURES
@@ -40,7 +43,7 @@ _GREY, _SLOWDOWN = QColor("#888"), QColor("#b00")
 _SHOWN = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _FLAGS = tuple(
     _SHOWN
-    | (Qt.ItemFlag.ItemIsEditable if col in (NAME, TARGETS, K) else Qt.ItemFlag.NoItemFlags)
+    | (Qt.ItemFlag.ItemIsEditable if col in (NAME, TARGETS, K, *ESTIMATES) else Qt.ItemFlag.NoItemFlags)
     | (Qt.ItemFlag.ItemIsUserCheckable if col == NAME else Qt.ItemFlag.NoItemFlags)
     for col in COLUMNS
 )
@@ -94,6 +97,7 @@ class OptimizationTableModel(QAbstractTableModel):
                 f"Saves ({unit})",
                 "S (with deps)",
                 "Ceiling (with deps)",
+                *ESTIMATE_HEADERS,
             ][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return _TIPS[section]
@@ -124,6 +128,8 @@ class OptimizationTableModel(QAbstractTableModel):
                 return "; ".join(opt.targets)
             if col == K:
                 return k_edit_text(opt) if role == _EDIT else speedup_cell(opt.speedup)
+            if col >= K_LOW:
+                return estimate_value(opt, col - K_LOW, role == _EDIT)
             return self.figure_texts()[col][row]
         if role == _ALIGN:
             return _RIGHT if col >= K else None
@@ -157,6 +163,8 @@ class OptimizationTableModel(QAbstractTableModel):
         """Every row's text in a column of numbers (k or a figure), as the table shows it."""
         if col == K:
             return [speedup_cell(o.speedup) for o in self.optimizations]
+        if col >= K_LOW:
+            return [estimate_value(o, col - K_LOW, False) for o in self.optimizations]
         return self.figure_texts()[col]
 
     def figure_texts(self) -> dict[int, list[str]]:
@@ -198,6 +206,8 @@ class OptimizationTableModel(QAbstractTableModel):
             elif col == K:
                 k = float(value) if isinstance(value, (int, float)) else parse_speedup(str(value), locale_decimal())
                 new, text = opt.with_speedup(k), f"Set k of {opt.name}"
+            elif col >= K_LOW:
+                new, text = parse_estimate(opt, col - K_LOW, value, locale_decimal())
             else:
                 return False
         except (ParseError, ValueError) as exc:
@@ -222,7 +232,7 @@ class OptimizationTableModel(QAbstractTableModel):
             self.doc.set_optimizations(opts, text, merge_key)
         except ProfileError as exc:
             problem = exc.problems[0]
-            col = TARGETS if problem.field == "targets" else K if problem.field == "speedup" else NAME
+            col = _FIELD_COLUMNS.get(problem.field or "", NAME)
             self.editRejected.emit(problem.row if problem.row is not None else row, col, problem.what)
             return False
         return True
@@ -279,10 +289,14 @@ def figure_texts(analysis: Analysis | None, rows: int) -> dict[int, list[str]]:
 _TIPS = [
     "Tick to include in the combined result; untick to see the plan without it",
     "Components this optimization speeds up (its affected share f is their share of the time)",
-    "Local speedup of the targets: k = old time ÷ new time of the affected part (below 1: a slowdown)",
+    "Local speedup of the targets: k = old time ÷ new time of the affected part (below 1: a slowdown). Not sure? "
+    "Give it a range and an effort in k low, k high, Effort and Confidence (the Ranges button under the list)",
     "f: share of the baseline time that the targets take",
     "End-to-end speedup of this optimization alone: S = 1/((1−f)+f/k)",
     "Ceiling 1/(1−f): the most this optimization could ever give, even with infinite k",
     "Time saved per run by this optimization alone: T1 − T1·((1−f)+f/k)",
     *OPTION_TIPS,
+    *ESTIMATE_TIPS,
 ]
+_FIELD_COLUMNS = {"targets": TARGETS, "speedup": K, "speedup_low": K_LOW, "speedup_high": K_HIGH}
+_FIELD_COLUMNS |= {"effort": EFFORT, "confidence": CONFIDENCE}

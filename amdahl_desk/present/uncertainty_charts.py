@@ -1,0 +1,254 @@
+"""The two charts of the plan under uncertainty as views: the distribution of the new time (the draws' histogram,
+the target, the share that meets it, p5/median/p95) and the tornado (what matters most)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..model.profile import Profile
+from ..model.uncertainty import UncertaintyFigures, analyse_uncertainty, has_uncertainty, histogram, sensitivity
+from .chart_parts import LegendEntry
+from .inputs import ChartInputs
+from .numbers import POINT, Numbers
+from .text import phrases, shorten
+from .uncertainty import DISTRIBUTION_TITLE, TORNADO_TITLE, chance, slide_line
+
+MEETS, MISSES, INK, RED, GREY, LOW, HIGH = "#2e8b57", "#9aa4b1", "#222222", "#c0392b", "#555555", "#d9822b", "#1f5fa8"
+BINS = 48
+TORNADO_ROWS = 10  # bars drawn; the rest are counted in the title
+POINT_NOTE = "Every estimate is a single value: give k a range (k low, k high) in the checklist to see the spread"
+PENDING_NOTE = "Working out the odds of this plan…"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A vertical reference line: where, its label, and whether it is the target (drawn red and dashed)."""
+
+    x: float
+    label: str
+    target: bool = False
+
+
+@dataclass(frozen=True)
+class DistributionView:
+    """The histogram in plot units (new time, share of the draws in %); ``meets[i]``: bar i is at or below the
+    target. ``note`` is said inside the plot when there is no spread to draw (or it is being computed)."""
+
+    title: str
+    x_axis: str = "New time"
+    y_axis: str = "Share of the draws (%)"
+    centres: tuple[float, ...] = ()
+    width: float = 1.0
+    heights: tuple[float, ...] = ()
+    meets: tuple[bool, ...] = ()
+    lines: tuple[Line, ...] = ()
+    x_range: tuple[float, float] = (0.0, 1.0)
+    y_range: tuple[float, float] = (0.0, 1.0)
+    note: str = ""
+    legend: tuple[LegendEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One optimization's row of the tornado: the plan's speedup with it at its low and at its high k."""
+
+    name: str
+    low: float
+    high: float
+    low_text: str
+    high_text: str
+
+
+@dataclass(frozen=True)
+class TornadoView:
+    """Bars from the speedup at low k to the speedup at high k, largest swing at the top (row 0 is the top one);
+    ``centre`` is the plan's speedup at every likely k."""
+
+    title: str
+    bars: tuple[Bar, ...] = ()
+    centre: float = 1.0
+    centre_text: str = ""
+    x_range: tuple[float, float] = (0.0, 2.0)
+    x_axis: str = "End-to-end speedup (×)"
+    note: str = ""
+    legend: tuple[LegendEntry, ...] = (
+        LegendEntry(LOW, "bar", "at its low k"),
+        LegendEntry(HIGH, "bar", "at its high k"),
+        LegendEntry(INK, "dash", "every likely k"),
+    )
+
+
+def figures_of(inputs: ChartInputs) -> UncertaintyFigures | str | None:
+    """The plan's figures: those the window computed, its word that they are on their way, or computed here
+    (an export from the command line); None when nothing is uncertain."""
+    given, profile, analysis = inputs.uncertainty, inputs.profile, inputs.analysis
+    if given is not None:
+        return given
+    if analysis is None or not has_uncertainty(profile):
+        return None
+    return analyse_uncertainty(profile, analysis)
+
+
+def _x_range(low: float, high: float, target: float | None) -> tuple[float, float]:
+    span = high - low if high > low else max(abs(high), 1e-9) * 0.05
+    lo, hi = low - 0.08 * span, high + 0.08 * span
+    if target is not None and lo - 3 * span <= target <= hi + 3 * span:
+        lo, hi = min(lo, target - 0.04 * span), max(hi, target + 0.04 * span)
+    return (max(lo, 0.0) if low >= 0 else lo, hi)
+
+
+def distribution(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> DistributionView:
+    """The distribution of the ticked plan's new time over the draws, its target line and the share meeting it."""
+    profile, analysis = inputs.profile, inputs.analysis
+    if analysis is None:
+        return DistributionView(f"{DISTRIBUTION_TITLE} — no data")
+    unit = profile.unit
+    axis = f"New time ({unit.label})"
+    target = profile.settings.target_time
+    found = figures_of(inputs)
+    if isinstance(found, str):
+        return DistributionView(f"{DISTRIBUTION_TITLE}: {PENDING_NOTE}", axis, note=PENDING_NOTE)
+    if found is None:
+        return _point(profile, analysis.combined.new_total, target, axis, n)
+    u = found
+    edges, shares = histogram(u, BINS)
+    centres = tuple(float((a + b) / 2) for a, b in zip(edges[:-1], edges[1:], strict=True))
+    width = float(edges[1] - edges[0])
+    heights = tuple(float(s * 100) for s in shares)
+    t = u.new_total
+    x_range = _x_range(float(edges[0]), float(edges[-1]), target)
+    lines = [Line(t.p5, f"p5 {n.time(t.p5, unit)}"), Line(t.p50, f"median {n.time(t.p50, unit)}")]
+    lines.append(Line(t.p95, f"p95 {n.time(t.p95, unit)}"))
+    legend = [LegendEntry(GREY, "dot", "p5, median, p95")]
+    meets = tuple(target is None or c <= target for c in centres)
+    if target is not None:
+        odds = chance(u.probability_target or 0.0, n)
+        shown = min(max(target, x_range[0]), x_range[1])
+        edge = "" if shown == target else (" ◀" if target < x_range[0] else " ▶")
+        lines.append(Line(shown, f"target {n.time(target, unit)}: {odds} meet it{edge}", True))
+        legend = [
+            LegendEntry(MEETS, "bar", f"meets {n.time(target, unit)} ({odds})"),
+            LegendEntry(MISSES, "bar", "misses it"),
+            LegendEntry(RED, "dash", "target"),
+            *legend,
+        ]
+    else:
+        legend.insert(0, LegendEntry(MEETS, "bar", "share of the draws"))
+    top = max(heights, default=1.0)
+    if brief:
+        title = slide_line(profile, u, n)
+    else:
+        head = f"{DISTRIBUTION_TITLE}:"
+        parts = [f"median {n.time(t.p50, unit)},", f"90% within {n.number_range(t.p5, t.p95)} {unit.label}"]
+        if target is not None:
+            parts[-1] += ";"
+            parts.append(
+                f"never meets {n.time(target, unit)}"
+                if u.never_meets
+                else f"{chance(u.probability_target or 0.0, n)} meet {n.time(target, unit)}"
+            )
+        title = phrases(head, *parts)
+    return DistributionView(
+        title,
+        axis,
+        "Share of the draws (%)",
+        centres,
+        width,
+        heights,
+        meets,
+        tuple(lines),
+        x_range,
+        (0.0, _nice(top * 1.3)),
+        legend=tuple(legend),
+    )
+
+
+def _point(profile: Profile, total: float, target: float | None, axis: str, n: Numbers) -> DistributionView:
+    """No estimate has a range: the new time is one value, drawn as one bar holding every draw."""
+    unit = profile.unit
+    x_range = _x_range(total * 0.9, total * 1.1, target)
+    lines = [Line(total, f"every draw {n.time(total, unit)}")]
+    legend = [LegendEntry(MEETS, "bar", "every draw")]
+    meets = (target is None or total <= target,)
+    if target is not None:
+        lines.append(Line(min(max(target, x_range[0]), x_range[1]), f"target {n.time(target, unit)}", True))
+        legend.append(LegendEntry(RED, "dash", "target"))
+    title = phrases(f"{DISTRIBUTION_TITLE}:", f"{n.time(total, unit)} in every draw")
+    span = x_range[1] - x_range[0]
+    return DistributionView(
+        title,
+        axis,
+        "Share of the draws (%)",
+        (total,),
+        span * 0.02,
+        (100.0,),
+        meets,
+        tuple(lines),
+        x_range,
+        (0.0, 130.0),
+        POINT_NOTE,
+        tuple(legend),
+    )
+
+
+def _nice(value: float) -> float:
+    """The next 1, 2 or 5 times a power of ten at or above ``value`` (an axis that does not creep with each edit)."""
+    if not value > 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(value))
+    return next(step * power for step in (1.0, 2.0, 5.0, 10.0) if step * power >= value * (1 - 1e-12))
+
+
+def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> TornadoView:
+    """Each enabled optimization with a k range: the plan's speedup at its low and at its high k (exact)."""
+    profile, analysis = inputs.profile, inputs.analysis
+    if analysis is None:
+        return TornadoView(f"{TORNADO_TITLE} — no data")
+    rows = sensitivity(profile, analysis)
+    centre = analysis.combined.overall_speedup
+    centre_text = f"likely {n.speedup(centre)}"
+    enabled = [o for o in profile.optimizations if o.enabled]
+    if not rows:
+        note = (
+            "Tick an optimization to see what matters most"
+            if not enabled
+            else "No ticked optimization has a k range: give one a k low and a k high in the checklist"
+        )
+        span = max(centre * 0.1, 0.1)
+        return TornadoView(
+            phrases("What matters most:", "no k range yet"),
+            (),
+            centre,
+            centre_text,
+            (max(centre - span, 0.0), centre + span),
+            note=note,
+        )
+    shown = rows[:TORNADO_ROWS]
+    bars = tuple(
+        Bar(
+            shorten(r.name, 28),
+            r.speedup_at_low,
+            r.speedup_at_high,
+            n.speedup(r.speedup_at_low),
+            n.speedup(r.speedup_at_high),
+        )
+        for r in shown
+    )
+    finite = [v for b in bars for v in (b.low, b.high) if math.isfinite(v)] + [centre]
+    low, high = min(finite), max(finite)
+    span = high - low if high > low else max(high * 0.1, 0.1)
+    x_range = (max(low - 0.25 * span, 0.0), high + 0.25 * span)
+    top = rows[0]
+    more = f" ({n.count(len(rows) - len(shown))} more not shown)" if len(rows) > len(shown) else ""
+    swing = n.speedup_range(top.speedup_at_low, top.speedup_at_high)
+    title = (
+        phrases("What matters most:", f"{shorten(top.name, 40)} swings it {swing}")
+        if brief
+        else phrases(
+            "What matters most:",
+            "each ticked optimization at its low and high k;",
+            f"{shorten(top.name, 40)} swings it most ({swing}){more}",
+        )
+    )
+    return TornadoView(title, bars, centre, centre_text, x_range)

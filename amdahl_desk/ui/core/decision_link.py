@@ -1,0 +1,224 @@
+"""The ticked plan's odds and the cheapest plan, kept current for the document, never shown for another plan.
+
+The document composes one :class:`DecisionLink`. After every change of the components, the checklist or the
+settings it asks again: the odds (the Monte Carlo of the ticked plan) and the cheapest plan (the search over
+the optimizations with an effort, which a tick does not change). Each runs at once, inside the change, when the
+last one took under :data:`SYNC_SECONDS` (a small profile: no flicker, no wait); otherwise on a thread of its own
+(``core/background``), where a newer request makes an older one stale (the plan search stops at its next
+branch). Until the answer for the profile as it is now comes, :attr:`figures` and :attr:`search` are None and
+the views say they are being computed; the answer is announced as the document's ``changed({DECISION})``.
+Answers are kept by what they depend on, so undo and a tick back show theirs at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+
+from ...model.draws import DEFAULT_SEED, Draws, make_draws
+from ...model.errors import ProfileError
+from ...model.plan_search import PlanSearch, SearchStoppedError, cheapest_plan
+from ...model.profile import Profile
+from ...model.uncertainty import UncertaintyFigures, analyse_uncertainty, has_uncertainty
+from .background import Background, Stale
+from .state import Aspect
+
+if TYPE_CHECKING:
+    from .document import Document
+
+SYNC_SECONDS = 0.004  # a computation that took less than this last time runs inside the change itself
+KEPT = 16  # answers kept per kind: undo, redo and ticking back show theirs at once
+COMPUTING = "computing"  # what a chart is given while the odds of the plan it shows are on their way
+RELEVANT = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS})
+ANNOUNCED = frozenset({Aspect.DECISION})
+ODDS, PLAN = "odds", "plan"
+WHAT = {ODDS: "odds of the plan", PLAN: "cheapest plan"}
+
+
+class _StoppedError(Exception):
+    """A job whose answer is no longer wanted (the background drops it)."""
+
+
+class DecisionLink(QObject):
+    """What the views read: :attr:`figures`, :attr:`search`, and whether each is on its way."""
+
+    def __init__(self, doc: Document) -> None:
+        super().__init__(doc)
+        self.doc = doc
+        self.seed = DEFAULT_SEED
+        self._components = 0  # counts changes of the components: part of every key
+        self._keys: dict[str, Any] = {ODDS: None, PLAN: None}  # what each answer must be of now (None: not wanted)
+        self._answers: dict[str, OrderedDict[Any, Any]] = {ODDS: OrderedDict(), PLAN: OrderedDict()}
+        self._asked: dict[str, Any] = {ODDS: None, PLAN: None}  # the key asked of each thread last
+        self._costs = {ODDS: float("inf"), PLAN: float("inf")}  # seconds the last answer of each took
+        self.errors: dict[str, str] = {}
+        self._draws: tuple[Any, Draws] | None = None  # the common draws of the last key (under _lock)
+        self._lock = threading.RLock()
+        self._work: dict[str, Background] = {}
+        doc.changed.connect(self._changed)
+
+    # -- what the views read -----------------------------------------------------------------------
+    @property
+    def figures(self) -> UncertaintyFigures | None:
+        """The ticked plan's odds for the profile as it is now (None: nothing is uncertain, or still computing)."""
+        found: UncertaintyFigures | None = self._current(ODDS)
+        return found
+
+    @property
+    def search(self) -> PlanSearch | None:
+        """The cheapest plan for the profile as it is now (None: no target or effort, or still searching)."""
+        found: PlanSearch | None = self._current(PLAN)
+        return found
+
+    @property
+    def odds_pending(self) -> bool:
+        return self._pending(ODDS)
+
+    @property
+    def plan_pending(self) -> bool:
+        return self._pending(PLAN)
+
+    @property
+    def busy(self) -> bool:
+        """Whether an answer is still on its way (tests and screenshots wait for this to end)."""
+        return self.odds_pending or self.plan_pending or any(w.busy for w in self._work.values())
+
+    def chart_figures(self) -> UncertaintyFigures | str | None:
+        """For a chart: the figures, :data:`COMPUTING` while they are on their way, None when nothing is uncertain."""
+        return COMPUTING if self.odds_pending else self.figures
+
+    def _current(self, lane: str) -> Any:
+        key = self._keys[lane]
+        return None if key is None else self._answers[lane].get(key)
+
+    def _pending(self, lane: str) -> bool:
+        key = self._keys[lane]
+        return key is not None and key not in self._answers[lane] and lane not in self.errors
+
+    def close(self) -> None:
+        for work in self._work.values():
+            work.close()
+
+    # -- following the document --------------------------------------------------------------------
+    def _changed(self, aspects: frozenset[Aspect]) -> None:
+        if not aspects & RELEVANT:
+            return
+        if Aspect.COMPONENTS in aspects:
+            self._components += 1
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Ask for the answers the profile as it is now needs (a new seed, or after a change)."""
+        doc = self.doc
+        profile, analysis = doc.profile, doc.analysis
+        settings = profile.settings
+        uncertain = analysis is not None and has_uncertainty(profile)
+        planning = (
+            analysis is not None
+            and settings.target_time is not None
+            and any(o.effort is not None for o in profile.optimizations)
+        )
+        if not uncertain and not planning:
+            self._keys = {ODDS: None, PLAN: None}
+            return
+        draws_key = (self._components, tuple(replace(o, enabled=False) for o in profile.optimizations), self.seed)
+        enabled = tuple(o.enabled for o in profile.optimizations)
+        odds_key = (draws_key, enabled, settings.target_time) if uncertain else None
+        plan_key = (draws_key, settings.target_time, settings.plan_confidence) if planning else None
+        self._keys = {ODDS: odds_key, PLAN: plan_key}
+        snapshot: list[Profile] = []
+
+        def copy() -> Profile:  # made once, and only for a thread: the document changes the profile in place
+            if not snapshot:
+                snapshot.append(profile.copy())
+            return snapshot[0]
+
+        assert analysis is not None
+        if odds_key is not None:
+
+            def odds(p: Profile, stop: Callable[[], bool] | None = None) -> UncertaintyFigures:
+                return analyse_uncertainty(p, analysis, draws=self._draws_of(draws_key, p))
+
+            self._ask(ODDS, odds_key, odds, profile, copy)
+        if plan_key is not None and settings.target_time is not None:
+            target, level = settings.target_time, settings.plan_confidence
+
+            def plan(p: Profile, stop: Callable[[], bool] | None = None) -> PlanSearch:
+                try:
+                    return cheapest_plan(p, self._draws_of(draws_key, p), target, level, stop=stop)
+                except SearchStoppedError:
+                    raise _StoppedError from None
+
+            self._ask(PLAN, plan_key, plan, profile, copy)
+
+    def _ask(self, lane: str, key: Any, job: Callable[..., Any], profile: Profile, copy: Callable[[], Profile]) -> None:
+        self.errors.pop(lane, None)
+        answers = self._answers[lane]
+        if key in answers:
+            answers.move_to_end(key)
+            return
+        if self._asked[lane] == key:
+            return  # on its way
+        work = self._work.get(lane)
+        if self._costs[lane] < SYNC_SECONDS and (work is None or not work.busy) and self._lock.acquire(False):
+            try:
+                self._keep(lane, key, *self._timed(job, profile))
+            except Exception as exc:  # noqa: BLE001 - said where the odds are shown; the window goes on
+                self.errors[lane] = str(exc)
+            finally:
+                self._lock.release()
+            return
+        if work is None:
+            work = self._work[lane] = Background(self)
+        self._asked[lane] = key
+        snapshot = copy()
+
+        def run(stale: Stale) -> tuple[Any, float]:
+            if stale():
+                raise _StoppedError
+            try:
+                return self._timed(job, snapshot, stale)
+            except MemoryError:
+                raise ProfileError(f"not enough memory to work out the {WHAT[lane]}") from None
+
+        work.submit(lane, run, lambda found: self._arrived(lane, key, found), lambda why: self._failed(lane, key, why))
+
+    @staticmethod
+    def _timed(job: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+        start = time.perf_counter()
+        found = job(*args)
+        return found, time.perf_counter() - start
+
+    def _keep(self, lane: str, key: Any, found: Any, seconds: float) -> None:
+        self._costs[lane] = seconds
+        answers = self._answers[lane]
+        answers[key] = found
+        while len(answers) > KEPT:
+            answers.popitem(last=False)
+
+    def _arrived(self, lane: str, key: Any, result: tuple[Any, float]) -> None:
+        if self._asked[lane] == key:
+            self._asked[lane] = None
+        self._keep(lane, key, *result)
+        if self._keys[lane] == key:
+            self.doc.changed.emit(ANNOUNCED)
+
+    def _failed(self, lane: str, key: Any, why: str) -> None:
+        if self._asked[lane] == key:
+            self._asked[lane] = None
+        if self._keys[lane] == key:
+            self.errors[lane] = why
+            self.doc.changed.emit(ANNOUNCED)
+
+    def _draws_of(self, key: Any, profile: Profile) -> Draws:
+        """The common draws of ``key`` (both kinds of answer use the same ones), made once."""
+        with self._lock:
+            if self._draws is None or self._draws[0] != key:
+                self._draws = (key, make_draws(profile, self.seed))
+            return self._draws[1]

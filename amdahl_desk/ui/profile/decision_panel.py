@@ -1,0 +1,167 @@
+"""Under the summary: the odds of the ticked plan, what would make the target likelier, and the cheapest plan
+with its Apply plan button (one undo step that ticks exactly that set)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QWidget
+
+from ...model.errors import ProfileError
+from ...model.numbers import ParseError
+from ...model.profile import Settings
+from ...model.values import parse_confidence
+from ...present.decision import DecisionView, decision_view
+from ...present.summary import Tone
+from ...present.tones import TONE_COLOURS
+from ..core.document import Document
+from ..core.layout_fence import FixedHeightHolder
+from ..core.locale_text import locale_numbers
+from ..core.qt_util import locale_decimal
+from .summary_panel import fit_wrapped, lines_needed, set_style
+
+MOST_LINES = 4
+APPLY = "Apply plan"
+APPLIED = "Plan ticked"
+CONFIDENCE_TIP = (
+    'The plan confidence: the probability a plan must reach to count as meeting the target ("80%" or 0.8). The '
+    "cheapest plan is the least effort that meets the target this often"
+)
+_BAD = "QLineEdit { border: 2px solid #c0392b; }"
+
+
+class DecisionPanel(QFrame):
+    """Draws a :class:`~amdahl_desk.present.decision.DecisionView` of the document; hidden when it says nothing."""
+
+    applied = Signal()  # Apply plan ticked the cheapest plan
+
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.setObjectName("decision")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("#decision { background: #f7f9fc; border-top: none; }")
+        grid = QGridLayout(self)
+        grid.setContentsMargins(10, 2, 10, 6)
+        grid.setVerticalSpacing(2)
+        self.odds, self.likelier, self.plan = QLabel(self), QLabel(self), QLabel(self)
+        self._labels = (self.odds, self.likelier, self.plan)
+        self._lines = dict.fromkeys(self._labels, 1)
+        self._texts = ("", "", "")
+        self.holders: dict[QLabel, FixedHeightHolder] = {}
+        for row, (label, caption) in enumerate(zip(self._labels, ("Odds", "", "Plan"), strict=True)):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            label.setFixedHeight(self._height(1))
+            # Fixed heights outside any layout: a new sentence at every edit lays nothing out (see layout_fence).
+            self.holders[label] = FixedHeightHolder(label, self)
+            grid.addWidget(self.holders[label], row, 1)
+            head = QLabel(caption, self)
+            head.setStyleSheet("color: #555; font-weight: bold;")
+            head.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(head, row, 0)
+        grid.setColumnStretch(1, 1)
+        self.apply_button = QPushButton(APPLY, self)
+        self.apply_button.clicked.connect(self.apply_plan)
+        # The plan confidence beside the plan it decides (saved with the profile's settings).
+        self.confidence = QLineEdit(self)
+        self.confidence.setObjectName("plan_confidence")
+        self.confidence.setPlaceholderText("80%")
+        self.confidence.setToolTip(CONFIDENCE_TIP)
+        self.confidence.setFixedWidth(self.fontMetrics().horizontalAdvance("100.0%") + 16)
+        self.confidence.editingFinished.connect(self.set_confidence)
+        self.confidence_label = QLabel("at", self)
+        self.confidence_label.setToolTip(CONFIDENCE_TIP)
+        self.plan_controls = QWidget(self)
+        controls = QHBoxLayout(self.plan_controls)
+        controls.setContentsMargins(0, 0, 0, 0)
+        for w in (self.confidence_label, self.confidence, self.apply_button):
+            controls.addWidget(w)
+        grid.addWidget(self.plan_controls, 2, 2, Qt.AlignmentFlag.AlignTop)
+        self.view = DecisionView()
+        self.setVisible(False)
+
+    def show_decision(self) -> None:
+        """Draw the document's odds and plan as they are now (the window calls this at most once a frame)."""
+        doc, link = self.doc, self.doc.decision
+        self.draw(
+            decision_view(
+                doc.profile,
+                doc.analysis,
+                link.figures,
+                link.search,
+                locale_numbers(),
+                odds_pending=link.odds_pending,
+                plan_pending=link.plan_pending,
+                errors=link.errors,
+            )
+        )
+
+    def draw(self, view: DecisionView) -> None:
+        self.view = view
+        if self.isHidden() == view.shown:
+            self.setVisible(view.shown)
+        for label, sentence in ((self.odds, view.odds), (self.plan, view.plan)):
+            bold = "" if sentence.tone in (Tone.MUTED, Tone.PLAIN) else " font-weight: bold;"
+            set_style(label, f"color: {TONE_COLOURS[sentence.tone]};{bold}")
+        self.holders[self.likelier].setVisible(bool(view.likelier))
+        self.holders[self.plan].setVisible(bool(view.plan.text))
+        self.plan_controls.setVisible(bool(view.plan.text))
+        if not self.confidence.hasFocus():
+            self.confidence.setText(view.confidence)
+            self.confidence.setStyleSheet("")
+        button = self.apply_button
+        button.setVisible(view.apply is not None)
+        button.setEnabled(view.apply is not None and not view.applied)
+        text = APPLIED if view.applied else APPLY
+        if button.text() != text:
+            button.setText(text)
+        button.setToolTip(view.apply_tip)
+        self._texts = (view.odds.text, view.likelier, view.plan.text)
+        self._fit_texts()
+
+    def apply_plan(self) -> None:
+        """Tick exactly the cheapest plan's optimizations, as one undo step."""
+        chosen = self.view.apply
+        if chosen is None:
+            return
+        opts = [replace(o, enabled=j in chosen) for j, o in enumerate(self.doc.profile.optimizations)]
+        try:
+            if self.doc.set_optimizations(opts, "Apply the cheapest plan"):
+                self.applied.emit()
+        except ProfileError:  # the checklist changed under the button: the next redraw offers the new plan
+            return
+
+    def set_confidence(self) -> None:
+        """The typed plan confidence, as one undo step; a refused one is outlined, its reason in the tooltip."""
+        text = self.confidence.text().strip()
+        try:
+            level = parse_confidence(text, locale_decimal()) if text else Settings().plan_confidence
+            if level != self.doc.profile.settings.plan_confidence:
+                self.doc.change_settings("Set plan confidence", plan_confidence=level)
+        except (ParseError, ProfileError) as exc:
+            self.confidence.setStyleSheet(_BAD)
+            self.confidence.setToolTip(str(exc.problems[0].what if isinstance(exc, ProfileError) else exc))
+            return
+        self.confidence.setStyleSheet("")
+        self.confidence.setToolTip(CONFIDENCE_TIP)
+
+    def _height(self, lines: int) -> int:
+        return self.fontMetrics().lineSpacing() * lines + 4
+
+    def _fit_texts(self) -> None:
+        for label, text in zip(self._labels, self._texts, strict=True):
+            lines = min(max(lines_needed(label, text), 1), MOST_LINES)
+            if lines != self._lines[label]:
+                self._lines[label] = lines
+                label.setFixedHeight(self._height(lines))
+                self.holders[label].setFixedHeight(self._height(lines))
+            fit_wrapped(label, text, lines)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_texts()

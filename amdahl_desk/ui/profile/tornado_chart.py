@@ -1,0 +1,93 @@
+"""What matters most: for each ticked optimization with a k range, the plan's speedup at its low and at its high k,
+as bars from the likely plan's speedup; the largest swing on top."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QWidget
+
+from ...present.inputs import ChartInputs
+from ...present.numbers import Numbers
+from ..charts.frame import ChartFrame, set_item_text, set_line_text
+from ..charts.style import INK, SCREEN, Style
+
+if TYPE_CHECKING:
+    from ...present.uncertainty_charts import TornadoView
+
+LOW, HIGH = "#d9822b", "#1f5fa8"  # as present/uncertainty_charts.py names them in the legend
+HEIGHT = 0.6
+
+
+class TornadoChart(ChartFrame["TornadoView"]):
+    """Two bars a row, from the centre line to the speedup at low k and at high k, each end's speedup beside it."""
+
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
+        item = self.plot
+        item.showGrid(x=True, y=False, alpha=0.15)
+        self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=HEIGHT)
+        item.addItem(self.bars)
+        self._brushes = (pg.mkBrush(QColor(LOW)), pg.mkBrush(QColor(HIGH)))
+        self._pen = pg.mkPen("w", width=style.size(0.5))
+        self.centre = self.marker_line(90, INK, Qt.PenStyle.DashLine, 0.97, (0.5, 0))
+        self.labels: list[pg.TextItem] = []
+        self.note = pg.TextItem(color=INK, anchor=(0.5, 0.5))
+        self.note.setFont(style.font(0.95))
+        item.addItem(self.note, ignoreBounds=True)
+        item.getAxis("left").setTickFont(style.font(0.95))
+
+    def view(self, inputs: ChartInputs, n: Numbers) -> TornadoView:
+        from ...present.uncertainty_charts import tornado  # the draws' module loads with the first range
+
+        return tornado(inputs, n, self.brief)
+
+    def _label(self, i: int) -> pg.TextItem:
+        while len(self.labels) <= i:
+            t = pg.TextItem(color=INK)
+            t.setFont(self.chart_style.font(0.9))
+            self.plot.addItem(t, ignoreBounds=True)
+            self.labels.append(t)
+        return self.labels[i]
+
+    def draw(self, view: TornadoView) -> None:
+        self.set_title(view.title)
+        self.set_legend(view.legend)
+        self.axis_label("bottom", view.x_axis)
+        rows = len(view.bars)
+        x0: list[float] = []
+        y: list[float] = []
+        width: list[float] = []
+        brushes: list[pg.QtGui.QBrush] = []
+        texts: list[tuple[str, float, float, tuple[float, float]]] = []
+        for i, bar in enumerate(view.bars):
+            row_y = float(rows - 1 - i)  # the largest swing on top
+            for value, text, brush in (
+                (bar.low, bar.low_text, self._brushes[0]),
+                (bar.high, bar.high_text, self._brushes[1]),
+            ):
+                x0.append(min(view.centre, value))
+                y.append(row_y)
+                width.append(abs(value - view.centre))
+                brushes.append(brush)
+                texts.append((text, value, row_y, (1.0, 0.5) if value < view.centre else (0.0, 0.5)))
+        if x0:
+            self.bars.setOpts(x0=x0, y=y, width=width, height=HEIGHT, brushes=brushes, pens=[self._pen] * len(x0))
+        else:  # (pyqtgraph 0.14 fails on an empty pens list)
+            self.bars.setOpts(x0=[], y=[], width=[], height=HEIGHT)
+        self.set_ticks("left", [(float(rows - 1 - i), bar.name) for i, bar in enumerate(view.bars)] or [(0.0, "")])
+        for i, (text, x, row_y, anchor) in enumerate(texts):
+            label = self._label(i)
+            label.setAnchor(anchor)
+            set_item_text(label, text)
+            label.setPos(x, row_y)
+        for label in self.labels[len(texts) :]:
+            set_item_text(label, "")
+        self.centre.setPos(view.centre)
+        set_line_text(self.centre, view.centre_text)
+        self.set_ranges(view.x_range, (-0.6, max(rows, 1) - 0.4 + 0.5))
+        set_item_text(self.note, view.note)
+        self.note.setPos((view.x_range[0] + view.x_range[1]) / 2, 0.0)
