@@ -103,6 +103,11 @@ class MainWindow(QMainWindow):
         self.table = ComponentTableView(self.component_model)
         self.optimization_model = OptimizationTableModel(self.doc)
         self.optimizations = OptimizationPanel(self.optimization_model)
+        # One Ranges switch for k's and the times' ranges alike: pressed (the checklist's button, the View menu), it
+        # shows the times' columns too; a profile's own estimates show only the checklist's.
+        estimates = self.optimizations.estimates
+        estimates.button.clicked.connect(lambda: self.table.show_ranges(estimates.shown))
+        estimates.toggle_action.triggered.connect(lambda: self.table.show_ranges(estimates.shown))
         self.optimizations.selected_components = self._selected_component_names
         self.settings_panel = SettingsPanel(self.doc)
         self.redraws = RedrawScheduler(self.doc, self)

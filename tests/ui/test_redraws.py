@@ -45,7 +45,16 @@ def test_a_burst_of_k_changes_redraws_once_and_only_what_depends_on_k(window, qt
         pass
     # scaling and cost never read the optimizations; the load chart does (the service time after the plan)
     # the critical path follows the plan too (hidden: no trace here, drawn only if its tab is ever shown)
-    expected = {"breakdown": 1, "speedup": 1, "scaling": 0, "load": 1, "cost": 0, "critical_path": 1, "distribution": 1}
+    expected = {
+        "breakdown": 1,
+        "speedup": 1,
+        "scaling": 0,
+        "load": 1,
+        "cost": 0,
+        "critical_path": 1,
+        "distribution": 1,
+        "tornado": 1,
+    }
     assert redrawn(window, counts) == expected
     k = window.doc.profile.optimizations[0].speedup
     assert k == 55  # the last position, snapped to two digits
@@ -57,7 +66,16 @@ def test_selecting_another_optimization_redraws_only_the_speedup_chart(window, q
     counts = count_redraws(window)
     window.optimizations.select_row(2)
     window.drawn()
-    expected = {"breakdown": 0, "speedup": 1, "scaling": 0, "load": 0, "cost": 0, "critical_path": 0, "distribution": 0}
+    expected = {
+        "breakdown": 0,
+        "speedup": 1,
+        "scaling": 0,
+        "load": 0,
+        "cost": 0,
+        "critical_path": 0,
+        "distribution": 0,
+        "tornado": 0,
+    }
     assert redrawn(window, counts) == expected
     assert "Kernel fusion" in window.speedup.title
 
@@ -67,7 +85,16 @@ def test_a_settings_change_leaves_the_speedup_chart_alone(window, qtbot):
     window.settings_panel.max_gpus.setValue(64)
     window.settings_panel.max_gpus.editingFinished.emit()
     window.drawn()
-    expected = {"breakdown": 1, "speedup": 0, "scaling": 1, "load": 1, "cost": 1, "critical_path": 0, "distribution": 1}
+    expected = {
+        "breakdown": 1,
+        "speedup": 0,
+        "scaling": 1,
+        "load": 1,
+        "cost": 1,
+        "critical_path": 0,
+        "distribution": 1,
+        "tornado": 0,
+    }
     assert redrawn(window, counts) == expected
 
 
@@ -78,7 +105,8 @@ def test_one_registry_for_menus_dialog_and_command_line(window):
     copy_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "E&xport")
     copy_chart = next(a.menu() for a in copy_menu.actions() if a.menu() is not None)
     assert [a.text() for a in copy_chart.actions()] == [
-        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling", "critical_path", "distribution", "load", "cost")
+        CHART_TITLES[k]
+        for k in ("breakdown", "speedup", "scaling", "critical_path", "distribution", "tornado", "load", "cost")
     ]
     from amdahl_desk.ui.charts.export_dialog import ExportDialog
 

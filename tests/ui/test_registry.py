@@ -46,7 +46,8 @@ def test_menus_and_the_export_dialog_select_by_source(window, monkeypatch):
     from amdahl_desk.ui.charts.export_dialog import ExportDialog
 
     assert menu(window, "E&xport", "Copy C&hart Image") == [
-        CHART_TITLES[k] for k in ("breakdown", "speedup", "scaling", "critical_path", "distribution", "load", "cost")
+        CHART_TITLES[k]
+        for k in ("breakdown", "speedup", "scaling", "critical_path", "distribution", "tornado", "load", "cost")
     ]
     assert menu(window, "E&xport", "Copy Measured Chart I&mage") == [CHART_TITLES[k] for k in MEASURED_CHARTS]
     offered = []

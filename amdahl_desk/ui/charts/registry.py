@@ -170,7 +170,6 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "tornado",
         "What matters most (speedup at each low and high k)",
         frozenset({COMPONENTS, OPTIMIZATIONS}),  # exact closed forms: no draws
-        on_screen=False,  # a seventh tab did not fit beside the others at 1600 px; the summary says its top swing
         tab="What matters",
         shown_when=has_ranges,
     ),

@@ -21,10 +21,13 @@ from ..core.document import Aspect, Document
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES
 
-NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES, ON_PATH, SLACK, K_MOVES = COLUMNS = range(11)
+NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES, ON_PATH, SLACK, K_MOVES, TIME_LOW, TIME_HIGH = (
+    COLUMNS
+) = range(13)
 PATH_COLUMNS = (ON_PATH, SLACK, K_MOVES)  # on the trace's critical path: a trace-based profile only
-NUMBER_COLUMNS = frozenset({TIME, SHARE, NEW_TIME, *PATH_COLUMNS})
-EDITABLE = {NAME, TIME, SCALING, GROUP, OBJECTIVES, NOTES}
+RANGE_COLUMNS = (TIME_LOW, TIME_HIGH)  # a time's range: shown with ranges (an import's step spread, typed ones)
+NUMBER_COLUMNS = frozenset({TIME, SHARE, NEW_TIME, *PATH_COLUMNS, *RANGE_COLUMNS})
+EDITABLE = {NAME, TIME, SCALING, GROUP, OBJECTIVES, NOTES, TIME_LOW, TIME_HIGH}
 SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
 ModelIndex = QModelIndex | QPersistentModelIndex
 # Bound once: data() runs for every role of every cell painted, and each Qt.X.Y lookup costs 0.2 µs.
@@ -75,7 +78,7 @@ class ComponentTableModel(QAbstractTableModel):
         doc.componentsReordered.connect(self._reordered)
         doc.profileReset.connect(self._reset)
         doc.subscribe(FIGURES, self._computed_changed)
-        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, K_MOVES))
+        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, TIME_HIGH))
         self._paths: tuple[TraceFigures, object, dict[str, tuple[str, str, str]]] | None = None
         doc.subscribe({Aspect.TRACE}, self._paths_changed)
 
@@ -111,6 +114,8 @@ class ComponentTableModel(QAbstractTableModel):
                 f"On path ({unit})",
                 f"Slack ({unit})",
                 "Moves (at k)",
+                f"Time low ({unit})",
+                f"Time high ({unit})",
             ][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return _HEADER_TIPS[section].replace("{unit}", unit)
@@ -133,6 +138,9 @@ class ComponentTableModel(QAbstractTableModel):
         if role in (_DISPLAY, _EDIT):
             if role == _EDIT and col in (TIME, SCALING):  # what an editor starts from: the plain value
                 return repr_number(comp.time) if col == TIME else comp.scaling.value
+            if role == _EDIT and col in RANGE_COLUMNS:
+                bound = comp.time_low if col == TIME_LOW else comp.time_high
+                return "" if bound is None else repr_number(bound)
             return self._text(comp, row, col, a)
         if role == _ALIGN:
             return _RIGHT if col in NUMBER_COLUMNS else None
@@ -174,6 +182,9 @@ class ComponentTableModel(QAbstractTableModel):
             return objectives_text(comp.objectives)
         if col in PATH_COLUMNS:
             return self._path_texts(comp)[col - ON_PATH]
+        if col in RANGE_COLUMNS:
+            bound = comp.time_low if col == TIME_LOW else comp.time_high
+            return "" if bound is None else time_cell(bound)
         return comp.notes
 
     def _path_texts(self, comp: Component) -> tuple[str, str, str]:
@@ -215,7 +226,7 @@ class ComponentTableModel(QAbstractTableModel):
             changes, added = self._parse(edits)
             self.doc.edit_components(changes, text, added, cell=(edits[0][0], edits[0][1]) if len(edits) == 1 else None)
         except (CellError, ProfileError) as exc:
-            column = {"name": NAME, "objectives": OBJECTIVES}
+            column = {"name": NAME, "objectives": OBJECTIVES, "time_low": TIME_LOW, "time_high": TIME_HIGH}
             refuse_edit(self.editRejected, edits, exc, lambda f: column.get(f or "", TIME), self._takes, self.header)
             return False
         self.editAccepted.emit()
@@ -279,6 +290,9 @@ class ComponentTableModel(QAbstractTableModel):
                 return comp._replace(objectives=parse_objectives(value))
             if col == NOTES:
                 return comp._replace(notes=value)
+            if col in RANGE_COLUMNS:  # empty: no range on that side
+                bound = parse_time(value, self.doc.unit, locale_decimal()) if value.strip() else None
+                return comp._replace(time_low=bound) if col == TIME_LOW else comp._replace(time_high=bound)
         except ParseError as exc:
             raise CellError(row, col, str(exc)) from None
         return comp
@@ -373,4 +387,6 @@ _HEADER_TIPS = [
     'The objectives this component belongs to, separated by ";" (TTFT; End to end). End to end holds every one',
     "Free notes",
     *COMPONENT_TIPS,
+    "The fastest this time is measured or expected to be, in {unit} (an import: the fastest step). Empty: no range",
+    "The slowest this time is measured or expected to be, in {unit} (an import: the slowest step). Empty: no range",
 ]

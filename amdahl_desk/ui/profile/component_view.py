@@ -39,10 +39,13 @@ from .component_table import (
     NOTES,
     OBJECTIVES,
     PATH_COLUMNS,
+    RANGE_COLUMNS,
     SCALING,
     SHARE,
     SHARE_ROLE,
     TIME,
+    TIME_HIGH,
+    TIME_LOW,
     ComponentTableModel,
 )
 
@@ -99,6 +102,12 @@ class ComponentTableView(RefusingTableView):
         for col in PATH_COLUMNS:
             self.setColumnHidden(col, True)
         model.doc.changed.connect(self._show_path_columns)
+        # A time's range (Time low, Time high): shown with a profile that has ranges, or when asked for (the
+        # checklist's Ranges button, View → Ranges and Effort Columns).
+        self.ranges_asked = False
+        model.doc.changed.connect(self._show_ranges_if_used)
+        model.doc.profileReset.connect(lambda: self.show_ranges(False))  # another profile: its own ranges decide
+        self._show_ranges_if_used()
         self.fit_columns()
 
     def start_here(self) -> None:
@@ -132,6 +141,21 @@ class ComponentTableView(RefusingTableView):
         if self.isColumnHidden(OBJECTIVES) == used:
             self.setColumnHidden(OBJECTIVES, not used)
             self.columns.share_room()
+
+    def show_ranges(self, asked: bool) -> None:
+        """Show the time ranges' columns (asked) or leave them to whether the profile has ranges."""
+        self.ranges_asked = asked
+        self._show_ranges_if_used()
+
+    def _show_ranges_if_used(self, aspects: frozenset[Aspect] | None = None) -> None:
+        if aspects is not None and Aspect.COMPONENTS not in aspects:
+            return
+        comps = self.table.components
+        shown = self.ranges_asked or any(c.time_low is not None or c.time_high is not None for c in comps)
+        if self.isColumnHidden(RANGE_COLUMNS[0]) == shown:
+            for col in RANGE_COLUMNS:
+                self.setColumnHidden(col, not shown)
+            self.fit_columns()
 
     def _show_path_columns(self, aspects: frozenset[Aspect]) -> None:
         shown = trace_based(self.table.doc.trace.figures)
@@ -318,16 +342,25 @@ class ComponentTableView(RefusingTableView):
             "group": GROUP,
             "objectives": OBJECTIVES,
             "notes": NOTES,
+            "time_low": TIME_LOW,
+            "time_high": TIME_HIGH,
         }
-        width = NOTES + 1 - left
+        width = TIME_HIGH + 1 - left
         result = []
         for row in block[1:]:
             out = [""] * width
             for fld, src in cols.items():
+                if fld not in ours:  # a column the table has not (Scaling guessed): left out
+                    continue
                 dest = ours[fld] - left
                 if 0 <= dest < width and src < len(row):
                     value = row[src]
-                    if fld == "time" and unit is not None and value.strip() and value.strip()[-1].isdigit():
+                    if (
+                        fld in ("time", "time_low", "time_high")
+                        and unit is not None
+                        and value.strip()
+                        and value.strip()[-1].isdigit()
+                    ):
                         value = f"{value} {unit.value}"
                     out[dest] = value
             result.append(out)
