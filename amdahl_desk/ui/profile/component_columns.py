@@ -13,6 +13,7 @@ from .component_table import (
     NOTES,
     OBJECTIVES,
     PATH_COLUMNS,
+    RANGE_COLUMNS,
     SCALING,
     SHARE,
     TIME,
@@ -20,7 +21,7 @@ from .component_table import (
 )
 
 HEADER_PAD = 8  # room to spare beside a header's own margins (a bold or styled header is wider)
-NUMBERS = (TIME, SHARE, NEW_TIME, *PATH_COLUMNS)  # never elided: a cut number is a different number
+NUMBERS = (TIME, SHARE, NEW_TIME, *PATH_COLUMNS, *RANGE_COLUMNS)  # never elided: a cut number is a different number
 # Widest a text column grows to fit its content before it elides (names stretch instead).
 TEXT_CAP = {SCALING: 200, GROUP: 140, OBJECTIVES: 180, NOTES: 260}
 NAME_CAP = 320
