@@ -136,11 +136,11 @@ class ResultsPane(QSplitter):
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
     def answer_height(self, window_height: int) -> int:
-        """The height the answer's content asks for, from a sixth of the window up to 55% of it, leaving each row
+        """The height the answer's content asks for, from a tenth of the window up to 55% of it, leaving each row
         of charts at least CHARTS_NEED pixels (beyond that the answer scrolls)."""
         rows = 1 if self._narrow(window_height) else 2
         most = min(int(window_height * 0.55), window_height - FRAME - rows * CHARTS_NEED)
-        return max(int(window_height * 0.17), min(self.answer_need(), most))
+        return max(int(window_height * 0.1), min(self.answer_need(), most))
 
     def answer_need(self) -> int:
         """The answer's height at its width, whole: the sentences wrapped, the objectives table's rows."""

@@ -1,4 +1,4 @@
-"""Every worked number in the domain lessons (../shared/domain/), as the model computes it."""
+"""Every worked number in the domain lessons of Amdahl's law the project is built on, as the model computes it."""
 
 import pytest
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit
 
+from amdahl_desk.ui.core.qt_util import settle_layout
 from amdahl_desk.ui.profile.component_table import NAME, TIME
 
 pytestmark = pytest.mark.gui
@@ -37,9 +38,9 @@ class TestRefusalAtTheCell:
         assert view.viewport().rect().contains(message.geometry())
         editor = view.focusWidget()
         assert isinstance(editor, QLineEdit) and editor.text() == "fast"
-        # It stays while the editor is open (no timer takes it away) ...
-        qtbot.wait(50)
-        assert message.isVisible()
+        # It stays while the editor is open (no timer of its own takes it away) ...
+        settle_layout()
+        assert message.isVisible() and not [t for t in message.findChildren(QTimer) if t.isActive()]
         # ... and goes with the editor.
         qtbot.keyClick(editor, Qt.Key.Key_Escape)
         qtbot.waitUntil(lambda: not message.isVisible())
@@ -91,8 +92,9 @@ class TestRefusalAtTheCell:
         assert message.text() == view.last_rejection and message.text()
         cell = view.visualRect(view.model().index(0, VALUE))
         assert message.geometry().top() in (cell.bottom() + 2, cell.top() - message.height() - 2)
-        qtbot.wait(50)
+        settle_layout()
         assert message.isVisible()  # no timer takes it away while the editor is open
+        assert not [t for t in message.findChildren(QTimer) if t.isActive()]
         editor = view.focusWidget()
         assert isinstance(editor, QLineEdit) and editor.text() == "fast"
         qtbot.keyClick(editor, Qt.Key.Key_Escape)
