@@ -319,3 +319,30 @@ def test_bad_file_through_the_real_dialog(qtbot, tmp_path, example, monkeypatch)
     assert shown == [("Cannot open profile", shown[0][1])]
     assert shown[0][1].startswith("broken.xlsx: the workbook is damaged or truncated")
     assert win.doc.profile == before and win.files.imported_from.name == "training-iteration.xlsx"
+
+
+def test_a_trace_given_at_start_is_imported(tmp_path):
+    """``amdahl-desk TRACE`` imports it, as a dropped trace is: the screenshot shows the imported profile (the
+    preview's first choices), not a refusal that a trace is no workbook."""
+    trace = Path(__file__).resolve().parents[1] / "fixtures" / "real_traces" / "kineto_1gpu_ns_timestamps.json.gz"
+    shot = tmp_path / "trace.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", AMDAHL_DESK_CONFIG_DIR=str(tmp_path / "cfg"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "amdahl_desk", str(trace), "--screenshot", str(shot), "--size", "1280x800"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+    )
+    assert proc.returncode == 0 and "not an xlsx" not in proc.stderr, proc.stderr
+    assert shot.stat().st_size > 10_000
+
+
+def test_a_trace_imported_at_once_becomes_the_document_as_one_undo_step(window, qtbot):
+    trace = Path(__file__).resolve().parents[1] / "fixtures" / "real_traces" / "kineto_1gpu_ns_timestamps.json.gz"
+    before = [c.name for c in window.doc.profile.components]
+    assert window.trace_import.import_at_once(trace)
+    names = [c.name for c in window.doc.profile.components]
+    assert "## backward ##" in names and "kineto_1gpu_ns_timestamps" in window.doc.profile.settings.boundary
+    window.undo_action.trigger()
+    assert [c.name for c in window.doc.profile.components] == before
