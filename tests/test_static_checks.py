@@ -15,7 +15,7 @@ def tool(name: str) -> str:
     beside = Path(sys.executable).parent / name
     found = str(beside) if beside.exists() else shutil.which(name)
     if found is None:
-        pytest.fail(f"{name} is not installed; it comes with the test extras: pip install -e '.[test]'")
+        pytest.fail(f"{name} is not installed; it comes with the test outcomes: pip install -e '.[test]'")
     return found
 
 

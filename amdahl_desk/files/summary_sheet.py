@@ -13,8 +13,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ..model.analysis import Analysis
-from ..model.extras import profile_extras
 from ..model.fit import fit_measurements
+from ..model.outcomes import profile_outcomes
 from ..model.profile import Profile, Scaling
 from ..present.report import headline, target_sentence
 from ..present.sections import PERCENT, SPEEDUP, Row, Section, sections
@@ -119,7 +119,7 @@ def write_summary(out: Book, profile: Profile, a: Analysis) -> None:
         if profile.measurements is not None and profile.measurements.rows
         else None
     )
-    for section in sections(profile, a, profile_extras(profile, a), fit):
+    for section in sections(profile, a, profile_outcomes(profile, a), fit):
         _section(out, ws, rows, section)
         rows.skip()
     header_row, last_row = _scaling_table(out, ws, rows, profile, a)

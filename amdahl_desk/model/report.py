@@ -8,10 +8,10 @@ from operator import itemgetter
 from typing import Any
 
 from .analysis import Analysis, ScalingFigures
-from .extras import Extras, profile_extras
 from .load_settings import SETTING_ROWS
+from .outcomes import Outcomes, profile_outcomes
 from .profile import Profile, Scaling
-from .report_extras import add_cost_to_points, cost_json, load_json, objectives_json
+from .report_outcomes import add_cost_to_points, cost_json, load_json, objectives_json
 
 
 def _num(value: float | None) -> float | None:
@@ -77,19 +77,19 @@ def to_json_dict(
     profile: Profile,
     analysis: Analysis,
     file_warnings: Iterable[object] = (),
-    extras: Extras | None = None,
+    outcomes: Outcomes | None = None,
     component_rows: ComponentRows = component_dicts,
 ) -> dict[str, Any]:
     """The analysis as plain data; times in ``profile.unit``; infinite ceilings are ``None``.
 
     ``file_warnings`` (what reading the file found, each placed at its cell) come first in ``warnings``,
-    then the analysis's own. ``extras`` (objectives, load, cost) is computed from the profile when not given.
+    then the analysis's own. ``outcomes`` (objectives, load, cost) is computed from the profile when not given.
     ``component_rows`` makes the ``components`` entries from the columns of :data:`COMPONENT_FIELDS`
     (an encoder may give objects it writes faster than dictionaries, with the same fields in the same
     order; scalings come as :class:`Scaling` members, whose value is the contract's text).
     """
-    if extras is None:
-        extras = profile_extras(profile, analysis)
+    if outcomes is None:
+        outcomes = profile_outcomes(profile, analysis)
     figs = analysis.optimizations
     comps = profile.components
     # Column by column, from plain lists: 50,000 components would spend longer in numpy scalars and in
@@ -138,12 +138,12 @@ def to_json_dict(
             ],
         },
         "scaling": scaling_dict(analysis.scaling),
-        "warnings": [str(w) for w in file_warnings] + list(analysis.warnings) + extras_warnings(extras),
-        "objectives": objectives_json(extras.objectives),
-        "load": load_json(extras.load, profile.settings),
-        "cost": cost_json(extras.cost),
+        "warnings": [str(w) for w in file_warnings] + list(analysis.warnings) + outcomes_warnings(outcomes),
+        "objectives": objectives_json(outcomes.objectives),
+        "load": load_json(outcomes.load, profile.settings),
+        "cost": cost_json(outcomes.cost),
     }
-    result["scaling"]["points"] = add_cost_to_points(result["scaling"]["points"], extras.cost)
+    result["scaling"]["points"] = add_cost_to_points(result["scaling"]["points"], outcomes.cost)
     if analysis.target is not None:
         t = analysis.target
         result["target"] = {
@@ -159,8 +159,8 @@ def to_json_dict(
 _SETTING_LABELS = {row.field: row.label for row in SETTING_ROWS}
 
 
-def extras_warnings(extras: Extras) -> list[str]:
+def outcomes_warnings(outcomes: Outcomes) -> list[str]:
     """The notes of the load and cost settings, each after its Settings label (objective notes come from the file)."""
     return [
-        f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in extras.notes if n.table == "settings"
+        f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in outcomes.notes if n.table == "settings"
     ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model.extras import Extras
+from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from .cost import cost_sentence
 from .load import load_sentence, max_rate_sentence, plan_phrase
@@ -28,17 +28,17 @@ class DetailsView:
         return not (self.cells or self.load or self.cost)
 
 
-def details(profile: Profile, extras: Extras | None, n: Numbers = POINT) -> DetailsView:
-    """What ``extras`` (objectives, load and cost of ``profile``) add to the answer."""
-    if extras is None:
+def details(profile: Profile, outcomes: Outcomes | None, n: Numbers = POINT) -> DetailsView:
+    """What ``outcomes`` (objectives, load and cost of ``profile``) add to the answer."""
+    if outcomes is None:
         return DetailsView()
     cells: tuple[tuple[str, ...], ...] = ()
     met: tuple[bool | None, ...] = ()
-    if len(extras.objectives) > 1:
-        cells = tuple(tuple(row) for row in objective_cells(extras.table, n))
-        met = tuple(r.target_met for r in extras.table.rows)
-    load = extras.load
-    cost = extras.cost
+    if len(outcomes.objectives) > 1:
+        cells = tuple(tuple(row) for row in objective_cells(outcomes.table, n))
+        met = tuple(r.target_met for r in outcomes.table.rows)
+    load = outcomes.load
+    cost = outcomes.cost
     return DetailsView(
         cells,
         met,

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
 from ..model.comparison import Comparison
-from ..model.extras import Extras
 from ..model.fit import FitResult
+from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from .colours import ComponentColours
 from .trace_plan import TraceFigures
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the odds' module loads numpy's random and the PERT tables: 
 @dataclass(frozen=True)
 class ChartInputs:
     """Which part a chart needs, its registry entry's source says. ``colours`` is the document's (None: a fresh
-    one, as an export from the command line has); ``extras`` the objectives, load and cost when already
+    one, as an export from the command line has); ``outcomes`` the objectives, load and cost when already
     computed (None: computed by the view that needs them)."""
 
     profile: Profile
@@ -29,7 +29,7 @@ class ChartInputs:
     fit: FitResult | None = None  # the measured runs' fits
     comparison: Comparison | None = None  # the document (before) against a profile measured after
     colours: ComponentColours | None = None
-    extras: Extras | None = None
+    outcomes: Outcomes | None = None
     # The ticked plan's odds as the window computed them; a str: why they are not there yet (being computed);
     # None: the chart computes them itself (an export from the command line).
     uncertainty: UncertaintyFigures | str | None = None

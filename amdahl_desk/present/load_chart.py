@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.extras import profile_extras
 from ..model.laws import FloatArray
 from ..model.load_view import load_curve
+from ..model.outcomes import profile_outcomes
 from .chart_parts import LegendEntry, Mark, Series
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
@@ -59,8 +59,8 @@ def load_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
     profile, analysis = inputs.profile, inputs.analysis
     if analysis is None:
         return LoadView("Latency against load — no data")
-    extras = inputs.extras if inputs.extras is not None else profile_extras(profile, analysis)
-    load = extras.load
+    outcomes = inputs.outcomes if inputs.outcomes is not None else profile_outcomes(profile, analysis)
+    load = outcomes.load
     if load is None:
         return LoadView("Latency against load — set an arrival rate (Objectives, load and cost)")
     unit = profile.unit

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..model.extras import Extras
 from ..model.objective_table import ObjectiveTable
 from ..model.objectives import ObjectiveFigures
+from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from .numbers import POINT, Numbers
 
@@ -55,13 +55,13 @@ def objective_sentence(objective: ObjectiveFigures, profile: Profile, n: Numbers
 
 
 def objective_caption(
-    objective: ObjectiveFigures, profile: Profile, extras: Extras | None, n: Numbers = POINT
+    objective: ObjectiveFigures, profile: Profile, outcomes: Outcomes | None, n: Numbers = POINT
 ) -> tuple[str, str]:
     """The headline's caption and sentence for an objective other than End to end, with each enabled
     optimization seen by every objective ("Faster decode: 1.43× end to end, 1× TTFT, 1.69× ITL")."""
     across = []
-    if extras is not None:
-        across = [across_objectives(profile, extras.objectives, i, n) for i in extras.table.optimization_rows]
+    if outcomes is not None:
+        across = [across_objectives(profile, outcomes.objectives, i, n) for i in outcomes.table.optimization_rows]
     return f"{objective.name} speedup", " ".join(
         [objective_sentence(objective, profile, n), *(a + "." for a in across)]
     )

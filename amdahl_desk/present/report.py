@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..model.analysis import Analysis
-from ..model.extras import Extras, profile_extras
+from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile
-from ..model.report import extras_warnings
+from ..model.report import outcomes_warnings
 from .cost import cost_sentence, step_sentence
 from .load import load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
 from .objectives import objective_cells
 
 
-def extras_text(profile: Profile, extras: Extras, n: Numbers = POINT) -> list[str]:
+def outcomes_text(profile: Profile, outcomes: Outcomes, n: Numbers = POINT) -> list[str]:
     """The objectives table (when there is more than End to end), the load and max-rate sentences, the cost."""
     lines: list[str] = []
-    table = extras.table
+    table = outcomes.table
     if len(table.rows) > 1:
         cells = objective_cells(table, n)
         widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
@@ -29,7 +29,7 @@ def extras_text(profile: Profile, extras: Extras, n: Numbers = POINT) -> list[st
                     v.ljust(w) if c == 0 else v.rjust(w) for c, (v, w) in enumerate(zip(row, widths, strict=True))
                 )
             )
-        for o in extras.objectives:
+        for o in outcomes.objectives:
             if o.target is not None and not o.is_end_to_end:
                 met = "met by the plan" if o.target.met_by_plan else "not met by the plan"
                 lines.append(
@@ -37,13 +37,13 @@ def extras_text(profile: Profile, extras: Extras, n: Numbers = POINT) -> list[st
                     f"({n.time(o.baseline_total, profile.unit)} → {n.time(o.new_total, profile.unit)})."
                 )
         lines.append("")
-    if extras.load is not None:
-        lines.append(load_sentence(extras.load, plan_phrase(profile), n))
-        more = max_rate_sentence(extras.load, n)
+    if outcomes.load is not None:
+        lines.append(load_sentence(outcomes.load, plan_phrase(profile), n))
+        more = max_rate_sentence(outcomes.load, n)
         if more:
             lines.append(more)
         lines.append("")
-    cost = extras.cost
+    cost = outcomes.cost
     if cost.priced:  # without a price, GPU-hours alone would be noise in every older report
         lines.append(cost_sentence(cost, profile.unit, n))
         doubling = [s for s in cost.steps if s.is_doubling]
@@ -120,7 +120,7 @@ def target_sentence(profile: Profile, analysis: Analysis, n: Numbers = POINT) ->
 def report_text(
     profile: Profile,
     analysis: Analysis,
-    extras: Extras | None = None,
+    outcomes: Outcomes | None = None,
     n: Numbers = POINT,
     uncertainty: Sequence[str] = (),
 ) -> str:
@@ -128,8 +128,8 @@ def report_text(
     then each objective, the loaded service and the cost when the profile has them. ``uncertainty``: the lines
     about the plan under uncertainty and the cheapest plan (:func:`~amdahl_desk.present.uncertainty.report_lines`),
     after the target."""
-    if extras is None:
-        extras = profile_extras(profile, analysis)
+    if outcomes is None:
+        outcomes = profile_outcomes(profile, analysis)
     unit = profile.unit
     total = analysis.baseline_total
     lines: list[str] = []
@@ -182,8 +182,8 @@ def report_text(
         )
     )
     lines.append("")
-    lines.extend(extras_text(profile, extras, n))
-    for w in [*analysis.warnings, *extras_warnings(extras)]:
+    lines.extend(outcomes_text(profile, outcomes, n))
+    for w in [*analysis.warnings, *outcomes_warnings(outcomes)]:
         lines.append(f"Note: {n.message(w)}")
     lines.append("Next: build it, then measure again — the bottleneck moves.")
     return "\n".join(lines)

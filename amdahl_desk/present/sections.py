@@ -14,10 +14,10 @@ import numpy as np
 
 from ..model.analysis import Analysis, TargetFigures
 from ..model.cost import CostFigures
-from ..model.extras import Extras
 from ..model.fit import FitResult
 from ..model.fit_text import notes_for, profile_comparison
 from ..model.objectives import ObjectiveFigures
+from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from ..model.queueing import Criterion, LoadFigures, QueueFigures
 from ..model.units import TimeUnit
@@ -176,15 +176,15 @@ def fit_section(
 
 
 def sections(
-    profile: Profile, analysis: Analysis, extras: Extras, fit: FitResult | None = None, n: Numbers = POINT
+    profile: Profile, analysis: Analysis, outcomes: Outcomes, fit: FitResult | None = None, n: Numbers = POINT
 ) -> tuple[Section, ...]:
     """Objectives, load (with an arrival rate), cost (with a price, as the window shows it) and the measured
     runs' fits (with runs)."""
-    out = [objectives_section(profile, extras.objectives, n)]
-    if extras.load is not None:
-        out.append(load_section(profile, extras.load, n))
-    if extras.cost.priced:  # without a price, GPU-hours alone say little (the window and the report agree)
-        out.append(cost_section(profile, extras.cost, n))
+    out = [objectives_section(profile, outcomes.objectives, n)]
+    if outcomes.load is not None:
+        out.append(load_section(profile, outcomes.load, n))
+    if outcomes.cost.priced:  # without a price, GPU-hours alone say little (the window and the report agree)
+        out.append(cost_section(profile, outcomes.cost, n))
     if fit is not None and len(fit.measurements):
         scaling = analysis.scaling
         out.append(fit_section(fit, scaling.parallel_fraction, float(scaling.baseline_gpus), n))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.analysis import Analysis
-from ..model.extras import Extras
 from ..model.objectives import ObjectiveFigures
+from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from .numbers import POINT, Numbers
 from .objectives import objective_caption
@@ -73,13 +73,13 @@ def summary(
     *,
     error: str | None = None,
     objective: ObjectiveFigures | None = None,
-    extras: Extras | None = None,
+    outcomes: Outcomes | None = None,
     notes: tuple[str, ...] = (),
     trace: TraceFigures | None = None,
     whole: Analysis | None = None,
 ) -> SummaryView:
     """The summary of ``analysis`` (already seen through ``objective`` when one other than End to end is chosen;
-    ``extras`` then gives the other objectives' view of each optimization); ``error`` says why there is none.
+    ``outcomes`` then gives the other objectives' view of each optimization); ``error`` says why there is none.
     ``notes`` are the document's own (a total row that did not add up), after the analysis' warnings; ``trace``
     what the window knows of the profile's trace, compared with the end-to-end analysis ``whole`` (default:
     ``analysis``)."""
@@ -99,7 +99,7 @@ def summary(
     c = analysis.combined
     caption, sentence = "end-to-end speedup", headline(profile, analysis, n)
     if objective is not None and not objective.is_end_to_end:
-        caption, sentence = objective_caption(objective, profile, extras, n)
+        caption, sentence = objective_caption(objective, profile, outcomes, n)
     return SummaryView(
         Figure(n.speedup(c.overall_speedup), caption, SPEEDUP_TIP, speedup_tone(c.overall_speedup)),
         Figure(n.time(c.new_total, unit), f"new time (baseline {n.time(analysis.baseline_total, unit)})", NEW_TIME_TIP),

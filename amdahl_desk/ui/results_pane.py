@@ -25,7 +25,7 @@ from .charts.style import SCREEN
 from .core.document import Aspect, Document
 from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
-from .objectives.answer_panel import ExtrasPanel, ObjectivePicker
+from .objectives.answer_panel import ObjectivePicker, OutcomesPanel
 from .objectives.choice import ObjectiveChoice
 from .profile.decision_panel import DecisionPanel
 from .profile.summary_panel import SummaryPanel
@@ -72,13 +72,13 @@ class ResultsPane(QSplitter):
         # The objective the answer is seen through: picked above the summary, the objectives table under it.
         self.choice = ObjectiveChoice(doc, redraws, self)
         self.picker = ObjectivePicker(self.choice)
-        self.extras = ExtrasPanel(self.choice)
+        self.outcomes = OutcomesPanel(self.choice)
         self.decision = DecisionPanel(doc)  # the odds, what would make the target likelier, the cheapest plan
         inner = QWidget()
         column = QVBoxLayout(inner)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        for w in (self.picker, self.summary, self.decision, self.extras):
+        for w in (self.picker, self.summary, self.decision, self.outcomes):
             column.addWidget(w)
         column.addStretch(1)
         # Scrolls rather than squeezing the charts when the window is small (1280×720).
@@ -320,20 +320,20 @@ class ResultsPane(QSplitter):
         doc, choice = self.doc, self.choice
         analysis = doc.analysis
         objective = None if choice.only_end_to_end() else choice.objective()
-        extras = choice.extras if objective is not None and not objective.is_end_to_end else None
+        outcomes = choice.outcomes if objective is not None and not objective.is_end_to_end else None
         view = summary(
             doc.profile,
             choice.view(analysis),
             locale_numbers(),
             error=doc.analysis_error,
             objective=objective,
-            extras=extras,
+            outcomes=outcomes,
             notes=tuple(str(w) for w in doc.warnings),
             trace=doc.trace.figures,
             whole=analysis,
         )
         self.summary.draw(view)
-        QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the extras have their new texts
+        QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the outcomes have their new texts
 
     def show_decision(self) -> None:
         self.decision.show_decision()

@@ -10,8 +10,8 @@ import python_calamine
 
 from amdahl_desk.files import load_profile, read_measurements, save_profile
 from amdahl_desk.model import analyse
-from amdahl_desk.model.extras import profile_extras
 from amdahl_desk.model.fit import fit_measurements
+from amdahl_desk.model.outcomes import profile_outcomes
 from amdahl_desk.present.sections import sections
 from amdahl_desk.resources import example_path
 
@@ -54,7 +54,7 @@ def test_the_summary_holds_every_section_the_window_shows(llm_with_runs):
     # the sentences, word for word as the presentation says them
     text = [v for r in rows for v in r if isinstance(v, str)]
     analysis = analyse(profile)
-    for section in sections(profile, analysis, profile_extras(profile, analysis), fit):
+    for section in sections(profile, analysis, profile_outcomes(profile, analysis), fit):
         for sentence in section.sentences:
             assert sentence in text, sentence
 

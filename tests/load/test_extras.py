@@ -3,9 +3,9 @@
 import pytest
 
 from amdahl_desk.model import analyse
-from amdahl_desk.model.extras import analyse_extras
 from amdahl_desk.model.load_settings import LoadCostSettings
 from amdahl_desk.model.objectives import ObjectiveSpec
+from amdahl_desk.model.outcomes import analyse_outcomes
 
 from ..helpers import llm
 
@@ -15,7 +15,7 @@ OBJECTIVES = [("TTFT",), ("TTFT",), ("TTFT",), ("ITL",), ("ITL",)]
 def test_everything_at_once():
     p = llm()
     s = LoadCostSettings(arrival_rate=14, servers=24, gpu_price_per_hour=2.5, currency="$")
-    x = analyse_extras(p, analyse(p), OBJECTIVES, [ObjectiveSpec("TTFT", 300)], s)
+    x = analyse_outcomes(p, analyse(p), OBJECTIVES, [ObjectiveSpec("TTFT", 300)], s)
     assert [o.name for o in x.objectives] == ["End to end", "TTFT", "ITL"]
     assert x.table.columns == ("Faster decode", "Combined")
     assert x.load is not None and round(x.load.after.mean_response) == 1052
@@ -27,7 +27,7 @@ def test_everything_at_once():
 def test_notes_for_an_unknown_load_objective_and_half_an_energy_price():
     p = llm()
     s = LoadCostSettings(arrival_rate=14, load_objective="Throughput", watts_per_gpu=700)
-    x = analyse_extras(p, analyse(p), [()] * 5, [], s)
+    x = analyse_outcomes(p, analyse(p), [()] * 5, [], s)
     assert x.load is None
     assert [(n.table, n.field) for n in x.notes] == [
         ("settings", "load_objective"),

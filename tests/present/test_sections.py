@@ -6,8 +6,8 @@ import pytest
 
 from amdahl_desk.files import load_profile, read_measurements
 from amdahl_desk.model import analyse
-from amdahl_desk.model.extras import profile_extras
 from amdahl_desk.model.fit import fit_measurements
+from amdahl_desk.model.outcomes import profile_outcomes
 from amdahl_desk.present.numbers import Numbers
 from amdahl_desk.present.sections import sections
 from amdahl_desk.resources import example_path
@@ -19,7 +19,7 @@ RUNS = Path(__file__).parents[1] / "fit" / "fixtures" / "training-gpus.csv"
 def llm():
     profile = load_profile(example_path("llm-request.xlsx")).profile
     analysis = analyse(profile)
-    return profile, analysis, profile_extras(profile, analysis)
+    return profile, analysis, profile_outcomes(profile, analysis)
 
 
 def by_label(section):
@@ -71,14 +71,14 @@ def test_the_cost_per_run(llm):
 
 
 def test_the_measured_runs_fits_join_with_runs_only(llm):
-    profile, analysis, extras = llm
-    assert [s.title for s in sections(profile, analysis, extras)] == [
+    profile, analysis, outcomes = llm
+    assert [s.title for s in sections(profile, analysis, outcomes)] == [
         "Objectives",
         "Under load: End to end",
         "Cost per run",
     ]
     fit = fit_measurements(read_measurements(RUNS).measurements)
-    runs = sections(profile, analysis, extras, fit)[-1]
+    runs = sections(profile, analysis, outcomes, fit)[-1]
     assert runs.title == "Measured runs: 7 runs against GPUs"
     rows = by_label(runs)
     assert rows["Amdahl P"].value == fit.amdahl.parallel_fraction and rows["Amdahl P"].text.startswith("87% ± ")
@@ -98,6 +98,6 @@ def test_figure_texts_in_a_locale(llm):
 def test_a_profile_without_load_or_price_has_objectives_only():
     profile = load_profile(example_path()).profile
     analysis = analyse(profile)
-    found = sections(profile, analysis, profile_extras(profile, analysis))
+    found = sections(profile, analysis, profile_outcomes(profile, analysis))
     assert [s.title for s in found] == ["Objectives"]
     assert by_label(found[0])["End to end: target"].note == "met by the plan ✔"

@@ -59,8 +59,8 @@ def test_a_price_with_a_decimal_comma_in_a_german_locale(llm):  # noqa: F811
 
 
 def test_the_load_sentence_and_the_saturation_wall(llm):  # noqa: F811
-    extras = llm.results.extras
-    assert "1,712 ms → 1,052 ms; utilization 88% → 61%" in extras.load.text()
+    outcomes = llm.results.outcomes
+    assert "1,712 ms → 1,052 ms; utilization 88% → 61%" in outcomes.load.text()
     type_into(settings_of(llm), "arrival_rate", "20/s")  # past the wall before (16/s), below the one after
     llm.drawn()
     chart = llm.results.chart("load")
@@ -76,9 +76,9 @@ def test_the_load_sentence_and_the_saturation_wall(llm):  # noqa: F811
     x, _ = chart.before.getData()
     assert np.isnan(before[x >= 16]).all()  # no curve beyond the wall
     assert chart.point_labels[0].textItem.toPlainText() == "before: saturated"
-    texts = [extras.load.text(), extras.max_rate.text(), llm.summary.sentence.text()]
+    texts = [outcomes.load.text(), outcomes.max_rate.text(), llm.summary.sentence.text()]
     assert all("inf" not in t and "nan" not in t.lower() for t in texts)
-    assert "saturated" in extras.load.text().lower()
+    assert "saturated" in outcomes.load.text().lower()
 
 
 def not_blank(image: QImage) -> float:

@@ -35,13 +35,13 @@ def test_the_summary_objectives_load_and_cost_show_whole(llm, qtbot, size):
     summary = llm.summary
     for label in (summary.sentence, summary.target):
         assert "…" not in label.text() and not label.toolTip(), label.text()
-    extras = llm.results.extras
-    assert extras.table.isVisible() and extras.load.isVisible() and extras.cost.isVisible()
-    for label in (extras.load, extras.max_rate, extras.cost):
+    outcomes = llm.results.outcomes
+    assert outcomes.table.isVisible() and outcomes.load.isVisible() and outcomes.cost.isVisible()
+    for label in (outcomes.load, outcomes.max_rate, outcomes.cost):
         if label.isVisible():
             assert label.heightForWidth(label.width()) <= label.height(), label.text()
     # every row of the objectives table in view (the verdicts ✔/✘ are in them)
-    table = extras.table
+    table = outcomes.table
     rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
     assert rows + table.horizontalHeader().height() <= table.height()
     # the answer does not scroll

@@ -66,7 +66,7 @@ def test_the_picker_shows_ttft_with_hand_computed_numbers(llm):
 
 
 def test_the_objectives_table_colours_met_and_missed(llm):
-    table = llm.results.extras.table
+    table = llm.results.outcomes.table
     assert table.isVisible()
     head = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     assert head == ["Objective", "Faster decode", "Combined"]
@@ -98,7 +98,7 @@ def test_an_objectives_cell_is_edited_and_undone(llm):
 
 def test_the_picker_hides_with_end_to_end_only(window):
     window.drawn()
-    assert not window.results.picker.isVisible() and not window.results.extras.table.isVisible()
+    assert not window.results.picker.isVisible() and not window.results.outcomes.table.isVisible()
 
 
 def test_the_objectives_sheet_is_edited_refused_and_undone(llm):
@@ -151,18 +151,18 @@ def test_with_end_to_end_alone_and_no_load_or_price_the_objectives_wait_until_so
     from amdahl_desk.ui.profile.component_table import OBJECTIVES, TIME
 
     computed = []
-    original = choice_module.analyse_extras
-    monkeypatch.setattr(choice_module, "analyse_extras", lambda *a, **k: computed.append(1) or original(*a, **k))
+    original = choice_module.analyse_outcomes
+    monkeypatch.setattr(choice_module, "analyse_outcomes", lambda *a, **k: computed.append(1) or original(*a, **k))
     results, model = window.results, window.component_model
     assert model.setData(model.index(0, TIME), "123")
     window.drawn()
-    assert not computed and not results.picker.isVisible() and not results.extras.load.isVisible()
+    assert not computed and not results.picker.isVisible() and not results.outcomes.load.isVisible()
     window.doc.change_settings("Arrival rate", arrival_rate=2.0)
     window.drawn()
-    assert computed and results.extras.load.isVisible() and results.extras.load.text()
+    assert computed and results.outcomes.load.isVisible() and results.outcomes.load.text()
     window.doc.change_settings("No arrival rate", arrival_rate=None)
     window.drawn()
-    assert not results.extras.load.isVisible()
+    assert not results.outcomes.load.isVisible()
     assert model.setData(model.index(1, OBJECTIVES), "TTFT")
     window.drawn()
     assert results.picker.isVisible() and "TTFT" in [

@@ -54,8 +54,8 @@ class ObjectivePicker(QWidget):
         if self.choice.only_end_to_end():  # nothing to pick, and no objectives computed to say so
             self.setVisible(False)
             return
-        extras = self.choice.extras
-        names = [o.name for o in extras.objectives] if extras is not None else []
+        outcomes = self.choice.outcomes
+        names = [o.name for o in outcomes.objectives] if outcomes is not None else []
         shown = self.choice.objective()
         with QSignalBlocker(self.combo):
             if [self.combo.itemText(i) for i in range(self.combo.count())] != names:
@@ -127,7 +127,7 @@ class ObjectivesTable(QTableWidget):
         self.setFixedHeight(height)
 
 
-class ExtrasPanel(QWidget):
+class OutcomesPanel(QWidget):
     """Under the summary: the objectives table (with more than one objective), the load and cost sentences."""
 
     def __init__(self, choice: ObjectiveChoice, parent: QWidget | None = None) -> None:
@@ -172,11 +172,11 @@ class ExtrasPanel(QWidget):
         return hint
 
     def refresh(self) -> None:
-        if not self.choice.extras_shown():  # no other objective, no load, no price: nothing to show
+        if not self.choice.outcomes_shown():  # no other objective, no load, no price: nothing to show
             for w in (self.table, self.load, self.max_rate, self.cost):
                 w.setVisible(False)
             return
-        view = details(self.choice.doc.profile, self.choice.extras, locale_numbers())
+        view = details(self.choice.doc.profile, self.choice.outcomes, locale_numbers())
         self.table.setVisible(bool(view.cells))
         if view.cells:
             self.table.show_cells(view.cells, view.met)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from ...model.analysis import Analysis
-from ...model.extras import Extras, analyse_extras
 from ...model.load_settings import hourly_rate
 from ...model.objective_specs import END_TO_END, objective_key
 from ...model.objectives import ObjectiveFigures, find_objective, restrict_analysis
+from ...model.outcomes import Outcomes, analyse_outcomes
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 
@@ -26,18 +26,18 @@ class ObjectiveChoice(QObject):
         super().__init__(parent)
         self.doc, self.redraws = doc, redraws
         self.chosen = END_TO_END
-        self._extras: Extras | None = None
+        self._outcomes: Outcomes | None = None
         self._revision = -1
 
     @property
-    def extras(self) -> Extras | None:
+    def outcomes(self) -> Outcomes | None:
         """Objectives, load and cost of the document as it is now; None without an analysis."""
         analysis = self.doc.analysis
         if analysis is None:
             return None
-        if self._revision != self.doc.revision or self._extras is None:
+        if self._revision != self.doc.revision or self._outcomes is None:
             profile, objectives = self.doc.profile, self.doc.component_objectives
-            self._extras = analyse_extras(
+            self._outcomes = analyse_outcomes(
                 profile,
                 analysis,
                 objectives.of_components(),
@@ -46,25 +46,25 @@ class ObjectiveChoice(QObject):
                 named=objectives.named(),
             )
             self._revision = self.doc.revision
-        return self._extras
+        return self._outcomes
 
     def only_end_to_end(self) -> bool:
         """Whether End to end is the profile's only objective (no component names one, the Objectives sheet
         lists none): known without computing the objectives."""
         return not self.doc.profile.objectives and not self.doc.component_objectives.named()
 
-    def extras_shown(self) -> bool:
-        """Whether the answer shows any of the extras: another objective, the loaded service, a cost. Without
-        them nothing computes the extras at each change (the load and cost charts ask when their tab shows)."""
+    def outcomes_shown(self) -> bool:
+        """Whether the answer shows any of the outcomes: another objective, the loaded service, a cost. Without
+        them nothing computes the outcomes at each change (the load and cost charts ask when their tab shows)."""
         settings = self.doc.profile.settings
         return not self.only_end_to_end() or settings.arrival_rate is not None or hourly_rate(settings) is not None
 
     def objective(self) -> ObjectiveFigures | None:
         """The chosen objective's figures (End to end when the chosen one is gone), or None without analysis."""
-        extras = self.extras
-        if extras is None:
+        outcomes = self.outcomes
+        if outcomes is None:
             return None
-        return find_objective(extras.objectives, self.chosen) or extras.objectives[0]
+        return find_objective(outcomes.objectives, self.chosen) or outcomes.objectives[0]
 
     def choose(self, name: str) -> None:
         if objective_key(name) != objective_key(self.chosen):

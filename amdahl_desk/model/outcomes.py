@@ -1,4 +1,4 @@
-"""One call for everything objectives, load and cost add to an analysis, as the report and the window need it."""
+"""An analysis's outcomes: what the plan comes to per objective, under load and in money, in one call."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .queueing import Criterion, LoadFigures
 
 
 @dataclass(frozen=True)
-class Extras:
+class Outcomes:
     """The objectives (End to end first), their table, the loaded service (``None`` without an arrival
     rate) and the cost per run; ``notes`` are warnings located in model terms, never refusals."""
 
@@ -28,7 +28,7 @@ class Extras:
     notes: tuple[Problem, ...]
 
 
-def analyse_extras(
+def analyse_outcomes(
     profile: Profile,
     analysis: Analysis,
     objectives_of_component: Sequence[tuple[str, ...]],
@@ -36,11 +36,11 @@ def analyse_extras(
     settings: LoadCostFields,
     criterion: Criterion = Criterion.MEAN_RESPONSE,
     named: bool | None = None,
-) -> Extras:
+) -> Outcomes:
     """Objectives, load and cost for ``profile`` and its ``analysis``.
 
     The objectives of each component, the Objectives sheet's rows and the load and cost settings come as
-    arguments (a window may try values before they are the profile's); :func:`profile_extras` reads the profile's.
+    arguments (a window may try values before they are the profile's); :func:`profile_outcomes` reads the profile's.
     ``named``: whether a component names an objective, when the caller knows (None: it is read).
     """
     objectives = analyse_objectives(profile, objectives_of_component, specs, analysis, named)
@@ -59,7 +59,7 @@ def analyse_extras(
                 missing,
             )
         )
-    return Extras(
+    return Outcomes(
         objectives=tuple(objectives),
         table=objective_table(profile, objectives),
         load=load,
@@ -68,9 +68,9 @@ def analyse_extras(
     )
 
 
-def profile_extras(profile: Profile, analysis: Analysis, criterion: Criterion = Criterion.MEAN_RESPONSE) -> Extras:
+def profile_outcomes(profile: Profile, analysis: Analysis, criterion: Criterion = Criterion.MEAN_RESPONSE) -> Outcomes:
     """Objectives, load and cost of ``profile`` from what it holds: its components' objectives, its
     Objectives rows and its settings' load and cost fields."""
-    return analyse_extras(
+    return analyse_outcomes(
         profile, analysis, profile.objectives_of_components(), profile.objectives, profile.settings, criterion
     )
