@@ -22,29 +22,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from tests.benchmarks.bench_soak import rss_mb, slope  # the one soak's memory measures serve the other
+
 SAMPLE_S = 10.0
 PING_MS = 20
 STALL_MS = 1000
-
-
-def rss_mb() -> float:
-    try:
-        pages = int(Path("/proc/self/statm").read_text().split()[1])
-        return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
-    except (OSError, ValueError, IndexError):
-        import resource
-
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
-
-
-def slope(points: list[tuple[float, float]]) -> float:
-    """Least-squares growth per minute of (seconds, MB) points."""
-    if len(points) < 2:
-        return 0.0
-    n = len(points)
-    mx, my = sum(t for t, _ in points) / n, sum(m for _, m in points) / n
-    var = sum((t - mx) ** 2 for t, _ in points)
-    return 0.0 if var == 0 else 60 * sum((t - mx) * (m - my) for t, m in points) / var
 
 
 def give_back_memory() -> None:
