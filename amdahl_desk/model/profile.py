@@ -252,6 +252,15 @@ class Profile:
             self._ranges = ranges
         return ranges if isinstance(ranges, tuple) else None
 
+    def has_time_ranges(self) -> bool:
+        """Whether some component's time has a spread (from the cached bounds: cheap after every edit; the bounds
+        of a table whose last range was cleared are its times)."""
+        bounds = self.time_bounds()
+        if bounds is None:
+            return False
+        times = self.arrays()[0]
+        return bool(np.any(bounds[0] != times) or np.any(bounds[1] != times))
+
     def _spellings(self) -> Mapping[str, str]:
         """Key → spelled name, looked up through the name index (no copy of ten thousand names)."""
         return _Spellings(self._name_index(), self.components)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .analysis import Analysis, PlanPairs, exact_sum, plan_pairs
-from .draws import DEFAULT_SEED, DRAWS, Draws, Inputs, TimeDraws, inputs_of, make_draws, time_bounds
+from .draws import DEFAULT_SEED, DRAWS, Draws, Inputs, TimeDraws, inputs_of, make_draws
 from .laws import FloatArray
 from .pert import Pert
 from .profile import Profile
@@ -30,13 +30,7 @@ def has_uncertainty(profile: Profile) -> bool:
     """Whether some optimization has a k range or a confidence below 100%, or some time a range.
 
     From the profile's cached time bounds: the window asks after every change of a 10,000-row table."""
-    if any(o.is_uncertain for o in profile.optimizations):
-        return True
-    bounds = time_bounds(profile)
-    if bounds is None:
-        return False
-    times = profile.arrays()[0]
-    return bool(np.any(bounds[0] != times) or np.any(bounds[1] != times))
+    return any(o.is_uncertain for o in profile.optimizations) or profile.has_time_ranges()
 
 
 @dataclass(frozen=True)
