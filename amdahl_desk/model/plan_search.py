@@ -140,9 +140,13 @@ def _knapsack(
     where = np.arange(need.size)
     found = 0
     for _ in range(len(efforts)):
-        columns = np.arange(left_need.size)
-        best = np.argmax(ratio, axis=0)
-        rate, gain = ratio[best, columns], matrix[best, columns]
+        # The best rate left in each draw and the gain at it, by row-wise reductions (argmax along the first axis
+        # costs several times more). Tied rows are taken together: in a fractional knapsack, items of one rate
+        # are one item. Rates are ≥ 0 (this bound runs only when no optimization slows a run); a taken item's
+        # rate becomes 0, and a draw whose best rate left is 0 saves nothing more (need/0 is not hopeful).
+        rate = ratio.max(axis=0)
+        best = ratio == rate
+        gain = np.einsum("ij,ij->j", matrix, best)
         with np.errstate(divide="ignore", invalid="ignore"):
             hopeful = spent + left_need / rate <= limit  # at the best rate left, the rest costs need/rate at least
             take = np.minimum(gain, left_need)
@@ -155,7 +159,7 @@ def _knapsack(
         remaining = int(np.count_nonzero(live))
         if remaining == 0 or found >= enough or found + remaining < enough:
             break
-        ratio[best, columns] = -np.inf
+        np.multiply(ratio, ~best, out=ratio)
         if remaining < 0.5 * live.size:  # drop the settled draws once they are half
             keep = np.flatnonzero(live)
             left_need, spent, live, where = left_need[keep], spent[keep], live[keep], where[keep]
