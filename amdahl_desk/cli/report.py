@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from ..model.units import ParseError
+from ..model.values import ParseError
 from .common import EXIT_OK, BadInputError, analyse_loaded, print_warnings, write_json
 
 NAME = "report"

@@ -9,8 +9,8 @@ from typing import Any
 from ..model import laws
 from ..model.laws import gustafson, strong_scaling
 from ..model.profile import default_gpu_counts
-from ..model.units import ParseError, format_percent, format_speedup
-from ..model.values import parse_fraction, parse_gpu_counts
+from ..model.units import format_percent, format_speedup
+from ..model.values import ParseError, parse_fraction, parse_gpu_counts
 from .common import EXIT_OK, BadInputError, write_json
 
 NAME = "scale"

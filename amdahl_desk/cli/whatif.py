@@ -44,11 +44,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run(args: argparse.Namespace) -> int:
     from ..files.traces.graph_source import load_rank_graph
-    from ..model.traces.patterns import parse_speedup
+    from ..model.traces.patterns import parse_pattern_speedup
     from ..model.traces.whatif import prepare, what_if
     from ..present.whatif import what_if_view
 
-    speedups = [parse_speedup(s) for s in args.speedup]
+    speedups = [parse_pattern_speedup(s) for s in args.speedup]
     loaded = load_rank_graph(args.trace, args.rank, args.step)
     answer = what_if(prepare(loaded.trace, args.step, loaded.source), speedups)
     if args.json:

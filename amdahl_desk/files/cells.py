@@ -7,22 +7,23 @@ import re
 from collections.abc import Callable
 
 from ..model.load_settings import SETTING_PARSERS as LOAD_COST_PARSERS
-from ..model.numbers import AmbiguousNumberError, Decimal, decide_decimal
+from ..model.numbers import Decimal, decide_decimal
 from ..model.profile import OverheadModel
 from ..model.trace_link import parse_trace_events
-from ..model.units import (
-    MAX_VALUE_CHARS,
+from ..model.units import MAX_VALUE_CHARS, TimeUnit, check_speedup, check_time, to_seconds
+from ..model.values import (
+    AmbiguousNumberError,
     ParseError,
-    TimeUnit,
-    check_speedup,
-    check_time,
+    check_fraction,
     parse_bandwidth,
     parse_bytes,
+    parse_count,
+    parse_fraction,
+    parse_gpu_counts,
     parse_speedup,
+    parse_targets,
     parse_time_text,
-    to_seconds,
 )
-from ..model.values import check_fraction, parse_count, parse_fraction, parse_gpu_counts, parse_targets
 from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
 
 SPREADSHEET_ERROR = re.compile(r"^#(?:[A-Z0-9/]+[!?]|N/A)$")

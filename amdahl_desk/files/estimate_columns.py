@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from ..model.analysis import Analysis
 from ..model.numbers import Decimal
 from ..model.profile import Component, Optimization, Profile
-from ..model.units import ParseError, TimeUnit, convert
-from ..model.values import check_confidence, check_effort, parse_confidence, parse_effort
+from ..model.units import TimeUnit, convert
+from ..model.values import ParseError, check_confidence, check_effort, parse_confidence, parse_effort
 from .cells import cell_time, column_decimal, parse_speedup_cell
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .headers import header_key

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..model.profile import Component
-from ..model.units import ParseError
+from ..model.values import ParseError
 from .cells import parse_enabled
 from .grid import Grid, is_empty
 

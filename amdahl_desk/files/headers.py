@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from ..model.load_settings import SETTING_ROWS
 from ..model.trace_link import TRACE_ROWS
-from ..model.units import ParseError, TimeUnit, parse_header_unit
+from ..model.units import TimeUnit
+from ..model.values import ParseError, parse_header_unit
 from .grid import CellValue, Grid, as_text
 
 HEADER_SCAN_ROWS = 50

@@ -18,12 +18,13 @@ from ..model.measurements import (
     Measurements,
     count_word,
     measurement_problems,
-    parse_count,
     parse_throughput,
+    parse_worker_count,
     too_many_runs,
 )
-from ..model.numbers import AmbiguousNumberError, Decimal
-from ..model.units import UNITS_ACCEPTED, ParseError, TimeUnit, convert
+from ..model.numbers import Decimal
+from ..model.units import UNITS_ACCEPTED, TimeUnit, convert
+from ..model.values import AmbiguousNumberError, ParseError
 from .cells import SPREADSHEET_ERROR, ambiguity_message, bounded_text, cell_time, column_decimal, scale_bare_times
 from .csv_table import csv_grid, escape_field
 from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
@@ -131,8 +132,8 @@ def _read_count(value: CellValue, decimal: Decimal | None) -> float:
     if isinstance(value, (bool, dt.date, dt.time, dt.timedelta, StoredDuration)):
         raise ParseError(f'"{shown(value)}" is not a count; expected a number above 0, like 8')
     if isinstance(value, (int, float)):
-        return parse_count(repr(float(value)), ".")
-    return parse_count(bounded_text(value, "a count"), decimal)
+        return parse_worker_count(repr(float(value)), ".")
+    return parse_worker_count(bounded_text(value, "a count"), decimal)
 
 
 def _read_throughput(value: CellValue, decimal: Decimal | None) -> tuple[float, str]:
@@ -262,7 +263,7 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
 
 
 def _time_unit(text: str) -> TimeUnit | None:
-    from ..model.units import parse_header_unit
+    from ..model.values import parse_header_unit
 
     try:
         return parse_header_unit(text)[0] if text else None

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..model.objective_specs import ObjectiveSpec
-from ..model.units import ParseError, TimeUnit, convert
+from ..model.units import TimeUnit, convert
+from ..model.values import ParseError
 from .cells import cell_time, column_decimal, scale_bare_times
 from .grid import Grid, as_text, is_empty
 from .headers import OBJECTIVE_HEADERS, find_header, header_field

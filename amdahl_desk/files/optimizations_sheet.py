@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..model.profile import Optimization
-from ..model.units import ParseError
+from ..model.values import ParseError
 from .cells import column_decimal, parse_enabled, parse_speedup_cell, split_targets
 from .estimate_columns import EstimateCells, optimization_with
 from .grid import Grid, as_text, is_empty

@@ -6,7 +6,8 @@ from dataclasses import replace
 
 from ..model.profile import Settings, default_gpu_counts
 from ..model.quantities import same_currency
-from ..model.units import ParseError, TimeUnit, convert, format_number, parse_unit
+from ..model.units import TimeUnit, convert, format_number
+from ..model.values import ParseError, parse_unit
 from .cells import SETTING_PARSERS, cell_time, column_decimal
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .headers import HEADER_SCAN_ROWS, SETTING_KEYS, SETTING_NAMES, header_field, header_key

@@ -10,7 +10,7 @@ from itertools import repeat
 
 from ..model.errors import Problem, ProfileError
 from ..model.measurements import Measurements
-from ..model.numbers import AmbiguousNumberError, Decimal
+from ..model.numbers import Decimal
 from ..model.objective_specs import ObjectiveSpec, objective_spec_problems, parse_objectives
 from ..model.objectives import objective_notes
 from ..model.profile import (
@@ -27,14 +27,8 @@ from ..model.profile import (
     optimization_problems,
     settings_problems,
 )
-from ..model.units import (
-    UNITS_ACCEPTED,
-    ParseError,
-    TimeUnit,
-    convert,
-    parse_unit,
-    time_ok,
-)
+from ..model.units import UNITS_ACCEPTED, TimeUnit, convert, time_ok
+from ..model.values import AmbiguousNumberError, ParseError, parse_unit
 from .cells import (
     ambiguity_message,
     cell_time,

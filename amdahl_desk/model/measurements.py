@@ -59,7 +59,7 @@ def count_word(header: str) -> str | None:
     return key if key in COUNT_WORDS else None
 
 
-def parse_count(text: str, decimal: Decimal | None = None) -> float:
+def parse_worker_count(text: str, decimal: Decimal | None = None) -> float:
     """A count of workers as typed: ``"8"``, ``"1 024"``; must be a finite number above 0.
 
     ``"1,024"`` alone is ambiguous (1024 or 1.024) unless ``decimal`` says which separator is the decimal one.

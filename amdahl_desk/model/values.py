@@ -1,7 +1,12 @@
-"""Parsers for values a person types besides times: sizes, shares, GPU counts, target times, rates, prices, power.
+"""Every parser of a number or quantity a person types, in one place: numbers, times, units, speedups, bytes,
+bandwidths, sizes, shares, GPU counts, targets, efforts, confidences, rates, prices and power.
 
-Each kind has one parser, used by the file readers, the window and the command line alike: the load and cost
-values (rates, replicas, prices, power) live in :mod:`.quantities` and are re-exported here.
+Each kind has one parser, used by the file readers, the window and the command line alike. Outside the model
+they are imported from here (a test holds to it): plain numbers are read in :mod:`.numbers`, times, units,
+speedups, bytes and bandwidths in :mod:`.units`, load and cost values in :mod:`.quantities`, all re-exported
+here; the rest are defined below. Parsers of a whole record stay beside what they read (measured runs'
+counts and throughputs in :mod:`.measurements`, objective names in :mod:`.objective_specs`, what-if patterns
+in :mod:`.traces.patterns`).
 """
 
 from __future__ import annotations
@@ -9,15 +14,25 @@ from __future__ import annotations
 import math
 import re
 
-from .numbers import AmbiguousNumberError, NumberFormatError, ParseError, parse_number
+from .numbers import AmbiguousNumberError as AmbiguousNumberError
 from .numbers import Decimal as DecimalSeparator
+from .numbers import NumberFormatError as NumberFormatError
+from .numbers import ParseError as ParseError
+from .numbers import parse_number as parse_number
 from .quantities import Price as Price
 from .quantities import parse_energy_price as parse_energy_price
 from .quantities import parse_power as parse_power
 from .quantities import parse_price as parse_price
 from .quantities import parse_rate as parse_rate
 from .quantities import parse_servers as parse_servers
-from .units import TimeUnit, parse_time
+from .units import TimeUnit
+from .units import parse_bandwidth as parse_bandwidth
+from .units import parse_bytes as parse_bytes
+from .units import parse_header_unit as parse_header_unit
+from .units import parse_speedup as parse_speedup
+from .units import parse_time as parse_time
+from .units import parse_time_text as parse_time_text
+from .units import parse_unit as parse_unit
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -39,16 +54,26 @@ _PERCENT = re.compile(r"^\s*(?P<num>[^%]*?)\s*%\s*$")
 def parse_fraction(text: str, decimal: DecimalSeparator | None = None) -> float:
     """A share: ``0.95``, ``95%``, ``95 %`` or ``0,95`` → 0.95; from 0 to 1."""
     stripped = text.strip()
+    return check_fraction(_share(stripped, decimal, FRACTION_EXPECTED), stripped)
+
+
+def _share(stripped: str, decimal: DecimalSeparator | None, expected: str) -> float:
+    """The number of a share or a percentage (÷ 100), NaN when it is no number. Of two readings of
+    ``12.345%`` (12,345% or 12.345%) only one lies from 0 to 1: that one is meant; when neither or both do,
+    the text is refused naming both."""
     percent = _PERCENT.match(stripped)
+    scale = 100.0 if percent else 1.0
     try:
-        number = parse_number(percent.group("num") if percent else stripped, decimal)
+        return parse_number(percent.group("num") if percent else stripped, decimal) / scale
+    except AmbiguousNumberError as exc:
+        fitting = [r / scale for r in exc.readings if 0 <= r / scale <= 1]
+        if len(fitting) == 1:
+            return fitting[0]
+        raise ParseError(f"{exc}; {expected}") from None
     except NumberFormatError as exc:
-        raise ParseError(f"{exc}; {FRACTION_EXPECTED}") from None
+        raise ParseError(f"{exc}; {expected}") from None
     except ParseError:
-        number = math.nan
-    if percent:
-        number /= 100
-    return check_fraction(number, stripped)
+        return math.nan
 
 
 FRACTION_EXPECTED = 'expected a number from 0 to 1, or a share like "95%"'
@@ -106,16 +131,7 @@ CONFIDENCE_EXPECTED = 'expected a share from 0 to 1 like 0.8, or a percentage li
 def parse_confidence(text: str, decimal: DecimalSeparator | None = None) -> float:
     """A probability: ``0.8``, ``80%`` or ``80 %`` → 0.8; from 0 to 1. A bare ``80`` is refused: 80% or a typo?"""
     stripped = text.strip()
-    percent = _PERCENT.match(stripped)
-    try:
-        number = parse_number(percent.group("num") if percent else stripped, decimal)
-    except NumberFormatError as exc:
-        raise ParseError(f"{exc}; {CONFIDENCE_EXPECTED}") from None
-    except ParseError:
-        number = math.nan
-    if percent:
-        number /= 100
-    return check_confidence(number, stripped)
+    return check_confidence(_share(stripped, decimal, CONFIDENCE_EXPECTED), stripped)
 
 
 def check_confidence(value: float, shown: str | None = None) -> float:

@@ -13,7 +13,7 @@ from ..model.fit_intervals import speedup_bands
 from ..model.fit_text import count, percent, profile_p_at
 from ..model.laws import FloatArray
 from ..model.measurements import MeasureKind, Measurements
-from ..model.units import ParseError, parse_unit
+from ..model.values import ParseError, parse_unit
 from .axes import log2_ticks, log10_ticks
 from .chart_parts import Mark, Series
 from .inputs import ChartInputs

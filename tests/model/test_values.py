@@ -12,6 +12,8 @@ from amdahl_desk.files import load_profile
 from amdahl_desk.model.units import ParseError, TimeUnit
 from amdahl_desk.model.values import (
     Price,
+    confidence_text,
+    parse_confidence,
     parse_count,
     parse_energy_price,
     parse_fraction,
@@ -156,3 +158,25 @@ def test_targets_split_on_semicolons_and_line_breaks_not_commas():
     from amdahl_desk.model.values import parse_targets
 
     assert parse_targets("Gateway, validation; decode\nprefill ;") == ("Gateway, validation", "decode", "prefill")
+
+
+@pytest.mark.parametrize("parse", [parse_fraction, parse_confidence])
+@pytest.mark.parametrize(
+    ("text", "value"), [("96.875%", 0.96875), ("12.345%", 0.12345), ("12,345%", 0.12345), ("1.500%", 0.015)]
+)
+def test_a_percentage_with_three_decimals_has_one_reading_that_is_a_share(parse, text, value):
+    """12.345% could be read as 12,345% — no share is; the one reading from 0 to 1 is what was typed."""
+    assert parse(text) == pytest.approx(value, rel=1e-15)
+
+
+@pytest.mark.parametrize("parse", [parse_fraction, parse_confidence])
+def test_a_bare_thousands_comma_stays_refused_when_neither_reading_is_a_share(parse):
+    with pytest.raises(ParseError, match="1500.*1.5"):
+        parse("1,500")
+
+
+@given(st.integers(0, 10**6))
+def test_every_confidence_text_reads_back(millionths):
+    """What the workbook writes for a confidence (``confidence_text``) is read back exactly, whatever its digits."""
+    value = millionths / 10**6
+    assert parse_confidence(confidence_text(value)) == value

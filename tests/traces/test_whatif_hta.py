@@ -31,7 +31,7 @@ import pytest
 
 from amdahl_desk.files.traces.kineto_graph import read_kineto_graph
 from amdahl_desk.model.traces.path_graph import LAUNCH
-from amdahl_desk.model.traces.patterns import parse_speedup
+from amdahl_desk.model.traces.patterns import parse_pattern_speedup
 from amdahl_desk.model.traces.whatif import PathTrace, prepare, what_if
 
 from . import expect
@@ -80,7 +80,7 @@ def step_index(pt: PathTrace, hta_step: dict) -> int:
 
 def saving(pt: PathTrace, k: int, spec: str) -> float:
     """µs the change saves on step k."""
-    w = what_if(pt, [parse_speedup(spec)])
+    w = what_if(pt, [parse_pattern_speedup(spec)])
     return (w.step_figures[k][1] - w.step_figures[k][2]) * 1000
 
 
@@ -154,10 +154,10 @@ def test_host_time_between_ops_is_why_the_baseline_is_longer_and_promises_less(t
     conv = "in:aten::convolution=2"
     assert h["length"] / h["whatif"][conv]["length"] == pytest.approx(1.0087, abs=5e-5)
     assert saving(pt, 0, conv) == pytest.approx(80, abs=0.5)
-    w = what_if(pt, [parse_speedup(conv)])
+    w = what_if(pt, [parse_pattern_speedup(conv)])
     assert w.speedup == pytest.approx(36356 / 36276)
     assert w.matched_time * 1000 == pytest.approx(h["whatif"][conv]["matched"])
-    malloc = what_if(pt, [parse_speedup("cudaMalloc=10")])
+    malloc = what_if(pt, [parse_pattern_speedup("cudaMalloc=10")])
     assert h["length"] / h["whatif"]["cudaMalloc=10"]["length"] == pytest.approx(4.80, abs=0.005)
     assert malloc.speedup == pytest.approx(36356 / (36356 - 28372.5), abs=1e-3)
 

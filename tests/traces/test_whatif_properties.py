@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from amdahl_desk.files.traces.kineto_graph import read_kineto_graph
 from amdahl_desk.model.errors import BadInputError
-from amdahl_desk.model.traces.patterns import parse_speedup
+from amdahl_desk.model.traces.patterns import parse_pattern_speedup
 from amdahl_desk.model.traces.whatif import prepare, what_if
 
 from .synthetic import TID, Kineto
@@ -85,7 +85,7 @@ def answer(t: Kineto, *specs: str):
         path = t.write(Path(tmp) / "step.json")
         pt = prepare(read_kineto_graph(str(path), "step.json"))
     try:
-        return pt, [what_if(pt, [parse_speedup(s)]) for s in specs]
+        return pt, [what_if(pt, [parse_pattern_speedup(s)]) for s in specs]
     except BadInputError:
         return None
 

@@ -10,7 +10,7 @@ import pytest
 from amdahl_desk.cli import main
 from amdahl_desk.files.traces.kineto_graph import read_kineto_graph
 from amdahl_desk.model.traces.path_components import component_path, pattern_mask
-from amdahl_desk.model.traces.patterns import item_factors, parse_speedup
+from amdahl_desk.model.traces.patterns import item_factors, parse_pattern_speedup
 from amdahl_desk.model.traces.whatif import prepare, what_if
 
 from . import synthetic
@@ -131,8 +131,8 @@ def test_patterns_never_match_user_annotations(trace, capsys):
 
 
 def test_the_last_equals_sign_splits_pattern_and_k():
-    assert parse_speedup("re:a=b=2") == parse_speedup("re:a=b=2.0")
-    assert parse_speedup("re:a=b=2").pattern == "re:a=b"
+    assert parse_pattern_speedup("re:a=b=2") == parse_pattern_speedup("re:a=b=2.0")
+    assert parse_pattern_speedup("re:a=b=2").pattern == "re:a=b"
 
 
 def test_baseline_reproduces_every_observed_time(trace):
@@ -146,17 +146,17 @@ def test_baseline_reproduces_every_observed_time(trace):
 
 def test_slack_is_where_the_path_leaves_the_kernel(trace):
     pt = prepare(read_kineto_graph(str(trace("mid_step_sync")), "mid"))
-    gemm = item_factors(pt.trace, [parse_speedup("gemm=2")]).matched[0]
+    gemm = item_factors(pt.trace, [parse_pattern_speedup("gemm=2")]).matched[0]
     c = component_path(pt, "gemm", pattern_mask(pt, gemm))
     assert us(c.on_path) == pytest.approx(500)
     assert us(c.slack) == pytest.approx(420)
     assert c.k_moves == pytest.approx(6.25)
     assert c.ceiling == pytest.approx(725 / 305)
-    b = component_path(pt, "opB", pattern_mask(pt, item_factors(pt.trace, [parse_speedup("opB=2")]).matched[0]))
+    b = component_path(pt, "opB", pattern_mask(pt, item_factors(pt.trace, [parse_pattern_speedup("opB=2")]).matched[0]))
     assert us(b.slack) == pytest.approx(200) and b.k_moves is None  # on the path to the end, even free
 
 
 def test_what_if_api_matches_the_command(trace, capsys):
     path = trace("gpu_bound")
-    w = what_if(prepare(read_kineto_graph(str(path), "x")), [parse_speedup("gemm=2")])
+    w = what_if(prepare(read_kineto_graph(str(path), "x")), [parse_pattern_speedup("gemm=2")])
     assert w.to_json()["predicted"] == whatif_json(capsys, path, "gemm=2")["predicted"]

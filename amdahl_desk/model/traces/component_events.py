@@ -27,7 +27,7 @@ import numpy as np
 from .dependencies import ANNOTATION
 from .events import GPU_COMMUNICATION, GPU_COMPUTE, FloatArray, IntArray
 from .path_graph import CPU, GPU_GAP
-from .patterns import item_factors, parse_speedup
+from .patterns import item_factors, parse_pattern_speedup
 from .whatif import PathTrace
 
 ANNOTATION_PREFIX, OP_PREFIX, PATTERN_PREFIX = "annotation:", "op:", "pattern:"
@@ -108,7 +108,7 @@ def component_masks(pt: PathTrace, matchers: Sequence[tuple[str, str]]) -> dict[
         elif m == "gpu:idle":
             mask = (g.lane < 0) & ~gpu_owner & (g.kind == GPU_GAP)
         elif m.startswith(PATTERN_PREFIX):
-            hit = item_factors(pt.trace, [parse_speedup(m[len(PATTERN_PREFIX) :] + "=2")]).matched[0]
+            hit = item_factors(pt.trace, [parse_pattern_speedup(m[len(PATTERN_PREFIX) :] + "=2")]).matched[0]
             mask = (owner >= 0) & hit[np.maximum(owner, 0)]
         else:
             mask = np.zeros(len(owner), dtype=bool)

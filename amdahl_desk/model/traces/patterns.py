@@ -50,7 +50,7 @@ class Speedup:
         return re.compile(re.escape(text), re.IGNORECASE)
 
 
-def parse_speedup(text: str) -> Speedup:
+def parse_pattern_speedup(text: str) -> Speedup:
     """``PATTERN=K``, split at the last ``=``; K a number greater than 0. Raises :class:`BadInputError`."""
     pattern, eq, k_text = text.rpartition("=")
     if not eq:

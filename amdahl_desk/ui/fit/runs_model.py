@@ -12,9 +12,10 @@ from PySide6.QtGui import QColor
 
 from ...model.errors import ProfileError
 from ...model.measurement_table import MeasurementTable
-from ...model.measurements import MeasureKind, Measurement, parse_count, parse_throughput
+from ...model.measurements import MeasureKind, Measurement, parse_throughput, parse_worker_count
 from ...model.numbers import Decimal
-from ...model.units import ParseError, TimeUnit, convert, parse_time_text, parse_unit
+from ...model.units import TimeUnit, convert
+from ...model.values import ParseError, parse_time_text, parse_unit
 from ...present.cells import run_cell, run_figure_cells, run_tip
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
@@ -233,7 +234,7 @@ class MeasurementTableModel(QAbstractTableModel):
         if not text.strip():
             return NAN
         try:
-            return parse_count(text, self._decimals.get(COUNT))
+            return parse_worker_count(text, self._decimals.get(COUNT))
         except ParseError as exc:
             raise CellError(row, COUNT, str(exc)) from None
 

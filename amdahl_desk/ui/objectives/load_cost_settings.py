@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidg
 
 from ...model.errors import ProfileError
 from ...model.load_settings import LOAD_AND_COST, SETTING_PARSERS, SETTING_ROWS
-from ...model.numbers import ParseError
 from ...model.profile import Settings
 from ...model.quantities import same_currency
+from ...model.values import ParseError
 from ...present.cells import settings_fields
 from ..core.document import Document
 from ..core.locale_text import locale_numbers

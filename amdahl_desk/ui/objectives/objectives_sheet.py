@@ -11,8 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from ...model.errors import ProfileError
 from ...model.objective_specs import ObjectiveSpec
-from ...model.units import ParseError
-from ...model.values import parse_target_time
+from ...model.values import ParseError, parse_target_time
 from ...present.cells import time_cell
 from ..core.changed_cells import released
 from ..core.document import Document

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QTableView, QToolButton, QWidget
 
 from ...model.profile import Optimization
-from ...model.units import ParseError, parse_speedup
+from ...model.values import ParseError, parse_speedup
 from ..core.clipboard import from_tsv, to_tsv
 from ..core.qt_util import locale_decimal
 from .estimate_cells import parse_estimate

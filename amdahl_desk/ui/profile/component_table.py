@@ -13,7 +13,7 @@ from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
-from ...model.units import ParseError, parse_time
+from ...model.values import ParseError, parse_time
 from ...present.cells import DASH, new_time_tip, share_cell, share_tip, time_cell
 from ...present.trace_plan import COMPONENT_TIPS, TraceFigures, component_cells, component_tip
 from ..core.cell_refusal import CellError, refuse_edit

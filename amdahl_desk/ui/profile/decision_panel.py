@@ -10,9 +10,8 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QWidget
 
 from ...model.errors import ProfileError
-from ...model.numbers import ParseError
 from ...model.profile import Settings
-from ...model.values import parse_confidence
+from ...model.values import ParseError, parse_confidence
 from ...present.decision import DecisionView, decision_view
 from ...present.summary import Tone
 from ...present.tones import TONE_COLOURS

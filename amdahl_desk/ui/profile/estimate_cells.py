@@ -11,8 +11,7 @@ from dataclasses import replace
 
 from ...model.numbers import Decimal
 from ...model.profile import Optimization
-from ...model.units import parse_speedup
-from ...model.values import parse_confidence, parse_effort
+from ...model.values import parse_confidence, parse_effort, parse_speedup
 from ...present.cells import estimate_cells, estimate_edit_texts
 
 ESTIMATE_HEADERS = ("k low", "k high", "Effort (days)", "Confidence")

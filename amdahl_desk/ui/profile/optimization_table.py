@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor
 from ...model.analysis import Analysis
 from ...model.errors import ProfileError
 from ...model.profile import Optimization
-from ...model.units import ParseError, parse_speedup
+from ...model.values import ParseError, parse_speedup
 from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
 from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_tip
 from ..core.document import Aspect, Document

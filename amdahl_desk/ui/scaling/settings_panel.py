@@ -20,15 +20,15 @@ from PySide6.QtWidgets import (
 from ...model.errors import ProfileError
 from ...model.numbers import Decimal
 from ...model.profile import OverheadModel, default_gpu_counts
-from ...model.units import (
+from ...model.units import TimeUnit, convert
+from ...model.values import (
     ParseError,
-    TimeUnit,
-    convert,
     parse_bandwidth,
     parse_bytes,
+    parse_gpu_counts,
+    parse_target_time,
     parse_time_text,
 )
-from ...model.values import parse_gpu_counts, parse_target_time
 from ...present.cells import settings_fields
 from ..core.cell_message import CellMessage
 from ..core.document import Document
