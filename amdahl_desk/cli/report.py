@@ -87,17 +87,19 @@ def run(args: argparse.Namespace) -> int:
 
     decision = decide(profile, analysis, args.seed)
     if args.json:
+        from ..model.collector import collector_paused
         from .json_rows import component_structs
 
-        data = to_json_dict(profile, analysis, loaded.warnings, component_rows=component_structs)
-        if decision is not None:
-            from ..model.uncertainty_json import plans_json, uncertainty_json
+        with collector_paused():  # an entry per component, and no cycles among them to look for
+            data = to_json_dict(profile, analysis, loaded.warnings, component_rows=component_structs)
+            if decision is not None:
+                from ..model.uncertainty_json import plans_json, uncertainty_json
 
-            if decision.figures is not None:
-                data["uncertainty"] = uncertainty_json(decision.figures)
-            if decision.search is not None:
-                data["plans"] = plans_json(profile, decision.search)
-        write_json(data, args.indent)
+                if decision.figures is not None:
+                    data["uncertainty"] = uncertainty_json(decision.figures)
+                if decision.search is not None:
+                    data["plans"] = plans_json(profile, decision.search)
+            write_json(data, args.indent)
     else:
         from ..present.report import report_text
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..model.collector import collector_paused
 from ..model.errors import Problem, ProfileError
 from ..model.lazy import lazy_names
 from .kinds import READABLE, TABLE_SUFFIXES, TRACE_SUFFIXES, Kind, classify, is_trace
@@ -70,9 +71,14 @@ def load_profile(path: str | Path, meanwhile: Sequence[str] = ()) -> Loaded:
     """Read a profile from ``path`` by its extension; raises :class:`ProfileError` only.
 
     ``meanwhile``: modules the caller will need next (the analysis, the report), imported on another
-    thread while a workbook's sheets are parsed, which calamine does without holding the GIL.
+    thread while a workbook's sheets are parsed, which calamine does without holding the GIL. The rows
+    are built with the cycle collector paused (:mod:`amdahl_desk.model.collector`).
     """
-    path = Path(path)
+    with collector_paused():
+        return _load_profile(Path(path), meanwhile)
+
+
+def _load_profile(path: Path, meanwhile: Sequence[str]) -> Loaded:
     suffix = path.suffix.lower()
     if not path.exists():
         raise ProfileError("no such file", source=str(path))
