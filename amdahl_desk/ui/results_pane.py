@@ -25,6 +25,7 @@ from .charts.style import SCREEN
 from .core.document import Aspect, Document
 from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
+from .core.tab_rows import RowTabs
 from .objectives.answer_panel import ObjectivePicker, OutcomesPanel
 from .objectives.choice import ObjectiveChoice
 from .profile.decision_panel import DecisionPanel
@@ -95,20 +96,20 @@ class ResultsPane(QSplitter):
         # one at a time in tabs (GPU scaling, latency against load, cost per run).
         # Narrow or short: every chart in tabs, instead of squeezed ones.
         self.top = QSplitter(Qt.Orientation.Horizontal)
-        self.more = QTabWidget()
-        self.more.setDocumentMode(True)
-        # Short names; in a narrow pane shortened further ("…", the title in the tooltip) before they scroll.
-        self.more.setElideMode(Qt.TextElideMode.ElideRight)
+        # Short names, the title in the tooltip; where one row of them is too narrow they wrap onto a second row,
+        # whole, rather than being cut ("…") or scrolled out of view.
+        more, tabs = RowTabs(), RowTabs()
+        self.more: QTabWidget = more.pages
         self.wide = QSplitter(Qt.Orientation.Vertical)
         self.wide.addWidget(self.top)
-        self.wide.addWidget(self.more)
-        self.tabs = QTabWidget()
-        self.tabs.setDocumentMode(True)
-        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.wide.addWidget(more)
+        self.tabs: QTabWidget = tabs.pages
+        for t in (self.more, self.tabs):
+            t.setDocumentMode(True)
         self.in_tabs = False
         self.stack = QStackedWidget()
         self.stack.addWidget(self.wide)
-        self.stack.addWidget(self.tabs)
+        self.stack.addWidget(tabs)
         self.addWidget(answer)
         self.addWidget(self.stack)
         self.slots: dict[str, ChartSlot] = {}
