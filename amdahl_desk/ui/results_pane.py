@@ -35,6 +35,7 @@ SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE, Aspect.TRACE}
 )
 DECISION_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.DECISION})
+CHART_LEAST_WIDTH = 70  # two side by side no wider than the chart tabs' least width
 CHARTS_NEED = 270  # a row of charts' least height: a plot of 120 px under its title, over its axis and legend
 # Below this width of the results side (or height of the window) the charts go into tabs; so they do where the
 # answer leaves less than two rows of charts their least height.
@@ -193,7 +194,9 @@ class ResultsPane(QSplitter):
             return
         for e in self.entries:
             chart = self.make_chart(e.key, SCREEN)
-            chart.setMinimumSize(150, 100)  # small enough that a window can shrink to where the tabs take over
+            # Small enough that a window can shrink to where the tabs take over in one step: two side by side
+            # ask no more width than the tabs do (Qt holds a resize to the minimum of the layout it has then).
+            chart.setMinimumSize(CHART_LEAST_WIDTH, 100)
             self.slots[e.key].put(chart)
             self.charts[e.key] = chart
             chart.installEventFilter(self)  # shown: drawn if it missed changes while hidden

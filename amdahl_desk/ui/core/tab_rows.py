@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+MOST_ROWS = 2  # rows of titles at most; a narrower pane gets the one-row bar back
+
 
 class TabPages(QTabWidget):
     """The pages of :class:`RowTabs`: a tab widget without its bar, telling the rows of every tab that changes."""
@@ -30,6 +32,7 @@ class TabPages(QTabWidget):
         super().__init__(parent)
         self.rows = rows
         self.tabBar().hide()
+        self.setElideMode(Qt.TextElideMode.ElideRight)  # for when the rows fold back into the bar
         self.currentChanged.connect(lambda _index: rows.changed())
 
     def tabInserted(self, index: int) -> None:  # noqa: N802 - Qt's name
@@ -57,9 +60,11 @@ class TabRows(QWidget):
         self.pages: QTabWidget | None = None
         self._sizes: dict[int, QSize] = {}  # visible tab → its size, as a tab bar sizes it
         self._rects: dict[int, QRect] = {}  # laid out at the current width
-        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        policy.setHeightForWidth(True)
-        self.setSizePolicy(policy)
+        self._height = 0  # of the rows at the current width
+        # Its height follows its width through resizeEvent, not height-for-width: a height-for-width child makes
+        # every layout above it one, up to the window, whose smallest size then follows the pages' preferred
+        # height (the window could not be made 800×500 any more).
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
 
     # -- what is shown ----------------------------------------------------------------------------
@@ -71,8 +76,7 @@ class TabRows(QWidget):
             for i in range(pages.count()):
                 if pages.isTabVisible(i):
                     self._sizes[i] = self._tab_size(pages.tabText(i))
-        self._rects = self._flow(self.width())
-        self.updateGeometry()
+        self._relayout()
         self.update()
 
     def _option(self, index: int, text: str) -> QStyleOptionTab:
@@ -112,24 +116,33 @@ class TabRows(QWidget):
         return dict(self._rects)
 
     # -- size -------------------------------------------------------------------------------------
-    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
-        return True
+    def _rows_height(self) -> int:
+        return max((r.bottom() + 1 for r in self._rects.values()), default=0)
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
-        rects = self._flow(width)
-        return max((r.bottom() + 1 for r in rects.values()), default=0)
+    def _relayout(self) -> None:
+        """The tabs flowed at the current width; the height of their rows asked of the layout when it changed.
+
+        Beyond ``MOST_ROWS`` rows (a pane narrower than any supported window gives it) the rows would take the
+        chart's height: the pages' own one-row bar comes back instead, its titles shortened ("…", the whole
+        title in the tooltip)."""
+        rects = self._flow(self.width())
+        folded = len({r.top() for r in rects.values()}) > MOST_ROWS
+        self._rects = {} if folded else rects
+        if self.pages is not None and self.pages.tabBar().isHidden() == folded:
+            self.pages.tabBar().setVisible(folded)
+        if self._rows_height() != self._height:
+            self._height = self._rows_height()
+            self.updateGeometry()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        width = sum(s.width() for s in self._sizes.values())
-        return QSize(width, self.heightForWidth(max(self.width(), 1)))
+        return QSize(sum(s.width() for s in self._sizes.values()), self._height)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        widest = max((s.width() for s in self._sizes.values()), default=0)
-        return QSize(widest, max((s.height() for s in self._sizes.values()), default=0))
+        return QSize(max((s.width() for s in self._sizes.values()), default=0), self._height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
-        self._rects = self._flow(self.width())
+        self._relayout()
 
     # -- drawing and picking ----------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
