@@ -25,6 +25,7 @@ from .charts.style import SCREEN
 from .core.document import Aspect, Document
 from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
+from .core.tab_rows import RowTabs
 from .objectives.answer_panel import ObjectivePicker, OutcomesPanel
 from .objectives.choice import ObjectiveChoice
 from .profile.decision_panel import DecisionPanel
@@ -34,6 +35,7 @@ SUMMARY_DEPENDS_ON = frozenset(
     {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE, Aspect.TRACE}
 )
 DECISION_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.DECISION})
+CHART_LEAST_WIDTH = 70  # two side by side no wider than the chart tabs' least width
 CHARTS_NEED = 270  # a row of charts' least height: a plot of 120 px under its title, over its axis and legend
 # Below this width of the results side (or height of the window) the charts go into tabs; so they do where the
 # answer leaves less than two rows of charts their least height.
@@ -95,20 +97,20 @@ class ResultsPane(QSplitter):
         # one at a time in tabs (GPU scaling, latency against load, cost per run).
         # Narrow or short: every chart in tabs, instead of squeezed ones.
         self.top = QSplitter(Qt.Orientation.Horizontal)
-        self.more = QTabWidget()
-        self.more.setDocumentMode(True)
-        # Short names; in a narrow pane shortened further ("…", the title in the tooltip) before they scroll.
-        self.more.setElideMode(Qt.TextElideMode.ElideRight)
+        # Short names, the title in the tooltip; where one row of them is too narrow they wrap onto a second row,
+        # whole, rather than being cut ("…") or scrolled out of view.
+        more, tabs = RowTabs(), RowTabs()
+        self.more: QTabWidget = more.pages
         self.wide = QSplitter(Qt.Orientation.Vertical)
         self.wide.addWidget(self.top)
-        self.wide.addWidget(self.more)
-        self.tabs = QTabWidget()
-        self.tabs.setDocumentMode(True)
-        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.wide.addWidget(more)
+        self.tabs: QTabWidget = tabs.pages
+        for t in (self.more, self.tabs):
+            t.setDocumentMode(True)
         self.in_tabs = False
         self.stack = QStackedWidget()
         self.stack.addWidget(self.wide)
-        self.stack.addWidget(self.tabs)
+        self.stack.addWidget(tabs)
         self.addWidget(answer)
         self.addWidget(self.stack)
         self.slots: dict[str, ChartSlot] = {}
@@ -192,7 +194,9 @@ class ResultsPane(QSplitter):
             return
         for e in self.entries:
             chart = self.make_chart(e.key, SCREEN)
-            chart.setMinimumSize(150, 100)  # small enough that a window can shrink to where the tabs take over
+            # Small enough that a window can shrink to where the tabs take over in one step: two side by side
+            # ask no more width than the tabs do (Qt holds a resize to the minimum of the layout it has then).
+            chart.setMinimumSize(CHART_LEAST_WIDTH, 100)
             self.slots[e.key].put(chart)
             self.charts[e.key] = chart
             chart.installEventFilter(self)  # shown: drawn if it missed changes while hidden

@@ -10,14 +10,22 @@ from PySide6.QtWidgets import QLabel, QTabBar
 from amdahl_desk.resources import example_path
 
 from .painting import quiet
+from .screens import PROFILES, cut_tabs, open_profile
 
-SIZES = [(1280, 720), (1600, 1000), (1920, 1080)]
+SIZES = [(1280, 720), (1600, 1000), (1920, 1080), (2560, 1440)]
 
 
 @pytest.fixture
 def llm(window, qtbot):
     assert window.files.open_path(example_path("llm-request.xlsx"), ask=False)
     window.drawn()
+    return window
+
+
+@pytest.fixture(params=PROFILES)
+def shown(window, qtbot, request):
+    """The window on each of the widest answers: the training example with ranges, the LLM example, a trace."""
+    open_profile(window, qtbot, request.param)
     return window
 
 
@@ -50,21 +58,22 @@ def test_the_summary_objectives_load_and_cost_show_whole(llm, qtbot, size):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_chart_tabs_and_table_rows_fit(llm, qtbot, size):
-    _show_at(llm, qtbot, size)
-    for bar in llm.results.findChildren(QTabBar):
+def test_chart_tabs_and_table_rows_fit(shown, qtbot, size):
+    _show_at(shown, qtbot, size)
+    for bar in shown.results.findChildren(QTabBar):
         if bar.isVisible():
             # each tab as wide as its name needs: Qt shortened none of them
             assert bar.sizeHint().width() <= bar.width() + 1, [bar.tabText(i) for i in range(bar.count())]
-    checklist = llm.optimizations.view
-    rows = llm.optimization_model.rowCount()
+    assert cut_tabs(shown.results) == []  # nor do the rows of tabs, where one row is too narrow for them
+    checklist = shown.optimizations.view
+    rows = max(shown.optimization_model.rowCount(), 1)
     assert checklist.rowViewportPosition(rows - 1) + checklist.rowHeight(rows - 1) <= checklist.viewport().height()
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_chart_labels_stay_inside_their_plots(llm, qtbot, size):
-    _show_at(llm, qtbot, size)
-    for key, chart in llm.results.charts.items():
+def test_chart_labels_stay_inside_their_plots(shown, qtbot, size):
+    _show_at(shown, qtbot, size)
+    for key, chart in shown.results.charts.items():
         if not chart.isVisible():
             continue
         for view in chart.findChildren(pg.PlotWidget):

@@ -1,10 +1,13 @@
-"""A table header whose sections can show their title on two lines ("New time" over "(ms)")."""
+"""A table header whose sections can show their title on two lines ("New time" over "(ms)"), or a short title
+("S" for "Speedup S") with the whole one in its tooltip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QRect, Qt
-from PySide6.QtGui import QFontMetrics, QPainter
-from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QWidget
+from PySide6.QtCore import QEvent, QItemSelection, QRect, Qt
+from PySide6.QtGui import QFontMetrics, QHelpEvent, QPainter
+from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QToolTip, QWidget
+
+SHORT_TITLE_ROLE = Qt.ItemDataRole.UserRole + 20  # a section's short title ("S"), asked of the model's headerData
 
 
 def header_lines(title: str) -> list[str]:
@@ -20,6 +23,7 @@ class WrappingHeader(QHeaderView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.two_lines: set[int] = set()
+        self.short: set[int] = set()  # sections drawn with their short title (on two lines when it has a unit)
         self._widths: dict[str, tuple[int, int]] = {}
         self._painted: dict[int, tuple[bool, bool]] = {}  # section → its highlight when last painted
         # As a table view's own header: clickable, the current cell's column in bold.
@@ -35,6 +39,45 @@ class WrappingHeader(QHeaderView):
                 self.setMinimumHeight(0)
                 self.setMaximumHeight(16777215)
             self.viewport().update()
+
+    def set_short(self, sections: set[int]) -> None:
+        """Draw ``sections`` with their short title (the model's :data:`SHORT_TITLE_ROLE`), the whole one as tooltip."""
+        if sections != self.short:
+            self.short = set(sections)
+            self.viewport().update()
+
+    def title(self, section: int, short: bool = False) -> str:
+        """The section's title as the model gives it; ``short``: its short title (the title when it has none)."""
+        model = self.model()
+        if model is None:
+            return ""
+        whole = str(model.headerData(section, Qt.Orientation.Horizontal) or "")
+        return str(model.headerData(section, Qt.Orientation.Horizontal, SHORT_TITLE_ROLE) or whole) if short else whole
+
+    def short_width(self, section: int) -> int:
+        """The width the section's short title needs, on two lines when it has a unit, margins included."""
+        title, short = self.title(section), self.title(section, short=True)
+        fm = QFontMetrics(self.font())
+        whole = self.widths(section)[0]
+        return whole - fm.horizontalAdvance(title) + max(fm.horizontalAdvance(p) for p in header_lines(short))
+
+    def shown_title(self, section: int) -> list[str]:
+        """The lines the section shows now."""
+        if section in self.short:
+            return header_lines(self.title(section, short=True))
+        title = self.title(section)
+        return header_lines(title) if section in self.two_lines else [title]
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        """A short title's tooltip starts with the whole title."""
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
+            section = self.logicalIndexAt(event.pos())
+            model = self.model()
+            if section in self.short and model is not None:
+                tip = str(model.headerData(section, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) or "")
+                QToolTip.showText(event.globalPos(), f"{self.title(section)}: {tip}" if tip else self.title(section))
+                return True
+        return super().viewportEvent(event)
 
     def widths(self, section: int) -> tuple[int, int]:
         """The widths the section's title needs on one line and on two, margins included (remembered per title:
@@ -66,13 +109,13 @@ class WrappingHeader(QHeaderView):
 
     def paintSection(self, painter: QPainter, rect: QRect, section: int) -> None:
         self._painted[section] = self._highlight(section)  # what the section shows, for the next selection change
-        if section not in self.two_lines:
+        if section not in self.two_lines and section not in self.short:
             super().paintSection(painter, rect, section)
             return
         option = QStyleOptionHeader()
         self.initStyleOptionForIndex(option, section)
         option.rect = rect
-        option.text = "\n".join(header_lines(option.text))
+        option.text = "\n".join(self.shown_title(section))
         option.textAlignment = Qt.AlignmentFlag.AlignCenter
         painter.save()
         self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)

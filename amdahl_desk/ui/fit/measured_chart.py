@@ -16,6 +16,7 @@ from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import INK, LABEL_FILL, RED, SCREEN, Style
 
 PURPLE = QColor("#7b3fa0")
+PEAK_BELOW = -0.8  # the peak's label this much of its height under its star
 MARKS = {"line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●", "bar": "┃"}
 
 
@@ -39,7 +40,9 @@ class MeasuredChart(ChartFrame[MeasuredView]):
         self.spread = pg.ErrorBarItem(pen=style.pen(INK, 1.5))
         self.runs = self.points_item()
         self.peak = self.points_item(RED, "star", 16)
-        self.peak_label = pg.TextItem(color=RED, anchor=(0.5, 1.4), fill=LABEL_FILL)
+        # Under its star: the fits bend down on either side of the peak, and what runs above it (the ideal line,
+        # the profile's model) would cross a label put over it.
+        self.peak_label = pg.TextItem(color=RED, anchor=(0.5, PEAK_BELOW), fill=LABEL_FILL)
         self.peak_label.setFont(style.font(0.95, bold=True))
         for item in (self.spread, self.runs, self.peak, self.peak_label):
             self.plot.addItem(item)
@@ -79,7 +82,7 @@ class MeasuredChart(ChartFrame[MeasuredView]):
         set_item_text(self.peak_label, peak.text if peak else "")
         if peak is not None:
             self.peak_label.setPos(peak.x, peak.y)
-            self.peak_label.setAnchor((1.0 if view.peak_on_left else 0.5, 1.4))
+            self.peak_label.setAnchor((1.0 if view.peak_on_left else 0.5, PEAK_BELOW))
         lines = dict(view.lines)
         for key, line in self.lines.items():
             mark = lines.get(key)

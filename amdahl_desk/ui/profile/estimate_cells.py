@@ -15,6 +15,7 @@ from ...model.values import parse_confidence, parse_effort, parse_speedup
 from ...present.cells import estimate_cells, estimate_edit_texts
 
 ESTIMATE_HEADERS = ("k low", "k high", "Effort (days)", "Confidence")
+ESTIMATE_SHORT = ("low", "high", "Days", "Conf.")  # where the checklist is narrow: "low | k | high"
 ESTIMATE_TIPS = (
     "The lowest k you expect (a three-point estimate: k low, k, k high); empty: no range below k",
     "The highest k you expect; empty: no range above k. With a range the summary gives the odds of the target",

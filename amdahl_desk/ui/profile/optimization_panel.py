@@ -210,7 +210,8 @@ class OptimizationPanel(QWidget):
         header.setSectionResizeMode(TARGETS, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(40)
         self.view.setMinimumWidth(300)
-        self._number_widths: dict[int, tuple[int, int]] = {}  # column → (width, width with a two-line header)
+        # column → its width with a one-line header, a two-line one, a short title
+        self._number_widths: dict[int, tuple[int, int, int]] = {}
         # The figures with the trace's dependencies: a column each for a trace-based profile only.
         for col in TRACE_FIGURES:
             self.view.setColumnHidden(col, True)
@@ -286,18 +287,20 @@ class OptimizationPanel(QWidget):
     def fit_columns(self) -> None:
         """Number columns as wide as their header and their widest value: a cut number is a different number.
 
-        Each also has a narrower width with its header on two lines ("Saves" over "(ms)"), taken when the
-        names and targets would be narrower than their own headers.
+        Each also has a narrower width with its header on two lines ("Saves" over "(ms)"), and a narrowest with
+        its short title ("S", "Conf."; the whole title in its tooltip), taken in turn while the names and targets
+        would be narrower than their own headers: every column stays in view, none scrolls off to the right.
         """
         header = self.view.horizontalHeader()
         fm = self.view.fontMetrics()
-        widths: dict[int, tuple[int, int]] = {}
+        widths: dict[int, tuple[int, int, int]] = {}
         for col in (c for c in NUMBER_COLUMNS if not self.view.isColumnHidden(c)):
             texts = set(self.model.column_texts(col)[:500])
             digits = max((fm.horizontalAdvance(t) for t in texts if t), default=0) + 2 * CELL_PADDING
             one, two = (w + HEADER_PAD for w in self.wrapping_header.widths(col))
+            short = self.wrapping_header.short_width(col) + HEADER_PAD
             least = header.minimumSectionSize()
-            widths[col] = (max(one, digits, least), max(two, digits, least))
+            widths[col] = (max(one, digits, least), max(two, digits, least), max(min(short, two), digits, least))
         if widths != self._number_widths:  # else the columns are as they should be
             self._number_widths = widths
             self._share_room()
@@ -314,12 +317,15 @@ class OptimizationPanel(QWidget):
         texts = sum(header.sectionSizeFromContents(c).width() + 2 * CELL_PADDING for c in (NAME, TARGETS))
         others = sum(self.view.columnWidth(c) for c in range(self.model.columnCount()) if c not in numbers)
         others -= sum(self.view.columnWidth(c) for c in (NAME, TARGETS))
-        full = sum(one for c, (one, _) in numbers.items() if not self.view.isColumnHidden(c))
-        compact = self.view.viewport().width() - others - full < texts
-        for col, (one, two) in numbers.items():
-            if self.view.columnWidth(col) != (two if compact else one):
-                self.view.setColumnWidth(col, two if compact else one)
-        self.wrapping_header.set_two_lines(set(numbers) if compact else set())
+        room = self.view.viewport().width() - others - texts
+        shown = [ws for c, ws in numbers.items() if not self.view.isColumnHidden(c)]
+        # 0: one line each; 1: units on a second line; 2: short titles
+        level = next((lv for lv in (0, 1) if sum(ws[lv] for ws in shown) <= room), 2)
+        for col, ws in numbers.items():
+            if self.view.columnWidth(col) != ws[level]:
+                self.view.setColumnWidth(col, ws[level])
+        self.wrapping_header.set_two_lines(set(numbers) if level else set())
+        self.wrapping_header.set_short({NAME, *numbers} if level == 2 else set())  # "Name" for "Optimization"
 
     def _show_trace_columns(self, aspects: frozenset[object]) -> None:
         shown = trace_based(self.model.doc.trace.figures)

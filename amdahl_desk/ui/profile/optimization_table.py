@@ -17,7 +17,8 @@ from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, optio
 from ..core.document import Aspect, Document
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES as FIGURE_ASPECTS
-from .estimate_cells import ESTIMATE_HEADERS, ESTIMATE_TIPS, estimate_value, parse_estimate
+from ..core.wrapping_header import SHORT_TITLE_ROLE
+from .estimate_cells import ESTIMATE_HEADERS, ESTIMATE_SHORT, ESTIMATE_TIPS, estimate_value, parse_estimate
 
 NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES, TRACE_SPEEDUP, TRACE_CEILING = range(9)
 K_LOW, K_HIGH, EFFORT, CONFIDENCE = ESTIMATES = (9, 10, 11, 12)  # k as a range, its cost, its odds (estimate_cells)
@@ -98,6 +99,19 @@ class OptimizationTableModel(QAbstractTableModel):
                 "S (with deps)",
                 "Ceiling (with deps)",
                 *ESTIMATE_HEADERS,
+            ][section]
+        if role == SHORT_TITLE_ROLE:  # where the checklist is narrow; the whole title leads the tooltip
+            return [
+                "Name",
+                "Targets",
+                "k",
+                "f",
+                "S",
+                "Ceil.",
+                f"Saves ({unit})",
+                "S (deps)",
+                "Ceil. (deps)",
+                *ESTIMATE_SHORT,
             ][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return _TIPS[section]

@@ -1,0 +1,90 @@
+"""At 1280×720 and every larger size the project supports, with the odds shown (k ranges, efforts and
+confidences), for the LLM example and for a trace: every chart tab's title reads whole, and every column of the
+optimizations checklist is in view, none reached only by scrolling sideways."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+
+from amdahl_desk.ui.core.tab_rows import TabRows
+from amdahl_desk.ui.profile.optimization_table import CONFIDENCE, EFFORT, ESTIMATES, K_HIGH, K_LOW, SPEEDUP
+
+from .screens import PROFILES, SIZES, checklist_out_of_view, cut_tabs, open_profile, show_at, size_id
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
+@pytest.mark.parametrize("which", PROFILES)
+def test_every_tab_title_reads_whole(window, qtbot, which, size):
+    open_profile(window, qtbot, which)
+    show_at(window, qtbot, size)
+    results = window.results
+    shown = [t for t in (results.tabs, results.more) if t.isVisible()]
+    assert shown and all(t.count() for t in shown)
+    if which == "ranges":  # the odds' tabs are there to be read
+        assert any(t.isTabVisible(t.indexOf(results.slots["distribution"])) for t in shown)
+    assert cut_tabs(results) == []
+    for tabs in shown:
+        for i in range(tabs.count()):
+            assert tabs.tabToolTip(i)  # the chart's whole title on hover
+
+
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
+@pytest.mark.parametrize("which", PROFILES)
+def test_every_checklist_column_is_in_view(window, qtbot, which, size):
+    open_profile(window, qtbot, which)
+    show_at(window, qtbot, size)
+    view = window.optimizations.view
+    if which == "ranges":
+        assert not any(view.isColumnHidden(c) for c in ESTIMATES)
+    assert checklist_out_of_view(window) == []
+    # numbers are never cut to fit: each value whole in its column
+    fm = view.fontMetrics()
+    model = view.model()
+    for col in (c for c in range(model.columnCount()) if not view.isColumnHidden(c) and c >= 2):
+        for row in range(model.rowCount()):
+            text = str(model.data(model.index(row, col)) or "")
+            assert fm.horizontalAdvance(text) <= view.columnWidth(col), (row, col, text)
+
+
+def test_the_widest_checklist_fits_at_1280(window, qtbot):
+    """A trace's checklist with the estimates shown has every column there is: still all in view."""
+    open_profile(window, qtbot, "trace")
+    qtbot.mouseClick(window.optimizations.estimates.button, Qt.MouseButton.LeftButton)
+    show_at(window, qtbot, (1280, 720))
+    view = window.optimizations.view
+    assert not any(view.isColumnHidden(c) for c in ESTIMATES)
+    assert checklist_out_of_view(window) == []
+
+
+def test_a_short_title_keeps_the_whole_one_in_its_tooltip(window, qtbot):
+    open_profile(window, qtbot, "ranges")
+    show_at(window, qtbot, (1280, 720))
+    header = window.optimizations.wrapping_header
+    assert {SPEEDUP, K_LOW, K_HIGH, EFFORT, CONFIDENCE} <= header.short  # narrow: the short titles
+    assert header.shown_title(SPEEDUP) == ["S"] and header.title(SPEEDUP) == "Speedup S"
+    assert header.shown_title(CONFIDENCE) == ["Conf."] and header.title(CONFIDENCE) == "Confidence"
+    show_at(window, qtbot, (2560, 1440))
+    assert not header.short and header.shown_title(CONFIDENCE) == ["Confidence"]  # room: the whole titles
+
+
+def test_a_tab_in_the_second_row_is_clicked_like_any_tab(window, qtbot):
+    open_profile(window, qtbot, "ranges")
+    show_at(window, qtbot, (1280, 720))
+    results = window.results
+    rows = next(r for r in results.findChildren(TabRows) if r.isVisible())
+    rects = rows.tab_rects()
+    assert len({r.top() for r in rects.values()}) >= 2  # 7 tabs in a 680 px pane: two rows
+    last = max(rects, key=lambda i: (rects[i].top(), rects[i].left()))
+    qtbot.mouseClick(rows, Qt.MouseButton.LeftButton, pos=rects[last].center())
+    qtbot.waitUntil(lambda: rows.pages.currentIndex() == last and rows.pages.currentWidget().isVisible())
+    key = next(k for k, slot in results.slots.items() if slot is rows.pages.currentWidget())
+    assert results.chart(key).isVisible()
+    first = min(rects, key=lambda i: (rects[i].top(), rects[i].left()))
+    rows.setFocus()
+    qtbot.keyClick(rows, Qt.Key.Key_Left)
+    assert rows.pages.currentIndex() != last
+    assert QFontMetrics(rows.font()).horizontalAdvance(rows.pages.tabText(first)) <= rects[first].width()
