@@ -126,7 +126,10 @@ def distribution(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -
         odds = chance(u.probability_target or 0.0, n)
         shown = min(max(target, x_range[0]), x_range[1])
         edge = "" if shown == target else (" ◀" if target < x_range[0] else " ▶")
-        lines.append(Line(shown, f"target {n.time(target, unit)}: {odds} meet it{edge}", True))
+        # On a slide, whose title and legend state the odds, the line says only where the target is: a narrow
+        # plot there has no room for the whole sentence on either side of it.
+        said = f"target {n.time(target, unit)}" if brief else f"target {n.time(target, unit)}: {odds} meet it"
+        lines.append(Line(shown, said + edge, True))
         legend = [
             LegendEntry(MEETS, "bar", f"meets {n.time(target, unit)} ({odds})"),
             LegendEntry(MISSES, "bar", "misses it"),

@@ -5,6 +5,7 @@ picture; the same view gives the same picture."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pyqtgraph as pg
 import pytest
@@ -51,6 +52,16 @@ def _huge() -> Profile:
     return Profile(comps, opts)
 
 
+def _with_estimates(profile: Profile) -> Profile:
+    """The training example with k as ranges, efforts and odds, as a person gives them: the odds' charts have data."""
+    opts = list(profile.optimizations)
+    opts[0] = replace(opts[0], speedup_low=2.0, speedup_high=6.0, effort=5.0, confidence=0.8)
+    opts[1] = replace(opts[1], speedup_low=1.5, speedup_high=3.0, effort=3.0, confidence=0.9)
+    opts[2] = replace(opts[2], speedup_low=1.2, speedup_high=2.5, effort=8.0)
+    profile.set_optimizations(opts)
+    return profile
+
+
 @pytest.fixture(scope="module")
 def profiles():
     """The four profiles every chart is drawn from, by name."""
@@ -60,6 +71,7 @@ def profiles():
         "one": _one(),
         "huge": _huge(),
         "example": load_profile(example_path()).profile,
+        "ranges": _with_estimates(load_profile(example_path()).profile),
         "imported": imported,
     }
 
@@ -76,9 +88,12 @@ def inputs_for(profile: Profile) -> ChartInputs:
     return ChartInputs(profile, analysis, 0, fit_measurements(RUNS), compare(profile, after), trace=trace)
 
 
-def drawn_from(key: str, profiles) -> ChartInputs:
-    """A chart's inputs with data for it: the example's, or for a chart of the trace, the imported profile's."""
-    return inputs_for(profiles["imported" if chart_entry(key).source is Source.TRACE else "example"])
+def drawn_from(key: str, profiles, estimates: bool = False) -> ChartInputs:
+    """A chart's inputs with data for it: the example's (with ranges, efforts and odds when ``estimates``), or for
+    a chart of the trace, the imported profile's."""
+    if chart_entry(key).source is Source.TRACE:
+        return inputs_for(profiles["imported"])
+    return inputs_for(profiles["ranges" if estimates else "example"])
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -170,16 +185,22 @@ def _labels_fit(widget) -> list[str]:
 @pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_titles_and_labels_fit_inside_the_picture(qtbot, profiles, key, size):
-    inputs = drawn_from(key, profiles)
+    inputs = drawn_from(key, profiles, estimates=True)
     widget = export.chart_widget(make_chart, key, inputs, size)
     try:
         assert _labels_fit(widget) == []
         for view in widget.findChildren(pg.PlotWidget):
             scene = view.sceneRect()
+            plot = view.getPlotItem().vb.sceneBoundingRect()  # what the plot shows: it clips what lies outside
             for item in view.getPlotItem().items:
                 if isinstance(item, pg.TextItem) and item.isVisible() and item.toPlainText():
                     box = item.sceneBoundingRect()
                     assert scene.adjusted(-1, -1, 1, 1).contains(box), (key, item.toPlainText(), box, scene)
+                label = getattr(item, "label", None)  # a reference line's label (target, ceiling, p95)
+                shown = isinstance(item, pg.InfiniteLine) and item.isVisible() and label is not None
+                if shown and label.isVisible() and label.toPlainText():
+                    box = label.sceneBoundingRect()
+                    assert plot.adjusted(-1, -1, 1, 1).contains(box), (key, label.toPlainText(), box, plot)
     finally:
         widget.close()
         widget.deleteLater()
