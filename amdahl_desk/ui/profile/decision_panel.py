@@ -111,8 +111,9 @@ class DecisionPanel(QFrame):
         self.holders[self.plan].setVisible(bool(view.plan.text))
         self.plan_controls.setVisible(bool(view.plan.text))
         if not self.confidence.hasFocus():
-            self.confidence.setText(view.confidence)
-            self.confidence.setStyleSheet("")
+            if self.confidence.text() != view.confidence:
+                self.confidence.setText(view.confidence)
+            set_style(self.confidence, "")  # a new style sheet, even an empty one, re-polishes the field
         button = self.apply_button
         button.setVisible(view.apply is not None)
         button.setEnabled(view.apply is not None and not view.applied)
