@@ -85,10 +85,24 @@ def cut_tabs(root) -> list[str]:
 def checklist_out_of_view(window) -> list[str]:
     """The checklist's shown columns that are not whole in its viewport (off to the right, or their header's
     lines wider than the column), as their headers."""
-    view = window.optimizations.view
-    header = window.optimizations.wrapping_header
+    return columns_out_of_view(window.optimizations.view)
+
+
+def components_out_of_view(window) -> list[str]:
+    """The components table's shown columns that are not whole in its viewport (off to the right, their header's
+    lines wider than the column, or a number wider than its column), as their headers."""
+    from amdahl_desk.ui.profile.component_table import NUMBER_COLUMNS
+
+    return columns_out_of_view(window.table, NUMBER_COLUMNS)
+
+
+def columns_out_of_view(view, numbers=frozenset()) -> list[str]:
+    """A table's shown columns that are not whole in its viewport, as their headers; the columns in ``numbers``
+    also hold each of their values whole (a cut number is a different number)."""
+    header = view.horizontalHeader()
     model, width = view.model(), view.viewport().width()
     fm = QFontMetrics(header.font())
+    cells = view.fontMetrics()
     out = []
     for col in range(model.columnCount()):
         if view.isColumnHidden(col):
@@ -98,7 +112,9 @@ def checklist_out_of_view(window) -> list[str]:
         lines = header.shown_title(col)
         header_fits = max(fm.horizontalAdvance(t) for t in lines) <= view.columnWidth(col) - 4
         tall = header.height() >= fm.lineSpacing() * len(lines)
-        if left < 0 or left + view.columnWidth(col) > width or not header_fits or not tall:
+        texts = [str(model.data(model.index(r, col)) or "") for r in range(model.rowCount())] if col in numbers else []
+        digits = all(cells.horizontalAdvance(t) <= view.columnWidth(col) for t in texts)
+        if left < 0 or left + view.columnWidth(col) > width or not header_fits or not tall or not digits:
             out.append(title)
     if view.horizontalScrollBar().maximum() > 0:
         out.append("(scrolls sideways)")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from PySide6.QtCore import QEvent, QItemSelection, QRect, Qt
 from PySide6.QtGui import QFontMetrics, QHelpEvent, QPainter
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QToolTip, QWidget
@@ -14,6 +16,14 @@ def header_lines(title: str) -> list[str]:
     """A title's two lines, its unit on the second: "New time (ms)" → "New time", "(ms)"; one line without a unit."""
     name, paren, unit = title.partition(" (")
     return [name, paren.strip() + unit] if paren else [title]
+
+
+def fitting_level(widths: Iterable[tuple[int, int, int]], rooms: Sequence[int]) -> int:
+    """How number columns share a table's width, in turn: 0, their titles on one line; 1, their units on a second
+    line; 2, their short titles. The first level whose columns' widths add up to no more than its room in
+    ``rooms`` (the room at one line, at two lines); short titles where neither does."""
+    shown = list(widths)
+    return next((lv for lv in (0, 1) if sum(ws[lv] for ws in shown) <= rooms[lv]), 2)
 
 
 class WrappingHeader(QHeaderView):
@@ -60,6 +70,23 @@ class WrappingHeader(QHeaderView):
         fm = QFontMetrics(self.font())
         whole = self.widths(section)[0]
         return whole - fm.horizontalAdvance(title) + max(fm.horizontalAdvance(p) for p in header_lines(short))
+
+    def number_widths(self, section: int, content: int, pad: int) -> tuple[int, int, int]:
+        """A number column's widths with its title on one line, on two lines and short: each at least as wide as its
+        widest value (``content``) and the least section size; ``pad`` is room beside the title's own margins."""
+        one, two = (w + pad for w in self.widths(section))
+        short = self.short_width(section) + pad
+        least = self.minimumSectionSize()
+        return max(one, content, least), max(two, content, least), max(min(short, two), content, least)
+
+    def take_level(self, widths: dict[int, tuple[int, int, int]], level: int, also_short: Iterable[int] = ()) -> None:
+        """Give the number columns in ``widths`` their width and title at ``level`` (:func:`fitting_level`); with
+        short titles, the sections in ``also_short`` take theirs too ("Name" for a names column's longer title)."""
+        for section, ws in widths.items():
+            if self.sectionSize(section) != ws[level]:
+                self.resizeSection(section, ws[level])
+        self.set_two_lines(set(widths) if level else set())
+        self.set_short({*also_short, *widths} if level == 2 else set())
 
     def shown_title(self, section: int) -> list[str]:
         """The lines the section shows now."""

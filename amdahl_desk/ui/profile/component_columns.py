@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTableView
 
-from ..core.wrapping_header import WrappingHeader
+from ..core.wrapping_header import WrappingHeader, fitting_level
 from .component_delegates import CELL_PADDING
 from .component_table import (
     GROUP,
@@ -34,7 +34,7 @@ class ComponentColumns:
     def __init__(self, view: QTableView, model: ComponentTableModel, header: WrappingHeader) -> None:
         self.view, self.model, self.header = view, model, header
         self._wanted: dict[int, int] = {}
-        self._number_widths: dict[int, tuple[int, int]] = {}
+        self._number_widths: dict[int, tuple[int, int, int]] = {}  # one-line, two-line, short title
 
     def fit(self) -> None:
         """Every column but the names as wide as its header and content; names take the rest and elide."""
@@ -60,7 +60,9 @@ class ComponentColumns:
     def share_room(self) -> None:
         """Room for the names, given up in turn: Notes, then Objectives shrink (down to their header); then the
         number columns' headers go onto two lines ("New time" over "(ms)") and the columns narrow to their
-        numbers; then Scaling and Group shrink to their header (their values elide, whole in a tooltip)."""
+        numbers; then Scaling and Group shrink to their header (their values elide, whole in a tooltip); then,
+        where the names would still be narrower than their header, the numbers take their short titles ("Path"
+        for "On path", the whole title in the tooltip): every column stays in view, none scrolls off."""
         wanted = self._wanted
         numbers = self._number_widths
         if not wanted or not numbers:
@@ -72,13 +74,14 @@ class ComponentColumns:
         rest = sum(self.view.columnWidth(c) for c in shown if c != NAME and c not in numbers and c not in texts)
         room = self.view.viewport().width() - rest - wanted[NAME]
         least = sum(floors[c] if c in (NOTES, OBJECTIVES) else wanted[c] for c in texts)
-        compact = room - least - sum(one for one, _ in numbers.values()) < 0
-        for col, (one, two) in numbers.items():
-            if self.view.columnWidth(col) != (two if compact else one):
-                self.view.setColumnWidth(col, two if compact else one)
-        self.header.set_two_lines(set(numbers) if compact else set())
+        # one line while the names keep their width beside Scaling and Group; two lines while the names keep
+        # their header's width beside every text column at its header's
+        names_floor = header.sectionSizeFromContents(NAME).width()
+        rooms = (room - least, room + wanted[NAME] - names_floor - sum(floors.values()))
+        level = fitting_level(numbers.values(), rooms)
+        self.header.take_level(numbers, level, also_short={NAME})  # "Name" for "Component"
         room -= sum(self.view.columnWidth(c) for c in numbers)
-        yielding = [c for c in texts if compact or c in (NOTES, OBJECTIVES)]
+        yielding = [c for c in texts if level or c in (NOTES, OBJECTIVES)]
         widths = {c: wanted[c] for c in texts}
         for c in yielding:  # each shrinks only as far as the names need
             # Scaling and Group (short words a person reads at a glance) give way only for names shorter
@@ -94,17 +97,16 @@ class ComponentColumns:
     def fit_numbers(self) -> None:
         """Number columns as wide as their header (units included) and their widest number: never cut a digit.
 
-        Each also has a narrower width, its header on two lines ("New time" over "(ms)"), which
-        :meth:`share_room` takes when the names would otherwise be cut.
+        Each also has a narrower width, its header on two lines ("New time" over "(ms)"), and a narrowest with its
+        short title, which :meth:`share_room` takes in turn when the names would otherwise be cut.
         """
         fm = self.view.fontMetrics()
         model = self.model
         rows = self._widest_rows()
-        widths: dict[int, tuple[int, int]] = {}
+        widths: dict[int, tuple[int, int, int]] = {}
         for col in (c for c in NUMBERS if not self.view.isColumnHidden(c)):
-            one_line, two_lines = (w + HEADER_PAD for w in self.header.widths(col))
             digits = max((fm.horizontalAdvance(t) for t in model.texts(col, rows) if t), default=0) + 2 * CELL_PADDING
-            widths[col] = (max(one_line, digits), max(two_lines, digits))
+            widths[col] = self.header.number_widths(col, digits, HEADER_PAD)
         if widths != self._number_widths:  # else the columns are as they should be
             self._number_widths = widths
             self.share_room()

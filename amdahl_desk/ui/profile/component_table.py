@@ -14,12 +14,13 @@ from ...model.errors import ProfileError
 from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.values import ParseError, parse_time
-from ...present.cells import DASH, new_time_tip, share_cell, share_tip, time_cell
+from ...present.cells import COMPONENT_SHORT_TITLES, DASH, new_time_tip, share_cell, share_tip, time_cell
 from ...present.trace_plan import COMPONENT_TIPS, TraceFigures, component_cells, component_tip
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Aspect, Document
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES
+from ..core.wrapping_header import SHORT_TITLE_ROLE
 
 NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES, ON_PATH, SLACK, K_MOVES, TIME_LOW, TIME_HIGH = (
     COLUMNS
@@ -117,6 +118,8 @@ class ComponentTableModel(QAbstractTableModel):
                 f"Time low ({unit})",
                 f"Time high ({unit})",
             ][section]
+        if role == SHORT_TITLE_ROLE:  # where the table is narrow; the whole title leads the tooltip
+            return COMPONENT_SHORT_TITLES[section].replace("{unit}", unit)
         if role == Qt.ItemDataRole.ToolTipRole:
             return _HEADER_TIPS[section].replace("{unit}", unit)
         if role == Qt.ItemDataRole.TextAlignmentRole and section in NUMBER_COLUMNS:

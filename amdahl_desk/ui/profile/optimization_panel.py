@@ -39,7 +39,7 @@ from ...present.cells import k_step_text, speedup_cell
 from ...present.trace_plan import trace_based
 from ..core.cell_message import CellMessage
 from ..core.changed_cells import ChangedCellsTableView
-from ..core.wrapping_header import WrappingHeader
+from ..core.wrapping_header import WrappingHeader, fitting_level
 from .checklist_estimates import EstimateColumns
 from .component_columns import HEADER_PAD
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
@@ -291,16 +291,12 @@ class OptimizationPanel(QWidget):
         its short title ("S", "Conf."; the whole title in its tooltip), taken in turn while the names and targets
         would be narrower than their own headers: every column stays in view, none scrolls off to the right.
         """
-        header = self.view.horizontalHeader()
         fm = self.view.fontMetrics()
         widths: dict[int, tuple[int, int, int]] = {}
         for col in (c for c in NUMBER_COLUMNS if not self.view.isColumnHidden(c)):
             texts = set(self.model.column_texts(col)[:500])
             digits = max((fm.horizontalAdvance(t) for t in texts if t), default=0) + 2 * CELL_PADDING
-            one, two = (w + HEADER_PAD for w in self.wrapping_header.widths(col))
-            short = self.wrapping_header.short_width(col) + HEADER_PAD
-            least = header.minimumSectionSize()
-            widths[col] = (max(one, digits, least), max(two, digits, least), max(min(short, two), digits, least))
+            widths[col] = self.wrapping_header.number_widths(col, digits, HEADER_PAD)
         if widths != self._number_widths:  # else the columns are as they should be
             self._number_widths = widths
             self._share_room()
@@ -318,14 +314,8 @@ class OptimizationPanel(QWidget):
         others = sum(self.view.columnWidth(c) for c in range(self.model.columnCount()) if c not in numbers)
         others -= sum(self.view.columnWidth(c) for c in (NAME, TARGETS))
         room = self.view.viewport().width() - others - texts
-        shown = [ws for c, ws in numbers.items() if not self.view.isColumnHidden(c)]
-        # 0: one line each; 1: units on a second line; 2: short titles
-        level = next((lv for lv in (0, 1) if sum(ws[lv] for ws in shown) <= room), 2)
-        for col, ws in numbers.items():
-            if self.view.columnWidth(col) != ws[level]:
-                self.view.setColumnWidth(col, ws[level])
-        self.wrapping_header.set_two_lines(set(numbers) if level else set())
-        self.wrapping_header.set_short({NAME, *numbers} if level == 2 else set())  # "Name" for "Optimization"
+        level = fitting_level((ws for c, ws in numbers.items() if not self.view.isColumnHidden(c)), (room, room))
+        self.wrapping_header.take_level(numbers, level, also_short={NAME})  # "Name" for "Optimization"
 
     def _show_trace_columns(self, aspects: frozenset[object]) -> None:
         shown = trace_based(self.model.doc.trace.figures)
