@@ -1,4 +1,4 @@
-"""GUI test setup: settings and data folders in a temp dir, a window on the bundled example."""
+"""GUI test setup: settings and data folders in a temp dir, a window on the bundled example, or one panel of it."""
 
 from dataclasses import replace
 from pathlib import Path
@@ -59,6 +59,48 @@ def window(qtbot, tmp_path):
     win.drawn = lambda: qtbot.waitUntil(lambda: not win.redraws.pending)
     win.drawn()
     return win
+
+
+@pytest.fixture
+def doc(qapp):
+    """The window's document without the window: empty until a panel fixture opens the training example in it."""
+    from amdahl_desk.ui.core.document import Document
+
+    return Document()
+
+
+@pytest.fixture
+def components(qtbot, doc, tmp_path):
+    """The components table alone, shown, on the training example opened into ``doc``, its first time cell current."""
+    from . import panels
+
+    return panels.components_table(qtbot, doc, tmp_path)
+
+
+@pytest.fixture
+def checklist(qtbot, doc, tmp_path):
+    """The optimizations checklist alone, shown, on the training example opened into ``doc``, its first row
+    selected."""
+    from . import panels
+
+    return panels.checklist(qtbot, doc, tmp_path)
+
+
+@pytest.fixture
+def runs(qtbot, doc, tmp_path):
+    """The Measurements panel alone, shown, on the training example opened into ``doc``, its summary and charts
+    drawn."""
+    from . import panels
+
+    return panels.runs_panel(qtbot, doc, tmp_path)
+
+
+@pytest.fixture
+def objectives(qtbot, doc, tmp_path):
+    """The "Objectives, load and cost" panel alone, shown, on the training example opened into ``doc``."""
+    from . import panels
+
+    return panels.objectives_panel(qtbot, doc, tmp_path)
 
 
 @pytest.fixture
