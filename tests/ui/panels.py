@@ -1,10 +1,11 @@
 """One panel of the window on a Document of its own, shown on its own: what a test of that panel builds.
 
 Each builder uses the panel's own constructors, in the window's order: the panel is made on an empty
-document, then the file opens into it (a model made on a document that already holds a profile has heard of
-no change yet, and announces every row at its first), then what ``MainWindow._opened`` does for that panel
-(the table's columns fitted and its first time cell current, the checklist's first row selected). Nothing
-else of the window exists: no menus, no status bar, no charts but the panel's.
+document, then a bundled example (the training example unless a test names another) opens into it (a model
+made on a document that already holds a profile has heard of no change yet, and announces every row at its
+first), then what ``MainWindow._opened`` does for that panel (the table's columns fitted and its first time
+cell current, the checklist's first row selected). Nothing else of the window exists: no menus, no status
+bar, no charts but the panel's.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model.profile import Profile
 from amdahl_desk.resources import example_path
 from amdahl_desk.ui.core.document import Document
 from amdahl_desk.ui.core.redraw import RedrawScheduler
@@ -28,16 +28,14 @@ from amdahl_desk.ui.profile.optimization_table import OptimizationTableModel
 SIZES = {"components": (760, 420), "checklist": (760, 300), "runs": (760, 900), "objectives": (760, 700)}
 
 
-def open_training(doc: Document, folder: Path, profile: Profile | None = None) -> None:
-    """Open a copy of the training example in ``folder`` into ``doc`` (its path set, as File → Open sets it), or
-    ``profile`` without a file; a document already opened stays as it is."""
+def open_example(doc: Document, folder: Path, example: str | None = None) -> None:
+    """Open a copy of the bundled ``example`` (the training example unless named) in ``folder`` into ``doc``, its
+    path set as File → Open sets it; a document already opened stays as it is."""
     if doc.path is not None or doc.profile.components:
         return
-    if profile is not None:
-        doc.reset(profile, None)
-        return
-    copy = folder / "training.xlsx"
-    copy.write_bytes(example_path().read_bytes())
+    source = example_path() if example is None else example_path(example)
+    copy = folder / ("training.xlsx" if example is None else example)
+    copy.write_bytes(source.read_bytes())
     loaded = load_profile(copy)
     doc.reset(loaded.profile, copy.resolve(), [str(w) for w in loaded.warnings])
 
@@ -89,41 +87,41 @@ class Objectives:
     panel: ObjectivesPanel
 
 
-def components_table(qtbot, doc: Document, folder: Path) -> Components:
+def components_table(qtbot, doc: Document, folder: Path, example: str | None = None) -> Components:
     model = ComponentTableModel(doc)
     table = ComponentTableView(model)
     show(qtbot, table, SIZES["components"])
-    open_training(doc, folder)
+    open_example(doc, folder, example)
     table.fit_columns()
     table.start_here()
     return Components(doc, model, table)
 
 
-def checklist(qtbot, doc: Document, folder: Path) -> Checklist:
+def checklist(qtbot, doc: Document, folder: Path, example: str | None = None) -> Checklist:
     model = OptimizationTableModel(doc)
     panel = OptimizationPanel(model)
     show(qtbot, panel, SIZES["checklist"])
-    open_training(doc, folder)
+    open_example(doc, folder, example)
     if model.rowCount():
         panel.select_row(0)
     return Checklist(doc, model, panel)
 
 
-def runs_panel(qtbot, doc: Document, folder: Path) -> Runs:
+def runs_panel(qtbot, doc: Document, folder: Path, example: str | None = None) -> Runs:
     redraws = RedrawScheduler(doc)
     panel = FitPanel(doc, redraws)
     redraws.setParent(panel)
     show(qtbot, panel, SIZES["runs"])
-    open_training(doc, folder)
+    open_example(doc, folder, example)
     runs = Runs(doc, panel, redraws, qtbot)
     runs.drawn()
     return runs
 
 
-def objectives_panel(qtbot, doc: Document, folder: Path) -> Objectives:
+def objectives_panel(qtbot, doc: Document, folder: Path, example: str | None = None) -> Objectives:
     panel = ObjectivesPanel(doc)
     show(qtbot, panel, SIZES["objectives"])
-    open_training(doc, folder)
+    open_example(doc, folder, example)
     return Objectives(doc, panel)
 
 
