@@ -62,45 +62,47 @@ def window(qtbot, tmp_path):
 
 
 @pytest.fixture
-def doc(qapp):
-    """The window's document without the window: empty until a panel fixture opens the training example in it."""
+def panel_doc(qapp):
+    """The window's document without the window: empty until a panel fixture opens the training example in it
+    (named apart from the ``doc`` fixtures of modules that test the document on a profile of their own)."""
     from amdahl_desk.ui.core.document import Document
 
     return Document()
 
 
 @pytest.fixture
-def components(qtbot, doc, tmp_path):
-    """The components table alone, shown, on the training example opened into ``doc``, its first time cell current."""
+def components(qtbot, panel_doc, tmp_path):
+    """The components table alone, shown, on the training example opened into ``panel_doc``, its first time cell
+    current."""
     from . import panels
 
-    return panels.components_table(qtbot, doc, tmp_path)
+    return panels.components_table(qtbot, panel_doc, tmp_path)
 
 
 @pytest.fixture
-def checklist(qtbot, doc, tmp_path):
-    """The optimizations checklist alone, shown, on the training example opened into ``doc``, its first row
+def checklist(qtbot, panel_doc, tmp_path):
+    """The optimizations checklist alone, shown, on the training example opened into ``panel_doc``, its first row
     selected."""
     from . import panels
 
-    return panels.checklist(qtbot, doc, tmp_path)
+    return panels.checklist(qtbot, panel_doc, tmp_path)
 
 
 @pytest.fixture
-def runs(qtbot, doc, tmp_path):
-    """The Measurements panel alone, shown, on the training example opened into ``doc``, its summary and charts
-    drawn."""
+def runs(qtbot, panel_doc, tmp_path):
+    """The Measurements panel alone, shown, on the training example opened into ``panel_doc``, its summary and
+    charts drawn."""
     from . import panels
 
-    return panels.runs_panel(qtbot, doc, tmp_path)
+    return panels.runs_panel(qtbot, panel_doc, tmp_path)
 
 
 @pytest.fixture
-def objectives(qtbot, doc, tmp_path):
-    """The "Objectives, load and cost" panel alone, shown, on the training example opened into ``doc``."""
+def objectives(qtbot, panel_doc, tmp_path):
+    """The "Objectives, load and cost" panel alone, shown, on the training example opened into ``panel_doc``."""
     from . import panels
 
-    return panels.objectives_panel(qtbot, doc, tmp_path)
+    return panels.objectives_panel(qtbot, panel_doc, tmp_path)
 
 
 @pytest.fixture

@@ -58,7 +58,7 @@ def test_the_objectives_model_keeps_qts_rules_through_adds_and_deletes(objective
 
 
 @pytest.mark.parametrize("table", ["components", "runs", "optimizations", "objectives"])
-def test_an_editor_the_view_has_let_go_commits_nothing_when_it_loses_the_focus_late(request, doc, qtbot, table):
+def test_an_editor_the_view_has_let_go_commits_nothing_when_it_loses_the_focus_late(request, panel_doc, qtbot, table):
     """What the soak hit on a real X server: a closed editor still loses the focus once more, and its delegate's
     event filter commits it. The view takes no commit from an editor it has let go (and Qt has nothing to warn)."""
     from amdahl_desk.ui.fit.runs_model import COUNT
@@ -80,6 +80,6 @@ def test_an_editor_the_view_has_let_go_commits_nothing_when_it_loses_the_focus_l
     assert isinstance(editor, QLineEdit)
     editor.setText("42")
     press(qtbot, Qt.Key.Key_Escape)  # the view closes it: hidden, deleted later
-    count = doc.undo_stack.count()
+    count = panel_doc.undo_stack.count()
     view.itemDelegateForIndex(view.model().index(0, col)).commitData.emit(editor)  # the late focus-out's commit
-    assert doc.undo_stack.count() == count
+    assert panel_doc.undo_stack.count() == count
