@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytestqt.qtbot import QtBot
+
 from amdahl_desk.files import load_profile
 from amdahl_desk.resources import example_path
 from amdahl_desk.ui.core.document import Document
@@ -72,11 +74,11 @@ class Runs:
     doc: Document
     panel: FitPanel
     redraws: RedrawScheduler
-    qtbot: object
+    qtbot: QtBot
 
     def drawn(self) -> None:
         """Until the redraws queued for the next frame are drawn (the summary and the charts follow then)."""
-        self.qtbot.waitUntil(lambda: not self.redraws.pending)  # type: ignore[attr-defined]
+        self.qtbot.waitUntil(lambda: not self.redraws.pending)
 
 
 @dataclass
