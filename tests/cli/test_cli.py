@@ -132,6 +132,7 @@ def test_python_dash_m_entry_point():
     assert proc.returncode == 0 and "9.34×" in proc.stdout
 
 
+@pytest.mark.gui  # imports the charts' exporter
 def test_export_chart_keys_match_the_chart_registry():
     from amdahl_desk.cli.export import CHART_KEYS
     from amdahl_desk.ui.charts.export import CHARTS

@@ -42,6 +42,7 @@ def test_a_csv_is_a_trace_when_its_header_is_an_nsys_report(tmp_path):
     assert classify(tmp_path) is Kind.TRACE  # a folder of ranks
 
 
+@pytest.mark.gui  # imports the window's import controller
 def test_one_list_of_trace_suffixes(tmp_path):
     from amdahl_desk.files import kinds
     from amdahl_desk.files.traces import detect

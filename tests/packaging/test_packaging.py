@@ -51,6 +51,7 @@ def test_install_and_uninstall_for_the_current_user(tmp_path, fake_exe):
     assert not list(icons.glob("*/apps/amdahl-desk.*"))
 
 
+@pytest.mark.gui  # reads the icons with Qt's QImage
 def test_icons_at_every_size():
     from PySide6.QtGui import QImage
 
@@ -113,6 +114,7 @@ def test_wheel_carries_resources_and_works_outside_the_source_tree(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.gui  # starts the bundled window and reads its screenshot with Qt
 def test_bundled_application_builds_and_starts(tmp_path):
     pytest.importorskip("PyInstaller")
     env = dict(os.environ, DIST=str(tmp_path / "dist"), WORK=str(tmp_path / "build"))

@@ -1,5 +1,6 @@
-"""GUI test setup: settings and data folders in a temp dir, a window on the bundled example."""
+"""GUI test setup: settings and data folders in a temp dir, a window on the bundled example, or one panel of it."""
 
+import gc
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +19,43 @@ def _patient_wait_until(self, callback, *, timeout=20_000):
 
 
 QtBot.waitUntil = _patient_wait_until
+
+
+def _collect_if_due(threshold: tuple[int, int, int]) -> None:
+    """The collections Python would have made by now, each generation at its own threshold."""
+    counts = gc.get_count()
+    for generation in range(3):
+        if counts[generation] <= threshold[generation]:
+            break
+        gc.collect(generation)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _collector_outside_qt_calls(qapp):
+    """Python's cyclic garbage collector runs from the event loop and between tests, never inside a Qt call.
+
+    pyqtgraph's items hold reference cycles and menus Python owns; freed by a collection that an allocation
+    set off inside a Qt call holding its signal-slot lock (a disconnect asking Python for an override), their
+    actions wait for that lock for ever, and the test run hangs (seen twice, in QObject::~QObject of a QAction
+    of a QMenu under gc_collect_main under QObject::disconnect). pyqtgraph.util.garbage_collector does the same.
+    """
+    from PySide6.QtCore import QTimer
+
+    threshold = gc.get_threshold()
+    gc.disable()
+    timer = QTimer()
+    timer.setInterval(100)
+    timer.timeout.connect(lambda: _collect_if_due(threshold))
+    timer.start()
+    yield threshold
+    timer.stop()
+    gc.enable()
+
+
+@pytest.fixture(autouse=True)
+def _collect_after_each_test(_collector_outside_qt_calls):
+    yield
+    _collect_if_due(_collector_outside_qt_calls)
 
 
 @pytest.fixture(autouse=True)
@@ -59,6 +97,50 @@ def window(qtbot, tmp_path):
     win.drawn = lambda: qtbot.waitUntil(lambda: not win.redraws.pending)
     win.drawn()
     return win
+
+
+@pytest.fixture
+def panel_doc(qapp):
+    """The window's document without the window: empty until a panel fixture opens the training example in it
+    (named apart from the ``doc`` fixtures of modules that test the document on a profile of their own)."""
+    from amdahl_desk.ui.core.document import Document
+
+    return Document()
+
+
+@pytest.fixture
+def components(qtbot, panel_doc, tmp_path):
+    """The components table alone, shown, on the training example opened into ``panel_doc``, its first time cell
+    current."""
+    from . import panels
+
+    return panels.components_table(qtbot, panel_doc, tmp_path)
+
+
+@pytest.fixture
+def checklist(qtbot, panel_doc, tmp_path):
+    """The optimizations checklist alone, shown, on the training example opened into ``panel_doc``, its first row
+    selected."""
+    from . import panels
+
+    return panels.checklist(qtbot, panel_doc, tmp_path)
+
+
+@pytest.fixture
+def runs(qtbot, panel_doc, tmp_path):
+    """The Measurements panel alone, shown, on the training example opened into ``panel_doc``, its summary and
+    charts drawn."""
+    from . import panels
+
+    return panels.runs_panel(qtbot, panel_doc, tmp_path)
+
+
+@pytest.fixture
+def objectives(qtbot, panel_doc, tmp_path):
+    """The "Objectives, load and cost" panel alone, shown, on the training example opened into ``panel_doc``."""
+    from . import panels
+
+    return panels.objectives_panel(qtbot, panel_doc, tmp_path)
 
 
 @pytest.fixture

@@ -15,14 +15,17 @@ pytestmark = pytest.mark.gui
 
 
 def on_screen(window, widget) -> QImage:
-    """What the window shows of ``widget`` now (its backing store, not a fresh rendering)."""
+    """What the top-level ``window`` shows of ``widget`` now (its backing store, not a fresh rendering)."""
     at = widget.mapTo(window, QPoint(0, 0))
     return window.screen().grabWindow(window.winId(), at.x(), at.y(), widget.width(), widget.height()).toImage()
 
 
-def settle(qtbot, window):
-    window.drawn()
-    quiet(qtbot, window)
+def settle(qtbot, shown):
+    """Until ``shown`` (the window, or a table on its own) paints nothing more, the window's charts drawn first."""
+    drawn = getattr(shown, "drawn", None)
+    if drawn is not None:
+        drawn()
+    quiet(qtbot, shown)
 
 
 def repainted_whole(qtbot, window, widget) -> QImage:
@@ -31,14 +34,14 @@ def repainted_whole(qtbot, window, widget) -> QImage:
     return on_screen(window, widget)
 
 
-def test_an_edit_in_a_long_table_repaints_its_row_not_every_visible_cell(window, qtbot):
+def test_an_edit_in_a_long_table_repaints_its_row_not_every_visible_cell(components, qtbot):
     comps = [Component(f"component {i}", 10.0 + i % 7) for i in range(2000)]
-    window.doc.reset(Profile(comps, window.doc.profile.optimizations[:0]), None)
-    settle(qtbot, window)
-    view, model = window.table, window.component_model
+    components.doc.reset(Profile(comps, components.doc.profile.optimizations[:0]), None)
+    settle(qtbot, components.table)
+    view, model = components.table, components.model
     painted = PaintedRegion(view.viewport())
     assert model.setData(model.index(3, TIME), "12")
-    settle(qtbot, window)
+    settle(qtbot, components.table)
     # The edited cell is painted again; rows whose share and new time look the same are not.
     assert painted.region.intersects(view.visualRect(model.index(3, TIME)))
     for row in (0, 5, 8):
@@ -46,15 +49,15 @@ def test_an_edit_in_a_long_table_repaints_its_row_not_every_visible_cell(window,
             assert not painted.region.intersects(view.visualRect(model.index(row, col))), (row, col)
 
 
-def test_a_change_of_every_share_repaints_every_share_shown(window, qtbot):
-    view, model = window.table, window.component_model
+def test_a_change_of_every_share_repaints_every_share_shown(components, qtbot):
+    view, model = components.table, components.model
     painted = PaintedRegion(view.viewport())
     assert model.setData(model.index(4, TIME), "60")
-    settle(qtbot, window)
+    settle(qtbot, components.table)
     painted.clear()
     assert model.setData(model.index(0, TIME), "400")  # of a 1,010 ms total: every share changes
-    settle(qtbot, window)
-    for row in range(len(window.doc.profile.components)):
+    settle(qtbot, components.table)
+    for row in range(len(components.doc.profile.components)):
         assert painted.region.intersects(view.visualRect(model.index(row, SHARE))), row
         assert not painted.region.intersects(view.visualRect(model.index(row, NAME))) or row == 0
 
@@ -79,20 +82,20 @@ def test_the_tables_on_screen_are_what_a_full_repaint_shows(window, qtbot):
     each_step_shows_a_full_repaint(qtbot, window, steps, views)
 
 
-def test_rows_scrolled_into_view_repaint_only_what_an_edit_changes(window, qtbot):
+def test_rows_scrolled_into_view_repaint_only_what_an_edit_changes(components, qtbot):
     """The shares just scrolled into view were painted, not scheduled: an edit repaints its own row and the
     shares whose text it moved, not every share shown (and an edit that moves them all repaints them all)."""
     comps = [Component(f"component {i}", 10.0 + i % 7) for i in range(200)]
-    window.doc.reset(Profile(comps, window.doc.profile.optimizations[:0]), None)
-    settle(qtbot, window)
-    view, model = window.table, window.component_model
+    components.doc.reset(Profile(comps, components.doc.profile.optimizations[:0]), None)
+    settle(qtbot, components.table)
+    view, model = components.table, components.model
     view.scrollTo(model.index(150, TIME), view.ScrollHint.PositionAtTop)
-    settle(qtbot, window)
+    settle(qtbot, components.table)
     rows = range(150, 158)
     shares = [model.data(model.index(r, SHARE)) for r in rows]
     painted = PaintedRegion(view.viewport())
     assert model.setData(model.index(152, TIME), "12")
-    settle(qtbot, window)
+    settle(qtbot, components.table)
     assert painted.region.intersects(view.visualRect(model.index(152, TIME)))
     for row, before in zip(rows, shares, strict=True):
         if row != 152:
@@ -101,11 +104,11 @@ def test_rows_scrolled_into_view_repaint_only_what_an_edit_changes(window, qtbot
             assert not painted.region.intersects(view.visualRect(model.index(row, NEW_TIME))), row
     painted.clear()
     assert model.setData(model.index(0, TIME), "2600")  # the total doubles: every share shown halves
-    settle(qtbot, window)
+    settle(qtbot, components.table)
     for row in rows:
         assert painted.region.intersects(view.visualRect(model.index(row, SHARE))), row
-    shown = on_screen(window, view.viewport())
-    assert shown == repainted_whole(qtbot, window, view.viewport())
+    shown = on_screen(components.table, view.viewport())
+    assert shown == repainted_whole(qtbot, components.table, view.viewport())
 
 
 def test_a_tick_announces_the_new_times_of_its_targets_and_no_share(window, qtbot):
@@ -125,10 +128,10 @@ def test_a_tick_announces_the_new_times_of_its_targets_and_no_share(window, qtbo
     assert shares == [(0, len(window.doc.profile.components) - 1)]
 
 
-def test_the_checklist_announces_the_figures_whose_text_moved_and_shows_the_new_ones(window, qtbot):
+def test_the_checklist_announces_the_figures_whose_text_moved_and_shows_the_new_ones(checklist, qtbot):
     from amdahl_desk.ui.profile.optimization_table import SPEEDUP, K
 
-    opts = window.optimization_model
+    opts = checklist.model
     announced: list[tuple[int, int]] = []
     opts.dataChanged.connect(lambda a, b, _roles=(): announced.append((a.row(), b.row())))
     before = [opts.data(opts.index(r, SPEEDUP)) for r in range(opts.rowCount())]

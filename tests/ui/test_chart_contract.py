@@ -33,6 +33,8 @@ from ..traces import expect
 from .charting import SIZE, export_of, not_blank
 from .renders import likeness, poppler, rsvg
 
+pytestmark = pytest.mark.gui
+
 KEYS = [e.key for e in ENTRIES]
 RUNS = Measurements.of([(1, 1000.0), (2, 540.0), (4, 310.0), (8, 200.0), (16, 160.0)])
 

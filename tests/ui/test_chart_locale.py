@@ -9,6 +9,8 @@ from amdahl_desk.resources import example_path
 from amdahl_desk.ui.charts.registry import ENTRIES
 from tests.ui.charting import new_chart
 
+pytestmark = pytest.mark.gui
+
 GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
 
 

@@ -9,6 +9,8 @@ from amdahl_desk.resources import example_path
 from amdahl_desk.ui.charts.registry import CHARTS
 from tests.ui.charting import new_chart
 
+pytestmark = pytest.mark.gui
+
 
 def scatters(chart):
     for widget in chart.findChildren(pg.PlotWidget):

@@ -131,8 +131,8 @@ def test_the_analysis_is_current_when_views_hear_of_a_change(doc):
     assert read == ["1.11×"]
 
 
-def test_ticking_a_checkbox_makes_its_row_current(window):
-    panel, model = window.optimizations, window.optimization_model
+def test_ticking_a_checkbox_makes_its_row_current(checklist):
+    panel, model = checklist.panel, checklist.model
     panel.select_row(0)
     model.setData(model.index(2, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
     assert panel.current_row() == 2 and panel.slider.isEnabled()

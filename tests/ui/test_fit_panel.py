@@ -24,7 +24,15 @@ SPECSDM91 = [
 
 
 @pytest.fixture
-def panel(window):
+def panel(runs):
+    """The Measurements panel on its own, its runs table focused."""
+    runs.panel.view.setFocus()
+    return runs.panel
+
+
+@pytest.fixture
+def window_panel(window):
+    """The Measurements panel in the window, its tab shown and its runs table focused."""
     window.left_tabs.setCurrentWidget(window.fit_page)
     window.fit_panel.view.setFocus()
     return window.fit_panel
@@ -57,16 +65,16 @@ def choose_throughput(panel, count_name="Users", unit="scripts/h"):
     panel.count.lineEdit().editingFinished.emit()
 
 
-def test_specsdm91_typed_by_hand_gives_the_published_fit(window, panel, qtbot):
+def test_specsdm91_typed_by_hand_gives_the_published_fit(runs, panel, qtbot):
     choose_throughput(panel)
     for row, (n, x) in enumerate(SPECSDM91):
         type_cell(qtbot, panel, row, COUNT, n)
         type_cell(qtbot, panel, row, VALUE, x)
-    window.drawn()
-    table = window.doc.measurements
+    runs.drawn()
+    table = runs.doc.measurements
     assert (table.kind, table.unit, table.count_name) == (MeasureKind.THROUGHPUT, "scripts/h", "Users")
     assert len(table.rows) == 7 and panel.model.rowCount() == 8
-    usl = window.doc.fit.usl
+    usl = runs.doc.fit.usl
     assert usl.alpha == pytest.approx(0.0277285, abs=5e-7)
     assert usl.beta == pytest.approx(0.0001044, abs=5e-8)
     assert usl.peak_n == pytest.approx(96.5, abs=0.05)
@@ -80,67 +88,67 @@ def test_specsdm91_typed_by_hand_gives_the_published_fit(window, panel, qtbot):
     assert panel.model.index(1, SPEEDUP).data() == "15.3×"  # 995.9 / 64.9
     assert panel.model.index(0, KARP_FLATT).data() == "—"
     # every step is one undo; undo takes back the last value typed
-    window.undo_action.trigger()
-    assert len(window.doc.measured_runs()) == 6 and window.doc.measurements.waiting() == [(6, "value")]
-    window.drawn()
+    runs.doc.undo_stack.undo()
+    assert len(runs.doc.measured_runs()) == 6 and runs.doc.measurements.waiting() == [(6, "value")]
+    runs.drawn()
     assert "Row 7 needs its throughput" in panel.summary.plain_text()
 
 
-def test_paste_a_block_from_a_spreadsheet_with_its_header_is_one_undo_step(window, panel, qtbot):
+def test_paste_a_block_from_a_spreadsheet_with_its_header_is_one_undo_step(runs, panel, qtbot):
     QGuiApplication.clipboard().setText(
         "Users\tThroughput (scripts/h)\tNotes\r\n" + "".join(f"{n}\t{x}\t\r\n" for n, x in SPECSDM91)
     )
     panel.view.setCurrentIndex(panel.model.index(0, LABEL))  # the header says where each column goes
     panel.view.paste()
-    table = window.doc.measurements
+    table = runs.doc.measurements
     assert (table.kind, table.unit, table.count_name) == (MeasureKind.THROUGHPUT, "scripts/h", "Users")
     assert [r.n for r in table.rows] == [1, 18, 36, 72, 108, 144, 216]
-    assert window.doc.fit.usl.peak_n == pytest.approx(96.5, abs=0.05)
-    assert window.doc.undo_stack.undoText() == "Paste runs"
-    window.undo_action.trigger()
-    assert window.doc.measurements.rows == () and window.doc.measurements.kind is MeasureKind.TIME
-    window.redo_action.trigger()
-    assert len(window.doc.measurements.rows) == 7
+    assert runs.doc.fit.usl.peak_n == pytest.approx(96.5, abs=0.05)
+    assert runs.doc.undo_stack.undoText() == "Paste runs"
+    runs.doc.undo_stack.undo()
+    assert runs.doc.measurements.rows == () and runs.doc.measurements.kind is MeasureKind.TIME
+    runs.doc.undo_stack.redo()
+    assert len(runs.doc.measurements.rows) == 7
 
 
-def test_paste_without_header_and_times_with_units(window, panel, qtbot):
+def test_paste_without_header_and_times_with_units(runs, panel, qtbot):
     QGuiApplication.clipboard().setText("1\t1.0 s\tsingle GPU\n2\t560\n4\t340 ms\n8\t0.232 s\n")
     panel.view.setCurrentIndex(panel.model.index(0, COUNT))
-    qtbot.keyClick(panel.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)  # the window's Ctrl+V, here
-    rows = window.doc.measurements.rows
-    assert window.doc.measurements.unit == "ms"
+    qtbot.keyClick(panel.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)  # Ctrl+V on the runs table itself
+    rows = runs.doc.measurements.rows
+    assert runs.doc.measurements.unit == "ms"
     assert [(r.n, r.value) for r in rows] == [(1, 1000), (2, 560), (4, 340), (8, 232)]
     assert rows[0].label == "single GPU"
 
 
-def test_delete_rows_and_undo(window, panel, qtbot):
-    window.fit_panel.model.set_cells([(r, c, v) for r, row in enumerate(SPECSDM91) for c, v in enumerate(row)], "Paste")
+def test_delete_rows_and_undo(runs, panel, qtbot):
+    runs.panel.model.set_cells([(r, c, v) for r, row in enumerate(SPECSDM91) for c, v in enumerate(row)], "Paste")
     view = panel.view
     sel = QItemSelection(panel.model.index(1, 0), panel.model.index(2, 3))
     view.selectionModel().select(sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
     view.delete_rows_action.trigger()
-    assert [r.n for r in window.doc.measurements.rows] == [1, 72, 108, 144, 216]
-    window.undo_action.trigger()
-    assert [r.n for r in window.doc.measurements.rows] == [1, 18, 36, 72, 108, 144, 216]
+    assert [r.n for r in runs.doc.measurements.rows] == [1, 72, 108, 144, 216]
+    runs.doc.undo_stack.undo()
+    assert [r.n for r in runs.doc.measurements.rows] == [1, 18, 36, 72, 108, 144, 216]
     # Delete clears cells; a run left with nothing in it goes
     view.selectionModel().select(
         QItemSelection(panel.model.index(0, 0), panel.model.index(0, 3)),
         QItemSelectionModel.SelectionFlag.ClearAndSelect,
     )
     qtbot.keyClick(view, Qt.Key.Key_Delete)
-    assert [r.n for r in window.doc.measurements.rows] == [18, 36, 72, 108, 144, 216]
+    assert [r.n for r in runs.doc.measurements.rows] == [18, 36, 72, 108, 144, 216]
 
 
-def test_sort_by_a_header_is_undoable(window, panel):
+def test_sort_by_a_header_is_undoable(runs, panel):
     panel.model.set_cells(
         [(0, COUNT, "8"), (0, VALUE, "2"), (1, COUNT, "1"), (1, VALUE, "10"), (2, COUNT, "4"), (2, VALUE, "3")], "Paste"
     )
     panel.view.sort_by_column(COUNT)
-    assert [r.n for r in window.doc.measurements.rows] == [1, 4, 8]
+    assert [r.n for r in runs.doc.measurements.rows] == [1, 4, 8]
     panel.view.sort_by_column(COUNT)
-    assert [r.n for r in window.doc.measurements.rows] == [8, 4, 1]
-    window.undo_action.trigger()
-    assert [r.n for r in window.doc.measurements.rows] == [1, 4, 8]
+    assert [r.n for r in runs.doc.measurements.rows] == [8, 4, 1]
+    runs.doc.undo_stack.undo()
+    assert [r.n for r in runs.doc.measurements.rows] == [1, 4, 8]
 
 
 @pytest.mark.parametrize(
@@ -152,19 +160,19 @@ def test_sort_by_a_header_is_undoable(window, panel):
         (VALUE, "0", "above 0"),
     ],
 )
-def test_bad_cells_are_refused_at_the_cell_and_kept_to_fix(window, panel, qtbot, col, text, reason):
+def test_bad_cells_are_refused_at_the_cell_and_kept_to_fix(runs, panel, qtbot, col, text, reason):
     type_cell(qtbot, panel, 0, COUNT if col == VALUE else VALUE, "8" if col == VALUE else "100")
-    before = window.doc.measurements
+    before = runs.doc.measurements
     type_cell(qtbot, panel, 0, col, text)
     assert reason in panel.view.last_rejection
-    assert window.doc.measurements == before
+    assert runs.doc.measurements == before
     qtbot.waitUntil(lambda: editor() is not None and editor().text() == text)  # given back to fix
     assert panel.view.currentIndex().column() == col
 
 
-def test_fewer_than_three_runs_show_points_without_a_curve(window, panel):
+def test_fewer_than_three_runs_show_points_without_a_curve(runs, panel):
     panel.model.set_cells([(0, COUNT, "1"), (0, VALUE, "100"), (1, COUNT, "2"), (1, VALUE, "60")], "Paste")
-    window.drawn()
+    runs.drawn()
     chart = panel.charts["throughput"]
     assert chart.runs.isVisible() and len(chart.runs.data) == 2
     assert not chart.curve.isVisible() and not chart.peak.isVisible()
@@ -174,9 +182,9 @@ def test_fewer_than_three_runs_show_points_without_a_curve(window, panel):
     assert "a fit needs at least 3" in panel.summary.plain_text()
 
 
-def test_legend_entries_toggle_their_layer(window, panel):
+def test_legend_entries_toggle_their_layer(runs, panel):
     panel.model.set_cells([(r, c, v) for r, row in enumerate(SPECSDM91) for c, v in enumerate(row)], "Paste")
-    window.drawn()
+    runs.drawn()
     chart = panel.charts["throughput"]
     assert chart.curve.isVisible() and 'href="usl"' in chart.legend_label.text()
     chart.legend_label.linkActivated.emit("usl")
@@ -187,15 +195,15 @@ def test_legend_entries_toggle_their_layer(window, panel):
     assert chart.set_ticks and chart.curve.isVisible()
 
 
-def test_kind_unit_and_count_name_are_undoable_changes(window, panel):
+def test_kind_unit_and_count_name_are_undoable_changes(runs, panel):
     choose_throughput(panel, "Users", "req/s")
-    assert window.doc.measurements.count_name == "Users"
+    assert runs.doc.measurements.count_name == "Users"
     assert panel.model.headerData(COUNT, Qt.Orientation.Horizontal) == "Users"
     assert panel.model.headerData(VALUE, Qt.Orientation.Horizontal) == "Throughput (req/s)"
     for _ in range(3):
-        window.undo_action.trigger()
-    window.drawn()
-    assert window.doc.measurements.kind is MeasureKind.TIME
+        runs.doc.undo_stack.undo()
+    runs.drawn()
+    assert runs.doc.measurements.kind is MeasureKind.TIME
     assert panel.kind.currentData() == "time" and panel.count.currentText() == "GPUs"
 
 
@@ -239,7 +247,7 @@ def test_model_passes_qt_model_tester(qtmodeltester, qapp):
     assert model.rowCount() == 2 and model.index(0, COUNT).data() == "4"
 
 
-def test_tab_from_n_in_the_empty_row_goes_on_to_its_time(window, panel, qtbot):
+def test_tab_from_n_in_the_empty_row_goes_on_to_its_time(runs, panel, qtbot):
     view = panel.view
     view.setCurrentIndex(panel.model.index(0, COUNT))
     qtbot.keyClicks(view, "8")
@@ -251,11 +259,12 @@ def test_tab_from_n_in_the_empty_row_goes_on_to_its_time(window, panel, qtbot):
     qtbot.keyClicks(editor(), "250")
     qtbot.keyClick(editor(), Qt.Key.Key_Return)
     settle_layout()
-    assert [(r.n, r.value) for r in window.doc.measurements.rows] == [(8, 250)]
+    assert [(r.n, r.value) for r in runs.doc.measurements.rows] == [(8, 250)]
     assert view.currentIndex().row() == 1
 
 
-def test_measured_charts_export_like_the_others_and_join_the_slide(window, panel, tmp_path):
+def test_measured_charts_export_like_the_others_and_join_the_slide(window, window_panel, tmp_path):
+    panel = window_panel
     from PySide6.QtGui import QImage
 
     from amdahl_desk.ui.charts.registry import MEASURED_CHARTS
@@ -288,7 +297,8 @@ def test_measured_charts_export_like_the_others_and_join_the_slide(window, panel
     assert not window.exports.export_chart_to(tmp_path / "s.png", "slide", "png")
 
 
-def test_copy_a_measured_chart_image(window, panel):
+def test_copy_a_measured_chart_image(window, window_panel):
+    panel = window_panel
     panel.model.set_cells([(r, c, v) for r, row in enumerate(SPECSDM91) for c, v in enumerate(row)], "Paste")
     export = next(a.menu() for a in window.menuBar().actions() if a.text() == "E&xport")
     measured = next(a.menu() for a in export.actions() if a.text() == "Copy Measured Chart I&mage")
@@ -297,10 +307,10 @@ def test_copy_a_measured_chart_image(window, panel):
     assert (image.width(), image.height()) == (1920, 1080)
 
 
-def test_the_profile_p_is_compared_at_the_same_baseline(window):
+def test_the_profile_p_is_compared_at_the_same_baseline(runs):
     from amdahl_desk.model.fit_text import profile_p_at
 
-    analysis = window.doc.analysis
+    analysis = runs.doc.analysis
     assert analysis.scaling.baseline_gpus == 8 and analysis.scaling.parallel_fraction == pytest.approx(0.75)
     assert profile_p_at(analysis, 8) == pytest.approx(0.75)
     assert profile_p_at(analysis, 1) == pytest.approx(6 / 6.25)

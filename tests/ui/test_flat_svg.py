@@ -6,6 +6,8 @@ import pytest
 
 from amdahl_desk.ui.charts.flat_svg import flatten, map_path, multiply, parse_transform
 
+pytestmark = pytest.mark.gui
+
 NS = "{http://www.w3.org/2000/svg}"
 
 

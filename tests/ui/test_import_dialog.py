@@ -1,4 +1,5 @@
-"""File → Import Profile… as a person uses it: choose a trace, shape the import, check the preview, import, undo."""
+"""File → Import Profile… as a person uses it: choose a trace, shape the import, check the preview, import, undo
+(the dialog on its own where only its preview is tested, in the window where the import changes the document)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from amdahl_desk.model.units import format_number
 from amdahl_desk.ui.import_.preview_models import ComponentPreviewModel
 
 from ..traces import expect
+from .panels import import_dialog
 
 pytestmark = pytest.mark.gui
 NS = 1e-6  # a nanosecond in ms
@@ -158,11 +160,11 @@ def test_import_then_undo_and_redo(window, qtbot, tmp_path):
     assert asked == ["kineto_1gpu_ns_timestamps.xlsx"] and target.exists() and not window.isWindowModified()
 
 
-def test_ranks_of_a_folder_slowest_first_and_picked(window, qtbot, qtmodeltester):
+def test_ranks_of_a_folder_slowest_first_and_picked(qtbot, qtmodeltester):
     traces = [expect.load(GLOO / f"rank{r}.json.gz") for r in (0, 1)]
     step = [expect.mean_step_ms(t) for t in traces]
     slowest = max(range(2), key=lambda r: step[r])
-    dialog = start_import(window, qtbot, GLOO, folder=True)
+    dialog = import_dialog(qtbot, GLOO)
     result = wait_preview(qtbot, dialog)
     assert dialog.ranks_box.isVisible()
     m = dialog.rank_model
@@ -187,10 +189,10 @@ def test_ranks_of_a_folder_slowest_first_and_picked(window, qtbot, qtmodeltester
     dialog.reject()
 
 
-def test_top_n_and_flagged_steps(window, qtbot):
+def test_top_n_and_flagged_steps(qtbot):
     path = expect.FIXTURES / "torch_cpu_steps.json.gz"
     trace = expect.load(path)
-    dialog = start_import(window, qtbot, path)
+    dialog = import_dialog(qtbot, path)
     wait_preview(qtbot, dialog)
     result = set_grouping(qtbot, dialog, "op")
     result = choose(qtbot, dialog, lambda: dialog.top.setValue(0))  # "all"
@@ -211,9 +213,9 @@ def test_top_n_and_flagged_steps(window, qtbot):
     dialog.reject()
 
 
-def test_every_step_left_out_is_refused_in_the_dialog(window, qtbot):
+def test_every_step_left_out_is_refused_in_the_dialog(qtbot):
     path = expect.FIXTURES / "torch_cpu_steps.json.gz"
-    dialog = start_import(window, qtbot, path)
+    dialog = import_dialog(qtbot, path)
     wait_preview(qtbot, dialog)
     m = dialog.step_model
     for r in range(m.rowCount()):
@@ -252,9 +254,9 @@ def _two_gpu_trace(path):
     return path
 
 
-def test_gpu_device_choice(window, qtbot, tmp_path):
+def test_gpu_device_choice(qtbot, tmp_path):
     path = _two_gpu_trace(tmp_path / "two_gpus.json")
-    dialog = start_import(window, qtbot, path)
+    dialog = import_dialog(qtbot, path)
     result = wait_preview(qtbot, dialog)
     assert result.group_by == "gpu" and result.gpu.device == 0
     assert dialog.form.isRowVisible(dialog.device) and dialog.device.count() == 3
@@ -269,8 +271,8 @@ def test_gpu_device_choice(window, qtbot, tmp_path):
     dialog.reject()
 
 
-def test_speedscope_groups_by_function_only(window, qtbot):
-    dialog = start_import(window, qtbot, expect.FIXTURES / "pyspy.speedscope.json")
+def test_speedscope_groups_by_function_only(qtbot):
+    dialog = import_dialog(qtbot, expect.FIXTURES / "pyspy.speedscope.json")
     result = wait_preview(qtbot, dialog)
     assert result.format == "speedscope" and dialog.grouping.count() == 1 and not dialog.grouping.isEnabled()
     assert not dialog.steps_box.isVisible() and not dialog.gpu_box.isVisible() and not dialog.ranks_box.isVisible()

@@ -44,20 +44,19 @@ def test_a_file_with_too_many_runs_is_refused_by_the_window_and_by_amdahl_desk_f
     assert "100,001 runs, more than the 100,000 a table of measured runs holds" in capsys.readouterr().err
 
 
-def test_a_paste_of_too_many_runs_is_refused_before_it_is_read(window, qtbot):
-    show_tab(qtbot, window.left_tabs, 1)
-    view = window.fit_panel.view
+def test_a_paste_of_too_many_runs_is_refused_before_it_is_read(runs, qtbot):
+    view = runs.panel.view
     QGuiApplication.clipboard().setText("".join(f"{1 + i % 8}\t{100 + i % 9}\n" for i in range(MAX_RUNS + 1)))
     click_cell(qtbot, view, 0, COUNT)
     parsed = []
-    model = window.fit_panel.model
+    model = runs.panel.model
     real = model._count
     model._count = lambda row, text: parsed.append(row) or real(row, text)
     press(qtbot, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     assert view.last_rejection == "Not pasted: 100,001 runs, more than the 100,000 a table of measured runs holds; " + (
         "keep the runs of each N (or their mean) and leave the rest out."
     )
-    assert parsed == [] and window.doc.measurements.rows == () and view.message.isVisible()
+    assert parsed == [] and runs.doc.measurements.rows == () and view.message.isVisible()
 
 
 def test_a_component_edit_does_not_touch_the_runs(window, qtbot, monkeypatch):

@@ -14,6 +14,8 @@ from PySide6.QtCore import Qt
 
 from amdahl_desk.resources import example_path
 
+from . import panels
+
 pytestmark = pytest.mark.gui
 
 
@@ -101,13 +103,13 @@ def test_the_picker_hides_with_end_to_end_only(window):
     assert not window.results.picker.isVisible() and not window.results.outcomes.table.isVisible()
 
 
-def test_the_objectives_sheet_is_edited_refused_and_undone(llm):
+def test_the_objectives_sheet_is_edited_refused_and_undone(qtbot, panel_doc, tmp_path):
     from amdahl_desk.ui.objectives.objectives_sheet import NAME, TARGET
 
-    sheet = llm.objectives_panel.sheet_model
+    sheet = panels.objectives_panel(qtbot, panel_doc, tmp_path, "llm-request.xlsx").panel.sheet_model  # the sheet alone
     assert sheet.rowCount() == 3 and sheet.data(sheet.index(0, NAME)) == "TTFT"
     assert sheet.setData(sheet.index(1, TARGET), "0.8 s")
-    assert llm.doc.profile.objectives[1].target_time == pytest.approx(800)
+    assert panel_doc.profile.objectives[1].target_time == pytest.approx(800)
     assert sheet.data(sheet.index(1, TARGET)) == "800"
     refused = []
     sheet.editRejected.connect(lambda r, c, m: refused.append((r, c, m)))
@@ -116,10 +118,10 @@ def test_the_objectives_sheet_is_edited_refused_and_undone(llm):
     assert not sheet.setData(sheet.index(0, TARGET), "soon")
     assert refused[-1][:2] == (0, TARGET)
     assert sheet.setData(sheet.index(2, NAME), "Queue")
-    assert [s.name for s in llm.doc.profile.objectives] == ["TTFT", "ITL", "Queue"]
-    llm.doc.undo_stack.undo()
-    llm.doc.undo_stack.undo()
-    assert llm.doc.profile.objectives[1].target_time is None and sheet.rowCount() == 3
+    assert [s.name for s in panel_doc.profile.objectives] == ["TTFT", "ITL", "Queue"]
+    panel_doc.undo_stack.undo()
+    panel_doc.undo_stack.undo()
+    assert panel_doc.profile.objectives[1].target_time is None and sheet.rowCount() == 3
 
 
 def test_the_picker_hint_is_cut_with_an_ellipsis_not_at_the_edge(llm):

@@ -56,27 +56,27 @@ def test_compare_reads_a_trace_when_the_document_is_untitled():
     assert profile.components and profile.total > 0
 
 
-def test_times_typed_with_the_locale_decimal_comma(window, qtbot):
+def test_times_typed_with_the_locale_decimal_comma(components, qtbot):
     from PySide6.QtCore import QLocale
 
     from amdahl_desk.ui.profile.component_table import TIME
 
     QLocale.setDefault(QLocale(QLocale.Language.German, QLocale.Country.Germany))
     try:
-        model = window.component_model
+        model = components.model
         assert model.setData(model.index(0, TIME), "12,5")
-        assert window.doc.profile.components[0].time == pytest.approx(12.5)
+        assert components.doc.profile.components[0].time == pytest.approx(12.5)
     finally:
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
 
 
-def test_the_components_objectives_follow_every_change_of_the_rows(window):
-    """The window's copy of what each component names (kept row by row) is the profile's after edits of
+def test_the_components_objectives_follow_every_change_of_the_rows(components):
+    """The document's copy of what each component names (kept row by row) is the profile's after edits of
     that cell and of others, inserts, deletes, a sort, undo and redo, and another profile."""
     from amdahl_desk.model.profile import Component, Profile
     from amdahl_desk.ui.profile.component_table import OBJECTIVES, TIME
 
-    doc, model = window.doc, window.component_model
+    doc, model = components.doc, components.model
     tracked = doc.component_objectives
 
     def agrees() -> bool:
@@ -89,7 +89,7 @@ def test_the_components_objectives_follow_every_change_of_the_rows(window):
         lambda: model.setData(model.index(2, TIME), "77"),
         lambda: model.setData(model.index(2, OBJECTIVES), "TTFT; ITL"),
         lambda: doc.insert_components(0, [Component("new one", 5.0, objectives=("ITL",))], "Insert"),
-        lambda: window.table.sort_by_column(TIME),
+        lambda: components.table.sort_by_column(TIME),
         lambda: doc.remove_components([0, 1], "Delete"),
         lambda: model.setData(model.index(0, OBJECTIVES), ""),
         lambda: doc.undo_stack.undo(),

@@ -58,39 +58,39 @@ def test_scaling_chart_holds_the_analysis(window):
     assert f"{s.best_gpus:,} GPUs" in window.scaling.title
 
 
-def test_k_slider_is_live_and_one_undo_step_per_drag(window, qtbot):
-    panel = window.optimizations
+def test_k_slider_is_live_and_one_undo_step_per_drag(checklist, qtbot):
+    panel = checklist.panel
     panel.select_row(0)
-    before = window.doc.undo_stack.count()
+    before = checklist.doc.undo_stack.count()
     panel.slider.sliderPressed.emit()
     for pos in (600, 650, 700):
         panel.slider.setValue(pos)
-    k = window.doc.profile.optimizations[0].speedup
+    k = checklist.doc.profile.optimizations[0].speedup
     assert k > 4 and panel.k_spin.value() == pytest.approx(k)
-    assert window.doc.analysis.combined.overall_speedup == pytest.approx(1 / (0.4 + 0.6 / k))
-    assert window.doc.undo_stack.count() == before + 1
-    window.doc.undo_stack.undo()
-    assert window.doc.profile.optimizations[0].speedup == 4
+    assert checklist.doc.analysis.combined.overall_speedup == pytest.approx(1 / (0.4 + 0.6 / k))
+    assert checklist.doc.undo_stack.count() == before + 1
+    checklist.doc.undo_stack.undo()
+    assert checklist.doc.profile.optimizations[0].speedup == 4
 
 
-def test_typed_k_and_refused_k(window):
-    m = window.optimization_model
+def test_typed_k_and_refused_k(checklist):
+    m = checklist.model
     assert m.setData(m.index(0, K), "8x")
-    assert window.doc.analysis.optimizations.overall_speedup[0] == pytest.approx(1 / (0.4 + 0.6 / 8))
+    assert checklist.doc.analysis.optimizations.overall_speedup[0] == pytest.approx(1 / (0.4 + 0.6 / 8))
     assert m.data(m.index(0, SPEEDUP)) == "2.11×"
     assert not m.setData(m.index(0, K), "0")
-    assert "not a valid speedup" in window.optimizations.last_rejection
+    assert "not a valid speedup" in checklist.panel.last_rejection
     assert not m.setData(m.index(0, K), "fast")
 
 
-def test_retarget_and_unknown_target(window):
-    m = window.optimization_model
+def test_retarget_and_unknown_target(checklist):
+    m = checklist.model
     assert m.setData(m.index(0, TARGETS), ["GPU matrix multiplications", "Other GPU kernels"])
-    assert window.doc.analysis.optimizations.fraction[0] == pytest.approx(0.75)
+    assert checklist.doc.analysis.optimizations.fraction[0] == pytest.approx(0.75)
     assert not m.setData(m.index(0, TARGETS), "GPU matrix multiplications; Warp drive")
-    assert '"Warp drive" is not a component' in window.optimizations.last_rejection
+    assert '"Warp drive" is not a component' in checklist.panel.last_rejection
     assert not m.setData(m.index(0, TARGETS), "")
-    assert "no targets" in window.optimizations.last_rejection
+    assert "no targets" in checklist.panel.last_rejection
 
 
 def test_add_optimization_for_selected_components_is_one_action(window, qtbot):
@@ -104,22 +104,22 @@ def test_add_optimization_for_selected_components_is_one_action(window, qtbot):
     assert len(window.doc.profile.optimizations) == 4
 
 
-def test_remove_optimization(window):
-    window.optimizations.select_row(1)
-    window.optimizations.remove_action.trigger()
-    assert [o.name for o in window.doc.profile.optimizations][:2] == [
+def test_remove_optimization(checklist):
+    checklist.panel.select_row(1)
+    checklist.panel.remove_action.trigger()
+    assert [o.name for o in checklist.doc.profile.optimizations][:2] == [
         "Reduced precision and tensor-core kernels",
         "Kernel fusion",
     ]
 
 
-def test_pick_targets_from_the_component_list(window, qtbot):
+def test_pick_targets_from_the_component_list(checklist, qtbot):
     from PySide6.QtCore import Qt as QtNs
 
     from amdahl_desk.ui.profile.optimization_panel import TargetPicker
 
-    view = window.optimizations.view
-    index = window.optimization_model.index(0, TARGETS)
+    view = checklist.panel.view
+    index = checklist.model.index(0, TARGETS)
     view.setCurrentIndex(index)
     view.edit(index)
     picker = view.findChild(TargetPicker)
@@ -130,8 +130,8 @@ def test_pick_targets_from_the_component_list(window, qtbot):
     picker.list.item(2).setCheckState(QtNs.CheckState.Checked)
     view.commitData(picker)
     view.closeEditor(picker, view.itemDelegate().EndEditHint.NoHint)
-    assert window.doc.profile.optimizations[0].targets == ("GPU matrix multiplications", "Other GPU kernels")
-    assert window.doc.analysis.optimizations.fraction[0] == pytest.approx(0.75)
+    assert checklist.doc.profile.optimizations[0].targets == ("GPU matrix multiplications", "Other GPU kernels")
+    assert checklist.doc.analysis.optimizations.fraction[0] == pytest.approx(0.75)
 
 
 def test_overlapping_optimizations_are_noted_where_the_answer_is(window):

@@ -1,10 +1,12 @@
-"""The components table driven as a person would: keys, typing, clipboard, undo, rows."""
+"""The components table driven as a person would: keys, typing, clipboard, undo, rows — on its own, or in the
+window where the window's part is tested too (the charts following, the status bar, the Edit menu's undo)."""
 
 import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QApplication, QLineEdit
 
+from amdahl_desk.model.profile import Profile
 from amdahl_desk.ui.core.qt_util import settle_layout
 from amdahl_desk.ui.profile.component_table import GROUP, NAME, NOTES, SCALING, TIME
 
@@ -12,7 +14,8 @@ pytestmark = pytest.mark.gui
 
 
 def cell(win, row, col):
-    return win.component_model.index(row, col)
+    """The index of a cell of the components table of ``win`` (the window, or the table on its own)."""
+    return win.table.model().index(row, col)
 
 
 def go(win, row, col):
@@ -63,14 +66,14 @@ def test_type_a_time_and_enter_commits_and_moves_down(window, qtbot):
     assert "700 ms" in window.breakdown.totals[0].toPlainText()
 
 
-def test_unit_typed_with_non_ascii_mu(window, qtbot):
-    go(window, 0, TIME)
-    qtbot.keyClick(window.table, Qt.Key.Key_F2)
+def test_unit_typed_with_non_ascii_mu(components, qtbot):
+    go(components, 0, TIME)
+    qtbot.keyClick(components.table, Qt.Key.Key_F2)
     editor = focused_editor()
     editor.selectAll()
     type_text(qtbot, editor, "250000 µs")
     press(qtbot, Qt.Key.Key_Return)
-    assert window.doc.profile.components[0].time == pytest.approx(250)
+    assert components.doc.profile.components[0].time == pytest.approx(250)
 
 
 def test_word_in_a_time_cell_is_refused_and_kept_for_fixing(window, qtbot):
@@ -92,56 +95,56 @@ def test_word_in_a_time_cell_is_refused_and_kept_for_fixing(window, qtbot):
         (SCALING, "sometimes", "not a scaling class"),
     ],
 )
-def test_invalid_entries_refused_with_reason(window, col, text, reason):
-    before = list(window.doc.profile.components)
-    assert not window.component_model.setData(cell(window, 0, col), text)
-    assert reason in window.table.last_rejection
-    assert window.doc.profile.components == before
+def test_invalid_entries_refused_with_reason(components, col, text, reason):
+    before = list(components.doc.profile.components)
+    assert not components.model.setData(cell(components, 0, col), text)
+    assert reason in components.table.last_rejection
+    assert components.doc.profile.components == before
 
 
-def test_escape_cancels(window, qtbot):
-    go(window, 1, TIME)
-    type_in_cell(qtbot, window, "9")
+def test_escape_cancels(components, qtbot):
+    go(components, 1, TIME)
+    type_in_cell(qtbot, components, "9")
     press(qtbot, Qt.Key.Key_Escape)
-    assert window.doc.profile.components[1].time == 600
+    assert components.doc.profile.components[1].time == 600
 
 
-def test_tab_moves_right_and_ctrl_arrows_jump(window, qtbot):
-    go(window, 0, NAME)
-    qtbot.keyClick(window.table, Qt.Key.Key_F2)
+def test_tab_moves_right_and_ctrl_arrows_jump(components, qtbot):
+    go(components, 0, NAME)
+    qtbot.keyClick(components.table, Qt.Key.Key_F2)
     press(qtbot, Qt.Key.Key_Tab)
-    assert window.table.currentIndex().column() == TIME
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
-    assert window.table.currentIndex().row() == 4
-    qtbot.keyClick(window.table, Qt.Key.Key_Home)
-    assert window.table.currentIndex().column() == NAME
-    qtbot.keyClick(window.table, Qt.Key.Key_End)
-    assert window.table.currentIndex().column() == NOTES
-    qtbot.keyClick(window.table, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
-    assert (window.table.currentIndex().row(), window.table.currentIndex().column()) == (0, NAME)
-    qtbot.keyClick(window.table, Qt.Key.Key_Return)
-    assert window.table.currentIndex().row() == 1
+    assert components.table.currentIndex().column() == TIME
+    components.table.setFocus()
+    qtbot.keyClick(components.table, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
+    assert components.table.currentIndex().row() == 4
+    qtbot.keyClick(components.table, Qt.Key.Key_Home)
+    assert components.table.currentIndex().column() == NAME
+    qtbot.keyClick(components.table, Qt.Key.Key_End)
+    assert components.table.currentIndex().column() == NOTES
+    qtbot.keyClick(components.table, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    assert (components.table.currentIndex().row(), components.table.currentIndex().column()) == (0, NAME)
+    qtbot.keyClick(components.table, Qt.Key.Key_Return)
+    assert components.table.currentIndex().row() == 1
 
 
-def test_typing_in_the_empty_last_row_adds_a_component(window, qtbot):
-    go(window, 5, NAME)
-    type_in_cell(qtbot, window, "Checkpoint write")
+def test_typing_in_the_empty_last_row_adds_a_component(components, qtbot):
+    go(components, 5, NAME)
+    type_in_cell(qtbot, components, "Checkpoint write")
     press(qtbot, Qt.Key.Key_Tab)
-    assert window.table.currentIndex().column() == TIME
+    assert components.table.currentIndex().column() == TIME
     type_text(qtbot, focused_editor(), "0.2 s")
     press(qtbot, Qt.Key.Key_Return)
-    comps = window.doc.profile.components
+    comps = components.doc.profile.components
     assert comps[5].name == "Checkpoint write" and comps[5].time == pytest.approx(200)
-    assert window.component_model.rowCount() == 7
+    assert components.model.rowCount() == 7
 
 
-def test_rename_keeps_the_optimization(window, qtbot):
-    assert window.component_model.setData(cell(window, 1, NAME), "GEMMs")
-    assert window.doc.profile.optimizations[0].targets == ("GEMMs",)
-    assert window.doc.analysis.combined.overall_speedup == pytest.approx(1 / 0.55)
-    window.doc.undo_stack.undo()
-    assert window.doc.profile.optimizations[0].targets == ("GPU matrix multiplications",)
+def test_rename_keeps_the_optimization(components, qtbot):
+    assert components.model.setData(cell(components, 1, NAME), "GEMMs")
+    assert components.doc.profile.optimizations[0].targets == ("GEMMs",)
+    assert components.doc.analysis.combined.overall_speedup == pytest.approx(1 / 0.55)
+    components.doc.undo_stack.undo()
+    assert components.doc.profile.optimizations[0].targets == ("GPU matrix multiplications",)
 
 
 def select(win, top, left, bottom, right):
@@ -150,10 +153,10 @@ def select(win, top, left, bottom, right):
     win.table.selectionModel().setCurrentIndex(cell(win, top, left), QItemSelectionModel.SelectionFlag.NoUpdate)
 
 
-def test_copy_range_as_tsv(window, qtbot):
-    window.table.setFocus()
-    select(window, 0, NAME, 1, TIME)
-    qtbot.keyClick(window.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+def test_copy_range_as_tsv(components, qtbot):
+    components.table.setFocus()
+    select(components, 0, NAME, 1, TIME)
+    qtbot.keyClick(components.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     assert (
         QGuiApplication.clipboard().text()
         == "Input pipeline and host preparation\t100\nGPU matrix multiplications\t600\n"
@@ -174,39 +177,38 @@ def test_paste_from_spreadsheet_past_the_end_is_one_undo_step(window, qtbot):
     assert len(window.doc.profile.components) == 5
 
 
-def test_paste_with_header_row_maps_columns(window, qtbot):
-    window.files.new_document()
-    window.answer = None
+def test_paste_with_header_row_maps_columns(components, qtbot):
+    components.doc.reset(Profile(), None)  # the empty document File → New leaves
     QGuiApplication.clipboard().setText("Stage\tTime (s)\nprefill\t0.3\ndecode\t0.9\n")
-    go(window, 0, NAME)
-    window.table.paste()
-    comps = window.doc.profile.components
+    go(components, 0, NAME)
+    components.table.paste()
+    comps = components.doc.profile.components
     assert [(c.name, c.time) for c in comps] == [("prefill", 300), ("decode", 900)]
 
 
-def test_paste_fills_a_larger_selection(window, qtbot):
+def test_paste_fills_a_larger_selection(components, qtbot):
     QGuiApplication.clipboard().setText("gpu\n")
-    window.table.setFocus()
-    select(window, 0, GROUP, 3, GROUP)
-    window.table.paste()
-    assert [c.group for c in window.doc.profile.components[:4]] == ["gpu"] * 4
-    assert window.doc.undo_stack.count() == 1
+    components.table.setFocus()
+    select(components, 0, GROUP, 3, GROUP)
+    components.table.paste()
+    assert [c.group for c in components.doc.profile.components[:4]] == ["gpu"] * 4
+    assert components.doc.undo_stack.count() == 1
 
 
-def test_bad_paste_changes_nothing(window):
+def test_bad_paste_changes_nothing(components):
     QGuiApplication.clipboard().setText("a\t1\nb\tlots\n")
-    go(window, 0, NAME)
-    window.table.paste()
-    assert window.doc.profile.components[0].name == "Input pipeline and host preparation"
-    assert "lots" in window.table.last_rejection
+    go(components, 0, NAME)
+    components.table.paste()
+    assert components.doc.profile.components[0].name == "Input pipeline and host preparation"
+    assert "lots" in components.table.last_rejection
 
 
-def test_delete_key_clears_cells(window, qtbot):
-    window.table.setFocus()
-    select(window, 0, GROUP, 1, NOTES)
-    qtbot.keyClick(window.table, Qt.Key.Key_Delete)
-    assert window.doc.profile.components[0].group == "" and window.doc.profile.components[1].notes == ""
-    assert window.doc.undo_stack.count() == 1
+def test_delete_key_clears_cells(components, qtbot):
+    components.table.setFocus()
+    select(components, 0, GROUP, 1, NOTES)
+    qtbot.keyClick(components.table, Qt.Key.Key_Delete)
+    assert components.doc.profile.components[0].group == "" and components.doc.profile.components[1].notes == ""
+    assert components.doc.undo_stack.count() == 1
 
 
 def test_undo_redo_shortcuts_and_menu_text(window, qtbot):
@@ -222,41 +224,41 @@ def test_undo_redo_shortcuts_and_menu_text(window, qtbot):
     assert window.doc.profile.components[0].time == 200
 
 
-def test_consecutive_edits_of_one_cell_merge(window):
+def test_consecutive_edits_of_one_cell_merge(components):
     for value in ("200", "250", "300"):
-        window.component_model.setData(cell(window, 0, TIME), value)
-    assert window.doc.undo_stack.count() == 1
-    window.doc.undo_stack.undo()
-    assert window.doc.profile.components[0].time == 100
+        components.model.setData(cell(components, 0, TIME), value)
+    assert components.doc.undo_stack.count() == 1
+    components.doc.undo_stack.undo()
+    assert components.doc.profile.components[0].time == 100
 
 
-def test_insert_and_delete_rows(window, qtbot):
-    go(window, 1, NAME)
-    window.table.insert_action.trigger()
-    assert len(window.doc.profile.components) == 6
-    assert window.doc.profile.components[1].name == "Component 6"
+def test_insert_and_delete_rows(components, qtbot):
+    go(components, 1, NAME)
+    components.table.insert_action.trigger()
+    assert len(components.doc.profile.components) == 6
+    assert components.doc.profile.components[1].name == "Component 6"
     press(qtbot, Qt.Key.Key_Escape)
-    select(window, 1, NAME, 2, NAME)
-    window.table.delete_rows_action.trigger()
-    comps = window.doc.profile.components
+    select(components, 1, NAME, 2, NAME)
+    components.table.delete_rows_action.trigger()
+    comps = components.doc.profile.components
     assert len(comps) == 4 and "GPU matrix multiplications" not in [c.name for c in comps]
     # the optimization that targeted the deleted matmul is gone with it; undo brings both back
-    assert window.doc.profile.optimizations[0].name == "Faster input pipeline"
-    window.doc.undo_stack.undo()
-    assert len(window.doc.profile.components) == 6
-    assert window.doc.profile.optimizations[0].targets == ("GPU matrix multiplications",)
+    assert components.doc.profile.optimizations[0].name == "Faster input pipeline"
+    components.doc.undo_stack.undo()
+    assert len(components.doc.profile.components) == 6
+    assert components.doc.profile.optimizations[0].targets == ("GPU matrix multiplications",)
 
 
-def test_sort_by_header_and_move_rows(window, qtbot):
-    window.table.horizontalHeader().sectionClicked.emit(TIME)
-    times = [c.time for c in window.doc.profile.components]
+def test_sort_by_header_and_move_rows(components, qtbot):
+    components.table.horizontalHeader().sectionClicked.emit(TIME)
+    times = [c.time for c in components.doc.profile.components]
     assert times == sorted(times, reverse=True)
-    window.table.horizontalHeader().sectionClicked.emit(TIME)
-    assert [c.time for c in window.doc.profile.components] == sorted(times)
-    window.doc.undo_stack.undo()
-    window.doc.undo_stack.undo()
-    assert window.doc.profile.components[0].name == "Input pipeline and host preparation"
-    go(window, 0, NAME)
-    qtbot.keyClick(window.table, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
-    assert window.doc.profile.components[1].name == "Input pipeline and host preparation"
-    assert window.table.currentIndex().row() == 1
+    components.table.horizontalHeader().sectionClicked.emit(TIME)
+    assert [c.time for c in components.doc.profile.components] == sorted(times)
+    components.doc.undo_stack.undo()
+    components.doc.undo_stack.undo()
+    assert components.doc.profile.components[0].name == "Input pipeline and host preparation"
+    go(components, 0, NAME)
+    qtbot.keyClick(components.table, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    assert components.doc.profile.components[1].name == "Input pipeline and host preparation"
+    assert components.table.currentIndex().row() == 1

@@ -38,15 +38,15 @@ def test_the_ranges_switch_shows_them_and_a_typed_range_is_one_undo_step(window,
     assert window.doc.profile.components[0].time_low is None
 
 
-def test_a_range_that_does_not_hold_the_time_is_refused_at_its_cell(window, qtbot):
-    window.optimizations.estimates.button.click()
-    time = window.doc.profile.components[0].time  # 100 ms
-    type_in_cell(qtbot, window.table, 0, TIME_LOW, str(time + 20))
-    assert window.doc.profile.components[0].time_low is None
-    assert "above its measured time" in window.table.last_rejection
+def test_a_range_that_does_not_hold_the_time_is_refused_at_its_cell(components, qtbot):
+    components.table.show_ranges(True)  # what the Ranges switch asks of the table
+    time = components.doc.profile.components[0].time  # 100 ms
+    type_in_cell(qtbot, components.table, 0, TIME_LOW, str(time + 20))
+    assert components.doc.profile.components[0].time_low is None
+    assert "above its measured time" in components.table.last_rejection
     press(qtbot, Qt.Key.Key_Escape)
-    type_in_cell(qtbot, window.table, 0, TIME_HIGH, "fast")
-    assert window.doc.profile.components[0].time_high is None and "not a time" in window.table.last_rejection
+    type_in_cell(qtbot, components.table, 0, TIME_HIGH, "fast")
+    assert components.doc.profile.components[0].time_high is None and "not a time" in components.table.last_rejection
 
 
 def test_an_emptied_cell_takes_the_range_away(window, qtbot):

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
 from amdahl_desk.resources import example_path
 from amdahl_desk.ui.objectives.load_cost_settings import LoadCostSettings
 
+pytestmark = pytest.mark.gui
+
 GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
 # A decimal point in the model's format: 1.43×, 0.5, 87.25 (a German thousands group always has three digits).
 MODEL_DECIMAL = re.compile(r"(?<![\w.#-])\d+\.(\d{1,2}|\d{4,})(?![\d\w])")
