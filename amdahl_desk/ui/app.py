@@ -27,6 +27,7 @@ from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
+from .core.collection import EventLoopCollector  # noqa: E402
 from .core.document import EVERYTHING  # noqa: E402
 from .core.messages import install_message_filter, interrupted  # noqa: E402
 from .core.qt_util import ScreenFit, parse_size, settle_layout  # noqa: E402
@@ -119,6 +120,8 @@ def make_app() -> QApplication:
     app.setDesktopFileName("amdahl-desk")
     if icon_path().exists():
         app.setWindowIcon(QIcon(str(icon_path())))
+    if app.findChild(EventLoopCollector) is None:  # cycles collected between events, never inside a Qt call
+        EventLoopCollector(app)
     return app
 
 

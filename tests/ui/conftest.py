@@ -1,6 +1,5 @@
 """GUI test setup: settings and data folders in a temp dir, a window on the bundled example, or one panel of it."""
 
-import gc
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,41 +20,23 @@ def _patient_wait_until(self, callback, *, timeout=20_000):
 QtBot.waitUntil = _patient_wait_until
 
 
-def _collect_if_due(threshold: tuple[int, int, int]) -> None:
-    """The collections Python would have made by now, each generation at its own threshold."""
-    counts = gc.get_count()
-    for generation in range(3):
-        if counts[generation] <= threshold[generation]:
-            break
-        gc.collect(generation)
-
-
 @pytest.fixture(scope="session", autouse=True)
 def _collector_outside_qt_calls(qapp):
-    """Python's cyclic garbage collector runs from the event loop and between tests, never inside a Qt call.
+    """Python's cyclic garbage collector runs from the event loop and between tests, never inside a Qt call, as in
+    the application (``ui/core/collection.py`` says why: a collection inside a Qt call can hang)."""
+    from amdahl_desk.ui.core.collection import EventLoopCollector
 
-    pyqtgraph's items hold reference cycles and menus Python owns; freed by a collection that an allocation
-    set off inside a Qt call holding its signal-slot lock (a disconnect asking Python for an override), their
-    actions wait for that lock for ever, and the test run hangs (seen twice, in QObject::~QObject of a QAction
-    of a QMenu under gc_collect_main under QObject::disconnect). pyqtgraph.util.garbage_collector does the same.
-    """
-    from PySide6.QtCore import QTimer
-
-    threshold = gc.get_threshold()
-    gc.disable()
-    timer = QTimer()
-    timer.setInterval(100)
-    timer.timeout.connect(lambda: _collect_if_due(threshold))
-    timer.start()
-    yield threshold
-    timer.stop()
-    gc.enable()
+    collector = qapp.findChild(EventLoopCollector) or EventLoopCollector(qapp)
+    yield collector.threshold
+    collector.stop()
 
 
 @pytest.fixture(autouse=True)
 def _collect_after_each_test(_collector_outside_qt_calls):
+    from amdahl_desk.ui.core.collection import collect_if_due
+
     yield
-    _collect_if_due(_collector_outside_qt_calls)
+    collect_if_due(_collector_outside_qt_calls)
 
 
 @pytest.fixture(autouse=True)
