@@ -126,8 +126,8 @@ def distribution(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -
         odds = chance(u.probability_target or 0.0, n)
         shown = min(max(target, x_range[0]), x_range[1])
         edge = "" if shown == target else (" ◀" if target < x_range[0] else " ▶")
-        # On a slide, whose title and legend state the odds, the line says only where the target is: a narrow
-        # plot there has no room for the whole sentence on either side of it.
+        # In a brief chart (on screen and on a slide), whose title and legend state the odds, the line says only
+        # where the target is: a narrow plot has no room for the whole sentence on either side of the line.
         said = f"target {n.time(target, unit)}" if brief else f"target {n.time(target, unit)}: {odds} meet it"
         lines.append(Line(shown, said + edge, True))
         legend = [
