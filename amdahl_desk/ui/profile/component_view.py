@@ -31,6 +31,7 @@ from ..core.state import FIGURES
 from ..core.wrapping_header import WrappingHeader
 from .component_columns import ComponentColumns
 from .component_delegates import ElidedTipDelegate, ScalingDelegate, ShareBarDelegate, bar_width
+from .component_sorting import sort_keys
 from .component_table import (
     EDITABLE,
     GROUP,
@@ -423,16 +424,9 @@ class ComponentTableView(RefusingTableView):
         comps = list(self.table.components)
         analysis = self.table.doc.analysis
         descending = self._sort != (col, True)
-        keys: dict[int, Callable[[int], str | float]] = {
-            NAME: lambda i: comps[i].name.casefold(),
-            TIME: lambda i: comps[i].time,
-            SHARE: lambda i: comps[i].time,
-            SCALING: lambda i: comps[i].scaling.value,
-            NEW_TIME: (lambda i: float(analysis.new_times[i])) if analysis is not None else (lambda i: comps[i].time),
-            GROUP: lambda i: comps[i].group.casefold(),
-            OBJECTIVES: lambda i: "; ".join(comps[i].objectives).casefold(),
-            NOTES: lambda i: comps[i].notes.casefold(),
-        }
+        keys = sort_keys(comps, analysis, self.table.doc.trace.figures)
+        if col not in keys:
+            return
         if col in (NAME, SCALING, GROUP, OBJECTIVES, NOTES):
             descending = self._sort == (col, False)
         order = sorted(range(len(comps)), key=keys[col], reverse=descending)
