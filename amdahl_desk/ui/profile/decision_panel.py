@@ -19,7 +19,7 @@ from ..core.document import Document
 from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
-from .summary_panel import fit_wrapped, lines_needed, set_style
+from .summary_panel import fit_sentences, line_height, set_style
 
 MOST_LINES = 4
 APPLY = "Apply plan"
@@ -55,7 +55,7 @@ class DecisionPanel(QFrame):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-            label.setFixedHeight(self._height(1))
+            label.setFixedHeight(line_height(self, 1))
             # Fixed heights outside any layout: a new sentence at every edit lays nothing out (see layout_fence).
             self.holders[label] = FixedHeightHolder(label, self)
             grid.addWidget(self.holders[label], row, 1)
@@ -150,17 +150,8 @@ class DecisionPanel(QFrame):
         self.confidence.setStyleSheet("")
         self.confidence.setToolTip(CONFIDENCE_TIP)
 
-    def _height(self, lines: int) -> int:
-        return self.fontMetrics().lineSpacing() * lines + 4
-
     def _fit_texts(self) -> None:
-        for label, text in zip(self._labels, self._texts, strict=True):
-            lines = min(max(lines_needed(label, text), 1), MOST_LINES)
-            if lines != self._lines[label]:
-                self._lines[label] = lines
-                label.setFixedHeight(self._height(lines))
-                self.holders[label].setFixedHeight(self._height(lines))
-            fit_wrapped(label, text, lines)
+        fit_sentences(self, self._labels, self._texts, self._lines, self.holders, MOST_LINES)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
@@ -81,6 +83,32 @@ def lines_needed(label: QLabel, text: str) -> int:
     metrics = QFontMetrics(label.font())
     used = metrics.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), text).height()
     return max(1, -(-used // metrics.lineSpacing()))
+
+
+def fit_sentences(
+    panel: QWidget,
+    labels: Sequence[QLabel],
+    texts: Sequence[str],
+    shown: dict[QLabel, int],
+    holders: Mapping[QLabel, QWidget],
+    most: int,
+) -> None:
+    """Each wrapping sentence in as many lines as it needs at its width, up to ``most`` (then words drop, "…"):
+    a label and its holder change height only when the line count does (``shown`` keeps the counts), so a
+    sentence whose words change but not its lines lays nothing out."""
+    for label, text in zip(labels, texts, strict=True):
+        lines = min(max(lines_needed(label, text), 1), most)
+        if lines != shown[label]:
+            shown[label] = lines
+            height = line_height(panel, lines)
+            label.setFixedHeight(height)
+            holders[label].setFixedHeight(height)
+        fit_wrapped(label, text, lines)
+
+
+def line_height(panel: QWidget, lines: int) -> int:
+    """The height of ``lines`` lines of the panel's text, with the label's margins."""
+    return panel.fontMetrics().lineSpacing() * lines + 4
 
 
 def fit_wrapped(label: QLabel, text: str, lines: int) -> None:
@@ -168,7 +196,7 @@ class SummaryPanel(QFrame):
             w.setWordWrap(True)
             w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            w.setFixedHeight(self._line_height(2))
+            w.setFixedHeight(line_height(self, 2))
             w.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         # Their heights are fixed as long as the text takes as many lines: a new sentence or verdict (every
         # change) lays nothing out; one that needs another line count (up to MOST_LINES) resizes its holder.
@@ -219,18 +247,8 @@ class SummaryPanel(QFrame):
         self._texts = (view.sentence, deps.text, f"{target.mark} {target.text}" if target.mark else target.text)
         self._fit_texts()
 
-    def _line_height(self, lines: int) -> int:
-        return self.fontMetrics().lineSpacing() * lines + 4
-
     def _fit_texts(self) -> None:
-        for label, text in zip(self._texted, self._texts, strict=True):
-            lines = min(max(lines_needed(label, text), 1), MOST_LINES)
-            if lines != self._lines[label]:
-                self._lines[label] = lines
-                height = self._line_height(lines)
-                label.setFixedHeight(height)
-                self.holders[label].setFixedHeight(height)
-            fit_wrapped(label, text, lines)
+        fit_sentences(self, self._texted, self._texts, self._lines, self.holders, MOST_LINES)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
