@@ -23,6 +23,7 @@ from ...model.measurements import MeasureKind
 from ...present.inputs import ChartInputs
 from ..charts.registry import chart_entry
 from ..core.document import Aspect, Document
+from ..core.field_undo import commits_when_finished, committed
 from ..core.redraw import RedrawScheduler
 from .fit_summary import FitSummary
 from .measurement_view import MeasurementTableView
@@ -97,9 +98,12 @@ class FitPanel(QWidget):
         self.kind.activated.connect(self._kind_chosen)
         unit_edit, count_edit = self.unit.lineEdit(), self.count.lineEdit()
         assert unit_edit is not None and count_edit is not None  # both combos are editable
-        unit_edit.editingFinished.connect(lambda: self._set("unit", self.unit.currentText().strip()))
+        commits_when_finished(self.unit, self.count)  # any text is taken: each is committed when finished
+        unit_edit.editingFinished.connect(lambda: self._set("unit", self.unit.currentText().strip(), self.unit))
         self.unit.activated.connect(lambda _i: self._set("unit", self.unit.currentText().strip()))
-        count_edit.editingFinished.connect(lambda: self._set("count_name", self.count.currentText().strip()))
+        count_edit.editingFinished.connect(
+            lambda: self._set("count_name", self.count.currentText().strip(), self.count)
+        )
         self.count.activated.connect(lambda _i: self._set("count_name", self.count.currentText().strip()))
         # The summary (its profile sentence) and each chart redraw when what they show changed, as the registry says.
         redraws.subscribe(DEPENDS_ON, self._show_summary)
@@ -140,11 +144,12 @@ class FitPanel(QWidget):
         if kind is not self.doc.measurements.kind:
             self.model.set_format(f"Measure {kind.value}", kind=kind, unit=UNITS[kind][0])
 
-    def _set(self, field: str, value: str) -> None:
+    def _set(self, field: str, value: str, typed_in: QComboBox | None = None) -> None:
         if field == "count_name" and not value:
             value = "N"
         if getattr(self.doc.measurements, field) != value:
             self.model.set_format(f"Change {'unit' if field == 'unit' else 'what N counts'}", **{field: value})
+        committed(typed_in)
 
     def _show_format(self) -> None:
         table = self.doc.measurements

@@ -17,6 +17,7 @@ from ...model.quantities import same_currency
 from ...model.values import ParseError
 from ...present.cells import settings_fields
 from ..core.document import Document
+from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 
@@ -50,6 +51,7 @@ class LoadCostSettings(QWidget):
             edit.setPlaceholderText(PLACEHOLDERS.get(row.field, ""))
             edit.setToolTip(row.meaning[0].upper() + row.meaning[1:])
             edit.editingFinished.connect(lambda f=row.field: self.commit(f))
+            commits_when_finished(edit)
             message = QLabel(self)
             message.setStyleSheet("color: #a32014;")
             message.setWordWrap(True)
@@ -133,6 +135,7 @@ class LoadCostSettings(QWidget):
         message.setVisible(False)
         edit.setToolTip(next(r.meaning for r in SETTING_ROWS if r.field == name))
         self.refresh()
+        committed(edit)
 
     def message(self, name: str) -> str:
         """The refusal shown under a field ("" when none)."""

@@ -16,6 +16,7 @@ from ...present.decision import DecisionView, decision_view
 from ...present.summary import Tone
 from ...present.tones import TONE_COLOURS
 from ..core.document import Document
+from ..core.field_undo import commits_when_finished, committed
 from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
@@ -73,6 +74,7 @@ class DecisionPanel(QFrame):
         self.confidence.setToolTip(CONFIDENCE_TIP)
         self.confidence.setFixedWidth(self.fontMetrics().horizontalAdvance("100.0%") + 16)
         self.confidence.editingFinished.connect(self.set_confidence)
+        commits_when_finished(self.confidence)
         self.confidence_label = QLabel("at", self)
         self.confidence_label.setToolTip(CONFIDENCE_TIP)
         self.plan_controls = QWidget(self)
@@ -110,10 +112,12 @@ class DecisionPanel(QFrame):
         self.holders[self.likelier].setVisible(bool(view.likelier))
         self.holders[self.plan].setVisible(bool(view.plan.text))
         self.plan_controls.setVisible(bool(view.plan.text))
-        if not self.confidence.hasFocus():
-            if self.confidence.text() != view.confidence:
-                self.confidence.setText(view.confidence)
-            set_style(self.confidence, "")  # a new style sheet, even an empty one, re-polishes the field
+        field = self.confidence
+        if not (field.hasFocus() and field.isModified()):  # a text being typed stays; a committed one follows undo
+            if field.text() != view.confidence:
+                field.setText(view.confidence)
+            if not field.hasFocus():
+                set_style(field, "")  # a new style sheet, even an empty one, re-polishes the field
         button = self.apply_button
         button.setVisible(view.apply is not None)
         button.setEnabled(view.apply is not None and not view.applied)
@@ -149,6 +153,7 @@ class DecisionPanel(QFrame):
             return
         self.confidence.setStyleSheet("")
         self.confidence.setToolTip(CONFIDENCE_TIP)
+        committed(self.confidence)
 
     def _fit_texts(self) -> None:
         fit_sentences(self, self._labels, self._texts, self._lines, self.holders, MOST_LINES)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -32,6 +33,7 @@ from ...model.values import (
 from ...present.cells import settings_fields
 from ..core.cell_message import CellMessage
 from ..core.document import Document
+from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 
@@ -116,7 +118,7 @@ class SettingsPanel(QWidget):
         self.boundary.editingFinished.connect(self._boundary)
         self.unit.activated.connect(self._unit)
         self.target.editingFinished.connect(self._target)
-        self.n0.editingFinished.connect(lambda: self._set("Set baseline GPUs", baseline_gpus=self.n0.value()))
+        self.n0.editingFinished.connect(lambda: self._set("Set baseline GPUs", self.n0, baseline_gpus=self.n0.value()))
         self.max_gpus.editingFinished.connect(self._max_gpus)
         self.counts.editingFinished.connect(self._counts)
         self.p_override.toggled.connect(self._parallel)
@@ -134,6 +136,8 @@ class SettingsPanel(QWidget):
             lambda: self._physical(self.bandwidth, "ring_bandwidth", parse_bandwidth, "Set bandwidth")
         )
         self.notice = CellMessage(self)  # a refusal, beside the field it is about
+        committing = (self.boundary, self.target, self.n0, self.max_gpus, self.counts, self.p_value)
+        commits_when_finished(*committing, self.latency, self.message, self.bandwidth)
         for field in (self.target, self.counts, self.latency, self.message, self.bandwidth):
             field.textEdited.connect(lambda _t, f=field: self._edited(f))
         doc.settingsChanged.connect(self.refresh)
@@ -198,6 +202,9 @@ class SettingsPanel(QWidget):
             self.doc.change_settings(text, **changes)
         except ProfileError as exc:
             self._reject(field, exc.problems[0].what)
+            return
+        if isinstance(field, (QLineEdit, QAbstractSpinBox)):
+            committed(field)
 
     def _reject(self, field: QWidget | None, message: str) -> None:
         if isinstance(field, QLineEdit):
@@ -215,7 +222,7 @@ class SettingsPanel(QWidget):
             self.notice.hide()
 
     def _boundary(self) -> None:
-        self._set("Set boundary", boundary=self.boundary.text().strip())
+        self._set("Set boundary", self.boundary, boundary=self.boundary.text().strip())
 
     def _unit(self, _index: int) -> None:
         self.doc.change_unit(TimeUnit(self.unit.currentData()))
@@ -223,7 +230,7 @@ class SettingsPanel(QWidget):
     def _target(self) -> None:
         text = self.target.text().strip()
         if not text:
-            self._set("Clear target time", target_time=None)
+            self._set("Clear target time", self.target, target_time=None)
             return
         try:
             value = parse_target_time(text, self.doc.unit, locale_decimal())
@@ -233,7 +240,7 @@ class SettingsPanel(QWidget):
         self._set("Set target time", self.target, target_time=value)
 
     def _max_gpus(self) -> None:
-        self._set("Set GPU range", gpu_counts=default_gpu_counts(self.max_gpus.value()))
+        self._set("Set GPU range", self.max_gpus, gpu_counts=default_gpu_counts(self.max_gpus.value()))
 
     def _counts(self) -> None:
         try:
@@ -246,7 +253,7 @@ class SettingsPanel(QWidget):
     def _parallel(self) -> None:
         on = self.p_override.isChecked()
         self.p_value.setEnabled(on)
-        self._set("Set parallel fraction", parallel_fraction=self.p_value.value() / 100 if on else None)
+        self._set("Set parallel fraction", self.p_value, parallel_fraction=self.p_value.value() / 100 if on else None)
 
     def _latency(self, text: str, decimal: Decimal) -> float:
         number, written = parse_time_text(text, decimal)

@@ -1,0 +1,72 @@
+"""Undo in a settings field: the document's, once what the field shows is the document's.
+
+A field that commits its text when editing finishes (the target, the plan confidence, a price…) is a
+QLineEdit, which keeps an undo history of its own typing and takes Ctrl+Z for it. Once its text is committed,
+that history is stale: Ctrl+Z there brought back an older typed text, which the next focus change committed —
+an undo that made a new change, while the step the person meant (Apply plan, the confidence itself) stayed.
+So in a committing field whose text is not being edited (not modified since it was committed or shown),
+Undo and Redo are the window's: the field lets the shortcut through. While a person is typing, the field's own
+undo takes back their typing, as in any text field.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit
+
+_COMMITS = "amdahl_desk_commits_when_finished"
+_UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+_EXTRA_REDO = ("Ctrl+Shift+Z", "Ctrl+Y")  # the window's redo keys beside the platform's
+
+
+Field = QLineEdit | QAbstractSpinBox | QComboBox  # a combo box that takes typing (its line edit)
+
+
+def _line_edit(field: QObject | None) -> QLineEdit | None:
+    if isinstance(field, (QAbstractSpinBox, QComboBox)):
+        return field.lineEdit()
+    return field if isinstance(field, QLineEdit) else None
+
+
+def commits_when_finished(*fields: Field) -> None:
+    """Mark ``fields`` as ones that commit their text to the document when editing finishes; the panel says
+    :func:`committed` when a text is taken (a text set by the program counts as committed: ``setText`` clears
+    ``isModified``). A refused text stays the field's own: Ctrl+Z there takes back the typing."""
+    for field in fields:
+        field.setProperty(_COMMITS, True)
+
+
+def committed(field: Field | None) -> None:
+    """``field``'s text is the document's now (taken, or the same as it was)."""
+    edit = _line_edit(field)
+    if edit is not None:
+        edit.setModified(False)
+
+
+def _is_undo_key(event: QKeyEvent) -> bool:
+    if any(event.matches(key) for key in _UNDO_KEYS):
+        return True
+    pressed = QKeySequence(event.keyCombination())
+    return any(QKeySequence(extra) == pressed for extra in _EXTRA_REDO)
+
+
+class FieldUndo(QObject):
+    """Installed on the application: lets Undo and Redo through to the window from a committed field."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() != QEvent.Type.ShortcutOverride or not watched.property(_COMMITS):
+            return False
+        edit = _line_edit(watched)
+        if edit is None or edit.isModified() or not isinstance(event, QKeyEvent):
+            return False
+        if _is_undo_key(event):
+            event.ignore()  # not the field's: the shortcut map gives the keys to the window's Undo / Redo
+            return True
+        return False
+
+
+def install_field_undo(app: QObject) -> None:
+    """Install :class:`FieldUndo` on the application once (the window's and the tests' application alike)."""
+    if app.findChild(FieldUndo) is None:
+        app.installEventFilter(FieldUndo(app))
