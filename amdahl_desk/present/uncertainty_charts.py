@@ -162,7 +162,7 @@ def distribution(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -
         meets,
         tuple(lines),
         x_range,
-        (0.0, _nice(top * 1.3)),
+        (0.0, _top(top)),
         legend=tuple(legend),
     )
 
@@ -189,18 +189,24 @@ def _point(profile: Profile, total: float, target: float | None, axis: str, n: N
         meets,
         tuple(lines),
         x_range,
-        (0.0, 130.0),
+        (0.0, _top(100.0)),
         POINT_NOTE,
         tuple(legend),
     )
 
 
-def _nice(value: float) -> float:
-    """The next 1, 2 or 5 times a power of ten at or above ``value`` (an axis that does not creep with each edit)."""
+BARS_UP_TO = 0.58  # of the plot's height: the lines' labels sit above the bars, not on them
+
+
+def _top(tallest: float) -> float:
+    """The top of the share axis: the tallest bar at most ``BARS_UP_TO`` of the height, at the next 1, 1.2, 1.5, 2,
+    2.5, 3, 4, 5, 6 or 8 times a power of ten (an axis that does not creep with each edit)."""
+    value = tallest / BARS_UP_TO
     if not value > 0:
         return 1.0
     power = 10.0 ** math.floor(math.log10(value))
-    return next(step * power for step in (1.0, 2.0, 5.0, 10.0) if step * power >= value * (1 - 1e-12))
+    steps = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+    return next(step * power for step in steps if step * power >= value * (1 - 1e-12))
 
 
 def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> TornadoView:

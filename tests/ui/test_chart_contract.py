@@ -194,15 +194,27 @@ def test_titles_and_labels_fit_inside_the_picture(qtbot, profiles, key, size):
         for view in widget.findChildren(pg.PlotWidget):
             scene = view.sceneRect()
             plot = view.getPlotItem().vb.sceneBoundingRect()  # what the plot shows: it clips what lies outside
+            texts = []
             for item in view.getPlotItem().items:
                 if isinstance(item, pg.TextItem) and item.isVisible() and item.toPlainText():
                     box = item.sceneBoundingRect()
                     assert scene.adjusted(-1, -1, 1, 1).contains(box), (key, item.toPlainText(), box, scene)
+                    texts.append((item.toPlainText(), box))
                 label = getattr(item, "label", None)  # a reference line's label (target, ceiling, p95)
                 shown = isinstance(item, pg.InfiniteLine) and item.isVisible() and label is not None
                 if shown and label.isVisible() and label.toPlainText():
                     box = label.sceneBoundingRect()
                     assert plot.adjusted(-1, -1, 1, 1).contains(box), (key, label.toPlainText(), box, plot)
+                    texts.append((label.toPlainText(), box))
+            # No label covers another's text (a total over the target's label, p5's over the median's); boxes may
+            # meet in the margin of 4 px round each text.
+            overlapping = [
+                (a, b)
+                for i, (a, box) in enumerate(texts)
+                for b, other in texts[i + 1 :]
+                if box.adjusted(4, 4, -4, -4).intersects(other.adjusted(4, 4, -4, -4))
+            ]
+            assert overlapping == [], (key, size, overlapping)
     finally:
         widget.close()
         widget.deleteLater()

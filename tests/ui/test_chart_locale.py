@@ -50,8 +50,9 @@ def texts_of(chart):
         for item in plot.items:
             if isinstance(item, pg.TextItem):
                 out.append(item.toPlainText())
-            if isinstance(item, pg.InfiniteLine) and item.label is not None:
-                out.append(item.label.toPlainText())
+            label = getattr(item, "label", None)  # a line without a label of its own has none
+            if isinstance(item, pg.InfiniteLine) and label is not None:
+                out.append(label.toPlainText())
         for name in ("left", "bottom"):
             axis = plot.getAxis(name)
             out.append(axis.labelText)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
@@ -15,6 +15,12 @@ from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import INK, RED, SCREEN, Style
+
+# Where the target's label may go, in turn: (share of the line's height, anchor) — at the top centred, to the
+# left, to the right; then at the foot, the same three.
+_TARGET_PLACES = [(0.97, (0.5, 0.0)), (0.97, (1.0, 0.0)), (0.97, (0.0, 0.0))]
+_TARGET_PLACES += [(0.03, (x, 1.0)) for x in (0.5, 1.0, 0.0)]
+_MARGINS = (4, 4, -4, -4)  # a label's box holds a margin of 4 px round its text
 
 
 class BreakdownChart(ChartFrame[BreakdownView]):
@@ -30,7 +36,7 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         item.addItem(self.bars)
         item.vb.sigResized.connect(lambda _vb: self._place())
         self.labels: list[pg.TextItem] = []
-        self.target = self.marker_line(90, RED, Qt.PenStyle.DashLine, 0.97, (0.5, 0))
+        self.target = self.marker_line(90, RED, Qt.PenStyle.DashLine, *_TARGET_PLACES[0])
         left = item.getAxis("left")
         left.setTicks([[(1.0, "Baseline"), (0.0, "After")]])
         left.setTickFont(style.font(1.1, bold=True))
@@ -129,6 +135,7 @@ class BreakdownChart(ChartFrame[BreakdownView]):
             self._set_bars(*self._drawn_bars, self._x_max(view), baseline)
         self._place_totals(view, baseline)
         self._place_labels(view, baseline)
+        self._place_target_label()
 
     def _place_totals(self, view: BreakdownView, baseline: float) -> None:
         """Above each bar: right-aligned at its end, or from the axis where the bar is narrower than its total."""
@@ -140,6 +147,27 @@ class BreakdownChart(ChartFrame[BreakdownView]):
             wide = total / px >= self._totals_metrics.horizontalAdvance(text) + 8
             label.setAnchor((1, 1) if wide else (0, 1))
             label.setPos(total if wide else 0.0, bar_top)
+
+    def _place_target_label(self) -> None:
+        """The target's label at the top of its line, centred, or beside it where a total would cover it (a narrow
+        slide chart: "target 600 ms" under "1,000 ms"), else at the foot of the line, under the After bar."""
+        if not self.target.isVisible():
+            return
+        label = self.target.label
+        self.plot.vb.mapViewToScene(QPointF(0, 0))  # the view's transform brought up to date first
+        others = [t.sceneBoundingRect() for t in (*self.totals, *self.labels) if t.isVisible() and t.toPlainText()]
+        view = self.plot.vb.sceneBoundingRect()
+        for position, anchor in _TARGET_PLACES:
+            label.setPosition(position)
+            label.anchors = [anchor, anchor]
+            label.updatePosition()
+            rect = label.sceneBoundingRect()
+            text = rect.adjusted(*_MARGINS)  # boxes that meet only in their white margins leave both texts whole
+            if view.contains(rect) and not any(text.intersects(o.adjusted(*_MARGINS)) for o in others):
+                return
+        label.setPosition(_TARGET_PLACES[0][0])  # nowhere free: where it always was
+        label.anchors = [_TARGET_PLACES[0][1]] * 2
+        label.updatePosition()
 
     def _set_bars(
         self, x0: np.ndarray, width: np.ndarray, colors: list[str], outlined: list[bool], xmax: float, baseline: float

@@ -12,13 +12,14 @@ from PySide6.QtWidgets import QWidget
 
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
-from ..charts.frame import ChartFrame, set_item_text, set_line_text
-from ..charts.style import GREY, INK, RED, SCREEN, Style
+from ..charts.frame import ChartFrame, set_item_text
+from ..charts.style import GREY, INK, LABEL_FILL, RED, SCREEN, Style
 
 if TYPE_CHECKING:
     from ...present.uncertainty_charts import DistributionView
 
 MEETS, MISSES = "#2e8b57", "#9aa4b1"  # as present/uncertainty_charts.py names them in the legend
+ROOM = 4  # pixels between the labels' rows, and above the first
 
 
 class DistributionChart(ChartFrame["DistributionView"]):
@@ -32,12 +33,29 @@ class DistributionChart(ChartFrame["DistributionView"]):
         item.addItem(self.bars)
         self._brushes = {True: pg.mkBrush(QColor(MEETS)), False: pg.mkBrush(QColor(MISSES))}
         self._pen = pg.mkPen("w", width=style.size(0.5))
-        self.target = self.marker_line(90, RED, Qt.PenStyle.DashLine, 0.96, (1, 0))
-        # p5, median, p95: dotted, labelled low in the plot so they do not meet the target's label at its top.
-        self.marks = [self.marker_line(90, GREY, Qt.PenStyle.DotLine, 0.5 - 0.14 * i, (0, 0.5)) for i in range(3)]
+        self.target = self._line(RED, Qt.PenStyle.DashLine)
+        # p5, median, p95: dotted. The lines' labels are items of their own, above every line and each on a row of
+        # its own (the target's at the top, then p5, median, p95, above the bars: the share axis leaves the top of
+        # the plot to them), so that no label covers a bar or another label and no line runs through a label.
+        self.marks = [self._line(GREY, Qt.PenStyle.DotLine) for _ in range(3)]
+        self.tags: list[pg.TextItem] = []
+        for colour in (RED, GREY, GREY, GREY):
+            tag = pg.TextItem(color=colour, anchor=(0, 0.5), fill=LABEL_FILL)
+            tag.setFont(style.font(0.95))
+            tag.setZValue(30)
+            item.addItem(tag, ignoreBounds=True)
+            self.tags.append(tag)
         self.note = pg.TextItem(color=INK, anchor=(0.5, 0.5))
         self.note.setFont(style.font(0.95))
         item.addItem(self.note, ignoreBounds=True)
+        self._view: DistributionView | None = None
+        self._at: dict[pg.TextItem, float] = {}  # each label's line
+        item.vb.sigResized.connect(lambda _vb: self._place())  # the rows are in pixels: placed again at each size
+
+    def _line(self, colour: QColor, style: Qt.PenStyle) -> pg.InfiniteLine:
+        line = pg.InfiniteLine(angle=90, pen=self.chart_style.pen(colour, 2, style))  # its label: one of the tags
+        self.plot.addItem(line, ignoreBounds=True)
+        return line
 
     def view(self, inputs: ChartInputs, n: Numbers) -> DistributionView:
         from ...present.uncertainty_charts import distribution  # the draws' module loads with the first range
@@ -61,25 +79,41 @@ class DistributionChart(ChartFrame["DistributionView"]):
         else:  # (pyqtgraph 0.14 fails on an empty pens list)
             self.bars.setOpts(x=[], height=[], width=1.0)
         target = next((line for line in view.lines if line.target), None)
-        self.target.setVisible(target is not None)
-        if target is not None:
-            self.target.setPos(target.x)
-            set_line_text(self.target, target.label)
         others = [line for line in view.lines if not line.target]
-        for mark, line in zip(self.marks, others + [None] * len(self.marks), strict=False):
-            mark.setVisible(line is not None)
-            if line is not None:
-                mark.setPos(line.x)
-                set_line_text(mark, line.label)
-        self.set_ranges(view.x_range, view.y_range)
         middle = (view.x_range[0] + view.x_range[1]) / 2
-        for line in (self.target, *self.marks):
-            # Each label on the side of its line towards the middle of the plot: one by the left edge (a
-            # target of 600 ms in a plot from 480 ms) or by the right (p95) would otherwise run out of it.
-            height = line.label.anchors[0][1]
-            side = (0.0, height) if line.value() < middle else (1.0, height)
-            if line.label.anchors[0] != side:
-                line.label.anchors = [side, side]
-                line.label.updatePosition()
+        for mark, tag, line in zip(
+            (self.target, *self.marks), self.tags, [target, *others, None, None, None], strict=False
+        ):
+            mark.setVisible(line is not None)
+            tag.setVisible(line is not None)
+            if line is None:
+                continue
+            mark.setPos(line.x)
+            self._at[tag] = line.x
+            set_item_text(tag, line.label)
+            # On the side of its line towards the middle of the plot: by the left edge (a target of 600 ms in a
+            # plot from 480 ms) or the right (p95) it would otherwise run out of it.
+            tag.setAnchor((0.0, 0.5) if line.x < middle else (1.0, 0.5))
         set_item_text(self.note, view.note)
-        self.note.setPos((view.x_range[0] + view.x_range[1]) / 2, view.y_range[1] * 0.85)
+        self._view = view
+        self._place()
+
+    def _place(self) -> None:
+        """The labels on rows of their own from the top of the plot down, the share axis tall enough that the bars
+        stay under the last row; the note under the rows."""
+        view = self._view
+        if view is None:
+            return
+        height = self.plot.vb.height()
+        shown = [tag for tag in self.tags if tag.isVisible()]
+        row = max((tag.boundingRect().height() for tag in shown), default=0.0) + ROOM
+        band = ROOM + row * (len(shown) + 0.5)  # the rows and half a row's gap above the tallest bar
+        top = view.y_range[1]
+        tallest = max(view.heights, default=0.0)
+        if 0 < band < 0.6 * height:  # a plot too low for the rows keeps its axis (the labels then meet the bars)
+            top = max(top, tallest / (1 - band / height))
+        self.set_ranges(view.x_range, (view.y_range[0], top))
+        share = 1 / height if height > 0 else 0.0
+        for i, tag in enumerate(shown):
+            tag.setPos(self._at[tag], top * (1 - (ROOM + row * (i + 0.5)) * share))
+        self.note.setPos((view.x_range[0] + view.x_range[1]) / 2, top * (1 - band * share) * 0.85)  # under the rows
