@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 from ..model.errors import ProfileError
 from ..present.inputs import ChartInputs
 from ..present.numbers import Numbers
-from ..present.slide import SlideView, slide
+from ..present.slide import SlideView, slide, slide_selection
 from .charts.base import Chart
 from .charts.registry import SLIDE_CHARTS, ChartEntry, Source, chart_entry
 from .charts.slide import SlideFrame
@@ -58,7 +58,7 @@ class SlideWidget(SlideFrame):
     def view(self, inputs: ChartInputs, n: Numbers) -> SlideView:
         if inputs.analysis is None:
             raise ProfileError("there is nothing to chart: the profile needs components with times above 0")
-        self._inputs, self._n = inputs, n
+        self._inputs, self._n = replace(inputs, selected=slide_selection(inputs.profile, inputs.selected)), n
         return slide(inputs.profile, inputs.analysis, n)
 
     def draw(self, view: SlideView) -> None:

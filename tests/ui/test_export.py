@@ -5,12 +5,13 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 from PySide6.QtGui import QGuiApplication, QImage
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model import analyse
+from amdahl_desk.model import Profile, analyse
 from amdahl_desk.model.values import parse_size
 from amdahl_desk.present.slide import slide_title
 from amdahl_desk.ui.charts.export import CHARTS
@@ -118,6 +119,25 @@ def test_slide_text_is_readable_from_the_back_of_the_room(qtbot, training):
     assert widget.title.text() == slide_title(profile, analysis)
     assert "1.82× end to end (ceiling 2.5×)" in widget.title.text().replace("\u00a0", " ")
     widget.close()
+
+
+def test_the_slides_speedup_chart_follows_the_plan_not_a_row_selected_outside_it(qtbot, training):
+    profile, analysis = training
+    opts = profile.optimizations
+    ticked = [j for j, o in enumerate(opts) if o.enabled]
+    unticked = next(j for j, o in enumerate(opts) if not o.enabled)
+    widget = chart_widget("slide", profile, analysis, (1920, 1080), row=unticked)
+    try:
+        title = widget.speedup.drawn.title.replace("\u00a0", " ")
+        assert opts[ticked[0]].name in title and opts[unticked].name not in title, title
+    finally:
+        widget.close()
+    both = Profile(profile.components, [replace(o, enabled=o.enabled or j == unticked) for j, o in enumerate(opts)])
+    widget = chart_widget("slide", both, analyse(both), (1920, 1080), row=unticked)  # ticked now: that one
+    try:
+        assert opts[unticked].name in widget.speedup.drawn.title.replace("\u00a0", " ")
+    finally:
+        widget.close()
 
 
 def test_transparent_png(qtbot, training, tmp_path):

@@ -175,3 +175,28 @@ def test_the_odds_come_from_a_thread_and_an_answer_for_an_older_plan_is_never_sh
     assert figures is not None and figures.probability_target == own(doc.profile).probability_target
     saved = (100 - 100 / 3) if doc.profile.optimizations[OVERLAP].enabled else 0.0
     assert abs(figures.probability_target - p_meet(saved)) < 0.01  # the closed form, within the draws' error
+
+
+def test_an_effort_cell_gives_its_rank_by_time_saved_per_engineer_day(window, qtbot):
+    panel = window.optimizations
+    qtbot.mouseClick(panel.estimates.button, Qt.MouseButton.LeftButton)
+    paste_at(qtbot, panel.view, RP, K_LOW, "2\t4\t6\t10")
+    for row, days in ((INPUT, "2"), (FUSION, "3"), (OVERLAP, "2")):
+        type_in_cell(qtbot, panel.view, row, EFFORT, days)
+    settled(window, qtbot)
+    # Expected time saved alone per engineer-day, in closed form: t·(1 − E[1/k]). Reduced precision's k is
+    # 2 + 4·Beta(3, 3), E[1/k] by the midpoint rule; the others are points: Overlap 100·(1 − 1/3)/2 per day,
+    # Input 100·(1 − 1/2)/2, Fusion 150·(1 − 1/2)/3.
+    steps = 20_000
+    xs = [(i + 0.5) / steps for i in range(steps)]
+    mean_reciprocal = sum(30 * x * x * (1 - x) ** 2 / (2 + 4 * x) for x in xs) / steps
+    per_day = {RP: 600 * (1 - mean_reciprocal) / 10, OVERLAP: 100 * (2 / 3) / 2, INPUT: 25.0, FUSION: 25.0}
+    order = sorted(per_day, key=lambda row: (-round(per_day[row], 9), row))
+    assert order[:2] == [RP, OVERLAP]
+    model = window.optimization_model
+    for place, row in enumerate(order, start=1):
+        tip = model.data(model.index(row, EFFORT), Qt.ItemDataRole.ToolTipRole)
+        ordinal = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}[place]
+        assert f"{ordinal} of 4 by time saved per engineer-day" in tip, tip
+        shown = float(re.search(r"([\d.]+) ms per engineer-day", tip).group(1))
+        assert shown == pytest.approx(per_day[row], rel=2e-3), tip

@@ -19,7 +19,8 @@ ESTIMATE_SHORT = ("low", "high", "Days", "Conf.")  # where the checklist is narr
 ESTIMATE_TIPS = (
     "The lowest k you expect (a three-point estimate: k low, k, k high); empty: no range below k",
     "The highest k you expect; empty: no range above k. With a range the summary gives the odds of the target",
-    'Engineer-days to build it ("5", "2.5 days"); with a target, the summary finds the cheapest plan',
+    'Engineer-days to build it ("5", "2.5 days"); with a target, the summary finds the cheapest plan. With a range, '
+    "a cell's tip gives its rank by expected time saved per engineer-day",
     'The probability that it works at all ("80%" or 0.8; when it does not, k = 1); empty: 100%',
 )
 _WORDS = ("k low", "k high", "effort", "confidence")

@@ -15,6 +15,7 @@ from ...model.values import ParseError, parse_speedup
 from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
 from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_tip
 from ..core.document import Aspect, Document
+from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES as FIGURE_ASPECTS
 from ..core.wrapping_header import SHORT_TITLE_ROLE
@@ -171,6 +172,10 @@ class OptimizationTableModel(QAbstractTableModel):
             return "k below 1 makes the targets slower: a slowdown"
         if col == NAME:
             return opt.notes or "Tick to include this optimization in the combined result"
+        if col == EFFORT and self.doc.decision.figures is not None:
+            from ...present.uncertainty import ranking_tip  # the odds' modules load with the first range
+
+            return ranking_tip(self.doc.profile, self.doc.decision.figures, row, locale_numbers())
         return None
 
     def column_texts(self, col: int) -> list[str]:
