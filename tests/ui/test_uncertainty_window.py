@@ -200,3 +200,18 @@ def test_an_effort_cell_gives_its_rank_by_time_saved_per_engineer_day(window, qt
         assert f"{ordinal} of 4 by time saved per engineer-day" in tip, tip
         shown = float(re.search(r"([\d.]+) ms per engineer-day", tip).group(1))
         assert shown == pytest.approx(per_day[row], rel=2e-3), tip
+
+
+def test_a_refusals_message_goes_when_the_person_moves_to_another_field(window, qtbot):
+    panel = window.optimizations
+    qtbot.mouseClick(panel.estimates.button, Qt.MouseButton.LeftButton)
+    type_in_cell(qtbot, panel.view, RP, CONFIDENCE, "150%")
+    qtbot.waitUntil(panel.message.isVisible)
+    assert "150%" in panel.message.text()
+    if panel.view.state() == panel.view.State.EditingState:  # the refused text given back to fix: let it go
+        press(qtbot, Qt.Key.Key_Escape)
+    field = window.settings_panel.target
+    field.setFocus()
+    qtbot.waitUntil(field.hasFocus)
+    qtbot.waitUntil(lambda: not panel.message.isVisible())
+    assert window.doc.profile.optimizations[RP].confidence == 1.0

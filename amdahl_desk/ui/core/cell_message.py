@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QHideEvent
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 STYLE = (
     "QLabel { background: #fdecea; color: #7a1f14; border: 1px solid #c0392b; border-radius: 3px; padding: 3px 6px; }"
@@ -12,14 +12,23 @@ STYLE = (
 
 
 class CellMessage(QLabel):
-    """Sits just below (or, without room, above) a rectangle of its host and stays until told to go.
+    """Sits just below (or, without room, above) a rectangle of its host and stays until told to go, or until
+    the focus leaves its ``area`` for another widget.
 
     The host is a table's viewport or a form; the owner shows it on a refusal and hides it when the
     editor closes, the cell changes, or the value is accepted, so the reason is in view while it is fixed.
     """
 
-    def __init__(self, host: QWidget) -> None:
+    def __init__(self, host: QWidget, area: QWidget | None = None) -> None:
+        """``area``: the widget (a table) whose refusals this message explains; it goes when the person moves on
+        from it to another widget (it stayed over the table through clicks elsewhere and dialogs; the status bar
+        keeps what was refused)."""
         super().__init__(host)
+        self._area = area
+        self._armed = False  # the focus has been in the area since the message was shown: leaving it hides it
+        app = QApplication.instance()
+        if area is not None and isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_moved)
         self.setObjectName("cellMessage")
         self.setStyleSheet(STYLE)
         self.setWordWrap(True)
@@ -56,6 +65,20 @@ class CellMessage(QLabel):
         if self._following and self._field is not None:
             self.show_at(self._field_rect(self._field), self.text())
 
+    def _inside(self, widget: QWidget | None) -> bool:
+        area = self._area
+        return widget is not None and area is not None and (widget is area or area.isAncestorOf(widget))
+
+    def _focus_moved(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if self.isHidden():
+            return
+        if self._inside(new):
+            self._armed = True  # back in the table (or in the editor given back): leaving it again hides
+        elif self._armed:
+            self.hide()
+        else:
+            self._armed = True  # the move that committed (and refused) the edit, the message shown after it
+
     def hideEvent(self, event: QHideEvent) -> None:
         self._following = False
         super().hideEvent(event)
@@ -66,6 +89,8 @@ class CellMessage(QLabel):
         if host is None:
             return
         self.anchor = QRect(anchor)
+        if self.isHidden():
+            self._armed = self._inside(QApplication.focusWidget())
         self.setText(text)
         room = max(host.width() - 4, 80)
         natural = self.fontMetrics().horizontalAdvance(text) + 20

@@ -37,7 +37,7 @@ class RefusingTableView(ChangedCellsTableView):
         self._left = False  # the editor being committed has lost the focus (a click elsewhere, another tab)
         self.last_rejection = ""
         super().__init__(parent)
-        self.message = CellMessage(self.viewport())
+        self.message = CellMessage(self.viewport(), area=self)
         self.setItemDelegate(LocaleDelegate(self))  # numbers in the machine's locale; subclasses may refine
         # A spreadsheet: select ranges, type over a cell to replace it, one line per row of fixed height.
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)

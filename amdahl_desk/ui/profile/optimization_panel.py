@@ -227,7 +227,7 @@ class OptimizationPanel(QWidget):
         model.rowsInserted.connect(lambda *_: self.fit_columns())
         model.headerDataChanged.connect(lambda *_: self.fit_columns())
         layout.addWidget(self.view)
-        self.message = CellMessage(self.view.viewport())
+        self.message = CellMessage(self.view.viewport(), area=self.view)
         model.editRejected.connect(self._show_rejection)
         # A refusal stays beside its cell until the row changes or the next change is accepted.
         model.dataChanged.connect(lambda *_: self.message.hide())
