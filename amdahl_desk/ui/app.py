@@ -29,7 +29,6 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from ..resources import icon_path  # noqa: E402
 from .core.collection import EventLoopCollector  # noqa: E402
 from .core.document import EVERYTHING  # noqa: E402
-from .core.field_undo import install_field_undo  # noqa: E402
 from .core.messages import install_message_filter, interrupted  # noqa: E402
 from .core.qt_util import ScreenFit, parse_size, settle_layout  # noqa: E402
 from .document_files.recovery import data_dir  # noqa: E402
@@ -123,7 +122,6 @@ def make_app() -> QApplication:
         app.setWindowIcon(QIcon(str(icon_path())))
     if app.findChild(EventLoopCollector) is None:  # cycles collected between events, never inside a Qt call
         EventLoopCollector(app)
-    install_field_undo(app)  # Ctrl+Z in a committed settings field undoes the document's step
     return app
 
 

@@ -23,13 +23,10 @@ QtBot.waitUntil = _patient_wait_until
 @pytest.fixture(scope="session", autouse=True)
 def _collector_outside_qt_calls(qapp):
     """Python's cyclic garbage collector runs from the event loop and between tests, never inside a Qt call, as in
-    the application (``ui/core/collection.py`` says why: a collection inside a Qt call can hang); and Ctrl+Z in a
-    committed settings field is the window's, as ``make_app`` installs it (``ui/core/field_undo.py``)."""
+    the application (``ui/core/collection.py`` says why: a collection inside a Qt call can hang)."""
     from amdahl_desk.ui.core.collection import EventLoopCollector
-    from amdahl_desk.ui.core.field_undo import install_field_undo
 
     collector = qapp.findChild(EventLoopCollector) or EventLoopCollector(qapp)
-    install_field_undo(qapp)  # as make_app installs it
     yield collector.threshold
     collector.stop()
 

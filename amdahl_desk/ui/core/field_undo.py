@@ -11,11 +11,10 @@ undo takes back their typing, as in any text field.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit
+from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QWidget
 
-_COMMITS = "amdahl_desk_commits_when_finished"
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 _EXTRA_REDO = ("Ctrl+Shift+Z", "Ctrl+Y")  # the window's redo keys beside the platform's
 
@@ -32,9 +31,10 @@ def _line_edit(field: QObject | None) -> QLineEdit | None:
 def commits_when_finished(*fields: Field) -> None:
     """Mark ``fields`` as ones that commit their text to the document when editing finishes; the panel says
     :func:`committed` when a text is taken (a text set by the program counts as committed: ``setText`` clears
-    ``isModified``). A refused text stays the field's own: Ctrl+Z there takes back the typing."""
+    ``isModified``). A refused text stays the field's own: Ctrl+Z there takes back the typing. The filter sits on
+    each field, not on the application: one there would be called for every event of every widget."""
     for field in fields:
-        field.setProperty(_COMMITS, True)
+        field.installEventFilter(_filter_for(field))
 
 
 def committed(field: Field | None) -> None:
@@ -52,10 +52,10 @@ def _is_undo_key(event: QKeyEvent) -> bool:
 
 
 class FieldUndo(QObject):
-    """Installed on the application: lets Undo and Redo through to the window from a committed field."""
+    """Installed on each committing field: lets Undo and Redo through to the window from a committed field."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() != QEvent.Type.ShortcutOverride or not watched.property(_COMMITS):
+        if event.type() != QEvent.Type.ShortcutOverride:
             return False
         edit = _line_edit(watched)
         if edit is None or edit.isModified() or not isinstance(event, QKeyEvent):
@@ -66,7 +66,8 @@ class FieldUndo(QObject):
         return False
 
 
-def install_field_undo(app: QObject) -> None:
-    """Install :class:`FieldUndo` on the application once (the window's and the tests' application alike)."""
-    if app.findChild(FieldUndo) is None:
-        app.installEventFilter(FieldUndo(app))
+def _filter_for(field: QObject) -> FieldUndo:
+    """The one filter of the field's window (made with the first field of that window, and going with it)."""
+    owner = field.window() if isinstance(field, QWidget) else field
+    found = owner.findChild(FieldUndo, options=Qt.FindChildOption.FindDirectChildrenOnly)
+    return found if found is not None else FieldUndo(owner)
