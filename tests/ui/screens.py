@@ -39,6 +39,9 @@ def open_profile(window, qtbot, which: str) -> None:
     else:
         assert window.trace_import.import_at_once(TRACE)
         qtbot.waitUntil(lambda: window.results._trace_tabs)
+        # The trace is read again on a thread for its critical path: until then that chart's title says "reading
+        # the trace…", an ellipsis that is no cut.
+        qtbot.waitUntil(lambda: not window.doc.trace.busy, timeout=60_000)
     qtbot.waitUntil(lambda: not window.doc.decision.busy)
     window.drawn()
 
