@@ -69,9 +69,9 @@ def slide(profile: Profile, analysis: Analysis, n: Numbers = POINT) -> SlideView
 
 
 def slide_selection(profile: Profile, selected: int) -> int:
-    """Which optimization the slide's charts follow: the selected one when it is ticked; else -1, the first ticked
-    one (the plan the slide's title states), so that a row merely selected in the window, not in the plan, is not
-    what the slide's speedup chart shows."""
+    """Which optimization the slide's charts follow: the selected one when it is ticked or when none is; else -1,
+    the first ticked one (the plan the slide's title states), so that a row merely selected in the window, not in
+    the plan, is not what the slide's speedup chart shows."""
     opts = profile.optimizations
     if 0 <= selected < len(opts) and not opts[selected].enabled and any(o.enabled for o in opts):
         return -1

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..model.profile import Profile
 from ..model.uncertainty import UncertaintyFigures, analyse_uncertainty, has_uncertainty, histogram, sensitivity
+from .axes import nice_ceiling
 from .chart_parts import LegendEntry
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
@@ -199,14 +200,9 @@ BARS_UP_TO = 0.58  # of the plot's height: the lines' labels sit above the bars,
 
 
 def _top(tallest: float) -> float:
-    """The top of the share axis: the tallest bar at most ``BARS_UP_TO`` of the height, at the next 1, 1.2, 1.5, 2,
-    2.5, 3, 4, 5, 6 or 8 times a power of ten (an axis that does not creep with each edit)."""
-    value = tallest / BARS_UP_TO
-    if not value > 0:
-        return 1.0
-    power = 10.0 ** math.floor(math.log10(value))
-    steps = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
-    return next(step * power for step in steps if step * power >= value * (1 - 1e-12))
+    """The top of the share axis: the tallest bar at most ``BARS_UP_TO`` of the height, at a round step (an axis
+    that does not creep with each edit)."""
+    return nice_ceiling(tallest / BARS_UP_TO)
 
 
 def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> TornadoView:

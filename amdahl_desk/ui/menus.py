@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMenu
 from ..present.inputs import ChartInputs
 from ..resources import example_path
 from .charts.registry import ENTRIES, ChartEntry, Source
+from .core.field_undo import EXTRA_REDO_KEYS
 from .help_text import show_about, show_help
 from .profile.component_table import TIME
 
@@ -120,7 +121,7 @@ def build_menus(window: MainWindow) -> Menus:
     undo_action.setShortcuts(QKeySequence.StandardKey.Undo)
     redo_action = window.doc.undo_stack.createRedoAction(window, "&Redo")
     redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
-    for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
+    for extra in EXTRA_REDO_KEYS:
         if QKeySequence(extra) not in redo_keys:
             redo_keys.append(QKeySequence(extra))
     redo_action.setShortcuts(redo_keys)

@@ -64,3 +64,37 @@ def test_ctrl_z_while_typing_in_a_field_takes_back_the_typing_only(window, qtbot
     assert doc.profile.settings.target_time == 700
     undo_key(qtbot, field)  # committed: the document's step
     assert doc.profile.settings.target_time == 600 and field.text() == "600 ms"
+
+
+def test_a_spin_box_stepped_by_its_arrow_is_being_edited_and_once_committed_undoes_the_window(window, qtbot):
+    panel, doc = window.settings_panel, window.doc
+    doc.change_settings("Set target time", target_time=700.0)
+    spin = panel.n0
+    before = spin.value()
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    press(qtbot, Qt.Key.Key_Up)
+    assert spin.value() == before + 1 and doc.profile.settings.baseline_gpus == before  # stepped, not committed
+    undo_key(qtbot, spin)
+    assert doc.profile.settings.target_time == 700  # the step before is not undone under the person's hands
+    spin.setValue(before + 1)
+    press(qtbot, Qt.Key.Key_Return)
+    assert doc.profile.settings.baseline_gpus == before + 1
+    undo_key(qtbot, spin)  # committed: the window's step
+    assert doc.profile.settings.baseline_gpus == before
+    window.drawn()
+    assert spin.value() == before
+
+
+def test_an_editable_combo_box_once_committed_undoes_the_window(window, qtbot):
+    fit = window.fit_panel
+    combo, doc = fit.count, window.doc
+    combo.setFocus()
+    qtbot.waitUntil(combo.hasFocus)
+    edit = combo.lineEdit()
+    edit.selectAll()
+    type_keys(qtbot, "pods")
+    press(qtbot, Qt.Key.Key_Return)
+    assert doc.measurements.count_name == "pods"
+    undo_key(qtbot, combo)
+    assert doc.measurements.count_name != "pods"

@@ -1,7 +1,8 @@
 """Undo in a settings field: the document's, once what the field shows is the document's.
 
-A field that commits its text when editing finishes (the target, the plan confidence, a price…) is a
-QLineEdit, which keeps an undo history of its own typing and takes Ctrl+Z for it. Once its text is committed,
+A field that commits its text when editing finishes (the target, the plan confidence, a price…) is a line
+edit (alone, or in a spin box or an editable combo box), which keeps an undo history of its own typing and takes
+Ctrl+Z for it. Once its text is committed,
 that history is stale: Ctrl+Z there brought back an older typed text, which the next focus change committed —
 an undo that made a new change, while the step the person meant (Apply plan, the confidence itself) stayed.
 So in a committing field whose text is not being edited (not modified since it was committed or shown),
@@ -16,7 +17,7 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QWidget
 
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
-_EXTRA_REDO = ("Ctrl+Shift+Z", "Ctrl+Y")  # the window's redo keys beside the platform's
+EXTRA_REDO_KEYS = ("Ctrl+Shift+Z", "Ctrl+Y")  # the window's redo keys beside the platform's (menus.py gives them)
 
 
 Field = QLineEdit | QAbstractSpinBox | QComboBox  # a combo box that takes typing (its line edit)
@@ -35,6 +36,10 @@ def commits_when_finished(*fields: Field) -> None:
     each field, not on the application: one there would be called for every event of every widget."""
     for field in fields:
         field.installEventFilter(_filter_for(field))
+        stepped = getattr(field, "valueChanged", None)  # a spin box stepped by its arrows is being edited too
+        edit = _line_edit(field)
+        if isinstance(field, QAbstractSpinBox) and stepped is not None and edit is not None:
+            stepped.connect(lambda *_args, e=edit: e.setModified(True))
 
 
 def committed(field: Field | None) -> None:
@@ -48,7 +53,7 @@ def _is_undo_key(event: QKeyEvent) -> bool:
     if any(event.matches(key) for key in _UNDO_KEYS):
         return True
     pressed = QKeySequence(event.keyCombination())
-    return any(QKeySequence(extra) == pressed for extra in _EXTRA_REDO)
+    return any(QKeySequence(extra) == pressed for extra in EXTRA_REDO_KEYS)
 
 
 class FieldUndo(QObject):
@@ -67,7 +72,8 @@ class FieldUndo(QObject):
 
 
 def _filter_for(field: QObject) -> FieldUndo:
-    """The one filter of the field's window (made with the first field of that window, and going with it)."""
+    """The filter of the field's top widget as it is built (its panel): made with that panel's first field, shared
+    by the rest, and deleted with them."""
     owner = field.window() if isinstance(field, QWidget) else field
     found = owner.findChild(FieldUndo, options=Qt.FindChildOption.FindDirectChildrenOnly)
     return found if found is not None else FieldUndo(owner)

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
+from ...present.axes import nice_ceiling
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text
@@ -111,7 +112,7 @@ class DistributionChart(ChartFrame["DistributionView"]):
         top = view.y_range[1]
         tallest = max(view.heights, default=0.0)
         if 0 < band < 0.6 * height:  # a plot too low for the rows keeps its axis (the labels then meet the bars)
-            top = max(top, tallest / (1 - band / height))
+            top = max(top, nice_ceiling(tallest / (1 - band / height)))  # raised in a low plot, to a round step
         self.set_ranges(view.x_range, (view.y_range[0], top))
         share = 1 / height if height > 0 else 0.0
         for i, tag in enumerate(shown):
