@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from operator import itemgetter
 
 import numpy as np
 from numpy.typing import NDArray
@@ -11,17 +10,14 @@ from numpy.typing import NDArray
 from .profile import Profile
 from .units import format_percent, format_speedup
 
-_GUESSED = itemgetter(6)  # Component.scaling_guessed, read at C speed over a whole table
-
 
 def guessed_scaling_warning(
     profile: Profile, times: NDArray[np.float64], kinds: NDArray[np.int8], p: float, ceiling: float
 ) -> str | None:
     """The analysis' warning when P comes from classes a person has not confirmed (None: it does not)."""
-    comps = profile.components
-    if profile.settings.parallel_fraction is not None or not any(map(_GUESSED, comps)):
+    guessed = profile.guessed_scaling()
+    if profile.settings.parallel_fraction is not None or not guessed.any():
         return None  # no guess, or P is the person's own override
-    guessed = np.fromiter(map(_GUESSED, comps), dtype=bool, count=len(comps))
     total = math.fsum(times.tolist())
     share = math.fsum(times[guessed].tolist()) / total
     parallel = math.fsum(times[guessed & (kinds == 1)].tolist()) / total

@@ -57,6 +57,7 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int8]
+BoolArray = NDArray[np.bool_]
 _name_key = name_key
 _SCALING_CODE = SCALING_CODE
 
@@ -79,6 +80,7 @@ class _Spellings(Mapping[str, str]):
 
 # Component.time, .scaling and .objectives, read at C speed over a whole table.
 _TIME_OF, _SCALING_OF, _OBJECTIVES_OF = operator.itemgetter(1), operator.itemgetter(2), operator.itemgetter(5)
+_GUESSED_OF = operator.itemgetter(6)  # Component.scaling_guessed
 _LOW_OF, _HIGH_OF = operator.itemgetter(TIME_LOW_AT), operator.itemgetter(TIME_HIGH_AT)
 
 
@@ -122,7 +124,7 @@ class Profile:
         # The runs measured at several GPU (worker, user) counts, saved and opened with the profile.
         self.measurements: Measurements | None = measurements
         self._index: dict[str, int] | None = index
-        self._arrays: tuple[FloatArray, IntArray] | None = None
+        self._arrays: tuple[FloatArray, IntArray, BoolArray] | None = None
         self._ranges: tuple[FloatArray, FloatArray] | None | bool = False  # False: not looked at yet
 
     # -- reading -----------------------------------------------------------
@@ -210,6 +212,7 @@ class Profile:
         if cached is not None:
             cached[0][row] = component.time
             cached[1][row] = _SCALING_CODE[component.scaling]
+            cached[2][row] = component.scaling_guessed
         ranges = getattr(self, "_ranges", False)
         if isinstance(ranges, tuple):
             ranges[0][row], ranges[1][row] = component.time_range
@@ -227,13 +230,22 @@ class Profile:
         Cached: a single-row edit updates them in place, so the analysis after a keystroke
         does not walk ten thousand components again.
         """
+        times, kinds, _ = self._cached_arrays()
+        return times, kinds
+
+    def guessed_scaling(self) -> BoolArray:
+        """Whether each component's scaling class is an import's guess (cached like :meth:`arrays`)."""
+        return self._cached_arrays()[2]
+
+    def _cached_arrays(self) -> tuple[FloatArray, IntArray, BoolArray]:
         cached = getattr(self, "_arrays", None)
         if cached is None or len(cached[0]) != len(self.components):
             n = len(self.components)
             comps = self.components
             times = np.fromiter(map(_TIME_OF, comps), dtype=float, count=n)
             kinds = np.fromiter(map(_SCALING_CODE.__getitem__, map(_SCALING_OF, comps)), dtype=np.int8, count=n)
-            cached = self._arrays = (times, kinds)
+            guessed = np.fromiter(map(_GUESSED_OF, comps), dtype=bool, count=n)
+            cached = self._arrays = (times, kinds, guessed)
         return cached
 
     def time_bounds(self) -> tuple[FloatArray, FloatArray] | None:
