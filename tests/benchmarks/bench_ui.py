@@ -127,6 +127,22 @@ def startup(codes: list[str], rounds: int, env: dict[str, str]) -> list[list[flo
     return [[statistics.median(column) for column in zip(*runs, strict=True)] for runs in samples]
 
 
+def drag_positions(rounds: int, k_now: float) -> list[int]:
+    """Slider positions for ``rounds`` steps of a drag (from 300 on, 7 apart, wrapping past 800), each giving another
+    k than the step before (the first another than ``k_now``): k snaps to two digits, so neighbouring positions can
+    give the same k, and a step that changes nothing draws nothing to wait for."""
+    from amdahl_desk.ui.profile.optimization_panel import slider_to_k
+
+    positions: list[int] = []
+    last, i = k_now, 0
+    while len(positions) < rounds:
+        position, i = 300 + (i * 7) % 500, i + 1
+        if slider_to_k(position) != last:
+            positions.append(position)
+            last = slider_to_k(position)
+    return positions
+
+
 def edit_latency(rounds: int) -> dict[str, float]:
     """Median seconds from a change until the table and every chart have painted again."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -235,10 +251,12 @@ def edit_latency(rounds: int) -> dict[str, float]:
     quiet()
     panel.slider.sliderPressed.emit()
     steps = []
-    for i in range(rounds):  # a drag: one step per frame, each measured until the charts have painted it
+    for position in drag_positions(
+        rounds, win.doc.profile.optimizations[panel.current_row()].speedup
+    ):  # one step per frame, each until painted
         start, start_cpu = time.perf_counter(), time.process_time()
         painted.clear()
-        panel.slider.setValue(300 + (i * 7) % 500)
+        panel.slider.setValue(position)
         end, end_cpu = wait_for(plots.get("speedup", []), start)  # its marker moves with k
         steps.append(end - start)
         cpu["drag"].append(end_cpu - start_cpu)
@@ -291,10 +309,10 @@ def trace_drag(rounds: int) -> dict[str, float]:
     for name, spacing in (("frame", FRAME), ("100 ms", 0.1)):
         panel.slider.sliderPressed.emit()
         steps, cpu = [], []
-        for i in range(rounds):
+        for position in drag_positions(rounds, win.doc.profile.optimizations[panel.current_row()].speedup):
             painted.clear()
             start, start_cpu = time.perf_counter(), time.process_time()
-            panel.slider.setValue(300 + (i * 7) % 500)
+            panel.slider.setValue(position)
             while not painted or win.redraws.pending:
                 app.processEvents()
             steps.append(time.perf_counter() - start)

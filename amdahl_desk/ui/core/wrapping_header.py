@@ -34,7 +34,7 @@ class WrappingHeader(QHeaderView):
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.two_lines: set[int] = set()
         self.short: set[int] = set()  # sections drawn with their short title (on two lines when it has a unit)
-        self._widths: dict[str, tuple[int, int]] = {}
+        self._widths: dict[tuple[str, str], tuple[int, int, int]] = {}
         self._painted: dict[int, tuple[bool, bool]] = {}  # section → its highlight when last painted
         # As a table view's own header: clickable, the current cell's column in bold.
         self.setSectionsClickable(True)
@@ -64,18 +64,10 @@ class WrappingHeader(QHeaderView):
         whole = str(model.headerData(section, Qt.Orientation.Horizontal) or "")
         return str(model.headerData(section, Qt.Orientation.Horizontal, SHORT_TITLE_ROLE) or whole) if short else whole
 
-    def short_width(self, section: int) -> int:
-        """The width the section's short title needs, on two lines when it has a unit, margins included."""
-        title, short = self.title(section), self.title(section, short=True)
-        fm = QFontMetrics(self.font())
-        whole = self.widths(section)[0]
-        return whole - fm.horizontalAdvance(title) + max(fm.horizontalAdvance(p) for p in header_lines(short))
-
     def number_widths(self, section: int, content: int, pad: int) -> tuple[int, int, int]:
         """A number column's widths with its title on one line, on two lines and short: each at least as wide as its
         widest value (``content``) and the least section size; ``pad`` is room beside the title's own margins."""
-        one, two = (w + pad for w in self.widths(section))
-        short = self.short_width(section) + pad
+        one, two, short = (w + pad for w in self.widths(section))
         least = self.minimumSectionSize()
         return max(one, content, least), max(two, content, least), max(min(short, two), content, least)
 
@@ -106,17 +98,17 @@ class WrappingHeader(QHeaderView):
                 return True
         return super().viewportEvent(event)
 
-    def widths(self, section: int) -> tuple[int, int]:
-        """The widths the section's title needs on one line and on two, margins included (remembered per title:
-        the tables fit their columns after every edit)."""
-        model = self.model()
-        title = str(model.headerData(section, Qt.Orientation.Horizontal) or "") if model is not None else ""
-        cached = self._widths.get(title)
+    def widths(self, section: int) -> tuple[int, int, int]:
+        """The widths the section's title needs on one line, on two, and short (on two lines when it has a unit),
+        margins included (remembered per title: the tables fit their columns after every edit)."""
+        title, short = self.title(section), self.title(section, short=True)
+        cached = self._widths.get((title, short))
         if cached is None:
             fm = QFontMetrics(self.font())
             whole = self.sectionSizeFromContents(section).width()
-            lines = whole - fm.horizontalAdvance(title) + max(fm.horizontalAdvance(p) for p in header_lines(title))
-            cached = self._widths[title] = (whole, lines)
+            margins = whole - fm.horizontalAdvance(title)
+            lines, shortest = (margins + max(map(fm.horizontalAdvance, header_lines(t))) for t in (title, short))
+            cached = self._widths[(title, short)] = (whole, lines, shortest)
         return cached
 
     def _highlight(self, section: int) -> tuple[bool, bool]:
