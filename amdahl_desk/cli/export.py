@@ -98,11 +98,10 @@ def run(args: argparse.Namespace) -> int:
         if args.chart == "all" and profile.settings.arrival_rate is None:
             # "all" means every chart with something to show: latency against load needs an arrival rate.
             charts = tuple(c for c in charts if c != "load")
-        if args.chart == "all":
-            from ..model.uncertainty import has_uncertainty
-
-            if not has_uncertainty(profile):  # the odds and the tornado of single values show nothing
-                charts = tuple(c for c in charts if c not in ODDS_CHART_KEYS)
+        if (
+            args.chart == "all" and not profile.has_uncertainty()
+        ):  # the odds and the tornado of single values show nothing
+            charts = tuple(c for c in charts if c not in ODDS_CHART_KEYS)
         analysis = analyse(profile)
         trace = _trace_figures(args, profile, source, charts)
         if args.chart == "all" and (trace is None or trace.problem):

@@ -8,7 +8,7 @@ from .analysis import Analysis
 from .draws import DEFAULT_SEED, make_draws
 from .plan_search import PlanSearch, cheapest_plan
 from .profile import Profile
-from .uncertainty import UncertaintyFigures, analyse_uncertainty, has_uncertainty
+from .uncertainty import UncertaintyFigures, analyse_uncertainty
 
 
 @dataclass(frozen=True)
@@ -22,9 +22,9 @@ class Decision:
 
 def decide(profile: Profile, analysis: Analysis, seed: int | None = None) -> Decision | None:
     """The :class:`Decision` of ``profile`` on the draws of ``seed`` (default 0); ``None`` when neither applies."""
-    uncertain = has_uncertainty(profile)
+    uncertain = profile.has_uncertainty()
     target = profile.settings.target_time
-    planning = target is not None and any(o.effort is not None for o in profile.optimizations)
+    planning = profile.wants_plan()
     if not uncertain and not planning:
         return None
     draws = make_draws(profile, DEFAULT_SEED if seed is None else seed)

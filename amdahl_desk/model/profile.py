@@ -264,6 +264,16 @@ class Profile:
             self._ranges = ranges
         return ranges if isinstance(ranges, tuple) else None
 
+    def has_uncertainty(self) -> bool:
+        """Whether some optimization has a k range or a confidence below 100%, or some time a range: the odds apply.
+
+        From the cached time bounds: the window asks after every change of a 10,000-row table."""
+        return any(o.is_uncertain for o in self.optimizations) or self.has_time_ranges()
+
+    def wants_plan(self) -> bool:
+        """Whether the cheapest plan applies: there is a target time and some optimization has an effort."""
+        return self.settings.target_time is not None and any(o.effort is not None for o in self.optimizations)
+
     def has_time_ranges(self) -> bool:
         """Whether some component's time has a spread (from the cached bounds: cheap after every edit; the bounds
         of a table whose last range was cleared are its times)."""

@@ -26,13 +26,6 @@ TOLERANCE = 1e-12  # a new total within this share above the target meets it, as
 PERCENTILES = (5.0, 50.0, 95.0)
 
 
-def has_uncertainty(profile: Profile) -> bool:
-    """Whether some optimization has a k range or a confidence below 100%, or some time a range.
-
-    From the profile's cached time bounds: the window asks after every change of a 10,000-row table."""
-    return any(o.is_uncertain for o in profile.optimizations) or profile.has_time_ranges()
-
-
 @dataclass(frozen=True)
 class Spread:
     """One figure of the plan: its closed-form bounds and its distribution over the draws."""

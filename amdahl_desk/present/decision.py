@@ -5,20 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
-from ..model.draws import Inputs, inputs_of
-from ..model.plan_search import PlanSearch
 from ..model.profile import Profile
-from ..model.uncertainty import TOLERANCE, UncertaintyFigures, best_case
 from .numbers import POINT, Numbers
 from .summary import Sentence, Tone
-from .uncertainty import alone_clause, chance, likelier_sentence, never_plan_sentence, plan_view, review_sentence
 
 ODDS_PENDING = "Working out the odds of this plan…"
 PLAN_PENDING = "Looking for the cheapest plan…"
 PLAN_HINT = "Give the optimizations an effort (days) and set a target: the summary then finds the cheapest plan."
 APPLY_TIP = "Tick exactly {names} and untick the others, as one step (Edit → Undo takes it back)"
+
+# The odds' and the search's modules, and their sentences (``present/uncertainty``), load with the first estimate
+# that needs them: a profile of single values opens without them.
+if TYPE_CHECKING:
+    from ..model.plan_search import PlanSearch
+    from ..model.uncertainty import UncertaintyFigures
 
 
 @dataclass(frozen=True)
@@ -49,8 +52,13 @@ def odds_tone(u: UncertaintyFigures, level: float) -> Tone:
 
 
 def _plan_line(
-    profile: Profile, inputs: Inputs, search: PlanSearch, n: Numbers
+    profile: Profile, analysis: Analysis, search: PlanSearch, n: Numbers
 ) -> tuple[Sentence, tuple[int, ...] | None]:
+    from ..model.draws import inputs_of
+    from ..model.uncertainty import TOLERANCE, best_case
+    from .uncertainty import alone_clause, never_plan_sentence, plan_view
+
+    inputs = inputs_of(profile, analysis.pairs)
     plan = search.cheapest
     limit = search.target * (1 + TOLERANCE)
     if plan is None:
@@ -84,7 +92,7 @@ def decision_view(
     if analysis is None:
         return DecisionView()
     settings = profile.settings
-    planning = settings.target_time is not None and any(o.effort is not None for o in profile.optimizations)
+    planning = profile.wants_plan()
     odds, likelier = Sentence(""), ""
     failed = errors or {}
     if "odds" in failed:
@@ -92,6 +100,8 @@ def decision_view(
     elif odds_pending:
         odds = Sentence(ODDS_PENDING, Tone.MUTED)
     elif figures is not None:
+        from .uncertainty import likelier_sentence, review_sentence
+
         odds = Sentence(review_sentence(profile, figures, n), odds_tone(figures, settings.plan_confidence))
         # Where no odds can meet the target, the odds' sentence already says why (and what it would take).
         likelier = "" if figures.never_meets or figures.unreachable else likelier_sentence(profile, figures, n)
@@ -101,7 +111,7 @@ def decision_view(
     elif plan_pending:
         plan = Sentence(PLAN_PENDING, Tone.MUTED)
     elif search is not None:
-        plan, apply = _plan_line(profile, inputs_of(profile, analysis.pairs), search, n)
+        plan, apply = _plan_line(profile, analysis, search, n)
     elif figures is not None and settings.target_time is not None and not planning:
         plan = Sentence(PLAN_HINT, Tone.MUTED)
     ticked = tuple(j for j, o in enumerate(profile.optimizations) if o.enabled)
@@ -110,5 +120,7 @@ def decision_view(
         names = [profile.optimizations[j].name for j in apply]
         tip = APPLY_TIP.format(names=" + ".join(names) if names else "nothing (the baseline meets the target)")
         if search is not None and search.cheapest is not None:
+            from .uncertainty import chance
+
             tip += f"; {chance(search.cheapest.probability_target, n)} to meet the target"
     return DecisionView(odds, likelier, plan, apply, apply == ticked, tip, n.percent(settings.plan_confidence))

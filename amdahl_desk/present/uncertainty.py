@@ -6,11 +6,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..model.plan_search import PlanSearch
 from ..model.profile import Optimization, Profile
-from ..model.uncertainty import UncertaintyFigures
 from .numbers import POINT, Numbers
+
+if TYPE_CHECKING:  # the odds' and the search's modules load with the first estimate that needs them
+    from ..model.plan_search import PlanSearch
+    from ..model.uncertainty import UncertaintyFigures
 
 DISTRIBUTION_TITLE = "Distribution of the new time"
 TORNADO_TITLE = "What matters most: the speedup with each optimization at its low and high k"

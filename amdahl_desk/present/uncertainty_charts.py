@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from ..model.profile import Profile
-from ..model.uncertainty import UncertaintyFigures, analyse_uncertainty, has_uncertainty, histogram, sensitivity
+from ..model.uncertainty import UncertaintyFigures, analyse_uncertainty, histogram, sensitivity
 from .axes import nice_ceiling
 from .chart_parts import LegendEntry
 from .inputs import ChartInputs
@@ -86,7 +86,7 @@ def figures_of(inputs: ChartInputs) -> UncertaintyFigures | str | None:
     given, profile, analysis = inputs.uncertainty, inputs.profile, inputs.analysis
     if given is not None:
         return given
-    if analysis is None or not has_uncertainty(profile):
+    if analysis is None or not profile.has_uncertainty():
         return None
     return analyse_uncertainty(profile, analysis)
 

@@ -139,3 +139,50 @@ def test_the_window_loads_no_plotting_library_before_its_first_frame():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+ODDS_MODULES = ("amdahl_desk.model.plan_search", "amdahl_desk.model.uncertainty", "amdahl_desk.present.uncertainty")
+ODDS_CHILD = """
+import sys
+from dataclasses import replace
+from amdahl_desk.model import Component, Optimization, Profile
+from amdahl_desk.ui.app import make_app
+from amdahl_desk.ui.main_window import MainWindow
+ODDS = {odds!r}
+app = make_app()
+win = MainWindow(fresh=True)
+profile = Profile([Component("a", 60.0), Component("b", 40.0)], [Optimization("Faster a", ("a",), 2.0)])
+win.doc.reset(profile, None)
+win.show()
+win.results.build_charts()
+while win.redraws.pending:
+    app.processEvents()
+print(" ".join(m for m in ODDS if m in sys.modules) or "-")
+opts = [replace(profile.optimizations[0], speedup_low=1.5, speedup_high=3.0)]
+win.doc.set_optimizations(opts, "Give k a range")
+while win.redraws.pending or win.doc.decision.busy:
+    app.processEvents()
+print(" ".join(m for m in ODDS if m in sys.modules) or "-")
+win.doc.undo_stack.setClean()
+"""
+
+
+def test_a_profile_of_single_values_loads_no_odds_code_until_an_estimate_has_a_range(tmp_path):
+    """The odds, the plan search and their sentences are loaded with the first estimate that needs them: a window
+    on single values (every profile made before estimates had ranges) starts without them."""
+    env = _bare_env(tmp_path, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run(
+        [sys.executable, "-c", ODDS_CHILD.format(odds=ODDS_MODULES)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    before, after = proc.stdout.split("\n")[:2]
+    assert before == "-"
+    assert after.split() == [
+        "amdahl_desk.model.plan_search",
+        "amdahl_desk.model.uncertainty",
+        "amdahl_desk.present.uncertainty",
+    ]

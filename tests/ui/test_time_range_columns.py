@@ -7,7 +7,6 @@ import pytest
 from PySide6.QtCore import Qt
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model.uncertainty import has_uncertainty
 from amdahl_desk.ui.profile.component_table import NAME, RANGE_COLUMNS, TIME, TIME_HIGH, TIME_LOW
 
 from .driving import paste_at, press, type_in_cell
@@ -30,7 +29,7 @@ def test_the_ranges_switch_shows_them_and_a_typed_range_is_one_undo_step(window,
     type_in_cell(qtbot, window.table, 0, TIME_HIGH, "0.13 s")  # a unit converts, as for the time
     comp = window.doc.profile.components[0]
     assert (comp.time_low, comp.time, comp.time_high) == (90.0, first.time, 130.0)
-    assert has_uncertainty(window.doc.profile)
+    assert window.doc.profile.has_uncertainty()
     assert window.component_model.data(window.component_model.index(0, TIME_HIGH)) == "130"
     window.undo_action.trigger()
     assert window.doc.profile.components[0].time_high is None and window.doc.profile.components[0].time_low == 90.0

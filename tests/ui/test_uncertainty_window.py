@@ -154,7 +154,9 @@ def test_the_odds_come_from_a_thread_and_an_answer_for_an_older_plan_is_never_sh
     doc = window.doc
 
     def own(profile):
-        return analyse_uncertainty(profile, doc.analysis, draws=make_draws(profile, doc.decision.seed))
+        return analyse_uncertainty(
+            profile, doc.analysis, draws=make_draws(profile)
+        )  # the window's draws: the default seed
 
     arrived: list[object] = []  # the answers announced from the thread (a change computed inside announces none)
     doc.changed.connect(lambda aspects: arrived.append(aspects) if Aspect.DECISION in aspects else None)

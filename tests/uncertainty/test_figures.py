@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from amdahl_desk.model import Component, Optimization, Profile, Settings, analyse
-from amdahl_desk.model.uncertainty import analyse_uncertainty, has_uncertainty, histogram
+from amdahl_desk.model.uncertainty import analyse_uncertainty, histogram
 
 from ..helpers import TRAINING, profile_of
 from .oracle import pert_cdf, pert_expectation
@@ -155,14 +155,14 @@ def test_the_ranking_is_expected_time_saved_per_engineer_day():
 
 def test_a_profile_without_ranges_has_no_uncertainty_and_a_point_distribution():
     p = training(Optimization("Reduced precision", (MATMUL,), 4.0, effort=3.0))
-    assert not has_uncertainty(p)
+    assert not p.has_uncertainty()
     u = figures(p)
     assert (u.new_total.p5, u.new_total.p50, u.new_total.p95, u.new_total.mean) == (550.0,) * 4
     assert u.probability_target == 1.0
-    assert has_uncertainty(training(precision()))
-    assert has_uncertainty(training(Optimization("R", (MATMUL,), 4.0, confidence=0.9)))
+    assert training(precision()).has_uncertainty()
+    assert training(Optimization("R", (MATMUL,), 4.0, confidence=0.9)).has_uncertainty()
     ranged = Profile([Component("a", 5.0, time_high=6.0)], [])
-    assert has_uncertainty(ranged)
+    assert ranged.has_uncertainty()
 
 
 def test_the_histogram_holds_every_draw():

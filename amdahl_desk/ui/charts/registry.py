@@ -114,9 +114,7 @@ class ChartEntry:
 
 def has_ranges(inputs: ChartInputs) -> bool:
     """Whether some estimate of the profile has a range or a confidence below 100% (the odds' charts show then)."""
-    from ...model.uncertainty import has_uncertainty  # numpy's random and the PERT tables: with the first range
-
-    return inputs.analysis is not None and has_uncertainty(inputs.profile)
+    return inputs.analysis is not None and inputs.profile.has_uncertainty()
 
 
 ENTRIES: tuple[ChartEntry, ...] = (

@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 
-from ...model.draws import DEFAULT_SEED, Draws, make_draws
 from ...model.errors import ProfileError
-from ...model.plan_search import PlanSearch, SearchStoppedError, cheapest_plan
 from ...model.profile import Profile
-from ...model.uncertainty import UncertaintyFigures, analyse_uncertainty, has_uncertainty
 from .background import Background, Stale
 from .state import Aspect
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the draws', the odds' and the search's modules load with the first estimate that needs them
+    from ...model.draws import Draws
+    from ...model.plan_search import PlanSearch
+    from ...model.uncertainty import UncertaintyFigures
     from .document import Document
 
 SYNC_SECONDS = 0.004  # a computation that took less than this last time runs inside the change itself
@@ -51,7 +51,6 @@ class DecisionLink(QObject):
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
         self.doc = doc
-        self.seed = DEFAULT_SEED
         self._components = 0  # counts changes of the components: part of every key
         self._keys: dict[str, Any] = {ODDS: None, PLAN: None}  # what each answer must be of now (None: not wanted)
         self._answers: dict[str, OrderedDict[Any, Any]] = {ODDS: OrderedDict(), PLAN: OrderedDict()}
@@ -114,20 +113,19 @@ class DecisionLink(QObject):
         self.refresh()
 
     def refresh(self) -> None:
-        """Ask for the answers the profile as it is now needs (a new seed, or after a change)."""
+        """Ask for the answers the profile as it is now needs (after a change)."""
         doc = self.doc
         profile, analysis = doc.profile, doc.analysis
         settings = profile.settings
-        uncertain = analysis is not None and has_uncertainty(profile)
-        planning = (
-            analysis is not None
-            and settings.target_time is not None
-            and any(o.effort is not None for o in profile.optimizations)
-        )
+        uncertain = analysis is not None and profile.has_uncertainty()
+        planning = analysis is not None and profile.wants_plan()
         if not uncertain and not planning:
             self._keys = {ODDS: None, PLAN: None}
             return
-        draws_key = (self._components, tuple(replace(o, enabled=False) for o in profile.optimizations), self.seed)
+        from ...model.plan_search import SearchStoppedError, cheapest_plan
+        from ...model.uncertainty import analyse_uncertainty
+
+        draws_key = (self._components, tuple(replace(o, enabled=False) for o in profile.optimizations))
         enabled = tuple(o.enabled for o in profile.optimizations)
         odds_key = (draws_key, enabled, settings.target_time) if uncertain else None
         plan_key = (draws_key, settings.target_time, settings.plan_confidence) if planning else None
@@ -217,8 +215,10 @@ class DecisionLink(QObject):
             self.doc.changed.emit(ANNOUNCED)
 
     def _draws_of(self, key: Any, profile: Profile) -> Draws:
-        """The common draws of ``key`` (both kinds of answer use the same ones), made once."""
+        """The common draws of ``key`` (both kinds of answer use the same ones, of the default seed), made once."""
+        from ...model.draws import make_draws
+
         with self._lock:
             if self._draws is None or self._draws[0] != key:
-                self._draws = (key, make_draws(profile, self.seed))
+                self._draws = (key, make_draws(profile))
             return self._draws[1]
