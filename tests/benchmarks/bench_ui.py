@@ -130,16 +130,17 @@ def startup(codes: list[str], rounds: int, env: dict[str, str]) -> list[list[flo
 def drag_positions(rounds: int, k_now: float) -> list[int]:
     """Slider positions for ``rounds`` steps of a drag (from 300 on, 7 apart, wrapping past 800), each giving another
     k than the step before (the first another than ``k_now``): k snaps to two digits, so neighbouring positions can
-    give the same k, and a step that changes nothing draws nothing to wait for."""
-    from amdahl_desk.ui.profile.optimization_panel import slider_to_k
+    give the same k, and a step that changes nothing draws nothing to wait for. The first is also another position
+    than the slider's for ``k_now`` (a slider set to where it is says nothing)."""
+    from amdahl_desk.ui.profile.optimization_panel import k_to_slider, slider_to_k
 
     positions: list[int] = []
-    last, i = k_now, 0
+    last, at, i = k_now, k_to_slider(k_now), 0
     while len(positions) < rounds:
         position, i = 300 + (i * 7) % 500, i + 1
-        if slider_to_k(position) != last:
+        if slider_to_k(position) != last and position != at:
             positions.append(position)
-            last = slider_to_k(position)
+            last, at = slider_to_k(position), position
     return positions
 
 
