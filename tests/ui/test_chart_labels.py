@@ -143,6 +143,21 @@ def test_speedup_callout_on_the_screen_follows_a_resize(qtbot):
         _check_callout(chart.plot.vb, chart.marker_label, [chart.curve, chart.combined], chart.ceiling)
 
 
+def test_an_empty_speedup_plot_shows_no_axis_values_until_it_has_a_curve(qtbot):
+    """Without an optimization the plot says what to do; numbers on its axes (0.2 … 0.8) would say nothing."""
+    chart = SpeedupPlot()
+    qtbot.addWidget(chart)
+    values = lambda: [chart.plot.getAxis(a).style["showValues"] for a in ("left", "bottom")]  # noqa: E731
+    bare = Profile([Component("a", 60.0), Component("b", 40.0)])
+    chart.show_analysis(bare, analyse(bare), -1)
+    assert chart.empty.isVisible() and values() == [False, False]
+    profile = _small_ceiling()
+    chart.show_analysis(profile, analyse(profile), 0)
+    assert not chart.empty.isVisible() and values() == [True, True]
+    chart.show_analysis(bare, analyse(bare), -1)
+    assert values() == [False, False]
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_scaling_best_label_stays_inside_and_clear(qtbot, size):
     for profile in [*_examples(), _no_overhead_at_scale()]:

@@ -38,6 +38,7 @@ class SpeedupPlot(ChartFrame[SpeedupView]):
         self.leader = item.plot(pen=style.pen(INK, 1))
         self.leader.setZValue(19)
         self._marker_at: tuple[float, float] | None = None
+        self._values_shown = True
         self._placing = False
         # The callout is placed in pixels: again whenever the plot's size or range changes.
         item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
@@ -61,6 +62,12 @@ class SpeedupPlot(ChartFrame[SpeedupView]):
         self.combined.setVisible(view.combined is not None)
         self.empty.setVisible(bool(view.empty))
         set_item_text(self.empty, view.empty)
+        if self._values_shown != (
+            not view.empty
+        ):  # an empty plot's axes have no values to read (0.2 … 0.8 said nothing)
+            self._values_shown = not view.empty
+            for name in ("left", "bottom"):
+                self.plot.getAxis(name).setStyle(showValues=self._values_shown)
         self.empty.setPos(0.5, 0.5)
         marker = view.marker
         self.marker.move_to(marker.x if marker else None, marker.y if marker else None)
