@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 
 import pytest
 from PySide6.QtCore import Qt
@@ -186,6 +187,28 @@ def test_ranks_of_a_folder_slowest_first_and_picked(qtbot, qtmodeltester):
     for name, t in want.items():
         assert shown[name][0] == pytest.approx(t, rel=1e-6, abs=NS)
     assert shown["grad_allreduce"][2] == Scaling.COMMUNICATION.value
+    dialog.reject()
+
+
+def test_the_critical_path_times_reach_the_preview_however_late_the_window_hears_of_it(qtbot):
+    """The worker sends the preview, then the same rows with their critical-path times. A window busy elsewhere
+    hears of both only afterwards; the times must still land on the rows, and on the window's thread."""
+    from amdahl_desk.ui.import_.import_dialog import ImportDialog
+
+    dialog = ImportDialog([expect.ONE_GPU])  # the read starts; the preview is asked for once the window hears of it
+    sent = threading.Event()
+    dialog.session.worker.enriched.connect(lambda *_: sent.set())  # a lambda: runs on the worker's thread
+    on = []
+    model = dialog.preview_model
+    enrich = model.enrich
+    model.enrich = lambda components: (on.append(threading.current_thread()), enrich(components))
+    qtbot.addWidget(dialog)
+    dialog.open()
+    qtbot.waitUntil(lambda: dialog.pending is not None or model.enriched, timeout=30_000)
+    assert sent.wait(30), "the worker never sent the critical-path times"  # the window's thread held meanwhile
+    qtbot.waitUntil(lambda: model.enriched, timeout=10_000)
+    assert on == [threading.main_thread()]
+    assert any(model.index(r, model.PATH).data(Qt.ItemDataRole.UserRole) for r in range(model.rowCount()))
     dialog.reject()
 
 

@@ -85,9 +85,7 @@ class ImportDialog(QDialog):
         worker.failed.connect(self._failed)
         worker.cancelled.connect(self.reject)
         worker.summarised.connect(self._summarised)
-        worker.enriched.connect(
-            lambda r, res: self.preview_model.enrich(res.components) if r == session.latest else None
-        )
+        worker.enriched.connect(self._enriched)  # a method runs on this thread; a lambda would run on the worker
         worker.refused.connect(self._refused)
         self.debounce = QTimer(self)
         self.debounce.setSingleShot(True)
@@ -340,6 +338,11 @@ class ImportDialog(QDialog):
         self.previewed.emit()
         if self._import_when_ready and not self.debounce.isActive():
             self._import_clicked()
+
+    def _enriched(self, request: int, result: ImportResult) -> None:
+        """The critical-path times of the preview shown, when it is still the newest asked for."""
+        if request == self.session.latest:
+            self.preview_model.enrich(result.components)
 
     def _refused(self, request: int, why: str) -> None:
         if request != self.pending:
