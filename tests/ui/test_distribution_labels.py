@@ -55,3 +55,25 @@ def test_no_label_covers_a_bar_a_label_or_sits_under_a_line(ranged, key, size):
     finally:
         widget.close()
         widget.deleteLater()
+
+
+@pytest.mark.parametrize("size", [(640, 150), (640, 170), (640, 200), (640, 215), (480, 190)])
+def test_a_low_plot_keeps_the_labels_that_fit_above_the_bars(ranged, size):
+    """A plot too low for four rows shows the first labels that fit (the target's first), never one on the bars;
+    the lines stay, each labelled or not."""
+    widget = export.chart_widget(make_chart, "distribution", ranged, size)
+    try:
+        chart = widget
+        assert chart.plot.vb.height() < 180  # the four rows (up to 0.6 of the plot) fit in none of these
+        tags = [t for t in chart.tags if t.isVisible() and t.toPlainText()]
+        words = [t.toPlainText().split()[0] for t in tags]
+        assert words == ["target", "p5", "median", "p95"][: len(words)] and 1 <= len(words) < 4
+        assert all(line.isVisible() for line in (chart.target, *chart.marks))
+        bars = _bars(chart)
+        for tag in tags:
+            box = tag.sceneBoundingRect().adjusted(4, 4, -4, -4)
+            assert chart.plot.vb.sceneBoundingRect().contains(box), tag.toPlainText()
+            assert not any(box.intersects(bar) for bar in bars if bar.height() > 0.5), tag.toPlainText()
+    finally:
+        widget.close()
+        widget.deleteLater()

@@ -88,6 +88,7 @@ class DistributionChart(ChartFrame["DistributionView"]):
             mark.setVisible(line is not None)
             tag.setVisible(line is not None)
             if line is None:
+                self._at.pop(tag, None)
                 continue
             mark.setPos(line.x)
             self._at[tag] = line.x
@@ -106,12 +107,18 @@ class DistributionChart(ChartFrame["DistributionView"]):
         if view is None:
             return
         height = self.plot.vb.height()
-        shown = [tag for tag in self.tags if tag.isVisible()]
-        row = max((tag.boundingRect().height() for tag in shown), default=0.0) + ROOM
-        band = ROOM + row * (len(shown) + 0.5)  # the rows and half a row's gap above the tallest bar
+        labelled = [tag for tag in self.tags if tag in self._at]  # the target's first, then p5, median, p95
+        row = max((tag.boundingRect().height() for tag in labelled), default=0.0) + ROOM
+        # The rows take at most 0.6 of a low plot: the labels that do not fit go (the last first; their lines stay,
+        # and the summary and the report say the same figures), so that none falls onto the bars.
+        fit = len(labelled) if height <= 0 else max(0, min(len(labelled), int((0.6 * height - ROOM) / row - 0.5)))
+        shown = labelled[:fit]
+        for tag in labelled:
+            tag.setVisible(tag in shown)
+        band = ROOM + row * (len(shown) + 0.5) if shown else 0.0  # the rows and half a row's gap above the bars
         top = view.y_range[1]
         tallest = max(view.heights, default=0.0)
-        if 0 < band < 0.6 * height:  # a plot too low for the rows keeps its axis (the labels then meet the bars)
+        if 0 < band < height:
             top = max(top, nice_ceiling(tallest / (1 - band / height)))  # raised in a low plot, to a round step
         self.set_ranges(view.x_range, (view.y_range[0], top))
         share = 1 / height if height > 0 else 0.0
