@@ -105,11 +105,14 @@ def run(args: argparse.Namespace) -> int:
 
         lines: list[str] = []
         if decision is not None:
-            from ..present.uncertainty import plan_view, report_lines, uncertainty_view
+            from ..present.decision import decision_view
+            from ..present.uncertainty import report_lines, uncertainty_view
 
+            said = decision_view(profile, analysis, decision.figures, decision.search)
             lines = report_lines(
                 uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
-                plan_view(profile, decision.search) if decision.search is not None else None,
+                said.plan.text if decision.search is not None else None,
+                said.likelier,
             )
         print(report_text(profile, analysis, uncertainty=lines))
     return EXIT_OK

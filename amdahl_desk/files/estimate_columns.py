@@ -165,22 +165,26 @@ def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Forma
 
 
 def decision_rows(profile: Profile, analysis: Analysis) -> list[tuple[str, float | None, str]]:
-    """The Summary sheet's rows about uncertainty and plans: (label, a probability or None, a sentence)."""
+    """The Summary sheet's rows about uncertainty and plans: (label, a probability or None, a sentence), worded as
+    the window's summary words them."""
     from ..model.decision import decide
-    from ..present.uncertainty import plan_view, review_sentence
+    from ..present.decision import decision_view
 
     decision = decide(profile, analysis)
     if decision is None:
         return []
+    view = decision_view(profile, analysis, decision.figures, decision.search)
     rows: list[tuple[str, float | None, str]] = []
     u = decision.figures
     if u is not None:
-        rows.append(("", None, f"Under uncertainty: {review_sentence(profile, u)}"))
+        rows.append(("", None, f"Under uncertainty: {view.odds.text}"))
         if u.probability_target is not None:
             rows.append(("Probability of meeting the target", u.probability_target, ""))
+        if view.likelier:
+            rows.append(("", None, view.likelier))
     if decision.search is not None:
         plan = decision.search.cheapest
-        rows.append(("", None, f"Cheapest plan: {plan_view(profile, decision.search).sentence}"))
+        rows.append(("", None, f"Cheapest plan: {view.plan.text}"))
         if plan is not None:
             rows.append(
                 (f"Cheapest plan's probability ({', '.join(plan.names) or 'baseline'})", plan.probability_target, "")

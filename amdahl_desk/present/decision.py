@@ -51,9 +51,11 @@ def odds_tone(u: UncertaintyFigures, level: float) -> Tone:
     return Tone.GOOD if u.always_meets or u.probability_target >= level else Tone.WARN
 
 
-def _plan_line(
-    profile: Profile, analysis: Analysis, search: PlanSearch, n: Numbers
+def plan_line(
+    profile: Profile, analysis: Analysis, search: PlanSearch, n: Numbers = POINT
 ) -> tuple[Sentence, tuple[int, ...] | None]:
+    """The cheapest plan's sentence as the summary, the Summary sheet and the report say it (with which of its
+    optimizations never reach the target alone, or why no plan ever can), and what Apply plan ticks."""
     from ..model.draws import inputs_of
     from ..model.uncertainty import TOLERANCE, best_case
     from .uncertainty import alone_clause, never_plan_sentence, plan_view
@@ -111,7 +113,7 @@ def decision_view(
     elif plan_pending:
         plan = Sentence(PLAN_PENDING, Tone.MUTED)
     elif search is not None:
-        plan, apply = _plan_line(profile, analysis, search, n)
+        plan, apply = plan_line(profile, analysis, search, n)
     elif figures is not None and settings.target_time is not None and not planning:
         plan = Sentence(PLAN_HINT, Tone.MUTED)
     ticked = tuple(j for j, o in enumerate(profile.optimizations) if o.enabled)

@@ -382,11 +382,14 @@ def never_plan_sentence(profile: Profile, search: PlanSearch, best: float, numbe
 SHOWN = 5  # tornado bars and ranking rows a report lists before "…"
 
 
-def report_lines(view: UncertaintyView | None, plan: PlanView | None) -> list[str]:
-    """The report's block about uncertainty and plans, one line each (empty when there is neither)."""
+def report_lines(view: UncertaintyView | None, plan: str | None, likelier: str = "") -> list[str]:
+    """The report's block about uncertainty and plans, one line each (empty when there is neither): ``plan`` and
+    ``likelier`` as the summary says them (:func:`~amdahl_desk.present.decision.decision_view`)."""
     lines: list[str] = []
     if view is not None:
         lines.append(f"Under uncertainty: {view.sentence}")
+        if likelier:
+            lines.append(f"  {likelier}")
         lines.append(f"  {view.new_total}")
         lines.append(f"  {view.speedup}")
         if view.sensitivity:
@@ -400,7 +403,7 @@ def report_lines(view: UncertaintyView | None, plan: PlanView | None) -> list[st
                 lines.append(f"    … and {len(view.ranking) - SHOWN} more")
         lines.append(f"  ({view.method[0].upper()}{view.method[1:]})")
     if plan is not None:
-        lines.append(f"Cheapest plan: {plan.sentence}")
+        lines.append(f"Cheapest plan: {plan}")
     if lines:
         lines.append("")
     return lines
