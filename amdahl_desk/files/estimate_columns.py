@@ -165,8 +165,8 @@ def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Forma
 
 
 def decision_rows(profile: Profile, analysis: Analysis) -> list[tuple[str, float | None, str]]:
-    """The Summary sheet's rows about uncertainty and plans: (label, a probability or None, a sentence), worded as
-    the window's summary words them."""
+    """The Summary sheet's rows about uncertainty and plans: (label, a probability or None, a sentence, or the
+    probability's note), worded as the window's summary words them."""
     from ..model.decision import decide
     from ..present.decision import decision_view
 
@@ -186,7 +186,6 @@ def decision_rows(profile: Profile, analysis: Analysis) -> list[tuple[str, float
         plan = decision.search.cheapest
         rows.append(("", None, f"Cheapest plan: {view.plan.text}"))
         if plan is not None:
-            rows.append(
-                (f"Cheapest plan's probability ({', '.join(plan.names) or 'baseline'})", plan.probability_target, "")
-            )
+            # The names go beside the figure: in its label they would run past the label column.
+            rows.append(("Cheapest plan's probability", plan.probability_target, " + ".join(plan.names) or "baseline"))
     return rows

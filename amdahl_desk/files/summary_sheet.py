@@ -31,6 +31,7 @@ COMPONENTS, OPTIMIZATIONS, SUMMARY = "Components", "Optimizations", "Summary"
 CHART_ROWS = 25  # components charted by name; the table keeps them all
 LAST_COL = 7  # the sheet's tables span A:H
 WIDTHS = [30, 16, 16, 16, 19, 16, 16, 16]
+NAME_CHARS = WIDTHS[0] - 2  # characters of a name per line in the label column (with room to spare)
 LINE_CHARS = sum(WIDTHS) - 30  # characters of a wrapped sentence per printed line across A:H (with room to spare)
 NOTE_CHARS = sum(WIDTHS[3:]) - 12  # and of a figure's meaning across D:H
 ROW_PX = 20  # xlsxwriter's default row: 15 points
@@ -108,6 +109,8 @@ def write_summary(out: Book, profile: Profile, a: Analysis) -> None:
     for label, odds, text in decision_rows(profile, a):  # the odds of the target and the cheapest plan
         if odds is not None:
             ws.write_number(rows.row, 1, odds, out.share)
+            if text:
+                ws.merge_range(rows.row, 3, rows.row, LAST_COL, out.printable(text), rows.note)
             rows.line((label, out.bold))
         else:
             rows.sentence(text)
@@ -154,7 +157,10 @@ def _optimizations_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile
         _figure(out, ws, rows.row, 5, f"={base}*{alone}", float(f.new_total[i]), out.time)
         _figure(out, ws, rows.row, 6, f"={base}-F{r}", float(f.time_saved[i]), out.time)
         _figure(out, ws, rows.row, 7, f'=IF(D{r}>=1,"∞",1/(1-D{r}))', float(f.ceiling[i]), out.speedup)
-        rows.line(o.name)
+        lines = math.ceil(len(o.name) / NAME_CHARS)
+        if lines > 1:  # a long name wraps in its column rather than run under the next one, cut
+            ws.set_row(rows.row, 15 * lines)
+        rows.line((o.name, rows.wrap))
 
 
 def _section(out: Book, ws: Worksheet, rows: _Rows, section: Section) -> None:

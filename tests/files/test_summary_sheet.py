@@ -118,3 +118,17 @@ def test_each_summary_chart_starts_a_printed_page(llm_with_runs):
     assert max(ends) < last  # the charts are inside the print area
     cols = re.findall(r"<xdr:to><xdr:col>(\d+)</xdr:col>", drawing)
     assert all(int(c) <= 7 for c in cols)  # and within A:H, the printed width
+
+
+def test_a_long_optimization_name_wraps_in_its_column(tmp_path):
+    """The Summary's optimizations table: a name longer than the label column (30 characters wide) wraps on a row
+    tall enough for its lines, instead of running under the Enabled column and being cut there."""
+    path = tmp_path / "training.xlsx"
+    save_profile(load_profile(example_path("training-iteration.xlsx")).profile, path)
+    ws = openpyxl.load_workbook(path)["Summary"]
+    cells = {c.value: c for row in ws.iter_rows(max_col=1) for c in row if isinstance(c.value, str)}
+    long = cells["Reduced precision and tensor-core kernels"]  # 41 characters
+    assert long.alignment.wrap_text
+    assert (ws.row_dimensions[long.row].height or 15) >= 30
+    short = cells["Kernel fusion"]
+    assert ws.row_dimensions[short.row].height in (None, 15)
