@@ -237,3 +237,28 @@ def test_slide_title_wraps_between_phrases_only(qtbot, size):
 
 def test_slide_style_sizes_unchanged():
     assert slide_style(1920).font().pixelSize() == 24
+
+
+def test_a_bar_wide_enough_shows_the_whole_name_and_a_narrow_one_the_name_shortened(qtbot):
+    """The breakdown's segment labels: a name of 38 characters whole where its bar holds it; cut to 22 characters
+    with "…" where only that fits; never wider than the bar."""
+    from amdahl_desk.ui.profile.breakdown_chart import BreakdownChart
+
+    name = "GPU matrix multiplications in backward"
+    profile = Profile([Component(name, 600.0), Component("b", 250.0), Component("c", 150.0)])
+    chart = BreakdownChart()
+    qtbot.addWidget(chart)
+    chart.show()
+    shown: dict[int, list[str]] = {}
+    for width in (1400, 420):
+        chart.resize(width, 420)
+        qtbot.waitUntil(lambda w=width: chart.plot.vb.sceneBoundingRect().width() < w)
+        chart.show_analysis(profile, analyse(profile), -1)
+        px = chart.plot.vb.viewPixelSize()[0]
+        texts = [t.toPlainText() for t in chart.labels if t.toPlainText()]
+        shown[width] = [t.split("\n")[0] for t in texts if "\n" in t]
+        for label in chart.labels:
+            if label.toPlainText().startswith("GPU"):
+                assert label.boundingRect().width() - 8 <= 600 / px  # inside its 600 ms bar
+    assert name in shown[1400]
+    assert name not in shown[420] and "GPU matrix multiplica…" in shown[420]

@@ -206,7 +206,8 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         return brush
 
     def _place_labels(self, view: BreakdownView, baseline: float) -> None:
-        """Label a segment with its name and time where both fit, its time where only that fits, else nothing.
+        """Label a segment with its name (whole, else shortened) and time where both fit, its time where only that
+        fits, else nothing.
 
         Labels keep their text where it stays (each change of a text lays it out and repaints it)."""
         px = self.plot.vb.viewPixelSize()[0]
@@ -217,8 +218,10 @@ class BreakdownChart(ChartFrame[BreakdownView]):
             for seg in view.segments if px else ():
                 value, time = (seg.baseline, seg.baseline_text) if column == 1 else (seg.after, seg.after_text)
                 room = value / px - 8
-                if room >= max(metrics.horizontalAdvance(seg.label), metrics.horizontalAdvance(time)):
-                    placed.append((f"{seg.label}\n{time}", start + value / 2, bar_y))
+                # The whole name where the bar holds it, else the name shortened, else the time alone.
+                name = next((n for n in (seg.name, seg.label) if room >= metrics.horizontalAdvance(n)), None)
+                if name is not None and room >= metrics.horizontalAdvance(time):
+                    placed.append((f"{name}\n{time}", start + value / 2, bar_y))
                 elif room >= metrics.horizontalAdvance(time):
                     placed.append((time, start + value / 2, bar_y))
                 start += value
