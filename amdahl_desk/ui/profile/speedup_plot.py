@@ -62,10 +62,9 @@ class SpeedupPlot(ChartFrame[SpeedupView]):
         self.combined.setVisible(view.combined is not None)
         self.empty.setVisible(bool(view.empty))
         set_item_text(self.empty, view.empty)
-        if self._values_shown != (
-            not view.empty
-        ):  # an empty plot's axes have no values to read (0.2 … 0.8 said nothing)
-            self._values_shown = not view.empty
+        values = not view.empty  # an empty plot's axes have no values to read (0.2 … 0.8 said nothing)
+        if values != self._values_shown:
+            self._values_shown = values
             for name in ("left", "bottom"):
                 self.plot.getAxis(name).setStyle(showValues=self._values_shown)
         self.empty.setPos(0.5, 0.5)
