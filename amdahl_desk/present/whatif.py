@@ -189,6 +189,7 @@ def _dependencies_line(counts: dict[str, int], n: Numbers) -> str:
         ("waits_recorded", "recorded synchronisation", "recorded synchronisations"),
         ("waits_inferred", "inferred GPU wait", "inferred GPU waits"),
         ("launch_queue_waits", "launch that waited for the queue", "launches that waited for the queue"),
+        ("blocked_calls", "call that blocked until GPU work ended", "calls that blocked until GPU work ended"),
         ("thread_joins", "thread joined", "threads joined"),
         ("thread_wakes", "thread woken", "threads woken"),
         ("dropped", "dependency dropped (clocks disagree)", "dependencies dropped (clocks disagree)"),

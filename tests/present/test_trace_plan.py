@@ -56,7 +56,9 @@ def test_the_summary_says_the_plan_with_dependencies_beside_the_sum(traced):
     assert line.tone is Tone.GOOD
     assert line.text.startswith(f"With the trace's dependencies: {path.speedup:.3f}× (78.8 ms → ")
     assert f"the sum says {analysis.combined.overall_speedup:.3f}×" in line.text
-    assert "hidden behind" in line.text and "Even free, the plan's targets give at most" in line.text
+    # backward's kernels (the ones launched while it runs) hold more of the GPU-bound path than its share
+    assert path.speedup > analysis.combined.overall_speedup
+    assert "more than the sum promises" in line.text and "Even free, the plan's targets give at most" in line.text
     german = summary(profile, analysis, GERMAN, trace=figures).dependencies.text
     assert f"{path.speedup:.3f}×".replace(".", ",") in german and "78,8 ms" in german
 
@@ -104,7 +106,7 @@ def test_each_row_has_its_own_figures(traced):
     speedups, ceilings = option_cells(figures, profile.optimizations)
     alone = figures.answers.alone
     assert speedups == [f"{alone[(o.targets, o.speedup)].speedup:.3f}×" for o in profile.optimizations]
-    assert ceilings[0] == f"{alone[((BACKWARD,), 2.0)].ceiling:.3f}×"
+    assert float(ceilings[0].rstrip("×")) == pytest.approx(alone[((BACKWARD,), 2.0)].ceiling, rel=2e-3)
     cells = component_cells(figures, profile.components, profile.unit)
     paths = figures.components
     row = [c.name for c in profile.components].index(BACKWARD)

@@ -188,6 +188,73 @@ def several_steps() -> Kineto:
     return t
 
 
+def full_queue() -> Kineto:
+    """A launch queue two deep: six 100 µs kernels launched by one thread, then a device synchronisation.
+
+    CPU: L1 10–15, L2 15–20 (5 µs each, unblocked); L3 starts at 20 but the queue holds k1 (running) and k2:
+    it returns at 123, 3 µs after k1 ends at 120; likewise L4 123–223 (k2 ends 220), L5 223–323 (k3 ends 320),
+    L6 323–423 (k4 ends 420); cudaDeviceSynchronize 423–625 (k6 ends 620); step 0–630.
+    GPU: k1 20–120 (10 µs after its launch began), k2–k6 back to back: 120–220, …, 520–620.
+    A blocked launch keeps what its name's unblocked launches take (5 µs) as its own work; the rest is waiting:
+    its own 2 µs before the wait ends and its 3 µs return.
+    Kernels free: k1 ends at 20; L3 20–25 (its 2 µs, then the return), L4 25–30, L5 30–35, L6 35–40; the sync
+    starts at 40, k6 (launched at 35) is long done: it returns 5 µs later, 45; the step's last 5 µs: 50.
+    That is what the CPU does unblocked: 10 + 6 × 5 + 5 + 5. Kernels 2×: the GPU holds the step, 330 (the
+    sum's answer: 30 + 600 / 2).
+    """
+    t = Kineto()
+    t.step(1, 0, 630)
+    t.launch(10, 5, "k1", 20, 100)
+    t.launch(15, 5, "k2", 120, 100)
+    for i, (start, ret) in enumerate(((20, 123), (123, 223), (223, 323), (323, 423))):
+        t.launch(start, ret - start, f"k{i + 3}", 220 + 100 * i, 100)
+    t.call("cudaDeviceSynchronize", 423, 202)
+    return t
+
+
+def fork_join() -> Kineto:
+    """The step's thread forks a branch (``torch.jit.fork``) onto another thread and waits for it.
+
+    Main thread (100): aten::linear 10–110, aten::fork 110–120, aten::linear 120–320, aten::wait 320–720,
+    aten::add 720–800; step 0–810. Branch thread (200): aten::matmul 125–715 (woken 5 µs after the fork).
+    The wait ends 5 µs after the branch does: its 400 µs are the branch's, not the main thread's work.
+    ``aten::matmul=2``: the branch runs 125–420, the wait ends 425, aten::add 425–505, the step 515 (1.573×).
+    ``aten::linear=2``: the main thread's 300 µs become 150: fork 60–70, linear 70–170; the branch 75–665;
+    the wait ends 670; add 670–750; step 760 (1.066×) — the wait, not the linear layers, holds the step.
+    """
+    t = Kineto()
+    t.step(1, 0, 810)
+    t.op("aten::linear", 10, 100)
+    t.op("aten::fork", 110, 10)
+    t.op("aten::linear", 120, 200)
+    t.op("aten::wait", 320, 400)
+    t.op("aten::add", 720, 80)
+    t.op("aten::matmul", 125, 590, tid=200)
+    return t
+
+
+def symmetric_memory() -> Kineto:
+    """A compute kernel (gemm 10–110) and a symmetric-memory all-reduce (multimem_all_reduce_kernel 110–160) on
+    one stream, then a device synchronisation 20–165; step 0–170: 100 µs compute, 50 µs communication."""
+    t = Kineto()
+    t.step(1, 0, 170)
+    t.launch(5, 5, "sm90_gemm_kernel", 10, 100)
+    t.launch(10, 5, "void c10d::symmetric_memory::multimem_all_reduce_kernel<float>", 110, 50)
+    t.call("cudaDeviceSynchronize", 20, 145)
+    return t
+
+
+def two_processes() -> Kineto:
+    """Two ranks' processes pasted into one file (pid 100 and pid 300), each with its own step and kernel."""
+    t = gpu_bound()
+    other = gpu_bound()
+    for e in other.events:
+        if e["pid"] == PID:
+            e["pid"] = 300
+    t.events.extend(other.events)
+    return t
+
+
 CASES = {
     "gpu_bound": gpu_bound,
     "launch_bound": launch_bound,
@@ -196,6 +263,10 @@ CASES = {
     "mid_step_sync": mid_step_sync,
     "several_steps": several_steps,
     "phases": phases,
+    "full_queue": full_queue,
+    "fork_join": fork_join,
+    "symmetric_memory": symmetric_memory,
+    "two_processes": two_processes,
 }
 
 

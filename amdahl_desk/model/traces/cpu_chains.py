@@ -3,10 +3,13 @@
 Each thread's events, nested, give a start and an end point each, in call-stack order; the segment before a
 point is the own time of the innermost event open then (none: the thread was idle). A point where a wait
 ended is put before the end it delays: a blocking call's (its GPU work, :mod:`.waits`), and, inferred from
-the timing, a join on the step's thread — a stretch of an annotation's (or Python's, or idle) time of at
+the timing, a join on the step's thread — a stretch of an annotation's (or Python's, or a thread-waiting op's
+such as ``aten::wait`` on a ``torch.jit.fork``, or idle) time of at
 least ``JOIN_MIN_US`` that ends right after another thread's event ends (within ``JOIN_SLACK_US``, or
 ``JOIN_RATIO`` of the stretch). Another thread's work that starts after it was idle for ``WAKE_MIN_US`` or
-more is woken by the step's thread: it starts as long after the step thread's latest point as it was seen to.
+more, within ``WAKE_MAX_US`` of the step thread's latest point, is woken by the step's thread: it starts as long
+after that point as it was seen to. Runtime calls on other threads (a thread polling CUDA events) are never
+what the step's thread joins.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dependencies import ANNOTATION, OTHER
+from .dependencies import ANNOTATION, OTHER, RUNTIME
 from .events import FloatArray, IntArray
 from .path_graph import CPU, CPU_SIDE, ChainBuilder
 from .trace_index import StepWindow, TraceIndex
@@ -24,6 +27,7 @@ JOIN_MIN_US = 100.0
 JOIN_SLACK_US = 50.0
 JOIN_RATIO = 0.02
 WAKE_MIN_US = 50.0
+WAKE_MAX_US = 1000.0
 
 
 @dataclass(frozen=True)
@@ -44,10 +48,11 @@ def cpu_chains(
     end: FloatArray,
     parent: IntArray,
     order: IntArray,
-    call_wait_end: dict[int, float],
+    call_wait_end: dict[int, tuple[float, float]],
 ) -> CpuPoints:
     """Add one chain per thread to ``builder``; ``order`` is each row's place by (thread, start, longest first),
-    ``call_wait_end`` maps a blocking call (local row) to when its wait ended."""
+    ``call_wait_end`` maps a blocking call (local row) to when its wait ended and how much of its own work comes
+    before that."""
     ev, deps = ix.trace.events, ix.trace.deps
     n = len(rows)
     counts = {"thread_joins": 0, "thread_wakes": 0}
@@ -70,24 +75,32 @@ def cpu_chains(
     w_time: list[float] = []
     w_owner: list[int] = []
     w_call: list[int] = []
+    w_own: list[float] = []  # the waiting event's own work before the wait point (joins: none)
     joins: list[tuple[int, int]] = []  # (index into the wait lists, CPU point waited for)
     if call_wait_end:
         e_pos = np.empty(n, dtype=np.int64)
         ends = np.flatnonzero(~p_start)
         e_pos[p_row[ends]] = ends
-        for call, done in sorted(call_wait_end.items()):
+        for call, (done, own) in sorted(call_wait_end.items()):
             j = int(e_pos[call])
             at.append(j)
-            w_time.append(max(float(p_time[j - 1]), min(done, float(p_time[j]))))
+            t = max(float(p_time[j - 1]), min(done, float(p_time[j])))
+            w_time.append(t)
+            w_own.append(min(own, t - float(p_time[j - 1])))
             w_owner.append(call)
             w_call.append(call)
     on_step = p_thread == step.thread
     cls = deps.cpu_class[rows]
     seg_len = np.where(first, 0.0, p_time - np.roll(p_time, 1))
-    idle_like = (owner < 0) | np.isin(cls[np.maximum(owner, 0)], (ANNOTATION, OTHER))
+    joins_thread = ix.name_joins[ev.cpu_name[rows]] if len(ix.name_joins) else np.zeros(n, dtype=bool)
+    idle_like = (
+        (owner < 0) | np.isin(cls[np.maximum(owner, 0)], (ANNOTATION, OTHER)) | joins_thread[np.maximum(owner, 0)]
+    )
     candidates = np.flatnonzero(on_step & ~first & idle_like & (seg_len >= JOIN_MIN_US))
     if len(candidates):
-        others = np.flatnonzero(~p_start & ~on_step)
+        # a thread joins work, not a poll: runtime calls on other threads (a thread that queries CUDA events
+        # while the step's thread waits) end all the time and say nothing of what the step's thread waited for
+        others = np.flatnonzero(~p_start & ~on_step & (cls[p_row] != RUNTIME))
         other_ends = p_time[others]
         by_end = np.argsort(other_ends, kind="stable")
         other_ends, others = other_ends[by_end], others[by_end]
@@ -103,6 +116,7 @@ def cpu_chains(
             w_time.append(t_b)
             w_owner.append(int(owner[j]))
             w_call.append(-1)
+            w_own.append(0.0)
         counts["thread_joins"] = len(joins)
     is_wait = np.zeros(len(p_row), dtype=bool)
     weight = np.where(first, p_time - step.start, seg_len)
@@ -113,7 +127,7 @@ def cpu_chains(
         p_time = np.insert(p_time, pos, np.array(w_time))
         p_thread = np.insert(p_thread, pos, p_thread[pos])
         owner = np.insert(owner, pos, np.array(w_owner))
-        weight = np.insert(weight, pos, 0.0)
+        weight = np.insert(weight, pos, np.array(w_own))
         first = np.insert(first, pos, False)
         is_wait = np.insert(is_wait, pos, True)
         after = np.flatnonzero(is_wait) + 1  # the delayed point: from the wait's end, the rest of the segment
@@ -173,6 +187,10 @@ def _wakes(
     times = p_time[step_pts]
     k = np.searchsorted(times, p_time[wake], side="left") - 1
     ok = k >= 0
+    # woken only shortly after the step thread did something: a thread that starts long after the step thread's
+    # last point (the step thread itself waiting) was woken by something else, and a fixed latency that long
+    # would hold back any what-if
+    ok[ok] &= p_time[wake[ok]] - times[k[ok]] <= WAKE_MAX_US
     wake, k = wake[ok], k[ok]
     return wake, step_pts[k], p_time[wake] - times[k]
 

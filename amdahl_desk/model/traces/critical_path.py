@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .events import FloatArray
+from .events import FloatArray, IntArray
 from .path_graph import KINDS, PathGraph
 
 CHAIN, RELEASE = -1, -2
@@ -71,6 +71,7 @@ class Scheduler:
         ends = np.zeros(n, dtype=bool)
         if n:
             ends[co[np.append(self._starts_c[1:], True)]] = True
+        self._chain_end = ends
         has_in = np.diff(g.edge_ptr) > 0
         is_src = np.zeros(n, dtype=bool)
         is_src[g.edge_src] = True
@@ -132,6 +133,69 @@ class Scheduler:
             times[self._co] = known[self._co[last]] + (cum - cum[last])
         return self._path(times, via, weight)
 
+    def run_many(self, point_class: IntArray, class_factor: FloatArray, block: int = 512) -> FloatArray:
+        """Each step's length for many draws at once: ``(draws, steps)``.
+
+        ``point_class`` gives every point a class (0 … C-1) and ``class_factor[d, c]`` the factor its segments'
+        weights are divided by in draw ``d`` (``inf``: free) — a plan's optimizations drawn from their ranges,
+        each class the points one set of them covers. The pass is the one :meth:`run` takes, over vectors of
+        draws: the spans between the points an edge touches are sums per class, times each draw's 1/K.
+        """
+        g = self.graph
+        factors = np.atleast_2d(np.asarray(class_factor, dtype=np.float64))
+        draws, classes = factors.shape
+        with np.errstate(divide="ignore"):
+            inverse = np.where(np.isinf(factors), 0.0, 1.0 / factors)  # (draws, classes)
+        co = self._co
+        chain_w = g.weight[co].copy()
+        chain_w[self._starts_c] = 0.0
+        cls_c = np.asarray(point_class, dtype=np.int64)[co]
+        q, prev_q = self._q, self._prev_q
+        chained = prev_q >= 0
+        sums = np.zeros((len(q), classes))  # per special point: its span's weight in each class
+        for c in range(classes):
+            cum = np.cumsum(np.where(cls_c == c, chain_w, 0.0))
+            sums[chained, c] = cum[q[chained]] - cum[prev_q[chained]]
+        release = np.where(chained, 0.0, g.weight[self._special_pts])  # a chain's start: outside the step
+        # when each special point's time is last needed: by the next special point of its chain, or by an edge
+        last_use = np.arange(len(q))
+        index_of = self._index_of
+        anchor_k = np.where(np.array(self._anchor) >= 0, index_of[np.maximum(np.array(self._anchor), 0)], -1)
+        has_anchor = anchor_k >= 0
+        np.maximum.at(last_use, anchor_k[has_anchor], np.flatnonzero(has_anchor))
+        dst_k = index_of[np.repeat(np.arange(len(g.time)), np.diff(g.edge_ptr))]
+        src_k = index_of[g.edge_src]
+        if len(src_k):
+            np.maximum.at(last_use, src_k, dst_k)
+        ends = np.zeros(len(q), dtype=bool)
+        ends[: len(q)] = self._chain_end[self._special_pts] & g.bounds_step[self._special_pts]
+        step_of = g.step_of_point[self._special_pts]
+        lengths = np.zeros((g.steps, draws))
+        frees: list[list[int]] = [[] for _ in range(len(q))]
+        for k, last in enumerate(last_use.tolist()):
+            frees[last].append(k)
+        ins: list[list[tuple[int, float]]] = [[] for _ in range(len(q))]  # per special point: (source, weight)
+        for d, s_, w in zip(dst_k.tolist(), src_k.tolist(), g.edge_weight.tolist(), strict=True):
+            ins[d].append((s_, w))
+        live: dict[int, FloatArray] = {}
+        anchor_list, end_list, step_list = anchor_k.tolist(), ends.tolist(), step_of.tolist()
+        for lo in range(0, len(q), block):
+            hi = min(lo + block, len(q))
+            spans = sums[lo:hi] @ inverse.T  # (block, draws): one row a span, contiguous
+            spans += release[lo:hi, None]
+            for k in range(lo, hi):
+                a = anchor_list[k]
+                t = live[a] + spans[k - lo] if a >= 0 else spans[k - lo]
+                for s_, w in ins[k]:
+                    np.maximum(t, live[s_] + w, out=t)
+                if end_list[k]:
+                    row = lengths[step_list[k]]
+                    np.maximum(row, t, out=row)
+                live[k] = t
+                for done in frees[k]:
+                    del live[done]
+        return lengths.T.copy()
+
     def _path(self, times: FloatArray, via: list[int], weight: FloatArray) -> Schedule:
         g = self.graph
         ptr = g.step_ptr
@@ -144,7 +208,10 @@ class Scheduler:
             lo, hi = int(ptr[k]), int(ptr[k + 1])
             if hi == lo:
                 continue
-            j = lo + int(np.argmax(times[lo:hi]))
+            bounds = np.flatnonzero(g.bounds_step[lo:hi])
+            if not len(bounds):
+                continue
+            j = lo + int(bounds[np.argmax(times[lo:hi][bounds])])
             lengths[k] = times[j]
             while True:
                 q = int(pos[j])

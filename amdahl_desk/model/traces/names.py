@@ -47,7 +47,14 @@ _DATA = re.compile(
     r"(?:load|get|fetch|copy|read)[\s_\-]?(?:the[\s_\-]?)?batch|prefetch|collate|__next__",
     re.IGNORECASE,
 )
-_COMM_KERNEL = re.compile(r"nccl|rccl", re.IGNORECASE)
+# GPU kernels that move data between ranks: the collective libraries' (NCCL's ncclKernel_…/ncclDevKernel_…,
+# RCCL's), symmetric-memory collectives (multimem_all_reduce_kernel, one_shot_all_reduce, two_shot_all_reduce),
+# custom all-reduce kernels (cross_device_reduce_1stage), and any kernel named after a collective operation.
+_COMM_KERNEL = re.compile(
+    r"nccl|rccl|multimem_|one_?shot_?all_?reduce|two_?shot_?all_?reduce|cross_?device_?reduce|"
+    r"all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|alltoallv?|send_?recv",
+    re.IGNORECASE,
+)
 
 
 def is_collective(name: str) -> bool:
@@ -126,5 +133,7 @@ def scaling_for(name: str) -> Scaling:
 
 
 def is_communication_kernel(name: str) -> bool:
-    """GPU kernels of the collective libraries (NCCL on NVIDIA, RCCL on AMD)."""
+    """GPU kernels that are collectives: the libraries' (NCCL on NVIDIA, RCCL on AMD), symmetric-memory and custom
+    all-reduce kernels, and kernels named after a collective (the one list the import, the GPU split and the
+    what-if share)."""
     return _COMM_KERNEL.search(name) is not None

@@ -102,6 +102,7 @@ class PathGraph:
     items: int  # owners are 0 … items-1: CPU rows, then the trace's GPU events after them
     cpu_rows: int
     counts: dict[str, int]
+    bounds_step: np.ndarray  # per point: whether it bounds its step's length (the step's thread, the GPU)
 
     @property
     def steps(self) -> int:
@@ -194,8 +195,11 @@ def join(
     items: int,
     cpu_rows: int,
     counts: dict[str, int],
+    threads: Sequence[int],
 ) -> PathGraph:
-    """One graph of several steps' points, step after step, edges in CSR form by destination."""
+    """One graph of several steps' points, step after step, edges in CSR form by destination; ``threads`` are
+    the steps' own threads (a step ends when its thread and the GPU are done: another thread that the step's
+    thread never waits for does not hold it back)."""
     sizes = [len(s.time) for s in steps]
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
 
@@ -227,4 +231,5 @@ def join(
         items=items,
         cpu_rows=cpu_rows,
         counts=counts,
+        bounds_step=cat([(s.lane == t) | (s.lane < 0) for s, t in zip(steps, threads, strict=True)], np.bool_),
     )

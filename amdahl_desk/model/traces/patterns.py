@@ -5,8 +5,9 @@ A pattern is a case-insensitive substring of an event's name, or with the prefix
 calls — never user annotations or Python functions. An event two patterns match takes the product of their K.
 
 With the prefix ``in:`` (``in:aten::convolution``, ``in:re:^## forward``) a pattern names CPU events — ops,
-annotations, calls — and matches the GPU work launched from inside them: kernel names rarely say which op
-they serve (a convolution's are ``implicit_gemm``, ``scudnn``, ``fft2d``…).
+annotations, calls — and matches the GPU work launched from inside them (an op's or a call's on its thread; an
+annotation's — a phase — on any thread while it runs, as the import's annotation components do): kernel names
+rarely say which op they serve (a convolution's are ``implicit_gemm``, ``scudnn``, ``fft2d``…).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BadInputError
-from .dependencies import OP, RUNTIME, GraphTrace
+from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
 from .events import FloatArray
 from .intervals import merge
 
@@ -109,7 +110,9 @@ def item_factors(trace: GraphTrace, speedups: Sequence[Speedup], excluded_rows: 
 
 
 def launched_inside(trace: GraphTrace, rows: np.ndarray) -> np.ndarray:
-    """Per GPU event: whether the call that launched it ran inside one of the CPU rows in ``rows`` (same thread)."""
+    """Per GPU event: whether the call that launched it ran inside one of the CPU rows in ``rows``: inside an op
+    or a call on the same thread, or — for a user annotation, a phase such as ``## backward ##`` — while the
+    annotation ran, on any thread (backward's kernels are launched from the autograd engine's thread)."""
     ev, deps = trace.events, trace.deps
     out = np.zeros(len(ev.gpu_ts), dtype=bool)
     chosen = np.flatnonzero(rows)
@@ -121,6 +124,14 @@ def launched_inside(trace: GraphTrace, rows: np.ndarray) -> np.ndarray:
     at = np.clip(np.searchsorted(corr, ev.gpu_corr), 0, max(len(corr) - 1, 0))
     has = (len(corr) > 0) & (corr[at] == ev.gpu_corr) if len(corr) else np.zeros(len(ev.gpu_ts), dtype=bool)
     launch = np.where(has, call_rows[at], -1)
+    phases = chosen[deps.cpu_class[chosen] == ANNOTATION]
+    if len(phases):
+        starts, ends = merge(ev.cpu_ts[phases], ev.cpu_ts[phases] + ev.cpu_dur[phases])
+        sel = np.flatnonzero(has)
+        t = ev.cpu_ts[launch[sel]]
+        k = np.searchsorted(starts, t, side="right") - 1
+        out[sel[(k >= 0) & (t < ends[np.maximum(k, 0)])]] = True
+        chosen = chosen[deps.cpu_class[chosen] != ANNOTATION]
     for thread in np.unique(ev.cpu_thread[chosen]).tolist():
         mine = chosen[ev.cpu_thread[chosen] == thread]
         starts, ends = merge(ev.cpu_ts[mine], ev.cpu_ts[mine] + ev.cpu_dur[mine])

@@ -7,10 +7,12 @@
   stream (plus the observed gap when it was queued behind it) and the events it waits for
   (:mod:`.waits`). Only the latest of these keeps the observed gap to the start; the others say "no earlier".
 * **Waits**: a blocking call's end gains a point where its wait ended: the time from there to the call's
-  end is the call's own; the time before it is the GPU work it waited for.
+  end is the call's own, and so is what its name's calls take unblocked (:mod:`.waits`); the rest of the time
+  before it is the GPU work it waited for, never CPU work.
 
 The step is its annotation's window: CPU events that start in it (any thread) and GPU events that run in
-it, cut to it. With every weight as observed, the schedule reproduces every point's observed time, and the
+it, cut to it; it lasts until its own thread and the GPU are done (another thread's work counts through the
+waits of the step's thread on it). With every weight as observed, the schedule reproduces every point's observed time, and the
 critical path is exactly as long as the step.
 """
 
@@ -51,14 +53,17 @@ def build_paths(trace: GraphTrace, steps: list[StepWindow], ix: TraceIndex | Non
         for k, v in found.items():
             counts[k] = counts.get(k, 0) + v
     ev = trace.events
-    return join(parts, [(s.start, s.end) for s in steps], len(ev.cpu_ts) + len(ev.gpu_ts), len(ev.cpu_ts), counts)
+    windows = [(s.start, s.end) for s in steps]
+    return join(parts, windows, len(ev.cpu_ts) + len(ev.gpu_ts), len(ev.cpu_ts), counts, [s.thread for s in steps])
 
 
-def _cpu_rows(ix: TraceIndex, start: float, end: float) -> IntArray:
+def _cpu_rows(ix: TraceIndex, step: StepWindow) -> IntArray:
+    """The step's CPU rows: its own process's, on any of its threads (another process in the file is not its)."""
     ts = ix.trace.events.cpu_ts
-    lo, hi = np.searchsorted(ts[ix.cpu_by_ts], [start, end])
+    lo, hi = np.searchsorted(ts[ix.cpu_by_ts], [step.start, step.end])
     rows = ix.cpu_by_ts[lo:hi]
-    return np.sort(rows[ix.usable[rows]])
+    rows = rows[ix.usable[rows] & (ix.row_process[rows] == ix.row_process[step.row])]
+    return np.sort(rows)
 
 
 def _gpu(ix: TraceIndex, start: float, end: float) -> StepGpu:
@@ -88,7 +93,7 @@ def _gpu(ix: TraceIndex, start: float, end: float) -> StepGpu:
 def _step(ix: TraceIndex, step: StepWindow) -> tuple[StepPoints, dict[str, int]]:
     ev = ix.trace.events
     a, b = step.start, step.end
-    rows = _cpu_rows(ix, a, b)
+    rows = _cpu_rows(ix, step)
     g = _gpu(ix, a, b)
     thread = ev.cpu_thread[rows]
     ts = ev.cpu_ts[rows]
@@ -101,9 +106,10 @@ def _step(ix: TraceIndex, step: StepWindow) -> tuple[StepPoints, dict[str, int]]
     parent = np.where(parent_n >= 0, by[np.maximum(parent_n, 0)], -1)[order]
     waits = find_waits(ix, rows, ts, cut_end, g)
     builder = ChainBuilder()
-    wait_end: dict[int, float] = {}
-    for call, event in zip(waits.call.tolist(), waits.event.tolist(), strict=True):
-        wait_end[call] = max(wait_end.get(call, -np.inf), float(g.end[event]))
+    wait_end: dict[int, tuple[float, float]] = {}  # a waiting call → (when its wait ended, its own work before)
+    for call, event, own in zip(waits.call.tolist(), waits.event.tolist(), waits.own.tolist(), strict=True):
+        done, kept = wait_end.get(call, (-np.inf, np.inf))
+        wait_end[call] = (max(done, float(g.end[event])), min(kept, own))
     cpu = cpu_chains(builder, ix, step, rows, ts, cut_end, parent, order, wait_end)
     _gpu_chains(builder, ix, step, rows, cpu.start_point, cpu.wait_point, waits, g)
     points = freeze(builder, a)

@@ -55,11 +55,32 @@ def with_gpu_stretches(steps: Sequence[Step], windows: Sequence[tuple[float, flo
     ]
 
 
+def process_of(events: TraceEvents, thread: int) -> str:
+    """The process (pid) a thread belongs to, as the trace names it."""
+    return events.threads[thread].rpartition("/")[0] if 0 <= thread < len(events.threads) else ""
+
+
+def one_process(events: TraceEvents, rows: IntArray) -> None:
+    """Refuse steps (``rows``) recorded by more than one process: a file holding two ranks' processes (two
+    traces pasted into one) whose correlations and threads cannot be told apart. Raises :class:`TraceError`."""
+    pids = sorted({process_of(events, int(t)) for t in np.unique(events.cpu_thread[rows]).tolist()})
+    if len(pids) > 1:
+        from .errors import TraceError
+
+        raise TraceError(
+            f"the trace holds the steps of {len(pids)} processes (pid {', '.join(pids)}): one process (rank) per "
+            "file is expected; split the file into one trace per process, or open the ranks' own files as a job"
+        )
+
+
 def find_steps(events: TraceEvents) -> list[Step]:
-    """The ``ProfilerStep`` events of the thread that has the most of them, in time order, far ones flagged."""
+    """The ``ProfilerStep`` events of the thread that has the most of them, in time order, far ones flagged.
+
+    Raises :class:`TraceError` when steps were recorded by more than one process (:func:`one_process`)."""
     rows = np.flatnonzero(events.cpu_kind == CPU_STEP)
     if len(rows) == 0:
         return []
+    one_process(events, rows)
     threads, counts = np.unique(events.cpu_thread[rows], return_counts=True)
     thread = int(threads[np.argmax(counts)])
     rows = rows[events.cpu_thread[rows] == thread]

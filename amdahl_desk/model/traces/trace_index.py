@@ -8,8 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .dependencies import ANNOTATION, OP, RUNTIME, SYNC_RECORD, GraphTrace
-from .events import FloatArray, IntArray
-from .wait_calls import waits_by_row
+from .events import FloatArray, IntArray, TraceEvents
+from .steps import one_process, process_of
+from .wait_calls import BLOCK_SLACK_US, TYPICAL_QUANTILE, thread_waits, waits_by_row
 
 DEFAULT_STEP = "ProfilerStep#"
 
@@ -39,11 +40,13 @@ class TraceIndex:
     wait_class: IntArray  # per CPU row: how it may wait for the GPU (see waits.WAIT_CLASSES; 0: it does not)
     corr_sorted: IntArray  # correlations of runtime calls, sorted
     corr_rows: IntArray  # their CPU rows
-    name_median: FloatArray  # per name: the median duration of the calls of that name (nan: not a call)
+    name_typical: FloatArray  # per name: the mean duration of its unblocked-looking calls (nan: not a call)
     gpu_of_row: IntArray  # per CPU row: the GPU event it launched (-1: none)
     cpu_by_ts: IntArray  # CPU rows in start order
     gpu_by_ts: IntArray  # GPU events in start order
     gpu_max_dur: float  # the longest GPU event: how far back an event running at a moment may have started
+    row_process: IntArray  # per CPU row: its process, numbered (a step takes its own process's rows only)
+    name_joins: np.ndarray  # per name: an op of that name waits for another thread (aten::wait)
 
     def row_of_corr(self, corr: int) -> int:
         """The CPU row of the runtime call with this correlation (-1: none)."""
@@ -72,7 +75,7 @@ def index_trace(trace: GraphTrace) -> TraceIndex:
     gpu_of_row[launch_row[known]] = np.flatnonzero(known)
     pairs = ev.gpu_device * (1 << 32) + (ev.gpu_stream & 0xFFFFFFFF) if n_gpu else np.empty(0, dtype=np.int64)
     keys, stream_id = np.unique(pairs, return_inverse=True)
-    name_median = np.full(len(ev.names), np.nan)
+    name_typical = np.full(len(ev.names), np.nan)
     calls = np.flatnonzero(deps.cpu_class == RUNTIME)
     if len(calls):
         names, durs = ev.cpu_name[calls], ev.cpu_dur[calls]
@@ -80,8 +83,15 @@ def index_trace(trace: GraphTrace) -> TraceIndex:
         names, durs = names[by], durs[by]
         starts = np.flatnonzero(np.concatenate(([True], names[1:] != names[:-1])))
         ends = np.append(starts[1:], len(names))
-        name_median[names[starts]] = durs[(starts + ends - 1) // 2]
-    wait_class = waits_by_row(ev.names, ev.cpu_name, ev.cpu_dur, deps.cpu_class == RUNTIME, gpu_of_row, name_median)
+        # unblocked: no longer than the name's lower quartile plus the slack a blocked call exceeds it by
+        at = starts + ((ends - 1 - starts) * TYPICAL_QUANTILE).astype(np.int64)
+        limit = np.repeat(durs[at] + BLOCK_SLACK_US, ends - starts)
+        calm = durs <= limit
+        group = np.repeat(np.arange(len(starts)), ends - starts)
+        total = np.bincount(group[calm], weights=durs[calm], minlength=len(starts))
+        count = np.bincount(group[calm], minlength=len(starts))
+        name_typical[names[starts]] = total / np.maximum(count, 1)
+    wait_class = waits_by_row(ev.names, ev.cpu_name, ev.cpu_dur, deps.cpu_class == RUNTIME, gpu_of_row, name_typical)
     return TraceIndex(
         trace=trace,
         usable=usable,
@@ -93,17 +103,28 @@ def index_trace(trace: GraphTrace) -> TraceIndex:
         wait_class=wait_class,
         corr_sorted=corr_sorted,
         corr_rows=corr_rows,
-        name_median=name_median,
+        name_typical=name_typical,
         gpu_of_row=gpu_of_row,
         cpu_by_ts=np.argsort(ev.cpu_ts, kind="stable"),
         gpu_by_ts=np.argsort(ev.gpu_ts, kind="stable"),
         gpu_max_dur=float(ev.gpu_dur.max()) if n_gpu else 0.0,
+        row_process=_row_process(ev),
+        name_joins=thread_waits(ev.names),
     )
+
+
+def _row_process(ev: TraceEvents) -> IntArray:
+    codes: dict[str, int] = {}
+    of_thread = np.array(
+        [codes.setdefault(process_of(ev, t), len(codes)) for t in range(len(ev.threads))], dtype=np.int64
+    )
+    return of_thread[ev.cpu_thread] if len(of_thread) else np.zeros(len(ev.cpu_thread), dtype=np.int64)
 
 
 def find_step_windows(trace: GraphTrace, prefix: str = DEFAULT_STEP) -> list[StepWindow]:
     """User annotations whose name starts with ``prefix``, on the thread that has most of them, in time order;
-    a step inside another is left out (it is part of the outer one)."""
+    a step inside another is left out (it is part of the outer one). Raises :class:`TraceError` when steps were
+    recorded by more than one process."""
     ev, deps = trace.events, trace.deps
     ids = [i for i, n in enumerate(ev.names) if n.startswith(prefix)]
     if not ids:
@@ -112,6 +133,7 @@ def find_step_windows(trace: GraphTrace, prefix: str = DEFAULT_STEP) -> list[Ste
     rows = np.flatnonzero(np.isin(ev.cpu_name, ids) & np.isin(deps.cpu_class, (ANNOTATION, OP)))
     if not len(rows):
         return []
+    one_process(ev, rows)
     threads, counts = np.unique(ev.cpu_thread[rows], return_counts=True)
     thread = int(threads[np.argmax(counts)])
     rows = rows[ev.cpu_thread[rows] == thread]

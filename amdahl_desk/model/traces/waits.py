@@ -6,8 +6,10 @@ on the device or stream, an event synchronisation (``cudaEventSynchronize``) and
 (``cudaStreamWaitEvent``) for the GPU work launched on the recorded stream before its ``cudaEventRecord``;
 the waiting stream's next launch is what waits. Without them, a wait is inferred only where the trace shows
 it: a synchronising call returned after GPU work ended (on its stream, or every stream for a device
-synchronisation), a synchronous copy returned after its copy ended, and a launch that took far longer than
-such launches usually do returned right after GPU work ended (a full launch queue).
+synchronisation), a synchronous copy returned after its copy ended, and any runtime call that took longer than
+its name's unblocked calls do returned right after GPU work ended (a launch or copy behind a full launch queue, a
+free that synchronised): it waited for that work. A blocked call keeps as its own time what its name's calls
+take unblocked; the rest of its duration is the wait.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .dependencies import CONTEXT_SYNC, EVENT_SYNC, STREAM_WAIT_EVENT
 from .dependencies import STREAM_SYNC as STREAM_SYNC_EVENT
 from .events import FloatArray, IntArray
 from .trace_index import TraceIndex
-from .wait_calls import COPY, DEVICE_SYNC, LONG_LAUNCH, STREAM_SYNC
+from .wait_calls import BLOCK_SLACK_US, COPY, DEVICE_SYNC, RETURN_RATIO, RETURN_US, STREAM_SYNC
 
 
 @dataclass(frozen=True)
@@ -37,11 +39,12 @@ class StepGpu:
 
 @dataclass(frozen=True)
 class Waits:
-    """``call[i]`` (a local CPU row) waited for ``event[i]`` (a local GPU event); ``dst[j]`` (a GPU event)
-    waited for ``src[j]``."""
+    """``call[i]`` (a local CPU row) waited for ``event[i]`` (a local GPU event), keeping ``own[i]`` µs of its own
+    work before the wait ended; ``dst[j]`` (a GPU event) waited for ``src[j]``."""
 
     call: IntArray
     event: IntArray
+    own: FloatArray
     src: IntArray
     dst: IntArray
     counts: dict[str, int]
@@ -83,7 +86,8 @@ def find_waits(
     waited: list[int] = []
     src: list[int] = []
     dst: list[int] = []
-    counts = {"waits_recorded": 0, "waits_inferred": 0, "launch_queue_waits": 0}
+    own: list[float] = []
+    counts = {"waits_recorded": 0, "waits_inferred": 0, "launch_queue_waits": 0, "blocked_calls": 0}
     by_event = np.argsort(g.event, kind="stable")
 
     def local_of_row(row: int) -> int:
@@ -126,6 +130,7 @@ def find_waits(
                 if e >= 0:
                     calls.append(call)
                     waited.append(e)
+                    own.append(0.0)
                     counts["waits_recorded"] += 1
         elif kind in (EVENT_SYNC, STREAM_WAIT_EVENT):
             source = recorded_kernel(device, int(deps.sync_wait_stream[k]), int(deps.sync_record_corr[k]))
@@ -134,6 +139,7 @@ def find_waits(
             if kind == EVENT_SYNC:
                 calls.append(call)
                 waited.append(source)
+                own.append(0.0)
             else:
                 target = _first_launched_after(g, stream_of(device, int(deps.sync_stream[k])), float(row_start[call]))
                 if target < 0 or target == source:
@@ -156,27 +162,38 @@ def find_waits(
                 if e >= 0:
                     calls.append(call)
                     waited.append(e)
+                    own.append(0.0)
                     counts["waits_inferred"] += 1
-        elif cls == STREAM_SYNC:
+            continue
+        if cls == STREAM_SYNC:
             found = [e for s in streams_of(-1) if (e := _last_ended_by(g, s, end)) >= 0]
             if found:
                 calls.append(call)
                 waited.append(max(found, key=lambda e: float(g.end[e])))
+                own.append(0.0)
                 counts["waits_inferred"] += 1
-        elif cls == COPY:
+            continue
+        if cls == COPY:
             e = local_of_gpu(int(ix.gpu_of_row[row]))
             if e >= 0 and start < float(g.end[e]) <= end:
                 calls.append(call)
                 waited.append(e)
+                own.append(0.0)
                 counts["waits_inferred"] += 1
-        elif cls == LONG_LAUNCH:
-            k = int(np.searchsorted(ends_sorted, end, side="right")) - 1
-            if k >= 0 and ends_sorted[k] > start:
-                calls.append(call)
-                waited.append(int(ends_order[k]))
-                counts["launch_queue_waits"] += 1
+                continue
+        # BLOCKED, or a copy call that did not wait for its own copy: did it return right after GPU work ended?
+        typical = float(np.nan_to_num(ix.name_typical[ev.cpu_name[row]], nan=0.0))
+        if end - start < typical + BLOCK_SLACK_US:
+            continue
+        k = int(np.searchsorted(ends_sorted, end, side="right")) - 1
+        if k < 0 or end - ends_sorted[k] > max(RETURN_US, RETURN_RATIO * (end - start)) or ends_sorted[k] <= start:
+            continue
+        calls.append(call)
+        waited.append(int(ends_order[k]))
+        own.append(max(typical - (end - float(ends_sorted[k])), 0.0))
+        counts["launch_queue_waits" if ix.gpu_of_row[row] >= 0 else "blocked_calls"] += 1
 
     def arr(values: list[int]) -> IntArray:
         return np.array(values, dtype=np.int64)
 
-    return Waits(arr(calls), arr(waited), arr(src), arr(dst), counts)
+    return Waits(arr(calls), arr(waited), np.array(own, dtype=np.float64), arr(src), arr(dst), counts)
