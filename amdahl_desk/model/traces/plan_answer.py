@@ -21,14 +21,18 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..analysis import Analysis
-from ..draws import Draws
+from ..analysis import Analysis, plan_pairs
+from ..draws import Draws, component_classes
+from ..names import name_key
 from ..profile import Profile
 from ..uncertainty import PERCENTILES, Sensitivity, Spread, UncertaintyFigures, meets
+from ..units import TimeUnit, convert
 from .critical_path import Scheduler
 from .events import FloatArray
 from .plan_path import PlanAnswers, PlanKey, TracePlanner, answers, plan_of
 from .whatif import MS_PER_US
+
+EDITED = 0.005  # the table's baseline this far from the trace's step: the times were edited since the import
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,14 @@ class TraceAnswer:
     options: tuple[OptionAnswer, ...]  # per optimization of the profile, in order
     baseline: float  # the profile's baseline total (its unit)
     unknown: tuple[str, ...] = ()
+    trace_total: float = 0.0  # the trace's step as measured, in the profile's unit (0 when not usable)
+
+    @property
+    def edited(self) -> bool:
+        """The profile's times no longer add up to the step its trace measured (edited since the import): the
+        speedups, ceilings and odds still rest on the trace as measured; the new total applies them to the
+        table's baseline."""
+        return self.usable and abs(self.baseline - self.trace_total) > EDITED * max(self.trace_total, 1e-300)
 
     @property
     def time_saved(self) -> float:
@@ -81,23 +93,8 @@ def plan_answer(profile: Profile, analysis: Analysis, found: PlanAnswers) -> Tra
         raise ValueError("the answers are of another plan than the profile's")
     if found.path is None:
         names = ", ".join(f"“{u}”" for u in found.unknown)
-        return TraceAnswer(
-            False,
-            f"the trace does not know which events {names} stand for (a component added or renamed after the import)",
-            c.overall_speedup,
-            c.new_total,
-            c.ceiling,
-            c.overall_speedup,
-            c.new_total,
-            c.ceiling,
-            0.0,
-            0.0,
-            (),
-            (),
-            tuple(sum_options),
-            base,
-            found.unknown,
-        )
+        why = f"the trace does not know which events {names} stand for (a component added or renamed after the import)"
+        return replace(sum_answer(profile, analysis, why), unknown=found.unknown)
     path = found.path
     speedup = path.speedup
     options = []
@@ -120,6 +117,32 @@ def plan_answer(profile: Profile, analysis: Analysis, found: PlanAnswers) -> Tra
         path.predicted.by_kind,
         tuple(options),
         base,
+        trace_total=convert(path.baseline.length, TimeUnit.MS, profile.unit),
+    )
+
+
+def sum_answer(profile: Profile, analysis: Analysis, problem: str) -> TraceAnswer:
+    """The sum's figures, for a profile whose trace cannot be used (``problem`` says why)."""
+    c = analysis.combined
+    sums = analysis.optimizations
+    options = tuple(
+        OptionAnswer(float(sums.overall_speedup[i]), float(sums.ceiling[i])) for i in range(len(profile.optimizations))
+    )
+    return TraceAnswer(
+        False,
+        problem,
+        c.overall_speedup,
+        c.new_total,
+        c.ceiling,
+        c.overall_speedup,
+        c.new_total,
+        c.ceiling,
+        0.0,
+        0.0,
+        (),
+        (),
+        options,
+        analysis.baseline_total,
     )
 
 
@@ -131,20 +154,24 @@ def answer_profile(profile: Profile, analysis: Analysis, planner: TracePlanner) 
 
 
 # -- the Monte Carlo through the dependency model ---------------------------------------------------------------
-def point_classes(planner: TracePlanner, plan: PlanKey) -> tuple[np.ndarray, list[tuple[int, ...]]]:
-    """Per point of the graph, its class, and each class's members: the plan's optimizations (indices into
-    ``plan``) whose targets hold the point."""
+def point_classes(
+    planner: TracePlanner, plan: PlanKey, group: np.ndarray | None = None
+) -> tuple[np.ndarray, list[tuple[int, tuple[int, ...]]]]:
+    """Per point of the graph, its class, and each class as (its ``group``, its members): ``group`` (per point,
+    -1 none) says whose drawn time scales it; the members are the plan's optimizations (indices into ``plan``)
+    whose targets hold the point."""
     n = len(planner.pt.graph.time)
-    cover = np.zeros((n, len(plan)), dtype=bool)
+    cover = np.zeros((n, len(plan) + 1), dtype=np.int64)
+    cover[:, 0] = -1 if group is None else group
     for j, (targets, _) in enumerate(plan):
         for t in targets:
             mask = planner.mask(t)
             if mask is not None:
-                cover[:, j] |= mask
-    if not plan or not n:
-        return np.zeros(n, dtype=np.int64), [()]
+                cover[mask, j + 1] = 1
+    if not n:
+        return np.zeros(0, dtype=np.int64), [(-1, ())]
     rows, inverse = np.unique(cover, axis=0, return_inverse=True)
-    classes = [tuple(int(j) for j in np.flatnonzero(r)) for r in rows]
+    classes = [(int(r[0]), tuple(int(j) for j in np.flatnonzero(r[1:]))) for r in rows]
     return np.asarray(inverse, dtype=np.int64).reshape(-1), classes
 
 
@@ -161,26 +188,56 @@ def step_lengths(scheduler: Scheduler, point_class: np.ndarray, class_factor: Fl
     return out
 
 
-def class_factors(classes: Sequence[tuple[int, ...]], ks: FloatArray) -> FloatArray:
-    """``(draws, classes)``: per draw, the product of the k (``ks``: draws × plan's optimizations) of each class."""
+def class_factors(classes: Sequence[tuple[int, tuple[int, ...]]], ks: FloatArray, ratios: FloatArray) -> FloatArray:
+    """``(draws, classes)``: per draw, each class's factor — the product of its members' k (``ks``: draws × the
+    plan's optimizations) over its group's drawn time as a share of its measured time (``ratios``: draws ×
+    groups; a class of no group keeps its time)."""
     out = np.ones((ks.shape[0], len(classes)))
-    for c, members in enumerate(classes):
-        for j in members:
-            out[:, c] *= ks[:, j]
+    with np.errstate(divide="ignore"):
+        for c, (group, members) in enumerate(classes):
+            for j in members:
+                out[:, c] *= ks[:, j]
+            if group >= 0:
+                out[:, c] /= ratios[:, group]
     return out
 
 
-def dependency_draws(profile: Profile, planner: TracePlanner, draws: Draws) -> FloatArray:
-    """Per draw, the step's mean length (ms) with each enabled optimization at its drawn k (1 where it failed)."""
+def _time_ratios(profile: Profile, draws: Draws) -> tuple[np.ndarray, FloatArray]:
+    """Each component's class of the draws, and per draw each class's drawn time over its measured time."""
+    classes, _ = component_classes(profile, plan_pairs(profile))
+    measured = np.bincount(classes, weights=profile.arrays()[0], minlength=len(draws.class_times))
+    ratios = np.ones((draws.count, len(draws.class_times)))
+    for c, drawn in enumerate(draws.class_times):
+        if not isinstance(drawn, float) and measured[c] > 0:
+            ratios[:, c] = np.asarray(drawn, dtype=float) / measured[c]
+    return classes, ratios
+
+
+def dependency_draws(profile: Profile, planner: TracePlanner, draws: Draws) -> tuple[FloatArray, FloatArray]:
+    """Per draw, the step's mean length (ms) with each enabled optimization at its drawn k (1 where it failed),
+    and without them (the baseline of that draw): each component's events scaled by its drawn time over its
+    measured time (components whose time has a range; components drawn together as one sum share that sum's
+    ratio). Without time ranges every draw's baseline is the step as measured."""
     enabled = [j for j, o in enumerate(profile.optimizations) if o.enabled]
     plan = plan_of(profile.optimizations)
-    point_class, classes = point_classes(planner, plan)
+    comp_class, ratios = _time_ratios(profile, draws)
+    index = {name_key(c.name): i for i, c in enumerate(profile.components)}
+    named = [comp_class[index[name_key(n)]] if name_key(n) in index else -1 for n in planner.names]
+    group = np.asarray([*named, -1], dtype=np.int64)[planner.claim]  # a point no component holds: -1
+    point_class, classes = point_classes(planner, plan, group)
     ks = np.ones((draws.count, len(enabled)))
     with np.errstate(divide="ignore"):
         for col, j in enumerate(enabled):
             ks[:, col] = 1.0 / np.broadcast_to(np.asarray(draws.reciprocal[j], dtype=float), (draws.count,))
-    lengths = step_lengths(planner.pt.scheduler, point_class, class_factors(classes, ks))
-    return np.asarray(lengths.mean(axis=1) * MS_PER_US, dtype=np.float64)
+    factors = class_factors(classes, ks, ratios)
+    varied = bool(np.any(ratios != 1.0))
+    if varied:  # the draws' own baselines, in the same pass
+        factors = np.vstack([factors, class_factors(classes, np.ones_like(ks), ratios)])
+    lengths = step_lengths(planner.pt.scheduler, point_class, factors).mean(axis=1) * MS_PER_US
+    with_plan = np.asarray(lengths[: draws.count], dtype=np.float64)
+    if varied:
+        return with_plan, np.asarray(lengths[draws.count :], dtype=np.float64)
+    return with_plan, np.full(draws.count, planner.baseline.length)
 
 
 def _plan_length(planner: TracePlanner, plan: PlanKey) -> float:
@@ -194,13 +251,13 @@ def trace_uncertainty(
     the spread and the odds from the same draws, the bounds (every enabled optimization at its low or high k)
     and What matters (one at its low or high k, the others at their likely k) on the trace's critical path.
 
-    Time ranges are not drawn on the trace: its events keep their measured durations. The ranking (time saved per
+    The bounds, the best and worst cases and What matters hold the times as measured. The ranking (time saved per
     engineer-day) stays the sum's."""
     base = analysis.baseline_total
     before = planner.baseline.length
-    lengths = dependency_draws(profile, planner, figures.common)
+    lengths, baselines = dependency_draws(profile, planner, figures.common)
     with np.errstate(divide="ignore"):
-        speedups = np.where(lengths > 0, before / lengths, np.inf)
+        speedups = np.where(lengths > 0, baselines / lengths, np.inf)
         totals = base * lengths / before if before > 0 else np.full_like(lengths, base)
     opts = profile.optimizations
     enabled = [o for o in opts if o.enabled]
