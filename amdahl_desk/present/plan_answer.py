@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
 from ..model.profile import Profile
+from ..model.units import TimeUnit
 from .numbers import POINT, Numbers
 
 if TYPE_CHECKING:  # the trace's model loads with the first trace
@@ -128,3 +129,37 @@ def edited_note(profile: Profile, answer: TraceAnswer, n: Numbers = POINT) -> st
         "trace as measured; the new totals apply them to the table's baseline. Import the trace again to "
         "measure anew."
     )
+
+
+def profile_whatif_text(profile: Profile, analysis: Analysis, answer: TraceAnswer, n: Numbers = POINT) -> str:
+    """``whatif PROFILE``'s answer: the plan with the trace's dependencies and the sum beside it, each
+    optimization alone, and the notes (the trace unusable, the times edited)."""
+    lines: list[str] = []
+    if not answer.usable:
+        lines.append(unusable_note(profile.settings.trace_source, answer.problem))
+        from .report import headline
+
+        lines.append(headline(profile, analysis, n))
+    else:
+        unit = TimeUnit.MS
+        lines.append(
+            f"Trace {profile.settings.trace_source}: the step's critical path {n.time(answer.step_before, unit)} → "
+            f"{n.time(answer.step_after, unit)} with the enabled plan."
+        )
+        lines.append(answer_headline(profile, analysis, answer, n))
+        beside = sum_beside(profile, answer, n)
+        if beside:
+            lines.append(beside)
+        if answer.edited:
+            lines.append(edited_note(profile, answer, n))
+    sums = analysis.optimizations
+    for i, o in enumerate(profile.optimizations):
+        mark = "[x]" if o.enabled else "[ ]"
+        lines.append(
+            f"  {mark} {o.name}: {n.speedup(o.speedup)} on {_names(o.targets)} gives "
+            f"{option_phrase(answer, i, float(sums.overall_speedup[i]), n)}."
+        )
+    target = answer_target(profile, analysis, answer, n) if answer.usable else None
+    if target:
+        lines.append(target)
+    return "\n".join(lines)
