@@ -41,9 +41,9 @@ def answer_headline(profile: Profile, analysis: Analysis, answer: TraceAnswer, n
         what = f"The {len(enabled)} enabled optimizations together make"
         free = "even making their components' events free"
     return (
-        f"{what} the whole workload {n.speedup(answer.speedup)} faster {DEPENDENCIES} "
+        f"{what} the whole workload {n.close_speedup(answer.speedup)} faster {DEPENDENCIES} "
         f"({n.time(total, unit)} → {n.time(answer.new_total, unit)}, saving {n.time(answer.time_saved, unit)}); "
-        f"{free} caps it at {n.speedup(answer.ceiling)} on the step's critical path."
+        f"{free} caps it at {n.close_speedup(answer.ceiling)} on the step's critical path."
     )
 
 
@@ -109,7 +109,7 @@ def option_phrase(answer: TraceAnswer, index: int, sum_speedup: float, n: Number
     o = answer.options[index]
     if not answer.usable or o.speedup is None:
         return f"{n.speedup(sum_speedup)} end to end by the sum"
-    return f"{n.speedup(o.speedup)} end to end {DEPENDENCIES} (the sum says {n.speedup(sum_speedup)})"
+    return f"{n.close_speedup(o.speedup)} end to end {DEPENDENCIES} (the sum says {n.close_speedup(sum_speedup)})"
 
 
 def unusable_note(source: str, problem: str) -> str:

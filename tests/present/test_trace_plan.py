@@ -47,18 +47,30 @@ def traced():
     return profile, linked_figures(profile)
 
 
-def test_the_summary_says_the_plan_with_dependencies_beside_the_sum(traced):
+def test_the_summary_s_answer_is_the_plan_with_dependencies_and_the_sum_beside_it(traced):
     profile, figures = traced
     analysis = analyse(profile)
     view = summary(profile, analysis, trace=figures)
     path = figures.answers.path
+    base = analysis.baseline_total
+    assert view.speedup.value == f"{path.speedup:.3f}×" and view.speedup.tone is Tone.GOOD
+    assert view.new_time.value == f"{base / path.speedup:.3g} ms"
+    assert view.ceiling.value == f"{path.ceiling:.3f}×"
+    assert f"{path.speedup:.3f}× faster with the trace's dependencies" in view.sentence
     line = view.dependencies
-    assert line.tone is Tone.GOOD
-    assert line.text.startswith(f"With the trace's dependencies: {path.speedup:.3f}× (78.8 ms → ")
-    assert f"the sum says {analysis.combined.overall_speedup:.3f}×" in line.text
-    assert "hidden behind" in line.text and "Even free, the plan's targets give at most" in line.text
-    german = summary(profile, analysis, GERMAN, trace=figures).dependencies.text
-    assert f"{path.speedup:.3f}×".replace(".", ",") in german and "78,8 ms" in german
+    c = analysis.combined
+    assert line.text.startswith(f"The sum of the components' times promises {c.overall_speedup:.3g}×")
+    assert "hidden behind" in line.text
+    german = summary(profile, analysis, GERMAN, trace=figures)
+    assert german.speedup.value == f"{path.speedup:.3f}×".replace(".", ",") and "78,8 ms" in german.sentence
+
+
+def test_while_the_plan_is_computed_the_summary_shows_no_figure(traced):
+    _profile, figures = traced
+    other = import_trace(expect.ONE_GPU).to_profile()
+    other.set_optimizations([Optimization("Faster backward", (BACKWARD,), 2.5)])
+    view = summary(other, analyse(other), trace=figures)
+    assert {f.value for f in view.figures} == {COMPUTING} and "computing" in view.sentence
 
 
 def test_a_figure_of_another_plan_is_never_said(traced):
