@@ -135,3 +135,38 @@ def test_the_chart_s_bars_add_up_to_the_path(traced):
     assert sum(s.after for s in view.components) == pytest.approx(path.predicted.length, rel=1e-9)
     assert BACKWARD in [s.name for s in view.components]
     assert f"{path.speedup:.3f}×" in view.title.replace("\xa0", " ")
+
+
+def test_the_on_path_column_and_the_chart_give_each_component_one_time(traced):
+    """The column and the chart's strip read one figure; on the real trace's tied paths the slope just below
+    k = 1 (what came off first) is less than what the drawn path holds for backward — the figure is the path's."""
+    profile, figures = traced
+    view = critical_path(ChartInputs(profile, analyse(profile), trace=figures))
+    strip = {s.name: s.before_text for s in view.components}
+    cells = component_cells(figures, profile.components, profile.unit)
+    for c, cell in zip(profile.components, cells, strict=True):
+        if c.name in strip:
+            assert cell[0] == strip[c.name].removesuffix(" ms"), c.name
+    row = [c.name for c in profile.components].index(BACKWARD)
+    assert float(cells[row][0]) == pytest.approx(dict(figures.baseline.components)[BACKWARD], rel=5e-3)
+
+
+def test_times_edited_away_from_the_trace_leave_no_stale_path_figure(traced):
+    profile, figures = traced
+    zeros = profile.copy()
+    zeros.set_components([c._replace(time=0.0, time_low=None, time_high=None) for c in profile.components])
+    view = critical_path(ChartInputs(zeros, None, trace=figures))
+    title = view.title.replace("\xa0", " ")
+    assert not view.kinds and "cannot be analysed" in title and "→" not in title
+    edited = profile.copy()
+    edited.set_components([c._replace(time=c.time * 2, time_low=None, time_high=None) for c in profile.components])
+    analysis = analyse(edited)
+    from amdahl_desk.present.trace_plan import edited_since_import
+
+    assert edited_since_import(figures, analysis.baseline_total, edited.unit)
+    assert not edited_since_import(figures, analyse(profile).baseline_total, profile.unit)
+    assert component_cells(figures, edited.components, edited.unit, edited=True)[0] == (DASH, DASH, DASH)
+    chart = critical_path(ChartInputs(edited, analysis, trace=figures))
+    assert "as measured (the table's times were edited since)" in chart.title.replace("\xa0", " ")
+    said = summary(edited, analysis, trace=figures)
+    assert any("no longer add up to the step the trace measured" in n for n in said.notes)

@@ -70,11 +70,16 @@ class TraceAnswer:
         """The profile's times no longer add up to the step its trace measured (edited since the import): the
         speedups, ceilings and odds still rest on the trace as measured; the new total applies them to the
         table's baseline."""
-        return self.usable and abs(self.baseline - self.trace_total) > EDITED * max(self.trace_total, 1e-300)
+        return self.usable and times_edited(self.baseline, self.trace_total)
 
     @property
     def time_saved(self) -> float:
         return self.baseline - self.new_total
+
+
+def times_edited(table_total: float, trace_total: float) -> bool:
+    """Whether the table's baseline (``table_total``) is no longer the step its trace measured (same unit)."""
+    return abs(table_total - trace_total) > EDITED * max(trace_total, 1e-300)
 
 
 def _ratio(a: float, b: float) -> float:
