@@ -16,7 +16,7 @@ optimization scales its targets' events and the steps' critical paths are recomp
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -180,15 +180,33 @@ def point_classes(
     return np.asarray(inverse, dtype=np.int64).reshape(-1), classes
 
 
-def step_lengths(scheduler: Scheduler, point_class: np.ndarray, class_factor: FloatArray) -> FloatArray:
+def vectorised(scheduler: Scheduler) -> bool:
+    """Whether the scheduler runs many draws in one pass (else each draw is a pass of its own: minutes for
+    10,000 on a real trace)."""
+    return hasattr(scheduler, "run_many")
+
+
+class DrawsStoppedError(Exception):
+    """The draws were stopped: their answer is no longer wanted."""
+
+
+Stop = Callable[[], bool]
+
+
+def step_lengths(
+    scheduler: Scheduler, point_class: np.ndarray, class_factor: FloatArray, stop: Stop | None = None
+) -> FloatArray:
     """``(draws, steps)``: every step's length with each point's segment divided by its class's factor in each
-    draw (``inf``: free). One vectorised pass where the scheduler has it, else one pass per draw."""
-    many = getattr(scheduler, "run_many", None)
-    if many is not None:
+    draw (``inf``: free). One vectorised pass where the scheduler has it, else one pass per draw (``stop``
+    asked between them: :class:`DrawsStoppedError` once it says so)."""
+    if vectorised(scheduler):
+        many = scheduler.run_many  # type: ignore[attr-defined]
         return np.asarray(many(point_class, class_factor), dtype=np.float64)
     factors = np.atleast_2d(class_factor)
     out = np.empty((len(factors), scheduler.graph.steps))
     for d in range(len(factors)):
+        if stop is not None and stop():
+            raise DrawsStoppedError
         out[d] = scheduler.run(factors[d][point_class]).length
     return out
 
@@ -218,7 +236,9 @@ def _time_ratios(profile: Profile, draws: Draws) -> tuple[np.ndarray, FloatArray
     return classes, ratios
 
 
-def dependency_draws(profile: Profile, planner: TracePlanner, draws: Draws) -> tuple[FloatArray, FloatArray]:
+def dependency_draws(
+    profile: Profile, planner: TracePlanner, draws: Draws, stop: Stop | None = None
+) -> tuple[FloatArray, FloatArray]:
     """Per draw, the step's mean length (ms) with each enabled optimization at its drawn k (1 where it failed),
     and without them (the baseline of that draw): each component's events scaled by its drawn time over its
     measured time (components whose time has a range; components drawn together as one sum share that sum's
@@ -238,7 +258,7 @@ def dependency_draws(profile: Profile, planner: TracePlanner, draws: Draws) -> t
     varied = bool(np.any(ratios != 1.0))
     if varied:  # the draws' own baselines, in the same pass
         factors = np.vstack([factors, class_factors(classes, np.ones_like(ks), ratios)])
-    lengths = step_lengths(planner.pt.scheduler, point_class, factors).mean(axis=1) * MS_PER_US
+    lengths = step_lengths(planner.pt.scheduler, point_class, factors, stop).mean(axis=1) * MS_PER_US
     with_plan = np.asarray(lengths[: draws.count], dtype=np.float64)
     if varied:
         return with_plan, np.asarray(lengths[draws.count :], dtype=np.float64)
@@ -250,7 +270,11 @@ def _plan_length(planner: TracePlanner, plan: PlanKey) -> float:
 
 
 def trace_uncertainty(
-    profile: Profile, analysis: Analysis, figures: UncertaintyFigures, planner: TracePlanner
+    profile: Profile,
+    analysis: Analysis,
+    figures: UncertaintyFigures,
+    planner: TracePlanner,
+    stop: Stop | None = None,
 ) -> UncertaintyFigures:
     """``figures`` (the plan under uncertainty on the sums) with the plan's figures through the dependency model:
     the spread and the odds from the same draws, the bounds (every enabled optimization at its low or high k)
@@ -260,7 +284,7 @@ def trace_uncertainty(
     engineer-day) stays the sum's."""
     base = analysis.baseline_total
     before = planner.baseline.length
-    lengths, baselines = dependency_draws(profile, planner, figures.common)
+    lengths, baselines = dependency_draws(profile, planner, figures.common, stop)
     with np.errstate(divide="ignore"):
         speedups = np.where(lengths > 0, baselines / lengths, np.inf)
         totals = base * lengths / before if before > 0 else np.full_like(lengths, base)
