@@ -180,3 +180,24 @@ def test_whatif_of_a_profile_without_a_trace_is_refused(tmp_path, capsys):
     save_profile(_profile(Optimization("gemm", ("gemm kernels",), 2.0)), tmp_path / "plain.xlsx")
     assert main(["whatif", str(tmp_path / "plain.xlsx")]) == 2
     assert "names no trace" in capsys.readouterr().err
+
+
+def test_the_summary_sheet_leads_with_the_dependency_answer_and_keeps_the_sums(workbook, tmp_path):
+    from python_calamine import CalamineWorkbook
+
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.files.traces.linked import linked_answer
+
+    profile = load_profile(workbook / "p.xlsx").profile
+    analysis = analyse(profile)
+    answer, _ = linked_answer(profile, analysis, workbook)
+    assert answer is not None and answer.usable
+    out = tmp_path / "out.xlsx"
+    save_profile(profile, out, analysis, trace=answer)
+    rows = CalamineWorkbook.from_path(str(out)).get_sheet_by_name("Summary").to_python()
+    speedups = [r[1] for r in rows if r and r[0] == "End-to-end speedup"]
+    assert speedups[0] == pytest.approx(answer.speedup)  # the first: the answer's
+    cells = [str(c) for r in rows for c in r]
+    assert any("faster with the trace's dependencies" in c for c in cells)
+    assert any(c.startswith("The sum of the components' times promises") for c in cells)
+    assert len(speedups) == 2 and speedups[-1] == pytest.approx(analysis.combined.overall_speedup)  # the sum's, beside
