@@ -200,7 +200,7 @@ def step_lengths(
     draw (``inf``: free). One vectorised pass where the scheduler has it, else one pass per draw (``stop``
     asked between them: :class:`DrawsStoppedError` once it says so)."""
     if vectorised(scheduler):
-        many = scheduler.run_many  # type: ignore[attr-defined]
+        many: Callable[[np.ndarray, FloatArray], FloatArray] = getattr(scheduler, "run_many")  # noqa: B009
         return np.asarray(many(point_class, class_factor), dtype=np.float64)
     factors = np.atleast_2d(class_factor)
     out = np.empty((len(factors), scheduler.graph.steps))
