@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..model.values import ParseError
 from .common import EXIT_OK, BadInputError, analyse_loaded, print_warnings, write_json
+
+if TYPE_CHECKING:
+    from ..model.analysis import Analysis
+    from ..model.decision import Decision
+    from ..model.profile import Profile
+    from ..model.traces.plan_answer import TraceAnswer
 
 NAME = "report"
 
@@ -86,12 +93,17 @@ def run(args: argparse.Namespace) -> int:
     from ..model.decision import decide
 
     decision = decide(profile, analysis, args.seed)
+    answer, decision = _traced(args.profile, profile, analysis, decision)
     if args.json:
         from ..model.collector import collector_paused
         from .json_rows import component_structs
 
         with collector_paused():  # an entry per component, and no cycles among them to look for
             data = to_json_dict(profile, analysis, loaded.warnings, component_rows=component_structs)
+            if answer is not None:
+                from ..model.report import with_trace_answer
+
+                data = with_trace_answer(data, answer, profile.settings.trace_source)
             if decision is not None:
                 from ..model.uncertainty_json import plans_json, uncertainty_json
 
@@ -114,5 +126,25 @@ def run(args: argparse.Namespace) -> int:
                 said.plan.text if decision.search is not None else None,
                 said.likelier,
             )
-        print(report_text(profile, analysis, uncertainty=lines))
+        print(report_text(profile, analysis, uncertainty=lines, trace=answer))
     return EXIT_OK
+
+
+def _traced(
+    path: str, profile: Profile, analysis: Analysis, decision: Decision | None
+) -> tuple[TraceAnswer | None, Decision | None]:
+    """A profile that names its trace: the answer with the trace's dependencies, and the plan under uncertainty
+    run through them (the trace as the profile's folder finds it); otherwise (None, ``decision``)."""
+    if not profile.settings.trace_source:
+        return None, decision
+    from pathlib import Path
+
+    from ..files.traces.linked import linked_answer
+
+    answer, planner = linked_answer(profile, analysis, Path(path).resolve().parent)
+    usable = answer is not None and answer.usable
+    if usable and planner is not None and decision is not None and decision.figures is not None:
+        from ..model.traces.plan_answer import trace_uncertainty
+
+        decision = replace(decision, figures=trace_uncertainty(profile, analysis, decision.figures, planner))
+    return answer, decision

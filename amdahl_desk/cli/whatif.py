@@ -27,11 +27,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "the steps. See docs/whatif.md."
         ),
     )
-    p.add_argument("trace", metavar="TRACE", help="a PyTorch trace (.json, .json.gz) or a folder of them, one per rank")
+    p.add_argument(
+        "trace",
+        metavar="TRACE",
+        help="a PyTorch trace (.json, .json.gz) or a folder of them, one per rank; or a profile (.xlsx, .csv) that "
+        "carries its trace: its enabled plan with the trace's dependencies, as report gives it",
+    )
     p.add_argument(
         "--speedup",
         action="append",
-        required=True,
         metavar="PATTERN=K",
         help='events to make K× faster, e.g. "gemm=2", "re:^nccl=1.5" (repeat for several)',
     )
@@ -43,6 +47,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
+    from .whatif_profile import is_profile, run_profile
+
+    if is_profile(args.trace):
+        return run_profile(args)
+    if not args.speedup:
+        from .common import BadInputError
+
+        raise BadInputError("--speedup PATTERN=K: give at least one (the events of the trace to make K× faster)")
     from ..files.traces.graph_source import load_rank_graph
     from ..model.traces.patterns import parse_pattern_speedup
     from ..model.traces.whatif import prepare, what_if

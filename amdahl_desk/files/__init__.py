@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..model.analysis import Analysis
     from ..model.profile import Profile
     from ..model.traces import ImportOptions
+    from ..model.traces.plan_answer import TraceAnswer
     from .atomic import atomic_write
     from .csv_table import read_csv, write_csv
     from .measurements import (
@@ -105,25 +106,34 @@ def _load_profile(path: Path, meanwhile: Sequence[str]) -> Loaded:
     return read_workbook(path, parsed)
 
 
-def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
+def write_workbook(
+    profile: Profile, path: str | Path, analysis: Analysis | None = None, trace: TraceAnswer | None = None
+) -> None:
     """Write ``profile`` as a workbook (xlsxwriter is loaded on first use)."""
     from .workbook_writer import write_workbook as write
 
-    write(profile, path, analysis)
+    write(profile, path, analysis, trace)
 
 
-def save_profile(profile: Profile, path: str | Path, analysis: Analysis | None = None, csv: bool | None = None) -> None:
+def save_profile(
+    profile: Profile,
+    path: str | Path,
+    analysis: Analysis | None = None,
+    csv: bool | None = None,
+    trace: TraceAnswer | None = None,
+) -> None:
     """Write ``profile`` to ``path``: CSV for .csv (or ``csv=True``), a workbook otherwise.
 
     A workbook holds everything the profile does (objectives, load and cost settings, measured runs);
-    a CSV holds the components table only (with its Objectives column when used).
+    a CSV holds the components table only (with its Objectives column when used). ``trace``: the answer with
+    the profile's trace's dependencies, which the Summary sheet then leads with.
     """
     if csv if csv is not None else Path(path).suffix.lower() == ".csv":
         from .csv_table import write_csv
 
         write_csv(profile, path)
     else:
-        write_workbook(profile, path, analysis)
+        write_workbook(profile, path, analysis, trace)
 
 
 __all__ = [

@@ -16,6 +16,7 @@ from ..model.analysis import Analysis
 from ..model.fit import fit_measurements
 from ..model.outcomes import profile_outcomes
 from ..model.profile import Profile, Scaling
+from ..present.plan_answer import answer_headline, answer_target, edited_note, sum_beside, unusable_note
 from ..present.report import headline, target_sentence
 from ..present.sections import PERCENT, SPEEDUP, Row, Section, sections
 from .estimate_columns import decision_rows
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from xlsxwriter.format import Format
     from xlsxwriter.worksheet import Worksheet
 
+    from ..model.traces.plan_answer import TraceAnswer
     from .xlsx_book import Book
 
 COMPONENTS, OPTIMIZATIONS, SUMMARY = "Components", "Optimizations", "Summary"
@@ -68,8 +70,10 @@ class _Rows:
         self.row += 1
 
 
-def write_summary(out: Book, profile: Profile, a: Analysis) -> None:
-    """The analysis as numbers and sentences, plus native charts built on the workbook's own cells."""
+def write_summary(out: Book, profile: Profile, a: Analysis, trace: TraceAnswer | None = None) -> None:
+    """The analysis as numbers and sentences, plus native charts built on the workbook's own cells. ``trace``:
+    the answer with the profile's trace's dependencies — it leads (values as written), the sum's live figures
+    stay beside it, labelled as the sum's."""
     ws = out.book.add_worksheet(SUMMARY)
     for col, width in enumerate(WIDTHS):
         ws.set_column(col, col, width)
@@ -87,6 +91,21 @@ def write_summary(out: Book, profile: Profile, a: Analysis) -> None:
     if profile.settings.boundary:
         rows.line("Boundary", profile.settings.boundary)
     rows.skip()
+    traced = trace is not None and trace.usable
+    if trace is not None and traced:
+        rows.line(("With the trace's dependencies (the answer; values as written)", out.bold))
+        for label, value, fmt in [
+            ("End-to-end speedup", trace.speedup, out.speedup),
+            (f"New total ({unit})", trace.new_total, out.time),
+            (f"Time saved ({unit})", trace.time_saved, out.time),
+            ("Ceiling on the critical path", trace.ceiling, out.speedup),
+        ]:
+            _figure(out, ws, rows.row, 1, None, value, fmt)
+            rows.line((label, out.bold))
+        rows.skip()
+        rows.line(("What the sum of the components' times promises (follows edits)", out.bold))
+    elif trace is not None:
+        rows.sentence(unusable_note(profile.settings.trace_source, trace.problem))
     c = a.combined
     base = f"$B${rows.row + 1}"
     new = f"$B${rows.row + 2}"
@@ -102,8 +121,17 @@ def write_summary(out: Book, profile: Profile, a: Analysis) -> None:
         _figure(out, ws, rows.row, 1, formula, value, fmt)
         rows.line((label, out.bold))
     rows.skip()
-    rows.sentence(headline(profile, a), bold=True)
-    sentence = target_sentence(profile, a)
+    if trace is not None and traced:
+        rows.sentence(answer_headline(profile, a, trace), bold=True)
+        beside = sum_beside(profile, trace)
+        if beside:
+            rows.sentence(beside)
+        if trace.edited:
+            rows.sentence(edited_note(profile, trace))
+        sentence = answer_target(profile, a, trace)
+    else:
+        rows.sentence(headline(profile, a), bold=True)
+        sentence = target_sentence(profile, a)
     if sentence:
         rows.sentence(sentence)
     for label, odds, text in decision_rows(profile, a):  # the odds of the target and the cheapest plan

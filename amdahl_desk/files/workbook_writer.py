@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from xlsxwriter.exceptions import XlsxFileError
 from xlsxwriter.format import Format
@@ -35,6 +36,9 @@ from .print_layout import print_sheet
 from .summary_sheet import bar_chart_height, write_summary
 from .xlsx_book import Book, Sink, printable
 
+if TYPE_CHECKING:
+    from ..model.traces.plan_answer import TraceAnswer
+
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
 MAX_FORMULA = 8_000  # a New time formula longer than this keeps its k as a number (Excel allows 8,192)
 
@@ -46,7 +50,9 @@ def _text(ws: Worksheet, row: int, col: int, value: str, fmt: Format | None = No
         ws.write_string(row, col, printable(value), fmt)
 
 
-def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None = None) -> None:
+def write_workbook(
+    profile: Profile, path: str | Path, analysis: Analysis | None = None, trace: TraceAnswer | None = None
+) -> None:
     """Write ``profile`` as a workbook with live formulas (and their values), a Summary sheet and charts.
 
     Writes to ``path`` directly; callers wanting an atomic save write to a temporary file and move it.
@@ -70,7 +76,7 @@ def write_workbook(profile: Profile, path: str | Path, analysis: Analysis | None
             write_objectives_sheet(out.book, profile, out.header, printable)
             write_measurements_sheet(out.book, profile.measurements, out.header, printable)
             if analysis is not None:
-                write_summary(out, profile, analysis)
+                write_summary(out, profile, analysis, trace)
             out.book.close()
         except XlsxFileError as exc:  # FileCreateError holds the OSError (ENOSPC, EIO) that stopped it
             cause = exc.args[0] if exc.args and isinstance(exc.args[0], OSError) else None

@@ -159,6 +159,11 @@ def _classes(profile: Profile, pairs: PlanPairs) -> tuple[NDArray[np.int64], lis
     return inverse, [tuple(found) for found in members]
 
 
+def component_classes(profile: Profile, pairs: PlanPairs) -> tuple[NDArray[np.int64], list[tuple[int, ...]]]:
+    """Each component's class of the draws (``Draws.class_times`` index), and each class's optimizations."""
+    return _classes(profile, pairs)
+
+
 @lru_cache(maxsize=512)
 def _reciprocal_column(
     seed: int, row: int, count: int, low: float, mode: float, high: float, confidence: float

@@ -5,13 +5,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .analysis import Analysis, ScalingFigures
 from .load_settings import SETTING_ROWS
 from .outcomes import Outcomes, profile_outcomes
 from .profile import Profile, Scaling
 from .report_outcomes import add_cost_to_points, cost_json, load_json, objectives_json
+
+if TYPE_CHECKING:  # the trace's model loads only for a profile that names a trace
+    from .traces.plan_answer import TraceAnswer
 
 
 def _num(value: float | None) -> float | None:
@@ -164,3 +167,48 @@ def outcomes_warnings(outcomes: Outcomes) -> list[str]:
     return [
         f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in outcomes.notes if n.table == "settings"
     ]
+
+
+def with_trace_answer(data: dict[str, Any], answer: TraceAnswer, source: str) -> dict[str, Any]:
+    """``data`` (:func:`to_json_dict`'s) with the traced profile's answer: ``combined``'s speedup, new total, time
+    saved and ceiling and each optimization's ``overall_speedup``, ``new_total``, ``time_saved`` and ``ceiling``
+    are the dependency-aware figures; ``sum_*`` beside them keep the sum's; ``dependencies`` says which trace,
+    whether it was used and why not. A trace that cannot be used leaves the sum's figures, visibly."""
+    c = data["combined"]
+    c["sum_speedup"], c["sum_new_total"], c["sum_ceiling"] = c["overall_speedup"], c["new_total"], c["ceiling"]
+    for entry, option in zip(data["optimizations"], answer.options, strict=True):
+        entry["sum_overall_speedup"], entry["sum_ceiling"] = entry["overall_speedup"], entry["ceiling"]
+        if answer.usable and option.speedup is not None:
+            s = option.speedup
+            new_total = answer.baseline / s if s > 0 else math.inf
+            entry["overall_speedup"] = _num(s)
+            entry["new_total"] = _num(new_total)
+            entry["time_saved"] = _num(answer.baseline - new_total)
+            entry["ceiling"] = _num(option.ceiling)
+    if answer.usable:
+        c["overall_speedup"] = _num(answer.speedup)
+        c["new_total"] = _num(answer.new_total)
+        c["time_saved"] = _num(answer.time_saved)
+        c["ceiling"] = _num(answer.ceiling)
+        target = data.get("target")
+        if target is not None:
+            target["sum_met_by_plan"] = target["met_by_plan"]
+            target["met_by_plan"] = answer.new_total <= target["time"] * (1 + 1e-12)
+    data["dependencies"] = {
+        "trace": source,
+        "used": answer.usable,
+        "problem": answer.problem or None,
+        "step_before_ms": answer.step_before if answer.usable else None,
+        "step_after_ms": answer.step_after if answer.usable else None,
+        "times_edited": answer.edited,
+    }
+    if not answer.usable:
+        data["warnings"].append(
+            f"Trace: {source}: {answer.problem}; the figures are the sum's, without the trace's dependencies"
+        )
+    elif answer.edited:
+        data["warnings"].append(
+            "Trace: the components' times no longer add up to the step the trace measured; the speedups, ceilings "
+            "and odds rest on the trace as measured, the new totals apply them to the table's baseline"
+        )
+    return data

@@ -13,7 +13,7 @@ from .colours import OTHER, ComponentColours
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
-from .trace_plan import trace_based
+from .trace_plan import edited_since_import, trace_based
 from .whatif import KIND_LABELS
 
 TOP = 8  # components named on the strip; the rest of the path's time in them is one segment
@@ -71,6 +71,8 @@ def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) 
         return _empty("the trace cannot be read" if why else "this profile names no trace (import a PyTorch trace)")
     if not figures.ready:
         return _empty("reading the trace…")
+    if inputs.analysis is None:  # the times cannot be analysed (all 0, say): no figure of the trace is current
+        return _empty("the profile's times cannot be analysed")
     answers = figures.current(inputs.profile)
     if answers is None:
         return _empty("computing the plan…")
@@ -127,7 +129,9 @@ def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) 
     if not brief:  # on a slide the components' colours are the breakdown's, explained beside it
         legend += [LegendEntry(s.colour, "bar", s.name) for s in comps if s.colour != NOWHERE]
     planned = bool(answers.key)
-    head = ("Critical path:", f"{n.time(before.length, unit)} → {n.time(after.length, unit)} per step")
+    head: tuple[str, ...] = ("Critical path:", f"{n.time(before.length, unit)} → {n.time(after.length, unit)} per step")
+    if edited_since_import(figures, inputs.analysis.baseline_total, inputs.profile.unit):
+        head = ("Critical path of the trace as measured (the table's times were edited since):", *head[1:])
     if brief:
         more: tuple[str, ...] = (f"({n.close_speedup(path.speedup)})",) if planned else ()
     elif planned:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
 from ..model.outcomes import Outcomes, profile_outcomes
@@ -12,6 +13,10 @@ from .cost import cost_sentence, step_sentence
 from .load import load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
 from .objectives import objective_cells
+from .plan_answer import answer_headline, answer_target, edited_note, option_phrase, sum_beside, unusable_note
+
+if TYPE_CHECKING:
+    from ..model.traces.plan_answer import TraceAnswer
 
 
 def outcomes_text(profile: Profile, outcomes: Outcomes, n: Numbers = POINT) -> list[str]:
@@ -123,11 +128,12 @@ def report_text(
     outcomes: Outcomes | None = None,
     n: Numbers = POINT,
     uncertainty: Sequence[str] = (),
+    trace: TraceAnswer | None = None,
 ) -> str:
     """The analysis as a design-review answer: boundary, share, speedup, new time, ceiling, what remains;
     then each objective, the loaded service and the cost when the profile has them. ``uncertainty``: the lines
     about the plan under uncertainty and the cheapest plan (:func:`~amdahl_desk.present.uncertainty.report_lines`),
-    after the target."""
+    after the target. ``trace``: a traced profile's answer — its figures lead, the sum's beside them."""
     if outcomes is None:
         outcomes = profile_outcomes(profile, analysis)
     unit = profile.unit
@@ -147,9 +153,20 @@ def report_text(
         + ("; …" if len(profile.components) > 5 else ".")
     )
     lines.append("")
+    traced = trace is not None and trace.usable
+    if trace is not None and not trace.usable:
+        lines.append(unusable_note(profile.settings.trace_source, trace.problem))
+        lines.append("")
     figs = analysis.optimizations
     for i, o in enumerate(profile.optimizations):
         state = "" if o.enabled else " (not enabled; alone it would give)"
+        if trace is not None and traced:
+            lines.append(
+                f"{'[x]' if o.enabled else '[ ]'} {o.name}{state}: {_names(o.targets)} is "
+                f"{n.percent(figs.fraction[i])} of the time; {n.speedup(o.speedup)} there gives "
+                f"{option_phrase(trace, i, float(figs.overall_speedup[i]), n)}."
+            )
+            continue
         lines.append(
             f"{'[x]' if o.enabled else '[ ]'} {o.name}{state}: {_names(o.targets)} is {n.percent(figs.fraction[i])} "
             f"of the time; {n.speedup(o.speedup)} there gives {n.speedup(figs.overall_speedup[i])} end to end, "
@@ -159,8 +176,17 @@ def report_text(
         )
     if profile.optimizations:
         lines.append("")
-    lines.append(headline(profile, analysis, n))
-    target = target_sentence(profile, analysis, n)
+    if trace is not None and traced:
+        lines.append(answer_headline(profile, analysis, trace, n))
+        beside = sum_beside(profile, trace, n)
+        if beside:
+            lines.append(beside)
+        if trace.edited:
+            lines.append(edited_note(profile, trace, n))
+        target = answer_target(profile, analysis, trace, n)
+    else:
+        lines.append(headline(profile, analysis, n))
+        target = target_sentence(profile, analysis, n)
     if target:
         lines.append(target)
     if uncertainty:

@@ -12,7 +12,7 @@ from .numbers import POINT, Numbers
 from .objectives import objective_caption
 from .report import headline, target_sentence
 from .tones import Sentence, Tone
-from .trace_plan import TraceFigures, dependency_line, trace_notes
+from .trace_plan import COMPUTING, TraceFigures, dependency_line, trace_based, trace_notes
 
 __all__ = ["Figure", "Sentence", "SummaryView", "Tone", "summary"]
 
@@ -100,6 +100,9 @@ def summary(
     caption, sentence = "end-to-end speedup", headline(profile, analysis, n)
     if objective is not None and not objective.is_end_to_end:
         caption, sentence = objective_caption(objective, profile, outcomes, n)
+    elif trace_based(trace) and c.enabled:
+        assert trace is not None
+        return _traced(profile, analysis, trace, (*(n.message(w) for w in (*analysis.warnings, *notes)), *paths), n)
     return SummaryView(
         Figure(n.speedup(c.overall_speedup), caption, SPEEDUP_TIP, speedup_tone(c.overall_speedup)),
         Figure(n.time(c.new_total, unit), f"new time (baseline {n.time(analysis.baseline_total, unit)})", NEW_TIME_TIP),
@@ -113,4 +116,67 @@ def summary(
         verdict(profile, analysis, n),
         (*(n.message(w) for w in (*analysis.warnings, *notes)), *paths),
         dependency_line(trace, profile, whole or analysis, n),
+    )
+
+
+TRACED_SPEEDUP_TIP = (
+    "S with the trace's dependencies: the step's critical path as measured ÷ with the enabled optimizations' "
+    "events k× faster (every step recomputed)"
+)
+TRACED_NEW_TIME_TIP = "the baseline ÷ S with the trace's dependencies"
+TRACED_CEILING_TIP = "the step's speedup with the enabled optimizations' events free, on the trace's critical path"
+
+
+def _traced(
+    profile: Profile, analysis: Analysis, trace: TraceFigures, notes: tuple[str, ...], n: Numbers
+) -> SummaryView:
+    """A profile that carries its trace: the figures with its dependencies, the sum beside them; while they are
+    being computed for the profile as it is now, "…" (never the figures of another plan)."""
+    from ..model.traces.plan_answer import plan_answer
+    from .plan_answer import answer_headline, answer_target, edited_note, sum_beside
+
+    unit = profile.unit
+    found = trace.current(profile)
+    if found is None or found.path is None:
+        line = dependency_line(trace, profile, analysis, n)
+        wait = "computing on the trace's critical path" if found is None else "the trace cannot say"
+        return SummaryView(
+            Figure(COMPUTING if found is None else "—", f"end-to-end speedup ({wait})", TRACED_SPEEDUP_TIP),
+            Figure(COMPUTING if found is None else "—", "new time", TRACED_NEW_TIME_TIP),
+            Figure(COMPUTING if found is None else "—", "saved per run", SAVED_TIP),
+            Figure(COMPUTING if found is None else "—", "ceiling", TRACED_CEILING_TIP),
+            headline(profile, analysis, n) if found is not None else line.text,
+            verdict(profile, analysis, n) if found is not None else Sentence(""),
+            notes,
+            line if found is not None else Sentence(""),
+        )
+    answer = plan_answer(profile, analysis, found)
+    target = answer_target(profile, analysis, answer, n)
+    if analysis.target is None or target is None:
+        said = verdict(profile, analysis, n)
+    elif answer.new_total <= analysis.target.time * (1 + 1e-12) or analysis.target.time >= answer.baseline:
+        said = Sentence(target, Tone.GOOD, "✔")
+    elif answer.ceiling > 0 and answer.baseline / answer.ceiling > analysis.target.time * (1 + 1e-12):
+        said = Sentence(target, Tone.BAD, "✘")
+    else:
+        said = Sentence(target, Tone.WARN, "◐")
+    extra = (edited_note(profile, answer, n),) if answer.edited else ()
+    return SummaryView(
+        Figure(
+            n.close_speedup(answer.speedup),
+            "end-to-end speedup, with the trace's dependencies",
+            TRACED_SPEEDUP_TIP,
+            speedup_tone(answer.speedup),
+        ),
+        Figure(
+            n.time(answer.new_total, unit),
+            f"new time (baseline {n.time(answer.baseline, unit)})",
+            TRACED_NEW_TIME_TIP,
+        ),
+        Figure(n.time(answer.time_saved, unit), "saved per run", SAVED_TIP),
+        Figure(n.close_speedup(answer.ceiling), "ceiling on the critical path", TRACED_CEILING_TIP),
+        answer_headline(profile, analysis, answer, n),
+        said,
+        (*notes, *extra),
+        Sentence(sum_beside(profile, answer, n), Tone.MUTED),
     )

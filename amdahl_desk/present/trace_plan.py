@@ -181,6 +181,24 @@ def option_tip(figures: TraceFigures | None, opt: Optimization, speedup: bool, n
     return f"{opt.name}'s targets' events at 0: the step is at most {limit} faster"
 
 
+def edited_since_import(figures: TraceFigures | None, total: float | None, unit: TimeUnit) -> bool:
+    """Whether the table's times (their sum ``total`` in ``unit``; None: they cannot be analysed) no longer are
+    what the trace measured: its path figures then describe the trace, not the table."""
+    if not trace_based(figures) or figures is None or figures.baseline is None:
+        return False
+    if total is None:
+        return True
+    from ..model.traces.plan_answer import times_edited
+
+    return times_edited(convert(total, unit, TimeUnit.MS), figures.baseline.length)
+
+
+EDITED_TIP = (
+    "The table's times were edited since the import (they no longer add up to the trace's step), so the trace's "
+    "critical path no longer describes them; import the trace again to measure anew"
+)
+
+
 # -- the components' cells -----------------------------------------------------------------------------
 COMPONENT_TIPS = (
     "Time on the critical path ({unit}, mean per step): the part of this component's events the step waits for; "
@@ -192,11 +210,25 @@ COMPONENT_TIPS = (
 )
 
 
+def on_path(figures: TraceFigures, name: str) -> float:
+    """A component's time (ms per step) on the step's critical path as measured: the one figure the components'
+    *On path* column and the critical-path chart's strip both show (each point counted for the first component
+    listed that holds it, so the strip adds up to the path)."""
+    if figures.baseline is None:
+        return 0.0
+    return {name_key(k): v for k, v in figures.baseline.components}.get(name_key(name), 0.0)
+
+
 def component_cells(
-    figures: TraceFigures | None, components: Sequence[Component], unit: TimeUnit, n: Numbers = POINT
+    figures: TraceFigures | None,
+    components: Sequence[Component],
+    unit: TimeUnit,
+    n: Numbers = POINT,
+    edited: bool = False,
 ) -> list[tuple[str, str, str]]:
-    """Per component: its time on the critical path, its slack (in ``unit``) and the k where the path moves."""
-    if not trace_based(figures):
+    """Per component: its time on the critical path, its slack (in ``unit``) and the k where the path moves;
+    "—" throughout when the table's times were ``edited`` since the import."""
+    if not trace_based(figures) or edited:
         return [(DASH, DASH, DASH)] * len(components)
     assert figures is not None
     found = figures.components
@@ -209,21 +241,30 @@ def component_cells(
         if p is None:
             out.append((DASH, DASH, DASH))
             continue
-        k = DASH if p.on_path <= 0 else NEVER if p.k_moves is None else n.speedup(p.k_moves)
-        out.append((n.number(convert(p.on_path, TimeUnit.MS, unit)), n.number(convert(p.slack, TimeUnit.MS, unit)), k))
+        on = on_path(figures, c.name)
+        slack = min(p.slack, on)
+        k = DASH if on <= 0 or p.on_path <= 0 else NEVER if p.k_moves is None else n.speedup(p.k_moves)
+        out.append((n.number(convert(on, TimeUnit.MS, unit)), n.number(convert(slack, TimeUnit.MS, unit)), k))
     return out
 
 
-def component_tip(figures: TraceFigures | None, component: Component, unit: TimeUnit, n: Numbers = POINT) -> str | None:
+def component_tip(
+    figures: TraceFigures | None, component: Component, unit: TimeUnit, n: Numbers = POINT, edited: bool = False
+) -> str | None:
     """A component's figures on the path in a sentence, or why it has none."""
-    if not trace_based(figures) or figures is None or figures.components is None:
+    if not trace_based(figures) or figures is None:
+        return None
+    if edited:
+        return EDITED_TIP
+    if figures.components is None:
         return None
     p = {name_key(k): v for k, v in figures.components.items()}.get(name_key(component.name))
     if p is None:
         return "The trace does not know which events this component stands for (added or renamed after the import)"
     t = n.time
-    on, slack, own = (convert(v, TimeUnit.MS, unit) for v in (p.on_path, p.slack, p.time))
-    if p.on_path <= 0:
+    on_ms = on_path(figures, component.name)
+    on, slack, own = (convert(v, TimeUnit.MS, unit) for v in (on_ms, min(p.slack, on_ms), p.time))
+    if on_ms <= 0 or p.on_path <= 0:
         return f"None of its events' {t(own, unit)} per step is on the critical path: speeding it up saves nothing"
     moves = (
         "even free, all of it comes off"

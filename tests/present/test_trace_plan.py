@@ -47,20 +47,31 @@ def traced():
     return profile, linked_figures(profile)
 
 
-def test_the_summary_says_the_plan_with_dependencies_beside_the_sum(traced):
+def test_the_summary_s_answer_is_the_plan_with_dependencies_and_the_sum_beside_it(traced):
     profile, figures = traced
     analysis = analyse(profile)
     view = summary(profile, analysis, trace=figures)
     path = figures.answers.path
+    base = analysis.baseline_total
+    assert view.speedup.value == f"{path.speedup:.3f}×" and view.speedup.tone is Tone.GOOD
+    assert view.new_time.value == f"{base / path.speedup:.3g} ms"
+    assert float(view.ceiling.value.rstrip("×")) == pytest.approx(path.ceiling, rel=2e-3)
+    assert f"{path.speedup:.3f}× faster with the trace's dependencies" in view.sentence
     line = view.dependencies
-    assert line.tone is Tone.GOOD
-    assert line.text.startswith(f"With the trace's dependencies: {path.speedup:.3f}× (78.8 ms → ")
-    assert f"the sum says {analysis.combined.overall_speedup:.3f}×" in line.text
+    c = analysis.combined
+    assert line.text.startswith(f"The sum of the components' times promises {c.overall_speedup:.3g}×")
     # backward's kernels (the ones launched while it runs) hold more of the GPU-bound path than its share
-    assert path.speedup > analysis.combined.overall_speedup
-    assert "more than the sum promises" in line.text and "Even free, the plan's targets give at most" in line.text
-    german = summary(profile, analysis, GERMAN, trace=figures).dependencies.text
-    assert f"{path.speedup:.3f}×".replace(".", ",") in german and "78,8 ms" in german
+    assert path.speedup > c.overall_speedup and "the dependencies give more" in line.text
+    german = summary(profile, analysis, GERMAN, trace=figures)
+    assert german.speedup.value == f"{path.speedup:.3f}×".replace(".", ",") and "78,8 ms" in german.sentence
+
+
+def test_while_the_plan_is_computed_the_summary_shows_no_figure(traced):
+    _profile, figures = traced
+    other = import_trace(expect.ONE_GPU).to_profile()
+    other.set_optimizations([Optimization("Faster backward", (BACKWARD,), 2.5)])
+    view = summary(other, analyse(other), trace=figures)
+    assert {f.value for f in view.figures} == {COMPUTING} and "computing" in view.sentence
 
 
 def test_a_figure_of_another_plan_is_never_said(traced):
@@ -125,3 +136,38 @@ def test_the_chart_s_bars_add_up_to_the_path(traced):
     assert sum(s.after for s in view.components) == pytest.approx(path.predicted.length, rel=1e-9)
     assert BACKWARD in [s.name for s in view.components]
     assert f"{path.speedup:.3f}×" in view.title.replace("\xa0", " ")
+
+
+def test_the_on_path_column_and_the_chart_give_each_component_one_time(traced):
+    """The column and the chart's strip read one figure; on the real trace's tied paths the slope just below
+    k = 1 (what came off first) is less than what the drawn path holds for backward — the figure is the path's."""
+    profile, figures = traced
+    view = critical_path(ChartInputs(profile, analyse(profile), trace=figures))
+    strip = {s.name: s.before_text for s in view.components}
+    cells = component_cells(figures, profile.components, profile.unit)
+    for c, cell in zip(profile.components, cells, strict=True):
+        if c.name in strip:
+            assert cell[0] == strip[c.name].removesuffix(" ms"), c.name
+    row = [c.name for c in profile.components].index(BACKWARD)
+    assert float(cells[row][0]) == pytest.approx(dict(figures.baseline.components)[BACKWARD], rel=5e-3)
+
+
+def test_times_edited_away_from_the_trace_leave_no_stale_path_figure(traced):
+    profile, figures = traced
+    zeros = profile.copy()
+    zeros.set_components([c._replace(time=0.0, time_low=None, time_high=None) for c in profile.components])
+    view = critical_path(ChartInputs(zeros, None, trace=figures))
+    title = view.title.replace("\xa0", " ")
+    assert not view.kinds and "cannot be analysed" in title and "→" not in title
+    edited = profile.copy()
+    edited.set_components([c._replace(time=c.time * 2, time_low=None, time_high=None) for c in profile.components])
+    analysis = analyse(edited)
+    from amdahl_desk.present.trace_plan import edited_since_import
+
+    assert edited_since_import(figures, analysis.baseline_total, edited.unit)
+    assert not edited_since_import(figures, analyse(profile).baseline_total, profile.unit)
+    assert component_cells(figures, edited.components, edited.unit, edited=True)[0] == (DASH, DASH, DASH)
+    chart = critical_path(ChartInputs(edited, analysis, trace=figures))
+    assert "as measured (the table's times were edited since)" in chart.title.replace("\xa0", " ")
+    said = summary(edited, analysis, trace=figures)
+    assert any("no longer add up to the step the trace measured" in n for n in said.notes)

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ...model.analysis import Analysis
 from ...model.profile import Profile, Settings
 from ...model.traces.errors import TraceError
+from ...model.traces.plan_answer import TraceAnswer
 from ...model.traces.plan_path import TracePlanner, answers, plan_of
 from ...present.trace_plan import TraceFigures
 from .source import Progress
@@ -95,3 +97,21 @@ def linked_figures(profile: Profile, base: Path | None = None) -> TraceFigures:
         components=planner.components(),
         answers=answers(planner, key, options),
     )
+
+
+def linked_answer(
+    profile: Profile, analysis: Analysis, base: Path | None = None
+) -> tuple[TraceAnswer | None, TracePlanner | None]:
+    """The profile's answer with its trace's dependencies and the planner that gave it; (None, None) when the
+    profile names no trace; the sum's answer (``usable`` false, ``problem`` saying why) when the trace cannot be
+    read or used."""
+    from ...model.traces.plan_answer import answer_profile, sum_answer
+
+    settings = profile.settings
+    if not settings.trace_source:
+        return None, None
+    try:
+        planner = open_linked(settings, base)
+    except TraceError as exc:
+        return sum_answer(profile, analysis, why(exc)), None
+    return answer_profile(profile, analysis, planner), planner

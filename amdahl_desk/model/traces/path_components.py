@@ -1,10 +1,12 @@
 """Groups of events on the critical path: their time on it, and how far they can shrink before it moves.
 
 A group is any set of segments of the steps' graph (a mask over its points): the events an imported
-component stands for, the events a pattern matches. With the group's durations divided by K, the mean
-step length is a convex, piecewise-linear function of u = 1/K; its slope just below u = 1 is the group's
-time on the critical path (where paths tie, that of the one that stays longest as the group shrinks).
-While the path stays where it is, every microsecond the group saves is saved; the
+component stands for, the events a pattern matches. Its time on the critical path is the part of its events on
+the step's path as measured (the path the critical-path chart draws: the window's *On path* column, the
+import's column and the chart give one figure). With the group's durations divided by K, the mean step length
+is a convex, piecewise-linear function of u = 1/K; its slope just below u = 1 is the group's time on the path
+that stays critical as it shrinks (where paths tie, the one with the least of it). While that path stays, every
+microsecond the group saves is saved; the
 **slack** is how much the group can shrink before the path moves elsewhere, at K = ``k_moves``
 (None: it never moves — even free, the group's whole time comes off). Each answer takes a few passes:
 tangents of the convex function are intersected until the breakpoint next to u = 1 is found.
@@ -62,13 +64,16 @@ def component_path(pt: PathTrace, name: str, mask: np.ndarray) -> ComponentPath:
     steps = max(g.steps, 1)
     time = float(g.weight[mask].sum()) / steps
     t1 = float(pt.baseline.length.mean())
+    # its time on the step's critical path as measured: the path the chart draws (one computation for both)
+    walk = float(pt.baseline.path_time(g, mask).mean()) * MS_PER_US
     # the group's time on the path that stays critical as it starts to shrink: where paths tie, the one with
-    # the least of it (the slope just below u = 1)
+    # the least of it (the slope just below u = 1); what comes off before the path moves is read from it
     _, s1 = _evaluate(pt, mask, 1.0 - _NUDGE) if mask.any() else (t1, 0.0)
     eps = 1e-9 * max(t1, 1.0) + 1e-9
     if s1 <= eps:
         t0, _ = _evaluate(pt, mask, 0.0)
-        return ComponentPath(name, time * MS_PER_US, 0.0, 0.0, None, t1 / t0 if t0 > 0 else None)
+        moves = 1.0 if walk > eps * MS_PER_US else None  # on a tied path: it moves as soon as the group shrinks
+        return ComponentPath(name, time * MS_PER_US, walk, 0.0, moves, t1 / t0 if t0 > 0 else None)
     t0, s0 = _evaluate(pt, mask, 0.0)
 
     def line1(u: float) -> float:
@@ -76,7 +81,7 @@ def component_path(pt: PathTrace, name: str, mask: np.ndarray) -> ComponentPath:
 
     ceiling = t1 / t0 if t0 > 0 else None
     if t0 <= line1(0.0) + eps:
-        return ComponentPath(name, time * MS_PER_US, s1 * MS_PER_US, s1 * MS_PER_US, None, ceiling)
+        return ComponentPath(name, time * MS_PER_US, walk, s1 * MS_PER_US, None, ceiling)
     u_lo, t_lo, s_lo = 0.0, t0, s0
     u_star = 1.0
     for _ in range(_MAX_PASSES):
@@ -92,9 +97,7 @@ def component_path(pt: PathTrace, name: str, mask: np.ndarray) -> ComponentPath:
         u_lo, t_lo, s_lo = u_x, t_x, s_x
         u_star = u_x
     slack = s1 * (1 - u_star)
-    return ComponentPath(
-        name, time * MS_PER_US, s1 * MS_PER_US, slack * MS_PER_US, 1 / u_star if u_star > 0 else None, ceiling
-    )
+    return ComponentPath(name, time * MS_PER_US, walk, slack * MS_PER_US, 1 / u_star if u_star > 0 else None, ceiling)
 
 
 def component_paths(pt: PathTrace, masks: Mapping[str, np.ndarray]) -> list[ComponentPath]:

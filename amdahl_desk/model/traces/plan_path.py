@@ -91,6 +91,11 @@ class TracePlanner:
         self._alone: dict[tuple[tuple[str, ...], float], OptionPath] = {}
 
     # -- which events ----------------------------------------------------------------
+    @property
+    def claim(self) -> np.ndarray:
+        """Per point of the graph: the index (in :attr:`names`) of the first component holding it, -1 none."""
+        return self._claim
+
     def unknown(self, targets: Sequence[str]) -> tuple[str, ...]:
         """The targets whose events the trace does not name (a component added or renamed after the import)."""
         return tuple(t for t in targets if name_key(t) not in self._by_key)

@@ -8,6 +8,11 @@ last one took under :data:`SYNC_SECONDS` (a small profile: no flicker, no wait);
 branch). Until the answer for the profile as it is now comes, :attr:`figures` and :attr:`search` are None and
 the views say they are being computed; the answer is announced as the document's ``changed({DECISION})``.
 Answers are kept by what they depend on, so undo and a tick back show theirs at once.
+
+For a profile that carries its trace the odds run through the trace's dependency model
+(:func:`~amdahl_desk.model.traces.plan_answer.trace_uncertainty`), on the trace's own background thread (the one
+its planner is asked on, lane ``odds``): until the trace is read, and then until that answer comes, the odds
+are being computed — never the sum's shown in their place.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from PySide6.QtCore import QObject
 
 from ...model.errors import ProfileError
 from ...model.profile import Profile
+from ...present.trace_plan import trace_based
 from .background import Background, Stale
 from .state import Aspect
 
@@ -35,10 +41,16 @@ if TYPE_CHECKING:  # the draws', the odds' and the search's modules load with th
 SYNC_SECONDS = 0.004  # a computation that took less than this last time runs inside the change itself
 KEPT = 16  # answers kept per kind: undo, redo and ticking back show theirs at once
 COMPUTING = "computing"  # what a chart is given while the odds of the plan it shows are on their way
-RELEVANT = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS})
+RELEVANT = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.TRACE})
 ANNOUNCED = frozenset({Aspect.DECISION})
 ODDS, PLAN = "odds", "plan"
 WHAT = {ODDS: "odds of the plan", PLAN: "cheapest plan"}
+
+
+def _vectorised(planner: Any) -> bool:
+    from ...model.traces.plan_answer import vectorised
+
+    return vectorised(planner.pt.scheduler)
 
 
 class _StoppedError(Exception):
@@ -127,7 +139,13 @@ class DecisionLink(QObject):
 
         draws_key = (self._components, tuple(replace(o, enabled=False) for o in profile.optimizations))
         enabled = tuple(o.enabled for o in profile.optimizations)
-        odds_key = (draws_key, enabled, settings.target_time) if uncertain else None
+        link = getattr(self.doc, "trace", None)
+        traced = link is not None and trace_based(link.figures)
+        planner = link.planner if traced and link is not None and link.figures.ready else None
+        if planner is not None and not _vectorised(planner):
+            traced, planner = False, None  # one pass per draw would hold the trace's thread for minutes
+        through = id(planner) if planner is not None else "waiting for the trace" if traced else None
+        odds_key = (draws_key, enabled, settings.target_time, through) if uncertain else None
         plan_key = (draws_key, settings.target_time, settings.plan_confidence) if planning else None
         self._keys = {ODDS: odds_key, PLAN: plan_key}
         snapshot: list[Profile] = []
@@ -143,7 +161,22 @@ class DecisionLink(QObject):
             def odds(p: Profile, stop: Callable[[], bool] | None = None) -> UncertaintyFigures:
                 return analyse_uncertainty(p, analysis, draws=self._draws_of(draws_key, p))
 
-            self._ask(ODDS, odds_key, odds, profile, copy)
+            if planner is not None and link is not None:
+
+                def traced_odds(p: Profile, stop: Callable[[], bool] | None = None) -> UncertaintyFigures:
+                    from ...model.traces.plan_answer import DrawsStoppedError, trace_uncertainty
+
+                    figures = odds(p, stop)
+                    if any(planner.unknown(o.targets) for o in p.optimizations if o.enabled):
+                        return figures  # the trace cannot say: the summary says so, the odds are the sum's
+                    try:
+                        return trace_uncertainty(p, analysis, figures, planner, stop)
+                    except DrawsStoppedError:
+                        raise _StoppedError from None
+
+                self._ask(ODDS, odds_key, traced_odds, profile, copy, link.work)
+            elif not traced:
+                self._ask(ODDS, odds_key, odds, profile, copy)
         if plan_key is not None and settings.target_time is not None:
             target, level = settings.target_time, settings.plan_confidence
 
@@ -155,7 +188,16 @@ class DecisionLink(QObject):
 
             self._ask(PLAN, plan_key, plan, profile, copy)
 
-    def _ask(self, lane: str, key: Any, job: Callable[..., Any], profile: Profile, copy: Callable[[], Profile]) -> None:
+    def _ask(
+        self,
+        lane: str,
+        key: Any,
+        job: Callable[..., Any],
+        profile: Profile,
+        copy: Callable[[], Profile],
+        on: Background | None = None,
+    ) -> None:
+        """Ask ``job`` for ``key``: at once when it is quick, else on the lane's thread (``on``: another's)."""
         self.errors.pop(lane, None)
         answers = self._answers[lane]
         if key in answers:
@@ -163,8 +205,9 @@ class DecisionLink(QObject):
             return
         if self._asked[lane] == key:
             return  # on its way
-        work = self._work.get(lane)
-        if self._costs[lane] < SYNC_SECONDS and (work is None or not work.busy) and self._lock.acquire(False):
+        work = self._work.get(lane) if on is None else on
+        quick = on is None and self._costs[lane] < SYNC_SECONDS
+        if quick and (work is None or not work.busy) and self._lock.acquire(False):
             try:
                 self._keep(lane, key, *self._timed(job, profile))
             except Exception as exc:  # noqa: BLE001 - said where the odds are shown; the window goes on

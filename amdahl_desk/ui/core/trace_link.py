@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 
-from ...present.trace_plan import NO_TRACE, TraceFigures
+from ...present.trace_plan import NO_TRACE, TraceFigures, trace_based
 from .background import Background
 from .state import Aspect
 
@@ -56,6 +56,20 @@ class TraceLink(QObject):
             return
         self.figures = figures
         self.doc.changed.emit(ANNOUNCED)
+
+    def answer(self) -> Any:
+        """The profile's answer with its trace's dependencies (a :class:`~amdahl_desk.model.traces.plan_answer.
+        TraceAnswer`) as the window knows it now; None without a usable trace or while the plan is computed."""
+        doc = self.doc
+        figures, analysis = self.figures, doc.analysis
+        if analysis is None or not trace_based(figures):
+            return None
+        found = figures.current(doc.profile)
+        if found is None:
+            return None
+        from ...model.traces.plan_answer import plan_answer
+
+        return plan_answer(doc.profile, analysis, found)
 
     def close(self) -> None:
         if self._work is not None:

@@ -333,7 +333,10 @@ class FileActions(QObject):
     def _write(self, path: Path, mark_clean: bool = True) -> bool:
         """Save through a temporary file beside the target: a failed save leaves the old file as it was."""
         as_csv = path.suffix.lower() == ".csv"
-        why = write_safely(path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv))
+        traced = None if as_csv else self.doc.trace.answer()
+        why = write_safely(
+            path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv, trace=traced)
+        )
         if why is not None:
             self.prompts.show_error("Cannot save", why)  # the document stays as it was: modified, unsaved
             return False

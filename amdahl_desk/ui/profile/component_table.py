@@ -15,7 +15,13 @@ from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.values import ParseError, parse_time
 from ...present.cells import COMPONENT_SHORT_TITLES, DASH, new_time_tip, share_cell, share_tip, time_cell
-from ...present.trace_plan import COMPONENT_TIPS, TraceFigures, component_cells, component_tip
+from ...present.trace_plan import (
+    COMPONENT_TIPS,
+    TraceFigures,
+    component_cells,
+    component_tip,
+    edited_since_import,
+)
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Aspect, Document
 from ..core.qt_util import locale_decimal
@@ -80,7 +86,7 @@ class ComponentTableModel(QAbstractTableModel):
         doc.profileReset.connect(self._reset)
         doc.subscribe(FIGURES, self._computed_changed)
         doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, TIME_HIGH))
-        self._paths: tuple[TraceFigures, object, dict[str, tuple[str, str, str]]] | None = None
+        self._paths: tuple[TraceFigures, object, bool, dict[str, tuple[str, str, str]]] | None = None
         doc.subscribe({Aspect.TRACE}, self._paths_changed)
 
     # -- reading -----------------------------------------------------------
@@ -164,7 +170,9 @@ class ComponentTableModel(QAbstractTableModel):
         if col == NOTES and comp.notes:
             return comp.notes
         if col in PATH_COLUMNS:
-            return component_tip(self.doc.trace.figures, comp, self.doc.unit)
+            figures, unit = self.doc.trace.figures, self.doc.unit
+            edited = edited_since_import(figures, None if a is None else a.baseline_total, unit)
+            return component_tip(figures, comp, unit, edited=edited)
         return None
 
     def _text(self, comp: Component, row: int, col: int, a: Analysis | None) -> str:
@@ -184,21 +192,24 @@ class ComponentTableModel(QAbstractTableModel):
         if col == OBJECTIVES:
             return objectives_text(comp.objectives)
         if col in PATH_COLUMNS:
-            return self._path_texts(comp)[col - ON_PATH]
+            return self._path_texts(comp, a)[col - ON_PATH]
         if col in RANGE_COLUMNS:
             bound = comp.time_low if col == TIME_LOW else comp.time_high
             return "" if bound is None else time_cell(bound)
         return comp.notes
 
-    def _path_texts(self, comp: Component) -> tuple[str, str, str]:
-        """A component's time on the trace's critical path, slack and k where the path moves (kept per figures)."""
+    def _path_texts(self, comp: Component, a: Analysis | None) -> tuple[str, str, str]:
+        """A component's time on the trace's critical path, slack and k where the path moves (kept per figures;
+        "—" once the table's times were edited away from what the trace measured)."""
         figures, unit = self.doc.trace.figures, self.doc.unit
-        if self._paths is None or self._paths[0] is not figures or self._paths[1] is not unit:
-            self._paths = (figures, unit, {})
-        texts = self._paths[2]
+        edited = edited_since_import(figures, None if a is None else a.baseline_total, unit)
+        kept = self._paths
+        if kept is None or kept[0] is not figures or kept[1] is not unit or kept[2] != edited:
+            kept = self._paths = (figures, unit, edited, {})
+        texts = kept[3]
         found = texts.get(comp.name)
         if found is None:
-            found = texts[comp.name] = component_cells(figures, [comp], unit)[0]
+            found = texts[comp.name] = component_cells(figures, [comp], unit, edited=edited)[0]
         return found
 
     def _paths_changed(self) -> None:
@@ -342,6 +353,11 @@ class ComponentTableModel(QAbstractTableModel):
         share, a tick or a k step the new times of its targets only); views repaint what shows of them."""
         analysis, before = self.doc.analysis, self._announced
         self._announced = analysis
+        edited = edited_since_import(
+            self.doc.trace.figures, None if analysis is None else analysis.baseline_total, self.doc.unit
+        )
+        if self._paths is not None and self._paths[2] != edited:  # the path columns turn to "—" or back
+            self._paths_changed()
         if analysis is None or before is None or len(before.times) != len(analysis.times):
             last = self.rowCount() - 1
             self.dataChanged.emit(self.index(0, SHARE), self.index(last, SHARE), _SHARE_ROLES)

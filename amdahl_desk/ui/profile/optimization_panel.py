@@ -52,7 +52,9 @@ from .optimization_table import (
     SPEEDUP,
     TARGETS,
     TARGETS_ROLE,
+    TRACE_CEILING,
     TRACE_FIGURES,
+    TRACE_SPEEDUP,
     K,
     OptimizationTableModel,
 )
@@ -215,6 +217,10 @@ class OptimizationPanel(QWidget):
         # The figures with the trace's dependencies: a column each for a trace-based profile only.
         for col in TRACE_FIGURES:
             self.view.setColumnHidden(col, True)
+        # For a trace-based profile the S and ceiling with the trace's dependencies are the answer: they come
+        # first, the sum's beside them.
+        header.moveSection(header.visualIndex(TRACE_SPEEDUP), header.visualIndex(SPEEDUP))
+        header.moveSection(header.visualIndex(TRACE_CEILING), header.visualIndex(TRACE_SPEEDUP) + 1)
         model.doc.changed.connect(self._show_trace_columns)
         self.fit_columns()
         # Once per change, after the table has its new values: a k step emits dataChanged more than once.
@@ -322,6 +328,8 @@ class OptimizationPanel(QWidget):
         if self.view.isColumnHidden(TRACE_FIGURES[0]) == shown:
             for col in TRACE_FIGURES:
                 self.view.setColumnHidden(col, not shown)
+            # the sum's S and ceiling are then what the sum promises: their headers say so
+            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, SPEEDUP, CEILING)
             self.fit_columns()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

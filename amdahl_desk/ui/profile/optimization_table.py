@@ -13,7 +13,7 @@ from ...model.errors import ProfileError
 from ...model.profile import Optimization
 from ...model.values import ParseError, parse_speedup
 from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
-from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_tip
+from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_tip, trace_based
 from ..core.document import Aspect, Document
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
@@ -88,6 +88,13 @@ class OptimizationTableModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         unit = self.doc.unit.label
+        traced = section in (SPEEDUP, CEILING) and trace_based(self.doc.trace.figures)
+        if traced and role in (Qt.ItemDataRole.DisplayRole, SHORT_TITLE_ROLE):
+            return (
+                ("S (sum)" if section == SPEEDUP else "Ceil. (sum)")
+                if role == SHORT_TITLE_ROLE
+                else ("S (sum)" if section == SPEEDUP else "Ceiling (sum)")
+            )
         if role == Qt.ItemDataRole.DisplayRole:
             return [
                 "Optimization",

@@ -1,0 +1,48 @@
+"""``amdahl-desk whatif PROFILE.xlsx``: a profile that carries its trace answers its enabled plan with the trace's
+dependencies — the same figures ``report`` gives (both read :func:`~amdahl_desk.files.traces.linked.linked_answer`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .common import EXIT_OK, BadInputError, analyse_loaded, print_warnings, write_json
+
+PROFILE_SUFFIXES = (".xlsx", ".csv")
+
+
+def is_profile(path: str) -> bool:
+    """Whether ``path`` names a profile (workbook or components table) rather than a trace."""
+    return Path(path).suffix.lower() in PROFILE_SUFFIXES
+
+
+def run_profile(args: argparse.Namespace) -> int:
+    from ..files import load_profile
+    from ..files.traces.linked import linked_answer
+    from ..model.report import to_json_dict, with_trace_answer
+
+    if args.speedup:
+        raise BadInputError(
+            f"{args.trace}: --speedup is for a trace; a profile's plan is its enabled optimizations "
+            "(tick them in the workbook, or give the trace itself)"
+        )
+    loaded = load_profile(args.trace)
+    profile = loaded.profile
+    print_warnings(args.trace, loaded.warnings)
+    if not profile.settings.trace_source:
+        raise BadInputError(
+            f"{args.trace}: the profile names no trace (its Settings' Trace row is empty): import a trace to get a "
+            "profile that carries it, or give the trace with --speedup PATTERN=K"
+        )
+    analysis = analyse_loaded(loaded, args.trace)
+    answer, _ = linked_answer(profile, analysis, Path(args.trace).resolve().parent)
+    assert answer is not None
+    if args.json:
+        full = with_trace_answer(to_json_dict(profile, analysis), answer, profile.settings.trace_source)
+        keep = ("unit", "baseline_total", "combined", "optimizations", "dependencies", "target", "warnings")
+        write_json({"profile": args.trace, **{k: full[k] for k in keep if k in full}})
+    else:
+        from ..present.plan_answer import profile_whatif_text
+
+        print(profile_whatif_text(profile, analysis, answer))
+    return EXIT_OK
