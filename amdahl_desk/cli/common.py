@@ -51,11 +51,24 @@ def load_argument(
     sheets are parsed (see :func:`amdahl_desk.files.load_profile`); ``trace_options``: how to import a
     trace (``compare --group-by``), the defaults when None. Raises :class:`ProfileError` naming the file.
     """
-    from ..files import is_trace, load_any, load_profile
+    from ..files import is_trace, load_profile
 
-    if is_trace(path):
-        return load_any(path, trace_options)
-    return load_profile(path, meanwhile=meanwhile)
+    if not is_trace(path):
+        return load_profile(path, meanwhile=meanwhile)
+    from ..files.tables import Loaded
+    from ..files.traces import load_trace
+    from ..files.traces.grouping_note import grouping_note
+    from ..model.errors import Problem
+    from ..model.traces import ImportOptions
+
+    options = trace_options or ImportOptions()
+    trace = load_trace(path)  # as files.load_any reads it, with the trace kept to try other groupings on
+    result = trace.summarise(options)
+    warnings = [Problem(str(w)) for w in result.warnings]  # they name the trace file already
+    hint = grouping_note(trace, result, options, then="amdahl-desk import TRACE --group-by {} --out PROFILE.xlsx")
+    if hint:
+        warnings.append(Problem(hint))
+    return Loaded(result.to_profile(), warnings, from_trace=True)
 
 
 class _Once(argparse._StoreAction):

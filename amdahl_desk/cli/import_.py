@@ -57,7 +57,8 @@ def options(args: argparse.Namespace) -> ImportOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..files.traces import import_trace
+    from ..files.traces import load_trace
+    from ..files.traces.grouping_note import grouping_note
 
     opts = options(args)
     if args.json:
@@ -66,9 +67,13 @@ def run(args: argparse.Namespace) -> int:
         opts = replace(opts, critical_path=True)  # the JSON gains the steps' critical path
     if args.out and Path(args.out).suffix.lower() not in (".xlsx", ".csv"):
         raise BadInputError(f"--out: {args.out} should end in .xlsx or .csv")
-    result = import_trace(args.traces, opts)
+    trace = load_trace(args.traces, dependencies=opts.critical_path)
+    result = trace.summarise(opts)
     _check_excluded(opts.exclude_steps, result)
     print_warnings(result.source, result.warnings)
+    hint = grouping_note(trace, result, opts)
+    if hint:
+        print_warnings(result.source, [hint])
     if args.out:
         from ..files import save_profile
 
@@ -78,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
     elif not args.out:
         print(text(result))
     else:
-        print(f"wrote {args.out}: {len(result.components)} components, {result.boundary}", file=sys.stderr)
+        n = len(result.components)
+        print(f"wrote {args.out}: {n} component{'s' * (n != 1)}, {result.boundary}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -17,8 +17,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from ...files.traces import LoadedTrace, Progress, load_trace
+from ...files.traces.grouping_note import grouping_note
 from ...model.errors import ProfileError
-from ...model.traces import Cancelled, ImportOptions
+from ...model.traces import Cancelled, ImportOptions, ImportResult
+from ..core.locale_text import locale_numbers
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY_S = 0.05  # at most 20 progress reports a second: enough for a bar, cheap for the event loop
@@ -36,6 +38,7 @@ class TraceWorker(QObject):
     summarised = Signal(int, object)  # request number, ImportResult
     enriched = Signal(int, object)  # request number, the same ImportResult with the critical path's figures
     refused = Signal(int, str)  # request number, why these options give no profile
+    suggested = Signal(int, str)  # request number, which grouping would explain the trace ("" when this one does)
 
     def __init__(self) -> None:
         super().__init__()
@@ -98,8 +101,21 @@ class TraceWorker(QObject):
             self.refused.emit(request, f"unexpected error: {exc}")
         else:
             self.summarised.emit(request, result)
+            self._suggest(request, options, result)
             if result.group_by == "annotation" and result.steps is not None and not options.total:
                 self._enrich.emit(request, options)  # after the requests queued meanwhile
+
+    def _suggest(self, request: int, options: ImportOptions, result: ImportResult) -> None:
+        """Which grouping would explain the trace, when the preview's explains almost nothing."""
+        if self.trace is None or request < self.latest:
+            return
+        try:
+            hint = grouping_note(self.trace, result, options, window=True, n=locale_numbers())
+        except Exception:  # noqa: BLE001 - a hint left out; the preview stands
+            log.exception("unexpected error while trying other groupings")
+            return
+        if hint and request >= self.latest:
+            self.suggested.emit(request, hint[0].upper() + hint[1:])
 
     _enrich = Signal(int, object)
 
