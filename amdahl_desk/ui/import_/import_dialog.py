@@ -397,7 +397,13 @@ class ImportDialog(QDialog):
         self._show_devices(result)
         self.gpu_box.setVisible(result.gpu is not None)
         self.gpu_view.set_split(result.gpu, unit, per_step=not self.options.total and result.steps is not None)
-        items = "".join(f"<li>{html.escape(w, quote=False)}</li>" for w in result.warnings_for_window)
+        notes = list(result.warnings_for_window)
+        if self.trace is not None and self.trace.format == PYTORCH and not self.session.worker.has_dependencies:
+            notes.append(
+                "The preview leaves out each component's time on the critical path: a trace this large is read "
+                "from its events alone, to keep the window's memory in bounds (amdahl-desk import --json gives it)"
+            )
+        items = "".join(f"<li>{html.escape(w, quote=False)}</li>" for w in notes)
         warnings = f"<ul style='margin-left: -20px'>{items}</ul>" if items else "<p>No warnings.</p>"
         self.notes.setHtml(f"<p><b>Boundary:</b> {html.escape(result.boundary, quote=False)}</p>{warnings}")
 
@@ -447,7 +453,9 @@ class ImportDialog(QDialog):
             return  # finished already (a cancelled read reports back after Cancel closed the dialog)
         self._finished = True
         self.debounce.stop()
-        self.session.close()
+        trace, self.trace = self.trace, None  # the trace goes with the dialog; the chosen result stays for the import
+        del trace
+        self.session.close()  # and the worker's, its memory given back
         super().done(code)
 
 
