@@ -24,6 +24,7 @@ from ...files.traces import LoadedTrace, Progress, load_trace
 from ...files.traces.grouping_note import grouping_note
 from ...model.errors import ProfileError
 from ...model.traces import Cancelled, ImportOptions, ImportResult
+from ...present.numbers import POINT
 from ..core.locale_text import locale_numbers
 
 log = logging.getLogger(__name__)
@@ -67,9 +68,10 @@ class TraceWorker(QObject):
                 return False
             held = resident_bytes()
             if held is not None and held > self.memory_limit:
+                n = POINT
                 self.too_large = (
-                    f"reading it took the window past {held / 1e9:.1f} GB of memory at {done / 1e6:,.0f} MB of "
-                    f"{total / 1e6:,.0f} MB, so the read was stopped"
+                    f"reading it took the window past {n.number(held / 1e9, 2)} GB of memory at "
+                    f"{n.number(done / 1e6)} MB of {n.number(total / 1e6)} MB, so the read was stopped"
                 )
                 return False
             now = time.monotonic()
@@ -182,7 +184,7 @@ def _size(paths: Sequence[Path]) -> int:
 def too_large_message(paths: Sequence[Path], size: int, why: str) -> str:
     names = _names(paths)
     return (
-        f"{names} ({size / 1e6:,.0f} MB) is too large for the window's import: {why}. Make the profile with "
+        f"{names} ({POINT.number(size / 1e6)} MB) is too large for the window's import: {why}. Make the profile with "
         f"the command line, which streams it in a fraction of that (amdahl-desk import {names} --out "
         "profile.xlsx), and open profile.xlsx."
     )
