@@ -65,6 +65,9 @@ setup() {  # $1: pip extras, e.g. "[test]" or ""
       "$VENV/bin/python" -m pip install -q -e ".$1"
     touch "$stamp"
   fi
+  # Bytecode for the whole package now, so that a start where Python cannot write it (a read-only checkout,
+  # PYTHONDONTWRITEBYTECODE) does not compile every module it imports; quick when it is up to date.
+  "$VENV/bin/python" -m compileall -q amdahl_desk >/dev/null 2>&1 || true
 }
 
 # What PyInstaller needs to bundle the app (the bundle test; packaging/pyinstaller/build.sh does the same):

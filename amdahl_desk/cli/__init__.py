@@ -18,7 +18,7 @@ from types import ModuleType
 
 from .. import __version__
 from ..model.errors import ProfileError
-from .common import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, BadInputError
+from .common import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, BadInputError, refuse_repeats
 
 # name → module (relative to this package)
 SUBCOMMANDS: dict[str, str] = {
@@ -30,6 +30,9 @@ SUBCOMMANDS: dict[str, str] = {
     "compare": ".compare",
     "whatif": ".whatif",
 }
+
+# The subcommands whose single-valued options refuse a second value instead of keeping the last.
+ONCE = ("report", "scale", "export", "import", "fit", "compare")
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "SUBCOMMANDS", "BadInputError", "entry", "main"]
 
@@ -55,6 +58,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(SUBCOMMANDS) + "}")
     for name in [only] if only else SUBCOMMANDS:
         _module(name).register(sub)
+        if name in ONCE:
+            refuse_repeats(sub.choices[name])
     return parser
 
 

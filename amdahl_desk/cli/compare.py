@@ -13,7 +13,7 @@ from ..model.profile import Profile
 from ..model.traces import GROUPINGS
 from ..model.units import format_speedup, format_time
 from ..present.comparison import plan_verdict
-from .common import EXIT_OK, BadInputError, print_warnings, write_json
+from .common import EXIT_OK, BadInputError, load_argument, print_warnings, write_json
 
 if TYPE_CHECKING:
     from ..model.traces.trace_comparison import DependencyCheck
@@ -70,12 +70,11 @@ def load_side(path: str, role: str, args: argparse.Namespace) -> Profile:
     A trace is imported with ``--group-by`` and ``--total`` (the defaults of ``amdahl-desk import``), the
     same for both sides, so their components line up.
     """
-    from ..files import load_any
     from ..model.traces import ImportOptions
 
     options = ImportOptions(group_by=args.group_by, total=args.total)
     try:
-        loaded = load_any(path, options)
+        loaded = load_argument(path, trace_options=options)
     except ProfileError as exc:
         what = "trace" if is_trace(path) else "profile"
         raise BadInputError(f"the {role.lower()} {what} cannot be read:\n{exc}") from None

@@ -13,7 +13,7 @@ from ..model.analysis import analyse
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.values import parse_size
-from .common import EXIT_OK, BadInputError, print_warnings
+from .common import EXIT_OK, BadInputError, load_argument, print_warnings
 
 NAME = "export"
 # The chart keys, kept here so that --help needs no Qt; a test checks them against the chart registry.
@@ -59,11 +59,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..files import load_profile, save_profile
+    from ..files import save_profile
     from ..files.atomic import atomic_write
 
     source = Path(args.profile)
-    loaded = load_profile(source)
+    loaded = load_argument(source)
     print_warnings(args.profile, loaded.warnings)
     out = Path(args.out)
     try:

@@ -29,7 +29,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--top", type=int, default=15, metavar="N", help="keep the N largest rows, the rest as Other (15)")
     p.add_argument("--rank", type=int, metavar="R", help="build the profile from rank R (default: the slowest)")
     p.add_argument("--device", type=int, metavar="D", help="the GPU whose timeline --group-by gpu uses")
-    p.add_argument("--exclude-steps", metavar="NAMES", help='steps to leave out, e.g. "ProfilerStep#1,ProfilerStep#2"')
+    p.add_argument(
+        "--exclude-steps",
+        action="append",
+        default=[],
+        metavar="NAMES",
+        help='steps to leave out, e.g. "ProfilerStep#1,ProfilerStep#2" (repeat for more: all named are left out)',
+    )
     p.add_argument("--exclude-flagged", action="store_true", help="leave out steps far from the median step time")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--out", metavar="PROFILE", help="write the profile to PROFILE (.xlsx or .csv)")
@@ -38,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def options(args: argparse.Namespace) -> ImportOptions:
     if args.top is not None and args.top < 1:
         raise BadInputError("--top: expected a whole number of 1 or more")
-    excluded = frozenset(s.strip() for s in (args.exclude_steps or "").split(",") if s.strip())
+    excluded = frozenset(s.strip() for names in args.exclude_steps for s in names.split(",") if s.strip())
     return ImportOptions(
         group_by=args.group_by,
         total=args.total,
@@ -51,7 +57,8 @@ def options(args: argparse.Namespace) -> ImportOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..files.traces import import_trace
+    from ..files.traces import load_trace
+    from ..files.traces.grouping_note import grouping_note
 
     opts = options(args)
     if args.json:
@@ -60,8 +67,13 @@ def run(args: argparse.Namespace) -> int:
         opts = replace(opts, critical_path=True)  # the JSON gains the steps' critical path
     if args.out and Path(args.out).suffix.lower() not in (".xlsx", ".csv"):
         raise BadInputError(f"--out: {args.out} should end in .xlsx or .csv")
-    result = import_trace(args.traces, opts)
+    trace = load_trace(args.traces, dependencies=opts.critical_path)
+    result = trace.summarise(opts)
+    _check_excluded(opts.exclude_steps, result)
     print_warnings(result.source, result.warnings)
+    hint = grouping_note(trace, result, opts)
+    if hint:
+        print_warnings(result.source, [hint])
     if args.out:
         from ..files import save_profile
 
@@ -71,8 +83,20 @@ def run(args: argparse.Namespace) -> int:
     elif not args.out:
         print(text(result))
     else:
-        print(f"wrote {args.out}: {len(result.components)} components, {result.boundary}", file=sys.stderr)
+        n = len(result.components)
+        print(f"wrote {args.out}: {n} component{'s' * (n != 1)}, {result.boundary}", file=sys.stderr)
     return EXIT_OK
+
+
+def _check_excluded(excluded: frozenset[str], result: ImportResult) -> None:
+    """Refuse ``--exclude-steps`` names the trace has no step of: leaving out nothing would go unnoticed."""
+    steps = [s.name for s in result.steps or ()]
+    unknown = sorted(excluded - set(steps))
+    if not unknown:
+        return
+    named = ", ".join(f'"{n}"' for n in unknown)
+    has = ", ".join(steps[:8]) + (f" and {len(steps) - 8} more" if len(steps) > 8 else "") if steps else "no steps"
+    raise BadInputError(f"--exclude-steps: {result.source} has no step {named}; its steps: {has}")
 
 
 def text(result: ImportResult) -> str:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..model.values import ParseError
-from .common import EXIT_OK, BadInputError, analyse_loaded, print_warnings, write_json
+from .common import EXIT_OK, BadInputError, analyse_loaded, load_argument, print_warnings, write_json
 
 if TYPE_CHECKING:
     from ..model.analysis import Analysis
@@ -63,11 +63,9 @@ def _seed(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..files import load_profile
-
     # What comes after the reading loads while a workbook's sheets are parsed.
     words = f"{__package__}.json_rows" if args.json else "amdahl_desk.present.report"
-    loaded = load_profile(args.profile, meanwhile=("amdahl_desk.model.values", words))
+    loaded = load_argument(args.profile, meanwhile=("amdahl_desk.model.values", words))
     from ..model.report import to_json_dict
     from ..model.values import parse_target_time
 

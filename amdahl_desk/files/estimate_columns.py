@@ -139,6 +139,7 @@ def write_estimate_columns(
         ws.set_column(col, col, 14)
         ws.write_string(0, col, ESTIMATE_HEADERS[fld], header)
         fmt = formats["share"] if fld == "confidence" else formats["k"] if fld.startswith("speedup") else None
+        fmt = formats.get("effort") if fld == "effort" else fmt
         for row, value in enumerate(values, start=1):
             if value is not None:
                 ws.write_number(row, col, value, fmt)
@@ -146,9 +147,9 @@ def write_estimate_columns(
     return col - 1
 
 
-def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Format) -> int:
-    """Components' Time low and Time high (in the profile's unit) from column ``first`` on, when some has one;
-    the last column written (``first`` − 1: none)."""
+def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Format, time: Format | None = None) -> int:
+    """Components' Time low and Time high (in the profile's unit, in the ``time`` format of the Time column) from
+    column ``first`` on, when some has one; the last column written (``first`` − 1: none)."""
     unit = profile.unit.value
     col = first
     for fld, label in (("time_low", "Time low"), ("time_high", "Time high")):
@@ -159,7 +160,7 @@ def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Forma
         ws.write_string(0, col, f"{label} ({unit})", header)
         for row, value in enumerate(values, start=1):
             if value is not None:
-                ws.write_number(row, col, value)
+                ws.write_number(row, col, value, time)
         col += 1
     return col - 1
 

@@ -72,8 +72,14 @@ def _price(amount: float | None, currency: str, per: str) -> object:
     return price_text(amount, currency) + per if currency else amount
 
 
-def write_objectives_sheet(book: Workbook, profile: Profile, header: Format, printable: Callable[[str], str]) -> None:
-    """Objective | Target time (unit) | Notes, when the profile has objective rows."""
+def write_objectives_sheet(
+    book: Workbook,
+    profile: Profile,
+    header: Format,
+    printable: Callable[[str], str],
+    time: Format | None = None,
+) -> None:
+    """Objective | Target time (unit, in the ``time`` format) | Notes, when the profile has objective rows."""
     if not profile.objectives:
         return
     ws = book.add_worksheet(OBJECTIVES)
@@ -83,7 +89,7 @@ def write_objectives_sheet(book: Workbook, profile: Profile, header: Format, pri
     for row, spec in enumerate(profile.objectives, start=1):
         ws.write_string(row, 0, printable(spec.name))
         if spec.target_time is not None:
-            ws.write_number(row, 1, spec.target_time)
+            ws.write_number(row, 1, spec.target_time, time)
         if spec.notes:
             ws.write_string(row, 2, printable(spec.notes))
     print_sheet(ws, len(profile.objectives), 2)

@@ -73,7 +73,7 @@ def write_workbook(
             _write_components(out, profile, analysis)
             _write_optimizations(out, profile)
             _write_settings(out, profile)
-            write_objectives_sheet(out.book, profile, out.header, printable)
+            write_objectives_sheet(out.book, profile, out.header, printable, out.time)
             write_measurements_sheet(out.book, profile.measurements, out.header, printable)
             if analysis is not None:
                 write_summary(out, profile, analysis, trace)
@@ -108,7 +108,7 @@ def _write_components(out: Book, profile: Profile, analysis: Analysis | None) ->
     factors = analysis.component_speedup.tolist() if analysis is not None else [1.0] * n
     divisors = new_time_divisors(profile)
     share_formula = f"=IF($B${total_row}=0,0,B{{}}/$B${total_row})"
-    share_fmt = out.share
+    share_fmt, time_fmt = out.share, out.time  # one number format per column, its Total in bold
     write_string, write_number, write_formula = ws.write_string, ws.write_number, ws.write_formula
     shares: list[float] = []
     new_times: list[float] = []
@@ -121,7 +121,7 @@ def _write_components(out: Book, profile: Profile, analysis: Analysis | None) ->
         shares.append(share)
         new_times.append(new)
         write_string(row, 0, printable(c.name))
-        write_number(row, 1, time)
+        write_number(row, 1, time, time_fmt)
         write_formula(row, 2, share_formula.format(r), share_fmt, share)
         write_string(row, 3, c.scaling.value)
         if c.group:
@@ -129,18 +129,18 @@ def _write_components(out: Book, profile: Profile, analysis: Analysis | None) ->
         if c.notes:
             write_string(row, 5, printable(c.notes))
         divisor = divisors[i] if len(divisors[i]) < MAX_FORMULA else repr(k)  # Excel's limit is 8,192 characters
-        write_formula(row, 6, f"=B{r}/{divisor}" if divisor else f"=B{r}", None, new)
+        write_formula(row, 6, f"=B{r}/{divisor}" if divisor else f"=B{r}", time_fmt, new)
     last = n + 1
     ws.write_string(n + 1, 0, "Total", out.bold)
     if n:
         new_total = analysis.combined.new_total if analysis is not None else math.fsum(new_times)
         ws.write_formula(n + 1, 1, f"=SUM(B2:B{last})", out.bold_time, total)
         ws.write_formula(n + 1, 2, f"=SUM(C2:C{last})", out.bold_share, math.fsum(shares))
-        ws.write_formula(n + 1, 6, f"=SUM(G2:G{last})", out.bold, new_total)
+        ws.write_formula(n + 1, 6, f"=SUM(G2:G{last})", out.bold_time, new_total)
     else:
         ws.write_number(n + 1, 1, 0, out.bold_time)
         ws.write_number(n + 1, 2, 0, out.bold_share)
-        ws.write_number(n + 1, 6, 0, out.bold)
+        ws.write_number(n + 1, 6, 0, out.bold_time)
     has_objectives = objectives_column(ws, profile, 7, out.header, printable)
     last_col = 7 if has_objectives else 6
     guesses = guessed_cells(comps)
@@ -151,7 +151,7 @@ def _write_components(out: Book, profile: Profile, analysis: Analysis | None) ->
         for row, cell in enumerate(guesses, start=1):
             if cell:
                 ws.write_string(row, last_col, cell)
-    last_col = write_time_ranges(ws, profile, last_col + 1, out.header)
+    last_col = write_time_ranges(ws, profile, last_col + 1, out.header, out.time)
     print_sheet(ws, n + 1, last_col)
 
 
@@ -176,12 +176,13 @@ def _write_optimizations(out: Book, profile: Profile) -> None:
     ws.freeze_panes(1, 0)
     ws.write_row(0, 0, ["Enabled", "Optimization", "Targets", "Speedup", "Notes"], out.header)
     for row, o in enumerate(profile.optimizations, start=1):
-        ws.write_boolean(row, 0, o.enabled)
+        ws.write_boolean(row, 0, o.enabled, out.boolean)  # TRUE/FALSE in LibreOffice too, not 1/0
         _text(ws, row, 1, o.name)
         _text(ws, row, 2, "; ".join(o.targets))
         out.number(ws, row, 3, o.speedup, out.k)
         _text(ws, row, 4, o.notes)
-    last_col = write_estimate_columns(ws, profile, 5, out.header, {"k": out.k, "share": out.share})
+    formats = {"k": out.k, "share": out.share, "effort": out.time}
+    last_col = write_estimate_columns(ws, profile, 5, out.header, formats)
     if any(o.built for o in profile.optimizations):  # done already: kept to show what was built
         last_col += 1
         ws.write_string(0, last_col, "Built", out.header)

@@ -36,6 +36,9 @@ _WORK = {
 }
 _FRACTIONS = ((0.25, "a quarter"), (1 / 3, "a third"), (0.5, "half"), (2 / 3, "two thirds"), (0.75, "three quarters"))
 CLOSE = 0.005  # a saving within this fraction of the sum's is the sum's
+# Matched events under this share of the step, which move it by less than as much, are too little to matter:
+# "as their 0% share suggests: their time is on the critical path" beside 1.000× would contradict itself.
+TOO_LITTLE = 0.001
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,8 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
             free += f"; the largest item on the path is then {_short(name)} ({t(time, unit)} per step)"
         free += "."
     sentence = f"{subject} {verb}{clause}.{free}"
+    if share < TOO_LITTLE and abs(s - 1) < TOO_LITTLE:
+        sentence = _too_little(w, subject, share, n, unit)
     return WhatIfView(
         headline=headline,
         sentence=sentence,
@@ -155,6 +160,20 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
         patterns=tuple(_pattern_line(p, before, n, unit) for p in w.patterns),
         steps=_steps_line(w, n, unit),
         dependencies=_dependencies_line(w.dependencies, n),
+    )
+
+
+def _too_little(w: WhatIf, subject: str, share: float, n: Numbers, unit: TimeUnit) -> str:
+    """What the patterns matched, when it is too little to move the step (a pattern that matches almost nothing)."""
+    events = sum(p.events for p in w.patterns)
+    noun = _noun(w.patterns[0]) if len(w.patterns) == 1 else "events"
+    if events == 1:
+        noun = {"copies": "copy"}.get(noun, noun[:-1])
+    part = "under 0.1%" if share < TOO_LITTLE else n.percent(share)
+    return (
+        f"{subject} changes the step ({n.time(w.baseline, unit)}) by less than 0.1%: "
+        f"{'the pattern matches' if len(w.patterns) == 1 else 'the patterns match'} {n.number(events)} {noun} "
+        f"per step taking {n.time(w.matched_time, unit)} in all, {part} of the step, too little to matter."
     )
 
 

@@ -32,6 +32,7 @@ from .core.document import Document
 from .core.layout_fence import LayoutFence
 from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
+from .core.window_keys import WindowKeys
 from .document_files.chart_export import ChartExports
 from .document_files.file_actions import FILTERS, FileActions, is_bundled
 from .document_files.recovery import RecoveryStore
@@ -133,6 +134,7 @@ class MainWindow(QMainWindow):
         )
         self.undo_action, self.redo_action = menus.undo_action, menus.redo_action
         self.export_comparison_action = menus.export_comparison_action
+        WindowKeys(self)  # Ctrl+E and the other window keys from a text field too
         self.statusBar().showMessage("Ready")
 
         self.doc.pathChanged.connect(self._update_title)

@@ -116,6 +116,8 @@ class ResultsPane(QSplitter):
         self.slots: dict[str, ChartSlot] = {}
         self._trace_tabs = False  # the trace's charts' tabs are shown (a trace-based profile)
         self._when_tabs: set[str] = set()  # the charts shown only when their condition holds, that hold now
+        # Per tab widget (more, tabs), the page that was in front before tabs that appeared came to the front.
+        self._behind: dict[bool, QWidget] = {}
         for i, e in enumerate(self.entries):
             slot = ChartSlot()
             if i < 2:
@@ -273,15 +275,28 @@ class ResultsPane(QSplitter):
         self._tabs_shown([e for e in self.entries if e.shown_when is not None], to_front=came)
 
     def _tabs_shown(self, entries: list[ChartEntry], to_front: bool) -> None:
+        """Show or hide the tabs of ``entries``; with ``to_front``, the first shown comes to the front. Tabs that
+        go (an Undo takes the ranges back) while one of them is in front give the front back to the page that had it
+        before they came, not to a neighbour Qt picks."""
         fronted = False
         for e in entries:
             shown = self._tab_shown(e)
             for tabs in (self.more, self.tabs):
                 index = tabs.indexOf(self.slots[e.key])
-                if index >= 0:
-                    tabs.setTabVisible(index, shown)
-                    if to_front and shown and not fronted:
-                        tabs.setCurrentIndex(index)
+                if index < 0:
+                    continue
+                was_front = tabs.currentIndex() == index
+                tabs.setTabVisible(index, shown)
+                if to_front and shown and not fronted:
+                    before = tabs.currentWidget()
+                    if before is not None and all(before is not self.slots[x.key] for x in entries):
+                        self._behind[tabs is self.more] = before
+                    tabs.setCurrentIndex(index)
+                elif was_front and not shown:
+                    behind = self._behind.get(tabs is self.more)
+                    back = tabs.indexOf(behind) if behind is not None else -1
+                    if back >= 0 and tabs.isTabVisible(back):
+                        tabs.setCurrentIndex(back)
             fronted = fronted or (to_front and shown)
 
     def chart(self, key: str) -> Chart[Any]:

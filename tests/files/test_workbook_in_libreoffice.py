@@ -3,6 +3,7 @@
 Skipped where LibreOffice is not installed (Debian: apt-get install libreoffice-calc).
 """
 
+import csv
 import re
 import shutil
 import subprocess
@@ -98,3 +99,24 @@ def test_each_sheet_prints_on_its_pages_and_each_chart_on_one(tmp_path, name, sm
     assert "Time per component: baseline and after the plan" in bars and "Time (ms)" in bars
     assert "Gateway" in bars or "Input pipeline" in bars  # the components' names with their bars
     assert "GPU scaling: speedup against the baseline" in lines and "GPUs (log" in lines
+
+
+def test_libreoffice_shows_enabled_as_true_false_and_every_time_with_its_thousands(tmp_path):
+    """Each sheet saved by LibreOffice as CSV "as shown": what a person reads in its cells."""
+    from .test_column_formats import saved
+
+    path = saved(tmp_path)
+    out = tmp_path / "shown"
+    profile = tmp_path / "lo-profile"
+    as_shown = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1"  # every sheet
+    cmd = [SOFFICE, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--convert-to", as_shown]
+    subprocess.run([*cmd, "--outdir", str(out), str(path)], capture_output=True, text=True, timeout=240)
+    sheets = {p.stem.removeprefix(f"{path.stem}-"): p.read_text().splitlines() for p in out.glob("*.csv")}
+    components = [next(csv.reader([line])) for line in sheets["Components"]]
+    assert components[1][:2] == ["decode", "1,050"]
+    assert components[4][0] == "Total" and components[4][1] == "1,499.75" and components[4][6] == "899.875"
+    assert components[1][6] == "525"  # 1,050 / 2; prefill (1.5×) not ticked; 525 + 300 + 149.75 / 2 = 899.875
+    enabled = [line.split(",")[0] for line in sheets["Optimizations"][1:]]
+    assert enabled == ["TRUE", "FALSE", "TRUE"]
+    objectives = [next(csv.reader([line])) for line in sheets["Objectives"]]
+    assert objectives[1][:2] == ["TTFT", "1,500"]

@@ -65,3 +65,36 @@ def test_nothing_gained_and_a_slowdown():
 def test_a_locale_writes_its_separators():
     v = what_if_view(answer(), Numbers(decimal=",", group="."))
     assert "1,014× (35,8 ms → 35,3 ms)" in v.sentence and "5,6%" in v.sentence
+
+
+def test_a_pattern_that_matches_almost_nothing_says_so_instead_of_a_share_it_suggests():
+    # 1 operator of 0.00005 ms in a 0.83 ms step, made 2× faster: the sum saves 0.000025 ms, 1.00003×.
+    tiny = answer(
+        baseline=0.83,
+        predicted=0.83 - 0.000025,
+        matched_events=1,
+        matched_time=0.00005,
+        matched_on_path=0.00005,
+        patterns=(PatternFigures("tiny", 2.0, 1, 0.00005, operators=1),),
+        sum_speedup=0.83 / (0.83 - 0.000025),
+        ceiling=0.83 / (0.83 - 0.00005),
+        step_figures=(("ProfilerStep#1", 0.83, 0.83 - 0.000025),),
+    )
+    sentence = what_if_view(tiny).sentence
+    assert sentence == (
+        "Making `tiny` operators 2× faster changes the step (0.83 ms) by less than 0.1%: the pattern matches "
+        "1 operator per step taking 0.00005 ms in all, under 0.1% of the step, too little to matter."
+    )
+    assert "suggests" not in sentence and "critical path" not in sentence
+
+
+def test_a_tiny_pattern_made_much_slower_is_still_told_as_a_slowdown():
+    # The same operator 10,000× slower: 0.5 ms more, 1.33 ms; it matters, so the usual answer stands.
+    slow = answer(
+        baseline=0.83,
+        predicted=1.33,
+        matched_time=0.00005,
+        patterns=(PatternFigures("tiny", 0.0001, 1, 0.00005, operators=1),),
+        sum_speedup=0.83 / 1.33,
+    )
+    assert what_if_view(slow).sentence.startswith("Making `tiny` operators 0.0001× as fast lengthens the step 1.602×")

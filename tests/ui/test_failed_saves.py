@@ -146,3 +146,20 @@ def test_a_save_onto_a_disk_that_fills_is_refused_and_frees_what_it_took(window,
     press(qtbot, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert window.errors == [] and window.doc.undo_stack.isClean()
     window.files.open_path(window.doc.path, ask=False)  # as a person might; the test's umount comes next
+
+
+def test_save_as_to_a_new_name_in_a_read_only_folder_says_nothing_was_written(window, monkeypatch, tmp_path):
+    """A folder the person may not write in refuses the temporary file; there was no file of that name to keep,
+    so the message does not say one is unchanged (as root, a read-only folder is stood in for by the refusal)."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    target = folder / "new-name.xlsx"
+    window.choose_file = lambda save, suggested="", filters="", title="": str(target)
+    denied = OSError(errno.EACCES, os.strerror(errno.EACCES))
+    monkeypatch.setattr(tempfile, "mkstemp", fail_on_call(1, denied)(tempfile.mkstemp))
+    assert not window.files.save_as()
+    monkeypatch.undo()
+    assert len(window.errors) == 1, window.errors
+    assert window.errors[0] == f"{target}: Permission denied. No file was written."
+    assert not target.exists() and list(folder.iterdir()) == []
+    assert window.doc.path != target

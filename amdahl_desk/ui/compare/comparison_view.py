@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QHeaderView,
     QStyledItemDelegate,
@@ -122,9 +123,22 @@ class ComparisonTableView(QTableView):
         if not (model.flags(index) & Qt.ItemFlag.ItemIsEditable):
             return False
         self.setColumnHidden(AFTER_NAME, False)  # nothing to pair with shows as a one-item list
-        self.setCurrentIndex(index)
-        self.edit(index)
+        self.setCurrentIndex(index)  # an editor open on another cell is committed and closed
+        if self.state() == QAbstractItemView.State.EditingState:
+            return True  # the pairing's own editor is open already (Pair With… asked twice): it stays
+        # Qt's edit(index) says "edit: editing failed" while a click on the selected cell waits its double-click
+        # time to open that cell's editor; then this editor opens once that wait is over.
+        if not self.edit(index, QAbstractItemView.EditTrigger.AllEditTriggers, None):  # type: ignore[call-overload]
+            later = QPersistentModelIndex(index)
+            QTimer.singleShot(QApplication.doubleClickInterval() + 1, self, lambda: self._edit_later(later))
         return True
+
+    def _edit_later(self, index: QPersistentModelIndex) -> None:
+        """The pairing's editor, asked for while another edit was about to start, once that one has."""
+        if index.isValid() and self.isVisible() and self.state() != QAbstractItemView.State.EditingState:
+            at = self.model().index(index.row(), index.column())
+            self.setCurrentIndex(at)
+            self.edit(at, QAbstractItemView.EditTrigger.AllEditTriggers, None)  # type: ignore[call-overload]
 
     def rows_height(self, most: int = 12) -> int:
         """The height that shows every row (at most ``most``) and the header without a scroll bar."""

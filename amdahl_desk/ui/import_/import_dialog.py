@@ -61,6 +61,7 @@ class ImportDialog(QDialog):
 
     failed = Signal(str)  # the file cannot be imported: the message names the file and the place
     previewed = Signal()  # a new preview is shown (tests wait for it)
+    suggested = Signal()  # a grouping that would explain the trace better is shown (tests wait for it)
 
     def __init__(self, paths: Sequence[Path], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -87,6 +88,7 @@ class ImportDialog(QDialog):
         worker.summarised.connect(self._summarised)
         worker.enriched.connect(self._enriched)  # a method runs on this thread; a lambda would run on the worker
         worker.refused.connect(self._refused)
+        worker.suggested.connect(self._suggested)
         self.debounce = QTimer(self)
         self.debounce.setSingleShot(True)
         self.debounce.setInterval(PREVIEW_DELAY_MS)
@@ -215,6 +217,11 @@ class ImportDialog(QDialog):
         preview_layout = preview_box.layout()
         assert preview_layout is not None
         preview_layout.addWidget(self.refusal)
+        self.suggestion = QLabel()  # a grouping that explains almost nothing: which one would
+        self.suggestion.setWordWrap(True)
+        self.suggestion.setStyleSheet("color: #8a5a00")
+        self.suggestion.hide()
+        preview_layout.addWidget(self.suggestion)
         self.gpu_view = GpuSplitView()
         self.gpu_box = self._box("GPU split", self.gpu_view)
         self.notes = QTextBrowser()  # scrolls when the warnings are many
@@ -326,6 +333,7 @@ class ImportDialog(QDialog):
         self.pending = None
         self.updating.setText("")
         self.refusal.hide()
+        self.suggestion.hide()
         first = self.preview_result is None
         self.preview_result = result
         if first or self.options.group_by is None:
@@ -343,6 +351,12 @@ class ImportDialog(QDialog):
         """The critical-path times of the preview shown, when it is still the newest asked for."""
         if request == self.session.latest:
             self.preview_model.enrich(result.components)
+
+    def _suggested(self, request: int, hint: str) -> None:
+        if request == self.session.latest and self.pending is None:
+            self.suggestion.setText(hint)
+            self.suggestion.show()
+            self.suggested.emit()
 
     def _refused(self, request: int, why: str) -> None:
         if request != self.pending:
@@ -373,7 +387,7 @@ class ImportDialog(QDialog):
         self.top.setEnabled(result.group_by != "gpu")
         self.total_label.setText(
             f"<b>Total {locale_numbers().time(result.total, unit)}</b>{_total_means(result, self.options.total)}"
-            f" · {len(result.components)} components"
+            f" · {len(result.components)} component{'s' * (len(result.components) != 1)}"
         )
         self.steps_box.setVisible(has_steps)
         self.step_model.set_steps(result.steps or (), unit)
@@ -383,7 +397,13 @@ class ImportDialog(QDialog):
         self._show_devices(result)
         self.gpu_box.setVisible(result.gpu is not None)
         self.gpu_view.set_split(result.gpu, unit, per_step=not self.options.total and result.steps is not None)
-        items = "".join(f"<li>{html.escape(w, quote=False)}</li>" for w in result.warnings_for_window)
+        notes = list(result.warnings_for_window)
+        if self.trace is not None and self.trace.format == PYTORCH and not self.session.worker.has_dependencies:
+            notes.append(
+                "The preview leaves out each component's time on the critical path: a trace this large is read "
+                "from its events alone, to keep the window's memory in bounds (amdahl-desk import --json gives it)"
+            )
+        items = "".join(f"<li>{html.escape(w, quote=False)}</li>" for w in notes)
         warnings = f"<ul style='margin-left: -20px'>{items}</ul>" if items else "<p>No warnings.</p>"
         self.notes.setHtml(f"<p><b>Boundary:</b> {html.escape(result.boundary, quote=False)}</p>{warnings}")
 
@@ -433,7 +453,9 @@ class ImportDialog(QDialog):
             return  # finished already (a cancelled read reports back after Cancel closed the dialog)
         self._finished = True
         self.debounce.stop()
-        self.session.close()
+        trace, self.trace = self.trace, None  # the trace goes with the dialog; the chosen result stays for the import
+        del trace
+        self.session.close()  # and the worker's, its memory given back
         super().done(code)
 
 

@@ -7,7 +7,11 @@ cancelled read stops within one block, not at the end of the file.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import gc
 import logging
+import os
 import threading
 import time
 from collections.abc import Sequence
@@ -17,10 +21,18 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from ...files.traces import LoadedTrace, Progress, load_trace
+from ...files.traces.grouping_note import grouping_note
 from ...model.errors import ProfileError
-from ...model.traces import Cancelled, ImportOptions
+from ...model.traces import Cancelled, ImportOptions, ImportResult
+from ...present.numbers import POINT
+from ..core.locale_text import locale_numbers
 
 log = logging.getLogger(__name__)
+# A trace larger than this is previewed from its events alone, streamed as the command line's import reads it:
+# its dependencies (for the preview's critical-path column) took the window past 2 GB on a 762 MB trace.
+DEPENDENCIES_UP_TO = 64_000_000  # bytes of trace files
+# The window's memory while it reads a trace: past this, the read stops and the trace is refused, naming its size.
+MEMORY_LIMIT = 1_000_000_000  # bytes resident
 PROGRESS_EVERY_S = 0.05  # at most 20 progress reports a second: enough for a bar, cheap for the event loop
 CLOSE_WAIT_MS = 500  # a read stops within a block; a summary of a huge trace may not: it is left to finish alone
 _LINGERING: set[TraceSession] = set()  # sessions closed while their thread still summarises
@@ -36,6 +48,7 @@ class TraceWorker(QObject):
     summarised = Signal(int, object)  # request number, ImportResult
     enriched = Signal(int, object)  # request number, the same ImportResult with the critical path's figures
     refused = Signal(int, str)  # request number, why these options give no profile
+    suggested = Signal(int, str)  # request number, which grouping would explain the trace ("" when this one does)
 
     def __init__(self) -> None:
         super().__init__()
@@ -43,6 +56,8 @@ class TraceWorker(QObject):
         self.latest = 0  # the newest request number (set from the GUI thread before asking)
         self.trace: LoadedTrace | None = None
         self.outcome = ""  # "loaded", "cancelled" or "failed", once the read is over
+        self.too_large = ""  # why the read was stopped for the window's memory ("" while it was not)
+        self.memory_limit = MEMORY_LIMIT
 
     def _progress(self) -> Progress:
         last = 0.0
@@ -50,6 +65,14 @@ class TraceWorker(QObject):
         def progress(done: int, total: int) -> bool | None:
             nonlocal last
             if self.stop.is_set():
+                return False
+            held = resident_bytes()
+            if held is not None and held > self.memory_limit:
+                n = POINT
+                self.too_large = (
+                    f"reading it took the window past {n.number(held / 1e9, 2)} GB of memory at "
+                    f"{n.number(done / 1e6)} MB of {n.number(total / 1e6)} MB, so the read was stopped"
+                )
                 return False
             now = time.monotonic()
             if now - last >= PROGRESS_EVERY_S or done >= total:
@@ -61,10 +84,14 @@ class TraceWorker(QObject):
 
     @Slot(object)
     def load(self, paths: Sequence[Path]) -> None:
+        size = _size(paths)
         try:
-            self.trace = load_trace(list(paths), self._progress(), dependencies=True)
+            self.trace = load_trace(list(paths), self._progress(), dependencies=size <= DEPENDENCIES_UP_TO)
         except Cancelled:
-            self._end("cancelled")
+            if self.too_large:
+                self._end("failed", too_large_message(paths, size, self.too_large))
+            else:
+                self._end("cancelled")
         except ProfileError as exc:
             self._end("failed", str(exc))
         except MemoryError:
@@ -79,10 +106,12 @@ class TraceWorker(QObject):
         self.outcome = outcome
         if outcome == "loaded":
             self.loaded.emit(self.trace)
-        elif outcome == "failed":
+            return
+        self.trace = None
+        give_back_memory()  # what a stopped read built is garbage now: return it, not keep it in the heap
+        if outcome == "failed":
             self.failed.emit(message)
         else:
-            self.trace = None
             self.cancelled.emit()
 
     @Slot(int, object)
@@ -98,8 +127,22 @@ class TraceWorker(QObject):
             self.refused.emit(request, f"unexpected error: {exc}")
         else:
             self.summarised.emit(request, result)
-            if result.group_by == "annotation" and result.steps is not None and not options.total:
+            self._suggest(request, options, result)
+            enrich = result.group_by == "annotation" and result.steps is not None and not options.total
+            if enrich and self.has_dependencies:
                 self._enrich.emit(request, options)  # after the requests queued meanwhile
+
+    def _suggest(self, request: int, options: ImportOptions, result: ImportResult) -> None:
+        """Which grouping would explain the trace, when the preview's explains almost nothing."""
+        if self.trace is None or request < self.latest:
+            return
+        try:
+            hint = grouping_note(self.trace, result, options, window=True, n=locale_numbers())
+        except Exception:  # noqa: BLE001 - a hint left out; the preview stands
+            log.exception("unexpected error while trying other groupings")
+            return
+        if hint and request >= self.latest:
+            self.suggested.emit(request, hint[0].upper() + hint[1:])
 
     _enrich = Signal(int, object)
 
@@ -118,6 +161,56 @@ class TraceWorker(QObject):
             return
         if request >= self.latest:
             self.enriched.emit(request, result)
+
+    @property
+    def has_dependencies(self) -> bool:
+        """Whether the trace was read with what its critical path needs (not for one over DEPENDENCIES_UP_TO)."""
+        return self.trace is not None and all(r.deps is not None for r in self.trace.ranks)
+
+
+def _size(paths: Sequence[Path]) -> int:
+    """The bytes of the trace files (a folder's files summed); 0 where one cannot be read (the read says why)."""
+    total = 0
+    for p in paths:
+        path = Path(p)
+        try:
+            files = [f for f in path.iterdir() if f.is_file()] if path.is_dir() else [path]
+            total += sum(f.stat().st_size for f in files)
+        except OSError:
+            pass
+    return total
+
+
+def too_large_message(paths: Sequence[Path], size: int, why: str) -> str:
+    names = _names(paths)
+    return (
+        f"{names} ({POINT.number(size / 1e6)} MB) is too large for the window's import: {why}. Make the profile with "
+        f"the command line, which streams it in a fraction of that (amdahl-desk import {names} --out "
+        "profile.xlsx), and open profile.xlsx."
+    )
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory now (Linux: /proc/self/statm); None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            pages = int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pages * _PAGE
+
+
+try:
+    _PAGE = os.sysconf("SC_PAGE_SIZE")
+except (AttributeError, ValueError, OSError):  # not a POSIX system: no /proc either
+    _PAGE = 4096
+
+
+def give_back_memory() -> None:
+    """Collect, and let glibc return freed pages to the system (after a trace is let go)."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def _names(paths: Sequence[Path]) -> str:
@@ -179,7 +272,9 @@ class TraceSession(QObject):
         self.worker.stop.set()
         self.worker.latest = self._requests + 1  # queued previews are skipped
         self.reader.quit()
-        if not self.reader.wait(CLOSE_WAIT_MS):
+        if self.reader.wait(CLOSE_WAIT_MS):
+            self._let_go()
+        else:
             # A summary cannot be interrupted: the dialog goes now, the thread ends on its own and is then let go.
             self.setParent(None)
             _LINGERING.add(self)
@@ -188,7 +283,13 @@ class TraceSession(QObject):
     def _release(self) -> None:
         self.reader.wait()
         _LINGERING.discard(self)
+        self._let_go()
         self.deleteLater()
+
+    def _let_go(self) -> None:
+        """The thread has ended: the trace it read goes, and its memory back to the system."""
+        self.worker.trace = None
+        give_back_memory()
 
 
 def lingering() -> int:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import (
     QAbstractItemModel,
     QEvent,
+    QItemSelectionModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -16,8 +17,9 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
     QAbstractItemView,
     QDoubleSpinBox,
     QHBoxLayout,
@@ -64,9 +66,35 @@ NUMBER_COLUMNS = (K, SHARE, SPEEDUP, CEILING, SAVES, *TRACE_FIGURES, *ESTIMATE_C
 
 
 class OptimizationsView(ChangedCellsTableView):
-    """Each optimization's own figures move with every edit of a time: repaint those whose text changed."""
+    """Each optimization's own figures move with every edit of a time: repaint those whose text changed.
+
+    Enter commits and moves down a row (Shift+Enter up), as in the components table: efforts typed one after
+    another with Enter land in one row each, not all in the first."""
 
     computed_columns = frozenset(COMPUTED)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and self.state() != QAbstractItemView.State.EditingState:
+            up = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            self._go(self.currentIndex().row() + (-1 if up else 1))
+            return
+        super().keyPressEvent(event)
+
+    def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:  # noqa: N802
+        row = self.currentIndex().row()
+        super().closeEditor(editor, hint)
+        if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
+            self._go(row + 1)
+
+    def _go(self, row: int) -> None:
+        """Make ``row`` (kept within the table) current, in the current column."""
+        model, column = self.model(), self.currentIndex().column()
+        if model is None or column < 0 or not model.rowCount():
+            return
+        index = model.index(max(0, min(row, model.rowCount() - 1)), column)
+        self.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self.scrollTo(index)
 
 
 ModelIndex = QModelIndex | QPersistentModelIndex

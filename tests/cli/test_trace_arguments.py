@@ -1,0 +1,88 @@
+"""Every command takes a profiler trace where it takes a profile, as the window's File → Open does, and an
+option given twice is never silently reduced to its last value."""
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from amdahl_desk.cli import main
+
+TRACE = Path(__file__).parents[1] / "traces" / "fixtures" / "torch_epoch.json.gz"
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def imported(capsys, *options):
+    code, out, _ = run(capsys, "import", TRACE, "--json", *options)
+    assert code == 0
+    return json.loads(out)
+
+
+def test_report_reads_a_trace_with_the_imports_defaults(capsys):
+    components = imported(capsys)["components"]
+    code, out, err = run(capsys, "report", TRACE, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert [c["name"] for c in report["components"]] == [c["name"] for c in components]
+    assert report["baseline_total"] == pytest.approx(sum(c["time"] for c in components))
+
+
+def test_text_report_of_a_trace_names_the_trace(capsys):
+    code, out, err = run(capsys, "report", TRACE)
+    assert code == 0, err
+    assert "torch_epoch.json.gz" in out and "not an xlsx workbook" not in err
+
+
+def test_export_writes_a_traces_components(capsys, tmp_path):
+    names = [c["name"] for c in imported(capsys)["components"]]
+    code, out, err = run(capsys, "export", TRACE, "--out", tmp_path, "--format", "csv")
+    assert code == 0, err
+    (written,) = [Path(line) for line in out.splitlines()]
+    with written.open(newline="") as f:
+        rows = list(csv.reader(f))
+    assert [r[0] for r in rows[1:] if r and r[0] in names] == names
+
+
+def test_compare_reads_two_traces(capsys):
+    code, out, err = run(capsys, "compare", TRACE, TRACE, "--json")
+    assert code == 0, err
+    assert json.loads(out)["components"]
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("report", TRACE, "--target", "10 ms", "--target", "12 ms"), "--target"),
+        (("import", TRACE, "--group-by", "op", "--group-by", "gpu"), "--group-by"),
+        (("import", TRACE, "--top", "3", "--top", "4"), "--top"),
+        (("export", TRACE, "--out", "x", "--out", "y"), "--out"),
+        (("compare", TRACE, TRACE, "--tolerance", "1%", "--tolerance", "2%"), "--tolerance"),
+    ],
+)
+def test_an_option_given_twice_is_refused_naming_both_values(capsys, args, option):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert f"{option} given twice" in err and "give it once" in err
+    assert "Traceback" not in err
+
+
+def test_steps_to_leave_out_given_twice_leave_out_both(capsys):
+    steps = {s["name"]: s for s in imported(capsys)["step_list"]}
+    first, second = sorted(steps)[:2]
+    result = imported(capsys, "--exclude-steps", first, "--exclude-steps", second)
+    left_out = {s["name"] for s in result["step_list"] if s["excluded"]}
+    assert left_out == {first, second}
+    kept = [s["time"] for name, s in steps.items() if name not in (first, second)]
+    assert result["step_time"] == pytest.approx(sum(kept) / len(kept))
+
+
+def test_a_step_to_leave_out_that_the_trace_lacks_is_refused(capsys):
+    code, out, err = run(capsys, "import", TRACE, "--exclude-steps", "ProfilerStep#1,Nope#9")
+    assert code == 2 and out == ""
+    assert '"Nope#9"' in err and "ProfilerStep#1" in err

@@ -1,0 +1,91 @@
+"""One number format per column in the written workbook (no "1050" beside "1,500"), and Enabled written as a
+boolean shown TRUE/FALSE (LibreOffice shows a bare boolean as 1/0). Read from the file's XML, independently of
+the writer; tests/files/test_workbook_in_libreoffice.py reads what LibreOffice shows."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from xml.etree import ElementTree
+
+import openpyxl
+
+from amdahl_desk.files import save_profile
+from amdahl_desk.model import Component, Optimization, Profile, Settings
+from amdahl_desk.model.objective_specs import ObjectiveSpec
+
+NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
+BOOLEAN = '"TRUE";"TRUE";"FALSE"'
+BUILT_IN = {0: "General", 3: "#,##0", 4: "#,##0.00", 9: "0%", 10: "0.00%"}
+
+
+def cell_formats(path, sheet_name):
+    """{column letter: {row: (number format code, cell type)}} of the sheet named ``sheet_name``."""
+    with zipfile.ZipFile(path) as z:
+        styles = ElementTree.fromstring(z.read("xl/styles.xml"))
+        book = ElementTree.fromstring(z.read("xl/workbook.xml"))
+        sheets = [s.get("name") for s in book.find("m:sheets", NS)]
+        sheet = ElementTree.fromstring(z.read(f"xl/worksheets/sheet{sheets.index(sheet_name) + 1}.xml"))
+    codes = dict(BUILT_IN)
+    for f in styles.find("m:numFmts", NS) or []:
+        codes[int(f.get("numFmtId"))] = f.get("formatCode")
+    xfs = [int(x.get("numFmtId", 0)) for x in styles.find("m:cellXfs", NS)]
+    out: dict[str, dict[int, tuple[str, str]]] = {}
+    for c in sheet.iter(f"{{{NS['m']}}}c"):
+        col, row = re.fullmatch(r"([A-Z]+)(\d+)", c.get("r")).groups()
+        if c.find("m:v", NS) is None:
+            continue
+        out.setdefault(col, {})[int(row)] = (codes[xfs[int(c.get("s", 0))]], c.get("t", "n"))
+    return out
+
+
+def saved(tmp_path):
+    """A profile with a 1,050 ms component beside smaller ones, time ranges, efforts (one of 1,200 days) and an
+    objective target of 1,500 ms, saved."""
+    comps = [
+        Component("decode", 1050.0, time_low=1000.0, time_high=1200.5, objectives=("TTFT",)),
+        Component("prefill", 300.0, time_high=320.5, objectives=("TTFT",)),
+        Component("stream", 149.75),
+    ]
+    opts = [
+        Optimization("fast decode", ("decode",), 2.0, True, "", 1.5, 3.0, 1200.0),
+        Optimization("fast prefill", ("prefill",), 1.5, False, "", None, 2.5, 2.5),
+        Optimization("fast stream", ("stream",), 2.0),
+    ]
+    profile = Profile(comps, opts, Settings(target_time=1000.0), objectives=[ObjectiveSpec("TTFT", 1500.0)])
+    path = tmp_path / "formats.xlsx"
+    save_profile(profile, path)
+    return path
+
+
+def test_each_numeric_column_of_the_components_has_one_number_format(tmp_path):
+    path = saved(tmp_path)
+    header = {c: r[1] for c, r in cell_formats(path, "Components").items()}
+    cols = cell_formats(path, "Components")
+    for letter, cells in cols.items():
+        numbers = {row: code for row, (code, kind) in cells.items() if row > 1 and kind in ("n", "str")}
+        if not numbers or letter in ("C",):  # C: Share, a percentage throughout
+            continue
+        assert len(set(numbers.values())) == 1, (letter, header[letter], numbers)
+        assert "#,##0" in next(iter(numbers.values())), (letter, numbers)  # thousands grouped
+
+
+def test_enabled_is_a_boolean_shown_true_or_false(tmp_path):
+    cells = cell_formats(saved(tmp_path), "Optimizations")["A"]
+    values = {row: v for row, v in cells.items() if row > 1}
+    assert values and set(values.values()) == {(BOOLEAN, "b")}
+
+
+def column_of(path, sheet, title):
+    """The letter of the column of ``sheet`` whose header starts with ``title``."""
+    book = openpyxl.load_workbook(path, read_only=True)
+    row = next(book[sheet].iter_rows(max_row=1))
+    return next(c.column_letter for c in row if str(c.value or "").startswith(title))
+
+
+def test_effort_and_objective_targets_group_their_thousands(tmp_path):
+    path = saved(tmp_path)
+    effort = cell_formats(path, "Optimizations")[column_of(path, "Optimizations", "Effort")]
+    assert {code for row, (code, _) in effort.items() if row > 1} == {"#,##0.###"}
+    targets = cell_formats(path, "Objectives")["B"]
+    assert {code for row, (code, _) in targets.items() if row > 1} == {"#,##0.###"}
