@@ -127,3 +127,56 @@ def place_callout(
         set_curve(leader, None, None)
         leader.setVisible(False)
     return rect
+
+
+# Where a horizontal reference line's label may sit, tried in order: (position along the line, anchor); first above
+# the line by the left edge, then by the right edge, the middle, and below it.
+_ALONG = (0.03, 0.97, 0.5, 0.25, 0.75, 0.12, 0.88)
+
+
+def clear_line_labels(
+    vb: pg.ViewBox,
+    lines: list[pg.InfiniteLine],
+    points: np.ndarray,
+    crossing: tuple[pg.InfiniteLine, ...] = (),
+    taken: list[QRectF] | None = None,
+) -> list[QRectF]:
+    """Put each horizontal reference line's label along its line where it covers no curve point (``points``, in scene
+    pixels), no other reference line (of ``lines`` and ``crossing``, either angle) and no label placed before it
+    (``taken``, to which each placed label is added); the fewest collisions win when none is clear."""
+    view = vb.sceneBoundingRect().adjusted(1, 1, -1, -1)
+    shown = [line for line in lines if line.isVisible() and line.label.isVisible() and line.label.toPlainText()]
+    taken = [] if taken is None else taken
+    for line in shown:
+        label = line.label
+        others = []
+        for other in (*lines, *crossing):
+            if other is line or not other.isVisible():
+                continue
+            at = vb.mapViewToScene(QPointF(other.value(), other.value()))
+            if other.angle % 180 == 90:
+                others.append(QRectF(at.x() - 1, view.top(), 2, view.height()))
+            else:
+                others.append(QRectF(view.left(), at.y() - 1, view.width(), 2))
+        best: tuple[int, int, float, tuple[float, float]] | None = None
+        order = 0
+        for below in (False, True):
+            for along in _ALONG:
+                anchor = (0.0 if along < 0.5 else 1.0 if along > 0.5 else 0.5, 0.0 if below else 1.0)
+                label.anchors = [anchor, anchor]
+                label.setPosition(along)
+                rect = label.sceneBoundingRect()
+                score = collisions(rect, [*others, *taken], points) + (0 if view.contains(rect) else 1000)
+                if best is None or (score, order) < (best[0], best[1]):
+                    best = (score, order, along, anchor)
+                order += 1
+                if score == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        assert best is not None
+        _, _, along, anchor = best
+        label.anchors = [anchor, anchor]
+        label.setPosition(along)
+        taken.append(label.sceneBoundingRect())
+    return taken
