@@ -99,3 +99,41 @@ def test_export_slide_charts_on_the_command_line(tmp_path, example):
         "export", str(example), "--out", "o", "--chart", "speedup", "--slide-charts", "cost", tmp_path=tmp_path
     )
     assert proc.returncode == 2 and "--chart slide" in proc.stderr
+
+
+def test_the_export_dialog_offers_the_slides_charts_and_writes_the_chosen_two(window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QFileDialog
+
+    from amdahl_desk.ui.charts import export as chart_export
+    from amdahl_desk.ui.charts.export_dialog import ExportDialog
+
+    offered: dict[str, object] = {}
+
+    def choose(dialog: ExportDialog) -> int:
+        offered["default"] = (dialog.slide_left.currentData(), dialog.slide_right.currentData())
+        offered["keys"] = [dialog.slide_left.itemData(i) for i in range(dialog.slide_left.count())]
+        offered["shown"] = dialog.slide_left.isVisibleTo(dialog)
+        dialog.slide_left.setCurrentIndex(dialog.slide_left.findData("scaling"))
+        dialog.slide_right.setCurrentIndex(dialog.slide_right.findData("cost"))
+        return ExportDialog.DialogCode.Accepted
+
+    written: list[tuple[str, ...]] = []
+    real = chart_export.export_chart
+
+    def spy(make, name, inputs, *args, **kwargs):
+        written.append(inputs.slide_charts)
+        return real(make, name, inputs, *args, **kwargs)
+
+    monkeypatch.setattr(ExportDialog, "exec", choose)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a: (str(tmp_path / "s.png"), "")))
+    monkeypatch.setattr(chart_export, "export_chart", spy)
+    window.exports.export_dialog("slide")
+    # The training example: no ranges, load or runs, no trace: where the time goes and the speedup against k.
+    assert offered["default"] == ("breakdown", "speedup") and offered["shown"]
+    assert "critical_path" not in offered["keys"] and "measured_scaling" not in offered["keys"]  # nothing to show
+    assert written == [("scaling", "cost")] and (tmp_path / "s.png").stat().st_size > 1000
+    dialog = ExportDialog("speedup", inputs=window.export_inputs())
+    assert not dialog.slide_left.isVisibleTo(dialog) and dialog.slide_charts() == ()
+    dialog.chart.setCurrentIndex(dialog.chart.findData("slide"))
+    assert dialog.slide_left.isVisibleTo(dialog) and dialog.slide_charts() == ("breakdown", "speedup")
+    dialog.deleteLater()
