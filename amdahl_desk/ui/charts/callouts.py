@@ -85,11 +85,13 @@ def place_callout(
     obstacles: list[QRectF],
     points: np.ndarray,
     gap: float,
+    labels: list[QRectF] | None = None,
 ) -> QRectF:
     """Put ``label`` beside the data point ``at`` where it covers no curve point, obstacle or edge of the plot.
 
     Near places come first; when all are taken the label moves farther off with a leader line to its
-    point; when every place is taken the one with the fewest collisions wins. Returns the label's scene rect.
+    point; when every place is taken the one with the fewest collisions wins, a place over one of ``labels``
+    (other labels' rects) only where every place is. Returns the label's scene rect.
     """
     view = vb.sceneBoundingRect().adjusted(2, 2, -2, -2)
     size = label_size(label)
@@ -102,7 +104,7 @@ def place_callout(
         rect = QRectF(px + fx * w + gx * gap, py + fy * h + gy * gap, w, h)
         if not view.contains(rect):
             continue
-        score = collisions(rect, [*obstacles, marker], points)
+        score = collisions(rect, [*obstacles, marker], points) + 1000 * collisions(rect, labels or [], points[:0])
         if best is None or (score, order) < (best[0], best[1]):
             best = (score, order, rect, far)
         if score == 0:

@@ -45,7 +45,7 @@ class CostChart(ChartFrame[CostView]):
         self._marks: tuple[Mark | None, ...] = ()
         self.set_legend(LEGEND)
         # The labels are placed in pixels: again whenever the plot's size or range changes.
-        item.vb.sigResized.connect(lambda _vb: self.place_labels())
+        item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
 
     def place_labels(self) -> None:
         """Each label beside its marker, clear of the cost curve, the other marker and label, inside the plot."""
@@ -58,7 +58,7 @@ class CostChart(ChartFrame[CostView]):
                 leader.setData([], [])
                 continue
             at = (float(mark.x), float(mark.y))
-            taken.append(place_callout(vb, label, leader, at, taken, points, gap))
+            taken.append(place_callout(vb, label, leader, at, [], points, gap, list(taken)))
 
     def view(self, inputs: ChartInputs, n: Numbers) -> CostView:
         return cost_chart(inputs, n, self.brief)

@@ -127,16 +127,13 @@ class LoadChart(ChartFrame[LoadView]):
                 if vertical
                 else QRectF(view.left(), at.y() - 2, view.width(), 4)
             )
-        taken: list[QRectF] = []
-        gap = self.chart_style.size(7)
-        for label, leader, at in zip(self.point_labels, self.leaders, self._points_at, strict=True):
-            if at is None:
-                leader.setData([], [])
-                if label.toPlainText():
-                    taken.append(label.sceneBoundingRect())
-                continue
-            taken.append(place_callout(vb, label, leader, at, [*bands, *taken], points, gap))
-        clear_line_labels(vb, [self.target], points, tuple(lines), taken)
+        # The vertical lines' labels first (they have the fewest places), then each point's label as a callout
+        # clear of them, the curves and the lines, then the target's along its line clear of all of them.
+        taken: list[QRectF] = [
+            self.point_labels[i].sceneBoundingRect()
+            for i, at in enumerate(self._points_at)
+            if at is None and self.point_labels[i].toPlainText()
+        ]
         if self.target.isVisible():
             y = vb.mapViewToScene(pg.Point(0, self.target.value())).y()
             taken.append(QRectF(view.left(), y - 2, view.width(), 4))
@@ -169,3 +166,11 @@ class LoadChart(ChartFrame[LoadView]):
             label.anchors = [side, side]
             label.setPosition(height)
             taken.append(label.sceneBoundingRect())
+        placed = [r for r in taken if r.width() > 4 and r.height() > 4]
+        gap = self.chart_style.size(7)
+        for label, leader, at in zip(self.point_labels, self.leaders, self._points_at, strict=True):
+            if at is None:
+                leader.setData([], [])
+                continue
+            placed.append(place_callout(vb, label, leader, at, bands, points, gap, list(placed)))
+        clear_line_labels(vb, [self.target], points, tuple(lines), placed)
