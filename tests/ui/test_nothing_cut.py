@@ -153,7 +153,7 @@ def test_every_chart_in_the_window_shows_its_labels_whole_off_the_lines(shown, q
     """Each chart tab in turn, with a trace and with the odds and the plan shown: no label cut by its plot ("900 ms"
     of Autoregressive decode), over another label ("target 1,000 ms" under "1,500 ms") or across a line, and
     every legend entry whole."""
-    from .test_chart_contract import _legends_cut, labels_on_lines
+    from .test_chart_contract import _legends_cut, axis_titles_cut, labels_on_lines
 
     _show_at(shown, qtbot, size)
     seen = []
@@ -163,4 +163,5 @@ def test_every_chart_in_the_window_shows_its_labels_whole_off_the_lines(shown, q
         if key not in CURVES_UNDER_LABELS:
             assert labels_on_lines(chart) == [], (key, size)
         assert _legends_cut(chart) == [], (key, size)
+        assert axis_titles_cut(chart) == [], (key, size)
     assert "breakdown" in seen
