@@ -54,7 +54,10 @@ def curve_points(vb: pg.ViewBox, item: pg.PlotDataItem, step_px: float = 3.0) ->
         return np.column_stack([sx, sy])
     seg = np.hypot(np.diff(sx), np.diff(sy))
     dist = np.concatenate([[0.0], np.cumsum(seg)])
-    samples = np.linspace(0.0, dist[-1], max(2, int(dist[-1] / step_px) + 2))
+    # At most 20,000 samples: a view not laid out yet (or a range far off the data) maps a curve to a length of
+    # astronomic pixels, and sampling it every few pixels would ask for more memory than there is.
+    count = max(2, min(int(dist[-1] / step_px) + 2, 20_000)) if np.isfinite(dist[-1]) else 2
+    samples = np.linspace(0.0, dist[-1] if np.isfinite(dist[-1]) else 0.0, count)
     return np.column_stack([np.interp(samples, dist, sx), np.interp(samples, dist, sy)])
 
 

@@ -100,9 +100,9 @@ class MeasuredChart(ChartFrame[MeasuredView]):
 
     def place_line_labels(self) -> None:
         """Each line's label (the limit γ/α, the ideal) along its line where no curve or point runs through it."""
-        if self._view is None:
-            return
         vb = self.plot.vb
+        if self._view is None or vb.width() < 10 or vb.height() < 10:  # not laid out yet: placed at its resize
+            return
         shown = [c for c in self.curves.values() if c.isVisible()]
         points = [curve_points(vb, c) for c in shown]
         clear_line_labels(vb, list(self.lines.values()), np.concatenate(points) if points else np.empty((0, 2)))
