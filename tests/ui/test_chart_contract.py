@@ -334,8 +334,10 @@ def labels_on_lines(widget) -> list[str]:
                 if line is own:
                     continue
                 if any(_segments_through(inner, poly) for poly in polygons):
-                    found.append(f"{text!r} on {type(line).__name__} {getattr(line, 'name', lambda: '')() or ''}"
-                                 f" {len(line.getData()[0]) if isinstance(line, pg.PlotDataItem) else ''}")
+                    found.append(
+                        f"{text!r} on {type(line).__name__} {getattr(line, 'name', lambda: '')() or ''}"
+                        f" {len(line.getData()[0]) if isinstance(line, pg.PlotDataItem) else ''}"
+                    )
                     break
     return found
 
