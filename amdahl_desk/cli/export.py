@@ -21,6 +21,8 @@ CHART_KEYS = ("slide", "breakdown", "speedup", "scaling", "distribution", "torna
 ODDS_CHART_KEYS = ("distribution", "tornado")  # with "all", only for a profile whose estimates have ranges
 COMPARE_CHART_KEYS = ("comparison", "comparison-slide")  # with --compare AFTER
 TRACE_CHART_KEYS = ("critical_path",)  # a profile imported from a trace it names (and can read)
+# What --slide-charts may name: the charts a profile (and its trace) draws, the slide itself excepted.
+SLIDE_CHART_KEYS = tuple(k for k in CHART_KEYS + TRACE_CHART_KEYS if k != "slide")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -41,6 +43,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help=(
             f"{', '.join(CHART_KEYS + TRACE_CHART_KEYS)} or all (default; critical_path when the profile was imported "
             f"from a trace it can read); with --compare: {', '.join(COMPARE_CHART_KEYS)} or all"
+        ),
+    )
+    export.add_argument(
+        "--slide-charts",
+        metavar="A,B",
+        help=(
+            f"the slide's one or two charts, left to right, from {', '.join(SLIDE_CHART_KEYS)} (default: where the "
+            "time goes and the chart that carries the answer: the critical path, the odds, latency against load or "
+            "the speedup against k)"
         ),
     )
     export.add_argument("--transparent", action="store_true", help="PNG with a transparent background")
@@ -102,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
             args.chart == "all" and not profile.has_uncertainty()
         ):  # the odds and the tornado of single values show nothing
             charts = tuple(c for c in charts if c not in ODDS_CHART_KEYS)
+        chosen = _slide_charts(args.slide_charts, charts)
         analysis = analyse(profile)
         trace = _trace_figures(args, profile, source, charts)
         if args.chart == "all" and (trace is None or trace.problem):
@@ -112,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         from ..ui.charts.export import ChartInputs, export_chart
 
         make_app()
-        inputs = ChartInputs(profile, analysis, trace=trace)
+        inputs = ChartInputs(profile, analysis, trace=trace, slide_charts=chosen)
         for chart in charts:
             target = out / f"{source.stem}-{chart}.{args.format}"
             try:
@@ -122,6 +134,25 @@ def run(args: argparse.Namespace) -> int:
     for path in written:
         print(path.resolve(), file=sys.stdout)
     return EXIT_OK
+
+
+def _slide_charts(given: str | None, charts: tuple[str, ...]) -> tuple[str, ...]:
+    """The charts --slide-charts names (one or two, known, different), or () for the default two."""
+    if given is None:
+        return ()
+    if "slide" not in charts:
+        raise BadInputError("--slide-charts chooses the slide's charts: use it with --chart slide (or all)")
+    names = tuple(name.strip() for name in given.split(","))
+    if not 1 <= len(names) <= 2 or not all(names):
+        raise BadInputError(f'--slide-charts: "{given}" names {len(names)} charts; a slide shows one or two, as A,B')
+    unknown = [name for name in names if name not in SLIDE_CHART_KEYS]
+    if unknown:
+        raise BadInputError(
+            f'--slide-charts: "{unknown[0]}" is not a chart for the slide; expected {", ".join(SLIDE_CHART_KEYS)}'
+        )
+    if len(set(names)) < len(names):
+        raise BadInputError(f'--slide-charts: "{given}" names the same chart twice')
+    return names
 
 
 def _trace_figures(args: argparse.Namespace, profile: Profile, source: Path, charts: tuple[str, ...]) -> Any:

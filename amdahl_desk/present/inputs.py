@@ -14,6 +14,7 @@ from .colours import ComponentColours
 from .trace_plan import TraceFigures
 
 if TYPE_CHECKING:  # the odds' module loads numpy's random and the PERT tables: only a chart that shows them needs it
+    from ..model.plan_search import PlanSearch
     from ..model.uncertainty import UncertaintyFigures
 
 
@@ -35,3 +36,6 @@ class ChartInputs:
     uncertainty: UncertaintyFigures | str | None = None
     objective: str = ""  # the objective the analysis is seen through, when it is not End to end
     trace: TraceFigures | None = None  # what the window knows of the profile's trace (None: no trace asked for)
+    # The cheapest plan as the window found it (None: the slide looks for it itself, when the profile asks for one).
+    plan: PlanSearch | None = None
+    slide_charts: tuple[str, ...] = ()  # the slide's two charts, by key (empty: the two that carry the answer)

@@ -1,27 +1,37 @@
-"""The slide's words: a title that states the result, the subtitle, four headline figures and the footer."""
+"""The slide's words: a title that states the result, the subtitle, the decision in one or two sentences, four
+headline figures and the footer — each sentence and figure taken from the view the window's summary shows."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
 from ..model.profile import Profile
 from .numbers import POINT, Numbers
 from .report import target_sentence
-from .summary import Figure, speedup_tone
+from .summary import Figure, summary
 from .text import phrases
+from .tones import Sentence, Tone
+from .trace_plan import TraceFigures
+
+if TYPE_CHECKING:
+    from .decision import DecisionView
 
 AMDAHL_FOOTER = "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts never add."
 
 
 @dataclass(frozen=True)
 class SlideView:
-    """What a slide says: ``figures`` are four (value, caption) pairs; the footer may be rich text."""
+    """What a slide says: ``figures`` are four (value, caption) pairs; the footer may be rich text; ``decision`` the
+    one or two sentences a review decides on (the odds and the cheapest plan, the plan on the trace's
+    dependencies), under the title."""
 
     title: str
     subtitle: str
     figures: tuple[Figure, Figure, Figure, Figure]
     footer: str
+    decision: tuple[Sentence, ...] = ()
 
 
 def slide_title(profile: Profile, analysis: Analysis, n: Numbers = POINT) -> str:
@@ -49,22 +59,46 @@ def slide_title(profile: Profile, analysis: Analysis, n: Numbers = POINT) -> str
     return phrases(f"Baseline {n.time(analysis.baseline_total, profile.unit)}:", "where the time goes")
 
 
-def slide(profile: Profile, analysis: Analysis, n: Numbers = POINT) -> SlideView:
-    """The profile's slide: the result as its title, the headline figures, the target verdict as its footer."""
+def decision_sentences(
+    profile: Profile,
+    analysis: Analysis,
+    n: Numbers = POINT,
+    *,
+    trace: TraceFigures | None = None,
+    decided: DecisionView | None = None,
+) -> tuple[Sentence, ...]:
+    """The one or two sentences a review decides on, as the summary says them: the plan on the trace's
+    dependencies (where the trace is read; it says why the sum differs), the odds of the target and the cheapest
+    plan (when estimates have ranges); else the headline sentence. Sentences still being computed are left out."""
+    said = summary(profile, analysis, n, trace=trace)
+    lines = [said.dependencies]
+    if decided is not None:
+        lines += [decided.odds, decided.plan]
+    shown = tuple(s for s in lines if s.text and s.tone is not Tone.MUTED)[:2]
+    return shown or (Sentence(said.sentence),)
+
+
+def slide(
+    profile: Profile,
+    analysis: Analysis,
+    n: Numbers = POINT,
+    *,
+    trace: TraceFigures | None = None,
+    decided: DecisionView | None = None,
+) -> SlideView:
+    """The profile's slide: the result as its title, the decision's sentences, the summary's headline figures, the
+    target verdict as its footer. ``trace`` is what is known of the profile's trace; ``decided`` the summary's
+    lines about the odds and the cheapest plan (None: the profile has neither)."""
     unit = profile.unit
-    c = analysis.combined
     boundary = profile.settings.boundary or "Measured profile"
+    said = summary(profile, analysis, n, trace=trace)
     return SlideView(
         slide_title(profile, analysis, n),
         f"{boundary} · baseline {n.time(analysis.baseline_total, unit)} over "
         f"{n.count(len(profile.components))} components",
-        (
-            Figure(n.speedup(c.overall_speedup), "end-to-end speedup", tone=speedup_tone(c.overall_speedup)),
-            Figure(n.time(c.new_total, unit), f"new time (from {n.time(analysis.baseline_total, unit)})"),
-            Figure(n.time(c.time_saved, unit), "saved per run"),
-            Figure(n.speedup(c.ceiling) if c.enabled else "—", f"ceiling 1/(1−f), f = {n.percent(c.fraction)}"),
-        ),
+        said.figures,
         target_sentence(profile, analysis, n) or AMDAHL_FOOTER,
+        decision_sentences(profile, analysis, n, trace=trace, decided=decided),
     )
 
 

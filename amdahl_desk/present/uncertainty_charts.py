@@ -4,7 +4,7 @@ the target, the share that meets it, p5/median/p95) and the tornado (what matter
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..model.profile import Profile
 from ..model.uncertainty import UncertaintyFigures, analyse_uncertainty, histogram, sensitivity
@@ -20,6 +20,9 @@ BINS = 48
 TORNADO_ROWS = 10  # bars drawn; the rest are counted in the title
 POINT_NOTE = "Every estimate is a single value: give k a range (k low, k high) in the checklist to see the spread"
 PENDING_NOTE = "Working out the odds of this plan…"
+
+
+BRIEF_SHARE_AXIS = "Draws (%)"  # the share of the draws, in a low plot
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,13 @@ def _x_range(low: float, high: float, target: float | None) -> tuple[float, floa
 
 
 def distribution(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> DistributionView:
-    """The distribution of the ticked plan's new time over the draws, its target line and the share meeting it."""
+    """The distribution of the ticked plan's new time over the draws, its target line and the share meeting it;
+    ``brief``: the short axis title, whole beside a low plot (a slide's chart, a window's pane)."""
+    view = _distribution(inputs, n, brief)
+    return replace(view, y_axis=BRIEF_SHARE_AXIS) if brief else view
+
+
+def _distribution(inputs: ChartInputs, n: Numbers, brief: bool) -> DistributionView:
     profile, analysis = inputs.profile, inputs.analysis
     if analysis is None:
         return DistributionView(f"{DISTRIBUTION_TITLE} — no data")

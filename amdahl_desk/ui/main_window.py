@@ -198,8 +198,16 @@ class MainWindow(QMainWindow):
         the measured runs' fits, the document's component colours and the ticked plan's odds."""
         doc = self.doc
         row, odds = self.optimizations.current_row(), doc.decision.figures  # None: the export works them out
+        plan = doc.decision.search  # the cheapest plan the summary states (None: the slide looks for it)
         return ChartInputs(
-            doc.profile, doc.analysis, row, doc.fit, colours=doc.colours, uncertainty=odds, trace=doc.trace.figures
+            doc.profile,
+            doc.analysis,
+            row,
+            doc.fit,
+            colours=doc.colours,
+            uncertainty=odds,
+            trace=doc.trace.figures,
+            plan=plan,
         )
 
     @property

@@ -1,4 +1,5 @@
-"""The slide: one image for a design review — the result as a title, the headline numbers, the key charts."""
+"""The slide: one image for a design review — the result as a title, the decision in one or two sentences, the
+headline numbers and the two charts that carry the answer, large enough to read from the back of a room."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from ..present.inputs import ChartInputs
 from ..present.numbers import Numbers
 from ..present.slide import SlideView, slide, slide_selection
 from .charts.base import Chart
-from .charts.registry import SLIDE_CHARTS, ChartEntry, Source, chart_entry
+from .charts.registry import slide_charts
 from .charts.slide import SlideFrame
 from .charts.style import SCREEN, Style
 
 
 class SlideWidget(SlideFrame):
-    """One image for a review: the result as a title, the headline numbers, two key charts."""
+    """One image for a review: the result as a title, the decision, the headline numbers, two charts side by side
+    (chosen in ``ChartInputs.slide_charts``, else the two that carry this profile's answer)."""
 
     def __init__(
         self,
@@ -31,24 +33,17 @@ class SlideWidget(SlideFrame):
         super().__init__(parent, style)
         if make is None:
             raise TypeError("a slide needs make: the chart factory that builds its charts")
+        self._make = make
+        self._brief = replace(style, brief=True)
         layout, pad = self.box, self.pad
-        charts = QHBoxLayout()
-        charts.setSpacing(pad * 2)
-        brief = replace(style, brief=True)
-        # The registry's slide charts, by key: the slide needs no knowledge of the rooms that define them.
-        # Each is shown when its source has something to show (measured runs only when there are runs).
-        self.parts: dict[str, tuple[ChartEntry, Chart[Any]]] = {}
+        self.charts_row = QHBoxLayout()
+        self.charts_row.setSpacing(pad * 3)
+        # Built when first shown, kept while the slide lives: a chart the choice leaves out is hidden.
+        self.parts: dict[str, Chart[Any]] = {}
+        self.shown: tuple[str, ...] = ()
         self._inputs: ChartInputs | None = None
         self._n: Numbers | None = None
-        for key in SLIDE_CHARTS:
-            entry = chart_entry(key)
-            chart = make(key, brief)
-            chart.setVisible(entry.source is Source.PROFILE and entry.slide_when is None and entry.shown_when is None)
-            charts.addWidget(chart, 1)
-            self.parts[key] = (entry, chart)
-        self.breakdown, self.speedup = self.parts["breakdown"][1], self.parts["speedup"][1]
-        self.measured = self.parts["measured_scaling"][1]
-        layout.addLayout(charts, 1)
+        layout.addLayout(self.charts_row, 1)
         self.footer = QLabel(self)
         self.footer.setFont(style.font(1.0, bold=True))
         self.footer.setWordWrap(True)
@@ -58,16 +53,55 @@ class SlideWidget(SlideFrame):
     def view(self, inputs: ChartInputs, n: Numbers) -> SlideView:
         if inputs.analysis is None:
             raise ProfileError("there is nothing to chart: the profile needs components with times above 0")
+        try:
+            self.shown = slide_charts(inputs)
+        except ValueError as exc:
+            raise ProfileError(str(exc)) from None
         self._inputs, self._n = replace(inputs, selected=slide_selection(inputs.profile, inputs.selected)), n
-        return slide(inputs.profile, inputs.analysis, n)
+        return slide(inputs.profile, inputs.analysis, n, trace=inputs.trace, decided=_decided(inputs, n))
+
+    def chart(self, key: str) -> Chart[Any]:
+        """The slide's chart ``key``, made on first use."""
+        if key not in self.parts:
+            self.parts[key] = self._make(key, self._brief)
+            self.charts_row.addWidget(self.parts[key], 1)
+        return self.parts[key]
 
     def draw(self, view: SlideView) -> None:
         self.draw_words(view)
         inputs = self._inputs
         if inputs is None:
             return
-        for entry, chart in self.parts.values():
-            shown = entry.on_slide_for(inputs)
-            chart.setVisible(shown)
-            if shown:
+        for key in self.shown:
+            self.chart(key)
+        for i, key in enumerate(self.shown):  # left to right in the order chosen
+            self.charts_row.removeWidget(self.parts[key])
+            self.charts_row.insertWidget(i, self.parts[key], 1)
+        for key, chart in self.parts.items():
+            chart.setVisible(key in self.shown)
+            if key in self.shown:
                 chart.show_inputs(inputs, self._n)
+
+
+def _decided(inputs: ChartInputs, n: Numbers) -> Any:
+    """The summary's lines about the odds and the cheapest plan, from what the window computed, else worked out
+    here (an export from the command line); None when the profile has neither ranges nor a plan to look for."""
+    profile, analysis = inputs.profile, inputs.analysis
+    assert analysis is not None
+    uncertain = profile.has_uncertainty()
+    planning = profile.wants_plan() and profile.settings.target_time is not None
+    if not uncertain and not planning:
+        return None
+    from ..model.uncertainty import UncertaintyFigures
+    from ..present.decision import decision_view
+
+    figures = inputs.uncertainty if isinstance(inputs.uncertainty, UncertaintyFigures) else None
+    search = inputs.plan
+    if (uncertain and figures is None) or (planning and search is None):
+        from ..model.decision import decide
+
+        decided = decide(profile, analysis)
+        if decided is not None:
+            figures = figures if figures is not None else decided.figures
+            search = search if search is not None else decided.search
+    return decision_view(profile, analysis, figures, search, n)

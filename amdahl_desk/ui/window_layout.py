@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGroupBox, QScrollArea, QSplitter, QTabBar, QTableView, QTabWidget, QVBoxLayout, QWidget
 
 from .core.layout_fence import LayoutFence
 from .profile.component_table import PATH_COLUMNS
+from .profile.optimization_table import ESTIMATES
 from .results_pane import CHARTS_SIDE_BY_SIDE
 
 if TYPE_CHECKING:
@@ -73,6 +74,9 @@ def build_layout(self: MainWindow) -> None:
         "measurements": self.fit_panel.splitter,
     }
     self._settings_scroll = scroll  # reset_layout gives the settings the height they need
+    # Columns that come later (an import, Ranges pressed) take their room at once, after their own fit.
+    for columns in (self.table.columnsChanged, self.optimizations.columnsChanged):
+        columns.connect(lambda: QTimer.singleShot(0, self, lambda: widen_for_columns(self)))
     self.resize(1600, 1000)
 
 
@@ -96,15 +100,38 @@ def table_heights(self: MainWindow, h: int) -> tuple[int, int]:
     return comp, opt
 
 
+def left_width(self: MainWindow, w: int) -> int:
+    """The profile's side of a window ``w`` wide: 47%, more with a trace's columns or the checklist's estimates
+    (so that every column stays in view and the names readable), as far as the charts allow."""
+    left = min(max(int(w * 0.47), 420), 900)
+    wider = not self.table.isColumnHidden(PATH_COLUMNS[0])  # a trace's three more columns
+    wider = wider or not self.optimizations.view.isColumnHidden(ESTIMATES[0])  # the ranges, efforts and odds
+    if wider:  # more room, the charts' allowing
+        wide = w - left >= CHARTS_SIDE_BY_SIDE[0]  # then they stay side by side
+        left = max(left, min(int(w * 0.53), w - CHARTS_SIDE_BY_SIDE[0] - 20 if wide else w))
+    return left
+
+
+def widen_for_columns(self: MainWindow) -> None:
+    """Columns came (a trace imported, Ranges pressed): the profile's side takes the width they need, when it has
+    less, so that the tables keep every column in view without a layout reset; it never narrows what a person
+    widened."""
+    main = self._splitters["main"]
+    sizes = main.sizes()
+    if len(sizes) != 2 or sum(sizes) <= 0:
+        return
+    want = left_width(self, max(self.width(), 800))
+    if sizes[0] < want:
+        main.setSizes([want, sum(sizes) - want])
+        self.results.reflow()
+
+
 def reset_layout(self: MainWindow) -> None:
     """Sizes for every splitter from what the window holds: the tables the rows they have, the settings their
     height, the answer its content's, the charts the rest."""
     # Proportions of the window: the table gets what its columns need, the charts the rest.
     w, h = max(self.width(), 800), max(self.height(), 500)
-    left = min(max(int(w * 0.47), 420), 900)
-    if not self.table.isColumnHidden(PATH_COLUMNS[0]):  # three more columns: more room, the charts' allowing
-        wide = w - left >= CHARTS_SIDE_BY_SIDE[0]  # then they stay side by side
-        left = max(left, min(int(w * 0.53), w - CHARTS_SIDE_BY_SIDE[0] - 20 if wide else w))
+    left = left_width(self, w)
     # The settings get their whole height (no scrolling) when the window has room for it.
     scroll = self._settings_scroll
     content = self.settings_panel  # the scroll area's widget

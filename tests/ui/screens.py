@@ -17,7 +17,7 @@ from amdahl_desk.ui.core.tab_rows import TabRows
 from .painting import quiet
 
 SIZES = [(1280, 720), (1600, 1000), (1920, 1080), (2560, 1440)]
-PROFILES = ["ranges", "llm", "trace"]
+PROFILES = ["ranges", "llm", "trace", "llm-ranges"]
 TRACE = Path(__file__).resolve().parents[1] / "fixtures" / "real_traces" / "kineto_1gpu_ns_timestamps.json.gz"
 
 
@@ -27,7 +27,9 @@ def size_id(size: tuple[int, int]) -> str:
 
 def open_profile(window, qtbot, which: str) -> None:
     """Open ``which`` in ``window``: "ranges" (the training example with k ranges, efforts and confidences on
-    three optimizations), "llm" (the LLM example) or "trace" (a PyTorch trace, imported), and wait for its odds."""
+    three optimizations), "llm" (the LLM example), "trace" (a PyTorch trace, imported) or "llm-ranges" (the LLM
+    example with Ranges pressed, k ranges and efforts given and a target of 1,000 ms: the odds and the plan
+    shown), and wait for its odds."""
     if which == "ranges":
         opts = list(window.doc.profile.optimizations)
         opts[0] = replace(opts[0], speedup_low=2.0, speedup_high=6.0, effort=5.0, confidence=0.8)
@@ -36,6 +38,15 @@ def open_profile(window, qtbot, which: str) -> None:
         window.doc.set_optimizations(opts, "Give the estimates ranges")
     elif which == "llm":
         assert window.files.open_path(example_path("llm-request.xlsx"), ask=False)
+    elif which == "llm-ranges":
+        assert window.files.open_path(example_path("llm-request.xlsx"), ask=False)
+        window.optimizations.estimates.button.click()
+        opts = list(window.doc.profile.optimizations)
+        opts[0] = replace(opts[0], speedup_low=1.5, speedup_high=3.0, effort=10.0, confidence=0.8)
+        opts[1] = replace(opts[1], speedup_low=1.2, speedup_high=2.0, effort=4.0, confidence=0.9)
+        opts[2] = replace(opts[2], speedup_low=1.5, speedup_high=3.0, effort=3.0)
+        window.doc.set_optimizations(opts, "Give the estimates ranges")
+        window.doc.change_settings("Set the target", target_time=1000.0)
     else:
         assert window.trace_import.import_at_once(TRACE)
         qtbot.waitUntil(lambda: window.results._trace_tabs)

@@ -4,13 +4,14 @@ picture; the same view gives the same picture."""
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFontMetrics, QImage
+from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QFontMetrics, QImage, QPolygonF, QTextDocument
 from PySide6.QtWidgets import QLabel
 
 from amdahl_desk.files import load_profile
@@ -64,6 +65,26 @@ def _with_estimates(profile: Profile) -> Profile:
     return profile
 
 
+def llm_with_ranges() -> Profile:
+    """The LLM example as a review meets it: k as ranges with efforts and odds, and a target of 1,000 ms."""
+    profile = load_profile(example_path("llm-request.xlsx")).profile
+    opts = list(profile.optimizations)
+    opts[0] = replace(opts[0], speedup_low=1.5, speedup_high=3.0, effort=10.0, confidence=0.8)
+    opts[1] = replace(opts[1], speedup_low=1.2, speedup_high=2.0, effort=4.0, confidence=0.9)
+    opts[2] = replace(opts[2], speedup_low=1.5, speedup_high=3.0, effort=3.0)
+    profile.set_optimizations(opts)
+    profile.set_settings(replace(profile.settings, target_time=1000.0))
+    return profile
+
+
+def trace_with_plan() -> Profile:
+    """An imported trace with a plan ticked: its backward pass 2× faster (the sum and the dependencies differ)."""
+    profile = import_trace(expect.ONE_GPU).to_profile()
+    backward = next(c.name for c in profile.components if "backward" in c.name)
+    profile.set_optimizations([Optimization("Faster backward", (backward,), 2.0)])
+    return profile
+
+
 @pytest.fixture(scope="module")
 def profiles():
     """The four profiles every chart is drawn from, by name."""
@@ -75,6 +96,8 @@ def profiles():
         "example": load_profile(example_path()).profile,
         "ranges": _with_estimates(load_profile(example_path()).profile),
         "imported": imported,
+        "llm-ranges": llm_with_ranges(),
+        "trace-plan": trace_with_plan(),
     }
 
 
@@ -215,6 +238,142 @@ def test_titles_and_labels_fit_inside_the_picture(qtbot, profiles, key, size):
                 if box.adjusted(4, 4, -4, -4).intersects(other.adjusted(4, 4, -4, -4))
             ]
             assert overlapping == [], (key, size, overlapping)
+    finally:
+        widget.close()
+        widget.deleteLater()
+
+
+# -- legends and labels against lines --------------------------------------------------------------------------
+def _legends_cut(widget) -> list[str]:
+    """Every rich-text label (a legend: entries that never wrap inside themselves) whose text is wider or taller
+    than its room, or that lies outside the picture: an entry cut at its edge, or run into the next chart."""
+    cut = []
+    picture = widget.rect()
+    for label in widget.findChildren(QLabel):
+        if not label.isVisible() or not label.text() or "<" not in label.text():
+            continue
+        room = label.contentsRect()
+        doc = QTextDocument()
+        doc.setDefaultFont(label.font())
+        doc.setDocumentMargin(0)
+        doc.setHtml(label.text())
+        doc.setTextWidth(room.width())
+        placed = QRect(label.mapTo(widget, room.topLeft()), room.size())
+        if doc.idealWidth() > room.width() + 1 or doc.size().height() > room.height() + 1:
+            cut.append(f"{doc.toPlainText()!r} needs {doc.idealWidth():.0f}×{doc.size().height():.0f}, has {room}")
+        elif not picture.contains(placed):
+            cut.append(f"{doc.toPlainText()!r} outside the picture")
+    return cut
+
+
+def _segments_through(box: QRectF, polygon) -> bool:
+    """Whether a polyline (scene points) passes through ``box``: each segment tested, sampled finely."""
+    points = [polygon.at(i) for i in range(polygon.size())]
+    for a, b in zip(points, points[1:], strict=False):
+        if not all(math.isfinite(v) for v in (a.x(), a.y(), b.x(), b.y())):
+            continue
+        if max(a.x(), b.x()) < box.left() or min(a.x(), b.x()) > box.right():
+            continue
+        if max(a.y(), b.y()) < box.top() or min(a.y(), b.y()) > box.bottom():
+            continue
+        steps = max(1, int(QLineF(a, b).length()))
+        for s in range(steps + 1):
+            t = s / steps
+            if box.contains(QPointF(a.x() + (b.x() - a.x()) * t, a.y() + (b.y() - a.y()) * t)):
+                return True
+    return False
+
+
+def labels_on_lines(widget) -> list[str]:
+    """Each chart label (a text in a plot, a reference line's label) that lies across a line: another reference
+    line (target, median, p95, ceiling) or a curve drawn with a pen, inside the label's box less 3 px each side.
+    A reference line's own label sits against it, so it is not counted against its own line."""
+    found = []
+    for view in widget.findChildren(pg.PlotWidget):
+        if not view.isVisible():
+            continue
+        plot = view.getPlotItem()
+        vb = plot.vb
+        clip = vb.sceneBoundingRect()
+        items = [i for i in plot.items if i.isVisible()]
+        labels = []
+        for item in items:
+            if isinstance(item, pg.TextItem) and item.toPlainText():
+                labels.append((item.toPlainText(), item.sceneBoundingRect(), None))
+            label = getattr(item, "label", None)
+            if isinstance(item, pg.InfiniteLine) and label is not None and label.isVisible() and label.toPlainText():
+                labels.append((label.toPlainText(), label.sceneBoundingRect(), item))
+        lines = []
+        for item in items:
+            if isinstance(item, pg.InfiniteLine):
+                p = vb.mapViewToScene(item.pos())
+                low, high = item.span  # the share of the plot it is drawn over, from the bottom (or the left)
+                if item.angle % 180 == 90:
+                    top, bottom = clip.bottom() - high * clip.height(), clip.bottom() - low * clip.height()
+                    lines.append((item, [QPolygonF([QPointF(p.x(), top), QPointF(p.x(), bottom)])]))
+                else:
+                    left, right = clip.left() + low * clip.width(), clip.left() + high * clip.width()
+                    lines.append((item, [QPolygonF([QPointF(left, p.y()), QPointF(right, p.y())])]))
+            elif isinstance(item, pg.PlotDataItem):
+                pen = item.opts.get("pen")
+                if pen is None or pg.mkPen(pen).style() == Qt.PenStyle.NoPen:
+                    continue
+                curve = item.curve
+                if not curve.isVisible():
+                    continue
+                polygons = curve.getPath().toSubpathPolygons(curve.sceneTransform())
+                lines.append(
+                    (
+                        item,
+                        [QPolygonF([q for q in poly if clip.adjusted(-2, -2, 2, 2).contains(q)]) for poly in polygons],
+                    )
+                )
+        for text, box, own in labels:
+            inner = box.adjusted(3, 3, -3, -3)
+            for line, polygons in lines:
+                if line is own:
+                    continue
+                if any(_segments_through(inner, poly) for poly in polygons):
+                    found.append(
+                        f"{text!r} on {type(line).__name__} {getattr(line, 'name', lambda: '')() or ''}"
+                        f" {len(line.getData()[0]) if isinstance(line, pg.PlotDataItem) else ''}"
+                    )
+                    break
+    return found
+
+
+def axis_titles_cut(widget) -> list[str]:
+    """Each axis title longer than its axis ("hare of the draw" beside a low plot)."""
+    cut = []
+    for view in widget.findChildren(pg.PlotWidget):
+        if not view.isVisible():
+            continue
+        for name in ("left", "bottom", "right"):
+            axis = view.getPlotItem().getAxis(name)
+            label = axis.label
+            if not axis.isVisible() or not label.isVisible() or not label.toPlainText().strip():
+                continue
+            length = axis.geometry().height() if name != "bottom" else axis.geometry().width()
+            if label.boundingRect().width() > length + 1:
+                cut.append(f"{label.toPlainText()!r}: {label.boundingRect().width():.0f} px on an axis of {length:.0f}")
+    return cut
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("which", ["ranges", "llm-ranges", "trace-plan"])
+def test_every_legend_entry_is_whole_and_no_label_lies_on_a_line(qtbot, profiles, key, size, which):
+    """At both slide sizes, with the odds shown (the training example's, the LLM example's at a 1,000 ms target) and
+    on a trace with a plan: each legend shows every entry whole inside its chart (never cut, never run into the
+    next chart), no label lies across a reference line or a curve, and every axis title is whole."""
+    inputs = inputs_for(profiles[which])
+    if chart_entry(key).source.missing(inputs) is not None:
+        inputs = drawn_from(key, profiles, estimates=True)
+    widget = export.chart_widget(make_chart, key, inputs, size)
+    try:
+        assert _legends_cut(widget) == []
+        assert labels_on_lines(widget) == []
+        assert axis_titles_cut(widget) == []
     finally:
         widget.close()
         widget.deleteLater()

@@ -114,7 +114,7 @@ def test_slide_text_is_readable_from_the_back_of_the_room(qtbot, training):
     style = slide_style(1920)
     assert style.font().pixelSize() >= 24
     widget = chart_widget("slide", profile, analysis, (1920, 1080))
-    assert widget.breakdown.plot.getAxis("bottom").style["tickFont"].pixelSize() >= 24
+    assert widget.parts["breakdown"].plot.getAxis("bottom").style["tickFont"].pixelSize() >= 24
     assert widget.title.font().pixelSize() >= 40
     assert widget.title.text() == slide_title(profile, analysis)
     assert "1.82× end to end (ceiling 2.5×)" in widget.title.text().replace("\u00a0", " ")
@@ -128,14 +128,15 @@ def test_the_slides_speedup_chart_follows_the_plan_not_a_row_selected_outside_it
     unticked = next(j for j, o in enumerate(opts) if not o.enabled)
     widget = chart_widget("slide", profile, analysis, (1920, 1080), row=unticked)
     try:
-        title = widget.speedup.drawn.title.replace("\u00a0", " ")
+        assert widget.shown == ("breakdown", "speedup")  # no ranges, load or runs: the speedup carries the answer
+        title = widget.parts["speedup"].drawn.title.replace("\u00a0", " ")
         assert opts[ticked[0]].name in title and opts[unticked].name not in title, title
     finally:
         widget.close()
     both = Profile(profile.components, [replace(o, enabled=o.enabled or j == unticked) for j, o in enumerate(opts)])
     widget = chart_widget("slide", both, analyse(both), (1920, 1080), row=unticked)  # ticked now: that one
     try:
-        assert opts[unticked].name in widget.speedup.drawn.title.replace("\u00a0", " ")
+        assert opts[unticked].name in widget.parts["speedup"].drawn.title.replace("\u00a0", " ")
     finally:
         widget.close()
 

@@ -284,7 +284,8 @@ def test_measured_charts_export_like_the_others_and_join_the_slide(window, windo
     svg = (tmp_path / "throughput.svg").read_text(encoding="utf-8")
     assert "Throughput peaks at 97 users (1,884 scripts/h)" in svg and "peak 1,884 at 97" in svg
     slide = chart_widget("slide", window.doc.profile, window.doc.analysis, (1920, 1080), fit=window.doc.fit)
-    assert slide.measured.isVisible() and "P = 98%" in slide.measured.title
+    measured = slide.parts["measured_scaling"]  # the runs carry the answer: the slide's second chart
+    assert slide.shown == ("breakdown", "measured_scaling") and measured.isVisible() and "P = 98%" in measured.title
     slide.close()
     # a new document has neither a profile nor runs: the measured charts and the slide are refused
     from PySide6.QtWidgets import QMessageBox

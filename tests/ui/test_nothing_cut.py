@@ -104,3 +104,64 @@ def test_a_component_keeps_its_colour_when_the_sizes_change_order(window, qtbot)
     after = {s.name: s.colour for s in window.breakdown.drawn.segments}
     assert window.breakdown.drawn.segments[0].name == first
     assert after == before
+
+
+# On screen, where a small plot leaves a label no clear place, latency against load and the cost curve may pass
+# behind a label's white ground (the exported slide's charts keep every label off every line: test_chart_contract).
+CURVES_UNDER_LABELS = ("load", "cost")
+
+
+def _each_chart(window, qtbot):
+    """Each chart the window shows now, brought to the front of its tab in turn and drawn, by key."""
+    results = window.results
+    for key, chart in results.charts.items():
+        slot = results.slots[key]
+        for tabs in (results.tabs, results.more):
+            i = tabs.indexOf(slot)
+            if i >= 0 and tabs.isVisible() and tabs.isTabVisible(i):
+                tabs.setCurrentIndex(i)
+        window.drawn()
+        quiet(qtbot, window)
+        if chart.isVisible():
+            yield key, chart
+
+
+def _labels_cut_or_covered(chart) -> list[str]:
+    """Each label in a plot that its plot cuts (the view box clips what it holds) or that covers another label."""
+    found = []
+    for view in chart.findChildren(pg.PlotWidget):
+        plot = view.getPlotItem()
+        clip = plot.vb.sceneBoundingRect().adjusted(-1, -1, 1, 1)
+        boxes = []
+        for item in plot.items:
+            texts = [item] if isinstance(item, pg.TextItem) else []
+            label = getattr(item, "label", None)
+            if isinstance(item, pg.InfiniteLine) and label is not None:
+                texts.append(label)
+            for text in texts:
+                if item.isVisible() and text.isVisible() and text.toPlainText():
+                    box = text.sceneBoundingRect()
+                    if not clip.contains(box.adjusted(2, 2, -2, -2)):
+                        found.append(f"{text.toPlainText()!r} cut by its plot")
+                    boxes.append((text.toPlainText(), box.adjusted(4, 4, -4, -4)))
+        found += [f"{a!r} over {b!r}" for i, (a, x) in enumerate(boxes) for b, y in boxes[i + 1 :] if x.intersects(y)]
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_chart_in_the_window_shows_its_labels_whole_off_the_lines(shown, qtbot, size):
+    """Each chart tab in turn, with a trace and with the odds and the plan shown: no label cut by its plot ("900 ms"
+    of Autoregressive decode), over another label ("target 1,000 ms" under "1,500 ms") or across a line, and
+    every legend entry whole."""
+    from .test_chart_contract import _legends_cut, axis_titles_cut, labels_on_lines
+
+    _show_at(shown, qtbot, size)
+    seen = []
+    for key, chart in _each_chart(shown, qtbot):
+        seen.append(key)
+        assert _labels_cut_or_covered(chart) == [], (key, size)
+        if key not in CURVES_UNDER_LABELS:
+            assert labels_on_lines(chart) == [], (key, size)
+        assert _legends_cut(chart) == [], (key, size)
+        assert axis_titles_cut(chart) == [], (key, size)
+    assert "breakdown" in seen

@@ -88,3 +88,45 @@ def test_a_tab_in_the_second_row_is_clicked_like_any_tab(window, qtbot):
     qtbot.keyClick(rows, Qt.Key.Key_Left)
     assert rows.pages.currentIndex() != last
     assert QFontMetrics(rows.font()).horizontalAdvance(rows.pages.tabText(first)) <= rects[first].width()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1600, 1000)], ids=size_id)
+@pytest.mark.parametrize("which", ["trace", "llm-ranges"])
+@pytest.mark.parametrize("order", ["laid out after", "opened in the window as it is"])
+def test_what_a_person_types_is_in_view_with_a_trace_and_with_ranges(window, qtbot, which, size, order):
+    """Every column of both tables in view, every component's and optimization's row, and each optimization's and
+    target's name readable (at least its first word whole; the whole name in its tooltip): with the layout set for
+    the profile, and with the trace imported (or Ranges pressed) in a window already on screen at that size."""
+    from amdahl_desk.ui.profile.optimization_table import NAME, TARGETS
+
+    from .screens import components_out_of_view
+
+    if order == "laid out after":
+        open_profile(window, qtbot, which)
+        show_at(window, qtbot, size)
+    else:
+        show_at(window, qtbot, size)
+        left = window._splitters["main"].sizes()[0]
+        open_profile(window, qtbot, which)
+        qtbot.waitUntil(lambda: window._splitters["main"].sizes()[0] > left)  # the columns took their room
+        window.drawn()
+    assert components_out_of_view(window) == [] and checklist_out_of_view(window) == []
+    table = window.table
+    rows = len(window.doc.profile.components)
+    assert table.rowViewportPosition(rows - 1) + table.rowHeight(rows - 1) <= table.viewport().height(), rows
+    view = window.optimizations.view
+    model = view.model()
+    fm = view.fontMetrics()
+    for row in range(model.rowCount()):
+        y = view.rowViewportPosition(row)
+        assert y >= 0 and y + view.rowHeight(row) <= view.viewport().height(), row
+        for col in (NAME, TARGETS):
+            text = str(model.data(model.index(row, col)) or "")
+            first = text.split()[0] if text.split() else ""
+            # the first word and an ellipsis, within the cell's margins
+            assert fm.horizontalAdvance(first + "…") + 8 <= view.columnWidth(col), (
+                row,
+                col,
+                text,
+                view.columnWidth(col),
+            )

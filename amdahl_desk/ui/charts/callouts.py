@@ -54,7 +54,10 @@ def curve_points(vb: pg.ViewBox, item: pg.PlotDataItem, step_px: float = 3.0) ->
         return np.column_stack([sx, sy])
     seg = np.hypot(np.diff(sx), np.diff(sy))
     dist = np.concatenate([[0.0], np.cumsum(seg)])
-    samples = np.linspace(0.0, dist[-1], max(2, int(dist[-1] / step_px) + 2))
+    # At most 20,000 samples: a view not laid out yet (or a range far off the data) maps a curve to a length of
+    # astronomic pixels, and sampling it every few pixels would ask for more memory than there is.
+    count = max(2, min(int(dist[-1] / step_px) + 2, 20_000)) if np.isfinite(dist[-1]) else 2
+    samples = np.linspace(0.0, dist[-1] if np.isfinite(dist[-1]) else 0.0, count)
     return np.column_stack([np.interp(samples, dist, sx), np.interp(samples, dist, sy)])
 
 
@@ -85,11 +88,13 @@ def place_callout(
     obstacles: list[QRectF],
     points: np.ndarray,
     gap: float,
+    labels: list[QRectF] | None = None,
 ) -> QRectF:
     """Put ``label`` beside the data point ``at`` where it covers no curve point, obstacle or edge of the plot.
 
     Near places come first; when all are taken the label moves farther off with a leader line to its
-    point; when every place is taken the one with the fewest collisions wins. Returns the label's scene rect.
+    point; when every place is taken the one with the fewest collisions wins, a place over one of ``labels``
+    (other labels' rects) only where every place is. Returns the label's scene rect.
     """
     view = vb.sceneBoundingRect().adjusted(2, 2, -2, -2)
     size = label_size(label)
@@ -102,7 +107,7 @@ def place_callout(
         rect = QRectF(px + fx * w + gx * gap, py + fy * h + gy * gap, w, h)
         if not view.contains(rect):
             continue
-        score = collisions(rect, [*obstacles, marker], points)
+        score = collisions(rect, [*obstacles, marker], points) + 1000 * collisions(rect, labels or [], points[:0])
         if best is None or (score, order) < (best[0], best[1]):
             best = (score, order, rect, far)
         if score == 0:
@@ -127,3 +132,56 @@ def place_callout(
         set_curve(leader, None, None)
         leader.setVisible(False)
     return rect
+
+
+# Where a horizontal reference line's label may sit, tried in order: (position along the line, anchor); first above
+# the line by the left edge, then by the right edge, the middle, and below it.
+_ALONG = (0.03, 0.97, 0.5, 0.25, 0.75, 0.12, 0.88)
+
+
+def clear_line_labels(
+    vb: pg.ViewBox,
+    lines: list[pg.InfiniteLine],
+    points: np.ndarray,
+    crossing: tuple[pg.InfiniteLine, ...] = (),
+    taken: list[QRectF] | None = None,
+) -> list[QRectF]:
+    """Put each horizontal reference line's label along its line where it covers no curve point (``points``, in scene
+    pixels), no other reference line (of ``lines`` and ``crossing``, either angle) and no label placed before it
+    (``taken``, to which each placed label is added); the fewest collisions win when none is clear."""
+    view = vb.sceneBoundingRect().adjusted(1, 1, -1, -1)
+    shown = [line for line in lines if line.isVisible() and line.label.isVisible() and line.label.toPlainText()]
+    taken = [] if taken is None else taken
+    for line in shown:
+        label = line.label
+        others = []
+        for other in (*lines, *crossing):
+            if other is line or not other.isVisible():
+                continue
+            at = vb.mapViewToScene(QPointF(other.value(), other.value()))
+            if other.angle % 180 == 90:
+                others.append(QRectF(at.x() - 1, view.top(), 2, view.height()))
+            else:
+                others.append(QRectF(view.left(), at.y() - 1, view.width(), 2))
+        best: tuple[int, int, float, tuple[float, float]] | None = None
+        order = 0
+        for below in (False, True):
+            for along in _ALONG:
+                anchor = (0.0 if along < 0.5 else 1.0 if along > 0.5 else 0.5, 0.0 if below else 1.0)
+                label.anchors = [anchor, anchor]
+                label.setPosition(along)
+                rect = label.sceneBoundingRect()
+                score = collisions(rect, [*others, *taken], points) + (0 if view.contains(rect) else 1000)
+                if best is None or (score, order) < (best[0], best[1]):
+                    best = (score, order, along, anchor)
+                order += 1
+                if score == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        assert best is not None
+        _, _, along, anchor = best
+        label.anchors = [anchor, anchor]
+        label.setPosition(along)
+        taken.append(label.sceneBoundingRect())
+    return taken

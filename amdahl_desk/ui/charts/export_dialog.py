@@ -1,4 +1,4 @@
-"""Choosing what to export: which chart, which format, which size, which background."""
+"""Choosing what to export: which chart (and the slide's two), which format, which size, which background."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS
+from ...present.inputs import ChartInputs
+from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, SLIDE_CHOICES, chart_entry, default_slide_charts
 
 CUSTOM = "Custom…"
+NO_SECOND = "(none: one chart, the slide's whole width)"
 
 
 def export_title(chart: str, kind: str = "Chart") -> str:
@@ -39,7 +41,10 @@ class ExportDialog(QDialog):
         parent: QWidget | None = None,
         keys: Sequence[str] = CHARTS,
         kind: str = "Chart",
+        inputs: ChartInputs | None = None,
     ) -> None:
+        """``inputs``: what the charts are drawn from now, for the slide's choice of charts (offered only those
+        with something to show; by default the two that carry the answer). None: no choice offered."""
         super().__init__(parent)
         self.kind = kind  # "Chart", or "Comparison" from the comparison tab
         form = QFormLayout(self)
@@ -63,7 +68,24 @@ class ExportDialog(QDialog):
         custom.addWidget(QLabel("×", self))
         custom.addWidget(self.height_box)
         self.transparent = QCheckBox("Transparent background (PNG)", self)
+        # The slide's two charts, left and right: those with something to show, the answer's two preselected.
+        self.slide_left, self.slide_right = QComboBox(self), QComboBox(self)
+        self.slide_right.addItem(NO_SECOND, "")
+        offered = [k for k in SLIDE_CHOICES if inputs is not None and chart_entry(k).source.missing(inputs) is None]
+        for key in offered:
+            for combo in (self.slide_left, self.slide_right):
+                combo.addItem(CHART_TITLES[key], key)
+        if inputs is not None and inputs.analysis is not None:
+            left, right = default_slide_charts(inputs)
+            self.slide_left.setCurrentIndex(max(self.slide_left.findData(left), 0))
+            self.slide_right.setCurrentIndex(max(self.slide_right.findData(right), 0))
+        slide_row = QHBoxLayout()
+        slide_row.addWidget(self.slide_left, 1)
+        slide_row.addWidget(self.slide_right, 1)
+        self.slide_label = QLabel("Slide charts", self)
+        self.slide_label.setToolTip("The slide's two charts, left and right (by default the two that carry the answer)")
         form.addRow("Chart", self.chart)
+        form.addRow(self.slide_label, slide_row)
         form.addRow("Format", self.format)
         form.addRow("Size", self.size_choice)
         form.addRow("", custom)
@@ -85,8 +107,19 @@ class ExportDialog(QDialog):
         self._name_it()
 
     def _name_it(self) -> None:
-        """The title names what is exported: "Export Slide", "Export Chart: GPU scaling"."""
+        """The title names what is exported: "Export Slide", "Export Chart: GPU scaling"; the slide's charts are
+        offered while the slide is chosen."""
         self.setWindowTitle(export_title(self.chart.currentData(), self.kind))
+        slide = self.chart.currentData() == "slide" and self.slide_left.count() > 0
+        for widget in (self.slide_label, self.slide_left, self.slide_right):
+            widget.setVisible(slide)
+
+    def slide_charts(self) -> tuple[str, ...]:
+        """The slide's charts as chosen, left to right (one when the right is "none" or the same as the left)."""
+        if self.chart.currentData() != "slide" or self.slide_left.count() == 0:
+            return ()
+        left, right = self.slide_left.currentData(), self.slide_right.currentData()
+        return (left,) if not right or right == left else (left, right)
 
     def _size_changed(self, text: str) -> None:
         custom = text == CUSTOM

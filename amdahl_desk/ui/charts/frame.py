@@ -146,11 +146,37 @@ class ChartFrame(Chart[View]):
             self.plot.setYRange(*y, padding=0)
 
     def axis_label(self, axis: str, text: str, color: str = "#222") -> None:
-        """An axis title in this style's size (set only when it changes: each change redraws the axis)."""
-        key = f"_label_{axis}"
-        if getattr(self, key, None) != (text, color):
-            setattr(self, key, (text, color))
-            self.plot.setLabel(axis, text, color=color, **{"font-size": self.chart_style.css_size()})
+        """An axis title in this style's size, whole along its axis: in a smaller size (to 70%) where the axis is
+        shorter, else without its closing parenthesis ("(log scale)"); set only when it changes (each change redraws
+        the axis)."""
+        titles: dict[str, tuple[str, str]] = self.__dict__.setdefault("_axis_titles", {})
+        if titles.get(axis) != (text, color):
+            titles[axis] = (text, color)
+            if len(titles) == 1:  # the first: placed again whenever the plot's size changes
+                self.plot.vb.sigResized.connect(lambda _vb: self._fit_axis_titles())
+            self._fit_axis_titles()
+
+    def _fit_axis_titles(self) -> None:
+        for axis, (text, color) in self.__dict__.get("_axis_titles", {}).items():
+            vb = self.plot.vb  # as long as its axes, and resized first
+            length = vb.width() if axis in ("bottom", "top") else vb.height()
+            shown, rel = text, 1.0
+            if length > 0:
+                shorter = [text[: text.rindex(" (")]] if text.endswith(")") and " (" in text else []
+                fitted = next(
+                    (
+                        (t, r / 20)
+                        for t in (text, *shorter)
+                        for r in range(20, 13, -1)
+                        if QFontMetrics(self.chart_style.font(r / 20)).horizontalAdvance(t) + 16 <= length
+                    ),
+                    None,
+                )
+                shown, rel = fitted or ((shorter or [text])[0], 0.7)
+            key = f"_label_{axis}"
+            if getattr(self, key, None) != (shown, color, rel):
+                setattr(self, key, (shown, color, rel))
+                self.plot.setLabel(axis, shown, color=color, **{"font-size": self.chart_style.css_size(rel)})
 
     def marker_line(
         self, angle: int, color: QColor, style: Qt.PenStyle, position: float, anchor: tuple[float, float]

@@ -243,6 +243,37 @@ FORMATS = ("png", "svg", "pdf")
 PRESETS = {"1920×1080 (Full HD slide)": (1920, 1080), "1280×720 (HD)": (1280, 720), "3840×2160 (4K)": (3840, 2160)}
 
 
+# What a slide may show: any chart of the profile, its trace or its measured runs (the slide itself excepted).
+SLIDE_CHOICES = tuple(k for k in keys(Source.PROFILE, Source.TRACE, Source.MEASUREMENTS) if k != "slide")
+# After where the time goes, the first of these with something to show carries the profile's answer: the plan on the
+# trace's critical path, the odds of the target, latency under load, the measured runs, else the speedup against k.
+ANSWER_CHARTS = ("critical_path", "distribution", "load", "measured_scaling", "speedup")
+
+
+def default_slide_charts(inputs: ChartInputs) -> tuple[str, str]:
+    """The slide's two charts for ``inputs`` when none are chosen: where the time goes, and the one that carries the
+    answer (the first of :data:`ANSWER_CHARTS` the slide would show)."""
+    second = next((k for k in ANSWER_CHARTS if chart_entry(k).on_slide_for(inputs)), "speedup")
+    return ("breakdown", second)
+
+
+def slide_charts(inputs: ChartInputs) -> tuple[str, ...]:
+    """The charts the slide shows: those chosen in ``inputs`` (one or two), else the default two.
+
+    Raises :class:`ValueError` naming a chosen chart that is no slide chart, or that has nothing to show and why.
+    """
+    chosen = inputs.slide_charts or default_slide_charts(inputs)
+    if not 1 <= len(chosen) <= 2:
+        raise ValueError(f"a slide shows one or two charts, not {len(chosen)}: {', '.join(chosen)}")
+    for key in chosen:
+        if key not in SLIDE_CHOICES:
+            raise ValueError(f'"{key}" is not a chart for the slide; expected one of {", ".join(SLIDE_CHOICES)}')
+        why = chart_entry(key).source.missing(inputs)
+        if why is not None:
+            raise ValueError(f"the slide's chart “{CHART_TITLES[key]}” cannot be drawn: {why}")
+    return tuple(dict.fromkeys(chosen))
+
+
 def chart_entry(key: str) -> ChartEntry:
     for e in ENTRIES:
         if e.key == key:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMargins, QRect, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
@@ -52,10 +52,10 @@ class SlideFrame(Chart[SlideView]):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         pad = self.pad = round(style.size(12))
         layout = self.box = QVBoxLayout(self)
-        layout.setContentsMargins(pad * 3, pad * 2, pad * 3, pad * 2)
-        layout.setSpacing(pad)
+        layout.setContentsMargins(pad * 3, round(pad * 1.5), pad * 3, round(pad * 1.5))
+        layout.setSpacing(round(pad * 0.75))
         self.title = QLabel(self)
-        self.title.setFont(style.font(1.75, bold=True))
+        self.title.setFont(style.font(1.7, bold=True))
         self.title.setWordWrap(True)
         self.subtitle = QLabel(self)
         self.subtitle.setFont(style.font(1.0))
@@ -63,13 +63,25 @@ class SlideFrame(Chart[SlideView]):
         self.subtitle.setWordWrap(True)
         layout.addWidget(self.title)
         layout.addWidget(self.subtitle)
+        # The decision in one or two sentences (the odds, the cheapest plan, the plan on the trace's dependencies),
+        # each in its tone's colour, under the title: what the review decides on.
+        self.decision: list[QLabel] = []
+        for _ in range(2):
+            line = QLabel(self)
+            line.setFont(style.font(1.0))
+            line.setWordWrap(True)
+            line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            line.hide()
+            layout.addWidget(line)
+            self.decision.append(line)
         figures = QGridLayout()
         figures.setHorizontalSpacing(pad * 4)
+        figures.setVerticalSpacing(0)
         self.values: list[QLabel] = []
         self.captions: list[QLabel] = []
         for col in range(4):
             value, caption = QLabel(self), QLabel(self)
-            value.setFont(style.font(2.2, bold=True))
+            value.setFont(style.font(1.7, bold=True))
             caption.setFont(style.font(0.95))
             caption.setStyleSheet("color: #555;")
             figures.addWidget(value, 0, col)
@@ -93,6 +105,17 @@ class SlideFrame(Chart[SlideView]):
         self.title.setText(view.title)
         fit_lines(self.title, self.width() - margins.left() - margins.right())
         self.subtitle.setText(view.subtitle)
+        width = self.width() - margins.left() - margins.right()
+        for i, line in enumerate(self.decision):
+            said = view.decision[i] if i < len(view.decision) else None
+            line.setVisible(said is not None)
+            if said is not None:
+                line.setText(said.text)
+                line.setStyleSheet(f"color: {TONE_COLOURS[said.tone]};")
+                fit_lines(line, width, 2, 0.8)
+                flags = int(Qt.TextFlag.TextWordWrap)
+                used = QFontMetrics(line.font()).boundingRect(QRect(0, 0, max(width, 1), 100_000), flags, said.text)
+                line.setFixedHeight(used.height() + 2)
         for figure, v_label, c_label in zip(view.figures, self.values, self.captions, strict=True):
             v_label.setText(figure.value)
             c_label.setText(figure.caption)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +44,12 @@ class ChartExports(QObject):
         from ..charts.export_dialog import ExportDialog, export_title  # QtSvg and the export code load on first use
 
         # The profile's charts, its trace's, then the measured runs' (a comparison exports from its own tab).
-        dialog = ExportDialog(chart, self.dialog_parent, keys(Source.PROFILE, Source.TRACE, Source.MEASUREMENTS))
+        offered = keys(Source.PROFILE, Source.TRACE, Source.MEASUREMENTS)
+        dialog = ExportDialog(chart, self.dialog_parent, offered, inputs=self.inputs())
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         name, fmt, size, transparent = dialog.choice()
+        charts = dialog.slide_charts()
         base = (self.doc.path or self.files.imported_from or Path("profile")).stem
         path = self.prompts.choose_file(
             save=True,
@@ -55,17 +58,26 @@ class ChartExports(QObject):
             title=f"{export_title(name)} as {fmt.upper()}",
         )
         if path:
-            self.export_chart_to(Path(path), name, fmt, size, transparent)
+            self.export_chart_to(Path(path), name, fmt, size, transparent, charts)
 
     def export_chart_to(
-        self, path: Path, name: str, fmt: str, size: tuple[int, int] = (1920, 1080), transparent: bool = False
+        self,
+        path: Path,
+        name: str,
+        fmt: str,
+        size: tuple[int, int] = (1920, 1080),
+        transparent: bool = False,
+        slide_charts: tuple[str, ...] = (),
     ) -> bool:
+        """Write chart ``name`` (the slide with ``slide_charts``, else its default two) to ``path``."""
         from ..charts.export import export_chart
 
         if path.suffix.lower() != f".{fmt}":
             path = path.with_suffix(f".{fmt}")
         try:
-            export_chart(self.make, name, self.inputs(), fmt, path, size, transparent)
+            export_chart(
+                self.make, name, replace(self.inputs(), slide_charts=slide_charts), fmt, path, size, transparent
+            )
         except ProfileError as exc:
             self.prompts.show_error("Cannot export", str(exc))
             return False

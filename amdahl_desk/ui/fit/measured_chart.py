@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
 from ...present.measured import MeasuredView
+from ..charts.callouts import clear_line_labels, curve_points
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import INK, LABEL_FILL, RED, SCREEN, Style
@@ -47,6 +48,8 @@ class MeasuredChart(ChartFrame[MeasuredView]):
         for item in (self.spread, self.runs, self.peak, self.peak_label):
             self.plot.addItem(item)
         self._view: MeasuredView | None = None
+        # The lines' labels are placed in pixels: again whenever the plot's size changes.
+        self.plot.vb.sigResized.connect(lambda _vb: self.place_line_labels())
         if self.interactive:
             self.legend_label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
             self.legend_label.setToolTip("Click an entry to hide or show it")
@@ -93,6 +96,16 @@ class MeasuredChart(ChartFrame[MeasuredView]):
         self.set_ticks("left", view.y_ticks)
         self.set_ranges(view.x_range, view.y_range)
         self._apply_layers()
+        self.place_line_labels()
+
+    def place_line_labels(self) -> None:
+        """Each line's label (the limit γ/α, the ideal) along its line where no curve or point runs through it."""
+        vb = self.plot.vb
+        if self._view is None or vb.width() < 10 or vb.height() < 10:  # not laid out yet: placed at its resize
+            return
+        shown = [c for c in self.curves.values() if c.isVisible()]
+        points = [curve_points(vb, c) for c in shown]
+        clear_line_labels(vb, list(self.lines.values()), np.concatenate(points) if points else np.empty((0, 2)))
 
     # -- layers ------------------------------------------------------------
     def _items(self, key: str) -> tuple[pg.GraphicsObject, ...]:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
+from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QWidget
 
+from ...present.chart_parts import Mark
 from ...present.cost_chart import LEGEND, CostView, cost_chart
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
+from ..charts.callouts import curve_points, place_callout
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text
-from ..charts.style import BLUE, GREEN, INK, ORANGE, SCREEN, Style
+from ..charts.style import BLUE, GREEN, INK, LABEL_FILL, ORANGE, SCREEN, Style
 
 
 class CostChart(ChartFrame[CostView]):
@@ -34,11 +37,28 @@ class CostChart(ChartFrame[CostView]):
         item.addItem(self.on_target)
         # Each label beside its marker, on the side where the plot has room for it (a label left of a point
         # near the left edge was cut: "arget 4: …").
-        self.labels = [pg.TextItem(color=c, anchor=(0, 1.2)) for c in (GREEN, ORANGE)]
+        self.labels = [pg.TextItem(color=c, anchor=(0, 1.2), fill=LABEL_FILL) for c in (GREEN, ORANGE)]
         for label in self.labels:
             label.setFont(style.font(0.95, bold=True))
-            item.addItem(label)
+            item.addItem(label, ignoreBounds=True)
+        self.leaders = [item.plot(pen=style.pen(INK, 1)) for _ in self.labels]
+        self._marks: tuple[Mark | None, ...] = ()
         self.set_legend(LEGEND)
+        # The labels are placed in pixels: again whenever the plot's size or range changes.
+        item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
+
+    def place_labels(self) -> None:
+        """Each label beside its marker, clear of the cost curve, the other marker and label, inside the plot."""
+        vb = self.plot.vb
+        points = curve_points(vb, self.line)
+        taken: list[QRectF] = []
+        gap = self.chart_style.size(9)
+        for mark, label, leader in zip(self._marks, self.labels, self.leaders, strict=False):
+            if mark is None:
+                leader.setData([], [])
+                continue
+            at = (float(mark.x), float(mark.y))
+            taken.append(place_callout(vb, label, leader, at, [], points, gap, list(taken)))
 
     def view(self, inputs: ChartInputs, n: Numbers) -> CostView:
         return cost_chart(inputs, n, self.brief)
@@ -48,16 +68,14 @@ class CostChart(ChartFrame[CostView]):
         self.axis_label("left", view.y_axis)
         self.axis_label("bottom", view.x_axis)
         set_series(self.line, view.line)
-        mid = (view.x_range[0] + view.x_range[1]) / 2
-        for i, (scatter, mark, label) in enumerate(
-            zip((self.cheapest, self.on_target), (view.cheapest, view.on_target), self.labels, strict=True)
+        for scatter, mark, label in zip(
+            (self.cheapest, self.on_target), (view.cheapest, view.on_target), self.labels, strict=True
         ):
             scatter.setData([mark.x] if mark else [], [mark.y] if mark else [])
             set_item_text(label, mark.text if mark else "")
-            if mark is not None:
-                # Right of a point in the left half, left of one in the right half; the two one above the other.
-                label.setAnchor((0.0 if mark.x <= mid else 1.0, 1.2 if i == 0 else -0.2))
-                label.setPos(mark.x, mark.y)
+            label.setVisible(mark is not None)
+        self._marks = (view.cheapest, view.on_target)
         self.set_ranges(view.x_range, view.y_range)
+        self.place_labels()
         self.set_ticks("left", view.y_ticks or None)
         self.set_ticks("bottom", view.x_ticks or None)

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 from ...present.inputs import ChartInputs
 from ...present.load_chart import LEGEND, LoadView, load_chart
 from ...present.numbers import Numbers
-from ..charts.callouts import collisions, curve_points
+from ..charts.callouts import clear_line_labels, collisions, curve_points, place_callout
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import BLUE, GREEN, GREY, INK, LABEL_FILL, RED, SCREEN, Style
@@ -53,6 +53,8 @@ class LoadChart(ChartFrame[LoadView]):
             label.setFont(style.font(0.95, bold=True))
             label.setZValue(30)  # over the curves and the lines: its number is read, not crossed
             item.addItem(label)
+        self.leaders = [item.plot(pen=style.pen(c, 1)) for c in (BEFORE, AFTER)]
+        self._points_at: list[tuple[float, float] | None] = [None, None]
         item.vb.sigTransformChanged.connect(lambda *_: self.place_labels())
 
     def view(self, inputs: ChartInputs, n: Numbers) -> LoadView:
@@ -84,6 +86,7 @@ class LoadChart(ChartFrame[LoadView]):
             set_line_text(self.target, view.target.text)
         xs, ys, brushes = [], [], []
         now = view.now.x if view.now is not None else 0.0
+        self._points_at = [None if p is None else (p.x, p.y) for p in view.points]
         for i, (point, saturated) in enumerate(zip(view.points, view.saturated, strict=True)):
             label = self.point_labels[i]
             if point is None:
@@ -111,13 +114,29 @@ class LoadChart(ChartFrame[LoadView]):
             return
         curves = (self.before, self.after, self.before_p99, self.after_p99)
         points = np.concatenate([curve_points(vb, c) for c in curves])
-        taken: list[QRectF] = [lab.sceneBoundingRect() for lab in self.point_labels if lab.toPlainText()]
+        lines = [line for line in (self.current, self.wall_before, self.wall_after) if line.isVisible()]
+        # Each point's label beside its point, clear of the curves and the lines (as thin bands).
+        bands = []
+        for line in (*lines, self.target):
+            if not line.isVisible():
+                continue
+            at = vb.mapViewToScene(pg.Point(line.value(), line.value()))
+            vertical = line.angle % 180 == 90
+            bands.append(
+                QRectF(at.x() - 2, view.top(), 4, view.height())
+                if vertical
+                else QRectF(view.left(), at.y() - 2, view.width(), 4)
+            )
+        # The vertical lines' labels first (they have the fewest places), then each point's label as a callout
+        # clear of them, the curves and the lines, then the target's along its line clear of all of them.
+        taken: list[QRectF] = [
+            self.point_labels[i].sceneBoundingRect()
+            for i, at in enumerate(self._points_at)
+            if at is None and self.point_labels[i].toPlainText()
+        ]
         if self.target.isVisible():
-            self.target.label.updatePosition()
-            taken.append(self.target.label.sceneBoundingRect())
             y = vb.mapViewToScene(pg.Point(0, self.target.value())).y()
             taken.append(QRectF(view.left(), y - 2, view.width(), 4))
-        lines = [line for line in (self.current, self.wall_before, self.wall_after) if line.isVisible()]
         for line in lines:  # each line as a thin band: another line's label must not sit across it
             x = vb.mapViewToScene(pg.Point(line.value(), 0)).x()
             taken.append(QRectF(x - 2, view.top(), 4, view.height()))
@@ -147,3 +166,11 @@ class LoadChart(ChartFrame[LoadView]):
             label.anchors = [side, side]
             label.setPosition(height)
             taken.append(label.sceneBoundingRect())
+        placed = [r for r in taken if r.width() > 4 and r.height() > 4]
+        gap = self.chart_style.size(7)
+        for label, leader, at in zip(self.point_labels, self.leaders, self._points_at, strict=True):
+            if at is None:
+                leader.setData([], [])
+                continue
+            placed.append(place_callout(vb, label, leader, at, bands, points, gap, list(placed)))
+        clear_line_labels(vb, [self.target], points, tuple(lines), placed)

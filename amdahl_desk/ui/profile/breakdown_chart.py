@@ -140,13 +140,26 @@ class BreakdownChart(ChartFrame[BreakdownView]):
     def _place_totals(self, view: BreakdownView, baseline: float) -> None:
         """Above each bar: right-aligned at its end, or from the axis where the bar is narrower than its total."""
         px = self.plot.vb.viewPixelSize()[0] or 1.0
+        x_max = self._x_max(view)
         for label, total, text, bar_top in (
             (self.totals[0], view.baseline_total, view.baseline_text, baseline + 0.31),
             (self.totals[1], view.after_total, view.after_text, 0.31),
         ):
-            wide = total / px >= self._totals_metrics.horizontalAdvance(text) + 8
-            label.setAnchor((1, 1) if wide else (0, 1))
-            label.setPos(total if wide else 0.0, bar_top)
+            need = (self._totals_metrics.horizontalAdvance(text) + 8) * px
+            wide = total >= need
+            # Right-aligned at the bar's end; where the target line would run through it, just past the end, or
+            # right-aligned short of the line.
+            places = [(total, (1, 1))] if wide else [(0.0, (0, 1))]
+            places += [(total, (0, 1)), ((view.target or 0.0) - 4 * px, (1, 1))]
+            for x, anchor in places:
+                lo, hi = (x - need, x) if anchor[0] == 1 else (x, x + need)
+                crosses = view.target is not None and lo < view.target < hi
+                if lo >= 0 and hi <= x_max and not crosses:
+                    break
+            else:
+                x, anchor = places[0]
+            label.setAnchor(anchor)
+            label.setPos(x, bar_top)
 
     def _place_target_label(self) -> None:
         """The target's label at the top of its line, centred, or beside it where a total would cover it (a narrow
@@ -210,20 +223,30 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         fits, else nothing.
 
         Labels keep their text where it stays (each change of a text lays it out and repaints it)."""
-        px = self.plot.vb.viewPixelSize()[0]
+        px, py = self.plot.vb.viewPixelSize()
         placed: list[tuple[str, float, float]] = []
         metrics = self._metrics
+        # A bar as high as it is drawn, in pixels: a name over its time only where both lines fit in it, the time
+        # alone where one line does (in a low plot "Autoregressive decode" ran out of its bar, white on white).
+        tall = 0.62 / py if py else 0.0
+        lines = 2 if tall >= 2 * metrics.lineSpacing() + 4 else 1 if tall >= metrics.lineSpacing() + 2 else 0
+        target = view.target
         for bar_y, column in ((baseline, 1), (0.0, 2)):
             start = 0.0
             for seg in view.segments if px else ():
                 value, time = (seg.baseline, seg.baseline_text) if column == 1 else (seg.after, seg.after_text)
-                room = value / px - 8
+                # A segment the target line crosses holds its label on the wider side of the line: the line runs
+                # through no label.
+                left, right = start, start + value
+                if target is not None and left < target < right:
+                    left, right = (left, target) if target - left >= right - target else (target, right)
+                room = (right - left) / px - 8
                 # The whole name where the bar holds it, else the name shortened, else the time alone.
                 name = next((n for n in (seg.name, seg.label) if room >= metrics.horizontalAdvance(n)), None)
-                if name is not None and room >= metrics.horizontalAdvance(time):
-                    placed.append((f"{name}\n{time}", start + value / 2, bar_y))
-                elif room >= metrics.horizontalAdvance(time):
-                    placed.append((time, start + value / 2, bar_y))
+                if name is not None and room >= metrics.horizontalAdvance(time) and lines >= 2:
+                    placed.append((f"{name}\n{time}", (left + right) / 2, bar_y))
+                elif room >= metrics.horizontalAdvance(time) and lines >= 1:
+                    placed.append((time, (left + right) / 2, bar_y))
                 start += value
         for i, (text, x, bar_y) in enumerate(placed):
             label = self._label(i)

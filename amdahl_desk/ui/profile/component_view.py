@@ -12,6 +12,7 @@ from PySide6.QtCore import (
     QPoint,
     Qt,
     QTimer,
+    Signal,
 )
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
@@ -58,6 +59,7 @@ class ComponentTableView(RefusingTableView):
     """Moves, edits, copies and pastes like Excel or LibreOffice Calc."""
 
     GIVE_BACK = (NAME, TIME)
+    columnsChanged = Signal()  # columns came or went (a trace's figures, the time ranges): the window may widen
     table: ComponentTableModel
     computed_columns = frozenset(COMPUTED)  # every row's share moves with the total: repaint those that show it
 
@@ -157,6 +159,7 @@ class ComponentTableView(RefusingTableView):
             for col in RANGE_COLUMNS:
                 self.setColumnHidden(col, not shown)
             self.fit_columns()
+            self.columnsChanged.emit()
 
     def _show_path_columns(self, aspects: frozenset[Aspect]) -> None:
         shown = trace_based(self.table.doc.trace.figures)
@@ -164,6 +167,7 @@ class ComponentTableView(RefusingTableView):
             for col in PATH_COLUMNS:
                 self.setColumnHidden(col, not shown)
             self.fit_columns()
+            self.columnsChanged.emit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

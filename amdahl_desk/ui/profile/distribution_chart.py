@@ -106,22 +106,44 @@ class DistributionChart(ChartFrame["DistributionView"]):
         view = self._view
         if view is None:
             return
-        height = self.plot.vb.height()
+        height, width = self.plot.vb.height(), self.plot.vb.width()
         labelled = [tag for tag in self.tags if tag in self._at]  # the target's first, then p5, median, p95
         row = max((tag.boundingRect().height() for tag in labelled), default=0.0) + ROOM
-        # The rows take at most 0.6 of a low plot: the labels that do not fit go (the last first; their lines stay,
-        # and the summary and the report say the same figures), so that none falls onto the bars.
+        # Each label on the first row where it meets no label already there (the target's and p95's far apart
+        # share the top row); the rows take at most 0.6 of a low plot: the labels that do not fit go (the last
+        # first; their lines stay, and the summary and the report say the same figures), so none falls onto the bars.
         fit = len(labelled) if height <= 0 else max(0, min(len(labelled), int((0.6 * height - ROOM) / row - 0.5)))
-        shown = labelled[:fit]
+        units = (view.x_range[1] - view.x_range[0]) / width if width > 0 else 0.0  # data units per pixel
+        rows: list[list[tuple[float, float]]] = []
+        placed: dict[pg.TextItem, int] = {}
+        for tag in labelled:
+            wide = (tag.boundingRect().width() + 2 * ROOM) * units
+            x = self._at[tag]
+            span = (x, x + wide) if tag.anchor.x() < 0.5 else (x - wide, x)
+            at = next(
+                (i for i, taken in enumerate(rows) if all(span[1] <= a or span[0] >= b for a, b in taken)), len(rows)
+            )
+            if at >= fit:
+                continue
+            if at == len(rows):
+                rows.append([])
+            rows[at].append(span)
+            placed[tag] = at
+        shown = [tag for tag in labelled if tag in placed]
         for tag in labelled:
             tag.setVisible(tag in shown)
-        band = ROOM + row * (len(shown) + 0.5) if shown else 0.0  # the rows and half a row's gap above the bars
+        band = ROOM + row * (len(rows) + 0.5) if shown else 0.0  # the rows and half a row's gap above the bars
         top = view.y_range[1]
         tallest = max(view.heights, default=0.0)
         if 0 < band < height:
             top = max(top, nice_ceiling(tallest / (1 - band / height)))  # raised in a low plot, to a round step
         self.set_ranges(view.x_range, (view.y_range[0], top))
         share = 1 / height if height > 0 else 0.0
-        for i, tag in enumerate(shown):
-            tag.setPos(self._at[tag], top * (1 - (ROOM + row * (i + 0.5)) * share))
+        # The lines end under the rows of labels: a label lies across no other line (a target between p5 and the
+        # median, a p5 label wider than its gap to the target).
+        end = 1.0 - band * share if 0 < band < height else 1.0
+        for mark in (self.target, *self.marks):
+            mark.setSpan(0.0, end)
+        for tag in shown:
+            tag.setPos(self._at[tag], top * (1 - (ROOM + row * (placed[tag] + 0.5)) * share))
         self.note.setPos((view.x_range[0] + view.x_range[1]) / 2, top * (1 - band * share) * 0.85)  # under the rows

@@ -205,6 +205,7 @@ class OptimizationPanel(QWidget):
     """The checklist, its buttons, and the live k control for the selected optimization."""
 
     selectedChanged = Signal(int)  # row, -1 for none
+    columnsChanged = Signal()  # columns came or went (the estimates, a trace's figures): the window may widen
 
     def __init__(self, model: OptimizationTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -338,13 +339,26 @@ class OptimizationPanel(QWidget):
     def _columns_came_or_went(self) -> None:
         self.fit_columns()
         self._share_room()
+        self.columnsChanged.emit()
 
     def _share_room(self) -> None:
         numbers = self._number_widths
         if not numbers:
             return
         header = self.view.horizontalHeader()
-        texts = sum(header.sectionSizeFromContents(c).width() + 2 * CELL_PADDING for c in (NAME, TARGETS))
+        # The names and the targets at least as wide as their headers and as the first word of each with an
+        # ellipsis ("Autoregressive…"): a name is read, not guessed from "Auto…".
+        fm = self.view.fontMetrics()
+
+        def least(col: int) -> int:
+            shown = (
+                str(self.model.data(self.model.index(r, col)) or "") for r in range(min(self.model.rowCount(), 500))
+            )
+            words = {t.split()[0] for t in shown if t.split()}
+            first = max((fm.horizontalAdvance(w + "…") for w in words), default=0)
+            return max(header.sectionSizeFromContents(col).width(), first) + 2 * CELL_PADDING
+
+        texts = least(NAME) + least(TARGETS)
         others = sum(self.view.columnWidth(c) for c in range(self.model.columnCount()) if c not in numbers)
         others -= sum(self.view.columnWidth(c) for c in (NAME, TARGETS))
         room = self.view.viewport().width() - others - texts
@@ -359,6 +373,7 @@ class OptimizationPanel(QWidget):
             # the sum's S and ceiling are then what the sum promises: their headers say so
             self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, SPEEDUP, CEILING)
             self.fit_columns()
+            self.columnsChanged.emit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:

@@ -88,6 +88,7 @@ class TornadoChart(ChartFrame["TornadoView"]):
             set_item_text(label, "")
         self.centre.setPos(view.centre)
         set_line_text(self.centre, view.centre_text)
+        self.centre.setVisible(bool(view.bars))  # with no bars, the note in their place, and no line through it
         self.set_ranges(view.x_range, (-0.6, max(rows, 1) - 0.4 + 0.5))
         set_item_text(self.note, view.note)
         self.note.setPos((view.x_range[0] + view.x_range[1]) / 2, 0.0)

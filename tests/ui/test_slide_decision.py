@@ -1,0 +1,139 @@
+"""The slide a design review decides on: the decision in the summary's own sentences (the odds and the cheapest
+plan with ranges, the plan on the trace's dependencies for a trace), the headline figures, and two charts — by
+default the two that carry the profile's answer, else those chosen (the Export dialog, ``--slide-charts``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.decision import decide
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.present.decision import decision_view
+from amdahl_desk.present.summary import summary
+from amdahl_desk.present.trace_plan import dependency_line
+from amdahl_desk.ui.chart_factory import make_chart
+from amdahl_desk.ui.charts import export
+
+from .test_chart_contract import inputs_for, llm_with_ranges, trace_with_plan
+from .test_export import run_cli
+
+pytestmark = pytest.mark.gui
+
+
+def _slide(inputs, size=(1920, 1080)):
+    return export.chart_widget(make_chart, "slide", inputs, size)
+
+
+def _said(widget) -> list[str]:
+    return [line.text() for line in widget.decision if line.isVisible()]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_with_ranges_the_slide_states_the_odds_and_the_cheapest_plan_beside_the_odds_chart(qtbot, size):
+    profile = llm_with_ranges()
+    analysis = analyse(profile)
+    decided = decide(profile, analysis)
+    said = decision_view(profile, analysis, decided.figures, decided.search)
+    widget = _slide(inputs_for(profile), size)
+    try:
+        assert _said(widget) == [said.odds.text, said.plan.text]  # the summary's sentences, word for word
+        assert "1,000 ms" in said.odds.text and "1,000 ms" in said.plan.text
+        assert widget.shown == ("breakdown", "distribution")
+        assert [k for k, chart in widget.parts.items() if chart.isVisible()] == ["breakdown", "distribution"]
+        figures = summary(profile, analysis).figures
+        assert [v.text() for v in widget.values] == [f.value for f in figures]
+        assert widget.values[0].text() == "1.43×"  # 1,500 / (600 + 900 / 2) = 1.4286
+    finally:
+        widget.close()
+
+
+def test_for_a_trace_the_slide_says_what_the_dependencies_make_of_the_plan(qtbot):
+    profile = trace_with_plan()
+    inputs = inputs_for(profile)
+    widget = _slide(inputs)
+    try:
+        line = dependency_line(inputs.trace, profile, inputs.analysis)
+        assert line.text.startswith("With the trace's dependencies") and "the sum says" in line.text
+        assert _said(widget)[0] == line.text
+        assert widget.shown == ("breakdown", "critical_path")
+    finally:
+        widget.close()
+
+
+def test_the_charts_chosen_are_the_charts_shown_in_their_order(qtbot):
+    inputs = inputs_for(llm_with_ranges())
+    from dataclasses import replace
+
+    widget = _slide(replace(inputs, slide_charts=("load", "speedup")))
+    try:
+        assert widget.shown == ("load", "speedup")
+        row = widget.charts_row
+        order = [row.itemAt(i).widget() for i in range(row.count()) if row.itemAt(i).widget().isVisible()]
+        assert order == [widget.parts["load"], widget.parts["speedup"]]
+    finally:
+        widget.close()
+    with pytest.raises(ProfileError, match="critical path"):
+        _slide(replace(inputs, slide_charts=("breakdown", "critical_path")))
+    with pytest.raises(ProfileError, match="one or two"):
+        _slide(replace(inputs, slide_charts=("breakdown", "speedup", "load")))
+
+
+def test_export_slide_charts_on_the_command_line(tmp_path, example):
+    proc = run_cli(
+        "export", str(example), "--out", "o", "--chart", "slide", "--slide-charts", "scaling,cost", tmp_path=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith("training-iteration-slide.png")
+    for given, said in (
+        ("pie", '"pie" is not a chart for the slide'),
+        ("breakdown,speedup,load", "a slide shows one or two"),
+        ("speedup,speedup", "the same chart twice"),
+        ("critical_path", "critical path of the trace"),
+    ):
+        proc = run_cli(
+            "export", str(example), "--out", "o", "--chart", "slide", "--slide-charts", given, tmp_path=tmp_path
+        )
+        assert proc.returncode == 2 and said in proc.stderr and "Traceback" not in proc.stderr, (given, proc.stderr)
+    proc = run_cli(
+        "export", str(example), "--out", "o", "--chart", "speedup", "--slide-charts", "cost", tmp_path=tmp_path
+    )
+    assert proc.returncode == 2 and "--chart slide" in proc.stderr
+
+
+def test_the_export_dialog_offers_the_slides_charts_and_writes_the_chosen_two(window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QFileDialog
+
+    from amdahl_desk.ui.charts import export as chart_export
+    from amdahl_desk.ui.charts.export_dialog import ExportDialog
+
+    offered: dict[str, object] = {}
+
+    def choose(dialog: ExportDialog) -> int:
+        offered["default"] = (dialog.slide_left.currentData(), dialog.slide_right.currentData())
+        offered["keys"] = [dialog.slide_left.itemData(i) for i in range(dialog.slide_left.count())]
+        offered["shown"] = dialog.slide_left.isVisibleTo(dialog)
+        dialog.slide_left.setCurrentIndex(dialog.slide_left.findData("scaling"))
+        dialog.slide_right.setCurrentIndex(dialog.slide_right.findData("cost"))
+        return ExportDialog.DialogCode.Accepted
+
+    written: list[tuple[str, ...]] = []
+    real = chart_export.export_chart
+
+    def spy(make, name, inputs, *args, **kwargs):
+        written.append(inputs.slide_charts)
+        return real(make, name, inputs, *args, **kwargs)
+
+    monkeypatch.setattr(ExportDialog, "exec", choose)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a: (str(tmp_path / "s.png"), "")))
+    monkeypatch.setattr(chart_export, "export_chart", spy)
+    window.exports.export_dialog("slide")
+    # The training example: no ranges, load or runs, no trace: where the time goes and the speedup against k.
+    assert offered["default"] == ("breakdown", "speedup") and offered["shown"]
+    assert "critical_path" not in offered["keys"] and "measured_scaling" not in offered["keys"]  # nothing to show
+    assert written == [("scaling", "cost")] and (tmp_path / "s.png").stat().st_size > 1000
+    dialog = ExportDialog("speedup", inputs=window.export_inputs())
+    assert not dialog.slide_left.isVisibleTo(dialog) and dialog.slide_charts() == ()
+    dialog.chart.setCurrentIndex(dialog.chart.findData("slide"))
+    assert dialog.slide_left.isVisibleTo(dialog) and dialog.slide_charts() == ("breakdown", "speedup")
+    dialog.deleteLater()
