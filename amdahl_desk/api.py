@@ -691,7 +691,12 @@ class Decision:
         figures = self._decision.figures if self._decision is not None else None
         search = self._decision.search if self._decision is not None else None
         said = decision_view(self._profile, self._analysis, figures, search)
-        return " ".join(t for t in (said.odds.text, said.likelier, said.plan.text) if t)
+        odds = said.odds.text
+        if not odds:  # single-valued estimates: the plan meets the target or not, as the summary's verdict says
+            from .present.report import target_sentence
+
+            odds = target_sentence(self._profile, self._analysis) or ""
+        return " ".join(t for t in (odds, said.likelier, said.plan.text) if t)
 
     def to_dict(self) -> dict[str, Any]:
         """``report --json``'s ``target``, ``uncertainty`` and ``plans`` entries for this target."""
