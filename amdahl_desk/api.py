@@ -708,7 +708,8 @@ class Decision:
     def __repr__(self) -> str:
         plan = self.plan
         names = ", ".join(plan.optimizations) if plan is not None else "none"
-        return f"<Decision target {self.target:g}: P(meet) {self.probability:.0%}; cheapest plan: {names}>"
+        unit = self._profile.unit.value
+        return f"<Decision target {self.target:g} {unit}: P(meet) {self.probability:.0%}; cheapest plan: {names}>"
 
 
 # -- what-if on a trace -------------------------------------------------------------------------------------------
