@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
@@ -296,17 +297,20 @@ class Profile:
         works) feed :meth:`decide`. Raises :class:`ProfileError` for an unknown target or a k of 0 or less.
         """
         from .model.profile import Optimization
+        from .model.units import parse_speedup
+        from .model.values import parse_confidence, parse_effort
 
+        low, high = _value(k_low, parse_speedup, "k_low"), _value(k_high, parse_speedup, "k_high")
         opt = Optimization(
             name=name,
             targets=(targets,) if isinstance(targets, str) else tuple(targets),
-            speedup=float(k),
+            speedup=_number(k, parse_speedup, "k"),
             enabled=enabled,
             notes=notes,
-            speedup_low=None if k_low is None else float(k_low),
-            speedup_high=None if k_high is None else float(k_high),
-            effort=None if effort is None else float(effort),
-            confidence=float(confidence),
+            speedup_low=low,
+            speedup_high=high,
+            effort=_value(effort, parse_effort, "effort"),
+            confidence=_number(confidence, parse_confidence, "confidence"),
         )
         profile = self._profile.copy()
         opts = list(profile.optimizations)
@@ -404,6 +408,24 @@ class Profile:
         if profile.settings.target_time is None:
             raise BadInputError('decide: the profile has no target time; give one, like target="600 ms"')
         return Decision(profile, analysis, decision)
+
+
+def _value(value: float | str | None, parse: Callable[[str], float], what: str) -> float | None:
+    return None if value is None else _number(value, parse, what)
+
+
+def _number(value: float | str, parse: Callable[[str], float], what: str) -> float:
+    """A number given as a number, or as text read by the model's parser of that value ("4x", "80%", "3 days")."""
+    from .model.numbers import ParseError
+
+    if isinstance(value, str):
+        try:
+            return parse(value)
+        except ParseError as exc:
+            raise BadInputError(f"{what}: {exc}") from None
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise BadInputError(f"{what}: {value!r} is not a number")
+    return float(value)
 
 
 def _with_unit(column: str, unit: str | None) -> str:

@@ -162,6 +162,14 @@ def test_a_bad_k_and_a_bad_target_are_refused(capsys):
         p.with_optimization("Faster decode", ["Autoregressive decode"], k=0)
     with pytest.raises(ad.ProfileError, match="Nowhere"):
         p.with_optimization("Faster decode", ["Nowhere"], k=2)
+    with pytest.raises(ad.BadInputError, match='k: "fast" is not a speedup'):
+        p.with_optimization("Faster decode", ["Autoregressive decode"], k="fast")
+    with pytest.raises(ad.BadInputError, match="k: None is not a number"):
+        p.with_optimization("Faster decode", ["Autoregressive decode"], k=None)  # type: ignore[arg-type]
+    typed = p.with_optimization("Faster decode", ["Autoregressive decode"], k="3x", effort="4 days", confidence="90%")
+    row = typed.optimizations.iloc[0]
+    assert (row["k"], row["effort"], row["confidence"]) == (3, 4, 0.9)  # read by the window's parsers
+    assert p.analyse(target=700).to_dict()["target"]["time"] == 700  # a number is in the profile's unit
     with pytest.raises(ad.BadInputError) as caught:
         p.analyse(target="soon")
     assert str(caught.value) == cli_error(capsys, "report", EXAMPLES / "llm-request.xlsx", "--target", "soon")
