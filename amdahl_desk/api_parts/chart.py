@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .model.analysis import Analysis
-    from .model.profile import Profile
+    from ..model.analysis import Analysis
+    from ..model.profile import Profile
 
 
 def render_chart(
@@ -25,9 +25,9 @@ def render_chart(
     """Chart ``key`` of ``profile`` as PNG, SVG or PDF bytes; a trace chart (``critical_path``, and the trace on
     the slide) reads the trace the profile names, next to ``source``."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
-    from .ui.app import make_app
-    from .ui.chart_factory import make_chart
-    from .ui.charts.export import ChartInputs, export_chart
+    from ..ui.app import make_app
+    from ..ui.chart_factory import make_chart
+    from ..ui.charts.export import ChartInputs, export_chart
 
     make_app()
     inputs = ChartInputs(profile, analysis, trace=_trace(key, profile, source))
@@ -38,12 +38,12 @@ def render_chart(
 
 def _trace(key: str, profile: Profile, source: str) -> Any:
     """The figures of the profile's trace when the chart draws them, as ``export`` reads them."""
-    from .cli.export import TRACE_CHART_KEYS
+    from ..cli.export import TRACE_CHART_KEYS
 
     if not profile.settings.trace_source or key not in ("slide", *TRACE_CHART_KEYS):
         return None
-    from .files.traces.linked import linked_figures
-    from .model.errors import BadInputError
+    from ..files.traces.linked import linked_figures
+    from ..model.errors import BadInputError
 
     figures = linked_figures(profile, Path(source).parent)
     if figures.problem and key in TRACE_CHART_KEYS:
