@@ -200,6 +200,14 @@ class Profile:
         """A copy of the model's profile (``amdahl_desk.model.profile.Profile``), for what this API does not cover."""
         return self._profile.copy()
 
+    def __eq__(self, other: object) -> bool:
+        """Profiles are equal when their components, optimizations, settings and unit are (wherever they came from)."""
+        if not isinstance(other, Profile):
+            return NotImplemented
+        return self._profile == other._profile
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and holds lists: not a dictionary key
+
     def __repr__(self) -> str:
         p = self._profile
         on = sum(o.enabled for o in p.optimizations)

@@ -79,6 +79,7 @@ def test_profiles_are_immutable_and_with_optimization_gives_a_new_one():
     assert q.analyse().new_total == pytest.approx(600 + 900 / 3)
     r = q.with_optimization("Prefill", ["Prompt prefill"], 1.5)
     assert len(r.optimizations) == len(q.optimizations) + 1
+    assert q.with_optimization("Faster decode", ["Autoregressive decode"], k=3) == q != p  # equal by value
     assert r.analyse().new_total == pytest.approx(600 - 300 + 300 / 1.5 + 900 / 3)
     with pytest.raises(AttributeError):
         p.total = 5  # type: ignore[misc]
