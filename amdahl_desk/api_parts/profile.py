@@ -237,8 +237,7 @@ class Profile:
         works) feed :meth:`decide`. Raises :class:`ProfileError` for an unknown target or a k of 0 or less.
         """
         from ..model.profile import Optimization
-        from ..model.units import parse_speedup
-        from ..model.values import parse_confidence, parse_effort
+        from ..model.values import parse_confidence, parse_effort, parse_speedup
 
         low, high = _value(k_low, parse_speedup, "k_low"), _value(k_high, parse_speedup, "k_high")
         opt = Optimization(
@@ -356,7 +355,7 @@ def _value(value: float | str | None, parse: Callable[[str], float], what: str) 
 
 def _number(value: float | str, parse: Callable[[str], float], what: str) -> float:
     """A number given as a number, or as text read by the model's parser of that value ("4x", "80%", "3 days")."""
-    from ..model.numbers import ParseError
+    from ..model.values import ParseError
 
     if isinstance(value, str):
         try:
