@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+import amdahl_desk.api_parts
 import amdahl_desk.cli
 import amdahl_desk.files
 import amdahl_desk.model
@@ -13,7 +14,12 @@ import amdahl_desk.model
 MODULES = (
     [f"amdahl_desk.model.{m.name}" for m in pkgutil.iter_modules(amdahl_desk.model.__path__)]
     + [f"amdahl_desk.files.{m.name}" for m in pkgutil.iter_modules(amdahl_desk.files.__path__)]
-    + ["amdahl_desk.cli"]
+    + ["amdahl_desk", "amdahl_desk.api", "amdahl_desk.cli"]
+    + [
+        f"amdahl_desk.api_parts.{m.name}"
+        for m in pkgutil.iter_modules(amdahl_desk.api_parts.__path__)
+        if m.name != "chart"
+    ]
     + [f"amdahl_desk.cli.{m.name}" for m in pkgutil.iter_modules(amdahl_desk.cli.__path__) if m.name != "window"]
 )
 

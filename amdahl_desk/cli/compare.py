@@ -16,6 +16,7 @@ from ..present.comparison import plan_verdict
 from .common import EXIT_OK, BadInputError, load_argument, print_warnings, write_json
 
 if TYPE_CHECKING:
+    from ..files import Loaded
     from ..model.traces.trace_comparison import DependencyCheck
 
 NAME = "compare"
@@ -70,16 +71,22 @@ def load_side(path: str, role: str, args: argparse.Namespace) -> Profile:
     A trace is imported with ``--group-by`` and ``--total`` (the defaults of ``amdahl-desk import``), the
     same for both sides, so their components line up.
     """
+    loaded = read_side(path, role, args)
+    print_warnings(path, (str(w) for w in loaded.warnings))
+    return loaded.profile
+
+
+def read_side(path: str, role: str, args: argparse.Namespace) -> Loaded:
+    """What :func:`load_side` reads, with its warnings; a file that cannot be read is a :class:`BadInputError`
+    naming its role (BEFORE, AFTER)."""
     from ..model.traces import ImportOptions
 
     options = ImportOptions(group_by=args.group_by, total=args.total)
     try:
-        loaded = load_argument(path, trace_options=options)
+        return load_argument(path, trace_options=options)
     except ProfileError as exc:
         what = "trace" if is_trace(path) else "profile"
         raise BadInputError(f"the {role.lower()} {what} cannot be read:\n{exc}") from None
-    print_warnings(path, (str(w) for w in loaded.warnings))
-    return loaded.profile
 
 
 def parse_pairs(texts: list[str]) -> list[tuple[str, str]]:
@@ -136,11 +143,7 @@ def run(args: argparse.Namespace) -> int:
     adoption = adopt_measured_k(before, result)
     check = with_dependencies(args, before, result) if is_trace(args.before) else None
     if args.json:
-        data = to_json_dict(result, adoption)
-        data["before_file"], data["after_file"] = args.before, args.after
-        if check is not None:
-            data["with_dependencies"] = check.to_json()
-        write_json(data, indent=2)
+        write_json(comparison_json(result, adoption, args.before, args.after, check), indent=2)
     else:
         print(comparison_text(result, adoption, before, args.before, args.after))
         if check is not None:
@@ -225,6 +228,18 @@ def to_json_dict(c: Comparison, adoption: Adoption) -> dict[str, Any]:
             {"name": a.name, "planned": a.planned, "measured": a.measured, "note": a.note} for a in adoption.changes
         ],
     }
+
+
+def comparison_json(
+    c: Comparison, adoption: Adoption, before_file: str, after_file: str, check: DependencyCheck | None
+) -> dict[str, Any]:
+    """The ``compare --json`` contract: the comparison, the two files, and the check on the before trace's critical
+    path when there is one."""
+    data = to_json_dict(c, adoption)
+    data["before_file"], data["after_file"] = before_file, after_file
+    if check is not None:
+        data["with_dependencies"] = check.to_json()
+    return data
 
 
 def _k(value: float | None, r: ComponentComparison) -> str:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..model.values import ParseError
 from .common import EXIT_OK, BadInputError, analyse_loaded, load_argument, print_warnings, write_json
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from ..model.analysis import Analysis
     from ..model.decision import Decision
     from ..model.profile import Profile
+    from ..model.report import ComponentRows
     from ..model.traces.plan_answer import TraceAnswer
 
 NAME = "report"
@@ -66,69 +68,98 @@ def run(args: argparse.Namespace) -> int:
     # What comes after the reading loads while a workbook's sheets are parsed.
     words = f"{__package__}.json_rows" if args.json else "amdahl_desk.present.report"
     loaded = load_argument(args.profile, meanwhile=("amdahl_desk.model.values", words))
-    from ..model.report import to_json_dict
-    from ..model.values import parse_target_time
-
     profile = loaded.profile
     print_warnings(args.profile, loaded.warnings)
-    if args.target is not None:
-        try:
-            target = parse_target_time(args.target, profile.unit)
-        except ParseError as exc:
-            raise BadInputError(f"--target: {exc}") from None
-        profile.set_settings(replace(profile.settings, target_time=target))
-    if args.confidence is not None:
-        from ..model.values import parse_confidence
-
-        try:
-            level = parse_confidence(args.confidence)
-        except ParseError as exc:
-            raise BadInputError(f"--confidence: {exc}") from None
-        if level <= 0:
-            raise BadInputError(f'--confidence: "{args.confidence}" leaves no odds to reach; give a level above 0%')
-        profile.set_settings(replace(profile.settings, plan_confidence=level))
+    set_options(profile, args.target, args.confidence)
     analysis = analyse_loaded(loaded, args.profile)
     from ..model.decision import decide
 
     decision = decide(profile, analysis, args.seed)
-    answer, decision = _traced(args.profile, profile, analysis, decision)
+    answer, decision = traced(args.profile, profile, analysis, decision)
     if args.json:
         from ..model.collector import collector_paused
         from .json_rows import component_structs
 
         with collector_paused():  # an entry per component, and no cycles among them to look for
-            data = to_json_dict(profile, analysis, loaded.warnings, component_rows=component_structs)
-            if answer is not None:
-                from ..model.report import with_trace_answer
-
-                data = with_trace_answer(data, answer, profile.settings.trace_source)
-            if decision is not None:
-                from ..model.uncertainty_json import plans_json, uncertainty_json
-
-                if decision.figures is not None:
-                    data["uncertainty"] = uncertainty_json(decision.figures)
-                if decision.search is not None:
-                    data["plans"] = plans_json(profile, decision.search)
+            data = to_json_dict(profile, analysis, loaded.warnings, decision, component_structs, answer)
             write_json(data, args.indent)
     else:
-        from ..present.report import report_text
-
-        lines: list[str] = []
-        if decision is not None:
-            from ..present.decision import decision_view
-            from ..present.uncertainty import report_lines, uncertainty_view
-
-            said = decision_view(profile, analysis, decision.figures, decision.search)
-            lines = report_lines(
-                uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
-                said.plan.text if decision.search is not None else None,
-                said.likelier,
-            )
-        print(report_text(profile, analysis, uncertainty=lines, trace=answer))
+        print(report_text(profile, analysis, decision, answer))
     return EXIT_OK
 
 
-def _traced(
+def set_options(profile: Profile, target: str | None, confidence: str | None) -> None:
+    """``--target`` and ``--confidence`` set on ``profile``'s settings; a bad value is a :class:`BadInputError`."""
+    from ..model.values import parse_target_time
+
+    if target is not None:
+        try:
+            time = parse_target_time(target, profile.unit)
+        except ParseError as exc:
+            raise BadInputError(f"--target: {exc}") from None
+        profile.set_settings(replace(profile.settings, target_time=time))
+    if confidence is not None:
+        from ..model.values import parse_confidence
+
+        try:
+            level = parse_confidence(confidence)
+        except ParseError as exc:
+            raise BadInputError(f"--confidence: {exc}") from None
+        if level <= 0:
+            raise BadInputError(f'--confidence: "{confidence}" leaves no odds to reach; give a level above 0%')
+        profile.set_settings(replace(profile.settings, plan_confidence=level))
+
+
+def to_json_dict(
+    profile: Profile,
+    analysis: Analysis,
+    warnings: Iterable[object],
+    decision: Decision | None,
+    component_rows: ComponentRows | None = None,
+    answer: TraceAnswer | None = None,
+) -> dict[str, Any]:
+    """The ``report --json`` contract: the analysis, then the plan under uncertainty and the cheapest plan when the
+    profile's estimates call for them (``component_rows``: how the components entries are made, dictionaries by
+    default)."""
+    from ..model.report import component_dicts
+    from ..model.report import to_json_dict as analysis_json
+
+    data = analysis_json(profile, analysis, warnings, component_rows=component_rows or component_dicts)
+    if answer is not None:
+        from ..model.report import with_trace_answer
+
+        data = with_trace_answer(data, answer, profile.settings.trace_source)
+    if decision is not None:
+        from ..model.uncertainty_json import plans_json, uncertainty_json
+
+        if decision.figures is not None:
+            data["uncertainty"] = uncertainty_json(decision.figures)
+        if decision.search is not None:
+            data["plans"] = plans_json(profile, decision.search)
+    return data
+
+
+def report_text(
+    profile: Profile, analysis: Analysis, decision: Decision | None, answer: TraceAnswer | None = None
+) -> str:
+    """The report as ``amdahl-desk report`` prints it, with the odds and the plan when they apply."""
+    from ..present.report import report_text as text
+
+    lines: list[str] = []
+    if decision is not None:
+        from ..present.decision import decision_view
+        from ..present.uncertainty import report_lines, uncertainty_view
+
+        said = decision_view(profile, analysis, decision.figures, decision.search)
+        lines = report_lines(
+            uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
+            said.plan.text if decision.search is not None else None,
+            said.likelier,
+        )
+    return text(profile, analysis, uncertainty=lines, trace=answer)
+
+
+def traced(
     path: str, profile: Profile, analysis: Analysis, decision: Decision | None
 ) -> tuple[TraceAnswer | None, Decision | None]:
     """A profile that names its trace: the answer with the trace's dependencies, and the plan under uncertainty

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .common import EXIT_OK, write_json
+
+if TYPE_CHECKING:
+    from ..files.traces.graph_source import RankGraph
+    from ..model.traces.whatif import WhatIf
 
 NAME = "whatif"
 
@@ -55,16 +62,27 @@ def run(args: argparse.Namespace) -> int:
         from .common import BadInputError
 
         raise BadInputError("--speedup PATTERN=K: give at least one (the events of the trace to make K× faster)")
-    from ..files.traces.graph_source import load_rank_graph
-    from ..model.traces.patterns import parse_pattern_speedup
-    from ..model.traces.whatif import prepare, what_if
     from ..present.whatif import what_if_view
 
-    speedups = [parse_pattern_speedup(s) for s in args.speedup]
-    loaded = load_rank_graph(args.trace, args.rank, args.step)
-    answer = what_if(prepare(loaded.trace, args.step, loaded.source), speedups)
+    loaded, answer = what_if_answer(args.trace, args.speedup, args.step, args.rank)
     if args.json:
-        write_json({"source": loaded.source, "rank": loaded.rank, "step": args.step, **answer.to_json()})
+        write_json(to_json_dict(loaded, args.step, answer))
     else:
         print(what_if_view(answer).text)
     return EXIT_OK
+
+
+def what_if_answer(trace: str | Path, speedups: Sequence[str], step: str, rank: int | None) -> tuple[RankGraph, WhatIf]:
+    """The trace read (rank ``rank`` of a folder, else the slowest) and its what-if for ``PATTERN=K`` texts."""
+    from ..files.traces.graph_source import load_rank_graph
+    from ..model.traces.patterns import parse_pattern_speedup
+    from ..model.traces.whatif import prepare, what_if
+
+    parsed = [parse_pattern_speedup(s) for s in speedups]
+    loaded = load_rank_graph(trace, rank, step)
+    return loaded, what_if(prepare(loaded.trace, step, loaded.source), parsed)
+
+
+def to_json_dict(loaded: RankGraph, step: str, answer: WhatIf) -> dict[str, Any]:
+    """The ``whatif --json`` contract."""
+    return {"source": loaded.source, "rank": loaded.rank, "step": step, **answer.to_json()}

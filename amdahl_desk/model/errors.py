@@ -30,7 +30,11 @@ class Problem:
         return f"{self.where}: {self.what}" if self.where else self.what
 
 
-class ProfileError(ValueError):
+class Error(Exception):
+    """Every error Amdahl Desk raises for a person to act on (``amdahl_desk.Error``): its message says what and where."""
+
+
+class ProfileError(Error, ValueError):
     """A profile (or a value meant for one) that cannot be accepted.
 
     Carries every problem found, so a person sees them all at once.
@@ -52,5 +56,6 @@ class ProfileError(ValueError):
         return self.message()
 
 
-class BadInputError(Exception):
-    """A mistake in what the user asked for on the command line: a message on stderr, exit status 2."""
+class BadInputError(Error):
+    """A mistake in what the user asked for (on the command line, or of the Python API): a message on stderr, exit
+    status 2."""
