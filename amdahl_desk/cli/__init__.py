@@ -29,6 +29,7 @@ SUBCOMMANDS: dict[str, str] = {
     "fit": ".fit",
     "compare": ".compare",
     "whatif": ".whatif",
+    "job": ".job",
 }
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "SUBCOMMANDS", "BadInputError", "entry", "main"]

@@ -49,9 +49,10 @@ class Rank:
 
     def write(self, folder: Path, gz: bool = True) -> Path:
         info: dict = {"backend": "nccl", "rank": self.rank, "world_size": self.world}
-        doc: dict = {"schemaVersion": 1, "distributedInfo": info, "traceEvents": self.events}
+        doc: dict = {"schemaVersion": 1, "distributedInfo": info}
         if self.host is not None:
             doc["host_name"] = self.host
+        doc["traceEvents"] = self.events
         path = folder / f"rank{self.rank}.json{'.gz' * gz}"
         data = json.dumps(doc).encode()
         path.write_bytes(gzip.compress(data) if gz else data)

@@ -76,7 +76,7 @@ def read_rank_file(
             return ("a job needs PyTorch (Kineto) traces with their events, not a summary", f.source)
         return read_rank(f.path, f.source, f.order, step, speedups, only_steps)
     except ProfileError as exc:
-        return (exc.message if hasattr(exc, "message") else str(exc), f.source)
+        return ("; ".join(str(p) for p in exc.problems), f.source)
     except (OSError, ValueError, EOFError) as exc:
         return (f"cannot read the trace: {exc}", f.source)
 
@@ -96,8 +96,29 @@ def _executor(scheduler: str | None, n: int) -> AbstractContextManager[Executor 
     return ProcessPoolExecutor(max_workers=workers)
 
 
+def _reachable(address: str) -> None:
+    """Refuse at once a tcp:// scheduler that refuses connections (Dask itself would retry for its timeout)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if not address.startswith("tcp://"):
+        return
+    try:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        raise TraceError("expected a scheduler address like tcp://host:8786", address) from None
+    if host is None or port is None:
+        raise TraceError("expected a scheduler address like tcp://host:8786", address)
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except OSError as exc:
+        raise TraceError(f"cannot reach the Dask scheduler: {exc.strerror or exc}", address) from None
+
+
 class _DaskExecutor(AbstractContextManager[Executor]):
     def __init__(self, client_type: type, address: str) -> None:
+        _reachable(address)
         try:
             self.client = client_type(address, timeout="30s")
         except (OSError, TimeoutError, ValueError) as exc:

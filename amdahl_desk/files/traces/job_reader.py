@@ -26,7 +26,7 @@ class JobArgs(GraphArgs, gc=False):
 
 
 class JobEvent(GraphEvent, gc=False):
-    args: JobArgs | None = None  # type: ignore[assignment]
+    args: JobArgs | None = None
 
 
 def lenient_job_event(raw: Any, where: str, source: str) -> GraphEvent:
@@ -72,10 +72,20 @@ class JobConsumer(GraphConsumer):
                 self.comms[first + i] = CommArgs(pg, _seq(a.seq), a.collective)
 
 
+HOST_KEYS = ("host_name", "hostname")
+
+
 class _JobReader(_GraphReader):
-    event_type = JobEvent
-    consumer_type = JobConsumer
+    event_type = JobEvent  # type: ignore[assignment]
+    consumer_type = JobConsumer  # type: ignore[assignment]
     lenient = staticmethod(lenient_job_event)
+
+    def _keep(self, info: Any) -> None:
+        super()._keep(info)
+        if isinstance(info, dict):
+            for key in HOST_KEYS:
+                if isinstance(info.get(key), str):
+                    self.builder.info[key] = info[key]
 
 
 def read_rank(

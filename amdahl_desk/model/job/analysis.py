@@ -102,8 +102,13 @@ class Job:
             ],
             "straggler": {"rank": self.straggler, "cost": self.straggler_cost},
             "collectives": [
-                {"name": c.name, "count": c.count, "transfer": c.transfer, "skew_mean": c.skew_mean,
-                 "skew_max": c.skew_max}
+                {
+                    "name": c.name,
+                    "count": c.count,
+                    "transfer": c.transfer,
+                    "skew_mean": c.skew_mean,
+                    "skew_max": c.skew_max,
+                }
                 for c in self.collectives
             ],  # fmt: skip
             "step_list": [{"step": n, "step_time": t} for n, t in zip(self.steps, self.step_times, strict=True)],
@@ -141,8 +146,14 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
         compute = r.busy([GPU_COMPUTE])[job.step_index[i]]
         per_rank.append(
             RankFigures(
-                r.rank, r.source, r.host, float(rank_time[i].mean()), float(compute.mean()) * MS,
-                comm[i] / s * MS, wait[i] / s * MS, waited_for[i] / s * MS,
+                r.rank,
+                r.source,
+                r.host,
+                float(rank_time[i].mean()),
+                float(compute.mean()) * MS,
+                float(comm[i] / s * MS),
+                float(wait[i] / s * MS),
+                float(waited_for[i] / s * MS),
             )  # fmt: skip
         )
     straggler = int(np.argmax(waited_for)) if n > 1 and waited_for.max(initial=0.0) > 0 else None
@@ -156,13 +167,18 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
                 where = pair_where[(i, straggler)]
                 waits.append(
                     WaitFigures(
-                        job.ranks[i].rank, job.ranks[straggler].rank, pair_wait[(i, straggler)] / s * MS,
+                        job.ranks[i].rank,
+                        job.ranks[straggler].rank,
+                        float(pair_wait[(i, straggler)] / s * MS),
                         max(where, key=lambda k: where[k]),
                     )  # fmt: skip
                 )
     collectives = tuple(
         CollectiveFigures(
-            name, len(v), float(np.mean([a for a, _ in v])) * MS, float(np.mean([b for _, b in v])) * MS,
+            name,
+            len(v),
+            float(np.mean([a for a, _ in v])) * MS,
+            float(np.mean([b for _, b in v])) * MS,
             float(np.max([b for _, b in v])) * MS,
         )  # fmt: skip
         for name, v in by_name.items()
@@ -267,9 +283,7 @@ def job_what_if(
     if on_ranks is not None:
         missing = sorted(set(on_ranks) - set(numbers))
         if missing:
-            raise BadInputError(
-                f"--on-ranks: rank {missing[0]} is not in the job; its ranks are {_ranges(numbers)}"
-            )
+            raise BadInputError(f"--on-ranks: rank {missing[0]} is not in the job; its ranks are {_ranges(numbers)}")
     chosen = [i for i, r in enumerate(numbers) if on_ranks is None or r in on_ranks]
     for p, (text, _k) in enumerate(speedups):
         if not any(job.ranks[i].matched_events[p] for i in chosen):
@@ -358,7 +372,5 @@ def parse_ranks(text: str) -> list[int]:
                     raise ValueError
                 out.append(v)
         except ValueError:
-            raise BadInputError(
-                f'--on-ranks "{text}": expected rank numbers and ranges, like 3 or 0-3,7'
-            ) from None
+            raise BadInputError(f'--on-ranks "{text}": expected rank numbers and ranges, like 3 or 0-3,7') from None
     return sorted(set(out))

@@ -178,12 +178,21 @@ def _match_collectives(rs: Sequence[RankGraph], steps: Sequence[int], step_index
                 what = f"{key[2]} number {int(key[3]) + 1} on {key[1]}"
             have = {i for i, _ in hits}
             if have != members:
-                lacking = min(members - have)
                 counts = _count(rs, step_index, k, key)
+                lack = members - have
+                if len(have) < len(lack):  # the odd one out is the rank that has it
+                    odd = min(have)
+                    raise TraceError(
+                        f"collectives cannot be matched across ranks: in step {number}, rank {rs[odd].rank} has "
+                        f"{what}, which {len(lack)} other rank{'s' * (len(lack) != 1)} (rank {rs[min(lack)].rank} "
+                        f"…) have not ({counts})",
+                        rs[odd].source,
+                    )
+                odd = min(lack)
                 raise TraceError(
-                    f"collectives cannot be matched across ranks: in step {number}, rank {rs[lacking].rank} "
+                    f"collectives cannot be matched across ranks: in step {number}, rank {rs[odd].rank} "
                     f"has no {what}, which rank {rs[min(have)].rank} has ({counts})",
-                    rs[lacking].source,
+                    rs[odd].source,
                 )
             hits.sort()
             c0 = hits[0][1]

@@ -223,6 +223,19 @@ def _collective_name(name: str) -> str:
     return name.split("(")[0]
 
 
+@dataclass
+class _Found:
+    """A collective instance while it is collected: its kernels' (or operation's) first and last points."""
+
+    step: int
+    time: float
+    name: str
+    first: int
+    last: int
+    args: CommArgs | None
+    lane: str
+
+
 def _collectives(
     trace: GraphTrace, g: PathGraph, launch_row: IntArray, comm_args: Mapping[int, CommArgs]
 ) -> tuple[list[CollectiveKey], list[str], list[str | None], list[int], list[int], list[int]]:
@@ -248,7 +261,7 @@ def _collectives(
         else:
             span[1] = p
     step_of = g.step_of_point
-    inst: dict[tuple[int, int, int], list[object]] = {}
+    inst: dict[tuple[int, int, int], _Found] = {}
     for o, (first, last) in spans.items():
         k = int(step_of[first])
         if o >= g.cpu_rows:
@@ -263,10 +276,9 @@ def _collectives(
             group, name, lane, args = (2, o), names[ev.cpu_name[o]], "cpu", None
         rec = inst.get((k, *group))
         if rec is None:
-            inst[(k, *group)] = [k, float(g.time[first]), name, first, last, args, lane]
+            inst[(k, *group)] = _Found(k, float(g.time[first]), name, first, last, args, lane)
         else:
-            rec[3] = min(int(rec[3]), first)  # type: ignore[call-overload]
-            rec[4] = max(int(rec[4]), last)  # type: ignore[call-overload]
+            rec.first, rec.last = min(rec.first, first), max(rec.last, last)
     keys: list[CollectiveKey] = []
     counters: dict[tuple[int, str, str], int] = {}
     out_names: list[str] = []
@@ -274,17 +286,16 @@ def _collectives(
     c_step: list[int] = []
     c_start: list[int] = []
     c_end: list[int] = []
-    for rec in sorted(inst.values(), key=lambda r: (r[0], r[1])):  # type: ignore[arg-type, return-value]
-        k, _t, name, first, last, args, lane = rec
-        assert isinstance(k, int) and isinstance(first, int) and isinstance(last, int)
+    for rec in sorted(inst.values(), key=lambda r: (r.step, r.time)):
+        k, name, first, last, args, lane = rec.step, rec.name, rec.first, rec.last, rec.args, rec.lane
         nm = _collective_name(str(name))
-        if isinstance(args, CommArgs) and args.group is not None and args.seq is not None:
+        if args is not None and args.group is not None and args.seq is not None:
             key: CollectiveKey = ("pg", args.group, str(args.seq))
             groups.append(args.group)
         else:
-            n = counters.get((k, str(lane), nm), 0)
-            counters[(k, str(lane), nm)] = n + 1
-            key = ("order", str(lane), nm, str(n))
+            n = counters.get((k, lane, nm), 0)
+            counters[(k, lane, nm)] = n + 1
+            key = ("order", lane, nm, str(n))
             groups.append(None)
         keys.append(key)
         out_names.append(nm)
