@@ -15,7 +15,6 @@ import numpy as np
 
 from ..errors import BadInputError
 from ..traces.events import FloatArray
-from ..traces.path_graph import GPU_COMPUTE
 from ..traces.whatif import sum_speedup
 from .join import JobGraph, Replay, Replayed
 
@@ -143,7 +142,7 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
     job_times = (end.max(axis=0) - start.min(axis=0)) * MS
     per_rank = []
     for i, r in enumerate(job.ranks):
-        compute = r.busy([GPU_COMPUTE])[job.step_index[i]]
+        compute = r.compute[job.step_index[i]]
         per_rank.append(
             RankFigures(
                 r.rank,
@@ -202,16 +201,11 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
 
 def _fixed_straggler(job: JobGraph, i: int) -> list[FloatArray | None]:
     """Factors that make rank ``i``'s CPU and GPU work (collectives apart) as fast as the median rank's."""
-    works = [r.work() for r in job.ranks]
-    cpu = np.array([w[0][job.step_index[j]].sum() for j, w in enumerate(works)])
-    gpu = np.array([w[1][job.step_index[j]].sum() for j, w in enumerate(works)])
+    cpu = np.array([r.cpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks)])
+    gpu = np.array([r.gpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks)])
     k_cpu = cpu[i] / np.median(cpu) if np.median(cpu) > 0 else 1.0
     k_gpu = gpu[i] / np.median(gpu) if np.median(gpu) > 0 else 1.0
-    r = job.ranks[i]
-    cpu_pts, gpu_pts = r.work_points()
-    f = np.ones(len(r.graph.time))
-    f[cpu_pts] = max(float(k_cpu), 1.0)
-    f[gpu_pts] = max(float(k_gpu), 1.0)
+    f = job.ranks[i].work_factor(max(float(k_cpu), 1.0), max(float(k_gpu), 1.0))
     out: list[FloatArray | None] = [None] * job.size
     out[i] = f
     return out

@@ -24,8 +24,10 @@ from ..traces.path_graph import CPU, GPU_COMMUNICATION, GPU_COMPUTE, GPU_MEMORY,
 from ..traces.patterns import Speedup, item_factors
 from ..traces.step_graph import build_paths
 from ..traces.trace_index import DEFAULT_STEP, StepWindow, find_step_windows, index_trace
+from .compact import compact
 
 CollectiveKey = tuple[str, ...]
+NO_WORK, CPU_WORK, GPU_WORK = 0, 1, 2  # the class of a point's segment, for making a rank's work faster
 _NUMBER = re.compile(r"(\d+)\s*$")
 COLLECTIVE_PREFIXES = ("nccl:", "gloo:", "rccl:")  # annotations that name a collective
 CPU_COLLECTIVE_PREFIXES = ("gloo:",)  # CPU operations that are collectives themselves
@@ -66,6 +68,10 @@ class RankGraph:
     factor: FloatArray
     matched: tuple[float, ...] = ()
     matched_events: tuple[int, ...] = ()
+    compute: FloatArray = field(default_factory=lambda: np.zeros(0))  # per step: GPU compute busy time (µs)
+    cpu_work: FloatArray = field(default_factory=lambda: np.zeros(0))  # per step: CPU events' own time (µs)
+    gpu_work: FloatArray = field(default_factory=lambda: np.zeros(0))  # per step: GPU compute and memory (µs)
+    work_parts: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))  # per point: CPU, GPU work (µs)
     replay_error: float = 0.0  # µs: the single-rank graph's own replay error (largest over steps)
     extra: Mapping[str, int] = field(default_factory=dict)
 
@@ -84,37 +90,37 @@ class RankGraph:
         out[self.coll_end] = True
         return out
 
-    def busy(self, kinds: Sequence[int]) -> FloatArray:
-        """Per step: the time the GPU was busy with segments of ``kinds`` (the union over streams, µs)."""
-        g = self.graph
-        out = np.zeros(g.steps)
-        sel = np.isin(g.kind, kinds) & (g.owner >= 0)
-        if not sel.any():
-            return out
-        start, end, step = g.segment_start[sel], g.time[sel], g.step_of_point[sel]
-        for k in range(g.steps):
-            m = step == k
-            out[k] = union_length(start[m], end[m])
+    def work_factor(self, k_cpu: float, k_gpu: float) -> FloatArray:
+        """Per point: the factor that makes the CPU work in its segment ``k_cpu``× and the GPU work ``k_gpu``×
+        faster (collectives apart), the rest of the segment as it is."""
+        w = self.graph.weight
+        cp, gp = self.work_parts[:, 0], self.work_parts[:, 1]
+        scaled = w - cp - gp + cp / k_cpu + gp / k_gpu
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where((w > 0) & (scaled > 0) & np.isfinite(w), w / scaled, 1.0)
+
+
+def _work_class(g: PathGraph, coll_end: IntArray) -> IntArray:
+    end = np.zeros(len(g.time), dtype=bool)
+    end[coll_end] = True
+    owned = (g.owner >= 0) & ~end & (g.kind != GPU_COMMUNICATION)
+    out = np.full(len(g.time), NO_WORK, dtype=np.int64)
+    out[owned & (g.kind == CPU)] = CPU_WORK
+    out[owned & np.isin(g.kind, (GPU_COMPUTE, GPU_MEMORY))] = GPU_WORK
+    return out
+
+
+def _busy(g: PathGraph, kinds: Sequence[int]) -> FloatArray:
+    """Per step: the time the GPU was busy with segments of ``kinds`` (the union over streams, µs)."""
+    out = np.zeros(g.steps)
+    sel = np.isin(g.kind, kinds) & (g.owner >= 0)
+    if not sel.any():
         return out
-
-    def work(self) -> tuple[FloatArray, FloatArray]:
-        """Per step: the own time of CPU events and of GPU compute and memory work (µs), collectives apart."""
-        g = self.graph
-        owned = (g.owner >= 0) & ~self.is_collective_end & (g.kind != GPU_COMMUNICATION)
-        step = g.step_of_point
-        cpu = owned & (g.kind == CPU)
-        gpu = owned & np.isin(g.kind, (GPU_COMPUTE, GPU_MEMORY))
-        n = g.steps
-        return (
-            np.bincount(step[cpu], weights=g.weight[cpu], minlength=n).astype(float),
-            np.bincount(step[gpu], weights=g.weight[gpu], minlength=n).astype(float),
-        )
-
-    def work_points(self) -> tuple[np.ndarray, np.ndarray]:
-        """The points of :meth:`work`: (CPU, GPU)."""
-        g = self.graph
-        owned = (g.owner >= 0) & ~self.is_collective_end & (g.kind != GPU_COMMUNICATION)
-        return owned & (g.kind == CPU), owned & np.isin(g.kind, (GPU_COMPUTE, GPU_MEMORY))
+    start, end, step = g.segment_start[sel], g.time[sel], g.step_of_point[sel]
+    for k in range(g.steps):
+        m = step == k
+        out[k] = union_length(start[m], end[m])
+    return out
 
 
 def union_length(start: FloatArray, end: FloatArray) -> float:
@@ -192,6 +198,18 @@ def build_rank_graph(
             matched_events.append(len(np.unique(graph.step_of_point[pts] * (graph.items + 1) + owner[pts])))
     baseline = Scheduler(graph).run()
     err = float(np.max(np.abs(baseline.length - (graph.windows[:, 1] - graph.windows[:, 0])), initial=0.0))
+    coll_end = np.array(c_end, dtype=np.int64)
+    work = _work_class(graph, coll_end)
+    point_step = graph.step_of_point
+    compute = _busy(graph, [GPU_COMPUTE])
+    parts = np.zeros((len(graph.time), 2))
+    finite = np.isfinite(graph.weight)
+    parts[:, 0] = np.where((work == CPU_WORK) & finite, graph.weight, 0.0)
+    parts[:, 1] = np.where((work == GPU_WORK) & finite, graph.weight, 0.0)
+    cpu_work = np.bincount(point_step, weights=parts[:, 0], minlength=graph.steps).astype(np.float64)
+    gpu_work = np.bincount(point_step, weights=parts[:, 1], minlength=graph.steps).astype(np.float64)
+    keep = np.concatenate((np.array(c_start, dtype=np.int64), coll_end))
+    small, factor, parts, new_of = compact(graph, factor, parts, keep)
     return RankGraph(
         rank=rank,
         host=host_of(trace),
@@ -199,14 +217,18 @@ def build_rank_graph(
         origin=trace.events.origin,
         step_numbers=tuple(n for n, _ in numbered),
         step_names=tuple(w.name for w in steps),
-        graph=graph,
+        graph=small,
         coll_key=tuple(keys),
         coll_name=tuple(names),
         coll_group=tuple(groups),
         coll_step=np.array(c_step, dtype=np.int64),
-        coll_start=np.array(c_start, dtype=np.int64),
-        coll_end=np.array(c_end, dtype=np.int64),
+        coll_start=new_of[np.array(c_start, dtype=np.int64)],
+        coll_end=new_of[coll_end],
         factor=factor,
+        compute=compute,
+        cpu_work=cpu_work,
+        gpu_work=gpu_work,
+        work_parts=parts,
         matched=tuple(matched),
         matched_events=tuple(matched_events),
         replay_error=err,
