@@ -132,3 +132,17 @@ if __name__ == "__main__":
     out.mkdir(parents=True, exist_ok=True)
     for r in example():
         print(r.write(out))
+
+
+def gloo_job(c: list[float], transfer: float = 2000.0) -> list[Rank]:
+    """gloo: each rank computes ``c[r]`` µs on its main thread (an operator), then ``gloo:all_reduce`` runs on
+    its run-loop thread from there until max(c) + transfer, while the main thread waits in ``aten::wait``;
+    the step ends with the all-reduce."""
+    ranks = [Rank(r, len(c)) for r in range(len(c))]
+    end = max(c) + transfer
+    for r, t in enumerate(ranks):
+        t.x("user_annotation", "ProfilerStep#1", 0, end)
+        t.x("cpu_op", "aten::addmm", 0, c[r])
+        t.x("cpu_op", "gloo:all_reduce", c[r], end - c[r], tid=TID + 100)
+        t.x("cpu_op", "aten::wait", c[r], end - c[r])
+    return ranks

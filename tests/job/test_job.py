@@ -242,3 +242,17 @@ def test_views_read_as_answers(tmp_path: Path) -> None:
     assert "Rank 2 is the straggler" in text and "15.0 ms instead of 23.0 ms" in text
     w = job_what_if(jg, [("kernel_A", 2.0)], [1, 3], rp, job)
     assert job_what_if_view(w).sentence.startswith("Making kernel_A 2× faster on ranks 1,3 does not shorten")
+
+
+def test_gloo_collectives_on_cpu_threads(tmp_path: Path) -> None:
+    """gloo:all_reduce on the run-loop thread, from each rank's end of compute (5, 9, 6 ms) to 9 + 2 = 11:
+    transfer 2 (rank 1's), waiting 4, 0, 3; rank 1 is waited for 7 ms."""
+    from .make_jobs import gloo_job
+
+    jg, rp, job = job_of(write(gloo_job([5000.0, 9000.0, 6000.0]), tmp_path / "job"))
+    assert rp.error == pytest.approx(0.0, abs=1e-6)
+    assert job.step_time == pytest.approx(11.0)
+    (c,) = job.collectives
+    assert c.name == "all_reduce" and c.transfer == pytest.approx(2.0) and c.skew_max == pytest.approx(4.0)
+    assert [r.waiting for r in job.per_rank] == pytest.approx([4.0, 0.0, 3.0])
+    assert job.straggler == 1 and job.per_rank[1].waited_for == pytest.approx(7.0)
