@@ -1,6 +1,6 @@
 """``amdahl-desk job --json`` on many rank files shaped like the real 16-GPU trace, against one rank's import.
 
-Run: python tests/benchmarks/bench_job.py [--ranks 1024] [--workers N]
+Run: python tests/benchmarks/bench_job.py [--ranks 1024]   (psutil comes with the test extra's distributed)
 The committed 16-GPU NCCL trace (HTA's test data, MIT) is written once into a temporary folder without its
 rank number (so a file's rank is its place in the folder), and linked there once per rank: ``--ranks`` files
 of 26 MB of JSON each (1.4 MB gzipped) for the price of one. Each command runs in its own process tree,
@@ -12,6 +12,7 @@ per-rank cost and the ratios. Aims (issue 31): 1,024 ranks within 3 minutes on 2
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -52,10 +53,8 @@ def measure(argv: list[str]) -> tuple[float, int, bytes]:
             tree = [parent, *parent.children(recursive=True)]
             rss = 0
             for p in tree:
-                try:
+                with contextlib.suppress(psutil.Error):
                     rss += p.memory_info().rss
-                except psutil.Error:
-                    pass
             peak = max(peak, rss)
         except psutil.Error:
             pass
