@@ -274,7 +274,8 @@ class Replayed:
 
 
 class Replay:
-    """The joined graph of a job, built once; :meth:`run` replays it with any per-rank factors."""
+    """A job's joined graph, one per step (steps are replayed each from its measured starts), built once;
+    :meth:`run` replays them with any per-rank factors. Each step's scheduler lives only while it runs."""
 
     def __init__(self, job: JobGraph) -> None:
         self.job = job
@@ -282,14 +283,18 @@ class Replay:
         self.origin = start.min(axis=0)  # per step: the job's earliest start
         self.start = start - self.origin
         self.measured_end = end - self.origin
-        self._build()
-        self.scheduler = Scheduler(self.graph)
+        self.parts = [self._build([k]) for k in range(job.steps)]
+        self.dropped = sum(p.dropped for p in self.parts)
         base = self.run()
         self.baseline = base
         self.error = float(np.max(np.abs(base.end - self.measured_end), initial=0.0))
 
-    def _build(self) -> None:
+    def _build(self, steps: Sequence[int]) -> _Part:
+        """The joined graph of ``steps`` (each rank's points of those steps and the collectives' points)."""
         job = self.job
+        part = _Part()
+        part.steps = list(steps)
+        part.meet = {}
         times: list[FloatArray] = []
         flags: list[IntArray] = []
         prevs: list[IntArray] = []
@@ -301,17 +306,15 @@ class Replay:
         e_dst: list[IntArray] = []
         e_w: list[FloatArray] = []
         e_k: list[IntArray] = []
-        self.base = np.zeros((job.size, job.steps), dtype=np.int64)
-        self.count = np.zeros((job.size, job.steps), dtype=np.int64)
-        self.local_lo = np.zeros((job.size, job.steps), dtype=np.int64)
-        self.meet: list[int] = []  # per instance: its transfer point's gid
+        part.base = np.zeros((job.size, job.steps), dtype=np.int64)
+        part.count = np.zeros((job.size, job.steps), dtype=np.int64)
+        part.local_lo = np.zeros((job.size, job.steps), dtype=np.int64)
         zero_end: list[int] = []
         gid = 0
         by_step: dict[int, list[int]] = defaultdict(list)
         for n, inst in enumerate(job.instances):
             by_step[inst.step].append(n)
-        self.meet = [0] * len(job.instances)
-        for k in range(job.steps):
+        for k in steps:
             o = self.origin[k]
             for i, r in enumerate(job.ranks):
                 g: PathGraph = r.graph
@@ -335,20 +338,20 @@ class Replay:
                 e_src.append(g.edge_src[e0:e1] - lo + gid)
                 e_w.append(g.edge_weight[e0:e1])
                 e_k.append(g.edge_kind[e0:e1])
-                self.base[i, k], self.count[i, k], self.local_lo[i, k] = gid, n, lo
+                part.base[i, k], part.count[i, k], part.local_lo[i, k] = gid, n, lo
                 gid += n
             for n_inst in by_step.get(k, []):
                 inst = job.instances[n_inst]
                 s_gid = np.array(
                     [
-                        self.base[m, k] + job.ranks[m].coll_start[c] - self.local_lo[m, k]
+                        part.base[m, k] + job.ranks[m].coll_start[c] - part.local_lo[m, k]
                         for m, c in zip(inst.members.tolist(), inst.index.tolist(), strict=True)
                     ],
                     dtype=np.int64,
                 )
                 end_gid = np.array(
                     [
-                        self.base[m, k] + job.ranks[m].coll_end[c] - self.local_lo[m, k]
+                        part.base[m, k] + job.ranks[m].coll_end[c] - part.local_lo[m, k]
                         for m, c in zip(inst.members.tolist(), inst.index.tolist(), strict=True)
                     ],
                     dtype=np.int64,
@@ -370,7 +373,7 @@ class Replay:
                 e_w.append(np.concatenate((np.zeros(m_n), extra)))
                 e_k.append(np.full(2 * m_n, GPU_COMMUNICATION, dtype=np.int64))
                 zero_end.extend(end_gid.tolist())
-                self.meet[n_inst] = gid + 1
+                part.meet[n_inst] = gid + 1
                 gid += 2
         total = gid
         time = np.concatenate(times) if times else np.empty(0)
@@ -378,7 +381,7 @@ class Replay:
         order = np.lexsort((np.arange(total), flag, time))
         pos = np.empty(total, dtype=np.int64)
         pos[order] = np.arange(total)
-        self.pos = pos
+        part.pos = pos
         prev_old = np.concatenate(prevs) if prevs else np.empty(0, dtype=np.int64)
         prev = np.where(prev_old >= 0, pos[np.maximum(prev_old, 0)], -1)[order]
         weight = np.concatenate(weights) if weights else np.empty(0)
@@ -388,48 +391,51 @@ class Replay:
         ew = np.concatenate(e_w) if e_w else np.empty(0)
         ek = np.concatenate(e_k) if e_k else np.empty(0, dtype=np.int64)
         forward = src < dst
-        self.dropped = int(np.count_nonzero(~forward))
+        part.dropped = int(np.count_nonzero(~forward))
         src, dst, ew, ek = src[forward], dst[forward], ew[forward], ek[forward]
         by_dst = np.argsort(dst, kind="stable")
         ptr = np.zeros(total + 1, dtype=np.int64)
         np.cumsum(np.bincount(dst, minlength=total), out=ptr[1:])
         step_ptr = np.array([0, total], dtype=np.int64)
-        self.graph = PathGraph(
+        part.graph = PathGraph(
             windows=np.array([[0.0, float(time.max(initial=0.0))]]),
             step_ptr=step_ptr,
             time=time[order],
             prev=prev,
             weight=weight[order],
-            owner=np.full(total, -1, dtype=np.int64),
+            owner=np.broadcast_to(np.int64(-1), (total,)),  # the replay reads no owner: a view, no memory
             kind=(np.concatenate(kinds) if kinds else np.empty(0, dtype=np.int64))[order],
             edge_ptr=ptr,
             edge_src=src[by_dst],
             edge_weight=ew[by_dst],
             edge_kind=ek[by_dst],
             chain_order=pos[np.concatenate(orders)] if orders else np.empty(0, dtype=np.int64),
-            lane=(np.concatenate(lanes) if lanes else np.empty(0, dtype=np.int64))[order],
+            lane=np.broadcast_to(np.int64(0), (total,)),  # nor lanes
             items=0,
             cpu_rows=0,
-            counts={"dropped": self.dropped},
+            counts={"dropped": part.dropped},
         )
+        return part
 
-    def factors(
-        self, rank_factor: Sequence[FloatArray | None], instance_factor: Sequence[float] | None = None
+    def _factors(
+        self,
+        part: _Part,
+        rank_factor: Sequence[FloatArray | None],
+        instance_factor: Sequence[float] | None,
     ) -> FloatArray:
-        """Per point of the joined graph: the K of its segment, from each rank's per-point factors (None: 1)."""
-        job = self.job
-        f = np.ones(len(self.pos))
+        """Per point of one part: the K of its segment, from each rank's per-point factors (None: 1)."""
+        f = np.ones(len(part.pos))
         for i, rf in enumerate(rank_factor):
             if rf is None:
                 continue
-            for k in range(job.steps):
-                lo = int(self.local_lo[i, k])
-                n = int(self.count[i, k])
-                gid = int(self.base[i, k])
-                f[self.pos[gid : gid + n]] = rf[lo : lo + n]
+            for k in part.steps:
+                lo = int(part.local_lo[i, k])
+                n = int(part.count[i, k])
+                gid = int(part.base[i, k])
+                f[part.pos[gid : gid + n]] = rf[lo : lo + n]
         if instance_factor is not None:
-            for n, v in enumerate(instance_factor):
-                f[self.pos[self.meet[n]]] = v
+            for n, gid in part.meet.items():
+                f[part.pos[gid]] = instance_factor[n]
         return f
 
     def run(
@@ -437,13 +443,27 @@ class Replay:
     ) -> Replayed:
         """Replay with each rank's segments divided by its factors (None: as measured)."""
         job = self.job
-        factor = None
-        if rank_factor is not None or instance_factor is not None:
-            factor = self.factors(rank_factor or [None] * job.size, instance_factor)
-        times = self.scheduler.run(factor).time
         end = np.zeros((job.size, job.steps))
-        for i in range(job.size):
-            for k in range(job.steps):
-                gid, n = int(self.base[i, k]), int(self.count[i, k])
-                end[i, k] = times[self.pos[gid : gid + n]].max(initial=self.start[i, k])
+        for part in self.parts:
+            factor = None
+            if rank_factor is not None or instance_factor is not None:
+                factor = self._factors(part, rank_factor or [None] * job.size, instance_factor)
+            times = Scheduler(part.graph).run(factor).time
+            for k in part.steps:
+                for i in range(job.size):
+                    gid, n = int(part.base[i, k]), int(part.count[i, k])
+                    end[i, k] = times[part.pos[gid : gid + n]].max(initial=self.start[i, k])
         return Replayed(self.start.copy(), end)
+
+
+class _Part:
+    """The joined graph of some steps, and where each rank's points of each step went in it."""
+
+    steps: list[int]
+    graph: PathGraph
+    pos: IntArray  # per point as built: its place in the graph
+    base: IntArray  # (ranks, steps): the first point as built of each rank's step
+    count: IntArray
+    local_lo: IntArray  # (ranks, steps): that step's first point in the rank's own graph
+    meet: dict[int, int]  # instance → its transfer point as built
+    dropped: int
