@@ -87,9 +87,12 @@ def job_view(job: Job) -> JobView:
             f"{r.waited_for:>11.1f}{mark}"
         )
     rows.append("(ms per step: GPU compute busy time; the transfer of its collectives; its waiting at them)")
-    colls = ["collective        count  transfer  skew mean  skew max"] if job.collectives else []
+    width = max([10, *(len(c.name) for c in job.collectives)])
+    width = min(width, 48)
+    colls = [f"{'collective':<{width}}  count  transfer  skew mean  skew max (ms)"] if job.collectives else []
     for c in job.collectives:
-        colls.append(f"{c.name[:16]:<16} {c.count:>6,} {c.transfer:>9.3f} {c.skew_mean:>10.3f} {c.skew_max:>9.3f}")
+        name = c.name if len(c.name) <= width else c.name[: width - 1] + "…"
+        colls.append(f"{name:<{width}} {c.count:>6,} {c.transfer:>9.3f} {c.skew_mean:>10.3f} {c.skew_max:>9.3f}")
     if not job.collectives:
         colls.append("The traces hold no collective: the ranks run independently.")
     replay = (
