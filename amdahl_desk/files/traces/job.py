@@ -90,7 +90,8 @@ def _executor(scheduler: str | None, n: int) -> AbstractContextManager[Executor 
                 "--scheduler needs Dask's distributed package: pip install 'amdahl-desk[cluster]'", scheduler
             ) from None
         return _DaskExecutor(Client, scheduler)
-    workers = min(n, os.cpu_count() or 1)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = min(n, cores)  # the cores this process may run on (a taskset or a container's share)
     if workers <= 1:
         return nullcontext(None)
     return ProcessPoolExecutor(max_workers=workers)
