@@ -29,6 +29,7 @@ SUBCOMMANDS: dict[str, str] = {
     "fit": ".fit",
     "compare": ".compare",
     "whatif": ".whatif",
+    "job": ".job",
 }
 
 # The subcommands whose single-valued options refuse a second value instead of keeping the last.

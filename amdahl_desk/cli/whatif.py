@@ -1,4 +1,5 @@
-"""``amdahl-desk whatif``: what speeding up some events of a trace buys with the trace's dependencies."""
+"""``amdahl-desk whatif``: what speeding up some events of a trace buys with the trace's dependencies; with
+several traces (or a folder) of one job, what it buys the job."""
 
 from __future__ import annotations
 
@@ -7,23 +8,26 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_OK, write_json
+from .common import EXIT_OK, BadInputError, write_json
 
 if TYPE_CHECKING:
     from ..files.traces.graph_source import RankGraph
     from ..model.traces.whatif import WhatIf
 
 NAME = "whatif"
+DEFAULT_STEP = "ProfilerStep#"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         NAME,
-        help="what speeding up some kernels, ops or calls of a trace buys, with the trace's dependencies",
+        help="what speeding up some kernels, ops or calls of a trace (or a whole job) buys, with its dependencies",
         description=(
-            "Scale the durations of the events of TRACE (a PyTorch/Kineto trace, or a folder of one per rank) "
-            "that PATTERN matches by 1/K, recompute each step's critical path (CPU threads, launches, stream "
-            "order, synchronisations) and compare the step time with Amdahl's law on sums."
+            "Scale the durations of the events of TRACE (a PyTorch/Kineto trace) that PATTERN matches by 1/K, "
+            "recompute each step's critical path (CPU threads, launches, stream order, synchronisations) and "
+            "compare the step time with Amdahl's law on sums. With several traces or a folder of one per rank, "
+            "answer for the job: the ranks' graphs joined at their collectives, the events scaled on every rank "
+            "(or on --on-ranks); --rank R answers for rank R alone."
         ),
         epilog=(
             "PATTERN is a case-insensitive substring of the event's name, or with the prefix re: a regular "
@@ -31,13 +35,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "GPU kernels, copies and memsets, CPU operators and runtime calls, never user annotations; an event "
             "two patterns match takes the product of their K. With the prefix in: (in:aten::convolution) a "
             "pattern matches the GPU work launched from inside the CPU events it names. Figures are means over "
-            "the steps. See docs/whatif.md."
+            "the steps. See docs/whatif.md and docs/jobs.md."
         ),
     )
     p.add_argument(
         "trace",
+        nargs="+",
         metavar="TRACE",
-        help="a PyTorch trace (.json, .json.gz) or a folder of them, one per rank; or a profile (.xlsx, .csv) that "
+        help="a PyTorch trace (.json, .json.gz), or a job: several, a folder; or a profile (.xlsx, .csv) that "
         "carries its trace: its enabled plan with the trace's dependencies, as report gives it",
     )
     p.add_argument(
@@ -47,26 +52,61 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help='events to make K× faster, e.g. "gemm=2", "re:^nccl=1.5" (repeat for several)',
     )
     p.add_argument(
-        "--step", default="ProfilerStep#", metavar="NAME", help="steps: annotations named NAME… (ProfilerStep#)"
+        "--step",
+        action="append",
+        metavar="NAME",
+        help="steps: annotations named NAME… (ProfilerStep#); give it once",
     )
-    p.add_argument("--rank", type=int, metavar="R", help="in a folder of traces, rank R's (default: the slowest)")
+    p.add_argument("--rank", type=int, metavar="R", help="of a job, rank R's answer alone")
+    p.add_argument("--on-ranks", metavar="LIST", help="of a job, scale the events on these ranks only (3, 0-3,7)")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.add_argument(
+        "--scheduler", metavar="ADDRESS", help="of a job, read the ranks on this Dask cluster (see docs/jobs.md)"
+    )
+
+
+def _step(args: argparse.Namespace) -> str:
+    steps = args.step or [DEFAULT_STEP]
+    if len(set(steps)) > 1:
+        raise BadInputError(
+            "--step is given " + str(len(steps)) + " times (" + ", ".join(f'"{s}"' for s in steps) + "); "
+            "a what-if reads the steps of one annotation name: give --step once"
+        )
+    return str(steps[0])
+
+
+def _is_job(args: argparse.Namespace) -> bool:
+    if args.rank is not None:
+        if args.on_ranks is not None:
+            raise BadInputError("--rank answers for one rank alone; --on-ranks scales a job's ranks: give one")
+        return False
+    if len(args.trace) > 1 or args.on_ranks is not None or args.scheduler is not None:
+        return True
+    p = Path(args.trace[0])
+    return p.is_dir() or (not p.exists() and any(c in args.trace[0] for c in "*?["))
 
 
 def run(args: argparse.Namespace) -> int:
     from .whatif_profile import is_profile, run_profile
 
-    if is_profile(args.trace):
+    if len(args.trace) == 1 and is_profile(args.trace[0]):
+        args.trace = args.trace[0]
         return run_profile(args)
     if not args.speedup:
-        from .common import BadInputError
-
         raise BadInputError("--speedup PATTERN=K: give at least one (the events of the trace to make K× faster)")
+    from ..model.traces.patterns import parse_pattern_speedup
+
+    step = _step(args)
+    speedups = [parse_pattern_speedup(s) for s in args.speedup]
+    if _is_job(args):
+        return _job(args, step, speedups)
+    if len(args.trace) > 1:
+        raise BadInputError("--rank answers for one rank of a folder of traces: give the folder (or one trace)")
     from ..present.whatif import what_if_view
 
-    loaded, answer = what_if_answer(args.trace, args.speedup, args.step, args.rank)
+    loaded, answer = what_if_answer(args.trace[0], args.speedup, step, args.rank)
     if args.json:
-        write_json(to_json_dict(loaded, args.step, answer))
+        write_json(to_json_dict(loaded, step, answer))
     else:
         print(what_if_view(answer).text)
     return EXIT_OK
@@ -86,3 +126,19 @@ def what_if_answer(trace: str | Path, speedups: Sequence[str], step: str, rank: 
 def to_json_dict(loaded: RankGraph, step: str, answer: WhatIf) -> dict[str, Any]:
     """The ``whatif --json`` contract."""
     return {"source": loaded.source, "rank": loaded.rank, "step": step, **answer.to_json()}
+
+
+def _job(args: argparse.Namespace, step: str, speedups: list) -> int:  # type: ignore[type-arg]
+    from ..files.traces.job import load_job
+    from ..model.job.analysis import job_what_if, parse_ranks
+    from ..model.job.join import match
+    from ..present.job import job_what_if_view
+
+    on = parse_ranks(args.on_ranks) if args.on_ranks is not None else None
+    ranks = load_job(args.trace, step, speedups, scheduler=args.scheduler)
+    answer = job_what_if(match(ranks), [(s.pattern, s.k) for s in speedups], on)
+    if args.json:
+        write_json({"step": step, **answer.to_json()})
+    else:
+        print(job_what_if_view(answer).text)
+    return EXIT_OK

@@ -90,8 +90,12 @@ def test_ranks_in_a_folder(capsys, tmp_path):
     assert main(["whatif", str(folder), "--speedup", "gemm=2", "--rank", "1", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert (d["rank"], d["source"], round(d["baseline"] * 1000)) == (1, "rank1.json", 725)
-    assert main(["whatif", str(folder), "--speedup", "gemm=2", "--json"]) == 0  # the slowest: rank 0's 830 µs
-    assert json.loads(capsys.readouterr().out)["rank"] == 0
+    # without --rank, a folder is a job: its step is the slowest rank's (830 µs); with gemm 2× rank 0's step
+    # is 430 and rank 1's 475 (see synthetic.py), so the job's is 475
+    assert main(["whatif", str(folder), "--speedup", "gemm=2", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["ranks"], round(d["baseline"] * 1000), round(d["predicted"] * 1000)) == (2, 830, 475)
+    assert [round(r["predicted"] * 1000) for r in d["per_rank"]] == [430, 475]
 
 
 def test_a_single_trace_of_another_rank(capsys, tmp_path):

@@ -1,0 +1,370 @@
+"""What a job's traces say: its step time, each rank's compute, communication and waiting, the collectives'
+skew, the straggler and what fixing it buys — and what a speedup on every rank (or some) buys the job.
+
+Figures are means over the steps, in milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import BadInputError
+from ..traces.events import FloatArray
+from ..traces.whatif import sum_speedup
+from .join import JobGraph, Replay, Replayed
+
+MS = 1e-3
+
+
+@dataclass(frozen=True)
+class RankFigures:
+    """One rank, means per step (ms): its measured step, GPU compute busy time, its collectives' transfer,
+    its waiting at them, and how long the other ranks waited for it (summed over them)."""
+
+    rank: int
+    source: str
+    host: str
+    step_time: float
+    compute: float
+    communication: float
+    waiting: float
+    waited_for: float
+
+
+@dataclass(frozen=True)
+class CollectiveFigures:
+    """The instances of one collective (by name): how many over the steps read, the mean transfer, and the
+    mean and largest skew (last arrival minus first), ms."""
+
+    name: str
+    count: int
+    transfer: float
+    skew_mean: float
+    skew_max: float
+
+
+@dataclass(frozen=True)
+class WaitFigures:
+    """How long ``rank`` waits, mean per step (ms), at collectives that ``for_rank`` reached last."""
+
+    rank: int
+    for_rank: int
+    wait: float
+    collective: str
+
+
+@dataclass(frozen=True)
+class Job:
+    """A job's analysis: what the command line prints and the window shows."""
+
+    ranks: tuple[int, ...]
+    steps: tuple[int, ...]
+    step_times: tuple[float, ...]  # per step, ms
+    rank_step_times: tuple[tuple[float, ...], ...]  # (ranks, steps), ms
+    per_rank: tuple[RankFigures, ...]
+    straggler: int | None
+    straggler_cost: float
+    straggler_waits: tuple[WaitFigures, ...]  # the other ranks' waiting for the straggler
+    collectives: tuple[CollectiveFigures, ...]
+    replay_error: float  # ms: the largest gap between the replay at K = 1 and the measured ends
+    host_offsets: dict[str, float]  # ms
+    hosts_aligned: bool
+    dropped_edges: int
+
+    @property
+    def step_time(self) -> float:
+        return float(np.mean(self.step_times)) if self.step_times else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "unit": "ms",
+            "ranks": len(self.ranks),
+            "steps": len(self.steps),
+            "step_time": self.step_time,
+            "per_rank": [
+                {
+                    "rank": r.rank,
+                    "step_time": r.step_time,
+                    "compute": r.compute,
+                    "communication": r.communication,
+                    "waiting": r.waiting,
+                    "waited_for": r.waited_for,
+                    "source": r.source,
+                    "host": r.host,
+                }
+                for r in self.per_rank
+            ],
+            "straggler": {"rank": self.straggler, "cost": self.straggler_cost},
+            "collectives": [
+                {
+                    "name": c.name,
+                    "count": c.count,
+                    "transfer": c.transfer,
+                    "skew_mean": c.skew_mean,
+                    "skew_max": c.skew_max,
+                }
+                for c in self.collectives
+            ],  # fmt: skip
+            "step_list": [{"step": n, "step_time": t} for n, t in zip(self.steps, self.step_times, strict=True)],
+            "replay_error": self.replay_error,
+            "hosts": {"offsets": self.host_offsets, "aligned": self.hosts_aligned},
+        }
+
+
+def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
+    """The analysis of ``job`` (its joined graph replayed once as measured, once with the straggler fixed)."""
+    rp = replay or Replay(job)
+    n, s = job.size, job.steps
+    comm = np.zeros(n)
+    wait = np.zeros(n)
+    waited_for = np.zeros(n)
+    pair_wait: dict[tuple[int, int], float] = defaultdict(float)
+    pair_where: dict[tuple[int, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    by_name: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for inst in job.instances:
+        t, w = inst.transfer, inst.waiting
+        comm[inst.members] += t
+        wait[inst.members] += w
+        last = int(inst.members[inst.last])
+        others = inst.members != last
+        waited_for[last] += float(w[others].sum())
+        for m, wm in zip(inst.members[others].tolist(), w[others].tolist(), strict=True):
+            pair_wait[(m, last)] += wm
+            pair_where[(m, last)][inst.name] += wm
+        by_name[inst.name].append((t, inst.skew))
+    start, end = job.windows()
+    rank_time = (end - start) * MS
+    job_times = (end.max(axis=0) - start.min(axis=0)) * MS
+    per_rank = []
+    for i, r in enumerate(job.ranks):
+        compute = r.compute[job.step_index[i]]
+        per_rank.append(
+            RankFigures(
+                r.rank,
+                r.source,
+                r.host,
+                float(rank_time[i].mean()),
+                float(compute.mean()) * MS,
+                float(comm[i] / s * MS),
+                float(wait[i] / s * MS),
+                float(waited_for[i] / s * MS),
+            )  # fmt: skip
+        )
+    straggler = int(np.argmax(waited_for)) if n > 1 and waited_for.max(initial=0.0) > 0 else None
+    cost = 0.0
+    waits: list[WaitFigures] = []
+    if straggler is not None:
+        fixed = rp.run(_fixed_straggler(job, straggler))
+        cost = float(rp.baseline.job.mean() - fixed.job.mean()) * MS
+        for i in range(n):
+            if i != straggler and pair_wait.get((i, straggler), 0.0) > 0:
+                where = pair_where[(i, straggler)]
+                waits.append(
+                    WaitFigures(
+                        job.ranks[i].rank,
+                        job.ranks[straggler].rank,
+                        float(pair_wait[(i, straggler)] / s * MS),
+                        max(where, key=lambda k: where[k]),
+                    )  # fmt: skip
+                )
+    collectives = tuple(
+        CollectiveFigures(
+            name,
+            len(v),
+            float(np.mean([a for a, _ in v])) * MS,
+            float(np.mean([b for _, b in v])) * MS,
+            float(np.max([b for _, b in v])) * MS,
+        )  # fmt: skip
+        for name, v in by_name.items()
+    )
+    return Job(
+        ranks=tuple(r.rank for r in job.ranks),
+        steps=job.step_numbers,
+        step_times=tuple(float(x) for x in job_times),
+        rank_step_times=tuple(tuple(float(x) for x in row) for row in rank_time),
+        per_rank=tuple(per_rank),
+        straggler=job.ranks[straggler].rank if straggler is not None else None,
+        straggler_cost=cost,
+        straggler_waits=tuple(waits),
+        collectives=collectives,
+        replay_error=rp.error * MS,
+        host_offsets={h: v * MS for h, v in job.host_offset.items()},
+        hosts_aligned=job.aligned_hosts,
+        dropped_edges=rp.dropped,
+    )
+
+
+def _fixed_straggler(job: JobGraph, i: int) -> list[FloatArray | None]:
+    """Factors that make rank ``i``'s CPU and GPU work (collectives apart) as fast as the median rank's."""
+    cpu = np.array([r.cpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks)])
+    gpu = np.array([r.gpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks)])
+    k_cpu = cpu[i] / np.median(cpu) if np.median(cpu) > 0 else 1.0
+    k_gpu = gpu[i] / np.median(gpu) if np.median(gpu) > 0 else 1.0
+    f = job.ranks[i].work_factor(max(float(k_cpu), 1.0), max(float(k_gpu), 1.0))
+    out: list[FloatArray | None] = [None] * job.size
+    out[i] = f
+    return out
+
+
+@dataclass(frozen=True)
+class RankAnswer:
+    rank: int
+    baseline: float
+    predicted: float
+
+
+@dataclass(frozen=True)
+class JobWhatIf:
+    """What speeding up the matched events buys the job (means per step, ms).
+
+    ``on_ranks`` is None for every rank. ``alone`` answers the same speedup on one rank at a time, for the
+    ranks the answer's words name (the straggler, and a rank that waits for it).
+    """
+
+    speedups: tuple[tuple[str, float], ...]  # (pattern text, K)
+    ranks: tuple[int, ...]
+    on_ranks: tuple[int, ...] | None
+    baseline: float
+    predicted: float
+    sum_speedup: float | None
+    per_rank: tuple[RankAnswer, ...]
+    step_figures: tuple[tuple[int, float, float], ...]
+    alone: tuple[tuple[int, float], ...]  # (rank, predicted job step) with the speedup on that rank alone
+    straggler: int | None
+    straggler_waits: tuple[WaitFigures, ...]
+    replay_error: float
+
+    @property
+    def speedup(self) -> float:
+        return self.baseline / self.predicted if self.predicted > 0 else float("inf")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "unit": "ms",
+            "ranks": len(self.ranks),
+            "on_ranks": list(self.on_ranks) if self.on_ranks is not None else None,
+            "baseline": self.baseline,
+            "predicted": self.predicted,
+            "speedup": self.speedup if self.predicted > 0 else None,
+            "sum_speedup": self.sum_speedup,
+            "per_rank": [{"rank": a.rank, "baseline": a.baseline, "predicted": a.predicted} for a in self.per_rank],
+            "alone": [{"rank": r, "predicted": p} for r, p in self.alone],
+            "step_list": [{"step": n, "baseline": b, "predicted": p} for n, b, p in self.step_figures],
+            "speedups": [{"pattern": p, "k": k} for p, k in self.speedups],
+            "replay_error": self.replay_error,
+        }
+
+
+def job_what_if(
+    job: JobGraph,
+    speedups: Sequence[tuple[str, float]],
+    on_ranks: Sequence[int] | None = None,
+    replay: Replay | None = None,
+    analysis: Job | None = None,
+) -> JobWhatIf:
+    """Scale the matched events on every rank (or on ``on_ranks``) and replay the joined graph.
+
+    Each rank's graph must carry the factors of ``speedups`` (read with them). Raises :class:`BadInputError`
+    when a rank in ``on_ranks`` is not in the job, or a pattern matches nothing on the ranks it applies to.
+    """
+    rp = replay or Replay(job)
+    numbers = job.rank_numbers()
+    if on_ranks is not None:
+        missing = sorted(set(on_ranks) - set(numbers))
+        if missing:
+            raise BadInputError(f"--on-ranks: rank {missing[0]} is not in the job; its ranks are {_ranges(numbers)}")
+    chosen = [i for i, r in enumerate(numbers) if on_ranks is None or r in on_ranks]
+    for p, (text, _k) in enumerate(speedups):
+        if not any(job.ranks[i].matched_events[p] for i in chosen):
+            where = "on any rank" if on_ranks is None else f"on ranks {_ranges([numbers[i] for i in chosen])}"
+            raise BadInputError(
+                f'--speedup "{text}": the pattern matches no kernel, copy, operator or runtime call {where} '
+                f"in the {job.steps} step{'s' * (job.steps != 1)}"
+            )
+    result = _scaled(job, rp, chosen)
+    a = analysis or analyse_job(job, rp)
+    base = rp.baseline
+    alone: list[tuple[int, float]] = []
+    if on_ranks is None and job.size > 1 and a.straggler is not None:
+        s = numbers.index(a.straggler)
+        others = [w.rank for w in a.straggler_waits] or [r for r in numbers if r != a.straggler]
+        for i in (s, numbers.index(others[0])):
+            alone.append((numbers[i], float(_scaled(job, rp, [i]).job.mean()) * MS))
+    # Amdahl on sums, as for one rank: on the straggler's sums (the rank that sets the pace) when it is scaled
+    pace = numbers.index(a.straggler) if a.straggler is not None else -1
+    if pace not in chosen:
+        pace = max(chosen, key=lambda i: (float(base.rank_time[i].mean()), sum(job.ranks[i].matched)))
+    r = job.ranks[pace]
+    ks = [k for _, k in speedups]
+    times = [m / r.steps * MS for m in r.matched]
+    baseline_ms = float(base.job.mean()) * MS
+    return JobWhatIf(
+        speedups=tuple(speedups),
+        ranks=tuple(numbers),
+        on_ranks=tuple(numbers[i] for i in chosen) if on_ranks is not None else None,
+        baseline=baseline_ms,
+        predicted=float(result.job.mean()) * MS,
+        sum_speedup=sum_speedup(baseline_ms, times, ks, False),
+        per_rank=tuple(
+            RankAnswer(numbers[i], float(base.rank_time[i].mean()) * MS, float(result.rank_time[i].mean()) * MS)
+            for i in range(job.size)
+        ),
+        step_figures=tuple(
+            (n, float(b) * MS, float(p) * MS)
+            for n, b, p in zip(job.step_numbers, base.job.tolist(), result.job.tolist(), strict=True)
+        ),
+        alone=tuple(alone),
+        straggler=a.straggler,
+        straggler_waits=a.straggler_waits,
+        replay_error=rp.error * MS,
+    )
+
+
+def _scaled(job: JobGraph, rp: Replay, chosen: Sequence[int]) -> Replayed:
+    factors: list[FloatArray | None] = [job.ranks[i].factor if i in chosen else None for i in range(job.size)]
+    inst = []
+    for it in job.instances:
+        last = int(it.members[it.last])
+        f = factors[last]
+        inst.append(float(f[job.ranks[last].coll_end[it.index[it.last]]]) if f is not None else 1.0)
+    return rp.run(factors, inst)
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    """0-3,7 for [0, 1, 2, 3, 7]."""
+    out: list[str] = []
+    xs = sorted(numbers)
+    i = 0
+    while i < len(xs):
+        j = i
+        while j + 1 < len(xs) and xs[j + 1] == xs[j] + 1:
+            j += 1
+        out.append(str(xs[i]) if i == j else f"{xs[i]}-{xs[j]}")
+        i = j + 1
+    return ",".join(out)
+
+
+def parse_ranks(text: str) -> list[int]:
+    """``3`` or ``0-3,7`` → [0, 1, 2, 3, 7]; raises :class:`BadInputError` for anything else."""
+    out: list[int] = []
+    for part in text.split(","):
+        p = part.strip()
+        try:
+            if "-" in p:
+                a, b = (int(x) for x in p.split("-", 1))
+                if b < a or a < 0:
+                    raise ValueError
+                out.extend(range(a, b + 1))
+            else:
+                v = int(p)
+                if v < 0:
+                    raise ValueError
+                out.append(v)
+        except ValueError:
+            raise BadInputError(f'--on-ranks "{text}": expected rank numbers and ranges, like 3 or 0-3,7') from None
+    return sorted(set(out))

@@ -1,0 +1,159 @@
+"""A job of many ranks in words: the step, the straggler and its cost, each rank's compute, communication and
+waiting, the collectives' skew; and what a speedup buys the job. The command line prints these texts; the
+window can show the same ones beside its charts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..model.job.analysis import Job, JobWhatIf, WaitFigures
+
+NOTHING = 1.0005  # a speedup below this is "nothing"
+
+
+def ms(value: float) -> str:
+    return f"{value:.1f} ms" if abs(value) >= 0.05 or value == 0 else f"{value:.3f} ms"
+
+
+def ranges(numbers: Sequence[int]) -> str:
+    """0-3,7 for [0, 1, 2, 3, 7]."""
+    xs = sorted(numbers)
+    out: list[str] = []
+    i = 0
+    while i < len(xs):
+        j = i
+        while j + 1 < len(xs) and xs[j + 1] == xs[j] + 1:
+            j += 1
+        out.append(str(xs[i]) if i == j else f"{xs[i]}-{xs[j]}")
+        i = j + 1
+    return ",".join(out)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'s' * (n != 1)}"
+
+
+@dataclass(frozen=True)
+class JobView:
+    """The texts of a job's analysis."""
+
+    sentence: str  # the review answer: the step, the straggler and what fixing it buys
+    ranks_table: tuple[str, ...]  # a header and one line per rank
+    collectives: tuple[str, ...]
+    replay: str
+    clocks: str
+
+    @property
+    def text(self) -> str:
+        parts = [self.sentence, "", *self.ranks_table, "", *self.collectives, "", self.replay]
+        if self.clocks:
+            parts.append(self.clocks)
+        return "\n".join(parts)
+
+
+def straggler_sentence(job: Job) -> str:
+    """Who the others wait for, how long, and what making its work the median rank's buys the job."""
+    if job.straggler is None:
+        if len(job.ranks) < 2:
+            return "One rank: no rank waits for another."
+        return "No rank waits for another at the collectives."
+    waited = next(r.waited_for for r in job.per_rank if r.rank == job.straggler)
+    most = sorted(job.straggler_waits, key=lambda w: -w.wait)[:3]
+    who = "; ".join(f"rank {w.rank} {ms(w.wait)} at the {w.collective}" for w in most)
+    more = "; …" if len(job.straggler_waits) > 3 else ""
+    after = job.step_time - job.straggler_cost
+    if job.straggler_cost > 0.0005 * job.step_time:
+        cost = (
+            f"were its work as fast as the median rank's, the job's step would take {ms(after)} instead of "
+            f"{ms(job.step_time)} (−{ms(job.straggler_cost)})"
+        )
+    else:
+        cost = "yet its work is no slower than the median rank's: fixing it alone buys nothing"
+    return (
+        f"Rank {job.straggler} is the straggler: the other ranks wait {ms(waited)} per step for it in all "
+        f"({who}{more}); {cost}."
+    )
+
+
+def job_view(job: Job) -> JobView:
+    n, s = len(job.ranks), len(job.steps)
+    head = f"The job's step takes {ms(job.step_time)} ({_plural(n, 'rank')}, {_plural(s, 'step')}, means per step)."
+    rows = ["rank    step  compute  communication  waiting  waited for"]
+    for r in job.per_rank:
+        mark = "  ← straggler" if r.rank == job.straggler else ""
+        rows.append(
+            f"{r.rank:>4} {r.step_time:>7.1f} {r.compute:>8.1f} {r.communication:>14.1f} {r.waiting:>8.1f} "
+            f"{r.waited_for:>11.1f}{mark}"
+        )
+    rows.append("(ms per step: GPU compute busy time; the transfer of its collectives; its waiting at them)")
+    width = max([10, *(len(c.name) for c in job.collectives)])
+    width = min(width, 48)
+    colls = [f"{'collective':<{width}}  count  transfer  skew mean  skew max (ms)"] if job.collectives else []
+    for c in job.collectives:
+        name = c.name if len(c.name) <= width else c.name[: width - 1] + "…"
+        colls.append(f"{name:<{width}} {c.count:>6,} {c.transfer:>9.3f} {c.skew_mean:>10.3f} {c.skew_max:>9.3f}")
+    if not job.collectives:
+        colls.append("The traces hold no collective: the ranks run independently.")
+    replay = (
+        f"Replayed as measured, the ranks' graphs joined at their collectives give back every rank's step "
+        f"within {ms(job.replay_error)}."
+    )
+    clocks = ""
+    if len(job.host_offsets) > 1:
+        offs = ", ".join(f"{h or '(unnamed)'} {v:+.3f} ms" for h, v in job.host_offsets.items())
+        clocks = f"Host clocks aligned by the ends of shared collectives: {offs}."
+        if not job.hosts_aligned:
+            clocks += " Some hosts share no collective with the others: their clocks are taken as they are."
+    return JobView(f"{head} {straggler_sentence(job)}", tuple(rows), tuple(colls), replay, clocks)
+
+
+def _speedups(w: JobWhatIf) -> str:
+    return " and ".join(f"{p} {k:g}× faster" for p, k in w.speedups)
+
+
+def _ratio(baseline: float, predicted: float) -> str:
+    if predicted <= 0:
+        return "to nothing"
+    k = baseline / predicted
+    return "nothing" if k < NOTHING else f"{k:.2f}×"
+
+
+def _waits_for(waits: Sequence[WaitFigures], rank: int) -> WaitFigures | None:
+    return next((w for w in waits if w.rank == rank), None)
+
+
+@dataclass(frozen=True)
+class JobWhatIfView:
+    sentence: str
+    ranks_table: tuple[str, ...]
+    steps: str
+    replay: str
+
+    @property
+    def text(self) -> str:
+        return "\n".join([self.sentence, "", *self.ranks_table, self.steps, self.replay])
+
+
+def job_what_if_view(w: JobWhatIf) -> JobWhatIfView:
+    where = "on every rank" if w.on_ranks is None else f"on rank{'s' * (len(w.on_ranks) != 1)} {ranges(w.on_ranks)}"
+    k = w.speedup
+    if w.predicted > 0 and k < NOTHING:
+        answer = f"does not shorten the job's step ({w.baseline:.1f} → {w.predicted:.1f} ms)"
+    else:
+        answer = f"shortens the job's step {k:.2f}× ({w.baseline:.1f} → {w.predicted:.1f} ms)"
+    sentence = f"Making {_speedups(w)} {where} {answer}"
+    for rank, predicted in w.alone:
+        ratio = _ratio(w.baseline, predicted)
+        sentence += f"; on rank {rank} alone {ratio}"
+        wait = _waits_for(w.straggler_waits, rank)
+        if ratio == "nothing" and wait is not None:
+            sentence += f": rank {rank} already waits {ms(wait.wait)} for rank {wait.for_rank} at the {wait.collective}"
+    sentence += "."
+    if w.sum_speedup is not None:
+        sentence += f" Amdahl's law on the pace-setting rank's sums says {w.sum_speedup:.2f}×."
+    rows = ["rank  baseline  predicted"]
+    rows += [f"{a.rank:>4} {a.baseline:>9.1f} {a.predicted:>10.1f}" for a in w.per_rank]
+    steps = "Steps: " + "; ".join(f"{n}: {ms(b)} → {ms(p)}" for n, b, p in w.step_figures)
+    replay = f"Replayed as measured, the joined graph gives back every rank's step within {ms(w.replay_error)}."
+    return JobWhatIfView(sentence, tuple(rows), steps, replay)
