@@ -116,9 +116,6 @@ def k_edit_text(opt: Optimization) -> str:
     return f"{opt.speedup:g}"
 
 
-ESTIMATE_KEYS = ("speedup_low", "speedup_high", "effort", "confidence")
-
-
 def estimate_cells(opt: Optimization, n: Numbers = POINT) -> tuple[str, str, str, str]:
     """The checklist's k low, k high, effort (days) and confidence as shown; empty where the workbook's cell is
     empty (no range on that side, no effort, 100%)."""

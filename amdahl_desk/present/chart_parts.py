@@ -77,10 +77,3 @@ class LegendEntry:
     colour: str
     kind: str
     name: str
-
-
-@dataclass(frozen=True)
-class Ticks:
-    """An axis' ticks: (position, label) pairs, labels in the locale."""
-
-    items: tuple[tuple[float, str], ...]

@@ -10,7 +10,7 @@ from ..model.analysis import Analysis
 from ..model.profile import Profile
 from .numbers import POINT, Numbers
 from .report import target_sentence
-from .summary import Figure, summary
+from .summary import Figure, SummaryView, summary
 from .text import phrases
 from .tones import Sentence, Tone
 from .trace_plan import TraceFigures
@@ -34,27 +34,31 @@ class SlideView:
     decision: tuple[Sentence, ...] = ()
 
 
-def slide_title(profile: Profile, analysis: Analysis, n: Numbers = POINT) -> str:
-    """A title that states the result, e.g. "Matmul 4× → 1.82× end to end (ceiling 2.5×)".
+def slide_title(profile: Profile, analysis: Analysis, n: Numbers = POINT, said: SummaryView | None = None) -> str:
+    """A title that states the result, e.g. "Matmul 4× → 1.82× end to end (ceiling 2.5×)": the summary's figures
+    (``said``: with the trace's dependencies for a profile that carries its trace), else the sum's.
 
     Its phrases are held together with no-break spaces: a title that wraps does so between
     "on 60% of the time" and "→ 1.82× end to end", never inside "(ceiling 2.5×)".
     """
     c = analysis.combined
+    speedup, new_time, ceiling = n.speedup(c.overall_speedup), n.time(c.new_total, profile.unit), n.speedup(c.ceiling)
+    if said is not None and said.dependencies.text:
+        speedup, new_time, ceiling = said.speedup.value, said.new_time.value, said.ceiling.value
     enabled = [o for o in profile.optimizations if o.enabled]
     if len(enabled) == 1:
         o = enabled[0]
         return f"{o.name}: " + phrases(
             f"{n.speedup(o.speedup)} on {n.percent(c.fraction)} of the time",
-            f"→ {n.speedup(c.overall_speedup)} end to end",
-            f"(ceiling {n.speedup(c.ceiling)})",
+            f"→ {speedup} end to end",
+            f"(ceiling {ceiling})",
         )
     if enabled:
         return phrases(
             f"{len(enabled)} optimizations together:",
-            f"{n.time(analysis.baseline_total, profile.unit)} → {n.time(c.new_total, profile.unit)},",
-            f"{n.speedup(c.overall_speedup)} end to end",
-            f"(ceiling {n.speedup(c.ceiling)})",
+            f"{n.time(analysis.baseline_total, profile.unit)} → {new_time},",
+            f"{speedup} end to end",
+            f"(ceiling {ceiling})",
         )
     return phrases(f"Baseline {n.time(analysis.baseline_total, profile.unit)}:", "where the time goes")
 
@@ -67,13 +71,14 @@ def decision_sentences(
     trace: TraceFigures | None = None,
     decided: DecisionView | None = None,
 ) -> tuple[Sentence, ...]:
-    """The one or two sentences a review decides on, as the summary says them: the plan on the trace's
-    dependencies (where the trace is read; it says why the sum differs), the odds of the target and the cheapest
-    plan (when estimates have ranges); else the headline sentence. Sentences still being computed are left out."""
+    """The one or two sentences a review decides on, as the summary says them: for a profile that carries its
+    trace, the answer with its dependencies and what the sum promises beside it (with why they differ); else the
+    odds of the target and the cheapest plan (when estimates have ranges), or the headline sentence. Sentences
+    still being computed are left out."""
     said = summary(profile, analysis, n, trace=trace)
-    lines = [said.dependencies]
-    if decided is not None:
-        lines += [decided.odds, decided.plan]
+    if said.dependencies.text:  # the answer with the trace's dependencies, and what the sum promises beside it
+        return (Sentence(said.sentence, said.speedup.tone), Sentence(said.dependencies.text))
+    lines = [decided.odds, decided.plan] if decided is not None else []
     shown = tuple(s for s in lines if s.text and s.tone is not Tone.MUTED)[:2]
     return shown or (Sentence(said.sentence),)
 
@@ -93,7 +98,7 @@ def slide(
     boundary = profile.settings.boundary or "Measured profile"
     said = summary(profile, analysis, n, trace=trace)
     return SlideView(
-        slide_title(profile, analysis, n),
+        slide_title(profile, analysis, n, said),
         f"{boundary} · baseline {n.time(analysis.baseline_total, unit)} over "
         f"{n.count(len(profile.components))} components",
         said.figures,

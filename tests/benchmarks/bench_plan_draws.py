@@ -48,7 +48,6 @@ def main() -> None:
         planner.pt.scheduler.run(factors)
         passes.append(time.perf_counter() - start)
     one = statistics.median(passes)
-    vectorised = hasattr(planner.pt.scheduler, "run_many")
     times = []
     for _ in range(args.rounds):
         start = time.perf_counter()
@@ -60,7 +59,6 @@ def main() -> None:
     print(
         f"trace: {TRACE.name}, {len(planner.pt.steps)} steps, {len(planner.pt.graph.time):,} points, times {ranged} ranges"
     )
-    print(f"scheduler: {'run_many (vectorised)' if vectorised else 'a loop over run (no run_many)'}")
     print(f"{args.draws:,} draws through the dependency model: {took:.3f} s (median of {args.rounds}; aim < 1 s)")
     print(f"floor: one what-if pass {one * 1e3:.2f} ms × {args.draws:,} = {floor:.2f} s")
     print(f"ratio: {took / floor:.3f} of the floor; {took / one:.1f} passes' time")

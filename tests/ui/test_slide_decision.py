@@ -11,7 +11,6 @@ from amdahl_desk.model.decision import decide
 from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.present.decision import decision_view
 from amdahl_desk.present.summary import summary
-from amdahl_desk.present.trace_plan import dependency_line
 from amdahl_desk.ui.chart_factory import make_chart
 from amdahl_desk.ui.charts import export
 
@@ -53,9 +52,11 @@ def test_for_a_trace_the_slide_says_what_the_dependencies_make_of_the_plan(qtbot
     inputs = inputs_for(profile)
     widget = _slide(inputs)
     try:
-        line = dependency_line(inputs.trace, profile, inputs.analysis)
-        assert line.text.startswith("With the trace's dependencies") and "the sum says" in line.text
-        assert _said(widget)[0] == line.text
+        said = summary(profile, inputs.analysis, trace=inputs.trace)
+        assert "with the trace's dependencies" in said.sentence and "promises" in said.dependencies.text
+        # the answer, and what the sum promises beside it with why they differ
+        assert _said(widget) == [said.sentence, said.dependencies.text]
+        assert said.speedup.value in widget.title.text()
         assert widget.shown == ("breakdown", "critical_path")
     finally:
         widget.close()

@@ -33,7 +33,6 @@ from .whatif import PathTrace
 ANNOTATION_PREFIX, OP_PREFIX, PATTERN_PREFIX = "annotation:", "op:", "pattern:"
 OUTSIDE_ANNOTATIONS, IDLE = "outside-annotations", "idle"
 OTHER_ANNOTATIONS, OTHER_OPS = "other:annotation", "other:op"
-GPU_MATCHERS = ("gpu:compute", "gpu:communication", "gpu:memory", "gpu:idle")
 
 
 def outermost_annotations(pt: PathTrace) -> tuple[FloatArray, FloatArray, IntArray]:

@@ -64,10 +64,6 @@ class DependencyColumns:
     gpu_ann_device: IntArray
     gpu_ann_stream: IntArray
 
-    @property
-    def has_sync_events(self) -> bool:
-        return len(self.sync_kind) > 0
-
 
 @dataclass
 class GraphTrace:

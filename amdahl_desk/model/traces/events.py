@@ -16,6 +16,8 @@ from numpy.typing import NDArray
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
+MS_PER_US = 1e-3  # every trace time is in microseconds; every figure a person reads, in milliseconds
+
 # kinds of CPU-side complete events
 CPU_OP, CPU_ANNOTATION, CPU_STEP, CPU_RUNTIME = 0, 1, 2, 3
 # kinds of GPU events

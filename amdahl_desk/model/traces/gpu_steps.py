@@ -8,12 +8,11 @@ from collections.abc import Sequence
 
 from ..profile import Scaling
 from .errors import TraceError
-from .events import TraceEvents
+from .events import MS_PER_US, TraceEvents
 from .gpu import GpuSplit, devices, mean_split, split_device
 from .result import ImportedComponent, Notes, with_range
 from .steps import Step, gpu_step_windows, with_gpu_stretches
 
-MS_PER_US = 1e-3
 GPU_CPU_STEP_GAP = 0.05  # GPU and CPU step times further apart than this are explained
 MOSTLY_IDLE = 0.5  # a GPU idle more than half its stretch is never the bottleneck
 BUSY = 0.9  # a GPU busy at least this share of its stretch, behind a CPU that runs ahead, is the bottleneck

@@ -11,12 +11,12 @@ import numpy as np
 
 from .component_events import component_masks
 from .dependencies import GraphTrace
-from .events import CPU_ANNOTATION, CPU_STEP, TraceEvents
+from .events import CPU_ANNOTATION, CPU_STEP, MS_PER_US, TraceEvents
 from .intervals import union_length
 from .path_components import ComponentPath, component_paths
 from .result import ImportedComponent, ImportOptions, ImportResult
 from .steps import Step
-from .whatif import MS_PER_US, PathTrace, prepare
+from .whatif import PathTrace, prepare
 
 
 @dataclass(frozen=True)

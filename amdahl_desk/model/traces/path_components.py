@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .whatif import MS_PER_US, PathTrace
+from .events import MS_PER_US
+from .whatif import PathTrace
 
 _MAX_PASSES = 12
 _NUDGE = 1e-7  # how far below u = 1 the slope is read

@@ -28,9 +28,8 @@ from ..profile import Profile
 from ..uncertainty import PERCENTILES, Sensitivity, Spread, UncertaintyFigures, meets
 from ..units import TimeUnit, convert
 from .critical_path import Scheduler
-from .events import FloatArray
+from .events import MS_PER_US, FloatArray
 from .plan_path import PlanAnswers, PlanKey, TracePlanner, answers, plan_of
-from .whatif import MS_PER_US
 
 EDITED = 0.005  # the table's baseline this far from the trace's step: the times were edited since the import
 
@@ -180,12 +179,6 @@ def point_classes(
     return np.asarray(inverse, dtype=np.int64).reshape(-1), classes
 
 
-def vectorised(scheduler: Scheduler) -> bool:
-    """Whether the scheduler runs many draws in one pass (else each draw is a pass of its own: minutes for
-    10,000 on a real trace)."""
-    return hasattr(scheduler, "run_many")
-
-
 class DrawsStoppedError(Exception):
     """The draws were stopped: their answer is no longer wanted."""
 
@@ -197,18 +190,11 @@ def step_lengths(
     scheduler: Scheduler, point_class: np.ndarray, class_factor: FloatArray, stop: Stop | None = None
 ) -> FloatArray:
     """``(draws, steps)``: every step's length with each point's segment divided by its class's factor in each
-    draw (``inf``: free). One vectorised pass where the scheduler has it, else one pass per draw (``stop``
-    asked between them: :class:`DrawsStoppedError` once it says so)."""
-    if vectorised(scheduler):
-        many: Callable[[np.ndarray, FloatArray], FloatArray] = getattr(scheduler, "run_many")  # noqa: B009
-        return np.asarray(many(point_class, class_factor), dtype=np.float64)
-    factors = np.atleast_2d(class_factor)
-    out = np.empty((len(factors), scheduler.graph.steps))
-    for d in range(len(factors)):
-        if stop is not None and stop():
-            raise DrawsStoppedError
-        out[d] = scheduler.run(factors[d][point_class]).length
-    return out
+    draw (``inf``: free), in one vectorised pass (:meth:`Scheduler.run_many`; ``stop`` is asked before it:
+    :class:`DrawsStoppedError` once it says so)."""
+    if stop is not None and stop():
+        raise DrawsStoppedError
+    return scheduler.run_many(point_class, class_factor)
 
 
 def class_factors(classes: Sequence[tuple[int, tuple[int, ...]]], ks: FloatArray, ratios: FloatArray) -> FloatArray:

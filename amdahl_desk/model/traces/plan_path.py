@@ -20,10 +20,10 @@ from ..names import name_key
 from ..profile import Optimization
 from .component_events import component_masks
 from .critical_path import Schedule
-from .events import FloatArray
+from .events import MS_PER_US, FloatArray
 from .path_components import ComponentPath, component_path
 from .path_graph import KINDS
-from .whatif import MS_PER_US, PathTrace
+from .whatif import PathTrace
 
 # An enabled optimization as the plan sees it: (its targets, its k); a plan is the enabled ones, in order.
 PlanKey = tuple[tuple[tuple[str, ...], float], ...]

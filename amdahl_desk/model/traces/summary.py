@@ -10,7 +10,7 @@ import numpy as np
 from ..units import TimeUnit
 from .dependencies import DependencyColumns, GraphTrace
 from .errors import TraceError
-from .events import CPU_ANNOTATION, TraceEvents
+from .events import CPU_ANNOTATION, MS_PER_US, TraceEvents
 from .gpu_steps import chosen_device, gpu_components, gpu_split, gpu_step_note, gpu_step_splits, steps_with_gpu
 from .grouping import (
     OTHER,
@@ -26,8 +26,6 @@ from .grouping import (
 from .import_paths import enrich, grouping_text, part_events
 from .result import ImportedComponent, ImportOptions, ImportResult, Notes, RankInfo, StepInfo, unique_names, with_range
 from .steps import Step, find_steps, main_thread
-
-MS_PER_US = 1e-3
 
 
 @dataclass

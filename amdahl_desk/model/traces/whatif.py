@@ -19,13 +19,12 @@ from ..units import TimeUnit
 from .critical_path import Schedule, Scheduler
 from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
 from .errors import TraceError
-from .events import GPU_COMMUNICATION, FloatArray
+from .events import GPU_COMMUNICATION, MS_PER_US, FloatArray
 from .path_graph import CPU, KINDS, PathGraph
 from .patterns import Factors, Speedup, item_factors
 from .step_graph import build_paths
 from .trace_index import DEFAULT_STEP, StepWindow, TraceIndex, find_step_windows, index_trace
 
-MS_PER_US = 1e-3
 IDLE_NAMES = {CPU: "CPU time between events"}
 GAP_NAME = "GPU waiting (gaps, launch latency)"
 
@@ -75,11 +74,9 @@ class PathTrace:
         kinds = g.kind[sel][idle]
         totals[IDLE_NAMES[CPU]] += float(weight[idle][kinds == CPU].sum())
         totals[GAP_NAME] += float(weight[idle][kinds != CPU].sum())
-        dst = np.repeat(np.arange(len(g.time)), np.diff(g.edge_ptr))
         edges = schedule.edges_on_path
         totals[GAP_NAME] += float(g.edge_weight[edges][g.edge_kind[edges] != CPU].sum())
         totals[IDLE_NAMES[CPU]] += float(g.edge_weight[edges][g.edge_kind[edges] == CPU].sum())
-        del dst
         n = max(self.graph.steps, 1)
         ranked = sorted(((k, v / n * MS_PER_US) for k, v in totals.items() if v > 0), key=lambda kv: -kv[1])
         return ranked[:top]

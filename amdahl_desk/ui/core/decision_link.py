@@ -47,12 +47,6 @@ ODDS, PLAN = "odds", "plan"
 WHAT = {ODDS: "odds of the plan", PLAN: "cheapest plan"}
 
 
-def _vectorised(planner: Any) -> bool:
-    from ...model.traces.plan_answer import vectorised
-
-    return vectorised(planner.pt.scheduler)
-
-
 class _StoppedError(Exception):
     """A job whose answer is no longer wanted (the background drops it)."""
 
@@ -142,8 +136,6 @@ class DecisionLink(QObject):
         link = getattr(self.doc, "trace", None)
         traced = link is not None and trace_based(link.figures)
         planner = link.planner if traced and link is not None and link.figures.ready else None
-        if planner is not None and not _vectorised(planner):
-            traced, planner = False, None  # one pass per draw would hold the trace's thread for minutes
         through = id(planner) if planner is not None else "waiting for the trace" if traced else None
         odds_key = (draws_key, enabled, settings.target_time, through) if uncertain else None
         plan_key = (draws_key, settings.target_time, settings.plan_confidence) if planning else None

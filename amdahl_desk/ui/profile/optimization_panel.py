@@ -81,10 +81,13 @@ class OptimizationsView(ChangedCellsTableView):
             return
         super().keyPressEvent(event)
 
+    refused = False  # the edit being committed was refused: its cell keeps the focus and the message
+
     def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:  # noqa: N802
         row = self.currentIndex().row()
         super().closeEditor(editor, hint)
-        if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
+        refused, self.refused = self.refused, False
+        if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache and not refused:
             self._go(row + 1)
 
     def _go(self, row: int) -> None:
@@ -455,6 +458,7 @@ class OptimizationPanel(QWidget):
         self.model.set_all(opts, f"Remove optimization {removed.name}")
 
     def _show_rejection(self, row: int, col: int, message: str) -> None:
+        self.view.refused = True
         index = self.model.index(row, col)
         self.view.scrollTo(index)
         self.message.show_at(self.view.visualRect(index), message)
