@@ -25,7 +25,7 @@ def preview(qtbot, dialog):
 
 
 def test_a_read_past_the_memory_limit_is_refused_naming_the_size(qtbot, monkeypatch):
-    monkeypatch.setattr(loader, "MEMORY_LIMIT", 1)  # any process is past one byte
+    monkeypatch.setattr(loader, "MEMORY_LIMIT", -(1 << 40))  # any read adds more than that
     from amdahl_desk.ui.import_.import_dialog import ImportDialog
 
     failed = []
@@ -39,6 +39,15 @@ def test_a_read_past_the_memory_limit_is_refused_naming_the_size(qtbot, monkeypa
     )
     assert "amdahl-desk import torch_cpu_steps.json.gz --out profile.xlsx" in failed[0]
     assert dialog.session.worker.trace is None
+
+
+def test_a_window_that_already_holds_much_still_reads_a_small_trace(qtbot, monkeypatch):
+    """The limit is on what the read adds: a window at 3 GB after a long session (as a test worker is after
+    hundreds of windows) still imports a 14 kB trace."""
+    monkeypatch.setattr(loader, "resident_bytes", lambda: 3_000_000_000)
+    dialog = import_dialog(qtbot, STEPS)
+    assert preview(qtbot, dialog).components
+    dialog.reject()
 
 
 def test_a_large_trace_is_previewed_from_its_events_alone(qtbot, monkeypatch):

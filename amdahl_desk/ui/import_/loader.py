@@ -31,8 +31,9 @@ log = logging.getLogger(__name__)
 # A trace larger than this is previewed from its events alone, streamed as the command line's import reads it:
 # its dependencies (for the preview's critical-path column) took the window past 2 GB on a 762 MB trace.
 DEPENDENCIES_UP_TO = 64_000_000  # bytes of trace files
-# The window's memory while it reads a trace: past this, the read stops and the trace is refused, naming its size.
-MEMORY_LIMIT = 1_000_000_000  # bytes resident
+# What reading a trace may add to the window's memory: past this, the read stops and the trace is refused, naming
+# its size (a window that already holds much after a long day is not what a small trace is refused for).
+MEMORY_LIMIT = 1_000_000_000  # bytes resident, over the window's own at the read's start
 PROGRESS_EVERY_S = 0.05  # at most 20 progress reports a second: enough for a bar, cheap for the event loop
 CLOSE_WAIT_MS = 500  # a read stops within a block; a summary of a huge trace may not: it is left to finish alone
 _LINGERING: set[TraceSession] = set()  # sessions closed while their thread still summarises
@@ -61,16 +62,17 @@ class TraceWorker(QObject):
 
     def _progress(self) -> Progress:
         last = 0.0
+        before = resident_bytes() or 0
 
         def progress(done: int, total: int) -> bool | None:
             nonlocal last
             if self.stop.is_set():
                 return False
             held = resident_bytes()
-            if held is not None and held > self.memory_limit:
+            if held is not None and held - before > self.memory_limit:
                 n = POINT
                 self.too_large = (
-                    f"reading it took the window past {n.number(held / 1e9, 2)} GB of memory at "
+                    f"reading it took {n.number((held - before) / 1e9, 2)} GB more of the window's memory at "
                     f"{n.number(done / 1e6)} MB of {n.number(total / 1e6)} MB, so the read was stopped"
                 )
                 return False
