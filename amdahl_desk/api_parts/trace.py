@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -118,16 +119,7 @@ class WhatIf:
     def patterns(self) -> pd.DataFrame:
         """Per pattern: its K, the events it matched per step and their own time (ms), by kind of event."""
         rows = [
-            {
-                "pattern": p.pattern,
-                "k": p.k,
-                "events": p.events,
-                "time": p.time,
-                "kernels": p.kernels,
-                "copies": p.copies,
-                "operators": p.operators,
-                "calls": p.calls,
-            }
+            asdict(p)  # the fields in the order ``whatif --json`` writes them
             for p in self._answer.patterns
         ]
         return frame(rows, ("pattern", "k", "events", "time", "kernels", "copies", "operators", "calls"))

@@ -8,26 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.job.analysis import Job, JobWhatIf, WaitFigures
+from ..model.job.analysis import rank_ranges as ranges
 
 NOTHING = 1.0005  # a speedup below this is "nothing"
 
 
 def ms(value: float) -> str:
     return f"{value:.1f} ms" if abs(value) >= 0.05 or value == 0 else f"{value:.3f} ms"
-
-
-def ranges(numbers: Sequence[int]) -> str:
-    """0-3,7 for [0, 1, 2, 3, 7]."""
-    xs = sorted(numbers)
-    out: list[str] = []
-    i = 0
-    while i < len(xs):
-        j = i
-        while j + 1 < len(xs) and xs[j + 1] == xs[j] + 1:
-            j += 1
-        out.append(str(xs[i]) if i == j else f"{xs[i]}-{xs[j]}")
-        i = j + 1
-    return ",".join(out)
 
 
 def _plural(n: int, word: str) -> str:

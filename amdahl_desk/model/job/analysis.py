@@ -277,11 +277,13 @@ def job_what_if(
     if on_ranks is not None:
         missing = sorted(set(on_ranks) - set(numbers))
         if missing:
-            raise BadInputError(f"--on-ranks: rank {missing[0]} is not in the job; its ranks are {_ranges(numbers)}")
+            raise BadInputError(
+                f"--on-ranks: rank {missing[0]} is not in the job; its ranks are {rank_ranges(numbers)}"
+            )
     chosen = [i for i, r in enumerate(numbers) if on_ranks is None or r in on_ranks]
     for p, (text, _k) in enumerate(speedups):
         if not any(job.ranks[i].matched_events[p] for i in chosen):
-            where = "on any rank" if on_ranks is None else f"on ranks {_ranges([numbers[i] for i in chosen])}"
+            where = "on any rank" if on_ranks is None else f"on ranks {rank_ranges([numbers[i] for i in chosen])}"
             raise BadInputError(
                 f'--speedup "{text}": the pattern matches no kernel, copy, operator or runtime call {where} '
                 f"in the {job.steps} step{'s' * (job.steps != 1)}"
@@ -335,7 +337,7 @@ def _scaled(job: JobGraph, rp: Replay, chosen: Sequence[int]) -> Replayed:
     return rp.run(factors, inst)
 
 
-def _ranges(numbers: Sequence[int]) -> str:
+def rank_ranges(numbers: Sequence[int]) -> str:
     """0-3,7 for [0, 1, 2, 3, 7]."""
     out: list[str] = []
     xs = sorted(numbers)
