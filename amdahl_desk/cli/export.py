@@ -92,8 +92,16 @@ def run(args: argparse.Namespace) -> int:
         analysis = None
         with contextlib.suppress(ProfileError):
             analysis = analyse(profile)
+        answer, decision = None, None
+        if analysis is not None and args.format == "xlsx":
+            answer, decision = _traced_decision(args, source, profile, analysis)
         try:
-            atomic_write(target, lambda tmp: save_profile(profile, tmp, analysis, csv=args.format == "csv"))
+            atomic_write(
+                target,
+                lambda tmp: save_profile(
+                    profile, tmp, analysis, csv=args.format == "csv", trace=answer, decision=decision
+                ),
+            )
         except OSError as exc:
             raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None
         written.append(target)
@@ -124,7 +132,12 @@ def run(args: argparse.Namespace) -> int:
         from ..ui.charts.export import ChartInputs, export_chart
 
         make_app()
-        inputs = ChartInputs(profile, analysis, trace=trace, slide_charts=chosen)
+        figures, plan = None, None
+        if trace is not None and not trace.problem:  # the odds and the plan through the trace's dependencies
+            _, decision = _traced_decision(args, source, profile, analysis)
+            if decision is not None:
+                figures, plan = decision.figures, decision.search
+        inputs = ChartInputs(profile, analysis, trace=trace, slide_charts=chosen, uncertainty=figures, plan=plan)
         for chart in charts:
             target = out / f"{source.stem}-{chart}.{args.format}"
             try:
@@ -168,6 +181,23 @@ def _trace_figures(args: argparse.Namespace, profile: Profile, source: Path, cha
             raise BadInputError(f"--chart {args.chart}: {message}")
         print_warnings(args.profile, [message])
     return figures
+
+
+def _traced_decision(args: argparse.Namespace, source: Path, profile: Profile, analysis: Any) -> tuple[Any, Any]:
+    """A profile that names its trace: its answer with the trace's dependencies and the odds and cheapest plan run
+    through them, as ``report`` gives them (the sum's, with the answer saying why, when the trace cannot be used);
+    (None, None) for a profile without a trace."""
+    if not profile.settings.trace_source:
+        return None, None
+    from ..model.decision import decide
+    from .report import traced
+
+    answer, decision = traced(str(source), profile, analysis, decide(profile, analysis))
+    if answer is not None and not answer.usable:
+        from ..present.plan_answer import unusable_note
+
+        print_warnings(args.profile, [unusable_note(profile.settings.trace_source, answer.problem)])
+    return answer, decision
 
 
 def _export_comparison(args: argparse.Namespace, source: Path, before: Profile, out: Path) -> list[Path]:
