@@ -20,6 +20,7 @@ from .tones import Sentence, Tone
 
 if TYPE_CHECKING:  # the trace's model loads with the first trace, not with the window
     from ..model.traces.path_components import ComponentPath
+    from ..model.traces.plan_answer import TraceAnswer
     from ..model.traces.plan_path import PathFigures, PlanAnswers
     from ..model.traces.trace_comparison import DependencyCheck
 
@@ -62,6 +63,24 @@ NO_TRACE = TraceFigures()
 def trace_based(figures: TraceFigures | None) -> bool:
     """Whether the profile names a trace whose figures the window shows (its columns, its chart)."""
     return figures is not None and figures.named and not figures.problem
+
+
+def current_answer(
+    figures: TraceFigures | None, profile: Profile, analysis: Analysis | None
+) -> TraceAnswer | str | None:
+    """The profile's answer with its trace's dependencies for the plan as it is now (usable); :data:`COMPUTING`
+    while it is on its way; None where the sum is the answer (no trace to use, or one that does not know a
+    target's events — the summary says why)."""
+    if analysis is None or not trace_based(figures):
+        return None
+    assert figures is not None
+    found = figures.current(profile)
+    if found is None:
+        return COMPUTING
+    from ..model.traces.plan_answer import plan_answer
+
+    answer = plan_answer(profile, analysis, found)
+    return answer if answer.usable else None
 
 
 def trace_notes(figures: TraceFigures | None) -> tuple[str, ...]:
