@@ -124,3 +124,87 @@ def test_export_of_a_lost_trace_says_so_and_keeps_the_sum(workbook, tmp_path, ca
     assert any("cannot be used" in str(c) for r in rows for c in r)
     plan = [r for r in rows if r and r[0] == "Cheapest plan's probability"]
     assert plan and "fw" in [str(c) for c in plan[0]]  # the sum's plan, as the note says
+
+
+@pytest.fixture(scope="module")
+def traced(workbook):
+    """The workbook's profile, its analysis and what the window knows of its trace once it is read."""
+    from amdahl_desk.files.traces.linked import linked_figures
+    from amdahl_desk.model.analysis import analyse
+
+    profile = load_profile(workbook / "p.xlsx").profile
+    return profile, analyse(profile), linked_figures(profile, workbook)
+
+
+def test_where_the_time_goes_ends_the_after_bar_at_the_answer(traced, path_totals):
+    from amdahl_desk.present.breakdown import breakdown
+    from amdahl_desk.present.inputs import ChartInputs
+
+    profile, analysis, figures = traced
+    view = breakdown(ChartInputs(profile, analysis, trace=figures))
+    assert view.after_total == pytest.approx(path_totals["bw"], rel=1e-9)
+    assert sum(s.after for s in view.segments) == pytest.approx(path_totals["bw"], rel=1e-9)  # the parts add up
+    times = {c.name: c.time for c in profile.components}
+    for s in view.segments:  # the components the plan leaves alone keep their time; backward carries the rest
+        if s.name != "## backward ##":
+            assert s.after == pytest.approx(times[s.name], rel=1e-12)
+    assert "53.5 ms" in view.after_text and "the sum: 54.8 ms" in view.after_text
+    title = view.title.replace("\xa0", " ")  # phrases hold their words together
+    assert "53.5 ms with the trace's dependencies" in title and "the sum promises 54.8 ms" in title
+    # without the trace's figures (no trace to use) the bar is the sum's, as before
+    plain = breakdown(ChartInputs(profile, analysis))
+    assert plain.after_total == pytest.approx(path_totals["sum bw"], rel=1e-12)
+
+
+def test_while_the_plan_is_computed_no_figure_of_another_plan_is_shown(traced):
+    from dataclasses import replace
+
+    from amdahl_desk.present.breakdown import breakdown
+    from amdahl_desk.present.cells import total_line
+    from amdahl_desk.present.inputs import ChartInputs
+
+    profile, analysis, figures = traced
+    other = profile.copy()
+    other.set_optimizations([replace(o, speedup=3.0) for o in profile.optimizations])  # answers are of k = 2
+    from amdahl_desk.model.analysis import analyse
+
+    a = analyse(other)
+    view = breakdown(ChartInputs(other, a, trace=figures))
+    assert view.after_text.startswith("…") and "53.5" not in view.title and "…" in view.title
+    line = " ".join(total_line(other, a, None, trace=figures))
+    assert "→ <b>…</b>" in line and "53.5" not in line
+
+
+def test_the_tables_total_line_gives_the_answer_and_the_sum_beside(traced, path_totals):
+    from amdahl_desk.present.cells import total_line
+
+    profile, analysis, figures = traced
+    line = " ".join(total_line(profile, analysis, None, trace=figures))
+    assert "→ <b>53.5 ms</b> with the trace's dependencies" in line
+    assert f"{path_totals['base'] / path_totals['bw']:.3f}×" in line and "the sum: 54.8 ms, 1.44×" in line
+    assert "→ <b>54.8 ms</b>" in " ".join(total_line(profile, analysis, None))  # no trace: the sum's
+
+
+def test_what_matters_is_each_optimization_on_the_path(workbook, traced):
+    from dataclasses import replace
+
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.model.traces.plan_answer import trace_uncertainty
+    from amdahl_desk.model.uncertainty import analyse_uncertainty
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.present.uncertainty_charts import tornado
+
+    profile, _, figures = traced
+    ranged = profile.copy()
+    ranged.set_optimizations([replace(profile.optimizations[0], speedup_low=1.5, speedup_high=3.0)])
+    a = analyse(ranged)
+    planner = TracePlanner(
+        prepare(load_rank_graph(workbook / "trace.json.gz").trace), (("## backward ##", "annotation:## backward ##"),)
+    )
+    before = planner.baseline.length
+    low, high = (before / planner.plan(((BW, k),)).predicted.length for k in (1.5, 3.0))
+    odds = trace_uncertainty(ranged, a, analyse_uncertainty(ranged, a), planner)
+    view = tornado(ChartInputs(ranged, a, trace=figures, uncertainty=odds))
+    assert view.bars[0].low == pytest.approx(low, rel=1e-9) and view.bars[0].high == pytest.approx(high, rel=1e-9)
+    assert view.centre == pytest.approx(before / planner.plan(((BW, 2.0),)).predicted.length, rel=1e-9)
+    assert "with the trace's dependencies" in view.centre_text
