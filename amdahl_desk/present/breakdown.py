@@ -129,8 +129,11 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
     x_max = max(total, c.new_total, after_total, target or 0.0)
     # A component with no time draws no bar: under an objective (TTFT) the others are 0 and would crowd the key.
     legend = [LegendEntry(s.colour, "bar", s.name) for s in segments if s.baseline > 0 or s.after > 0]
+    traced = answer is not None and not isinstance(answer, str)
     if any(s.outlined for s in segments):
-        legend.append(LegendEntry(INK, "bar", "outlined: sped up by the plan"))
+        sign = "+" if difference > 0 else "−" if difference < 0 else ""
+        carried = f" (After: carrying the trace's dependencies' {sign}{n.time(abs(difference), unit)})"
+        legend.append(LegendEntry(INK, "bar", "outlined: sped up by the plan" + (carried if traced else "")))
     head: tuple[str, ...] = ("Where the time goes:", f"{n.time(total, unit)} → {n.time(c.new_total, unit)}")
     more: tuple[str, ...] = (
         (
@@ -146,10 +149,6 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
             f"({n.close_speedup(answer.speedup)}, saves {n.time(answer.time_saved, unit)});",
             f"the sum promises {n.time(c.new_total, unit)}",
         )
-        if not brief:
-            sign = "+" if difference > 0 else "−" if difference < 0 else ""
-            shift = f"{sign}{n.time(abs(difference), unit)}"
-            more += (f"(the sped-up parts of After carry the {shift} the dependencies make)",)
     elif answer == COMPUTING:
         head = ("Where the time goes:", f"{n.time(total, unit)} → {COMPUTING}", DEPS)
         more = (f"(computing; the sum promises {n.time(c.new_total, unit)})",)

@@ -182,6 +182,27 @@ def option_cells(
     return speedups, ceilings
 
 
+def option_saves(
+    figures: TraceFigures | None, optimizations: Sequence[Optimization], baseline: float, n: Numbers = POINT
+) -> list[str] | None:
+    """Each optimization's time saved alone with the trace's dependencies, in the table's unit: the baseline less
+    the baseline over its S on the critical path ("…" while computing, "—" when the trace does not know its
+    targets); None without a trace to use (the sum's saving is the column then)."""
+    if not trace_based(figures):
+        return None
+    assert figures is not None
+    answers = figures.answers if figures.ready else None
+    saves = []
+    for o in optimizations:
+        key = (o.targets, float(o.speedup))
+        if answers is None or key not in answers.alone:
+            saves.append(COMPUTING)
+            continue
+        alone = answers.alone[key]
+        saves.append(DASH if alone is None or alone.speedup <= 0 else n.number(baseline - baseline / alone.speedup))
+    return saves
+
+
 def option_tip(figures: TraceFigures | None, opt: Optimization, speedup: bool, n: Numbers = POINT) -> str | None:
     """What an optimization's figure with dependencies says, or why it has none."""
     if not trace_based(figures):
