@@ -132,8 +132,10 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
     traced = answer is not None and not isinstance(answer, str)
     if any(s.outlined for s in segments):
         sign = "+" if difference > 0 else "−" if difference < 0 else ""
-        carried = f" (After: carrying the trace's dependencies' {sign}{n.time(abs(difference), unit)})"
-        legend.append(LegendEntry(INK, "bar", "outlined: sped up by the plan" + (carried if traced else "")))
+        carried = f", carrying the dependencies' {sign}{n.time(abs(difference), unit)}"
+        legend.append(
+            LegendEntry(INK, "bar", "outlined: sped up by the plan" + (carried if traced and not brief else ""))
+        )
     head: tuple[str, ...] = ("Where the time goes:", f"{n.time(total, unit)} → {n.time(c.new_total, unit)}")
     more: tuple[str, ...] = (
         (
