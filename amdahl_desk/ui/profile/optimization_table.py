@@ -90,7 +90,7 @@ class OptimizationTableModel(QAbstractTableModel):
         unit = self.doc.unit.label
         traced = section in (SPEEDUP, CEILING, SAVES) and trace_based(self.doc.trace.figures)
         if traced and section == SAVES and role in (Qt.ItemDataRole.DisplayRole, SHORT_TITLE_ROLE):
-            return f"Saves (deps, {unit})" if role == SHORT_TITLE_ROLE else f"Saves with deps ({unit})"
+            return f"Saves ({unit})" if role == SHORT_TITLE_ROLE else f"Saves with deps ({unit})"  # whole in its tip
         if traced and role in (Qt.ItemDataRole.DisplayRole, SHORT_TITLE_ROLE):
             return (
                 ("S (sum)" if section == SPEEDUP else "Ceil. (sum)")
