@@ -208,3 +208,14 @@ def test_what_matters_is_each_optimization_on_the_path(workbook, traced):
     assert view.bars[0].low == pytest.approx(low, rel=1e-9) and view.bars[0].high == pytest.approx(high, rel=1e-9)
     assert view.centre == pytest.approx(before / planner.plan(((BW, 2.0),)).predicted.length, rel=1e-9)
     assert "with the trace's dependencies" in view.centre_text
+
+
+def test_the_slides_footer_is_the_target_on_the_path(traced, path_totals):
+    from amdahl_desk.present.slide import slide
+
+    profile, analysis, figures = traced
+    footer = slide(profile, analysis, trace=figures).footer
+    assert f"met by the plan with the trace's dependencies ({path_totals['bw']:.1f} ms)" in footer
+    assert f"the sum's {path_totals['sum bw']:.1f} ms meets it" in footer
+    assert "get 1." not in footer  # the sum's required speedup is not the verdict of a traced profile
+    assert "get " in slide(profile, analysis).footer  # without its trace: the sum's verdict, as before
