@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 
 import pytest
 
@@ -219,3 +220,14 @@ def test_the_slides_footer_is_the_target_on_the_path(traced, path_totals):
     assert f"the sum's {path_totals['sum bw']:.1f} ms meets it" in footer
     assert "get 1." not in footer  # the sum's required speedup is not the verdict of a traced profile
     assert "get " in slide(profile, analysis).footer  # without its trace: the sum's verdict, as before
+
+
+def test_compare_holds_the_after_profile_against_the_promise_on_the_path(workbook, path_totals, tmp_path, capsys):
+    profile = load_profile(workbook / "p.xlsx").profile
+    after = profile.copy()
+    after.set_components([c._replace(time=c.time / 2 if c.name == BW[0] else c.time) for c in profile.components])
+    after.set_settings(replace(after.settings, trace_source="", trace_events=()))
+    save_profile(after, tmp_path / "after.xlsx")
+    data = _json(capsys, "compare", str(workbook / "p.xlsx"), str(tmp_path / "after.xlsx"), "--json")
+    assert data["predicted_total"] == pytest.approx(path_totals["bw"], rel=1e-9)
+    assert data["predicted_speedup"] == pytest.approx(path_totals["base"] / path_totals["bw"], rel=1e-9)
