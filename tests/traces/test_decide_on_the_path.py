@@ -231,3 +231,17 @@ def test_compare_holds_the_after_profile_against_the_promise_on_the_path(workboo
     data = _json(capsys, "compare", str(workbook / "p.xlsx"), str(tmp_path / "after.xlsx"), "--json")
     assert data["predicted_total"] == pytest.approx(path_totals["bw"], rel=1e-9)
     assert data["predicted_speedup"] == pytest.approx(path_totals["base"] / path_totals["bw"], rel=1e-9)
+
+
+def test_the_python_api_decides_on_the_path(workbook, path_totals):
+    import amdahl_desk as ad
+
+    profile = ad.load(workbook / "p.xlsx")
+    decision = profile.decide()
+    assert decision.plan is not None and decision.plan.optimizations == ("bw",)
+    assert decision.plan.new_total_p50 == pytest.approx(path_totals["bw"], rel=1e-9)
+    assert "with the trace's dependencies" in decision.summary
+    table = profile.analyse().optimizations
+    fw = table[table["name"] == "fw"].iloc[0]
+    assert fw["speedup"] == pytest.approx(path_totals["base"] / path_totals["fw"], rel=1e-9)
+    assert fw["sum_speedup"] == pytest.approx(path_totals["base"] / path_totals["sum fw"], rel=1e-9)
