@@ -109,6 +109,10 @@ def test_export_to_a_workbook_leads_with_the_dependencies(workbook, path_totals,
     alone = [r for r in rows if r and r[0] == "fw"]
     assert alone[0][3] == pytest.approx(path_totals["base"] / path_totals["fw"], rel=1e-9)  # with dependencies
     assert alone[1][4] == pytest.approx(path_totals["base"] / path_totals["sum fw"], rel=1e-9)  # the sum's
+    labels = [r[0] for r in rows if r]
+    assert "End to end: after the plan" not in labels  # the objectives' End to end is the sum's, and says so
+    by_sum = labels.index("End to end by the sum of the components' times: after the plan")
+    assert rows[by_sum][1] == pytest.approx(path_totals["sum bw"], rel=1e-9)
 
 
 def test_export_of_a_lost_trace_says_so_and_keeps_the_sum(workbook, tmp_path, capsys):
