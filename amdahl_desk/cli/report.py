@@ -156,6 +156,7 @@ def report_text(
             uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
             said.plan.text if decision.search is not None else None,
             said.likelier,
+            traced=answer is not None and answer.usable,
         )
     return text(profile, analysis, uncertainty=lines, trace=answer)
 
