@@ -365,10 +365,10 @@ class Profile:
         cheapest plan that meets it with ``confidence`` (the Settings' 80% by default) among the optimizations with
         an effort. ``target`` defaults to the profile's own; without one there are no odds to give.
         """
-        profile, analysis, decision, _answer = self._answer(target, confidence, seed)
+        profile, analysis, decision, answer = self._answer(target, confidence, seed)
         if profile.settings.target_time is None:
             raise BadInputError('decide: the profile has no target time; give one, like target="600 ms"')
-        return Decision(profile, analysis, decision)
+        return Decision(profile, analysis, decision, answer)
 
 
 def _value(value: float | str | None, parse: Callable[[str], float], what: str) -> float | None:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..model.profile import Profile
     from ..model.report import ComponentRows
     from ..model.traces.plan_answer import TraceAnswer
+    from ..model.traces.plan_path import TracePlanner
 
 NAME = "report"
 
@@ -155,6 +156,7 @@ def report_text(
             uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
             said.plan.text if decision.search is not None else None,
             said.likelier,
+            traced=answer is not None and answer.usable,
         )
     return text(profile, analysis, uncertainty=lines, trace=answer)
 
@@ -172,8 +174,25 @@ def traced(
 
     answer, planner = linked_answer(profile, analysis, Path(path).resolve().parent)
     usable = answer is not None and answer.usable
-    if usable and planner is not None and decision is not None and decision.figures is not None:
+    if usable and planner is not None and decision is not None:
+        decision = traced_decision(profile, analysis, decision, planner)
+    return answer, decision
+
+
+def traced_decision(profile: Profile, analysis: Analysis, decision: Decision, planner: TracePlanner) -> Decision:
+    """``decision`` (on the sums) with the odds and the cheapest plan run through the trace's dependency model (the
+    plan stays the sum's where the trace does not know a candidate's targets)."""
+    if decision.figures is not None and not any(planner.unknown(o.targets) for o in profile.optimizations if o.enabled):
         from ..model.traces.plan_answer import trace_uncertainty
 
         decision = replace(decision, figures=trace_uncertainty(profile, analysis, decision.figures, planner))
-    return answer, decision
+    search = decision.search
+    if search is not None:
+        from ..model.draws import make_draws
+        from ..model.traces.plan_choice import trace_cheapest_plan
+
+        common = decision.figures.common if decision.figures is not None else make_draws(profile)
+        found = trace_cheapest_plan(profile, analysis, planner, common, search.target, search.confidence)
+        if found is not None:
+            decision = replace(decision, search=found)
+    return decision
