@@ -130,7 +130,7 @@ def compare(
     ``tolerance``: times within this share count as equal (0.02 or "2%").
     """
     from ..cli import compare as cmd
-    from ..model.comparison import adopt_measured_k
+    from ..model.adoption import adopt_measured_k
     from ..model.comparison import compare as compare_profiles
 
     args = argparse.Namespace(
