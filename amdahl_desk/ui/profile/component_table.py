@@ -17,7 +17,6 @@ from ...model.values import ParseError, parse_time
 from ...present.cells import COMPONENT_SHORT_TITLES, DASH, new_time_tip, share_cell, share_tip, time_cell
 from ...present.trace_plan import (
     COMPONENT_TIPS,
-    TraceFigures,
     component_cells,
     component_tip,
     edited_since_import,
@@ -86,7 +85,7 @@ class ComponentTableModel(QAbstractTableModel):
         doc.profileReset.connect(self._reset)
         doc.subscribe(FIGURES, self._computed_changed)
         doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, TIME_HIGH))
-        self._paths: tuple[TraceFigures, object, bool, dict[str, tuple[str, str, str]]] | None = None
+        self._path_edited: bool | None = None  # whether the path columns showed "—" for an edited table
         doc.subscribe({Aspect.TRACE}, self._paths_changed)
 
     # -- reading -----------------------------------------------------------
@@ -192,25 +191,13 @@ class ComponentTableModel(QAbstractTableModel):
         if col == OBJECTIVES:
             return objectives_text(comp.objectives)
         if col in PATH_COLUMNS:
-            return self._path_texts(comp, a)[col - ON_PATH]
+            figures, unit = self.doc.trace.figures, self.doc.unit
+            edited = edited_since_import(figures, None if a is None else a.baseline_total, unit)
+            return component_cells(figures, [comp], unit, edited=edited)[0][col - ON_PATH]
         if col in RANGE_COLUMNS:
             bound = comp.time_low if col == TIME_LOW else comp.time_high
             return "" if bound is None else time_cell(bound)
         return comp.notes
-
-    def _path_texts(self, comp: Component, a: Analysis | None) -> tuple[str, str, str]:
-        """A component's time on the trace's critical path, slack and k where the path moves (kept per figures;
-        "—" once the table's times were edited away from what the trace measured)."""
-        figures, unit = self.doc.trace.figures, self.doc.unit
-        edited = edited_since_import(figures, None if a is None else a.baseline_total, unit)
-        kept = self._paths
-        if kept is None or kept[0] is not figures or kept[1] is not unit or kept[2] != edited:
-            kept = self._paths = (figures, unit, edited, {})
-        texts = kept[3]
-        found = texts.get(comp.name)
-        if found is None:
-            found = texts[comp.name] = component_cells(figures, [comp], unit, edited=edited)[0]
-        return found
 
     def _paths_changed(self) -> None:
         last = len(self.components) - 1
@@ -356,8 +343,9 @@ class ComponentTableModel(QAbstractTableModel):
         edited = edited_since_import(
             self.doc.trace.figures, None if analysis is None else analysis.baseline_total, self.doc.unit
         )
-        if self._paths is not None and self._paths[2] != edited:  # the path columns turn to "—" or back
+        if self._path_edited is not None and self._path_edited != edited:  # the path columns turn to "—" or back
             self._paths_changed()
+        self._path_edited = edited
         if analysis is None or before is None or len(before.times) != len(analysis.times):
             last = self.rowCount() - 1
             self.dataChanged.emit(self.index(0, SHARE), self.index(last, SHARE), _SHARE_ROLES)
