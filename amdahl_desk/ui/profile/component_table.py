@@ -15,6 +15,7 @@ from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.values import ParseError, parse_time
 from ...present.cells import COMPONENT_SHORT_TITLES, DASH, new_time_tip, share_cell, share_tip, time_cell
+from ...present.numbers import POINT, Numbers
 from ...present.trace_plan import (
     COMPONENT_TIPS,
     component_cells,
@@ -23,6 +24,7 @@ from ...present.trace_plan import (
 )
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Aspect, Document
+from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES
 from ..core.wrapping_header import SHORT_TITLE_ROLE
@@ -149,7 +151,7 @@ class ComponentTableModel(QAbstractTableModel):
             if role == _EDIT and col in RANGE_COLUMNS:
                 bound = comp.time_low if col == TIME_LOW else comp.time_high
                 return "" if bound is None else repr_number(bound)
-            return self._text(comp, row, col, a)
+            return self._text(comp, row, col, a, locale_numbers() if role == _DISPLAY else POINT)
         if role == _ALIGN:
             return _RIGHT if col in NUMBER_COLUMNS else None
         if role == SHARE_ROLE:
@@ -174,18 +176,18 @@ class ComponentTableModel(QAbstractTableModel):
             return component_tip(figures, comp, unit, edited=edited)
         return None
 
-    def _text(self, comp: Component, row: int, col: int, a: Analysis | None) -> str:
-        """What a cell shows."""
+    def _text(self, comp: Component, row: int, col: int, a: Analysis | None, n: Numbers = POINT) -> str:
+        """What a cell shows, in ``n``'s separators (the desktop's on screen; the files' for an editor or a copy)."""
         if col == NAME:
             return comp.name
         if col == TIME:
-            return time_cell(comp.time)
+            return time_cell(comp.time, n)
         if col == SHARE:
-            return share_cell(float(a.fractions[row])) if a is not None else DASH
+            return share_cell(float(a.fractions[row]), n) if a is not None else DASH
         if col == SCALING:
             return comp.scaling.value + GUESS_MARK if comp.scaling_guessed else comp.scaling.value
         if col == NEW_TIME:
-            return time_cell(float(a.new_times[row])) if a is not None else DASH
+            return time_cell(float(a.new_times[row]), n) if a is not None else DASH
         if col == GROUP:
             return comp.group
         if col == OBJECTIVES:
@@ -193,10 +195,10 @@ class ComponentTableModel(QAbstractTableModel):
         if col in PATH_COLUMNS:
             figures, unit = self.doc.trace.figures, self.doc.unit
             edited = edited_since_import(figures, None if a is None else a.baseline_total, unit)
-            return component_cells(figures, [comp], unit, edited=edited)[0][col - ON_PATH]
+            return component_cells(figures, [comp], unit, n, edited=edited)[0][col - ON_PATH]
         if col in RANGE_COLUMNS:
             bound = comp.time_low if col == TIME_LOW else comp.time_high
-            return "" if bound is None else time_cell(bound)
+            return "" if bound is None else time_cell(bound, n)
         return comp.notes
 
     def _paths_changed(self) -> None:
@@ -206,8 +208,8 @@ class ComponentTableModel(QAbstractTableModel):
 
     def texts(self, col: int, rows: Iterable[int]) -> set[str]:
         """The texts that ``rows`` show in column ``col`` (the columns' fit reads the widest rows')."""
-        comps, a = self.components, self.doc.analysis
-        return {self._text(comps[r], r, col, a) for r in rows}
+        comps, a, n = self.components, self.doc.analysis, locale_numbers()
+        return {self._text(comps[r], r, col, a, n) for r in rows}
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
