@@ -40,9 +40,14 @@ def whatif(
     ``step``: the step annotations; ``rank``: a folder's rank (default: the slowest). Raises
     :class:`BadInputError` for a bad pattern or K, :class:`ProfileError` (a trace error) for a trace it cannot read.
     """
+    from ..cli.common import refusal_text
     from ..cli.whatif import what_if_answer
+    from ..model.errors import BadInputError, InputError
 
-    loaded, answer = what_if_answer(Path(trace), _speedup_texts(speedups), step, rank)
+    try:
+        loaded, answer = what_if_answer(Path(trace), _speedup_texts(speedups), step, rank)
+    except InputError as exc:  # worded as the command words it, flag and all
+        raise BadInputError(refusal_text(exc)) from None
     return WhatIf(loaded, step, answer)
 
 
