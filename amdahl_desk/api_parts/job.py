@@ -167,12 +167,16 @@ def job_whatif(
     scheduler: str | None = None,
 ) -> JobWhatIf:
     """A job's what-if (``amdahl-desk whatif TRACES… --speedup … [--on-ranks LIST]``)."""
+    from ..cli.common import refusal_text
     from ..cli.whatif import job_what_if_answer
+    from ..model.errors import BadInputError, InputError
     from .trace import speedup_texts
 
-    return JobWhatIf(
-        job_what_if_answer(trace_texts(traces), speedup_texts(speedups), step, ranks_text(on_ranks), scheduler), step
-    )
+    try:
+        answer = job_what_if_answer(trace_texts(traces), speedup_texts(speedups), step, ranks_text(on_ranks), scheduler)
+    except InputError as exc:  # worded as the command words it, flag and all
+        raise BadInputError(refusal_text(exc)) from None
+    return JobWhatIf(answer, step)
 
 
 class JobWhatIf:

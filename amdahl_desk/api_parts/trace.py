@@ -45,18 +45,22 @@ def whatif(
     alone (a :class:`WhatIf`). Raises :class:`BadInputError` for a bad pattern, K or rank,
     :class:`ProfileError` (a trace error) for a trace it cannot read.
     """
+    from ..cli.common import refusal_text
     from ..cli.whatif import is_job, what_if_answer
-    from ..model.errors import BadInputError
+    from ..model.errors import BadInputError, InputError
     from .job import job_whatif, ranks_text, trace_texts
 
     texts, patterns = trace_texts(trace), speedup_texts(speedups)
     if not patterns:
         raise BadInputError("--speedup PATTERN=K: give at least one (the events of the trace to make K× faster)")
-    if is_job(texts, rank, ranks_text(on_ranks), scheduler):
-        return job_whatif(texts, patterns, step, on_ranks, scheduler)
-    if len(texts) > 1:
-        raise BadInputError("--rank answers for one rank of a folder of traces: give the folder (or one trace)")
-    loaded, answer = what_if_answer(texts[0], patterns, step, rank)
+    try:
+        if is_job(texts, rank, ranks_text(on_ranks), scheduler):
+            return job_whatif(texts, patterns, step, on_ranks, scheduler)
+        if len(texts) > 1:
+            raise BadInputError("--rank answers for one rank of a folder of traces: give the folder (or one trace)")
+        loaded, answer = what_if_answer(texts[0], patterns, step, rank)
+    except InputError as exc:  # worded as the command words it, flag and all
+        raise BadInputError(refusal_text(exc)) from None
     return WhatIf(loaded, step, answer)
 
 

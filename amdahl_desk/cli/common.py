@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model.errors import BadInputError, ProfileError
+from ..model.errors import Asked, BadInputError, InputError, ProfileError
 
 if TYPE_CHECKING:
     from ..files import Loaded
@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_BAD_INPUT = 0, 1, 2
 
+# The flag that carries each value the model may refuse (model/errors.Asked): the one place the command line's
+# words for them live.
+FLAGS: dict[Asked, str] = {Asked.SPEEDUP: "--speedup", Asked.ON_RANKS: "--on-ranks"}
+
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_OK",
@@ -24,10 +28,16 @@ __all__ = [
     "BadInputError",
     "analyse_loaded",
     "load_argument",
+    "refusal_text",
     "refuse_repeats",
     "print_warnings",
     "write_json",
 ]
+
+
+def refusal_text(exc: BadInputError) -> str:
+    """A refusal as the command line says it: an :class:`InputError` names the flag its value came in."""
+    return exc.worded(FLAGS[exc.asked]) if isinstance(exc, InputError) else str(exc)
 
 
 def analyse_loaded(loaded: Loaded, source: str) -> Analysis:

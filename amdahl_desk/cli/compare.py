@@ -7,7 +7,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model.comparison import Adoption, Comparison, ComponentComparison, adopt_measured_k, compare
+from ..model.adoption import Adoption, adopt_measured_k
+from ..model.comparison import Comparison, ComponentComparison, compare
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.traces import GROUPINGS

@@ -7,14 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from .adoption import AdoptedK as AdoptedK
-from .adoption import Adoption as Adoption
-from .adoption import Continued as Continued
-from .adoption import adopt_measured_k as adopt_measured_k
-from .adoption import continue_from_after as continue_from_after
 from .analysis import analyse, plan_pairs
-from .component_matching import ComparisonError as ComparisonError
-from .component_matching import match_components as match_components
+from .component_matching import ComparisonError, match_components
 from .names import name_key as _key
 from .profile import Profile
 from .units import TimeUnit, convert, format_percent, format_speedup, format_time

@@ -15,7 +15,6 @@ import numpy as np
 from ..model.analysis import Analysis, TargetFigures
 from ..model.cost import CostFigures
 from ..model.fit import FitResult
-from ..model.fit_text import notes_for, profile_comparison
 from ..model.objectives import ObjectiveFigures
 from ..model.outcomes import Outcomes
 from ..model.profile import Profile
@@ -23,6 +22,7 @@ from ..model.queueing import Criterion, LoadFigures, QueueFigures
 from ..model.units import TimeUnit
 from .cost import cost_sentence
 from .fit import PERCENT, SPEEDUP, fit_figures
+from .fit_text import notes_for, profile_comparison
 from .load import load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
 from .objectives import objective_sentence

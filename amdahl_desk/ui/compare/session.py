@@ -13,16 +13,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from ...model.comparison import (
-    Adoption,
-    Comparison,
-    ComparisonError,
-    Continued,
-    adopt_measured_k,
-    compare,
-    continue_from_after,
-    predicted_by,
-)
+from ...model.adoption import Adoption, Continued, adopt_measured_k, continue_from_after
+from ...model.comparison import Comparison, compare, predicted_by
+from ...model.component_matching import ComparisonError
 from ...model.errors import ProfileError
 from ...model.names import name_key as _key
 from ...model.profile import Profile

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
 from .cell_message import CellMessage
 from .changed_cells import ChangedCellsTableView
 from .clipboard import ClipboardError, from_tsv
-from .locale_text import LocaleDelegate
 
 
 class RefusingTableView(ChangedCellsTableView):
@@ -38,7 +37,6 @@ class RefusingTableView(ChangedCellsTableView):
         self.last_rejection = ""
         super().__init__(parent)
         self.message = CellMessage(self.viewport(), area=self)
-        self.setItemDelegate(LocaleDelegate(self))  # numbers in the machine's locale; subclasses may refine
         # A spreadsheet: select ranges, type over a cell to replace it, one line per row of fixed height.
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(

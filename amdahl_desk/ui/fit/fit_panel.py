@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.fit_text import profile_p_at
+from ...model.fit import profile_p_at
 from ...model.measurements import MeasureKind
 from ...present.inputs import ChartInputs
 from ..charts.registry import chart_entry

@@ -17,8 +17,10 @@ from ...model.numbers import Decimal
 from ...model.units import TimeUnit, convert
 from ...model.values import ParseError, parse_time_text, parse_unit
 from ...present.cells import run_cell, run_figure_cells, run_tip
+from ...present.numbers import POINT, Numbers
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
+from ..core.locale_text import locale_numbers
 
 COUNT, VALUE, LABEL, NOTES, SPEEDUP, EFFICIENCY, KARP_FLATT = range(7)
 EDITABLE = (COUNT, VALUE, LABEL, NOTES)  # first, in the order a CSV of runs has them, so a pasted block lands whole
@@ -120,7 +122,7 @@ class MeasurementTableModel(QAbstractTableModel):
                 else self._shown(run, row, col)
             )
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._shown(run, row, col)
+            return self._shown(run, row, col, locale_numbers())
         if role == Qt.ItemDataRole.TextAlignmentRole and col not in (LABEL, NOTES):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         waiting = (col == COUNT and math.isnan(run.n)) or (col == VALUE and math.isnan(run.value))
@@ -133,11 +135,12 @@ class MeasurementTableModel(QAbstractTableModel):
             return self._tip(run, row, col)
         return None
 
-    def _shown(self, run: Measurement, row: int, col: int) -> str:
+    def _shown(self, run: Measurement, row: int, col: int, n: Numbers = POINT) -> str:
+        """A cell's text in ``n``'s separators (the desktop's as shown; the files' for an editor or a copy)."""
         if col == COUNT:
-            return run_cell(run.n)
+            return run_cell(run.n, n)
         if col == VALUE:
-            return run_cell(run.value)
+            return run_cell(run.value, n)
         if col == LABEL:
             return run.label
         if col == NOTES:
@@ -146,7 +149,7 @@ class MeasurementTableModel(QAbstractTableModel):
         if i is None:
             return ""
         points = self.doc.fit.points
-        cells = run_figure_cells(float(points.speedup[i]), float(points.efficiency[i]), float(points.karp_flatt[i]))
+        cells = run_figure_cells(float(points.speedup[i]), float(points.efficiency[i]), float(points.karp_flatt[i]), n)
         return cells[(SPEEDUP, EFFICIENCY, KARP_FLATT).index(col)]
 
     def _tip(self, run: Measurement, row: int, col: int) -> str | None:
