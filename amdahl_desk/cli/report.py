@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..model.values import ParseError
 from .common import EXIT_OK, BadInputError, analyse_loaded, load_argument, print_warnings, write_json
 
 if TYPE_CHECKING:
@@ -91,7 +90,10 @@ def run(args: argparse.Namespace) -> int:
 
 def set_options(profile: Profile, target: str | None, confidence: str | None) -> None:
     """``--target`` and ``--confidence`` set on ``profile``'s settings; a bad value is a :class:`BadInputError`."""
-    from ..model.values import parse_target_time
+    if target is None and confidence is None:
+        return
+    # Not at import: the parsers load beside the workbook's parse (``meanwhile`` in :func:`run`), not before it.
+    from ..model.values import ParseError, parse_target_time
 
     if target is not None:
         try:
