@@ -71,7 +71,7 @@ def measure(argv: list[str]) -> tuple[float, float, int, bytes]:
         chunk = proc.stdout.read()  # type: ignore[union-attr]
         if chunk:
             out += chunk
-        time.sleep(0.02)
+        time.sleep(0.1)
     seconds = time.perf_counter() - start
     rest = proc.stdout.read()  # type: ignore[union-attr]
     if rest:

@@ -125,3 +125,33 @@ def test_no_complete_events_is_refused_by_the_block_readers_words(tmp_path: Path
     q.write_text(json.dumps({"traceEvents": [{"ph": "M", "name": "process_name"}]}))
     with pytest.raises(TraceError, match="no complete events"):
         read_rank(str(q), q.name, None, STEP)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        FIXTURES / "ddp2" / "rank0.json.gz",
+        FIXTURES / "critical_path" / "cuda_event_sync_multi_stream.json.gz",
+        FIXTURES.parents[1] / "fixtures" / "real_traces" / "kineto_16gpu_nccl_rank0.json.gz",
+    ],
+    ids=lambda p: p.name,
+)
+def test_job_columns_are_the_graph_readers(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job's consumer fills the import's and the graph reader's columns itself (in one pass): read by the
+    same block reader, every column and every dependency column is the graph reader's."""
+    from amdahl_desk.files.traces.kineto_graph import read_kineto_graph
+
+    ref = read_kineto_graph(str(path), path.name)
+    with monkeypatch.context() as m:
+        m.setattr(job_reader, "WHOLE_LIMIT", 0)
+        mine, _comms = job_reader.read_rank_trace(str(path), path.name)
+    for part in ("events", "deps"):
+        a, b = getattr(ref, part), getattr(mine, part)
+        for f in dataclasses.fields(a):
+            x, y = getattr(a, f.name), getattr(b, f.name)
+            if isinstance(x, np.ndarray):
+                assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), f"{part}.{f.name}"
+            elif f.name == "info":  # the job keeps the host's name besides
+                assert x.items() <= y.items() and set(y) - set(x) <= set(job_reader.HOST_KEYS)
+            else:
+                assert x == y, f"{part}.{f.name}"

@@ -12,13 +12,15 @@ what real traces do and names the event and byte where a file is broken.
 from __future__ import annotations
 
 import zlib
+from array import array
 from collections.abc import Sequence
 from typing import Any, cast
 
 import msgspec
 
 from ...model.job.rank_graph import CommArgs, RankGraph, build_rank_graph, rank_of
-from ...model.traces.events import TraceEvents
+from ...model.traces.dependencies import SYNC_CATEGORY, SYNC_RECORD, GraphTrace, cpu_class
+from ...model.traces.events import CPU_RUNTIME, TraceEvents
 from ...model.traces.patterns import Speedup
 from .kineto import _KEEP_INFO
 from .kineto_events import Event
@@ -72,12 +74,34 @@ class JobConsumer(GraphConsumer):
         self.comms: dict[int, CommArgs] = {}
 
     def _cpu(self, group: list[Event], ts: list[float], kind: int) -> None:
-        first = len(self.builder.cpu_ts)
-        super()._cpu(group, ts, kind)
-        for i, e in enumerate(group):
-            if e.name != COMMS:
-                continue
-            a = e.args
+        """The import's and the graph consumer's columns of a CPU group in one pass over its ``args`` (what
+        :meth:`Consumer._cpu` and :meth:`GraphConsumer._cpu` fill, the same values: a test holds them equal),
+        and the ``record_param_comms`` rows found by their name's number rather than by comparing names."""
+        b, d, names = self.builder, self.deps, self._names
+        first, n = len(b.cpu_ts), len(group)
+        ids = [names[e.name] for e in group]
+        b.cpu_ts.extend(ts)
+        b.cpu_dur.extend([e.dur for e in group])
+        b.cpu_name.extend(ids)
+        threads = self._threads
+        b.cpu_thread.extend([threads[(e.pid, e.tid)] for e in group])
+        b.cpu_kind.extend(array("q", [kind]) * n)
+        args = [e.args for e in group]
+        corr = [-1 if a is None or (c := a.correlation) is None else c for a in args]
+        if kind == CPU_RUNTIME:
+            has = [i for i, a in enumerate(args) if a is not None and a.correlation is not None]
+            b.launch_corr.extend([corr[i] for i in has])
+            b.launch_ts.extend([ts[i] for i in has])
+        cls = cpu_class(group[0].cat)
+        d.cpu_class.extend(array("q", [cls]) * n)
+        d.cpu_corr.extend(corr)
+        if cls == SYNC_RECORD and group[0].cat.lower() == SYNC_CATEGORY:
+            self._syncs(group, ts)
+        comms = dict.get(names, COMMS)
+        if comms is None:
+            return
+        for i in [i for i, x in enumerate(ids) if x == comms]:
+            a = args[i]
             if isinstance(a, JobArgs) and (a.pg_name is not None or a.seq is not None):
                 pg = str(a.pg_name) if a.pg_name is not None else None
                 self.comms[first + i] = CommArgs(pg, _seq(a.seq), a.collective)
@@ -175,21 +199,9 @@ class _WholeReader(_JobReader):
         return out
 
 
-def read_rank(
-    path: str,
-    source: str,
-    rank: int | None,
-    step: str,
-    speedups: Sequence[Speedup] = (),
-    only_steps: frozenset[int] | None = None,
-    progress: Progress | None = None,
-) -> RankGraph:
-    """The compact graph of the trace at ``path``; its rank is the trace's ``distributedInfo.rank``, else ``rank``.
-
-    Raises :class:`~amdahl_desk.model.traces.TraceError` naming the file for damaged input or no steps.
-    """
-    from ...model.traces.dependencies import GraphTrace
-
+def read_rank_trace(path: str, source: str, progress: Progress | None = None) -> tuple[GraphTrace, dict[int, CommArgs]]:
+    """The trace at ``path`` with its dependencies, and what ``record_param_comms`` says of its collectives
+    (by CPU row). Read whole when it fits, else (or when the one pass refuses it) by the block reader."""
     events: TraceEvents | None = None
     text = _whole_text(path)
     reader: _JobReader
@@ -205,7 +217,23 @@ def read_rank(
             events = reader.run()
     consumer = reader.consumer
     assert isinstance(consumer, JobConsumer)
-    trace = GraphTrace(events, consumer.deps.finish(events))
+    return GraphTrace(events, consumer.deps.finish(events)), consumer.comms
+
+
+def read_rank(
+    path: str,
+    source: str,
+    rank: int | None,
+    step: str,
+    speedups: Sequence[Speedup] = (),
+    only_steps: frozenset[int] | None = None,
+    progress: Progress | None = None,
+) -> RankGraph:
+    """The compact graph of the trace at ``path``; its rank is the trace's ``distributedInfo.rank``, else ``rank``.
+
+    Raises :class:`~amdahl_desk.model.traces.TraceError` naming the file for damaged input or no steps.
+    """
+    trace, comms = read_rank_trace(path, source, progress)
     found = rank_of(trace)
     number = found if found is not None else rank if rank is not None else 0
-    return build_rank_graph(trace, source, number, step, speedups, consumer.comms, only_steps)
+    return build_rank_graph(trace, source, number, step, speedups, comms, only_steps)
