@@ -1,0 +1,175 @@
+"""A job's charts: every rank's step time at every step (a heat map with its colour scale, the straggler's row
+outlined and named), where each rank's step goes (stacked bars, the straggler's cost stated under the title), and
+each collective's transfer against its skew. Views from ``present/job_charts``; drawn from ``ChartInputs.job``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from ...present.inputs import ChartInputs
+from ...present.numbers import Numbers
+from ..charts.frame import ChartFrame, set_item_text
+from ..charts.style import SCREEN, Style
+
+if TYPE_CHECKING:
+    from ...present.job_charts import RankBarsView, SkewView, StepMapView
+
+HEAT = ("#fff7bc", "#fec44f", "#ec7014", "#8c2d04")  # short steps pale, long ones dark
+STRAGGLER = "#c0392b"
+CELLS_PX = 600  # the heat map's image is at least this many pixels each way
+
+
+class StepMapChart(ChartFrame["StepMapView"]):
+    """Ranks down, steps across, each cell its step time in colour; a colour bar says what the colours are."""
+
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
+        p = self.plot
+        p.showGrid(x=False, y=False)
+        p.invertY(True)  # rank 0 at the top, as a table reads
+        self.image = pg.ImageItem()
+        p.addItem(self.image)
+        cmap = pg.ColorMap(np.linspace(0, 1, len(HEAT)), [QColor(c) for c in HEAT])
+        self.cmap = cmap
+        self.image.setLookupTable(cmap.getLookupTable(nPts=256))
+        self.bar = pg.ColorBarItem(values=(0, 1), colorMap=cmap, interactive=False, width=int(style.size(14)))
+        self.bar.setImageItem(self.image, insert_in=p)
+        self.bar.axis.setTickFont(style.font())
+        self.bar.axis.setTextPen(pg.mkPen("#222"))
+        self.outline = pg.PlotCurveItem(pen=style.pen(STRAGGLER, 2.5))
+        p.addItem(self.outline)
+
+    def view(self, inputs: ChartInputs, n: Numbers) -> StepMapView:
+        from ...present.job_charts import step_map
+
+        return step_map(inputs.job, n, self.brief)
+
+    def draw(self, view: StepMapView) -> None:
+        self.set_title(view.title)
+        self.set_legend(view.legend)
+        self.axis_label("bottom", view.x_label)
+        self.axis_label("left", view.y_label)
+        self.bar.setLabel("right", view.scale_label, **{"font-size": self.chart_style.css_size()})
+        values = np.array(view.values, dtype=float) if view.values else np.zeros((1, 1))
+        rows, cols = values.shape
+        # Cells of many pixels each: an SVG or PDF reader that smooths a scaled image would blur 3 × 2 pixels into
+        # a gradient; a few hundred stay cells.
+        up_x, up_y = max(1, -(-CELLS_PX // cols)), max(1, -(-CELLS_PX // rows))
+        self.image.setImage(np.repeat(np.repeat(values, up_y, axis=0), up_x, axis=1).T, autoLevels=False)
+        self.image.setRect(0, 0, cols, rows)
+        self.bar.setLevels((view.low, view.high))
+        self.bar.axis.setTicks([list(view.scale_ticks)])
+        self.set_ticks("left", view.row_ticks)
+        self.set_ticks("bottom", view.column_ticks)
+        if view.marked_row >= 0:
+            r = view.marked_row
+            self.outline.setData([0, cols, cols, 0, 0], [r, r, r + 1, r + 1, r])
+        else:
+            self.outline.setData([], [])
+        self.set_ranges((0, cols), (0, rows))
+
+
+class RankBarsChart(ChartFrame["RankBarsView"]):
+    """One stacked bar per rank: GPU compute, communication, waiting and the rest of its step."""
+
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
+        self.plot.showGrid(x=True, y=False, alpha=0.15)
+        self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7)
+        self.plot.addItem(self.bars)
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.note.setFont(style.font())
+        self.note.setStyleSheet(f"color: {STRAGGLER}; background: {style.background or 'transparent'};")
+        layout = self.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(1, self.note)
+        self._pen = pg.mkPen("w", width=style.size(0.5))
+        self._marked = style.pen(STRAGGLER, 2)
+
+    def view(self, inputs: ChartInputs, n: Numbers) -> RankBarsView:
+        from ...present.job_charts import rank_bars
+
+        return rank_bars(inputs.job, n, self.brief)
+
+    def draw(self, view: RankBarsView) -> None:
+        self.set_title(view.title)
+        self.set_legend(view.legend)
+        self.axis_label("bottom", view.axis)
+        self.note.setText(view.note)
+        self.note.setVisible(bool(view.note))
+        x0: list[float] = []
+        y: list[float] = []
+        width: list[float] = []
+        brushes: list[QBrush] = []
+        pens = []
+        count = len(view.bars)
+        for i, b in enumerate(view.bars):
+            start = 0.0
+            for value, colour in zip(b.parts, view.colours, strict=True):
+                if value <= 0:
+                    continue
+                x0.append(start)
+                y.append(count - 1 - i)
+                width.append(value)
+                brushes.append(pg.mkBrush(colour))
+                pens.append(self._marked if b.straggler else self._pen)
+                start += value
+        if x0:
+            height = 0.7 if count < 200 else 1.0
+            self.bars.setOpts(x0=x0, y=y, width=width, height=height, brushes=brushes, pens=pens)
+        else:  # (pyqtgraph 0.14 fails on an empty pens list)
+            self.bars.setOpts(x0=[], y=[], width=[], height=0.7)
+        self.set_ticks("left", view.ticks)
+        self.set_ranges((0, view.x_max * 1.04), (-0.6, max(count, 1) - 0.4))
+
+
+class SkewChart(ChartFrame["SkewView"]):
+    """Per collective three bars: its mean transfer, its mean skew and its largest skew."""
+
+    def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
+        super().__init__(parent, style)
+        self.plot.showGrid(x=True, y=False, alpha=0.15)
+        self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.25)
+        self.plot.addItem(self.bars)
+        self.empty = pg.TextItem(color="#555", anchor=(0.5, 0.5))
+        self.empty.setFont(style.font())
+        self.plot.addItem(self.empty)
+        self._pen = pg.mkPen("w", width=style.size(0.5))
+
+    def view(self, inputs: ChartInputs, n: Numbers) -> SkewView:
+        from ...present.job_charts import collective_skew
+
+        return collective_skew(inputs.job, n, self.brief)
+
+    def draw(self, view: SkewView) -> None:
+        self.set_title(view.title)
+        self.set_legend(view.legend)
+        self.axis_label("bottom", view.axis)
+        x0: list[float] = []
+        y: list[float] = []
+        width: list[float] = []
+        brushes: list[QBrush] = []
+        count = len(view.rows)
+        for i, row in enumerate(view.rows):
+            top = count - 1 - i
+            for j, (value, colour) in enumerate(zip(row.values, view.colours, strict=True)):
+                x0.append(0.0)
+                y.append(top + 0.27 - 0.27 * j)
+                width.append(max(value, 0.0))
+                brushes.append(pg.mkBrush(colour))
+        if x0:
+            self.bars.setOpts(x0=x0, y=y, width=width, height=0.25, brushes=brushes, pens=[self._pen] * len(x0))
+        else:
+            self.bars.setOpts(x0=[], y=[], width=[], height=0.25)
+        self.set_ticks("left", tuple((float(count - 1 - i), r.label) for i, r in enumerate(view.rows)))
+        set_item_text(self.empty, view.empty)
+        self.empty.setPos(view.x_max * 0.5, 0)
+        self.set_ranges((0, view.x_max * 1.04), (-0.6, max(count, 1) - 0.4))
