@@ -22,24 +22,37 @@ if TYPE_CHECKING:
 
 HEAT = ("#fff7bc", "#fec44f", "#ec7014", "#8c2d04")  # short steps pale, long ones dark
 STRAGGLER = "#c0392b"
-CELLS_PX = 600  # the heat map's image is at least this many pixels each way
+SCALE_STEPS = 64  # the colour bar's rectangles
 
 
 class StepMapChart(ChartFrame["StepMapView"]):
-    """Ranks down, steps across, each cell its step time in colour; a colour bar says what the colours are."""
+    """Ranks down, steps across, each cell its step time in colour; a colour bar says what the colours are.
+
+    Cells and the colour bar are rectangles, not an image: an SVG or PDF keeps them as vectors, sharp at any size."""
 
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent, style)
         p = self.plot
         p.showGrid(x=False, y=False)
         p.invertY(True)  # rank 0 at the top, as a table reads
-        self.image = pg.ImageItem()
-        p.addItem(self.image)
-        cmap = pg.ColorMap(np.linspace(0, 1, len(HEAT)), [QColor(c) for c in HEAT])
-        self.cmap = cmap
-        self.image.setLookupTable(cmap.getLookupTable(nPts=256))
-        self.bar = pg.ColorBarItem(values=(0, 1), colorMap=cmap, interactive=False, width=int(style.size(14)))
-        self.bar.setImageItem(self.image, insert_in=p)
+        self.cmap = pg.ColorMap(np.linspace(0, 1, len(HEAT)), [QColor(c) for c in HEAT])
+        self.cells = pg.BarGraphItem(x0=[], y0=[], width=[], height=[])
+        p.addItem(self.cells)
+        self.bar = pg.ColorBarItem(values=(0, 1), colorMap=self.cmap, interactive=False, width=int(style.size(14)))
+        self.bar.bar.setVisible(False)  # its pixmap: drawn here as rectangles instead
+        scale = np.linspace(0, 1, SCALE_STEPS, endpoint=False) + 0.5 / SCALE_STEPS
+        height = 256 / SCALE_STEPS
+        self.bar.addItem(
+            pg.BarGraphItem(
+                x0=[0.0] * SCALE_STEPS,
+                y0=[i * height for i in range(SCALE_STEPS)],
+                width=1.0,
+                height=[height * 1.5] * (SCALE_STEPS - 1) + [height],  # overlapping: no seam between steps
+                brushes=[pg.mkBrush(c) for c in self.cmap.map(scale, mode="qcolor")],
+                pen=pg.mkPen(None),
+            )
+        )
+        self.bar.setImageItem([], insert_in=p)
         self.bar.axis.setTickFont(style.font())
         self.bar.axis.setTextPen(pg.mkPen("#222"))
         self.outline = pg.PlotCurveItem(pen=style.pen(STRAGGLER, 2.5))
@@ -56,13 +69,18 @@ class StepMapChart(ChartFrame["StepMapView"]):
         self.axis_label("bottom", view.x_label)
         self.axis_label("left", view.y_label)
         self.bar.setLabel("right", view.scale_label, **{"font-size": self.chart_style.css_size()})
-        values = np.array(view.values, dtype=float) if view.values else np.zeros((1, 1))
-        rows, cols = values.shape
-        # Cells of many pixels each: an SVG or PDF reader that smooths a scaled image would blur 3 × 2 pixels into
-        # a gradient; a few hundred stay cells.
-        up_x, up_y = max(1, -(-CELLS_PX // cols)), max(1, -(-CELLS_PX // rows))
-        self.image.setImage(np.repeat(np.repeat(values, up_y, axis=0), up_x, axis=1).T, autoLevels=False)
-        self.image.setRect(0, 0, cols, rows)
+        values = np.array(view.values, dtype=float) if view.values else np.zeros((0, 0))
+        rows, cols = values.shape if values.ndim == 2 else (0, 0)
+        if rows and cols:
+            ys, xs = np.divmod(np.arange(rows * cols), cols)
+            shade = np.clip((values.ravel() - view.low) / (view.high - view.low), 0, 1)
+            brushes = [pg.mkBrush(c) for c in self.cmap.map(shade, mode="qcolor")]
+            self.cells.setOpts(
+                x0=xs.astype(float), y0=ys.astype(float), width=1.0, height=1.0, brushes=brushes, pens=None,
+                pen=pg.mkPen(None),
+            )  # fmt: skip
+        else:
+            self.cells.setOpts(x0=[], y0=[], width=[], height=[])
         self.bar.setLevels((view.low, view.high))
         self.bar.axis.setTicks([list(view.scale_ticks)])
         self.set_ticks("left", view.row_ticks)
@@ -72,7 +90,7 @@ class StepMapChart(ChartFrame["StepMapView"]):
             self.outline.setData([0, cols, cols, 0, 0], [r, r, r + 1, r + 1, r])
         else:
             self.outline.setData([], [])
-        self.set_ranges((0, cols), (0, rows))
+        self.set_ranges((0, max(cols, 1)), (0, max(rows, 1)))
 
 
 class RankBarsChart(ChartFrame["RankBarsView"]):
