@@ -18,7 +18,6 @@ MS = TimeUnit.MS
 COMPUTE, COMMUNICATION, WAITING, REST = "#2e8b57", "#8e44ad", "#e07b39", "#d9d9d9"
 TRANSFER, SKEW_MEAN, SKEW_MAX = "#8e44ad", "#e07b39", "#b03a2e"
 STRAGGLER = "#c0392b"
-ROW_TICKS = 24  # at most this many ranks are named on an axis; the others are there, unnamed
 
 
 @dataclass(frozen=True)
@@ -65,12 +64,9 @@ class StepMapView:
     legend: tuple[LegendEntry, ...] = ()
 
 
-def _row_ticks(ranks: tuple[int, ...], marked: int) -> tuple[tuple[float, str], ...]:
-    every = max(1, -(-len(ranks) // ROW_TICKS))
-    rows = set(range(0, len(ranks), every))
-    if marked >= 0:  # the straggler is always named; its neighbours give way
-        rows = {r for r in rows if abs(r - marked) >= every} | {marked}
-    return tuple((i + 0.5, str(ranks[i])) for i in sorted(rows))
+def _row_ticks(ranks: tuple[int, ...]) -> tuple[tuple[float, str], ...]:
+    """A label per rank's row; the chart shows as many as fit, the straggler's always."""
+    return tuple((i + 0.5, str(r)) for i, r in enumerate(ranks))
 
 
 def scale_ticks(low: float, high: float) -> tuple[float, ...]:
@@ -117,7 +113,7 @@ def step_map(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ste
         values,
         low,
         high,
-        _row_ticks(job.ranks, marked),
+        _row_ticks(job.ranks),
         cols,
         marked,
         label,
@@ -182,8 +178,7 @@ def rank_bars(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ra
                 f"Rank {job.straggler} is the straggler, yet its work is no slower than the median rank's: fixing it "
                 "alone buys nothing"
             )
-    every = max(1, -(-len(bars) // ROW_TICKS))
-    ticks = tuple((float(len(bars) - 1 - i), b.label) for i, b in enumerate(bars) if i % every == 0 or b.straggler)
+    ticks = tuple((float(len(bars) - 1 - i), b.label) for i, b in enumerate(bars))  # the chart shows those that fit
     title = (
         "Where each rank's step goes" if brief else f"Where each rank's step goes (job step {_ms(n, job.step_time)})"
     )

@@ -4,12 +4,13 @@ each collective's transfer against its skew. Views from ``present/job_charts``; 
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ...present.inputs import ChartInputs
@@ -23,6 +24,31 @@ if TYPE_CHECKING:
 HEAT = ("#fff7bc", "#fec44f", "#ec7014", "#8c2d04")  # short steps pale, long ones dark
 STRAGGLER = "#c0392b"
 SCALE_STEPS = 64  # the colour bar's rectangles
+
+
+def fitting_ticks(
+    ticks: tuple[tuple[float, str], ...], units_per_px: float, line_px: float, keep: float | None
+) -> list[tuple[float, str]]:
+    """As many of ``ticks`` (one per row, in order) as fit one text line apart at this scale, evenly spaced;
+    the tick at ``keep`` (the straggler's) always, its neighbours giving way."""
+    if not ticks or units_per_px <= 0:
+        return list(ticks)
+    gap = abs(ticks[1][0] - ticks[0][0]) if len(ticks) > 1 else 1.0
+    rows_per_line = line_px * 1.3 * units_per_px / gap
+    every = max(1, math.ceil(rows_per_line))
+    kept = [t for i, t in enumerate(ticks) if i % every == 0]
+    if keep is not None:
+        room = every * gap
+        kept = [t for t in kept if abs(t[0] - keep) >= room * 0.999] + [t for t in ticks if t[0] == keep]
+    return sorted(kept)
+
+
+def padded(low: float, high: float, height_px: float, line_px: float) -> tuple[float, float]:
+    """The range ``low``–``high`` with room for half a line of text at each end (a row's label at the edge whole)."""
+    if height_px <= line_px + 4:
+        return low, high
+    pad = (line_px / 2 + 2) * (high - low) / (height_px - line_px - 4)
+    return low - pad, high + pad
 
 
 class StepMapChart(ChartFrame["StepMapView"]):
@@ -57,6 +83,20 @@ class StepMapChart(ChartFrame["StepMapView"]):
         self.bar.axis.setTextPen(pg.mkPen("#222"))
         self.outline = pg.PlotCurveItem(pen=style.pen(STRAGGLER, 2.5))
         p.addItem(self.outline)
+        self._line = QFontMetrics(style.font()).height()
+        self._view: StepMapView | None = None
+        p.vb.sigResized.connect(lambda _vb: self._place())
+
+    def _place(self) -> None:
+        view = self._view
+        if view is None:
+            return
+        keep = view.marked_row + 0.5 if view.marked_row >= 0 else None
+        rows, cols = len(view.values), len(view.values[0]) if view.values else 0
+        height = self.plot.vb.height()
+        self.set_ranges((0, max(cols, 1)), padded(0, max(rows, 1), height, self._line))
+        per_px = (max(rows, 1) / height) if height > 0 else 0.0
+        self.set_ticks("left", fitting_ticks(view.row_ticks, per_px, self._line, keep))
 
     def view(self, inputs: ChartInputs, n: Numbers) -> StepMapView:
         from ...present.job_charts import step_map
@@ -83,14 +123,14 @@ class StepMapChart(ChartFrame["StepMapView"]):
             self.cells.setOpts(x0=[], y0=[], width=[], height=[])
         self.bar.setLevels((view.low, view.high))
         self.bar.axis.setTicks([list(view.scale_ticks)])
-        self.set_ticks("left", view.row_ticks)
+        self._view = view
         self.set_ticks("bottom", view.column_ticks)
         if view.marked_row >= 0:
             r = view.marked_row
             self.outline.setData([0, cols, cols, 0, 0], [r, r, r + 1, r + 1, r])
         else:
             self.outline.setData([], [])
-        self.set_ranges((0, max(cols, 1)), (0, max(rows, 1)))
+        self._place()
 
 
 class RankBarsChart(ChartFrame["RankBarsView"]):
@@ -111,6 +151,19 @@ class RankBarsChart(ChartFrame["RankBarsView"]):
             layout.insertWidget(1, self.note)
         self._pen = pg.mkPen("w", width=style.size(0.5))
         self._marked = style.pen(STRAGGLER, 2)
+        self._line = QFontMetrics(style.font()).height()
+        self._view: RankBarsView | None = None
+        self.plot.vb.sigResized.connect(lambda _vb: self._place())
+
+    def _place(self) -> None:
+        view = self._view
+        if view is None:
+            return
+        keep = next((float(len(view.bars) - 1 - i) for i, b in enumerate(view.bars) if b.straggler), None)
+        count, height = max(len(view.bars), 1), self.plot.vb.height()
+        self.set_ranges((0, view.x_max * 1.04), padded(-0.6, count - 0.4, height, self._line))
+        per_px = count / height if height > 0 else 0.0
+        self.set_ticks("left", fitting_ticks(view.ticks, per_px, self._line, keep))
 
     def view(self, inputs: ChartInputs, n: Numbers) -> RankBarsView:
         from ...present.job_charts import rank_bars
@@ -145,8 +198,8 @@ class RankBarsChart(ChartFrame["RankBarsView"]):
             self.bars.setOpts(x0=x0, y=y, width=width, height=height, brushes=brushes, pens=pens)
         else:  # (pyqtgraph 0.14 fails on an empty pens list)
             self.bars.setOpts(x0=[], y=[], width=[], height=0.7)
-        self.set_ticks("left", view.ticks)
-        self.set_ranges((0, view.x_max * 1.04), (-0.6, max(count, 1) - 0.4))
+        self._view = view
+        self._place()
 
 
 class SkewChart(ChartFrame["SkewView"]):
