@@ -12,7 +12,7 @@ from ..model.job.analysis import Job, JobWhatIf
 from ..model.units import TimeUnit
 from .chart_parts import LegendEntry
 from .numbers import Numbers
-from .text import shorten
+from .text import NBSP, shorten
 
 MS = TimeUnit.MS
 COMPUTE, COMMUNICATION, WAITING, REST = "#2e8b57", "#8e44ad", "#e07b39", "#d9d9d9"
@@ -39,7 +39,7 @@ class JobFigures:
 
 
 def _ms(n: Numbers, value: float) -> str:
-    return n.time(value, MS)
+    return n.time(value, MS).replace(" ", NBSP)  # a time never wraps between its number and its unit
 
 
 def _straggler_index(job: Job) -> int:

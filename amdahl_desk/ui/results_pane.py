@@ -236,7 +236,7 @@ class ResultsPane(QSplitter):
             for e, slot in zip(self.entries, slots, strict=True):
                 self._add_tab(self.tabs, slot, e)
             self.stack.setCurrentIndex(1)
-            self._tabs_shown([e for e in self.entries if e.source in (Source.JOB, Source.TRACE)], to_front=False)
+            self._tabs_shown(self._job_then_trace(), to_front=self._job_tabs)  # a job's ranks in front
             return
         self.tabs.clear()
         for i, (e, slot) in enumerate(zip(self.entries, slots, strict=True)):
@@ -247,7 +247,7 @@ class ResultsPane(QSplitter):
                 self._add_tab(self.more, slot, e)  # the tab widget shows its current page only
         self.stack.setCurrentIndex(0)
         # among the tabs under the first two charts, the trace's in front
-        self._tabs_shown([e for e in self.entries if e.source in (Source.JOB, Source.TRACE)], to_front=True)
+        self._tabs_shown(self._job_then_trace(), to_front=True)
         if self._wide_sizes is not None:
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
@@ -271,7 +271,14 @@ class ResultsPane(QSplitter):
         if shown == self._trace_tabs:
             return
         self._trace_tabs = shown
-        self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=shown)
+        # a job's own tabs keep the front: its ranks answer before one rank's critical path does
+        self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=shown and not self._job_tabs)
+
+    def _job_then_trace(self) -> list[ChartEntry]:
+        """The job's charts, then the trace's: of those shown, the first comes to the front."""
+        return [e for e in self.entries if e.source is Source.JOB] + [
+            e for e in self.entries if e.source is Source.TRACE
+        ]
 
     def _show_job_tabs(self) -> None:
         """The job's charts have tabs only while the profile is a job's; the first comes to the front when they
