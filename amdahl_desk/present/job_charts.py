@@ -74,7 +74,7 @@ def scale_ticks(low: float, high: float) -> tuple[float, ...]:
     span = high - low
     raw = span / 4
     mag = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
-    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    step = next(m * mag for m in (5, 2.5, 2, 1) if m * mag <= raw * (1 + 1e-9))
     first = math.ceil((low + 0.04 * span) / step) * step
     out = []
     v = first

@@ -150,7 +150,8 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "scaling",
         "GPU scaling",
-        frozenset({COMPONENTS, SETTINGS}),  # scaling reads times and scaling classes, never the optimizations
+        # scaling reads times and scaling classes, never the optimizations; of a job, its communication and waiting
+        frozenset({COMPONENTS, SETTINGS, JOB}),
         tab="GPU scaling",
     ),
     # A trace-based profile (ui/whatif): its step's critical path by kind, before and after the plan, on the slide.
