@@ -36,6 +36,7 @@ class JobFigures:
     left_out: tuple[str, ...] = ()
     on_ranks: tuple[int, ...] | None = None
     computing: bool = False
+    profile_rank: int | None = None  # the rank whose import is the window's profile (the straggler, else the slowest)
 
 
 def _ms(n: Numbers, value: float) -> str:

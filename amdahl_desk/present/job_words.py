@@ -35,6 +35,8 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
         return None
     job = figures.job
     heading = f"A job of {len(job.ranks):,} ranks ({figures.name}): the plan is answered for the whole job"
+    if figures.profile_rank is not None:
+        heading += f"; the summary below is rank {figures.profile_rank}'s profile alone"
     words = job_view(job).sentence
     notes = ""
     if figures.left_out:

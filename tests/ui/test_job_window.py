@@ -200,3 +200,21 @@ def test_a_bad_job_is_refused_naming_the_file(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: bool(window.errors))
     assert "rank1.json.gz" in window.errors[0] and "Traceback" not in window.errors[0]
     assert window.doc.profile is profile
+
+
+def test_a_job_of_eight_ranks_is_read_in_worker_processes(qtbot, window, tmp_path):
+    """From 8 ranks the window reads in a process pool (fresh interpreters, never a fork of the window)."""
+    from amdahl_desk.ui.job import job_load
+
+    assert job_load.POOL_FROM_RANKS <= 8
+    a = [[10000.0 + 1000 * (r == 5)] for r in range(8)]
+    counts: list[str] = []
+    window.choose_trace = lambda folder_=False: [str(write(allreduce_job(a), tmp_path / "eight"))]
+    action(window, "Import Profile from Folder…").trigger()
+    window.job_import.session.worker.progressed.connect(lambda done, total: counts.append(f"{done}/{total}"))
+    qtbot.waitUntil(lambda: window.doc.job.figures is not None or bool(window.errors), timeout=120_000)
+    assert not window.errors
+    job = window.doc.job.figures.job
+    assert job.ranks == tuple(range(8)) and job.straggler == 5
+    assert job.step_time == pytest.approx(14.0)  # the last arrival at 11 ms, a 3 ms all-reduce
+    assert counts and counts[-1] == "8/8"

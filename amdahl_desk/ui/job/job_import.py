@@ -158,7 +158,7 @@ class JobImport(QObject):
 
         n = len(loaded.job.ranks)
         self.apply(loaded.profile, self._origin, f"Import the job {self._origin.name} ({n} ranks)")
-        figures = JobFigures(loaded.job, self._origin.name, loaded.paths, loaded.step)
+        figures = JobFigures(loaded.job, self._origin.name, loaded.paths, loaded.step, profile_rank=loaded.rank)
         self.doc.job.hold(HeldJob(self.doc.profile.settings.trace_source, loaded.paths, loaded.graph, figures))
         self.prompts.show_status(
             f"Opened the job {self._origin.name}: {n} ranks; the profile is rank {loaded.rank}'s "

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QTimer
 from ..core.document import Aspect, Document
 
 PAUSE_MS = 60  # a plan is asked once it has rested this long (a k drag: at its pauses)
-KEPT = 4  # plans' ranks kept read
+KEPT = 2  # plans' ranks kept read (a large job's graphs take hundreds of MB)
 
 
 class JobWhatIf(QObject):
