@@ -218,3 +218,13 @@ def test_a_job_of_eight_ranks_is_read_in_worker_processes(qtbot, window, tmp_pat
     assert job.ranks == tuple(range(8)) and job.straggler == 5
     assert job.step_time == pytest.approx(14.0)  # the last arrival at 11 ms, a 3 ms all-reduce
     assert counts and counts[-1] == "8/8"
+
+
+def test_export_writes_a_jobs_charts_from_a_folder_and_refuses_them_without_one(tmp_path, capsys):
+    from amdahl_desk.resources import example_path
+
+    assert cli_main(["export", str(GLOO), "--chart", "job_steps", "--out", str(tmp_path), "--size", "800x450"]) == 0
+    written = Path(capsys.readouterr().out.strip())
+    assert written.name == "gloo-job_steps.png" and written.stat().st_size > 1000
+    assert cli_main(["export", str(example_path()), "--chart", "job_ranks", "--out", str(tmp_path)]) == 2
+    assert "give a folder of rank traces" in capsys.readouterr().err
