@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 HEAT = ("#fff7bc", "#fec44f", "#ec7014", "#8c2d04")  # short steps pale, long ones dark
 STRAGGLER = "#c0392b"
 SCALE_STEPS = 64  # the colour bar's rectangles
+MANY_BARS = 100  # from this many ranks their bars have no white outline
 
 
 def fitting_ticks(
@@ -151,6 +152,7 @@ class RankBarsChart(ChartFrame["RankBarsView"]):
             layout.insertWidget(1, self.note)
         self._pen = pg.mkPen("w", width=style.size(0.5))
         self._marked = style.pen(STRAGGLER, 2)
+        self._no_pen = pg.mkPen(None)
         self._line = QFontMetrics(style.font()).height()
         self._view: RankBarsView | None = None
         self.plot.vb.sigResized.connect(lambda _vb: self._place())
@@ -182,6 +184,7 @@ class RankBarsChart(ChartFrame["RankBarsView"]):
         brushes: list[QBrush] = []
         pens = []
         count = len(view.bars)
+        plain = self._pen if count < MANY_BARS else self._no_pen  # thin rows: an outline would hide the bar
         for i, b in enumerate(view.bars):
             start = 0.0
             for value, colour in zip(b.parts, view.colours, strict=True):
@@ -191,7 +194,7 @@ class RankBarsChart(ChartFrame["RankBarsView"]):
                 y.append(count - 1 - i)
                 width.append(value)
                 brushes.append(pg.mkBrush(colour))
-                pens.append(self._marked if b.straggler else self._pen)
+                pens.append(self._marked if b.straggler else plain)
                 start += value
         if x0:
             height = 0.7 if count < 200 else 1.0
