@@ -15,6 +15,7 @@ from .chart_parts import LegendEntry, Mark, Series
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
+from .trace_plan import option_on_path
 
 BLUE, GREEN, RED = "#1f5fa8", "#2e8b57", "#c0392b"
 LEGEND = (
@@ -87,14 +88,20 @@ def speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Spe
     span = x[-1] - x[0]
     x_range = (float(x[0] - 0.02 * span), float(x[-1] + 0.02 * span))
     name = shorten(opt.name, 60)  # two title lines hold a long name whole
+    # A traced profile: the curve is the sum's; the optimization alone on the trace's critical path is said beside.
+    on_path = None if inputs.objective else option_on_path(inputs.trace, opt)
+    sum_tag = " (sum)" if on_path is not None else ""
     title = (
         f"Speedup against k: {name}"
         if brief
         else f"{name}: "
         + phrases(
             f"f = {n.percent(f)};",
-            f"k = {n.speedup(k_now)} gives {n.speedup(s_now)} end to end,",
-            f"ceiling {n.speedup(ceiling)}",
+            f"k = {n.speedup(k_now)} gives {n.speedup(s_now)} end to end by the sum,"
+            if on_path is not None
+            else f"k = {n.speedup(k_now)} gives {n.speedup(s_now)} end to end,",
+            *((f"{n.close_speedup(on_path)} with the trace's dependencies,",) if on_path is not None else ()),
+            f"ceiling {n.speedup(ceiling)}{sum_tag}",
         )
     )
     return SpeedupView(
@@ -103,7 +110,7 @@ def speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Spe
         y_range,
         Series(x, alone, x_range, y_range),
         Series(x, combined, x_range, y_range) if combined is not None else None,
-        Mark(math.log10(k_now), s_now, f"k = {n.speedup(k_now)} → {n.speedup(s_now)}", (x_range, y_range)),
+        Mark(math.log10(k_now), s_now, f"k = {n.speedup(k_now)} → {n.speedup(s_now)}{sum_tag}", (x_range, y_range)),
         Mark(0.0, ceiling, f"ceiling 1/(1−f) = {n.speedup(ceiling)}", (x_range, y_range))
         if math.isfinite(ceiling)
         else None,

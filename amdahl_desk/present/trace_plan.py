@@ -182,6 +182,14 @@ def option_cells(
     return speedups, ceilings
 
 
+def option_on_path(figures: TraceFigures | None, opt: Optimization) -> float | None:
+    """``opt`` alone at its k on the trace's critical path (its S), when known; None otherwise."""
+    if not trace_based(figures) or figures is None or not figures.ready or figures.answers is None:
+        return None
+    alone = figures.answers.alone.get((opt.targets, float(opt.speedup)))
+    return None if alone is None else alone.speedup
+
+
 def option_saves(
     figures: TraceFigures | None, optimizations: Sequence[Optimization], baseline: float, n: Numbers = POINT
 ) -> list[str] | None:

@@ -253,3 +253,16 @@ def test_the_python_api_decides_on_the_path(workbook, path_totals):
     fw = table[table["name"] == "fw"].iloc[0]
     assert fw["speedup"] == pytest.approx(path_totals["base"] / path_totals["fw"], rel=1e-9)
     assert fw["sum_speedup"] == pytest.approx(path_totals["base"] / path_totals["sum fw"], rel=1e-9)
+
+
+def test_speedup_against_k_names_its_curve_the_sums_and_gives_the_path_beside(traced, path_totals):
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.present.speedup import speedup
+
+    profile, analysis, figures = traced
+    view = speedup(ChartInputs(profile, analysis, selected=1, trace=figures))  # fw, not ticked: alone
+    title = view.title.replace("\xa0", " ")
+    on_path = path_totals["base"] / path_totals["fw"]
+    assert f"{on_path:.3f}× with the trace's dependencies" in title and "end to end by the sum" in title
+    assert view.marker is not None and view.marker.text.endswith("(sum)")
+    assert "(sum)" not in speedup(ChartInputs(profile, analysis, selected=1)).marker.text  # no trace: as before

@@ -144,7 +144,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "speedup",
         "Speedup against k",
-        frozenset({COMPONENTS, OPTIMIZATIONS, SELECTION, OBJECTIVE}),
+        frozenset({COMPONENTS, OPTIMIZATIONS, SELECTION, OBJECTIVE, TRACE}),  # trace: the S on the path, said beside
         on_slide=True,
         tab="Speedup vs k",
     ),
