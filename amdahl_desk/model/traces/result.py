@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from ..names import name_key, one_line
@@ -51,17 +52,40 @@ class StepInfo:
         return self.flagged or self.gpu_flagged
 
 
+class NoteKind(Enum):
+    """What an import's warning is about; its values are in :attr:`ImportNote.values` (times in ms)."""
+
+    BEGIN_END_SKIPPED = "begin_end_skipped"  # count: begin/end events not read
+    NO_STEPS = "no_steps"  # the trace has no ProfilerStep: the whole trace is imported
+    FAR_STEP = "far_step"  # step, ms: a kept step far from the median step time
+    NO_GPU_STEP_MATCH = "no_gpu_step_match"  # no GPU event matched to a step: the GPU split is of the whole trace
+    GPU_LAST_STRETCH = "gpu_last_stretch"  # step, ms, others_ms: the last step's GPU stretch still finishing work
+    GPU_FAR_STRETCH = "gpu_far_stretch"  # step, ms, others_ms: a GPU stretch far from the others' median
+    # The GPU timeline's step (span, ms) is ``gap`` (a share, signed) off the CPU's mean ProfilerStep (cpu, ms):
+    GPU_STEP_ODD_STRETCH = "gpu_step_odd_stretch"  # + steps (names), rest_gpu, rest_cpu: one odd stretch explains it
+    GPU_STEP_SHORTER = "gpu_step_shorter"  # the stretches leave out the CPU's time around the GPU work
+    GPU_STEP_IDLE = "gpu_step_idle"  # + idle (share): the GPU waits
+    GPU_STEP_BUSY = "gpu_step_busy"  # + idle: the GPU is the bottleneck
+    GPU_STEP_AHEAD = "gpu_step_ahead"  # + idle: the CPU launches ahead
+
+
+@dataclass(frozen=True)
+class ImportNote:
+    """One warning of an import: its kind and its values (numbers unformatted, names as in the trace), worded for
+    the command line and the window by ``present/import_notes``."""
+
+    kind: NoteKind
+    values: Mapping[str, object] = field(default_factory=dict)
+
+
 class Notes:
-    """An import's warnings, each in two wordings: the command line's (which names its flags) and the window's
-    (which names its controls)."""
+    """An import's warnings as they are found, in order."""
 
     def __init__(self) -> None:
-        self.cli: list[str] = []
-        self.window: list[str] = []
+        self.items: list[ImportNote] = []
 
-    def add(self, text: str, cli: str = "", window: str = "") -> None:
-        self.cli.append(text + cli)
-        self.window.append(text + window)
+    def add(self, kind: NoteKind, **values: object) -> None:
+        self.items.append(ImportNote(kind, values))
 
 
 @dataclass(frozen=True)
@@ -120,12 +144,13 @@ class ImportResult:
     gpu: GpuSplit | None = None
     ranks: tuple[RankInfo, ...] = ()
     rank: int | None = None
-    warnings: tuple[str, ...] = field(default_factory=tuple)
+    warnings: tuple[str, ...] = field(default_factory=tuple)  # worded: by a reader, or from ``notes`` (files/traces)
     baseline_gpus: int = 1  # the GPUs (ranks) the trace was measured on: the profile's N0
     window_warnings: tuple[str, ...] | None = None  # the warnings worded for the window; None: as ``warnings``
     trace_path: str = ""  # the file (or folder) imported, as given
     grouping: str = ""  # the options that made these components, as the Settings sheet keeps them
     critical_path: ImportPath | None = None
+    notes: tuple[ImportNote, ...] = ()  # the typed warnings, before files/traces words them into the two above
 
     @property
     def warnings_for_window(self) -> tuple[str, ...]:
