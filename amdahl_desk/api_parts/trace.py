@@ -7,6 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..model.names import STEP_PREFIX
 from .common import PathLike, frame, json_equal
 
 if TYPE_CHECKING:
@@ -14,8 +15,6 @@ if TYPE_CHECKING:
 
     from ..files.traces.graph_source import RankGraph
     from ..model.traces.whatif import WhatIf as ModelWhatIf
-
-DEFAULT_STEP = "ProfilerStep#"
 
 
 def _speedup_texts(speedups: Mapping[str, float | str] | Iterable[str]) -> list[str]:
@@ -29,7 +28,7 @@ def _speedup_texts(speedups: Mapping[str, float | str] | Iterable[str]) -> list[
 def whatif(
     trace: PathLike,
     speedups: Mapping[str, float | str] | Iterable[str],
-    step: str = DEFAULT_STEP,
+    step: str = STEP_PREFIX,
     rank: int | None = None,
 ) -> WhatIf:
     """What making the events of ``trace`` that each pattern matches K times faster buys, with the trace's

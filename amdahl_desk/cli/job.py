@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..model.names import STEP_PREFIX
 from .common import EXIT_OK, write_json
 
 NAME = "job"
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("traces", nargs="+", metavar="TRACES", help="rank traces: files, a folder, or a glob")
     p.add_argument(
-        "--step", default="ProfilerStep#", metavar="NAME", help="steps: annotations named NAME… (ProfilerStep#)"
+        "--step", default=STEP_PREFIX, metavar="NAME", help=f"steps: annotations named NAME… ({STEP_PREFIX})"
     )
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p.add_argument(

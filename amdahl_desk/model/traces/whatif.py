@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..names import STEP_PREFIX
 from ..units import TimeUnit
 from .critical_path import Schedule, Scheduler
 from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
@@ -23,7 +24,7 @@ from .events import GPU_COMMUNICATION, MS_PER_US, FloatArray
 from .path_graph import CPU, KINDS, PathGraph
 from .patterns import Factors, Speedup, item_factors
 from .step_graph import build_paths
-from .trace_index import DEFAULT_STEP, StepWindow, TraceIndex, find_step_windows, index_trace
+from .trace_index import StepWindow, TraceIndex, find_step_windows, index_trace
 
 IDLE_NAMES = {CPU: "CPU time between events"}
 GAP_NAME = "GPU waiting (gaps, launch latency)"
@@ -83,7 +84,7 @@ class PathTrace:
 
 
 def prepare(
-    trace: GraphTrace, step: str = DEFAULT_STEP, source: str | None = None, only: frozenset[str] | None = None
+    trace: GraphTrace, step: str = STEP_PREFIX, source: str | None = None, only: frozenset[str] | None = None
 ) -> PathTrace:
     """The graph of every step of ``trace`` (annotations named ``step…``, the last included; with ``only``,
     the steps of those names); ``source`` names the trace in a refusal."""
