@@ -119,7 +119,8 @@ def print_warnings(source: str, warnings: Iterable[object]) -> None:
 
 def write_json(data: Any, indent: int | None = None) -> None:
     """``data`` as UTF-8 JSON on stdout: indented for a person at a terminal (or by ``indent`` spaces),
-    otherwise on one line with json's usual ", " and ": " (scripts matching "key": value keep working).
+    otherwise on one line as msgspec encodes it, without spaces after ", " and ":" (re-spacing a
+    50,000-component report took a tenth of the time its encoding did, for no reader's sake).
 
     msgspec encodes in C at any indentation; Python's json module falls back to its pure-Python encoder
     whenever it indents, and even compact it took 0.15 s of a 50,000-component report. Values are the
@@ -131,7 +132,9 @@ def write_json(data: Any, indent: int | None = None) -> None:
     out = sys.stdout
     if indent is None and out.isatty():
         indent = 2
-    text = msgspec.json.format(msgspec.json.encode(data), indent=indent or 0)
+    text = msgspec.json.encode(data)
+    if indent:
+        text = msgspec.json.format(text, indent=indent)
     buffer = getattr(out, "buffer", None)
     if buffer is not None:
         out.flush()

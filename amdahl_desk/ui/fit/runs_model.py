@@ -29,6 +29,10 @@ WAITING = QColor(255, 228, 228)
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_EDITABLE_FLAGS = _FLAGS | Qt.ItemFlag.ItemIsEditable
+
+
 def edit_text(value: float) -> str:
     """A number for editing: exact, without thousands separators; empty for a cell still waiting."""
     if math.isnan(value):
@@ -93,10 +97,10 @@ class MeasurementTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        # Asked once per cell a selection covers (a pasted block of thousands of runs): no flag arithmetic here.
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        return base | Qt.ItemFlag.ItemIsEditable if index.column() in EDITABLE else base
+        return _EDITABLE_FLAGS if index.column() in EDITABLE else _FLAGS
 
     def _fit_row(self, row: int) -> int | None:
         """Where a table row's run is in the fit's points (only complete runs are fitted)."""
@@ -212,25 +216,31 @@ class MeasurementTableModel(QAbstractTableModel):
 
     def _parsed(self, table: MeasurementTable, edits: Sequence[tuple[int, int, str]]) -> MeasurementTable:
         rows = list(table.rows)
-        touched = set()
+        # Each row's fields gathered first and its run made once: a paste of thousands of runs made a run per cell.
+        changes: dict[int, dict[str, Any]] = {}
         for row, col, value in edits:
             if col not in EDITABLE:
                 continue
-            while row >= len(rows):
-                rows.append(Measurement(NAN, NAN))
-            run = rows[row]
+            fields = changes.setdefault(row, {})
             if col == COUNT:
-                run = replace(run, n=self._count(row, value))
+                fields["n"] = self._count(row, value)
             elif col == VALUE:
-                number, table = self._value(table, row, value)
-                run = replace(run, value=number)
+                fields["value"], table = self._value(table, row, value)
             elif col == LABEL:
-                run = replace(run, label=value.strip())
+                fields["label"] = value.strip()
             else:
-                run = replace(run, notes=value)
-            rows[row] = run
-            touched.add(row)
-        kept = tuple(r for i, r in enumerate(rows) if i not in touched or not is_blank(r))
+                fields["notes"] = value
+        if changes:
+            rows.extend(Measurement(NAN, NAN) for _ in range(len(rows), max(changes) + 1))
+        for row, fields in changes.items():
+            old = rows[row]
+            rows[row] = Measurement(
+                fields.get("n", old.n),
+                fields.get("value", old.value),
+                fields.get("label", old.label),
+                fields.get("notes", old.notes),
+            )
+        kept = tuple(r for i, r in enumerate(rows) if i not in changes or not is_blank(r))
         return replace(table, rows=kept)
 
     def _count(self, row: int, text: str) -> float:

@@ -14,7 +14,7 @@ from ...model.profile import Optimization
 from ...model.values import ParseError, parse_speedup
 from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
 from ...present.numbers import POINT, Numbers
-from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_tip, trace_based
+from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_saves, option_tip, trace_based
 from ..core.document import Aspect, Document
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
@@ -89,7 +89,9 @@ class OptimizationTableModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         unit = self.doc.unit.label
-        traced = section in (SPEEDUP, CEILING) and trace_based(self.doc.trace.figures)
+        traced = section in (SPEEDUP, CEILING, SAVES) and trace_based(self.doc.trace.figures)
+        if traced and section == SAVES and role in (Qt.ItemDataRole.DisplayRole, SHORT_TITLE_ROLE):
+            return f"Saves ({unit})" if role == SHORT_TITLE_ROLE else f"Saves with deps ({unit})"  # whole in its tip
         if traced and role in (Qt.ItemDataRole.DisplayRole, SHORT_TITLE_ROLE):
             return (
                 ("S (sum)" if section == SPEEDUP else "Ceil. (sum)")
@@ -210,6 +212,10 @@ class OptimizationTableModel(QAbstractTableModel):
             speedups, ceilings = option_cells(figures, self.optimizations, n)
             self._trace_of = (figures, revision)
             self._all = {**self._texts, TRACE_SPEEDUP: speedups, TRACE_CEILING: ceilings}
+            total = analysis.baseline_total if analysis is not None else None
+            saves = option_saves(figures, self.optimizations, total, n) if total is not None else None
+            if saves is not None:  # a traced profile: what each saves alone on the critical path
+                self._all[SAVES] = saves
         return self._all
 
     # -- writing -----------------------------------------------------------
