@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
+from ..model.load_settings import SETTING_ROWS
 from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile
-from ..model.report import outcomes_warnings
 from .cost import cost_sentence, step_sentence
 from .load import load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
@@ -213,3 +213,13 @@ def report_text(
         lines.append(f"Note: {n.message(w)}")
     lines.append("Next: build it, then measure again — the bottleneck moves.")
     return "\n".join(lines)
+
+
+_SETTING_LABELS = {row.field: row.label for row in SETTING_ROWS}
+
+
+def outcomes_warnings(outcomes: Outcomes) -> list[str]:
+    """The notes of the load and cost settings, each after its Settings label (objective notes come from the file)."""
+    return [
+        f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in outcomes.notes if n.table == "settings"
+    ]
