@@ -128,7 +128,9 @@ def what_if_answer(trace: str | Path, speedups: Sequence[str], step: str, rank: 
 
 def to_json_dict(loaded: RankGraph, step: str, answer: WhatIf) -> dict[str, Any]:
     """The ``whatif --json`` contract."""
-    return {"source": loaded.source, "rank": loaded.rank, "step": step, **answer.to_json()}
+    from .json_traces import whatif_json
+
+    return {"source": loaded.source, "rank": loaded.rank, "step": step, **whatif_json(answer)}
 
 
 def job_what_if_answer(

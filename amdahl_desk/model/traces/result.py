@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..names import name_key, one_line
 from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
@@ -187,79 +187,6 @@ class ImportResult:
             trace_events=tuple(e for e in events if e[1]) if self.trace_path else (),
         )
         return Profile(comps, settings=settings, unit=self.unit)
-
-    def to_json(self) -> dict[str, Any]:
-        """The command line's JSON: format, unit, steps, step_time, components, gpu (when there are GPU events)."""
-        data: dict[str, Any] = {
-            "format": self.format,
-            "unit": self.unit.value,
-            "source": self.source,
-            "group_by": self.group_by,
-            "steps": None if self.steps is None else sum(1 for s in self.steps if not s.excluded),
-            "step_time": self.step_time,
-            "step_list": None
-            if self.steps is None
-            else [
-                {
-                    "name": s.name,
-                    "time": s.time,
-                    "flagged": s.flagged,
-                    "excluded": s.excluded,
-                    "gpu_time": s.gpu_time,
-                    "gpu_flagged": s.gpu_flagged,
-                }
-                for s in self.steps
-            ],
-            "components": [_component_json(c) for c in self.components],
-            "total": self.total,
-            "boundary": self.boundary,
-            "baseline_gpus": self.baseline_gpus,
-            "warnings": list(self.warnings),
-        }
-        if self.gpu is not None:
-            g = self.gpu
-            data["gpu"] = {
-                "device": g.device,
-                "compute": g.compute,
-                "exposed_communication": g.exposed_communication,
-                "overlapped_communication": g.overlapped_communication,
-                "memory": g.memory,
-                "idle": g.idle,
-                "span": g.span,
-            }
-        if self.critical_path is not None:
-            data["critical_path"] = self.critical_path.to_json()
-        if self.ranks:
-            data["rank"] = self.rank
-            data["ranks"] = [
-                {
-                    "rank": r.rank,
-                    "source": r.source,
-                    "step_time": r.step_time,
-                    "total_time": r.total_time,
-                    "slowest": r.slowest,
-                }
-                for r in self.ranks
-            ]
-        return data
-
-
-def _component_json(c: ImportedComponent) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "name": c.name,
-        "time": c.time,
-        "scaling": c.scaling.value,
-        "scaling_guessed": c.guessed,
-        "group": c.group,
-        "source": c.source,
-    }
-    if c.events:
-        data["events"] = c.events
-    if c.gpu_time is not None:
-        data["gpu_time"] = c.gpu_time
-    if c.path_time is not None:
-        data["critical_path_time"] = c.path_time
-    return data
 
 
 def unique_names(names: Iterable[str], limit: int = 120) -> list[str]:

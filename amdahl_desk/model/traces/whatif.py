@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -144,37 +143,6 @@ class WhatIf:
     @property
     def overlapping_patterns(self) -> bool:
         return self.sum_speedup is None
-
-    def to_json(self) -> dict[str, Any]:
-        """The command line's JSON (the contract's keys, and the per-pattern and per-step figures)."""
-        return {
-            "unit": self.unit.value,
-            "steps": len(self.steps),
-            "baseline": self.baseline,
-            "critical_path": {"by_kind": self.by_kind, "by_kind_predicted": self.predicted_by_kind},
-            "matched": {"events": self.matched_events, "time": self.matched_time, "on_path": self.matched_on_path},
-            "predicted": self.predicted,
-            "speedup": self.speedup if self.predicted > 0 else None,
-            "sum_speedup": self.sum_speedup,
-            "ceiling": self.ceiling,
-            "patterns": [
-                {
-                    "pattern": p.pattern,
-                    "k": p.k,
-                    "events": p.events,
-                    "time": p.time,
-                    "kernels": p.kernels,
-                    "copies": p.copies,
-                    "operators": p.operators,
-                    "calls": p.calls,
-                }
-                for p in self.patterns
-            ],
-            "largest_on_path": [{"name": n, "time": t} for n, t in self.largest_on_path],
-            "largest_when_free": [{"name": n, "time": t} for n, t in self.largest_when_free],
-            "step_list": [{"name": n, "baseline": b, "predicted": p} for n, b, p in self.step_figures],
-            "dependencies": self.dependencies,
-        }
 
 
 def sum_speedup(baseline: float, times: Sequence[float], ks: Sequence[float], overlap: bool) -> float | None:
