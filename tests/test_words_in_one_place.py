@@ -67,10 +67,8 @@ def test_the_check_finds_what_it_looks_for(tmp_path):
 OTHER_LAYERS: dict[str, set[str]] = {
     "model": {
         "adoption.py",
-        "analysis.py",
         "comparison.py",
         "fit.py",
-        "guesses.py",
         "load_settings.py",
         "measurements.py",
         "numbers.py",

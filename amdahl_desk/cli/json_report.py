@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..model.analysis import Analysis, ScalingFigures
 from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile, Scaling
+from ..present.analysis_warnings import warning_texts
 from ..present.report import outcomes_warnings
 from .json_outcomes import add_cost_to_points, cost_json, load_json, objectives_json
 
@@ -142,7 +143,9 @@ def to_json_dict(
             ],
         },
         "scaling": scaling_dict(analysis.scaling),
-        "warnings": [str(w) for w in file_warnings] + list(analysis.warnings) + outcomes_warnings(outcomes),
+        "warnings": [str(w) for w in file_warnings]
+        + warning_texts(analysis.warnings, analysis.unit)
+        + outcomes_warnings(outcomes),
         "objectives": objectives_json(outcomes.objectives),
         "load": load_json(outcomes.load, profile.settings),
         "cost": cost_json(outcomes.cost),

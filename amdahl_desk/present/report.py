@@ -9,6 +9,7 @@ from ..model.analysis import Analysis
 from ..model.load_settings import SETTING_ROWS
 from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile
+from .analysis_warnings import warning_texts
 from .cost import cost_sentence, step_sentence
 from .load import load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
@@ -209,7 +210,7 @@ def report_text(
     )
     lines.append("")
     lines.extend(outcomes_text(profile, outcomes, n))
-    for w in [*analysis.warnings, *outcomes_warnings(outcomes)]:
+    for w in [*warning_texts(analysis.warnings, analysis.unit), *outcomes_warnings(outcomes)]:
         lines.append(f"Note: {n.message(w)}")
     lines.append("Next: build it, then measure again — the bottleneck moves.")
     return "\n".join(lines)
