@@ -59,3 +59,52 @@ def test_the_check_finds_what_it_looks_for(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text('a = format_time(1, u)\nb = f"{x:,} and {y:.1%} and {z}"\nc = units.format_speedup(2)\n')
     assert sorted(formatting(sample)) == ["1: format_time()", "2: {…:,}", "2: {…:.1%}", "3: format_speedup()"]
+
+
+# The other layers under the same check. The model's units, numbers and quantities are where the formatters live
+# (present/numbers wraps them); every other module listed still words a figure itself, and leaves its list when
+# that figure is a typed value worded by present/ (a new module that formats a number fails here).
+OTHER_LAYERS: dict[str, set[str]] = {
+    "model": {
+        "adoption.py",
+        "comparison.py",
+        "fit.py",
+        "load_settings.py",
+        "measurements.py",
+        "numbers.py",
+        "objective_specs.py",
+        "profile_rules.py",
+        "profile_values.py",
+        "quantities.py",
+        "traces/gpu_steps.py",
+        "traces/patterns.py",
+        "traces/summary.py",
+        "units.py",
+        "values.py",
+    },
+    "files": {
+        "cells.py",
+        "container.py",
+        "csv_table.py",
+        "formula_cells.py",
+        "formulas.py",
+        "grid.py",
+        "settings_sheet.py",
+        "summary_sheet.py",
+        "total_line.py",
+        "traces/json_depth.py",
+        "traces/kineto.py",
+        "traces/kineto_events.py",
+        "traces/nsys.py",
+        "workbook_sheets.py",
+        "workbook_writer.py",
+    },
+    "cli": {"compare.py", "import_.py", "scale.py"},
+}
+
+
+def test_the_model_files_and_command_line_format_no_new_number():
+    for layer, pending in OTHER_LAYERS.items():
+        folder = UI.parent / layer
+        found = {p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*.py")) if formatting(p)}
+        assert found == pending, (layer, sorted(found - pending), sorted(pending - found))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..model.names import STEP_PREFIX
 from .common import PathLike, frame, json_equal, pandas_module
 
 if TYPE_CHECKING:
@@ -14,8 +15,6 @@ if TYPE_CHECKING:
 
     from ..model.job.analysis import Job as ModelJob
     from ..model.job.analysis import JobWhatIf as ModelJobWhatIf
-
-DEFAULT_STEP = "ProfilerStep#"
 
 
 def trace_texts(traces: PathLike | Sequence[PathLike]) -> list[str]:
@@ -32,7 +31,7 @@ def ranks_text(on_ranks: str | Iterable[int] | None) -> str | None:
     return ",".join(str(int(r)) for r in on_ranks)
 
 
-def job(traces: PathLike | Sequence[PathLike], step: str = DEFAULT_STEP, scheduler: str | None = None) -> Job:
+def job(traces: PathLike | Sequence[PathLike], step: str = STEP_PREFIX, scheduler: str | None = None) -> Job:
     """A job of many ranks, one PyTorch (Kineto) trace per rank — a folder, a glob or a list of files — joined at
     its collectives: ``amdahl-desk job``.
 
@@ -162,7 +161,7 @@ class Job:
 def job_whatif(
     traces: PathLike | Sequence[PathLike],
     speedups: Mapping[str, float | str] | Iterable[str],
-    step: str = DEFAULT_STEP,
+    step: str = STEP_PREFIX,
     on_ranks: str | Iterable[int] | None = None,
     scheduler: str | None = None,
 ) -> JobWhatIf:

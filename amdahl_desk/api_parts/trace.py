@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from ..model.names import STEP_PREFIX
 from .common import PathLike, frame, json_equal
 
 if TYPE_CHECKING:
@@ -14,8 +15,6 @@ if TYPE_CHECKING:
     from ..files.traces.graph_source import RankGraph
     from ..model.traces.whatif import WhatIf as ModelWhatIf
     from .job import JobWhatIf
-
-DEFAULT_STEP = "ProfilerStep#"
 
 
 def speedup_texts(speedups: Mapping[str, float | str] | Iterable[str]) -> list[str]:
@@ -29,7 +28,7 @@ def speedup_texts(speedups: Mapping[str, float | str] | Iterable[str]) -> list[s
 def whatif(
     trace: PathLike | Sequence[PathLike],
     speedups: Mapping[str, float | str] | Iterable[str],
-    step: str = DEFAULT_STEP,
+    step: str = STEP_PREFIX,
     rank: int | None = None,
     on_ranks: str | Iterable[int] | None = None,
     scheduler: str | None = None,

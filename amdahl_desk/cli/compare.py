@@ -260,7 +260,9 @@ def comparison_json(
     data = to_json_dict(c, adoption)
     data["before_file"], data["after_file"] = before_file, after_file
     if check is not None:
-        data["with_dependencies"] = check.to_json()
+        from .json_traces import dependency_check_json
+
+        data["with_dependencies"] = dependency_check_json(check)
     return data
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..model.analysis import analyse
 from ..model.errors import ProfileError
+from ..model.names import STEP_PREFIX
 from ..model.profile import Profile
 from ..model.values import parse_size
 from .common import EXIT_OK, BadInputError, load_argument, print_warnings
@@ -206,7 +207,7 @@ def _job_figures(source: Path) -> tuple[str, Any] | None:
     from ..model.job.join import match
     from ..present.job_charts import JobFigures
 
-    step = "ProfilerStep#"
+    step = STEP_PREFIX
     job = analyse_job(match(load_job([str(source)], step)))
     slowest = max(job.per_rank, key=lambda r: (r.step_time, -r.rank))
     rank = job.straggler if job.straggler is not None else slowest.rank

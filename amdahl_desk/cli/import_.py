@@ -79,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
 
         save_profile(result.to_profile(), args.out)
     if args.json:
-        write_json(result.to_json(), indent=2)
+        from .json_traces import import_json
+
+        write_json(import_json(result), indent=2)
     elif not args.out:
         print(text(result))
     else:

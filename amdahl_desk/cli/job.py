@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..model.names import STEP_PREFIX
 from .common import EXIT_OK, write_json
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("traces", nargs="+", metavar="TRACES", help="rank traces: files, a folder, or a glob")
     p.add_argument(
-        "--step", default="ProfilerStep#", metavar="NAME", help="steps: annotations named NAME… (ProfilerStep#)"
+        "--step", default=STEP_PREFIX, metavar="NAME", help=f"steps: annotations named NAME… ({STEP_PREFIX})"
     )
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p.add_argument(

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from ..model.analysis import Analysis
     from ..model.decision import Decision
     from ..model.profile import Profile
-    from ..model.report import ComponentRows
     from ..model.traces.plan_answer import TraceAnswer
     from ..model.traces.plan_path import TracePlanner
+    from .json_report import ComponentRows
 
 NAME = "report"
 
@@ -124,16 +124,16 @@ def to_json_dict(
     """The ``report --json`` contract: the analysis, then the plan under uncertainty and the cheapest plan when the
     profile's estimates call for them (``component_rows``: how the components entries are made, dictionaries by
     default)."""
-    from ..model.report import component_dicts
-    from ..model.report import to_json_dict as analysis_json
+    from .json_report import component_dicts
+    from .json_report import to_json_dict as analysis_json
 
     data = analysis_json(profile, analysis, warnings, component_rows=component_rows or component_dicts)
     if answer is not None:
-        from ..model.report import with_trace_answer
+        from .json_report import with_trace_answer
 
         data = with_trace_answer(data, answer, profile.settings.trace_source)
     if decision is not None:
-        from ..model.uncertainty_json import plans_json, uncertainty_json
+        from .json_uncertainty import plans_json, uncertainty_json
 
         if decision.figures is not None:
             data["uncertainty"] = uncertainty_json(decision.figures)

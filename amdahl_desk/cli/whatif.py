@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..model.names import STEP_PREFIX
 from .common import EXIT_OK, BadInputError, write_json
 
 if TYPE_CHECKING:
@@ -16,7 +17,6 @@ if TYPE_CHECKING:
     from ..model.traces.whatif import WhatIf
 
 NAME = "whatif"
-DEFAULT_STEP = "ProfilerStep#"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--step",
         action="append",
         metavar="NAME",
-        help="steps: annotations named NAME… (ProfilerStep#); give it once",
+        help=f"steps: annotations named NAME… ({STEP_PREFIX}); give it once",
     )
     p.add_argument("--rank", type=int, metavar="R", help="of a job, rank R's answer alone")
     p.add_argument("--on-ranks", metavar="LIST", help="of a job, scale the events on these ranks only (3, 0-3,7)")
@@ -67,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _step(args: argparse.Namespace) -> str:
-    steps = args.step or [DEFAULT_STEP]
+    steps = args.step or [STEP_PREFIX]
     if len(set(steps)) > 1:
         raise BadInputError(
             "--step is given " + str(len(steps)) + " times (" + ", ".join(f'"{s}"' for s in steps) + "); "
@@ -128,7 +128,9 @@ def what_if_answer(trace: str | Path, speedups: Sequence[str], step: str, rank: 
 
 def to_json_dict(loaded: RankGraph, step: str, answer: WhatIf) -> dict[str, Any]:
     """The ``whatif --json`` contract."""
-    return {"source": loaded.source, "rank": loaded.rank, "step": step, **answer.to_json()}
+    from .json_traces import whatif_json
+
+    return {"source": loaded.source, "rank": loaded.rank, "step": step, **whatif_json(answer)}
 
 
 def job_what_if_answer(

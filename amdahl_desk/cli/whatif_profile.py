@@ -19,7 +19,7 @@ def is_profile(path: str) -> bool:
 def run_profile(args: argparse.Namespace) -> int:
     from ..files import load_profile
     from ..files.traces.linked import linked_answer
-    from ..model.report import to_json_dict, with_trace_answer
+    from .json_report import to_json_dict, with_trace_answer
 
     if args.speedup:
         raise BadInputError(

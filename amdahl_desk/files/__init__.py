@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..model.collector import collector_paused
 from ..model.errors import Problem, ProfileError
 from ..model.lazy import lazy_names
-from .kinds import READABLE, TABLE_SUFFIXES, TRACE_SUFFIXES, Kind, classify, is_trace
+from .kinds import READABLE, REFUSALS, TABLE_SUFFIXES, TRACE_SUFFIXES, Kind, classify, is_trace
 
 if TYPE_CHECKING:
     from ..model.analysis import Analysis
@@ -90,14 +90,8 @@ def _load_profile(path: Path, meanwhile: Sequence[str]) -> Loaded:
         from .csv_table import read_csv
 
         return read_csv(path)
-    if suffix == ".xls":
-        raise ProfileError(
-            "this is an old-style Excel .xls file; open it in Excel or LibreOffice and save it as "
-            ".xlsx (Excel Workbook)",
-            source=path.name,
-        )
-    if suffix == ".ods":
-        raise ProfileError("this is an OpenDocument spreadsheet (.ods); save it as .xlsx", source=path.name)
+    if suffix in REFUSALS:
+        raise ProfileError(REFUSALS[suffix], source=path.name)
     from .workbook_sheets import parse_workbook
 
     # The reader (and numpy under it) loads while calamine parses; both are needed right after.

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model.errors import ProfileError
+from .kinds import REFUSALS
 
 # No real profile comes near these: a 50,000-row sheet inflates to about 5 MB.
 MAX_MEMBER_BYTES = 64 * 2**20
@@ -86,11 +87,7 @@ def check_xlsx_container(path: Path) -> ContainerReport:
                 "the workbook is encrypted (password-protected); remove the password in your "
                 "spreadsheet program and save it again as .xlsx",
             )
-        raise _fail(
-            path,
-            "this is an old-style Excel .xls file; open it in Excel or LibreOffice and save it as "
-            ".xlsx (Excel Workbook)",
-        )
+        raise _fail(path, REFUSALS[".xls"])
     if not head.startswith(b"PK"):
         raise _fail(path, _describe_non_zip(head))
     try:
@@ -107,7 +104,7 @@ def check_xlsx_container(path: Path) -> ContainerReport:
                 raise _fail(path, "this is a binary Excel workbook (.xlsb); save it as .xlsx")
             if "xl/workbook.xml" not in names:
                 if "content.xml" in names:
-                    raise _fail(path, "this is an OpenDocument spreadsheet (.ods); save it as .xlsx")
+                    raise _fail(path, REFUSALS[".ods"])
                 raise _fail(
                     path, "this zip file is not an xlsx workbook (it has no xl/workbook.xml); the file may be damaged"
                 )

@@ -11,6 +11,7 @@ from ..model.errors import ProfileError
 from ..model.objective_specs import objectives_text
 from ..model.profile import Profile
 from ..model.units import MAX_VALUE_CHARS, NUMBER_PATTERN
+from ..present.columns import component_titles
 from .grid import Grid
 from .guessed_column import HEADER as GUESSED_HEADER
 from .guessed_column import guessed_cells
@@ -128,9 +129,9 @@ def csv_text(profile: Profile) -> str:
     with_ranges = any(c.time_low is not None or c.time_high is not None for c in profile.components)
     guesses = guessed_cells(profile.components)
     unit = profile.unit.value
-    header = ["Component", f"Time ({unit})", "Scaling", "Group", "Notes"]
-    header += ["Objectives"] * with_objectives + [GUESSED_HEADER] * (guesses is not None)
-    header += [f"Time low ({unit})", f"Time high ({unit})"] * with_ranges
+    header = component_titles(("name", "time", "scaling", "group", "notes"), unit)
+    header += component_titles(("objectives",), unit) * with_objectives + [GUESSED_HEADER] * (guesses is not None)
+    header += component_titles(("time_low", "time_high"), unit) * with_ranges
     writer.writerow(header)
     for i, c in enumerate(profile.components):
         row = [

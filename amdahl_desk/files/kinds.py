@@ -22,7 +22,13 @@ class Kind(str, Enum):
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 TABLE_SUFFIXES = (".csv", ".tsv", ".txt")
-REFUSED_SUFFIXES = (".xls", ".ods")
+# Spreadsheets saved in a format the reader does not open, and what to do instead: said for the suffix, and for
+# the content when a file's name hides it (files/container).
+REFUSALS = {
+    ".xls": "this is an old-style Excel .xls file; open it in Excel or LibreOffice and save it as .xlsx (Excel Workbook)",
+    ".ods": "this is an OpenDocument spreadsheet (.ods); save it as .xlsx",
+}
+REFUSED_SUFFIXES = tuple(REFUSALS)
 # Kineto/Chrome and speedscope JSON (gzipped or not), and nsys's own formats, which the trace import names
 # and refuses with what to do. An nsys stats report is a CSV: told from its header, not its name.
 NSYS_NATIVE_SUFFIXES = (".nsys-rep", ".qdrep", ".sqlite")

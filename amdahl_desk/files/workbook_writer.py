@@ -22,6 +22,7 @@ from ..model.analysis import Analysis, analyse, plan_pairs
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.units import decimal_text
+from ..present.columns import component_titles
 from .estimate_columns import write_estimate_columns, write_time_ranges
 from .extra_sheets import (
     load_cost_rows,
@@ -100,7 +101,7 @@ def _write_components(out: Book, profile: Profile, analysis: Analysis | None) ->
     ws.write_row(
         0,
         0,
-        ["Component", f"Time ({unit})", "Share", "Scaling", "Group", "Notes", f"New time ({unit})"],
+        component_titles(("name", "time", "share", "scaling", "group", "notes", "new_time"), unit),
         out.header,
     )
     comps = profile.components

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from .analysis_warnings import AnalysisWarning, WarningKind
 from .errors import ProfileError
 from .guesses import guessed_scaling_warning
 from .laws import (
@@ -22,7 +23,7 @@ from .laws import (
 )
 from .names import name_key
 from .profile import OverheadModel, Profile, Settings
-from .units import TimeUnit, format_speedup, format_time
+from .units import TimeUnit
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class Analysis:
     combined: Combined
     target: TargetFigures | None
     scaling: ScalingFigures
-    warnings: tuple[str, ...]
+    warnings: tuple[AnalysisWarning, ...]  # worded by present/analysis_warnings
     basis: Basis | None = field(default=None, compare=False, repr=False)
     pairs: PlanPairs | None = field(default=None, compare=False, repr=False)  # which optimization targets what
 
@@ -119,7 +120,7 @@ class Basis:
     unit: TimeUnit
     kinds: NDArray[np.int8]
     settings: Settings
-    scaling_warnings: tuple[str, ...]
+    scaling_warnings: tuple[AnalysisWarning, ...]
 
 
 _MAX_OVERLAP_NOTES = 50
@@ -217,7 +218,7 @@ def analyse(profile: Profile, previous: Analysis | None = None) -> Analysis:
         if not math.isfinite(total):
             raise ProfileError("the components add up to more than can be represented; check the times")
         fractions = times / total
-    warnings: list[str] = []
+    warnings: list[AnalysisWarning] = []
 
     opts = profile.optimizations
     m = len(opts)
@@ -230,7 +231,9 @@ def analyse(profile: Profile, previous: Analysis | None = None) -> Analysis:
     new_opt = total * ((1.0 - f_opt) + f_opt / speedups) if m else np.zeros(0)
     per_opt = OptimizationFigures(f_opt, s_opt, new_opt, total - new_opt, ceiling(f_opt))
     for slow in np.flatnonzero(speedups < 1):
-        warnings.append(f'"{opts[slow].name}" has k = {speedups[slow]:g}: below 1 it is a slowdown, not a speedup')
+        warnings.append(
+            AnalysisWarning(WarningKind.SLOWDOWN, {"optimization": opts[slow].name, "k": float(speedups[slow])})
+        )
 
     on, k_comp = pairs.on, pairs.k_comp
     new_times = times / k_comp
@@ -240,16 +243,9 @@ def analyse(profile: Profile, previous: Analysis | None = None) -> Analysis:
     f_union = float(min(exact_sum(times[touched]) / total, 1.0))
     overlaps = overlaps_of(profile, hits, comp_idx[on], opt_idx[on], k_comp)
     if overlaps:
-        shown = overlaps[:3]
-        more = f" (and {len(overlaps) - 3} more)" if len(overlaps) > 3 else ""
-        warnings.append(
-            "; ".join(
-                f'"{o.component}" is sped up by {" and ".join(o.optimizations)}: '
-                f"their speedups multiply to {format_speedup(o.speedup)}"
-                for o in shown
-            )
-            + more
-        )
+        shown = tuple((o.component, tuple(o.optimizations), float(o.speedup)) for o in overlaps[:3])
+        more = len(overlaps) - 3 if len(overlaps) > 3 else 0
+        warnings.append(AnalysisWarning(WarningKind.OVERLAP, {"overlaps": shown, "more": more}))
     combined = Combined(
         enabled=int(enabled.sum()),
         fraction=f_union,
@@ -265,7 +261,7 @@ def analyse(profile: Profile, previous: Analysis | None = None) -> Analysis:
         target = target_figures(profile.settings.target_time, total, combined)
 
     if basis is None or previous is None:
-        scaling_warnings: list[str] = []
+        scaling_warnings: list[AnalysisWarning] = []
         scaling = _scaling(profile, times, kinds, total, scaling_warnings)
         basis = Basis(profile.unit, kinds.copy(), profile.settings, tuple(scaling_warnings))
     else:
@@ -320,7 +316,9 @@ def target_figures(target: float, total: float, combined: Combined) -> TargetFig
     )
 
 
-def _warn_ring_clamp(profile: Profile, comm: float, gpus: FloatArray, comm_n: FloatArray, warnings: list[str]) -> None:
+def _warn_ring_clamp(
+    profile: Profile, comm: float, gpus: FloatArray, comm_n: FloatArray, warnings: list[AnalysisWarning]
+) -> None:
     """Say so when the ring model's communication is held at 0 (its extrapolation below N0 went negative)."""
     s = profile.settings
     ring0 = float(ring_allreduce_seconds(s.baseline_gpus, s.ring_latency, s.ring_message_bytes, s.ring_bandwidth))
@@ -328,17 +326,12 @@ def _warn_ring_clamp(profile: Profile, comm: float, gpus: FloatArray, comm_n: Fl
     clamped = gpus[(comm_n <= 0) & (gpus < s.baseline_gpus)]
     if comm >= ring0 or not clamped.size:
         return
-    unit = profile.unit
-    warnings.append(
-        f"the measured communication, {format_time(comm, unit)} at N0 = {s.baseline_gpus:,} GPUs, is below the ring "
-        f"model's own all-reduce time there, {format_time(ring0, unit)}: below N0 the model's communication "
-        f"C + ring(N) − ring(N0) would be negative, so it is held at 0 from {int(clamped.max()):,} GPUs down; "
-        "check the ring latency, message size and bandwidth against the measurement"
-    )
+    values = {"communication": comm, "n0": s.baseline_gpus, "ring0": ring0, "below": int(clamped.max())}
+    warnings.append(AnalysisWarning(WarningKind.RING_CLAMP, values))
 
 
 def _scaling(
-    profile: Profile, times: FloatArray, kinds: NDArray[np.int8], total: float, warnings: list[str]
+    profile: Profile, times: FloatArray, kinds: NDArray[np.int8], total: float, warnings: list[AnalysisWarning]
 ) -> ScalingFigures:
     settings = profile.settings
     comm = exact_sum(times[kinds == 2])
@@ -347,10 +340,8 @@ def _scaling(
         parallel = settings.parallel_fraction * total
         if parallel > total - comm:
             parallel = total - comm
-            warnings.append(
-                f"the parallel fraction {settings.parallel_fraction:.0%} leaves less time than the "
-                f"measured communication ({format_time(comm, profile.unit)}); using {parallel / total:.1%}"
-            )
+            values = {"fraction": settings.parallel_fraction, "communication": comm, "used": parallel / total}
+            warnings.append(AnalysisWarning(WarningKind.PARALLEL_FRACTION_CUT, values))
     serial = max(total - parallel - comm, 0.0)
     p = parallel / total
 
@@ -371,11 +362,7 @@ def _scaling(
     if settings.overhead_model is OverheadModel.RING:
         _warn_ring_clamp(profile, comm, n, comm_n, warnings)
     if n0 > int(gpus.max()):
-        warnings.append(
-            f"Settings, Baseline GPUs: the times were measured on N0 = {n0:,} GPUs, more than every GPU count "
-            f"evaluated (up to {int(gpus.max()):,}): each point is a scale-down with a speedup below 1; "
-            "set Max GPUs above N0, or N0 to the GPU count the times were measured on"
-        )
+        warnings.append(AnalysisWarning(WarningKind.N0_ABOVE_COUNTS, {"n0": n0, "largest": int(gpus.max())}))
     t_n = serial + parallel / ratio + comm_n
     with np.errstate(divide="ignore"):
         with_overhead = np.where(t_n > 0, total / t_n, np.inf)

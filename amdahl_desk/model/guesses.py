@@ -7,13 +7,13 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from .analysis_warnings import AnalysisWarning, WarningKind
 from .profile import Profile
-from .units import format_percent, format_speedup
 
 
 def guessed_scaling_warning(
     profile: Profile, times: NDArray[np.float64], kinds: NDArray[np.int8], p: float, ceiling: float
-) -> str | None:
+) -> AnalysisWarning | None:
     """The analysis' warning when P comes from classes a person has not confirmed (None: it does not)."""
     guessed = profile.guessed_scaling()
     if profile.settings.parallel_fraction is not None or not guessed.any():
@@ -21,22 +21,5 @@ def guessed_scaling_warning(
     total = math.fsum(times.tolist())
     share = math.fsum(times[guessed].tolist()) / total
     parallel = math.fsum(times[guessed & (kinds == 1)].tolist()) / total
-    count = int(guessed.sum())
-    text = (
-        f"P = {_share(p)} rests on scaling classes the import guessed: {count:,} "
-        f"component{'s' * (count != 1)} ({_share(share)} of the time, {_share(parallel)} guessed "
-        "parallel); confirm or change each guessed class (marked ? in the window's Scaling column, yes in the "
-        "workbook's Scaling guessed column)"
-    )
-    if math.isinf(ceiling):
-        text += f": the ceiling of {format_speedup(ceiling)} and the best speedup at the most GPUs hold only if "
-        text += "every guessed parallel class is right"
-    return text
-
-
-def _share(p: float) -> str:
-    """A share that is not all of it never reads as 100% (nor a share above 0 as 0%)."""
-    text = format_percent(p)
-    if text == "100%" and p < 1:
-        return f"{math.floor(p * 1000) / 10:.1f}%" if p < 0.999 else "nearly 100%"
-    return text
+    values = {"p": p, "count": int(guessed.sum()), "share": share, "parallel": parallel, "ceiling": ceiling}
+    return AnalysisWarning(WarningKind.GUESSED_SCALING, values)

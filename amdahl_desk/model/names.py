@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+# How PyTorch's profiler names each step's annotation (ProfilerStep#7): the prefix the import, the what-if and the
+# command line look for unless told another (--step).
+STEP_PREFIX = "ProfilerStep#"
+
 # Line breaks, tabs and other control characters: a name is one line of visible text.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # What name_key changes besides case: a blank other than a plain space (a no-break, narrow or thin

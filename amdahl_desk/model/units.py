@@ -201,6 +201,13 @@ def check_speedup(value: float, shown: str | None = None) -> float:
     return float(value)
 
 
+def speedup_number(text: str, decimal: DecimalSeparator | None = None) -> float | None:
+    """The number a speedup is written with (``"4"``, ``"4x"``, ``"4×"``, ``"x4"`` → 4.0), not yet checked to be
+    above 0; ``None`` when the text is no number. The one reading of a speedup's syntax: the window's k, a
+    workbook's cell and ``whatif --speedup PATTERN=K``'s K."""
+    return _number(_SPEEDUP_RE.match(text.strip()), decimal)
+
+
 def parse_speedup(text: str, decimal: DecimalSeparator | None = None) -> float:
     """``"4"``, ``"4x"``, ``"4×"``, ``"x4"`` → 4.0."""
     stripped = text.strip()
@@ -208,8 +215,7 @@ def parse_speedup(text: str, decimal: DecimalSeparator | None = None) -> float:
         raise ParseError(
             f'"{stripped[:40]}…" ({len(stripped):,} characters) is not a speedup; expected a number like 4'
         )
-    match = _SPEEDUP_RE.match(stripped)
-    value = _number(match, decimal)
+    value = speedup_number(stripped, decimal)
     if value is None:
         raise ParseError(f'"{stripped}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
     return check_speedup(value, stripped)

@@ -20,23 +20,6 @@ from .numbers import POINT, Numbers
 from .trace_plan import TraceFigures, current_answer
 
 DASH = "—"
-# The components table's short titles, column by column, where the table is narrow (the whole title leads the
-# header's tooltip): "Path (ms)" for "On path (ms)", "at k" for "Moves (at k)"; "{unit}" is the profile's unit.
-COMPONENT_SHORT_TITLES = (
-    "Name",
-    "Time ({unit})",
-    "Share",
-    "Scaling",
-    "New ({unit})",
-    "Group",
-    "Objectives",
-    "Notes",
-    "Path ({unit})",
-    "Slack ({unit})",
-    "at k",
-    "Low ({unit})",
-    "High ({unit})",
-)
 
 
 def time_cell(value: float, n: Numbers = POINT) -> str:

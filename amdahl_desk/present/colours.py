@@ -10,6 +10,18 @@ from ..model.names import name_key
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
 OTHER = "#bab0ac"  # the "n other components" segment
 
+# The charts' own colours, apart from the components' palette: the one place each is written. Blue is the answer
+# (the curve, the plan, k high), green what meets its target, red the law's bound or what misses, orange a second
+# curve or k low, grey the reference lines.
+BLUE = "#1f5fa8"
+GREEN = "#2e8b57"
+RED = "#c0392b"
+ORANGE = "#d9822b"
+GREY = "#8a8f98"
+INK = "#222222"
+PURPLE = "#7b3fa0"
+MISSES = "#9aa4b1"  # the odds' draws that miss the target
+
 
 class ComponentColours:
     """Which palette colour each component is drawn in, given the first time it is drawn and kept.

@@ -12,23 +12,23 @@ import numpy as np
 from ..model.adoption import AdoptedK
 from ..model.comparison import SHORT_THRESHOLD, Comparison, ComponentComparison, PlanVerdict, Status
 from .chart_parts import LegendEntry
+from .colours import BLUE, GREEN, GREY, INK, ORANGE, RED
 from .numbers import POINT, Numbers
 from .slide import SlideView
 from .summary import Figure, Tone
 from .text import shorten
 
 TOP = 10  # components shown by name (the largest, in the table's order); the rest are one "other" pair
-INK = "#222222"
 BEFORE_COLOUR = "#b3bfcc"
 STATUS_BAR = {
-    Status.MET: "#2e8b57",
-    Status.SHORT: "#d9822b",
-    Status.REGRESSED: "#c0392b",
+    Status.MET: GREEN,
+    Status.SHORT: ORANGE,
+    Status.REGRESSED: RED,
     Status.UNCHANGED: "#6b7785",
-    Status.ADDED: "#1f5fa8",
+    Status.ADDED: BLUE,
     Status.REMOVED: "#6b7785",
 }
-OTHER_BAR = "#8a8f98"
+OTHER_BAR = GREY
 NEEDS_COMPARISON = "this chart compares two profiles: open the after profile with File → Compare With…"
 
 

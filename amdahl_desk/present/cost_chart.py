@@ -10,10 +10,10 @@ import numpy as np
 from ..model.cost import CostFigures, analyse_cost
 from .axes import log2_ticks, log10_ticks
 from .chart_parts import LegendEntry, Mark, Series
+from .colours import BLUE, GREEN, ORANGE
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 
-BLUE, GREEN, ORANGE = "#1f5fa8", "#2e8b57", "#d9822b"
 LEGEND = (
     LegendEntry(BLUE, "line", "Per run at N GPUs"),
     LegendEntry(GREEN, "star", "Cheapest N"),

@@ -9,7 +9,7 @@ from ..model.traces.path_graph import KINDS
 from ..model.traces.plan_path import PathFigures
 from ..model.units import TimeUnit
 from .chart_parts import LegendEntry
-from .colours import OTHER, ComponentColours
+from .colours import GREEN, OTHER, ComponentColours
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
@@ -21,7 +21,7 @@ TOP = 8  # components named on the strip; the rest of the path's time in them is
 KIND_COLOURS = {
     "cpu": "#5d6d7e",
     "launch_overhead": "#c9a227",
-    "gpu_compute": "#2e8b57",
+    "gpu_compute": GREEN,
     "gpu_communication": "#8e44ad",
     "gpu_memory": "#d35400",
     "gpu_idle_or_gap": "#b8b8b8",

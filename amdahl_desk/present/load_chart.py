@@ -11,10 +11,10 @@ from ..model.laws import FloatArray
 from ..model.load_view import load_curve
 from ..model.outcomes import profile_outcomes
 from .chart_parts import LegendEntry, Mark, Series
+from .colours import BLUE, GREEN, GREY, RED
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 
-GREY, BLUE, RED, GREEN = "#8a8f98", "#1f5fa8", "#c0392b", "#2e8b57"
 LEGEND = (
     LegendEntry(GREY, "line", "Mean response, before"),
     LegendEntry(BLUE, "line", "after the plan"),

@@ -15,11 +15,11 @@ from ..model.measurements import MeasureKind, Measurements
 from ..model.values import ParseError, parse_unit
 from .axes import log2_ticks, log10_ticks
 from .chart_parts import Mark, Series
+from .colours import BLUE, GREY, INK, ORANGE, PURPLE, RED
 from .fit_text import count, percent
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 
-INK, BLUE, GREY, RED, ORANGE, PURPLE = "#222222", "#1f5fa8", "#8a8f98", "#c0392b", "#d9822b", "#7b3fa0"
 MODEL = RED  # the profile's model in the colour of the GPU-scaling chart's overhead curve
 
 

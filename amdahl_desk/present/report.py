@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
+from ..model.load_settings import SETTING_ROWS
 from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile
-from ..model.report import outcomes_warnings
+from .analysis_warnings import warning_texts
 from .cost import cost_sentence, step_sentence
 from .load import load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
@@ -209,7 +210,17 @@ def report_text(
     )
     lines.append("")
     lines.extend(outcomes_text(profile, outcomes, n))
-    for w in [*analysis.warnings, *outcomes_warnings(outcomes)]:
+    for w in [*warning_texts(analysis.warnings, analysis.unit), *outcomes_warnings(outcomes)]:
         lines.append(f"Note: {n.message(w)}")
     lines.append("Next: build it, then measure again — the bottleneck moves.")
     return "\n".join(lines)
+
+
+_SETTING_LABELS = {row.field: row.label for row in SETTING_ROWS}
+
+
+def outcomes_warnings(outcomes: Outcomes) -> list[str]:
+    """The notes of the load and cost settings, each after its Settings label (objective notes come from the file)."""
+    return [
+        f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in outcomes.notes if n.table == "settings"
+    ]

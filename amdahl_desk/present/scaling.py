@@ -12,11 +12,11 @@ from ..model.profile import OverheadModel
 from ..model.units import TimeUnit
 from .axes import log2_ticks, log10_ticks
 from .chart_parts import LegendEntry, Mark, Series
+from .colours import BLUE, GREEN, GREY, ORANGE, RED
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases
 
-GREY, BLUE, RED, GREEN, ORANGE = "#8a8f98", "#1f5fa8", "#c0392b", "#2e8b57", "#d9822b"
 # Curves closer than this everywhere (relative) are drawn as one line by a screen: the legend says so.
 COINCIDE = 0.01
 EFFICIENCY_TOP = 1.05  # the right axis runs from 0 to 105%

@@ -12,12 +12,12 @@ from ..model.laws import FloatArray, amdahl_speedup
 from ..model.profile import Profile
 from .axes import log10_ticks, nice_ceiling
 from .chart_parts import LegendEntry, Mark, Series
+from .colours import BLUE, GREEN, RED
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
 from .trace_plan import option_on_path
 
-BLUE, GREEN, RED = "#1f5fa8", "#2e8b57", "#c0392b"
 LEGEND = (
     LegendEntry(BLUE, "line", "This optimization alone"),
     LegendEntry(GREEN, "dash", "With the other enabled ones"),

@@ -8,6 +8,7 @@ from ..model.analysis import Analysis
 from ..model.objectives import ObjectiveFigures
 from ..model.outcomes import Outcomes
 from ..model.profile import Profile
+from .analysis_warnings import warning_texts
 from .numbers import POINT, Numbers
 from .objectives import objective_caption
 from .report import headline, target_sentence
@@ -102,7 +103,13 @@ def summary(
         caption, sentence = objective_caption(objective, profile, outcomes, n)
     elif trace_based(trace) and c.enabled:
         assert trace is not None
-        return _traced(profile, analysis, trace, (*(n.message(w) for w in (*analysis.warnings, *notes)), *paths), n)
+        return _traced(
+            profile,
+            analysis,
+            trace,
+            (*(n.message(w) for w in (*warning_texts(analysis.warnings, analysis.unit), *notes)), *paths),
+            n,
+        )
     return SummaryView(
         Figure(n.speedup(c.overall_speedup), caption, SPEEDUP_TIP, speedup_tone(c.overall_speedup)),
         Figure(n.time(c.new_total, unit), f"new time (baseline {n.time(analysis.baseline_total, unit)})", NEW_TIME_TIP),
@@ -114,7 +121,7 @@ def summary(
         ),
         sentence,
         verdict(profile, analysis, n),
-        (*(n.message(w) for w in (*analysis.warnings, *notes)), *paths),
+        (*(n.message(w) for w in (*warning_texts(analysis.warnings, analysis.unit), *notes)), *paths),
         dependency_line(trace, profile, whole or analysis, n),
     )
 

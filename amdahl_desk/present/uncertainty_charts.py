@@ -10,13 +10,14 @@ from ..model.profile import Profile
 from ..model.uncertainty import UncertaintyFigures, analyse_uncertainty, histogram, sensitivity
 from .axes import nice_ceiling
 from .chart_parts import LegendEntry
+from .colours import BLUE, GREEN, INK, MISSES, ORANGE, RED
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
 from .trace_plan import COMPUTING, current_answer
 from .uncertainty import DISTRIBUTION_TITLE, TORNADO_TITLE, chance, slide_line
 
-MEETS, MISSES, INK, RED, GREY, LOW, HIGH = "#2e8b57", "#9aa4b1", "#222222", "#c0392b", "#555555", "#d9822b", "#1f5fa8"
+MEETS, GREY, LOW, HIGH = GREEN, "#555555", ORANGE, BLUE  # the odds' own names for them
 BINS = 48
 TORNADO_ROWS = 10  # bars drawn; the rest are counted in the title
 POINT_NOTE = "Every estimate is a single value: give k a range (k low, k high) in the checklist to see the spread"

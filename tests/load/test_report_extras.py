@@ -4,13 +4,13 @@ import json
 
 import pytest
 
+from amdahl_desk.cli.json_outcomes import add_cost_to_points, cost_json, load_json, objectives_json
+from amdahl_desk.cli.json_report import scaling_dict
 from amdahl_desk.model import analyse
 from amdahl_desk.model.cost import analyse_cost
 from amdahl_desk.model.load_settings import LoadCostSettings
 from amdahl_desk.model.load_view import analyse_load
 from amdahl_desk.model.objectives import ObjectiveSpec, analyse_objectives
-from amdahl_desk.model.report import scaling_dict
-from amdahl_desk.model.report_outcomes import add_cost_to_points, cost_json, load_json, objectives_json
 
 from ..helpers import llm
 

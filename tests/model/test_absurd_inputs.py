@@ -7,6 +7,7 @@ import pytest
 
 from amdahl_desk.model import Component, Optimization, OverheadModel, Profile, ProfileError, Scaling, Settings, analyse
 from amdahl_desk.model.profile import MAX_GPUS, one_line
+from amdahl_desk.present.analysis_warnings import warning_texts
 
 
 def ring_profile(comm_ms: float, n0: int) -> Profile:
@@ -32,7 +33,7 @@ def test_ring_model_clamp_is_a_warning_naming_both_times():
     assert ring_ms(8) == pytest.approx(17.57)
     assert 1 + ring_ms(4) - ring_ms(8) < 0 < 1 + ring_ms(16) - ring_ms(8)
     a = analyse(ring_profile(1, 8))
-    [warning] = [w for w in a.warnings if "ring model" in w]
+    [warning] = [w for w in warning_texts(a.warnings, a.unit) if "ring model" in w]
     assert "1 ms at N0 = 8 GPUs" in warning and "17.6 ms" in warning and "from 4 GPUs down" in warning
     times = dict(zip(a.scaling.gpus.tolist(), a.scaling.time.tolist(), strict=True))
     assert times[4] == pytest.approx(100 * 8 / 4)  # compute scaled, communication held at 0
@@ -40,14 +41,15 @@ def test_ring_model_clamp_is_a_warning_naming_both_times():
 
 def test_no_ring_warning_when_the_measurement_covers_the_model():
     a = analyse(ring_profile(30, 8))  # 30 ms > 17.57 ms
-    assert not [w for w in a.warnings if "ring model" in w]
+    assert not [w for w in warning_texts(a.warnings, a.unit) if "ring model" in w]
     a = analyse(ring_profile(1, 1))  # nothing below N0 = 1
-    assert not [w for w in a.warnings if "ring model" in w]
+    assert not [w for w in warning_texts(a.warnings, a.unit) if "ring model" in w]
 
 
 def test_baseline_above_every_gpu_count_is_explained():
     p = Profile([Component("a", 10, Scaling.PARALLEL)], [], Settings(baseline_gpus=4096, gpu_counts=(1, 1024)))
-    [warning] = analyse(p).warnings
+    a = analyse(p)
+    [warning] = warning_texts(a.warnings, a.unit)
     assert warning.startswith("Settings, Baseline GPUs: the times were measured on N0 = 4,096 GPUs")
     assert "up to 1,024" in warning
 

@@ -16,6 +16,7 @@ from amdahl_desk.model import (
     analyse,
 )
 from amdahl_desk.model.laws import communication_time
+from amdahl_desk.present.analysis_warnings import warning_texts
 
 from ..helpers import TRAINING, llm, profile_of, training
 
@@ -43,7 +44,7 @@ def test_optimizations_on_one_component_multiply_and_are_noted():
     assert a.combined.fraction == pytest.approx(0.6)  # the union, counted once
     assert a.combined.overlaps[0].speedup == pytest.approx(8)
     assert a.combined.overlaps[0].optimizations == ("A", "B")
-    assert any("multiply" in w for w in a.warnings)
+    assert any("multiply" in w for w in warning_texts(a.warnings, a.unit))
 
 
 def test_multi_target_optimization_uses_summed_share():
@@ -56,7 +57,7 @@ def test_multi_target_optimization_uses_summed_share():
 def test_slowdown_is_allowed_and_flagged():
     a = analyse(training(k=0.5))
     assert a.combined.overall_speedup < 1
-    assert any("slowdown" in w for w in a.warnings)
+    assert any("slowdown" in w for w in warning_texts(a.warnings, a.unit))
 
 
 def test_whole_workload_affected_has_infinite_ceiling():
@@ -158,7 +159,7 @@ class TestScaling:
         p = training(parallel_fraction=0.95)
         s = analyse(p).scaling
         assert s.parallel_fraction == pytest.approx(0.9)  # 10% is measured communication
-        assert any("parallel fraction" in w for w in analyse(p).warnings)
+        assert any("parallel fraction" in w for w in warning_texts(analyse(p).warnings, p.unit))
         p2 = training(parallel_fraction=0.5)
         assert analyse(p2).scaling.parallel_fraction == pytest.approx(0.5)
 

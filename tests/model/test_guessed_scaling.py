@@ -8,13 +8,18 @@ import pytest
 
 from amdahl_desk.files.traces import import_trace
 from amdahl_desk.model import Component, Profile, Scaling, analyse
+from amdahl_desk.present.analysis_warnings import warning_texts
 from amdahl_desk.present.report import report_text
 
 from ..traces import expect
 
 
+def _said(analysis):
+    return warning_texts(analysis.warnings, analysis.unit)
+
+
 def _guess_notes(profile: Profile) -> list[str]:
-    return [w for w in analyse(profile).warnings if "the import guessed" in w]
+    return [w for w in _said(analyse(profile)) if "the import guessed" in w]
 
 
 def test_the_1_gpu_import_says_its_p_rests_on_guesses():
@@ -54,4 +59,4 @@ def test_a_confirmation_that_keeps_the_class_drops_the_note_after_a_cached_analy
     first = analyse(profile)
     profile.set_component(0, profile.components[0]._replace(scaling_guessed=False))
     again = analyse(profile, first)  # same times and classes: the scaling is reused, the note is not
-    assert any("guessed" in w for w in first.warnings) and not any("guessed" in w for w in again.warnings)
+    assert any("guessed" in w for w in _said(first)) and not any("guessed" in w for w in _said(again))

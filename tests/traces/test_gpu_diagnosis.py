@@ -10,6 +10,7 @@ from amdahl_desk.model.traces import GpuSplit, ImportOptions
 from amdahl_desk.model.traces.gpu_steps import gpu_step_note
 from amdahl_desk.model.traces.result import Notes
 from amdahl_desk.model.traces.steps import Step
+from amdahl_desk.present.import_notes import cli_notes
 
 from . import expect
 
@@ -79,7 +80,7 @@ def _split(span: float, idle: float) -> GpuSplit:
 def test_a_gpu_step_longer_than_the_cpu_step(idle, says, never):
     notes = Notes()
     gpu_step_note(_split(120.0, idle * 120.0), _steps([100, 100, 100], [120, 120, 120]), notes)
-    [note] = notes.cli
+    [note] = cli_notes(notes.items)
     assert "20% longer" in note and says in note and never not in note
 
 
@@ -87,10 +88,10 @@ def test_steps_that_agree_need_no_note_and_a_shorter_gpu_step_is_explained():
     for gpu, cpu in ((100.0, 97.0), (100.0, 104.9)):
         notes = Notes()
         gpu_step_note(_split(gpu, 0.0), _steps([cpu], [gpu]), notes)
-        assert notes.cli == []
+        assert cli_notes(notes.items) == ()
     notes = Notes()
     gpu_step_note(_split(80.0, 0.0), _steps([100.0], [80.0]), notes)
-    [shorter] = notes.cli
+    [shorter] = cli_notes(notes.items)
     assert "20% shorter" in shorter and "bottleneck" not in shorter
 
 
@@ -98,5 +99,5 @@ def test_one_odd_stretch_among_busy_ones_is_named_when_the_rest_agree():
     steps = _steps([100, 100, 100, 100], [100, 100, 100, 220], odd={3})
     notes = Notes()
     gpu_step_note(_split(130.0, 0.0), steps, notes)
-    [note] = notes.cli
+    [note] = cli_notes(notes.items)
     assert "the difference is the stretch of ProfilerStep#3" in note and "agree (100 against 100 ms)" in note

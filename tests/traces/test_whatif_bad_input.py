@@ -31,7 +31,8 @@ def good(tmp_path):
         ("gemm=0", "greater than 0"),
         ("gemm=-2", "greater than 0"),
         ("gemm=fast", "not a number"),
-        ("gemm=inf", "greater than 0"),
+        ("gemm=inf", "not a number"),  # read as every speedup is (model/units.speedup_number)
+        ("gemm=1,500", "not a number"),  # ambiguous: 1.5 or 1500
         ("gemm", "PATTERN=K"),
         ("=2", "empty"),
         ("re:=2", "empty"),

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from amdahl_desk.cli import main
+from amdahl_desk.cli import json_traces, main
 from amdahl_desk.files.traces.kineto_graph import read_kineto_graph
 from amdahl_desk.model.traces.path_components import component_path
 from amdahl_desk.model.traces.patterns import item_factors, parse_pattern_speedup
@@ -167,4 +167,4 @@ def test_slack_is_where_the_path_leaves_the_kernel(trace):
 def test_what_if_api_matches_the_command(trace, capsys):
     path = trace("gpu_bound")
     w = what_if(prepare(read_kineto_graph(str(path), "x")), [parse_pattern_speedup("gemm=2")])
-    assert w.to_json()["predicted"] == whatif_json(capsys, path, "gemm=2")["predicted"]
+    assert json_traces.whatif_json(w)["predicted"] == whatif_json(capsys, path, "gemm=2")["predicted"]

@@ -52,6 +52,11 @@ class LoadedTrace:
         else:
             assert self.table is not None
             result = self.table.summarise(options)
+        if result.notes:  # the model's typed warnings, worded once for the command line and the window
+            from ...present.import_notes import cli_notes, window_notes
+
+            window = result.warnings_for_window + window_notes(result.notes)
+            result = replace(result, warnings=result.warnings + cli_notes(result.notes), window_warnings=window)
         return replace(result, trace_path=self.given) if self.given else result
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import msgspec
 import numpy as np
 
+from ...model.names import STEP_PREFIX
 from ...model.traces.errors import TraceError
 from ...model.traces.events import (
     CPU_RUNTIME,
@@ -151,7 +152,7 @@ class Consumer:
         b.name_ids = dict(self._names)
         b.thread_ids = dict(self._threads)
         events = b.finish()
-        step_ids = [i for n, i in b.name_ids.items() if n.startswith("ProfilerStep#")]
+        step_ids = [i for n, i in b.name_ids.items() if n.startswith(STEP_PREFIX)]
         steps = np.isin(events.cpu_name, step_ids) & (events.cpu_kind != CPU_RUNTIME)
         events.cpu_kind[steps] = CPU_STEP
         comm_ids = [i for n, i in b.name_ids.items() if is_communication_kernel(n)]

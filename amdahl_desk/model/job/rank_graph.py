@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..names import STEP_PREFIX
 from ..traces.critical_path import Scheduler
 from ..traces.dependencies import GraphTrace
 from ..traces.errors import TraceError
@@ -25,7 +26,7 @@ from ..traces.events import FloatArray, IntArray
 from ..traces.path_graph import CPU, GPU_COMMUNICATION, GPU_COMPUTE, GPU_MEMORY, PathGraph
 from ..traces.patterns import Speedup, item_factors
 from ..traces.step_graph import build_paths
-from ..traces.trace_index import DEFAULT_STEP, StepWindow, find_step_windows, index_trace
+from ..traces.trace_index import StepWindow, find_step_windows, index_trace
 from .compact import compact
 
 CollectiveKey = tuple[str, ...]
@@ -167,7 +168,7 @@ def build_rank_graph(
     trace: GraphTrace,
     source: str,
     rank: int,
-    step: str = DEFAULT_STEP,
+    step: str = STEP_PREFIX,
     speedups: Sequence[Speedup] = (),
     comm_args: Mapping[int, CommArgs] | None = None,
     only_steps: frozenset[int] | None = None,

@@ -10,7 +10,7 @@ from ..profile import Scaling
 from .errors import TraceError
 from .events import MS_PER_US, TraceEvents
 from .gpu import GpuSplit, devices, mean_split, split_device
-from .result import ImportedComponent, Notes, with_range
+from .result import ImportedComponent, NoteKind, Notes, with_range
 from .steps import Step, gpu_step_windows, with_gpu_stretches
 
 GPU_CPU_STEP_GAP = 0.05  # GPU and CPU step times further apart than this are explained
@@ -48,7 +48,7 @@ def gpu_split(
     per_step = _per_step(events, all_steps, kept, device)
     _warn_far_stretches(all_steps, kept, notes)
     if not per_step:
-        notes.add("no GPU event could be matched to a step through its launch; the GPU split is of the whole trace")
+        notes.add(NoteKind.NO_GPU_STEP_MATCH)
         return split_device(events, device).scaled(MS_PER_US)
     return mean_split(per_step).scaled(MS_PER_US)
 
@@ -71,19 +71,9 @@ def _warn_far_stretches(all_steps: list[Step], kept: list[Step], notes: Notes) -
         if not s.gpu_flagged or s.gpu_time is None:
             continue
         others = statistics.median(o.gpu_time for o in stretches if o is not s and o.gpu_time is not None)
-        ms, other_ms = s.gpu_time * MS_PER_US, others * MS_PER_US
-        if s is all_steps[-1] and s.gpu_time > others:
-            text = (
-                f"the GPU stretch of the last step, {s.name}, is {ms:.4g} ms against {other_ms:.4g} ms for the "
-                "others: the GPU was still finishing queued work when profiling stopped"
-            )
-        else:
-            text = f"the GPU stretch of {s.name}, {ms:.4g} ms, is far from the others' median, {other_ms:.4g} ms"
-        notes.add(
-            text,
-            cli=f"; --exclude-steps {s.name} leaves it out",
-            window=f"; untick {s.name} in Steps (or Leave out flagged steps) to leave it out",
-        )
+        last = s is all_steps[-1] and s.gpu_time > others
+        kind = NoteKind.GPU_LAST_STRETCH if last else NoteKind.GPU_FAR_STRETCH
+        notes.add(kind, step=s.name, ms=s.gpu_time * MS_PER_US, others_ms=others * MS_PER_US)
 
 
 def gpu_step_note(gpu: GpuSplit, kept: Sequence[Step], notes: Notes) -> None:
@@ -96,49 +86,25 @@ def gpu_step_note(gpu: GpuSplit, kept: Sequence[Step], notes: Notes) -> None:
     gap = gpu.span / cpu - 1
     if abs(gap) <= GPU_CPU_STEP_GAP:
         return
-    head = (
-        f"the GPU timeline's step, {gpu.span:.4g} ms (the profile's total: from one step's first GPU event to the "
-        f"next's), is {abs(gap):.0%} {'longer' if gap > 0 else 'shorter'} than the CPU's mean ProfilerStep, "
-        f"{cpu:.4g} ms: "
-    )
+    head = {"span": gpu.span, "gap": gap, "cpu": cpu}
     odd = [s for s in kept if s.gpu_flagged]
     rest = [s for s in kept if s.gpu_time is not None and not s.gpu_flagged]
     if odd and rest:
         rest_gpu = sum(s.gpu_time or 0.0 for s in rest) / len(rest) * MS_PER_US
         rest_cpu = sum(s.duration for s in rest) / len(rest) * MS_PER_US
         if abs(rest_gpu / rest_cpu - 1) <= GPU_CPU_STEP_GAP:
-            names = ", ".join(s.name for s in odd)
-            notes.add(
-                head + f"the difference is the stretch of {names}, far from the others'; without it the GPU's mean "
-                f"stretch and the CPU's mean step agree ({rest_gpu:.4g} against {rest_cpu:.4g} ms)",
-                cli=f"; --exclude-steps {','.join(s.name for s in odd)} leaves it out",
-                window=f"; untick {names} in Steps (or Leave out flagged steps) to leave it out",
-            )
+            steps = tuple(s.name for s in odd)
+            notes.add(NoteKind.GPU_STEP_ODD_STRETCH, **head, steps=steps, rest_gpu=rest_gpu, rest_cpu=rest_cpu)
             return
     idle = gpu.idle / gpu.span if gpu.span > 0 else 0.0
     if gap < 0:
-        notes.add(
-            head + "the GPU's stretches leave out the CPU's time before the first step's first GPU event and after "
-            "the last step's GPU work ends; compare the steps, or leave the odd ones out"
-        )
+        notes.add(NoteKind.GPU_STEP_SHORTER, **head)
     elif idle > MOSTLY_IDLE:
-        notes.add(
-            head + f"yet the GPU is idle {idle:.0%} of its stretch, so it is not the bottleneck: it waits (for the "
-            "CPU's launches, data or other ranks) and its stretches end later than the CPU's steps; compare the "
-            "steps, or leave the odd ones out"
-        )
+        notes.add(NoteKind.GPU_STEP_IDLE, **head, idle=idle)
     elif 1 - idle >= BUSY:
-        notes.add(
-            head + f"the CPU launches kernels ahead of the GPU and its steps end before their GPU work does; the GPU, "
-            f"busy {1 - idle:.0%} of its stretch, is the bottleneck",
-            cli=" (group by annotation or op to see the CPU side)",
-            window=" (group by annotations or operators to see the CPU side)",
-        )
+        notes.add(NoteKind.GPU_STEP_BUSY, **head, idle=idle)
     else:
-        notes.add(
-            head + f"the CPU launches kernels ahead of the GPU and its steps end before their GPU work does; the GPU "
-            f"is idle {idle:.0%} of its stretch"
-        )
+        notes.add(NoteKind.GPU_STEP_AHEAD, **head, idle=idle)
 
 
 def gpu_components(gpu: GpuSplit, steps: Sequence[GpuSplit] = ()) -> tuple[ImportedComponent, ...]:

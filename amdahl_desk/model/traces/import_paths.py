@@ -29,15 +29,6 @@ class ImportPath:
     components: tuple[ComponentPath, ...]
     dependencies: dict[str, int]
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "steps": self.steps,
-            "baseline": self.baseline,
-            "by_kind": self.by_kind,
-            "components": [c.to_json() for c in self.components],
-            "dependencies": self.dependencies,
-        }
-
 
 def part_events(group_by: str, name: str, unattributed: bool, other: bool) -> str:
     """The matcher of a component of the annotation or op grouping (see :mod:`.component_events`)."""

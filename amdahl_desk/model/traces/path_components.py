@@ -38,16 +38,6 @@ class ComponentPath:
     k_moves: float | None
     ceiling: float | None
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "time": self.time,
-            "on_path": self.on_path,
-            "slack": self.slack,
-            "k_moves": self.k_moves,
-            "ceiling": self.ceiling,
-        }
-
 
 def _evaluate(pt: PathTrace, mask: np.ndarray, u: float) -> tuple[float, float]:
     """(mean step length, mean unscaled time of the group on the critical path) with the group's weights × u."""

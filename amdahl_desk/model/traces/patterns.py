@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import Asked, InputError
+from ..units import MAX_VALUE_CHARS, ParseError, speedup_number
 from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
 from .events import FloatArray
 from .intervals import merge
@@ -61,9 +62,11 @@ def parse_pattern_speedup(text: str) -> Speedup:
     if not inner or inner == REGEX_PREFIX:
         raise InputError(Asked.SPEEDUP, text, 'the pattern before "=" is empty')
     try:
-        k = float(k_text.strip().rstrip("×xX"))
-    except ValueError:
-        raise InputError(Asked.SPEEDUP, text, f'K is "{k_text}", not a number; expected a speedup like 2') from None
+        k = speedup_number(k_text) if len(k_text) <= MAX_VALUE_CHARS else None
+    except ParseError:  # an ambiguous 1,500
+        k = None
+    if k is None:
+        raise InputError(Asked.SPEEDUP, text, f'K is "{k_text}", not a number; expected a speedup like 2')
     if not math.isfinite(k) or k <= 0:
         raise InputError(Asked.SPEEDUP, text, "K must be a number greater than 0 (1.5 is 1.5× faster)")
     if inner.startswith(REGEX_PREFIX):

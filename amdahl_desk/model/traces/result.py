@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import TYPE_CHECKING
 
 from ..names import name_key, one_line
 from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
@@ -51,17 +52,40 @@ class StepInfo:
         return self.flagged or self.gpu_flagged
 
 
+class NoteKind(Enum):
+    """What an import's warning is about; its values are in :attr:`ImportNote.values` (times in ms)."""
+
+    BEGIN_END_SKIPPED = "begin_end_skipped"  # count: begin/end events not read
+    NO_STEPS = "no_steps"  # the trace has no ProfilerStep: the whole trace is imported
+    FAR_STEP = "far_step"  # step, ms: a kept step far from the median step time
+    NO_GPU_STEP_MATCH = "no_gpu_step_match"  # no GPU event matched to a step: the GPU split is of the whole trace
+    GPU_LAST_STRETCH = "gpu_last_stretch"  # step, ms, others_ms: the last step's GPU stretch still finishing work
+    GPU_FAR_STRETCH = "gpu_far_stretch"  # step, ms, others_ms: a GPU stretch far from the others' median
+    # The GPU timeline's step (span, ms) is ``gap`` (a share, signed) off the CPU's mean ProfilerStep (cpu, ms):
+    GPU_STEP_ODD_STRETCH = "gpu_step_odd_stretch"  # + steps (names), rest_gpu, rest_cpu: one odd stretch explains it
+    GPU_STEP_SHORTER = "gpu_step_shorter"  # the stretches leave out the CPU's time around the GPU work
+    GPU_STEP_IDLE = "gpu_step_idle"  # + idle (share): the GPU waits
+    GPU_STEP_BUSY = "gpu_step_busy"  # + idle: the GPU is the bottleneck
+    GPU_STEP_AHEAD = "gpu_step_ahead"  # + idle: the CPU launches ahead
+
+
+@dataclass(frozen=True)
+class ImportNote:
+    """One warning of an import: its kind and its values (numbers unformatted, names as in the trace), worded for
+    the command line and the window by ``present/import_notes``."""
+
+    kind: NoteKind
+    values: Mapping[str, object] = field(default_factory=dict)
+
+
 class Notes:
-    """An import's warnings, each in two wordings: the command line's (which names its flags) and the window's
-    (which names its controls)."""
+    """An import's warnings as they are found, in order."""
 
     def __init__(self) -> None:
-        self.cli: list[str] = []
-        self.window: list[str] = []
+        self.items: list[ImportNote] = []
 
-    def add(self, text: str, cli: str = "", window: str = "") -> None:
-        self.cli.append(text + cli)
-        self.window.append(text + window)
+    def add(self, kind: NoteKind, **values: object) -> None:
+        self.items.append(ImportNote(kind, values))
 
 
 @dataclass(frozen=True)
@@ -120,12 +144,13 @@ class ImportResult:
     gpu: GpuSplit | None = None
     ranks: tuple[RankInfo, ...] = ()
     rank: int | None = None
-    warnings: tuple[str, ...] = field(default_factory=tuple)
+    warnings: tuple[str, ...] = field(default_factory=tuple)  # worded: by a reader, or from ``notes`` (files/traces)
     baseline_gpus: int = 1  # the GPUs (ranks) the trace was measured on: the profile's N0
     window_warnings: tuple[str, ...] | None = None  # the warnings worded for the window; None: as ``warnings``
     trace_path: str = ""  # the file (or folder) imported, as given
     grouping: str = ""  # the options that made these components, as the Settings sheet keeps them
     critical_path: ImportPath | None = None
+    notes: tuple[ImportNote, ...] = ()  # the typed warnings, before files/traces words them into the two above
 
     @property
     def warnings_for_window(self) -> tuple[str, ...]:
@@ -162,79 +187,6 @@ class ImportResult:
             trace_events=tuple(e for e in events if e[1]) if self.trace_path else (),
         )
         return Profile(comps, settings=settings, unit=self.unit)
-
-    def to_json(self) -> dict[str, Any]:
-        """The command line's JSON: format, unit, steps, step_time, components, gpu (when there are GPU events)."""
-        data: dict[str, Any] = {
-            "format": self.format,
-            "unit": self.unit.value,
-            "source": self.source,
-            "group_by": self.group_by,
-            "steps": None if self.steps is None else sum(1 for s in self.steps if not s.excluded),
-            "step_time": self.step_time,
-            "step_list": None
-            if self.steps is None
-            else [
-                {
-                    "name": s.name,
-                    "time": s.time,
-                    "flagged": s.flagged,
-                    "excluded": s.excluded,
-                    "gpu_time": s.gpu_time,
-                    "gpu_flagged": s.gpu_flagged,
-                }
-                for s in self.steps
-            ],
-            "components": [_component_json(c) for c in self.components],
-            "total": self.total,
-            "boundary": self.boundary,
-            "baseline_gpus": self.baseline_gpus,
-            "warnings": list(self.warnings),
-        }
-        if self.gpu is not None:
-            g = self.gpu
-            data["gpu"] = {
-                "device": g.device,
-                "compute": g.compute,
-                "exposed_communication": g.exposed_communication,
-                "overlapped_communication": g.overlapped_communication,
-                "memory": g.memory,
-                "idle": g.idle,
-                "span": g.span,
-            }
-        if self.critical_path is not None:
-            data["critical_path"] = self.critical_path.to_json()
-        if self.ranks:
-            data["rank"] = self.rank
-            data["ranks"] = [
-                {
-                    "rank": r.rank,
-                    "source": r.source,
-                    "step_time": r.step_time,
-                    "total_time": r.total_time,
-                    "slowest": r.slowest,
-                }
-                for r in self.ranks
-            ]
-        return data
-
-
-def _component_json(c: ImportedComponent) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "name": c.name,
-        "time": c.time,
-        "scaling": c.scaling.value,
-        "scaling_guessed": c.guessed,
-        "group": c.group,
-        "source": c.source,
-    }
-    if c.events:
-        data["events"] = c.events
-    if c.gpu_time is not None:
-        data["gpu_time"] = c.gpu_time
-    if c.path_time is not None:
-        data["critical_path_time"] = c.path_time
-    return data
 
 
 def unique_names(names: Iterable[str], limit: int = 120) -> list[str]:

@@ -24,7 +24,17 @@ from .grouping import (
     top_parts,
 )
 from .import_paths import enrich, grouping_text, part_events
-from .result import ImportedComponent, ImportOptions, ImportResult, Notes, RankInfo, StepInfo, unique_names, with_range
+from .result import (
+    ImportedComponent,
+    ImportOptions,
+    ImportResult,
+    NoteKind,
+    Notes,
+    RankInfo,
+    StepInfo,
+    unique_names,
+    with_range,
+)
 from .steps import Step, find_steps, main_thread
 
 
@@ -120,12 +130,12 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
     notes = Notes()
     skipped = events.info.get("skipped_begin_end")
     if skipped:
-        notes.add(f'{skipped:,} begin/end events (ph "B"/"E") were not read; only complete events (ph "X") are')
+        notes.add(NoteKind.BEGIN_END_SKIPPED, count=skipped)
     all_steps, device = _steps(trace, options, rank.rank)
     steps = _kept(all_steps, options)
     total = options.total
     if not total and not all_steps:
-        notes.add("the trace has no ProfilerStep events: the whole trace is imported", cli=" (as with --total)")
+        notes.add(NoteKind.NO_STEPS)
         total = True
     elif not total and not steps:
         raise TraceError(
@@ -134,10 +144,7 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         )
     for s in all_steps:
         if s.flagged and s in steps:
-            notes.add(
-                f"{s.name} ({s.duration * MS_PER_US:.3g} ms) is far from the median step time",
-                window="; Leave out flagged steps (or untick it) leaves it out",
-            )
+            notes.add(NoteKind.FAR_STEP, step=s.name, ms=s.duration * MS_PER_US)
     windows = [_span(events)] if total else [(s.start, s.end) for s in steps]
     n = len(windows)
     thread = main_thread(events, all_steps)
@@ -193,9 +200,8 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
         gpu=gpu,
         ranks=tuple(ranks) if len(ranks) > 1 else (),
         rank=rank.rank if len(ranks) > 1 else trace.rank,
-        warnings=tuple(notes.cli),
+        notes=tuple(notes.items),
         baseline_gpus=world,
-        window_warnings=tuple(notes.window),
         grouping=grouping_text(group_by, options, rank.rank if len(ranks) > 1 else trace.rank),
     )
     graph = GraphTrace(events, trace.deps) if trace.deps is not None else None

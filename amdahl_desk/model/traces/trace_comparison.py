@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -27,15 +26,6 @@ class DependencyCheck:
     measured_speedup: float
     ks: tuple[tuple[str, float], ...]
     unmatched: tuple[str, ...]  # components the before trace's events could not be found for
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "predicted_speedup": self.predicted_speedup,
-            "sum_speedup": self.sum_speedup,
-            "measured_speedup": self.measured_speedup,
-            "components": [{"name": n, "measured_k": k if np.isfinite(k) else None} for n, k in self.ks],
-            "unmatched": list(self.unmatched),
-        }
 
 
 def check_with_dependencies(

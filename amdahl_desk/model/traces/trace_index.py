@@ -7,12 +7,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..names import STEP_PREFIX
 from .dependencies import ANNOTATION, OP, RUNTIME, SYNC_RECORD, GraphTrace
 from .events import FloatArray, IntArray, TraceEvents
 from .steps import one_process, process_of
 from .wait_calls import BLOCK_SLACK_US, TYPICAL_QUANTILE, thread_waits, waits_by_row
-
-DEFAULT_STEP = "ProfilerStep#"
 
 
 @dataclass(frozen=True)
@@ -121,7 +120,7 @@ def _row_process(ev: TraceEvents) -> IntArray:
     return of_thread[ev.cpu_thread] if len(of_thread) else np.zeros(len(ev.cpu_thread), dtype=np.int64)
 
 
-def find_step_windows(trace: GraphTrace, prefix: str = DEFAULT_STEP) -> list[StepWindow]:
+def find_step_windows(trace: GraphTrace, prefix: str = STEP_PREFIX) -> list[StepWindow]:
     """User annotations whose name starts with ``prefix``, on the thread that has most of them, in time order;
     a step inside another is left out (it is part of the outer one). Raises :class:`TraceError` when steps were
     recorded by more than one process."""

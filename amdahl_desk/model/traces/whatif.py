@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from ..names import STEP_PREFIX
 from ..units import TimeUnit
 from .critical_path import Schedule, Scheduler
 from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
@@ -23,7 +23,7 @@ from .events import GPU_COMMUNICATION, MS_PER_US, FloatArray
 from .path_graph import CPU, KINDS, PathGraph
 from .patterns import Factors, Speedup, item_factors
 from .step_graph import build_paths
-from .trace_index import DEFAULT_STEP, StepWindow, TraceIndex, find_step_windows, index_trace
+from .trace_index import StepWindow, TraceIndex, find_step_windows, index_trace
 
 IDLE_NAMES = {CPU: "CPU time between events"}
 GAP_NAME = "GPU waiting (gaps, launch latency)"
@@ -83,7 +83,7 @@ class PathTrace:
 
 
 def prepare(
-    trace: GraphTrace, step: str = DEFAULT_STEP, source: str | None = None, only: frozenset[str] | None = None
+    trace: GraphTrace, step: str = STEP_PREFIX, source: str | None = None, only: frozenset[str] | None = None
 ) -> PathTrace:
     """The graph of every step of ``trace`` (annotations named ``step…``, the last included; with ``only``,
     the steps of those names); ``source`` names the trace in a refusal."""
@@ -143,37 +143,6 @@ class WhatIf:
     @property
     def overlapping_patterns(self) -> bool:
         return self.sum_speedup is None
-
-    def to_json(self) -> dict[str, Any]:
-        """The command line's JSON (the contract's keys, and the per-pattern and per-step figures)."""
-        return {
-            "unit": self.unit.value,
-            "steps": len(self.steps),
-            "baseline": self.baseline,
-            "critical_path": {"by_kind": self.by_kind, "by_kind_predicted": self.predicted_by_kind},
-            "matched": {"events": self.matched_events, "time": self.matched_time, "on_path": self.matched_on_path},
-            "predicted": self.predicted,
-            "speedup": self.speedup if self.predicted > 0 else None,
-            "sum_speedup": self.sum_speedup,
-            "ceiling": self.ceiling,
-            "patterns": [
-                {
-                    "pattern": p.pattern,
-                    "k": p.k,
-                    "events": p.events,
-                    "time": p.time,
-                    "kernels": p.kernels,
-                    "copies": p.copies,
-                    "operators": p.operators,
-                    "calls": p.calls,
-                }
-                for p in self.patterns
-            ],
-            "largest_on_path": [{"name": n, "time": t} for n, t in self.largest_on_path],
-            "largest_when_free": [{"name": n, "time": t} for n, t in self.largest_when_free],
-            "step_list": [{"name": n, "baseline": b, "predicted": p} for n, b, p in self.step_figures],
-            "dependencies": self.dependencies,
-        }
 
 
 def sum_speedup(baseline: float, times: Sequence[float], ks: Sequence[float], overlap: bool) -> float | None:

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 
-BLUE = QColor("#1f5fa8")
-RED = QColor("#c0392b")
-GREEN = QColor("#2e8b57")
-GREY = QColor("#8a8f98")
-ORANGE = QColor("#d9822b")
-INK = QColor("#222")
+from ...present import colours
+
+BLUE = QColor(colours.BLUE)
+RED = QColor(colours.RED)
+GREEN = QColor(colours.GREEN)
+GREY = QColor(colours.GREY)
+ORANGE = QColor(colours.ORANGE)
+INK = QColor(colours.INK)
 LABEL_FILL = QBrush(QColor(255, 255, 255, 255))  # a line or curve passes behind a label, never through its text
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from ...model.errors import BadInputError, ProfileError
+from ...model.names import STEP_PREFIX
 
 log = logging.getLogger(__name__)
 POOL_FROM_BYTES = 16_000_000  # a job this large (all its files) is read in worker processes, one rank each
@@ -69,7 +70,7 @@ class JobWorker(QObject):
     failed = Signal(str)
     cancelled = Signal()
 
-    def __init__(self, step: str = "ProfilerStep#") -> None:
+    def __init__(self, step: str = STEP_PREFIX) -> None:
         super().__init__()
         self.stop = threading.Event()
         self.step = step
@@ -187,7 +188,7 @@ class JobSession(QObject):
 
     start = Signal(object)
 
-    def __init__(self, paths: Sequence[str], step: str = "ProfilerStep#", parent: QObject | None = None) -> None:
+    def __init__(self, paths: Sequence[str], step: str = STEP_PREFIX, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.paths = list(paths)
         self.reader = QThread()

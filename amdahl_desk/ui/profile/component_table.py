@@ -14,7 +14,8 @@ from ...model.errors import ProfileError
 from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.values import ParseError, parse_time
-from ...present.cells import COMPONENT_SHORT_TITLES, DASH, new_time_tip, share_cell, share_tip, time_cell
+from ...present.cells import DASH, new_time_tip, share_cell, share_tip, time_cell
+from ...present.columns import COMPONENT_SHORT_TITLES, WINDOW_COMPONENT_COLUMNS, component_titles
 from ...present.numbers import POINT, Numbers
 from ...present.trace_plan import (
     COMPONENT_TIPS,
@@ -110,21 +111,7 @@ class ComponentTableModel(QAbstractTableModel):
             return None
         unit = self.doc.unit.label
         if role == Qt.ItemDataRole.DisplayRole:
-            return [
-                "Component",
-                f"Time ({unit})",
-                "Share",
-                "Scaling",
-                f"New time ({unit})",
-                "Group",
-                "Objectives",
-                "Notes",
-                f"On path ({unit})",
-                f"Slack ({unit})",
-                "Moves (at k)",
-                f"Time low ({unit})",
-                f"Time high ({unit})",
-            ][section]
+            return component_titles(WINDOW_COMPONENT_COLUMNS, unit)[section]
         if role == SHORT_TITLE_ROLE:  # where the table is narrow; the whole title leads the tooltip
             return COMPONENT_SHORT_TITLES[section].replace("{unit}", unit)
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
 from ...present.axes import nice_ceiling
+from ...present.colours import GREEN, MISSES
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text
@@ -19,7 +20,6 @@ from ..charts.style import GREY, INK, LABEL_FILL, RED, SCREEN, Style
 if TYPE_CHECKING:
     from ...present.uncertainty_charts import DistributionView
 
-MEETS, MISSES = "#2e8b57", "#9aa4b1"  # as present/uncertainty_charts.py names them in the legend
 ROOM = 4  # pixels between the labels' rows, and above the first
 
 
@@ -32,7 +32,7 @@ class DistributionChart(ChartFrame["DistributionView"]):
         item.showGrid(x=False, y=True, alpha=0.15)
         self.bars = pg.BarGraphItem(x=[], height=[], width=1.0)
         item.addItem(self.bars)
-        self._brushes = {True: pg.mkBrush(QColor(MEETS)), False: pg.mkBrush(QColor(MISSES))}
+        self._brushes = {True: pg.mkBrush(QColor(GREEN)), False: pg.mkBrush(QColor(MISSES))}
         self._pen = pg.mkPen("w", width=style.size(0.5))
         self.target = self._line(RED, Qt.PenStyle.DashLine)
         # p5, median, p95: dotted. The lines' labels are items of their own, above every line and each on a row of

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
+from ...present.colours import BLUE, ORANGE
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
@@ -18,7 +19,6 @@ from ..charts.style import INK, SCREEN, Style
 if TYPE_CHECKING:
     from ...present.uncertainty_charts import TornadoView
 
-LOW, HIGH = "#d9822b", "#1f5fa8"  # as present/uncertainty_charts.py names them in the legend
 HEIGHT = 0.6
 
 
@@ -31,7 +31,7 @@ class TornadoChart(ChartFrame["TornadoView"]):
         item.showGrid(x=True, y=False, alpha=0.15)
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=HEIGHT)
         item.addItem(self.bars)
-        self._brushes = (pg.mkBrush(QColor(LOW)), pg.mkBrush(QColor(HIGH)))
+        self._brushes = (pg.mkBrush(QColor(ORANGE)), pg.mkBrush(QColor(BLUE)))  # k low, k high, as in the legend
         self._pen = pg.mkPen("w", width=style.size(0.5))
         self.centre = self.marker_line(90, INK, Qt.PenStyle.DashLine, 0.97, (0.5, 0))
         self.labels: list[pg.TextItem] = []

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .plan_search import PlanSearch
-from .profile import Profile
-from .uncertainty import Spread, UncertaintyFigures
+from ..model.plan_search import PlanSearch
+from ..model.profile import Profile
+from ..model.uncertainty import Spread, UncertaintyFigures
 
 
 def _num(value: float | None) -> float | None:

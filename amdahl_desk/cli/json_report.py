@@ -1,4 +1,5 @@
-"""The analysis as the stable JSON contract of ``report --json`` (its words are in ``amdahl_desk.present.report``)."""
+"""The analysis as the stable JSON contract of ``report --json``, written where the command line lives from the
+model's figures (its words are in ``amdahl_desk.present.report``); the Python API's ``to_dict()`` is the same."""
 
 from __future__ import annotations
 
@@ -7,14 +8,15 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from .analysis import Analysis, ScalingFigures
-from .load_settings import SETTING_ROWS
-from .outcomes import Outcomes, profile_outcomes
-from .profile import Profile, Scaling
-from .report_outcomes import add_cost_to_points, cost_json, load_json, objectives_json
+from ..model.analysis import Analysis, ScalingFigures
+from ..model.outcomes import Outcomes, profile_outcomes
+from ..model.profile import Profile, Scaling
+from ..present.analysis_warnings import warning_texts
+from ..present.report import outcomes_warnings
+from .json_outcomes import add_cost_to_points, cost_json, load_json, objectives_json
 
 if TYPE_CHECKING:  # the trace's model loads only for a profile that names a trace
-    from .traces.plan_answer import TraceAnswer
+    from ..model.traces.plan_answer import TraceAnswer
 
 
 def _num(value: float | None) -> float | None:
@@ -141,7 +143,9 @@ def to_json_dict(
             ],
         },
         "scaling": scaling_dict(analysis.scaling),
-        "warnings": [str(w) for w in file_warnings] + list(analysis.warnings) + outcomes_warnings(outcomes),
+        "warnings": [str(w) for w in file_warnings]
+        + warning_texts(analysis.warnings, analysis.unit)
+        + outcomes_warnings(outcomes),
         "objectives": objectives_json(outcomes.objectives),
         "load": load_json(outcomes.load, profile.settings),
         "cost": cost_json(outcomes.cost),
@@ -157,16 +161,6 @@ def to_json_dict(
             "met_by_plan": t.met_by_plan,
         }
     return result
-
-
-_SETTING_LABELS = {row.field: row.label for row in SETTING_ROWS}
-
-
-def outcomes_warnings(outcomes: Outcomes) -> list[str]:
-    """The notes of the load and cost settings, each after its Settings label (objective notes come from the file)."""
-    return [
-        f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in outcomes.notes if n.table == "settings"
-    ]
 
 
 def with_trace_answer(data: dict[str, Any], answer: TraceAnswer, source: str) -> dict[str, Any]:

@@ -6,11 +6,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .analysis import TargetFigures
-from .cost import CostFigures
-from .load_settings import LoadCostFields
-from .objectives import ObjectiveFigures
-from .queueing import LoadFigures, QueueFigures
+from ..model.analysis import TargetFigures
+from ..model.cost import CostFigures
+from ..model.load_settings import LoadCostFields
+from ..model.objectives import ObjectiveFigures
+from ..model.queueing import LoadFigures, QueueFigures
 
 
 def _num(value: float | None) -> float | None:

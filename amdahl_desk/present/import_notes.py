@@ -1,0 +1,114 @@
+"""An import's warnings in words, once: the command line's name its flags, the window's its controls.
+
+The model finds them (``model/traces/result.ImportNote``: a kind and its values); ``files/traces`` words them here
+when a trace is summarised, so ``import``, ``report``, the import dialog and the workbook say the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import cast
+
+from ..model.traces.result import ImportNote, NoteKind
+
+
+def _steps(v: Mapping[str, object]) -> tuple[str, ...]:
+    return cast("tuple[str, ...]", v["steps"])
+
+
+def _gpu_step_head(v: Mapping[str, object]) -> str:
+    span, gap, cpu = float(v["span"]), float(v["gap"]), float(v["cpu"])  # type: ignore[arg-type]
+    return (
+        f"the GPU timeline's step, {span:.4g} ms (the profile's total: from one step's first GPU event to the "
+        f"next's), is {abs(gap):.0%} {'longer' if gap > 0 else 'shorter'} than the CPU's mean ProfilerStep, "
+        f"{cpu:.4g} ms: "
+    )
+
+
+def _said(note: ImportNote) -> str:
+    """The note's sentence, the same for every output."""
+    v, kind = note.values, note.kind
+    if kind is NoteKind.BEGIN_END_SKIPPED:
+        return f'{v["count"]:,} begin/end events (ph "B"/"E") were not read; only complete events (ph "X") are'
+    if kind is NoteKind.NO_STEPS:
+        return "the trace has no ProfilerStep events: the whole trace is imported"
+    if kind is NoteKind.FAR_STEP:
+        return f"{v['step']} ({v['ms']:.3g} ms) is far from the median step time"
+    if kind is NoteKind.NO_GPU_STEP_MATCH:
+        return "no GPU event could be matched to a step through its launch; the GPU split is of the whole trace"
+    if kind is NoteKind.GPU_LAST_STRETCH:
+        return (
+            f"the GPU stretch of the last step, {v['step']}, is {v['ms']:.4g} ms against {v['others_ms']:.4g} ms for "
+            "the others: the GPU was still finishing queued work when profiling stopped"
+        )
+    if kind is NoteKind.GPU_FAR_STRETCH:
+        return (
+            f"the GPU stretch of {v['step']}, {v['ms']:.4g} ms, is far from the others' median, {v['others_ms']:.4g} ms"
+        )
+    head = _gpu_step_head(v)
+    if kind is NoteKind.GPU_STEP_ODD_STRETCH:
+        names = ", ".join(_steps(v))
+        return head + (
+            f"the difference is the stretch of {names}, far from the others'; without it the GPU's mean "
+            f"stretch and the CPU's mean step agree ({v['rest_gpu']:.4g} against {v['rest_cpu']:.4g} ms)"
+        )
+    if kind is NoteKind.GPU_STEP_SHORTER:
+        return head + (
+            "the GPU's stretches leave out the CPU's time before the first step's first GPU event and after "
+            "the last step's GPU work ends; compare the steps, or leave the odd ones out"
+        )
+    idle = float(v["idle"])  # type: ignore[arg-type]
+    if kind is NoteKind.GPU_STEP_IDLE:
+        return head + (
+            f"yet the GPU is idle {idle:.0%} of its stretch, so it is not the bottleneck: it waits (for the "
+            "CPU's launches, data or other ranks) and its stretches end later than the CPU's steps; compare the "
+            "steps, or leave the odd ones out"
+        )
+    if kind is NoteKind.GPU_STEP_BUSY:
+        return head + (
+            f"the CPU launches kernels ahead of the GPU and its steps end before their GPU work does; the GPU, "
+            f"busy {1 - idle:.0%} of its stretch, is the bottleneck"
+        )
+    return head + (
+        f"the CPU launches kernels ahead of the GPU and its steps end before their GPU work does; the GPU "
+        f"is idle {idle:.0%} of its stretch"
+    )
+
+
+def _cli_tail(note: ImportNote) -> str:
+    """What the command line adds: the flag that acts on it."""
+    v, kind = note.values, note.kind
+    if kind is NoteKind.NO_STEPS:
+        return " (as with --total)"
+    if kind in (NoteKind.GPU_LAST_STRETCH, NoteKind.GPU_FAR_STRETCH):
+        return f"; --exclude-steps {v['step']} leaves it out"
+    if kind is NoteKind.GPU_STEP_ODD_STRETCH:
+        return f"; --exclude-steps {','.join(_steps(v))} leaves it out"
+    if kind is NoteKind.GPU_STEP_BUSY:
+        return " (group by annotation or op to see the CPU side)"
+    return ""
+
+
+def _window_tail(note: ImportNote) -> str:
+    """What the window adds: the control that acts on it."""
+    v, kind = note.values, note.kind
+    if kind is NoteKind.FAR_STEP:
+        return "; Leave out flagged steps (or untick it) leaves it out"
+    if kind in (NoteKind.GPU_LAST_STRETCH, NoteKind.GPU_FAR_STRETCH):
+        return f"; untick {v['step']} in Steps (or Leave out flagged steps) to leave it out"
+    if kind is NoteKind.GPU_STEP_ODD_STRETCH:
+        names = ", ".join(_steps(v))
+        return f"; untick {names} in Steps (or Leave out flagged steps) to leave it out"
+    if kind is NoteKind.GPU_STEP_BUSY:
+        return " (group by annotations or operators to see the CPU side)"
+    return ""
+
+
+def cli_notes(notes: Iterable[ImportNote]) -> tuple[str, ...]:
+    """The notes as the command line (and a file's warnings) say them."""
+    return tuple(_said(n) + _cli_tail(n) for n in notes)
+
+
+def window_notes(notes: Iterable[ImportNote]) -> tuple[str, ...]:
+    """The notes as the import dialog says them."""
+    return tuple(_said(n) + _window_tail(n) for n in notes)
