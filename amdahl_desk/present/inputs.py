@@ -6,17 +6,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
-from ..model.comparison import Comparison
 from ..model.fit import FitResult
 from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from .colours import ComponentColours
-from .trace_plan import TraceFigures
 
 if TYPE_CHECKING:  # the odds' module loads numpy's random and the PERT tables: only a chart that shows them needs it
+    # (and a comparison's and a trace plan's modules load with the first comparison or trace, not with the window)
+    from ..model.comparison import Comparison
     from ..model.plan_search import PlanSearch
     from ..model.uncertainty import UncertaintyFigures
     from .job_charts import JobFigures
+    from .trace_plan import TraceFigures
 
 
 @dataclass(frozen=True)

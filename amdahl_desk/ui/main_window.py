@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, QTimer
@@ -19,28 +19,26 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QTabWidget,
+    QWidget,
 )
 
 from ..files import READABLE
-from ..model.adoption import Continued
 from ..present.cells import selection_status
 from ..present.inputs import ChartInputs
 from ..resources import icon_path
 from .chart_factory import make_chart
 from .charts.base import Chart
 from .core.document import Document
-from .core.layout_fence import LayoutFence
+from .core.layout_fence import LazyFence
 from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
 from .core.window_keys import WindowKeys
 from .document_files.chart_export import ChartExports
 from .document_files.file_actions import FILTERS, FileActions, is_bundled
 from .document_files.recovery import RecoveryStore
-from .fit.fit_panel import FitPanel
 from .import_.trace_import import TRACE_FILTERS, TraceImport, may_be_dropped, route_drop
 from .job.job_import import JobImport, is_job
 from .menus import build_menus
-from .objectives.panel import ObjectivesPanel
 from .profile.component_table import ComponentTableModel
 from .profile.component_view import ComponentTableView
 from .profile.optimization_panel import OptimizationPanel
@@ -52,7 +50,10 @@ from .whatif.trace_whatif import TraceWhatIf
 from .window_layout import build_layout, reset_layout
 
 if TYPE_CHECKING:
+    from ..model.adoption import Continued
     from .compare.comparison_panel import ComparisonPanel
+    from .fit.fit_panel import FitPanel
+    from .objectives.panel import ObjectivesPanel
 
 Button = QMessageBox.StandardButton
 Shortcut = QKeySequence | QKeySequence.StandardKey | list[QKeySequence] | None
@@ -83,7 +84,8 @@ class MainWindow(QMainWindow):
 
     # The panes window_layout.build_layout makes.
     left_tabs: QTabWidget
-    fit_page: LayoutFence
+    fit_page: LazyFence
+    objectives_page: LazyFence
     results_tabs: QTabWidget
     _splitters: dict[str, QSplitter]
     _settings_scroll: QScrollArea
@@ -123,8 +125,7 @@ class MainWindow(QMainWindow):
         self.job_import = JobImport(self.doc, self, self.files.adopt_import, self)  # several ranks: the job
         self.make_chart = make_chart
         self.exports = ChartExports(self.doc, self.files, self, self.export_inputs, make_chart, self)
-        self.fit_panel = FitPanel(self.doc, self.redraws)
-        self.objectives_panel = ObjectivesPanel(self.doc)
+        self._reset_sizes: dict[str, list[int]] = {}  # the sizes Reset Layout gave, for a pane made later
         self.whatif = TraceWhatIf(self.doc, self)  # the profile's trace read and each plan computed, off this thread
         self.comparison_panel: ComparisonPanel | None = None  # made on the first File → Compare With…
         self._build_layout()
@@ -159,6 +160,35 @@ class MainWindow(QMainWindow):
     # -- layout ------------------------------------------------------------
     def _build_layout(self) -> None:
         build_layout(self)
+
+    # The Measurements and Objectives tabs: made when first shown or asked for, not with the first frame.
+    @property
+    def fit_panel(self) -> FitPanel:
+        return cast("FitPanel", self.fit_page.built())
+
+    @property
+    def objectives_panel(self) -> ObjectivesPanel:
+        return cast("ObjectivesPanel", self.objectives_page.built())
+
+    def make_fit_panel(self) -> QWidget:
+        from .fit.fit_panel import FitPanel
+
+        return FitPanel(self.doc, self.redraws)
+
+    def fit_panel_made(self, panel: QWidget) -> None:
+        self.redraws.flush()  # its summary, fields and chart drawn now: made on request, it is used at once
+        splitter = cast("FitPanel", panel).splitter
+        self._splitters["measurements"] = splitter
+        state = None if self.fresh else self.settings.value("window/measurements")
+        if isinstance(state, QByteArray):
+            splitter.restoreState(state)
+        elif "measurements" in self._reset_sizes:
+            splitter.setSizes(self._reset_sizes["measurements"])
+
+    def make_objectives_panel(self) -> QWidget:
+        from .objectives.panel import ObjectivesPanel
+
+        return ObjectivesPanel(self.doc)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

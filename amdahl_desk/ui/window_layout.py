@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGroupBox, QScrollArea, QSplitter, QTabBar, QTableView, QTabWidget, QVBoxLayout, QWidget
 
-from .core.layout_fence import LayoutFence
+from .core.layout_fence import LayoutFence, LazyFence
 from .profile.component_table import PATH_COLUMNS
 from .profile.optimization_table import ESTIMATES
 from .results_pane import CHARTS_SIDE_BY_SIDE
@@ -45,9 +45,11 @@ def build_layout(self: MainWindow) -> None:
     # page, not the tab widget, which would repaint the whole of itself.
     self.left_tabs = QTabWidget()
     self.left_tabs.addTab(LayoutFence(left), "Profile")
-    self.fit_page = LayoutFence(self.fit_panel)
+    # The Measurements and Objectives panels are made when their tab is first chosen (or the panel asked for).
+    self.fit_page = LazyFence(self.make_fit_panel, self.fit_panel_made)
     self.left_tabs.addTab(self.fit_page, "Measurements")
-    self.left_tabs.addTab(LayoutFence(self.objectives_panel), "Objectives, load and cost")
+    self.objectives_page = LazyFence(self.make_objectives_panel)
+    self.left_tabs.addTab(self.objectives_page, "Objectives, load and cost")
     self.left_tabs.setDocumentMode(True)
     # The plan's results, and a comparison's tab beside them while one is open (no tab bar until then).
     self.results_tabs = QTabWidget()
@@ -71,8 +73,7 @@ def build_layout(self: MainWindow) -> None:
         "right": self.results,
         "charts": self.results.top,
         "wide": self.results.wide,
-        "measurements": self.fit_panel.splitter,
-    }
+    }  # and "measurements", once that panel is made (MainWindow.fit_panel_made)
     self._settings_scroll = scroll  # reset_layout gives the settings the height they need
     # Columns that come later (an import, Ranges pressed) take their room at once, after their own fit.
     for columns in (self.table.columnsChanged, self.optimizations.columnsChanged):
@@ -169,4 +170,5 @@ def reset_layout(self: MainWindow) -> None:
     }
     for name, splitter in self._splitters.items():
         splitter.setSizes(sizes[name])
+    self._reset_sizes = sizes  # for a panel made later
     self.results.reflow()

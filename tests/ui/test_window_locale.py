@@ -91,6 +91,7 @@ def test_no_panel_or_tab_shows_a_number_in_the_models_format(german_window, qtbo
 
 
 def test_a_field_shown_in_the_locale_reads_back_as_the_same_value(german_window):
+    german_window.objectives_panel  # noqa: B018 - the tab's panel is made when first asked for
     panel = german_window.findChild(LoadCostSettings)
     before = german_window.doc.profile.settings
     assert panel.fields["gpu_price_per_hour"].text() == "$2,5"

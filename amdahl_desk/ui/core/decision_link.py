@@ -29,7 +29,6 @@ from PySide6.QtCore import QObject
 
 from ...model.errors import ProfileError
 from ...model.profile import Profile
-from ...present.trace_plan import trace_based
 from .background import Background, Stale
 from .state import Aspect
 
@@ -135,6 +134,8 @@ class DecisionLink(QObject):
         draws_key = (self._components, tuple(replace(o, enabled=False) for o in profile.optimizations))
         enabled = tuple(o.enabled for o in profile.optimizations)
         link = getattr(self.doc, "trace", None)
+        from ...present.trace_plan import trace_based  # with a trace's plan, not with the window
+
         traced = link is not None and trace_based(link.figures)
         planner = link.planner if traced and link is not None and link.figures.ready else None
         through = id(planner) if planner is not None else "waiting for the trace" if traced else None

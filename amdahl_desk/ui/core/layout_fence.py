@@ -10,8 +10,10 @@ widget hears of it only when the page wants another size. A label of fixed heigh
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QSize
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 Hints = tuple[QSize, QSize, QSize, QSize, QSizePolicy, bool]
@@ -67,6 +69,41 @@ class LayoutFence(QWidget):
                 self.content.setGeometry(self.rect())
             return True
         return super().event(event)
+
+
+class LazyFence(LayoutFence):
+    """A page whose content is made the first time the page is shown or the content asked for, so that a tab's
+    panel, and the modules it imports, load when the tab is first chosen rather than with the window.
+
+    ``made(content)`` is called once, after the content has taken the page's place.
+    """
+
+    def __init__(
+        self, make: Callable[[], QWidget], made: Callable[[QWidget], None] | None = None, parent: QWidget | None = None
+    ) -> None:
+        self._make: Callable[[], QWidget] | None = make
+        self._made = made
+        super().__init__(QWidget(), parent)
+
+    def built(self) -> QWidget:
+        """The content, made now if it was not yet."""
+        if self._make is not None:
+            make, self._make = self._make, None
+            placeholder, self.content = self.content, make()
+            self.content.setParent(self)
+            self.content.setGeometry(self.rect())
+            if self.isVisible():  # else it shows with the page (hiding it here would keep it hidden then)
+                self.content.show()
+            placeholder.deleteLater()
+            self._hints = self._follow()
+            self.updateGeometry()
+            if self._made is not None:
+                self._made(self.content)
+        return self.content
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        self.built()
+        super().showEvent(event)
 
 
 class FixedHeightHolder(QWidget):

@@ -1,0 +1,158 @@
+"""Opening a workbook to a mapped window: Amdahl Desk (``amdahl-desk FILE``) against LibreOffice Calc
+(``soffice --calc FILE``) opening the same file, each a fresh process, on a fresh Xvfb display.
+
+For each file and each program: the seconds from spawn until a window whose title names the file is mapped
+(viewable), found by ``xdotool search --onlyvisible --name`` polled every 10 ms, the same test for both. The
+programs take turns round by round (and which goes first alternates), so a change in a shared machine's load
+hits them alike; LibreOffice runs once before the rounds to make its user profile. Prints the medians, the ratio
+(aim ≤ 0.5 on the bundled example and on a 50,000-row workbook) and the load average.
+
+Run: python tests/benchmarks/bench_open.py [--rounds 7] [--against OTHER_CHECKOUT]
+Needs Xvfb, xdotool and soffice; says which is missing otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def mapped(display: str, pattern: str, since: float, limit: float = 120.0) -> float:
+    """Seconds from ``since`` until a viewable window's title matches ``pattern``."""
+    env = dict(os.environ, DISPLAY=display)
+    while True:
+        found = subprocess.run(
+            ["xdotool", "search", "--onlyvisible", "--name", pattern], env=env, capture_output=True, text=True
+        )
+        if found.stdout.strip():
+            return time.perf_counter() - since
+        if time.perf_counter() - since > limit:
+            raise RuntimeError(f"no window named like {pattern!r} within {limit:.0f} s")
+        time.sleep(0.01)
+
+
+def one(argv: list[str], env: dict[str, str], display: str, pattern: str, cwd: Path) -> float:
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        return mapped(display, pattern, start)
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)  # soffice is a script that starts soffice.bin: the whole group
+        child.wait()
+        time.sleep(0.3)  # the display server forgets the window before the next program starts
+
+
+def gui_calc() -> bool:
+    """Whether the LibreOffice installed can map a window: the ``nogui`` build has no X11 plugin (it renders only
+    headless, and aborts when asked for a window)."""
+    program = Path(shutil.which("soffice") or "soffice").resolve().parent
+    return any(program.glob("libvclplug_*")) or any(Path("/usr/lib/libreoffice/program").glob("libvclplug_*"))
+
+
+def headless_open(argv: list[str], env: dict[str, str], path: Path, out: Path) -> float:
+    """LibreOffice without a window: the seconds to open ``path`` and write its first sheet as CSV, then exit.
+    No window, no painting: less than its opening to a mapped window, so a ratio against it errs against us."""
+    start = time.perf_counter()
+    subprocess.run(
+        [*argv, "--headless", "--convert-to", "csv", "--outdir", str(out), str(path)],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--against", type=Path, help="the root of another checkout, opening the same files in turn")
+    args = parser.parse_args()
+    missing = [tool for tool in ("Xvfb", "xdotool", "soffice") if shutil.which(tool) is None]
+    if missing:
+        raise SystemExit(f"bench_open needs {', '.join(missing)} (apt-get install xvfb xdotool libreoffice-calc)")
+    from bench_core import big_profile
+
+    from amdahl_desk.files import write_workbook
+    from amdahl_desk.resources import example_path
+
+    display = f":{150 + os.getpid() % 100}"
+    server = subprocess.Popen(
+        ["Xvfb", display, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(1.0)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            big = folder / "rows-50000.xlsx"
+            write_workbook(big_profile(50_000, 100), big)
+            example = folder / "example.xlsx"  # a copy: the bundled file itself opens as an untitled copy
+            shutil.copyfile(example_path(), example)
+            lo_profile = (folder / "lo-profile").as_uri()
+            programs: dict[str, tuple[list[str], dict[str, str], Path]] = {}
+            builds = {"Amdahl Desk": ROOT} | (
+                {f"the build in {args.against.name}": args.against.resolve()} if args.against else {}
+            )
+            for name, root in builds.items():
+                compileall.compile_dir(root / "amdahl_desk", quiet=1)  # as installed
+                env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb", PYTHONPATH=str(root))
+                env.pop("PYTHONDONTWRITEBYTECODE", None)
+                env["AMDAHL_DESK_CONFIG_DIR"] = str(folder / f"config-{len(programs)}")  # no last document, no recovery
+                programs[name] = ([sys.executable, "-m", "amdahl_desk"], env, root)
+            lo_env = dict(os.environ, DISPLAY=display)
+            lo_argv = ["soffice", f"-env:UserInstallation={lo_profile}", "--calc", "--norestore", "--nologo"]
+            windowed = gui_calc()
+            programs["LibreOffice Calc"] = (lo_argv, lo_env, folder)
+            if not windowed:
+                print(
+                    "LibreOffice here is the nogui build (no window to map): it is timed opening each file headless "
+                    "and writing its first sheet as CSV, less than it takes to show the file in a window"
+                )
+            for path in (example, big):
+                pattern = path.name.replace(".", "\\.")
+
+                def run(name: str, path: Path = path, pattern: str = pattern) -> float:
+                    argv, env, cwd = programs[name]
+                    if name == "LibreOffice Calc" and not windowed:
+                        return headless_open(argv, env, path, folder / "csv")
+                    return one([*argv, str(path)], env, display, pattern, cwd)
+
+                for name in programs:
+                    run(name)  # warm-up: LibreOffice makes its profile, the files are in the page cache
+                samples: dict[str, list[float]] = {name: [] for name in programs}
+                names = list(programs)
+                for r in range(args.rounds):
+                    for name in names[r % len(names) :] + names[: r % len(names)]:
+                        samples[name].append(run(name))
+                medians = {name: statistics.median(s) for name, s in samples.items()}
+                calc = medians["LibreOffice Calc"]
+                what = "the bundled example" if path == example else "a 50,000-row workbook"
+                print(f"open {what} to a mapped window (Xvfb, median of {args.rounds}, taking turns):")
+                if not windowed:
+                    print("  (LibreOffice: headless, opening and writing the first sheet as CSV)")
+                for name, seconds in medians.items():
+                    print(f"  {name}: {seconds:.2f} s; against LibreOffice Calc {seconds / calc:.2f} (aim ≤ 0.5)")
+            print(f"  load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
