@@ -21,13 +21,20 @@ CHART_KEYS = ("slide", "breakdown", "speedup", "scaling", "distribution", "torna
 ODDS_CHART_KEYS = ("distribution", "tornado")  # with "all", only for a profile whose estimates have ranges
 COMPARE_CHART_KEYS = ("comparison", "comparison-slide")  # with --compare AFTER
 TRACE_CHART_KEYS = ("critical_path",)  # a profile imported from a trace it names (and can read)
-# What --slide-charts may name: the charts a profile (and its trace) draws, the slide itself excepted.
-SLIDE_CHART_KEYS = tuple(k for k in CHART_KEYS + TRACE_CHART_KEYS if k != "slide")
+JOB_CHART_KEYS = ("job_ranks", "job_steps", "job_skew")  # a job: a folder of rank traces (docs/jobs.md)
+# What --slide-charts may name: the charts a profile (and its trace, its job) draws, the slide itself excepted.
+SLIDE_CHART_KEYS = tuple(k for k in CHART_KEYS + TRACE_CHART_KEYS + JOB_CHART_KEYS if k != "slide")
+# The charts whose figures a traced profile takes from its trace's dependencies (the answer, its odds).
+TRACED_KEYS = ("slide", "breakdown", *ODDS_CHART_KEYS, *TRACE_CHART_KEYS)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     export = sub.add_parser(NAME, help="write charts, the slide, the workbook or the CSV of a profile, headless")
-    export.add_argument("profile", help="profile workbook (.xlsx) or components table (.csv)")
+    export.add_argument(
+        "profile",
+        help="profile workbook (.xlsx) or components table (.csv); a folder of rank traces: the job (its charts, "
+        "and the straggler's import as the profile)",
+    )
     export.add_argument("--out", required=True, metavar="DIR", help="folder to write into (made if missing)")
     export.add_argument(
         "--format",
@@ -41,8 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         default="all",
         metavar="NAME",
         help=(
-            f"{', '.join(CHART_KEYS + TRACE_CHART_KEYS)} or all (default; critical_path when the profile was imported "
-            f"from a trace it can read); with --compare: {', '.join(COMPARE_CHART_KEYS)} or all"
+            f"{', '.join(CHART_KEYS + TRACE_CHART_KEYS + JOB_CHART_KEYS)} or all (default; critical_path when the "
+            f"profile was imported from a trace it can read, the job's charts for a folder of rank traces); with "
+            f"--compare: {', '.join(COMPARE_CHART_KEYS)} or all"
         ),
     )
     export.add_argument(
@@ -74,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     from ..files.atomic import atomic_write
 
     source = Path(args.profile)
-    loaded = load_argument(source)
+    job = _job_figures(source)
+    loaded = load_argument(Path(job[0]) if job is not None else source)
     print_warnings(args.profile, loaded.warnings)
     out = Path(args.out)
     try:
@@ -92,8 +101,16 @@ def run(args: argparse.Namespace) -> int:
         analysis = None
         with contextlib.suppress(ProfileError):
             analysis = analyse(profile)
+        answer, decision = None, None
+        if analysis is not None and args.format == "xlsx":
+            answer, decision = _traced_decision(args, source, profile, analysis)
         try:
-            atomic_write(target, lambda tmp: save_profile(profile, tmp, analysis, csv=args.format == "csv"))
+            atomic_write(
+                target,
+                lambda tmp: save_profile(
+                    profile, tmp, analysis, csv=args.format == "csv", trace=answer, decision=decision
+                ),
+            )
         except OSError as exc:
             raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None
         written.append(target)
@@ -102,10 +119,16 @@ def run(args: argparse.Namespace) -> int:
             size = parse_size(args.size)
         except ValueError as exc:
             raise BadInputError(f"--size: {exc}") from None
-        charts: tuple[str, ...] = CHART_KEYS + TRACE_CHART_KEYS if args.chart == "all" else (args.chart,)
-        if any(c not in CHART_KEYS + TRACE_CHART_KEYS for c in charts):
-            listed = ", ".join(CHART_KEYS + TRACE_CHART_KEYS)
-            raise BadInputError(f'--chart: "{args.chart}" is not a chart; expected {listed} or all')
+        known = CHART_KEYS + TRACE_CHART_KEYS + JOB_CHART_KEYS
+        charts: tuple[str, ...] = known if args.chart == "all" else (args.chart,)
+        if any(c not in known for c in charts):
+            raise BadInputError(f'--chart: "{args.chart}" is not a chart; expected {", ".join(known)} or all')
+        if job is None and any(c in JOB_CHART_KEYS for c in charts):
+            if args.chart != "all":
+                raise BadInputError(
+                    f"--chart {args.chart} draws a job of many ranks: give a folder of rank traces (one per rank)"
+                )
+            charts = tuple(c for c in charts if c not in JOB_CHART_KEYS)
         if args.chart == "all" and profile.settings.arrival_rate is None:
             # "all" means every chart with something to show: latency against load needs an arrival rate.
             charts = tuple(c for c in charts if c != "load")
@@ -124,7 +147,16 @@ def run(args: argparse.Namespace) -> int:
         from ..ui.charts.export import ChartInputs, export_chart
 
         make_app()
-        inputs = ChartInputs(profile, analysis, trace=trace, slide_charts=chosen)
+        figures, plan = traced_odds(source, profile, analysis, trace, charts)
+        inputs = ChartInputs(
+            profile,
+            analysis,
+            trace=trace,
+            slide_charts=chosen,
+            uncertainty=figures,
+            plan=plan,
+            job=job[1] if job is not None else None,
+        )
         for chart in charts:
             target = out / f"{source.stem}-{chart}.{args.format}"
             try:
@@ -155,9 +187,37 @@ def _slide_charts(given: str | None, charts: tuple[str, ...]) -> tuple[str, ...]
     return names
 
 
+def _job_figures(source: Path) -> tuple[str, Any] | None:
+    """For a folder of several rank traces: the job read, analysed and the representative rank's file (the
+    straggler's, else the slowest rank's), as the window opens a job; None for anything else."""
+    if not source.is_dir():
+        return None
+    from ..files.traces.detect import trace_files
+    from ..model.traces.errors import TraceError
+
+    try:
+        files = trace_files(source)
+    except TraceError:
+        return None
+    if len(files) < 2:
+        return None
+    from ..files.traces.job import load_job
+    from ..model.job.analysis import analyse_job
+    from ..model.job.join import match
+    from ..present.job_charts import JobFigures
+
+    step = "ProfilerStep#"
+    job = analyse_job(match(load_job([str(source)], step)))
+    slowest = max(job.per_rank, key=lambda r: (r.step_time, -r.rank))
+    rank = job.straggler if job.straggler is not None else slowest.rank
+    name = next(r.source for r in job.per_rank if r.rank == rank)
+    return str(source / name), JobFigures(job, source.name, tuple(str(f) for f in files), step)
+
+
 def _trace_figures(args: argparse.Namespace, profile: Profile, source: Path, charts: tuple[str, ...]) -> Any:
-    """The profile's trace on its critical path, when a chart asked for draws it (the slide shows it too)."""
-    if not profile.settings.trace_source or not ({"slide", *TRACE_CHART_KEYS} & set(charts)):
+    """The profile's trace on its critical path, when a chart asked for draws from it (the slide and the critical
+    path show it; where the time goes and the odds' charts show the answer with its dependencies)."""
+    if not profile.settings.trace_source or not (set(TRACED_KEYS) & set(charts)):
         return None
     from ..files.traces.linked import linked_figures
 
@@ -168,6 +228,36 @@ def _trace_figures(args: argparse.Namespace, profile: Profile, source: Path, cha
             raise BadInputError(f"--chart {args.chart}: {message}")
         print_warnings(args.profile, [message])
     return figures
+
+
+def _traced_decision(args: argparse.Namespace, source: Path, profile: Profile, analysis: Any) -> tuple[Any, Any]:
+    """A profile that names its trace: its answer with the trace's dependencies and the odds and cheapest plan run
+    through them, as ``report`` gives them (the sum's, with the answer saying why, when the trace cannot be used);
+    (None, None) for a profile without a trace."""
+    if not profile.settings.trace_source:
+        return None, None
+    from ..model.decision import decide
+    from .report import traced
+
+    answer, decision = traced(str(source), profile, analysis, decide(profile, analysis))
+    if answer is not None and not answer.usable:
+        from ..present.plan_answer import unusable_note
+
+        print_warnings(args.profile, [unusable_note(profile.settings.trace_source, answer.problem)])
+    return answer, decision
+
+
+def traced_odds(source: Path, profile: Profile, analysis: Any, trace: Any, charts: tuple[str, ...]) -> tuple[Any, Any]:
+    """For a profile whose trace can be used (``trace``, its figures) and charts that show them: the odds and the
+    cheapest plan through the trace's dependencies, as ``report`` gives them; (None, None) otherwise (a chart then
+    works out the sum's)."""
+    if trace is None or trace.problem or not {"slide", *ODDS_CHART_KEYS} & set(charts):
+        return None, None
+    from ..model.decision import decide
+    from .report import traced
+
+    _, decision = traced(str(source), profile, analysis, decide(profile, analysis))
+    return (None, None) if decision is None else (decision.figures, decision.search)
 
 
 def _export_comparison(args: argparse.Namespace, source: Path, before: Profile, out: Path) -> list[Path]:

@@ -16,6 +16,7 @@ from .trace_plan import TraceFigures
 if TYPE_CHECKING:  # the odds' module loads numpy's random and the PERT tables: only a chart that shows them needs it
     from ..model.plan_search import PlanSearch
     from ..model.uncertainty import UncertaintyFigures
+    from .job_charts import JobFigures
 
 
 @dataclass(frozen=True)
@@ -38,4 +39,7 @@ class ChartInputs:
     trace: TraceFigures | None = None  # what the window knows of the profile's trace (None: no trace asked for)
     # The cheapest plan as the window found it (None: the slide looks for it itself, when the profile asks for one).
     plan: PlanSearch | None = None
-    slide_charts: tuple[str, ...] = ()  # the slide's two charts, by key (empty: the two that carry the answer)
+    slide_charts: tuple[str, ...] = ()
+    job: JobFigures | None = (
+        None  # the document's job of many ranks (None: the profile is no job)  # the slide's two charts, by key (empty: the two that carry the answer)
+    )

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..model.analysis import ScalingFigures
 from ..model.profile import OverheadModel
+from ..model.units import TimeUnit
 from .axes import log2_ticks, log10_ticks
 from .chart_parts import LegendEntry, Mark, Series
 from .inputs import ChartInputs
@@ -45,12 +46,12 @@ class ScalingView:
     efficiency_axis: str = "Efficiency (dotted)"
 
 
-def _legend(coinciding: bool) -> tuple[LegendEntry, ...]:
+def _legend(coinciding: bool, overhead: str = "With communication overhead") -> tuple[LegendEntry, ...]:
     amdahl = "Amdahl (strong scaling)" + ("; here the same as with overhead" if coinciding else "")
     return (
         LegendEntry(GREY, "dash", "Ideal N/N0"),
         LegendEntry(BLUE, "line", amdahl),
-        LegendEntry(RED, "line", "With communication overhead"),
+        LegendEntry(RED, "line", overhead),
         LegendEntry(GREEN, "dash", "Gustafson (weak scaling)"),
         LegendEntry(ORANGE, "dot", "Efficiency (right axis)"),
         LegendEntry(RED, "star", "Best N"),
@@ -85,6 +86,14 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
     if analysis is None:
         return ScalingView("GPU scaling — no data", legend=_legend(False))
     s = analysis.scaling
+    overhead_name, job_words = "With communication overhead", ""
+    if inputs.job is not None:  # a job: its ranks' measured communication and waiting at N0 is what grows
+        from ..model.job.scaling import job_overhead, job_scaling
+
+        s = job_scaling(inputs.profile, analysis, inputs.job.job)
+        c = n.time(job_overhead(inputs.job.job), TimeUnit.MS)
+        overhead_name = f"With the job's communication and waiting ({c} at N0) as overhead"
+        job_words = c
     x = np.log2(s.gpus.astype(float))
     curves = [s.ideal, s.gustafson, s.amdahl, s.with_overhead]
     finite = np.concatenate([v[np.isfinite(v) & (v > 0)] for v in curves])
@@ -116,6 +125,8 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         if brief
         else scaling_title(s, inputs.profile.settings.overhead_model, n)
     )
+    if job_words and not brief:
+        title += " " + phrases("— overhead:", "the job's measured", "communication and waiting,", f"{job_words} at N0")
     return ScalingView(
         title,
         x_range,
@@ -133,5 +144,5 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         log2_ticks(int(s.gpus.min()), int(s.gpus.max()), n=n),
         log10_ticks(10 ** y_range[0], 10 ** y_range[1], n),
         tuple((v, n.percent(v)) for v in (0, 0.25, 0.5, 0.75, 1.0)),
-        _legend(coinciding),
+        _legend(coinciding, overhead_name),
     )

@@ -33,6 +33,7 @@ from .core.messages import install_message_filter, interrupted  # noqa: E402
 from .core.qt_util import ScreenFit, parse_size, settle_layout  # noqa: E402
 from .document_files.recovery import data_dir  # noqa: E402
 from .import_.trace_import import route_drop  # noqa: E402
+from .job.job_import import is_job  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
 
 log = logging.getLogger("amdahl_desk")
@@ -190,12 +191,16 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
     given = [Path(path)] if path else []
     trace = bool(given) and route_drop(given)[0] == "import"
     window.files.start(None if trace else path, default_profile)
-    if trace and screenshot is not None:
+    job = trace and is_job(given)
+    if job and screenshot is not None:
+        window.job_import.open_now(given)
+    elif trace and screenshot is not None:
         window.trace_import.import_at_once(given[0])
     elif trace:
-        QTimer.singleShot(0, window, lambda: window.trace_import.start(given))
+        QTimer.singleShot(0, window, lambda: window.import_traces(given))
     if screenshot is not None:
         window.whatif.settle()  # a profile imported from a trace: the trace read and the plan computed first
+        window.results.job_whatif.settle()  # a job: the plan answered for it
         window.resize(width, height)
         window.reset_layout()
         window.show()

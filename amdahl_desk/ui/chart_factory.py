@@ -31,6 +31,21 @@ def _classes() -> dict[str, Callable[[], type[Chart[Any]]]]:
 
         return CriticalPathChart
 
+    def job_ranks() -> type[Chart[Any]]:
+        from .job.job_charts import RankBarsChart
+
+        return RankBarsChart
+
+    def job_steps() -> type[Chart[Any]]:
+        from .job.job_charts import StepMapChart
+
+        return StepMapChart
+
+    def job_skew() -> type[Chart[Any]]:
+        from .job.job_charts import SkewChart
+
+        return SkewChart
+
     def distribution() -> type[Chart[Any]]:
         from .profile.distribution_chart import DistributionChart
 
@@ -85,6 +100,9 @@ def _classes() -> dict[str, Callable[[], type[Chart[Any]]]]:
         "breakdown": breakdown,
         "speedup": speedup,
         "critical_path": critical_path,
+        "job_ranks": job_ranks,
+        "job_steps": job_steps,
+        "job_skew": job_skew,
         "scaling": scaling,
         "distribution": distribution,
         "tornado": tornado,

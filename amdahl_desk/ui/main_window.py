@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..files import READABLE
-from ..model.comparison import Continued
+from ..model.adoption import Continued
 from ..present.cells import selection_status
 from ..present.inputs import ChartInputs
 from ..resources import icon_path
@@ -38,6 +38,7 @@ from .document_files.file_actions import FILTERS, FileActions, is_bundled
 from .document_files.recovery import RecoveryStore
 from .fit.fit_panel import FitPanel
 from .import_.trace_import import TRACE_FILTERS, TraceImport, may_be_dropped, route_drop
+from .job.job_import import JobImport, is_job
 from .menus import build_menus
 from .objectives.panel import ObjectivesPanel
 from .profile.component_table import ComponentTableModel
@@ -119,6 +120,7 @@ class MainWindow(QMainWindow):
             self.doc, self.settings, self, None if fresh else RecoveryStore(), remember=not fresh, parent=self
         )
         self.trace_import = TraceImport(self, self.files.adopt_import, self)
+        self.job_import = JobImport(self.doc, self, self.files.adopt_import, self)  # several ranks: the job
         self.make_chart = make_chart
         self.exports = ChartExports(self.doc, self.files, self, self.export_inputs, make_chart, self)
         self.fit_panel = FitPanel(self.doc, self.redraws)
@@ -208,6 +210,7 @@ class MainWindow(QMainWindow):
             uncertainty=odds,
             trace=doc.trace.figures,
             plan=plan,
+            job=doc.job.figures,
         )
 
     @property
@@ -295,6 +298,19 @@ class MainWindow(QMainWindow):
             self.settings.setValue("files/trace_folder", str(Path(paths[0]).parent if not folder else paths[0]))
         return paths
 
+    def choose_import(self, folder: bool = False) -> None:
+        """File → Import Profile… (one trace, or several: a job) and Import Profile from Folder… (a job)."""
+        paths = self.choose_trace(folder)
+        if paths:
+            self.import_traces([Path(p) for p in paths])
+
+    def import_traces(self, paths: list[Path]) -> None:
+        """Several rank traces, or a folder of them, open the job; one trace opens the import dialog."""
+        if is_job(paths):
+            self.job_import.start(paths)
+        else:
+            self.trace_import.start(paths)
+
     def show_status(self, text: str, ms: int = 0) -> None:
         self.statusBar().showMessage(text, ms)
 
@@ -356,6 +372,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.trace_import.dialog is not None:
             self.trace_import.dialog.reject()  # stops a read in progress
+        self.job_import.close()
         if not self.files.maybe_save():
             event.ignore()
             return
@@ -366,6 +383,7 @@ class MainWindow(QMainWindow):
             self.settings.sync()
         self.files.close()
         self.doc.trace.close()
+        self.doc.job.close()
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -381,7 +399,7 @@ class MainWindow(QMainWindow):
         event.acceptProposedAction()
         kind, chosen = route_drop(paths)
         if kind == "import":
-            QTimer.singleShot(0, self, lambda: self.trace_import.start(chosen))
+            QTimer.singleShot(0, self, lambda: self.import_traces(chosen))
         else:
             QTimer.singleShot(0, self, lambda: self.files.open_path(chosen[0]))
 

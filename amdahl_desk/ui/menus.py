@@ -68,16 +68,16 @@ def build_menus(window: MainWindow) -> Menus:
     import_action = window._action(
         file,
         "&Import Profile…",
-        window.trace_import.choose,
+        window.choose_import,
         QKeySequence("Ctrl+I"),
         "Build the profile from a profiler's file: a PyTorch/Kineto trace, a speedscope profile, an nsys report",
     )
     window._action(
         file,
         "Import Profile from &Folder…",
-        lambda: window.trace_import.choose(folder=True),
+        lambda: window.choose_import(folder=True),
         None,
-        "A folder of PyTorch traces, one per rank: the slowest rank is marked",
+        "A job: a folder of PyTorch traces, one per rank, joined at their collectives and answered for the whole job",
     )
     file.addSeparator()
     window._action(

@@ -26,6 +26,8 @@ from .core.document import Aspect, Document
 from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
 from .core.tab_rows import RowTabs
+from .job.job_panel import JobPanel
+from .job.job_whatif import JobWhatIf
 from .objectives.answer_panel import ObjectivePicker, OutcomesPanel
 from .objectives.choice import ObjectiveChoice
 from .profile.decision_panel import DecisionPanel
@@ -76,11 +78,14 @@ class ResultsPane(QSplitter):
         self.picker = ObjectivePicker(self.choice)
         self.outcomes = OutcomesPanel(self.choice)
         self.decision = DecisionPanel(doc)  # the odds, what would make the target likelier, the cheapest plan
+        # A job of many ranks: the plan answered for the job, over the summary of the rank its profile is
+        self.job_whatif = JobWhatIf(doc, self)
+        self.job_panel = JobPanel(doc, redraws, self.job_whatif)
         inner = QWidget()
         column = QVBoxLayout(inner)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        for w in (self.picker, self.summary, self.decision, self.outcomes):
+        for w in (self.job_panel, self.picker, self.summary, self.decision, self.outcomes):
             column.addWidget(w)
         column.addStretch(1)
         # Scrolls rather than squeezing the charts when the window is small (1280×720).
@@ -115,6 +120,7 @@ class ResultsPane(QSplitter):
         self.addWidget(self.stack)
         self.slots: dict[str, ChartSlot] = {}
         self._trace_tabs = False  # the trace's charts' tabs are shown (a trace-based profile)
+        self._job_tabs = False  # the job's charts' tabs are shown (the profile is a job's)
         self._when_tabs: set[str] = set()  # the charts shown only when their condition holds, that hold now
         # Per tab widget (more, tabs), the page that was in front before tabs that appeared came to the front.
         self._behind: dict[bool, QWidget] = {}
@@ -136,6 +142,8 @@ class ResultsPane(QSplitter):
         redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
         redraws.subscribe(DECISION_DEPENDS_ON, self.show_decision)
         redraws.subscribe({Aspect.TRACE}, self._show_trace_tabs)
+        redraws.subscribe({Aspect.JOB}, self._show_job_tabs)
+        redraws.subscribe({Aspect.JOB}, lambda: QTimer.singleShot(0, self, self.fit_answer))
         redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS}, self._show_when_tabs)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
 
@@ -228,7 +236,7 @@ class ResultsPane(QSplitter):
             for e, slot in zip(self.entries, slots, strict=True):
                 self._add_tab(self.tabs, slot, e)
             self.stack.setCurrentIndex(1)
-            self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=False)
+            self._tabs_shown(self._job_then_trace(), to_front=self._job_tabs)  # a job's ranks in front
             return
         self.tabs.clear()
         for i, (e, slot) in enumerate(zip(self.entries, slots, strict=True)):
@@ -239,7 +247,7 @@ class ResultsPane(QSplitter):
                 self._add_tab(self.more, slot, e)  # the tab widget shows its current page only
         self.stack.setCurrentIndex(0)
         # among the tabs under the first two charts, the trace's in front
-        self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=True)
+        self._tabs_shown(self._job_then_trace(), to_front=True)
         if self._wide_sizes is not None:
             self.top.setSizes(self._wide_sizes[0])
             self.wide.setSizes(self._wide_sizes[1])
@@ -247,12 +255,14 @@ class ResultsPane(QSplitter):
     def _add_tab(self, tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
         index = tabs.addTab(slot, entry.tab or entry.title)
         tabs.setTabToolTip(index, entry.title)
-        if entry.source is Source.TRACE or entry.shown_when is not None:
+        if entry.source in (Source.TRACE, Source.JOB) or entry.shown_when is not None:
             tabs.setTabVisible(index, self._tab_shown(entry))
 
     def _tab_shown(self, entry: ChartEntry) -> bool:
         if entry.source is Source.TRACE:
             return self._trace_tabs
+        if entry.source is Source.JOB:
+            return self._job_tabs
         return entry.shown_when is None or entry.key in self._when_tabs
 
     def _show_trace_tabs(self) -> None:
@@ -261,7 +271,23 @@ class ResultsPane(QSplitter):
         if shown == self._trace_tabs:
             return
         self._trace_tabs = shown
-        self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=shown)
+        # a job's own tabs keep the front: its ranks answer before one rank's critical path does
+        self._tabs_shown([e for e in self.entries if e.source is Source.TRACE], to_front=shown and not self._job_tabs)
+
+    def _job_then_trace(self) -> list[ChartEntry]:
+        """The job's charts, then the trace's: of those shown, the first comes to the front."""
+        return [e for e in self.entries if e.source is Source.JOB] + [
+            e for e in self.entries if e.source is Source.TRACE
+        ]
+
+    def _show_job_tabs(self) -> None:
+        """The job's charts have tabs only while the profile is a job's; the first comes to the front when they
+        appear."""
+        shown = self.doc.job.figures is not None
+        if shown == self._job_tabs:
+            return
+        self._job_tabs = shown
+        self._tabs_shown([e for e in self.entries if e.source is Source.JOB], to_front=shown)
 
     def _show_when_tabs(self) -> None:
         """A chart shown only when its condition holds (the odds' once a k has a range) gets or loses its tab; the
@@ -333,6 +359,7 @@ class ResultsPane(QSplitter):
             uncertainty=doc.decision.chart_figures(),
             objective=name,
             trace=doc.trace.figures,
+            job=doc.job.figures,
         )
 
     def show_summary(self) -> None:

@@ -4,9 +4,12 @@ picture; the same view gives the same picture."""
 
 from __future__ import annotations
 
+import functools
 import math
+import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import replace
+from pathlib import Path
 
 import pyqtgraph as pg
 import pytest
@@ -16,14 +19,18 @@ from PySide6.QtWidgets import QLabel
 
 from amdahl_desk.files import load_profile
 from amdahl_desk.files.traces import import_trace
+from amdahl_desk.files.traces.job import load_job
 from amdahl_desk.files.traces.linked import linked_figures
 from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.comparison import compare
 from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.model.fit import fit_measurements
+from amdahl_desk.model.job.analysis import analyse_job
+from amdahl_desk.model.job.join import match
 from amdahl_desk.model.measurements import Measurements
 from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling
 from amdahl_desk.present.inputs import ChartInputs
+from amdahl_desk.present.job_charts import JobFigures
 from amdahl_desk.resources import example_path
 from amdahl_desk.ui.chart_factory import make_chart
 from amdahl_desk.ui.charts import export
@@ -37,6 +44,7 @@ from .renders import likeness, poppler, rsvg
 pytestmark = pytest.mark.gui
 
 KEYS = [e.key for e in ENTRIES]
+GLOO = Path(__file__).parents[1] / "traces" / "fixtures" / "gloo"
 RUNS = Measurements.of([(1, 1000.0), (2, 540.0), (4, 310.0), (8, 200.0), (16, 160.0)])
 
 
@@ -113,11 +121,47 @@ def inputs_for(profile: Profile) -> ChartInputs:
     return ChartInputs(profile, analysis, 0, fit_measurements(RUNS), compare(profile, after), trace=trace)
 
 
+@functools.cache
+def jobs(tmp: str) -> dict[str, JobFigures]:
+    """Jobs every job chart draws: the real two-rank gloo job (3 steps), the issue's four ranks (1 step), and 40
+    ranks of 3 steps with a straggler at rank 17 (more ranks than an axis names)."""
+    from ..job.make_jobs import allreduce_job, example
+
+    def figures(folder: Path) -> JobFigures:
+        job = analyse_job(match(load_job([str(folder)], "ProfilerStep#")))
+        return JobFigures(job, folder.name, (), "ProfilerStep#")
+
+    def written(ranks, name: str) -> Path:
+        folder = Path(tmp) / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for r in ranks:
+            r.write(folder)
+        return folder
+
+    many = [[10000.0 + 37 * r + 500 * s for s in range(3)] for r in range(40)]
+    many[17] = [16000.0, 15000.0, 17000.0]
+    return {
+        "gloo": figures(GLOO),
+        "four": figures(written(example(), "four")),
+        "forty": figures(written(allreduce_job(many), "forty")),
+    }
+
+
+def job_inputs(profiles, name: str = "forty") -> ChartInputs:
+    tmp = tempfile.mkdtemp(prefix="amdahl-desk-jobs-")
+    return replace(inputs_for(profiles["example"]), job=jobs(JOB_DIR.get("dir", tmp))[name])
+
+
+JOB_DIR: dict[str, str] = {}
+
+
 def drawn_from(key: str, profiles, estimates: bool = False) -> ChartInputs:
     """A chart's inputs with data for it: the example's (with ranges, efforts and odds when ``estimates``), or for
-    a chart of the trace, the imported profile's."""
+    a chart of the trace, the imported profile's; of a job, the example's with a job of 40 ranks."""
     if chart_entry(key).source is Source.TRACE:
         return inputs_for(profiles["imported"])
+    if chart_entry(key).source is Source.JOB:
+        return job_inputs(profiles)
     return inputs_for(profiles["ranges" if estimates else "example"])
 
 
@@ -166,8 +210,11 @@ def test_every_chart_in_every_format_draws_outside_a_browser_as_its_png(qtbot, e
     """The SVG drawn by librsvg and the PDF drawn by poppler look like the PNG, block by block (tests/ui/renders.py)."""
     if chart_entry(chart).source is Source.TRACE:
         everything = inputs_for(profiles["imported"])
+    if chart_entry(chart).source is Source.JOB:
+        everything = job_inputs(profiles)
     png = QImage(str(export_of(everything, chart, "png", tmp_path / f"{chart}.png")))
-    assert (png.width(), png.height()) == SIZE and 0.02 < not_blank(png) < 0.6
+    most = 0.9 if chart == "job_steps" else 0.6  # a heat map fills its plot with colour
+    assert (png.width(), png.height()) == SIZE and 0.02 < not_blank(png) < most
     svg = export_of(everything, chart, "svg", tmp_path / f"{chart}.svg")
     root = ET.parse(svg).getroot()
     ns = "{http://www.w3.org/2000/svg}"
@@ -371,6 +418,24 @@ def test_every_legend_entry_is_whole_and_no_label_lies_on_a_line(qtbot, profiles
         inputs = drawn_from(key, profiles, estimates=True)
     widget = export.chart_widget(make_chart, key, inputs, size)
     try:
+        assert _legends_cut(widget) == []
+        assert labels_on_lines(widget) == []
+        assert axis_titles_cut(widget) == []
+    finally:
+        widget.close()
+        widget.deleteLater()
+
+
+@pytest.mark.parametrize("key", [e.key for e in ENTRIES if e.source is Source.JOB] + ["slide"])
+@pytest.mark.parametrize("name", ["gloo", "four", "forty"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_every_job_chart_draws_every_job_whole(qtbot, profiles, key, name, size):
+    """A job's charts (and the slide, which shows two of them for a job) on a real two-rank job, the issue's four ranks
+    and forty: labels and legends whole, none on a line, axis titles whole."""
+    inputs = job_inputs(profiles, name)
+    widget = export.chart_widget(make_chart, key, inputs, size)
+    try:
+        assert _labels_fit(widget) == []
         assert _legends_cut(widget) == []
         assert labels_on_lines(widget) == []
         assert axis_titles_cut(widget) == []

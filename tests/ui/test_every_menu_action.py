@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QMenu, QMessageBox
 
 from amdahl_desk.files import write_workbook
+from amdahl_desk.ui.charts.registry import CHART_TITLES, JOB_CHARTS
 from amdahl_desk.ui.core.qt_util import settle_layout
 from amdahl_desk.ui.profile.component_table import TIME
 
@@ -100,10 +101,14 @@ def test_every_menu_action_works_without_an_error_box_or_a_logged_error(window, 
         done.add(name)
         assert window.errors == [], f"{name}: {window.errors}"
         assert not caplog.records, f"{name}: {[r.getMessage() for r in caplog.records]}"
-    # Greyed only where the window lacks what the chart draws: the trace's critical path (the import was undone)
-    # and the measured charts (the last example opened has no runs).
+    # Greyed only where the window lacks what the chart draws: the trace's critical path (the import was undone),
+    # a job's charts (no job is open) and the measured charts (the last example opened has no runs).
     assert "Export → Copy Chart Image → Critical path of the trace (before and after the plan)" in greyed
-    assert all("Critical path" in name or "Copy Measured Chart Image" in name for name in greyed), greyed
+    jobs = tuple(CHART_TITLES[k] for k in JOB_CHARTS)
+    assert all(f"Export → Copy Chart Image → {title}" in greyed for title in jobs)
+    assert all(
+        "Critical path" in name or "Copy Measured Chart Image" in name or name.endswith(jobs) for name in greyed
+    ), greyed
     never = [name for name, act in every if name not in done and not name.endswith("Quit")]
     assert never == [], f"never chosen: {never}"
     assert "How Amdahl Desk computes" in shown and "About Amdahl Desk" in shown

@@ -52,6 +52,9 @@ def test_a_burst_of_k_changes_redraws_once_and_only_what_depends_on_k(window, qt
         "load": 1,
         "cost": 0,
         "critical_path": 1,
+        "job_ranks": 0,  # no job is open
+        "job_steps": 0,
+        "job_skew": 0,
         "distribution": 1,
         "tornado": 1,
     }
@@ -73,6 +76,9 @@ def test_selecting_another_optimization_redraws_only_the_speedup_chart(window, q
         "load": 0,
         "cost": 0,
         "critical_path": 0,
+        "job_ranks": 0,  # no job is open
+        "job_steps": 0,
+        "job_skew": 0,
         "distribution": 0,
         "tornado": 0,
     }
@@ -92,6 +98,9 @@ def test_a_settings_change_leaves_the_speedup_chart_alone(window, qtbot):
         "load": 1,
         "cost": 1,
         "critical_path": 0,
+        "job_ranks": 0,  # no job is open
+        "job_steps": 0,
+        "job_skew": 0,
         "distribution": 1,
         "tornado": 0,
     }
@@ -106,7 +115,19 @@ def test_one_registry_for_menus_dialog_and_command_line(window):
     copy_chart = next(a.menu() for a in copy_menu.actions() if a.menu() is not None)
     assert [a.text() for a in copy_chart.actions()] == [
         CHART_TITLES[k]
-        for k in ("breakdown", "speedup", "scaling", "critical_path", "distribution", "tornado", "load", "cost")
+        for k in (
+            "breakdown",
+            "speedup",
+            "scaling",
+            "critical_path",
+            "job_ranks",
+            "job_steps",
+            "job_skew",
+            "distribution",
+            "tornado",
+            "load",
+            "cost",
+        )
     ]
     from amdahl_desk.ui.charts.export_dialog import ExportDialog
 

@@ -7,6 +7,7 @@ from amdahl_desk.ui.charts.registry import (
     CHARTS,
     COMPARISON_CHARTS,
     ENTRIES,
+    JOB_CHARTS,
     MEASURED_CHARTS,
     SLIDE_CHARTS,
     TRACE_CHARTS,
@@ -26,20 +27,32 @@ def menu(window, *path):
 
 
 def test_every_chart_has_one_source_and_the_lists_partition_the_registry():
-    lists = (CHARTS, MEASURED_CHARTS, COMPARISON_CHARTS, TRACE_CHARTS)
+    lists = (CHARTS, MEASURED_CHARTS, COMPARISON_CHARTS, TRACE_CHARTS, JOB_CHARTS)
     assert set().union(*lists) == {e.key for e in ENTRIES}
     assert sum(map(len, lists)) == len(ENTRIES)
     assert MEASURED_CHARTS == ("measured_scaling", "throughput", "karp_flatt")
     assert COMPARISON_CHARTS == ("comparison", "comparison-slide")
     assert TRACE_CHARTS == ("critical_path",)
-    assert SLIDE_CHARTS == ("breakdown", "speedup", "critical_path", "distribution", "load", "measured_scaling")
+    assert JOB_CHARTS == ("job_ranks", "job_steps", "job_skew")
+    assert SLIDE_CHARTS == (
+        "breakdown",
+        "speedup",
+        "critical_path",
+        "job_ranks",
+        "job_steps",
+        "job_skew",
+        "distribution",
+        "load",
+        "measured_scaling",
+    )
 
 
 def test_the_command_line_lists_each_source_as_the_registry_does():
-    from amdahl_desk.cli.export import CHART_KEYS, COMPARE_CHART_KEYS, TRACE_CHART_KEYS
+    from amdahl_desk.cli.export import CHART_KEYS, COMPARE_CHART_KEYS, JOB_CHART_KEYS, TRACE_CHART_KEYS
 
     assert (keys(Source.PROFILE), keys(Source.COMPARISON)) == (CHART_KEYS, COMPARE_CHART_KEYS)
     assert keys(Source.TRACE) == TRACE_CHART_KEYS
+    assert keys(Source.JOB) == JOB_CHART_KEYS
 
 
 def test_menus_and_the_export_dialog_select_by_source(window, monkeypatch):
@@ -47,7 +60,19 @@ def test_menus_and_the_export_dialog_select_by_source(window, monkeypatch):
 
     assert menu(window, "E&xport", "Copy C&hart Image") == [
         CHART_TITLES[k]
-        for k in ("breakdown", "speedup", "scaling", "critical_path", "distribution", "tornado", "load", "cost")
+        for k in (
+            "breakdown",
+            "speedup",
+            "scaling",
+            "critical_path",
+            "job_ranks",
+            "job_steps",
+            "job_skew",
+            "distribution",
+            "tornado",
+            "load",
+            "cost",
+        )
     ]
     assert menu(window, "E&xport", "Copy Measured Chart I&mage") == [CHART_TITLES[k] for k in MEASURED_CHARTS]
     offered = []
@@ -58,7 +83,9 @@ def test_menus_and_the_export_dialog_select_by_source(window, monkeypatch):
 
     monkeypatch.setattr(ExportDialog, "exec", look)
     window.exports.export_dialog("throughput")
-    assert offered == list(keys(Source.PROFILE, Source.TRACE)) + list(MEASURED_CHARTS)  # a comparison: its own tab
+    assert offered == list(keys(Source.PROFILE, Source.TRACE, Source.JOB)) + list(
+        MEASURED_CHARTS
+    )  # a comparison: its own tab
 
 
 def test_the_slide_shows_the_measured_chart_only_when_there_are_runs(window):

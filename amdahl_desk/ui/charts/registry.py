@@ -20,7 +20,7 @@ from enum import Enum
 from ...present.inputs import ChartInputs
 from ..core.document import Aspect
 
-COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE, TRACE, DECISION = (
+COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE, TRACE, DECISION, JOB = (
     Aspect.COMPONENTS,
     Aspect.OPTIMIZATIONS,
     Aspect.SETTINGS,
@@ -30,6 +30,7 @@ COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECT
     Aspect.OBJECTIVE,
     Aspect.TRACE,
     Aspect.DECISION,
+    Aspect.JOB,
 )
 
 
@@ -40,6 +41,7 @@ class Source(str, Enum):
     MEASUREMENTS = "measurements"  # the measured runs' fits (with the profile's model when there is one)
     COMPARISON = "comparison"  # a comparison of the document (before) with a profile measured after the change
     TRACE = "trace"  # the critical path of the trace the profile was imported from, with the plan applied
+    JOB = "job"  # the job of many ranks the profile stands for (File → Import Profile from Folder…)
 
     def has_data(self, inputs: ChartInputs) -> bool:
         """Whether ``inputs`` hold anything of this source to show (the slide leaves out a chart that has not)."""
@@ -49,6 +51,8 @@ class Source(str, Enum):
             return inputs.comparison is not None
         if self is Source.TRACE:
             return trace_missing(inputs) is None
+        if self is Source.JOB:
+            return inputs.job is not None
         return inputs.fit is not None and len(inputs.fit.measurements) > 0
 
     def missing(self, inputs: ChartInputs) -> str | None:
@@ -63,6 +67,11 @@ class Source(str, Enum):
             return "this chart compares two profiles: open the after profile with File → Compare With…"
         if self is Source.TRACE:
             return trace_missing(inputs)
+        if self is Source.JOB and inputs.job is None:
+            return (
+                "this chart draws a job of many ranks: import a folder of rank traces (File → Import Profile from "
+                "Folder…), or give amdahl-desk export the folder"
+            )
         if self is Source.MEASUREMENTS and not self.has_data(inputs):
             return (
                 "this chart draws measured runs, and there are none yet: type or paste them in the "
@@ -127,7 +136,8 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "breakdown",
         "Where the time goes",
-        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES, OBJECTIVE}),  # settings: the target line, the unit
+        # settings: the target line, the unit; trace: a traced profile's After bar is the answer with dependencies
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES, OBJECTIVE, TRACE}),
         on_slide=True,
         tab="Time per component",
     ),
@@ -141,7 +151,8 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "scaling",
         "GPU scaling",
-        frozenset({COMPONENTS, SETTINGS}),  # scaling reads times and scaling classes, never the optimizations
+        # scaling reads times and scaling classes, never the optimizations; of a job, its communication and waiting
+        frozenset({COMPONENTS, SETTINGS, JOB}),
         tab="GPU scaling",
     ),
     # A trace-based profile (ui/whatif): its step's critical path by kind, before and after the plan, on the slide.
@@ -152,6 +163,32 @@ ENTRIES: tuple[ChartEntry, ...] = (
         source=Source.TRACE,
         on_slide=True,
         tab="Critical path",
+    ),
+    # A job of many ranks (ui/job): its ranks' step times, where each rank's step goes, the collectives' skew; in
+    # tabs and on the slide while the profile is a job's.
+    ChartEntry(
+        "job_ranks",
+        "Where each rank's step goes (compute, communication, waiting)",
+        frozenset({JOB}),
+        source=Source.JOB,
+        on_slide=True,
+        tab="Ranks",
+    ),
+    ChartEntry(
+        "job_steps",
+        "Step time per rank and step (the straggler marked)",
+        frozenset({JOB}),
+        source=Source.JOB,
+        on_slide=True,
+        tab="Steps × ranks",
+    ),
+    ChartEntry(
+        "job_skew",
+        "Collectives: transfer against skew",
+        frozenset({JOB}),
+        source=Source.JOB,
+        on_slide=True,
+        tab="Collectives",
     ),
     # Deciding under uncertainty (ui/profile): the odds of the ticked plan and what matters most, in tabs once an
     # estimate has a range, the odds on the slide too (a sixth chart left each too narrow to read); computed aside
@@ -167,7 +204,8 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "tornado",
         "What matters most (speedup at each low and high k)",
-        frozenset({COMPONENTS, OPTIMIZATIONS}),  # exact closed forms: no draws
+        # exact closed forms, no draws; a traced profile's are single passes on the trace's path, with its odds
+        frozenset({COMPONENTS, OPTIMIZATIONS, DECISION, TRACE}),
         tab="What matters",
         shown_when=has_ranges,
     ),
@@ -237,6 +275,7 @@ CHARTS = keys(Source.PROFILE)  # a profile's charts: what `amdahl-desk export` w
 MEASURED_CHARTS = keys(Source.MEASUREMENTS)  # drawn from the document's measured runs
 COMPARISON_CHARTS = keys(Source.COMPARISON)  # what `amdahl-desk export --compare AFTER` writes
 TRACE_CHARTS = keys(Source.TRACE)  # drawn from the profile's trace, for a trace-based profile
+JOB_CHARTS = keys(Source.JOB)  # drawn from the document's job of many ranks
 SLIDE_CHARTS = tuple(e.key for e in ENTRIES if e.on_slide)  # the slide's charts, left to right
 CHART_TITLES = {e.key: e.title for e in ENTRIES}
 FORMATS = ("png", "svg", "pdf")
@@ -244,7 +283,7 @@ PRESETS = {"1920×1080 (Full HD slide)": (1920, 1080), "1280×720 (HD)": (1280, 
 
 
 # What a slide may show: any chart of the profile, its trace or its measured runs (the slide itself excepted).
-SLIDE_CHOICES = tuple(k for k in keys(Source.PROFILE, Source.TRACE, Source.MEASUREMENTS) if k != "slide")
+SLIDE_CHOICES = tuple(k for k in keys(Source.PROFILE, Source.TRACE, Source.MEASUREMENTS, Source.JOB) if k != "slide")
 # After where the time goes, the first of these with something to show carries the profile's answer: the plan on the
 # trace's critical path, the odds of the target, latency under load, the measured runs, else the speedup against k.
 ANSWER_CHARTS = ("critical_path", "distribution", "load", "measured_scaling", "speedup")
@@ -253,6 +292,8 @@ ANSWER_CHARTS = ("critical_path", "distribution", "load", "measured_scaling", "s
 def default_slide_charts(inputs: ChartInputs) -> tuple[str, str]:
     """The slide's two charts for ``inputs`` when none are chosen: where the time goes, and the one that carries the
     answer (the first of :data:`ANSWER_CHARTS` the slide would show)."""
+    if inputs.job is not None:  # a job: where each rank's step goes (the straggler's cost), and its ranks' steps
+        return ("job_ranks", "job_steps")
     second = next((k for k in ANSWER_CHARTS if chart_entry(k).on_slide_for(inputs)), "speedup")
     return ("breakdown", second)
 

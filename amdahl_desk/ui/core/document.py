@@ -25,7 +25,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from ...model.analysis import Analysis, analyse
 from ...model.errors import ProfileError
 from ...model.fit import FitResult, fit_measurements
-from ...model.measurement_table import MeasurementTable as MeasurementTable  # where older code looks for it
+from ...model.measurement_table import MeasurementTable
 from ...model.measurements import Measurements
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings
@@ -35,6 +35,7 @@ from ...present.colours import ComponentColours
 from . import commands
 from .component_objectives import ComponentObjectives
 from .decision_link import DecisionLink
+from .job_link import JobLink
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot
@@ -80,6 +81,7 @@ class Document(QObject):
         self.component_objectives = ComponentObjectives(self)  # what each component names, row by row
         self.colours = ComponentColours()  # each component's colour in the charts, for the document's life
         self.trace = TraceLink(self)  # the figures of the profile's trace, as they come from the background
+        self.job = JobLink(self)  # the job of many ranks the profile stands for (File → Import Profile from Folder…)
 
     # -- reading -----------------------------------------------------------
     @property

@@ -21,6 +21,7 @@ class Aspect(str, Enum):
     OBJECTIVES = "objectives"  # the Objectives sheet's rows (objective, target time, notes)
     OBJECTIVE = "objective"  # not the document's: the objective the window's answer is seen through
     TRACE = "trace"  # not the document's: the figures of the profile's trace, computed in the background
+    JOB = "job"  # not the document's: the job of many ranks the profile stands for, and its plan's answer
 
 
 EVERYTHING = frozenset(Aspect)

@@ -43,8 +43,8 @@ class ChartExports(QObject):
     def export_dialog(self, chart: str = "slide") -> None:
         from ..charts.export_dialog import ExportDialog, export_title  # QtSvg and the export code load on first use
 
-        # The profile's charts, its trace's, then the measured runs' (a comparison exports from its own tab).
-        offered = keys(Source.PROFILE, Source.TRACE, Source.MEASUREMENTS)
+        # The profile's charts, its trace's, its job's, then the measured runs' (a comparison exports from its own tab).
+        offered = keys(Source.PROFILE, Source.TRACE, Source.JOB, Source.MEASUREMENTS)
         dialog = ExportDialog(chart, self.dialog_parent, offered, inputs=self.inputs())
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return

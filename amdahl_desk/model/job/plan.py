@@ -1,0 +1,74 @@
+"""A profile's plan as a job's what-if: each ticked optimization's targets as the event match the job's ranks share.
+
+The window shows a job as the profile of one rank (the straggler's import, see docs/jobs.md); its components
+say which events they stand for (``Settings.trace_events``, :mod:`..traces.component_events`). A component that
+names events by their own names is the same match on every rank, so the plan becomes ``PATTERN=K`` speedups the
+job's what-if applies to every rank (or to the chosen ranks):
+
+===========================  ==============================================================================
+``op:NAME``                  ``re:^NAME$``: the CPU operators and runtime calls named NAME
+``annotation:NAME``          ``in:re:^NAME$``: the GPU work launched inside the annotations named NAME
+``pattern:PATTERN``          PATTERN as it is
+a component with no matcher  its name as a substring pattern (a row typed into the table, as ``--speedup``)
+===========================  ==============================================================================
+
+The rest (``gpu:compute``, ``idle``, ``other:…``, the time outside annotations) is a share of one rank's
+timeline, not a set of named events: such a target is left out of the job's answer, and said so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..profile import Optimization
+from ..traces.patterns import Speedup
+
+_OP, _ANNOTATION, _PATTERN = "op:", "annotation:", "pattern:"
+
+
+@dataclass(frozen=True)
+class JobPlan:
+    """The speedups a plan makes for a job, and the targets that have no event match on every rank."""
+
+    speedups: tuple[Speedup, ...]
+    targets: tuple[tuple[str, str], ...]  # (target, pattern) per speedup, in order
+    left_out: tuple[str, ...]  # targets that stand for no named events
+
+    @property
+    def key(self) -> tuple[tuple[str, float], ...]:
+        return tuple((s.pattern, s.k) for s in self.speedups)
+
+
+def target_pattern(name: str, matcher: str | None) -> str | None:
+    """The pattern that matches ``name``'s events on every rank; None when the component names no events."""
+    if matcher is None:
+        return name if name.strip() else None
+    if matcher.startswith(_PATTERN):
+        return matcher[len(_PATTERN) :] or None
+    if matcher.startswith(_OP):
+        return "re:^" + re.escape(matcher[len(_OP) :]) + "$"
+    if matcher.startswith(_ANNOTATION):
+        return "in:re:^" + re.escape(matcher[len(_ANNOTATION) :]) + "$"
+    return None
+
+
+def job_plan(optimizations: Sequence[Optimization], events: Mapping[str, str] | Sequence[tuple[str, str]]) -> JobPlan:
+    """The ticked ``optimizations`` as speedups on every rank; ``events`` maps component names to matchers."""
+    matchers = dict(events)
+    speedups: list[Speedup] = []
+    targets: list[tuple[str, str]] = []
+    left_out: list[str] = []
+    for o in optimizations:
+        if not o.enabled or o.speedup == 1:
+            continue
+        for t in o.targets:
+            pattern = target_pattern(t, matchers.get(t))
+            if pattern is None:
+                if t not in left_out:
+                    left_out.append(t)
+                continue
+            speedups.append(Speedup(pattern, float(o.speedup)))
+            targets.append((t, pattern))
+    return JobPlan(tuple(speedups), tuple(targets), tuple(left_out))

@@ -1,0 +1,79 @@
+"""The window's words for a job of many ranks: the read's progress, and the panel that answers the plan for the
+job (the job's step and straggler, the ticked plan on every rank or on the chosen ones)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .job import job_view, job_what_if_view
+from .job_charts import JobFigures
+
+EVERY_RANK = "every rank"
+
+
+def loading_text(done: int, total: int, short: bool = False) -> str:
+    """``37 of 128 ranks`` while reading; ``done`` -1: the ranks are being joined."""
+    if done < 0:
+        return "Joining the ranks at their collectives and replaying the job…"
+    if not total:
+        return "Finding the rank traces…"
+    counted = f"{done:,} of {total:,} ranks"
+    return counted if short else f"Reading the rank traces: {counted}"
+
+
+@dataclass(frozen=True)
+class JobPanelView:
+    heading: str
+    job: str  # the step and the straggler
+    plan: str  # the ticked plan's answer for the job, or what it waits for
+    notes: str = ""  # targets left out, a refusal
+
+
+def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | None:
+    """What the job's panel over the summary says (None: the profile is no job)."""
+    if figures is None:
+        return None
+    job = figures.job
+    heading = f"A job of {len(job.ranks):,} ranks ({figures.name}): the plan is answered for the whole job"
+    if figures.profile_rank is not None:
+        heading += f"; the summary below is rank {figures.profile_rank}'s profile alone"
+    words = job_view(job).sentence
+    notes = ""
+    if figures.left_out:
+        notes = (
+            "Left out of the job's answer (a share of one rank's timeline, not events named alike on every rank): "
+            + ", ".join(figures.left_out)
+            + "."
+        )
+    if figures.problem:
+        plan = f"The plan cannot be answered for the job: {figures.problem}"
+    elif figures.computing:
+        plan = "Computing the plan for the job (its ranks read again with the plan's events scaled)…"
+    elif figures.answer is not None:
+        plan = job_what_if_view(figures.answer).sentence
+    elif plan_ticked and figures.left_out:
+        plan = "No ticked target names events of the job: nothing to answer for it."
+    else:
+        plan = (
+            "Tick optimizations in the checklist: each is answered for the job, its targets' events made faster on "
+            f"{EVERY_RANK} (or on the ranks chosen here)."
+        )
+    return JobPanelView(heading, words, plan, notes)
+
+
+def chosen_ranks(text: str, ranks: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str]:
+    """The ranks typed (``0-3,7``; empty or "every rank": None) and "" — or None and why they are refused."""
+    from ..model.errors import BadInputError
+    from ..model.job.analysis import parse_ranks, rank_ranges
+
+    t = text.strip()
+    if not t or t.lower() in (EVERY_RANK, "all", "every"):
+        return None, ""
+    try:
+        chosen = parse_ranks(t)
+    except BadInputError:
+        return None, f"“{t}”: expected rank numbers and ranges, like 3 or 0-3,7"
+    missing = sorted(set(chosen) - set(ranks))
+    if missing:
+        return None, f"rank {missing[0]} is not in the job; its ranks are {rank_ranges(ranks)}"
+    return tuple(chosen), ""

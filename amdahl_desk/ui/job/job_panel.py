@@ -1,0 +1,71 @@
+"""The job's answer over the summary: the job's step and straggler, and the ticked plan answered for the job, on
+every rank or on the ranks typed here ("0-3,7")."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from ...present.job_words import EVERY_RANK, chosen_ranks, job_panel
+from ..core.document import Aspect, Document
+from ..core.redraw import RedrawScheduler
+from .job_whatif import JobWhatIf
+
+
+class JobPanel(QFrame):
+    """Hidden unless the document's profile is a job's."""
+
+    def __init__(self, doc: Document, redraws: RedrawScheduler, whatif: JobWhatIf, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.doc, self.whatif = doc, whatif
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.heading = QLabel()
+        self.heading.setStyleSheet("font-weight: bold;")
+        self.job_text = QLabel()
+        self.plan_text = QLabel()
+        self.notes = QLabel()
+        self.notes.setStyleSheet("color: #8a5a00;")
+        self.ranks = QLineEdit()
+        self.ranks.setPlaceholderText(EVERY_RANK)
+        self.ranks.setToolTip("The ranks the plan's events are made faster on: empty for every rank, or 3, 0-3,7")
+        self.ranks.setMaximumWidth(160)
+        self.ranks.editingFinished.connect(self._ranks_typed)
+        self.ranks_problem = QLabel()
+        self.ranks_problem.setStyleSheet("color: #b00020;")
+        for label in (self.heading, self.job_text, self.plan_text, self.notes, self.ranks_problem):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel("Plan on ranks:"))
+        row.addWidget(self.ranks)
+        row.addWidget(self.ranks_problem, 1)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(8, 6, 8, 6)
+        for w in (self.heading, self.job_text, self.plan_text, self.notes):
+            box.addWidget(w)
+        box.addLayout(row)
+        self.setVisible(False)
+        redraws.subscribe({Aspect.JOB, Aspect.OPTIMIZATIONS}, self.show_job)
+
+    def show_job(self) -> None:
+        figures = self.doc.job.figures
+        ticked = any(o.enabled for o in self.doc.profile.optimizations)
+        view = job_panel(figures, ticked)
+        self.setVisible(view is not None)
+        if view is None:
+            return
+        self.heading.setText(view.heading)
+        self.job_text.setText(view.job)
+        self.plan_text.setText(view.plan)
+        self.notes.setText(view.notes)
+        self.notes.setVisible(bool(view.notes))
+
+    def _ranks_typed(self) -> None:
+        figures = self.doc.job.figures
+        if figures is None:
+            return
+        ranks, problem = chosen_ranks(self.ranks.text(), figures.job.ranks)
+        self.ranks_problem.setText(problem)
+        if not problem:
+            self.whatif.set_ranks(ranks)

@@ -1,0 +1,139 @@
+"""The ticked plan answered for the job: its targets as the same event match on every rank (``model/job/plan``),
+the ranks read again with those events scaled, the joined graph replayed (``model/job/analysis.job_what_if``).
+
+Runs on the job's background lane; a plan asked while another is computed replaces it. The ranks read for a plan
+are kept (the last few), so choosing other ranks, or unticking and ticking again, replays without reading.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer
+
+from ..core.document import Aspect, Document
+
+PAUSE_MS = 60  # a plan is asked once it has rested this long (a k drag: at its pauses)
+KEPT = 2  # plans' ranks kept read (a large job's graphs take hundreds of MB)
+
+
+class JobWhatIf(QObject):
+    """Keeps the held job's answer current for the document's plan and the chosen ranks."""
+
+    def __init__(self, doc: Document, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.doc, self.link = doc, doc.job
+        self._read: OrderedDict[Any, Any] = OrderedDict()  # (job, speedups) → the job graph read with them
+        self._pause = QTimer(self)
+        self._pause.setSingleShot(True)
+        self._pause.setInterval(PAUSE_MS)
+        self._pause.timeout.connect(self.ask)
+        doc.subscribe({Aspect.OPTIMIZATIONS, Aspect.COMPONENTS}, self._changed)
+        doc.subscribe({Aspect.JOB}, self._job_shown)
+        self._asked: Any = None
+
+    def _job_shown(self) -> None:
+        figures = self.link.figures
+        if figures is not None and figures.answer is None and not figures.computing and not figures.problem:
+            self._changed()
+
+    def _changed(self) -> None:
+        if self.link.held is None or self.link.figures is None:
+            return
+        self._pause.start()
+
+    def set_ranks(self, ranks: tuple[int, ...] | None) -> None:
+        """The plan on these ranks only (None: on every rank)."""
+        held = self.link.held
+        if held is None or held.figures.on_ranks == ranks:
+            return
+        self.link.update(replace(held.figures, on_ranks=ranks))
+        self._asked = None
+        self.ask()
+
+    def ask(self) -> None:
+        held = self.link.held
+        if held is None or self.link.figures is None:
+            return
+        from ...model.job.plan import job_plan
+
+        s = self.doc.profile.settings
+        plan = job_plan(self.doc.profile.optimizations, s.trace_events)
+        figures = held.figures
+        key = (id(figures.job), plan.key, figures.on_ranks)
+        if key == self._asked:
+            return
+        self._asked = key
+        if not plan.speedups:
+            self.link.work.drop("job")
+            self.link.update(replace(figures, answer=None, problem="", left_out=plan.left_out, computing=False))
+            return
+        self.link.update(replace(figures, left_out=plan.left_out, computing=True, problem=""))
+        job, paths, step, on = figures.job, held.paths, figures.step, figures.on_ranks
+        read_key = (id(job), plan.key)
+        kept = self._read.get(read_key)
+
+        def run(stale: Any) -> Any:
+            from ...model.errors import BadInputError
+            from ...model.job.analysis import job_what_if
+            from ...model.job.join import match
+
+            scaled = kept
+            if scaled is None:
+                from ...files.traces.job import job_files
+                from .job_load import CancelledError, read_ranks
+
+                try:
+                    scaled = match(read_ranks(job_files(paths), step, plan.speedups, stale))
+                except CancelledError:
+                    return None
+            try:
+                answer = job_what_if(scaled, [(s.pattern, s.k) for s in plan.speedups], on, analysis=job)
+            except BadInputError as exc:
+                return (scaled, str(exc))
+            return (scaled, answer)
+
+        def done(result: Any) -> None:
+            if result is None or self.link.held is not held:
+                return
+            scaled, answer = result
+            self._read[read_key] = scaled
+            self._read.move_to_end(read_key)
+            while len(self._read) > KEPT:
+                self._read.popitem(last=False)
+            now = held.figures
+            if isinstance(answer, str):
+                self.link.update(replace(now, answer=None, problem=answer, computing=False))
+            else:
+                self.link.update(replace(now, answer=answer, problem="", computing=False))
+
+        def failed(why: str) -> None:
+            if self.link.held is held:
+                self.link.update(replace(held.figures, answer=None, problem=why, computing=False))
+
+        self.link.work.submit("job", run, done, failed)
+
+    @property
+    def idle(self) -> bool:
+        return not self._pause.isActive() and not self.link.busy
+
+    def settle(self, most_seconds: float = 120.0) -> bool:
+        """Run the event loop until the plan's answer came (a screenshot, a test); False past the limit."""
+        import time
+
+        from PySide6.QtCore import QCoreApplication, QEventLoop
+
+        end = time.monotonic() + most_seconds
+        tick = QTimer(self)
+        tick.start(50)
+        try:
+            while not self.idle:
+                if time.monotonic() > end:
+                    return False
+                QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+        finally:
+            tick.stop()
+            tick.deleteLater()
+        return True
