@@ -144,3 +144,16 @@ def test_straggler_cost_four_ranks() -> None:
     the job's step shortens by about the sleep."""
     _jg, _rp, job = _job(4)
     assert job.straggler_cost == pytest.approx(SLEEP_MS, rel=0.15), f"cost {job.straggler_cost:.1f} ms"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="DDP runs a step's two gradient buckets' all-reduces at once on two gloo threads; each rank's "
+    "waiting is summed over the collectives, so the overlapping waits count twice (about 200 ms of waiting in "
+    "a 105 ms step)",
+)
+@pytest.mark.parametrize("world", [2, 4])
+def test_waiting_fits_in_the_step(world: int) -> None:
+    _jg, _rp, job = _job(world)
+    for r in job.per_rank:
+        assert r.waiting <= r.step_time + 1e-9, f"rank {r.rank}: waiting {r.waiting:.1f} of {r.step_time:.1f} ms"
