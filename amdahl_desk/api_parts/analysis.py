@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,24 +119,37 @@ class Analysis:
 
     @property
     def optimizations(self) -> pd.DataFrame:
-        """Each optimization alone: name, enabled, k, fraction it targets, speedup, new_total, time_saved, ceiling."""
+        """Each optimization alone: name, enabled, k, fraction it targets, speedup, new_total, time_saved, ceiling
+        — with the trace's dependencies when the profile carries its trace (``report --json``'s), the sum's then in
+        sum_speedup and sum_ceiling."""
         figs = self._analysis.optimizations
-        return frame(
-            [
-                {
-                    "name": o.name,
-                    "enabled": o.enabled,
-                    "k": o.speedup,
-                    "fraction": float(figs.fraction[i]),
-                    "speedup": float(figs.overall_speedup[i]),
-                    "new_total": float(figs.new_total[i]),
-                    "time_saved": float(figs.time_saved[i]),
-                    "ceiling": float(figs.ceiling[i]),
-                }
-                for i, o in enumerate(self._profile.optimizations)
-            ],
-            ("name", "enabled", "k", "fraction", "speedup", "new_total", "time_saved", "ceiling"),
-        )
+        answer = self._answer if self._answer is not None and self._answer.usable else None
+        rows = []
+        for i, o in enumerate(self._profile.optimizations):
+            speedup, ceiling = float(figs.overall_speedup[i]), float(figs.ceiling[i])
+            new_total, saved = float(figs.new_total[i]), float(figs.time_saved[i])
+            row: dict[str, Any] = {
+                "name": o.name,
+                "enabled": o.enabled,
+                "k": o.speedup,
+                "fraction": float(figs.fraction[i]),
+            }
+            alone = answer.options[i] if answer is not None else None
+            if answer is not None and alone is not None and alone.speedup is not None and alone.speedup > 0:
+                new_total = answer.baseline / alone.speedup
+                row.update(
+                    speedup=alone.speedup,
+                    new_total=new_total,
+                    time_saved=answer.baseline - new_total,
+                    ceiling=alone.ceiling if alone.ceiling is not None else math.inf,
+                )
+            else:
+                row.update(speedup=speedup, new_total=new_total, time_saved=saved, ceiling=ceiling)
+            if answer is not None:
+                row.update(sum_speedup=speedup, sum_ceiling=ceiling)
+            rows.append(row)
+        columns = ("name", "enabled", "k", "fraction", "speedup", "new_total", "time_saved", "ceiling")
+        return frame(rows, columns + (("sum_speedup", "sum_ceiling") if answer is not None else ()))
 
     def to_model(self) -> ModelAnalysis:
         """The model's analysis (``amdahl_desk.model.analysis.Analysis``), for what this API does not cover."""
@@ -221,8 +235,15 @@ class Plan:
 class Decision:
     """Odds, what matters most, and the cheapest plan for a target (see :meth:`Profile.decide`)."""
 
-    def __init__(self, profile: ModelProfile, analysis: ModelAnalysis, decision: ModelDecision | None) -> None:
+    def __init__(
+        self,
+        profile: ModelProfile,
+        analysis: ModelAnalysis,
+        decision: ModelDecision | None,
+        answer: TraceAnswer | None = None,
+    ) -> None:
         self._profile, self._analysis, self._decision = profile, analysis, decision
+        self._answer = answer if answer is not None and answer.usable else None  # with the trace's dependencies
 
     @property
     def target(self) -> float:
@@ -238,6 +259,8 @@ class Decision:
         figures = self._decision.figures if self._decision is not None else None
         if figures is not None and figures.probability_target is not None:
             return figures.probability_target
+        if self._answer is not None:  # on the trace's critical path
+            return 1.0 if self._answer.new_total <= self.target * (1 + 1e-12) else 0.0
         t = self._analysis.target
         return 1.0 if t is not None and t.met_by_plan else 0.0
 
@@ -276,7 +299,11 @@ class Decision:
         search = self._decision.search if self._decision is not None else None
         said = decision_view(self._profile, self._analysis, figures, search)
         odds = said.odds.text
-        if not odds:  # single-valued estimates: the plan meets the target or not, as the summary's verdict says
+        if not odds and self._answer is not None:  # single-valued: the verdict on the trace's critical path
+            from ..present.plan_answer import answer_target
+
+            odds = answer_target(self._profile, self._analysis, self._answer) or ""
+        elif not odds:  # single-valued estimates: the plan meets the target or not, as the summary's verdict says
             from ..present.report import target_sentence
 
             odds = target_sentence(self._profile, self._analysis) or ""
@@ -286,7 +313,7 @@ class Decision:
         """``report --json``'s ``target``, ``uncertainty`` and ``plans`` entries for this target."""
         from ..cli.report import to_json_dict
 
-        data = json_equal(to_json_dict(self._profile, self._analysis, (), self._decision))
+        data = json_equal(to_json_dict(self._profile, self._analysis, (), self._decision, answer=self._answer))
         return {k: data[k] for k in ("target", "uncertainty", "plans") if k in data}
 
     def __repr__(self) -> str:

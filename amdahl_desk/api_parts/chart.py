@@ -30,7 +30,11 @@ def render_chart(
     from ..ui.charts.export import ChartInputs, export_chart
 
     make_app()
-    inputs = ChartInputs(profile, analysis, trace=_trace(key, profile, source))
+    from ..cli.export import traced_odds
+
+    trace = _trace(key, profile, source)
+    figures, plan = traced_odds(Path(source), profile, analysis, trace, (key,))
+    inputs = ChartInputs(profile, analysis, trace=trace, uncertainty=figures, plan=plan)
     with tempfile.TemporaryDirectory(prefix="amdahl-desk-chart-") as folder:
         path = export_chart(make_chart, key, inputs, fmt, Path(folder) / f"chart.{fmt}", size, transparent)
         return path.read_bytes()
@@ -38,9 +42,9 @@ def render_chart(
 
 def _trace(key: str, profile: Profile, source: str) -> Any:
     """The figures of the profile's trace when the chart draws them, as ``export`` reads them."""
-    from ..cli.export import TRACE_CHART_KEYS
+    from ..cli.export import TRACE_CHART_KEYS, TRACED_KEYS
 
-    if not profile.settings.trace_source or key not in ("slide", *TRACE_CHART_KEYS):
+    if not profile.settings.trace_source or key not in TRACED_KEYS:
         return None
     from ..files.traces.linked import linked_figures
     from ..model.errors import BadInputError

@@ -42,7 +42,7 @@ def fit(runs: PathLike | pd.DataFrame, profile: Profile | PathLike | None = None
     result = fit_measurements(loaded.measurements)
     comparison = None
     if profile is not None:
-        from ..model.fit_text import profile_comparison
+        from ..present.fit_text import profile_comparison
 
         p = profile if isinstance(profile, Profile) else load(profile)
         scaling = p.analyse().to_model().scaling
@@ -91,7 +91,9 @@ class Fit:
     @property
     def summary(self) -> str:
         """The reviewer's sentences, in reading order."""
-        return " ".join(self._result.notes)
+        from ..present.fit_text import notes_for
+
+        return " ".join(notes_for(self._result))
 
     @property
     def text(self) -> str:
@@ -130,7 +132,7 @@ def compare(
     ``tolerance``: times within this share count as equal (0.02 or "2%").
     """
     from ..cli import compare as cmd
-    from ..model.comparison import adopt_measured_k
+    from ..model.adoption import adopt_measured_k
     from ..model.comparison import compare as compare_profiles
 
     args = argparse.Namespace(

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..model.decision import Decision as ModelDecision
     from ..model.profile import Profile as ModelProfile
     from ..model.traces.plan_answer import TraceAnswer
+    from .job import Job
 
 
 def _import_options(options: Mapping[str, Any]) -> Any:
@@ -71,11 +72,12 @@ def load(source: PathLike, **options: Any) -> Profile:
         from ..files import load_profile
 
         return Profile._of(load_profile(path), str(source))
-    # A folder of ranks is imported here as one rank's profile (the slowest, or ``rank``); a job of many ranks
-    # joined at their collectives becomes its own return type where this branch reads a folder.
     from ..cli.common import load_argument
 
-    return Profile._of(load_argument(path, trace_options=_import_options(options)), str(source))
+    profile = Profile._of(load_argument(path, trace_options=_import_options(options)), str(source))
+    if path.is_dir():
+        profile._job_traces = (str(source),)
+    return profile
 
 
 class Profile:
@@ -84,11 +86,13 @@ class Profile:
     Made by :func:`load` or :meth:`from_pandas`; :meth:`analyse` answers what the enabled optimizations buy.
     """
 
-    __slots__ = ("_profile", "_source", "_time_cells", "_warnings")
+    __slots__ = ("_job", "_job_traces", "_profile", "_source", "_time_cells", "_warnings")
     _profile: ModelProfile
     _source: str
     _time_cells: str
     _warnings: tuple[str, ...]
+    _job_traces: tuple[str, ...] | None  # a folder of rank traces: the job it is one rank of
+    _job: Job | None
 
     def __init__(self) -> None:
         raise TypeError("make a Profile with amdahl_desk.load(path) or Profile.from_pandas(df)")
@@ -100,6 +104,7 @@ class Profile:
         self._source = source
         self._time_cells = loaded.time_cells
         self._warnings = tuple(str(w) for w in loaded.warnings)
+        self._job_traces, self._job = None, None
         return self
 
     def _changed(self, profile: ModelProfile) -> Profile:
@@ -111,6 +116,7 @@ class Profile:
             self._time_cells,
             self._warnings,
         )
+        clone._job_traces, clone._job = self._job_traces, self._job
         return clone
 
     @classmethod
@@ -153,6 +159,19 @@ class Profile:
     def warnings(self) -> tuple[str, ...]:
         """What reading the file found worth a warning, each naming its cell."""
         return self._warnings
+
+    @property
+    def job(self) -> Job | None:
+        """Of a profile loaded from a folder of rank traces (one rank's profile: the slowest, or ``rank=R``), the
+        whole job those ranks make, joined at their collectives (:func:`amdahl_desk.job`, read on first use);
+        None for a single file."""
+        if self._job_traces is None:
+            return None
+        if self._job is None:
+            from .job import job
+
+            self._job = job(self._job_traces)
+        return self._job
 
     @property
     def components(self) -> pd.DataFrame:
@@ -346,10 +365,10 @@ class Profile:
         cheapest plan that meets it with ``confidence`` (the Settings' 80% by default) among the optimizations with
         an effort. ``target`` defaults to the profile's own; without one there are no odds to give.
         """
-        profile, analysis, decision, _answer = self._answer(target, confidence, seed)
+        profile, analysis, decision, answer = self._answer(target, confidence, seed)
         if profile.settings.target_time is None:
             raise BadInputError('decide: the profile has no target time; give one, like target="600 ms"')
-        return Decision(profile, analysis, decision)
+        return Decision(profile, analysis, decision, answer)
 
 
 def _value(value: float | str | None, parse: Callable[[str], float], what: str) -> float | None:

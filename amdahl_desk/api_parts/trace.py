@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .common import PathLike, frame, json_equal
@@ -14,11 +13,12 @@ if TYPE_CHECKING:
 
     from ..files.traces.graph_source import RankGraph
     from ..model.traces.whatif import WhatIf as ModelWhatIf
+    from .job import JobWhatIf
 
 DEFAULT_STEP = "ProfilerStep#"
 
 
-def _speedup_texts(speedups: Mapping[str, float | str] | Iterable[str]) -> list[str]:
+def speedup_texts(speedups: Mapping[str, float | str] | Iterable[str]) -> list[str]:
     if isinstance(speedups, Mapping):
         return [f"{pattern}={k}" for pattern, k in speedups.items()]
     if isinstance(speedups, str):
@@ -27,22 +27,40 @@ def _speedup_texts(speedups: Mapping[str, float | str] | Iterable[str]) -> list[
 
 
 def whatif(
-    trace: PathLike,
+    trace: PathLike | Sequence[PathLike],
     speedups: Mapping[str, float | str] | Iterable[str],
     step: str = DEFAULT_STEP,
     rank: int | None = None,
-) -> WhatIf:
+    on_ranks: str | Iterable[int] | None = None,
+    scheduler: str | None = None,
+) -> WhatIf | JobWhatIf:
     """What making the events of ``trace`` that each pattern matches K times faster buys, with the trace's
     dependencies: ``amdahl-desk whatif``.
 
     ``speedups``: ``{"gemm": 2, "re:^nccl": 1.5}`` (or ``["gemm=2"]``): a pattern is a case-insensitive substring
     of an event's name, ``re:`` a regular expression, ``in:`` the GPU work launched inside the CPU events it names.
-    ``step``: the step annotations; ``rank``: a folder's rank (default: the slowest). Raises
-    :class:`BadInputError` for a bad pattern or K, :class:`ProfileError` (a trace error) for a trace it cannot read.
+    ``step``: the step annotations. As on the command line, several traces, a folder or a glob answer for the
+    job (a :class:`~amdahl_desk.api_parts.job.JobWhatIf`): the events scaled on every rank, or on ``on_ranks``
+    (``"0-3,7"`` or a list), read on a Dask ``scheduler`` if given; ``rank`` answers for that rank of a folder
+    alone (a :class:`WhatIf`). Raises :class:`BadInputError` for a bad pattern, K or rank,
+    :class:`ProfileError` (a trace error) for a trace it cannot read.
     """
-    from ..cli.whatif import what_if_answer
+    from ..cli.common import refusal_text
+    from ..cli.whatif import is_job, what_if_answer
+    from ..model.errors import BadInputError, InputError
+    from .job import job_whatif, ranks_text, trace_texts
 
-    loaded, answer = what_if_answer(Path(trace), _speedup_texts(speedups), step, rank)
+    texts, patterns = trace_texts(trace), speedup_texts(speedups)
+    if not patterns:
+        raise BadInputError("--speedup PATTERN=K: give at least one (the events of the trace to make K× faster)")
+    try:
+        if is_job(texts, rank, ranks_text(on_ranks), scheduler):
+            return job_whatif(texts, patterns, step, on_ranks, scheduler)
+        if len(texts) > 1:
+            raise BadInputError("--rank answers for one rank of a folder of traces: give the folder (or one trace)")
+        loaded, answer = what_if_answer(texts[0], patterns, step, rank)
+    except InputError as exc:  # worded as the command words it, flag and all
+        raise BadInputError(refusal_text(exc)) from None
     return WhatIf(loaded, step, answer)
 
 

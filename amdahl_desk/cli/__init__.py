@@ -18,7 +18,7 @@ from types import ModuleType
 
 from .. import __version__
 from ..model.errors import ProfileError
-from .common import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, BadInputError, refuse_repeats
+from .common import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, BadInputError, refusal_text, refuse_repeats
 
 # name → module (relative to this package)
 SUBCOMMANDS: dict[str, str] = {
@@ -79,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise BadInputError(f"unknown arguments: {' '.join(unknown)} (see amdahl-desk --help)")
         return window.run(gui_args)
     except BadInputError as exc:
-        print(f"amdahl-desk: {exc}", file=sys.stderr)
+        print(f"amdahl-desk: {refusal_text(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ProfileError as exc:
         print(str(exc), file=sys.stderr)

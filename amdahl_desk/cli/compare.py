@@ -7,7 +7,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model.comparison import Adoption, Comparison, ComponentComparison, adopt_measured_k, compare
+from ..model.adoption import Adoption, adopt_measured_k
+from ..model.comparison import Comparison, ComponentComparison, compare
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.traces import GROUPINGS
@@ -63,6 +64,26 @@ def is_trace(path: str | Path) -> bool:
     from ..files import is_trace as files_is_trace
 
     return files_is_trace(path)
+
+
+def _traced_promise(args: argparse.Namespace, before: Profile, result: Comparison) -> Comparison:
+    """A before profile that carries its trace (a workbook imported from one) promised the new total its trace's
+    dependencies give: the prediction is that one (the sum's when the trace cannot be used, with a warning)."""
+    if is_trace(args.before) or not before.settings.trace_source or not any(o.enabled for o in before.optimizations):
+        return result
+    from ..files.traces.linked import linked_answer
+    from ..model.analysis import analyse
+    from ..model.comparison import predicted_by
+
+    answer, _ = linked_answer(before, analyse(before), Path(args.before).resolve().parent)
+    if answer is None:
+        return result
+    if not answer.usable:
+        from ..present.plan_answer import unusable_note
+
+        print_warnings(args.before, [unusable_note(before.settings.trace_source, answer.problem)])
+        return result
+    return predicted_by(result, answer.new_total)
 
 
 def load_side(path: str, role: str, args: argparse.Namespace) -> Profile:
@@ -140,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
     except ProfileError as exc:  # a ComparisonError, or a before profile with nothing to analyse
         raise BadInputError(f"cannot compare {args.before} with {args.after}:\n{exc}") from None
     print_warnings("compare", result.warnings)
+    result = _traced_promise(args, before, result)
     adoption = adopt_measured_k(before, result)
     check = with_dependencies(args, before, result) if is_trace(args.before) else None
     if args.json:

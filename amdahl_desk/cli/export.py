@@ -24,6 +24,8 @@ TRACE_CHART_KEYS = ("critical_path",)  # a profile imported from a trace it name
 JOB_CHART_KEYS = ("job_ranks", "job_steps", "job_skew")  # a job: a folder of rank traces (docs/jobs.md)
 # What --slide-charts may name: the charts a profile (and its trace, its job) draws, the slide itself excepted.
 SLIDE_CHART_KEYS = tuple(k for k in CHART_KEYS + TRACE_CHART_KEYS + JOB_CHART_KEYS if k != "slide")
+# The charts whose figures a traced profile takes from its trace's dependencies (the answer, its odds).
+TRACED_KEYS = ("slide", "breakdown", *ODDS_CHART_KEYS, *TRACE_CHART_KEYS)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -99,8 +101,16 @@ def run(args: argparse.Namespace) -> int:
         analysis = None
         with contextlib.suppress(ProfileError):
             analysis = analyse(profile)
+        answer, decision = None, None
+        if analysis is not None and args.format == "xlsx":
+            answer, decision = _traced_decision(args, source, profile, analysis)
         try:
-            atomic_write(target, lambda tmp: save_profile(profile, tmp, analysis, csv=args.format == "csv"))
+            atomic_write(
+                target,
+                lambda tmp: save_profile(
+                    profile, tmp, analysis, csv=args.format == "csv", trace=answer, decision=decision
+                ),
+            )
         except OSError as exc:
             raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None
         written.append(target)
@@ -137,8 +147,15 @@ def run(args: argparse.Namespace) -> int:
         from ..ui.charts.export import ChartInputs, export_chart
 
         make_app()
+        figures, plan = traced_odds(source, profile, analysis, trace, charts)
         inputs = ChartInputs(
-            profile, analysis, trace=trace, slide_charts=chosen, job=job[1] if job is not None else None
+            profile,
+            analysis,
+            trace=trace,
+            slide_charts=chosen,
+            uncertainty=figures,
+            plan=plan,
+            job=job[1] if job is not None else None,
         )
         for chart in charts:
             target = out / f"{source.stem}-{chart}.{args.format}"
@@ -198,8 +215,9 @@ def _job_figures(source: Path) -> tuple[str, Any] | None:
 
 
 def _trace_figures(args: argparse.Namespace, profile: Profile, source: Path, charts: tuple[str, ...]) -> Any:
-    """The profile's trace on its critical path, when a chart asked for draws it (the slide shows it too)."""
-    if not profile.settings.trace_source or not ({"slide", *TRACE_CHART_KEYS} & set(charts)):
+    """The profile's trace on its critical path, when a chart asked for draws from it (the slide and the critical
+    path show it; where the time goes and the odds' charts show the answer with its dependencies)."""
+    if not profile.settings.trace_source or not (set(TRACED_KEYS) & set(charts)):
         return None
     from ..files.traces.linked import linked_figures
 
@@ -210,6 +228,36 @@ def _trace_figures(args: argparse.Namespace, profile: Profile, source: Path, cha
             raise BadInputError(f"--chart {args.chart}: {message}")
         print_warnings(args.profile, [message])
     return figures
+
+
+def _traced_decision(args: argparse.Namespace, source: Path, profile: Profile, analysis: Any) -> tuple[Any, Any]:
+    """A profile that names its trace: its answer with the trace's dependencies and the odds and cheapest plan run
+    through them, as ``report`` gives them (the sum's, with the answer saying why, when the trace cannot be used);
+    (None, None) for a profile without a trace."""
+    if not profile.settings.trace_source:
+        return None, None
+    from ..model.decision import decide
+    from .report import traced
+
+    answer, decision = traced(str(source), profile, analysis, decide(profile, analysis))
+    if answer is not None and not answer.usable:
+        from ..present.plan_answer import unusable_note
+
+        print_warnings(args.profile, [unusable_note(profile.settings.trace_source, answer.problem)])
+    return answer, decision
+
+
+def traced_odds(source: Path, profile: Profile, analysis: Any, trace: Any, charts: tuple[str, ...]) -> tuple[Any, Any]:
+    """For a profile whose trace can be used (``trace``, its figures) and charts that show them: the odds and the
+    cheapest plan through the trace's dependencies, as ``report`` gives them; (None, None) otherwise (a chart then
+    works out the sum's)."""
+    if trace is None or trace.problem or not {"slide", *ODDS_CHART_KEYS} & set(charts):
+        return None, None
+    from ..model.decision import decide
+    from .report import traced
+
+    _, decision = traced(str(source), profile, analysis, decide(profile, analysis))
+    return (None, None) if decision is None else (decision.figures, decision.search)
 
 
 def _export_comparison(args: argparse.Namespace, source: Path, before: Profile, out: Path) -> list[Path]:

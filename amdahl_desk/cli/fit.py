@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..model.fit import FitResult, fit_measurements
-from ..model.fit_text import profile_comparison
+from ..present.fit_text import notes_for, profile_comparison
 from .common import EXIT_BAD_INPUT, EXIT_OK, print_warnings, write_json
 
 NAME = "fit"
@@ -60,7 +60,7 @@ def to_json_dict(result: FitResult, comparison: str | None = None) -> dict[str, 
         "karp_flatt_trend": result.karp_flatt_trend,
         "weakly_determined": result.weakly_determined,
         "measured_half_efficiency_n": _num(result.measured_half_efficiency_n),
-        "summary": list(result.notes),
+        "summary": notes_for(result),
         "problems": [p.what for p in result.problems],
     }
     if result.amdahl is not None:

@@ -4,8 +4,13 @@ the collectives' skew, the straggler and what fixing it buys."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .common import EXIT_OK, write_json
+
+if TYPE_CHECKING:
+    from ..model.job.analysis import Job
 
 NAME = "job"
 
@@ -35,14 +40,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def job_answer(traces: Sequence[str], step: str, scheduler: str | None = None) -> Job:
+    """The job of ``traces`` (files, folders, globs) read, joined at its collectives and analysed."""
     from ..files.traces.job import load_job
     from ..model.job.analysis import analyse_job
     from ..model.job.join import match
+
+    return analyse_job(match(load_job(traces, step, scheduler=scheduler)))
+
+
+def run(args: argparse.Namespace) -> int:
     from ..present.job import job_view
 
-    ranks = load_job(args.traces, args.step, scheduler=args.scheduler)
-    job = analyse_job(match(ranks))
+    job = job_answer(args.traces, args.step, args.scheduler)
     if args.json:
         write_json(job.to_json())
     else:

@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..model.values import ParseError
 from .common import EXIT_OK, BadInputError, analyse_loaded, load_argument, print_warnings, write_json
 
 if TYPE_CHECKING:
@@ -16,6 +15,7 @@ if TYPE_CHECKING:
     from ..model.profile import Profile
     from ..model.report import ComponentRows
     from ..model.traces.plan_answer import TraceAnswer
+    from ..model.traces.plan_path import TracePlanner
 
 NAME = "report"
 
@@ -90,7 +90,10 @@ def run(args: argparse.Namespace) -> int:
 
 def set_options(profile: Profile, target: str | None, confidence: str | None) -> None:
     """``--target`` and ``--confidence`` set on ``profile``'s settings; a bad value is a :class:`BadInputError`."""
-    from ..model.values import parse_target_time
+    if target is None and confidence is None:
+        return
+    # Not at import: the parsers load beside the workbook's parse (``meanwhile`` in :func:`run`), not before it.
+    from ..model.values import ParseError, parse_target_time
 
     if target is not None:
         try:
@@ -155,6 +158,7 @@ def report_text(
             uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
             said.plan.text if decision.search is not None else None,
             said.likelier,
+            traced=answer is not None and answer.usable,
         )
     return text(profile, analysis, uncertainty=lines, trace=answer)
 
@@ -172,8 +176,25 @@ def traced(
 
     answer, planner = linked_answer(profile, analysis, Path(path).resolve().parent)
     usable = answer is not None and answer.usable
-    if usable and planner is not None and decision is not None and decision.figures is not None:
+    if usable and planner is not None and decision is not None:
+        decision = traced_decision(profile, analysis, decision, planner)
+    return answer, decision
+
+
+def traced_decision(profile: Profile, analysis: Analysis, decision: Decision, planner: TracePlanner) -> Decision:
+    """``decision`` (on the sums) with the odds and the cheapest plan run through the trace's dependency model (the
+    plan stays the sum's where the trace does not know a candidate's targets)."""
+    if decision.figures is not None and not any(planner.unknown(o.targets) for o in profile.optimizations if o.enabled):
         from ..model.traces.plan_answer import trace_uncertainty
 
         decision = replace(decision, figures=trace_uncertainty(profile, analysis, decision.figures, planner))
-    return answer, decision
+    search = decision.search
+    if search is not None:
+        from ..model.draws import make_draws
+        from ..model.traces.plan_choice import trace_cheapest_plan
+
+        common = decision.figures.common if decision.figures is not None else make_draws(profile)
+        found = trace_cheapest_plan(profile, analysis, planner, common, search.target, search.confidence)
+        if found is not None:
+            decision = replace(decision, search=found)
+    return decision

@@ -12,6 +12,7 @@ from .common import EXIT_OK, BadInputError, write_json
 
 if TYPE_CHECKING:
     from ..files.traces.graph_source import RankGraph
+    from ..model.job.analysis import JobWhatIf
     from ..model.traces.whatif import WhatIf
 
 NAME = "whatif"
@@ -75,15 +76,16 @@ def _step(args: argparse.Namespace) -> str:
     return str(steps[0])
 
 
-def _is_job(args: argparse.Namespace) -> bool:
-    if args.rank is not None:
-        if args.on_ranks is not None:
+def is_job(traces: Sequence[str], rank: int | None, on_ranks: str | None, scheduler: str | None) -> bool:
+    """Whether ``whatif`` answers for a job (several traces, a folder, a glob, or job options) or for one rank."""
+    if rank is not None:
+        if on_ranks is not None:
             raise BadInputError("--rank answers for one rank alone; --on-ranks scales a job's ranks: give one")
         return False
-    if len(args.trace) > 1 or args.on_ranks is not None or args.scheduler is not None:
+    if len(traces) > 1 or on_ranks is not None or scheduler is not None:
         return True
-    p = Path(args.trace[0])
-    return p.is_dir() or (not p.exists() and any(c in args.trace[0] for c in "*?["))
+    p = Path(traces[0])
+    return p.is_dir() or (not p.exists() and any(c in traces[0] for c in "*?["))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,9 +99,10 @@ def run(args: argparse.Namespace) -> int:
     from ..model.traces.patterns import parse_pattern_speedup
 
     step = _step(args)
-    speedups = [parse_pattern_speedup(s) for s in args.speedup]
-    if _is_job(args):
-        return _job(args, step, speedups)
+    for text in args.speedup:  # a bad pattern or K is refused before any trace is read
+        parse_pattern_speedup(text)
+    if is_job(args.trace, args.rank, args.on_ranks, args.scheduler):
+        return _job(args, step)
     if len(args.trace) > 1:
         raise BadInputError("--rank answers for one rank of a folder of traces: give the folder (or one trace)")
     from ..present.whatif import what_if_view
@@ -128,17 +131,32 @@ def to_json_dict(loaded: RankGraph, step: str, answer: WhatIf) -> dict[str, Any]
     return {"source": loaded.source, "rank": loaded.rank, "step": step, **answer.to_json()}
 
 
-def _job(args: argparse.Namespace, step: str, speedups: list) -> int:  # type: ignore[type-arg]
+def job_what_if_answer(
+    traces: Sequence[str], speedups: Sequence[str], step: str, on_ranks: str | None, scheduler: str | None = None
+) -> JobWhatIf:
+    """What ``PATTERN=K`` texts buy the job of ``traces``: the events scaled on every rank, or on ``on_ranks``."""
     from ..files.traces.job import load_job
     from ..model.job.analysis import job_what_if, parse_ranks
     from ..model.job.join import match
+    from ..model.traces.patterns import parse_pattern_speedup
+
+    parsed = [parse_pattern_speedup(s) for s in speedups]
+    on = parse_ranks(on_ranks) if on_ranks is not None else None
+    ranks = load_job(traces, step, parsed, scheduler=scheduler)
+    return job_what_if(match(ranks), [(s.pattern, s.k) for s in parsed], on)
+
+
+def job_json_dict(step: str, answer: JobWhatIf) -> dict[str, Any]:
+    """The ``whatif --json`` contract of a job."""
+    return {"step": step, **answer.to_json()}
+
+
+def _job(args: argparse.Namespace, step: str) -> int:
     from ..present.job import job_what_if_view
 
-    on = parse_ranks(args.on_ranks) if args.on_ranks is not None else None
-    ranks = load_job(args.trace, step, speedups, scheduler=args.scheduler)
-    answer = job_what_if(match(ranks), [(s.pattern, s.k) for s in speedups], on)
+    answer = job_what_if_answer(args.trace, args.speedup, step, args.on_ranks, args.scheduler)
     if args.json:
-        write_json({"step": step, **answer.to_json()})
+        write_json(job_json_dict(step, answer))
     else:
         print(job_what_if_view(answer).text)
     return EXIT_OK

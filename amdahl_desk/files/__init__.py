@@ -13,6 +13,7 @@ from .kinds import READABLE, TABLE_SUFFIXES, TRACE_SUFFIXES, Kind, classify, is_
 
 if TYPE_CHECKING:
     from ..model.analysis import Analysis
+    from ..model.decision import Decision
     from ..model.profile import Profile
     from ..model.traces import ImportOptions
     from ..model.traces.plan_answer import TraceAnswer
@@ -107,12 +108,16 @@ def _load_profile(path: Path, meanwhile: Sequence[str]) -> Loaded:
 
 
 def write_workbook(
-    profile: Profile, path: str | Path, analysis: Analysis | None = None, trace: TraceAnswer | None = None
+    profile: Profile,
+    path: str | Path,
+    analysis: Analysis | None = None,
+    trace: TraceAnswer | None = None,
+    decision: Decision | None = None,
 ) -> None:
     """Write ``profile`` as a workbook (xlsxwriter is loaded on first use)."""
     from .workbook_writer import write_workbook as write
 
-    write(profile, path, analysis, trace)
+    write(profile, path, analysis, trace, decision)
 
 
 def save_profile(
@@ -121,19 +126,21 @@ def save_profile(
     analysis: Analysis | None = None,
     csv: bool | None = None,
     trace: TraceAnswer | None = None,
+    decision: Decision | None = None,
 ) -> None:
     """Write ``profile`` to ``path``: CSV for .csv (or ``csv=True``), a workbook otherwise.
 
     A workbook holds everything the profile does (objectives, load and cost settings, measured runs);
     a CSV holds the components table only (with its Objectives column when used). ``trace``: the answer with
-    the profile's trace's dependencies, which the Summary sheet then leads with.
+    the profile's trace's dependencies, which the Summary sheet then leads with; ``decision``: the odds and the
+    cheapest plan as the caller computed them (through that trace's dependencies), else the sum's, worked out here.
     """
     if csv if csv is not None else Path(path).suffix.lower() == ".csv":
         from .csv_table import write_csv
 
         write_csv(profile, path)
     else:
-        write_workbook(profile, path, analysis, trace)
+        write_workbook(profile, path, analysis, trace, decision)
 
 
 __all__ = [

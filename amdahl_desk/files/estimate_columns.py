@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from xlsxwriter.format import Format
     from xlsxwriter.worksheet import Worksheet
 
+    from ..model.decision import Decision
+
 ESTIMATE_FIELDS = ("speedup_low", "speedup_high", "effort", "confidence")
 RANGE_FIELDS = ("time_low", "time_high")
 ESTIMATE_HEADERS = {
@@ -165,13 +167,17 @@ def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Forma
     return col - 1
 
 
-def decision_rows(profile: Profile, analysis: Analysis) -> list[tuple[str, float | None, str]]:
+def decision_rows(
+    profile: Profile, analysis: Analysis, decision: Decision | None = None
+) -> list[tuple[str, float | None, str]]:
     """The Summary sheet's rows about uncertainty and plans: (label, a probability or None, a sentence, or the
-    probability's note), worded as the window's summary words them."""
+    probability's note), worded as the window's summary words them. ``decision``: as the caller computed it
+    (through a trace's dependencies), else the sum's, worked out here."""
     from ..model.decision import decide
     from ..present.decision import decision_view
 
-    decision = decide(profile, analysis)
+    if decision is None:
+        decision = decide(profile, analysis)
     if decision is None:
         return []
     view = decision_view(profile, analysis, decision.figures, decision.search)

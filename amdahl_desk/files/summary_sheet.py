@@ -16,7 +16,15 @@ from ..model.analysis import Analysis
 from ..model.fit import fit_measurements
 from ..model.outcomes import profile_outcomes
 from ..model.profile import Profile, Scaling
-from ..present.plan_answer import answer_headline, answer_target, edited_note, sum_beside, unusable_note
+from ..present.plan_answer import (
+    OPTIONS_BY_SUM,
+    OPTIONS_WITH_DEPS,
+    answer_headline,
+    answer_target,
+    edited_note,
+    sum_beside,
+    unusable_note,
+)
 from ..present.report import headline, target_sentence
 from ..present.sections import PERCENT, SPEEDUP, Row, Section, sections
 from .estimate_columns import decision_rows
@@ -26,6 +34,7 @@ if TYPE_CHECKING:
     from xlsxwriter.format import Format
     from xlsxwriter.worksheet import Worksheet
 
+    from ..model.decision import Decision
     from ..model.traces.plan_answer import TraceAnswer
     from .xlsx_book import Book
 
@@ -70,10 +79,13 @@ class _Rows:
         self.row += 1
 
 
-def write_summary(out: Book, profile: Profile, a: Analysis, trace: TraceAnswer | None = None) -> None:
+def write_summary(
+    out: Book, profile: Profile, a: Analysis, trace: TraceAnswer | None = None, decision: Decision | None = None
+) -> None:
     """The analysis as numbers and sentences, plus native charts built on the workbook's own cells. ``trace``:
     the answer with the profile's trace's dependencies — it leads (values as written), the sum's live figures
-    stay beside it, labelled as the sum's."""
+    stay beside it, labelled as the sum's; ``decision``: the odds and the cheapest plan computed through them
+    (None: the sum's, worked out here)."""
     ws = out.book.add_worksheet(SUMMARY)
     for col, width in enumerate(WIDTHS):
         ws.set_column(col, col, width)
@@ -134,7 +146,7 @@ def write_summary(out: Book, profile: Profile, a: Analysis, trace: TraceAnswer |
         sentence = target_sentence(profile, a)
     if sentence:
         rows.sentence(sentence)
-    for label, odds, text in decision_rows(profile, a):  # the odds of the target and the cheapest plan
+    for label, odds, text in decision_rows(profile, a, decision):  # the odds of the target and the cheapest plan
         if odds is not None:
             ws.write_number(rows.row, 1, odds, out.share)
             if text:
@@ -143,6 +155,10 @@ def write_summary(out: Book, profile: Profile, a: Analysis, trace: TraceAnswer |
         else:
             rows.sentence(text)
     rows.skip()
+    if trace is not None and traced:
+        _traced_optimizations_table(out, ws, rows, profile, trace)
+        rows.skip()
+        rows.line((OPTIONS_BY_SUM, out.bold))
     _optimizations_table(out, ws, rows, profile, a, base)
     rows.skip()
     fit = (
@@ -150,7 +166,7 @@ def write_summary(out: Book, profile: Profile, a: Analysis, trace: TraceAnswer |
         if profile.measurements is not None and profile.measurements.rows
         else None
     )
-    for section in sections(profile, a, profile_outcomes(profile, a), fit):
+    for section in sections(profile, a, profile_outcomes(profile, a), fit, traced=traced):
         _section(out, ws, rows, section)
         rows.skip()
     header_row, last_row = _scaling_table(out, ws, rows, profile, a)
@@ -187,6 +203,29 @@ def _optimizations_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile
         _figure(out, ws, rows.row, 7, f'=IF(D{r}>=1,"∞",1/(1-D{r}))', float(f.ceiling[i]), out.speedup)
         lines = math.ceil(len(o.name) / NAME_CHARS)
         if lines > 1:  # a long name wraps in its column rather than run under the next one, cut
+            ws.set_row(rows.row, 15 * lines)
+        rows.line((o.name, rows.wrap))
+
+
+def _traced_optimizations_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, trace: TraceAnswer) -> None:
+    """One row per optimization: what it does alone with the trace's dependencies (values as written)."""
+    unit = profile.unit.value
+    rows.line((OPTIONS_WITH_DEPS, out.bold))
+    titles = ["Optimization", "Enabled", "Speedup k", "End-to-end speedup", f"New total ({unit})"]
+    titles += [f"Time saved ({unit})", "Ceiling on the critical path"]
+    rows.line(*((t, out.header) for t in titles))
+    for o, alone in zip(profile.optimizations, trace.options, strict=True):
+        ws.write_boolean(rows.row, 1, o.enabled, out.boolean)
+        out.number(ws, rows.row, 2, o.speedup, out.k)
+        if alone.speedup is not None and alone.speedup > 0:
+            new_total = trace.baseline / alone.speedup
+            out.number(ws, rows.row, 3, alone.speedup, out.speedup)
+            out.number(ws, rows.row, 4, new_total, out.time)
+            out.number(ws, rows.row, 5, trace.baseline - new_total, out.time)
+        if alone.ceiling is not None:
+            out.number(ws, rows.row, 6, alone.ceiling, out.speedup)
+        lines = math.ceil(len(o.name) / NAME_CHARS)
+        if lines > 1:
             ws.set_row(rows.row, 15 * lines)
         rows.line((o.name, rows.wrap))
 

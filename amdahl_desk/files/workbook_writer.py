@@ -37,6 +37,7 @@ from .summary_sheet import bar_chart_height, write_summary
 from .xlsx_book import Book, Sink, printable
 
 if TYPE_CHECKING:
+    from ..model.decision import Decision
     from ..model.traces.plan_answer import TraceAnswer
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
@@ -51,7 +52,11 @@ def _text(ws: Worksheet, row: int, col: int, value: str, fmt: Format | None = No
 
 
 def write_workbook(
-    profile: Profile, path: str | Path, analysis: Analysis | None = None, trace: TraceAnswer | None = None
+    profile: Profile,
+    path: str | Path,
+    analysis: Analysis | None = None,
+    trace: TraceAnswer | None = None,
+    decision: Decision | None = None,
 ) -> None:
     """Write ``profile`` as a workbook with live formulas (and their values), a Summary sheet and charts.
 
@@ -76,7 +81,7 @@ def write_workbook(
             write_objectives_sheet(out.book, profile, out.header, printable, out.time)
             write_measurements_sheet(out.book, profile.measurements, out.header, printable)
             if analysis is not None:
-                write_summary(out, profile, analysis, trace)
+                write_summary(out, profile, analysis, trace, decision)
             out.book.close()
         except XlsxFileError as exc:  # FileCreateError holds the OSError (ENOSPC, EIO) that stopped it
             cause = exc.args[0] if exc.args and isinstance(exc.args[0], OSError) else None

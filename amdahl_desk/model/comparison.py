@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
-from .adoption import AdoptedK as AdoptedK
-from .adoption import Adoption as Adoption
-from .adoption import Continued as Continued
-from .adoption import adopt_measured_k as adopt_measured_k
-from .adoption import continue_from_after as continue_from_after
 from .analysis import analyse, plan_pairs
-from .component_matching import ComparisonError as ComparisonError
-from .component_matching import match_components as match_components
+from .component_matching import ComparisonError, match_components
 from .names import name_key as _key
 from .profile import Profile
 from .units import TimeUnit, convert, format_percent, format_speedup, format_time
@@ -326,6 +320,19 @@ def _clause(r: ComponentComparison, unit: TimeUnit) -> str:
 
 def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def predicted_by(c: Comparison, predicted_total: float) -> Comparison:
+    """``c`` with the plan's promise taken from elsewhere — a before profile that carries its trace promises the
+    new total its dependencies give (:mod:`.traces.plan_answer`), not the sum's: the predicted speedup, the verdict
+    and the sentence follow it; each component's predicted k stays."""
+    predicted = c.before_total / predicted_total if predicted_total > 0 else math.inf
+    return replace(
+        c,
+        predicted_total=predicted_total,
+        predicted_speedup=predicted,
+        sentence=_sentence(list(c.rows), predicted, c.measured_speedup, c.unit),
+    )
 
 
 def _sentence(rows: list[ComponentComparison], predicted: float, measured: float, unit: TimeUnit, most: int = 3) -> str:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .analysis import Analysis
-from .draws import DEFAULT_SEED, make_draws
-from .plan_search import PlanSearch, cheapest_plan
-from .profile import Profile
-from .uncertainty import UncertaintyFigures, analyse_uncertainty
+if TYPE_CHECKING:  # the draws, the odds and the plan search load only for a profile that calls for them
+    from .analysis import Analysis
+    from .plan_search import PlanSearch
+    from .profile import Profile
+    from .uncertainty import UncertaintyFigures
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,10 @@ def decide(profile: Profile, analysis: Analysis, seed: int | None = None) -> Dec
     planning = profile.wants_plan()
     if not uncertain and not planning:
         return None
+    from .draws import DEFAULT_SEED, make_draws
+    from .plan_search import cheapest_plan
+    from .uncertainty import analyse_uncertainty
+
     draws = make_draws(profile, DEFAULT_SEED if seed is None else seed)
     figures = analyse_uncertainty(profile, analysis, draws=draws) if uncertain else None
     search = None

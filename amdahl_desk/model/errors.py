@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import Enum
 
 
 @dataclass(frozen=True)
@@ -59,3 +60,27 @@ class ProfileError(Error, ValueError):
 class BadInputError(Error):
     """A mistake in what the user asked for (on the command line, or of the Python API): a message on stderr, exit
     status 2."""
+
+
+class Asked(Enum):
+    """What a person gave that an :class:`InputError` refuses: the command line names it by its flag
+    (``cli/common.FLAGS``), the Python API by its argument."""
+
+    SPEEDUP = "speedup"  # PATTERN=K: which events a what-if makes K× faster
+    ON_RANKS = "on_ranks"  # the ranks of a job whose events are scaled
+
+
+class InputError(BadInputError):
+    """A value given for ``asked`` (``given``, as typed; None when the refusal is of the option as a whole) that the
+    model refuses, and ``why``. Its fields, not its text, say where it came from: the caller words the flag."""
+
+    def __init__(self, asked: Asked, given: str | None, why: str) -> None:
+        self.asked, self.given, self.why = asked, given, why
+        super().__init__(self.worded(asked.value))
+
+    def __reduce__(self) -> tuple[type[InputError], tuple[Asked, str | None, str]]:  # across a process pool
+        return (InputError, (self.asked, self.given, self.why))
+
+    def worded(self, name: str) -> str:
+        """The refusal with the value's place called ``name`` (a flag, an argument): ``name "given": why``."""
+        return f'{name} "{self.given}": {self.why}' if self.given is not None else f"{name}: {self.why}"

@@ -14,13 +14,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .errors import Problem
-from .laws import FloatArray
+from .laws import FloatArray, parallel_fraction_at
 from .measurements import TABLE, MeasureKind, Measurements
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
 
 MIN_POINTS = 3
 WEAK_BELOW = 6  # fewer runs than this: the fit is "weakly determined"
@@ -136,7 +140,6 @@ class FitResult:
     amdahl: AmdahlFit | None
     usl: UslFit | None
     problems: tuple[Problem, ...]  # why a fit is missing: too few runs, one N only, no convergence
-    notes: tuple[str, ...]  # sentences for a reviewer, in reading order
     karp_flatt_trend: str | None  # "rising", "falling", "steady"; None with too few points
     measured_half_efficiency_n: float | None  # first measured N whose mean efficiency is below 50%
 
@@ -157,10 +160,6 @@ class FitResult:
             return self.usl.speedup(n)
         base = float(np.median(x[ok] / s[ok]))  # the same for every run: X_i / (X_i / X0) = X0
         return np.asarray(self.usl.throughput(n) / base, dtype=float)
-
-    @property
-    def summary(self) -> str:
-        return " ".join(self.notes)
 
 
 def _denominator(alpha: float, beta: float, n: FloatArray) -> FloatArray:
@@ -352,16 +351,14 @@ def _trend(points: Points) -> str | None:
 
 
 def fit_measurements(m: Measurements, max_iterations: int = MAX_ITERATIONS) -> FitResult:
-    """Points, Amdahl and USL fits, and the reviewer's sentences; a fit that cannot be made is a problem, not an error."""
-    from .fit_text import notes_for  # the sentences live apart from the numerics
-
+    """Points, Amdahl and USL fits (present/fit_text words them); a fit that cannot be made is a problem, not an error."""
     problems: list[Problem] = []
     empty = np.zeros(0)
     if len(m) == 0:
         problems.append(Problem("no runs yet; enter N and a time or throughput for at least 3 runs", TABLE))
         points = Points(empty, empty, empty, empty, empty)
         spread = Spread(empty, empty, empty, empty, empty)
-        return FitResult(m, None, points, spread, None, None, tuple(problems), (), None, None)
+        return FitResult(m, None, points, spread, None, None, tuple(problems), None, None)
     base = float(m.baseline_n or 0.0)
     points = _points(m, base)
     spread = _spread(points.n, points.value)
@@ -392,8 +389,7 @@ def fit_measurements(m: Measurements, max_iterations: int = MAX_ITERATIONS) -> F
     if below.size:
         half = float(below[0])
     trend = _trend(points)
-    result = FitResult(m, base, points, spread, amdahl, usl, tuple(problems), (), trend, half)
-    return FitResult(m, base, points, spread, amdahl, usl, tuple(problems), tuple(notes_for(result)), trend, half)
+    return FitResult(m, base, points, spread, amdahl, usl, tuple(problems), trend, half)
 
 
 def sample_n(low: float, high: float, count: int = 200, log: bool = True) -> FloatArray:
@@ -425,3 +421,15 @@ def speedup_curves(result: FitResult, count: int = 200, log: bool = True) -> dic
     if result.usl is not None:
         curves["usl"] = (n, result.usl_speedup(n))
     return curves
+
+
+def profile_p_at(analysis: Analysis, baseline_n: float | None) -> float:
+    """The profile's parallel fraction re-expressed at the runs' N0, so the two P are shares of the same time.
+
+    The profile's P is a share of its time at its own N0 (``baseline_gpus``); the window's measured chart and
+    ``fit --profile`` both compare this one.
+    """
+    s = analysis.scaling
+    if baseline_n is None:
+        return s.parallel_fraction
+    return parallel_fraction_at(s.parallel_fraction, s.baseline_gpus, baseline_n)

@@ -51,9 +51,13 @@ class MeasurementTable:
 
     def waiting(self) -> list[tuple[int, str]]:
         """(row, "n" or "value") for each cell a run still needs."""
-        out = []
+        out: list[tuple[int, str]] = []
+        isnan = math.isnan  # a pass over every run after each edit: no list per run
         for i, r in enumerate(self.rows):
-            out += [(i, f) for f, v in (("n", r.n), ("value", r.value)) if math.isnan(v)]
+            if isnan(r.n):
+                out.append((i, "n"))
+            if isnan(r.value):
+                out.append((i, "value"))
         return out
 
     def problems(self) -> list[Problem]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -62,22 +62,6 @@ _name_key = name_key
 _SCALING_CODE = SCALING_CODE
 
 
-class _Spellings(Mapping[str, str]):
-    """A read-only view: name key → the component's name as spelled."""
-
-    def __init__(self, index: dict[str, int], components: list[Component]) -> None:
-        self._index, self._components = index, components
-
-    def __getitem__(self, key: str) -> str:
-        return self._components[self._index[key]].name
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._index)
-
-    def __len__(self) -> int:
-        return len(self._index)
-
-
 # Component.time, .scaling and .objectives, read at C speed over a whole table.
 _TIME_OF, _SCALING_OF, _OBJECTIVES_OF = operator.itemgetter(1), operator.itemgetter(2), operator.itemgetter(5)
 _GUESSED_OF = operator.itemgetter(6)  # Component.scaling_guessed
@@ -109,8 +93,7 @@ class Profile:
         specs = tuple(objectives)
         index: dict[str, int] = {}
         problems = component_problems(comps, index, checked=checked)
-        by_key = _Spellings(index, comps)
-        opts = [self._canonical(o, by_key) for o in optimizations]
+        opts = [self._canonical(o, index, comps) for o in optimizations]
         problems += optimization_problems(opts, comps, index) + settings_problems(settings)
         problems += objective_spec_problems(specs, settings.target_time)
         if problems:
@@ -125,7 +108,10 @@ class Profile:
         self.measurements: Measurements | None = measurements
         self._index: dict[str, int] | None = index
         self._arrays: tuple[FloatArray, IntArray, BoolArray] | None = None
-        self._ranges: tuple[FloatArray, FloatArray] | None | bool = False  # False: not looked at yet
+        # Each component's lowest and highest time, and whether any component has a range; None until asked for.
+        # Cached (and kept in place by an edit) as the arrays are: the window asks from five places after every change
+        # whether the odds apply, and building the bounds takes 0.63 ms at 10,000 rows (0.1 µs cached).
+        self._bounds: tuple[FloatArray, FloatArray, bool] | None = None
 
     # -- reading -----------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -153,7 +139,7 @@ class Profile:
         clone.measurements = self.measurements
         clone._index = dict(self._index) if self._index is not None else None
         clone._arrays = None
-        clone._ranges = False
+        clone._bounds = None
         return clone
 
     @property
@@ -165,11 +151,13 @@ class Profile:
         return self._name_index().get(_name_key(name), -1)
 
     @staticmethod
-    def _canonical(opt: Optimization, by_key: Mapping[str, str]) -> Optimization:
-        """Targets spelled as the components are (matching is case-insensitive), duplicates dropped."""
+    def _canonical(opt: Optimization, index: Mapping[str, int], components: Sequence[Component]) -> Optimization:
+        """Targets spelled as the components are (matching is case-insensitive, through the name index), duplicates
+        dropped."""
         seen: list[str] = []
         for t in opt.targets:
-            name = by_key.get(_name_key(t), t.strip())
+            row = index.get(_name_key(t))
+            name = t.strip() if row is None else components[row].name
             if name not in seen:
                 seen.append(name)
         return replace(opt, targets=tuple(seen)) if tuple(seen) != opt.targets else opt
@@ -184,7 +172,7 @@ class Profile:
         self.components, self.optimizations, self.settings = comps, opts, settings
         self._index = index
         self._arrays = None
-        self._ranges = False
+        self._bounds = None
 
     def set_component(self, row: int, component: Component) -> None:
         """Replace row ``row``; a new name carries the optimizations that targeted the old one.
@@ -213,11 +201,11 @@ class Profile:
             cached[0][row] = component.time
             cached[1][row] = _SCALING_CODE[component.scaling]
             cached[2][row] = component.scaling_guessed
-        ranges = getattr(self, "_ranges", False)
-        if isinstance(ranges, tuple):
-            ranges[0][row], ranges[1][row] = component.time_range
-        elif ranges is None and (component.time_low is not None or component.time_high is not None):
-            self._ranges = False  # the first range: look again
+        bounds = getattr(self, "_bounds", None)
+        if bounds is not None:
+            bounds[0][row], bounds[1][row] = component.time_range
+            if not bounds[2] and (component.time_low is not None or component.time_high is not None):
+                self._bounds = (bounds[0], bounds[1], True)
         if old.name != component.name:
             self.optimizations = [self._renamed(o, old.name, component.name) for o in self.optimizations]
             index = self._name_index()
@@ -251,18 +239,19 @@ class Profile:
     def time_bounds(self) -> tuple[FloatArray, FloatArray] | None:
         """Each component's lowest and highest time (its time where it has no range), or ``None`` when no component
         has a range. Cached like :meth:`arrays`."""
-        ranges = getattr(self, "_ranges", False)
-        if ranges is False or (isinstance(ranges, tuple) and len(ranges[0]) != len(self.components)):
+        bounds = getattr(self, "_bounds", None)
+        if bounds is None or len(bounds[0]) != len(self.components):
             comps, n = self.components, len(self.components)
             lows, highs = list(map(_LOW_OF, comps)), list(map(_HIGH_OF, comps))
-            if lows.count(None) == n and highs.count(None) == n:
-                ranges = None
-            else:
-                times = self.arrays()[0]
-                low, high = np.array(lows, dtype=float), np.array(highs, dtype=float)  # None is NaN: no range
-                ranges = (np.where(np.isnan(low), times, low), np.where(np.isnan(high), times, high))
-            self._ranges = ranges
-        return ranges if isinstance(ranges, tuple) else None
+            times = self.arrays()[0]
+            low, high = np.array(lows, dtype=float), np.array(highs, dtype=float)  # None is NaN: no range
+            any_range = lows.count(None) != n or highs.count(None) != n
+            bounds = self._bounds = (
+                np.where(np.isnan(low), times, low),
+                np.where(np.isnan(high), times, high),
+                any_range,
+            )
+        return (bounds[0], bounds[1]) if bounds[2] else None
 
     def has_uncertainty(self) -> bool:
         """Whether some optimization has a k range or a confidence below 100%, or some time a range: the odds apply.
@@ -282,10 +271,6 @@ class Profile:
             return False
         times = self.arrays()[0]
         return bool(np.any(bounds[0] != times) or np.any(bounds[1] != times))
-
-    def _spellings(self) -> Mapping[str, str]:
-        """Key → spelled name, looked up through the name index (no copy of ten thousand names)."""
-        return _Spellings(self._name_index(), self.components)
 
     def name_index(self) -> Mapping[str, int]:
         """Name key (stripped, case-folded) → row of that component; read only, current after every change."""
@@ -327,8 +312,8 @@ class Profile:
 
     def set_optimizations(self, optimizations: Sequence[Optimization]) -> None:
         """Replace the optimizations; only they are checked, against the name index: toggling stays cheap."""
-        spellings = self._spellings()
-        opts = [self._canonical(o, spellings) for o in optimizations]
+        index = self._name_index()
+        opts = [self._canonical(o, index, self.components) for o in optimizations]
         problems = optimization_problems(opts, self.components, self._name_index())
         if problems:
             raise ProfileError(problems)
@@ -380,12 +365,6 @@ class Profile:
         self._commit(comps, self.optimizations, self.settings)
         return removed
 
-    def insert_optimizations(self, row: int, optimizations: Sequence[Optimization]) -> None:
-        opts = list(self.optimizations)
-        spellings = self._spellings()
-        opts[row:row] = [self._canonical(o, spellings) for o in optimizations]
-        self._commit(self.components, opts, self.settings)
-
     def set_settings(self, settings: Settings) -> None:
         problems = objective_spec_problems(self.objectives, settings.target_time)
         if problems:
@@ -418,7 +397,7 @@ class Profile:
         self.components = [c.in_unit(old, unit) for c in self.components]
         self._index = None
         self._arrays = None
-        self._ranges = False
+        self._bounds = None
         if self.settings.target_time is not None:
             self.settings = replace(self.settings, target_time=convert(self.settings.target_time, old, unit))
         self.objectives = tuple(

@@ -3,8 +3,6 @@ grouping, and the events each component groups (so a what-if can find them in th
 
 from __future__ import annotations
 
-import json
-
 from .load_settings import SettingRow
 from .units import ParseError
 
@@ -33,6 +31,8 @@ TRACE_ROWS: tuple[SettingRow, ...] = (
 
 def trace_events_text(events: tuple[tuple[str, str], ...]) -> str:
     """``{"forward": "annotation:## forward ##", …}``: one JSON object, read back by :func:`parse_trace_events`."""
+    import json  # here: a workbook that names no trace (most) never loads it
+
     return json.dumps(dict(events), ensure_ascii=False)
 
 
@@ -41,6 +41,8 @@ def parse_trace_events(text: str) -> tuple[tuple[str, str], ...]:
     text = text.strip()
     if not text:
         return ()
+    import json
+
     try:
         data = json.loads(text)
     except ValueError as exc:

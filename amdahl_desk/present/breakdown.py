@@ -12,8 +12,10 @@ from .colours import OTHER, ComponentColours
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
+from .trace_plan import COMPUTING, current_answer
 
 TOP = 8  # components shown by name; the rest are one "other" segment
+DEPS = "with the trace's dependencies"
 INK = "#222222"
 
 
@@ -73,6 +75,21 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
         return BreakdownView("Where the time goes — no data")
     unit = profile.unit
     times, new, k = analysis.times, analysis.new_times, analysis.component_speedup
+    c = analysis.combined
+    # A traced profile's After bar is the answer with the trace's dependencies (the whole workload only: an
+    # objective's figures are the table's): the components the plan leaves alone keep their time, and the sped-up
+    # ones carry the difference the dependencies make to the sum's new total, in proportion to their new times (all
+    # parts scaled where that difference is more than the sped-up parts hold).
+    answer = current_answer(inputs.trace, profile, analysis) if c.enabled and not inputs.objective else None
+    difference = 0.0
+    if answer is not None and not isinstance(answer, str):
+        difference = answer.new_total - c.new_total
+        sped = k != 1
+        held = float(new[sped].sum())
+        if held > 0 and held + difference >= 0:
+            new = np.where(sped, new * ((held + difference) / held), new)
+        elif c.new_total > 0:
+            new = new * (answer.new_total / c.new_total)
     shown, rest = largest(times, TOP)
     names = [profile.components[i].name for i in shown.tolist()]
     colours = (inputs.colours or ComponentColours()).colours(names)
@@ -102,15 +119,25 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
             )
         )
     total = analysis.baseline_total
-    c = analysis.combined
     target = analysis.target.time if analysis.target is not None else None  # an objective's own, when chosen
-    x_max = max(total, c.new_total, target or 0.0)
+    after_total, after_text = c.new_total, n.time(c.new_total, unit)
+    if answer is not None and not isinstance(answer, str):
+        after_total = answer.new_total
+        after_text = f"{n.time(answer.new_total, unit)} (the sum: {n.time(c.new_total, unit)})"
+    elif answer == COMPUTING:
+        after_text = f"{COMPUTING} (the sum: {n.time(c.new_total, unit)})"
+    x_max = max(total, c.new_total, after_total, target or 0.0)
     # A component with no time draws no bar: under an objective (TTFT) the others are 0 and would crowd the key.
     legend = [LegendEntry(s.colour, "bar", s.name) for s in segments if s.baseline > 0 or s.after > 0]
+    traced = answer is not None and not isinstance(answer, str)
     if any(s.outlined for s in segments):
-        legend.append(LegendEntry(INK, "bar", "outlined: sped up by the plan"))
-    head = ("Where the time goes:", f"{n.time(total, unit)} → {n.time(c.new_total, unit)}")
-    more = (
+        sign = "+" if difference > 0 else "−" if difference < 0 else ""
+        carried = f", carrying the dependencies' {sign}{n.time(abs(difference), unit)}"
+        legend.append(
+            LegendEntry(INK, "bar", "outlined: sped up by the plan" + (carried if traced and not brief else ""))
+        )
+    head: tuple[str, ...] = ("Where the time goes:", f"{n.time(total, unit)} → {n.time(c.new_total, unit)}")
+    more: tuple[str, ...] = (
         (
             f"({n.speedup(c.overall_speedup)}, saves {n.time(c.time_saved, unit)});",
             f"{n.time((1 - c.fraction) * total, unit)} untouched by the plan",
@@ -118,13 +145,22 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
         if c.enabled and not brief
         else ()
     )
+    if answer is not None and not isinstance(answer, str):
+        head = ("Where the time goes:", f"{n.time(total, unit)} → {n.time(answer.new_total, unit)}", DEPS)
+        more = (
+            f"({n.close_speedup(answer.speedup)}, saves {n.time(answer.time_saved, unit)});",
+            f"the sum promises {n.time(c.new_total, unit)}",
+        )
+    elif answer == COMPUTING:
+        head = ("Where the time goes:", f"{n.time(total, unit)} → {COMPUTING}", DEPS)
+        more = (f"(computing; the sum promises {n.time(c.new_total, unit)})",)
     return BreakdownView(
         phrases(*head, *more),
         tuple(segments),
         total,
-        c.new_total,
+        after_total,
         n.time(total, unit),
-        n.time(c.new_total, unit),
+        after_text,
         x_max,
         target,
         f"target {n.time(target, unit)}" if target is not None else "",

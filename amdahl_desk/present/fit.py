@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from ..model.fit import FitResult
 from ..model.fit_intervals import FitIntervals, Interval, fit_intervals
-from ..model.fit_text import count, percent, profile_comparison, regime_sentence
 from ..model.measurements import MeasureKind
+from .fit_text import count, notes_for, percent, profile_comparison, regime_sentence
 from .measured import throughput_scale
 from .numbers import POINT, Numbers
 
@@ -163,9 +163,9 @@ def fit_view(
     ``profile_p`` the profile's P at the runs' N0 (to compare), ``runs`` how many rows the table has."""
     regime = regime_sentence(fit)
     if regime is None and fit.amdahl is not None:
-        regime = next((note for note in fit.notes if note.startswith("Amdahl fit")), None)
+        regime = next((note for note in notes_for(fit) if note.startswith("Amdahl fit")), None)
     headline = regime or (EMPTY if not runs else "No fit yet.")
-    notes = [note for note in fit.notes if note != regime] + list(waiting)
+    notes = [note for note in notes_for(fit) if note != regime] + list(waiting)
     if profile_p is not None:
         said = profile_comparison(profile_p, fit)
         if said:
@@ -185,7 +185,7 @@ def fit_text(result: FitResult, source: str, comparison: str | None = None, n: N
             f"{n.count(len(m))} measured {what}{unit} from {source}, N = {n.number(float(pts.n.min()))}"
             f"–{n.number(float(pts.n.max()))} {m.noun}; baseline N0 = {n.number(result.baseline_n or 0)}."
         )
-    lines += [""] + [n.message(note) for note in result.notes]
+    lines += [""] + [n.message(note) for note in notes_for(result)]
     if comparison:
         lines.append(n.message(comparison))
     if len(m):

@@ -8,14 +8,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.analysis import Analysis
-from ..model.fit import FitResult, curve_range, sample_n, speedup_curves
+from ..model.fit import FitResult, curve_range, profile_p_at, sample_n, speedup_curves
 from ..model.fit_intervals import speedup_bands
-from ..model.fit_text import count, percent, profile_p_at
 from ..model.laws import FloatArray
 from ..model.measurements import MeasureKind, Measurements
 from ..model.values import ParseError, parse_unit
 from .axes import log2_ticks, log10_ticks
 from .chart_parts import Mark, Series
+from .fit_text import count, percent
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 

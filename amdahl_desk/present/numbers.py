@@ -63,7 +63,7 @@ class Numbers:
 
     def coefficient(self, fraction: float) -> str:
         """A fitted coefficient as a percentage with two significant digits: ``2.8%``, ``0.01%``."""
-        from ..model.fit_text import percent
+        from .fit_text import percent
 
         return self._local(percent(fraction))
 

@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # the trace's model loads with the first trace
     from ..model.traces.plan_answer import TraceAnswer
 
 DEPENDENCIES = "with the trace's dependencies"
+OPTIONS_WITH_DEPS = "Each optimization alone with the trace's dependencies (values as written)"
+OPTIONS_BY_SUM = "Each optimization alone by the sum of the components' times (follows edits)"
 
 
 def _names(names: tuple[str, ...]) -> str:

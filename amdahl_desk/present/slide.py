@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 from ..model.analysis import Analysis
 from ..model.profile import Profile
 from .numbers import POINT, Numbers
+from .plan_answer import answer_target
 from .report import target_sentence
 from .summary import Figure, SummaryView, summary
 from .text import phrases
 from .tones import Sentence, Tone
-from .trace_plan import TraceFigures
+from .trace_plan import TraceFigures, current_answer
 
 if TYPE_CHECKING:
     from .decision import DecisionView
@@ -102,9 +103,20 @@ def slide(
         f"{boundary} · baseline {n.time(analysis.baseline_total, unit)} over "
         f"{n.count(len(profile.components))} components",
         said.figures,
-        target_sentence(profile, analysis, n) or AMDAHL_FOOTER,
+        _footer(profile, analysis, n, trace),
         decision_sentences(profile, analysis, n, trace=trace, decided=decided),
     )
+
+
+def _footer(profile: Profile, analysis: Analysis, n: Numbers, trace: TraceFigures | None) -> str:
+    """The target verdict: with the trace's dependencies for a profile that carries its trace (the sum's figure
+    beside it), "…" while that is computed; else the sum's, with the speedup its targets need."""
+    answer = current_answer(trace, profile, analysis)
+    if answer is None:
+        return target_sentence(profile, analysis, n) or AMDAHL_FOOTER
+    if isinstance(answer, str):
+        return f"Target: {answer} (computing on the trace's critical path)" if analysis.target else AMDAHL_FOOTER
+    return answer_target(profile, analysis, answer, n) or AMDAHL_FOOTER
 
 
 def slide_selection(profile: Profile, selected: int) -> int:

@@ -20,6 +20,7 @@ from .tones import Sentence, Tone
 
 if TYPE_CHECKING:  # the trace's model loads with the first trace, not with the window
     from ..model.traces.path_components import ComponentPath
+    from ..model.traces.plan_answer import TraceAnswer
     from ..model.traces.plan_path import PathFigures, PlanAnswers
     from ..model.traces.trace_comparison import DependencyCheck
 
@@ -62,6 +63,24 @@ NO_TRACE = TraceFigures()
 def trace_based(figures: TraceFigures | None) -> bool:
     """Whether the profile names a trace whose figures the window shows (its columns, its chart)."""
     return figures is not None and figures.named and not figures.problem
+
+
+def current_answer(
+    figures: TraceFigures | None, profile: Profile, analysis: Analysis | None
+) -> TraceAnswer | str | None:
+    """The profile's answer with its trace's dependencies for the plan as it is now (usable); :data:`COMPUTING`
+    while it is on its way; None where the sum is the answer (no trace to use, or one that does not know a
+    target's events — the summary says why)."""
+    if analysis is None or not trace_based(figures):
+        return None
+    assert figures is not None
+    found = figures.current(profile)
+    if found is None:
+        return COMPUTING
+    from ..model.traces.plan_answer import plan_answer
+
+    answer = plan_answer(profile, analysis, found)
+    return answer if answer.usable else None
 
 
 def trace_notes(figures: TraceFigures | None) -> tuple[str, ...]:
@@ -161,6 +180,27 @@ def option_cells(
         speedups.append(DASH if alone is None else n.close_speedup(alone.speedup))
         ceilings.append(DASH if alone is None or alone.ceiling is None else n.close_speedup(alone.ceiling))
     return speedups, ceilings
+
+
+def option_saves(
+    figures: TraceFigures | None, optimizations: Sequence[Optimization], baseline: float, n: Numbers = POINT
+) -> list[str] | None:
+    """Each optimization's time saved alone with the trace's dependencies, in the table's unit: the baseline less
+    the baseline over its S on the critical path ("…" while computing, "—" when the trace does not know its
+    targets); None without a trace to use (the sum's saving is the column then)."""
+    if not trace_based(figures):
+        return None
+    assert figures is not None
+    answers = figures.answers if figures.ready else None
+    saves = []
+    for o in optimizations:
+        key = (o.targets, float(o.speedup))
+        if answers is None or key not in answers.alone:
+            saves.append(COMPUTING)
+            continue
+        alone = answers.alone[key]
+        saves.append(DASH if alone is None or alone.speedup <= 0 else n.number(baseline - baseline / alone.speedup))
+    return saves
 
 
 def option_tip(figures: TraceFigures | None, opt: Optimization, speedup: bool, n: Numbers = POINT) -> str | None:

@@ -382,9 +382,16 @@ def never_plan_sentence(profile: Profile, search: PlanSearch, best: float, numbe
 SHOWN = 5  # tornado bars and ranking rows a report lists before "…"
 
 
-def report_lines(view: UncertaintyView | None, plan: str | None, likelier: str = "") -> list[str]:
+ON_THE_PATH = (
+    "The odds, what matters most, the time each saves and the cheapest plan are worked out on the trace's critical "
+    "path (each draw's k scales its targets' events and every step is recomputed)."
+)
+
+
+def report_lines(view: UncertaintyView | None, plan: str | None, likelier: str = "", traced: bool = False) -> list[str]:
     """The report's block about uncertainty and plans, one line each (empty when there is neither): ``plan`` and
-    ``likelier`` as the summary says them (:func:`~amdahl_desk.present.decision.decision_view`)."""
+    ``likelier`` as the summary says them (:func:`~amdahl_desk.present.decision.decision_view`); ``traced``: they
+    come from the trace's dependency model, said once at the end."""
     lines: list[str] = []
     if view is not None:
         lines.append(f"Under uncertainty: {view.sentence}")
@@ -404,6 +411,8 @@ def report_lines(view: UncertaintyView | None, plan: str | None, likelier: str =
         lines.append(f"  ({view.method[0].upper()}{view.method[1:]})")
     if plan is not None:
         lines.append(f"Cheapest plan: {plan}")
+    if lines and traced:
+        lines.append(ON_THE_PATH)
     if lines:
         lines.append("")
     return lines

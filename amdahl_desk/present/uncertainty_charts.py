@@ -13,6 +13,7 @@ from .chart_parts import LegendEntry
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
+from .trace_plan import COMPUTING, current_answer
 from .uncertainty import DISTRIBUTION_TITLE, TORNADO_TITLE, chance, slide_line
 
 MEETS, MISSES, INK, RED, GREY, LOW, HIGH = "#2e8b57", "#9aa4b1", "#222222", "#c0392b", "#555555", "#d9822b", "#1f5fa8"
@@ -222,6 +223,22 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     rows = sensitivity(profile, analysis)
     centre = analysis.combined.overall_speedup
     centre_text = f"likely {n.speedup(centre)}"
+    answer = current_answer(inputs.trace, profile, analysis) if not inputs.objective else None
+    if answer is not None:  # a traced profile: each optimization at its low and high k on the trace's path
+        figures = figures_of(inputs) if profile.has_uncertainty() else None
+        if isinstance(answer, str) or isinstance(figures, str):
+            return TornadoView(
+                phrases("What matters most:", f"computing on the trace's critical path {COMPUTING}"),
+                (),
+                centre,
+                COMPUTING,
+                (max(centre * 0.9, 0.0), centre * 1.1),
+                note=f"Computing each optimization at its low and high k on the trace's critical path {COMPUTING}",
+            )
+        if figures is not None:
+            rows = figures.sensitivity
+        centre = answer.speedup
+        centre_text = f"likely {n.close_speedup(centre)} with the trace's dependencies"
     enabled = [o for o in profile.optimizations if o.enabled]
     if not rows:
         note = (

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..files import READABLE
-from ..model.comparison import Continued
+from ..model.adoption import Continued
 from ..present.cells import selection_status
 from ..present.inputs import ChartInputs
 from ..resources import icon_path

@@ -16,6 +16,7 @@ def test_the_api_page_runs_as_written(tmp_path, monkeypatch):
     (tmp_path / "resources").symlink_to(ROOT / "resources")
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "fixtures").symlink_to(ROOT / "tests" / "fixtures")
+    (tmp_path / "tests" / "traces").symlink_to(ROOT / "tests" / "traces")
     monkeypatch.chdir(tmp_path)
     result = doctest.testfile(
         str(PAGE),

@@ -57,30 +57,43 @@ COMPONENTS_READ = (
 )
 
 
-def report_process(path: Path, rows: int, rounds: int) -> None:
-    """Whole-process ``report --json`` (piped, so compact) against a process that only reads the workbook."""
+def report_process(path: Path, rows: int, rounds: int, against: Path | None = None) -> None:
+    """Whole-process ``report --json`` (piped, so compact) against a process that only reads the workbook.
+
+    ``against``: the root of another checkout (an older build) whose ``report --json`` takes turns with ours.
+    """
     root = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, PYTHONPATH=str(root))
-    # As installed (pip writes the bytecode at install time): compiled once here, not on every run.
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    compileall.compile_dir(root / "amdahl_desk", quiet=1)
+    roots = {"ours": root} | ({"other build": against} if against is not None else {})
+    envs = {key: dict(os.environ, PYTHONPATH=str(where)) for key, where in roots.items()}
+    for key, where in roots.items():
+        # As installed (pip writes the bytecode at install time): compiled once here, not on every run.
+        envs[key].pop("PYTHONDONTWRITEBYTECODE", None)
+        compileall.compile_dir(where / "amdahl_desk", quiet=1)
 
-    def process(*argv: str) -> None:
-        subprocess.run([sys.executable, *argv], check=True, stdout=subprocess.DEVNULL, env=env)
+    cpu: dict[str, list[float]] = {}
 
-    # Taking turns, so that a change in the machine's load between the two series does not favour either.
-    runs = {
-        "ours": ("-m", "amdahl_desk", "report", str(path), "--json"),
+    def process(key: str, *argv: str) -> None:
+        env = envs.get(key, envs["ours"])
+        # In the build's own root: ``python -m`` puts the working folder first on the path, before PYTHONPATH.
+        where = roots.get(key, root)
+        child = subprocess.Popen([sys.executable, *argv], stdout=subprocess.DEVNULL, env=env, cwd=where)
+        _, status, usage = os.wait4(child.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"{' '.join(argv)} failed")
+        cpu.setdefault(key, []).append(usage.ru_utime + usage.ru_stime)  # CPU: what a busy machine disturbs least
+
+    # Taking turns, so that a change in the machine's load between the series does not favour any.
+    runs = {key: ("-m", "amdahl_desk", "report", str(path), "--json") for key in roots} | {
         "floor": ("-c", COMPONENTS_READ, str(path)),
         "every sheet": ("-c", BARE_READ, str(path)),
     }
     samples: dict[str, list[float]] = {key: [] for key in runs}
-    for argv in runs.values():
-        process(*argv)  # warm-up (the file in the page cache, the bytecode read once)
+    for key, argv in runs.items():
+        process(key, *argv)  # warm-up (the file in the page cache, the bytecode read once)
     for _ in range(rounds):
         for key, argv in runs.items():
             start = time.perf_counter()
-            process(*argv)
+            process(key, *argv)
             samples[key].append(time.perf_counter() - start)
     ours, floor = statistics.median(samples["ours"]), statistics.median(samples["floor"])
     every = statistics.median(samples["every sheet"])
@@ -91,18 +104,30 @@ def report_process(path: Path, rows: int, rounds: int) -> None:
         f"ratios of the {rounds} runs from {ratios[0]:.2f} to {ratios[-1]:.2f}; against a read of every sheet "
         f"({every:.2f} s) {ours / every:.2f}"
     )
+    cpu_ours, cpu_floor = statistics.median(cpu["ours"]), statistics.median(cpu["floor"])
+    print(f"  CPU (user + system): median {cpu_ours:.2f} s; floor {cpu_floor:.2f} s; ratio {cpu_ours / cpu_floor:.2f}")
+    if against is not None:
+        other = statistics.median(samples["other build"])
+        cpu_other = statistics.median(cpu["other build"])
+        print(
+            f"  the build in {against.name}, same runs: median {other:.2f} s, ratio to the floor {other / floor:.2f}; "
+            f"CPU {cpu_other:.2f} s, ratio {cpu_other / cpu_floor:.2f}; ours / it {ours / other:.2f} wall, "
+            f"{cpu_ours / cpu_other:.2f} CPU"
+        )
+    print(f"  load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--report-only", action="store_true", help="only the whole-process report --json figure")
+    parser.add_argument("--against", type=Path, help="the root of another checkout whose report --json takes turns")
     args = parser.parse_args()
     if args.report_only:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "big.xlsx"
             write_workbook(big_profile(50_000, 100), path)
-            report_process(path, 50_000, max(3, args.rounds // 3))
+            report_process(path, 50_000, max(3, args.rounds // 3), args.against)
         return
 
     profile = big_profile(10_000, 1_000, 100_000)

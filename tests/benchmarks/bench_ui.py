@@ -19,7 +19,10 @@ and speedup charts side by side, GPU scaling in the tab under them, the other ch
 3. k-slider steps on the profile imported from the real 1-GPU trace (its plan computed in the background): one
    step a frame, and one every 100 ms (a plan computed while the next step is drawn); against one frame.
 
-Run: python tests/benchmarks/bench_ui.py [--rounds N] [--only edit|startup|trace]   (not part of the test run)
+4. A paste of 5,000 runs under 5,000 in the Measurements table, until the table and the chart in view have painted
+   (``--only paste``); against one frame, aim ≤ 1 s, and when the status line said a paste was under way.
+
+Run: python tests/benchmarks/bench_ui.py [--rounds N] [--only edit|startup|trace|paste]   (not part of the test run)
 """
 
 from __future__ import annotations
@@ -268,6 +271,84 @@ def edit_latency(rounds: int) -> dict[str, float]:
     return medians | {f"{k} cpu": statistics.median(v) for k, v in cpu.items()}
 
 
+def paste_latency(rounds: int, runs: int = 5_000) -> dict[str, float]:
+    """Median seconds from a paste of ``runs`` runs (N, time, label; Ctrl+V's action) under the last of ``runs``
+    runs in the Measurements table until the table and the chart in view have painted them and the loop is idle;
+    each round undone before the next. Also the seconds until the status line said so (the progress)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QAbstractScrollArea, QApplication
+
+    from amdahl_desk.model.measurement_table import MeasurementTable
+    from amdahl_desk.model.measurements import Measurement
+    from amdahl_desk.ui.app import make_app
+    from amdahl_desk.ui.main_window import MainWindow
+
+    app = make_app()
+    win = MainWindow(fresh=True)
+    win.resize(1600, 1000)
+    win.show()
+    rows = tuple(Measurement(float(i % 64 + 1), round(1000.0 / (i % 64 + 1) + i % 7, 2)) for i in range(runs))
+    win.doc.edit_measurements(MeasurementTable(rows), "Runs")
+    win.left_tabs.setCurrentWidget(win.fit_page)
+    panel, view = win.fit_panel, win.fit_panel.view
+    settle = time.perf_counter() + 0.5
+    while time.perf_counter() < settle or win.redraws.pending:
+        app.processEvents()
+    text = "".join(f"{i % 64 + 1}\t{2000.0 / (i % 64 + 1):.2f}\trun {i}\n" for i in range(runs))
+    clipboard = QApplication.clipboard()
+    painted: set[int] = set()
+    paints: list[int] = []
+    said: list[float] = []
+
+    class PaintWatch(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.add(id(watched))
+                paints.append(1)
+            return False
+
+    watch = PaintWatch()
+    chart = panel.tabs.currentWidget()
+    must = [view.viewport(), *(v.viewport() for v in chart.findChildren(QAbstractScrollArea))]
+    for widget in must:
+        widget.installEventFilter(watch)
+    win.statusBar().messageChanged.connect(lambda text: said.append(time.perf_counter()) if "Pasting" in text else None)
+    walls, cpus, progress = [], [], []
+    for _ in range(rounds):
+        clipboard.setText(text)
+        view.setCurrentIndex(view.model().index(runs, 0))
+        end = time.perf_counter() + 2 * FRAME
+        while time.perf_counter() < end or win.redraws.pending:
+            app.processEvents()
+        painted.clear()
+        said.clear()
+        start, start_cpu = time.perf_counter(), time.process_time()
+        view.paste_action.trigger()
+        last, last_cpu, idle = time.perf_counter(), time.process_time(), 0
+        while idle < 3:
+            count = len(paints)
+            app.processEvents()
+            if len(paints) != count:
+                last, last_cpu, idle = time.perf_counter(), time.process_time(), 0
+            elif not win.redraws.pending and all(id(v) in painted for v in must):
+                idle += 1
+            if time.perf_counter() - start > 30:
+                raise RuntimeError("the paste was not painted within 30 s")
+        if len(panel.model.table.rows) != 2 * runs:
+            raise RuntimeError(f"the paste left {len(panel.model.table.rows)} runs, not {2 * runs}")
+        walls.append(last - start)
+        cpus.append(last_cpu - start_cpu)
+        progress.append(said[0] - start if said else float("nan"))
+        win.doc.undo_stack.undo()
+    return {
+        "paste": statistics.median(walls),
+        "paste cpu": statistics.median(cpus),
+        "paste said": statistics.median(progress),
+        "runs": runs,
+    }
+
+
 def trace_drag(rounds: int) -> dict[str, float]:
     """k-slider steps on the profile imported from the real 1-GPU trace, each until the speedup chart has painted
     it: one step a frame (the plan on the trace waits for the drag to rest), and one every 100 ms (each step's
@@ -331,8 +412,19 @@ def trace_drag(rounds: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--only", choices=("edit", "startup", "trace"), help="run one of the benchmarks")
+    parser.add_argument("--only", choices=("edit", "startup", "trace", "paste"), help="run one of the benchmarks")
     args = parser.parse_args()
+    if args.only == "paste":
+        f = paste_latency(args.rounds)
+        n = f"{int(f['runs']):,}"
+        print(
+            f"paste {n} runs under {n} in the Measurements table until table and chart have painted: median "
+            f"{f['paste'] * 1e3:.0f} ms wall ({f['paste cpu'] * 1e3:.0f} ms CPU); floor one 60 Hz frame "
+            f"{FRAME * 1e3:.1f} ms, ratio {f['paste'] / FRAME:.1f}; aim ≤ 1 s with a progress indication beyond a "
+            f"frame: the status line said so {f['paste said'] * 1e3:.1f} ms after the paste began; "
+            f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}"
+        )
+        return
     if args.only not in ("edit", "trace"):
         env, server = start_xvfb()
         try:

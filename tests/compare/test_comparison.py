@@ -6,15 +6,9 @@ from dataclasses import replace
 import pytest
 
 from amdahl_desk.model import Component, Optimization, Profile, Scaling, Settings, TimeUnit
-from amdahl_desk.model.comparison import (
-    ComparisonError,
-    Status,
-    adopt_measured_k,
-    compare,
-    continue_from_after,
-    match_components,
-    verdict,
-)
+from amdahl_desk.model.adoption import adopt_measured_k, continue_from_after
+from amdahl_desk.model.comparison import Status, compare, verdict
+from amdahl_desk.model.component_matching import ComparisonError, match_components
 from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.present.comparison import groups
 from tests.helpers import LLM, llm, profile_of

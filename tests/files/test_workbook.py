@@ -26,9 +26,11 @@ def test_round_trip_gives_an_equal_profile(tmp_path):
         gpu_counts=(1, 8, 24, 512),
     )
     p.set_component(0, Component(p.components[0].name, 100, Scaling.SERIAL, "host", "note, with comma"))
-    p.insert_optimizations(
-        1, [Optimization("Off one", ("Other GPU kernels", "Miscellaneous overhead"), 1.5, enabled=False, notes="maybe")]
+    opts = list(p.optimizations)
+    opts.insert(
+        1, Optimization("Off one", ("Other GPU kernels", "Miscellaneous overhead"), 1.5, enabled=False, notes="maybe")
     )
+    p.set_optimizations(opts)
     path = tmp_path / "p.xlsx"
     save_profile(p, path)
     assert load_profile(path).profile == p

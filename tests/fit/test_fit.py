@@ -7,8 +7,8 @@ import pytest
 
 from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.model.fit import fit_measurements, speedup_curves
-from amdahl_desk.model.fit_text import percent, profile_comparison
 from amdahl_desk.model.measurements import Measurement, Measurements
+from amdahl_desk.present.fit_text import notes_for, percent, profile_comparison
 
 
 def amdahl_times(p, counts, n0=1.0, t0=100.0):
@@ -51,7 +51,7 @@ def test_rising_karp_flatt_is_called_overhead_that_grows():
     times = [100 * (0.05 + 0.95 / n) + 0.3 * n for n in counts]
     r = fit_measurements(Measurements.of(zip(counts, times, strict=True), "time", "ms", "GPUs"))
     assert r.karp_flatt_trend == "rising"
-    assert any("overhead grows with N" in s for s in r.notes)
+    assert any("overhead grows with N" in s for s in notes_for(r))
 
 
 def test_steady_karp_flatt_on_pure_amdahl():
@@ -69,14 +69,14 @@ def test_beta_zero_means_no_peak():
     assert r.usl.peak_n is None and r.usl.peak_x is None
     assert r.usl.alpha == pytest.approx(0.05, rel=1e-9)
     assert r.usl.limit_x == pytest.approx(200.0)
-    assert "never turns down" in r.notes[0]
+    assert "never turns down" in notes_for(r)[0]
 
 
 def test_linear_data_is_linear_scaling():
     r = fit_measurements(Measurements.of([(n, 5.0 * n) for n in (1, 2, 4, 8, 16, 32)]))
     assert r.usl.alpha == 0.0 and r.usl.beta == 0.0
     assert math.isinf(r.usl.limit_x)
-    assert r.notes[0].startswith("Linear scaling")
+    assert notes_for(r)[0].startswith("Linear scaling")
 
 
 def test_negative_trend_data_never_gives_negative_coefficients():
@@ -92,7 +92,7 @@ def test_fewer_than_six_points_is_weakly_determined():
     x = [n / (1 + 0.03 * (n - 1) + 0.002 * n * (n - 1)) for n in counts]
     r = fit_measurements(Measurements.of(zip(counts, x, strict=True)))
     assert r.weakly_determined and r.usl is not None
-    assert any("weakly determined" in s for s in r.notes)
+    assert any("weakly determined" in s for s in notes_for(r))
 
 
 def test_standard_error_larger_than_estimate_is_said():
@@ -106,7 +106,7 @@ def test_standard_error_larger_than_estimate_is_said():
         if 0 < est < err
     ]
     assert loose, "this noisy data should leave a coefficient indistinguishable from 0"
-    assert any("larger than the estimate" in s for s in r.notes)
+    assert any("larger than the estimate" in s for s in notes_for(r))
 
 
 def test_three_points_fit_without_standard_errors():
@@ -228,7 +228,7 @@ def test_profile_comparison_at_the_runs_baseline():
 def test_profile_p_at_reads_the_profile_n0():
     from amdahl_desk.files import load_profile
     from amdahl_desk.model.analysis import analyse
-    from amdahl_desk.model.fit_text import profile_p_at
+    from amdahl_desk.model.fit import profile_p_at
     from amdahl_desk.resources import example_path
 
     analysis = analyse(load_profile(example_path("training-iteration.xlsx")).profile)

@@ -7,6 +7,7 @@ import pytest
 from amdahl_desk.files.measurements import read_measurements
 from amdahl_desk.model.fit import fit_measurements
 from amdahl_desk.model.measurements import Measurements
+from amdahl_desk.present.fit_text import notes_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -46,7 +47,7 @@ def test_specsdm91_peak_and_limit(specsdm91):
 
 
 def test_specsdm91_regime_sentence(specsdm91):
-    assert specsdm91.notes[0] == (
+    assert notes_for(specsdm91)[0] == (
         "Contention-limited (α = 2.8%, β = 0.01%): throughput peaks at 97 users (1,884 scripts/h); "
         "past it, adding users lowers throughput."
     )

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from amdahl_desk.model import Scaling
 from amdahl_desk.model.traces.intervals import union_length
-from amdahl_desk.model.traces.names import is_communication_kernel, scaling_for
+from amdahl_desk.model.traces.names import classify, is_communication_kernel
 
 
 @pytest.mark.parametrize(
@@ -35,14 +35,14 @@ from amdahl_desk.model.traces.names import is_communication_kernel, scaling_for
     ],
 )
 def test_collectives_are_communication(name):
-    assert scaling_for(name) is Scaling.COMMUNICATION
+    assert classify(name).scaling is Scaling.COMMUNICATION
 
 
 @pytest.mark.parametrize(
     "name", ["aten::broadcast_tensors", "aten::mm", "forward", "## backward ##", "Optimizer.step#SGD.step"]
 )
 def test_compute_is_parallel(name):
-    assert scaling_for(name) is Scaling.PARALLEL
+    assert classify(name).scaling is Scaling.PARALLEL
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,7 @@ def test_compute_is_parallel(name):
     ],
 )
 def test_data_loading_is_serial(name):
-    assert scaling_for(name) is Scaling.SERIAL
+    assert classify(name).scaling is Scaling.SERIAL
 
 
 def test_communication_kernels():

@@ -111,3 +111,20 @@ def test_the_text_reads_like_a_review_answer(capsys, good):
     assert first.startswith("Making `gemm` kernels 2× faster shortens the step 1.930× (0.83 ms → 0.43 ms)")
     assert "Even free, they give at most" in first
     assert "critical path before: 0.83 ms = CPU" in out
+
+
+def test_the_model_refuses_with_fields_and_the_command_line_names_the_flag():
+    from amdahl_desk.cli.common import refusal_text
+    from amdahl_desk.model.errors import Asked, InputError
+    from amdahl_desk.model.job.analysis import parse_ranks
+    from amdahl_desk.model.traces.patterns import parse_pattern_speedup
+
+    with pytest.raises(InputError) as caught:
+        parse_pattern_speedup("gemm=x")
+    assert (caught.value.asked, caught.value.given) == (Asked.SPEEDUP, "gemm=x")
+    assert "--" not in str(caught.value)  # the model names no flag
+    assert refusal_text(caught.value) == '--speedup "gemm=x": K is "x", not a number; expected a speedup like 2'
+    with pytest.raises(InputError) as ranks:
+        parse_ranks("3-1")
+    assert ranks.value.asked is Asked.ON_RANKS
+    assert refusal_text(ranks.value) == '--on-ranks "3-1": expected rank numbers and ranges, like 3 or 0-3,7'

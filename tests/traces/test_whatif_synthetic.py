@@ -9,7 +9,7 @@ import pytest
 
 from amdahl_desk.cli import main
 from amdahl_desk.files.traces.kineto_graph import read_kineto_graph
-from amdahl_desk.model.traces.path_components import component_path, pattern_mask
+from amdahl_desk.model.traces.path_components import component_path
 from amdahl_desk.model.traces.patterns import item_factors, parse_pattern_speedup
 from amdahl_desk.model.traces.whatif import prepare, what_if
 
@@ -144,6 +144,12 @@ def test_baseline_reproduces_every_observed_time(trace):
         observed = g.time - g.windows[g.step_of_point, 0]
         assert np.allclose(pt.baseline.time, observed, atol=1e-9), name
         assert np.allclose(pt.baseline.length, g.windows[:, 1] - g.windows[:, 0]), name
+
+
+def pattern_mask(pt, item_mask):
+    """The path's segments (points) whose owner is one of the items in ``item_mask`` (CPU rows, then GPU events)."""
+    owner = pt.graph.owner
+    return (owner >= 0) & item_mask[np.maximum(owner, 0)]
 
 
 def test_slack_is_where_the_path_leaves_the_kernel(trace):

@@ -309,7 +309,7 @@ def test_copy_a_measured_chart_image(window, window_panel):
 
 
 def test_the_profile_p_is_compared_at_the_same_baseline(runs):
-    from amdahl_desk.model.fit_text import profile_p_at
+    from amdahl_desk.model.fit import profile_p_at
 
     analysis = runs.doc.analysis
     assert analysis.scaling.baseline_gpus == 8 and analysis.scaling.parallel_fraction == pytest.approx(0.75)

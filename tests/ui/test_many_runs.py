@@ -91,3 +91,34 @@ def test_a_component_edit_does_not_touch_the_runs(window, qtbot, monkeypatch):
     assert touched == []  # no fit, no pass over the runs, no points redrawn: only the model's curve moved
     assert chart.model.xData is not None  # and that curve is drawn, from the profile as it is now
     window.answer = QMessageBox.StandardButton.Discard
+
+
+def test_thousands_of_runs_pasted_under_thousands_land_in_place_as_one_step_and_say_so_first(window, qtbot):
+    before = tuple(Measurement(float(1 + i % 16), 100.0 + i % 9) for i in range(3_000))
+    window.doc.edit_measurements(MeasurementTable(before), "Runs")
+    show_tab(qtbot, window.left_tabs, 1)
+    window.drawn()
+    view, panel = window.fit_panel.view, window.fit_panel
+    # Expected runs written independently of the parsers: N 1–32, times with two decimals, a label each.
+    pasted = [(1 + i % 32, round(500 / (1 + i % 32) + i % 5 * 0.25, 2), f"run {i}") for i in range(3_000)]
+    QGuiApplication.clipboard().setText("".join(f"{n}\t{t:.2f}\t{label}\n" for n, t, label in pasted))
+    said: list[tuple[str, int]] = []
+    window.statusBar().messageChanged.connect(lambda text: said.append((text, len(window.doc.measurements.rows))))
+    steps = window.doc.undo_stack.count()
+    click_cell(qtbot, view, 3_000, COUNT)  # the empty row under the last run
+    press(qtbot, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    rows = window.doc.measurements.rows
+    assert len(rows) == 6_000 and rows[:3_000] == before
+    assert [(r.n, r.value, r.label) for r in rows[3_000:]] == [(float(n), t, label) for n, t, label in pasted]
+    # The status line said a paste was under way before a run was in the table, and then that it was done.
+    assert said[0] == ("Pasting 3,000 runs…", 3_000), said
+    assert window.statusBar().currentMessage().startswith("Pasted 3,000 runs")
+    assert QGuiApplication.overrideCursor() is None  # the busy cursor is given back
+    assert window.doc.undo_stack.count() == steps + 1
+    # The chart of another tab, passed over while the runs came in, shows them all once its tab is chosen.
+    panel.tabs.setCurrentWidget(panel.charts["throughput"])
+    window.drawn()
+    assert len(panel.charts["throughput"].runs.data) == 6_000
+    window.undo_action.trigger()
+    assert window.doc.measurements.rows == before
+    window.answer = QMessageBox.StandardButton.Discard

@@ -5,8 +5,9 @@ import math
 import pytest
 
 from amdahl_desk.model import ProfileError
+from amdahl_desk.model.measurement_table import MeasurementTable
 from amdahl_desk.model.measurements import MeasureKind, Measurement, Measurements
-from amdahl_desk.ui.core.document import Aspect, Document, MeasurementTable
+from amdahl_desk.ui.core.document import Aspect, Document
 
 from ..helpers import training
 

@@ -1,16 +1,16 @@
-"""At the sizes people have, the answer shows whole: no sentence cut in the summary, no tab name shortened, no
-chart label outside its plot, and each component keeps its colour when the sizes change order."""
+"""At the sizes people have, the answer shows whole: no sentence cut in the summary, the objectives, load and cost;
+each component keeps its colour when the sizes change order. The tabs, the checklist and every chart's labels are
+checked once per profile and size by test_small_screens, with the helpers below."""
 
 from __future__ import annotations
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtWidgets import QLabel, QTabBar
+from PySide6.QtWidgets import QLabel
 
 from amdahl_desk.resources import example_path
 
 from .painting import quiet
-from .screens import PROFILES, cut_tabs, open_profile
 
 SIZES = [(1280, 720), (1600, 1000), (1920, 1080), (2560, 1440)]
 
@@ -19,13 +19,6 @@ SIZES = [(1280, 720), (1600, 1000), (1920, 1080), (2560, 1440)]
 def llm(window, qtbot):
     assert window.files.open_path(example_path("llm-request.xlsx"), ask=False)
     window.drawn()
-    return window
-
-
-@pytest.fixture(params=PROFILES)
-def shown(window, qtbot, request):
-    """The window on each of the widest answers: the training example with ranges, the LLM example, a trace."""
-    open_profile(window, qtbot, request.param)
     return window
 
 
@@ -61,35 +54,25 @@ def test_the_summary_objectives_load_and_cost_show_whole(llm, qtbot, size):
     assert answer.verticalScrollBar().maximum() == 0
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_chart_tabs_and_table_rows_fit(shown, qtbot, size):
-    _show_at(shown, qtbot, size)
-    for bar in shown.results.findChildren(QTabBar):
-        if bar.isVisible():
-            # each tab as wide as its name needs: Qt shortened none of them
-            assert bar.sizeHint().width() <= bar.width() + 1, [bar.tabText(i) for i in range(bar.count())]
-    assert cut_tabs(shown.results) == []  # nor do the rows of tabs, where one row is too narrow for them
-    checklist = shown.optimizations.view
-    rows = max(shown.optimization_model.rowCount(), 1)
-    assert checklist.rowViewportPosition(rows - 1) + checklist.rowHeight(rows - 1) <= checklist.viewport().height()
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_chart_labels_stay_inside_their_plots(shown, qtbot, size):
-    _show_at(shown, qtbot, size)
-    for key, chart in shown.results.charts.items():
+def chart_labels_outside_plots(window) -> list[tuple[str, str]]:
+    """(chart, text) of each visible label outside its plot's scene, and of each cut chart title that keeps no
+    whole title in its tooltip (a cut title ends in "…"; "reading the trace…" is whole)."""
+    found = []
+    for key, chart in window.results.charts.items():
         if not chart.isVisible():
             continue
         for view in chart.findChildren(pg.PlotWidget):
             scene = view.sceneRect()
             for item in view.getPlotItem().items:
-                if isinstance(item, pg.TextItem) and item.isVisible() and item.toPlainText():
-                    assert scene.adjusted(-1, -1, 1, 1).contains(item.sceneBoundingRect()), (key, item.toPlainText())
+                text = isinstance(item, pg.TextItem) and item.isVisible() and item.toPlainText()
+                if text and not scene.adjusted(-1, -1, 1, 1).contains(item.sceneBoundingRect()):
+                    found.append((key, item.toPlainText()))
         for label in chart.findChildren(QLabel):
             if label is getattr(chart, "title_label", None) and label.text():
-                # Cut, a title ends in "…" and carries its whole text in its tooltip ("reading the trace…" is whole).
                 whole = _plain(label.text()) == _plain(chart.title)
-                assert "…" not in label.text() or label.toolTip() or whole, (key, label.text())
+                if not ("…" not in label.text() or label.toolTip() or whole):
+                    found.append((key, label.text()))
+    return found
 
 
 def test_a_component_keeps_its_colour_when_the_sizes_change_order(window, qtbot):
@@ -111,7 +94,7 @@ def test_a_component_keeps_its_colour_when_the_sizes_change_order(window, qtbot)
 CURVES_UNDER_LABELS = ("load", "cost")
 
 
-def _each_chart(window, qtbot):
+def each_chart(window, qtbot):
     """Each chart the window shows now, brought to the front of its tab in turn and drawn, by key."""
     results = window.results
     for key, chart in results.charts.items():
@@ -126,7 +109,7 @@ def _each_chart(window, qtbot):
             yield key, chart
 
 
-def _labels_cut_or_covered(chart) -> list[str]:
+def labels_cut_or_covered(chart) -> list[str]:
     """Each label in a plot that its plot cuts (the view box clips what it holds) or that covers another label."""
     found = []
     for view in chart.findChildren(pg.PlotWidget):
@@ -146,22 +129,3 @@ def _labels_cut_or_covered(chart) -> list[str]:
                     boxes.append((text.toPlainText(), box.adjusted(4, 4, -4, -4)))
         found += [f"{a!r} over {b!r}" for i, (a, x) in enumerate(boxes) for b, y in boxes[i + 1 :] if x.intersects(y)]
     return found
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_every_chart_in_the_window_shows_its_labels_whole_off_the_lines(shown, qtbot, size):
-    """Each chart tab in turn, with a trace and with the odds and the plan shown: no label cut by its plot ("900 ms"
-    of Autoregressive decode), over another label ("target 1,000 ms" under "1,500 ms") or across a line, and
-    every legend entry whole."""
-    from .test_chart_contract import _legends_cut, axis_titles_cut, labels_on_lines
-
-    _show_at(shown, qtbot, size)
-    seen = []
-    for key, chart in _each_chart(shown, qtbot):
-        seen.append(key)
-        assert _labels_cut_or_covered(chart) == [], (key, size)
-        if key not in CURVES_UNDER_LABELS:
-            assert labels_on_lines(chart) == [], (key, size)
-        assert _legends_cut(chart) == [], (key, size)
-        assert axis_titles_cut(chart) == [], (key, size)
-    assert "breakdown" in seen

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from amdahl_desk.files import load_profile
+from amdahl_desk.model.measurement_table import MeasurementTable
 from amdahl_desk.model.measurements import MeasureKind, Measurements
-from amdahl_desk.ui.core.document import MeasurementTable
 
 pytestmark = pytest.mark.gui
 

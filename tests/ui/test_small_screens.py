@@ -1,24 +1,32 @@
 """At 1280×720 and every larger size the project supports, with the odds shown (k ranges, efforts and
-confidences), for the LLM example and for a trace: every chart tab's title reads whole, and every column of the
-optimizations checklist is in view, none reached only by scrolling sideways."""
+confidences), for the LLM example and for a trace: every chart tab's title reads whole, every column of the
+optimizations checklist is in view, none reached only by scrolling sideways, and no chart label is cut, covered
+or outside its plot — one window per profile and size, checked for all of it."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QTabBar
 
 from amdahl_desk.ui.core.tab_rows import TabRows
 from amdahl_desk.ui.profile.optimization_table import CONFIDENCE, EFFORT, ESTIMATES, K_HIGH, K_LOW, SPEEDUP
 
 from .screens import PROFILES, SIZES, checklist_out_of_view, cut_tabs, open_profile, show_at, size_id
+from .test_chart_contract import _legends_cut as legends_cut
+from .test_chart_contract import axis_titles_cut, labels_on_lines
+from .test_nothing_cut import CURVES_UNDER_LABELS, chart_labels_outside_plots, each_chart, labels_cut_or_covered
 
 pytestmark = pytest.mark.gui
 
 
 @pytest.mark.parametrize("size", SIZES, ids=size_id)
 @pytest.mark.parametrize("which", PROFILES)
-def test_every_tab_title_reads_whole(window, qtbot, which, size):
+def test_the_window_shows_everything_whole(window, qtbot, which, size):
+    """One window per profile and size: every chart tab's title whole (its whole title on hover), every column of
+    the checklist in view with each value whole, every checklist row in view; every label inside its plot, each
+    chart tab in turn with its labels whole and off the lines, every legend entry and axis title whole."""
     open_profile(window, qtbot, which)
     show_at(window, qtbot, size)
     results = window.results
@@ -26,17 +34,15 @@ def test_every_tab_title_reads_whole(window, qtbot, which, size):
     assert shown and all(t.count() for t in shown)
     if which == "ranges":  # the odds' tabs are there to be read
         assert any(t.isTabVisible(t.indexOf(results.slots["distribution"])) for t in shown)
-    assert cut_tabs(results) == []
+    for bar in results.findChildren(QTabBar):
+        if bar.isVisible():
+            # each tab as wide as its name needs: Qt shortened none of them
+            assert bar.sizeHint().width() <= bar.width() + 1, [bar.tabText(i) for i in range(bar.count())]
+    assert cut_tabs(results) == []  # nor do the rows of tabs, where one row is too narrow for them
     for tabs in shown:
         for i in range(tabs.count()):
             assert tabs.tabToolTip(i)  # the chart's whole title on hover
 
-
-@pytest.mark.parametrize("size", SIZES, ids=size_id)
-@pytest.mark.parametrize("which", PROFILES)
-def test_every_checklist_column_is_in_view(window, qtbot, which, size):
-    open_profile(window, qtbot, which)
-    show_at(window, qtbot, size)
     view = window.optimizations.view
     if which == "ranges":
         assert not any(view.isColumnHidden(c) for c in ESTIMATES)
@@ -48,6 +54,20 @@ def test_every_checklist_column_is_in_view(window, qtbot, which, size):
         for row in range(model.rowCount()):
             text = str(model.data(model.index(row, col)) or "")
             assert fm.horizontalAdvance(text) <= view.columnWidth(col), (row, col, text)
+    rows = max(window.optimization_model.rowCount(), 1)
+    assert view.rowViewportPosition(rows - 1) + view.rowHeight(rows - 1) <= view.viewport().height()
+
+    assert chart_labels_outside_plots(window) == []
+    # last, as it brings each chart tab to the front in turn
+    seen = []
+    for key, chart in each_chart(window, qtbot):
+        seen.append(key)
+        assert labels_cut_or_covered(chart) == [], (key, size)
+        if key not in CURVES_UNDER_LABELS:
+            assert labels_on_lines(chart) == [], (key, size)
+        assert legends_cut(chart) == [], (key, size)
+        assert axis_titles_cut(chart) == [], (key, size)
+    assert "breakdown" in seen
 
 
 def test_the_widest_checklist_fits_at_1280(window, qtbot):

@@ -266,34 +266,36 @@ def test_headline_shrinks_rather_than_cut_digits(window, qtbot):
 
 from PySide6.QtCore import QLocale  # noqa: E402
 
-from amdahl_desk.ui.core.locale_text import localize_numbers  # noqa: E402
 from tests.ui.painting import quiet  # noqa: E402
 
 GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
 
 
-def test_numbers_take_the_locales_separators_and_nothing_else_changes():
-    text = "1,050 ms → 66.7 and 2.5× at 1,024 GPUs; f = 60%; 1/(1−f); GPU counts 1, 2, 4; 12,345,678.25"
-    assert localize_numbers(text, GERMAN) == (
-        "1.050 ms → 66,7 and 2,5× at 1.024 GPUs; f = 60%; 1/(1−f); GPU counts 1, 2, 4; 12.345.678,25"
-    )
-    assert localize_numbers(text, QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)) == text
-
-
 def test_window_shows_numbers_in_the_locale(window, qtbot):
+    from amdahl_desk.ui.profile.component_table import NEW_TIME
+    from amdahl_desk.ui.profile.component_table import TIME as COMPONENT_TIME
     from amdahl_desk.ui.profile.optimization_table import SAVES as OPT_SAVES
 
     opts = window.optimizations.view
-    opts.setLocale(GERMAN)
     index = opts.model().index(3, OPT_SAVES)
-    assert index.data() == "66.7"  # the model's own format, as files get it
-    assert opts.itemDelegateForIndex(index).displayText(index.data(), opts.locale()) == "66,7"
+    assert index.data() == "66.7"
     before = QLocale()
     QLocale.setDefault(GERMAN)
     try:
+        assert index.data() == "66,7"  # the checklist's cell, worded by present/ in the desktop's separators
+        assert index.data(Qt.ItemDataRole.EditRole) == "66.7"  # an editor's or a copy's text: the files' format
         window.results.show_summary()
         assert window.summary.new_time.caption.full == "new time (baseline 1.000 ms)"
         assert "1.000 ms → 550 ms" in window.summary.sentence.text() + window.summary.sentence.toolTip()
+        model = window.component_model
+        assert model.setData(model.index(0, COMPONENT_TIME), "1234,5")  # typed as the desktop writes it
+        assert model.index(0, COMPONENT_TIME).data() == "1.234"  # three significant digits, grouped
+        assert model.index(0, COMPONENT_TIME).data(Qt.ItemDataRole.EditRole) == "1234.5"
+        new_time = model.index(1, NEW_TIME)  # 600 ms at 4×: 150 ms
+        assert model.setData(model.index(1, COMPONENT_TIME), "10,5")
+        assert new_time.data() == "2,62" and new_time.data(Qt.ItemDataRole.EditRole) == "2.62"
+        model.doc.undo_stack.undo()
+        model.doc.undo_stack.undo()
     finally:
         QLocale.setDefault(before)
         window.results.show_summary()

@@ -14,21 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ...model.traces import (
-    Cancelled,
-    ImportOptions,
-    ImportResult,
-    RankTrace,
-    TraceError,
-    summarise_pytorch,
-)
-from ...model.traces.functions import FunctionTimes, SummaryTable
+from ...model.lazy import lazy_names
+from ...model.traces.errors import Cancelled, TraceError
 from .detect import NSYS, PYTORCH, SPEEDSCOPE, detect_format, trace_files
-from .kineto import read_kineto
-from .nsys import read_nsys
 from .source import Progress
-from .speedscope import read_speedscope
+
+if TYPE_CHECKING:  # the import path (readers, groupings) loads on use: a what-if reads its graph without it
+    from ...model.traces import ImportOptions, ImportResult, RankTrace
+    from ...model.traces.functions import FunctionTimes, SummaryTable
 
 PathLike = str | Path
 
@@ -45,8 +40,12 @@ class LoadedTrace:
     given: str = ""  # the file or folder as given: the profile remembers where it came from
 
     def summarise(self, options: ImportOptions | None = None) -> ImportResult:
+        from ...model.traces.result import ImportOptions
+
         options = options or ImportOptions()
         if self.format == PYTORCH:
+            from ...model.traces.summary import summarise_pytorch
+
             result = summarise_pytorch(self.ranks, options)
         elif self.functions is not None:
             result = self.functions.summarise(options)
@@ -102,10 +101,15 @@ def load_trace(
             _rank(str(f), s, part(k), dependencies) for k, (f, s) in enumerate(zip(files, sources, strict=True))
         ]
     elif kind == SPEEDSCOPE:
+        from .speedscope import read_speedscope
+
         if len(files) > 1:
             raise TraceError("import one speedscope profile at a time")
         loaded.functions = read_speedscope(str(files[0]), sources[0], part(0))
     else:
+        from ...model.traces.functions import SummaryTable
+        from .nsys import read_nsys
+
         table = SummaryTable(", ".join(sources))
         for k, (f, s) in enumerate(zip(files, sources, strict=True)):
             read_nsys(str(f), s, table, part(k))
@@ -116,7 +120,11 @@ def load_trace(
 
 
 def _rank(path: str, source: str, progress: Progress | None, dependencies: bool) -> RankTrace:
+    from ...model.traces.summary import RankTrace
+
     if not dependencies:
+        from .kineto import read_kineto
+
         return RankTrace(source, read_kineto(path, source, progress))
     from .kineto_graph import read_kineto_graph
 
@@ -128,6 +136,8 @@ def import_trace(
     paths: PathLike | Sequence[PathLike], options: ImportOptions | None = None, progress: Progress | None = None
 ) -> ImportResult:
     """Read and summarise in one call (with the dependencies when the options ask for the critical path)."""
+    from ...model.traces.result import ImportOptions
+
     options = options or ImportOptions()
     return load_trace(paths, progress, dependencies=options.critical_path).summarise(options)
 
@@ -146,3 +156,7 @@ __all__ = [
     "import_trace",
     "load_trace",
 ]
+
+__getattr__ = lazy_names(
+    __name__, {"ImportOptions": "...model.traces.result", "ImportResult": "...model.traces.result"}
+)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...model.traces.errors import TraceError
-from ...model.traces.functions import SummaryTable
 from .source import Progress, open_stream
+
+if TYPE_CHECKING:  # the import's tables load when a table is read: the format's detection needs none of it
+    from ...model.traces.functions import SummaryTable
 
 _NAME_COLUMNS = ("Name", "Range", "Operation")
 _TIME_COLUMN = "Total Time (ns)"
@@ -52,6 +54,8 @@ def read_nsys(
     name_col = header.index(names[0])
     time_col = header.index(_TIME_COLUMN)
     kind = _report_kind(header, source)
+    from ...model.traces.functions import SummaryTable
+
     table = table or SummaryTable(source)
     table.reports.append(kind)
     for number, row in enumerate(rows, start=header_row + 2):

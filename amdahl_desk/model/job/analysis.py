@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BadInputError
+from ..errors import Asked, InputError
 from ..traces.events import FloatArray
 from ..traces.whatif import sum_speedup
 from .join import JobGraph, Replay, Replayed
@@ -269,7 +269,7 @@ def job_what_if(
 ) -> JobWhatIf:
     """Scale the matched events on every rank (or on ``on_ranks``) and replay the joined graph.
 
-    Each rank's graph must carry the factors of ``speedups`` (read with them). Raises :class:`BadInputError`
+    Each rank's graph must carry the factors of ``speedups`` (read with them). Raises :class:`InputError`
     when a rank in ``on_ranks`` is not in the job, or a pattern matches nothing on the ranks it applies to.
     """
     rp = replay or Replay(job)
@@ -277,16 +277,18 @@ def job_what_if(
     if on_ranks is not None:
         missing = sorted(set(on_ranks) - set(numbers))
         if missing:
-            raise BadInputError(
-                f"--on-ranks: rank {missing[0]} is not in the job; its ranks are {rank_ranges(numbers)}"
+            raise InputError(
+                Asked.ON_RANKS, None, f"rank {missing[0]} is not in the job; its ranks are {rank_ranges(numbers)}"
             )
     chosen = [i for i, r in enumerate(numbers) if on_ranks is None or r in on_ranks]
     for p, (text, _k) in enumerate(speedups):
         if not any(job.ranks[i].matched_events[p] for i in chosen):
             where = "on any rank" if on_ranks is None else f"on ranks {rank_ranges([numbers[i] for i in chosen])}"
-            raise BadInputError(
-                f'--speedup "{text}": the pattern matches no kernel, copy, operator or runtime call {where} '
-                f"in the {job.steps} step{'s' * (job.steps != 1)}"
+            raise InputError(
+                Asked.SPEEDUP,
+                text,
+                f"the pattern matches no kernel, copy, operator or runtime call {where} "
+                f"in the {job.steps} step{'s' * (job.steps != 1)}",
             )
     result = _scaled(job, rp, chosen)
     a = analysis or analyse_job(job, rp)
@@ -352,7 +354,7 @@ def rank_ranges(numbers: Sequence[int]) -> str:
 
 
 def parse_ranks(text: str) -> list[int]:
-    """``3`` or ``0-3,7`` → [0, 1, 2, 3, 7]; raises :class:`BadInputError` for anything else."""
+    """``3`` or ``0-3,7`` → [0, 1, 2, 3, 7]; raises :class:`InputError` for anything else."""
     out: list[int] = []
     for part in text.split(","):
         p = part.strip()
@@ -368,5 +370,5 @@ def parse_ranks(text: str) -> list[int]:
                     raise ValueError
                 out.append(v)
         except ValueError:
-            raise BadInputError(f'--on-ranks "{text}": expected rank numbers and ranges, like 3 or 0-3,7') from None
+            raise InputError(Asked.ON_RANKS, text, "expected rank numbers and ranges, like 3 or 0-3,7") from None
     return sorted(set(out))

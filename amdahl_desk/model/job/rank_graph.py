@@ -10,9 +10,11 @@ gives them, else ``(stream, name, n)``: the n-th collective of that name on that
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -210,6 +212,7 @@ def build_rank_graph(
     gpu_work = np.bincount(point_step, weights=parts[:, 1], minlength=graph.steps).astype(np.float64)
     keep = np.concatenate((np.array(c_start, dtype=np.int64), coll_end))
     small, factor, parts, new_of = compact(graph, factor, parts, keep)
+    small = narrow(small)
     return RankGraph(
         rank=rank,
         host=host_of(trace),
@@ -234,6 +237,23 @@ def build_rank_graph(
         replay_error=err,
         extra=dict(graph.counts),
     )
+
+
+_NARROW: dict[str, type[np.signedinteger[Any]]] = {"prev": np.int32, "owner": np.int32, "chain_order": np.int32, "lane": np.int32, "edge_ptr": np.int32,
+           "edge_src": np.int32, "kind": np.int8, "edge_kind": np.int8}  # fmt: skip
+
+
+def narrow(g: PathGraph) -> PathGraph:
+    """The graph with its index columns in 32 bits and its kinds in 8 where they hold the values: a job keeps
+    a thousand ranks' graphs, and each travels from a worker process. Indices stay 32 bits however small (an
+    offset added to an 8-bit column would overflow); the join's concatenations come out in 64 bits."""
+    out: dict[str, IntArray] = {}
+    for name, t in _NARROW.items():
+        a = getattr(g, name)
+        info = np.iinfo(t)
+        if len(a) and info.min <= int(a.min()) and int(a.max()) <= info.max:
+            out[name] = a.astype(t)
+    return dataclasses.replace(g, **out)  # type: ignore[arg-type]
 
 
 def _collective_name(name: str) -> str:

@@ -127,11 +127,6 @@ def classify(name: str) -> NameClass:
     return NameClass(Scaling.PARALLEL, True, "no rule knows the name: work that divides among GPUs is assumed")
 
 
-def scaling_for(name: str) -> Scaling:
-    """The scaling class a person would give a component of this name (editable after import)."""
-    return classify(name).scaling
-
-
 def is_communication_kernel(name: str) -> bool:
     """GPU kernels that are collectives: the libraries' (NCCL on NVIDIA, RCCL on AMD), symmetric-memory and custom
     all-reduce kernels, and kernels named after a collective (the one list the import, the GPU split and the

@@ -104,10 +104,3 @@ def component_path(pt: PathTrace, name: str, mask: np.ndarray) -> ComponentPath:
 def component_paths(pt: PathTrace, masks: Mapping[str, np.ndarray]) -> list[ComponentPath]:
     """:func:`component_path` of each named group, in the mapping's order."""
     return [component_path(pt, name, mask) for name, mask in masks.items()]
-
-
-def pattern_mask(pt: PathTrace, item_mask: np.ndarray) -> np.ndarray:
-    """The segments (points) whose owner is one of the items in ``item_mask`` (CPU rows, then GPU events)."""
-    owner = pt.graph.owner
-    mask: np.ndarray = (owner >= 0) & item_mask[np.maximum(owner, 0)]
-    return mask

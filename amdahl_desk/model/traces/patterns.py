@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import BadInputError
+from ..errors import Asked, InputError
 from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
 from .events import FloatArray
 from .intervals import merge
@@ -52,24 +52,25 @@ class Speedup:
 
 
 def parse_pattern_speedup(text: str) -> Speedup:
-    """``PATTERN=K``, split at the last ``=``; K a number greater than 0. Raises :class:`BadInputError`."""
+    """``PATTERN=K``, split at the last ``=``; K a number greater than 0. Raises :class:`InputError` (of
+    :attr:`Asked.SPEEDUP`, with ``text`` as given)."""
     pattern, eq, k_text = text.rpartition("=")
     if not eq:
-        raise BadInputError(f'--speedup "{text}": expected PATTERN=K, like "gemm=2" or "re:^nccl=1.5"')
+        raise InputError(Asked.SPEEDUP, text, 'expected PATTERN=K, like "gemm=2" or "re:^nccl=1.5"')
     inner = pattern[len(INSIDE_PREFIX) :] if pattern.startswith(INSIDE_PREFIX) else pattern
     if not inner or inner == REGEX_PREFIX:
-        raise BadInputError(f'--speedup "{text}": the pattern before "=" is empty')
+        raise InputError(Asked.SPEEDUP, text, 'the pattern before "=" is empty')
     try:
         k = float(k_text.strip().rstrip("×xX"))
     except ValueError:
-        raise BadInputError(f'--speedup "{text}": K is "{k_text}", not a number; expected a speedup like 2') from None
+        raise InputError(Asked.SPEEDUP, text, f'K is "{k_text}", not a number; expected a speedup like 2') from None
     if not math.isfinite(k) or k <= 0:
-        raise BadInputError(f'--speedup "{text}": K must be a number greater than 0 (1.5 is 1.5× faster)')
+        raise InputError(Asked.SPEEDUP, text, "K must be a number greater than 0 (1.5 is 1.5× faster)")
     if inner.startswith(REGEX_PREFIX):
         try:
             re.compile(inner[len(REGEX_PREFIX) :])
         except re.error as exc:
-            raise BadInputError(f'--speedup "{text}": the regular expression is not valid ({exc})') from None
+            raise InputError(Asked.SPEEDUP, text, f"the regular expression is not valid ({exc})") from None
     return Speedup(pattern, k)
 
 

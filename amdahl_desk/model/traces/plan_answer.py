@@ -267,7 +267,9 @@ def trace_uncertainty(
     and What matters (one at its low or high k, the others at their likely k) on the trace's critical path.
 
     The bounds, the best and worst cases and What matters hold the times as measured. The ranking (time saved per
-    engineer-day) stays the sum's."""
+    engineer-day) is each optimization's alone on the critical path (:func:`.plan_choice.trace_ranking`)."""
+    from .plan_choice import trace_ranking
+
     base = analysis.baseline_total
     before = planner.baseline.length
     lengths, baselines = dependency_draws(profile, planner, figures.common, stop)
@@ -321,6 +323,7 @@ def trace_uncertainty(
         worst_case=worst,
         floor=base * free / before,
         sensitivity=tuple(rows),
+        ranking=trace_ranking(profile, analysis, planner, figures.ranking),
         new_total_draws=totals,
         speedup_draws=speedups,
     )

@@ -192,16 +192,18 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
 
     Raises :class:`~amdahl_desk.model.errors.BadInputError` when a pattern matches no event in the steps.
     """
-    from ..errors import BadInputError
+    from ..errors import Asked, InputError
 
     g = pt.graph
     factors = item_factors(pt.trace, speedups, np.array([s.row for s in pt.steps], dtype=np.int64))
     per_pattern = _matched(pt, factors)
     for sp, figures in zip(speedups, per_pattern, strict=True):
         if figures[0] == 0:
-            raise BadInputError(
-                f'--speedup "{sp.text}": the pattern matches no kernel, copy, operator or runtime call in the '
-                f"{len(pt.steps)} step{'s' * (len(pt.steps) != 1)}"
+            raise InputError(
+                Asked.SPEEDUP,
+                sp.text,
+                "the pattern matches no kernel, copy, operator or runtime call in the "
+                f"{len(pt.steps)} step{'s' * (len(pt.steps) != 1)}",
             )
     any_match = np.zeros_like(factors.factor, dtype=bool)
     for m in factors.matched:

@@ -136,7 +136,8 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "breakdown",
         "Where the time goes",
-        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES, OBJECTIVE}),  # settings: the target line, the unit
+        # settings: the target line, the unit; trace: a traced profile's After bar is the answer with dependencies
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES, OBJECTIVE, TRACE}),
         on_slide=True,
         tab="Time per component",
     ),
@@ -203,7 +204,8 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "tornado",
         "What matters most (speedup at each low and high k)",
-        frozenset({COMPONENTS, OPTIMIZATIONS}),  # exact closed forms: no draws
+        # exact closed forms, no draws; a traced profile's are single passes on the trace's path, with its odds
+        frozenset({COMPONENTS, OPTIMIZATIONS, DECISION, TRACE}),
         tab="What matters",
         shown_when=has_ranges,
     ),

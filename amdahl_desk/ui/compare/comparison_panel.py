@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.comparison import Comparison, Continued, Status
+from ...model.adoption import Continued
+from ...model.comparison import Comparison, Status
 from ...model.errors import ProfileError
 from ...present.comparison import adopted_text, comparison_figures, names_list
 from ...present.tones import TONE_COLOURS

@@ -9,6 +9,8 @@ from PySide6.QtGui import QColor, QFont
 
 from ...model.comparison import ComponentComparison, Status
 from ...present.comparison import STATUS_TIPS, VERDICT_TIP, measured_tip, row_figures, total_figures
+from ...present.numbers import POINT, Numbers
+from ..core.locale_text import locale_numbers
 from .session import ComparisonSession
 
 NAME, AFTER_NAME, BEFORE, AFTER, PLANNED, PROMISED, MEASURED, VERDICT = range(8)
@@ -106,7 +108,8 @@ class ComparisonTableModel(QAbstractTableModel):
             return self._total(col, role)
         r = self.rows[row]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return self._text(r, col, role == Qt.ItemDataRole.EditRole)
+            edit = role == Qt.ItemDataRole.EditRole
+            return self._text(r, col, edit, POINT if edit else locale_numbers())
         if role == Qt.ItemDataRole.TextAlignmentRole and BEFORE <= col <= MEASURED:
             return _RIGHT
         if role == Qt.ItemDataRole.BackgroundRole and col == VERDICT:
@@ -133,7 +136,7 @@ class ComparisonTableModel(QAbstractTableModel):
             return r.status.value
         return None
 
-    def _text(self, r: ComponentComparison, col: int, edit: bool) -> str:
+    def _text(self, r: ComponentComparison, col: int, edit: bool, n: Numbers = POINT) -> str:
         if col == NAME:
             return r.name
         if col == AFTER_NAME:
@@ -145,7 +148,7 @@ class ComparisonTableModel(QAbstractTableModel):
                 return "(not measured)"
             return r.after_name if r.renamed else "(same name)"
         if col in FIGURE_KEYS:
-            return row_figures(r)[FIGURE_KEYS[col]]
+            return row_figures(r, n)[FIGURE_KEYS[col]]
         return r.status.label
 
     def _tip(self, r: ComponentComparison, col: int) -> str | None:
@@ -172,7 +175,7 @@ class ComparisonTableModel(QAbstractTableModel):
                 return "Total"
             if col == VERDICT:
                 return c.verdict.value
-            return total_figures(c).get(FIGURE_KEYS.get(col, ""), "")
+            return total_figures(c, locale_numbers()).get(FIGURE_KEYS.get(col, ""), "")
         if role == Qt.ItemDataRole.FontRole:
             font = QFont()
             font.setBold(True)

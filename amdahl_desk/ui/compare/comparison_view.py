@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.locale_text import LocaleDelegate
 from .comparison_table import AFTER_NAME, CHOICES_ROLE, NAME, UNPAIR, ComparisonTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -82,7 +81,6 @@ class ComparisonTableView(QTableView):
         self.setModel(model)
         self.setObjectName("comparisonTable")
         self.setAccessibleName("Comparison per component")
-        self.setItemDelegate(LocaleDelegate(self))  # numbers in the machine's locale
         self.setItemDelegateForColumn(AFTER_NAME, PairDelegate(self))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

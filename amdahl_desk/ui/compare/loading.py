@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...files import is_trace as is_trace
-from ...files import load_any
+from ...files import is_trace, load_any
 from ...model.errors import ProfileError
 from ...model.profile import Profile, Settings
 from ...model.traces import ImportOptions

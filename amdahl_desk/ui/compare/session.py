@@ -13,15 +13,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from ...model.comparison import (
-    Adoption,
-    Comparison,
-    ComparisonError,
-    Continued,
-    adopt_measured_k,
-    compare,
-    continue_from_after,
-)
+from ...model.adoption import Adoption, Continued, adopt_measured_k, continue_from_after
+from ...model.comparison import Comparison, compare, predicted_by
+from ...model.component_matching import ComparisonError
 from ...model.errors import ProfileError
 from ...model.names import name_key as _key
 from ...model.profile import Profile
@@ -29,7 +23,8 @@ from ...present.comparison import adopted_text
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 
-DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS})
+# TRACE: a before profile that carries its trace promises the new total its dependencies give, once computed
+DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.TRACE})
 
 
 class ComparisonSession(QObject):
@@ -49,7 +44,7 @@ class ComparisonSession(QObject):
         self.comparison: Comparison | None = None
         self.error: str | None = None  # why there is no comparison now (the before profile was edited)
         self.notes: list[str] = []  # pairs dropped because a name went away
-        self._revision = -1
+        self._revision: tuple[int, float | None] | None = None
         # A new document is a new before: the comparison belonged to the old one.
         doc.profileReset.connect(self.close)
         redraws.subscribe(DEPENDS_ON, self.refresh)
@@ -78,7 +73,7 @@ class ComparisonSession(QObject):
 
     def refresh(self) -> None:
         """Compare again with the document as it is now (its plan or times changed)."""
-        if self.after is None or self.doc.revision == self._revision:
+        if self.after is None or (self.doc.revision, self._promise()) == self._revision:
             return
         for before, after in list(self.pairs.items()):
             if not self._valid(before, after, self.after):
@@ -90,9 +85,17 @@ class ComparisonSession(QObject):
         except ProfileError as exc:
             self._set(None, str(exc))
 
+    def _promise(self) -> float | None:
+        """The before plan's new total with its trace's dependencies (None: no trace to use, or still computing)."""
+        answer = self.doc.trace.answer()
+        return answer.new_total if answer is not None and answer.usable else None
+
     def _set(self, comparison: Comparison | None, error: str | None) -> None:
+        promise = self._promise()
+        if comparison is not None and promise is not None and any(o.enabled for o in self.doc.profile.optimizations):
+            comparison = predicted_by(comparison, promise)  # the plan promised the answer, not the sum
         self.comparison, self.error = comparison, error
-        self._revision = self.doc.revision
+        self._revision = (self.doc.revision, promise)
         self.changed.emit()
 
     def _valid(self, before: str, after: str, after_profile: Profile) -> bool:

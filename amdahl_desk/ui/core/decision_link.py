@@ -9,10 +9,11 @@ branch). Until the answer for the profile as it is now comes, :attr:`figures` an
 the views say they are being computed; the answer is announced as the document's ``changed({DECISION})``.
 Answers are kept by what they depend on, so undo and a tick back show theirs at once.
 
-For a profile that carries its trace the odds run through the trace's dependency model
-(:func:`~amdahl_desk.model.traces.plan_answer.trace_uncertainty`), on the trace's own background thread (the one
-its planner is asked on, lane ``odds``): until the trace is read, and then until that answer comes, the odds
-are being computed — never the sum's shown in their place.
+For a profile that carries its trace the odds and the cheapest plan run through the trace's dependency model
+(:func:`~amdahl_desk.model.traces.plan_answer.trace_uncertainty`,
+:func:`~amdahl_desk.model.traces.plan_choice.trace_cheapest_plan`), on the trace's own background thread (the one
+its planner is asked on, lanes ``decision odds`` and ``decision plan``): until the trace is read, and then until
+that answer comes, they are being computed — never the sum's shown in their place.
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ class DecisionLink(QObject):
         planner = link.planner if traced and link is not None and link.figures.ready else None
         through = id(planner) if planner is not None else "waiting for the trace" if traced else None
         odds_key = (draws_key, enabled, settings.target_time, through) if uncertain else None
-        plan_key = (draws_key, settings.target_time, settings.plan_confidence) if planning else None
+        plan_key = (draws_key, settings.target_time, settings.plan_confidence, through) if planning else None
         self._keys = {ODDS: odds_key, PLAN: plan_key}
         snapshot: list[Profile] = []
 
@@ -178,7 +179,22 @@ class DecisionLink(QObject):
                 except SearchStoppedError:
                     raise _StoppedError from None
 
-            self._ask(PLAN, plan_key, plan, profile, copy)
+            if planner is not None and link is not None:
+
+                def traced_plan(p: Profile, stop: Callable[[], bool] | None = None) -> PlanSearch:
+                    from ...model.traces.plan_choice import trace_cheapest_plan
+
+                    try:
+                        found = trace_cheapest_plan(
+                            p, analysis, planner, self._draws_of(draws_key, p), target, level, stop=stop
+                        )
+                    except SearchStoppedError:
+                        raise _StoppedError from None
+                    return found if found is not None else plan(p, stop)  # the trace cannot say: the sum's
+
+                self._ask(PLAN, plan_key, traced_plan, profile, copy, link.work)
+            elif not traced:
+                self._ask(PLAN, plan_key, plan, profile, copy)
 
     def _ask(
         self,
@@ -220,7 +236,13 @@ class DecisionLink(QObject):
             except MemoryError:
                 raise ProfileError(f"not enough memory to work out the {WHAT[lane]}") from None
 
-        work.submit(lane, run, lambda found: self._arrived(lane, key, found), lambda why: self._failed(lane, key, why))
+        # On another's thread under a name of its own: the trace's own lanes ("plan") are not the decision's.
+        work.submit(
+            lane if on is None else f"decision {lane}",
+            run,
+            lambda found: self._arrived(lane, key, found),
+            lambda why: self._failed(lane, key, why),
+        )
 
     @staticmethod
     def _timed(job: Callable[..., Any], *args: Any) -> tuple[Any, float]:

@@ -25,7 +25,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from ...model.analysis import Analysis, analyse
 from ...model.errors import ProfileError
 from ...model.fit import FitResult, fit_measurements
-from ...model.measurement_table import MeasurementTable as MeasurementTable  # where older code looks for it
+from ...model.measurement_table import MeasurementTable
 from ...model.measurements import Measurements
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings

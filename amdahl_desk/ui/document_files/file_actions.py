@@ -334,8 +334,18 @@ class FileActions(QObject):
         """Save through a temporary file beside the target: a failed save leaves the old file as it was."""
         as_csv = path.suffix.lower() == ".csv"
         traced = None if as_csv else self.doc.trace.answer()
+        decision = None
+        if traced is not None and traced.usable:
+            from ...model.decision import Decision
+
+            # The odds and the cheapest plan the window has through the trace's dependencies; one still being
+            # computed is left out of the Summary sheet rather than written as the sum's.
+            decision = Decision(self.doc.decision.figures, self.doc.decision.search)
         why = write_safely(
-            path, lambda tmp: save_profile(self.doc.profile, tmp, self.doc.analysis, csv=as_csv, trace=traced)
+            path,
+            lambda tmp: save_profile(
+                self.doc.profile, tmp, self.doc.analysis, csv=as_csv, trace=traced, decision=decision
+            ),
         )
         if why is not None:
             self.prompts.show_error("Cannot save", why)  # the document stays as it was: modified, unsaved

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...model.fit_text import profile_p_at
+from ...model.fit import profile_p_at
 from ...model.measurements import MeasureKind
 from ...present.inputs import ChartInputs
 from ..charts.registry import chart_entry
@@ -84,7 +84,9 @@ class FitPanel(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         # The measured charts (and pyqtgraph) are built when the tab is first shown, not with the window.
         self._charts: dict[str, MeasuredChart] = {}
+        self._stale: set[MeasuredChart] = set()  # charts that missed a change while hidden
         self.tabs = QTabWidget(self)
+        self.tabs.currentChanged.connect(lambda _i: self._draw_stale())
         self.redraws = redraws
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         for i, (widget, stretch) in enumerate(((top, 4), (scroll, 3), (self.tabs, 6))):
@@ -112,9 +114,18 @@ class FitPanel(QWidget):
         super().showEvent(event)
         self.build_charts()
 
+    def _draw_stale(self) -> None:
+        """Draw the chart whose tab was chosen if it missed a change while another was in view."""
+        for chart in list(self._stale):
+            if chart is self.tabs.currentWidget():
+                self._show_chart(chart)
+
     @property
     def charts(self) -> dict[str, MeasuredChart]:
+        """The three charts, each drawn from the document as it is now (one passed over while hidden is drawn here)."""
         self.build_charts()
+        for chart in list(self._stale):
+            self._show_chart(chart, hidden_too=True)
         return self._charts
 
     def build_charts(self) -> None:
@@ -171,6 +182,12 @@ class FitPanel(QWidget):
         fit = doc.fit
         self.summary.show_fit(fit, doc.measurements, profile_p_at(analysis, fit.baseline_n) if analysis else None)
 
-    def _show_chart(self, chart: MeasuredChart) -> None:
+    def _show_chart(self, chart: MeasuredChart, hidden_too: bool = False) -> None:
+        if (
+            chart is not self.tabs.currentWidget() and not hidden_too
+        ):  # drawn when its tab is chosen: a paste of thousands of runs
+            self._stale.add(chart)  # drew all three
+            return
+        self._stale.discard(chart)
         doc = self.doc
         chart.show_inputs(ChartInputs(doc.profile, doc.analysis, fit=doc.fit, colours=doc.colours))

@@ -7,6 +7,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QMainWindow,
     QMenu,
     QWidget,
 )
@@ -14,11 +15,14 @@ from PySide6.QtWidgets import (
 from ...files import MeasurementHeader, measurement_header
 from ...model.measurements import MeasureKind, too_many_runs
 from ...model.numbers import decide_decimal
+from ...present.paste import pasted_runs, pasting_runs
 from ..core.clipboard import tile, to_tsv
 from ..core.refusing_view import RefusingTableView
 from .runs_model import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
 
 _FIELDS = {"count": COUNT, "value": VALUE, "label": LABEL, "notes": NOTES}
+# From this many pasted rows the paste takes more than a frame on a slow machine: the status line says so first.
+PROGRESS_FROM_ROWS = 500
 
 
 def pasted_columns(header: MeasurementHeader) -> tuple[dict[int, int], dict[str, object]]:
@@ -160,20 +164,42 @@ class MeasurementTableView(RefusingTableView):
         block = self.clipboard_block()
         if not block:
             return
+        if len(block) < PROGRESS_FROM_ROWS:
+            self._paste(block)
+            return
+        # Beyond a frame's work: say so, and show the busy cursor, before the first run is read.
+        window = self.window()
+        status = window.statusBar() if isinstance(window, QMainWindow) else None
+        if status is not None:
+            status.showMessage(pasting_runs(len(block)))
+            status.repaint()
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            done = self._paste(block)
+        finally:
+            QGuiApplication.restoreOverrideCursor()
+        if status is not None:
+            if done:
+                status.showMessage(pasted_runs(len(block)), 5000)
+            else:
+                status.clearMessage()
+
+    def _paste(self, block: list[list[str]]) -> bool:
+        """Paste ``block`` at the selection as one undoable step; whether it was taken."""
         top, left, rows, cols = self.paste_target()
         fmt: dict[str, object] = {}
         header = measurement_header(block[0])
         if header is not None:
             block, fmt = self._from_header(block, *pasted_columns(header))
             if not block:
-                return
+                return False
             right, left = left + cols - 1, COUNT
             cols = max(right - left + 1, 1)
         block = tile(block, rows, cols)
         too_many = too_many_runs(max(top + len(block), len(self.table.rows)))
         if too_many is not None:  # said before a cell is read: a million pasted rows took a minute to refuse
             self._show_rejection(top, COUNT, f"Not pasted: {too_many}.", "", False)
-            return
+            return False
         columns_from = [c for c in range(left, self.table.columnCount())]
         edits = [
             (top + r, columns_from[c], value)
@@ -183,12 +209,14 @@ class MeasurementTableView(RefusingTableView):
         ]
         # A pasted column is a column like a file's: one decimal separator, decided from the cells that show it.
         decimals = {col: decide_decimal(t for _r, c, t in edits if c == col) for col in (COUNT, VALUE)}
-        if self.table.set_cells(edits, "Paste runs", decimals, **fmt):
-            height, width = len(block), max(len(r) for r in block)
-            last_row = min(top + height, self.table.rowCount()) - 1
-            last_col = min(left + width, self.table.columnCount()) - 1
-            sel = QItemSelection(self.table.index(top, left), self.table.index(last_row, last_col))
-            self.selectionModel().select(sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        if not self.table.set_cells(edits, "Paste runs", decimals, **fmt):
+            return False
+        height, width = len(block), max(len(r) for r in block)
+        last_row = min(top + height, self.table.rowCount()) - 1
+        last_col = min(left + width, self.table.columnCount()) - 1
+        sel = QItemSelection(self.table.index(top, left), self.table.index(last_row, last_col))
+        self.selectionModel().select(sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        return True
 
     def _from_header(
         self, block: list[list[str]], columns: dict[int, int], fmt: dict[str, object]

@@ -17,14 +17,20 @@ from ...model.numbers import Decimal
 from ...model.units import TimeUnit, convert
 from ...model.values import ParseError, parse_time_text, parse_unit
 from ...present.cells import run_cell, run_figure_cells, run_tip
+from ...present.numbers import POINT, Numbers
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Document
+from ..core.locale_text import locale_numbers
 
 COUNT, VALUE, LABEL, NOTES, SPEEDUP, EFFICIENCY, KARP_FLATT = range(7)
 EDITABLE = (COUNT, VALUE, LABEL, NOTES)  # first, in the order a CSV of runs has them, so a pasted block lands whole
 NAN = math.nan
 WAITING = QColor(255, 228, 228)
 ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_EDITABLE_FLAGS = _FLAGS | Qt.ItemFlag.ItemIsEditable
 
 
 def edit_text(value: float) -> str:
@@ -91,10 +97,10 @@ class MeasurementTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        # Asked once per cell a selection covers (a pasted block of thousands of runs): no flag arithmetic here.
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        return base | Qt.ItemFlag.ItemIsEditable if index.column() in EDITABLE else base
+        return _EDITABLE_FLAGS if index.column() in EDITABLE else _FLAGS
 
     def _fit_row(self, row: int) -> int | None:
         """Where a table row's run is in the fit's points (only complete runs are fitted)."""
@@ -120,7 +126,7 @@ class MeasurementTableModel(QAbstractTableModel):
                 else self._shown(run, row, col)
             )
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._shown(run, row, col)
+            return self._shown(run, row, col, locale_numbers())
         if role == Qt.ItemDataRole.TextAlignmentRole and col not in (LABEL, NOTES):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         waiting = (col == COUNT and math.isnan(run.n)) or (col == VALUE and math.isnan(run.value))
@@ -133,11 +139,12 @@ class MeasurementTableModel(QAbstractTableModel):
             return self._tip(run, row, col)
         return None
 
-    def _shown(self, run: Measurement, row: int, col: int) -> str:
+    def _shown(self, run: Measurement, row: int, col: int, n: Numbers = POINT) -> str:
+        """A cell's text in ``n``'s separators (the desktop's as shown; the files' for an editor or a copy)."""
         if col == COUNT:
-            return run_cell(run.n)
+            return run_cell(run.n, n)
         if col == VALUE:
-            return run_cell(run.value)
+            return run_cell(run.value, n)
         if col == LABEL:
             return run.label
         if col == NOTES:
@@ -146,7 +153,7 @@ class MeasurementTableModel(QAbstractTableModel):
         if i is None:
             return ""
         points = self.doc.fit.points
-        cells = run_figure_cells(float(points.speedup[i]), float(points.efficiency[i]), float(points.karp_flatt[i]))
+        cells = run_figure_cells(float(points.speedup[i]), float(points.efficiency[i]), float(points.karp_flatt[i]), n)
         return cells[(SPEEDUP, EFFICIENCY, KARP_FLATT).index(col)]
 
     def _tip(self, run: Measurement, row: int, col: int) -> str | None:
@@ -209,25 +216,31 @@ class MeasurementTableModel(QAbstractTableModel):
 
     def _parsed(self, table: MeasurementTable, edits: Sequence[tuple[int, int, str]]) -> MeasurementTable:
         rows = list(table.rows)
-        touched = set()
+        # Each row's fields gathered first and its run made once: a paste of thousands of runs made a run per cell.
+        changes: dict[int, dict[str, Any]] = {}
         for row, col, value in edits:
             if col not in EDITABLE:
                 continue
-            while row >= len(rows):
-                rows.append(Measurement(NAN, NAN))
-            run = rows[row]
+            fields = changes.setdefault(row, {})
             if col == COUNT:
-                run = replace(run, n=self._count(row, value))
+                fields["n"] = self._count(row, value)
             elif col == VALUE:
-                number, table = self._value(table, row, value)
-                run = replace(run, value=number)
+                fields["value"], table = self._value(table, row, value)
             elif col == LABEL:
-                run = replace(run, label=value.strip())
+                fields["label"] = value.strip()
             else:
-                run = replace(run, notes=value)
-            rows[row] = run
-            touched.add(row)
-        kept = tuple(r for i, r in enumerate(rows) if i not in touched or not is_blank(r))
+                fields["notes"] = value
+        if changes:
+            rows.extend(Measurement(NAN, NAN) for _ in range(len(rows), max(changes) + 1))
+        for row, fields in changes.items():
+            old = rows[row]
+            rows[row] = Measurement(
+                fields.get("n", old.n),
+                fields.get("value", old.value),
+                fields.get("label", old.label),
+                fields.get("notes", old.notes),
+            )
+        kept = tuple(r for i, r in enumerate(rows) if i not in changes or not is_blank(r))
         return replace(table, rows=kept)
 
     def _count(self, row: int, text: str) -> float:

@@ -6,24 +6,22 @@ from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QPersistentM
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
+    QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolTip,
     QWidget,
 )
 
 from ...model.profile import Scaling
-from ..core.locale_text import LocaleDelegate
 from .component_table import SCALING, SHARE_ROLE
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 CELL_PADDING = 6  # Qt's item margins on each side of a cell's text, with room to spare
 
 
-class ElidedTipDelegate(LocaleDelegate):
-    """Text too long for its column is elided by Qt; hovering it shows the whole of it.
-
-    Numbers are shown with the machine's decimal and grouping separators (the model writes 1,234.5).
-    """
+class ElidedTipDelegate(QStyledItemDelegate):
+    """Text too long for its column is elided by Qt; hovering it shows the whole of it (the table models write
+    their numbers in the desktop's separators themselves, through present/)."""
 
     def helpEvent(self, event, view, option, index) -> bool:  # type: ignore[no-untyped-def]
         if event is not None and event.type() == QEvent.Type.ToolTip and index.isValid():

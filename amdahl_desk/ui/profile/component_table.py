@@ -15,15 +15,16 @@ from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.values import ParseError, parse_time
 from ...present.cells import COMPONENT_SHORT_TITLES, DASH, new_time_tip, share_cell, share_tip, time_cell
+from ...present.numbers import POINT, Numbers
 from ...present.trace_plan import (
     COMPONENT_TIPS,
-    TraceFigures,
     component_cells,
     component_tip,
     edited_since_import,
 )
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.document import Aspect, Document
+from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES
 from ..core.wrapping_header import SHORT_TITLE_ROLE
@@ -86,7 +87,7 @@ class ComponentTableModel(QAbstractTableModel):
         doc.profileReset.connect(self._reset)
         doc.subscribe(FIGURES, self._computed_changed)
         doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, TIME_HIGH))
-        self._paths: tuple[TraceFigures, object, bool, dict[str, tuple[str, str, str]]] | None = None
+        self._path_edited: bool | None = None  # whether the path columns showed "—" for an edited table
         doc.subscribe({Aspect.TRACE}, self._paths_changed)
 
     # -- reading -----------------------------------------------------------
@@ -150,7 +151,7 @@ class ComponentTableModel(QAbstractTableModel):
             if role == _EDIT and col in RANGE_COLUMNS:
                 bound = comp.time_low if col == TIME_LOW else comp.time_high
                 return "" if bound is None else repr_number(bound)
-            return self._text(comp, row, col, a)
+            return self._text(comp, row, col, a, locale_numbers() if role == _DISPLAY else POINT)
         if role == _ALIGN:
             return _RIGHT if col in NUMBER_COLUMNS else None
         if role == SHARE_ROLE:
@@ -175,42 +176,30 @@ class ComponentTableModel(QAbstractTableModel):
             return component_tip(figures, comp, unit, edited=edited)
         return None
 
-    def _text(self, comp: Component, row: int, col: int, a: Analysis | None) -> str:
-        """What a cell shows."""
+    def _text(self, comp: Component, row: int, col: int, a: Analysis | None, n: Numbers = POINT) -> str:
+        """What a cell shows, in ``n``'s separators (the desktop's on screen; the files' for an editor or a copy)."""
         if col == NAME:
             return comp.name
         if col == TIME:
-            return time_cell(comp.time)
+            return time_cell(comp.time, n)
         if col == SHARE:
-            return share_cell(float(a.fractions[row])) if a is not None else DASH
+            return share_cell(float(a.fractions[row]), n) if a is not None else DASH
         if col == SCALING:
             return comp.scaling.value + GUESS_MARK if comp.scaling_guessed else comp.scaling.value
         if col == NEW_TIME:
-            return time_cell(float(a.new_times[row])) if a is not None else DASH
+            return time_cell(float(a.new_times[row]), n) if a is not None else DASH
         if col == GROUP:
             return comp.group
         if col == OBJECTIVES:
             return objectives_text(comp.objectives)
         if col in PATH_COLUMNS:
-            return self._path_texts(comp, a)[col - ON_PATH]
+            figures, unit = self.doc.trace.figures, self.doc.unit
+            edited = edited_since_import(figures, None if a is None else a.baseline_total, unit)
+            return component_cells(figures, [comp], unit, n, edited=edited)[0][col - ON_PATH]
         if col in RANGE_COLUMNS:
             bound = comp.time_low if col == TIME_LOW else comp.time_high
-            return "" if bound is None else time_cell(bound)
+            return "" if bound is None else time_cell(bound, n)
         return comp.notes
-
-    def _path_texts(self, comp: Component, a: Analysis | None) -> tuple[str, str, str]:
-        """A component's time on the trace's critical path, slack and k where the path moves (kept per figures;
-        "—" once the table's times were edited away from what the trace measured)."""
-        figures, unit = self.doc.trace.figures, self.doc.unit
-        edited = edited_since_import(figures, None if a is None else a.baseline_total, unit)
-        kept = self._paths
-        if kept is None or kept[0] is not figures or kept[1] is not unit or kept[2] != edited:
-            kept = self._paths = (figures, unit, edited, {})
-        texts = kept[3]
-        found = texts.get(comp.name)
-        if found is None:
-            found = texts[comp.name] = component_cells(figures, [comp], unit, edited=edited)[0]
-        return found
 
     def _paths_changed(self) -> None:
         last = len(self.components) - 1
@@ -219,8 +208,8 @@ class ComponentTableModel(QAbstractTableModel):
 
     def texts(self, col: int, rows: Iterable[int]) -> set[str]:
         """The texts that ``rows`` show in column ``col`` (the columns' fit reads the widest rows')."""
-        comps, a = self.components, self.doc.analysis
-        return {self._text(comps[r], r, col, a) for r in rows}
+        comps, a, n = self.components, self.doc.analysis, locale_numbers()
+        return {self._text(comps[r], r, col, a, n) for r in rows}
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -356,8 +345,9 @@ class ComponentTableModel(QAbstractTableModel):
         edited = edited_since_import(
             self.doc.trace.figures, None if analysis is None else analysis.baseline_total, self.doc.unit
         )
-        if self._paths is not None and self._paths[2] != edited:  # the path columns turn to "—" or back
+        if self._path_edited is not None and self._path_edited != edited:  # the path columns turn to "—" or back
             self._paths_changed()
+        self._path_edited = edited
         if analysis is None or before is None or len(before.times) != len(analysis.times):
             last = self.rowCount() - 1
             self.dataChanged.emit(self.index(0, SHARE), self.index(last, SHARE), _SHARE_ROLES)

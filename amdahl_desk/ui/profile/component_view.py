@@ -302,7 +302,7 @@ class ComponentTableView(RefusingTableView):
                 [
                     str(model.data(model.index(r, c), Qt.ItemDataRole.EditRole) or "")
                     if c in EDITABLE
-                    else str(model.data(model.index(r, c)) or "").replace(",", "")
+                    else str(model.data(model.index(r, c), Qt.ItemDataRole.EditRole) or "").replace(",", "")
                     for c in range(left, right + 1)
                 ]
             )

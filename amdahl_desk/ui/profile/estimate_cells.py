@@ -13,6 +13,7 @@ from ...model.numbers import Decimal
 from ...model.profile import Optimization
 from ...model.values import parse_confidence, parse_effort, parse_speedup
 from ...present.cells import estimate_cells, estimate_edit_texts
+from ...present.numbers import POINT, Numbers
 
 ESTIMATE_HEADERS = ("k low", "k high", "Effort (days)", "Confidence")
 ESTIMATE_SHORT = ("low", "high", "Days", "Conf.")  # where the checklist is narrow: "low | k | high"
@@ -26,9 +27,9 @@ ESTIMATE_TIPS = (
 _WORDS = ("k low", "k high", "effort", "confidence")
 
 
-def estimate_value(opt: Optimization, which: int, editing: bool) -> str:
-    """What estimate cell ``which`` (0 k low … 3 confidence) shows, or starts an editor with."""
-    return (estimate_edit_texts(opt) if editing else estimate_cells(opt))[which]
+def estimate_value(opt: Optimization, which: int, editing: bool, n: Numbers = POINT) -> str:
+    """What estimate cell ``which`` (0 k low … 3 confidence) shows in ``n``'s separators, or starts an editor with."""
+    return (estimate_edit_texts(opt) if editing else estimate_cells(opt, n))[which]
 
 
 def parse_estimate(opt: Optimization, which: int, value: object, decimal: Decimal | None) -> tuple[Optimization, str]:

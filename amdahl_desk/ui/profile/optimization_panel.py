@@ -373,8 +373,8 @@ class OptimizationPanel(QWidget):
         if self.view.isColumnHidden(TRACE_FIGURES[0]) == shown:
             for col in TRACE_FIGURES:
                 self.view.setColumnHidden(col, not shown)
-            # the sum's S and ceiling are then what the sum promises: their headers say so
-            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, SPEEDUP, CEILING)
+            # the sum's S and ceiling are then what the sum promises, and Saves is with the dependencies: say so
+            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, SPEEDUP, SAVES)
             self.fit_columns()
             self.columnsChanged.emit()
 

@@ -13,7 +13,8 @@ from ...model.errors import ProfileError
 from ...model.profile import Optimization
 from ...model.values import ParseError, parse_speedup
 from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
-from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_tip, trace_based
+from ...present.numbers import POINT, Numbers
+from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_saves, option_tip, trace_based
 from ..core.document import Aspect, Document
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
@@ -64,7 +65,7 @@ class OptimizationTableModel(QAbstractTableModel):
         self._shown = list(doc.profile.optimizations)  # as last announced: a change names only its rows
         # The figures' texts, made once per analysis (data, the columns' fit and the change all read them),
         # and as last announced: a change names only the cells whose text moved.
-        self._texts_of: tuple[Analysis | None, int] | None = None
+        self._texts_of: tuple[Analysis | None, int, Numbers] | None = None
         self._texts: dict[int, list[str]] = {}
         self._announced: dict[int, list[str]] | None = None
         self._trace_of: tuple[TraceFigures, int] | None = None  # the figures and the document's revision
@@ -88,7 +89,9 @@ class OptimizationTableModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         unit = self.doc.unit.label
-        traced = section in (SPEEDUP, CEILING) and trace_based(self.doc.trace.figures)
+        traced = section in (SPEEDUP, CEILING, SAVES) and trace_based(self.doc.trace.figures)
+        if traced and section == SAVES and role in (Qt.ItemDataRole.DisplayRole, SHORT_TITLE_ROLE):
+            return f"Saves ({unit})" if role == SHORT_TITLE_ROLE else f"Saves with deps ({unit})"  # whole in its tip
         if traced and role in (Qt.ItemDataRole.DisplayRole, SHORT_TITLE_ROLE):
             return (
                 ("S (sum)" if section == SPEEDUP else "Ceil. (sum)")
@@ -144,15 +147,16 @@ class OptimizationTableModel(QAbstractTableModel):
         col = index.column()
         opt = opts[row]
         if role in (_DISPLAY, _EDIT):
+            n = locale_numbers() if role == _DISPLAY else POINT  # an editor or a copy takes the files' format
             if col == NAME:
                 return built_name(opt) if role == _DISPLAY else opt.name
             if col == TARGETS:
                 return "; ".join(opt.targets)
             if col == K:
-                return k_edit_text(opt) if role == _EDIT else speedup_cell(opt.speedup)
+                return k_edit_text(opt) if role == _EDIT else speedup_cell(opt.speedup, n)
             if col >= K_LOW:
-                return estimate_value(opt, col - K_LOW, role == _EDIT)
-            return self.figure_texts()[col][row]
+                return estimate_value(opt, col - K_LOW, role == _EDIT, n)
+            return self.figure_texts(n)[col][row]
         if role == _ALIGN:
             return _RIGHT if col >= K else None
         if role == _FOREGROUND:
@@ -187,24 +191,31 @@ class OptimizationTableModel(QAbstractTableModel):
 
     def column_texts(self, col: int) -> list[str]:
         """Every row's text in a column of numbers (k or a figure), as the table shows it."""
+        n = locale_numbers()
         if col == K:
-            return [speedup_cell(o.speedup) for o in self.optimizations]
+            return [speedup_cell(o.speedup, n) for o in self.optimizations]
         if col >= K_LOW:
-            return [estimate_value(o, col - K_LOW, False) for o in self.optimizations]
-        return self.figure_texts()[col]
+            return [estimate_value(o, col - K_LOW, False, n) for o in self.optimizations]
+        return self.figure_texts(n)[col]
 
-    def figure_texts(self) -> dict[int, list[str]]:
+    def figure_texts(self, n: Numbers | None = None) -> dict[int, list[str]]:
         """Column → the text of each row's figure in that column, for the analysis (and the trace's figures) as
-        they are now."""
+        they are now, in ``n``'s separators (the desktop's when not given)."""
+        n = locale_numbers() if n is None else n
         analysis, rows = self.doc.analysis, len(self.optimizations)
         fresh = False
-        if self._texts_of is None or self._texts_of[0] is not analysis or self._texts_of[1] != rows:
-            self._texts_of, self._texts, fresh = (analysis, rows), figure_texts(analysis, rows), True
+        kept = self._texts_of
+        if kept is None or kept[0] is not analysis or kept[1:] != (rows, n):
+            self._texts_of, self._texts, fresh = (analysis, rows, n), figure_texts(analysis, rows, n), True
         figures, revision = self.doc.trace.figures, self.doc.revision
         if fresh or self._trace_of is None or self._trace_of[0] is not figures or self._trace_of[1] != revision:
-            speedups, ceilings = option_cells(figures, self.optimizations)
+            speedups, ceilings = option_cells(figures, self.optimizations, n)
             self._trace_of = (figures, revision)
             self._all = {**self._texts, TRACE_SPEEDUP: speedups, TRACE_CEILING: ceilings}
+            total = analysis.baseline_total if analysis is not None else None
+            saves = option_saves(figures, self.optimizations, total, n) if total is not None else None
+            if saves is not None:  # a traced profile: what each saves alone on the critical path
+                self._all[SAVES] = saves
         return self._all
 
     # -- writing -----------------------------------------------------------
@@ -306,9 +317,9 @@ def runs(rows: list[int]) -> list[tuple[int, int]]:
     return result
 
 
-def figure_texts(analysis: Analysis | None, rows: int) -> dict[int, list[str]]:
+def figure_texts(analysis: Analysis | None, rows: int, n: Numbers = POINT) -> dict[int, list[str]]:
     """The checklist's figures as shown: column → one text per optimization ("—" without an analysis)."""
-    texts = optimization_figures(analysis, rows)
+    texts = optimization_figures(analysis, rows, n)
     return {SHARE: texts["share"], SPEEDUP: texts["speedup"], CEILING: texts["ceiling"], SAVES: texts["saves"]}
 
 

@@ -24,11 +24,14 @@ class TotalLine(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         # A narrow window wraps the line (between phrases) rather than cut "saves 450 ms" off at the edge.
         self.setWordWrap(True)
-        redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS}, self.refresh)
+        redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.TRACE}, self.refresh)
 
     def refresh(self) -> None:
         doc = self.doc
-        phrases = total_line(doc.profile, doc.analysis, doc.analysis_error, locale_numbers())
+        link = getattr(doc, "trace", None)  # the new total with the trace's dependencies, when it has one
+        phrases = total_line(
+            doc.profile, doc.analysis, doc.analysis_error, locale_numbers(), link.figures if link is not None else None
+        )
         text = phrases[0] if doc.analysis is None else " ".join(held(p) for p in phrases)
         if self.text() != text:
             self.setText(text)

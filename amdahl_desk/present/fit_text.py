@@ -1,17 +1,19 @@
-"""The measured-scaling fits in sentences a reviewer reads: regime, peak, efficiency, trust, the profile's P."""
+"""The measured-scaling fits in sentences a reviewer reads: regime, peak, efficiency, trust, the profile's P.
+
+The model's :class:`~amdahl_desk.model.fit.FitResult` holds the figures; these are its only words, for the
+Measurements tab, the workbook's Summary, ``amdahl-desk fit`` and the Python API."""
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING
 
-from .laws import parallel_fraction_at
-from .measurements import MeasureKind
-from .units import format_number, format_speedup
+from ..model.laws import parallel_fraction_at
+from ..model.measurements import MeasureKind
+from ..model.units import format_number, format_speedup
 
 if TYPE_CHECKING:
-    from .analysis import Analysis
-    from .fit import FitResult
+    from ..model.fit import FitResult
 
 
 def percent(fraction: float) -> str:
@@ -175,18 +177,6 @@ def notes_for(result: FitResult) -> list[str]:
         + trust_sentences(result)
         + [str(p.what)[:1].upper() + str(p.what)[1:] + "." for p in result.problems]
     )
-
-
-def profile_p_at(analysis: Analysis, baseline_n: float | None) -> float:
-    """The profile's parallel fraction re-expressed at the runs' N0, so the two P are shares of the same time.
-
-    The profile's P is a share of its time at its own N0 (``baseline_gpus``); the window's measured chart and
-    ``fit --profile`` both compare this one.
-    """
-    s = analysis.scaling
-    if baseline_n is None:
-        return s.parallel_fraction
-    return parallel_fraction_at(s.parallel_fraction, s.baseline_gpus, baseline_n)
 
 
 def profile_comparison(

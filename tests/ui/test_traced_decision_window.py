@@ -1,0 +1,89 @@
+"""A traced profile in the window decides on its trace's dependencies: the cheapest plan the summary states, where
+the time goes and the table's total are the answer on the step's critical path (the planner's own pass), the sum
+beside; edits that take the times away from the trace leave no chart with a figure of the trace as it was."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+
+import pytest
+from PySide6.QtCore import Qt
+
+from amdahl_desk.files import save_profile
+from amdahl_desk.files.traces import import_trace
+from amdahl_desk.model.profile import Optimization
+from amdahl_desk.ui.profile.component_table import ON_PATH
+from amdahl_desk.ui.profile.optimization_table import SAVES
+
+from ..traces import expect
+from .test_whatif_window import WAIT_MS, settled
+
+pytestmark = pytest.mark.gui
+BW, FW = ("## backward ##",), ("## forward ##",)
+
+
+@pytest.fixture
+def traced_workbook(tmp_path):
+    """The 1-GPU trace by annotation; backward 2× for 5 days (ticked), forward 1.5× for 1 day; target 70 ms: the sum
+    says forward alone meets it, the critical path says only backward does."""
+    trace = tmp_path / "trace.json.gz"
+    shutil.copy(expect.ONE_GPU, trace)
+    profile = import_trace(trace).to_profile()
+    profile.set_components([c._replace(time_low=None, time_high=None) for c in profile.components])
+    profile.set_optimizations(
+        [Optimization("bw", BW, 2.0, effort=5.0), Optimization("fw", FW, 1.5, enabled=False, effort=1.0)]
+    )
+    profile.set_settings(replace(profile.settings, target_time=70.0))
+    save_profile(profile, tmp_path / "p.xlsx")
+    return tmp_path / "p.xlsx"
+
+
+def decided(window, qtbot):
+    settled(window, qtbot)
+    qtbot.waitUntil(lambda: not window.doc.decision.busy and window.doc.decision.search is not None, timeout=WAIT_MS)
+    window.drawn()
+
+
+def test_the_window_decides_on_the_critical_path(window, qtbot, traced_workbook):
+    assert window.files.open_path(traced_workbook, ask=False)
+    decided(window, qtbot)
+    planner = window.doc.trace.planner
+    base = window.doc.analysis.baseline_total
+    after = base * planner.plan(((BW, 2.0),)).predicted.length / planner.baseline.length
+    search = window.doc.decision.search
+    assert search.cheapest is not None and search.cheapest.names == ("bw",)
+    assert search.cheapest.new_total_p50 == pytest.approx(after, rel=1e-9)
+    chart = window.results.chart("breakdown")
+    window.drawn()
+    view = chart._view
+    assert view.after_total == pytest.approx(after, rel=1e-9) and "the sum: 54.8 ms" in view.after_text
+    total = window.total_label.text().replace("&nbsp;", " ")
+    assert f"{after:.1f} ms</b> with the trace's dependencies" in total and "the sum: 54.8 ms" in total
+    # the checklist's Saves: each optimization alone on the critical path (what a sort by it orders by)
+    model = window.optimization_model
+    assert model.headerData(SAVES, Qt.Orientation.Horizontal) == "Saves with deps (ms)"
+    for row, (targets, k) in enumerate(((BW, 2.0), (FW, 1.5))):
+        alone = planner.alone(targets, k).speedup
+        assert float(model.index(row, SAVES).data()) == pytest.approx(base - base / alone, rel=5e-3)
+    sums = window.doc.analysis.optimizations.time_saved
+    assert float(model.index(1, SAVES).data()) < 0.8 * float(sums[1])  # forward's 9.73 ms by the sum is ~6.2 here
+
+
+def test_zeros_pasted_over_every_time_leave_no_stale_path(window, qtbot, traced_workbook):
+    assert window.files.open_path(traced_workbook, ask=False)
+    settled(window, qtbot)
+    doc = window.doc
+    path_chart = window.results.chart("critical_path")
+    window.drawn()
+    before_title = path_chart.drawn.title
+    assert before_title
+    zeros = {r: c._replace(time=0.0) for r, c in enumerate(doc.profile.components)}
+    doc.edit_components(zeros, "Paste")
+    settled(window, qtbot)
+    window.drawn()
+    model = window.component_model
+    shown = [model.index(r, ON_PATH).data() for r in range(len(doc.profile.components))]
+    assert all(s in ("—", "", None) for s in shown), shown
+    title = window.results.chart("critical_path").drawn.title.replace("\xa0", " ")
+    assert title != before_title.replace("\xa0", " ") or "as measured" in title, title
