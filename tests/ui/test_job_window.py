@@ -140,6 +140,7 @@ def test_the_plan_is_answered_for_the_job_on_every_rank_and_on_chosen_ranks(qtbo
 
 def test_a_target_that_names_no_events_is_left_out_and_said(qtbot, window, tmp_path):
     open_job(qtbot, window, write(example(), tmp_path / "job"))
+    qtbot.waitUntil(lambda: window.results.job_whatif.idle)  # the plan of no tick answered first
     doc = window.doc
     unattributed = next(c.name for c in doc.profile.components if c.name == "Unattributed")
     doc.set_optimizations([Optimization("Less idle", (unattributed,), 2.0)], "Tick")
