@@ -140,6 +140,7 @@ def test_the_plan_is_answered_for_the_job_on_every_rank_and_on_chosen_ranks(qtbo
 
 def test_a_target_that_names_no_events_is_left_out_and_said(qtbot, window, tmp_path):
     open_job(qtbot, window, write(example(), tmp_path / "job"))
+    qtbot.waitUntil(lambda: window.results.job_whatif.idle)  # the plan of no tick answered first
     doc = window.doc
     unattributed = next(c.name for c in doc.profile.components if c.name == "Unattributed")
     doc.set_optimizations([Optimization("Less idle", (unattributed,), 2.0)], "Tick")
@@ -228,3 +229,22 @@ def test_export_writes_a_jobs_charts_from_a_folder_and_refuses_them_without_one(
     assert written.name == "gloo-job_steps.png" and written.stat().st_size > 1000
     assert cli_main(["export", str(example_path()), "--chart", "job_ranks", "--out", str(tmp_path)]) == 2
     assert "give a folder of rank traces" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_job_shows_whole_at_laptop_and_desktop_sizes(qtbot, window, tmp_path, size):
+    """The job's panel, its tabs and its charts at 1280×720 and 1920×1080: no tab title cut, no chart label cut
+    by its plot or over another, the panel's sentences wrapped inside it."""
+    from .screens import cut_tabs, show_at
+    from .test_nothing_cut import each_chart, labels_cut_or_covered
+
+    open_job(qtbot, window, write(example(), tmp_path / "job"))
+    show_at(window, qtbot, size)
+    assert cut_tabs(window.results) == []
+    panel = window.results.job_panel
+    assert panel.isVisible() and panel.width() <= window.results.width()
+    for label in (panel.heading, panel.job_text, panel.plan_text):
+        need = label.heightForWidth(label.width())
+        assert label.height() + 1 >= need, label.text()
+    shown = {key for key, chart in each_chart(window, qtbot) if labels_cut_or_covered(chart) == []}
+    assert {"job_ranks", "job_steps", "job_skew"} <= shown

@@ -61,7 +61,8 @@ class StepMapChart(ChartFrame["StepMapView"]):
         super().__init__(parent, style)
         p = self.plot
         p.showGrid(x=False, y=False)
-        p.invertY(True)  # rank 0 at the top, as a table reads
+        # rank 0 at the top, as a table reads: row i is drawn from rows − i − 1 to rows − i (not invertY: a reversed
+        # axis counts its range backwards)
         self.cmap = pg.ColorMap(np.linspace(0, 1, len(HEAT)), [QColor(c) for c in HEAT])
         self.cells = pg.BarGraphItem(x0=[], y0=[], width=[], height=[])
         p.addItem(self.cells)
@@ -92,12 +93,13 @@ class StepMapChart(ChartFrame["StepMapView"]):
         view = self._view
         if view is None:
             return
-        keep = view.marked_row + 0.5 if view.marked_row >= 0 else None
         rows, cols = len(view.values), len(view.values[0]) if view.values else 0
+        keep = rows - view.marked_row - 0.5 if view.marked_row >= 0 else None
         height = self.plot.vb.height()
         self.set_ranges((0, max(cols, 1)), padded(0, max(rows, 1), height, self._line))
         per_px = (max(rows, 1) / height) if height > 0 else 0.0
-        self.set_ticks("left", fitting_ticks(view.row_ticks, per_px, self._line, keep))
+        flipped = tuple((rows - y, text) for y, text in view.row_ticks)  # rank 0 first, at the top
+        self.set_ticks("left", fitting_ticks(flipped, per_px, self._line, keep))
 
     def view(self, inputs: ChartInputs, n: Numbers) -> StepMapView:
         from ...present.job_charts import step_map
@@ -114,6 +116,7 @@ class StepMapChart(ChartFrame["StepMapView"]):
         rows, cols = values.shape if values.ndim == 2 else (0, 0)
         if rows and cols:
             ys, xs = np.divmod(np.arange(rows * cols), cols)
+            ys = rows - 1 - ys
             shade = np.clip((values.ravel() - view.low) / (view.high - view.low), 0, 1)
             brushes = [pg.mkBrush(c) for c in self.cmap.map(shade, mode="qcolor")]
             self.cells.setOpts(
@@ -127,7 +130,7 @@ class StepMapChart(ChartFrame["StepMapView"]):
         self._view = view
         self.set_ticks("bottom", view.column_ticks)
         if view.marked_row >= 0:
-            r = view.marked_row
+            r = rows - 1 - view.marked_row
             self.outline.setData([0, cols, cols, 0, 0], [r, r, r + 1, r + 1, r])
         else:
             self.outline.setData([], [])

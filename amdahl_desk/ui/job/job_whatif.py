@@ -62,7 +62,7 @@ class JobWhatIf(QObject):
         s = self.doc.profile.settings
         plan = job_plan(self.doc.profile.optimizations, s.trace_events)
         figures = held.figures
-        key = (id(figures.job), plan.key, figures.on_ranks)
+        key = (id(figures.job), plan.key, plan.left_out, figures.on_ranks)
         if key == self._asked:
             return
         self._asked = key
