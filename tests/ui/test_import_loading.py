@@ -67,7 +67,9 @@ def test_cancel_stops_the_read_in_the_middle_of_the_file(window, qtbot, tmp_path
     with qtbot.waitSignal(window.trace_import.finished, timeout=10000) as done:
         qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     assert done.args == [False]
-    assert dialog.session.worker.outcome == "cancelled" and not dialog.session.reader.isRunning()
+    # the reading thread ends just after its worker says so: wait for it, not for time
+    qtbot.waitUntil(lambda: not dialog.session.reader.isRunning())
+    assert dialog.session.worker.outcome == "cancelled"
     assert seen[-1][0] < size  # stopped before the end of the file
     assert window.doc.profile.components == before and window.doc.undo_stack.count() == 0
     assert not window.errors and "cancelled" in window.statusBar().currentMessage()

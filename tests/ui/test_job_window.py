@@ -144,7 +144,9 @@ def test_a_target_that_names_no_events_is_left_out_and_said(qtbot, window, tmp_p
     doc = window.doc
     unattributed = next(c.name for c in doc.profile.components if c.name == "Unattributed")
     doc.set_optimizations([Optimization("Less idle", (unattributed,), 2.0)], "Tick")
-    qtbot.waitUntil(lambda: doc.job.figures.left_out == (unattributed,) and window.results.job_whatif.idle)
+    qtbot.waitUntil(
+        lambda: doc.job.figures.left_out == (unattributed,) and window.results.job_whatif.idle, timeout=60_000
+    )  # the plan re-reads every rank in worker processes
     window.drawn()
     assert doc.job.figures.answer is None
     assert "Left out of the job's answer" in window.results.job_panel.notes.text()
