@@ -146,14 +146,14 @@ def test_straggler_cost_four_ranks() -> None:
     assert job.straggler_cost == pytest.approx(SLEEP_MS, rel=0.15), f"cost {job.straggler_cost:.1f} ms"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="DDP runs a step's two gradient buckets' all-reduces at once on two gloo threads; each rank's "
-    "waiting is summed over the collectives, so the overlapping waits count twice (about 200 ms of waiting in "
-    "a 105 ms step)",
-)
 @pytest.mark.parametrize("world", [2, 4])
 def test_waiting_fits_in_the_step(world: int) -> None:
+    """DDP all-reduces two gradient buckets at once on two gloo threads: a rank waits once for both. Every fast
+    rank waits about the slow rank's sleep per step (the script's 0.1 s), the sleeping rank next to nothing."""
     _jg, _rp, job = _job(world)
     for r in job.per_rank:
         assert r.waiting <= r.step_time + 1e-9, f"rank {r.rank}: waiting {r.waiting:.1f} of {r.step_time:.1f} ms"
+        if r.rank == RECIPE.DDP_SLOW_RANK[world]:
+            assert r.waiting < 0.05 * SLEEP_MS
+        else:
+            assert r.waiting == pytest.approx(SLEEP_MS, rel=0.1), f"rank {r.rank}"

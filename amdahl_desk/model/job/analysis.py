@@ -24,7 +24,8 @@ MS = 1e-3
 @dataclass(frozen=True)
 class RankFigures:
     """One rank, means per step (ms): its measured step, GPU compute busy time, its collectives' transfer,
-    its waiting at them, and how long the other ranks waited for it (summed over them)."""
+    its waiting at them (the time its waits cover: collectives that overlap, as DDP's gradient buckets do on
+    two threads, wait once), and how long the other ranks waited for it (summed over them)."""
 
     rank: int
     source: str
@@ -126,10 +127,13 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
     pair_wait: dict[tuple[int, int], float] = defaultdict(float)
     pair_where: dict[tuple[int, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
     by_name: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    waits_of: list[list[tuple[float, float]]] = [[] for _ in range(n)]  # per rank: its waits, (from, to) µs
     for inst in job.instances:
         t, w = inst.transfer, inst.waiting
         comm[inst.members] += t
-        wait[inst.members] += w
+        for m, a, wm in zip(inst.members.tolist(), inst.start.tolist(), w.tolist(), strict=True):
+            if wm > 0:
+                waits_of[m].append((a, a + wm))
         last = int(inst.members[inst.last])
         others = inst.members != last
         waited_for[last] += float(w[others].sum())
@@ -137,6 +141,8 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
             pair_wait[(m, last)] += wm
             pair_where[(m, last)][inst.name] += wm
         by_name[inst.name].append((t, inst.skew))
+    for i, spans in enumerate(waits_of):
+        wait[i] = _covered(spans)  # collectives that overlap (two gradient buckets at once) wait once
     start, end = job.windows()
     rank_time = (end - start) * MS
     job_times = (end.max(axis=0) - start.min(axis=0)) * MS
@@ -197,6 +203,16 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
         hosts_aligned=job.aligned_hosts,
         dropped_edges=rp.dropped,
     )
+
+
+def _covered(spans: list[tuple[float, float]]) -> float:
+    """The time the union of ``spans`` covers."""
+    total, reach = 0.0, -np.inf
+    for a, b in sorted(spans):
+        if b > reach:
+            total += b - max(a, reach)
+            reach = b
+    return float(total)
 
 
 def _fixed_straggler(job: JobGraph, i: int) -> list[FloatArray | None]:
