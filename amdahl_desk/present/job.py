@@ -6,9 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..model.job.analysis import Job, JobWhatIf, WaitFigures
-from ..model.job.analysis import rank_ranges as ranges
+if TYPE_CHECKING:  # the job's model (and the trace model under it) loads with the first job, not the window
+    from ..model.job.analysis import Job, JobWhatIf, WaitFigures
+
+
+def ranges(numbers: Sequence[int]) -> str:
+    """0-3,7 for [0, 1, 2, 3, 7] (the model's rank_ranges)."""
+    from ..model.job.analysis import rank_ranges
+
+    return rank_ranges(numbers)
+
 
 NOTHING = 1.0005  # a speedup below this is "nothing"
 

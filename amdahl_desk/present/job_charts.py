@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..model.job.analysis import Job, JobWhatIf
 from ..model.units import TimeUnit
 from .chart_parts import LegendEntry
 from .numbers import Numbers
 from .text import NBSP, shorten
+
+if TYPE_CHECKING:  # the job's model (and the trace model under it) loads with the first job, not the window
+    from ..model.job.analysis import Job, JobWhatIf
 
 MS = TimeUnit.MS
 COMPUTE, COMMUNICATION, WAITING, REST = "#2e8b57", "#8e44ad", "#e07b39", "#d9d9d9"
