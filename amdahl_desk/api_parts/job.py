@@ -89,19 +89,7 @@ class Job:
     def per_rank(self) -> pd.DataFrame:
         """One row a rank, indexed by rank: its step, GPU compute, collectives' transfer, waiting at them, how long
         the others waited for it (ms per step), its file and host."""
-        rows = [
-            {
-                "rank": r.rank,
-                "step_time": r.step_time,
-                "compute": r.compute,
-                "communication": r.communication,
-                "waiting": r.waiting,
-                "waited_for": r.waited_for,
-                "source": r.source,
-                "host": r.host,
-            }
-            for r in self._job.per_rank
-        ]
+        rows = self._job.to_json()["per_rank"]  # the rows of job --json, one home
         columns = ("rank", "step_time", "compute", "communication", "waiting", "waited_for", "source", "host")
         return frame(rows, columns, index="rank")
 
@@ -119,10 +107,7 @@ class Job:
     @property
     def collectives(self) -> pd.DataFrame:
         """Per collective: its instances over the steps, the mean transfer, the mean and largest skew (ms)."""
-        rows = [
-            {"name": c.name, "count": c.count, "transfer": c.transfer, "skew_mean": c.skew_mean, "skew_max": c.skew_max}
-            for c in self._job.collectives
-        ]
+        rows = self._job.to_json()["collectives"]
         return frame(rows, ("name", "count", "transfer", "skew_mean", "skew_max"))
 
     @property
