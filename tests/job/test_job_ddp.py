@@ -157,3 +157,7 @@ def test_waiting_fits_in_the_step(world: int) -> None:
             assert r.waiting < 0.05 * SLEEP_MS
         else:
             assert r.waiting == pytest.approx(SLEEP_MS, rel=0.1), f"rank {r.rank}"
+    # and each waits that long for the sleeping rank, the one the others wait for
+    assert [w.wait for w in job.straggler_waits] == pytest.approx([SLEEP_MS] * (world - 1), rel=0.1)
+    slow = job.per_rank[RECIPE.DDP_SLOW_RANK[world]]
+    assert slow.waited_for == pytest.approx((world - 1) * SLEEP_MS, rel=0.1)

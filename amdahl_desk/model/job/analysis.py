@@ -124,25 +124,28 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
     comm = np.zeros(n)
     wait = np.zeros(n)
     waited_for = np.zeros(n)
-    pair_wait: dict[tuple[int, int], float] = defaultdict(float)
-    pair_where: dict[tuple[int, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
     by_name: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    waits_of: list[list[tuple[float, float]]] = [[] for _ in range(n)]  # per rank: its waits, (from, to) µs
+    # Waits as spans (from, to) µs: collectives that overlap (DDP's two gradient buckets at once) wait once.
+    waits_of: list[list[tuple[float, float]]] = [[] for _ in range(n)]  # per rank
+    pair_spans: dict[tuple[int, int], dict[str, list[tuple[float, float]]]] = defaultdict(lambda: defaultdict(list))
     for inst in job.instances:
         t, w = inst.transfer, inst.waiting
         comm[inst.members] += t
+        last = int(inst.members[inst.last])
         for m, a, wm in zip(inst.members.tolist(), inst.start.tolist(), w.tolist(), strict=True):
             if wm > 0:
                 waits_of[m].append((a, a + wm))
-        last = int(inst.members[inst.last])
-        others = inst.members != last
-        waited_for[last] += float(w[others].sum())
-        for m, wm in zip(inst.members[others].tolist(), w[others].tolist(), strict=True):
-            pair_wait[(m, last)] += wm
-            pair_where[(m, last)][inst.name] += wm
+                if m != last:
+                    pair_spans[(m, last)][inst.name].append((a, a + wm))
         by_name[inst.name].append((t, inst.skew))
     for i, spans in enumerate(waits_of):
-        wait[i] = _covered(spans)  # collectives that overlap (two gradient buckets at once) wait once
+        wait[i] = _covered(spans)
+    pair_wait: dict[tuple[int, int], float] = {}
+    pair_where: dict[tuple[int, int], dict[str, float]] = {}
+    for (m, last), named in pair_spans.items():
+        pair_wait[(m, last)] = _covered([span for spans in named.values() for span in spans])
+        pair_where[(m, last)] = {name: _covered(spans) for name, spans in named.items()}
+        waited_for[last] += pair_wait[(m, last)]
     start, end = job.windows()
     rank_time = (end - start) * MS
     job_times = (end.max(axis=0) - start.min(axis=0)) * MS
