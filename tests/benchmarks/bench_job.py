@@ -8,7 +8,7 @@ whose resident memory (the parent and its workers together) is sampled every 20 
 the CPU time its process tree used (the parent and every worker: the cost that does not depend on how busy
 a shared machine is), peak memory, the floor (``amdahl-desk import --json`` of one rank, measured in the same
 run), the per-rank cost, the ratios, and the load average before and after (other work on the machine slows
-the wall time, not the CPU time). Aims (issue 31): 1,024 ranks within 3 minutes on 2 cores, under 2 GB.
+the wall time, not the CPU time). Aims: 1,024 ranks within 3 minutes on 2 cores, under 2 GB.
 """
 
 from __future__ import annotations

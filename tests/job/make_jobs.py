@@ -3,7 +3,7 @@
 Every rank's step: an optional CPU operator (``cpu`` µs: the data loader of a CPU straggler), a launch of
 ``kernel_A`` (``a`` µs on stream 7), an all-reduce launched inside ``nccl:all_reduce`` that ends when the
 last rank has reached it plus ``transfer``, a ``cudaDeviceSynchronize`` that returns when it ends, and the
-step's end there. Run as a script to write the issue's 4-rank example: ``python tests/job/make_jobs.py OUT``.
+step's end there. Run as a script to write the hand-worked 4-rank example: ``python tests/job/make_jobs.py OUT``.
 """
 
 from __future__ import annotations

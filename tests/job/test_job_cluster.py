@@ -15,7 +15,7 @@ distributed = pytest.importorskip("distributed")
 
 
 def test_job_on_a_local_dask_cluster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The same answer as the local process pool's (the issue's example: 23.0 ms, rank 2 costs 8.0 ms)."""
+    """The same answer as the local process pool's (the hand-worked example: 23.0 ms, rank 2 costs 8.0 ms)."""
     for r in example():
         r.write(tmp_path)
     with distributed.LocalCluster(

@@ -123,7 +123,7 @@ def inputs_for(profile: Profile) -> ChartInputs:
 
 @functools.cache
 def jobs(tmp: str) -> dict[str, JobFigures]:
-    """Jobs every job chart draws: the real two-rank gloo job (3 steps), the issue's four ranks (1 step), and 40
+    """Jobs every job chart draws: the real two-rank gloo job (3 steps), the hand-worked four ranks (1 step), and 40
     ranks of 3 steps with a straggler at rank 17 (more ranks than an axis names)."""
     from ..job.make_jobs import allreduce_job, example
 
@@ -430,7 +430,7 @@ def test_every_legend_entry_is_whole_and_no_label_lies_on_a_line(qtbot, profiles
 @pytest.mark.parametrize("name", ["gloo", "four", "forty"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_every_job_chart_draws_every_job_whole(qtbot, profiles, key, name, size):
-    """A job's charts (and the slide, which shows two of them for a job) on a real two-rank job, the issue's four ranks
+    """A job's charts (and the slide, which shows two of them for a job) on a real two-rank job, the hand-worked four ranks
     and forty: labels and legends whole, none on a line, axis titles whole."""
     inputs = job_inputs(profiles, name)
     widget = export.chart_widget(make_chart, key, inputs, size)

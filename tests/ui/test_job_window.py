@@ -2,7 +2,7 @@
 ranks and Cancel, its charts show the figures ``amdahl-desk job --json`` prints, the ticked plan is answered for the
 job (on every rank, or on chosen ones), and a bad job is refused with the file's name, the document unchanged.
 
-Expected figures are the issue's hand-derived ones (tests/job/make_jobs.py: kernel A 12, 10, 20, 11 ms on ranks
+Expected figures are the hand-derived ones (tests/job/make_jobs.py: kernel A 12, 10, 20, 11 ms on ranks
 0–3 and a 3 ms all-reduce) or ``job --json`` run apart from the window."""
 
 from __future__ import annotations
