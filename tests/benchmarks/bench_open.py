@@ -60,7 +60,7 @@ def gui_calc() -> bool:
     """Whether the LibreOffice installed can map a window: the ``nogui`` build has no X11 plugin (it renders only
     headless, and aborts when asked for a window)."""
     program = Path(shutil.which("soffice") or "soffice").resolve().parent
-    return any(program.glob("libvclplug_*")) or any(Path("/usr/lib/libreoffice/program").glob("libvclplug_*"))
+    return any(program.glob("libvclplug_*"))  # soffice resolves to LibreOffice's own program folder
 
 
 def headless_open(argv: list[str], env: dict[str, str], path: Path, out: Path) -> float:
