@@ -18,7 +18,10 @@ MEASUREMENTS = 1
 
 def paste_keys(qtbot, view) -> None:
     """Paste from the menu (Edit, or the table's own) while no cell of the table is current: the runs table
-    before it is clicked, the components table once its model is reset under it (an import undone)."""
+    before it is clicked, the components table once its model is reset under it (an import undone). A window
+    opens with a cell current; clearing the current cell leaves it selected or not depending on focus, so the
+    selection is cleared too, as a model reset clears it."""
+    view.clearSelection()
     view.setCurrentIndex(QModelIndex())
     view.paste_action.trigger()
     settle_layout()
