@@ -140,7 +140,7 @@ class MainWindow(QMainWindow):
         WindowKeys(self)  # Ctrl+E and the other window keys from a text field too
         self.statusBar().showMessage("Ready")
 
-        self.doc.pathChanged.connect(self._update_title)
+        self.doc.changed.connect(lambda change: self._update_title() if change.path else None)
         self.doc.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
         self.files.sourceChanged.connect(self._update_title)
         self.files.opened.connect(self._opened)

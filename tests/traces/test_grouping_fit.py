@@ -78,14 +78,14 @@ def test_the_import_dialog_says_which_grouping_would_and_drops_it_once_chosen(qt
     from ..ui.panels import import_dialog
 
     dialog = import_dialog(qtbot, unannotated(tmp_path / "t.json"))
-    qtbot.waitUntil(lambda: dialog.suggestion.isVisible(), timeout=30_000)
-    assert dialog.total_label.text().endswith(" · 1 component")
-    assert dialog.suggestion.text() == (
+    qtbot.waitUntil(lambda: dialog.shown.suggestion.isVisible(), timeout=30_000)
+    assert dialog.shown.total_label.text().endswith(" · 1 component")
+    assert dialog.shown.suggestion.text() == (
         "Grouped by annotation, the import explains almost nothing (1 component, 100% of the time in no "
         'annotation): Group by "operators by self time" puts 90% of it into 3 operators'
     )
     with qtbot.waitSignal(dialog.previewed, timeout=10_000):
         dialog.grouping.setCurrentIndex(dialog.grouping.findData("op"))
     qtbot.waitUntil(lambda: dialog.pending is None and not dialog.debounce.isActive(), timeout=10_000)
-    assert dialog.suggestion.isHidden()
+    assert dialog.shown.suggestion.isHidden()
     dialog.reject()

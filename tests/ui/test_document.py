@@ -4,7 +4,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from amdahl_desk.model import Component, Optimization, Profile, ProfileError
-from amdahl_desk.ui.core.document import Document
+from amdahl_desk.model.units import TimeUnit
+from amdahl_desk.ui.core.change import Move
+from amdahl_desk.ui.core.document import Aspect, Change, Document
 from amdahl_desk.ui.profile.component_table import NAME, TIME, ComponentTableModel
 from amdahl_desk.ui.profile.optimization_table import OptimizationTableModel
 
@@ -47,6 +49,49 @@ def test_deleting_rows_and_undoing_it_announce_once_each(doc):
     assert len(seen) == 2
     assert [c.name for c in doc.profile.components] == ["a", "b", "c"]
     assert [o.name for o in doc.profile.optimizations] == ["o", "p"]
+
+
+def records(doc):
+    seen = []
+    doc.changed.connect(seen.append)
+    return seen
+
+
+def test_one_change_record_says_what_changed_rows_and_all(doc):
+    seen = records(doc)
+    doc.edit_components({2: Component("c", 60), 0: Component("a", 5)}, "Paste")
+    assert seen == [Change(frozenset({Aspect.COMPONENTS}), rows=(0, 2))]
+    doc.set_optimizations([Optimization("o", ("a",), 3)], "k")
+    assert seen[-1] == Change(frozenset({Aspect.OPTIMIZATIONS}))
+    doc.change_unit(TimeUnit.S)  # every time is in another unit: every row
+    assert seen[-1].rows is None and seen[-1] & {Aspect.SETTINGS, Aspect.OBJECTIVES} == {
+        Aspect.SETTINGS,
+        Aspect.OBJECTIVES,
+    }
+    doc.reset(Profile([Component("x", 1)]), None)
+    assert seen[-1].reset and seen[-1].path and Aspect.MEASUREMENTS in seen[-1]
+    doc.set_path(None)  # the file, and nothing else
+    assert seen[-1] == Change(path=True)
+
+
+def test_rows_changed_then_moved_in_one_batch_name_no_row_numbers_that_no_longer_hold(doc):
+    seen = records(doc)
+    with doc.batch():
+        doc.apply_component_rows([2], [Component("c", 1)])
+        doc.apply_insert(0, [Component("z", 1)])  # row 2 is now row 3
+    assert seen == [Change(frozenset({Aspect.COMPONENTS}), rows=None)]
+    with doc.batch():
+        doc.apply_component_rows([2], [Component("b", 2)])  # z, a, b, c: b's row
+        doc.apply_insert(4, [Component("y", 1)])  # appended: row 2 is still row 2
+    assert seen[-1].rows == (2,)
+
+
+def test_rows_moving_comes_before_and_after_the_rows_move_and_the_change_after_them(doc):
+    events = []
+    doc.rowsMoving.connect(lambda m: events.append((m.move, m.first, m.count, m.done, len(doc.profile.components))))
+    doc.changed.connect(lambda c: events.append(("changed", len(doc.profile.components))))
+    doc.remove_components([1], "Delete")
+    assert events == [(Move.REMOVE, 1, 1, False, 3), (Move.REMOVE, 1, 1, True, 2), ("changed", 2)]
 
 
 def test_a_refused_edit_changes_nothing_and_says_where(doc):

@@ -21,7 +21,7 @@ GUESS_NOTE = "rests on scaling classes the import guessed"
 def _import(window, qtbot, path):
     dialog = start_import(window, qtbot, path)
     wait_preview(qtbot, dialog)
-    m = dialog.preview_model
+    m = dialog.shown.preview_model
     cells = [m.index(r, ComponentPreviewModel.SCALING) for r in range(m.rowCount())]
     preview = {
         m.index(r, 0).data(): (cell.data(), cell.data(Qt.ItemDataRole.ToolTipRole)) for r, cell in enumerate(cells)

@@ -56,7 +56,7 @@ def choose(qtbot, dialog, change):
 
 
 def rows(dialog):
-    m = dialog.preview_model
+    m = dialog.shown.preview_model
     return {
         m.index(r, ComponentPreviewModel.NAME).data(): (
             m.index(r, ComponentPreviewModel.TIME).data(Qt.ItemDataRole.UserRole),
@@ -84,7 +84,7 @@ def test_16gpu_trace_preview_follows_grouping_per_step_and_steps(window, qtbot):
         assert shown[name][0] == pytest.approx(t, rel=1e-6, abs=NS), name
         assert shown[name][1] == format_number(shown[name][0])
     assert sum(v[0] for v in shown.values()) == pytest.approx(expect.mean_step_ms(trace), rel=1e-9)
-    assert "= the mean step" in dialog.total_label.text()
+    assert "= the mean step" in dialog.shown.total_label.text()
 
     # the GPU timeline: the split by hand-made interval sweeps, in the table and in the split's figures
     result = set_grouping(qtbot, dialog, "gpu")
@@ -96,12 +96,12 @@ def test_16gpu_trace_preview_follows_grouping_per_step_and_steps(window, qtbot):
     assert shown["Exposed communication"][2] == Scaling.COMMUNICATION.value
     assert shown["Memory"][0] == pytest.approx(g["memory"], rel=1e-6, abs=NS)
     assert shown["GPU idle"][0] == pytest.approx(g["idle"], rel=1e-6, abs=NS)
-    figures = dialog.gpu_view.figures()
+    figures = dialog.shown.gpu_view.figures()
     assert figures["overlapped_communication"] == f"{format_number(g['overlapped'])} ms"
     assert figures["span"] == f"{format_number(g['span'])} ms"
-    assert dialog.gpu_box.isVisible() and not dialog.top.isEnabled()
+    assert dialog.shown.gpu_box.isVisible() and not dialog.top.isEnabled()
     assert any("last step" in w for w in result.warnings)
-    assert "ProfilerStep#554" in dialog.notes.toPlainText()
+    assert "ProfilerStep#554" in dialog.shown.notes.toPlainText()
 
     # the last step's long GPU stretch, left out by unticking it
     m = dialog.step_model
@@ -120,7 +120,7 @@ def test_16gpu_trace_preview_follows_grouping_per_step_and_steps(window, qtbot):
     total = expect.gpu_total_ms(trace)
     assert result.gpu.compute == pytest.approx(total["compute"], rel=1e-6)
     assert result.gpu.span == pytest.approx(total["span"], rel=1e-9)
-    assert "the whole trace" in dialog.gpu_view.title.text()
+    assert "the whole trace" in dialog.shown.gpu_view.title.text()
     dialog.reject()
     qtbot.waitUntil(lambda: window.trace_import.dialog is None)
     assert window.doc.profile.components == before and not window.isWindowModified()
@@ -172,7 +172,7 @@ def test_ranks_of_a_folder_slowest_first_and_picked(qtbot, qtmodeltester):
     assert [r.step_time for r in m.ranks] == pytest.approx(step, rel=1e-9)
     assert m.index(slowest, 0).data() == f"{slowest} (slowest)" and result.rank == slowest
     assert dialog.rank_view.selectionModel().isRowSelected(slowest)
-    for model in (dialog.rank_model, dialog.step_model, dialog.preview_model):
+    for model in (dialog.rank_model, dialog.step_model, dialog.shown.preview_model):
         qtmodeltester.check(model, force_py=True)
     other = 1 - slowest
     rect = dialog.rank_view.visualRect(m.index(other, 1))
@@ -199,7 +199,7 @@ def test_the_critical_path_times_reach_the_preview_however_late_the_window_hears
     sent = threading.Event()
     dialog.session.worker.enriched.connect(lambda *_: sent.set())  # a lambda: runs on the worker's thread
     on = []
-    model = dialog.preview_model
+    model = dialog.shown.preview_model
     enrich = model.enrich
     model.enrich = lambda components: (on.append(threading.current_thread()), enrich(components))
     qtbot.addWidget(dialog)
@@ -243,11 +243,11 @@ def test_every_step_left_out_is_refused_in_the_dialog(qtbot):
     m = dialog.step_model
     for r in range(m.rowCount()):
         m.setData(m.index(r, 0), Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
-    qtbot.waitUntil(lambda: dialog.refusal.isVisible())
-    assert "every step is left out" in dialog.refusal.text() and not dialog.import_button.isEnabled()
+    qtbot.waitUntil(lambda: dialog.shown.refusal.isVisible())
+    assert "every step is left out" in dialog.shown.refusal.text() and not dialog.import_button.isEnabled()
     m.setData(m.index(0, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
     qtbot.waitUntil(lambda: dialog.import_button.isEnabled())
-    assert not dialog.refusal.isVisible() and dialog.preview_result.step_time == pytest.approx(m.steps[0].time)
+    assert not dialog.shown.refusal.isVisible() and dialog.preview_result.step_time == pytest.approx(m.steps[0].time)
     dialog.reject()
 
 
@@ -298,8 +298,10 @@ def test_speedscope_groups_by_function_only(qtbot):
     dialog = import_dialog(qtbot, expect.FIXTURES / "pyspy.speedscope.json")
     result = wait_preview(qtbot, dialog)
     assert result.format == "speedscope" and dialog.grouping.count() == 1 and not dialog.grouping.isEnabled()
-    assert not dialog.steps_box.isVisible() and not dialog.gpu_box.isVisible() and not dialog.ranks_box.isVisible()
-    assert "whole recording" in dialog.total_label.text()
+    assert (
+        not dialog.steps_box.isVisible() and not dialog.shown.gpu_box.isVisible() and not dialog.ranks_box.isVisible()
+    )
+    assert "whole recording" in dialog.shown.total_label.text()
     dialog.reject()
 
 

@@ -150,7 +150,7 @@ def test_replace_profile_is_one_undo_step_and_restores_path_and_warnings(qtbot, 
     doc.reset(old, tmp_path / "a.xlsx", ["a warning"])
     new = Profile([Component("b", 2.0, Scaling.PARALLEL), Component("c", 3.0)], settings=Settings(boundary="trace"))
     calls: list[bool] = []
-    with qtbot.waitSignals([doc.profileReset, doc.pathChanged, doc.changed]):
+    with qtbot.waitSignal(doc.changed, check_params_cb=lambda change: change.reset and change.path):
         doc.replace_profile(new, "Import trace", None, (), calls.append)
     assert doc.profile is new and doc.path is None and doc.warnings == [] and calls == [True]
     assert doc.undo_stack.count() == 1 and doc.analysis.baseline_total == 5.0

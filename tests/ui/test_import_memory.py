@@ -58,11 +58,11 @@ def test_a_large_trace_is_previewed_from_its_events_alone(qtbot, monkeypatch):
     result = preview(qtbot, dialog)
     assert result.group_by == "annotation" and result.components
     assert not dialog.session.worker.has_dependencies
-    assert "leaves out each component's time on the critical path" in dialog.notes.toPlainText()
+    assert "leaves out each component's time on the critical path" in dialog.shown.notes.toPlainText()
     # the same components as a read with the dependencies: the preview is the import's, only the path is left out
     full = load_trace(STEPS, dependencies=True).summarise(dialog.options)
     assert [(c.name, c.time) for c in result.components] == [(c.name, c.time) for c in full.components]
-    assert not enriched and not dialog.preview_model.enriched
+    assert not enriched and not dialog.shown.preview_model.enriched
     dialog.reject()
 
 

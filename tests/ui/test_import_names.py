@@ -27,7 +27,7 @@ def test_names_with_control_characters_import_as_the_preview_shows_them(window, 
     path = _trace_with_names(tmp_path / "control.json", raw)
     dialog = start_import(window, qtbot, path)
     wait_preview(qtbot, dialog)
-    m = dialog.preview_model
+    m = dialog.shown.preview_model
     shown = [m.index(r, 0).data() for r in range(m.rowCount())]
     # each control character is one U+FFFD, tabs and line breaks a space; names stay unique
     assert shown == [

@@ -51,7 +51,7 @@ def test_the_16_gpu_trace_flags_the_last_steps_gpu_stretch_and_leaves_it_out(win
     assert "GPU" in _cells(dialog, StepTableModel.NOTE)[LAST]
 
     result = set_grouping(qtbot, dialog, "gpu")
-    notes = dialog.notes.toPlainText()
+    notes = dialog.shown.notes.toPlainText()
     assert LAST in notes and "untick ProfilerStep#554 in Steps" in notes
     _no_flags_in(notes)
     assert any("--exclude-steps" in w for w in result.warnings)  # the command line keeps its wording
@@ -63,7 +63,7 @@ def test_the_16_gpu_trace_flags_the_last_steps_gpu_stretch_and_leaves_it_out(win
     assert [s.name for s in result.steps if s.excluded] == [LAST]
     assert m.index(last, 0).data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
     assert result.gpu.span == pytest.approx(expect.gpu_per_step_ms(trace, skip={LAST})["span"], rel=1e-9)
-    assert "GPU timeline's step" not in dialog.notes.toPlainText()  # the kept steps agree
+    assert "GPU timeline's step" not in dialog.shown.notes.toPlainText()  # the kept steps agree
     assert not dialog.leave_out.isEnabled()  # nothing flagged is kept
 
     # ticking it again with the keyboard, as a person would: the flag and the button come back
@@ -84,7 +84,7 @@ def test_cpu_flags_sit_on_the_cpu_time(window, qtbot):
     assert {n for n, t in _cells(dialog, StepTableModel.TIME).items() if "⚑" in t} == far
     assert not any("⚑" in t for t in _cells(dialog, StepTableModel.GPU).values())
     assert dialog.leave_out.isEnabled()
-    notes = dialog.notes.toPlainText()
+    notes = dialog.shown.notes.toPlainText()
     assert all(n in notes for n in far) and "Leave out flagged steps" in notes
     _no_flags_in(notes)
     dialog.reject()
@@ -106,9 +106,9 @@ def test_refusals_and_the_no_steps_warning_are_worded_for_the_window(window, qtb
     for r in range(m.rowCount()):  # untick every step with the keyboard
         dialog.step_view.setCurrentIndex(m.index(r, 0))
         qtbot.keyClick(dialog.step_view, Qt.Key.Key_Space)
-    qtbot.waitUntil(lambda: dialog.refusal.isVisible())
-    assert "every step is left out" in dialog.refusal.text() and "Whole trace" in dialog.refusal.text()
-    _no_flags_in(dialog.refusal.text())
+    qtbot.waitUntil(lambda: dialog.shown.refusal.isVisible())
+    assert "every step is left out" in dialog.shown.refusal.text() and "Whole trace" in dialog.shown.refusal.text()
+    _no_flags_in(dialog.shown.refusal.text())
     dialog.reject()
     qtbot.waitUntil(lambda: window.trace_import.dialog is None)
 
@@ -121,7 +121,7 @@ def test_refusals_and_the_no_steps_warning_are_worded_for_the_window(window, qtb
     dialog = start_import(window, qtbot, path)
     result = wait_preview(qtbot, dialog)
     assert any("--total" in w for w in result.warnings)
-    notes = dialog.notes.toPlainText()
+    notes = dialog.shown.notes.toPlainText()
     assert "no ProfilerStep events" in notes
     _no_flags_in(notes)
     dialog.reject()

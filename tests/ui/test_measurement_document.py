@@ -7,7 +7,7 @@ import pytest
 from amdahl_desk.model import ProfileError
 from amdahl_desk.model.measurement_table import MeasurementTable
 from amdahl_desk.model.measurements import MeasureKind, Measurement, Measurements
-from amdahl_desk.ui.core.document import Aspect, Document
+from amdahl_desk.ui.core.document import Aspect, Change, Document
 
 from ..helpers import training
 
@@ -28,7 +28,7 @@ def test_a_change_is_announced_once_with_its_aspect_and_leaves_the_profile_analy
     seen = []
     doc.changed.connect(seen.append)
     assert doc.edit_measurements(runs((1, 100), (2, 60), (4, 40)), "Paste")
-    assert seen == [frozenset({Aspect.MEASUREMENTS})]
+    assert seen == [Change(frozenset({Aspect.MEASUREMENTS}))]
     assert doc.analysis is analysis  # not analysed again
     assert doc.fit.amdahl is not None and doc.fit is doc.fit  # computed once per change
     assert doc.undo_stack.undoText() == "Paste"

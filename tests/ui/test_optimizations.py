@@ -116,7 +116,7 @@ def test_remove_optimization(checklist):
 def test_pick_targets_from_the_component_list(checklist, qtbot):
     from PySide6.QtCore import Qt as QtNs
 
-    from amdahl_desk.ui.profile.optimization_panel import TargetPicker
+    from amdahl_desk.ui.profile.checklist_editors import TargetPicker
 
     view = checklist.panel.view
     index = checklist.model.index(0, TARGETS)

@@ -71,8 +71,8 @@ def optimize(window, qtbot, name, k):
 def test_an_imported_trace_shows_each_figure_with_its_dependencies(window, qtbot):
     dialog = start_import(window, qtbot, expect.ONE_GPU)
     wait_preview(qtbot, dialog)
-    preview = dialog.preview_model
-    view = dialog.preview
+    preview = dialog.shown.preview_model
+    view = dialog.shown.preview
     assert not view.isColumnHidden(preview.GPU) and not view.isColumnHidden(preview.PATH)
     qtbot.waitUntil(lambda: preview.enriched, timeout=WAIT_MS)  # the critical path comes a moment after the rest
     direct = import_trace(expect.ONE_GPU, ImportOptions(critical_path=True))

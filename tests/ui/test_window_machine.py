@@ -62,15 +62,10 @@ class WindowMachine(RuleBasedStateMachine):
         sys.excepthook = lambda kind, value, tb: self.errors.append(f"{kind.__name__}: {value}")
         if "probe" not in _shared:  # connect once: the window is shared between examples
             doc = self.win.doc
-            for signal in (
-                doc.optimizationsChanged,
-                doc.componentsInserted,
-                doc.componentsRemoved,
-                doc.componentRowsChanged,
-                doc.profileReset,
-                doc.changed,
-            ):
-                signal.connect(lambda *_: self.read_everything_now())
+            # once rows have moved (Qt's protocol leaves the rows between "about to" and "done" to the model alone),
+            # and at every change
+            doc.rowsMoving.connect(lambda move: self.read_everything_now() if move.done else None)
+            doc.changed.connect(lambda _change: self.read_everything_now())
             _shared["probe"] = True
         _shared["machine"] = self
         self.win.doc.reset(load_profile(example_path()).profile, None)

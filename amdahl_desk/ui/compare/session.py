@@ -46,7 +46,7 @@ class ComparisonSession(QObject):
         self.notes: list[str] = []  # pairs dropped because a name went away
         self._revision: tuple[int, float | None] | None = None
         # A new document is a new before: the comparison belonged to the old one.
-        doc.profileReset.connect(self.close)
+        doc.changed.connect(lambda change: self.close() if change.reset else None)
         redraws.subscribe(DEPENDS_ON, self.refresh)
 
     @property

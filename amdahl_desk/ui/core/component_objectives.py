@@ -9,9 +9,12 @@ of the rows themselves (inserted, removed, reordered, another profile).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
+
+from .change import Change
 
 if TYPE_CHECKING:
     from .document import Document
@@ -25,9 +28,14 @@ class ComponentObjectives(QObject):
         self.doc = doc
         self._rows: list[tuple[str, ...]] | None = None
         self._named = 0  # how many components name an objective
-        doc.componentRowsChanged.connect(self._rows_changed)
-        for signal in (doc.componentsInserted, doc.componentsRemoved, doc.componentsReordered, doc.profileReset):
-            signal.connect(self._forget)
+        doc.rowsMoving.connect(lambda move: self._forget() if move.done else None)  # runs replaced: forgets too
+        doc.changed.connect(self._follow)
+
+    def _follow(self, change: Change) -> None:
+        if change.reset or change.rows is None:
+            self._forget()
+        elif change.rows:
+            self._rows_changed(change.rows)
 
     def of_components(self) -> list[tuple[str, ...]]:
         """Each component's objectives, in table order (a copy: the caller may keep it)."""
@@ -45,7 +53,7 @@ class ComponentObjectives(QObject):
             self._named = sum(map(bool, self._rows))
         return self._rows
 
-    def _rows_changed(self, rows: list[int]) -> None:
+    def _rows_changed(self, rows: Sequence[int]) -> None:
         comps = self.doc.profile.components
         if self._rows is None or len(self._rows) != len(comps):
             self._rows = None

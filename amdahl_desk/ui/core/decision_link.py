@@ -30,6 +30,7 @@ from PySide6.QtCore import QObject
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 from .background import Background, Stale
+from .change import Change
 from .state import Aspect
 
 if TYPE_CHECKING:  # the draws', the odds' and the search's modules load with the first estimate that needs them
@@ -111,7 +112,7 @@ class DecisionLink(QObject):
             work.close()
 
     # -- following the document --------------------------------------------------------------------
-    def _changed(self, aspects: frozenset[Aspect]) -> None:
+    def _changed(self, aspects: Change) -> None:
         if not aspects & RELEVANT:
             return
         if Aspect.COMPONENTS in aspects:
@@ -263,14 +264,14 @@ class DecisionLink(QObject):
             self._asked[lane] = None
         self._keep(lane, key, *result)
         if self._keys[lane] == key:
-            self.doc.changed.emit(ANNOUNCED)
+            self.doc.announce(*ANNOUNCED)
 
     def _failed(self, lane: str, key: Any, why: str) -> None:
         if self._asked[lane] == key:
             self._asked[lane] = None
         if self._keys[lane] == key:
             self.errors[lane] = why
-            self.doc.changed.emit(ANNOUNCED)
+            self.doc.announce(*ANNOUNCED)
 
     def _draws_of(self, key: Any, profile: Profile) -> Draws:
         """The common draws of ``key`` (both kinds of answer use the same ones, of the default seed), made once."""

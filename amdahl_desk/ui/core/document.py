@@ -33,6 +33,8 @@ from ...model.profile_rules import new_component_problems
 from ...model.units import TimeUnit
 from ...present.colours import ComponentColours
 from . import commands
+from .change import Change as Change
+from .change import Move, Pending, RowMove
 from .component_objectives import ComponentObjectives
 from .decision_link import DecisionLink
 from .job_link import JobLink
@@ -45,21 +47,8 @@ from .trace_link import TraceLink
 class Document(QObject):
     """A profile being edited, with everything the views need to follow it."""
 
-    componentRowsChanged = Signal(list)  # rows whose components changed in place
-    componentsAboutToBeInserted = Signal(int, int)  # first row, count
-    componentsInserted = Signal()
-    componentsAboutToBeRemoved = Signal(int, int)
-    componentsRemoved = Signal()
-    componentsAboutToBeReordered = Signal()
-    componentsReordered = Signal()
-    optimizationsChanged = Signal()
-    settingsChanged = Signal()
-    objectivesChanged = Signal()  # the Objectives sheet's rows
-    profileReset = Signal()
-    changed = Signal(object)  # once per change (or batch): the frozenset of Aspects it touched
-    pathChanged = Signal()
-    measurementsAboutToChange = Signal(object)  # the MeasurementTable about to replace the current one
-    measurementsChanged = Signal(object)  # the MeasurementTable just replaced
+    changed = Signal(object)  # once per change (or batch): the Change record (aspects touched, rows, reset, path)
+    rowsMoving = Signal(object)  # a RowMove before and after rows move (Qt's item-model protocol: the table models)
 
     def __init__(self, profile: Profile | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -74,7 +63,7 @@ class Document(QObject):
         self._analysis_error: str | None = None
         self._stale = True
         self._batch_depth = 0
-        self._pending: set[Aspect] = set()
+        self._pending = Pending()
         self._measurements = MeasurementTable()
         self._fit: FitResult | None = None
         self.decision = DecisionLink(self)  # the ticked plan's odds and the cheapest plan, kept current
@@ -124,14 +113,14 @@ class Document(QObject):
         self.colours = ComponentColours()
         with self.batch():
             self.profile = profile  # first, so that the runs below are set on the profile shown
+            self._stale = True  # and its analysis, not the last profile's, is what a view reads from now on
             self.apply_measurements(measurements)
             self.path = path
             self.warnings = list(warnings)
             self.undo_stack.clear()
             self.undo_stack.setClean()
             self._touch(*EVERYTHING)
-            self.profileReset.emit()
-            self.pathChanged.emit()
+            self._pending.reset = self._pending.path = True
 
     def replace_profile(
         self,
@@ -155,8 +144,7 @@ class Document(QObject):
             self.profile, self.path, self.warnings = state.profile, state.path, list(state.warnings)
             self._keep_runs()  # an import replaces the profile, not the runs in the window
             self._touch(*EVERYTHING)
-            self.profileReset.emit()
-            self.pathChanged.emit()
+            self._pending.reset = self._pending.path = True
 
     def snapshot(self) -> Profile:
         """The profile as it is now, for a writer on another thread (microseconds at 10,000 rows)."""
@@ -164,7 +152,8 @@ class Document(QObject):
 
     def set_path(self, path: Path | None) -> None:
         self.path = path
-        self.pathChanged.emit()
+        with self.batch():
+            self._pending.path = True
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -175,13 +164,17 @@ class Document(QObject):
         finally:
             self._batch_depth -= 1
             if self._batch_depth == 0 and self._pending:
-                aspects, self._pending = frozenset(self._pending), set()
-                self.changed.emit(aspects)
+                self.changed.emit(self._pending.take())
+
+    def announce(self, *aspects: Aspect) -> None:
+        """What the window computes aside changed (the trace's figures, the odds, the job): one Change of those."""
+        with self.batch():
+            self._pending.aspects.update(aspects)
 
     def subscribe(self, depends_on: Iterable[Aspect], listener: Callable[[], None]) -> None:
         """Call ``listener`` at once after every change that touched one of ``depends_on``."""
         wanted = frozenset(depends_on)
-        self.changed.connect(lambda aspects: listener() if wanted & aspects else None)
+        self.changed.connect(lambda change: listener() if change.touches(wanted) else None)
 
     def seal(self) -> None:
         """End merging: the next change is a new undo step (a slider released, a field left)."""
@@ -191,7 +184,7 @@ class Document(QObject):
         """The profile just changed (call before telling any view)."""
         self.revision += 1
         self._stale = True
-        self._pending.update(aspects)
+        self._pending.aspects.update(aspects)
 
     def _push(self, command: QUndoCommand) -> None:
         """Record a change already applied (the command's first redo does nothing)."""
@@ -329,9 +322,7 @@ class Document(QObject):
                 self.colours.rename(old, new.name)  # a renamed component keeps its colour
         with self.batch():
             self._touch(Aspect.COMPONENTS, *([Aspect.OPTIMIZATIONS] if renamed else []))
-            self.componentRowsChanged.emit(rows)
-            if renamed:
-                self.optimizationsChanged.emit()
+            self._pending.changed_rows(rows)
 
     def _set_rows_one_by_one(self, rows: list[int], components: Sequence[Component]) -> None:
         """Each row checked on its own against the name index: a paste of times costs O(rows pasted)."""
@@ -347,47 +338,50 @@ class Document(QObject):
             raise
 
     def apply_insert(self, row: int, components: Sequence[Component]) -> None:
+        move = RowMove(Move.INSERT, row, len(components))
         with self.batch():
-            self.componentsAboutToBeInserted.emit(row, len(components))
+            if row < len(self.profile.components):
+                self._pending.moved_rows()
+            self.rowsMoving.emit(move)
             self.profile.insert_components(row, components)
             self._touch(Aspect.COMPONENTS)
-            self.componentsInserted.emit()
+            self.rowsMoving.emit(move.finished())
 
     def apply_remove(self, row: int, count: int, optimizations: Sequence[Optimization]) -> None:
         """Remove rows, with the optimizations as they must be without them (targets dropped)."""
+        move = RowMove(Move.REMOVE, row, count)
         with self.batch():
+            self._pending.moved_rows()
             self.profile.set_optimizations_unchecked(optimizations)
-            self.componentsAboutToBeRemoved.emit(row, count)
+            self.rowsMoving.emit(move)
             self.profile.remove_components(row, count)
             self._touch(Aspect.COMPONENTS, Aspect.OPTIMIZATIONS)
-            self.componentsRemoved.emit()
-            self.optimizationsChanged.emit()
+            self.rowsMoving.emit(move.finished())
 
     def apply_components(self, components: Sequence[Component]) -> None:
         """Same components in another order."""
+        move = RowMove(Move.REORDER)
         with self.batch():
-            self.componentsAboutToBeReordered.emit()
+            self._pending.moved_rows()
+            self.rowsMoving.emit(move)
             self.profile.set_components(components)
             self._touch(Aspect.COMPONENTS)
-            self.componentsReordered.emit()
+            self.rowsMoving.emit(move.finished())
 
     def apply_optimizations(self, optimizations: Sequence[Optimization]) -> None:
         self.profile.set_optimizations(optimizations)
         with self.batch():
             self._touch(Aspect.OPTIMIZATIONS)
-            self.optimizationsChanged.emit()
 
     def apply_settings(self, settings: Settings) -> None:
         self.profile.set_settings(settings)
         with self.batch():
             self._touch(Aspect.SETTINGS)
-            self.settingsChanged.emit()
 
     def apply_objectives(self, specs: Sequence[ObjectiveSpec]) -> None:
         self.profile.set_objectives(specs)
         with self.batch():
             self._touch(Aspect.OBJECTIVES)
-            self.objectivesChanged.emit()
 
     def apply_unit(self, unit: TimeUnit) -> None:
         self.profile.set_unit(unit)
@@ -402,9 +396,7 @@ class Document(QObject):
     def _unit_changed(self) -> None:
         with self.batch():
             self._touch(Aspect.COMPONENTS, Aspect.SETTINGS, Aspect.OBJECTIVES)  # objectives' targets are times
-            self.componentRowsChanged.emit(list(range(len(self.profile.components))))
-            self.settingsChanged.emit()
-            self.objectivesChanged.emit()
+            self._pending.changed_rows(None)  # every time is in the new unit
 
     # -- measured runs: a value of their own, one request, one raw setter -------------------
     @property
@@ -438,13 +430,14 @@ class Document(QObject):
 
     def apply_measurements(self, table: MeasurementTable) -> None:
         """Raw setter, for commands and the requests above. The profile's analysis stays as it is."""
+        move = RowMove(Move.RUNS, table=table)
         with self.batch():
-            self.measurementsAboutToChange.emit(table)
+            self.rowsMoving.emit(move)
             old, self._measurements, self._fit = self._measurements, table, None
             self._keep_runs()
             self.revision += 1
-            self._pending.add(Aspect.MEASUREMENTS)
-            self.measurementsChanged.emit(old)
+            self._pending.aspects.add(Aspect.MEASUREMENTS)
+            self.rowsMoving.emit(move.finished(old))
 
     def _keep_runs(self) -> None:
         """The profile carries the complete runs, so a save and a recovery copy write them (undo and redo too)."""

@@ -78,7 +78,7 @@ class JobLink(QObject):
         if figures is self.figures or (figures is not None and self.figures is not None and figures == self.figures):
             return
         self.figures = figures
-        self.doc.changed.emit(ANNOUNCED)
+        self.doc.announce(*ANNOUNCED)
 
     def computing(self) -> None:
         """The plan changed: the answer shown is no longer the plan's until the new one comes."""

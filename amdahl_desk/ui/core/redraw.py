@@ -34,7 +34,7 @@ class RedrawScheduler(QObject):
         self._timer.setSingleShot(True)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self.flush)
-        doc.changed.connect(self.request)
+        doc.changed.connect(lambda change: self.request(change.aspects))
 
     @staticmethod
     def frame_seconds() -> float:

@@ -55,7 +55,7 @@ class TraceLink(QObject):
         if figures == self.figures:
             return
         self.figures = figures
-        self.doc.changed.emit(ANNOUNCED)
+        self.doc.announce(*ANNOUNCED)
 
     def answer(self) -> Any:
         """The profile's answer with its trace's dependencies (a :class:`~amdahl_desk.model.traces.plan_answer.

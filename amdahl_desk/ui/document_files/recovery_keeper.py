@@ -41,8 +41,7 @@ class RecoveryKeeper(QObject):
         self._thread: threading.Thread | None = None
         self._writing: int | None = None  # the revision the thread writes
         self._wrote.connect(self._finished)
-        doc.changed.connect(lambda _aspects: self.schedule())
-        doc.pathChanged.connect(self.schedule)
+        doc.changed.connect(lambda _change: self.schedule())  # an edit, an undo, a save as
 
     @property
     def delay_ms(self) -> int:

@@ -19,6 +19,7 @@ from ...model.values import ParseError, parse_time_text, parse_unit
 from ...present.cells import run_cell, run_figure_cells, run_tip
 from ...present.numbers import POINT, Numbers
 from ..core.cell_refusal import CellError, refuse_edit
+from ..core.change import Move, RowMove
 from ..core.document import Document
 from ..core.locale_text import locale_numbers
 
@@ -57,8 +58,11 @@ class MeasurementTableModel(QAbstractTableModel):
         self._fit_rows: dict[int, int] = {}  # table row → index of the run in the fit's points
         self._fit_revision = -1
         self._decimals: dict[int, Decimal | None] = {}  # each column's decimal separator while an edit is parsed
-        doc.measurementsAboutToChange.connect(self._about_to_change)
-        doc.measurementsChanged.connect(self._changed)
+        doc.rowsMoving.connect(self._rows_moving)
+
+    def _rows_moving(self, move: RowMove) -> None:
+        if move.move is Move.RUNS and move.table is not None:
+            self._changed(move.table) if move.done else self._about_to_change(move.table)
 
     # -- reading -----------------------------------------------------------
     @property

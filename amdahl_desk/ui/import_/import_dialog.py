@@ -7,7 +7,6 @@ preview; a preview that arrives after a newer request was made is dropped.
 
 from __future__ import annotations
 
-import html
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -31,7 +29,6 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QStackedWidget,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -40,9 +37,9 @@ from ...files.traces import NSYS, PYTORCH, SPEEDSCOPE, LoadedTrace
 from ...model.traces import ImportOptions, ImportResult
 from ...model.traces.gpu import devices
 from ..core.locale_text import locale_numbers
-from .gpu_split_view import GpuSplitView
+from .import_preview import ImportPreview, box
 from .loader import TraceSession
-from .preview_models import ComponentPreviewModel, RankTableModel, StepTableModel, preview_table
+from .preview_models import RankTableModel, StepTableModel, preview_table
 
 PREVIEW_DELAY_MS = 150  # a pause this long after the last change asks for a preview
 GROUPING_LABELS = {
@@ -172,7 +169,7 @@ class ImportDialog(QDialog):
         self.rank_view = preview_table(self.rank_model, RankTableModel.FILE)
         self.rank_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.rank_view.selectionModel().selectionChanged.connect(self._rank_picked)
-        self.ranks_box = self._box("Ranks — the slowest is what everyone waits for", self.rank_view)
+        self.ranks_box = box("Ranks — the slowest is what everyone waits for", self.rank_view)
 
         self.step_model = StepTableModel()
         self.step_model.toggled.connect(self._step_toggled)
@@ -189,7 +186,7 @@ class ImportDialog(QDialog):
         step_buttons.addWidget(self.leave_out)
         step_buttons.addWidget(self.keep_all)
         step_buttons.addStretch(1)
-        self.steps_box = self._box("Steps — untick to leave out", self.step_view, step_buttons)
+        self.steps_box = box("Steps — untick to leave out", self.step_view, step_buttons)
 
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(options)
@@ -201,46 +198,11 @@ class ImportDialog(QDialog):
         left.setStretchFactor(2, 2)
 
         # -- preview
-        self.preview_model = ComponentPreviewModel()
-        self.preview = preview_table(self.preview_model, ComponentPreviewModel.SOURCE)
-        self.total_label = QLabel()
-        self.updating = QLabel("")
-        self.updating.setStyleSheet("color: palette(mid)")
-        total_line = QHBoxLayout()
-        total_line.addWidget(self.total_label, 1)
-        total_line.addWidget(self.updating)
-        self.refusal = QLabel()
-        self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet("color: #b00020")
-        self.refusal.hide()
-        preview_box = self._box("Preview — the components table the import makes", self.preview, total_line)
-        preview_layout = preview_box.layout()
-        assert preview_layout is not None
-        preview_layout.addWidget(self.refusal)
-        self.suggestion = QLabel()  # a grouping that explains almost nothing: which one would
-        self.suggestion.setWordWrap(True)
-        self.suggestion.setStyleSheet("color: #8a5a00")
-        self.suggestion.hide()
-        preview_layout.addWidget(self.suggestion)
-        self.gpu_view = GpuSplitView()
-        self.gpu_box = self._box("GPU split", self.gpu_view)
-        self.notes = QTextBrowser()  # scrolls when the warnings are many
-        self.notes.setOpenLinks(False)
-        self.notes.setFrameShape(QFrame.Shape.NoFrame)
-        self.notes.setStyleSheet("QTextBrowser { background: transparent; }")
-        self.notes.setMinimumHeight(7 * self.fontMetrics().height())
-        self.notes_box = self._box("Boundary and warnings", self.notes)
-        right = QSplitter(Qt.Orientation.Vertical)
-        for w in (preview_box, self.gpu_box, self.notes_box):
-            right.addWidget(w)
-        right.setChildrenCollapsible(False)
-        right.setStretchFactor(0, 2)
-        right.setStretchFactor(1, 0)
-        right.setStretchFactor(2, 1)
+        self.shown = ImportPreview()
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
-        split.addWidget(right)
+        split.addWidget(self.shown)
         split.setChildrenCollapsible(False)
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 3)
@@ -251,16 +213,6 @@ class ImportDialog(QDialog):
         layout.addWidget(self.source_label)
         layout.addWidget(split, 1)
         return page
-
-    @staticmethod
-    def _box(title: str, widget: QWidget, extra: QHBoxLayout | None = None) -> QGroupBox:
-        box = QGroupBox(title)
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(widget)
-        if extra is not None:
-            layout.addLayout(extra)
-        return box
 
     # -- loading -----------------------------------------------------------------
     def _progressed(self, done: float, total: float) -> None:
@@ -304,7 +256,7 @@ class ImportDialog(QDialog):
         new = replace(self.options, **changes)  # type: ignore[arg-type]
         if new != self.options:
             self.options = new
-            self.updating.setText("updating…")
+            self.shown.updating.setText("updating…")
             self.debounce.start()
 
     def _step_toggled(self, name: str, keep: bool) -> None:
@@ -324,16 +276,16 @@ class ImportDialog(QDialog):
     def _request_preview(self) -> None:
         self.debounce.stop()
         self.pending = self.session.summarise(self.options)
-        self.updating.setText("updating…")
+        self.shown.updating.setText("updating…")
 
     # -- preview -------------------------------------------------------------------
     def _summarised(self, request: int, result: ImportResult) -> None:
         if request != self.pending:
             return
         self.pending = None
-        self.updating.setText("")
-        self.refusal.hide()
-        self.suggestion.hide()
+        self.shown.updating.setText("")
+        self.shown.refusal.hide()
+        self.shown.suggestion.hide()
         first = self.preview_result is None
         self.preview_result = result
         if first or self.options.group_by is None:
@@ -350,28 +302,27 @@ class ImportDialog(QDialog):
     def _enriched(self, request: int, result: ImportResult) -> None:
         """The critical-path times of the preview shown, when it is still the newest asked for."""
         if request == self.session.latest:
-            self.preview_model.enrich(result.components)
+            self.shown.preview_model.enrich(result.components)
 
     def _suggested(self, request: int, hint: str) -> None:
         if request == self.session.latest and self.pending is None:
-            self.suggestion.setText(hint)
-            self.suggestion.show()
+            self.shown.suggestion.setText(hint)
+            self.shown.suggestion.show()
             self.suggested.emit()
 
     def _refused(self, request: int, why: str) -> None:
         if request != self.pending:
             return
         self.pending = None
-        self.updating.setText("")
-        self.refusal.setText(f"No profile with these options: {why}")
-        self.refusal.show()
+        self.shown.updating.setText("")
+        self.shown.refusal.setText(f"No profile with these options: {why}")
+        self.shown.refusal.show()
         self.import_button.setEnabled(False)
         self._import_when_ready = False
         self.previewed.emit()
 
     def _show(self, result: ImportResult) -> None:
         unit = result.unit
-        self.preview_model.set_components(result.components, unit)
         index = self.grouping.findData(result.group_by)
         if index >= 0:
             self.grouping.blockSignals(True)
@@ -385,27 +336,14 @@ class ImportDialog(QDialog):
         self.whole.blockSignals(False)
         self.per_step.blockSignals(False)
         self.top.setEnabled(result.group_by != "gpu")
-        self.total_label.setText(
-            f"<b>Total {locale_numbers().time(result.total, unit)}</b>{_total_means(result, self.options.total)}"
-            f" · {len(result.components)} component{'s' * (len(result.components) != 1)}"
-        )
         self.steps_box.setVisible(has_steps)
         self.step_model.set_steps(result.steps or (), unit)
         self.step_view.setColumnHidden(StepTableModel.GPU, not self.step_model.has_gpu)
         self.leave_out.setEnabled(any(s.off and not s.excluded for s in result.steps or ()))
         self._show_ranks(result)
         self._show_devices(result)
-        self.gpu_box.setVisible(result.gpu is not None)
-        self.gpu_view.set_split(result.gpu, unit, per_step=not self.options.total and result.steps is not None)
-        notes = list(result.warnings_for_window)
-        if self.trace is not None and self.trace.format == PYTORCH and not self.session.worker.has_dependencies:
-            notes.append(
-                "The preview leaves out each component's time on the critical path: a trace this large is read "
-                "from its events alone, to keep the window's memory in bounds (amdahl-desk import --json gives it)"
-            )
-        items = "".join(f"<li>{html.escape(w, quote=False)}</li>" for w in notes)
-        warnings = f"<ul style='margin-left: -20px'>{items}</ul>" if items else "<p>No warnings.</p>"
-        self.notes.setHtml(f"<p><b>Boundary:</b> {html.escape(result.boundary, quote=False)}</p>{warnings}")
+        events_only = self.trace is not None and self.trace.format == PYTORCH
+        self.shown.show_result(result, self.options.total, events_only and not self.session.worker.has_dependencies)
 
     def _show_ranks(self, result: ImportResult) -> None:
         self.rank_model.set_ranks(result.ranks, result.unit)
@@ -457,15 +395,3 @@ class ImportDialog(QDialog):
         del trace
         self.session.close()  # and the worker's, its memory given back
         super().done(code)
-
-
-def _total_means(result: ImportResult, total: bool) -> str:
-    """What the total stands for, so nobody reads a GPU stretch as the step time."""
-    n, unit = locale_numbers(), result.unit
-    if result.group_by == "gpu":
-        span = "GPU span of the whole trace" if total or result.step_time is None else "mean GPU stretch of a step"
-        step = f"; the mean step on the CPU is {n.time(result.step_time, unit)}" if result.step_time else ""
-        return f" = the {span}{step}"
-    if result.step_time is not None and not total:
-        return f" = the mean step ({n.time(result.step_time, unit)})"
-    return " = the whole recording" if result.format != "nsys" else " = the report's rows summed"

@@ -16,7 +16,7 @@ from ...model.profile import Settings
 from ...model.quantities import same_currency
 from ...model.values import ParseError
 from ...present.cells import settings_fields
-from ..core.document import Document
+from ..core.document import Aspect, Document
 from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
@@ -78,8 +78,7 @@ class LoadCostSettings(QWidget):
         note.setStyleSheet("color: #555;")
         layout.addWidget(note)
         layout.addStretch(1)
-        doc.settingsChanged.connect(self.refresh)
-        doc.profileReset.connect(self.refresh)
+        doc.subscribe({Aspect.SETTINGS}, self.refresh)  # another profile touches its settings too
         self.refresh()
 
     def refresh(self) -> None:

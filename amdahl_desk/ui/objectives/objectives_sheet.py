@@ -13,8 +13,9 @@ from ...model.errors import ProfileError
 from ...model.objective_specs import ObjectiveSpec
 from ...model.values import ParseError, parse_target_time
 from ...present.cells import time_cell
+from ..core.change import Change
 from ..core.changed_cells import released
-from ..core.document import Document
+from ..core.document import Aspect, Document
 from ..core.qt_util import locale_decimal
 
 NAME, TARGET, NOTES = COLUMNS = range(3)
@@ -31,9 +32,15 @@ class ObjectivesSheetModel(QAbstractTableModel):
         super().__init__(doc)
         self.doc = doc
         self._rows = len(doc.profile.objectives) + 1  # as last announced to the views (the empty row included)
-        doc.objectivesChanged.connect(self._changed)
-        doc.profileReset.connect(self._reset)
-        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TARGET, TARGET))
+        doc.changed.connect(self._follow)
+
+    def _follow(self, change: Change) -> None:
+        if change.reset:
+            self._reset()
+        elif Aspect.OBJECTIVES in change:
+            self._changed()
+        if Aspect.SETTINGS in change:  # the unit in the target's title
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, TARGET, TARGET)
 
     def _reset(self) -> None:
         self.beginResetModel()

@@ -12,8 +12,10 @@ from PySide6.QtWidgets import QTableView, QToolButton, QWidget
 
 from ...model.profile import Optimization
 from ...model.values import ParseError, parse_speedup
+from ..core.change import Change
 from ..core.clipboard import from_tsv, to_tsv
 from ..core.qt_util import locale_decimal
+from ..core.state import Aspect
 from .estimate_cells import parse_estimate
 from .optimization_table import ESTIMATES, K_LOW, K, OptimizationTableModel
 
@@ -63,9 +65,14 @@ class EstimateColumns(QObject):
         self.paste_action = self._action("&Paste", QKeySequence.StandardKey.Paste, self.paste)
         self.copy_action = self._action("&Copy", QKeySequence.StandardKey.Copy, self.copy)
         model.modelReset.connect(lambda: self.follow(reset=True))
-        model.doc.profileReset.connect(lambda: self.follow(reset=True))
-        model.doc.optimizationsChanged.connect(self.follow)
+        model.doc.changed.connect(self._changed)
         self.follow(reset=True)
+
+    def _changed(self, change: Change) -> None:
+        if change.reset:
+            self.follow(reset=True)
+        elif Aspect.OPTIMIZATIONS in change:
+            self.follow()
 
     def _action(self, text: str, keys: QKeySequence.StandardKey, slot: object) -> QAction:
         act = QAction(text, self.view)

@@ -24,6 +24,7 @@ from ...present.trace_plan import (
     edited_since_import,
 )
 from ..core.cell_refusal import CellError, refuse_edit
+from ..core.change import Change, Move, RowMove
 from ..core.document import Aspect, Document
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
@@ -74,22 +75,11 @@ class ComponentTableModel(QAbstractTableModel):
     def __init__(self, doc: Document) -> None:
         super().__init__(doc)
         self.doc = doc
-        doc.componentRowsChanged.connect(self._rows_changed)
         self._appended_at: int | None = None
         self._announced: Analysis | None = None  # the analysis the computed columns were last announced for
-        doc.componentsAboutToBeInserted.connect(self._about_to_insert)
-        doc.componentsInserted.connect(self._inserted)
-        doc.componentsAboutToBeRemoved.connect(
-            lambda row, count: self.beginRemoveRows(QModelIndex(), row, row + count - 1)
-        )
-        doc.componentsRemoved.connect(self.endRemoveRows)
-        doc.componentsAboutToBeReordered.connect(self.layoutAboutToBeChanged.emit)
-        doc.componentsReordered.connect(self._reordered)
-        doc.profileReset.connect(self._reset)
-        doc.subscribe(FIGURES, self._computed_changed)
-        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, TIME_HIGH))
         self._path_edited: bool | None = None  # whether the path columns showed "—" for an edited table
-        doc.subscribe({Aspect.TRACE}, self._paths_changed)
+        doc.rowsMoving.connect(self._rows_moving)
+        doc.changed.connect(self._changed)
 
     # -- reading -----------------------------------------------------------
     @property
@@ -303,6 +293,32 @@ class ComponentTableModel(QAbstractTableModel):
         self.doc.insert_components(row, [component], text)
 
     # -- following the document --------------------------------------------
+    def _rows_moving(self, move: RowMove) -> None:
+        if move.move is Move.INSERT:
+            self._inserted() if move.done else self._about_to_insert(move.first, move.count)
+        elif move.move is Move.REMOVE:
+            if move.done:
+                self.endRemoveRows()
+            else:
+                self.beginRemoveRows(QModelIndex(), move.first, move.first + move.count - 1)
+        elif move.move is Move.REORDER:
+            (self.layoutChanged if move.done else self.layoutAboutToBeChanged).emit()
+
+    def _changed(self, change: Change) -> None:
+        if change.reset:
+            self.beginResetModel()
+            self.endResetModel()
+        elif change.rows is None:
+            self._rows_changed(range(len(self.components)))
+        else:
+            self._rows_changed(change.rows)
+        if Aspect.SETTINGS in change:  # the unit in the time columns' titles
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, TIME, TIME_HIGH)
+        if change.touches(FIGURES):
+            self._computed_changed()
+        if Aspect.TRACE in change:
+            self._paths_changed()
+
     def _about_to_insert(self, row: int, count: int) -> None:
         if row == len(self.components):
             # Appending: the empty row the user typed in becomes the first new component and the new rows
@@ -320,7 +336,7 @@ class ComponentTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
             self.headerDataChanged.emit(Qt.Orientation.Vertical, row, self.rowCount() - 1)
 
-    def _rows_changed(self, rows: list[int]) -> None:
+    def _rows_changed(self, rows: Sequence[int]) -> None:
         if rows:
             self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), self.columnCount() - 1))
 
@@ -357,13 +373,6 @@ class ComponentTableModel(QAbstractTableModel):
             rows[np.r_[0, breaks + 1]].tolist(), rows[np.r_[breaks, rows.size - 1]].tolist(), strict=True
         ):
             self.dataChanged.emit(self.index(first, col), self.index(last, col), roles)
-
-    def _reordered(self) -> None:
-        self.layoutChanged.emit()
-
-    def _reset(self) -> None:
-        self.beginResetModel()
-        self.endResetModel()
 
 
 def repr_number(value: float) -> str:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from ...files import component_header
 from ...model.profile import Component
 from ...present.trace_plan import trace_based
+from ..core.change import Change
 from ..core.clipboard import tile, to_tsv
 from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
@@ -99,7 +100,6 @@ class ComponentTableView(RefusingTableView):
         # The Objectives column shows once the profile uses objectives (a component names one, or the
         # Objectives sheet lists one): most profiles have a single boundary and need the room for names.
         model.doc.changed.connect(self._show_objectives_if_used)
-        model.doc.profileReset.connect(self._show_objectives_if_used)
         self._show_objectives_if_used()
         # Time on the trace's critical path, slack, and the k where the path moves: for a trace-based profile.
         for col in PATH_COLUMNS:
@@ -109,7 +109,6 @@ class ComponentTableView(RefusingTableView):
         # checklist's Ranges button, View → Ranges and Effort Columns).
         self.ranges_asked = False
         model.doc.changed.connect(self._show_ranges_if_used)
-        model.doc.profileReset.connect(lambda: self.show_ranges(False))  # another profile: its own ranges decide
         self._show_ranges_if_used()
         self.fit_columns()
 
@@ -136,8 +135,8 @@ class ComponentTableView(RefusingTableView):
             return self.table.data(index), bar_width(self.visualRect(index).width(), self.table.data(index, SHARE_ROLE))
         return super().cell_look(index)
 
-    def _show_objectives_if_used(self, aspects: frozenset[Aspect] | None = None) -> None:
-        if aspects is not None and not aspects & {Aspect.COMPONENTS, Aspect.OBJECTIVES}:
+    def _show_objectives_if_used(self, change: Change | None = None) -> None:
+        if change is not None and not change.touches({Aspect.COMPONENTS, Aspect.OBJECTIVES}):
             return
         doc = self.table.doc
         used = bool(doc.profile.objectives) or doc.component_objectives.named()  # profile.uses_objectives()
@@ -150,9 +149,11 @@ class ComponentTableView(RefusingTableView):
         self.ranges_asked = asked
         self._show_ranges_if_used()
 
-    def _show_ranges_if_used(self, aspects: frozenset[Aspect] | None = None) -> None:
-        if aspects is not None and Aspect.COMPONENTS not in aspects:
+    def _show_ranges_if_used(self, change: Change | None = None) -> None:
+        if change is not None and Aspect.COMPONENTS not in change:
             return
+        if change is not None and change.reset:
+            self.ranges_asked = False  # another profile: its own ranges decide
         # The profile's cached bounds: a pass over 10,000 components at every edit would cost a millisecond.
         shown = self.ranges_asked or self.table.doc.profile.has_time_ranges()
         if self.isColumnHidden(RANGE_COLUMNS[0]) == shown:
@@ -161,7 +162,7 @@ class ComponentTableView(RefusingTableView):
             self.fit_columns()
             self.columnsChanged.emit()
 
-    def _show_path_columns(self, aspects: frozenset[Aspect]) -> None:
+    def _show_path_columns(self, aspects: Change) -> None:
         shown = trace_based(self.table.doc.trace.figures)
         if Aspect.TRACE in aspects and self.isColumnHidden(PATH_COLUMNS[0]) == shown:
             for col in PATH_COLUMNS:

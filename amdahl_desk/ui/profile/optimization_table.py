@@ -70,10 +70,9 @@ class OptimizationTableModel(QAbstractTableModel):
         self._announced: dict[int, list[str]] | None = None
         self._trace_of: tuple[TraceFigures, int] | None = None  # the figures and the document's revision
         self._all: dict[int, list[str]] = {}
-        doc.optimizationsChanged.connect(self._changed)
-        doc.profileReset.connect(self._changed)
+        doc.subscribe({Aspect.OPTIMIZATIONS}, self._changed)
         doc.subscribe(FIGURE_ASPECTS | {Aspect.TRACE}, self._computed_changed)
-        doc.settingsChanged.connect(lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, SAVES, SAVES))
+        doc.subscribe({Aspect.SETTINGS}, lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, SAVES, SAVES))
 
     @property
     def optimizations(self) -> list[Optimization]:

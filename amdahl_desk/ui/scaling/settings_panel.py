@@ -32,7 +32,7 @@ from ...model.values import (
 )
 from ...present.cells import settings_fields
 from ..core.cell_message import CellMessage
-from ..core.document import Document
+from ..core.document import Aspect, Document
 from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
@@ -140,8 +140,7 @@ class SettingsPanel(QWidget):
         commits_when_finished(*committing, self.latency, self.message, self.bandwidth)
         for field in (self.target, self.counts, self.latency, self.message, self.bandwidth):
             field.textEdited.connect(lambda _t, f=field: self._edited(f))
-        doc.settingsChanged.connect(self.refresh)
-        doc.profileReset.connect(self.refresh)
+        doc.subscribe({Aspect.SETTINGS}, self.refresh)  # another profile touches its settings too
         self.refresh()
 
     # -- showing -----------------------------------------------------------
