@@ -87,3 +87,42 @@ def test_zeros_pasted_over_every_time_leave_no_stale_path(window, qtbot, traced_
     assert all(s in ("—", "", None) for s in shown), shown
     title = window.results.chart("critical_path").drawn.title.replace("\xa0", " ")
     assert title != before_title.replace("\xa0", " ") or "as measured" in title, title
+
+
+def test_a_ticks_answer_never_waits_for_the_plan_search(window, qtbot, traced_workbook, monkeypatch):
+    """The cheapest plan's search (0.5–0.9 s a set on this trace) is held mid-way; a tick's headline still comes,
+    and while the search is held the window shows no plan for the profile as it is now, never the one before."""
+    import threading
+
+    from amdahl_desk.model.traces import plan_choice
+
+    release, entered = threading.Event(), threading.Event()
+    real = plan_choice.trace_cheapest_plan
+
+    def held(*args, **kwargs):
+        entered.set()
+        assert release.wait(WAIT_MS / 1000)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(plan_choice, "trace_cheapest_plan", held)
+    assert window.files.open_path(traced_workbook, ask=False)
+    settled(window, qtbot)
+    qtbot.waitUntil(entered.is_set, timeout=WAIT_MS)  # the search started once the headline had come
+    doc = window.doc
+    assert doc.decision.plan_pending and doc.decision.search is None
+    ticked = [o if o.name != "fw" else replace(o, enabled=True) for o in doc.profile.optimizations]
+    doc.set_optimizations(ticked, "Tick fw")
+    try:
+        # the plan of both ticked is answered on the trace's thread while the search is still held
+        qtbot.waitUntil(lambda: doc.trace.figures.current(doc.profile) is not None, timeout=WAIT_MS)
+        assert not release.is_set() and doc.decision.search is None
+        planner = doc.trace.planner
+        both = planner.plan(((BW, 2.0), (FW, 1.5))).predicted.length
+        base = doc.analysis.baseline_total
+        window.drawn()
+        big = window.summary.new_time.value.full.replace("\xa0", " ")
+        assert big.endswith(" ms") and float(big[:-3]) == pytest.approx(base * both / planner.baseline.length, abs=0.05)
+    finally:
+        release.set()
+    decided(window, qtbot)
+    assert window.doc.decision.search is not None

@@ -73,7 +73,9 @@ class OptionPath:
 class TracePlanner:
     """A trace and its components' events, ready for plans; the answers already computed are kept.
 
-    Not thread-safe: one thread at a time (the window's background thread) asks it.
+    Its answers only read the trace; what it keeps is two dictionaries filled one entry at a time, so the window's
+    trace thread and its decision threads (the odds, the cheapest plan) may ask it at once — at worst an answer
+    is computed twice.
     """
 
     def __init__(self, pt: PathTrace, matchers: Sequence[tuple[str, str]]) -> None:
