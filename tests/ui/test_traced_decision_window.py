@@ -126,3 +126,27 @@ def test_a_ticks_answer_never_waits_for_the_plan_search(window, qtbot, traced_wo
         release.set()
     decided(window, qtbot)
     assert window.doc.decision.search is not None
+
+
+def test_load_and_cost_serve_the_step_on_the_path(window, qtbot, traced_workbook):
+    """With an arrival rate and a price, the loaded service's time after the plan and the money saved per run are
+    the plan's on the critical path; the sum's beside them."""
+    assert window.files.open_path(traced_workbook, ask=False)
+    decided(window, qtbot)
+    doc = window.doc
+    doc.change_settings("Load and price", arrival_rate=10.0, gpu_price_per_hour=3.6)
+    settled(window, qtbot)
+    window.drawn()
+    planner = doc.trace.planner
+    base = doc.analysis.baseline_total
+    after = base * planner.plan(((BW, 2.0),)).predicted.length / planner.baseline.length
+    load = window.results.choice.outcomes.load
+    assert load.after.service_time == pytest.approx(after, rel=1e-9)
+    # M/M/1 at 10 requests/s: mean response s/(1 − λs)
+    s = after / 1000
+    assert load.after.mean_response == pytest.approx(1000 * s / (1 - 10 * s), rel=1e-9)
+    panel = window.results.outcomes
+    qtbot.waitUntil(lambda: "critical path" in panel.cost.text(), timeout=WAIT_MS)
+    per_million = 3.6 * (base - after) / 1000 / 3600 * 1e6  # 3.60 an hour, the saving in ms, a million runs
+    assert f"{per_million:.2f} per million runs" in panel.cost.text().replace("\xa0", " ")
+    assert "the sum of the components' times promises 54.8 ms" in panel.load.text().replace("\xa0", " ")
