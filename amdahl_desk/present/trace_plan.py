@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..model.analysis import Analysis
 from ..model.names import name_key
@@ -188,6 +188,32 @@ def option_on_path(figures: TraceFigures | None, opt: Optimization) -> float | N
         return None
     alone = figures.answers.alone.get((opt.targets, float(opt.speedup)))
     return None if alone is None else alone.speedup
+
+
+@dataclass(frozen=True, eq=False)
+class OptionCurve:
+    """An optimization's speedup against k on the trace's critical path, for the plan as it is now: ``ks`` and
+    ``alone`` (and ``combined`` with the other enabled ones), with its ceiling on the path (None: none)."""
+
+    ks: Any
+    alone: Any
+    combined: Any
+    ceiling: float | None
+
+
+def option_curve(figures: TraceFigures | None, profile: Profile, opt: Optimization) -> OptionCurve | None:
+    """``opt``'s curve on the trace's critical path, when the answers of the plan as it is now hold it (None while
+    it is computed, or when the trace does not know its targets)."""
+    if not trace_based(figures) or figures is None:
+        return None
+    found = figures.current(profile)
+    if found is None:
+        return None
+    key = (opt.targets, float(opt.speedup))
+    curve, alone = found.curves.get(key), found.alone.get(key)
+    if curve is None or alone is None:
+        return None
+    return OptionCurve(curve.ks, curve.alone, curve.combined, alone.ceiling)
 
 
 def option_saves(

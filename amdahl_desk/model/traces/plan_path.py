@@ -12,7 +12,8 @@ figures are ``what_if``'s on the same events (``tests/traces/test_plan_path.py``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,6 +25,9 @@ from .events import MS_PER_US, FloatArray
 from .path_components import ComponentPath, component_path
 from .path_graph import KINDS
 from .whatif import PathTrace
+
+if TYPE_CHECKING:
+    from .plan_curves import KCurve
 
 # An enabled optimization as the plan sees it: (its targets, its k); a plan is the enabled ones, in order.
 PlanKey = tuple[tuple[tuple[str, ...], float], ...]
@@ -189,3 +193,6 @@ class PlanAnswers:
     path: PlanPath | None
     unknown: tuple[str, ...]
     alone: Mapping[tuple[tuple[str, ...], float], OptionPath | None]
+    # Each optimization's speedup against k on the path (the window's chart; :func:`.plan_curves.plan_curves`),
+    # by (targets, k); empty where they were not asked for.
+    curves: Mapping[tuple[tuple[str, ...], float], KCurve | None] = field(default_factory=dict)
