@@ -14,6 +14,8 @@ COMPONENT_COLUMNS: dict[str, tuple[str, str]] = {
     "share": ("Share", "Share"),
     "scaling": ("Scaling", "Scaling"),
     "new_time": ("New time ({unit})", "New ({unit})"),
+    # a traced profile's workbook: each component's own time at k, added up — the sum's new time, not the step's
+    "new_time_sum": ("New time, by the sum ({unit})", "New, sum ({unit})"),
     "group": ("Group", "Group"),
     "objectives": ("Objectives", "Objectives"),
     "notes": ("Notes", "Notes"),

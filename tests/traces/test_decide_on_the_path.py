@@ -114,9 +114,25 @@ def test_export_to_a_workbook_leads_with_the_dependencies(workbook, path_totals,
     assert alone[0][3] == pytest.approx(path_totals["base"] / path_totals["fw"], rel=1e-9)  # with dependencies
     assert alone[1][4] == pytest.approx(path_totals["base"] / path_totals["sum fw"], rel=1e-9)  # the sum's
     labels = [r[0] for r in rows if r]
-    assert "End to end: after the plan" not in labels  # the objectives' End to end is the sum's, and says so
+    assert "End to end: after the plan" not in labels  # End to end is named by which figure it is
+    stepped = labels.index("End to end with the trace's dependencies: after the plan")
+    assert rows[stepped][1] == pytest.approx(path_totals["bw"], rel=1e-9)
     by_sum = labels.index("End to end by the sum of the components' times: after the plan")
     assert rows[by_sum][1] == pytest.approx(path_totals["sum bw"], rel=1e-9)
+    # the Components sheet: New time stays the live sum, titled so; the step's new total on the path beside it
+    import pandas as pd
+
+    sheet = pd.read_excel(tmp_path / "p.xlsx", sheet_name="Components", engine="calamine", header=None)
+    assert sheet.iloc[0, 6] == "New time, by the sum (ms)"
+    total = sheet.index[sheet.iloc[:, 0] == "Total"][0]
+    assert sheet.iloc[total, 6] == pytest.approx(path_totals["sum bw"], rel=1e-9)
+    assert sheet.iloc[total, 4] == "New total on the critical path (ms) →"
+    assert sheet.iloc[total, 5] == pytest.approx(path_totals["bw"], rel=1e-9)
+    again = load_profile(tmp_path / "p.xlsx")  # read back: the same components, nothing refused or noted
+    assert [c.time for c in again.profile.components] == [
+        c.time for c in load_profile(workbook / "p.xlsx").profile.components
+    ]
+    assert not again.warnings
 
 
 def test_export_of_a_lost_trace_says_so_and_keeps_the_sum(workbook, tmp_path, capsys):
