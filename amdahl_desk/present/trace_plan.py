@@ -348,6 +348,31 @@ def component_tip(
     return f"{t(on, unit)} of its events' {t(own, unit)} per step is on the critical path; {t(slack, unit)} can come off before the path moves ({moves})"
 
 
+def new_time_path_tip(
+    figures: TraceFigures | None, profile: Profile, name: str, unit: TimeUnit, n: Numbers = POINT
+) -> str:
+    """For a traced profile's New time cell: that it is the component's own events at k (each one k× faster),
+    and what the plan does on the step's critical path — this component's time on the path before and after,
+    and the step's — so the column is not read as the step's new time ("" without a current answer)."""
+    if not trace_based(figures) or figures is None:
+        return ""
+    found = figures.current(profile)
+    if found is None or found.path is None:
+        return ""
+    path = found.path
+    key = name_key(name)
+    before = {name_key(k): v for k, v in path.baseline.components}.get(key, 0.0)
+    after = {name_key(k): v for k, v in path.predicted.components}.get(key, 0.0)
+    t = n.time
+    ms = TimeUnit.MS
+    return (
+        f"its own events' time with each one k× faster (their sum is what the sum promises). On the trace's "
+        f"critical path its events go {t(convert(before, ms, unit), unit)} → {t(convert(after, ms, unit), unit)} per "
+        f"step, and the step {t(convert(path.baseline.length, ms, unit), unit)} → "
+        f"{t(convert(path.predicted.length, ms, unit), unit)}"
+    )
+
+
 def comparison_line(d: DependencyCheck, n: Numbers = POINT) -> str:
     """Two traces compared: what the dependencies predict from the components' measured changes, against the sum's
     prediction and the steps' measured speedup (the comparison tab and ``amdahl-desk compare`` say it alike)."""

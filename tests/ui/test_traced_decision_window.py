@@ -150,3 +150,20 @@ def test_load_and_cost_serve_the_step_on_the_path(window, qtbot, traced_workbook
     per_million = 3.6 * (base - after) / 1000 / 3600 * 1e6  # 3.60 an hour, the saving in ms, a million runs
     assert f"{per_million:.2f} per million runs" in panel.cost.text().replace("\xa0", " ")
     assert "the sum of the components' times promises 54.8 ms" in panel.load.text().replace("\xa0", " ")
+
+
+def test_a_components_new_time_says_what_it_is_and_what_the_path_does(window, qtbot, traced_workbook):
+    """backward's New time is its own events at k = 2 (48.1 ÷ 2); its tooltip says so and gives its time on the
+    critical path and the step's, before and after the plan, so the column is not read as the step's."""
+    from amdahl_desk.ui.profile.component_table import NEW_TIME
+
+    assert window.files.open_path(traced_workbook, ask=False)
+    settled(window, qtbot)
+    doc = window.doc
+    row = next(i for i, c in enumerate(doc.profile.components) if c.name == BW[0])
+    tip = window.component_model.index(row, NEW_TIME).data(Qt.ItemDataRole.ToolTipRole).replace("\xa0", " ")
+    path = doc.trace.planner.plan(((BW, 2.0),))
+    on, after = dict(path.baseline.components)[BW[0]], dict(path.predicted.components)[BW[0]]
+    assert f"go {on:.1f} ms → {after:.1f} ms per step" in tip, tip
+    assert f"the step {path.baseline.length:.1f} ms → {path.predicted.length:.1f} ms" in tip, tip
+    assert "÷ 2" in tip and "what the sum promises" in tip
