@@ -22,7 +22,7 @@ from ..model.analysis import Analysis, analyse, plan_pairs
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.units import decimal_text
-from ..present.columns import component_titles
+from ..present.columns import NEW_TIME_BY_SUM, component_titles
 from .estimate_columns import write_estimate_columns, write_time_ranges
 from .extra_sheets import (
     load_cost_rows,
@@ -110,9 +110,10 @@ def _write_components(out: Book, profile: Profile, analysis: Analysis | None, tr
     ws.write_row(
         0,
         0,
-        component_titles(
-            ("name", "time", "share", "scaling", "group", "notes", "new_time_sum" if traced else "new_time"), unit
-        ),
+        [
+            *component_titles(("name", "time", "share", "scaling", "group", "notes"), unit),
+            NEW_TIME_BY_SUM.replace("{unit}", unit) if traced else component_titles(("new_time",), unit)[0],
+        ],
         out.header,
     )
     comps = profile.components

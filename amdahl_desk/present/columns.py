@@ -14,8 +14,6 @@ COMPONENT_COLUMNS: dict[str, tuple[str, str]] = {
     "share": ("Share", "Share"),
     "scaling": ("Scaling", "Scaling"),
     "new_time": ("New time ({unit})", "New ({unit})"),
-    # a traced profile's workbook: each component's own time at k, added up — the sum's new time, not the step's
-    "new_time_sum": ("New time, by the sum ({unit})", "New, sum ({unit})"),
     "group": ("Group", "Group"),
     "objectives": ("Objectives", "Objectives"),
     "notes": ("Notes", "Notes"),
@@ -31,6 +29,10 @@ def component_titles(keys: Sequence[str], unit: str, short: bool = False) -> lis
     """The titles of the components' columns ``keys``, in that order, in ``unit``."""
     return [COMPONENT_COLUMNS[k][short].replace("{unit}", unit) for k in keys]
 
+
+# A traced profile's workbook titles its New time column so (each component's own time at k, added up: the sum's
+# new time, not the step's); not a column of the window's table.
+NEW_TIME_BY_SUM = "New time, by the sum ({unit})"
 
 # The window's table, column by column (its column numbers are these positions).
 WINDOW_COMPONENT_COLUMNS = tuple(COMPONENT_COLUMNS)
