@@ -26,7 +26,7 @@ JOB_CHART_KEYS = ("job_ranks", "job_steps", "job_skew")  # a job: a folder of ra
 # What --slide-charts may name: the charts a profile (and its trace, its job) draws, the slide itself excepted.
 SLIDE_CHART_KEYS = tuple(k for k in CHART_KEYS + TRACE_CHART_KEYS + JOB_CHART_KEYS if k != "slide")
 # The charts whose figures a traced profile takes from its trace's dependencies (the answer, its odds).
-TRACED_KEYS = ("slide", "breakdown", *ODDS_CHART_KEYS, *TRACE_CHART_KEYS)
+TRACED_KEYS = ("slide", "breakdown", "speedup", "load", *ODDS_CHART_KEYS, *TRACE_CHART_KEYS)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -43,6 +43,10 @@ def objectives_json(objectives: Sequence[ObjectiveFigures]) -> list[dict[str, An
             "overall_speedup": _num(o.overall_speedup),
             "ceiling": _num(o.ceiling),
         }
+        if o.dependencies:
+            entry["dependencies"] = True
+            entry["sum_new_total"] = _num(o.sum_new_total)
+            entry["sum_speedup"] = _num(o.sum_speedup)
         if o.target is not None:
             entry["target"] = target_json(o.target)
         result.append(entry)
@@ -111,4 +115,12 @@ def cost_json(cost: CostFigures) -> dict[str, Any]:
         "saved_gpu_hours_per_run": _num(cost.saved_gpu_hours_per_run),
         "saved_per_run": _num(cost.saved_per_run),
         "saved_per_million_runs": _num(cost.saved_per_million_runs),
+        **(
+            {}
+            if cost.sum_saved_gpu_hours_per_run is None
+            else {
+                "sum_saved_gpu_hours_per_run": _num(cost.sum_saved_gpu_hours_per_run),
+                "sum_saved_per_run": _num(cost.sum_saved_per_run),
+            }
+        ),
     }

@@ -127,7 +127,12 @@ def to_json_dict(
     from .json_report import component_dicts
     from .json_report import to_json_dict as analysis_json
 
-    data = analysis_json(profile, analysis, warnings, component_rows=component_rows or component_dicts)
+    outcomes = None
+    if answer is not None and answer.usable:  # End to end, the load on the step and the cost's saving: on its path
+        from ..model.outcomes import profile_outcomes
+
+        outcomes = profile_outcomes(profile, analysis, answer=answer)
+    data = analysis_json(profile, analysis, warnings, outcomes, component_rows=component_rows or component_dicts)
     if answer is not None:
         from .json_report import with_trace_answer
 

@@ -166,7 +166,8 @@ def write_summary(
         if profile.measurements is not None and profile.measurements.rows
         else None
     )
-    for section in sections(profile, a, profile_outcomes(profile, a), fit, traced=traced):
+    outcomes = profile_outcomes(profile, a, answer=trace if traced else None)
+    for section in sections(profile, a, outcomes, fit, traced=traced):
         _section(out, ws, rows, section)
         rows.skip()
     header_row, last_row = _scaling_table(out, ws, rows, profile, a)

@@ -22,7 +22,7 @@ from ..model.analysis import Analysis, analyse, plan_pairs
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.units import decimal_text
-from ..present.columns import component_titles
+from ..present.columns import NEW_TIME_BY_SUM, component_titles
 from .estimate_columns import write_estimate_columns, write_time_ranges
 from .extra_sheets import (
     load_cost_rows,
@@ -76,7 +76,7 @@ def write_workbook(
         sink = Sink(target)
         try:
             out = Book(sink, parts)
-            _write_components(out, profile, analysis)
+            _write_components(out, profile, analysis, trace)
             _write_optimizations(out, profile)
             _write_settings(out, profile)
             write_objectives_sheet(out.book, profile, out.header, printable, out.time)
@@ -91,17 +91,29 @@ def write_workbook(
             sink.end()
 
 
-def _write_components(out: Book, profile: Profile, analysis: Analysis | None) -> None:
+ON_PATH_TOTAL = "New total on the critical path ({unit}) →"  # a traced profile's Total line, before the figure
+
+
+def _write_components(out: Book, profile: Profile, analysis: Analysis | None, trace: TraceAnswer | None) -> None:
+    """The Components sheet. A traced profile's New time column is each component's own time at k and its total
+    the sum's (live formulas, titled so); the step's new total on the trace's critical path is written beside on
+    the Total line (a value, labelled: no formula can replay the trace)."""
     ws = out.book.add_worksheet(COMPONENTS)
+    traced = trace is not None and trace.usable
     name_width = max(16, min(48, max((len(c.name) for c in profile.components), default=10) + 2))
-    for col, width in enumerate([name_width, 14, 10, 15, 16, 40, 16]):
+    # a traced profile's Group holds the on-path label on the Total line, and New time a longer title: read whole
+    group_width, new_width = (38, 28) if traced else (16, 16)
+    for col, width in enumerate([name_width, 14, 10, 15, group_width, 40, new_width]):
         ws.set_column(col, col, width)
     ws.freeze_panes(1, 0)
     unit = profile.unit.value
     ws.write_row(
         0,
         0,
-        component_titles(("name", "time", "share", "scaling", "group", "notes", "new_time"), unit),
+        [
+            *component_titles(("name", "time", "share", "scaling", "group", "notes"), unit),
+            NEW_TIME_BY_SUM.replace("{unit}", unit) if traced else component_titles(("new_time",), unit)[0],
+        ],
         out.header,
     )
     comps = profile.components
@@ -143,6 +155,9 @@ def _write_components(out: Book, profile: Profile, analysis: Analysis | None) ->
         ws.write_formula(n + 1, 1, f"=SUM(B2:B{last})", out.bold_time, total)
         ws.write_formula(n + 1, 2, f"=SUM(C2:C{last})", out.bold_share, math.fsum(shares))
         ws.write_formula(n + 1, 6, f"=SUM(G2:G{last})", out.bold_time, new_total)
+        if trace is not None and traced:  # Group and Notes of the Total line: read back by no one
+            ws.write_string(n + 1, 4, ON_PATH_TOTAL.replace("{unit}", unit), out.bold)
+            ws.write_number(n + 1, 5, trace.new_total, out.bold_time)
     else:
         ws.write_number(n + 1, 1, 0, out.bold_time)
         ws.write_number(n + 1, 2, 0, out.bold_share)

@@ -56,10 +56,20 @@ class CostFigures:
     saved_gpu_hours_per_run: float
     saved_per_run: float | None
     saved_per_million_runs: float | None
+    # A traced profile: the saving above is the plan's on the trace's critical path, and this the sum's (None:
+    # the saving above is the sum's).
+    sum_saved_gpu_hours_per_run: float | None = None
 
     @property
     def priced(self) -> bool:
         return self.rate is not None
+
+    @property
+    def sum_saved_per_run(self) -> float | None:
+        """The sum's saving per run in money (None without a price or without a critical path's saving)."""
+        if self.rate is None or self.sum_saved_gpu_hours_per_run is None:
+            return None
+        return self.sum_saved_gpu_hours_per_run * self.rate
 
 
 def gpu_hours(gpus: NDArray[np.int64] | NDArray[np.float64], time: FloatArray, unit: TimeUnit) -> FloatArray:
@@ -74,8 +84,10 @@ def cost_figures(
     settings: LoadCostFields,
     target: float | None = None,
     time_saved: float = 0.0,
+    sum_time_saved: float | None = None,
 ) -> CostFigures:
-    """Cost of one run at each GPU count of ``scaling``; ``time_saved`` is the plan's saving per run at N0 (in ``unit``)."""
+    """Cost of one run at each GPU count of ``scaling``; ``time_saved`` is the plan's saving per run at N0 (in ``unit``),
+    ``sum_time_saved`` the sum's beside it when ``time_saved`` is the saving on a trace's critical path."""
     rate = hourly_rate(settings)
     energy_rate = None
     if settings.watts_per_gpu is not None and settings.energy_price_per_kwh is not None:
@@ -101,7 +113,11 @@ def cost_figures(
         )
         for i in range(len(gpus) - 1)
     )
-    saved_hours = float(gpu_hours(np.asarray([scaling.baseline_gpus]), np.asarray([time_saved]), unit)[0])
+
+    def hours_of(saved: float) -> float:
+        return float(gpu_hours(np.asarray([scaling.baseline_gpus]), np.asarray([saved]), unit)[0])
+
+    saved_hours = hours_of(time_saved)
     return CostFigures(
         currency=settings.currency,
         rate=rate,
@@ -119,10 +135,16 @@ def cost_figures(
         saved_gpu_hours_per_run=saved_hours,
         saved_per_run=saved_hours * rate if rate is not None else None,
         saved_per_million_runs=saved_hours * rate * MILLION if rate is not None else None,
+        sum_saved_gpu_hours_per_run=None if sum_time_saved is None else hours_of(sum_time_saved),
     )
 
 
-def analyse_cost(analysis: Analysis, settings: LoadCostFields) -> CostFigures:
-    """:func:`cost_figures` for a whole analysis: its scaling, its target time, and the plan's saving at N0."""
+def analyse_cost(analysis: Analysis, settings: LoadCostFields, time_saved: float | None = None) -> CostFigures:
+    """:func:`cost_figures` for a whole analysis: its scaling, its target time, and the plan's saving at N0 — the
+    sum's, or ``time_saved`` (a traced profile's plan on its critical path, in the analysis's unit) with the sum's
+    beside it."""
     target = analysis.target.time if analysis.target is not None else None
-    return cost_figures(analysis.scaling, analysis.unit, settings, target, analysis.combined.time_saved)
+    summed = analysis.combined.time_saved
+    if time_saved is None:
+        return cost_figures(analysis.scaling, analysis.unit, settings, target, summed)
+    return cost_figures(analysis.scaling, analysis.unit, settings, target, time_saved, summed)

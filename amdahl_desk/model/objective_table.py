@@ -22,6 +22,7 @@ class ObjectiveRow:
     new_total: float
     target_met: bool | None
     """Whether the plan meets the objective's target; ``None`` when it has none."""
+    dependencies: bool = False  # the row is the step on a trace's critical path (dependency-aware), not a sum
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ def objective_table(profile: Profile, objectives: Sequence[ObjectiveFigures]) ->
             baseline_total=o.baseline_total,
             new_total=o.new_total,
             target_met=o.target.met_by_plan if o.target is not None else None,
+            dependencies=o.dependencies,
         )
         for o in objectives
     )

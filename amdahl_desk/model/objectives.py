@@ -11,7 +11,7 @@ import math
 import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,6 +40,9 @@ from .objective_specs import (
 )
 from .profile import Component, Profile
 
+if TYPE_CHECKING:  # a traced profile's answer; the trace's model loads with the first trace
+    from .traces.plan_answer import TraceAnswer
+
 __all__ = [
     "END_TO_END",
     "ObjectiveFigures",
@@ -55,6 +58,7 @@ __all__ = [
     "objectives_text",
     "parse_objectives",
     "restrict_analysis",
+    "with_dependencies",
 ]
 
 
@@ -161,6 +165,11 @@ class ObjectiveFigures:
     optimizations: OptimizationFigures
     combined: Combined
     target: TargetFigures | None
+    # Whether the figures are the trace's dependency-aware answer (End to end of a traced profile), the sum's
+    # beside them in sum_new_total and sum_speedup; else they are the sum's.
+    dependencies: bool = False
+    sum_new_total: float | None = None
+    sum_speedup: float | None = None
 
     @property
     def is_end_to_end(self) -> bool:
@@ -386,3 +395,54 @@ def restrict_analysis(analysis: Analysis, objective: ObjectiveFigures) -> Analys
         combined=objective.combined,
         target=objective.target,
     )
+
+
+def with_dependencies(objectives: Sequence[ObjectiveFigures], answer: TraceAnswer) -> list[ObjectiveFigures]:
+    """``objectives`` with the step's answer on the trace's critical path where an objective is the step: End to end,
+    and any other that holds every component. Their plan's speedup, new total, time saved and ceiling, each
+    optimization's alone and the target's verdict are the dependency-aware ones (``answer``, usable), the sum's
+    kept beside; an objective of some components keeps the sum of their times (the trace answers the step, not
+    a part of it). ``answer`` is of the same profile and analysis as ``objectives``."""
+    out = []
+    every = max((len(o.rows) for o in objectives), default=0)  # End to end's: every component
+    for o in objectives:
+        whole = o.is_end_to_end or len(o.rows) == every
+        if not whole or not answer.usable or o.baseline_total != answer.baseline:
+            out.append(o)
+            continue
+        total = o.baseline_total
+        c = o.combined
+        combined = replace(
+            c,
+            overall_speedup=answer.speedup,
+            new_total=answer.new_total,
+            time_saved=total - answer.new_total,
+            ceiling=answer.ceiling,
+        )
+        speedups = np.array([a.speedup if a.speedup is not None else math.nan for a in answer.options], dtype=float)
+        known = np.isfinite(speedups) & (speedups > 0)
+        sums = o.optimizations
+        speedups = np.where(known, speedups, sums.overall_speedup)
+        with np.errstate(divide="ignore"):
+            new = np.where(known, total / np.where(known, speedups, 1.0), sums.new_total)
+        ceilings = np.array([math.inf if a.ceiling is None else a.ceiling for a in answer.options], dtype=float)
+        per_opt = replace(
+            sums,
+            overall_speedup=speedups,
+            new_total=new,
+            time_saved=total - new,
+            ceiling=np.where(known, ceilings, sums.ceiling),
+        )
+        goal = o.target.time if o.target is not None else None
+        out.append(
+            replace(
+                o,
+                optimizations=per_opt,
+                combined=combined,
+                target=target_figures(goal, total, combined) if goal is not None and total > 0 else None,
+                dependencies=True,
+                sum_new_total=c.new_total,
+                sum_speedup=c.overall_speedup,
+            )
+        )
+    return out

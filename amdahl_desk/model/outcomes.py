@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .analysis import Analysis
 from .cost import CostFigures, analyse_cost
@@ -11,9 +12,12 @@ from .errors import Problem
 from .load_settings import LoadCostFields
 from .load_view import analyse_load, load_objective_problem
 from .objective_table import ObjectiveTable, objective_table
-from .objectives import ObjectiveFigures, ObjectiveSpec, analyse_objectives, objective_notes
+from .objectives import ObjectiveFigures, ObjectiveSpec, analyse_objectives, objective_notes, with_dependencies
 from .profile import Profile
 from .queueing import Criterion, LoadFigures
+
+if TYPE_CHECKING:  # a traced profile's answer; the trace's model loads with the first trace
+    from .traces.plan_answer import TraceAnswer
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,9 @@ class Outcomes:
     load: LoadFigures | None
     cost: CostFigures
     notes: tuple[Problem, ...]
+    # A traced profile's answer the step's figures rest on (End to end, the load on it, the cost's saving): the
+    # dependency-aware ones, the sum's beside them; None: every figure is the sum's.
+    answer: TraceAnswer | None = None
 
 
 def analyse_outcomes(
@@ -36,14 +43,21 @@ def analyse_outcomes(
     settings: LoadCostFields,
     criterion: Criterion = Criterion.MEAN_RESPONSE,
     named: bool | None = None,
+    answer: TraceAnswer | None = None,
 ) -> Outcomes:
     """Objectives, load and cost for ``profile`` and its ``analysis``.
 
     The objectives of each component, the Objectives sheet's rows and the load and cost settings come as
     arguments (a window may try values before they are the profile's); :func:`profile_outcomes` reads the profile's.
-    ``named``: whether a component names an objective, when the caller knows (None: it is read).
+    ``named``: whether a component names an objective, when the caller knows (None: it is read). ``answer``: a
+    traced profile's answer with its trace's dependencies (usable), which End to end, the load on the step and the
+    cost's saving take (:func:`~.objectives.with_dependencies`).
     """
     objectives = analyse_objectives(profile, objectives_of_component, specs, analysis, named)
+    if answer is not None and not answer.usable:
+        answer = None
+    if answer is not None:
+        objectives = with_dependencies(objectives, answer)
     notes = objective_notes(objectives_of_component, specs)
     load = analyse_load(objectives, settings, profile.unit, criterion)
     why = load_objective_problem(objectives, settings)
@@ -63,14 +77,26 @@ def analyse_outcomes(
         objectives=tuple(objectives),
         table=objective_table(profile, objectives),
         load=load,
-        cost=analyse_cost(analysis, settings),
+        cost=analyse_cost(analysis, settings, None if answer is None else answer.time_saved),
         notes=tuple(notes),
+        answer=answer,
     )
 
 
-def profile_outcomes(profile: Profile, analysis: Analysis, criterion: Criterion = Criterion.MEAN_RESPONSE) -> Outcomes:
+def profile_outcomes(
+    profile: Profile,
+    analysis: Analysis,
+    criterion: Criterion = Criterion.MEAN_RESPONSE,
+    answer: TraceAnswer | None = None,
+) -> Outcomes:
     """Objectives, load and cost of ``profile`` from what it holds: its components' objectives, its
-    Objectives rows and its settings' load and cost fields."""
+    Objectives rows and its settings' load and cost fields (``answer``: a traced profile's, as above)."""
     return analyse_outcomes(
-        profile, analysis, profile.objectives_of_components(), profile.objectives, profile.settings, criterion
+        profile,
+        analysis,
+        profile.objectives_of_components(),
+        profile.objectives,
+        profile.settings,
+        criterion,
+        answer=answer,
     )

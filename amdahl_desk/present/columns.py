@@ -30,6 +30,10 @@ def component_titles(keys: Sequence[str], unit: str, short: bool = False) -> lis
     return [COMPONENT_COLUMNS[k][short].replace("{unit}", unit) for k in keys]
 
 
+# A traced profile's workbook titles its New time column so (each component's own time at k, added up: the sum's
+# new time, not the step's); not a column of the window's table.
+NEW_TIME_BY_SUM = "New time, by the sum ({unit})"
+
 # The window's table, column by column (its column numbers are these positions).
 WINDOW_COMPONENT_COLUMNS = tuple(COMPONENT_COLUMNS)
 COMPONENT_SHORT_TITLES = tuple(COMPONENT_COLUMNS[k][1] for k in WINDOW_COMPONENT_COLUMNS)

@@ -60,11 +60,20 @@ def cost_sentence(figures: CostFigures, unit: TimeUnit, n: Numbers = POINT) -> s
     text = "; ".join(parts) + "."
     if c.saved_gpu_hours_per_run > 0:
         at = f"on {_gpus(c.baseline_gpus, n)}"
+        path = " on the trace's critical path" if c.sum_saved_gpu_hours_per_run is not None else ""
         if c.saved_per_run is not None and c.saved_per_million_runs is not None:
+            beside = (
+                "" if c.sum_saved_per_run is None else f"; the sum promises {n.money(c.sum_saved_per_run, c.currency)}"
+            )
             text += (
-                f" The plan saves {n.money(c.saved_per_run, c.currency)} a run {at}, "
-                f"{n.money(c.saved_per_million_runs, c.currency)} per million runs."
+                f" The plan saves {n.money(c.saved_per_run, c.currency)} a run {at}{path}, "
+                f"{n.money(c.saved_per_million_runs, c.currency)} per million runs{beside}."
             )
         else:
-            text += f" The plan saves {n.number(c.saved_gpu_hours_per_run * MILLION)} GPU-hours per million runs {at}."
+            sum_hours = c.sum_saved_gpu_hours_per_run
+            beside = "" if sum_hours is None else f"; the sum promises {n.number(sum_hours * MILLION)}"
+            text += (
+                f" The plan saves {n.number(c.saved_gpu_hours_per_run * MILLION)} GPU-hours per million runs "
+                f"{at}{path}{beside}."
+            )
     return text

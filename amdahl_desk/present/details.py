@@ -7,31 +7,40 @@ from dataclasses import dataclass
 from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from .cost import cost_sentence
-from .load import load_sentence, max_rate_sentence, plan_phrase
+from .load import load_dependencies_note, load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
-from .objectives import objective_cells
+from .objectives import dependencies_note, objective_cells
 
 
 @dataclass(frozen=True)
 class DetailsView:
     """The objectives table (header row first; ``met`` per objective: True, False or None without a target),
-    and the load, load-limit and cost sentences — each empty when the profile has none of it."""
+    and the load, load-limit and cost sentences — each empty when the profile has none of it. ``note``: under a
+    traced profile's table, which row is the step on the critical path, the sum's figure beside."""
 
     cells: tuple[tuple[str, ...], ...] = ()
     met: tuple[bool | None, ...] = ()
     load: str = ""
     max_rate: str = ""
     cost: str = ""
+    note: str = ""
 
     @property
     def empty(self) -> bool:
         return not (self.cells or self.load or self.cost)
 
 
-def details(profile: Profile, outcomes: Outcomes | None, n: Numbers = POINT) -> DetailsView:
-    """What ``outcomes`` (objectives, load and cost of ``profile``) add to the answer."""
+COMPUTING_NOTE = "The step's figures with the trace's dependencies are being computed …"
+
+
+def details(profile: Profile, outcomes: Outcomes | None, n: Numbers = POINT, computing: bool = False) -> DetailsView:
+    """What ``outcomes`` (objectives, load and cost of ``profile``) add to the answer. ``computing``: a traced
+    profile whose answer is on its way — the step's figures (the objectives table, the load, the cost) are not
+    shown until it comes, never the sum's in its place."""
     if outcomes is None:
         return DetailsView()
+    if computing:
+        return DetailsView(note=COMPUTING_NOTE)
     cells: tuple[tuple[str, ...], ...] = ()
     met: tuple[bool | None, ...] = ()
     if len(outcomes.objectives) > 1:
@@ -39,10 +48,21 @@ def details(profile: Profile, outcomes: Outcomes | None, n: Numbers = POINT) -> 
         met = tuple(r.target_met for r in outcomes.table.rows)
     load = outcomes.load
     cost = outcomes.cost
+    load_text = ""
+    if load is not None:
+        load_text = " ".join(
+            t
+            for t in (
+                load_sentence(load, plan_phrase(profile), n),
+                load_dependencies_note(load, outcomes.objectives, n),
+            )
+            if t
+        )
     return DetailsView(
         cells,
         met,
-        load_sentence(load, plan_phrase(profile), n) if load is not None else "",
+        load_text,
         (max_rate_sentence(load, n) or "") if load is not None else "",
         cost_sentence(cost, profile.unit, n) if cost.priced else "",
+        dependencies_note(outcomes, profile, n) if cells else "",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..model.objectives import ObjectiveFigures, find_objective
 from ..model.profile import Profile
 from ..model.queueing import Criterion, LoadFigures, QueueFigures, fewest_servers
 from ..model.units import TimeUnit
@@ -104,4 +105,17 @@ def max_rate_sentence(figures: LoadFigures, n: Numbers = POINT) -> str | None:
     return (
         f"{on}, {goal} holds up to {_rate(before, n)} today and up to {_rate(after, n)} after the plan "
         f"({n.speedup(after / before)} the load)."
+    )
+
+
+def load_dependencies_note(figures: LoadFigures, objectives: tuple[ObjectiveFigures, ...], n: Numbers = POINT) -> str:
+    """When the service time is a traced profile's step: that its time after the plan is the one on the trace's
+    critical path, the sum's beside ("" otherwise)."""
+    o = find_objective(objectives, figures.objective)
+    if o is None or not o.dependencies or o.sum_new_total is None:
+        return ""
+    unit = figures.unit
+    return (
+        f"The service time after the plan is the step on the trace's critical path ({n.time(o.new_total, unit)}); "
+        f"the sum of the components' times promises {n.time(o.sum_new_total, unit)}."
     )

@@ -59,7 +59,14 @@ def load_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
     profile, analysis = inputs.profile, inputs.analysis
     if analysis is None:
         return LoadView("Latency against load — no data")
-    outcomes = inputs.outcomes if inputs.outcomes is not None else profile_outcomes(profile, analysis)
+    outcomes = inputs.outcomes
+    if outcomes is None:
+        from .trace_plan import COMPUTING, current_answer
+
+        answer = current_answer(inputs.trace, profile, analysis)  # a traced profile's step: on its critical path
+        if answer == COMPUTING:
+            return LoadView("Latency against load — computing the step on the trace's critical path …")
+        outcomes = profile_outcomes(profile, analysis, answer=None if isinstance(answer, str) else answer)
     load = outcomes.load
     if load is None:
         return LoadView("Latency against load — set an arrival rate (Objectives, load and cost)")

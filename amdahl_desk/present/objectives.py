@@ -10,12 +10,41 @@ from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from .numbers import POINT, Numbers
 
+WITH_DEPS = " (with deps)"  # a row that is the step on its trace's critical path
+
 
 def objective_cells(table: ObjectiveTable, n: Numbers = POINT) -> list[list[str]]:
-    """The table as text, header first: ``["Objective", "Faster decode", "Combined"]``, ``["TTFT", "1×", "1×"]``."""
+    """The table as text, header first: ``["Objective", "Faster decode", "Combined"]``, ``["TTFT", "1×", "1×"]``;
+    a row that is the step on the trace's critical path is named so (``End to end (with deps)``)."""
     head = ["Objective", *table.columns]
-    body = [[r.name, *(n.speedup(s) for s in r.speedups), n.speedup(r.combined)] for r in table.rows]
+    body = [
+        [r.name + (WITH_DEPS if r.dependencies else ""), *(n.speedup(s) for s in r.speedups), n.speedup(r.combined)]
+        for r in table.rows
+    ]
     return [head, *body]
+
+
+def dependencies_note(outcomes: Outcomes, profile: Profile, n: Numbers = POINT) -> str:
+    """Under the objectives table of a traced profile: which rows are the step on the critical path, the sum's
+    figure beside, and that the others are sums of their components' times."""
+    stepped = [o for o in outcomes.objectives if o.dependencies]
+    if not stepped or len(outcomes.objectives) < 2:
+        return ""
+    o, unit = stepped[0], profile.unit
+    names = " and ".join(x.name for x in stepped)
+    summed = o.sum_new_total if o.sum_new_total is not None else o.new_total
+    sum_speedup = n.speedup(o.sum_speedup) if o.sum_speedup is not None else "—"
+    rest = len(outcomes.objectives) > len(stepped)
+    return (
+        f"{names} {'is' if len(stepped) == 1 else 'are'} the step on the trace's critical path: "
+        f"{n.time(o.baseline_total, unit)} → {n.time(o.new_total, unit)} ({n.speedup(o.overall_speedup)}); "
+        f"the sum of the components' times promises {n.time(summed, unit)} ({sum_speedup})."
+        + (
+            " The other objectives are sums of their components' times: the trace answers the whole step."
+            if rest
+            else ""
+        )
+    )
 
 
 def _objective_label(name: str) -> str:

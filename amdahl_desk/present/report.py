@@ -11,9 +11,9 @@ from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile
 from .analysis_warnings import warning_texts
 from .cost import cost_sentence, step_sentence
-from .load import load_sentence, max_rate_sentence, plan_phrase
+from .load import load_dependencies_note, load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
-from .objectives import objective_cells
+from .objectives import dependencies_note, objective_cells
 from .plan_answer import answer_headline, answer_target, edited_note, option_phrase, sum_beside, unusable_note
 
 if TYPE_CHECKING:
@@ -42,9 +42,15 @@ def outcomes_text(profile: Profile, outcomes: Outcomes, n: Numbers = POINT) -> l
                     f"  {o.name} target {n.time(o.target.time, profile.unit)}: {met} "
                     f"({n.time(o.baseline_total, profile.unit)} → {n.time(o.new_total, profile.unit)})."
                 )
+        note = dependencies_note(outcomes, profile, n)
+        if note:
+            lines.append(f"  {note}")
         lines.append("")
     if outcomes.load is not None:
         lines.append(load_sentence(outcomes.load, plan_phrase(profile), n))
+        beside = load_dependencies_note(outcomes.load, outcomes.objectives, n)
+        if beside:
+            lines.append(beside)
         more = max_rate_sentence(outcomes.load, n)
         if more:
             lines.append(more)
@@ -136,7 +142,7 @@ def report_text(
     about the plan under uncertainty and the cheapest plan (:func:`~amdahl_desk.present.uncertainty.report_lines`),
     after the target. ``trace``: a traced profile's answer — its figures lead, the sum's beside them."""
     if outcomes is None:
-        outcomes = profile_outcomes(profile, analysis)
+        outcomes = profile_outcomes(profile, analysis, answer=trace)
     unit = profile.unit
     total = analysis.baseline_total
     lines: list[str] = []

@@ -23,7 +23,7 @@ from ..model.units import TimeUnit
 from .cost import cost_sentence
 from .fit import PERCENT, SPEEDUP, fit_figures
 from .fit_text import notes_for, profile_comparison
-from .load import load_sentence, max_rate_sentence, plan_phrase
+from .load import load_dependencies_note, load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
 from .objectives import objective_sentence
 
@@ -32,6 +32,7 @@ __all__ = ["PERCENT", "SPEEDUP", "Row", "Section", "sections"]
 REQUESTS = "requests/s"
 GPUS = "GPUs"
 BY_SUM = "by the sum of the components' times"
+WITH_DEPENDENCIES = "with the trace's dependencies"
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,13 @@ def objectives_section(
     rows: list[Row] = []
     sentences = []
     for o in objectives:
+        if o.dependencies:  # the step on the trace's critical path; the sum's beside
+            rows += _stepped(o, unit, n)
+            sentences.append(
+                f"{objective_sentence(o, profile, n)} With the trace's dependencies; the sum of the components' times "
+                f"promises {n.time(o.sum_new_total or 0.0, unit)} ({n.speedup(o.sum_speedup or 1.0)})."
+            )
+            continue
         name = f"{o.name} {BY_SUM}" if traced and o.is_end_to_end else o.name
         rows += [
             _time(f"{name}: before", o.baseline_total, unit, n, f"{n.count(len(o.components))} components"),
@@ -101,6 +109,23 @@ def objectives_section(
     return Section("Objectives", tuple(rows), tuple(sentences))
 
 
+def _stepped(o: ObjectiveFigures, unit: TimeUnit, n: Numbers) -> list[Row]:
+    """An objective that is the step, answered on the trace's critical path, with the sum's figures beside."""
+    name = f"{o.name} {WITH_DEPENDENCIES}"
+    rows = [
+        _time(f"{name}: before", o.baseline_total, unit, n, f"{n.count(len(o.components))} components"),
+        _time(f"{name}: after the plan", o.new_total, unit, n, "the step's critical path with the plan"),
+        _speedup(f"{name}: speedup", o.overall_speedup, n),
+        _speedup(f"{name}: ceiling", o.ceiling, n, "the plan's targets' events free"),
+    ]
+    if o.target is not None:
+        rows.append(_time(f"{name}: target", o.target.time, unit, n, verdict(o.target, unit, n)))
+    rows.append(_time(f"{o.name} {BY_SUM}: after the plan", o.sum_new_total, unit, n, "what the sum promises"))
+    if o.sum_speedup is not None:
+        rows.append(_speedup(f"{o.name} {BY_SUM}: speedup", o.sum_speedup, n))
+    return rows
+
+
 def _queue(side: str, q: QueueFigures, unit: TimeUnit, n: Numbers) -> list[Row]:
     saturated = "saturated: the queue grows without bound" if q.saturated else ""
     return [
@@ -115,7 +140,9 @@ def _rate(label: str, rate: float | None, n: Numbers, note: str) -> Row:
     return Row(label, rate, REQUESTS, f"{n.number(rate)} {REQUESTS}" if rate is not None else "out of reach", note)
 
 
-def load_section(profile: Profile, load: LoadFigures, n: Numbers = POINT) -> Section:
+def load_section(
+    profile: Profile, load: LoadFigures, n: Numbers = POINT, objectives: tuple[ObjectiveFigures, ...] = ()
+) -> Section:
     """The service at the set arrival rate, before and after the plan, and the highest rate the target survives."""
     unit = profile.unit
     rows = [
@@ -130,6 +157,10 @@ def load_section(profile: Profile, load: LoadFigures, n: Numbers = POINT) -> Sec
         rows.append(_rate("Highest rate on target, before", load.max_rate_before, n, goal))
         rows.append(_rate("Highest rate on target, after the plan", load.max_rate_after, n, goal))
     sentences = [load_sentence(load, plan_phrase(profile), n)]
+    if objectives:
+        beside = load_dependencies_note(load, objectives, n)
+        if beside:
+            sentences.append(beside)
     more = max_rate_sentence(load, n)
     if more:
         sentences.append(more)
@@ -200,7 +231,7 @@ def sections(
     runs' fits (with runs). ``traced``: End to end's answer is the trace's (stated before these), these the sum's."""
     out = [objectives_section(profile, outcomes.objectives, n, traced)]
     if outcomes.load is not None:
-        out.append(load_section(profile, outcomes.load, n))
+        out.append(load_section(profile, outcomes.load, n, outcomes.objectives))
     if outcomes.cost.priced:  # without a price, GPU-hours alone say little (the window and the report agree)
         out.append(cost_section(profile, outcomes.cost, n))
     if fit is not None and len(fit.measurements):

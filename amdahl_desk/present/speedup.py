@@ -12,16 +12,23 @@ from ..model.laws import FloatArray, amdahl_speedup
 from ..model.profile import Profile
 from .axes import log10_ticks, nice_ceiling
 from .chart_parts import LegendEntry, Mark, Series
-from .colours import BLUE, GREEN, RED
+from .colours import BLUE, GREEN, GREY, RED
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
-from .trace_plan import option_on_path
+from .trace_plan import option_curve, option_on_path, trace_based
 
 LEGEND = (
     LegendEntry(BLUE, "line", "This optimization alone"),
     LegendEntry(GREEN, "dash", "With the other enabled ones"),
     LegendEntry(RED, "dash", "Ceiling 1/(1−f)"),
+)
+# A traced profile: the curves are the step on the trace's critical path; the sum's curve stays, lighter.
+TRACED_LEGEND = (
+    LegendEntry(BLUE, "line", "Alone, with the trace's dependencies"),
+    LegendEntry(GREEN, "dash", "With the other enabled ones"),
+    LegendEntry(GREY, "line", "Alone, by the sum"),
+    LegendEntry(RED, "dash", "Ceiling"),
 )
 EMPTY = "Add an optimization to see its speedup against k"
 
@@ -39,6 +46,7 @@ class SpeedupView:
     ceiling: Mark | None = None  # a horizontal line at y, with its label
     ticks: tuple[tuple[float, str], ...] = ()
     empty: str = ""
+    by_sum: Series | None = None  # a traced profile: the sum's curve of the optimization alone, beside
     x_axis: str = "Local speedup k (log scale)"
     y_axis: str = "End-to-end speedup S"
     legend: tuple[LegendEntry, ...] = LEGEND
@@ -88,7 +96,9 @@ def speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Spe
     span = x[-1] - x[0]
     x_range = (float(x[0] - 0.02 * span), float(x[-1] + 0.02 * span))
     name = shorten(opt.name, 60)  # two title lines hold a long name whole
-    # A traced profile: the curve is the sum's; the optimization alone on the trace's critical path is said beside.
+    if not inputs.objective and trace_based(inputs.trace):
+        return _traced(inputs, row, grid, alone, s_now, f, ceiling, n, brief)
+    # The optimization alone on the trace's critical path is said beside the sum's curve.
     on_path = None if inputs.objective else option_on_path(inputs.trace, opt)
     sum_tag = " (sum)" if on_path is not None else ""
     title = (
@@ -116,4 +126,92 @@ def speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Spe
         else None,
         log10_ticks(k_lo, k_hi, n),
         y_axis=f"{inputs.objective} speedup S" if inputs.objective else "End-to-end speedup S",
+    )
+
+
+def _traced(
+    inputs: ChartInputs,
+    row: int,
+    grid: FloatArray,
+    by_sum: FloatArray,
+    sum_now: float,
+    f: float,
+    sum_ceiling: float,
+    n: Numbers,
+    brief: bool,
+) -> SpeedupView:
+    """A traced profile's view: the optimization's speedup against k on the trace's critical path (alone, and with
+    the other enabled ones), the sum's curve beside it lighter; while the curves are computed, the sum's alone,
+    said so — never a curve of another plan."""
+    profile = inputs.profile
+    opt = profile.optimizations[row]
+    k_now = opt.speedup
+    curve = option_curve(inputs.trace, profile, opt)
+    on_path = option_on_path(inputs.trace, opt) if curve is not None else None
+    name = shorten(opt.name, 60)
+    x_sum = np.log10(grid)
+    lo, hi = float(x_sum[0]), float(x_sum[-1])
+    span = hi - lo
+    x_range = (lo - 0.02 * span, hi + 0.02 * span)
+    values = [float(np.max(by_sum)), sum_ceiling if math.isfinite(sum_ceiling) else 1.0]
+    ceiling = None
+    if curve is not None:
+        values += [float(np.max(curve.alone[np.isfinite(curve.alone)], initial=1.0))]
+        if curve.combined is not None:
+            values += [float(np.max(curve.combined[np.isfinite(curve.combined)], initial=1.0))]
+        ceiling = curve.ceiling
+        if ceiling is not None and math.isfinite(ceiling):
+            values.append(ceiling)
+    top = max(values)
+    bottom = min(0.9, float(np.min(by_sum)) * 0.95)
+    if curve is not None:
+        bottom = min(bottom, float(np.min(curve.alone)) * 0.95)
+    y_range = (math.floor(bottom * 10) / 10, nice_ceiling(top * 1.12 + 0.05))
+    frame = (x_range, y_range)
+    k_text = n.speedup(k_now)
+    if curve is None or on_path is None:
+        title = (
+            f"Speedup against k: {name}"
+            if brief
+            else f"{name}: "
+            + phrases(
+                f"f = {n.percent(f)};",
+                f"k = {k_text} gives {n.speedup(sum_now)} by the sum;",
+                "with the trace's dependencies: computing …",
+            )
+        )
+        return SpeedupView(
+            title,
+            x_range,
+            y_range,
+            by_sum=Series(x_sum, by_sum, x_range, y_range),
+            marker=Mark(math.log10(k_now), sum_now, f"k = {k_text} → {n.speedup(sum_now)} (sum)", frame),
+            ticks=log10_ticks(float(grid[0]), float(grid[-1]), n),
+            legend=TRACED_LEGEND,
+        )
+    x = np.log10(curve.ks)
+    limit = "no ceiling" if ceiling is None or not math.isfinite(ceiling) else f"ceiling {n.close_speedup(ceiling)}"
+    title = (
+        f"Speedup against k: {name}"
+        if brief
+        else f"{name}: "
+        + phrases(
+            f"k = {k_text} gives {n.close_speedup(on_path)} with the trace's dependencies,",
+            f"{limit};",
+            f"the sum says {n.speedup(sum_now)}, ceiling {n.speedup(sum_ceiling)}",
+        )
+    )
+    return SpeedupView(
+        title,
+        x_range,
+        y_range,
+        Series(x, curve.alone, x_range, y_range),
+        Series(x, curve.combined, x_range, y_range) if curve.combined is not None else None,
+        Mark(math.log10(k_now), on_path, f"k = {k_text} → {n.close_speedup(on_path)} with deps", frame),
+        Mark(0.0, ceiling, f"ceiling with deps = {n.close_speedup(ceiling)}", frame)
+        if ceiling is not None and math.isfinite(ceiling)
+        else None,
+        log10_ticks(float(grid[0]), float(grid[-1]), n),
+        by_sum=Series(x_sum, by_sum, x_range, y_range),
+        legend=TRACED_LEGEND,
     )

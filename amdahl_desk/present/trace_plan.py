@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..model.analysis import Analysis
 from ..model.names import name_key
@@ -190,6 +190,32 @@ def option_on_path(figures: TraceFigures | None, opt: Optimization) -> float | N
     return None if alone is None else alone.speedup
 
 
+@dataclass(frozen=True, eq=False)
+class OptionCurve:
+    """An optimization's speedup against k on the trace's critical path, for the plan as it is now: ``ks`` and
+    ``alone`` (and ``combined`` with the other enabled ones), with its ceiling on the path (None: none)."""
+
+    ks: Any
+    alone: Any
+    combined: Any
+    ceiling: float | None
+
+
+def option_curve(figures: TraceFigures | None, profile: Profile, opt: Optimization) -> OptionCurve | None:
+    """``opt``'s curve on the trace's critical path, when the answers of the plan as it is now hold it (None while
+    it is computed, or when the trace does not know its targets)."""
+    if not trace_based(figures) or figures is None:
+        return None
+    found = figures.current(profile)
+    if found is None:
+        return None
+    key = (opt.targets, float(opt.speedup))
+    curve, alone = found.curves.get(key), found.alone.get(key)
+    if curve is None or alone is None:
+        return None
+    return OptionCurve(curve.ks, curve.alone, curve.combined, alone.ceiling)
+
+
 def option_saves(
     figures: TraceFigures | None, optimizations: Sequence[Optimization], baseline: float, n: Numbers = POINT
 ) -> list[str] | None:
@@ -320,6 +346,31 @@ def component_tip(
         else f"at k = {n.speedup(p.k_moves)} the path moves elsewhere"
     )
     return f"{t(on, unit)} of its events' {t(own, unit)} per step is on the critical path; {t(slack, unit)} can come off before the path moves ({moves})"
+
+
+def new_time_path_tip(
+    figures: TraceFigures | None, profile: Profile, name: str, unit: TimeUnit, n: Numbers = POINT
+) -> str:
+    """For a traced profile's New time cell: that it is the component's own events at k (each one k× faster),
+    and what the plan does on the step's critical path — this component's time on the path before and after,
+    and the step's — so the column is not read as the step's new time ("" without a current answer)."""
+    if not trace_based(figures) or figures is None:
+        return ""
+    found = figures.current(profile)
+    if found is None or found.path is None:
+        return ""
+    path = found.path
+    key = name_key(name)
+    before = {name_key(k): v for k, v in path.baseline.components}.get(key, 0.0)
+    after = {name_key(k): v for k, v in path.predicted.components}.get(key, 0.0)
+    t = n.time
+    ms = TimeUnit.MS
+    return (
+        f"its own events' time with each one k× faster (their sum is what the sum promises). On the trace's "
+        f"critical path its events go {t(convert(before, ms, unit), unit)} → {t(convert(after, ms, unit), unit)} per "
+        f"step, and the step {t(convert(path.baseline.length, ms, unit), unit)} → "
+        f"{t(convert(path.predicted.length, ms, unit), unit)}"
+    )
 
 
 def comparison_line(d: DependencyCheck, n: Numbers = POINT) -> str:

@@ -114,9 +114,25 @@ def test_export_to_a_workbook_leads_with_the_dependencies(workbook, path_totals,
     assert alone[0][3] == pytest.approx(path_totals["base"] / path_totals["fw"], rel=1e-9)  # with dependencies
     assert alone[1][4] == pytest.approx(path_totals["base"] / path_totals["sum fw"], rel=1e-9)  # the sum's
     labels = [r[0] for r in rows if r]
-    assert "End to end: after the plan" not in labels  # the objectives' End to end is the sum's, and says so
+    assert "End to end: after the plan" not in labels  # End to end is named by which figure it is
+    stepped = labels.index("End to end with the trace's dependencies: after the plan")
+    assert rows[stepped][1] == pytest.approx(path_totals["bw"], rel=1e-9)
     by_sum = labels.index("End to end by the sum of the components' times: after the plan")
     assert rows[by_sum][1] == pytest.approx(path_totals["sum bw"], rel=1e-9)
+    # the Components sheet: New time stays the live sum, titled so; the step's new total on the path beside it
+    import pandas as pd
+
+    sheet = pd.read_excel(tmp_path / "p.xlsx", sheet_name="Components", engine="calamine", header=None)
+    assert sheet.iloc[0, 6] == "New time, by the sum (ms)"
+    total = sheet.index[sheet.iloc[:, 0] == "Total"][0]
+    assert sheet.iloc[total, 6] == pytest.approx(path_totals["sum bw"], rel=1e-9)
+    assert sheet.iloc[total, 4] == "New total on the critical path (ms) →"
+    assert sheet.iloc[total, 5] == pytest.approx(path_totals["bw"], rel=1e-9)
+    again = load_profile(tmp_path / "p.xlsx")  # read back: the same components, nothing refused or noted
+    assert [c.time for c in again.profile.components] == [
+        c.time for c in load_profile(workbook / "p.xlsx").profile.components
+    ]
+    assert not again.warnings
 
 
 def test_export_of_a_lost_trace_says_so_and_keeps_the_sum(workbook, tmp_path, capsys):
@@ -255,14 +271,42 @@ def test_the_python_api_decides_on_the_path(workbook, path_totals):
     assert fw["sum_speedup"] == pytest.approx(path_totals["base"] / path_totals["sum fw"], rel=1e-9)
 
 
-def test_speedup_against_k_names_its_curve_the_sums_and_gives_the_path_beside(traced, path_totals):
+def test_speedup_against_k_is_drawn_on_the_critical_path_the_sum_beside(traced, workbook, path_totals):
+    """The curve of forward (not ticked: alone) is the step on the path at each k — the planner's single what-if
+    pass at that k —, its marker the path's 1.085×, the sum's Amdahl curve beside it, lighter; before the curves
+    come the sum's is drawn alone, said so, and no curve of the path."""
+    import math
+
     from amdahl_desk.present.inputs import ChartInputs
     from amdahl_desk.present.speedup import speedup
 
     profile, analysis, figures = traced
-    view = speedup(ChartInputs(profile, analysis, selected=1, trace=figures))  # fw, not ticked: alone
+    view = speedup(ChartInputs(profile, analysis, selected=1, trace=figures))
     title = view.title.replace("\xa0", " ")
     on_path = path_totals["base"] / path_totals["fw"]
-    assert f"{on_path:.3f}× with the trace's dependencies" in title and "end to end by the sum" in title
+    assert f"{on_path:.3f}× with the trace's dependencies" in title and "the sum says 1.14×" in title, title
+    assert view.marker is not None and view.marker.y == pytest.approx(on_path, rel=1e-9)
+    assert view.marker.text.endswith("with deps")
+    planner = TracePlanner(
+        prepare(load_rank_graph(workbook / "trace.json.gz").trace), (("## forward ##", "annotation:## forward ##"),)
+    )
+    xs, ys = view.alone.x, view.alone.y
+    for x, y in list(zip(xs, ys, strict=True))[::8]:
+        assert y == pytest.approx(planner.alone(FW, 10**x).speedup, rel=1e-9)
+    f = float(analysis.optimizations.fraction[1])
+    by_sum = view.by_sum
+    assert by_sum is not None and by_sum.y == pytest.approx(1 / ((1 - f) + f / 10**by_sum.x), rel=1e-9)
+    assert view.combined is not None  # backward is ticked: forward with it, on the path
+    at = list(10**view.combined.x).index(pytest.approx(1.5))
+    both = TracePlanner(
+        prepare(load_rank_graph(workbook / "trace.json.gz").trace),
+        (("## backward ##", "annotation:## backward ##"), ("## forward ##", "annotation:## forward ##")),
+    )
+    assert view.combined.y[at] == pytest.approx(both.plan(((BW, 2.0), (FW, 1.5))).speedup, rel=1e-9)
+    # the curves not yet come: the sum's alone, said so; no trace: the sum's as before
+    waiting = replace(figures, answers=replace(figures.answers, curves={}))
+    view = speedup(ChartInputs(profile, analysis, selected=1, trace=waiting))
+    assert view.alone is None and view.by_sum is not None and "computing" in view.title
     assert view.marker is not None and view.marker.text.endswith("(sum)")
-    assert "(sum)" not in speedup(ChartInputs(profile, analysis, selected=1)).marker.text  # no trace: as before
+    plain = speedup(ChartInputs(profile, analysis, selected=1))
+    assert plain.by_sum is None and "(sum)" not in plain.marker.text and not math.isnan(plain.alone.y[0])

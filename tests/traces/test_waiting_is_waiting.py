@@ -174,3 +174,23 @@ def test_many_draws_in_one_pass_are_each_draws_own_schedule(one_gpu):
     for d in range(6):
         one = one_gpu.scheduler.run(factors[d][point_class]).length
         assert np.allclose(many[d], one, rtol=1e-12, atol=1e-6)
+
+
+def test_a_kernel_that_started_long_after_its_launch_waited_it_did_not_launch(tmp_path):
+    """A hand-made step: launch A at 0–5 µs, kernel A 10–110 on stream 7; launch B at 20–25, kernel B on stream 8
+    starts at 620 (nothing in the trace says why: another stream, another rank) and runs 100; the step ends at
+    730 with a 10 µs op after a sync. As measured: CPU 20 + 10 at the end, B's launch→start 600 µs, B 100 —
+    its 600 µs are GPU waiting, not launch overhead (a launch costs 5–20 µs). A's kernel free changes nothing."""
+    t = synthetic.Kineto()
+    t.step(1, 0, 730)
+    t.launch(0, 5, "gemm_a", 10, 100, stream=7)
+    t.launch(20, 5, "gemm_b", 620, 100, stream=8)
+    t.call("cudaDeviceSynchronize", 30, 690)
+    t.op("aten::item", 720, 10)
+    path = t.write(tmp_path / "late.json")
+    pt, w = answer(path, "gemm_a=1000")
+    assert pt.baseline.length[0] == pytest.approx(730)
+    by_kind = {k: round(v * 1000, 6) for k, v in w.by_kind.items() if v}
+    assert by_kind.get("launch_overhead", 0) == 0
+    assert by_kind["gpu_idle_or_gap"] == pytest.approx(600)
+    assert w.predicted * 1000 == pytest.approx(730)

@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 from amdahl_desk.files.traces.kineto_graph import read_kineto_graph
-from amdahl_desk.model.traces.path_graph import LAUNCH
+from amdahl_desk.model.traces.path_graph import GPU_GAP, LAUNCH
 from amdahl_desk.model.traces.patterns import parse_pattern_speedup
 from amdahl_desk.model.traces.whatif import PathTrace, prepare, what_if
 
@@ -111,7 +111,11 @@ def launch_bound_kernels(pt: PathTrace, k: int) -> set[int]:
     g, ev = pt.graph, pt.trace.events
     dst = np.repeat(np.arange(len(g.time)), np.diff(g.edge_ptr))
     lo, hi = g.step_ptr[k], g.step_ptr[k + 1]
-    sel = (g.edge_kind == LAUNCH) & (g.edge_weight > 0) & (dst >= lo) & (dst < hi)
+    # a launch edge runs from a CPU thread's point (lane ≥ 0) to a GPU start; past a launch's own latency its
+    # delay is named GPU waiting, not launch overhead (step_graph.LAUNCH_LATENCY_US), and is a launch delay still
+    from_cpu = g.lane[g.edge_src] >= 0
+    launch = (g.edge_kind == LAUNCH) | ((g.edge_kind == GPU_GAP) & from_cpu)
+    sel = launch & (g.edge_weight > 0) & (dst >= lo) & (dst < hi)
     after = np.full(len(g.time), -1)
     chained = g.prev >= 0
     after[g.prev[chained]] = np.flatnonzero(chained)  # a kernel's start point is followed by its end, its owner

@@ -87,3 +87,83 @@ def test_zeros_pasted_over_every_time_leave_no_stale_path(window, qtbot, traced_
     assert all(s in ("—", "", None) for s in shown), shown
     title = window.results.chart("critical_path").drawn.title.replace("\xa0", " ")
     assert title != before_title.replace("\xa0", " ") or "as measured" in title, title
+
+
+def test_a_ticks_answer_never_waits_for_the_plan_search(window, qtbot, traced_workbook, monkeypatch):
+    """The cheapest plan's search (0.5–0.9 s a set on this trace) is held mid-way; a tick's headline still comes,
+    and while the search is held the window shows no plan for the profile as it is now, never the one before."""
+    import threading
+
+    from amdahl_desk.model.traces import plan_choice
+
+    release, entered = threading.Event(), threading.Event()
+    real = plan_choice.trace_cheapest_plan
+
+    def held(*args, **kwargs):
+        entered.set()
+        assert release.wait(WAIT_MS / 1000)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(plan_choice, "trace_cheapest_plan", held)
+    assert window.files.open_path(traced_workbook, ask=False)
+    settled(window, qtbot)
+    qtbot.waitUntil(entered.is_set, timeout=WAIT_MS)  # the search started once the headline had come
+    doc = window.doc
+    assert doc.decision.plan_pending and doc.decision.search is None
+    ticked = [o if o.name != "fw" else replace(o, enabled=True) for o in doc.profile.optimizations]
+    doc.set_optimizations(ticked, "Tick fw")
+    try:
+        # the plan of both ticked is answered on the trace's thread while the search is still held
+        qtbot.waitUntil(lambda: doc.trace.figures.current(doc.profile) is not None, timeout=WAIT_MS)
+        assert not release.is_set() and doc.decision.search is None
+        planner = doc.trace.planner
+        both = planner.plan(((BW, 2.0), (FW, 1.5))).predicted.length
+        base = doc.analysis.baseline_total
+        window.drawn()
+        big = window.summary.new_time.value.full.replace("\xa0", " ")
+        assert big.endswith(" ms") and float(big[:-3]) == pytest.approx(base * both / planner.baseline.length, abs=0.05)
+    finally:
+        release.set()
+    decided(window, qtbot)
+    assert window.doc.decision.search is not None
+
+
+def test_load_and_cost_serve_the_step_on_the_path(window, qtbot, traced_workbook):
+    """With an arrival rate and a price, the loaded service's time after the plan and the money saved per run are
+    the plan's on the critical path; the sum's beside them."""
+    assert window.files.open_path(traced_workbook, ask=False)
+    decided(window, qtbot)
+    doc = window.doc
+    doc.change_settings("Load and price", arrival_rate=10.0, gpu_price_per_hour=3.6)
+    settled(window, qtbot)
+    window.drawn()
+    planner = doc.trace.planner
+    base = doc.analysis.baseline_total
+    after = base * planner.plan(((BW, 2.0),)).predicted.length / planner.baseline.length
+    load = window.results.choice.outcomes.load
+    assert load.after.service_time == pytest.approx(after, rel=1e-9)
+    # M/M/1 at 10 requests/s: mean response s/(1 − λs)
+    s = after / 1000
+    assert load.after.mean_response == pytest.approx(1000 * s / (1 - 10 * s), rel=1e-9)
+    panel = window.results.outcomes
+    qtbot.waitUntil(lambda: "critical path" in panel.cost.text(), timeout=WAIT_MS)
+    per_million = 3.6 * (base - after) / 1000 / 3600 * 1e6  # 3.60 an hour, the saving in ms, a million runs
+    assert f"{per_million:.2f} per million runs" in panel.cost.text().replace("\xa0", " ")
+    assert "the sum of the components' times promises 54.8 ms" in panel.load.text().replace("\xa0", " ")
+
+
+def test_a_components_new_time_says_what_it_is_and_what_the_path_does(window, qtbot, traced_workbook):
+    """backward's New time is its own events at k = 2 (48.1 ÷ 2); its tooltip says so and gives its time on the
+    critical path and the step's, before and after the plan, so the column is not read as the step's."""
+    from amdahl_desk.ui.profile.component_table import NEW_TIME
+
+    assert window.files.open_path(traced_workbook, ask=False)
+    settled(window, qtbot)
+    doc = window.doc
+    row = next(i for i, c in enumerate(doc.profile.components) if c.name == BW[0])
+    tip = window.component_model.index(row, NEW_TIME).data(Qt.ItemDataRole.ToolTipRole).replace("\xa0", " ")
+    path = doc.trace.planner.plan(((BW, 2.0),))
+    on, after = dict(path.baseline.components)[BW[0]], dict(path.predicted.components)[BW[0]]
+    assert f"go {on:.1f} ms → {after:.1f} ms per step" in tip, tip
+    assert f"the step {path.baseline.length:.1f} ms → {path.predicted.length:.1f} ms" in tip, tip
+    assert "÷ 2" in tip and "what the sum promises" in tip

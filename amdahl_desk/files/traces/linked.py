@@ -9,6 +9,7 @@ component's events. :func:`open_linked` reads that trace with its dependencies, 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from ...model.analysis import Analysis
@@ -87,15 +88,18 @@ def linked_figures(profile: Profile, base: Path | None = None) -> TraceFigures:
         planner = open_linked(settings, base)
     except TraceError as exc:
         return TraceFigures(settings.trace_source, problem=why(exc))
+    from ...model.traces.plan_curves import plan_curves
+
     key = plan_of(profile.optimizations)
     options = [(o.targets, float(o.speedup)) for o in profile.optimizations]
+    found = replace(answers(planner, key, options), curves=plan_curves(planner, profile.optimizations))
     return TraceFigures(
         settings.trace_source,
         ready=True,
         steps=len(planner.pt.steps),
         baseline=planner.baseline,
         components=planner.components(),
-        answers=answers(planner, key, options),
+        answers=found,
     )
 
 

@@ -12,7 +12,8 @@ figures are ``what_if``'s on the same events (``tests/traces/test_plan_path.py``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,6 +25,9 @@ from .events import MS_PER_US, FloatArray
 from .path_components import ComponentPath, component_path
 from .path_graph import KINDS
 from .whatif import PathTrace
+
+if TYPE_CHECKING:
+    from .plan_curves import KCurve
 
 # An enabled optimization as the plan sees it: (its targets, its k); a plan is the enabled ones, in order.
 PlanKey = tuple[tuple[tuple[str, ...], float], ...]
@@ -73,7 +77,9 @@ class OptionPath:
 class TracePlanner:
     """A trace and its components' events, ready for plans; the answers already computed are kept.
 
-    Not thread-safe: one thread at a time (the window's background thread) asks it.
+    Its answers only read the trace; what it keeps is two dictionaries filled one entry at a time, so the window's
+    trace thread and its decision threads (the odds, the cheapest plan) may ask it at once — at worst an answer
+    is computed twice.
     """
 
     def __init__(self, pt: PathTrace, matchers: Sequence[tuple[str, str]]) -> None:
@@ -187,3 +193,6 @@ class PlanAnswers:
     path: PlanPath | None
     unknown: tuple[str, ...]
     alone: Mapping[tuple[tuple[str, ...], float], OptionPath | None]
+    # Each optimization's speedup against k on the path (the window's chart; :func:`.plan_curves.plan_curves`),
+    # by (targets, k); empty where they were not asked for.
+    curves: Mapping[tuple[tuple[str, ...], float], KCurve | None] = field(default_factory=dict)

@@ -41,6 +41,8 @@ from .path_graph import (
 from .trace_index import StepWindow, TraceIndex, index_trace
 from .waits import StepGpu, Waits, find_waits
 
+LAUNCH_LATENCY_US = 50.0  # a kernel launch's own latency stays under this (CUDA's is 5–20 µs)
+
 
 def build_paths(trace: GraphTrace, steps: list[StepWindow], ix: TraceIndex | None = None) -> PathGraph:
     """The graph of ``steps`` of ``trace``, step after step."""
@@ -182,7 +184,11 @@ def _gpu_chains(
     s_of, e_of = base, base + 1
     has = launch_pt >= 0
     lw = np.where(by_launch, g.start - launch_t, 0.0)
-    builder.add_edges(launch_pt[has], s_of[has], lw[has], np.full(int(has.sum()), LAUNCH, dtype=np.int64))
+    # A launch that bound its kernel's start keeps the measured delay (the replay is the step as measured); past
+    # what a launch costs, that delay is the kernel waiting on GPU work the trace does not link to it (another
+    # stream, another rank), and is counted as GPU waiting, not as launch overhead.
+    kind = np.where(lw[has] > LAUNCH_LATENCY_US, GPU_GAP, LAUNCH).astype(np.int64)
+    builder.add_edges(launch_pt[has], s_of[has], lw[has], kind)
     binding_src = np.zeros(len(src), dtype=bool)
     if len(src):
         best = by_wait[dst] & (g.end[src] >= wait_t[dst])

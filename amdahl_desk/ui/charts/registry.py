@@ -214,7 +214,9 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "load",
         "Latency against load",
-        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES}),  # service times come from the load objective
+        frozenset(
+            {COMPONENTS, OPTIMIZATIONS, SETTINGS, OBJECTIVES, TRACE}
+        ),  # the load objective's service times (a traced step: on its path)
         on_slide=True,
         slide_when=lambda inputs: inputs.profile.settings.arrival_rate is not None,
         tab="Latency vs load",

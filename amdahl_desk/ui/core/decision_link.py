@@ -11,9 +11,11 @@ Answers are kept by what they depend on, so undo and a tick back show theirs at 
 
 For a profile that carries its trace the odds and the cheapest plan run through the trace's dependency model
 (:func:`~amdahl_desk.model.traces.plan_answer.trace_uncertainty`,
-:func:`~amdahl_desk.model.traces.plan_choice.trace_cheapest_plan`), on the trace's own background thread (the one
-its planner is asked on, lanes ``decision odds`` and ``decision plan``): until the trace is read, and then until
-that answer comes, they are being computed — never the sum's shown in their place.
+:func:`~amdahl_desk.model.traces.plan_choice.trace_cheapest_plan`): until the trace is read, and then until that
+answer comes, they are being computed — never the sum's shown in their place. The headline comes first: these run
+on the decision's own threads, not the trace's (a search of 0.5–0.9 s queued there held the answer of the next
+tick behind it), are asked only once the trace has answered the plan as it is now, and give way (pause at their
+next branch) while the trace's thread has work, so a tick's answer never waits for a search.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ if TYPE_CHECKING:  # the draws', the odds' and the search's modules load with th
     from ...model.uncertainty import UncertaintyFigures
     from .document import Document
 
+YIELD_SECONDS = 0.002  # how long a traced search sleeps, at a branch, while the trace's thread has work
 SYNC_SECONDS = 0.004  # a computation that took less than this last time runs inside the change itself
 KEPT = 16  # answers kept per kind: undo, redo and ticking back show theirs at once
 COMPUTING = "computing"  # what a chart is given while the odds of the plan it shows are on their way
@@ -139,6 +142,9 @@ class DecisionLink(QObject):
 
         traced = link is not None and trace_based(link.figures)
         planner = link.planner if traced and link is not None and link.figures.ready else None
+        # The headline first: with its plan's answer still on the trace's thread, these are asked when it comes
+        # (the answer is announced as TRACE, which asks again); till then they are being computed.
+        behind = planner is not None and link is not None and link.figures.current(profile) is None
         through = id(planner) if planner is not None else "waiting for the trace" if traced else None
         odds_key = (draws_key, enabled, settings.target_time, through) if uncertain else None
         plan_key = (draws_key, settings.target_time, settings.plan_confidence, through) if planning else None
@@ -149,6 +155,16 @@ class DecisionLink(QObject):
             if not snapshot:
                 snapshot.append(profile.copy())
             return snapshot[0]
+
+        def giving_way(stop: Callable[[], bool] | None) -> Callable[[], bool]:
+            """``stop``, asked at each branch of a traced job, after waiting while the trace's thread has work."""
+
+            def asked() -> bool:
+                while link is not None and link.busy and not (stop is not None and stop()):
+                    time.sleep(YIELD_SECONDS)
+                return stop is not None and stop()
+
+            return asked
 
         assert analysis is not None
         if odds_key is not None:
@@ -165,11 +181,12 @@ class DecisionLink(QObject):
                     if any(planner.unknown(o.targets) for o in p.optimizations if o.enabled):
                         return figures  # the trace cannot say: the summary says so, the odds are the sum's
                     try:
-                        return trace_uncertainty(p, analysis, figures, planner, stop)
+                        return trace_uncertainty(p, analysis, figures, planner, giving_way(stop))
                     except DrawsStoppedError:
                         raise _StoppedError from None
 
-                self._ask(ODDS, odds_key, traced_odds, profile, copy, link.work)
+                if not behind:
+                    self._ask(ODDS, odds_key, traced_odds, profile, copy, background=True)
             elif not traced:
                 self._ask(ODDS, odds_key, odds, profile, copy)
         if plan_key is not None and settings.target_time is not None:
@@ -188,13 +205,14 @@ class DecisionLink(QObject):
 
                     try:
                         found = trace_cheapest_plan(
-                            p, analysis, planner, self._draws_of(draws_key, p), target, level, stop=stop
+                            p, analysis, planner, self._draws_of(draws_key, p), target, level, stop=giving_way(stop)
                         )
                     except SearchStoppedError:
                         raise _StoppedError from None
                     return found if found is not None else plan(p, stop)  # the trace cannot say: the sum's
 
-                self._ask(PLAN, plan_key, traced_plan, profile, copy, link.work)
+                if not behind:
+                    self._ask(PLAN, plan_key, traced_plan, profile, copy, background=True)
             elif not traced:
                 self._ask(PLAN, plan_key, plan, profile, copy)
 
@@ -205,9 +223,9 @@ class DecisionLink(QObject):
         job: Callable[..., Any],
         profile: Profile,
         copy: Callable[[], Profile],
-        on: Background | None = None,
+        background: bool = False,
     ) -> None:
-        """Ask ``job`` for ``key``: at once when it is quick, else on the lane's thread (``on``: another's)."""
+        """Ask ``job`` for ``key``: at once when it is quick (and not ``background``), else on the lane's thread."""
         self.errors.pop(lane, None)
         answers = self._answers[lane]
         if key in answers:
@@ -215,8 +233,8 @@ class DecisionLink(QObject):
             return
         if self._asked[lane] == key:
             return  # on its way
-        work = self._work.get(lane) if on is None else on
-        quick = on is None and self._costs[lane] < SYNC_SECONDS
+        work = self._work.get(lane)
+        quick = not background and self._costs[lane] < SYNC_SECONDS
         if quick and (work is None or not work.busy) and self._lock.acquire(False):
             try:
                 self._keep(lane, key, *self._timed(job, profile))
@@ -238,9 +256,8 @@ class DecisionLink(QObject):
             except MemoryError:
                 raise ProfileError(f"not enough memory to work out the {WHAT[lane]}") from None
 
-        # On another's thread under a name of its own: the trace's own lanes ("plan") are not the decision's.
         work.submit(
-            lane if on is None else f"decision {lane}",
+            lane,
             run,
             lambda found: self._arrived(lane, key, found),
             lambda why: self._failed(lane, key, why),

@@ -31,7 +31,7 @@ class TraceLink(QObject):
         super().__init__(doc)
         self.doc = doc
         self.figures: TraceFigures = NO_TRACE
-        self.planner: Any = None  # the model's TracePlanner of the trace read, used on the background thread only
+        self.planner: Any = None  # the model's TracePlanner of the trace read, asked off the GUI thread only
         self._work: Background | None = None
 
     @property

@@ -143,15 +143,17 @@ class OutcomesPanel(QWidget):
         self.table = ObjectivesTable(self)
         row.addWidget(self.table, 0, Qt.AlignmentFlag.AlignTop)
         row.addLayout(layout, 1)
+        self.note = QLabel(self)  # a traced profile: which row is the step on the critical path, the sum beside
         self.load = QLabel(self)
         self.max_rate = QLabel(self)
         self.cost = QLabel(self)
-        for label in (self.load, self.max_rate, self.cost):
+        for label in (self.note, self.load, self.max_rate, self.cost):
             label.setWordWrap(True)  # the layout gives each the lines it needs at its width
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.cost.setStyleSheet("color: #444;")
-        for w in (self.load, self.max_rate, self.cost):
+        self.note.setStyleSheet("color: #444;")
+        for w in (self.note, self.load, self.max_rate, self.cost):
             layout.addWidget(w)
             w.setVisible(False)
         self.table.setVisible(False)
@@ -173,14 +175,15 @@ class OutcomesPanel(QWidget):
 
     def refresh(self) -> None:
         if not self.choice.outcomes_shown():  # no other objective, no load, no price: nothing to show
-            for w in (self.table, self.load, self.max_rate, self.cost):
+            for w in (self.table, self.note, self.load, self.max_rate, self.cost):
                 w.setVisible(False)
             return
-        view = details(self.choice.doc.profile, self.choice.outcomes, locale_numbers())
+        view = details(self.choice.doc.profile, self.choice.outcomes, locale_numbers(), self.choice.computing)
         self.table.setVisible(bool(view.cells))
         if view.cells:
             self.table.show_cells(view.cells, view.met)
-        for label, text in ((self.load, view.load), (self.max_rate, view.max_rate), (self.cost, view.cost)):
+        shown = ((self.note, view.note), (self.load, view.load), (self.max_rate, view.max_rate), (self.cost, view.cost))
+        for label, text in shown:
             if label.text() != text:
                 label.setText(text)
             label.setVisible(bool(text))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject
 
 from ...model.analysis import Analysis
@@ -12,7 +14,12 @@ from ...model.outcomes import Outcomes, analyse_outcomes
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 
-EXTRAS_DEPEND_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES})
+if TYPE_CHECKING:  # the trace's model loads with the first trace
+    from ...model.traces.plan_answer import TraceAnswer
+
+EXTRAS_DEPEND_ON = frozenset(
+    {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.TRACE}
+)
 
 
 class ObjectiveChoice(QObject):
@@ -27,15 +34,40 @@ class ObjectiveChoice(QObject):
         self.doc, self.redraws = doc, redraws
         self.chosen = END_TO_END
         self._outcomes: Outcomes | None = None
-        self._revision = -1
+        self._revision: tuple[int, object] = (-1, None)
+
+    def _answer(self, analysis: Analysis) -> TraceAnswer | str | None:
+        """The traced profile's answer for the plan as it is now (:data:`COMPUTING` while on its way; None: the sum
+        is the answer)."""
+        link = getattr(self.doc, "trace", None)
+        if link is None or not link.figures.named:
+            return None
+        from ...present.trace_plan import current_answer
+
+        return current_answer(link.figures, self.doc.profile, analysis)
+
+    @property
+    def computing(self) -> bool:
+        """Whether the step's figures (End to end, the load on it, the cost's saving) wait for the trace's answer."""
+        analysis = self.doc.analysis
+        if analysis is None:
+            return False
+        from ...present.trace_plan import COMPUTING
+
+        return self._answer(analysis) == COMPUTING
 
     @property
     def outcomes(self) -> Outcomes | None:
-        """Objectives, load and cost of the document as it is now; None without an analysis."""
+        """Objectives, load and cost of the document as it is now; None without an analysis. A traced profile's
+        End to end, the load on it and the cost's saving are its answer with the trace's dependencies (the sum's
+        while that answer is computed: :attr:`computing` says so)."""
         analysis = self.doc.analysis
         if analysis is None:
             return None
-        if self._revision != self.doc.revision or self._outcomes is None:
+        found = self._answer(analysis)
+        answer = found if found is not None and not isinstance(found, str) else None
+        key = (self.doc.revision, None if answer is None else (answer.new_total, answer.options))
+        if self._revision != key or self._outcomes is None:
             profile, objectives = self.doc.profile, self.doc.component_objectives
             self._outcomes = analyse_outcomes(
                 profile,
@@ -44,8 +76,9 @@ class ObjectiveChoice(QObject):
                 profile.objectives,
                 profile.settings,
                 named=objectives.named(),
+                answer=answer,
             )
-            self._revision = self.doc.revision
+            self._revision = key
         return self._outcomes
 
     def only_end_to_end(self) -> bool:

@@ -22,6 +22,7 @@ from ...present.trace_plan import (
     component_cells,
     component_tip,
     edited_since_import,
+    new_time_path_tip,
 )
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.change import Change, Move, RowMove
@@ -142,7 +143,9 @@ class ComponentTableModel(QAbstractTableModel):
         if col == SCALING and comp.scaling_guessed:
             return GUESSED_TIP.format(scaling=comp.scaling.value)
         if col == NEW_TIME and a is not None and a.component_speedup[row] != 1:
-            return new_time_tip(comp, row, a, self.doc.unit.label)
+            tip = new_time_tip(comp, row, a, self.doc.unit.label)
+            path = new_time_path_tip(self.doc.trace.figures, self.doc.profile, comp.name, self.doc.unit)
+            return f"{tip}: {path}" if path else tip
         if col == SHARE and a is not None:
             return share_tip(comp, row, a, self.doc.unit.label)
         if col == NOTES and comp.notes:

@@ -13,7 +13,7 @@ from ...present.speedup import SpeedupView, speedup
 from ..charts.callouts import curve_points, place_callout
 from ..charts.chart_items import PointMarker, set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
-from ..charts.style import BLUE, GREEN, INK, LABEL_FILL, RED, SCREEN, Style
+from ..charts.style import BLUE, GREEN, GREY, INK, LABEL_FILL, RED, SCREEN, Style
 
 
 class SpeedupPlot(ChartFrame[SpeedupView]):
@@ -22,11 +22,12 @@ class SpeedupPlot(ChartFrame[SpeedupView]):
     def __init__(self, parent: QWidget | None = None, style: Style = SCREEN) -> None:
         super().__init__(parent, style)
         item = self.plot
+        self.by_sum = item.plot(pen=style.pen(GREY, 1.5))  # a traced profile: the sum's curve, under the answer's
         self.combined = item.plot(pen=style.pen(GREEN, 2, Qt.PenStyle.DashLine))
         self.curve = item.plot(pen=style.pen(BLUE, 3))
         # Kept as pixmaps: a k step repaints the marker's place, and the curves under it are copied there,
         # not stroked again whole (the same pixels; an export draws them as vectors).
-        for c in (self.combined, self.curve):
+        for c in (self.by_sum, self.combined, self.curve):
             c.curve.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.ceiling = self.marker_line(0, RED, Qt.PenStyle.DashLine, 0.03, (0, 1))
         self.marker = PointMarker(size=style.size(12), brush=pg.mkBrush(BLUE), pen=pg.mkPen(INK, width=style.size(1.5)))
@@ -59,7 +60,10 @@ class SpeedupPlot(ChartFrame[SpeedupView]):
         # curve given its data again would be drawn again.
         set_series(self.curve, view.alone)
         set_series(self.combined, view.combined)
+        set_series(self.by_sum, view.by_sum)
+        self.curve.setVisible(view.alone is not None)
         self.combined.setVisible(view.combined is not None)
+        self.by_sum.setVisible(view.by_sum is not None)
         self.empty.setVisible(bool(view.empty))
         set_item_text(self.empty, view.empty)
         values = not view.empty  # an empty plot's axes have no values to read (0.2 … 0.8 said nothing)
@@ -99,7 +103,7 @@ class SpeedupPlot(ChartFrame[SpeedupView]):
                 line = vb.mapViewToScene(QPointF(0, self.ceiling.value())).y()
                 view = vb.sceneBoundingRect()
                 obstacles.append(QRectF(view.left(), line - 2, view.width(), 4))
-            points = np.concatenate([curve_points(vb, c) for c in (self.curve, self.combined)])
+            points = np.concatenate([curve_points(vb, c) for c in (self.curve, self.combined, self.by_sum)])
             at, gap = self._marker_at, self.chart_style.size(8)
             place_callout(vb, self.marker_label, self.leader, at, obstacles, points, gap)
         finally:

@@ -25,7 +25,7 @@ from ..core.document import Aspect, Document
 PAUSE_MS = 60  # a change of the plan is computed once the plan has rested this long (a drag: at its pauses)
 KEPT_ANSWERS = 32  # plans answered lately, shown at once when one comes back (untick and tick again, undo)
 KEPT_TRACES = 2  # traces read lately, with their components' figures: an import undone and redone reads nothing
-LOAD, PLAN, PATHS = "trace", "plan", "components"
+LOAD, PLAN, PATHS, CURVES = "trace", "plan", "components", "curves"
 
 
 class TraceWhatIf(QObject):
@@ -171,6 +171,25 @@ class TraceWhatIf(QObject):
             self.link.show(replace(self.link.figures, answers=result))
 
         self.link.work.submit(PLAN, job, done, self._paths_failed)
+        # Then each optimization's speedup against k on the path (the speedup chart), after the plan's answer on the
+        # same thread: the headline never waits for the curves; they join the plan's answers when they come.
+        optimizations = tuple(self.doc.profile.optimizations)
+
+        def curves(_stale: Any) -> Any:
+            from ...model.traces.plan_curves import plan_curves
+
+            return plan_curves(planner, optimizations)
+
+        def drawn(result: Any) -> None:
+            found = self._answers.get(key)
+            if self.link.planner is not planner or found is None:
+                return
+            shown = self.link.figures.answers is found
+            self._answers[key] = found = replace(found, curves=result)
+            if shown:
+                self.link.show(replace(self.link.figures, answers=found))
+
+        self.link.work.submit(CURVES, curves, drawn, lambda _why: None)  # the chart keeps the sum's, said so
 
     # -- waiting (a screenshot, a test) ------------------------------------------------------------
     @property
