@@ -23,6 +23,7 @@ from ..traces.critical_path import Scheduler
 from ..traces.dependencies import GraphTrace
 from ..traces.errors import TraceError
 from ..traces.events import FloatArray, IntArray
+from ..traces.names import CPU_COLLECTIVE_PREFIXES
 from ..traces.path_graph import CPU, GPU_COMMUNICATION, GPU_COMPUTE, GPU_MEMORY, PathGraph
 from ..traces.patterns import Speedup, item_factors
 from ..traces.step_graph import build_paths
@@ -33,7 +34,6 @@ CollectiveKey = tuple[str, ...]
 NO_WORK, CPU_WORK, GPU_WORK = 0, 1, 2  # the class of a point's segment, for making a rank's work faster
 _NUMBER = re.compile(r"(\d+)\s*$")
 COLLECTIVE_PREFIXES = ("nccl:", "gloo:", "rccl:")  # annotations that name a collective
-CPU_COLLECTIVE_PREFIXES = ("gloo:",)  # CPU operations that are collectives themselves
 
 
 @dataclass(frozen=True)
