@@ -12,6 +12,7 @@ it shares with hosts already aligned, of the difference of the collective's mean
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -245,3 +246,13 @@ def _align(rs: Sequence[RankGraph], raw: Sequence[RawInstance]) -> tuple[dict[st
     for h in hosts:
         offset.setdefault(h, 0.0)
     return offset, aligned
+
+
+def with_ks(job: JobGraph, speedups: Sequence[tuple[str, float]]) -> JobGraph | None:
+    """The job with other K for the patterns its ranks were read with (the same patterns in the same order), read
+    no more; None when they were read with other patterns (or too many to tell apart)."""
+    patterns = tuple(p for p, _ in speedups)
+    if not patterns or any(r.patterns != patterns or r.signature is None for r in job.ranks):
+        return None
+    ks = [k for _, k in speedups]
+    return dataclasses.replace(job, ranks=tuple(r.with_ks(ks) for r in job.ranks))
