@@ -59,6 +59,7 @@ class Job:
 
     def __init__(self, answer: ModelJob, traces: list[str], step: str, scheduler: str | None) -> None:
         self._job, self._traces, self._step, self._scheduler = answer, traces, step, scheduler
+        self._kept: Any = None  # the last what-if's job graph, replay and analysis (cli.whatif.job_what_if_kept)
 
     @property
     def ranks(self) -> tuple[int, ...]:
@@ -128,8 +129,21 @@ class Job:
         self, speedups: Mapping[str, float | str] | Iterable[str], on_ranks: str | Iterable[int] | None = None
     ) -> JobWhatIf:
         """What making the matched events K× faster on every rank (or on ``on_ranks``: ``"0-3,7"`` or a list)
-        buys this job — its traces are read again with the patterns marked, as ``amdahl-desk whatif`` does."""
-        return job_whatif(self._traces, speedups, self._step, on_ranks, self._scheduler)
+        buys this job — its traces are read again with the patterns marked, as ``amdahl-desk whatif`` does. The
+        ranks' graphs read for the last what-if are kept (one job graph, a few hundred kB a rank): another with
+        the same patterns and other K (or ranks) replays them without reading a trace."""
+        from ..cli.common import refusal_text
+        from ..cli.whatif import job_what_if_kept
+        from ..model.errors import BadInputError, InputError
+        from .trace import speedup_texts
+
+        try:
+            answer, self._kept = job_what_if_kept(
+                self._traces, speedup_texts(speedups), self._step, ranks_text(on_ranks), self._scheduler, self._kept
+            )
+        except InputError as exc:  # worded as the command words it, flag and all
+            raise BadInputError(refusal_text(exc)) from None
+        return JobWhatIf(answer, self._step)
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly what ``amdahl-desk job --json`` prints for the same traces and step."""

@@ -13,7 +13,9 @@ from .common import EXIT_OK, BadInputError, write_json
 
 if TYPE_CHECKING:
     from ..files.traces.graph_source import RankGraph
-    from ..model.job.analysis import JobWhatIf
+    from ..model.job.analysis import Job, JobWhatIf
+    from ..model.job.join import JobGraph
+    from ..model.job.replay import Replay
     from ..model.traces.whatif import WhatIf
 
 NAME = "whatif"
@@ -146,6 +148,36 @@ def job_what_if_answer(
     on = parse_ranks(on_ranks) if on_ranks is not None else None
     ranks = load_job(traces, step, parsed, scheduler=scheduler)
     return job_what_if(match(ranks), [(s.pattern, s.k) for s in parsed], on)
+
+
+def job_what_if_kept(
+    traces: Sequence[str],
+    speedups: Sequence[str],
+    step: str,
+    on_ranks: str | None,
+    scheduler: str | None,
+    kept: tuple[JobGraph, Replay, Job] | None,
+) -> tuple[JobWhatIf, tuple[JobGraph, Replay, Job]]:
+    """:func:`job_what_if_answer`, reusing ``kept`` (the job graph, its replay and analysis of an earlier what-if
+    of the same traces and step) when it was read with the same patterns: only the K change, no rank is read
+    again. Returns the answer and what to keep for the next."""
+    from ..files.traces.job import load_job
+    from ..model.job.analysis import analyse_job, job_what_if, parse_ranks
+    from ..model.job.join import match, with_ks
+    from ..model.job.replay import Replay
+    from ..model.traces.patterns import parse_pattern_speedup
+
+    parsed = [parse_pattern_speedup(s) for s in speedups]
+    pairs = [(s.pattern, s.k) for s in parsed]
+    on = parse_ranks(on_ranks) if on_ranks is not None else None
+    graph = with_ks(kept[0], pairs) if kept is not None else None
+    if graph is None or kept is None:
+        graph = match(load_job(traces, step, parsed, scheduler=scheduler))
+        replay = Replay(graph)
+        kept = (graph, replay, analyse_job(graph, replay))
+    else:
+        kept = (graph, kept[1], kept[2])  # the graphs' weights are the same: the replay and analysis hold
+    return job_what_if(graph, pairs, on, kept[1], kept[2]), kept
 
 
 def job_json_dict(step: str, answer: JobWhatIf) -> dict[str, Any]:

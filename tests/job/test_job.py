@@ -12,7 +12,8 @@ import pytest
 from amdahl_desk.cli import main
 from amdahl_desk.files.traces.job import load_job
 from amdahl_desk.model.job.analysis import analyse_job, job_what_if
-from amdahl_desk.model.job.join import Replay, match
+from amdahl_desk.model.job.join import match
+from amdahl_desk.model.job.replay import Replay
 from amdahl_desk.model.traces.errors import TraceError
 from amdahl_desk.model.traces.patterns import parse_pattern_speedup
 from amdahl_desk.present.job import job_view, job_what_if_view

@@ -144,7 +144,33 @@ def test_job_columns_are_the_graph_readers(path: Path, monkeypatch: pytest.Monke
     ref = read_kineto_graph(str(path), path.name)
     with monkeypatch.context() as m:
         m.setattr(job_reader, "WHOLE_LIMIT", 0)
-        mine, _comms = job_reader.read_rank_trace(str(path), path.name)
+        blocks, _comms = job_reader.read_rank_trace(str(path), path.name)
+    _same_columns(ref, blocks)
+    whole, _comms = job_reader.read_rank_trace(str(path), path.name)  # the one pass, by phase
+    _same_columns(_one_batch(path), whole)
+
+
+def _one_batch(path: Path) -> object:
+    """The trace's every event, decoded whole, handed to the job's consumer in one batch (``ph`` and all)."""
+    import msgspec
+
+    from amdahl_desk.model.traces.dependencies import GraphTrace
+
+    data = path.read_bytes()
+    text = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+    doc = msgspec.json.decode(text, type=msgspec.defstruct("Doc", [("traceEvents", list[job_reader.JobEvent])]))
+    events = doc.traceEvents
+    reader = job_reader._JobReader(None, path.name, lambda: None)  # type: ignore[arg-type]
+    reader.consumer.consume(events)  # type: ignore[arg-type]
+    out = reader.consumer.finish()
+    head = json.loads(text)
+    out.info.update({k: head[k] for k in job_reader._HEADER_KEYS if isinstance(head, dict) and k in head})
+    if reader.consumer.skipped_begin_end:
+        out.info["skipped_begin_end"] = reader.consumer.skipped_begin_end
+    return GraphTrace(out, reader.consumer.deps.finish(out))  # type: ignore[attr-defined]
+
+
+def _same_columns(ref: object, mine: object) -> None:
     for part in ("events", "deps"):
         a, b = getattr(ref, part), getattr(mine, part)
         for f in dataclasses.fields(a):
@@ -155,3 +181,23 @@ def test_job_columns_are_the_graph_readers(path: Path, monkeypatch: pytest.Monke
                 assert x.items() <= y.items() and set(y) - set(x) <= set(job_reader.HOST_KEYS)
             else:
                 assert x == y, f"{part}.{f.name}"
+
+
+def test_phases_the_one_pass_skips_or_refuses(tmp_path: Path) -> None:
+    """The one pass decodes only complete events; begin/end pairs are counted as skipped as the block reader
+    counts them, and a phase the Chrome format does not name makes it hand the file to the block reader: the
+    columns are the graph reader's either way."""
+    from amdahl_desk.files.traces.kineto_graph import read_kineto_graph
+
+    doc, _p = _doc(tmp_path)  # small: the block reader reads it in one block, as the one pass does
+    extra = [{"ph": "B", "name": "b", "pid": 1, "tid": 1, "ts": 1}, {"ph": "E", "pid": 1, "tid": 1, "ts": 2},
+             {"ph": "s", "id": 3, "pid": 1, "tid": 1, "ts": 1, "cat": "ac2g", "name": "flow"}]  # fmt: skip
+    for odd in ([], [{"ph": "Z", "name": "a phase of no format", "ts": 1}]):
+        doc2 = {**doc, "traceEvents": [*extra, *odd, *doc["traceEvents"]]}
+        q = tmp_path / f"phases{len(odd)}.json"
+        q.write_text(json.dumps(doc2))
+        reader = job_reader._WholeReader(q.read_bytes(), q.name)
+        assert (reader.whole() is None) == bool(odd)
+        mine, _comms = job_reader.read_rank_trace(str(q), q.name)
+        _same_columns(read_kineto_graph(str(q), q.name) if odd else _one_batch(q), mine)
+        assert mine.events.info["skipped_begin_end"] == 2

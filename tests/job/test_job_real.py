@@ -10,7 +10,8 @@ import pytest
 
 from amdahl_desk.files.traces.job import load_job
 from amdahl_desk.model.job.analysis import analyse_job, job_what_if
-from amdahl_desk.model.job.join import Replay, match
+from amdahl_desk.model.job.join import match
+from amdahl_desk.model.job.replay import Replay
 from amdahl_desk.model.traces.patterns import parse_pattern_speedup
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real_traces" / "kineto_16gpu_nccl_rank0.json.gz"

@@ -194,3 +194,39 @@ def test_a_kernel_that_started_long_after_its_launch_waited_it_did_not_launch(tm
     assert by_kind.get("launch_overhead", 0) == 0
     assert by_kind["gpu_idle_or_gap"] == pytest.approx(600)
     assert w.predicted * 1000 == pytest.approx(730)
+
+
+def _ddp_backward(tmp_path, *, with_collective: bool):
+    """A step thread that enqueues an all-reduce on gloo's run-loop thread (a CPU operation on another thread)
+    and waits inside ``backward`` until it ends, waking 3 ms after it (a busy machine): µs, by hand."""
+    x = {"ph": "X", "pid": 1}
+    events = [
+        {**x, "tid": 1, "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0, "dur": 12000},
+        {**x, "tid": 1, "cat": "user_annotation", "name": "backward", "ts": 100, "dur": 11800},
+        {**x, "tid": 1, "cat": "cpu_op", "name": "c10d::allreduce_", "ts": 100, "dur": 50},
+        {**x, "tid": 1, "cat": "cpu_op", "name": "aten::copy_", "ts": 11000, "dur": 100},
+    ]
+    if with_collective:
+        events.append({**x, "tid": 2, "cat": "cpu_op", "name": "gloo:all_reduce", "ts": 200, "dur": 7800})
+    path = tmp_path / f"ddp_backward_{with_collective}.json"
+    path.write_text(json.dumps({"traceEvents": events}))
+    return path
+
+
+def test_a_wait_for_a_collective_on_another_thread_is_the_collectives_time(tmp_path):
+    """The stretch of ``backward`` from the enqueue (150) to the wake (11000) holds the all-reduce's end (8000):
+    the thread waited for it, though it woke later than a join's slack allows (2% of the stretch). Making the
+    all-reduce 2× faster ends it at 200 + 3900 = 4100; the wake follows 3000 later as measured, then the copy
+    (100), backward's own 800 and the step's 100: 8100 µs, not 12000."""
+    pt, w = answer(_ddp_backward(tmp_path, with_collective=True), "gloo=2")
+    assert pt.baseline.length[0] == pytest.approx(12000)
+    assert pt.graph.counts["collective_joins"] == 1
+    assert w.predicted * 1000 == pytest.approx(8100)
+
+
+def test_a_wait_with_no_collective_stays_the_threads_own_time(tmp_path):
+    """With nothing on another thread to wait for, the stretch is not linked to anything: it stays counted as the
+    step thread's own (annotation) time, and nothing is joined."""
+    pt, w = answer(_ddp_backward(tmp_path, with_collective=False), "copy_=2")
+    assert pt.graph.counts["collective_joins"] == 0 and pt.graph.counts["thread_joins"] == 0
+    assert w.predicted * 1000 == pytest.approx(12000 - 50)

@@ -11,15 +11,16 @@ what real traces do and names the event and byte where a file is broken.
 
 from __future__ import annotations
 
+import math
 import zlib
 from array import array
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, Union, cast
 
 import msgspec
 
 from ...model.job.rank_graph import CommArgs, RankGraph, build_rank_graph, rank_of
-from ...model.traces.dependencies import SYNC_CATEGORY, SYNC_RECORD, GraphTrace, cpu_class
+from ...model.traces.dependencies import GPU_ANNOTATION_CATEGORY, SYNC_CATEGORY, SYNC_RECORD, GraphTrace, cpu_class
 from ...model.traces.events import CPU_RUNTIME, TraceEvents
 from ...model.traces.patterns import Speedup
 from .kineto import _KEEP_INFO
@@ -72,6 +73,30 @@ class JobConsumer(GraphConsumer):
     def __init__(self, *a: Any) -> None:
         super().__init__(*a)
         self.comms: dict[int, CommArgs] = {}
+
+    def consume_complete(self, events: list[Event], seen: int) -> None:
+        """Take the complete events of a batch of ``seen`` events (no ``ph`` to look at: all are ``X``, and
+        none lacks its start): what :meth:`consume` does with a batch, in one pass over them."""
+        by_cat: dict[str, list[Event]] = {}
+        for e in events:
+            group = by_cat.get(e.cat)
+            if group is None:
+                group = by_cat[e.cat] = []
+            group.append(e)
+        annotations = by_cat.get(GPU_ANNOTATION_CATEGORY)
+        if annotations:
+            self._gpu_annotations(annotations)
+        for cat, group in by_cat.items():
+            side, kind = self._category(cat)
+            if side == 2:
+                continue
+            ts = [e.ts for e in group]
+            if side == 0:
+                self._cpu(group, ts, kind)
+            else:
+                self._gpu(group, ts, kind)
+            self.builder.complete_events += len(group)
+        self.count += seen
 
     def _cpu(self, group: list[Event], ts: list[float], kind: int) -> None:
         """The import's and the graph consumer's columns of a CPU group in one pass over its ``args`` (what
@@ -127,10 +152,39 @@ WHOLE_LIMIT = 1 << 30  # bytes of JSON a rank file may have to be read whole; a 
 _UNSET: Any = msgspec.UNSET
 
 
+class _Complete(msgspec.Struct, tag_field="ph", tag="X", gc=False):
+    """A complete event (``"ph": "X"``) as the one pass decodes it: :class:`JobEvent`'s fields but ``ph``, which
+    is its tag."""
+
+    name: str = ""
+    cat: str = ""
+    ts: float = math.nan
+    dur: float = 0.0
+    pid: int | str = 0
+    tid: int | str = 0
+    args: JobArgs | None = None
+
+
+# Every other phase of the Chrome trace format is decoded into an empty struct, its fields skipped unread (a
+# trace's flow events are a third of its events); a phase not named here makes the one pass refuse the file,
+# and the block reader reads it.
+_PHASES = ("B", "E", "i", "I", "C", "b", "n", "e", "s", "t", "f", "S", "T", "p", "F", "P", "N", "O", "D", "M",
+           "V", "v", "R", "c", "(", ")")  # fmt: skip
+_BEGIN_END = ("B", "E")
+_OTHER: dict[str, type[msgspec.Struct]] = {
+    ph: msgspec.defstruct(f"_Phase{i}", [], tag_field="ph", tag=ph, gc=False) for i, ph in enumerate(_PHASES)
+}
+_SKIPPED = frozenset(t for ph, t in _OTHER.items() if ph in _BEGIN_END)
+if TYPE_CHECKING:
+    _AnyEvent = Any
+else:
+    _AnyEvent = Union.__getitem__((_Complete, *_OTHER.values()))
+
+
 class _Document(msgspec.Struct, gc=False):
     """A whole trace: its events and the header keys a job keeps; every other key is skipped unread."""
 
-    traceEvents: list[JobEvent]  # noqa: N815 - the trace's own key
+    traceEvents: list[_AnyEvent]  # noqa: N815 - the trace's own key
     distributedInfo: Any = _UNSET  # noqa: N815
     schemaVersion: Any = _UNSET  # noqa: N815
     displayTimeUnit: Any = _UNSET  # noqa: N815
@@ -141,7 +195,7 @@ class _Document(msgspec.Struct, gc=False):
 
 
 _WHOLE = msgspec.json.Decoder(_Document)
-_BARE = msgspec.json.Decoder(list[JobEvent])
+_BARE = msgspec.json.Decoder(list[_AnyEvent])
 _HEADER_KEYS = (*_KEEP_INFO, *HOST_KEYS)
 
 
@@ -177,7 +231,7 @@ class _WholeReader(_JobReader):
         """The events as :func:`_JobReader.run` gives them, or None where the text needs the block reader."""
         text = self.text
         first = text[:64].lstrip()[:1]
-        events: list[JobEvent]
+        events: list[Any]
         try:
             if first == b"{":
                 doc = _WHOLE.decode(text)
@@ -190,7 +244,15 @@ class _WholeReader(_JobReader):
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return None
         self.text = b""
-        self.consumer.consume(cast("list[Event]", events))
+        complete = [e for e in events if type(e) is _Complete]
+        if any(map(math.isnan, [e.ts for e in complete])):
+            return None  # the block reader names the event with no start
+        consumer = self.consumer
+        assert isinstance(consumer, JobConsumer)
+        consumer.consume_complete(cast("list[Event]", complete), len(events))
+        consumer.skipped_begin_end += (
+            sum(1 for e in events if type(e) in _SKIPPED) if len(complete) < len(events) else 0
+        )
         if self.builder.complete_events == 0:
             return None  # the block reader says what the trace lacks
         out = self.consumer.finish()

@@ -16,7 +16,8 @@ import numpy as np
 from ..errors import Asked, InputError
 from ..traces.events import FloatArray
 from ..traces.whatif import sum_speedup
-from .join import JobGraph, Replay, Replayed
+from .join import JobGraph
+from .replay import Replay, Replayed
 
 MS = 1e-3
 

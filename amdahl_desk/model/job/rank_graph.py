@@ -23,6 +23,7 @@ from ..traces.critical_path import Scheduler
 from ..traces.dependencies import GraphTrace
 from ..traces.errors import TraceError
 from ..traces.events import FloatArray, IntArray
+from ..traces.names import CPU_COLLECTIVE_PREFIXES
 from ..traces.path_graph import CPU, GPU_COMMUNICATION, GPU_COMPUTE, GPU_MEMORY, PathGraph
 from ..traces.patterns import Speedup, item_factors
 from ..traces.step_graph import build_paths
@@ -30,10 +31,10 @@ from ..traces.trace_index import StepWindow, find_step_windows, index_trace
 from .compact import compact
 
 CollectiveKey = tuple[str, ...]
+SIGNATURE_BITS = 62  # patterns a rank graph can tell apart per point (more: its K cannot change after reading)
 NO_WORK, CPU_WORK, GPU_WORK = 0, 1, 2  # the class of a point's segment, for making a rank's work faster
 _NUMBER = re.compile(r"(\d+)\s*$")
 COLLECTIVE_PREFIXES = ("nccl:", "gloo:", "rccl:")  # annotations that name a collective
-CPU_COLLECTIVE_PREFIXES = ("gloo:",)  # CPU operations that are collectives themselves
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class RankGraph:
     cpu_work: FloatArray = field(default_factory=lambda: np.zeros(0))  # per step: CPU events' own time (µs)
     gpu_work: FloatArray = field(default_factory=lambda: np.zeros(0))  # per step: GPU compute and memory (µs)
     work_parts: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))  # per point: CPU, GPU work (µs)
+    patterns: tuple[str, ...] = ()  # the speedups' patterns the graph was read with, and their K
+    ks: tuple[float, ...] = ()
+    signature: IntArray | None = None  # per point: bit p set where pattern p matches (None: K cannot change)
     replay_error: float = 0.0  # µs: the single-rank graph's own replay error (largest over steps)
     extra: Mapping[str, int] = field(default_factory=dict)
 
@@ -92,6 +96,16 @@ class RankGraph:
         out = np.zeros(len(self.graph.time), dtype=bool)
         out[self.coll_end] = True
         return out
+
+    def with_ks(self, ks: Sequence[float]) -> RankGraph:
+        """The same graph with other K for the patterns it was read with (in their order), no reading again: each
+        point's factor is the product of the K of the patterns that match it."""
+        if len(ks) != len(self.patterns) or self.signature is None:
+            raise ValueError("the rank graph was not read with these patterns")
+        factor = np.ones(len(self.signature))
+        for bit, k in enumerate(ks):
+            factor[(self.signature >> bit) & 1 == 1] *= k
+        return dataclasses.replace(self, factor=factor, ks=tuple(float(k) for k in ks))
 
     def work_factor(self, k_cpu: float, k_gpu: float) -> FloatArray:
         """Per point: the factor that makes the CPU work in its segment ``k_cpu``× and the GPU work ``k_gpu``×
@@ -189,14 +203,17 @@ def build_rank_graph(
     graph = build_paths(trace, steps, ix)
     keys, names, groups, c_step, c_start, c_end = _collectives(trace, graph, ix.launch_row, comm_args or {})
     factor = np.ones(len(graph.time))
+    signature = np.zeros(len(graph.time), dtype=np.int64)  # per point: which speedups' patterns match (bits)
     matched: list[float] = []
     matched_events: list[int] = []
     if speedups:
         f = item_factors(trace, speedups, np.array([s.row for s in steps], dtype=np.int64))
         owner = graph.owner
         factor = np.where(owner >= 0, f.factor[np.maximum(owner, 0)], 1.0)
-        for hit in f.matched:
+        for bit, hit in enumerate(f.matched):
             pts = (owner >= 0) & hit[np.maximum(owner, 0)]
+            if len(f.matched) <= SIGNATURE_BITS:
+                signature[pts] |= 1 << bit
             matched.append(float(graph.weight[pts].sum()))
             matched_events.append(len(np.unique(graph.step_of_point[pts] * (graph.items + 1) + owner[pts])))
     baseline = Scheduler(graph).run()
@@ -212,7 +229,11 @@ def build_rank_graph(
     cpu_work = np.bincount(point_step, weights=parts[:, 0], minlength=graph.steps).astype(np.float64)
     gpu_work = np.bincount(point_step, weights=parts[:, 1], minlength=graph.steps).astype(np.float64)
     keep = np.concatenate((np.array(c_start, dtype=np.int64), coll_end))
-    small, factor, parts, new_of = compact(graph, factor, parts, keep)
+    # runs merge where the patterns that match are the same (then any K keeps them one), else where K is
+    rescalable = 0 < len(speedups) <= SIGNATURE_BITS
+    key = signature.astype(np.float64) if rescalable else factor
+    small, key, parts, new_of = compact(graph, key, parts, keep)
+    factor = factor[new_of >= 0] if rescalable else key
     small = narrow(small)
     return RankGraph(
         rank=rank,
@@ -235,6 +256,9 @@ def build_rank_graph(
         work_parts=parts,
         matched=tuple(matched),
         matched_events=tuple(matched_events),
+        patterns=tuple(sp.pattern for sp in speedups),
+        ks=tuple(float(sp.k) for sp in speedups),
+        signature=key.astype(np.int64) if rescalable else None,
         replay_error=err,
         extra=dict(graph.counts),
     )

@@ -9,7 +9,10 @@ least ``JOIN_MIN_US`` that ends right after another thread's event ends (within 
 ``JOIN_RATIO`` of the stretch). Another thread's work that starts after it was idle for ``WAKE_MIN_US`` or
 more, within ``WAKE_MAX_US`` of the step thread's latest point, is woken by the step's thread: it starts as long
 after that point as it was seen to. Runtime calls on other threads (a thread polling CUDA events) are never
-what the step's thread joins.
+what the step's thread joins. A collective that another thread runs (``gloo:all_reduce`` on gloo's run-loop
+thread) and that ends inside such a stretch is what the stretch waits for however late the thread wakes after
+it (DDP's gradient futures on a busy machine): counted as ``collective_joins``; a stretch with no such end stays
+the thread's own time. A collective is woken by the step thread's latest point however long after it starts.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ def cpu_chains(
     before that."""
     ev, deps = ix.trace.events, ix.trace.deps
     n = len(rows)
-    counts = {"thread_joins": 0, "thread_wakes": 0}
+    counts = {"thread_joins": 0, "thread_wakes": 0, "collective_joins": 0}
     s_point = np.full(n, -1, dtype=np.int64)
     if n == 0:
         return CpuPoints(s_point, {}, counts)
@@ -97,6 +100,7 @@ def cpu_chains(
         (owner < 0) | np.isin(cls[np.maximum(owner, 0)], (ANNOTATION, OTHER)) | joins_thread[np.maximum(owner, 0)]
     )
     candidates = np.flatnonzero(on_step & ~first & idle_like & (seg_len >= JOIN_MIN_US))
+    is_cpu_coll = ix.name_collective[ev.cpu_name[rows]] if len(ix.name_collective) else np.zeros(n, dtype=bool)
     if len(candidates):
         # a thread joins work, not a poll: runtime calls on other threads (a thread that queries CUDA events
         # while the step's thread waits) end all the time and say nothing of what the step's thread waited for
@@ -104,14 +108,23 @@ def cpu_chains(
         other_ends = p_time[others]
         by_end = np.argsort(other_ends, kind="stable")
         other_ends, others = other_ends[by_end], others[by_end]
+        # a collective another thread runs (gloo's all-reduce on its run-loop thread) that ends inside the stretch
+        # is what the stretch waits for, however late the thread wakes after it (DDP's gradient futures)
+        coll_ends = others[is_cpu_coll[p_row[others]]] if len(others) else others
+        coll_t = p_time[coll_ends]
         for j in candidates.tolist():
             k = int(np.searchsorted(other_ends, p_time[j], side="right")) - 1
             if k < 0:
                 continue
             t_b, start = float(other_ends[k]), float(p_time[j - 1])
+            src = int(others[k])
             if t_b <= start or p_time[j] - t_b > max(JOIN_SLACK_US, JOIN_RATIO * (p_time[j] - start)):
-                continue
-            joins.append((len(at), int(others[k])))
+                c = int(np.searchsorted(coll_t, p_time[j], side="right")) - 1
+                if c < 0 or float(coll_t[c]) <= start:
+                    continue
+                t_b, src = float(coll_t[c]), int(coll_ends[c])
+                counts["collective_joins"] += 1
+            joins.append((len(at), src))
             at.append(j)
             w_time.append(t_b)
             w_owner.append(int(owner[j]))
@@ -136,7 +149,7 @@ def cpu_chains(
         joins = [(w, q + int(np.searchsorted(shift, q, side="right"))) for w, q in joins]
     owner_item = np.where(owner < 0, -1, rows[np.maximum(owner, 0)])
     on_step = p_thread == step.thread
-    wake_at, wake_src, wake_weight = _wakes(first, p_start, p_row, parent, on_step, weight, p_time)
+    wake_at, wake_src, wake_weight = _wakes(first, p_start, p_row, parent, on_step, weight, p_time, is_cpu_coll)
     weight[wake_at] = 0.0  # the idle stretch before it is now the latency after the step thread's point
     counts["thread_wakes"] = len(wake_at)
     phase = np.where(is_wait, 2, p_start.astype(np.int64))
@@ -175,6 +188,7 @@ def _wakes(
     on_step: np.ndarray,
     weight: FloatArray,
     p_time: FloatArray,
+    collective: np.ndarray,
 ) -> tuple[IntArray, IntArray, FloatArray]:
     """Points of other threads where a top-level event starts after an idle stretch of ``WAKE_MIN_US`` or more,
     the step thread's latest point before each, and the time between them."""
@@ -189,8 +203,9 @@ def _wakes(
     ok = k >= 0
     # woken only shortly after the step thread did something: a thread that starts long after the step thread's
     # last point (the step thread itself waiting) was woken by something else, and a fixed latency that long
-    # would hold back any what-if
-    ok[ok] &= p_time[wake[ok]] - times[k[ok]] <= WAKE_MAX_US
+    # would hold back any what-if. A collective (gloo's, on its run-loop thread) is the step thread's however late
+    # it starts: the step thread's call enqueued it (the first step's can start milliseconds after)
+    ok[ok] &= (p_time[wake[ok]] - times[k[ok]] <= WAKE_MAX_US) | collective[p_row[wake[ok]]]
     wake, k = wake[ok], k[ok]
     return wake, step_pts[k], p_time[wake] - times[k]
 

@@ -57,6 +57,14 @@ _COMM_KERNEL = re.compile(
 )
 
 
+CPU_COLLECTIVE_PREFIXES = ("gloo:",)  # CPU operations that are collectives themselves (gloo's, on its run-loop threads)
+
+
+def is_cpu_collective(name: str) -> bool:
+    """A CPU operation that is a collective itself: ``gloo:all_reduce`` on one of gloo's run-loop threads."""
+    return name.lower().startswith(CPU_COLLECTIVE_PREFIXES)
+
+
 def is_collective(name: str) -> bool:
     """True for the name of a collective operation or annotation, in any spelling or library."""
     if _LIBRARY.search(name):

@@ -10,6 +10,7 @@ import numpy as np
 from ..names import STEP_PREFIX
 from .dependencies import ANNOTATION, OP, RUNTIME, SYNC_RECORD, GraphTrace
 from .events import FloatArray, IntArray, TraceEvents
+from .names import is_cpu_collective
 from .steps import one_process, process_of
 from .wait_calls import BLOCK_SLACK_US, TYPICAL_QUANTILE, thread_waits, waits_by_row
 
@@ -46,6 +47,7 @@ class TraceIndex:
     gpu_max_dur: float  # the longest GPU event: how far back an event running at a moment may have started
     row_process: IntArray  # per CPU row: its process, numbered (a step takes its own process's rows only)
     name_joins: np.ndarray  # per name: an op of that name waits for another thread (aten::wait)
+    name_collective: np.ndarray  # per name: a CPU operation that is a collective (gloo:all_reduce)
 
     def row_of_corr(self, corr: int) -> int:
         """The CPU row of the runtime call with this correlation (-1: none)."""
@@ -109,6 +111,7 @@ def index_trace(trace: GraphTrace) -> TraceIndex:
         gpu_max_dur=float(ev.gpu_dur.max()) if n_gpu else 0.0,
         row_process=_row_process(ev),
         name_joins=thread_waits(ev.names),
+        name_collective=np.array([is_cpu_collective(n) for n in ev.names], dtype=bool),
     )
 
 

@@ -151,6 +151,7 @@ def find_waits(
     ends_order = np.argsort(g.end, kind="stable")
     ends_sorted = g.end[ends_order]
     classes = ix.wait_class[rows]
+    typical_of = np.nan_to_num(ix.name_typical, nan=0.0)  # once: per call it costs more than the rest of the loop
     for call in np.flatnonzero(classes).tolist():
         if call in synced_calls:
             continue
@@ -182,7 +183,7 @@ def find_waits(
                 counts["waits_inferred"] += 1
                 continue
         # BLOCKED, or a copy call that did not wait for its own copy: did it return right after GPU work ended?
-        typical = float(np.nan_to_num(ix.name_typical[ev.cpu_name[row]], nan=0.0))
+        typical = float(typical_of[ev.cpu_name[row]])
         if end - start < typical + BLOCK_SLACK_US:
             continue
         k = int(np.searchsorted(ends_sorted, end, side="right")) - 1
