@@ -110,6 +110,7 @@ class JobWorker(QObject):
         from ...files.traces.job import job_files
         from ...model.job.analysis import analyse_job
         from ...model.job.join import match
+        from ...model.job.representative import representative_source
         from ...model.traces.errors import TraceError
 
         files = job_files(paths)
@@ -121,9 +122,7 @@ class JobWorker(QObject):
         job = analyse_job(graph)
         if self.stop.is_set():
             raise CancelledError
-        slowest = max(job.per_rank, key=lambda r: (r.step_time, -r.rank))
-        rank = job.straggler if job.straggler is not None else slowest.rank
-        source = next(r.source for r in job.per_rank if r.rank == rank)
+        rank, source = representative_source(job)
         path = Path(next(f.path for f in files if f.source == source))
         try:
             profile = load_any(path).profile
