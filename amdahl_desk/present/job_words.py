@@ -34,9 +34,9 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     if figures is None:
         return None
     job = figures.job
-    heading = f"A job of {len(job.ranks):,} ranks ({figures.name}): the plan is answered for the whole job"
+    heading = f"A job of {len(job.ranks):,} ranks ({figures.name}): the summary answers the plan for the whole job"
     if figures.profile_rank is not None:
-        heading += f"; the summary below is rank {figures.profile_rank}'s profile alone"
+        heading += f"; the table is rank {figures.profile_rank}'s profile, its own figures beside the job's"
     words = job_view(job).sentence
     notes = ""
     if figures.left_out:
@@ -50,7 +50,7 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     elif figures.computing:
         plan = "Computing the plan for the job (its ranks read again with the plan's events scaled)…"
     elif figures.answer is not None:
-        plan = job_what_if_view(figures.answer).sentence
+        plan = job_what_if_view(figures.answer).sentence  # with the patterns matched: what each target became
     elif plan_ticked and figures.left_out:
         plan = "No ticked target names events of the job: nothing to answer for it."
     else:
