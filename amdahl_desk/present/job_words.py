@@ -3,6 +3,7 @@ job (the job's step and straggler, the ticked plan on every rank or on the chose
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .job import job_view, job_what_if_view
@@ -77,3 +78,22 @@ def chosen_ranks(text: str, ranks: tuple[int, ...]) -> tuple[tuple[int, ...] | N
     if missing:
         return None, f"rank {missing[0]} is not in the job; its ranks are {rank_ranges(ranks)}"
     return tuple(chosen), ""
+
+
+def not_restored_text(workbook: str, unreadable: Sequence[tuple[int, str, str]], rank: int | None) -> str:
+    """Why a workbook's job is not shown again: each rank trace that can no longer be read (rank, the file as the
+    workbook names it, why), or the job's own refusal; what opens instead."""
+    listed = "; ".join(f"rank {r}: {name} ({why})" for r, name, why in unreadable[:8])
+    more = f"; and {len(unreadable) - 8:,} more" if len(unreadable) > 8 else ""
+    alone = f"rank {rank}'s profile alone" if rank is not None else "its profile alone"
+    return (
+        f"{workbook} was saved with a job of many ranks, but {'these rank traces' if len(unreadable) > 1 else 'this rank trace'} "
+        f"can no longer be read: {listed}{more}.\n\n{workbook} opens as {alone}, without the job's view; import the "
+        "job's folder again (File → Import Profile from Folder…) to see it."
+    )
+
+
+def job_refused_text(workbook: str, why: str, rank: int | None) -> str:
+    """A workbook's job whose rank traces are there but cannot be joined again."""
+    alone = f"rank {rank}'s profile alone" if rank is not None else "its profile alone"
+    return f"{workbook} was saved with a job of many ranks, but it cannot be read again: {why}\n\n{workbook} opens as {alone}."
