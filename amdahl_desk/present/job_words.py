@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .job import job_view, job_what_if_view
+from .job import job_view, ranges
 from .job_charts import JobFigures
+
+if TYPE_CHECKING:
+    from ..model.job.analysis import JobWhatIf
 
 EVERY_RANK = "every rank"
 
@@ -51,7 +55,7 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     elif figures.computing:
         plan = "Computing the plan for the job (its ranks read again with the plan's events scaled)…"
     elif figures.answer is not None:
-        plan = job_what_if_view(figures.answer).sentence  # with the patterns matched: what each target became
+        plan = _matched(figures.answer)
     elif plan_ticked and figures.left_out:
         plan = "No ticked target names events of the job: nothing to answer for it."
     else:
@@ -60,6 +64,20 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
             f"{EVERY_RANK} (or on the ranks chosen here)."
         )
     return JobPanelView(heading, words, plan, notes)
+
+
+def _matched(answer: JobWhatIf) -> str:
+    """What the summary's answer scaled: each target's events as matched on the ranks, and Amdahl's law on sums."""
+    where = (
+        "on every rank"
+        if answer.on_ranks is None
+        else f"on rank{'s' * (len(answer.on_ranks) != 1)} {ranges(answer.on_ranks)}"
+    )
+    scaled = "; ".join(f"{p} {k:g}×" for p, k in answer.speedups)
+    text = f"The summary's answer scales these events {where}: {scaled}."
+    if answer.sum_speedup is not None:
+        text += f" Amdahl's law on the pace-setting rank's sums says {answer.sum_speedup:.2f}×."
+    return text
 
 
 def chosen_ranks(text: str, ranks: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str]:

@@ -112,6 +112,19 @@ class JobImport(QObject):
         dialog.open()
         return dialog
 
+    def settle(self, most_seconds: float = 300.0) -> bool:
+        """Run the event loop until a read in progress ended (a screenshot); False past the limit."""
+        import time
+
+        from PySide6.QtCore import QCoreApplication, QEventLoop
+
+        end = time.monotonic() + most_seconds
+        while self.session is not None:
+            if time.monotonic() > end:
+                return False
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        return True
+
     def cancel(self) -> None:
         if self.session is not None:
             self.session.cancel()
