@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..model.traces.plan_answer import TraceAnswer
     from .atomic import atomic_write
     from .csv_table import read_csv, write_csv
-    from .job_sheet import JobSheet, job_sheet
+    from .job_sheet import JobSheet, ranks_sheet
     from .measurements import (
         LoadedMeasurements,
         MeasurementHeader,
@@ -39,7 +39,7 @@ _HOMES = {
     "read_csv": ".csv_table",
     "write_csv": ".csv_table",
     "JobSheet": ".job_sheet",
-    "job_sheet": ".job_sheet",
+    "ranks_sheet": ".job_sheet",
     "LoadedMeasurements": ".measurements",
     "MeasurementHeader": ".measurements",
     "measurement_header": ".measurements",
@@ -162,7 +162,7 @@ __all__ = [
     "read_measurements",
     "read_csv",
     "JobSheet",
-    "job_sheet",
+    "ranks_sheet",
     "read_workbook",
     "save_profile",
     "write_csv",

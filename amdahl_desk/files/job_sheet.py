@@ -78,7 +78,7 @@ def written_path(trace: str | Path, folder: Path) -> str:
     return PurePath(rel).as_posix()
 
 
-def job_sheet(job: Job, paths: Sequence[str], folder: Path) -> JobSheet:
+def ranks_sheet(job: Job, paths: Sequence[str], folder: Path) -> JobSheet:
     """The sheet of ``job`` read from the files ``paths`` (in the job's order of files), for a workbook in
     ``folder``. Each rank's file is the one its ``source`` names."""
     left = [Path(p) for p in paths]

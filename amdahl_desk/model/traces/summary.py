@@ -193,7 +193,7 @@ def summarise_pytorch(
     if group_by == "gpu" and gpu is not None and step_time and not total:
         gpu_step_note(gpu, steps, notes)
     world = trace.world_size or len(traces)
-    said = " (the straggler: the rank the others wait for)" if rank.straggler else " (the slowest)" * rank.slowest
+    said = " (the straggler)" if rank.straggler else " (the slowest)" * rank.slowest
     where = f"rank {rank.rank} of {world}" + said if world > 1 else ""
     what = "the whole trace" if total else f"mean of {len(steps)} step{'s' * (len(steps) != 1)}"
     view = f"GPU {gpu.device} timeline" if group_by == "gpu" and gpu else f"grouped by {group_by}"

@@ -365,9 +365,9 @@ class FileActions(QObject):
         held, shown = self.doc.job.held, self.doc.job.figures
         if held is None or shown is None:
             return None
-        from ...files import job_sheet
+        from ...files import ranks_sheet
 
-        return job_sheet(held.figures.job, held.paths, path.resolve().parent)
+        return ranks_sheet(held.figures.job, held.paths, path.resolve().parent)
 
     def revert(self) -> None:
         if self.doc.path is None:
