@@ -53,7 +53,8 @@ def _import_options(options: Mapping[str, Any]) -> Any:
 
 def load(source: PathLike, **options: Any) -> Profile:
     """A profile from a workbook (.xlsx), a components table (.csv), or a profiler trace (a PyTorch/Kineto trace,
-    a speedscope profile, an nsys stats CSV; a folder of one trace per rank: the slowest rank, or ``rank=R``).
+    a speedscope profile, an nsys stats CSV; a folder of one trace per rank: the rank the job waits for, its
+    straggler, as the window and ``amdahl-desk import`` choose it; or ``rank=R``).
 
     A trace is imported as ``amdahl-desk import`` imports it; ``options`` are that command's: ``group_by`` ("op",
     "annotation", "gpu", "function"…), ``total``, ``top``, ``rank``, ``device``, ``exclude_steps``,
@@ -162,7 +163,7 @@ class Profile:
 
     @property
     def job(self) -> Job | None:
-        """Of a profile loaded from a folder of rank traces (one rank's profile: the slowest, or ``rank=R``), the
+        """Of a profile loaded from a folder of rank traces (one rank's profile: the straggler, or ``rank=R``), the
         whole job those ranks make, joined at their collectives (:func:`amdahl_desk.job`, read on first use);
         None for a single file."""
         if self._job_traces is None:

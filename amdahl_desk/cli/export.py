@@ -205,14 +205,13 @@ def _job_figures(source: Path) -> tuple[str, Any] | None:
     from ..files.traces.job import load_job
     from ..model.job.analysis import analyse_job
     from ..model.job.join import match
+    from ..model.job.representative import representative_source
     from ..present.job_charts import JobFigures
 
     step = STEP_PREFIX
     job = analyse_job(match(load_job([str(source)], step)))
-    slowest = max(job.per_rank, key=lambda r: (r.step_time, -r.rank))
-    rank = job.straggler if job.straggler is not None else slowest.rank
-    name = next(r.source for r in job.per_rank if r.rank == rank)
-    return str(source / name), JobFigures(job, source.name, tuple(str(f) for f in files), step)
+    rank, name = representative_source(job)
+    return str(source / name), JobFigures(job, source.name, tuple(str(f) for f in files), step, profile_rank=rank)
 
 
 def _trace_figures(args: argparse.Namespace, profile: Profile, source: Path, charts: tuple[str, ...]) -> Any:

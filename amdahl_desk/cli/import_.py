@@ -27,7 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("--total", action="store_true", help="the whole trace instead of the mean per step")
     p.add_argument("--top", type=int, default=15, metavar="N", help="keep the N largest rows, the rest as Other (15)")
-    p.add_argument("--rank", type=int, metavar="R", help="build the profile from rank R (default: the slowest)")
+    p.add_argument(
+        "--rank",
+        type=int,
+        metavar="R",
+        help="build the profile from rank R (default: the rank the job waits for, its straggler)",
+    )
     p.add_argument("--device", type=int, metavar="D", help="the GPU whose timeline --group-by gpu uses")
     p.add_argument(
         "--exclude-steps",
@@ -135,5 +140,6 @@ def text(result: ImportResult) -> str:
         lines.append("")
         for r in result.ranks:
             t = f"{r.step_time:.4g} {unit} per step" if r.step_time is not None else f"{r.total_time:.4g} {unit} in all"
-            lines.append(f"rank {r.rank} ({r.source}): {t}{'  ← slowest' if r.slowest else ''}")
+            marks = [m for m, on in (("straggler: the others wait for it", r.straggler), ("slowest", r.slowest)) if on]
+            lines.append(f"rank {r.rank} ({r.source}): {t}{'  ← ' + ', '.join(marks) if marks else ''}")
     return "\n".join(lines)

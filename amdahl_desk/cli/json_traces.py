@@ -96,6 +96,7 @@ def import_json(result: ImportResult) -> dict[str, Any]:
                 "step_time": r.step_time,
                 "total_time": r.total_time,
                 "slowest": r.slowest,
+                "straggler": r.straggler,
             }
             for r in result.ranks
         ]

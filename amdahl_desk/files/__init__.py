@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..model.traces.plan_answer import TraceAnswer
     from .atomic import atomic_write
     from .csv_table import read_csv, write_csv
+    from .job_sheet import JobSheet, ranks_sheet
     from .measurements import (
         LoadedMeasurements,
         MeasurementHeader,
@@ -37,6 +38,8 @@ _HOMES = {
     "atomic_write": ".atomic",
     "read_csv": ".csv_table",
     "write_csv": ".csv_table",
+    "JobSheet": ".job_sheet",
+    "ranks_sheet": ".job_sheet",
     "LoadedMeasurements": ".measurements",
     "MeasurementHeader": ".measurements",
     "measurement_header": ".measurements",
@@ -107,11 +110,12 @@ def write_workbook(
     analysis: Analysis | None = None,
     trace: TraceAnswer | None = None,
     decision: Decision | None = None,
+    job: JobSheet | None = None,
 ) -> None:
     """Write ``profile`` as a workbook (xlsxwriter is loaded on first use)."""
     from .workbook_writer import write_workbook as write
 
-    write(profile, path, analysis, trace, decision)
+    write(profile, path, analysis, trace, decision, job)
 
 
 def save_profile(
@@ -121,8 +125,10 @@ def save_profile(
     csv: bool | None = None,
     trace: TraceAnswer | None = None,
     decision: Decision | None = None,
+    job: JobSheet | None = None,
 ) -> None:
-    """Write ``profile`` to ``path``: CSV for .csv (or ``csv=True``), a workbook otherwise.
+    """Write ``profile`` to ``path``: CSV for .csv (or ``csv=True``), a workbook otherwise (with ``job``, its
+    Ranks sheet: the job of many ranks the profile stands for, every rank's trace remembered).
 
     A workbook holds everything the profile does (objectives, load and cost settings, measured runs);
     a CSV holds the components table only (with its Objectives column when used). ``trace``: the answer with
@@ -134,7 +140,7 @@ def save_profile(
 
         write_csv(profile, path)
     else:
-        write_workbook(profile, path, analysis, trace, decision)
+        write_workbook(profile, path, analysis, trace, decision, job)
 
 
 __all__ = [
@@ -155,6 +161,8 @@ __all__ = [
     "pid_alive",
     "read_measurements",
     "read_csv",
+    "JobSheet",
+    "ranks_sheet",
     "read_workbook",
     "save_profile",
     "write_csv",

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
+from typing import TYPE_CHECKING
 
 from ..model.errors import Problem, ProfileError
 from ..model.measurements import Measurements
@@ -51,6 +52,9 @@ from .sheet_layout import check_table
 from .total_line import Row as _Row
 from .total_line import drop_total_line, is_total_line
 
+if TYPE_CHECKING:
+    from .job_sheet import JobSheet
+
 # Re-exported for callers of the former single module (the window's paste uses the first two).
 __all__ = ["COMPONENT_HEADERS", "Loaded", "TableReader", "component_header", "find_header"]
 
@@ -65,6 +69,8 @@ class Loaded:
     time_cells: str = ""
     # Made from a profiler trace by :func:`~amdahl_desk.files.load_any`, not read from a table.
     from_trace: bool = False
+    # The job of many ranks the profile stands for: a workbook's Ranks sheet (files/job_sheet.py), else None.
+    job: JobSheet | None = None
 
     @property
     def measurements(self) -> Measurements | None:

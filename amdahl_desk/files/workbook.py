@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -75,11 +76,13 @@ def read_workbook(path: str | Path, parsed: ParsedWorkbook | None = None) -> Loa
         return sheet_grid(parsed, lower[key], path.name, formulas) if key in lower else None
 
     measurements = None
+    job = None
     try:
         try:
             comp_grid = sheet_grid(parsed, parsed.components or names[0], path.name, formulas)
             opt_grid, set_grid, obj_grid = grid_of("optimizations"), grid_of("settings"), grid_of("objectives")
             runs_grid = grid_of("measurements")
+            ranks_grid = grid_of("ranks")
         except ProfileError:
             raise
         except Exception as exc:
@@ -102,6 +105,12 @@ def read_workbook(path: str | Path, parsed: ParsedWorkbook | None = None) -> Loa
                 reader.warnings.extend(runs.warnings)
             except ProfileError as exc:
                 reader.problems.extend(exc.problems)
+        if ranks_grid is not None:
+            from .job_sheet import read_job_sheet
+
+            job, job_problems = read_job_sheet(ranks_grid)
+            reader.warnings.extend(job_problems)
     finally:
         parsed.close()
-    return reader.build(read[0] if read else None, unit, opts, settings, specs, measurements)
+    loaded = reader.build(read[0] if read else None, unit, opts, settings, specs, measurements)
+    return replace(loaded, job=job) if job is not None else loaded

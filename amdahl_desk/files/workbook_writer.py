@@ -40,6 +40,7 @@ from .xlsx_book import Book, Sink, printable
 if TYPE_CHECKING:
     from ..model.decision import Decision
     from ..model.traces.plan_answer import TraceAnswer
+    from .job_sheet import JobSheet
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
 MAX_FORMULA = 8_000  # a New time formula longer than this keeps its k as a number (Excel allows 8,192)
@@ -58,8 +59,10 @@ def write_workbook(
     analysis: Analysis | None = None,
     trace: TraceAnswer | None = None,
     decision: Decision | None = None,
+    job: JobSheet | None = None,
 ) -> None:
-    """Write ``profile`` as a workbook with live formulas (and their values), a Summary sheet and charts.
+    """Write ``profile`` as a workbook with live formulas (and their values), a Summary sheet and charts; with
+    ``job``, the Ranks sheet of the job of many ranks it stands for (``files/job_sheet``).
 
     Writes to ``path`` directly; callers wanting an atomic save write to a temporary file and move it.
     Raises OSError for any failure to write (a full disk included); the file and the parts xlsxwriter
@@ -81,6 +84,10 @@ def write_workbook(
             _write_settings(out, profile)
             write_objectives_sheet(out.book, profile, out.header, printable, out.time)
             write_measurements_sheet(out.book, profile.measurements, out.header, printable)
+            if job is not None:
+                from .job_sheet import write_job_sheet
+
+                write_job_sheet(out.book, job, out.header, printable)
             if analysis is not None:
                 write_summary(out, profile, analysis, trace, decision)
             out.book.close()

@@ -32,6 +32,11 @@ def _said(note: ImportNote) -> str:
         return f'{v["count"]:,} begin/end events (ph "B"/"E") were not read; only complete events (ph "X") are'
     if kind is NoteKind.NO_STEPS:
         return "the trace has no ProfilerStep events: the whole trace is imported"
+    if kind is NoteKind.NOT_JOINED:
+        return (
+            f"the ranks cannot be joined as one job ({v['problem']}), so the rank they wait for is not known: "
+            f"rank {v['rank']}, the slowest, is imported"
+        )
     if kind is NoteKind.FAR_STEP:
         return f"{v['step']} ({v['ms']:.3g} ms) is far from the median step time"
     if kind is NoteKind.NO_GPU_STEP_MATCH:

@@ -131,14 +131,15 @@ class JobWhatIfView:
         return "\n".join([self.sentence, "", *self.ranks_table, self.steps, self.replay])
 
 
-def job_what_if_view(w: JobWhatIf) -> JobWhatIfView:
+def job_what_if_view(w: JobWhatIf, what: str = "") -> JobWhatIfView:
+    """The job's what-if in words; ``what`` names what is made faster (default: each pattern and its K)."""
     where = "on every rank" if w.on_ranks is None else f"on rank{'s' * (len(w.on_ranks) != 1)} {ranges(w.on_ranks)}"
     k = w.speedup
     if w.predicted > 0 and k < NOTHING:
         answer = f"does not shorten the job's step ({w.baseline:.1f} → {w.predicted:.1f} ms)"
     else:
         answer = f"shortens the job's step {k:.2f}× ({w.baseline:.1f} → {w.predicted:.1f} ms)"
-    sentence = f"Making {_speedups(w)} {where} {answer}"
+    sentence = f"Making {what or _speedups(w)} {where} {answer}"
     for rank, predicted in w.alone:
         ratio = _ratio(w.baseline, predicted)
         sentence += f"; on rank {rank} alone {ratio}"

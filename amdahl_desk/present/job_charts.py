@@ -6,7 +6,8 @@ them; :class:`JobFigures` is what a chart input holds of the document's job."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..model.units import TimeUnit
@@ -39,7 +40,12 @@ class JobFigures:
     left_out: tuple[str, ...] = ()
     on_ranks: tuple[int, ...] | None = None
     computing: bool = False
-    profile_rank: int | None = None  # the rank whose import is the window's profile (the straggler, else the slowest)
+    profile_rank: int | None = None  # the rank whose import is the window's profile (model/job/representative)
+    # The job's step replayed for plans (model/job/plan.plans_to_replay), by (the plan's key, ``on_ranks``): the
+    # predicted mean step (ms), or why the plan cannot be answered; a plan not there is being computed.
+    replays: Mapping[tuple[tuple[tuple[str, float], ...], tuple[int, ...] | None], float | str] = field(
+        default_factory=dict
+    )
 
 
 def _ms(n: Numbers, value: float) -> str:

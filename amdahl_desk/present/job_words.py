@@ -3,10 +3,15 @@ job (the job's step and straggler, the ticked plan on every rank or on the chose
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .job import job_view, job_what_if_view
+from .job import job_view, ranges
 from .job_charts import JobFigures
+
+if TYPE_CHECKING:
+    from ..model.job.analysis import JobWhatIf
 
 EVERY_RANK = "every rank"
 
@@ -34,9 +39,9 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     if figures is None:
         return None
     job = figures.job
-    heading = f"A job of {len(job.ranks):,} ranks ({figures.name}): the plan is answered for the whole job"
+    heading = f"A job of {len(job.ranks):,} ranks ({figures.name}): the summary answers the plan for the whole job"
     if figures.profile_rank is not None:
-        heading += f"; the summary below is rank {figures.profile_rank}'s profile alone"
+        heading += f"; the table is rank {figures.profile_rank}'s profile, its own figures beside the job's"
     words = job_view(job).sentence
     notes = ""
     if figures.left_out:
@@ -50,7 +55,7 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     elif figures.computing:
         plan = "Computing the plan for the job (its ranks read again with the plan's events scaled)…"
     elif figures.answer is not None:
-        plan = job_what_if_view(figures.answer).sentence
+        plan = _matched(figures.answer)
     elif plan_ticked and figures.left_out:
         plan = "No ticked target names events of the job: nothing to answer for it."
     else:
@@ -59,6 +64,20 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
             f"{EVERY_RANK} (or on the ranks chosen here)."
         )
     return JobPanelView(heading, words, plan, notes)
+
+
+def _matched(answer: JobWhatIf) -> str:
+    """What the summary's answer scaled: each target's events as matched on the ranks, and Amdahl's law on sums."""
+    where = (
+        "on every rank"
+        if answer.on_ranks is None
+        else f"on rank{'s' * (len(answer.on_ranks) != 1)} {ranges(answer.on_ranks)}"
+    )
+    scaled = "; ".join(f"{p} {k:g}×" for p, k in answer.speedups)
+    text = f"The summary's answer scales these events {where}: {scaled}."
+    if answer.sum_speedup is not None:
+        text += f" Amdahl's law on the pace-setting rank's sums says {answer.sum_speedup:.2f}×."
+    return text
 
 
 def chosen_ranks(text: str, ranks: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str]:
@@ -77,3 +96,22 @@ def chosen_ranks(text: str, ranks: tuple[int, ...]) -> tuple[tuple[int, ...] | N
     if missing:
         return None, f"rank {missing[0]} is not in the job; its ranks are {rank_ranges(ranks)}"
     return tuple(chosen), ""
+
+
+def not_restored_text(workbook: str, unreadable: Sequence[tuple[int, str, str]], rank: int | None) -> str:
+    """Why a workbook's job is not shown again: each rank trace that can no longer be read (rank, the file as the
+    workbook names it, why), or the job's own refusal; what opens instead."""
+    listed = "; ".join(f"rank {r}: {name} ({why})" for r, name, why in unreadable[:8])
+    more = f"; and {len(unreadable) - 8:,} more" if len(unreadable) > 8 else ""
+    alone = f"rank {rank}'s profile alone" if rank is not None else "its profile alone"
+    return (
+        f"{workbook} was saved with a job of many ranks, but {'these rank traces' if len(unreadable) > 1 else 'this rank trace'} "
+        f"can no longer be read: {listed}{more}.\n\n{workbook} opens as {alone}, without the job's view; import the "
+        "job's folder again (File → Import Profile from Folder…) to see it."
+    )
+
+
+def job_refused_text(workbook: str, why: str, rank: int | None) -> str:
+    """A workbook's job whose rank traces are there but cannot be joined again."""
+    alone = f"rank {rank}'s profile alone" if rank is not None else "its profile alone"
+    return f"{workbook} was saved with a job of many ranks, but it cannot be read again: {why}\n\n{workbook} opens as {alone}."

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
 from ..model.profile import Profile
+from ..model.units import TimeUnit
 from .numbers import POINT, Numbers
 from .plan_answer import answer_target
 from .report import target_sentence
@@ -18,6 +19,7 @@ from .trace_plan import TraceFigures, current_answer
 
 if TYPE_CHECKING:
     from .decision import DecisionView
+    from .job_charts import JobFigures
 
 AMDAHL_FOOTER = "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts never add."
 
@@ -71,12 +73,13 @@ def decision_sentences(
     *,
     trace: TraceFigures | None = None,
     decided: DecisionView | None = None,
+    job: JobFigures | None = None,
 ) -> tuple[Sentence, ...]:
     """The one or two sentences a review decides on, as the summary says them: for a profile that carries its
     trace, the answer with its dependencies and what the sum promises beside it (with why they differ); else the
     odds of the target and the cheapest plan (when estimates have ranges), or the headline sentence. Sentences
     still being computed are left out."""
-    said = summary(profile, analysis, n, trace=trace)
+    said = summary(profile, analysis, n, trace=trace, job=job)
     if said.dependencies.text:  # the answer with the trace's dependencies, and what the sum promises beside it
         return (Sentence(said.sentence, said.speedup.tone), Sentence(said.dependencies.text))
     lines = [decided.odds, decided.plan] if decided is not None else []
@@ -91,13 +94,24 @@ def slide(
     *,
     trace: TraceFigures | None = None,
     decided: DecisionView | None = None,
+    job: JobFigures | None = None,
 ) -> SlideView:
     """The profile's slide: the result as its title, the decision's sentences, the summary's headline figures, the
     target verdict as its footer. ``trace`` is what is known of the profile's trace; ``decided`` the summary's
-    lines about the odds and the cheapest plan (None: the profile has neither)."""
+    lines about the odds and the cheapest plan (None: the profile has neither); ``job`` the job of many ranks the
+    profile stands for: the figures, the title and the verdict are then the job's."""
     unit = profile.unit
     boundary = profile.settings.boundary or "Measured profile"
-    said = summary(profile, analysis, n, trace=trace)
+    said = summary(profile, analysis, n, trace=trace, job=job)
+    if job is not None:
+        ranks = n.count(len(job.job.ranks))
+        return SlideView(
+            phrases(f"A job of {ranks} ranks:", f"{said.speedup.value} {said.speedup.caption}"),
+            f"{job.name} · the job's step {n.time(job.job.step_time, TimeUnit.MS)} · the table: {boundary}",
+            said.figures,
+            f"{said.verdict.mark} {said.verdict.text}".strip() if profile.settings.target_time else AMDAHL_FOOTER,
+            tuple(x for x in (Sentence(said.sentence, said.speedup.tone), said.dependencies) if x.text),
+        )
     return SlideView(
         slide_title(profile, analysis, n, said),
         f"{boundary} · baseline {n.time(analysis.baseline_total, unit)} over "

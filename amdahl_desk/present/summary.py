@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
 from ..model.objectives import ObjectiveFigures
@@ -14,6 +15,9 @@ from .objectives import objective_caption
 from .report import headline, target_sentence
 from .tones import Sentence, Tone
 from .trace_plan import COMPUTING, TraceFigures, dependency_line, trace_based, trace_notes
+
+if TYPE_CHECKING:
+    from .job_charts import JobFigures
 
 __all__ = ["Figure", "Sentence", "SummaryView", "Tone", "summary"]
 
@@ -78,12 +82,14 @@ def summary(
     notes: tuple[str, ...] = (),
     trace: TraceFigures | None = None,
     whole: Analysis | None = None,
+    job: JobFigures | None = None,
 ) -> SummaryView:
     """The summary of ``analysis`` (already seen through ``objective`` when one other than End to end is chosen;
     ``outcomes`` then gives the other objectives' view of each optimization); ``error`` says why there is none.
     ``notes`` are the document's own (a total row that did not add up), after the analysis' warnings; ``trace``
     what the window knows of the profile's trace, compared with the end-to-end analysis ``whole`` (default:
-    ``analysis``)."""
+    ``analysis``). ``job``: the job of many ranks the profile stands for — its figures are then the job's, the
+    profile's own rank's beside them (``present/job_plan``)."""
     paths = trace_notes(trace)  # they name a file: its digits are not a number to write in the locale
     if analysis is None:
         dash = "—"
@@ -101,6 +107,11 @@ def summary(
     caption, sentence = "end-to-end speedup", headline(profile, analysis, n)
     if objective is not None and not objective.is_end_to_end:
         caption, sentence = objective_caption(objective, profile, outcomes, n)
+    elif job is not None:
+        from .job_plan import job_summary
+
+        said = (*(n.message(w) for w in (*warning_texts(analysis.warnings, analysis.unit), *notes)), *paths)
+        return job_summary(profile, whole or analysis, job, trace, said, n)
     elif trace_based(trace) and c.enabled:
         assert trace is not None
         return _traced(

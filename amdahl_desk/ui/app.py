@@ -199,6 +199,7 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
     elif trace:
         QTimer.singleShot(0, window, lambda: window.import_traces(given))
     if screenshot is not None:
+        window.job_import.settle()  # a workbook saved with its job: the job read again
         window.whatif.settle()  # a profile imported from a trace: the trace read and the plan computed first
         window.results.job_whatif.settle()  # a job: the plan answered for it
         window.resize(width, height)

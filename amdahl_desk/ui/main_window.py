@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         )
         self.trace_import = TraceImport(self, self.files.adopt_import, self)
         self.job_import = JobImport(self.doc, self, self.files.adopt_import, self)  # several ranks: the job
+        self.files.jobNamed.connect(self.job_import.restore)  # a workbook saved with its job: the job again
         self.make_chart = make_chart
         self.exports = ChartExports(self.doc, self.files, self, self.export_inputs, make_chart, self)
         self._reset_sizes: dict[str, list[int]] = {}  # the sizes Reset Layout gave, for a pane made later

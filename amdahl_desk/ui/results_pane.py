@@ -34,7 +34,15 @@ from .profile.decision_panel import DecisionPanel
 from .profile.summary_panel import SummaryPanel
 
 SUMMARY_DEPENDS_ON = frozenset(
-    {Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.OBJECTIVES, Aspect.OBJECTIVE, Aspect.TRACE}
+    {
+        Aspect.COMPONENTS,
+        Aspect.OPTIMIZATIONS,
+        Aspect.SETTINGS,
+        Aspect.OBJECTIVES,
+        Aspect.OBJECTIVE,
+        Aspect.TRACE,
+        Aspect.JOB,
+    }
 )
 DECISION_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.DECISION})
 CHART_LEAST_WIDTH = 70  # two side by side no wider than the chart tabs' least width
@@ -377,6 +385,7 @@ class ResultsPane(QSplitter):
             notes=tuple(str(w) for w in doc.warnings),
             trace=doc.trace.figures,
             whole=analysis,
+            job=doc.job.figures,
         )
         self.summary.draw(view)
         QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the outcomes have their new texts

@@ -58,7 +58,9 @@ class SlideWidget(SlideFrame):
         except ValueError as exc:
             raise ProfileError(str(exc)) from None
         self._inputs, self._n = replace(inputs, selected=slide_selection(inputs.profile, inputs.selected)), n
-        return slide(inputs.profile, inputs.analysis, n, trace=inputs.trace, decided=_decided(inputs, n))
+        return slide(
+            inputs.profile, inputs.analysis, n, trace=inputs.trace, decided=_decided(inputs, n), job=inputs.job
+        )
 
     def chart(self, key: str) -> Chart[Any]:
         """The slide's chart ``key``, made on first use."""

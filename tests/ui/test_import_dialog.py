@@ -161,20 +161,22 @@ def test_import_then_undo_and_redo(window, qtbot, tmp_path):
     assert asked == ["kineto_1gpu_ns_timestamps.xlsx"] and target.exists() and not window.isWindowModified()
 
 
-def test_ranks_of_a_folder_slowest_first_and_picked(qtbot, qtmodeltester):
+def test_ranks_of_a_folder_straggler_first_and_picked(qtbot, qtmodeltester):
     traces = [expect.load(GLOO / f"rank{r}.json.gz") for r in (0, 1)]
     step = [expect.mean_step_ms(t) for t in traces]
-    slowest = max(range(2), key=lambda r: step[r])
+    # the rank the other waits for reaches the all-reduce last: its all-reduce takes least
+    straggler = min(range(2), key=lambda r: expect.outermost_annotations_ms(traces[r])["grad_allreduce"])
     dialog = import_dialog(qtbot, GLOO)
     result = wait_preview(qtbot, dialog)
     assert dialog.ranks_box.isVisible()
     m = dialog.rank_model
     assert [r.step_time for r in m.ranks] == pytest.approx(step, rel=1e-9)
-    assert m.index(slowest, 0).data() == f"{slowest} (slowest)" and result.rank == slowest
-    assert dialog.rank_view.selectionModel().isRowSelected(slowest)
+    assert m.index(straggler, 0).data() == f"{straggler} (straggler)" and result.rank == straggler
+    assert m.index(1 - straggler, 0).data() == str(1 - straggler)
+    assert dialog.rank_view.selectionModel().isRowSelected(straggler)
     for model in (dialog.rank_model, dialog.step_model, dialog.shown.preview_model):
         qtmodeltester.check(model, force_py=True)
-    other = 1 - slowest
+    other = 1 - straggler
     rect = dialog.rank_view.visualRect(m.index(other, 1))
     result = choose(
         qtbot,

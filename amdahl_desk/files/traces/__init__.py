@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ...model.lazy import lazy_names
 from ...model.traces.errors import Cancelled, TraceError
 from .detect import NSYS, PYTORCH, SPEEDSCOPE, detect_format, trace_files
+from .job_rank import PaceRank
 from .source import Progress
 
 if TYPE_CHECKING:  # the import path (readers, groupings) loads on use: a what-if reads its graph without it
@@ -38,6 +39,7 @@ class LoadedTrace:
     functions: FunctionTimes | None = None
     table: SummaryTable | None = None
     given: str = ""  # the file or folder as given: the profile remembers where it came from
+    pace: PaceRank | None = None  # of several PyTorch ranks: the rank the job waits for (job_rank.pace_rank)
 
     def summarise(self, options: ImportOptions | None = None) -> ImportResult:
         from ...model.traces.result import ImportOptions
@@ -46,7 +48,8 @@ class LoadedTrace:
         if self.format == PYTORCH:
             from ...model.traces.summary import summarise_pytorch
 
-            result = summarise_pytorch(self.ranks, options)
+            pace = self.pace or PaceRank()
+            result = summarise_pytorch(self.ranks, options, pace.source or None, pace.problem)
         elif self.functions is not None:
             result = self.functions.summarise(options)
         else:
@@ -105,6 +108,10 @@ def load_trace(
         loaded.ranks = [
             _rank(str(f), s, part(k), dependencies) for k, (f, s) in enumerate(zip(files, sources, strict=True))
         ]
+        if len(files) > 1:
+            from .job_rank import pace_rank
+
+            loaded.pace = _as_sources(pace_rank(files), files, sources)
     elif kind == SPEEDSCOPE:
         from .speedscope import read_speedscope
 
@@ -122,6 +129,14 @@ def load_trace(
             table.warnings.append("rows of several reports are listed together; NVTX ranges may contain the kernels")
         loaded.table = table
     return loaded
+
+
+def _as_sources(pace: PaceRank, files: Sequence[Path], sources: Sequence[str]) -> PaceRank:
+    """``pace`` naming its file as the import names it (a path where two rank files share a name)."""
+    if not pace.source:
+        return pace
+    hit = next((s for f, s in zip(files, sources, strict=True) if f.name == pace.source), "")
+    return replace(pace, source=hit)
 
 
 def _rank(path: str, source: str, progress: Progress | None, dependencies: bool) -> RankTrace:

@@ -48,8 +48,9 @@ def _read(path: Path, source: str, progress: Progress | None) -> GraphTrace:
 def load_rank_graph(
     path: str | Path, rank: int | None = None, step: str | None = None, progress: Progress | None = None
 ) -> RankGraph:
-    """The trace at ``path`` (a file, or a folder of one file per rank: rank ``rank``, else the one whose
-    ``step`` annotations take longest).
+    """The trace at ``path`` (a file, or a folder of one file per rank: rank ``rank``, else the rank the job waits
+    for, ``model/job/representative``; where the ranks cannot be joined, the one whose ``step`` annotations take
+    longest).
 
     Raises :class:`TraceError` for a missing file, another format, damaged input, or a rank not there.
     """
@@ -73,6 +74,14 @@ def load_rank_graph(
             raise TraceError(f"rank {rank} is not in the folder; its traces are of ranks {listed}", p.name)
         f = files[ranks.index(rank)]
         return RankGraph(_read(f, f.name, progress), f.name, rank)
+    if len(files) > 1:
+        from .job_rank import pace_rank
+
+        pace = pace_rank(files, step) if step else pace_rank(files)
+        hit = next((i for i, f in enumerate(files) if f.name == pace.source), None)
+        if hit is not None:
+            f = files[hit]
+            return RankGraph(_read(f, f.name, progress), f.name, pace.rank)
     return _slowest(files, ranks, step, progress)
 
 

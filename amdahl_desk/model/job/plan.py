@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..profile import Optimization
 from ..traces.patterns import Speedup
 
 _OP, _ANNOTATION, _PATTERN = "op:", "annotation:", "pattern:"
+CEILING_K = 1e6  # a plan's ceiling: its targets' events this much faster (at 0 the replay would keep them whole)
+
+PlanKey = tuple[tuple[str, float], ...]
 
 
 @dataclass(frozen=True)
@@ -37,8 +40,12 @@ class JobPlan:
     left_out: tuple[str, ...]  # targets that stand for no named events
 
     @property
-    def key(self) -> tuple[tuple[str, float], ...]:
+    def key(self) -> PlanKey:
         return tuple((s.pattern, s.k) for s in self.speedups)
+
+    def ceiling(self) -> JobPlan:
+        """The same targets' events made (all but) free: the most the plan could buy the job, whatever its k."""
+        return replace(self, speedups=tuple(Speedup(s.pattern, CEILING_K) for s in self.speedups))
 
 
 def target_pattern(name: str, matcher: str | None) -> str | None:
@@ -72,3 +79,27 @@ def job_plan(optimizations: Sequence[Optimization], events: Mapping[str, str] | 
             speedups.append(Speedup(pattern, float(o.speedup)))
             targets.append((t, pattern))
     return JobPlan(tuple(speedups), tuple(targets), tuple(left_out))
+
+
+def alone_plan(optimization: Optimization, events: Mapping[str, str] | Sequence[tuple[str, str]]) -> JobPlan:
+    """``optimization`` alone at its k, ticked or not (the checklist's figures of each row)."""
+    return job_plan([replace(optimization, enabled=True)], events)
+
+
+def plans_to_replay(
+    optimizations: Sequence[Optimization], events: Mapping[str, str] | Sequence[tuple[str, str]]
+) -> list[JobPlan]:
+    """Every plan whose replay the job's figures show: the ticked plan and its ceiling, then each optimization
+    alone and its ceiling (plans without speedups and repeats left out), the ticked plan's first."""
+    whole = job_plan(optimizations, events)
+    out: list[JobPlan] = []
+    seen: set[PlanKey] = set()
+    for p in (
+        whole,
+        whole.ceiling(),
+        *(q for o in optimizations for a in [alone_plan(o, events)] for q in (a, a.ceiling())),
+    ):
+        if p.speedups and p.key not in seen:
+            seen.add(p.key)
+            out.append(p)
+    return out

@@ -26,7 +26,7 @@ class ImportOptions:
     group_by: str | None = None
     total: bool = False
     top: int | None = 15
-    rank: int | None = None  # None: the slowest rank
+    rank: int | None = None  # None: the rank the job waits for (its straggler; model/job/representative)
     exclude_steps: frozenset[str] = frozenset()  # step names (``ProfilerStep#7``) to leave out
     exclude_flagged: bool = False  # leave out every step far from the median
     device: int | None = None  # GPU for the ``gpu`` grouping; None: the rank's own, else the busiest
@@ -67,6 +67,7 @@ class NoteKind(Enum):
     GPU_STEP_IDLE = "gpu_step_idle"  # + idle (share): the GPU waits
     GPU_STEP_BUSY = "gpu_step_busy"  # + idle: the GPU is the bottleneck
     GPU_STEP_AHEAD = "gpu_step_ahead"  # + idle: the CPU launches ahead
+    NOT_JOINED = "not_joined"  # problem, rank: the ranks cannot be joined as a job; the slowest rank is imported
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class RankInfo:
     step_time: float | None
     total_time: float
     slowest: bool = False
+    straggler: bool = False  # the rank the job waits for (model/job/representative): the profile's rank by default
 
 
 @dataclass(frozen=True)

@@ -97,8 +97,9 @@ def _rank_numbers(traces: Sequence[RankTrace]) -> list[int]:
     return [n for n in numbers if n is not None]
 
 
-def rank_table(traces: Sequence[RankTrace], options: ImportOptions) -> list[RankInfo]:
-    """Each rank's mean step time (µs → ms), the slowest marked: a straggler is serial time for everyone."""
+def rank_table(traces: Sequence[RankTrace], options: ImportOptions, pace: str | None = None) -> list[RankInfo]:
+    """Each rank's mean step time (µs → ms), the slowest marked, and the rank the job waits for (``pace``: its
+    file, found by joining the ranks; see model/job/representative)."""
     infos = []
     for number, trace in zip(_rank_numbers(traces), traces, strict=True):
         steps = _kept(_steps(trace, replace(options, device=None), number)[0], options)
@@ -108,16 +109,25 @@ def rank_table(traces: Sequence[RankTrace], options: ImportOptions) -> list[Rank
     if len(infos) > 1:
         slowest = max(range(len(infos)), key=lambda i: (infos[i].step_time or 0.0, infos[i].total_time))
         infos[slowest] = RankInfo(**{**infos[slowest].__dict__, "slowest": True})
+        waited = next((i for i, r in enumerate(infos) if pace is not None and r.source == pace), None)
+        if waited is not None:
+            infos[waited] = RankInfo(**{**infos[waited].__dict__, "straggler": True})
     return infos
 
 
-def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> ImportResult:
-    """The import result of PyTorch traces (one per rank) for ``options``."""
+def summarise_pytorch(
+    traces: Sequence[RankTrace], options: ImportOptions, pace: str | None = None, unjoined: str = ""
+) -> ImportResult:
+    """The import result of PyTorch traces (one per rank) for ``options``. Without ``options.rank``: the rank the
+    job waits for, ``pace`` (its file: the files layer joins the ranks to find it, model/job/representative), else
+    the slowest (``unjoined``: why the ranks could not be joined)."""
     if not traces:
         raise TraceError("no trace to import")
-    ranks = rank_table(traces, options)
+    ranks = rank_table(traces, options, pace)
     if options.rank is None:
-        chosen = next((i for i, r in enumerate(ranks) if r.slowest), 0)
+        chosen = next((i for i, r in enumerate(ranks) if r.straggler), -1)
+        if chosen < 0:
+            chosen = next((i for i, r in enumerate(ranks) if r.slowest), 0)
     else:
         numbers = [r.rank for r in ranks]
         if options.rank not in numbers:
@@ -128,6 +138,8 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
     trace, rank = traces[chosen], ranks[chosen]
     events = trace.events
     notes = Notes()
+    if options.rank is None and len(traces) > 1 and not rank.straggler and unjoined:
+        notes.add(NoteKind.NOT_JOINED, problem=unjoined, rank=rank.rank)
     skipped = events.info.get("skipped_begin_end")
     if skipped:
         notes.add(NoteKind.BEGIN_END_SKIPPED, count=skipped)
@@ -181,7 +193,8 @@ def summarise_pytorch(traces: Sequence[RankTrace], options: ImportOptions) -> Im
     if group_by == "gpu" and gpu is not None and step_time and not total:
         gpu_step_note(gpu, steps, notes)
     world = trace.world_size or len(traces)
-    where = f"rank {rank.rank} of {world}" + (" (the slowest)" if rank.slowest else "") if world > 1 else ""
+    said = " (the straggler)" if rank.straggler else " (the slowest)" * rank.slowest
+    where = f"rank {rank.rank} of {world}" + said if world > 1 else ""
     what = "the whole trace" if total else f"mean of {len(steps)} step{'s' * (len(steps) != 1)}"
     view = f"GPU {gpu.device} timeline" if group_by == "gpu" and gpu else f"grouped by {group_by}"
     boundary = ", ".join(p for p in (f"PyTorch trace {trace.source}", where, what, view) if p)

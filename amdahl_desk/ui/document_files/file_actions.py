@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import shiboken6
 from PySide6.QtCore import QObject, QSettings, Signal
@@ -72,6 +72,7 @@ class FileActions(QObject):
     """Opening and saving profiles without ever losing what the user typed."""
 
     opened = Signal()  # a profile was read into the document
+    jobNamed = Signal(object, object)  # a workbook opened names its job's rank traces: (JobSheet, the workbook)
     sourceChanged = Signal()  # the file the document came from (path or CSV import) changed
 
     def __init__(
@@ -217,6 +218,8 @@ class FileActions(QObject):
         else:
             self.prompts.show_status(opened, 8000 if untitled else 5000)
         self.opened.emit()
+        if loaded.job is not None:
+            self.jobNamed.emit(loaded.job, path)
         return True
 
     def adopt_import(self, profile: Profile, origin: Path, text: str) -> None:
@@ -334,6 +337,7 @@ class FileActions(QObject):
         """Save through a temporary file beside the target: a failed save leaves the old file as it was."""
         as_csv = path.suffix.lower() == ".csv"
         traced = None if as_csv else self.doc.trace.answer()
+        job = None if as_csv else self._job_sheet(path)
         decision = None
         if traced is not None and traced.usable:
             from ...model.decision import Decision
@@ -344,7 +348,7 @@ class FileActions(QObject):
         why = write_safely(
             path,
             lambda tmp: save_profile(
-                self.doc.profile, tmp, self.doc.analysis, csv=as_csv, trace=traced, decision=decision
+                self.doc.profile, tmp, self.doc.analysis, csv=as_csv, trace=traced, decision=decision, job=job
             ),
         )
         if why is not None:
@@ -353,8 +357,17 @@ class FileActions(QObject):
         if mark_clean:
             self.doc.undo_stack.setClean()
             self.disk_stamp = stamp(path)
-        self.prompts.show_status(f"Saved {path.name}", 5000)
+        self.prompts.show_status(f"Saved {path.name}" + (" with its job's ranks" if job is not None else ""), 5000)
         return True
+
+    def _job_sheet(self, path: Path) -> Any:
+        """The Ranks sheet of the job the profile stands for (every rank's trace, relative to ``path``'s folder)."""
+        held, shown = self.doc.job.held, self.doc.job.figures
+        if held is None or shown is None:
+            return None
+        from ...files import ranks_sheet
+
+        return ranks_sheet(held.figures.job, held.paths, path.resolve().parent)
 
     def revert(self) -> None:
         if self.doc.path is None:

@@ -169,7 +169,7 @@ class ImportDialog(QDialog):
         self.rank_view = preview_table(self.rank_model, RankTableModel.FILE)
         self.rank_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.rank_view.selectionModel().selectionChanged.connect(self._rank_picked)
-        self.ranks_box = box("Ranks — the slowest is what everyone waits for", self.rank_view)
+        self.ranks_box = box("Ranks — the straggler is what everyone waits for", self.rank_view)
 
         self.step_model = StepTableModel()
         self.step_model.toggled.connect(self._step_toggled)

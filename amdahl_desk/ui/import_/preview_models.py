@@ -257,8 +257,14 @@ def _far(s: StepInfo) -> str:
     return "far off (GPU)" if s.gpu_flagged else ""
 
 
+def _marks_slowest(ranks: Sequence[RankInfo], r: RankInfo) -> bool:
+    """The slowest rank is marked only where no straggler is known (the rule: model/job/representative)."""
+    return r.slowest and not any(x.straggler for x in ranks)
+
+
 class RankTableModel(_Table):
-    """One row per rank: its file and mean step time; the slowest marked (its lag is everyone's serial time)."""
+    """One row per rank: its file and mean step time; the straggler (the rank the others wait for) marked, and the
+    slowest where the ranks cannot be joined as one job."""
 
     RANK, FILE, STEP = range(3)
     headers = ("Rank", "File", "Step ({unit})")
@@ -284,19 +290,30 @@ class RankTableModel(_Table):
         r, col = self.ranks[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == self.RANK:
-                return f"{r.rank} (slowest)" if r.slowest else str(r.rank)
+                return (
+                    f"{r.rank} (straggler)"
+                    if r.straggler
+                    else f"{r.rank} (slowest)"
+                    if _marks_slowest(self.ranks, r)
+                    else str(r.rank)
+                )
             if col == self.FILE:
                 return r.source
             time = r.step_time if r.step_time is not None else r.total_time
             return time_cell(time) + ("" if r.step_time is not None else " (whole)")
-        if role == Qt.ItemDataRole.FontRole and r.slowest:
+        if role == Qt.ItemDataRole.FontRole and (r.straggler or _marks_slowest(self.ranks, r)):
             bold = QFont()
             bold.setBold(True)
             return bold
         if role == Qt.ItemDataRole.ToolTipRole:
+            if r.straggler:
+                return (
+                    f"Rank {r.rank} ({r.source}): the straggler — the other ranks wait for it at the collectives, so "
+                    "its own step is work, not waiting; its profile is imported unless another rank is chosen"
+                )
             return f"Rank {r.rank} ({r.source})" + (
-                ": the slowest — every other rank waits for it, so its extra time is serial time too"
-                if r.slowest
+                ": the slowest (the ranks cannot be joined as one job, so the rank they wait for is not known)"
+                if _marks_slowest(self.ranks, r)
                 else ""
             )
         return self._align(index, role)

@@ -7,9 +7,10 @@ rank's import, and the job itself is held by ``doc.job`` (:mod:`..core.job_link`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QProgressBar, QVBoxLayout, QWidget
@@ -84,14 +85,21 @@ class JobImport(QObject):
         self.doc, self.prompts, self.apply, self.window = doc, prompts, apply, window
         self.session: JobSession | None = None
         self.dialog: JobDialog | None = None
+        self._restoring: Path | None = None  # the workbook whose job is being read again
+        self._restoring_source = ""
+        self._saved_rank: int | None = None
 
-    def start(self, paths: Sequence[Path]) -> JobDialog:
+    def start(self, paths: Sequence[Path], restoring: Path | None = None) -> JobDialog:
+        """Read the job of ``paths``; with ``restoring`` (a workbook just opened that names them), hold it for the
+        profile the workbook opened instead of importing one."""
         if self.dialog is not None:
             self.dialog.raise_()
             return self.dialog
         name = paths[0].name if len(paths) == 1 else f"{paths[0].parent.name or paths[0].name} ({len(paths)} files)"
-        dialog = JobDialog(name, self.window)
-        session = JobSession([str(p) for p in paths], parent=self)
+        dialog = JobDialog(restoring.name if restoring is not None else name, self.window)
+        self._restoring = restoring
+        self._restoring_source = self.doc.profile.settings.trace_source
+        session = JobSession([str(p) for p in paths], parent=self, with_profile=restoring is None)
         w = session.worker
         w.progressed.connect(dialog.progressed)
         w.joining.connect(dialog.joining)
@@ -103,6 +111,19 @@ class JobImport(QObject):
         self._origin = paths[0] if len(paths) == 1 else paths[0].parent
         dialog.open()
         return dialog
+
+    def settle(self, most_seconds: float = 300.0) -> bool:
+        """Run the event loop until a read in progress ended (a screenshot); False past the limit."""
+        import time
+
+        from PySide6.QtCore import QCoreApplication, QEventLoop
+
+        end = time.monotonic() + most_seconds
+        while self.session is not None:
+            if time.monotonic() > end:
+                return False
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        return True
 
     def cancel(self) -> None:
         if self.session is not None:
@@ -126,12 +147,44 @@ class JobImport(QObject):
         self.finished.emit(opened)
 
     def _failed(self, message: str) -> None:
+        restoring = self._restoring
         self._done(False)
+        if restoring is not None:
+            from ...present.job_words import job_refused_text
+
+            rank = self._saved_rank
+            self.prompts.show_error("The job is not restored", job_refused_text(restoring.name, message, rank))
+            return
         self.prompts.show_error("Cannot import the job", f"{message}\n\nThe open profile is unchanged.")
 
     def _cancelled(self) -> None:
+        restoring = self._restoring
         self._done(False)
+        if restoring is not None:
+            self.prompts.show_status(f"{restoring.name} opened without its job's view (its read was cancelled)", 8000)
+            return
         self.prompts.show_status("Import of the job cancelled; the open profile is unchanged", 5000)
+
+    def restore(self, sheet: Any, workbook: Path) -> None:
+        """A workbook saved with its job (``sheet``: its Ranks sheet) was opened: read the rank traces it names
+        again and hold the job for that profile; traces that can no longer be read are named, and the profile
+        stays alone."""
+        from ...present.job_words import not_restored_text
+
+        paths: list[Path] = sheet.paths(workbook.resolve().parent)
+        self._saved_rank = next((r.rank for r in sheet.rows if r.straggler), None)
+        unreadable = []
+        for row, p in zip(sheet.rows, paths, strict=True):
+            if not p.exists():
+                unreadable.append((row.rank, row.trace, f"no such file: {p}"))
+            elif not p.is_file() or not os.access(p, os.R_OK):
+                unreadable.append((row.rank, row.trace, f"cannot be read: {p}"))
+        if unreadable:
+            self.prompts.show_error(
+                "The job is not restored", not_restored_text(workbook.name, unreadable, self._saved_rank)
+            )
+            return
+        self.start(paths, restoring=workbook)
 
     def open_now(self, paths: Sequence[Path]) -> bool:
         """Read the job on this thread and open it (a screenshot of a job); a refusal is said as ever."""
@@ -150,8 +203,23 @@ class JobImport(QObject):
         if self.session is None or self.session.worker.stop.is_set():  # cancelled as it ended
             self._cancelled()
             return
+        restoring = self._restoring
         self._done(True)
+        if restoring is not None:
+            self._hold_again(loaded, restoring)
+            return
         self._open(loaded)
+
+    def _hold_again(self, loaded: LoadedJob, workbook: Path) -> None:
+        """The job read again for the workbook's profile (if that is still the document's)."""
+        from ...present.job_charts import JobFigures
+
+        if self.doc.profile.settings.trace_source != self._restoring_source:
+            return  # another profile was opened meanwhile
+        name = workbook.stem
+        figures = JobFigures(loaded.job, name, loaded.paths, loaded.step, profile_rank=loaded.rank)
+        self.doc.job.hold(HeldJob(self._restoring_source, loaded.paths, loaded.graph, figures))
+        self.prompts.show_status(f"Opened {workbook.name} with its job of {len(loaded.job.ranks)} ranks", 8000)
 
     def _open(self, loaded: LoadedJob) -> None:
         from ...present.job_charts import JobFigures

@@ -70,10 +70,11 @@ class JobWorker(QObject):
     failed = Signal(str)
     cancelled = Signal()
 
-    def __init__(self, step: str = STEP_PREFIX) -> None:
+    def __init__(self, step: str = STEP_PREFIX, with_profile: bool = True) -> None:
         super().__init__()
         self.stop = threading.Event()
         self.step = step
+        self.with_profile = with_profile  # False: the job alone (a workbook's profile stands for it already)
         self.outcome = ""  # "loaded", "failed" or "cancelled", once over
 
     @Slot(object)
@@ -110,6 +111,7 @@ class JobWorker(QObject):
         from ...files.traces.job import job_files
         from ...model.job.analysis import analyse_job
         from ...model.job.join import match
+        from ...model.job.representative import representative_source
         from ...model.traces.errors import TraceError
 
         files = job_files(paths)
@@ -121,12 +123,10 @@ class JobWorker(QObject):
         job = analyse_job(graph)
         if self.stop.is_set():
             raise CancelledError
-        slowest = max(job.per_rank, key=lambda r: (r.step_time, -r.rank))
-        rank = job.straggler if job.straggler is not None else slowest.rank
-        source = next(r.source for r in job.per_rank if r.rank == rank)
+        rank, source = representative_source(job)
         path = Path(next(f.path for f in files if f.source == source))
         try:
-            profile = load_any(path).profile
+            profile = load_any(path).profile if self.with_profile else None
         except TraceError as exc:
             raise TraceError(f"the rank's profile cannot be imported: {exc}", path.name) from None
         return LoadedJob(tuple(f.path for f in files), self.step, graph, job, profile, path, rank)
@@ -188,11 +188,13 @@ class JobSession(QObject):
 
     start = Signal(object)
 
-    def __init__(self, paths: Sequence[str], step: str = STEP_PREFIX, parent: QObject | None = None) -> None:
+    def __init__(
+        self, paths: Sequence[str], step: str = STEP_PREFIX, parent: QObject | None = None, with_profile: bool = True
+    ) -> None:
         super().__init__(parent)
         self.paths = list(paths)
         self.reader = QThread()
-        self.worker = JobWorker(step)
+        self.worker = JobWorker(step, with_profile)
         self.worker.moveToThread(self.reader)
         self.start.connect(self.worker.load)
         for signal in (self.worker.loaded, self.worker.failed, self.worker.cancelled):

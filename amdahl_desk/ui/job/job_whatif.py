@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer
 
 from ..core.document import Aspect, Document
+from ..core.job_link import HeldJob
 
 PAUSE_MS = 60  # a plan is asked once it has rested this long (a k drag: at its pauses)
 KEPT = 2  # plans' ranks kept read (a large job's graphs take hundreds of MB)
@@ -57,15 +58,17 @@ class JobWhatIf(QObject):
         held = self.link.held
         if held is None or self.link.figures is None:
             return
-        from ...model.job.plan import job_plan
+        from ...model.job.plan import job_plan, plans_to_replay
 
         s = self.doc.profile.settings
         plan = job_plan(self.doc.profile.optimizations, s.trace_events)
+        others = plans_to_replay(self.doc.profile.optimizations, s.trace_events)
         figures = held.figures
-        key = (id(figures.job), plan.key, plan.left_out, figures.on_ranks)
+        key = (id(figures.job), plan.key, plan.left_out, figures.on_ranks, tuple(p.key for p in others))
         if key == self._asked:
             return
         self._asked = key
+        self._ask_others(held, [p for p in others if p.key != plan.key])
         if not plan.speedups:
             self.link.work.drop("job")
             self.link.update(replace(figures, answer=None, problem="", left_out=plan.left_out, computing=False))
@@ -104,16 +107,62 @@ class JobWhatIf(QObject):
             while len(self._read) > KEPT:
                 self._read.popitem(last=False)
             now = held.figures
+            replays = {**now.replays, (plan.key, on): answer if isinstance(answer, str) else answer.predicted}
             if isinstance(answer, str):
-                self.link.update(replace(now, answer=None, problem=answer, computing=False))
+                self.link.update(replace(now, answer=None, problem=answer, computing=False, replays=replays))
             else:
-                self.link.update(replace(now, answer=answer, problem="", computing=False))
+                self.link.update(replace(now, answer=answer, problem="", computing=False, replays=replays))
 
         def failed(why: str) -> None:
             if self.link.held is held:
                 self.link.update(replace(held.figures, answer=None, problem=why, computing=False))
 
         self.link.work.submit("job", run, done, failed)
+
+    def _ask_others(self, held: HeldJob, plans: list[Any]) -> None:
+        """The replays the checklist's job figures and the job's ceiling need (each optimization alone and with its
+        targets free), after the plan's own answer: one read of the ranks each, answers only kept."""
+        on = held.figures.on_ranks
+        missing = [p for p in plans if (p.key, on) not in held.figures.replays]
+        if not missing:
+            self.link.work.drop("job_plans")
+            return
+        job, paths, step = held.figures.job, held.paths, held.figures.step
+
+        def run(stale: Any) -> Any:
+            from ...files.traces.job import job_files
+            from ...model.errors import BadInputError
+            from ...model.job.analysis import job_what_if
+            from ...model.job.join import match
+            from .job_load import CancelledError, read_ranks
+
+            out: dict[Any, float | str] = {}
+            files = job_files(paths)
+            for p in missing:
+                try:
+                    scaled = match(read_ranks(files, step, p.speedups, stale))
+                    answer = job_what_if(scaled, [(s.pattern, s.k) for s in p.speedups], on, analysis=job)
+                except CancelledError:
+                    return None
+                except BadInputError as exc:
+                    out[(p.key, on)] = str(exc)
+                    continue
+                out[(p.key, on)] = answer.predicted
+            return out
+
+        def done(found: Any) -> None:
+            if found is None or self.link.held is not held:
+                return
+            now = held.figures
+            self.link.update(replace(now, replays={**now.replays, **found}))
+
+        def failed(why: str) -> None:
+            if self.link.held is not held:
+                return
+            now = held.figures
+            self.link.update(replace(now, replays={**now.replays, **{(p.key, on): why for p in missing}}))
+
+        self.link.work.submit("job_plans", run, done, failed)
 
     @property
     def idle(self) -> bool:

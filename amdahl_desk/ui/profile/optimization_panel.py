@@ -237,7 +237,8 @@ class OptimizationPanel(QWidget):
         self.wrapping_header.take_level(numbers, level, also_short={NAME})  # "Name" for "Optimization"
 
     def _show_trace_columns(self, _change: Change) -> None:
-        shown = trace_based(self.model.doc.trace.figures)
+        doc = self.model.doc
+        shown = trace_based(doc.trace.figures) or doc.job.figures is not None  # a job's: its own rank's figures
         if self.view.isColumnHidden(TRACE_FIGURES[0]) == shown:
             for col in TRACE_FIGURES:
                 self.view.setColumnHidden(col, not shown)

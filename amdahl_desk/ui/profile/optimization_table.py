@@ -28,6 +28,14 @@ COLUMNS = range(13)
 FIGURES = (SHARE, SPEEDUP, CEILING, SAVES)  # each optimization's own figures, from the analysis
 TRACE_FIGURES = (TRACE_SPEEDUP, TRACE_CEILING)  # with the trace's dependencies (a trace-based profile only)
 COMPUTED = FIGURES + TRACE_FIGURES
+# A job's profile: S, Ceiling and Saves answer for the job; the two columns after them for the profile's own rank.
+JOB_ROLES = {
+    SPEEDUP: "speedup",
+    CEILING: "ceiling",
+    SAVES: "saves",
+    TRACE_SPEEDUP: "rank_speedup",
+    TRACE_CEILING: "rank_ceiling",
+}
 ModelIndex = QModelIndex | QPersistentModelIndex
 TARGETS_ROLE = Qt.ItemDataRole.UserRole + 10
 # Bound once: data() runs for every role of every cell painted, and each Qt.X.Y lookup costs 0.2 µs.
@@ -68,10 +76,11 @@ class OptimizationTableModel(QAbstractTableModel):
         self._texts_of: tuple[Analysis | None, int, Numbers] | None = None
         self._texts: dict[int, list[str]] = {}
         self._announced: dict[int, list[str]] | None = None
-        self._trace_of: tuple[TraceFigures, int] | None = None  # the figures and the document's revision
+        self._trace_of: tuple[TraceFigures, int, object] | None = None  # trace and job figures, the revision
         self._all: dict[int, list[str]] = {}
         doc.subscribe({Aspect.OPTIMIZATIONS}, self._changed)
-        doc.subscribe(FIGURE_ASPECTS | {Aspect.TRACE}, self._computed_changed)
+        doc.subscribe(FIGURE_ASPECTS | {Aspect.TRACE, Aspect.JOB}, self._computed_changed)
+        doc.subscribe({Aspect.JOB}, self._job_headers)
         doc.subscribe({Aspect.SETTINGS}, lambda: self.headerDataChanged.emit(Qt.Orientation.Horizontal, SAVES, SAVES))
 
     @property
@@ -88,6 +97,13 @@ class OptimizationTableModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         unit = self.doc.unit.label
+        job = self.doc.job.figures
+        if job is not None and section in JOB_ROLES and role in (_DISPLAY, SHORT_TITLE_ROLE, _TIP):
+            from ...present.job_plan import job_header_tips, job_headers
+
+            if role == _TIP:
+                return job_header_tips(job, trace_based(self.doc.trace.figures))[JOB_ROLES[section]]
+            return job_headers(job, self.doc.unit)[JOB_ROLES[section]][role == SHORT_TITLE_ROLE]
         traced = section in (SPEEDUP, CEILING, SAVES) and trace_based(self.doc.trace.figures)
         if traced and section == SAVES and role in (Qt.ItemDataRole.DisplayRole, SHORT_TITLE_ROLE):
             return f"Saves ({unit})" if role == SHORT_TITLE_ROLE else f"Saves with deps ({unit})"  # whole in its tip
@@ -172,6 +188,11 @@ class OptimizationTableModel(QAbstractTableModel):
         analysis = self.doc.analysis
         if analysis is None:
             return None
+        job = self.doc.job.figures
+        if job is not None and col in (SPEEDUP, CEILING, SAVES):
+            from ...present.job_plan import job_option_tip
+
+            return job_option_tip(job, self.doc.profile, opt, locale_numbers())
         if col == SPEEDUP:
             return speedup_tip(opt, row, analysis)
         if col == CEILING:
@@ -206,16 +227,30 @@ class OptimizationTableModel(QAbstractTableModel):
         kept = self._texts_of
         if kept is None or kept[0] is not analysis or kept[1:] != (rows, n):
             self._texts_of, self._texts, fresh = (analysis, rows, n), figure_texts(analysis, rows, n), True
-        figures, revision = self.doc.trace.figures, self.doc.revision
-        if fresh or self._trace_of is None or self._trace_of[0] is not figures or self._trace_of[1] != revision:
+        figures, revision, job = self.doc.trace.figures, self.doc.revision, self.doc.job.figures
+        kept_of = self._trace_of
+        if fresh or kept_of is None or kept_of[0] is not figures or kept_of[1] != revision or kept_of[2] is not job:
             speedups, ceilings = option_cells(figures, self.optimizations, n)
-            self._trace_of = (figures, revision)
+            self._trace_of = (figures, revision, job)
             self._all = {**self._texts, TRACE_SPEEDUP: speedups, TRACE_CEILING: ceilings}
             total = analysis.baseline_total if analysis is not None else None
             saves = option_saves(figures, self.optimizations, total, n) if total is not None else None
             if saves is not None:  # a traced profile: what each saves alone on the critical path
                 self._all[SAVES] = saves
+            if job is not None:  # a job's profile: each alone for the job, its own rank's figures beside
+                from ...present.job_plan import job_option_cells, rank_option_cells
+
+                profile = self.doc.profile
+                rank_s, rank_c = rank_option_cells(figures, profile, self._texts[SPEEDUP], self._texts[CEILING], n)
+                job_s, job_c, job_saves = job_option_cells(job, profile, n)
+                self._all.update(
+                    {SPEEDUP: job_s, CEILING: job_c, SAVES: job_saves, TRACE_SPEEDUP: rank_s, TRACE_CEILING: rank_c}
+                )
         return self._all
+
+    def _job_headers(self) -> None:
+        """A job opened or closed: the figure columns' titles say whose figures they are."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, SPEEDUP, TRACE_CEILING)
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
