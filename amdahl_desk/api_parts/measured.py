@@ -194,7 +194,9 @@ class Comparison:
     @property
     def summary(self) -> str:
         """The comparison in one sentence."""
-        return self._result.sentence
+        from ..present.comparison_words import comparison_sentence
+
+        return comparison_sentence(self._result)
 
     @property
     def text(self) -> str:
