@@ -68,7 +68,6 @@ OTHER_LAYERS: dict[str, set[str]] = {
     "model": {
         "adoption.py",
         "comparison.py",
-        "fit.py",
         "load_settings.py",
         "measurements.py",
         "numbers.py",

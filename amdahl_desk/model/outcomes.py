@@ -19,13 +19,16 @@ from .queueing import Criterion, LoadFigures
 @dataclass(frozen=True)
 class Outcomes:
     """The objectives (End to end first), their table, the loaded service (``None`` without an arrival
-    rate) and the cost per run; ``notes`` are warnings located in model terms, never refusals."""
+    rate) and the cost per run; ``notes`` are warnings located in model terms, never refusals. ``energy_missing``:
+    the one setting of the energy cost that is given without the other's field (``"watts_per_gpu"`` or
+    ``"energy_price_per_kwh"``, the one missing): energy is left out of the cost until both are given."""
 
     objectives: tuple[ObjectiveFigures, ...]
     table: ObjectiveTable
     load: LoadFigures | None
     cost: CostFigures
     notes: tuple[Problem, ...]
+    energy_missing: str | None = None
 
 
 def analyse_outcomes(
@@ -49,22 +52,16 @@ def analyse_outcomes(
     why = load_objective_problem(objectives, settings)
     if why is not None:
         notes.append(Problem(why, "settings", None, "load_objective"))
+    missing = None
     if (settings.watts_per_gpu is None) != (settings.energy_price_per_kwh is None):
         missing = "energy_price_per_kwh" if settings.energy_price_per_kwh is None else "watts_per_gpu"
-        notes.append(
-            Problem(
-                "energy is left out of the cost until both the watts per GPU and the energy price per kWh are given",
-                "settings",
-                None,
-                missing,
-            )
-        )
     return Outcomes(
         objectives=tuple(objectives),
         table=objective_table(profile, objectives),
         load=load,
         cost=analyse_cost(analysis, settings),
         notes=tuple(notes),
+        energy_missing=missing,
     )
 
 

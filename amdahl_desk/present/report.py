@@ -222,6 +222,12 @@ _SETTING_LABELS = {row.field: row.label for row in SETTING_ROWS}
 
 def outcomes_warnings(outcomes: Outcomes) -> list[str]:
     """The notes of the load and cost settings, each after its Settings label (objective notes come from the file)."""
-    return [
+    notes = [
         f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in outcomes.notes if n.table == "settings"
     ]
+    if outcomes.energy_missing is not None:
+        notes.append(
+            f"{_SETTING_LABELS[outcomes.energy_missing]}: energy is left out of the cost until both the watts per GPU "
+            "and the energy price per kWh are given"
+        )
+    return notes
