@@ -68,7 +68,6 @@ OTHER_LAYERS: dict[str, set[str]] = {
     "model": {
         "adoption.py",
         "comparison.py",
-        "fit.py",
         "load_settings.py",
         "measurements.py",
         "numbers.py",
@@ -76,9 +75,7 @@ OTHER_LAYERS: dict[str, set[str]] = {
         "profile_rules.py",
         "profile_values.py",
         "quantities.py",
-        "traces/gpu_steps.py",
         "traces/patterns.py",
-        "traces/summary.py",
         "units.py",
         "values.py",
     },

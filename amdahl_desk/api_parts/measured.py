@@ -47,7 +47,9 @@ def fit(runs: PathLike | pd.DataFrame, profile: Profile | PathLike | None = None
         p = profile if isinstance(profile, Profile) else load(profile)
         scaling = p.analyse().to_model().scaling
         comparison = profile_comparison(scaling.parallel_fraction, result, scaling.baseline_gpus)
-    return Fit(result, loaded.source, comparison, tuple(str(loaded.locate(pr)) for pr in result.problems))
+    from ..present.fit_text import fit_problems
+
+    return Fit(result, loaded.source, comparison, tuple(str(loaded.locate(pr)) for pr in fit_problems(result)))
 
 
 class Fit:
@@ -194,7 +196,9 @@ class Comparison:
     @property
     def summary(self) -> str:
         """The comparison in one sentence."""
-        return self._result.sentence
+        from ..present.comparison_words import comparison_sentence
+
+        return comparison_sentence(self._result)
 
     @property
     def text(self) -> str:

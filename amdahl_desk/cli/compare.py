@@ -14,6 +14,13 @@ from ..model.profile import Profile
 from ..model.traces import GROUPINGS
 from ..model.units import format_speedup, format_time
 from ..present.comparison import plan_verdict
+from ..present.comparison_words import (
+    adoption_note,
+    adoption_notes,
+    bottleneck_sentence,
+    comparison_sentence,
+    comparison_warnings,
+)
 from .common import EXIT_OK, BadInputError, load_argument, print_warnings, write_json
 
 if TYPE_CHECKING:
@@ -160,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         result = compare(before, after, pairs, tolerance=tolerance)
     except ProfileError as exc:  # a ComparisonError, or a before profile with nothing to analyse
         raise BadInputError(f"cannot compare {args.before} with {args.after}:\n{exc}") from None
-    print_warnings("compare", result.warnings)
+    print_warnings("compare", comparison_warnings(result))
     result = _traced_promise(args, before, result)
     adoption = adopt_measured_k(before, result)
     check = with_dependencies(args, before, result) if is_trace(args.before) else None
@@ -235,19 +242,20 @@ def to_json_dict(c: Comparison, adoption: Adoption) -> dict[str, Any]:
         "shortfall": c.shortfall,
         "verdict": c.verdict.value,
         "tolerance": c.tolerance,
-        "sentence": c.sentence,
-        "warnings": list(c.warnings),
+        "sentence": comparison_sentence(c),
+        "warnings": list(comparison_warnings(c)),
         "components": [_row_dict(r) for r in c.rows],
         "bottleneck": {
             "before": {"name": b.before_name, "share": b.before_share},
             "after": {"name": b.after_name, "share": b.after_share},
             "moved": b.moved,
             "next_ceiling": _num(b.next_ceiling),
-            "sentence": b.sentence,
+            "sentence": bottleneck_sentence(b),
         },
         "pairs": [{"before": old, "after": new} for old, new in c.pairs],
         "adopted": [
-            {"name": a.name, "planned": a.planned, "measured": a.measured, "note": a.note} for a in adoption.changes
+            {"name": a.name, "planned": a.planned, "measured": a.measured, "note": adoption_note(a)}
+            for a in adoption.changes
         ],
     }
 
@@ -291,7 +299,7 @@ def comparison_text(c: Comparison, adoption: Adoption, before: Profile, before_f
         + (f" (converted from {c.after_unit.label})" if c.after_unit is not c.unit else "")
         + ".",
         "",
-        c.sentence,
+        comparison_sentence(c),
         "",
     ]
     names = [f"{r.name} → {r.after_name}" if r.renamed else r.name for r in c.rows]
@@ -313,7 +321,7 @@ def comparison_text(c: Comparison, adoption: Adoption, before: Profile, before_f
         f"End to end: the plan promised {t(c.predicted_total)} (saving {t(c.before_total - c.predicted_total)}); "
         f"measured {t(c.after_total)} (saving {t(-c.time_difference)}), {verdict}."
     )
-    lines.append(f"Bottleneck: {c.bottleneck.sentence}")
+    lines.append(f"Bottleneck: {bottleneck_sentence(c.bottleneck)}")
     adopted = [a for a in adoption.changes if a.measured is not None]
     if adopted:
         lines.append(
@@ -321,5 +329,5 @@ def comparison_text(c: Comparison, adoption: Adoption, before: Profile, before_f
             + "; ".join(f"{a.name} {format_speedup(a.planned)} → {format_speedup(a.measured)}" for a in adopted)
             + "."
         )
-    lines += [f"Note: {n}" for n in adoption.notes]
+    lines += [f"Note: {n}" for n in adoption_notes(adoption)]
     return "\n".join(lines)

@@ -285,7 +285,9 @@ def _export_comparison(args: argparse.Namespace, source: Path, before: Profile, 
         comparison = compare(before, after, pairs)
     except ProfileError as exc:
         raise BadInputError(f"cannot compare {args.profile} with {args.compare}:\n{exc}") from None
-    print_warnings("compare", comparison.warnings)
+    from ..present.comparison_words import comparison_warnings
+
+    print_warnings("compare", comparison_warnings(comparison))
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
     from ..ui.app import make_app
     from ..ui.chart_factory import make_chart

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..model.fit import FitResult, fit_measurements
-from ..present.fit_text import notes_for, profile_comparison
+from ..present.fit_text import fit_problems, gap_text, notes_for, profile_comparison
 from .common import EXIT_BAD_INPUT, EXIT_OK, print_warnings, write_json
 
 NAME = "fit"
@@ -61,7 +61,7 @@ def to_json_dict(result: FitResult, comparison: str | None = None) -> dict[str, 
         "weakly_determined": result.weakly_determined,
         "measured_half_efficiency_n": _num(result.measured_half_efficiency_n),
         "summary": notes_for(result),
-        "problems": [p.what for p in result.problems],
+        "problems": [gap_text(g) for g in result.gaps],
     }
     if result.amdahl is not None:
         a = result.amdahl
@@ -119,6 +119,6 @@ def run(args: argparse.Namespace) -> int:
         from ..present.fit import fit_text
 
         print(fit_text(result, loaded.source, comparison))
-    for problem in result.problems:
+    for problem in fit_problems(result):
         print(f"{loaded.source}: {loaded.locate(problem)}", file=sys.stderr)
-    return EXIT_BAD_INPUT if result.problems else EXIT_OK
+    return EXIT_BAD_INPUT if result.gaps else EXIT_OK

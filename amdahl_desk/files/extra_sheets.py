@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..model.load_settings import SETTING_ROWS
 from ..model.measurements import Measurements
 from ..model.objective_specs import objectives_text
 from ..model.profile import Profile, Settings
-from ..model.trace_link import TRACE_ROWS, trace_events_text
+from ..model.trace_link import trace_events_text
+from ..present.setting_rows import SETTING_ROWS, TRACE_ROWS
 from .measurements import measurement_rows
 from .print_layout import print_sheet
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..model.load_settings import SETTING_ROWS
-from ..model.trace_link import TRACE_ROWS
 from ..model.units import TimeUnit
 from ..model.values import ParseError, parse_header_unit
+from ..present.setting_rows import SETTING_ROWS, TRACE_ROWS
 from .grid import CellValue, Grid, as_text
 
 HEADER_SCAN_ROWS = 50
@@ -136,6 +135,25 @@ def component_header(cells: Sequence[CellValue]) -> tuple[dict[str, int], TimeUn
     return (found[1], found[2]) if found is not None else None
 
 
+# The spellings a Settings sheet may give each row of present/setting_rows besides its label (lower case).
+SETTING_ALIASES: dict[str, tuple[str, ...]] = {
+    "arrival_rate": ("arrival rate", "request rate", "arrivals", "lambda", "λ"),
+    "servers": ("servers", "replicas", "c"),
+    "load_objective": ("load objective", "service objective"),
+    "gpu_price_per_hour": (
+        "gpu price per hour",
+        "gpu price",
+        "price per gpu-hour",
+        "price per gpu hour",
+        "gpu-hour price",
+    ),
+    "watts_per_gpu": ("watts per gpu", "power per gpu", "watts"),
+    "energy_price_per_kwh": ("energy price per kwh", "energy price", "price per kwh", "electricity price"),
+    "plan_confidence": ("plan confidence", "confidence level", "confidence", "required confidence"),
+    "trace_source": ("trace", "trace file", "source trace"),
+    "trace_grouping": ("trace grouping",),
+    "trace_events": ("trace events", "component events"),
+}
 SETTING_KEYS = {
     "unit": "unit",
     "time unit": "unit",
@@ -156,8 +174,11 @@ SETTING_KEYS = {
     "message size": "ring_message_bytes",
     "ring bandwidth": "ring_bandwidth",
     "bandwidth": "ring_bandwidth",
-    **{alias: row.field for row in SETTING_ROWS for alias in (row.label.lower(), *row.aliases)},
-    **{alias: row.field for row in TRACE_ROWS for alias in (row.label.lower(), *row.aliases)},
+    **{
+        alias: row.field
+        for row in (*SETTING_ROWS, *TRACE_ROWS)
+        for alias in (row.label.lower(), *SETTING_ALIASES[row.field])
+    },
 }
 SETTING_NAMES = [
     "Unit",

@@ -27,6 +27,7 @@ from ..present.plan_answer import (
 )
 from ..present.report import headline, target_sentence
 from ..present.sections import PERCENT, SPEEDUP, Row, Section, sections
+from ..present.settings_words import overhead_description
 from .estimate_columns import decision_rows
 from .print_layout import print_sheet
 
@@ -269,7 +270,7 @@ def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: A
     model = profile.settings.overhead_model
     n = len(profile.components)
     last, total_row = n + 1, n + 2
-    rows.sentence(f"GPU scaling, overhead model {model.value}: {model.description}")
+    rows.sentence(f"GPU scaling, overhead model {model.value}: {overhead_description(model)}")
     p = s.parallel_fraction
     if profile.settings.parallel_fraction is not None:
         ws.write_number(rows.row, 1, p, out.share)

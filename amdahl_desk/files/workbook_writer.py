@@ -23,6 +23,7 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.units import decimal_text
 from ..present.columns import NEW_TIME_BY_SUM, component_titles
+from ..present.settings_words import overhead_description
 from .estimate_columns import write_estimate_columns, write_time_ranges
 from .extra_sheets import (
     load_cost_rows,
@@ -237,7 +238,11 @@ def _write_settings(out: Book, profile: Profile) -> None:
             s.parallel_fraction,
             "override of the parallel share (empty: from the Scaling column)",
         ),
-        ("Overhead model", s.overhead_model.value, "none, linear, log or ring: " + s.overhead_model.description),
+        (
+            "Overhead model",
+            s.overhead_model.value,
+            "none, linear, log or ring: " + overhead_description(s.overhead_model),
+        ),
         ("Ring latency", f"{decimal_text(s.ring_latency, 1e-6)} us", "ring model: α, latency per step"),
         ("Ring message size", f"{decimal_text(s.ring_message_bytes, 1e6)} MB", "ring model: bytes all-reduced"),
         ("Ring bandwidth", f"{decimal_text(s.ring_bandwidth, 1e9)} GB/s", "ring model: link bandwidth"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from .analysis import plan_pairs
@@ -17,14 +18,24 @@ if TYPE_CHECKING:
     from .comparison import Comparison, ComponentComparison
 
 
+class Kept(Enum):
+    """Why an optimization keeps its planned k."""
+
+    ELIMINATED = "eliminated"  # its targets were eliminated: the measured k would be infinite
+    UNMEASURED = "unmeasured"  # nothing of its targets was measured after
+
+
 @dataclass(frozen=True)
 class AdoptedK:
-    """One enabled optimization's planned k and the effective k measured on its targets (``None``: kept)."""
+    """One enabled optimization's planned k and the effective k measured on its targets (``None``: kept, and
+    ``kept`` says why); ``gone``: its targets the after profile no longer has (left out). Worded by
+    ``present/comparison_words.adoption_note``."""
 
     name: str
     planned: float
     measured: float | None
-    note: str = ""
+    gone: tuple[str, ...] = ()
+    kept: Kept | None = None
 
 
 @dataclass(frozen=True)
@@ -33,10 +44,6 @@ class Adoption:
 
     optimizations: tuple[Optimization, ...]
     changes: tuple[AdoptedK, ...]
-
-    @property
-    def notes(self) -> tuple[str, ...]:
-        return tuple(f"{c.name}: {c.note}" for c in self.changes if c.note)
 
 
 def _share_after(k: float, r: ComponentComparison, hit_by: int) -> float:
@@ -89,19 +96,14 @@ def adopt_measured_k(before: Profile, comparison: Comparison) -> Adoption:
                 continue
             b_sum += r.before
             a_sum += _share_after(o.speedup, r, counts[_key(t)])
-        note = (
-            f"{', '.join(gone)} {'is' if len(gone) == 1 else 'are'} gone from the after profile; left out"
-            if gone
-            else ""
-        )
         if b_sum > 0 and a_sum > 0:
             k = b_sum / a_sum
             # A measured k is a point: the estimate's range and the odds that it works are behind it.
             result.append(replace(o, speedup=k, speedup_low=None, speedup_high=None, confidence=1.0))
-            changes.append(AdoptedK(o.name, o.speedup, k, note))
+            changes.append(AdoptedK(o.name, o.speedup, k, tuple(gone)))
             continue
-        why = "its targets were eliminated (an infinite k)" if b_sum > 0 else "nothing of its targets was measured"
-        changes.append(AdoptedK(o.name, o.speedup, None, f"{why}; k stays at {format_speedup(o.speedup)}"))
+        kept = Kept.ELIMINATED if b_sum > 0 else Kept.UNMEASURED
+        changes.append(AdoptedK(o.name, o.speedup, None, tuple(gone), kept))
         result.append(o)
     return Adoption(tuple(result), tuple(changes))
 
@@ -111,7 +113,17 @@ class Continued:
     """The after profile as the next working document, with what had to change on the way."""
 
     profile: Profile
-    notes: tuple[str, ...]
+    notes: tuple[Dropped, ...]
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """Targets of an optimization that the after profile no longer has: dropped from it, or (``whole``) the
+    optimization dropped with them. Worded by ``present/comparison_words.continued_note``."""
+
+    optimization: str
+    targets: tuple[str, ...]
+    whole: bool
 
 
 def continue_from_after(
@@ -136,16 +148,16 @@ def continue_from_after(
         _key(before.components[b].name): after.components[a].name for b, a in matches if b is not None and a is not None
     }
     old_of = {a: b for b, a in matches if b is not None and a is not None}
-    notes: list[str] = []
+    notes: list[Dropped] = []
     carried: list[Optimization] = []
     for o in before.optimizations:
         targets = tuple(new_name[_key(t)] for t in o.targets if _key(t) in new_name)
         lost = [t for t in o.targets if _key(t) not in new_name]
         if not targets:
-            notes.append(f"{o.name}: dropped; {', '.join(lost)} no longer exist{'s' if len(lost) == 1 else ''}")
+            notes.append(Dropped(o.name, tuple(lost), whole=True))
             continue
         if lost:
-            notes.append(f"{o.name}: {', '.join(lost)} dropped from its targets; no longer in the after profile")
+            notes.append(Dropped(o.name, tuple(lost), whole=False))
         if o.enabled and not o.built:
             carried.append(_built(o, targets, (measured or {}).get(o.name)))
         else:

@@ -11,12 +11,12 @@ from .analysis import analyse, plan_pairs
 from .component_matching import ComparisonError, match_components
 from .names import name_key as _key
 from .profile import Profile
-from .units import TimeUnit, convert, format_percent, format_speedup, format_time
+from .units import TimeUnit, convert, format_speedup
 
 SHORT_THRESHOLD = 0.9
 """A component falls short when its measured k is below this share of its predicted k."""
 
-_EXACT = 1e-12  # relative slack for float arithmetic only; the user's tolerance is separate
+EXACT = 1e-12  # relative slack for float arithmetic only; the user's tolerance is separate
 
 
 class Status(str, Enum):
@@ -88,7 +88,14 @@ class Bottleneck:
     after_share: float
     next_ceiling: float  # 1/(1−f) of the after-largest; inf when it is all the time
     moved: bool
-    sentence: str
+
+
+@dataclass(frozen=True)
+class DifferentBoundaries:
+    """The profiles state different boundaries (as stated): a speedup between them may compare two things."""
+
+    before: str
+    after: str
 
 
 # An after total within this share of the predicted one (of 1 unit, for totals below 1) is as planned:
@@ -123,9 +130,8 @@ class Comparison:
     measured_speedup: float
     pairs: tuple[tuple[str, str], ...]
     bottleneck: Bottleneck
-    sentence: str
     tolerance: float = 0.0
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[DifferentBoundaries, ...] = ()
 
     @property
     def time_difference(self) -> float:
@@ -185,11 +191,11 @@ def verdict(before: float, after: float, predicted_k: float, tolerance: float = 
     if after == 0:
         return (Status.MET if before > 0 else Status.UNCHANGED), None
     measured = before / after
-    untouched = math.isclose(predicted_k, 1.0, rel_tol=_EXACT)
-    meets = measured >= SHORT_THRESHOLD * predicted_k * (1 - _EXACT)
-    if after > before * (1 + tolerance) * (1 + _EXACT):
+    untouched = math.isclose(predicted_k, 1.0, rel_tol=EXACT)
+    meets = measured >= SHORT_THRESHOLD * predicted_k * (1 - EXACT)
+    if after > before * (1 + tolerance) * (1 + EXACT):
         return (Status.MET if predicted_k < 1 and not untouched and meets else Status.REGRESSED), measured
-    if untouched and after >= before * (1 - tolerance) * (1 - _EXACT):
+    if untouched and after >= before * (1 - tolerance) * (1 - EXACT):
         return Status.UNCHANGED, measured
     return (Status.MET if meets else Status.SHORT), measured
 
@@ -250,7 +256,6 @@ def compare(
     predicted = analysis.combined.overall_speedup if analysis.combined.enabled else 1.0
     measured_s = before_total / after_total
     bottleneck = _bottleneck(rows, before_total, after_total)
-    sentence = _sentence(rows, predicted, measured_s, unit)
     return Comparison(
         unit,
         after.unit,
@@ -262,20 +267,15 @@ def compare(
         measured_s,
         spelled,
         bottleneck,
-        sentence,
         tolerance,
         _warnings(before, after),
     )
 
 
-def _warnings(before: Profile, after: Profile) -> tuple[str, ...]:
+def _warnings(before: Profile, after: Profile) -> tuple[DifferentBoundaries, ...]:
     # The lessons' first rule: a speedup means something only between measurements of the same boundary.
     b, a = before.settings.boundary.strip(), after.settings.boundary.strip()
-    if b and a and _key(b) != _key(a):
-        return (
-            f'the profiles state different boundaries, "{b}" before and "{a}" after; make sure they measure the same thing',
-        )
-    return ()
+    return (DifferentBoundaries(b, a),) if b and a and _key(b) != _key(a) else ()
 
 
 def _bottleneck(rows: list[ComponentComparison], before_total: float, after_total: float) -> Bottleneck:
@@ -286,65 +286,16 @@ def _bottleneck(rows: list[ComponentComparison], before_total: float, after_tota
     after_name = last.after_name if last.renamed and last.after_name else last.name
     next_ceiling = 1 / (1 - f1) if f1 < 1 else math.inf
     moved = last is not first
-    if moved:
-        text = f"{first.name} was {format_percent(f0)} of the time; now {after_name} is the largest at {format_percent(f1)}."
-    else:
-        text = f"{first.name} was {format_percent(f0)} of the time and is still the largest, at {format_percent(f1)}."
-    text += (
-        f" The next optimization on {after_name} can make the whole at most {format_speedup(next_ceiling)} faster "
-        f"(1/(1−{format_percent(f1)}))."
-        if math.isfinite(next_ceiling)
-        else " It is all the time that is left: speeding it up speeds up everything."
-    )
-    return Bottleneck(first.name, f0, after_name, f1, next_ceiling, moved, text)
-
-
-def _clause(r: ComponentComparison, unit: TimeUnit) -> str:
-    name = r.name  # the plan's name, the one a reviewer knows; the table shows a rename
-    if r.status is Status.ADDED:
-        return f"{name} is new ({format_time(r.after or 0.0, unit)})"
-    if r.status is Status.REMOVED:
-        return f"{r.name} is gone ({format_time(r.before or 0.0, unit)})"
-    if r.eliminated:
-        return f"{name} was eliminated"
-    planned = not math.isclose(r.predicted_k, 1.0, rel_tol=_EXACT)
-    if r.status is Status.REGRESSED:
-        grew = f"{name} regressed by {format_time(r.delta, unit)}"
-        return grew + (f" instead of getting {format_speedup(r.predicted_k)} faster" if r.predicted_k > 1 else "")
-    got = format_speedup(r.measured_k)
-    if not planned:
-        return f"{name} also got {got} faster"
-    wanted = format_speedup(r.predicted_k)
-    return f"{name} got {got} as planned" if got == wanted else f"{name} got {got} instead of {wanted}"
-
-
-def _join(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+    return Bottleneck(first.name, f0, after_name, f1, next_ceiling, moved)
 
 
 def predicted_by(c: Comparison, predicted_total: float) -> Comparison:
     """``c`` with the plan's promise taken from elsewhere — a before profile that carries its trace promises the
-    new total its dependencies give (:mod:`.traces.plan_answer`), not the sum's: the predicted speedup, the verdict
-    and the sentence follow it; each component's predicted k stays."""
+    new total its dependencies give (:mod:`.traces.plan_answer`), not the sum's: the predicted speedup and the
+    verdict follow it (and so the sentence ``present/comparison_words`` writes); each component's predicted k stays."""
     predicted = c.before_total / predicted_total if predicted_total > 0 else math.inf
     return replace(
         c,
         predicted_total=predicted_total,
         predicted_speedup=predicted,
-        sentence=_sentence(list(c.rows), predicted, c.measured_speedup, c.unit),
     )
-
-
-def _sentence(rows: list[ComponentComparison], predicted: float, measured: float, unit: TimeUnit, most: int = 3) -> str:
-    """ "Predicted 1.43×, measured 1.28×: decode got 1.7× instead of 2×, and …" — the largest deviations first."""
-    head = f"Predicted {format_speedup(predicted)}, measured {format_speedup(measured)}"
-    scale = max((max(r.before or 0.0, r.after or 0.0) for r in rows), default=0.0)
-    off = [r for r in rows if r.status is not Status.UNCHANGED and abs(r.deviation) > _EXACT * scale]
-    off.sort(key=lambda r: -abs(r.deviation))
-    if not off:
-        return f"{head}: every component came out as planned."
-    parts = [_clause(r, unit) for r in off[:most]]
-    if len(off) > most:
-        rest = len(off) - most
-        parts.append(f"{rest} more change{'s' if rest > 1 else ''}")
-    return f"{head}: {_join(parts)}."

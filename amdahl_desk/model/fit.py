@@ -13,15 +13,16 @@ and spares the application the 100 MB of scipy (see docs/fit.md for the measurem
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .errors import Problem
 from .laws import FloatArray, parallel_fraction_at
-from .measurements import TABLE, MeasureKind, Measurements
+from .measurements import MeasureKind, Measurements
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -129,6 +130,24 @@ class UslFit:
         return "coherency" if self.beta * n_max > self.alpha else "contention"
 
 
+class GapKind(Enum):
+    """Why a fit is missing (``present/fit_text.gap_text`` words it)."""
+
+    NO_RUNS = "no_runs"  # no runs yet
+    TOO_FEW = "too_few"  # runs, needed: fewer runs than a fit needs
+    ONE_N = "one_n"  # n: every run is at one N
+    USL_TWO_N = "usl_two_n"  # the USL's 3 parameters need runs at 3 or more different N
+    NO_CONVERGENCE = "no_convergence"  # iterations: the USL fit did not converge
+
+
+@dataclass(frozen=True)
+class FitGap:
+    """A fit that cannot be made, and its values; about the whole table of runs (``measurements.TABLE``)."""
+
+    kind: GapKind
+    values: Mapping[str, object] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class FitResult:
     """Everything the measured-scaling views show, computed once from a :class:`Measurements`."""
@@ -139,7 +158,7 @@ class FitResult:
     spread: Spread
     amdahl: AmdahlFit | None
     usl: UslFit | None
-    problems: tuple[Problem, ...]  # why a fit is missing: too few runs, one N only, no convergence
+    gaps: tuple[FitGap, ...]  # why a fit is missing: too few runs, one N only, no convergence
     karp_flatt_trend: str | None  # "rising", "falling", "steady"; None with too few points
     measured_half_efficiency_n: float | None  # first measured N whose mean efficiency is below 50%
 
@@ -352,10 +371,10 @@ def _trend(points: Points) -> str | None:
 
 def fit_measurements(m: Measurements, max_iterations: int = MAX_ITERATIONS) -> FitResult:
     """Points, Amdahl and USL fits (present/fit_text words them); a fit that cannot be made is a problem, not an error."""
-    problems: list[Problem] = []
+    problems: list[FitGap] = []
     empty = np.zeros(0)
     if len(m) == 0:
-        problems.append(Problem("no runs yet; enter N and a time or throughput for at least 3 runs", TABLE))
+        problems.append(FitGap(GapKind.NO_RUNS))
         points = Points(empty, empty, empty, empty, empty)
         spread = Spread(empty, empty, empty, empty, empty)
         return FitResult(m, None, points, spread, None, None, tuple(problems), None, None)
@@ -364,25 +383,18 @@ def fit_measurements(m: Measurements, max_iterations: int = MAX_ITERATIONS) -> F
     spread = _spread(points.n, points.value)
     amdahl = usl = None
     if len(m) < MIN_POINTS:
-        problems.append(
-            Problem(f"only {len(m)} run{'s' if len(m) != 1 else ''}; a fit needs at least {MIN_POINTS}", TABLE)
-        )
+        problems.append(FitGap(GapKind.TOO_FEW, {"runs": len(m), "needed": MIN_POINTS}))
     elif m.distinct_n < 2:
-        problems.append(Problem(f"every run is at N = {base:g}; a fit needs runs at 2 or more different N", TABLE))
+        problems.append(FitGap(GapKind.ONE_N, {"n": base}))
     else:
         ratio = 1.0 / points.speedup
         amdahl = fit_amdahl(points.n, ratio, base)
         if m.distinct_n < 3:
-            problems.append(Problem("the USL has 3 parameters and needs runs at 3 or more different N", TABLE))
+            problems.append(FitGap(GapKind.USL_TWO_N))
         else:
             usl = fit_usl(points.n, m.throughput(), base, max_iterations)
             if usl is None:
-                problems.append(
-                    Problem(
-                        f"the USL fit did not converge in {max_iterations} iterations; check the runs for outliers",
-                        TABLE,
-                    )
-                )
+                problems.append(FitGap(GapKind.NO_CONVERGENCE, {"iterations": max_iterations}))
     half = None
     by_n = _spread(points.n, points.efficiency)
     below = by_n.n[by_n.mean < 0.5]

@@ -108,60 +108,6 @@ def hourly_rate(settings: LoadCostFields) -> float | None:
     return settings.gpu_price_per_hour + (energy or 0.0)
 
 
-LOAD_AND_COST, PLANS = "load and cost", "plans"
-
-
-@dataclass(frozen=True)
-class SettingRow:
-    """One row of a Settings sheet: its label, what it means, and how its value is read and written."""
-
-    field: str
-    label: str
-    meaning: str
-    aliases: tuple[str, ...]
-    section: str = LOAD_AND_COST  # which settings form shows it
-
-
-SETTING_ROWS: tuple[SettingRow, ...] = (
-    SettingRow(
-        "arrival_rate",
-        "Arrival rate",
-        'load: requests per second arriving (also "7200/min"); empty: no load analysis',
-        ("arrival rate", "request rate", "arrivals", "lambda", "λ"),
-    ),
-    SettingRow("servers", "Servers", "load: replicas serving requests in parallel (c)", ("servers", "replicas", "c")),
-    SettingRow(
-        "load_objective",
-        "Load objective",
-        f"load: the objective whose time is the service time (default {END_TO_END})",
-        ("load objective", "service objective"),
-    ),
-    SettingRow(
-        "gpu_price_per_hour",
-        "GPU price per hour",
-        'cost: price of one GPU for an hour, with its currency ("$2.50", "2.5 EUR")',
-        ("gpu price per hour", "gpu price", "price per gpu-hour", "price per gpu hour", "gpu-hour price"),
-    ),
-    SettingRow(
-        "watts_per_gpu", "Watts per GPU", "cost: power one GPU draws", ("watts per gpu", "power per gpu", "watts")
-    ),
-    SettingRow(
-        "energy_price_per_kwh",
-        "Energy price per kWh",
-        "cost: price of a kWh, in the GPU price's currency",
-        ("energy price per kwh", "energy price", "price per kwh", "electricity price"),
-    ),
-    SettingRow(
-        "plan_confidence",
-        "Plan confidence",
-        'plans: the probability a plan must reach to meet the target ("80%" or 0.8; default 80%)',
-        ("plan confidence", "confidence level", "confidence", "required confidence"),
-        PLANS,
-    ),
-)
-"""The rows the Settings sheet gains, in order. ``currency`` has no row: it is written with the prices."""
-
-
 def setting_texts(settings: LoadCostFields) -> dict[str, str]:
     """Each field's value as text that :func:`SETTING_PARSERS` read back exactly; "" for an unset field."""
     rate, price, watts, energy = (

@@ -23,7 +23,9 @@ if TYPE_CHECKING:  # a traced profile's answer; the trace's model loads with the
 @dataclass(frozen=True)
 class Outcomes:
     """The objectives (End to end first), their table, the loaded service (``None`` without an arrival
-    rate) and the cost per run; ``notes`` are warnings located in model terms, never refusals."""
+    rate) and the cost per run; ``notes`` are warnings located in model terms, never refusals. ``energy_missing``:
+    the one setting of the energy cost that is given without the other's field (``"watts_per_gpu"`` or
+    ``"energy_price_per_kwh"``, the one missing): energy is left out of the cost until both are given."""
 
     objectives: tuple[ObjectiveFigures, ...]
     table: ObjectiveTable
@@ -33,6 +35,7 @@ class Outcomes:
     # A traced profile's answer the step's figures rest on (End to end, the load on it, the cost's saving): the
     # dependency-aware ones, the sum's beside them; None: every figure is the sum's.
     answer: TraceAnswer | None = None
+    energy_missing: str | None = None
 
 
 def analyse_outcomes(
@@ -63,16 +66,9 @@ def analyse_outcomes(
     why = load_objective_problem(objectives, settings)
     if why is not None:
         notes.append(Problem(why, "settings", None, "load_objective"))
+    missing = None
     if (settings.watts_per_gpu is None) != (settings.energy_price_per_kwh is None):
         missing = "energy_price_per_kwh" if settings.energy_price_per_kwh is None else "watts_per_gpu"
-        notes.append(
-            Problem(
-                "energy is left out of the cost until both the watts per GPU and the energy price per kWh are given",
-                "settings",
-                None,
-                missing,
-            )
-        )
     return Outcomes(
         objectives=tuple(objectives),
         table=objective_table(profile, objectives),
@@ -80,6 +76,7 @@ def analyse_outcomes(
         cost=analyse_cost(analysis, settings, None if answer is None else answer.time_saved),
         notes=tuple(notes),
         answer=answer,
+        energy_missing=missing,
     )
 
 

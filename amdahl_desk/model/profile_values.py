@@ -70,31 +70,6 @@ class OverheadModel(str, Enum):
         except ValueError:
             raise ParseError(f'"{text.strip()}" is not an overhead model; expected none, linear, log or ring') from None
 
-    @property
-    def phrase(self) -> str:
-        """How the model reads inside a sentence."""
-        return _OVERHEAD_PHRASE[self]
-
-    @property
-    def description(self) -> str:
-        """How the model scales the measured communication time C (measured at N0 GPUs)."""
-        return _OVERHEAD_TEXT[self]
-
-
-_OVERHEAD_PHRASE = {
-    OverheadModel.NONE: "with communication held at its measured time",
-    OverheadModel.LINEAR: "with communication growing linearly in N",
-    OverheadModel.LOG: "with communication growing as log₂N",
-    OverheadModel.RING: "with a ring all-reduce",
-}
-
-_OVERHEAD_TEXT = {
-    OverheadModel.NONE: "communication stays at its measured time C",
-    OverheadModel.LINEAR: "communication grows in proportion to N: C·N/N0",
-    OverheadModel.LOG: "communication grows with log₂N: C·(1+log₂N)/(1+log₂N0)",
-    OverheadModel.RING: "ring all-reduce: C + ring(N) − ring(N0), ring(N) = 2(N−1)α + 2(N−1)/N·bytes/bandwidth",
-}
-
 
 class _ComponentFields(NamedTuple):
     name: str

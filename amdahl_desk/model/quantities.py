@@ -161,7 +161,9 @@ _CODES = frozenset(
     ]
 )
 # Any three capitals is a code as typed; lower case only for the codes above, so "2 per" is not a currency.
-_CURRENCY = r"(?:(?!per(?![A-Za-z]))[A-Za-z]{3}(?![A-Za-z])|" + "|".join(re.escape(s) for s in _SYMBOLS) + ")"
+_CURRENCY = re.compile(
+    r"(?:(?!per(?![A-Za-z]))[A-Za-z]{3}(?![A-Za-z])|" + "|".join(re.escape(s) for s in _SYMBOLS) + ")"
+).pattern
 _MONEY_RE = re.compile(
     rf"^\s*(?P<pre>{_CURRENCY})?\s*(?P<num>{_NUMBER})\s*(?P<post>{_CURRENCY})?\s*(?P<per>(?:/|\bper\b).*)?$",
     re.IGNORECASE,

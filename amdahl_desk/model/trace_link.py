@@ -1,32 +1,9 @@
-"""What a profile imported from a trace remembers of it, and how the Settings sheet writes it: the trace, the
-grouping, and the events each component groups (so a what-if can find them in the trace again)."""
+"""What a profile imported from a trace remembers of it: the events each component groups (so a what-if can find
+them in the trace again), as the Settings sheet writes them (its rows: ``present/setting_rows.TRACE_ROWS``)."""
 
 from __future__ import annotations
 
-from .load_settings import SettingRow
 from .units import ParseError
-
-TRACE_ROWS: tuple[SettingRow, ...] = (
-    SettingRow(
-        "trace_source",
-        "Trace",
-        "the profiler trace (file or folder of ranks) these components were imported from",
-        ("trace", "trace file", "source trace"),
-    ),
-    SettingRow(
-        "trace_grouping",
-        "Trace grouping",
-        "how the import grouped the trace: grouping; rank; top N; device; total; exclude steps",
-        ("trace grouping",),
-    ),
-    SettingRow(
-        "trace_events",
-        "Trace events",
-        'per component, the events it groups (JSON: {"component": "annotation:NAME" | "op:NAME" | "gpu:compute" …})',
-        ("trace events", "component events"),
-    ),
-)
-"""The rows a profile imported from a trace adds to its Settings sheet, in order; empty ones are not written."""
 
 
 def trace_events_text(events: tuple[tuple[str, str], ...]) -> str:

@@ -13,6 +13,7 @@ from ..model.adoption import AdoptedK
 from ..model.comparison import SHORT_THRESHOLD, Comparison, ComponentComparison, PlanVerdict, Status
 from .chart_parts import LegendEntry
 from .colours import BLUE, GREEN, GREY, INK, ORANGE, RED
+from .comparison_words import bottleneck_sentence, comparison_sentence
 from .numbers import POINT, Numbers
 from .slide import SlideView
 from .summary import Figure, Tone
@@ -177,7 +178,8 @@ def names_list(names: Sequence[str], n: Numbers = POINT, most: int = 6) -> str:
 def _details(c: Comparison) -> str:
     """The reviewer's sentence without its head (the title already states predicted and measured)."""
     head = f"{c.title}: "
-    return c.sentence[len(head) :] if c.sentence.startswith(head) else c.sentence
+    sentence = comparison_sentence(c)
+    return sentence[len(head) :] if sentence.startswith(head) else sentence
 
 
 def comparison_slide(c: Comparison, boundary: str = "", n: Numbers = POINT) -> SlideView:
@@ -188,7 +190,7 @@ def comparison_slide(c: Comparison, boundary: str = "", n: Numbers = POINT) -> S
         f"{boundary or 'Measured profile'} · before {n.time(c.before_total, unit)}, "
         f"after {n.time(c.after_total, unit)}; the plan promised {n.time(c.predicted_total, unit)}",
         comparison_figures(c, n),
-        f"<b>{html.escape(n.message(_details(c)))}</b><br>{html.escape(n.message(c.bottleneck.sentence))}",
+        f"<b>{html.escape(n.message(_details(c)))}</b><br>{html.escape(n.message(bottleneck_sentence(c.bottleneck)))}",
     )
 
 

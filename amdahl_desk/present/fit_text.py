@@ -13,7 +13,8 @@ from ..model.measurements import MeasureKind
 from ..model.units import format_number, format_speedup
 
 if TYPE_CHECKING:
-    from ..model.fit import FitResult
+    from ..model.errors import Problem
+    from ..model.fit import FitGap, FitResult
 
 
 def percent(fraction: float) -> str:
@@ -175,8 +176,33 @@ def notes_for(result: FitResult) -> list[str]:
     return (
         [s for s in sentences if s]
         + trust_sentences(result)
-        + [str(p.what)[:1].upper() + str(p.what)[1:] + "." for p in result.problems]
+        + [text[:1].upper() + text[1:] + "." for text in map(gap_text, result.gaps)]
     )
+
+
+def gap_text(gap: FitGap) -> str:
+    """Why a fit is missing, lower case and without a full stop (a sentence's tail, or a title's)."""
+    from ..model.fit import GapKind
+
+    v = gap.values
+    if gap.kind is GapKind.NO_RUNS:
+        return "no runs yet; enter N and a time or throughput for at least 3 runs"
+    if gap.kind is GapKind.TOO_FEW:
+        runs = v["runs"]
+        return f"only {runs} run{'s' if runs != 1 else ''}; a fit needs at least {v['needed']}"
+    if gap.kind is GapKind.ONE_N:
+        return f"every run is at N = {v['n']:g}; a fit needs runs at 2 or more different N"
+    if gap.kind is GapKind.USL_TWO_N:
+        return "the USL has 3 parameters and needs runs at 3 or more different N"
+    return f"the USL fit did not converge in {v['iterations']} iterations; check the runs for outliers"
+
+
+def fit_problems(result: FitResult) -> tuple[Problem, ...]:
+    """Each missing fit as a problem of the whole table of runs, for the files to place on the sheet."""
+    from ..model.errors import Problem
+    from ..model.measurements import TABLE
+
+    return tuple(Problem(gap_text(g), TABLE) for g in result.gaps)
 
 
 def profile_comparison(

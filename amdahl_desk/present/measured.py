@@ -16,7 +16,7 @@ from ..model.values import ParseError, parse_unit
 from .axes import log2_ticks, log10_ticks
 from .chart_parts import Mark, Series
 from .colours import BLUE, GREY, INK, ORANGE, PURPLE, RED
-from .fit_text import count, percent
+from .fit_text import count, gap_text, percent
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 
@@ -203,7 +203,7 @@ def _scaling_title(fit: FitResult, analysis: Analysis | None, n: Numbers, brief:
         best = f"{n.speedup(float(fit.usl_speedup(peak)))} at {count(peak)}"
         parts.append(f"peak {best}" if brief else f"USL best {best} {noun}")
     if not parts:
-        why = fit.problems[0].what if fit.problems else "no fit"
+        why = gap_text(fit.gaps[0]) if fit.gaps else "no fit"
         return n.message(f"Measured scaling: {why}")
     return n.message(("Measured: " if brief else "Measured scaling: ") + ", ".join(parts))
 
@@ -291,7 +291,7 @@ def throughput(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False, log
 def _throughput_title(fit: FitResult, noun: str, unit: str, scale: float, n: Numbers) -> str:
     usl = fit.usl
     if usl is None:
-        why = fit.problems[0].what if fit.problems else "no USL fit"
+        why = gap_text(fit.gaps[0]) if fit.gaps else "no USL fit"
         return n.message(f"Throughput against {noun}: {why}")
     if usl.peak_n is not None:
         return n.message(

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
-from ..model.load_settings import SETTING_ROWS
 from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile
 from .analysis_warnings import warning_texts
@@ -15,6 +14,8 @@ from .load import load_dependencies_note, load_sentence, max_rate_sentence, plan
 from .numbers import POINT, Numbers
 from .objectives import dependencies_note, objective_cells
 from .plan_answer import answer_headline, answer_target, edited_note, option_phrase, sum_beside, unusable_note
+from .setting_rows import SETTING_ROWS
+from .settings_words import overhead_phrase
 
 if TYPE_CHECKING:
     from ..model.traces.plan_answer import TraceAnswer
@@ -204,7 +205,7 @@ def report_text(
         lines.append("")
     lines.append(
         f"GPU scaling: {n.percent(s.parallel_fraction)} of the time is parallel, so Amdahl caps strong scaling at "
-        f"{n.speedup(s.ceiling)}; {profile.settings.overhead_model.phrase} the best is "
+        f"{n.speedup(s.ceiling)}; {overhead_phrase(profile.settings.overhead_model)} the best is "
         f"{n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} GPU{'s' if s.best_gpus != 1 else ''}"
         + (f" (against the N0 = {n.count(s.baseline_gpus)} GPUs measured)" if s.baseline_gpus != 1 else "")
         + (
@@ -227,6 +228,12 @@ _SETTING_LABELS = {row.field: row.label for row in SETTING_ROWS}
 
 def outcomes_warnings(outcomes: Outcomes) -> list[str]:
     """The notes of the load and cost settings, each after its Settings label (objective notes come from the file)."""
-    return [
+    notes = [
         f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in outcomes.notes if n.table == "settings"
     ]
+    if outcomes.energy_missing is not None:
+        notes.append(
+            f"{_SETTING_LABELS[outcomes.energy_missing]}: energy is left out of the cost until both the watts per GPU "
+            "and the energy price per kWh are given"
+        )
+    return notes

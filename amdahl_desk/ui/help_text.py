@@ -6,10 +6,11 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from .. import __version__
 from ..model.profile import OverheadModel
+from ..present.settings_words import overhead_description
 
 
 def show_help(parent: QWidget) -> None:
-    models = "".join(f"<li><b>{m.value}</b>: {m.description}</li>" for m in OverheadModel)
+    models = "".join(f"<li><b>{m.value}</b>: {overhead_description(m)}</li>" for m in OverheadModel)
     QMessageBox.information(
         parent,
         "How Amdahl Desk computes",

@@ -390,7 +390,9 @@ class MainWindow(QMainWindow):
 
     def continue_from(self, continued: Continued, source: Path) -> bool:
         """The after profile as the new working document (unsaved), as opening a file does: save first, or not."""
-        if not self.files.start_from(continued.profile, source, continued.notes):
+        from ..present.comparison_words import continued_notes
+
+        if not self.files.start_from(continued.profile, source, continued_notes(continued)):
             return False
         carried = len(continued.profile.optimizations)
         self.show_status(

@@ -11,6 +11,13 @@ from amdahl_desk.model.comparison import Status, compare, verdict
 from amdahl_desk.model.component_matching import ComparisonError, match_components
 from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.present.comparison import groups
+from amdahl_desk.present.comparison_words import (
+    adoption_notes,
+    bottleneck_sentence,
+    comparison_sentence,
+    comparison_warnings,
+    continued_notes,
+)
 from tests.helpers import LLM, llm, profile_of
 
 
@@ -43,7 +50,7 @@ def test_llm_decode_fell_short_and_streaming_regressed():
     streaming = c.row("Token streaming and completion work")
     assert streaming is not None and streaming.status is Status.REGRESSED and streaming.delta == 40
     assert [r.status for r in c.rows[:3]] == [Status.UNCHANGED] * 3
-    assert c.sentence == (
+    assert comparison_sentence(c) == (
         "Predicted 1.43×, measured 1.28×: Autoregressive decode got 1.7× instead of 2×, "
         "and Token streaming and completion work regressed by 40 ms."
     )
@@ -53,8 +60,10 @@ def test_llm_decode_fell_short_and_streaming_regressed():
     assert (b.before_name, b.after_name, b.moved) == ("Autoregressive decode", "Autoregressive decode", False)
     assert b.before_share == pytest.approx(0.6) and b.after_share == pytest.approx(530 / 1170)
     assert b.next_ceiling == pytest.approx(1170 / 640)
-    assert b.sentence.startswith("Autoregressive decode was 60% of the time and is still the largest, at 45%.")
-    assert "at most 1.83× faster" in b.sentence
+    assert bottleneck_sentence(b).startswith(
+        "Autoregressive decode was 60% of the time and is still the largest, at 45%."
+    )
+    assert "at most 1.83× faster" in bottleneck_sentence(b)
 
 
 def test_llm_the_bottleneck_moves_to_prefill():
@@ -63,19 +72,21 @@ def test_llm_the_bottleneck_moves_to_prefill():
     c = compare(llm(), after_llm(autoregressive=250, token=232))
     assert c.measured_speedup == pytest.approx(1500 / 882)
     assert c.row("Autoregressive decode").status is Status.MET
-    assert c.sentence == (
+    assert comparison_sentence(c) == (
         "Predicted 1.43×, measured 1.7×: Autoregressive decode got 3.6× instead of 2×, "
         "and Token streaming and completion work regressed by 32 ms."
     )
     b = c.bottleneck
     assert b.moved and b.after_name == "Prompt prefill" and b.after_share == pytest.approx(300 / 882)
-    assert b.sentence.startswith("Autoregressive decode was 60% of the time; now Prompt prefill is the largest at 34%.")
+    assert bottleneck_sentence(b).startswith(
+        "Autoregressive decode was 60% of the time; now Prompt prefill is the largest at 34%."
+    )
     assert b.next_ceiling == pytest.approx(882 / 582)
 
 
 def test_the_plan_delivered_exactly():
     c = compare(llm(), after_llm(autoregressive=450))
-    assert c.sentence == "Predicted 1.43×, measured 1.43×: every component came out as planned."
+    assert comparison_sentence(c) == "Predicted 1.43×, measured 1.43×: every component came out as planned."
     assert c.row("Autoregressive decode").status is Status.MET
 
 
@@ -85,7 +96,7 @@ def test_adopting_the_measured_k_on_the_llm_example():
     adoption = adopt_measured_k(before, c)
     (decode,) = adoption.optimizations
     assert decode.speedup == pytest.approx(900 / 530) and decode.enabled
-    assert adoption.changes[0].planned == 2 and adoption.notes == ()
+    assert adoption.changes[0].planned == 2 and adoption_notes(adoption) == ()
 
 
 def test_an_adopted_k_is_a_point_even_outside_the_estimate():
@@ -154,7 +165,7 @@ def test_renamed_added_removed_zero_and_other_units():
     assert (e.status, e.after, e.measured_k, e.before) == (Status.REMOVED, None, None, 150)
     assert (f.status, f.before, f.measured_k, f.after) == (Status.ADDED, None, None, pytest.approx(40))
     # Off the plan by time: E −150 (gone), F +40 (new), C −25 (25 promised, 0 measured), A +5 (25 promised, 30)
-    assert c.sentence == (
+    assert comparison_sentence(c) == (
         "Predicted 1.25×, measured 1.85×: E is gone (150 ms), F is new (40 ms), C was eliminated, and 1 more change."
     )
     # B: 200/500 = 40% before, 200/270 = 74% after; the next optimization on it caps at 270/70 = 3.86×
@@ -169,7 +180,7 @@ def test_adopting_leaves_eliminated_targets_at_the_planned_k():
     k = {o.name: o.speedup for o in adoption.optimizations}
     assert k == {"fast A": pytest.approx(100 / 30), "cut C": 2, "speed E": 3, "drop E": 2}
     assert [(a.name, a.measured) for a in adoption.changes] == [("fast A", pytest.approx(100 / 30)), ("cut C", None)]
-    assert adoption.notes == ("cut C: its targets were eliminated (an infinite k); k stays at 2×",)
+    assert adoption_notes(adoption) == ("cut C: its targets were eliminated (an infinite k); k stays at 2×",)
 
 
 def test_continue_from_after_carries_the_plan_as_built_and_the_rest_unticked():
@@ -191,7 +202,7 @@ def test_continue_from_after_carries_the_plan_as_built_and_the_rest_unticked():
         ("new idea", ("F",), False, False, 2),
     ]
     assert p.optimizations[0].notes.startswith("built: planned 4×")
-    assert cont.notes == (
+    assert continued_notes(cont) == (
         "speed E: E dropped from its targets; no longer in the after profile",
         "drop E: dropped; E no longer exists",
     )
@@ -214,7 +225,7 @@ def test_two_optimizations_on_one_component():
     assert (x.predicted_k, x.measured_k, x.status, x.optimizations) == (6, 3, Status.SHORT, ("P", "Q"))
     assert (y.predicted_k, y.measured_k, y.status) == (3, 2, Status.SHORT)
     assert z.status is Status.UNCHANGED
-    assert c.sentence == "Predicted 2.77×, measured 2×: X got 3× instead of 6×, and Y got 2× instead of 3×."
+    assert comparison_sentence(c) == "Predicted 2.77×, measured 2×: X got 3× instead of 6×, and Y got 2× instead of 3×."
     # X's measured 3× is shared in proportion to ln k: P gets 2^(ln3/ln6) = 1.52959, Q 3^(ln3/ln6) = 1.96131.
     # Q over X and Y, time-weighted: (600 + 400) / (600/1.96131 + 200) = 1.97660.
     k = {o.name: o.speedup for o in adopt_measured_k(before, c).optimizations}
@@ -240,7 +251,7 @@ def test_disabled_optimizations_are_not_the_plan():
     c = compare(before, after_llm(autoregressive=530))
     assert c.predicted_speedup == 1 and c.predicted_total == 1500
     assert c.row("Autoregressive decode").status is Status.MET  # untouched, and got faster
-    assert "Autoregressive decode also got 1.7× faster" in c.sentence
+    assert "Autoregressive decode also got 1.7× faster" in comparison_sentence(c)
     assert adopt_measured_k(before, c).optimizations == tuple(before.optimizations)
 
 
@@ -354,7 +365,7 @@ def test_different_boundaries_are_worth_a_warning():
     after.set_settings(Settings(boundary="request latency, ADMISSION to final token "))
     assert compare(before, after).warnings == ()
     after.set_settings(Settings(boundary="Time to first token"))
-    (warning,) = compare(before, after).warnings
+    (warning,) = comparison_warnings(compare(before, after))
     assert '"Request latency, admission to final token" before and "Time to first token" after' in warning
 
 

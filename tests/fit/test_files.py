@@ -9,6 +9,7 @@ from amdahl_desk.files.measurements import measurement_rows, read_measurements, 
 from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.model.fit import fit_measurements
 from amdahl_desk.model.measurements import MeasureKind, Measurement, Measurements
+from amdahl_desk.present.fit_text import fit_problems
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -127,5 +128,5 @@ def test_csv_round_trip_escapes_formula_text(tmp_path):
 
 def test_too_few_runs_is_located_on_the_sheet(tmp_path):
     loaded = read_measurements(workbook(tmp_path, {"Measurements": [["N", "Time"], [1, 10], [2, 6]]}))
-    (problem,) = fit_measurements(loaded.measurements).problems
+    (problem,) = fit_problems(fit_measurements(loaded.measurements))
     assert loaded.locate(problem).where == "Measurements!A1:B3"

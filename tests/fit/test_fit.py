@@ -8,7 +8,7 @@ import pytest
 from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.model.fit import fit_measurements, speedup_curves
 from amdahl_desk.model.measurements import Measurement, Measurements
-from amdahl_desk.present.fit_text import notes_for, percent, profile_comparison
+from amdahl_desk.present.fit_text import fit_problems, notes_for, percent, profile_comparison
 
 
 def amdahl_times(p, counts, n0=1.0, t0=100.0):
@@ -127,8 +127,8 @@ def test_three_points_fit_without_standard_errors():
 def test_a_fit_that_cannot_be_made_keeps_the_points(pairs, expected):
     r = fit_measurements(Measurements.of(pairs))
     assert r.usl is None
-    assert any(expected in p.what for p in r.problems)
-    assert all(p.table == "measurements" for p in r.problems)
+    assert any(expected in p.what for p in fit_problems(r))
+    assert all(p.table == "measurements" for p in fit_problems(r))
     assert len(r.points.n) == len(pairs)
     assert "usl" not in speedup_curves(r)
 
@@ -139,7 +139,7 @@ def test_non_converging_fit_is_a_problem_not_a_crash():
     x = [w * n / (1 + 0.03 * (n - 1) + 0.002 * n * (n - 1)) for n, w in zip(counts, wobble, strict=True)]
     r = fit_measurements(Measurements.of(zip(counts, x, strict=True)), max_iterations=1)
     assert r.usl is None
-    assert any("did not converge" in p.what for p in r.problems)
+    assert any("did not converge" in p.what for p in fit_problems(r))
     assert r.amdahl is not None and len(r.points.n) == 6
 
 

@@ -6,6 +6,7 @@ from amdahl_desk.model import analyse
 from amdahl_desk.model.load_settings import LoadCostSettings
 from amdahl_desk.model.objectives import ObjectiveSpec
 from amdahl_desk.model.outcomes import analyse_outcomes
+from amdahl_desk.present.report import outcomes_warnings
 
 from ..helpers import llm
 
@@ -29,8 +30,10 @@ def test_notes_for_an_unknown_load_objective_and_half_an_energy_price():
     s = LoadCostSettings(arrival_rate=14, load_objective="Throughput", watts_per_gpu=700)
     x = analyse_outcomes(p, analyse(p), [()] * 5, [], s)
     assert x.load is None
-    assert [(n.table, n.field) for n in x.notes] == [
-        ("settings", "load_objective"),
-        ("settings", "energy_price_per_kwh"),
-    ]
+    assert [(n.table, n.field) for n in x.notes] == [("settings", "load_objective")]
+    assert x.energy_missing == "energy_price_per_kwh"
     assert '"Throughput" is not an objective of this profile; expected one of "End to end"' in x.notes[0].what
+    assert outcomes_warnings(x)[1] == (
+        "Energy price per kWh: energy is left out of the cost until both the watts per GPU and the energy price per "
+        "kWh are given"
+    )

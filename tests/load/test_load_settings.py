@@ -8,12 +8,12 @@ from hypothesis import strategies as st
 
 from amdahl_desk.model.load_settings import (
     SETTING_PARSERS,
-    SETTING_ROWS,
     LoadCostSettings,
     hourly_rate,
     load_cost_problems,
     setting_texts,
 )
+from amdahl_desk.present.setting_rows import SETTING_ROWS
 
 
 def test_defaults_are_off():

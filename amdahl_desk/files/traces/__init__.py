@@ -55,6 +55,9 @@ class LoadedTrace:
         else:
             assert self.table is not None
             result = self.table.summarise(options)
+        from ...present.import_words import worded
+
+        result = worded(result)  # what each component stands for, why its class, what was imported
         if result.notes:  # the model's typed warnings, worded once for the command line and the window
             from ...present.import_notes import cli_notes, window_notes
 

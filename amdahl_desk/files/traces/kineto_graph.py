@@ -13,9 +13,12 @@ from array import array
 from typing import Any
 
 from ...model.traces.dependencies import (
+    CONTEXT_SYNC,
+    EVENT_SYNC,
     GPU_ANNOTATION_CATEGORY,
+    STREAM_SYNC,
+    STREAM_WAIT_EVENT,
     SYNC_CATEGORY,
-    SYNC_KINDS,
     SYNC_RECORD,
     DependencyBuilder,
     GraphTrace,
@@ -25,6 +28,14 @@ from ...model.traces.events import TraceBuilder
 from .kineto import _Reader
 from .kineto_events import Args, Consumer, Event, _whole, lenient_event
 from .source import Progress, open_stream
+
+# cuda_sync events by the name Kineto gives them
+SYNC_KINDS = {
+    "Context Sync": CONTEXT_SYNC,
+    "Stream Sync": STREAM_SYNC,
+    "Event Sync": EVENT_SYNC,
+    "Stream Wait Event": STREAM_WAIT_EVENT,
+}
 
 
 class GraphArgs(Args, gc=False):

@@ -61,7 +61,7 @@ def read_speedscope(path: str, source: str, progress: Progress | None = None) ->
     if not result.profiles:
         raise TraceError("the speedscope file has no profiles", source)
     if COUNT in units:
-        result.unit_note = " (weights are sample counts: one counted as 1 ms)"
+        result.sample_counts = True
         result.warnings.append(
             'the profile\'s unit is "none" (sample counts), not a time; each weight is taken as 1 ms'
         )

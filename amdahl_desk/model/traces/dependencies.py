@@ -27,14 +27,9 @@ _CLASSES = {
     "user_annotation": ANNOTATION,
     "cuda_sync": SYNC_RECORD,
 }
-# cuda_sync events by name: device (context) sync, stream sync, event sync, a stream waiting on an event
+# cuda_sync events: device (context) sync, stream sync, event sync, a stream waiting on an event (the Kineto
+# reader knows their names: files/traces/kineto_graph.SYNC_KINDS)
 CONTEXT_SYNC, STREAM_SYNC, EVENT_SYNC, STREAM_WAIT_EVENT = 0, 1, 2, 3
-SYNC_KINDS = {
-    "Context Sync": CONTEXT_SYNC,
-    "Stream Sync": STREAM_SYNC,
-    "Event Sync": EVENT_SYNC,
-    "Stream Wait Event": STREAM_WAIT_EVENT,
-}
 SYNC_CATEGORY = "cuda_sync"
 GPU_ANNOTATION_CATEGORY = "gpu_user_annotation"
 

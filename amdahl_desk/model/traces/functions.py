@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..units import TimeUnit
 from .grouping import Part, top_parts
+from .origins import Boundary, Origin, Scope, Source
 from .result import ImportedComponent, ImportOptions, ImportResult, unique_names
 
 NO_STACK = "(no stack)"
@@ -21,7 +22,7 @@ class FunctionTimes:
     lines: dict[tuple[str, str], set[int]] = field(default_factory=lambda: defaultdict(set))
     no_stack: float = 0.0
     profiles: int = 0
-    unit_note: str = ""
+    sample_counts: bool = False  # the weights are sample counts (one counted as 1 ms), not times
     warnings: list[str] = field(default_factory=list)
 
     def summarise(self, options: ImportOptions) -> ImportResult:
@@ -33,25 +34,23 @@ class FunctionTimes:
             lines = sorted(self.lines.get((name, file), ()))
             where = f"{file}:{','.join(map(str, lines))}" if file and lines else file
             label = f"{name} ({_basename(file)})" if file else name
-            parts.append(Part(label, t, _basename(file) or "function", f"self time of {name} in {where}".strip()))
+            origin = Source(Origin.FUNCTION, {"name": name, "where": where})
+            parts.append(Part(label, t, _basename(file) or "function", origin))
         if self.no_stack > 0:
-            parts.append(Part(NO_STACK, self.no_stack, "function", "samples with an empty stack"))
+            parts.append(Part(NO_STACK, self.no_stack, "function", Source(Origin.NO_STACK)))
         ranked = top_parts(parts, options.top, keep=(NO_STACK,))
         names = unique_names(p.name for p in ranked)
         comps = tuple(
             ImportedComponent.named(n, p.time, p.name, p.group, p.source) for n, p in zip(names, ranked, strict=True)
         )
-        threads = f"{self.profiles} profiles (threads) summed" if self.profiles > 1 else "one profile"
-        boundary = (
-            f"speedscope profile {self.source}, {threads}, the whole recording, self time by function{self.unit_note}"
-        )
+        scope = {"source": self.source, "profiles": self.profiles, "sample_counts": self.sample_counts}
         return ImportResult(
             format="speedscope",
             unit=TimeUnit.MS,
             source=self.source,
             group_by="function",
             components=comps,
-            boundary=boundary,
+            scope=Boundary(Scope.SPEEDSCOPE, scope),
             warnings=tuple(self.warnings),
         )
 
@@ -68,20 +67,21 @@ class SummaryTable:
     def summarise(self, options: ImportOptions) -> ImportResult:
         if options.group_by not in (None, "op", "function"):
             raise _grouping_error(options.group_by, "nsys summaries list their rows as they are (op)")
-        parts = [Part(name, t, kind, f"{kind} row {name!r}") for name, t, kind in self.rows]
+        parts = [
+            Part(name, t, kind, Source(Origin.SUMMARY_ROW, {"kind": kind, "name": name})) for name, t, kind in self.rows
+        ]
         ranked = top_parts(parts, options.top, keep=())
         names = unique_names(p.name for p in ranked)
         comps = tuple(
             ImportedComponent.named(n, p.time, p.name, p.group, p.source) for n, p in zip(names, ranked, strict=True)
         )
-        boundary = f"Nsight Systems summary {self.source} ({', '.join(self.reports)}), total time over the whole run"
         return ImportResult(
             format="nsys",
             unit=TimeUnit.MS,
             source=self.source,
             group_by="op",
             components=comps,
-            boundary=boundary,
+            scope=Boundary(Scope.NSYS, {"source": self.source, "reports": tuple(self.reports)}),
             warnings=tuple(self.warnings),
         )
 

@@ -10,6 +10,7 @@ from ..profile import Scaling
 from .errors import TraceError
 from .events import MS_PER_US, TraceEvents
 from .gpu import GpuSplit, devices, mean_split, split_device
+from .origins import Origin, Reason, Source
 from .result import ImportedComponent, NoteKind, Notes, with_range
 from .steps import Step, gpu_step_windows, with_gpu_stretches
 
@@ -123,16 +124,15 @@ def gpu_components(gpu: GpuSplit, steps: Sequence[GpuSplit] = ()) -> tuple[Impor
 
 def _gpu_rows(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
     d = gpu.device
-    compute_why = "GPU work is assumed to divide among GPUs"
     return (
         ImportedComponent(
             "GPU compute",
             gpu.compute,
             Scaling.PARALLEL,
             f"GPU {d}",
-            "union of compute kernels, all streams",
+            Source(Origin.GPU_COMPUTE),
             guessed=True,
-            why=compute_why,
+            reason=Reason.GPU_COMPUTE,
             events="gpu:compute",
         ),
         ImportedComponent(
@@ -140,8 +140,8 @@ def _gpu_rows(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
             gpu.exposed_communication,
             Scaling.COMMUNICATION,
             f"GPU {d}",
-            f"NCCL/RCCL kernels while no compute runs; {gpu.overlapped_communication:.6g} ms more is hidden under compute",
-            why="collective kernels (NCCL/RCCL)",
+            Source(Origin.GPU_COMMUNICATION, {"hidden": gpu.overlapped_communication}),
+            reason=Reason.GPU_COLLECTIVE,
             events="gpu:communication",
         ),
         ImportedComponent(
@@ -149,9 +149,9 @@ def _gpu_rows(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
             gpu.memory,
             Scaling.PARALLEL,
             f"GPU {d}",
-            "memcpy/memset while no kernel runs",
+            Source(Origin.GPU_MEMORY),
             guessed=True,
-            why="copies of each GPU's share of the data are assumed to divide among GPUs",
+            reason=Reason.GPU_MEMORY,
             events="gpu:memory",
         ),
         ImportedComponent(
@@ -159,9 +159,9 @@ def _gpu_rows(gpu: GpuSplit) -> tuple[ImportedComponent, ...]:
             gpu.idle,
             Scaling.SERIAL,
             f"GPU {d}",
-            "nothing runs on the GPU",
+            Source(Origin.GPU_IDLE),
             guessed=True,
-            why="the GPU waits (for the CPU, data or other ranks); the wait is assumed not to shrink",
+            reason=Reason.GPU_IDLE,
             events="gpu:idle",
         ),
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .events import CPU_ANNOTATION, CPU_STEP, TraceEvents
+from .origins import Origin, Source
 
 UNATTRIBUTED = "Unattributed"
 OTHER = "Other"
@@ -20,8 +21,8 @@ class Part:
 
     name: str
     time: float
-    group: str = ""
-    source: str = ""
+    group: str
+    source: Source
 
 
 Window = tuple[float, float]
@@ -94,8 +95,8 @@ def annotation_parts(
         if each is not None:
             each.append({**own, UNATTRIBUTED: max(end - start - sum(own.values()), 0.0)})
     length = sum(end - start for start, end in windows)
-    parts = [Part(name, t, "annotation", f'record_function "{name}"') for name, t in totals.items()]
-    parts.append(Part(UNATTRIBUTED, max(length - covered, 0.0), "annotation", "time in no annotation"))
+    parts = [Part(name, t, "annotation", Source(Origin.ANNOTATION, {"name": name})) for name, t in totals.items()]
+    parts.append(Part(UNATTRIBUTED, max(length - covered, 0.0), "annotation", Source(Origin.NO_ANNOTATION)))
     return parts
 
 
@@ -167,10 +168,15 @@ def op_parts(
     length = sum(end - start for start, end in windows)
     kind_names = {0: "op", 1: "annotation", 3: "runtime"}
     parts = [
-        Part(events.names[n], max(t, 0.0), kind_names.get(kinds[n], "op"), f'self time of "{events.names[n]}"')
+        Part(
+            events.names[n],
+            max(t, 0.0),
+            kind_names.get(kinds[n], "op"),
+            Source(Origin.SELF_TIME, {"name": events.names[n]}),
+        )
         for n, t in self_time.items()
     ]
-    parts.append(Part(UNATTRIBUTED, max(length - covered, 0.0), "op", "time in no event on the thread"))
+    parts.append(Part(UNATTRIBUTED, max(length - covered, 0.0), "op", Source(Origin.NO_EVENT)))
     return parts
 
 
@@ -181,7 +187,7 @@ def top_parts(parts: Sequence[Part], top: int | None, keep: Sequence[str] = (UNA
     if top is None or len(ranked) <= top:
         return ranked + kept
     rest = ranked[top:]
-    other = Part(OTHER, sum(p.time for p in rest), rest[0].group, f"{len(rest)} more, each smaller than the rows above")
+    other = Part(OTHER, sum(p.time for p in rest), rest[0].group, Source(Origin.OTHER, {"count": len(rest)}))
     return ranked[:top] + [other] + kept
 
 

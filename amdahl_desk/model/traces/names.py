@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..profile import Scaling
+from .origins import Reason
 
 # Collectives in every spelling seen in the wild: allreduce, all_reduce, all-reduce, AllReduce,
 # all_gather_into_tensor, reduce_scatter_base, alltoall, send/recv, and the library prefixes
@@ -99,7 +100,7 @@ def is_data_loading(name: str) -> bool:
 class NameRule:
     """Names that ``matches`` get ``scaling``; ``known``: the name says what the time is (not a guess)."""
 
-    what: str
+    what: Reason
     matches: Callable[[str], bool]
     scaling: Scaling
     known: bool = False
@@ -107,11 +108,11 @@ class NameRule:
 
 # The rules, first match wins: communication before the rest (a "data_dist" phase is not data loading).
 RULES = (
-    NameRule("a collective", is_collective, Scaling.COMMUNICATION, known=True),
-    NameRule("an all-to-all or data-distribution phase", is_distribution, Scaling.COMMUNICATION),
-    NameRule("a memory copy", is_copy, Scaling.SERIAL),
-    NameRule("a synchronisation", is_synchronisation, Scaling.SERIAL),
-    NameRule("data loading", is_data_loading, Scaling.SERIAL),
+    NameRule(Reason.COLLECTIVE, is_collective, Scaling.COMMUNICATION, known=True),
+    NameRule(Reason.DISTRIBUTION, is_distribution, Scaling.COMMUNICATION),
+    NameRule(Reason.COPY, is_copy, Scaling.SERIAL),
+    NameRule(Reason.SYNCHRONISATION, is_synchronisation, Scaling.SERIAL),
+    NameRule(Reason.DATA_LOADING, is_data_loading, Scaling.SERIAL),
 )
 UNATTRIBUTED = "Unattributed"  # time in no annotation or event: between phases, in Python, waiting
 
@@ -122,17 +123,17 @@ class NameClass:
 
     scaling: Scaling
     guessed: bool
-    why: str
+    why: Reason
 
 
 def classify(name: str) -> NameClass:
     """The scaling class a person would give a component of this name, and whether the import only guesses it."""
     for rule in RULES:
         if rule.matches(name):
-            return NameClass(rule.scaling, not rule.known, f"{rule.what} by its name")
+            return NameClass(rule.scaling, not rule.known, rule.what)
     if name == UNATTRIBUTED:
-        return NameClass(Scaling.SERIAL, True, "time outside every phase (gaps, Python, waits)")
-    return NameClass(Scaling.PARALLEL, True, "no rule knows the name: work that divides among GPUs is assumed")
+        return NameClass(Scaling.SERIAL, True, Reason.UNATTRIBUTED)
+    return NameClass(Scaling.PARALLEL, True, Reason.UNKNOWN_NAME)
 
 
 def is_communication_kernel(name: str) -> bool:

@@ -12,6 +12,7 @@ from ..profile import Component, Profile, Scaling, Settings, default_gpu_counts
 from ..units import TimeUnit
 from .gpu import GpuSplit
 from .names import classify
+from .origins import Boundary, Reason, Source
 
 if TYPE_CHECKING:
     from .import_paths import ImportPath
@@ -103,32 +104,35 @@ class RankInfo:
 
 @dataclass(frozen=True)
 class ImportedComponent:
-    """A component as imported: ``source`` says what in the trace it stands for (kept in the profile's Notes);
-    ``guessed``: its scaling class is the import's guess, and ``why`` says where the class comes from; ``events``
+    """A component as imported: ``origin`` says what in the trace it stands for (kept in the profile's Notes);
+    ``guessed``: its scaling class is the import's guess, and ``reason`` says where the class comes from; ``events``
     which events it groups (a matcher, see :mod:`.component_events`). An annotation's ``gpu_time`` is the GPU time
-    of the work launched inside it; ``path_time`` its time on the critical path (when asked)."""
+    of the work launched inside it; ``path_time`` its time on the critical path (when asked). ``source`` and
+    ``why`` are ``origin`` and ``reason`` in words, filled in by ``files/traces`` (``present/import_words``)."""
 
     name: str
     time: float
     scaling: Scaling
     group: str = ""
-    source: str = ""
+    origin: Source | None = None
     guessed: bool = False
-    why: str = ""
+    reason: Reason | None = None
     events: str = ""
     gpu_time: float | None = None
     path_time: float | None = None
     # The fastest and slowest step's time (None: one step, or the whole trace): the component's Time low and high.
     time_low: float | None = None
     time_high: float | None = None
+    source: str = ""
+    why: str = ""
 
     @classmethod
     def named(
-        cls, name: str, time: float, trace_name: str, group: str = "", source: str = "", events: str = ""
+        cls, name: str, time: float, trace_name: str, group: str = "", origin: Source | None = None, events: str = ""
     ) -> ImportedComponent:
         """A component whose class the name rules give for ``trace_name`` (the name as the trace spells it)."""
         found = classify(trace_name)
-        return cls(name, time, found.scaling, group, source, found.guessed, found.why, events)
+        return cls(name, time, found.scaling, group, origin, found.guessed, found.why, events)
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,8 @@ class ImportResult:
     source: str
     group_by: str
     components: tuple[ImportedComponent, ...]
-    boundary: str
+    scope: Boundary | None = None  # what was imported; ``boundary`` says it in words (filled in by files/traces)
+    boundary: str = ""
     steps: tuple[StepInfo, ...] | None = None
     step_time: float | None = None
     gpu: GpuSplit | None = None

@@ -24,6 +24,7 @@ from .grouping import (
     top_parts,
 )
 from .import_paths import enrich, grouping_text, part_events
+from .origins import Boundary, Origin, Scope
 from .result import (
     ImportedComponent,
     ImportOptions,
@@ -193,21 +194,25 @@ def summarise_pytorch(
     if group_by == "gpu" and gpu is not None and step_time and not total:
         gpu_step_note(gpu, steps, notes)
     world = trace.world_size or len(traces)
-    said = " (the straggler)" if rank.straggler else " (the slowest)" * rank.slowest
-    where = f"rank {rank.rank} of {world}" + said if world > 1 else ""
-    what = "the whole trace" if total else f"mean of {len(steps)} step{'s' * (len(steps) != 1)}"
-    view = f"GPU {gpu.device} timeline" if group_by == "gpu" and gpu else f"grouped by {group_by}"
-    boundary = ", ".join(p for p in (f"PyTorch trace {trace.source}", where, what, view) if p)
-    if world > 1:
-        told = "the trace's distributedInfo.world_size" if trace.world_size else "the number of rank files"
-        boundary += f"; measured on N0 = {world:,} GPUs ({told})"
+    scope = {
+        "source": trace.source,
+        "rank": rank.rank,
+        "world": world,
+        "slowest": rank.slowest,
+        "straggler": rank.straggler,
+        "total": total,
+        "steps": len(steps),
+        "device": gpu.device if group_by == "gpu" and gpu else None,
+        "group_by": group_by,
+        "world_size_given": bool(trace.world_size),
+    }
     result = ImportResult(
         format="pytorch",
         unit=TimeUnit.MS,
         source=trace.source,
         group_by=group_by,
         components=components,
-        boundary=boundary,
+        scope=Boundary(Scope.PYTORCH, scope),
         steps=step_infos,
         step_time=step_time,
         gpu=gpu,
@@ -223,8 +228,8 @@ def summarise_pytorch(
 
 def _events(group_by: str, p: Part) -> str:
     """The matcher of a component of the annotation or op grouping: its annotation or op, the rest, or Other."""
-    unattributed = p.name == UNATTRIBUTED and p.source.startswith("time in no")
-    other = p.name == OTHER and p.source.endswith("each smaller than the rows above")
+    unattributed = p.name == UNATTRIBUTED and p.source.kind in (Origin.NO_ANNOTATION, Origin.NO_EVENT)
+    other = p.name == OTHER and p.source.kind is Origin.OTHER
     return part_events(group_by, p.name, unattributed, other)
 
 

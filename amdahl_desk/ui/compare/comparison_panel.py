@@ -25,6 +25,7 @@ from ...model.adoption import Continued
 from ...model.comparison import Comparison, Status
 from ...model.errors import ProfileError
 from ...present.comparison import adopted_text, comparison_figures, names_list
+from ...present.comparison_words import adoption_notes, bottleneck_sentence, comparison_sentence, comparison_warnings
 from ...present.tones import TONE_COLOURS
 from ..charts.base import Chart
 from ..charts.registry import CHART_TITLES, COMPARISON_CHARTS
@@ -253,8 +254,8 @@ class ComparisonPanel(QWidget):
         ):
             widget.set(shown.value, shown.caption, TONE_COLOURS[shown.tone])
             widget.setToolTip(shown.tip or shown.caption)
-        self.sentence.setText(n.message(c.sentence))
-        self.bottleneck.setText(n.message(c.bottleneck.sentence))
+        self.sentence.setText(n.message(comparison_sentence(c)))
+        self.bottleneck.setText(n.message(bottleneck_sentence(c.bottleneck)))
         self.notes.setText(" ".join(self._notes(c)))
         self.notes.setVisible(bool(self.notes.text()))
         self._show_dependencies()
@@ -297,7 +298,7 @@ class ComparisonPanel(QWidget):
             notes.append("Paired by hand: " + "; ".join(f"{b} = {a}" for b, a in c.pairs) + ".")
         if self.session.after_path is not None and c.after_unit is not c.unit:
             notes.append(f"The after profile's times are converted from {c.after_unit.label} to {c.unit.label}.")
-        notes += [w[0].upper() + w[1:] + "." for w in c.warnings]
+        notes += [w[0].upper() + w[1:] + "." for w in comparison_warnings(c)]
         notes += [
             f"{self.session.after_path.name if self.session.after_path else 'After'}: {w}"
             for w in self.session.after_warnings
@@ -356,7 +357,7 @@ class ComparisonPanel(QWidget):
             "Adopted measured k: "
             + adopted_text(done, locale_numbers())
             + " (Edit → Undo restores the plan)"
-            + ("".join(f". {n}" for n in adoption.notes)),
+            + ("".join(f". {n}" for n in adoption_notes(adoption))),
             15000,
         )
         return True

@@ -11,11 +11,12 @@ from typing import Any, cast
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from ...model.errors import ProfileError
-from ...model.load_settings import LOAD_AND_COST, SETTING_PARSERS, SETTING_ROWS
+from ...model.load_settings import SETTING_PARSERS
 from ...model.profile import Settings
 from ...model.quantities import same_currency
 from ...model.values import ParseError
 from ...present.cells import settings_fields
+from ...present.setting_rows import LOAD_AND_COST, SETTING_ROWS
 from ..core.document import Aspect, Document
 from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers

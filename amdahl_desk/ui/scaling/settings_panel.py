@@ -31,6 +31,7 @@ from ...model.values import (
     parse_time_text,
 )
 from ...present.cells import settings_fields
+from ...present.settings_words import overhead_description
 from ..core.cell_message import CellMessage
 from ..core.document import Aspect, Document
 from ..core.field_undo import commits_when_finished, committed
@@ -178,7 +179,8 @@ class SettingsPanel(QWidget):
             self.p_value.setValue(self.doc.analysis.scaling.parallel_fraction * 100)
         self.model.setCurrentIndex(list(OverheadModel).index(s.overhead_model))
         self.model_help.setText(
-            s.overhead_model.description + "; C is the measured time of the 'communication' components at N0 GPUs."
+            overhead_description(s.overhead_model)
+            + "; C is the measured time of the 'communication' components at N0 GPUs."
         )
         self.latency.setText(fields["ring_latency"])
         self.message.setText(fields["ring_message_bytes"])

@@ -1,0 +1,118 @@
+"""A comparison in words, once: the reviewer's sentence (predicted against measured, the largest deviations
+first), the bottleneck's sentence and the warnings, for the comparison tab, its slide, ``compare`` and its JSON,
+and the Python API. The model returns the figures (``model/comparison``)."""
+
+from __future__ import annotations
+
+import math
+
+from ..model.adoption import AdoptedK, Adoption, Continued, Dropped, Kept
+from ..model.comparison import EXACT, Bottleneck, Comparison, ComponentComparison, DifferentBoundaries, Status
+from ..model.units import TimeUnit, format_percent, format_speedup, format_time
+
+
+def comparison_sentence(c: Comparison, most: int = 3) -> str:
+    """ "Predicted 1.43×, measured 1.28×: decode got 1.7× instead of 2×, and …" — the largest deviations first."""
+    return _sentence(list(c.rows), c.predicted_speedup, c.measured_speedup, c.unit, most)
+
+
+def bottleneck_sentence(b: Bottleneck) -> str:
+    """Where the largest share was and is, and what the next optimization on it can make of the whole."""
+    f0, f1 = format_percent(b.before_share), format_percent(b.after_share)
+    if b.moved:
+        text = f"{b.before_name} was {f0} of the time; now {b.after_name} is the largest at {f1}."
+    else:
+        text = f"{b.before_name} was {f0} of the time and is still the largest, at {f1}."
+    text += (
+        f" The next optimization on {b.after_name} can make the whole at most {format_speedup(b.next_ceiling)} "
+        f"faster (1/(1−{f1}))."
+        if math.isfinite(b.next_ceiling)
+        else " It is all the time that is left: speeding it up speeds up everything."
+    )
+    return text
+
+
+def comparison_warning(w: DifferentBoundaries) -> str:
+    """A comparison's warning, lower case, without a full stop (the window adds them)."""
+    return (
+        f'the profiles state different boundaries, "{w.before}" before and "{w.after}" after; '
+        "make sure they measure the same thing"
+    )
+
+
+def comparison_warnings(c: Comparison) -> tuple[str, ...]:
+    """Each warning of ``c`` in words, in order."""
+    return tuple(comparison_warning(w) for w in c.warnings)
+
+
+def _clause(r: ComponentComparison, unit: TimeUnit) -> str:
+    name = r.name  # the plan's name, the one a reviewer knows; the table shows a rename
+    if r.status is Status.ADDED:
+        return f"{name} is new ({format_time(r.after or 0.0, unit)})"
+    if r.status is Status.REMOVED:
+        return f"{r.name} is gone ({format_time(r.before or 0.0, unit)})"
+    if r.eliminated:
+        return f"{name} was eliminated"
+    planned = not math.isclose(r.predicted_k, 1.0, rel_tol=EXACT)
+    if r.status is Status.REGRESSED:
+        grew = f"{name} regressed by {format_time(r.delta, unit)}"
+        return grew + (f" instead of getting {format_speedup(r.predicted_k)} faster" if r.predicted_k > 1 else "")
+    got = format_speedup(r.measured_k)
+    if not planned:
+        return f"{name} also got {got} faster"
+    wanted = format_speedup(r.predicted_k)
+    return f"{name} got {got} as planned" if got == wanted else f"{name} got {got} instead of {wanted}"
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def _sentence(rows: list[ComponentComparison], predicted: float, measured: float, unit: TimeUnit, most: int = 3) -> str:
+    """ "Predicted 1.43×, measured 1.28×: decode got 1.7× instead of 2×, and …" — the largest deviations first."""
+    head = f"Predicted {format_speedup(predicted)}, measured {format_speedup(measured)}"
+    scale = max((max(r.before or 0.0, r.after or 0.0) for r in rows), default=0.0)
+    off = [r for r in rows if r.status is not Status.UNCHANGED and abs(r.deviation) > EXACT * scale]
+    off.sort(key=lambda r: -abs(r.deviation))
+    if not off:
+        return f"{head}: every component came out as planned."
+    parts = [_clause(r, unit) for r in off[:most]]
+    if len(off) > most:
+        rest = len(off) - most
+        parts.append(f"{rest} more change{'s' if rest > 1 else ''}")
+    return f"{head}: {_join(parts)}."
+
+
+# -- acting on it: adopting the measured k, continuing from the after profile -----------------------------------
+
+
+def adoption_note(a: AdoptedK) -> str:
+    """Why an adopted k leaves something out or is kept ("" when nothing needs saying)."""
+    if a.kept is not None:
+        why = (
+            "its targets were eliminated (an infinite k)"
+            if a.kept is Kept.ELIMINATED
+            else "nothing of its targets was measured"
+        )
+        return f"{why}; k stays at {format_speedup(a.planned)}"
+    if a.gone:
+        return f"{', '.join(a.gone)} {'is' if len(a.gone) == 1 else 'are'} gone from the after profile; left out"
+    return ""
+
+
+def adoption_notes(adoption: Adoption) -> tuple[str, ...]:
+    """Each note of an adoption, named by its optimization."""
+    return tuple(f"{c.name}: {note}" for c in adoption.changes if (note := adoption_note(c)))
+
+
+def continued_note(d: Dropped) -> str:
+    """What continuing from the after profile dropped."""
+    lost = ", ".join(d.targets)
+    if d.whole:
+        return f"{d.optimization}: dropped; {lost} no longer exist{'s' if len(d.targets) == 1 else ''}"
+    return f"{d.optimization}: {lost} dropped from its targets; no longer in the after profile"
+
+
+def continued_notes(continued: Continued) -> tuple[str, ...]:
+    """Each note of continuing from the after profile, in order."""
+    return tuple(continued_note(d) for d in continued.notes)
