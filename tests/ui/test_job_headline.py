@@ -117,3 +117,27 @@ def test_on_chosen_ranks_the_headline_follows(qtbot, window, tmp_path, capsys):
     assert s.speedup.value.full == "1.000×" and "on rank 0" in s.speedup.caption.full
     assert "does not shorten the job's step" in s.sentence.text()
     assert cells(window, 0)[SPEEDUP] == "1.000×" and cells(window, 0)[SAVES] == "0"
+
+
+def test_another_k_for_the_same_targets_replays_the_ranks_already_read(qtbot, window, tmp_path, capsys, monkeypatch):
+    """A k drag on a large job must not read every rank again at each pause: the graphs read for kernel A are kept
+    with the events each pattern matched, so kernel A 4× is a replay. By hand: 3, 2.5, 5, 2.75 ms; the all-reduce
+    ends at 5 + 3 = 8 ms: 23/8 = 2.875×."""
+    from amdahl_desk.ui.job import job_load
+
+    folder = write(example(), tmp_path / "job")
+    open_job(qtbot, window, folder)
+    doc = window.doc
+    doc.insert_components(len(doc.profile.components), [Component("kernel_A", 20.0, Scaling.PARALLEL)], "Add")
+    doc.set_optimizations([Optimization("A 2× faster", ("kernel_A",), 2.0)], "Tick")
+    settled(qtbot, window)
+    reads: list[object] = []
+    real = job_load.read_ranks
+    monkeypatch.setattr(job_load, "read_ranks", lambda *a, **k: reads.append(a) or real(*a, **k))
+    doc.set_optimizations([Optimization("A 2× faster", ("kernel_A",), 4.0)], "k")
+    qtbot.waitUntil(lambda: window.results.summary.new_time.value.full == "8 ms", timeout=120_000)
+    settled(qtbot, window)
+    assert cli_predicted(capsys, folder, "kernel_A=4") == pytest.approx(8.0)
+    assert window.results.summary.speedup.value.full == f"{23 / 8:.2f}×" == "2.88×"
+    assert cells(window, 0)[SPEEDUP] == "2.88×" and cells(window, 0)[CEILING] == "7.64×"
+    assert reads == []  # the plan, the optimization alone and its targets free: all replays of kept reads

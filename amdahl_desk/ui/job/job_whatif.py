@@ -2,7 +2,8 @@
 the ranks read again with those events scaled, the joined graph replayed (``model/job/analysis.job_what_if``).
 
 Runs on the job's background lane; a plan asked while another is computed replaces it. The ranks read for a plan
-are kept (the last few), so choosing other ranks, or unticking and ticking again, replays without reading.
+are kept (the last few), so choosing other ranks, unticking and ticking again, or another k for the same targets
+(a k drag) replays without reading; an optimization with its targets free replays the read of it alone.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ class JobWhatIf(QObject):
         self.link.update(replace(figures, left_out=plan.left_out, computing=True, problem=""))
         job, paths, step, on = figures.job, held.paths, figures.step, figures.on_ranks
         read_key = (id(job), plan.key)
-        kept = self._read.get(read_key)
+        kept = self._read.get(read_key) or self._same_patterns(id(job), plan.speedups)
 
         def run(stale: Any) -> Any:
             from ...model.errors import BadInputError
@@ -119,6 +120,17 @@ class JobWhatIf(QObject):
 
         self.link.work.submit("job", run, done, failed)
 
+    def _same_patterns(self, job_id: int, speedups: Any) -> Any:
+        """A kept read of this job with the same patterns, given these K (a k drag replays, reads nothing);
+        None when no kept read has them."""
+        from ...model.job.join import with_ks
+
+        pairs = [(s.pattern, s.k) for s in speedups]
+        for (kept_job, _plan), graph in reversed(self._read.items()):
+            if kept_job == job_id and (same := with_ks(graph, pairs)) is not None:
+                return same
+        return None
+
     def _ask_others(self, held: HeldJob, plans: list[Any]) -> None:
         """The replays the checklist's job figures and the job's ceiling need (each optimization alone and with its
         targets free), after the plan's own answer: one read of the ranks each, answers only kept."""
@@ -128,20 +140,26 @@ class JobWhatIf(QObject):
             self.link.work.drop("job_plans")
             return
         job, paths, step = held.figures.job, held.paths, held.figures.step
+        kept = [graph for (kept_job, _plan), graph in self._read.items() if kept_job == id(job)]
 
         def run(stale: Any) -> Any:
             from ...files.traces.job import job_files
             from ...model.errors import BadInputError
             from ...model.job.analysis import job_what_if
-            from ...model.job.join import match
+            from ...model.job.join import match, with_ks
             from .job_load import CancelledError, read_ranks
 
             out: dict[Any, float | str] = {}
             files = job_files(paths)
+            read = list(kept)  # graphs read with some patterns: another K for the same patterns reads nothing
             for p in missing:
+                pairs = [(s.pattern, s.k) for s in p.speedups]
                 try:
-                    scaled = match(read_ranks(files, step, p.speedups, stale))
-                    answer = job_what_if(scaled, [(s.pattern, s.k) for s in p.speedups], on, analysis=job)
+                    scaled = next((g for g in (with_ks(r, pairs) for r in read) if g is not None), None)
+                    if scaled is None:
+                        scaled = match(read_ranks(files, step, p.speedups, stale))
+                        read = [scaled, *read][: KEPT + 2]
+                    answer = job_what_if(scaled, pairs, on, analysis=job)
                 except CancelledError:
                     return None
                 except BadInputError as exc:
