@@ -21,14 +21,18 @@ def _num(value: float | None) -> float | None:
 
 
 def target_json(target: TargetFigures) -> dict[str, Any]:
-    """A target verdict, as in the top-level ``"target"`` of the contract."""
-    return {
+    """A target verdict, as in the top-level ``"target"`` of the contract; one on a trace's critical path keeps
+    the sum's beside (``sum_*``)."""
+    entry = {
         "time": target.time,
         "required_speedup": _num(target.required_speedup),
         "feasible": target.feasible,
         "floor": target.floor,
         "met_by_plan": target.met_by_plan,
     }
+    if target.sum is not None:
+        entry |= {f"sum_{key}": value for key, value in target_json(target.sum).items() if key != "time"}
+    return entry
 
 
 def objectives_json(objectives: Sequence[ObjectiveFigures]) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..model.analysis import Analysis, ScalingFigures
+from ..model.analysis import Analysis, ScalingFigures, TargetFigures
 from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile, Scaling
 from ..present.analysis_warnings import warning_texts
@@ -163,11 +163,15 @@ def to_json_dict(
     return result
 
 
-def with_trace_answer(data: dict[str, Any], answer: TraceAnswer, source: str) -> dict[str, Any]:
+def with_trace_answer(
+    data: dict[str, Any], answer: TraceAnswer, source: str, target: TargetFigures | None = None
+) -> dict[str, Any]:
     """``data`` (:func:`to_json_dict`'s) with the traced profile's answer: ``combined``'s speedup, new total, time
     saved and ceiling and each optimization's ``overall_speedup``, ``new_total``, ``time_saved`` and ``ceiling``
     are the dependency-aware figures; ``sum_*`` beside them keep the sum's; ``dependencies`` says which trace,
-    whether it was used and why not. A trace that cannot be used leaves the sum's figures, visibly."""
+    whether it was used and why not; ``target`` (the analysis') makes ``"target"``'s required speedup, feasibility,
+    floor and verdict the ones on the path, ``sum_*`` keeping the sum's. A trace that cannot be used leaves the
+    sum's figures, visibly."""
     c = data["combined"]
     c["sum_speedup"], c["sum_new_total"], c["sum_ceiling"] = c["overall_speedup"], c["new_total"], c["ceiling"]
     for entry, option in zip(data["optimizations"], answer.options, strict=True):
@@ -184,10 +188,19 @@ def with_trace_answer(data: dict[str, Any], answer: TraceAnswer, source: str) ->
         c["new_total"] = _num(answer.new_total)
         c["time_saved"] = _num(answer.time_saved)
         c["ceiling"] = _num(answer.ceiling)
-        target = data.get("target")
-        if target is not None:
-            target["sum_met_by_plan"] = target["met_by_plan"]
-            target["met_by_plan"] = answer.new_total <= target["time"] * (1 + 1e-12)
+        if target is not None and "target" in data:
+            from ..model.traces.plan_answer import target_on_path
+
+            on_path = target_on_path(target, answer.baseline, answer)
+            entry = data["target"]
+            for key in ("required_speedup", "feasible", "floor", "met_by_plan"):
+                entry[f"sum_{key}"] = entry[key]
+            entry.update(
+                required_speedup=_num(on_path.required_speedup),
+                feasible=on_path.feasible,
+                floor=on_path.floor,
+                met_by_plan=on_path.met_by_plan,
+            )
     data["dependencies"] = {
         "trace": source,
         "used": answer.usable,

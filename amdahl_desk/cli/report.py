@@ -136,7 +136,7 @@ def to_json_dict(
     if answer is not None:
         from .json_report import with_trace_answer
 
-        data = with_trace_answer(data, answer, profile.settings.trace_source)
+        data = with_trace_answer(data, answer, profile.settings.trace_source, analysis.target)
     if decision is not None:
         from .json_uncertainty import plans_json, uncertainty_json
 

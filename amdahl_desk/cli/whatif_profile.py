@@ -38,7 +38,9 @@ def run_profile(args: argparse.Namespace) -> int:
     answer, _ = linked_answer(profile, analysis, Path(args.trace).resolve().parent)
     assert answer is not None
     if args.json:
-        full = with_trace_answer(to_json_dict(profile, analysis), answer, profile.settings.trace_source)
+        full = with_trace_answer(
+            to_json_dict(profile, analysis), answer, profile.settings.trace_source, analysis.target
+        )
         keep = ("unit", "baseline_total", "combined", "optimizations", "dependencies", "target", "warnings")
         write_json({"profile": args.trace, **{k: full[k] for k in keep if k in full}})
     else:

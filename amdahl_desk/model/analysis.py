@@ -69,6 +69,10 @@ class TargetFigures:
     feasible: bool
     floor: float
     met_by_plan: bool
+    # On a trace's critical path (:func:`.traces.plan_answer.target_on_path`): the sum's own figures, kept beside;
+    # None where these are the sum's. There ``required_speedup`` is the least k of every enabled optimization's
+    # events at once, None while it is not known yet or when ``feasible`` is false.
+    sum: TargetFigures | None = None
 
 
 @dataclass(frozen=True)

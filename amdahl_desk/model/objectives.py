@@ -433,13 +433,14 @@ def with_dependencies(objectives: Sequence[ObjectiveFigures], answer: TraceAnswe
             time_saved=total - new,
             ceiling=np.where(known, ceilings, sums.ceiling),
         )
-        goal = o.target.time if o.target is not None else None
+        from .traces.plan_answer import target_on_path
+
         out.append(
             replace(
                 o,
                 optimizations=per_opt,
                 combined=combined,
-                target=target_figures(goal, total, combined) if goal is not None and total > 0 else None,
+                target=target_on_path(o.target, total, answer) if o.target is not None else None,
                 dependencies=True,
                 sum_new_total=c.new_total,
                 sum_speedup=c.overall_speedup,

@@ -79,7 +79,10 @@ def objective_sentence(objective: ObjectiveFigures, profile: Profile, n: Numbers
     if t.met_by_plan:
         return text + f"; target {goal} met."
     if not t.feasible:
-        return text + f"; target {goal} out of reach: what the plan leaves untouched takes {n.time(t.floor, unit)}."
+        left = "the step with the plan's events free" if t.sum is not None else "what the plan leaves untouched"
+        return text + f"; target {goal} out of reach: {left} takes {n.time(t.floor, unit)}."
+    if t.required_speedup is None:  # on the path, not computed yet
+        return text + f"; target {goal} not met."
     return text + f"; target {goal} needs its optimized components {n.speedup(t.required_speedup)} faster."
 
 

@@ -81,29 +81,50 @@ def sum_beside(profile: Profile, answer: TraceAnswer, n: Numbers = POINT) -> str
 
 
 def answer_target(profile: Profile, analysis: Analysis, answer: TraceAnswer, n: Numbers = POINT) -> str | None:
-    """Whether the target is met by the plan on the trace's critical path, and the floor its targets leave."""
-    t = analysis.target
-    if t is None:
+    """Whether the target is met by the plan on the trace's critical path, the floor its targets leave and the k
+    that would meet it, the sum's verdict and k beside."""
+    from ..model.traces.plan_answer import target_on_path
+
+    if analysis.target is None:
         return None
     unit = profile.unit
-    goal = n.time(t.time, unit)
     total = answer.baseline
+    t = target_on_path(analysis.target, total, answer)
+    goal = n.time(t.time, unit)
     if t.time >= total:
         return f"Target {goal}: already met by the baseline ({n.time(total, unit)})."
     if not any(o.enabled for o in profile.optimizations):
         return None
-    floor = total / answer.ceiling if answer.ceiling > 0 else 0.0
-    if answer.new_total <= t.time * (1 + 1e-12):
+    if t.met_by_plan:
         verdict = f"met by the plan {DEPENDENCIES} ({n.time(answer.new_total, unit)})"
-    elif floor > t.time * (1 + 1e-12):
+    elif not t.feasible:
         verdict = (
             f"not reachable with the enabled optimizations {DEPENDENCIES}, whatever their speedup — even with "
-            f"their events free the step takes {n.time(floor, unit)}"
+            f"their events free the step takes {n.time(t.floor, unit)}"
         )
     else:
         verdict = f"not met: the plan reaches {n.time(answer.new_total, unit)} {DEPENDENCIES}"
-    sum_met = "meets it" if answer.sum_new_total <= t.time * (1 + 1e-12) else "does not meet it"
-    return f"Target {goal}: {verdict}; the sum's {n.time(answer.sum_new_total, unit)} {sum_met}."
+        if t.required_speedup is not None:
+            verdict += (
+                f"; it takes the enabled optimizations' events {required_phrase(t.required_speedup, n)}, all at once"
+            )
+    s = t.sum
+    assert s is not None
+    if s.met_by_plan:
+        sum_said = f"the sum's {n.time(answer.sum_new_total, unit)} meets it"
+    elif s.required_speedup is not None:
+        sum_said = (
+            f"the sum's {n.time(answer.sum_new_total, unit)} does not meet it (it asks their components "
+            f"{n.speedup(s.required_speedup)} faster)"
+        )
+    else:
+        sum_said = f"the sum's {n.time(answer.sum_new_total, unit)} does not meet it"
+    return f"Target {goal}: {verdict}; {sum_said}."
+
+
+def required_phrase(k: float, n: Numbers = POINT) -> str:
+    """ "2.31× faster", or "free" when only their time at zero reaches the target."""
+    return f"{n.speedup(k)} faster" if k < float("inf") else "free (no finite speedup is enough)"
 
 
 def option_phrase(answer: TraceAnswer, index: int, sum_speedup: float, n: Numbers = POINT) -> str:

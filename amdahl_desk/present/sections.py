@@ -61,9 +61,17 @@ def verdict(target: TargetFigures, unit: TimeUnit, n: Numbers = POINT) -> str:
     """Whether the plan meets a target, and if not what it would take: "met by the plan ✔", "missed ✘: …"."""
     if target.met_by_plan:
         return "met by the plan ✔"
+    on_path = target.sum is not None
     if not target.feasible:
+        if on_path:
+            return f"missed ✘: even with the plan's events free the step takes {n.time(target.floor, unit)}"
         return f"missed ✘: what the plan leaves untouched already takes {n.time(target.floor, unit)}"
-    return f"missed ✘: the optimized components would need to be {n.speedup(target.required_speedup)} faster"
+    if target.required_speedup is None:  # on the path, not computed yet
+        return "missed ✘"
+    text = f"missed ✘: the optimized components would need to be {n.speedup(target.required_speedup)} faster"
+    if target.sum is not None and target.sum.required_speedup is not None:
+        text += f" with the trace's dependencies (the sum says {n.speedup(target.sum.required_speedup)})"
+    return text
 
 
 def _speedup(label: str, value: float, n: Numbers, note: str = "") -> Row:

@@ -167,3 +167,19 @@ def test_a_components_new_time_says_what_it_is_and_what_the_path_does(window, qt
     assert f"go {on:.1f} ms → {after:.1f} ms per step" in tip, tip
     assert f"the step {path.baseline.length:.1f} ms → {path.predicted.length:.1f} ms" in tip, tip
     assert "÷ 2" in tip and "what the sum promises" in tip
+
+
+def test_a_missed_target_says_the_k_on_the_path_and_follows_the_target(window, qtbot, traced_workbook):
+    """A target the plan misses on the path: the verdict gives the least k of the plan's events that meets it
+    (the planner's own search, held to single passes in tests/traces/test_target_on_path.py), and a new target
+    time gets its own k — never the k of the target before."""
+    assert window.files.open_path(traced_workbook, ask=False)
+    for goal in (50.0, 47.0):
+        window.doc.change_settings("Set the target", target_time=goal)
+        settled(window, qtbot)
+        planner = window.doc.trace.planner
+        need = window.doc.profile.total / goal
+        k = planner.required(((BW, 2.0),), [need])[need]
+        assert k is not None and planner.plan(((BW, k),)).speedup >= need * (1 - 1e-9)
+        said = window.results.summary.target.text().replace("\u00a0", " ")
+        assert f"events {k:.2f}× faster, all at once" in said, said

@@ -88,11 +88,14 @@ def linked_figures(profile: Profile, base: Path | None = None) -> TraceFigures:
         planner = open_linked(settings, base)
     except TraceError as exc:
         return TraceFigures(settings.trace_source, problem=why(exc))
+    from ...model.traces.plan_answer import profile_needs
     from ...model.traces.plan_curves import plan_curves
 
     key = plan_of(profile.optimizations)
     options = [(o.targets, float(o.speedup)) for o in profile.optimizations]
-    found = replace(answers(planner, key, options), curves=plan_curves(planner, profile.optimizations))
+    found = replace(
+        answers(planner, key, options, profile_needs(profile)), curves=plan_curves(planner, profile.optimizations)
+    )
     return TraceFigures(
         settings.trace_source,
         ready=True,

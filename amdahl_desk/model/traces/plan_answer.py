@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..analysis import Analysis, plan_pairs
+from ..analysis import Analysis, TargetFigures, plan_pairs
 from ..draws import Draws, component_classes
 from ..names import name_key
 from ..profile import Profile
@@ -29,7 +29,7 @@ from ..uncertainty import PERCENTILES, Sensitivity, Spread, UncertaintyFigures, 
 from ..units import TimeUnit, convert
 from .critical_path import Scheduler
 from .events import MS_PER_US, FloatArray
-from .plan_path import PlanAnswers, PlanKey, TracePlanner, answers, plan_of
+from .plan_path import PlanAnswers, PlanKey, TracePlanner, answers, needed_speedups, plan_of
 
 EDITED = 0.005  # the table's baseline this far from the trace's step: the times were edited since the import
 
@@ -63,6 +63,8 @@ class TraceAnswer:
     baseline: float  # the profile's baseline total (its unit)
     unknown: tuple[str, ...] = ()
     trace_total: float = 0.0  # the trace's step as measured, in the profile's unit (0 when not usable)
+    # (step speedup a target asks, the least k of the plan's events at once that gives it): those computed
+    required: tuple[tuple[float, float | None], ...] = ()
 
     @property
     def edited(self) -> bool:
@@ -122,7 +124,27 @@ def plan_answer(profile: Profile, analysis: Analysis, found: PlanAnswers) -> Tra
         tuple(options),
         base,
         trace_total=convert(path.baseline.length, TimeUnit.MS, profile.unit),
+        required=tuple(found.required.items()),
     )
+
+
+def target_on_path(t: TargetFigures, total: float, answer: TraceAnswer) -> TargetFigures:
+    """Target ``t`` of a step of ``total`` (the answer's baseline) with the trace's dependencies: met when the
+    plan's new total on the path reaches it, within reach when its targets' events free do, and the least k of
+    those events at once that gets there (None while it is not known); the sum's figures kept in ``sum``. A
+    target already seen so, or an answer that is not usable, is returned as it is."""
+    if not answer.usable or t.sum is not None or total <= 0:
+        return t
+    tolerance = 1 + 1e-12
+    new_total = total / answer.speedup if answer.speedup > 0 else math.inf
+    floor = total / answer.ceiling if answer.ceiling > 0 else total
+    met = new_total <= t.time * tolerance or t.time >= total
+    feasible = met or floor <= t.time * tolerance
+    k: float | None = 1.0 if t.time >= total else None
+    if k is None and feasible:
+        need = total / t.time
+        k = next((v for n, v in answer.required if abs(n - need) <= 1e-9 * need), None)
+    return TargetFigures(t.time, t.fraction, k, feasible, floor, met, sum=t)
 
 
 def sum_answer(profile: Profile, analysis: Analysis, problem: str) -> TraceAnswer:
@@ -154,7 +176,14 @@ def answer_profile(profile: Profile, analysis: Analysis, planner: TracePlanner) 
     """The profile's answer on ``planner``'s trace, computed now (a command, an export, a test)."""
     key = plan_of(profile.optimizations)
     options = [(o.targets, float(o.speedup)) for o in profile.optimizations]
-    return plan_answer(profile, analysis, answers(planner, key, options))
+    return plan_answer(profile, analysis, answers(planner, key, options, profile_needs(profile)))
+
+
+def profile_needs(profile: Profile) -> tuple[float, ...]:
+    """The step speedups the profile's target times ask (its own and its objectives'): what the answers find the
+    least k for."""
+    goals = [profile.settings.target_time, *(o.target_time for o in profile.objectives)]
+    return needed_speedups(profile.total, goals)
 
 
 # -- the Monte Carlo through the dependency model ---------------------------------------------------------------

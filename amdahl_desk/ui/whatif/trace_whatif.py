@@ -42,7 +42,8 @@ class TraceWhatIf(QObject):
         self._pause.setInterval(PAUSE_MS)
         self._pause.timeout.connect(self._ask_plan)
         doc.subscribe({Aspect.SETTINGS}, self._follow_trace)  # an import, an open, undo: settings are touched
-        doc.subscribe({Aspect.OPTIMIZATIONS}, self._plan_changed)
+        # the plan, and what its targets ask of it: the target times and the baseline they are a share of
+        doc.subscribe({Aspect.OPTIMIZATIONS, Aspect.OBJECTIVES, Aspect.COMPONENTS}, self._plan_changed)
         self._follow_trace()
 
     # -- the trace ---------------------------------------------------------------------------------
@@ -133,9 +134,7 @@ class TraceWhatIf(QObject):
     def _plan_changed(self) -> None:
         if self.link.planner is None:
             return
-        from ...model.traces.plan_path import plan_of
-
-        key = (plan_of(self.doc.profile.optimizations), self._options())
+        key = self._plan_key()
         kept = self._answers.get(key)
         if kept is not None:  # answered lately: at once
             self._pause.stop()
@@ -147,20 +146,28 @@ class TraceWhatIf(QObject):
     def _options(self) -> tuple[tuple[tuple[str, ...], float], ...]:
         return tuple((o.targets, float(o.speedup)) for o in self.doc.profile.optimizations)
 
+    def _plan_key(self) -> tuple[Any, ...]:
+        """The plan, each optimization alone and the step speedups the target times ask: what one answer is for."""
+        from ...model.traces.plan_answer import profile_needs
+        from ...model.traces.plan_path import plan_of
+
+        profile = self.doc.profile
+        return (plan_of(profile.optimizations), self._options(), profile_needs(profile))
+
     def _ask_plan(self) -> None:
         planner = self.link.planner
         if planner is None:
             return
-        from ...model.traces.plan_path import answers, plan_of
+        from ...model.traces.plan_path import answers
 
-        plan, options = plan_of(self.doc.profile.optimizations), self._options()
-        key = (plan, options)
+        key = self._plan_key()
+        plan, options, needs = key
         if key in self._answers:
             self._plan_changed()
             return
 
         def job(_stale: Any) -> Any:
-            return answers(planner, plan, options)
+            return answers(planner, plan, options, needs)
 
         def done(result: Any) -> None:
             if self.link.planner is not planner:
