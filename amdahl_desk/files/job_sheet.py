@@ -1,5 +1,7 @@
 """A job of many ranks in a workbook: the *Ranks* sheet, one row per rank — its number, host, step time, compute,
-communication, waiting, the time the others waited for it, whether it is the straggler, and its trace file.
+communication, waiting, the time the others waited for it, whether it is the straggler, its trace file, and
+whether the plan is applied on it (*Plan on*: every rank TRUE when the plan is on every rank; a sheet without the
+column, as written before it, has the plan on every rank).
 
 The trace files are written relative to the workbook's folder where they can be (``../traces/rank3.json.gz``),
 else whole, with ``/`` between folders on every system; reading resolves them against the folder the workbook is
@@ -37,7 +39,8 @@ HEADERS = (
     "Straggler",
     "Trace file",
 )
-RANK, HOST, STEP, COMPUTE, COMM, WAITING, WAITED, STRAGGLER, TRACE = range(len(HEADERS))
+PLAN_ON_HEADER = "Plan on"  # after the others: read when there
+RANK, HOST, STEP, COMPUTE, COMM, WAITING, WAITED, STRAGGLER, TRACE, PLAN_ON = range(len(HEADERS) + 1)
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class RankRow:
     waited_for: float
     straggler: bool
     trace: str  # as written in the sheet (relative to the workbook's folder where it could be)
+    plan_on: bool = True  # the ticked plan's events are made faster on this rank
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,13 @@ class JobSheet:
     def paths(self, folder: Path) -> list[Path]:
         """Each rank's trace, resolved against ``folder`` (the workbook's) when written relative to it."""
         return [folder / Path(*PurePath(r.trace).parts) if not _absolute(r.trace) else Path(r.trace) for r in self.rows]
+
+    @property
+    def plan_on(self) -> tuple[int, ...] | None:
+        """The ranks the plan is applied on; None: every rank."""
+        if all(r.plan_on for r in self.rows):
+            return None
+        return tuple(r.rank for r in self.rows if r.plan_on)
 
 
 def _absolute(text: str) -> bool:
@@ -78,9 +89,10 @@ def written_path(trace: str | Path, folder: Path) -> str:
     return PurePath(rel).as_posix()
 
 
-def ranks_sheet(job: Job, paths: Sequence[str], folder: Path) -> JobSheet:
+def ranks_sheet(job: Job, paths: Sequence[str], folder: Path | None, on_ranks: Sequence[int] | None = None) -> JobSheet:
     """The sheet of ``job`` read from the files ``paths`` (in the job's order of files), for a workbook in
-    ``folder``. Each rank's file is the one its ``source`` names."""
+    ``folder`` (None: each file written whole, for a copy kept elsewhere); the plan on ``on_ranks`` (None: on
+    every rank). Each rank's file is the one its ``source`` names."""
     left = [Path(p) for p in paths]
     rows = []
     for r in job.per_rank:
@@ -99,7 +111,8 @@ def ranks_sheet(job: Job, paths: Sequence[str], folder: Path) -> JobSheet:
                 r.waiting,
                 r.waited_for,
                 r.rank == job.straggler,
-                written_path(hit, folder),
+                written_path(hit, folder) if folder is not None else Path(hit).resolve().as_posix(),
+                on_ranks is None or r.rank in on_ranks,
             )
         )
     return JobSheet(tuple(rows))
@@ -108,9 +121,9 @@ def ranks_sheet(job: Job, paths: Sequence[str], folder: Path) -> JobSheet:
 def write_job_sheet(book: Workbook, sheet: JobSheet, header: Format, printable: Callable[[str], str]) -> None:
     """The *Ranks* sheet: a plain table, read back by :func:`read_job_sheet` (and by pandas)."""
     ws = book.add_worksheet(RANKS)
-    for col, width in enumerate((7, 16, 15, 14, 19, 13, 15, 10, 48)):
+    for col, width in enumerate((7, 16, 15, 14, 19, 13, 15, 10, 48, 9)):
         ws.set_column(col, col, width)
-    ws.write_row(0, 0, list(HEADERS), header)
+    ws.write_row(0, 0, [*HEADERS, PLAN_ON_HEADER], header)
     for i, r in enumerate(sheet.rows, start=1):
         ws.write_number(i, RANK, r.rank)
         if r.host:
@@ -125,6 +138,7 @@ def write_job_sheet(book: Workbook, sheet: JobSheet, header: Format, printable: 
             ws.write_number(i, col, value)
         ws.write_boolean(i, STRAGGLER, r.straggler)
         ws.write_string(i, TRACE, printable(r.trace))
+        ws.write_boolean(i, PLAN_ON, r.plan_on)
     ws.freeze_panes(1, 0)
 
 
@@ -172,9 +186,10 @@ def read_job_sheet(grid: Grid) -> tuple[JobSheet | None, list[Problem]]:
     if head[: len(want)] != want:
         bad(0, 0, f"expected the headers {', '.join(HEADERS)}")
         return None, problems
+    has_plan_on = len(head) > PLAN_ON and head[PLAN_ON] == PLAN_ON_HEADER.lower()
     out: list[RankRow] = []
     for i, cells in enumerate(rows[1:], start=1):
-        values = list(cells) + [None] * (len(HEADERS) - len(cells))
+        values = list(cells) + [None] * (len(HEADERS) + 1 - len(cells))
         if all(v is None or v == "" for v in values[: len(HEADERS)]):
             continue
         rank = _number(values[RANK])
@@ -194,10 +209,17 @@ def read_job_sheet(grid: Grid) -> tuple[JobSheet | None, list[Problem]]:
         if not isinstance(trace, str) or not trace.strip():
             bad(i, TRACE, "expected the rank's trace file")
             continue
+        plan_on = _flag(values[PLAN_ON]) if has_plan_on else True
+        if plan_on is None:
+            bad(i, PLAN_ON, "expected TRUE or FALSE")
         host = values[HOST]
         step, compute, comm, waiting, waited = figures
         name = str(host) if host is not None else ""
-        out.append(RankRow(int(rank), name, step, compute, comm, waiting, waited, bool(flag), trace.strip()))
+        out.append(
+            RankRow(int(rank), name, step, compute, comm, waiting, waited, bool(flag), trace.strip(), bool(plan_on))
+        )
+    if has_plan_on and out and not any(r.plan_on for r in out):
+        bad(1, PLAN_ON, "expected TRUE on at least one rank (the ranks the plan is on)")
     if problems:
         return None, problems
     if len({r.rank for r in out}) != len(out):

@@ -48,8 +48,9 @@ def test_a_saved_job_keeps_every_rank_and_opens_as_the_job_again(qtbot, window, 
     ranks = pd.read_excel(out, sheet_name="Ranks", engine="calamine")
     assert list(ranks.columns) == [
         "Rank", "Host", "Step time (ms)", "Compute (ms)", "Communication (ms)", "Waiting (ms)", "Waited for (ms)",
-        "Straggler", "Trace file",
+        "Straggler", "Trace file", "Plan on",
     ]  # fmt: skip
+    assert list(ranks["Plan on"]) == [True] * 4  # the plan on every rank
     assert list(ranks["Rank"]) == [0, 1, 2, 3]
     assert list(ranks["Step time (ms)"]) == pytest.approx([23.0] * 4)
     assert list(ranks["Waiting (ms)"]) == pytest.approx([8.0, 10.0, 0.0, 9.0])
@@ -133,3 +134,87 @@ def test_a_damaged_ranks_sheet_is_a_warning_naming_its_cell(tmp_path):
     good = tmp_path / "good.xlsx"
     save_profile(Profile([Component("step", 23.0, Scaling.PARALLEL)]), good, job=JobSheet(rows[:1]))
     assert load_profile(good).job == JobSheet(rows[:1])
+
+
+def _type_ranks(window, text: str) -> None:
+    field = window.results.job_panel.ranks
+    field.setText(text)
+    field.editingFinished.emit()
+
+
+def _answered(qtbot, win) -> float:
+    done = lambda: not win.doc.job.figures.computing and win.doc.job.figures.answer is not None  # noqa: E731
+    qtbot.waitUntil(lambda: done() or bool(win.errors), timeout=60_000)
+    assert not win.errors, win.errors
+    return win.doc.job.figures.answer.predicted
+
+
+def test_the_ranks_the_plan_is_on_are_kept(qtbot, window, tmp_path):
+    """Kernel A 2× on ranks 0 and 1 only: rank 2 still arrives at 20 ms, the job stays 23 ms; on every rank, 13 ms.
+    The ranks typed are saved (*Plan on*) and the job reopens with the plan on them, the field saying so."""
+    from amdahl_desk.model.profile import Component, Optimization, Scaling
+
+    open_job(qtbot, window, write(example(), tmp_path / "job"))
+    doc = window.doc  # a row typed into the table: its name is its events' pattern on every rank
+    doc.insert_components(len(doc.profile.components), [Component("kernel_A", 20.0, Scaling.PARALLEL)], "Add")
+    doc.set_optimizations([Optimization("A 2× faster", ("kernel_A",), 2.0)], "Plan")
+    _type_ranks(window, "0-1")
+    assert window.doc.job.figures.on_ranks == (0, 1)
+    out = tmp_path / "job.xlsx"
+    assert save_as(window, out) and not window.errors
+    assert list(pd.read_excel(out, sheet_name="Ranks", engine="calamine")["Plan on"]) == [True, True, False, False]
+
+    again = fresh_window(qtbot)
+    assert again.files.open_path(out, ask=False)
+    qtbot.waitUntil(lambda: again.doc.job.figures is not None or bool(again.errors), timeout=60_000)
+    assert again.doc.job.figures.on_ranks == (0, 1)
+    assert _answered(qtbot, again) == pytest.approx(23.0, rel=1e-6)
+    again.drawn()
+    assert again.results.job_panel.ranks.text() == "0-1"
+    _type_ranks(again, "")
+    assert again.doc.job.figures.on_ranks is None
+    assert _answered(qtbot, again) == pytest.approx(13.0, rel=1e-6)
+
+
+def test_a_sheet_saying_the_plan_is_on_no_rank_names_its_cell(tmp_path):
+    from amdahl_desk.files.grid import Grid
+    from amdahl_desk.files.job_sheet import HEADERS, PLAN_ON_HEADER, read_job_sheet
+
+    rows = [
+        [*HEADERS, PLAN_ON_HEADER],
+        [0, "a", 23.0, 12.0, 3.0, 8.0, 0.0, False, "rank0.json.gz", False],
+        [1, "a", 23.0, 20.0, 3.0, 0.0, 8.0, True, "rank1.json.gz", False],
+    ]
+    sheet, problems = read_job_sheet(Grid("Ranks", rows))
+    assert sheet is None and [p.where for p in problems] == ["Ranks!J2"]
+    old, problems = read_job_sheet(Grid("Ranks", [r[:-1] for r in rows]))  # written before the column: every rank
+    assert not problems and old is not None and old.plan_on is None
+
+
+def test_a_crashed_sessions_job_comes_back_with_its_work(qtbot, tmp_path):
+    """The recovery copy keeps the job (every rank's trace, written whole, and the ranks the plan is on): restored,
+    the window holds the job again as well as the unsaved edits."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from amdahl_desk.ui.document_files.recovery import RecoveryStore
+
+    crashed = fresh_window(qtbot)
+    open_job(qtbot, crashed, write(example(), tmp_path / "job"))
+    _type_ranks(crashed, "2")
+    store = RecoveryStore(tmp_path / "data", pid=2**22 + 23456)  # a process id no running process has
+    keeper_job = crashed.files.keeper._job()
+    store.write(crashed.doc.profile, None, keeper_job)
+    crashed.doc.undo_stack.setClean()
+
+    again = fresh_window(qtbot)
+    again.files.recovery = RecoveryStore(tmp_path / "data")
+    again.ask = lambda *a: QMessageBox.StandardButton.Yes
+    assert again.files.offer_recovery()
+    qtbot.waitUntil(lambda: again.doc.job.figures is not None or bool(again.errors), timeout=60_000)
+    assert not again.errors, again.errors
+    figures = again.doc.job.figures
+    assert figures.job.ranks == (0, 1, 2, 3) and figures.on_ranks == (2,)
+    assert [Path(p).resolve() for p in again.doc.job.held.paths] == [
+        (tmp_path / "job" / f"rank{r}.json.gz").resolve() for r in range(4)
+    ]
+    again.doc.undo_stack.setClean()

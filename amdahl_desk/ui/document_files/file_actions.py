@@ -149,6 +149,8 @@ class FileActions(QObject):
         self.sourceChanged.emit()
         self.write_recovery()
         self.prompts.show_status(f"Restored unsaved work from {when}; save it to keep it", 15000)
+        if newest.job is not None:  # the job it stood for: its rank traces read again (written whole in the copy)
+            self.jobNamed.emit(newest.job, newest.path or newest.files[0])
         return True
 
     def maybe_save(self) -> bool:
@@ -367,7 +369,7 @@ class FileActions(QObject):
             return None
         from ...files import ranks_sheet
 
-        return ranks_sheet(held.figures.job, held.paths, path.resolve().parent)
+        return ranks_sheet(held.figures.job, held.paths, path.resolve().parent, shown.on_ranks)
 
     def revert(self) -> None:
         if self.doc.path is None:

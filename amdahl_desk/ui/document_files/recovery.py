@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...files import atomic_write, load_profile, pid_alive, save_profile
+from ...files import JobSheet, atomic_write, load_profile, pid_alive, save_profile
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 
@@ -37,6 +37,7 @@ class Recovered:
     path: Path | None  # the file it was opened from, if any
     saved_at: float
     files: tuple[Path, Path]
+    job: JobSheet | None = None  # the job of many ranks it stood for (its traces written whole)
 
 
 class RecoveryStore:
@@ -55,10 +56,10 @@ class RecoveryStore:
     def meta(self) -> Path:
         return self.folder / f"{self.stem}.json"
 
-    def write(self, profile: Profile, path: Path | None) -> None:
-        """Keep a copy of ``profile`` (and where it came from); raises OSError."""
+    def write(self, profile: Profile, path: Path | None, job: JobSheet | None = None) -> None:
+        """Keep a copy of ``profile`` (and where it came from, and the job it stands for); raises OSError."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.workbook, lambda tmp: save_profile(profile, tmp, csv=False))
+        atomic_write(self.workbook, lambda tmp: save_profile(profile, tmp, csv=False, job=job))
         meta = {"path": str(path) if path else None, "saved_at": time.time(), "pid": self.pid}
         atomic_write(self.meta, lambda tmp: _write_text(tmp, json.dumps(meta)))
 
@@ -77,9 +78,11 @@ class RecoveryStore:
                 meta = json.loads(meta_file.read_text(encoding="utf-8"))
                 if pid_alive(int(meta.get("pid", 0))):
                     continue
-                profile = load_profile(workbook).profile
+                loaded = load_profile(workbook)
             except (OSError, ValueError, ProfileError):
                 continue
             path = Path(meta["path"]) if meta.get("path") else None
-            found.append(Recovered(profile, path, float(meta.get("saved_at", 0)), (workbook, meta_file)))
+            found.append(
+                Recovered(loaded.profile, path, float(meta.get("saved_at", 0)), (workbook, meta_file), loaded.job)
+            )
         return sorted(found, key=lambda r: -r.saved_at)

@@ -10,6 +10,7 @@ from pathlib import Path
 import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ...files import JobSheet
 from ...model.profile import Profile
 from ..core.document import Document
 from .recovery import RecoveryStore
@@ -77,14 +78,23 @@ class RecoveryKeeper(QObject):
         snapshot, path, revision = self.doc.snapshot(), self.doc.path, self.doc.revision
         self._writing = revision
         self._thread = threading.Thread(
-            target=self._write, args=(snapshot, path, revision), name="recovery copy", daemon=True
+            target=self._write, args=(snapshot, path, revision, self._job()), name="recovery copy", daemon=True
         )
         self._thread.start()
 
-    def _write(self, profile: Profile, path: Path | None, revision: int) -> None:
+    def _job(self) -> JobSheet | None:
+        """The job of many ranks the document stands for, its traces written whole (the copy is kept elsewhere)."""
+        held, shown = self.doc.job.held, self.doc.job.figures
+        if held is None or shown is None:
+            return None
+        from ...files import ranks_sheet
+
+        return ranks_sheet(held.figures.job, held.paths, None, shown.on_ranks)
+
+    def _write(self, profile: Profile, path: Path | None, revision: int, job: JobSheet | None = None) -> None:
         ok = True
         try:
-            self.store.write(profile, path)
+            self.store.write(profile, path, job)
         except OSError as exc:
             log.warning("cannot write the recovery copy: %s", exc)
             ok = False
@@ -128,7 +138,7 @@ class RecoveryKeeper(QObject):
         if self.kept == self.doc.revision and self.store.workbook.exists():
             return True
         try:
-            self.store.write(self.doc.profile, self.doc.path)
+            self.store.write(self.doc.profile, self.doc.path, self._job())
         except OSError as exc:
             log.warning("cannot write the recovery copy: %s", exc)
             raise

@@ -88,6 +88,7 @@ class JobImport(QObject):
         self._restoring: Path | None = None  # the workbook whose job is being read again
         self._restoring_source = ""
         self._saved_rank: int | None = None
+        self._plan_on: tuple[int, ...] | None = None  # the ranks the saved plan was on (None: every rank)
 
     def start(self, paths: Sequence[Path], restoring: Path | None = None) -> JobDialog:
         """Read the job of ``paths``; with ``restoring`` (a workbook just opened that names them), hold it for the
@@ -173,6 +174,7 @@ class JobImport(QObject):
 
         paths: list[Path] = sheet.paths(workbook.resolve().parent)
         self._saved_rank = next((r.rank for r in sheet.rows if r.straggler), None)
+        self._plan_on = sheet.plan_on
         unreadable = []
         for row, p in zip(sheet.rows, paths, strict=True):
             if not p.exists():
@@ -217,7 +219,9 @@ class JobImport(QObject):
         if self.doc.profile.settings.trace_source != self._restoring_source:
             return  # another profile was opened meanwhile
         name = workbook.stem
-        figures = JobFigures(loaded.job, name, loaded.paths, loaded.step, profile_rank=loaded.rank)
+        ranks = set(loaded.job.ranks)
+        on = self._plan_on if self._plan_on is not None and ranks.issuperset(self._plan_on) else None
+        figures = JobFigures(loaded.job, name, loaded.paths, loaded.step, profile_rank=loaded.rank, on_ranks=on)
         self.doc.job.hold(HeldJob(self._restoring_source, loaded.paths, loaded.graph, figures))
         self.prompts.show_status(f"Opened {workbook.name} with its job of {len(loaded.job.ranks)} ranks", 8000)
 

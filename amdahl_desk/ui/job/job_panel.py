@@ -60,6 +60,14 @@ class JobPanel(QFrame):
         self.plan_text.setText(view.plan)
         self.notes.setText(view.notes)
         self.notes.setVisible(bool(view.notes))
+        if not self.ranks.hasFocus() and figures is not None:  # a job opened or restored with its ranks
+            from ...model.job.analysis import rank_ranges
+
+            chosen = figures.on_ranks
+            shown, _ = chosen_ranks(self.ranks.text(), figures.job.ranks)
+            if shown != chosen:
+                self.ranks.setText(rank_ranges(chosen) if chosen is not None else "")
+                self.ranks_problem.clear()
 
     def _ranks_typed(self) -> None:
         figures = self.doc.job.figures
