@@ -34,22 +34,25 @@ def four(tmp_path_factory) -> tuple[Path, JobFigures]:
 
 
 def test_targets_become_the_same_event_match_on_every_rank():
-    assert target_pattern("aten::mm", "op:aten::mm") == r"re:^aten::mm$"
-    assert target_pattern("fwd", "annotation:## forward ##") == r"in:re:^\#\#\ forward\ \#\#$"
+    # a component's own matcher: on every rank the events the checklist's figures scale on the profile's rank
+    assert target_pattern("aten::mm", "op:aten::mm") == "op:aten::mm"
+    assert target_pattern("fwd", "annotation:## forward ##") == "annotation:## forward ##"
+    assert target_pattern("GPU compute", "gpu:compute") == "gpu:compute"
     assert target_pattern("x", "pattern:gemm") == "gemm"
     assert target_pattern("kernel_A", None) == "kernel_A"  # a row typed in: its name, as --speedup NAME=K
-    for timeline_share in ("gpu:compute", "idle", "other:op", "outside-annotations"):
-        assert target_pattern("GPU compute", timeline_share) is None
+    for against_the_others in ("idle", "other:op", "other:annotation", "outside-annotations"):
+        assert target_pattern("Unattributed", against_the_others) is None
     plan = job_plan(
         [
             Optimization("ops", ("aten::mm", "GPU compute"), 2.0),
             Optimization("off", ("kernel_A",), 3.0, enabled=False),
             Optimization("k1", ("kernel_A",), 1.0),
         ],
-        [("aten::mm", "op:aten::mm"), ("GPU compute", "gpu:compute")],
+        [("aten::mm", "op:aten::mm"), ("GPU compute", "gpu:compute"), ("Unattributed", "idle")],
     )
-    assert [(s.pattern, s.k) for s in plan.speedups] == [(r"re:^aten::mm$", 2.0)]
-    assert plan.left_out == ("GPU compute",)
+    assert [(s.pattern, s.k) for s in plan.speedups] == [("op:aten::mm", 2.0), ("gpu:compute", 2.0)]
+    plan = job_plan([Optimization("rest", ("Unattributed",), 2.0)], [("Unattributed", "idle")])
+    assert plan.left_out == ("Unattributed",) and not plan.speedups
 
 
 def test_the_jobs_overhead_is_its_ranks_communication_and_waiting(four):

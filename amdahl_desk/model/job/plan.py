@@ -1,31 +1,34 @@
 """A profile's plan as a job's what-if: each ticked optimization's targets as the event match the job's ranks share.
 
 The window shows a job as the profile of one rank (the straggler's import, see docs/jobs.md); its components
-say which events they stand for (``Settings.trace_events``, :mod:`..traces.component_events`). A component that
-names events by their own names is the same match on every rank, so the plan becomes ``PATTERN=K`` speedups the
-job's what-if applies to every rank (or to the chosen ranks):
+say which events they stand for (``Settings.trace_events``, :mod:`..traces.component_events`). A component whose
+events are found the same way on every rank becomes a speedup the job's what-if applies to every rank (or to the
+chosen ranks), matching on each rank the events the checklist's own figures scale on the profile's rank:
 
-===========================  ==============================================================================
-``op:NAME``                  ``re:^NAME$``: the CPU operators and runtime calls named NAME
-``annotation:NAME``          ``in:re:^NAME$``: the GPU work launched inside the annotations named NAME
-``pattern:PATTERN``          PATTERN as it is
-a component with no matcher  its name as a substring pattern (a row typed into the table, as ``--speedup``)
-===========================  ==============================================================================
+=============================  ============================================================================
+``annotation:NAME``            kept: the time inside the annotations named NAME (every CPU thread's while
+                               one runs, and the GPU work launched then), as the window's component
+``op:NAME``                    kept: the own time of the operators named NAME on the steps' thread
+``gpu:compute`` (``…memory``,  kept: the rank's GPU kernels of that kind
+``…communication``)
+``pattern:PATTERN``            PATTERN as it is
+a component with no matcher    its name as a substring pattern (a row typed into the table, as ``--speedup``)
+=============================  ============================================================================
 
-The rest (``gpu:compute``, ``idle``, ``other:…``, the time outside annotations) is a share of one rank's
-timeline, not a set of named events: such a target is left out of the job's answer, and said so.
+The rest (``idle``, ``other:…``, the time outside annotations) is defined against the other components of one
+rank's import, not a set of events of its own: such a target is left out of the job's answer, and said so.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..profile import Optimization
 from ..traces.patterns import Speedup
+from .rank_graph import is_component_matcher
 
-_OP, _ANNOTATION, _PATTERN = "op:", "annotation:", "pattern:"
+_PATTERN = "pattern:"
 CEILING_K = 1e6  # a plan's ceiling: its targets' events this much faster (at 0 the replay would keep them whole)
 
 PlanKey = tuple[tuple[str, float], ...]
@@ -54,11 +57,7 @@ def target_pattern(name: str, matcher: str | None) -> str | None:
         return name if name.strip() else None
     if matcher.startswith(_PATTERN):
         return matcher[len(_PATTERN) :] or None
-    if matcher.startswith(_OP):
-        return "re:^" + re.escape(matcher[len(_OP) :]) + "$"
-    if matcher.startswith(_ANNOTATION):
-        return "in:re:^" + re.escape(matcher[len(_ANNOTATION) :]) + "$"
-    return None
+    return matcher if is_component_matcher(matcher) else None
 
 
 def job_plan(optimizations: Sequence[Optimization], events: Mapping[str, str] | Sequence[tuple[str, str]]) -> JobPlan:

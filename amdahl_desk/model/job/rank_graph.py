@@ -178,6 +178,47 @@ def rank_of(trace: GraphTrace) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
+def _matched_points(
+    trace: GraphTrace,
+    steps: Sequence[StepWindow],
+    graph: PathGraph,
+    ix: Any,
+    scheduler: Scheduler,
+    baseline: Any,
+    speedups: Sequence[Speedup],
+) -> list[np.ndarray]:
+    """Per speedup, the points of ``graph`` it makes faster: a pattern's events (``whatif --speedup``), or — for a
+    component's matcher (:func:`is_component_matcher`) — the events the component stands for in the window
+    (:func:`~..traces.component_events.component_masks`), so a job's plan scales what the checklist's does."""
+    owner = graph.owner
+    out: list[np.ndarray | None] = [None] * len(speedups)
+    patterns = [(i, sp) for i, sp in enumerate(speedups) if not is_component_matcher(sp.pattern)]
+    if patterns:
+        f = item_factors(trace, [sp for _, sp in patterns], np.array([s.row for s in steps], dtype=np.int64))
+        for (i, _), hit in zip(patterns, f.matched, strict=True):
+            out[i] = (owner >= 0) & hit[np.maximum(owner, 0)]
+    components = [(i, sp.pattern) for i, sp in enumerate(speedups) if is_component_matcher(sp.pattern)]
+    if components:
+        from ..traces.component_events import component_masks
+        from ..traces.whatif import PathTrace
+
+        pt = PathTrace(trace, tuple(steps), graph, scheduler, baseline, ix)
+        masks = component_masks(pt, [(m, m) for _, m in components])
+        for i, m in components:
+            out[i] = masks[m]
+    return [m if m is not None else np.zeros(len(owner), dtype=bool) for m in out]
+
+
+def is_component_matcher(pattern: str) -> bool:
+    """Whether a job's speedup names a component's events by its import matcher (``annotation:NAME``,
+    ``op:NAME``, ``gpu:compute``, ``gpu:communication``, ``gpu:memory``) rather than by a pattern."""
+    return pattern.startswith(COMPONENT_MATCHERS) or pattern in RANK_MATCHERS
+
+
+COMPONENT_MATCHERS = ("annotation:", "op:")
+RANK_MATCHERS = ("gpu:compute", "gpu:communication", "gpu:memory")
+
+
 def build_rank_graph(
     trace: GraphTrace,
     source: str,
@@ -206,17 +247,16 @@ def build_rank_graph(
     signature = np.zeros(len(graph.time), dtype=np.int64)  # per point: which speedups' patterns match (bits)
     matched: list[float] = []
     matched_events: list[int] = []
+    scheduler = Scheduler(graph)
+    baseline = scheduler.run()
     if speedups:
-        f = item_factors(trace, speedups, np.array([s.row for s in steps], dtype=np.int64))
-        owner = graph.owner
-        factor = np.where(owner >= 0, f.factor[np.maximum(owner, 0)], 1.0)
-        for bit, hit in enumerate(f.matched):
-            pts = (owner >= 0) & hit[np.maximum(owner, 0)]
-            if len(f.matched) <= SIGNATURE_BITS:
+        for bit, pts in enumerate(_matched_points(trace, steps, graph, ix, scheduler, baseline, speedups)):
+            factor[pts] *= speedups[bit].k
+            if len(speedups) <= SIGNATURE_BITS:
                 signature[pts] |= 1 << bit
             matched.append(float(graph.weight[pts].sum()))
-            matched_events.append(len(np.unique(graph.step_of_point[pts] * (graph.items + 1) + owner[pts])))
-    baseline = Scheduler(graph).run()
+            events = graph.step_of_point[pts] * (graph.items + 2) + graph.owner[pts] + 1
+            matched_events.append(len(np.unique(events)))
     err = float(np.max(np.abs(baseline.length - (graph.windows[:, 1] - graph.windows[:, 0])), initial=0.0))
     coll_end = np.array(c_end, dtype=np.int64)
     work = _work_class(graph, coll_end)

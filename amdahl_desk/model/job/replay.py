@@ -11,6 +11,7 @@ says how far it is from them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -187,7 +188,30 @@ class Replay:
             bounds_step=np.ones(total, dtype=bool),  # the replay reads each rank's end from ``part.bounds``
         )
         part.bounds = np.concatenate(bounds) if bounds else np.empty(0, dtype=bool)
+        part.bounds_sorted = part.bounds[order]
         return part
+
+    @staticmethod
+    def _per_point(
+        part: _Part,
+        per_rank: Sequence[np.ndarray | None],
+        per_instance: Sequence[float] | Sequence[int] | None,
+        fill: np.ndarray,
+    ) -> np.ndarray:
+        """Per point of one part (``fill`` as it starts): each rank's per-point values (None: left as filled) and
+        each matched collective's value for its transfer point."""
+        for i, values in enumerate(per_rank):
+            if values is None:
+                continue
+            for k in part.steps:
+                lo = int(part.local_lo[i, k])
+                n = int(part.count[i, k])
+                gid = int(part.base[i, k])
+                fill[part.pos[gid : gid + n]] = values[lo : lo + n]
+        if per_instance is not None:
+            for n, gid in part.meet.items():
+                fill[part.pos[gid]] = per_instance[n]
+        return fill
 
     def _factors(
         self,
@@ -196,19 +220,24 @@ class Replay:
         instance_factor: Sequence[float] | None,
     ) -> FloatArray:
         """Per point of one part: the K of its segment, from each rank's per-point factors (None: 1)."""
-        f = np.ones(len(part.pos))
-        for i, rf in enumerate(rank_factor):
-            if rf is None:
-                continue
-            for k in part.steps:
-                lo = int(part.local_lo[i, k])
-                n = int(part.count[i, k])
-                gid = int(part.base[i, k])
-                f[part.pos[gid : gid + n]] = rf[lo : lo + n]
-        if instance_factor is not None:
-            for n, gid in part.meet.items():
-                f[part.pos[gid]] = instance_factor[n]
-        return f
+        return self._per_point(part, rank_factor, instance_factor, np.ones(len(part.pos)))
+
+    def run_many(
+        self, rank_class: Sequence[IntArray | None], instance_class: Sequence[int] | None, class_factor: FloatArray
+    ) -> FloatArray:
+        """``(draws, steps)``: each step's job time (µs) in many draws at once — every point's segment divided by
+        its class's factor in each draw. ``rank_class[i]`` gives the class of each point of rank i's graph (None:
+        class 0), ``instance_class`` that of each matched collective's transfer (None: 0), and
+        ``class_factor[d, c]`` class c's factor in draw d (``inf``: free), as
+        :meth:`~..traces.critical_path.Scheduler.run_many` takes them. At factor 1 it is :meth:`run`'s job time."""
+        factors = np.atleast_2d(np.asarray(class_factor, dtype=np.float64))
+        out = np.zeros((factors.shape[0], self.job.steps))
+        for part in self.parts:
+            classes = self._per_point(part, rank_class, instance_class, np.zeros(len(part.pos), dtype=np.int64))
+            ends = dataclasses.replace(part.graph, bounds_step=part.bounds_sorted)  # a rank's step ends on them
+            lengths = Scheduler(ends).run_many(classes, factors)
+            out[:, part.steps] = lengths[:, : len(part.steps)]
+        return out
 
     def run(
         self, rank_factor: Sequence[FloatArray | None] | None = None, instance_factor: Sequence[float] | None = None
@@ -241,3 +270,4 @@ class _Part:
     meet: dict[int, int]  # instance → its transfer point as built
     dropped: int
     bounds: np.ndarray  # per point as built: it bounds its rank's step (the rank's step thread, its GPU)
+    bounds_sorted: np.ndarray  # the same, in the graph's order
