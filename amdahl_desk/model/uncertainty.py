@@ -82,6 +82,9 @@ class UncertaintyFigures:
     new_total_draws: FloatArray = field(compare=False, repr=False)
     speedup_draws: FloatArray = field(compare=False, repr=False)
     common: Draws = field(compare=False, repr=False)
+    # Replayed through a job of this many ranks (:mod:`.job.odds`): each draw's k on every chosen rank, the times
+    # as measured; 0 for the profile's own figures.
+    job_ranks: int = 0
 
     @property
     def never_meets(self) -> bool:

@@ -15,6 +15,10 @@ from .summary import Sentence, Tone
 ODDS_PENDING = "Working out the odds of this plan…"
 PLAN_PENDING = "Looking for the cheapest plan…"
 PLAN_HINT = "Give the optimizations an effort (days) and set a target: the summary then finds the cheapest plan."
+JOB_PLAN = (
+    "The cheapest plan is not searched for a job (each candidate plan is a read of every rank): tick a plan to "
+    "see its odds for the job."
+)
 APPLY_TIP = "Tick exactly {names} and untick the others, as one step (Edit → Undo takes it back)"
 
 # The odds' and the search's modules, and their sentences (``present/uncertainty``), load with the first estimate
@@ -87,10 +91,12 @@ def decision_view(
     odds_pending: bool = False,
     plan_pending: bool = False,
     errors: Mapping[str, str] | None = None,
+    job: bool = False,
 ) -> DecisionView:
     """The lines for ``figures`` (the ticked plan's odds, or None when nothing is uncertain) and ``search`` (None
     without a target or an effort); ``*_pending``: being computed for the profile as it is now (never the answer
-    of a plan before); ``errors``: why the "odds" or the "plan" could not be computed."""
+    of a plan before); ``errors``: why the "odds" or the "plan" could not be computed; ``job``: the figures are a
+    job's (no cheapest plan is searched for one)."""
     if analysis is None:
         return DecisionView()
     settings = profile.settings
@@ -114,6 +120,8 @@ def decision_view(
         plan = Sentence(PLAN_PENDING, Tone.MUTED)
     elif search is not None:
         plan, apply = plan_line(profile, analysis, search, n)
+    elif job and planning:
+        plan = Sentence(JOB_PLAN, Tone.MUTED)
     elif figures is not None and settings.target_time is not None and not planning:
         plan = Sentence(PLAN_HINT, Tone.MUTED)
     ticked = tuple(j for j, o in enumerate(profile.optimizations) if o.enabled)

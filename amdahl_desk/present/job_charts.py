@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..model.units import TimeUnit
 from .chart_parts import LegendEntry
@@ -17,8 +17,13 @@ from .text import NBSP, shorten
 
 if TYPE_CHECKING:  # the job's model (and the trace model under it) loads with the first job, not the window
     from ..model.job.analysis import Job, JobWhatIf
+    from ..model.uncertainty import UncertaintyFigures
 
 MS = TimeUnit.MS
+JOB_ODDS_CANNOT = (
+    "the job's ranks cannot replay the draws: a ticked optimization targets time no rank finds by its events "
+    "(idle, Other, the time outside annotations), or the plan has too many patterns to tell apart"
+)
 COMPUTE, COMMUNICATION, WAITING, REST = "#2e8b57", "#8e44ad", "#e07b39", "#d9d9d9"
 TRANSFER, SKEW_MEAN, SKEW_MAX = "#8e44ad", "#e07b39", "#b03a2e"
 STRAGGLER = "#c0392b"
@@ -46,6 +51,24 @@ class JobFigures:
     replays: Mapping[tuple[tuple[tuple[str, float], ...], tuple[int, ...] | None], float | str] = field(
         default_factory=dict
     )
+    # The ticked plan's odds through the job (model/job/odds): (what they were drawn for — the plan, the ranks,
+    # the profile's own odds they replace — and the figures, or why the job cannot answer them).
+    odds: tuple[Any, UncertaintyFigures | str] | None = None
+
+    def odds_key(self, base: UncertaintyFigures) -> tuple[Any, ...]:
+        """What the job's odds of the plan answered now, drawn from ``base`` (the profile's odds), are for."""
+        key = self.answer.speedups if self.answer is not None else None
+        return (key, self.on_ranks, id(base))
+
+    def current_odds(self, base: UncertaintyFigures | None) -> UncertaintyFigures | str | None:
+        """The job's odds for the plan answered now, from ``base``; None while they are on their way (or no plan
+        is answered)."""
+        if base is None or self.odds is None or self.computing or self.answer is None:
+            return None
+        key, found = self.odds
+        if key != self.odds_key(base):
+            return None
+        return JOB_ODDS_CANNOT if found is None else found
 
 
 def _ms(n: Numbers, value: float) -> str:

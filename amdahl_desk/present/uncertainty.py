@@ -144,6 +144,7 @@ def review_sentence(profile: Profile, u: UncertaintyFigures, numbers: Numbers = 
     s = u.overall_speedup
     spread = numbers.speedup_range(s.low, s.high)
     median = numbers.speedup(s.p50)
+    whole = "the job's step" if u.job_ranks else "the whole workload"
     if not enabled:
         subject = "the baseline"
         what = f"No optimization is enabled: the median run takes {numbers.time(u.new_total.p50, profile.unit)}"
@@ -151,13 +152,13 @@ def review_sentence(profile: Profile, u: UncertaintyFigures, numbers: Numbers = 
         o = enabled[0]
         works = " if it works" if o.confidence < 1 else ""
         subject = "it"
-        what = f"{o.name} ({estimate_text(o, numbers)}) makes the whole workload {spread} faster{works}, {median} at the median"
+        what = f"{o.name} ({estimate_text(o, numbers)}) makes {whole} {spread} faster{works}, {median} at the median"
     else:
         works = " if they all work" if any(o.confidence < 1 for o in enabled) else ""
         shown = [f"{o.name} ({estimate_text(o, numbers)})" for o in enabled] if len(enabled) <= 3 else []
         lead = f"{_names(shown)} together make" if shown else f"The {len(enabled)} enabled optimizations together make"
         subject = "they"
-        what = f"{lead} the whole workload {spread} faster{works}, {median} at the median"
+        what = f"{lead} {whole} {spread} faster{works}, {median} at the median"
     return what + _target_clause(u, profile, subject, numbers) + "."
 
 
@@ -175,6 +176,12 @@ def slide_line(profile: Profile, u: UncertaintyFigures, numbers: Numbers = POINT
 
 
 def _method(u: UncertaintyFigures, numbers: Numbers) -> str:
+    if u.job_ranks:
+        return (
+            f"{numbers.count(u.draws)} draws (seed {u.seed}), each replayed through the job's "
+            f"{numbers.count(u.job_ranks)} ranks: k as PERT three-point estimates, times as every rank measured "
+            "them; bounds and what matters most are exact, the percentiles and odds sampled."
+        )
     text = (
         f"{numbers.count(u.draws)} draws (seed {u.seed}), k and times as PERT three-point estimates; bounds and "
         "what matters most are exact, the percentiles and odds sampled"

@@ -44,7 +44,8 @@ SUMMARY_DEPENDS_ON = frozenset(
         Aspect.JOB,
     }
 )
-DECISION_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.DECISION})
+# (a job's odds come with its figures: Aspect.JOB)
+DECISION_DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.DECISION, Aspect.JOB})
 CHART_LEAST_WIDTH = 70  # two side by side no wider than the chart tabs' least width
 CHARTS_NEED = 270  # a row of charts' least height: a plot of 120 px under its title, over its axis and legend
 # Below this width of the results side (or height of the window) the charts go into tabs; so they do where the

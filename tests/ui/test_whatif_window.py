@@ -179,11 +179,11 @@ def test_a_stale_answer_is_never_shown(window, qtbot, patterns_workbook, monkeyp
     held, entered = threading.Event(), threading.Event()
     real = plan_module.answers
 
-    def slow(planner, plan, options):
+    def slow(planner, plan, options, needs=()):
         if plan and plan[0][1] == 3.0:
             entered.set()
             held.wait(30)
-        return real(planner, plan, options)
+        return real(planner, plan, options, needs)
 
     monkeypatch.setattr(plan_module, "answers", slow)
     shown: list[str] = []

@@ -41,6 +41,7 @@ class JobPlan:
     speedups: tuple[Speedup, ...]
     targets: tuple[tuple[str, str], ...]  # (target, pattern) per speedup, in order
     left_out: tuple[str, ...]  # targets that stand for no named events
+    owners: tuple[int, ...] = ()  # per speedup: its optimization's index in the list the plan was made of
 
     @property
     def key(self) -> PlanKey:
@@ -66,8 +67,10 @@ def job_plan(optimizations: Sequence[Optimization], events: Mapping[str, str] | 
     speedups: list[Speedup] = []
     targets: list[tuple[str, str]] = []
     left_out: list[str] = []
-    for o in optimizations:
-        if not o.enabled or o.speedup == 1:
+    owners: list[int] = []
+    for j, o in enumerate(optimizations):
+        certain = o.speedup_range == (o.speedup, o.speedup) and o.confidence >= 1
+        if not o.enabled or (o.speedup == 1 and certain):  # k = 1 for sure: nothing to read (a range is drawn)
             continue
         for t in o.targets:
             pattern = target_pattern(t, matchers.get(t))
@@ -77,7 +80,8 @@ def job_plan(optimizations: Sequence[Optimization], events: Mapping[str, str] | 
                 continue
             speedups.append(Speedup(pattern, float(o.speedup)))
             targets.append((t, pattern))
-    return JobPlan(tuple(speedups), tuple(targets), tuple(left_out))
+            owners.append(j)
+    return JobPlan(tuple(speedups), tuple(targets), tuple(left_out), tuple(owners))
 
 
 def alone_plan(optimization: Optimization, events: Mapping[str, str] | Sequence[tuple[str, str]]) -> JobPlan:

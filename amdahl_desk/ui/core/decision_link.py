@@ -66,7 +66,7 @@ class DecisionLink(QObject):
         self._answers: dict[str, OrderedDict[Any, Any]] = {ODDS: OrderedDict(), PLAN: OrderedDict()}
         self._asked: dict[str, Any] = {ODDS: None, PLAN: None}  # the key asked of each thread last
         self._costs = {ODDS: float("inf"), PLAN: float("inf")}  # seconds the last answer of each took
-        self.errors: dict[str, str] = {}
+        self._errors: dict[str, str] = {}
         self._draws: tuple[Any, Draws] | None = None  # the common draws of the last key (under _lock)
         self._lock = threading.RLock()
         self._work: dict[str, Background] = {}
@@ -75,23 +75,48 @@ class DecisionLink(QObject):
     # -- what the views read -----------------------------------------------------------------------
     @property
     def figures(self) -> UncertaintyFigures | None:
-        """The ticked plan's odds for the profile as it is now (None: nothing is uncertain, or still computing)."""
+        """The ticked plan's odds for the profile as it is now (None: nothing is uncertain, or still computing) —
+        with a job held, the job's (each draw replayed through its ranks, ``ui/job/job_whatif``)."""
+        job = self.doc.job.figures
+        if job is not None:
+            odds = job.current_odds(self.profile_figures)
+            return None if odds is None or isinstance(odds, str) else odds
+        return self.profile_figures
+
+    @property
+    def profile_figures(self) -> UncertaintyFigures | None:
+        """The odds of the profile's own plan (its trace's, else the sum's): what a job's odds are drawn from."""
         found: UncertaintyFigures | None = self._current(ODDS)
         return found
 
     @property
     def search(self) -> PlanSearch | None:
-        """The cheapest plan for the profile as it is now (None: no target or effort, or still searching)."""
+        """The cheapest plan for the profile as it is now (None: no target or effort, or still searching; a job:
+        not searched through its ranks)."""
+        if self.doc.job.figures is not None:
+            return None
         found: PlanSearch | None = self._current(PLAN)
         return found
 
     @property
     def odds_pending(self) -> bool:
+        job = self.doc.job.figures
+        if job is not None:
+            base = self.profile_figures
+            wanted = any(o.enabled for o in self.doc.profile.optimizations)
+            return self._pending(ODDS) or (base is not None and wanted and job.current_odds(base) is None)
         return self._pending(ODDS)
 
     @property
     def plan_pending(self) -> bool:
-        return self._pending(PLAN)
+        return self.doc.job.figures is None and self._pending(PLAN)
+
+    @property
+    def errors(self) -> dict[str, str]:
+        """Why the "odds" or the "plan" could not be computed (a job's odds: why its ranks cannot answer them)."""
+        job = self.doc.job.figures
+        odds = job.current_odds(self.profile_figures) if job is not None else None
+        return {**self._errors, "odds": odds} if isinstance(odds, str) else self._errors
 
     @property
     def busy(self) -> bool:
@@ -108,7 +133,7 @@ class DecisionLink(QObject):
 
     def _pending(self, lane: str) -> bool:
         key = self._keys[lane]
-        return key is not None and key not in self._answers[lane] and lane not in self.errors
+        return key is not None and key not in self._answers[lane] and lane not in self._errors
 
     def close(self) -> None:
         for work in self._work.values():
@@ -226,7 +251,7 @@ class DecisionLink(QObject):
         background: bool = False,
     ) -> None:
         """Ask ``job`` for ``key``: at once when it is quick (and not ``background``), else on the lane's thread."""
-        self.errors.pop(lane, None)
+        self._errors.pop(lane, None)
         answers = self._answers[lane]
         if key in answers:
             answers.move_to_end(key)
@@ -239,7 +264,7 @@ class DecisionLink(QObject):
             try:
                 self._keep(lane, key, *self._timed(job, profile))
             except Exception as exc:  # noqa: BLE001 - said where the odds are shown; the window goes on
-                self.errors[lane] = str(exc)
+                self._errors[lane] = str(exc)
             finally:
                 self._lock.release()
             return
@@ -287,7 +312,7 @@ class DecisionLink(QObject):
         if self._asked[lane] == key:
             self._asked[lane] = None
         if self._keys[lane] == key:
-            self.errors[lane] = why
+            self._errors[lane] = why
             self.doc.announce(*ANNOUNCED)
 
     def _draws_of(self, key: Any, profile: Profile) -> Draws:

@@ -34,7 +34,9 @@ class JobWhatIf(QObject):
         self._pause.timeout.connect(self.ask)
         doc.subscribe({Aspect.OPTIMIZATIONS, Aspect.COMPONENTS}, self._changed)
         doc.subscribe({Aspect.JOB}, self._job_shown)
+        doc.subscribe({Aspect.JOB, Aspect.DECISION}, self._ask_odds)  # the plan's answer, or the profile's odds, came
         self._asked: Any = None
+        self._odds_asked: Any = None
 
     def _job_shown(self) -> None:
         figures = self.link.figures
@@ -119,6 +121,40 @@ class JobWhatIf(QObject):
                 self.link.update(replace(held.figures, answer=None, problem=why, computing=False))
 
         self.link.work.submit("job", run, done, failed)
+
+    def _ask_odds(self) -> None:
+        """The ticked plan's odds through the job, drawn from the profile's own odds (the same draws of k), once
+        the plan's answer is in: on the job's lane, after it (model/job/odds)."""
+        held, shown = self.link.held, self.link.figures
+        base = self.doc.decision.profile_figures
+        if held is None or shown is None or shown.computing or shown.answer is None or base is None:
+            return
+        key = shown.odds_key(base)
+        if (shown.odds is not None and shown.odds[0] == key) or key == self._odds_asked:
+            return
+        from ...model.job.plan import job_plan
+
+        plan = job_plan(self.doc.profile.optimizations, self.doc.profile.settings.trace_events)
+        scaled = self._read.get((id(shown.job), plan.key))
+        if scaled is None or tuple((p.pattern, p.k) for p in plan.speedups) != tuple(shown.answer.speedups):
+            return  # the plan has moved on: its own answer asks again when it comes
+        self._odds_asked = key
+        profile, on = self.doc.snapshot(), shown.on_ranks
+
+        def run(_stale: Any) -> Any:
+            from ...model.job.odds import job_uncertainty
+
+            return job_uncertainty(profile, base, scaled, plan, on)
+
+        def done(result: Any) -> None:
+            if self.link.held is held:
+                self.link.update(replace(held.figures, odds=(key, result)))
+
+        def failed(why: str) -> None:
+            if self.link.held is held:
+                self.link.update(replace(held.figures, odds=(key, why)))
+
+        self.link.work.submit("job_odds", run, done, failed)
 
     def _same_patterns(self, job_id: int, speedups: Any) -> Any:
         """A kept read of this job with the same patterns, given these K (a k drag replays, reads nothing);

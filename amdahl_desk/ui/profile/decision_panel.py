@@ -99,6 +99,7 @@ class DecisionPanel(QFrame):
                 odds_pending=link.odds_pending,
                 plan_pending=link.plan_pending,
                 errors=link.errors,
+                job=doc.job.figures is not None,
             )
         )
 
