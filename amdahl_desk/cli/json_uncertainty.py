@@ -27,6 +27,7 @@ def uncertainty_json(u: UncertaintyFigures) -> dict[str, Any]:
         "draws": u.draws,
         "seed": u.seed,
         "distribution": "pert",
+        "job_ranks": u.job_ranks or None,  # the draws replayed through a job of this many ranks
         "overall_speedup": _spread(u.overall_speedup),
         "new_total": _spread(u.new_total),
         "probability_target": u.probability_target,

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..model.traces.plan_answer import TraceAnswer
     from ..model.traces.plan_path import TracePlanner
     from .json_report import ComponentRows
+    from .report_job import JobReport
 
 NAME = "report"
 
@@ -76,16 +77,38 @@ def run(args: argparse.Namespace) -> int:
 
     decision = decide(profile, analysis, args.seed)
     answer, decision = traced(args.profile, profile, analysis, decision)
+    job, decision = for_job(loaded, args.profile, profile, decision)
     if args.json:
         from ..model.collector import collector_paused
         from .json_rows import component_structs
 
         with collector_paused():  # an entry per component, and no cycles among them to look for
             data = to_json_dict(profile, analysis, loaded.warnings, decision, component_structs, answer)
+            if job is not None:
+                from .report_job import job_report_json
+
+                data["job"] = job_report_json(job, analysis.combined.overall_speedup)
             write_json(data, args.indent)
     else:
-        print(report_text(profile, analysis, decision, answer))
+        print(report_text(profile, analysis, decision, answer, job))
     return EXIT_OK
+
+
+def for_job(
+    loaded: Any, path: str, profile: Profile, decision: Decision | None
+) -> tuple[JobReport | None, Decision | None]:
+    """A profile that stands for a job of many ranks: the job's answer, and ``decision`` with the job's odds (no
+    cheapest plan: it is not searched through a job's ranks); otherwise (None, ``decision``)."""
+    from .report_job import job_report, job_sources
+
+    sources = job_sources(loaded, path)
+    if sources is None:
+        return None, decision
+    job = job_report(profile, sources[0], sources[1], decision.figures if decision is not None else None)
+    if job.figures is None or decision is None:
+        return job, decision
+    odds = job.odds if not isinstance(job.odds, str) else None
+    return job, replace(decision, figures=odds, search=None)
 
 
 def set_options(profile: Profile, target: str | None, confidence: str | None) -> None:
@@ -148,24 +171,42 @@ def to_json_dict(
 
 
 def report_text(
-    profile: Profile, analysis: Analysis, decision: Decision | None, answer: TraceAnswer | None = None
+    profile: Profile,
+    analysis: Analysis,
+    decision: Decision | None,
+    answer: TraceAnswer | None = None,
+    job: JobReport | None = None,
 ) -> str:
-    """The report as ``amdahl-desk report`` prints it, with the odds and the plan when they apply."""
+    """The report as ``amdahl-desk report`` prints it, with the odds and the plan when they apply; a profile that
+    stands for a job leads with the job's answer (``job``), its own rank's report after it."""
     from ..present.report import report_text as text
 
     lines: list[str] = []
+    for_job = job is not None and job.figures is not None
     if decision is not None:
         from ..present.decision import decision_view
         from ..present.uncertainty import report_lines, uncertainty_view
 
-        said = decision_view(profile, analysis, decision.figures, decision.search)
+        errors = {"odds": job.odds} if job is not None and isinstance(job.odds, str) else None
+        said = decision_view(profile, analysis, decision.figures, decision.search, errors=errors, job=for_job)
         lines = report_lines(
             uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
-            said.plan.text if decision.search is not None else None,
+            said.plan.text if decision.search is not None or for_job else None,
             said.likelier,
-            traced=answer is not None and answer.usable,
+            traced=answer is not None and answer.usable and not for_job,
         )
-    return text(profile, analysis, uncertainty=lines, trace=answer)
+        if errors:
+            lines = [said.odds.text, *lines]
+    if job is None or job.figures is None:
+        body = text(profile, analysis, uncertainty=lines, trace=answer)
+        if job is None:
+            return body
+        return f"The job ({job.name}) could not be read: {job.problem}; this report is one rank's alone.\n\n{body}"
+    from ..present.job_plan import job_report_lines, rank_heading
+
+    lead = job_report_lines(profile, analysis, job.figures, answer)  # the job's odds follow the job's answer
+    body = text(profile, analysis, uncertainty=[], trace=answer)
+    return "\n".join([*lead, "", *lines, rank_heading(job.figures), body])
 
 
 def traced(

@@ -15,10 +15,7 @@ from .summary import Sentence, Tone
 ODDS_PENDING = "Working out the odds of this plan…"
 PLAN_PENDING = "Looking for the cheapest plan…"
 PLAN_HINT = "Give the optimizations an effort (days) and set a target: the summary then finds the cheapest plan."
-JOB_PLAN = (
-    "The cheapest plan is not searched for a job (each candidate plan is a read of every rank): tick a plan to "
-    "see its odds for the job."
-)
+JOB_PLAN = "Not searched for a job (each candidate plan is a read of every rank): tick a plan to see its odds."
 APPLY_TIP = "Tick exactly {names} and untick the others, as one step (Edit → Undo takes it back)"
 
 # The odds' and the search's modules, and their sentences (``present/uncertainty``), load with the first estimate

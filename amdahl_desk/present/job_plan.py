@@ -23,6 +23,7 @@ from .trace_plan import COMPUTING, DASH, TraceFigures, current_answer, option_ce
 
 if TYPE_CHECKING:  # the job's model loads with the first job
     from ..model.job.plan import JobPlan
+    from ..model.traces.plan_answer import TraceAnswer
     from .summary import SummaryView
 
 MS = TimeUnit.MS
@@ -63,15 +64,25 @@ def _rank_label(figures: JobFigures) -> str:
 
 
 def rank_line(
-    profile: Profile, analysis: Analysis, figures: JobFigures, trace: TraceFigures | None, n: Numbers = POINT
+    profile: Profile,
+    analysis: Analysis,
+    figures: JobFigures,
+    trace: TraceFigures | None,
+    n: Numbers = POINT,
+    rank_answer: TraceAnswer | None = None,
 ) -> Sentence:
-    """The profile's own rank's answer beside the job's, labelled: its trace's dependencies, else its sum."""
+    """The profile's own rank's answer beside the job's, labelled: its trace's dependencies (``rank_answer``, or
+    what the window has of ``trace``), else its sum."""
     if not any(o.enabled for o in profile.optimizations):
         return Sentence("")
     unit, c = profile.unit, analysis.combined
     who = _rank_label(figures)
     the_sum = f"the sum of its times says {n.speedup(c.overall_speedup)}"
-    answer = current_answer(trace, profile, analysis)
+    answer: TraceAnswer | str | None
+    if rank_answer is not None:
+        answer = rank_answer if rank_answer.usable else None
+    else:
+        answer = current_answer(trace, profile, analysis)
     if isinstance(answer, str):
         return Sentence(f"{who} alone: computing on its own trace's critical path …; {the_sum}.", Tone.MUTED)
     if answer is None:
@@ -149,9 +160,10 @@ def job_summary(
     trace: TraceFigures | None,
     notes: tuple[str, ...],
     n: Numbers = POINT,
+    rank_answer: TraceAnswer | None = None,
 ) -> SummaryView:
     """The summary of a profile that stands for a job: the headline figures are the job's, the profile's rank's
-    figure beside them (``dependencies``)."""
+    figure beside them (``dependencies``; ``rank_answer``: its answer on its own trace, when not ``trace``'s)."""
     from ..model.job.plan import job_plan
     from .summary import Figure, SummaryView, speedup_tone
 
@@ -167,11 +179,10 @@ def job_summary(
     left: tuple[str, ...] = ()
     if figures.left_out:
         left = (
-            "Left out of the job's answer (a share of one rank's timeline, not events named alike on every rank): "
-            + ", ".join(figures.left_out)
-            + ".",
+            "Left out of the job's answer (time defined against one rank's other components, not events found "
+            "alike on every rank): " + ", ".join(figures.left_out) + ".",
         )
-    beside = rank_line(profile, analysis, figures, trace, n)
+    beside = rank_line(profile, analysis, figures, trace, n, rank_answer)
     caption = f"the job's speedup ({on})"
     new_caption = f"new job step (baseline {t(base)})"
     if not enabled:
@@ -329,3 +340,33 @@ def job_option_tip(figures: JobFigures, profile: Profile, opt: Optimization, n: 
     if isinstance(free, float) and free > 0:
         text += f"; even free, at most {n.close_speedup(base / free)}"
     return text
+
+
+def job_report_lines(
+    profile: Profile,
+    analysis: Analysis,
+    figures: JobFigures,
+    rank_answer: TraceAnswer | None,
+    n: Numbers = POINT,
+) -> list[str]:
+    """``report``'s lead for a profile that stands for a job: the job, its straggler, what the ticked plan buys
+    it (the window's headline, in words) and its target verdict, the profile's own rank beside."""
+    from .job import straggler_sentence
+
+    view = job_summary(profile, analysis, figures, None, (), n, rank_answer)
+    job = figures.job
+    lines = [
+        f"The job: {n.count(len(job.ranks))} ranks ({figures.name}), {n.count(len(job.steps))} "
+        f"step{'s' * (len(job.steps) != 1)}. {straggler_sentence(job)}",
+        f"For the job: {view.sentence}",
+    ]
+    lines += [f"  {text}" for text in (view.verdict.text, *view.notes, view.dependencies.text) if text]
+    return lines
+
+
+def rank_heading(figures: JobFigures) -> str:
+    """What the rest of a job's report is: one rank's profile."""
+    rank = figures.profile_rank
+    who = f"rank {rank}" if rank is not None else "one rank"
+    why = " (the straggler)" if rank is not None and rank == figures.job.straggler else ""
+    return f"The profile is {who}'s{why}; from here on, this report is that rank's alone:"

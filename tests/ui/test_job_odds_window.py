@@ -41,7 +41,7 @@ def test_the_odds_of_a_job_are_drawn_through_its_ranks(qtbot, window, tmp_path):
     assert "makes the job's step" in said and "replayed" not in said, said
     chance = window.results.decision.view.odds.text
     assert chance == said or said in chance
-    assert "not searched for a job" in window.results.decision.plan.text()  # the rank's search is not the job's
+    assert "Not searched for a job" in window.results.decision.plan.text()  # the rank's search is not the job's
     assert link.search is None and not link.plan_pending
 
     # on rank 0 alone the job gains nothing in any draw: rank 2 still arrives at 20 ms

@@ -1,0 +1,129 @@
+"""``report`` of a profile that stands for a job of many ranks leads with the job's answer, as the window does: the
+job and its straggler, the ticked plan replayed through every rank with its ceiling, the odds with every draw
+replayed through the ranks; the profile's own rank follows, labelled. A workbook saved with its job (its Ranks
+sheet) keeps the ranks its plan is on.
+
+The hand-worked job (tests/job/make_jobs.example): kernel A 12, 10, 20, 11 ms on ranks 0–3, a 3 ms all-reduce
+that ends when rank 2 arrives. Grouped by GPU, rank 2's profile is GPU compute 20 ms (kernel A) and exposed
+communication 3 ms. GPU compute k× faster on every rank: rank 2 still arrives last, the job's step is 20/k + 3 ms;
+free, the all-reduce starts at its launch 10 µs into the step: 3.010 ms; on rank 0 alone it stays 23 ms (rank 0
+already waits 8 ms for rank 2)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from amdahl_desk.cli import main
+from amdahl_desk.files import load_profile, save_profile
+from amdahl_desk.files.job_sheet import JobSheet
+
+from ..job.make_jobs import example
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reported") / "job"
+    out.mkdir()
+    for r in example():
+        r.write(out)
+    return out
+
+
+def _report(capsys, *argv: str) -> str:
+    capsys.readouterr()
+    assert main(["report", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def _workbook(folder, tmp_path, capsys, plan_on=None):
+    """Rank 2's profile by GPU, GPU compute 2× (1.5–4×, 90% confidence, 2 days) and a 13 ms target."""
+    from amdahl_desk.model.profile import Optimization
+
+    path = tmp_path / "job.xlsx"
+    capsys.readouterr()
+    assert main(["import", str(folder), "--group-by", "gpu", "--out", str(path)]) == 0
+    loaded = load_profile(path)
+    profile = loaded.profile
+    profile.set_optimizations(
+        [Optimization("GPU 2x", ("GPU compute",), 2.0, speedup_low=1.5, speedup_high=4.0, confidence=0.9, effort=2.0)]
+    )
+    profile.set_settings(replace(profile.settings, target_time=13.0))
+    job = None
+    if plan_on is not None:
+        from amdahl_desk.files.job_sheet import RankRow
+
+        rows = [
+            RankRow(r, "", 23.0, 0.0, 3.0, 0.0, 0.0, r == 2, f"job/rank{r}.json.gz", r in plan_on) for r in range(4)
+        ]
+        job = JobSheet(tuple(rows))
+        path = folder.parent / "with_ranks.xlsx"
+    save_profile(profile, path, job=job)
+    return path
+
+
+def test_a_folder_is_reported_as_its_job(folder, capsys):
+    text = _report(capsys, str(folder))
+    assert text.startswith("The job: 4 ranks (job), 1 step. Rank 2 is the straggler")
+    assert "The job's step takes 23 ms (4 ranks). Tick an optimization" in text
+    assert "The profile is rank 2's (the straggler); from here on, this report is that rank's alone:" in text
+    data = json.loads(_report(capsys, str(folder), "--json"))["job"]
+    assert data["ranks"] == 4 and data["step_time"] == pytest.approx(23.0)
+    assert data["straggler"]["rank"] == 2 and data["plan"] is None
+
+
+def test_the_plan_and_its_odds_are_the_jobs(folder, tmp_path, capsys):
+    path = _workbook(folder, tmp_path, capsys)
+    data = json.loads(_report(capsys, str(path), "--json"))
+    plan = data["job"]["plan"]
+    assert plan["predicted"] == pytest.approx(13.0) and plan["speedup"] == pytest.approx(23 / 13)
+    assert plan["ceiling"] == pytest.approx(23 / 3.010, rel=1e-6)
+    u = data["uncertainty"]
+    assert u["job_ranks"] == 4 and "plans" not in data and data["job"]["plans"] is None
+    assert (u["new_total"]["low"], u["new_total"]["high"]) == pytest.approx((20 / 4 + 3, 20 / 1.5 + 3))
+    assert u["best_case"] == pytest.approx(8.0) and u["worst_case"] == pytest.approx(23.0)
+    # the odds: the share of draws whose k ≥ 2 (20/k + 3 ≤ 13), on the profile's own draws of k
+    from amdahl_desk.model.draws import make_draws
+
+    draws = make_draws(load_profile(path).profile, seed=0)
+    k = 1.0 / np.broadcast_to(np.asarray(draws.reciprocal[0], dtype=float), (draws.count,))
+    assert u["probability_target"] == pytest.approx(float(np.mean(20.0 / k + 3.0 <= 13.0 * (1 + 1e-12))))
+    text = _report(capsys, str(path))
+    lead, rank = text.split("from here on, this report is that rank's alone:")
+    assert (
+        "For the job: Making GPU compute 2× faster on every rank shortens the job's step 1.769× (23 ms → 13 ms)" in lead
+    )
+    assert "makes the job's step" in lead and "replayed through the job's 4 ranks" in lead
+    assert "Cheapest plan: Not searched for a job" in lead
+    assert "Under uncertainty" not in rank  # the odds are said once, for the job
+
+
+def test_a_workbook_with_its_ranks_keeps_the_ranks_its_plan_is_on(folder, tmp_path, capsys):
+    path = _workbook(folder, tmp_path, capsys, plan_on=(0,))
+    data = json.loads(_report(capsys, str(path), "--json"))
+    job = data["job"]
+    assert job["on_ranks"] == [0] and job["plan"]["predicted"] == pytest.approx(23.0)
+    assert data["uncertainty"]["probability_target"] == 0.0  # rank 0 already waits for rank 2: no draw gains
+
+
+def test_a_job_whose_traces_are_gone_is_said_and_the_rank_reported(folder, tmp_path, capsys):
+    path = _workbook(folder, tmp_path, capsys, plan_on=(0, 1, 2, 3))
+    moved = tmp_path / "alone.xlsx"
+    moved.write_bytes(path.read_bytes())  # its Ranks sheet names job/rank*.json.gz beside it: not there
+    text = _report(capsys, str(moved))
+    assert text.startswith("The job (4 files) could not be read:") and "one rank's alone" in text
+
+
+def test_every_job_key_is_documented(folder, tmp_path, capsys):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "json-contract.md").read_text(encoding="utf-8")
+    section = doc.split("### `job`")[1].split("\n## ")[0]
+    documented = {
+        k.strip("` ") for line in section.splitlines() if line.startswith("| `") for k in line.split("|")[1].split(",")
+    }
+    job = json.loads(_report(capsys, str(_workbook(folder, tmp_path, capsys)), "--json"))["job"]
+    assert set(job) <= documented, set(job) - documented
