@@ -105,11 +105,22 @@ def run(args: argparse.Namespace) -> int:
         answer, decision = None, None
         if analysis is not None and args.format == "xlsx":
             answer, decision = _traced_decision(args, source, profile, analysis)
+            if job is None:  # a workbook saved with its job: the job's odds, and its Ranks sheet kept
+                from .report import for_job
+
+                _, decision = for_job(loaded, str(source), profile, decision)
+        sheet = None  # the job the workbook stands for: its Ranks sheet, its traces written from where it goes
+        if loaded.job is not None and args.format == "xlsx":
+            sheet = loaded.job.moved(source.resolve().parent, target.resolve().parent)
+        elif job is not None and args.format == "xlsx":
+            from ..files import ranks_sheet
+
+            sheet = ranks_sheet(job[1].job, job[1].sources, target.resolve().parent)
         try:
             atomic_write(
                 target,
                 lambda tmp: save_profile(
-                    profile, tmp, analysis, csv=args.format == "csv", trace=answer, decision=decision
+                    profile, tmp, analysis, csv=args.format == "csv", trace=answer, decision=decision, job=sheet
                 ),
             )
         except OSError as exc:
@@ -124,10 +135,11 @@ def run(args: argparse.Namespace) -> int:
         charts: tuple[str, ...] = known if args.chart == "all" else (args.chart,)
         if any(c not in known for c in charts):
             raise BadInputError(f'--chart: "{args.chart}" is not a chart; expected {", ".join(known)} or all')
-        if job is None and any(c in JOB_CHART_KEYS for c in charts):
+        if job is None and loaded.job is None and any(c in JOB_CHART_KEYS for c in charts):
             if args.chart != "all":
                 raise BadInputError(
-                    f"--chart {args.chart} draws a job of many ranks: give a folder of rank traces (one per rank)"
+                    f"--chart {args.chart} draws a job of many ranks: give a folder of rank traces (one per rank) or "
+                    "a workbook saved with its job"
                 )
             charts = tuple(c for c in charts if c not in JOB_CHART_KEYS)
         if args.chart == "all" and profile.settings.arrival_rate is None:
@@ -149,6 +161,20 @@ def run(args: argparse.Namespace) -> int:
 
         make_app()
         figures, plan = traced_odds(source, profile, analysis, trace, charts)
+        job_figures = job[1] if job is not None else None
+        if job is None:  # a workbook saved with its job: its charts, the job's answer and odds on the slide
+            from .report_job import job_report, job_sources
+
+            sources = job_sources(loaded, str(source))
+            if sources is not None:
+                found = job_report(profile, sources[0], sources[1], figures)
+                if found.figures is not None:
+                    job_figures, plan = found.figures, None
+                    figures = found.odds if not isinstance(found.odds, str) else None
+                elif args.chart in JOB_CHART_KEYS:
+                    raise BadInputError(f"--chart {args.chart}: the job's rank traces cannot be read: {found.problem}")
+        if job_figures is None:
+            charts = tuple(c for c in charts if c not in JOB_CHART_KEYS)
         inputs = ChartInputs(
             profile,
             analysis,
@@ -156,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
             slide_charts=chosen,
             uncertainty=figures,
             plan=plan,
-            job=job[1] if job is not None else None,
+            job=job_figures,
         )
         for chart in charts:
             target = out / f"{source.stem}-{chart}.{args.format}"

@@ -11,6 +11,7 @@ prints them. A sheet that cannot be read is a warning naming the cell: the profi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -66,6 +67,13 @@ class JobSheet:
     def paths(self, folder: Path) -> list[Path]:
         """Each rank's trace, resolved against ``folder`` (the workbook's) when written relative to it."""
         return [folder / Path(*PurePath(r.trace).parts) if not _absolute(r.trace) else Path(r.trace) for r in self.rows]
+
+    def moved(self, folder: Path, to: Path) -> JobSheet:
+        """The same sheet for a workbook in ``to``, read from one in ``folder``: each trace written anew."""
+        paths = self.paths(folder)
+        return JobSheet(
+            tuple(dataclasses.replace(r, trace=written_path(p, to)) for r, p in zip(self.rows, paths, strict=True))
+        )
 
     @property
     def plan_on(self) -> tuple[int, ...] | None:

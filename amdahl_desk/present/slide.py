@@ -110,7 +110,7 @@ def slide(
             f"{job.name} · the job's step {n.time(job.job.step_time, TimeUnit.MS)} · the table: {boundary}",
             said.figures,
             f"{said.verdict.mark} {said.verdict.text}".strip() if profile.settings.target_time else AMDAHL_FOOTER,
-            tuple(x for x in (Sentence(said.sentence, said.speedup.tone), said.dependencies) if x.text),
+            _job_sentences(said, decided),
         )
     return SlideView(
         slide_title(profile, analysis, n, said),
@@ -120,6 +120,14 @@ def slide(
         _footer(profile, analysis, n, trace),
         decision_sentences(profile, analysis, n, trace=trace, decided=decided),
     )
+
+
+def _job_sentences(said: SummaryView, decided: DecisionView | None) -> tuple[Sentence, ...]:
+    """A job's slide: what the plan buys the job, then its odds when estimates have ranges (each draw replayed
+    through the ranks), else the profile's own rank beside it."""
+    odds = decided.odds if decided is not None else Sentence("")
+    second = odds if odds.text and odds.tone is not Tone.MUTED else said.dependencies
+    return tuple(x for x in (Sentence(said.sentence, said.speedup.tone), second) if x.text)
 
 
 def _footer(profile: Profile, analysis: Analysis, n: Numbers, trace: TraceFigures | None) -> str:

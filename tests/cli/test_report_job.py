@@ -127,3 +127,30 @@ def test_every_job_key_is_documented(folder, tmp_path, capsys):
     }
     job = json.loads(_report(capsys, str(_workbook(folder, tmp_path, capsys)), "--json"))["job"]
     assert set(job) <= documented, set(job) - documented
+
+
+def test_export_keeps_the_job(folder, tmp_path, capsys):
+    """A folder exported to a workbook, and a workbook saved with its job exported again, keep the job (a Ranks
+    sheet naming every rank's trace from where the new workbook is); the slide of a job with ranges states the
+    job's answer and its odds."""
+    import pandas as pd
+
+    out = tmp_path / "out"
+    assert main(["export", str(folder), "--format", "xlsx", "--out", str(out)]) == 0
+    ranks = pd.read_excel(out / "job.xlsx", sheet_name="Ranks", engine="calamine")
+    assert [(out / p).resolve() for p in ranks["Trace file"]] == [
+        (folder / f"rank{r}.json.gz").resolve() for r in range(4)
+    ]
+    assert _report(capsys, str(out / "job.xlsx")).startswith("The job: 4 ranks")
+
+    saved = _workbook(folder, tmp_path, capsys, plan_on=(0, 1, 2, 3))
+    again = tmp_path / "again"
+    assert main(["export", str(saved), "--format", "xlsx", "--out", str(again)]) == 0
+    assert json.loads(_report(capsys, str(again / saved.name), "--json"))["job"]["plan"]["predicted"] == pytest.approx(
+        13.0
+    )
+    assert main(["export", str(saved), "--chart", "slide", "--format", "svg", "--out", str(again)]) == 0
+    svg = (again / f"{saved.stem}-slide.svg").read_text(encoding="utf-8")
+    text = svg.replace("\u00a0", " ")
+    assert "A job of 4 ranks" in text and "shortens the job's step 1.769×" in text
+    assert "makes the job's step" in text and "it meets 13 ms with" in text  # the odds, replayed through the ranks
