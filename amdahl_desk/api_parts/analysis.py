@@ -14,6 +14,7 @@ from .common import PathLike, frame, json_equal, num, write_bytes
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..cli.report_job import JobReport
     from ..model.analysis import Analysis as ModelAnalysis
     from ..model.decision import Decision as ModelDecision
     from ..model.profile import Profile as ModelProfile
@@ -33,10 +34,12 @@ class Analysis:
         warnings: Sequence[str] = (),
         source: str = "",
         answer: TraceAnswer | None = None,
+        job: JobReport | None = None,
     ) -> None:
         self._profile, self._analysis, self._decision = profile, analysis, decision
         self._warnings, self._source = tuple(warnings), source
         self._answer = answer  # a profile that carries its trace: the answer with its dependencies
+        self._job = job  # a profile that stands for a job of many ranks: the job's answer, as report leads with
 
     @property
     def speedup(self) -> float:
@@ -88,14 +91,14 @@ class Analysis:
         """The whole report as ``amdahl-desk report`` prints it."""
         from ..cli.report import report_text
 
-        return report_text(self._profile, self._analysis, self._decision, self._answer)
+        return report_text(self._profile, self._analysis, self._decision, self._answer, self._job)
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly what ``amdahl-desk report --json`` prints for this profile (and target, confidence, seed)."""
         from ..cli.report import to_json_dict
 
         data = to_json_dict(self._profile, self._analysis, self._warnings, self._decision, answer=self._answer)
-        return json_equal(data)  # type: ignore[no-any-return]
+        return json_equal(_with_job(data, self._job, self._analysis))  # type: ignore[no-any-return]
 
     def to_pandas(self) -> pd.DataFrame:
         """The components with their share and their new time: name, time, fraction, new_time, scaling, group."""
@@ -241,9 +244,11 @@ class Decision:
         analysis: ModelAnalysis,
         decision: ModelDecision | None,
         answer: TraceAnswer | None = None,
+        job: JobReport | None = None,
     ) -> None:
         self._profile, self._analysis, self._decision = profile, analysis, decision
         self._answer = answer if answer is not None and answer.usable else None  # with the trace's dependencies
+        self._job = job  # a job of many ranks: the odds are its own (every draw replayed through its ranks)
 
     @property
     def target(self) -> float:
@@ -310,14 +315,25 @@ class Decision:
         return " ".join(t for t in (odds, said.likelier, said.plan.text) if t)
 
     def to_dict(self) -> dict[str, Any]:
-        """``report --json``'s ``target``, ``uncertainty`` and ``plans`` entries for this target."""
+        """``report --json``'s ``target``, ``uncertainty`` and ``plans`` entries for this target (and ``job``, for a
+        profile that stands for a job of many ranks: its odds are then the job's)."""
         from ..cli.report import to_json_dict
 
-        data = json_equal(to_json_dict(self._profile, self._analysis, (), self._decision, answer=self._answer))
-        return {k: data[k] for k in ("target", "uncertainty", "plans") if k in data}
+        data = to_json_dict(self._profile, self._analysis, (), self._decision, answer=self._answer)
+        data = json_equal(_with_job(data, self._job, self._analysis))
+        return {k: data[k] for k in ("target", "uncertainty", "plans", "job") if k in data}
 
     def __repr__(self) -> str:
         plan = self.plan
         names = ", ".join(plan.optimizations) if plan is not None else "none"
         unit = self._profile.unit.value
         return f"<Decision target {self.target:g} {unit}: P(meet) {self.probability:.0%}; cheapest plan: {names}>"
+
+
+def _with_job(data: dict[str, Any], job: JobReport | None, analysis: ModelAnalysis) -> dict[str, Any]:
+    """``report --json``'s data with its ``job`` entry, for a profile that stands for a job of many ranks."""
+    if job is not None:
+        from ..cli.report_job import job_report_json
+
+        data["job"] = job_report_json(job, analysis.combined.overall_speedup)
+    return data

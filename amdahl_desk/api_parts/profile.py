@@ -15,7 +15,8 @@ from .common import PathLike, cell, frame
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..files import Loaded
+    from ..cli.report_job import JobReport
+    from ..files import JobSheet, Loaded
     from ..model.analysis import Analysis as ModelAnalysis
     from ..model.decision import Decision as ModelDecision
     from ..model.profile import Profile as ModelProfile
@@ -87,13 +88,14 @@ class Profile:
     Made by :func:`load` or :meth:`from_pandas`; :meth:`analyse` answers what the enabled optimizations buy.
     """
 
-    __slots__ = ("_job", "_job_traces", "_profile", "_source", "_time_cells", "_warnings")
+    __slots__ = ("_job", "_job_sheet", "_job_traces", "_profile", "_source", "_time_cells", "_warnings")
     _profile: ModelProfile
     _source: str
     _time_cells: str
     _warnings: tuple[str, ...]
     _job_traces: tuple[str, ...] | None  # a folder of rank traces: the job it is one rank of
     _job: Job | None
+    _job_sheet: JobSheet | None  # a workbook saved with its job: its Ranks sheet
 
     def __init__(self) -> None:
         raise TypeError("make a Profile with amdahl_desk.load(path) or Profile.from_pandas(df)")
@@ -106,6 +108,7 @@ class Profile:
         self._time_cells = loaded.time_cells
         self._warnings = tuple(str(w) for w in loaded.warnings)
         self._job_traces, self._job = None, None
+        self._job_sheet = loaded.job
         return self
 
     def _changed(self, profile: ModelProfile) -> Profile:
@@ -117,7 +120,7 @@ class Profile:
             self._time_cells,
             self._warnings,
         )
-        clone._job_traces, clone._job = self._job_traces, self._job
+        clone._job_traces, clone._job, clone._job_sheet = self._job_traces, self._job, self._job_sheet
         return clone
 
     @classmethod
@@ -336,8 +339,9 @@ class Profile:
 
     def _answer(
         self, target: str | float | None, confidence: str | float | None, seed: int | None
-    ) -> tuple[ModelProfile, ModelAnalysis, ModelDecision | None, TraceAnswer | None]:
-        from ..cli.report import traced
+    ) -> tuple[ModelProfile, ModelAnalysis, ModelDecision | None, TraceAnswer | None, JobReport | None]:
+        from ..cli.report import for_job, traced
+        from ..files import Loaded
         from ..model.decision import decide
 
         profile = self._profile.copy()
@@ -346,7 +350,10 @@ class Profile:
             raise BadInputError(f'--seed: "{seed}" is not a seed; expected a whole number of 0 or more')
         analysis = self._analyse(profile)
         answer, decision = traced(self._source or ".", profile, analysis, decide(profile, analysis, seed))
-        return profile, analysis, decision, answer
+        # a folder of rank traces, or a workbook saved with its job: its answer and odds, as report gives them
+        loaded = Loaded(profile, [], self._time_cells, job=self._job_sheet)
+        job, decision = for_job(loaded, self._source or ".", profile, decision)
+        return profile, analysis, decision, answer, job
 
     def analyse(
         self, target: str | float | None = None, *, confidence: str | float | None = None, seed: int | None = None
@@ -356,8 +363,8 @@ class Profile:
         ``target``, ``confidence`` and ``seed`` are ``report``'s ``--target`` ("600 ms"), ``--confidence``
         ("80%") and ``--seed``; :meth:`Analysis.to_dict` is then ``report --json`` with them.
         """
-        profile, analysis, decision, answer = self._answer(target, confidence, seed)
-        return Analysis(profile, analysis, decision, self._warnings, self._source, answer)
+        profile, analysis, decision, answer, job = self._answer(target, confidence, seed)
+        return Analysis(profile, analysis, decision, self._warnings, self._source, answer, job)
 
     def decide(
         self, target: str | float | None = None, *, confidence: str | float | None = None, seed: int | None = None
@@ -366,10 +373,10 @@ class Profile:
         cheapest plan that meets it with ``confidence`` (the Settings' 80% by default) among the optimizations with
         an effort. ``target`` defaults to the profile's own; without one there are no odds to give.
         """
-        profile, analysis, decision, answer = self._answer(target, confidence, seed)
+        profile, analysis, decision, answer, job = self._answer(target, confidence, seed)
         if profile.settings.target_time is None:
             raise BadInputError('decide: the profile has no target time; give one, like target="600 ms"')
-        return Decision(profile, analysis, decision, answer)
+        return Decision(profile, analysis, decision, answer, job)
 
 
 def _value(value: float | str | None, parse: Callable[[str], float], what: str) -> float | None:

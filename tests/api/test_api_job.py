@@ -114,3 +114,28 @@ def test_a_bad_job_names_its_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     with pytest.raises(ad.Error) as caught:
         ad.job(tmp_path)
     assert str(caught.value) == message and "rank0.json" in message
+
+
+def test_a_folder_and_a_workbook_saved_with_its_job_analyse_as_report_says(
+    issue_job: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ad.load(FOLDER).analyse()`` is ``report FOLDER --json``, its ``job`` entry included; a workbook saved with
+    its job (GPU compute 2×, 1.5–4×, a 13 ms target) gives the job's odds through ``decide`` as ``report`` does."""
+    code, out, _ = cli(capsys, "report", issue_job, "--json")
+    a = ad.load(issue_job).analyse()
+    assert code == 0 and a.to_dict() == json.loads(out)
+    assert a.to_dict()["job"]["straggler"]["rank"] == 2
+    assert a.text.startswith("The job: 4 ranks")
+
+    book = tmp_path / "job.xlsx"
+    assert cli(capsys, "import", issue_job, "--group-by", "gpu", "--out", book)[0] == 0
+    p = ad.load(book).with_optimization("GPU 2x", ["GPU compute"], 2.0, k_low=1.5, k_high=4.0)
+    d = p.decide(target="13 ms")
+    saved = tmp_path / "planned.xlsx"
+    p.with_target("13 ms").save(saved)
+    code, out, _ = cli(capsys, "report", saved, "--json")
+    assert code == 0 and d.to_dict()["job"] == json.loads(out)["job"]
+    assert (
+        d.to_dict()["uncertainty"]["job_ranks"] == 4
+        and d.probability == json.loads(out)["uncertainty"]["probability_target"]
+    )
