@@ -103,12 +103,18 @@ def run(args: argparse.Namespace) -> int:
         with contextlib.suppress(ProfileError):
             analysis = analyse(profile)
         answer, decision = None, None
+        job_figures = None
         if analysis is not None and args.format == "xlsx":
             answer, decision = _traced_decision(args, source, profile, analysis)
-            if job is None:  # a workbook saved with its job: the job's odds, and its Ranks sheet kept
+            if job is None:  # a workbook saved with its job: the job's answer and odds lead, its Ranks sheet kept
                 from .report import for_job
 
-                _, decision = for_job(loaded, str(source), profile, decision)
+                found, decision = for_job(loaded, str(source), profile, decision)
+                job_figures = found.figures if found is not None else None
+            else:  # a folder: its job leads, read without a plan (nothing is ticked on a fresh import)
+                from ..model.decision import Decision
+
+                job_figures, decision = job[1], Decision(None, None)
         sheet = None  # the job the workbook stands for: its Ranks sheet, its traces written from where it goes
         if loaded.job is not None and args.format == "xlsx":
             sheet = loaded.job.moved(source.resolve().parent, target.resolve().parent)
@@ -120,7 +126,14 @@ def run(args: argparse.Namespace) -> int:
             atomic_write(
                 target,
                 lambda tmp: save_profile(
-                    profile, tmp, analysis, csv=args.format == "csv", trace=answer, decision=decision, job=sheet
+                    profile,
+                    tmp,
+                    analysis,
+                    csv=args.format == "csv",
+                    trace=answer,
+                    decision=decision,
+                    job=sheet,
+                    job_figures=job_figures,
                 ),
             )
         except OSError as exc:

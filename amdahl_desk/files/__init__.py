@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..model.profile import Profile
     from ..model.traces import ImportOptions
     from ..model.traces.plan_answer import TraceAnswer
+    from ..present.job_charts import JobFigures
     from .atomic import atomic_write
     from .csv_table import read_csv, write_csv
     from .job_sheet import JobSheet, ranks_sheet
@@ -111,11 +112,12 @@ def write_workbook(
     trace: TraceAnswer | None = None,
     decision: Decision | None = None,
     job: JobSheet | None = None,
+    job_figures: JobFigures | None = None,
 ) -> None:
     """Write ``profile`` as a workbook (xlsxwriter is loaded on first use)."""
     from .workbook_writer import write_workbook as write
 
-    write(profile, path, analysis, trace, decision, job)
+    write(profile, path, analysis, trace, decision, job, job_figures)
 
 
 def save_profile(
@@ -126,6 +128,7 @@ def save_profile(
     trace: TraceAnswer | None = None,
     decision: Decision | None = None,
     job: JobSheet | None = None,
+    job_figures: JobFigures | None = None,
 ) -> None:
     """Write ``profile`` to ``path``: CSV for .csv (or ``csv=True``), a workbook otherwise (with ``job``, its
     Ranks sheet: the job of many ranks the profile stands for, every rank's trace remembered).
@@ -133,14 +136,15 @@ def save_profile(
     A workbook holds everything the profile does (objectives, load and cost settings, measured runs);
     a CSV holds the components table only (with its Objectives column when used). ``trace``: the answer with
     the profile's trace's dependencies, which the Summary sheet then leads with; ``decision``: the odds and the
-    cheapest plan as the caller computed them (through that trace's dependencies), else the sum's, worked out here.
+    cheapest plan as the caller computed them (through that trace's dependencies), else the sum's, worked out here;
+    ``job_figures``: the job's answer, which then leads the Summary sheet, ``decision`` holding its odds.
     """
     if csv if csv is not None else Path(path).suffix.lower() == ".csv":
         from .csv_table import write_csv
 
         write_csv(profile, path)
     else:
-        write_workbook(profile, path, analysis, trace, decision, job)
+        write_workbook(profile, path, analysis, trace, decision, job, job_figures)
 
 
 __all__ = [

@@ -168,19 +168,20 @@ def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Forma
 
 
 def decision_rows(
-    profile: Profile, analysis: Analysis, decision: Decision | None = None
+    profile: Profile, analysis: Analysis, decision: Decision | None = None, job: bool = False
 ) -> list[tuple[str, float | None, str]]:
     """The Summary sheet's rows about uncertainty and plans: (label, a probability or None, a sentence, or the
     probability's note), worded as the window's summary words them. ``decision``: as the caller computed it
-    (through a trace's dependencies), else the sum's, worked out here."""
+    (through a trace's dependencies, or a job's ranks: ``job``), else the sum's, worked out here — never for a
+    job, whose odds are its own or none."""
     from ..model.decision import decide
     from ..present.decision import decision_view
 
-    if decision is None:
+    if decision is None and not job:
         decision = decide(profile, analysis)
     if decision is None:
         return []
-    view = decision_view(profile, analysis, decision.figures, decision.search)
+    view = decision_view(profile, analysis, decision.figures, decision.search, job=job)
     rows: list[tuple[str, float | None, str]] = []
     u = decision.figures
     if u is not None:
@@ -189,6 +190,8 @@ def decision_rows(
             rows.append(("Probability of meeting the target", u.probability_target, ""))
         if view.likelier:
             rows.append(("", None, view.likelier))
+    if job and view.plan.text:
+        rows.append(("", None, f"Cheapest plan: {view.plan.text}"))
     if decision.search is not None:
         plan = decision.search.cheapest
         rows.append(("", None, f"Cheapest plan: {view.plan.text}"))

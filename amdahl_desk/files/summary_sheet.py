@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from ..model.decision import Decision
     from ..model.traces.plan_answer import TraceAnswer
+    from ..present.job_charts import JobFigures
     from .xlsx_book import Book
 
 COMPONENTS, OPTIMIZATIONS, SUMMARY = "Components", "Optimizations", "Summary"
@@ -81,12 +82,18 @@ class _Rows:
 
 
 def write_summary(
-    out: Book, profile: Profile, a: Analysis, trace: TraceAnswer | None = None, decision: Decision | None = None
+    out: Book,
+    profile: Profile,
+    a: Analysis,
+    trace: TraceAnswer | None = None,
+    decision: Decision | None = None,
+    job: JobFigures | None = None,
 ) -> None:
     """The analysis as numbers and sentences, plus native charts built on the workbook's own cells. ``trace``:
     the answer with the profile's trace's dependencies — it leads (values as written), the sum's live figures
     stay beside it, labelled as the sum's; ``decision``: the odds and the cheapest plan computed through them
-    (None: the sum's, worked out here)."""
+    (None: the sum's, worked out here). ``job``: the job of many ranks the profile stands for — its answer and
+    ``decision`` (then the job's odds) lead, and the rest of the sheet is the profile's rank's, said so."""
     ws = out.book.add_worksheet(SUMMARY)
     for col, width in enumerate(WIDTHS):
         ws.set_column(col, col, width)
@@ -104,9 +111,13 @@ def write_summary(
     if profile.settings.boundary:
         rows.line("Boundary", profile.settings.boundary)
     rows.skip()
+    if job is not None:
+        _job_lead(out, ws, rows, profile, a, job, trace, decision)
+        decision = None  # the odds above are the job's: the rank's part below has none of its own
     traced = trace is not None and trace.usable
     if trace is not None and traced:
-        rows.line(("With the trace's dependencies (the answer; values as written)", out.bold))
+        lead = "the rank's answer" if job is not None else "the answer"
+        rows.line((f"With the trace's dependencies ({lead}; values as written)", out.bold))
         for label, value, fmt in [
             ("End-to-end speedup", trace.speedup, out.speedup),
             (f"New total ({unit})", trace.new_total, out.time),
@@ -147,14 +158,8 @@ def write_summary(
         sentence = target_sentence(profile, a)
     if sentence:
         rows.sentence(sentence)
-    for label, odds, text in decision_rows(profile, a, decision):  # the odds of the target and the cheapest plan
-        if odds is not None:
-            ws.write_number(rows.row, 1, odds, out.share)
-            if text:
-                ws.merge_range(rows.row, 3, rows.row, LAST_COL, out.printable(text), rows.note)
-            rows.line((label, out.bold))
-        else:
-            rows.sentence(text)
+    if job is None:
+        _decision_rows(out, ws, rows, profile, a, decision)
     rows.skip()
     if trace is not None and traced:
         _traced_optimizations_table(out, ws, rows, profile, trace)
@@ -174,6 +179,62 @@ def write_summary(
     header_row, last_row = _scaling_table(out, ws, rows, profile, a)
     end = _add_charts(out, ws, profile, n, header_row, last_row, rows.row + 1)
     print_sheet(ws, max(end, rows.row) - 1, LAST_COL, header_rows=0)
+
+
+def _decision_rows(
+    out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: Analysis, decision: Decision | None, job: bool = False
+) -> None:
+    """The odds of the target and the cheapest plan (``job``: a job's, which has no plan searched)."""
+    for label, odds, text in decision_rows(profile, a, decision, job=job):
+        if odds is not None:
+            ws.write_number(rows.row, 1, odds, out.share)
+            if text:
+                ws.merge_range(rows.row, 3, rows.row, LAST_COL, out.printable(text), rows.note)
+            rows.line((label, out.bold))
+        else:
+            rows.sentence(text)
+
+
+def _job_lead(
+    out: Book,
+    ws: Worksheet,
+    rows: _Rows,
+    profile: Profile,
+    a: Analysis,
+    job: JobFigures,
+    trace: TraceAnswer | None,
+    decision: Decision | None,
+) -> None:
+    """The job's answer first (values as written): its step, what the ticked plan buys it and its ceiling, the
+    sentences ``report`` leads with, the odds through its ranks; then where the profile's own rank begins."""
+    from ..model.job.plan import CEILING_K
+    from ..present.job_plan import job_report_lines, rank_heading
+
+    ranks = len(job.job.ranks)
+    rows.line((f"The job of {ranks} ranks (the answer; values as written, ms per step)", out.bold))
+    base = job.job.step_time
+    answer = job.answer
+    after = answer.predicted if answer is not None and not job.computing else None
+    free = None
+    if answer is not None:
+        free = job.replays.get((tuple((p, CEILING_K) for p, _ in answer.speedups), job.on_ranks))
+    figures = [("The job's step (ms)", base, out.time)]
+    if after is not None and after > 0:
+        figures += [
+            ("New job step (ms)", after, out.time),
+            ("The job's speedup", base / after, out.speedup),
+            ("Saved per job step (ms)", base - after, out.time),
+        ]
+        if isinstance(free, float) and free > 0:
+            figures.append(("The job's ceiling", base / free, out.speedup))
+    for label, value, fmt in figures:
+        _figure(out, ws, rows.row, 1, None, value, fmt)
+        rows.line((label, out.bold))
+    for line in job_report_lines(profile, a, job, trace if trace is not None and trace.usable else None):
+        rows.sentence(line.strip())
+    _decision_rows(out, ws, rows, profile, a, decision, job=True)
+    rows.skip()
+    rows.line((rank_heading(job), out.bold))
 
 
 def _figure(out: Book, ws: Worksheet, row: int, col: int, formula: str | None, value: float, fmt: Format) -> None:

@@ -41,6 +41,7 @@ from .xlsx_book import Book, Sink, printable
 if TYPE_CHECKING:
     from ..model.decision import Decision
     from ..model.traces.plan_answer import TraceAnswer
+    from ..present.job_charts import JobFigures
     from .job_sheet import JobSheet
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
@@ -61,9 +62,11 @@ def write_workbook(
     trace: TraceAnswer | None = None,
     decision: Decision | None = None,
     job: JobSheet | None = None,
+    job_figures: JobFigures | None = None,
 ) -> None:
     """Write ``profile`` as a workbook with live formulas (and their values), a Summary sheet and charts; with
-    ``job``, the Ranks sheet of the job of many ranks it stands for (``files/job_sheet``).
+    ``job``, the Ranks sheet of the job of many ranks it stands for (``files/job_sheet``), and with
+    ``job_figures`` its answer leading the Summary sheet (``decision`` then holds the job's odds).
 
     Writes to ``path`` directly; callers wanting an atomic save write to a temporary file and move it.
     Raises OSError for any failure to write (a full disk included); the file and the parts xlsxwriter
@@ -90,7 +93,7 @@ def write_workbook(
 
                 write_job_sheet(out.book, job, out.header, printable)
             if analysis is not None:
-                write_summary(out, profile, analysis, trace, decision)
+                write_summary(out, profile, analysis, trace, decision, job_figures)
             out.book.close()
         except XlsxFileError as exc:  # FileCreateError holds the OSError (ENOSPC, EIO) that stopped it
             cause = exc.args[0] if exc.args and isinstance(exc.args[0], OSError) else None

@@ -369,4 +369,4 @@ def rank_heading(figures: JobFigures) -> str:
     rank = figures.profile_rank
     who = f"rank {rank}" if rank is not None else "one rank"
     why = " (the straggler)" if rank is not None and rank == figures.job.straggler else ""
-    return f"The profile is {who}'s{why}; from here on, this report is that rank's alone:"
+    return f"The profile is {who}'s{why}; what follows is that rank's alone:"

@@ -69,7 +69,7 @@ def test_a_folder_is_reported_as_its_job(folder, capsys):
     text = _report(capsys, str(folder))
     assert text.startswith("The job: 4 ranks (job), 1 step. Rank 2 is the straggler")
     assert "The job's step takes 23 ms (4 ranks). Tick an optimization" in text
-    assert "The profile is rank 2's (the straggler); from here on, this report is that rank's alone:" in text
+    assert "The profile is rank 2's (the straggler); what follows is that rank's alone:" in text
     data = json.loads(_report(capsys, str(folder), "--json"))["job"]
     assert data["ranks"] == 4 and data["step_time"] == pytest.approx(23.0)
     assert data["straggler"]["rank"] == 2 and data["plan"] is None
@@ -92,7 +92,7 @@ def test_the_plan_and_its_odds_are_the_jobs(folder, tmp_path, capsys):
     k = 1.0 / np.broadcast_to(np.asarray(draws.reciprocal[0], dtype=float), (draws.count,))
     assert u["probability_target"] == pytest.approx(float(np.mean(20.0 / k + 3.0 <= 13.0 * (1 + 1e-12))))
     text = _report(capsys, str(path))
-    lead, rank = text.split("from here on, this report is that rank's alone:")
+    lead, rank = text.split("what follows is that rank's alone:")
     assert (
         "For the job: Making GPU compute 2× faster on every rank shortens the job's step 1.769× (23 ms → 13 ms)" in lead
     )
@@ -154,3 +154,24 @@ def test_export_keeps_the_job(folder, tmp_path, capsys):
     text = svg.replace("\u00a0", " ")
     assert "A job of 4 ranks" in text and "shortens the job's step 1.769×" in text
     assert "makes the job's step" in text and "it meets 13 ms with" in text  # the odds, replayed through the ranks
+
+
+def test_the_summary_sheet_of_a_job_leads_with_the_job(folder, tmp_path, capsys):
+    """The workbook export of a workbook saved with its job: the Summary sheet's first figures are the job's (values
+    as written), its odds the job's, and the rank's own figures follow under a line that says whose they are."""
+    from python_calamine import CalamineWorkbook
+
+    saved = _workbook(folder, tmp_path, capsys, plan_on=(0, 1, 2, 3))
+    out = tmp_path / "summary"
+    assert main(["export", str(saved), "--format", "xlsx", "--out", str(out)]) == 0
+    rows = CalamineWorkbook.from_path(str(out / saved.name)).get_sheet_by_name("Summary").to_python()
+    labels = [str(r[0]) for r in rows]
+    lead = labels.index("The job of 4 ranks (the answer; values as written, ms per step)")
+    figures = {str(r[0]): r[1] for r in rows[lead : lead + 7]}
+    assert figures["The job's step (ms)"] == pytest.approx(23.0)
+    assert figures["New job step (ms)"] == pytest.approx(13.0)
+    assert figures["The job's speedup"] == pytest.approx(23 / 13)
+    assert figures["The job's ceiling"] == pytest.approx(23 / 3.010, rel=1e-6)
+    rank = labels.index("The profile is rank 2's (the straggler); what follows is that rank's alone:")
+    odds = [i for i, t in enumerate(labels) if t.startswith("Under uncertainty:")]
+    assert odds and all(lead < i < rank for i in odds) and "the job's step" in labels[odds[0]]

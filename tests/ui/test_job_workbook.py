@@ -160,9 +160,14 @@ def test_the_ranks_the_plan_is_on_are_kept(qtbot, window, tmp_path):
     doc.set_optimizations([Optimization("A 2× faster", ("kernel_A",), 2.0)], "Plan")
     _type_ranks(window, "0-1")
     assert window.doc.job.figures.on_ranks == (0, 1)
+    assert _answered(qtbot, window) == pytest.approx(23.0, rel=1e-6)
     out = tmp_path / "job.xlsx"
     assert save_as(window, out) and not window.errors
     assert list(pd.read_excel(out, sheet_name="Ranks", engine="calamine")["Plan on"]) == [True, True, False, False]
+    summary = pd.read_excel(out, sheet_name="Summary", engine="calamine", header=None)
+    label = summary.iloc[:, 0].astype(str).tolist()
+    assert "The job of 4 ranks (the answer; values as written, ms per step)" in label  # the job's answer leads
+    assert summary.iloc[label.index("New job step (ms)"), 1] == pytest.approx(23.0)  # on ranks 0-1: nothing
 
     again = fresh_window(qtbot)
     assert again.files.open_path(out, ask=False)

@@ -341,16 +341,24 @@ class FileActions(QObject):
         traced = None if as_csv else self.doc.trace.answer()
         job = None if as_csv else self._job_sheet(path)
         decision = None
-        if traced is not None and traced.usable:
+        shown_job = self.doc.job.figures if job is not None else None
+        if (traced is not None and traced.usable) or shown_job is not None:
             from ...model.decision import Decision
 
-            # The odds and the cheapest plan the window has through the trace's dependencies; one still being
-            # computed is left out of the Summary sheet rather than written as the sum's.
+            # The odds and the cheapest plan the window has through the trace's dependencies (a job's: through its
+            # ranks); one still being computed is left out of the Summary sheet rather than written as the sum's.
             decision = Decision(self.doc.decision.figures, self.doc.decision.search)
         why = write_safely(
             path,
             lambda tmp: save_profile(
-                self.doc.profile, tmp, self.doc.analysis, csv=as_csv, trace=traced, decision=decision, job=job
+                self.doc.profile,
+                tmp,
+                self.doc.analysis,
+                csv=as_csv,
+                trace=traced,
+                decision=decision,
+                job=job,
+                job_figures=shown_job,
             ),
         )
         if why is not None:
