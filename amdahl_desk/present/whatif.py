@@ -159,7 +159,7 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
         path_after=f"critical path after:  {_kinds(w.predicted_by_kind, after, n, unit)}",
         patterns=tuple(_pattern_line(p, before, n, unit) for p in w.patterns),
         steps=_steps_line(w, n, unit),
-        dependencies=_dependencies_line(w.dependencies, n),
+        dependencies=_dependencies_line(w.dependencies, n, len(w.steps)),
     )
 
 
@@ -203,7 +203,7 @@ def _steps_line(w: WhatIf, n: Numbers, unit: TimeUnit) -> str:
     return f"{n.count(len(w.steps))} step{'s' * (len(w.steps) != 1)} (means above): {per}"
 
 
-def _dependencies_line(counts: dict[str, int], n: Numbers) -> str:
+def _dependencies_line(counts: dict[str, int], n: Numbers, steps: int = 1) -> str:
     words = (
         ("waits_recorded", "recorded synchronisation", "recorded synchronisations"),
         ("waits_inferred", "inferred GPU wait", "inferred GPU waits"),
@@ -214,4 +214,20 @@ def _dependencies_line(counts: dict[str, int], n: Numbers) -> str:
         ("dropped", "dependency dropped (clocks disagree)", "dependencies dropped (clocks disagree)"),
     )
     parts = [f"{n.count(counts[k])} {one if counts[k] == 1 else many}" for k, one, many in words if counts.get(k)]
-    return "dependencies: " + (", ".join(parts) if parts else "launches and stream order only")
+    line = "dependencies: " + (", ".join(parts) if parts else "launches and stream order only")
+    unexplained = (
+        ("unexplained_joins", "unexplained_join_us", "thread wait", "thread waits"),
+        ("unexplained_blocks", "unexplained_block_us", "call that ran long", "calls that ran long"),
+    )
+    said = [
+        f"{n.count(counts[k])} {one if counts[k] == 1 else many} "
+        f"({n.time(counts.get(us, 0) / 1000 / max(steps, 1), TimeUnit.MS)} per step)"
+        for k, us, one, many in unexplained
+        if counts.get(k)
+    ]
+    if said:
+        line += (
+            f"; not explained by anything ending as they return, so kept as their own time (a speedup elsewhere "
+            f"leaves them): {', '.join(said)}"
+        )
+    return line

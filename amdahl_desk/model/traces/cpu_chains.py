@@ -33,6 +33,13 @@ WAKE_MIN_US = 50.0
 WAKE_MAX_US = 1000.0
 
 
+def _unexplained_join(counts: dict[str, int], waits: bool, us: float) -> None:
+    """A stretch of a thread-waiting op that nothing ending explains (an annotation's or idle stretch is work)."""
+    if waits:
+        counts["unexplained_joins"] += 1
+        counts["unexplained_join_us"] += int(round(us))
+
+
 @dataclass(frozen=True)
 class CpuPoints:
     """Where the GPU side connects: each row's start point, each waiting call's wait point; the counts."""
@@ -59,6 +66,8 @@ def cpu_chains(
     ev, deps = ix.trace.events, ix.trace.deps
     n = len(rows)
     counts = {"thread_joins": 0, "thread_wakes": 0, "collective_joins": 0}
+    # a thread-waiting op (aten::wait on a fork, a future's wait) that nothing ending explains stays its own time
+    counts |= {"unexplained_joins": 0, "unexplained_join_us": 0}
     s_point = np.full(n, -1, dtype=np.int64)
     if n == 0:
         return CpuPoints(s_point, {}, counts)
@@ -112,15 +121,19 @@ def cpu_chains(
         # is what the stretch waits for, however late the thread wakes after it (DDP's gradient futures)
         coll_ends = others[is_cpu_coll[p_row[others]]] if len(others) else others
         coll_t = p_time[coll_ends]
+        waits_op = joins_thread[np.maximum(owner, 0)] & (owner >= 0)
         for j in candidates.tolist():
             k = int(np.searchsorted(other_ends, p_time[j], side="right")) - 1
+            start = float(p_time[j - 1])
             if k < 0:
+                _unexplained_join(counts, bool(waits_op[j]), float(p_time[j]) - start)
                 continue
-            t_b, start = float(other_ends[k]), float(p_time[j - 1])
+            t_b = float(other_ends[k])
             src = int(others[k])
             if t_b <= start or p_time[j] - t_b > max(JOIN_SLACK_US, JOIN_RATIO * (p_time[j] - start)):
                 c = int(np.searchsorted(coll_t, p_time[j], side="right")) - 1
                 if c < 0 or float(coll_t[c]) <= start:
+                    _unexplained_join(counts, bool(waits_op[j]), float(p_time[j]) - start)
                     continue
                 t_b, src = float(coll_t[c]), int(coll_ends[c])
                 counts["collective_joins"] += 1

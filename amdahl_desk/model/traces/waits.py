@@ -50,6 +50,11 @@ class Waits:
     counts: dict[str, int]
 
 
+def _unexplained(counts: dict[str, int], us: float) -> None:
+    counts["unexplained_blocks"] += 1
+    counts["unexplained_block_us"] += int(round(max(us, 0.0)))
+
+
 def _last_ended_by(g: StepGpu, stream: int, t: float) -> int:
     """The last event on ``stream`` that ended by ``t`` (-1: none)."""
     lo, hi = g.stream_ptr.get(stream, (0, 0))
@@ -88,6 +93,8 @@ def find_waits(
     dst: list[int] = []
     own: list[float] = []
     counts = {"waits_recorded": 0, "waits_inferred": 0, "launch_queue_waits": 0, "blocked_calls": 0}
+    # A call that looks blocked but that no GPU work's end explains stays its own time: said, with that time (µs).
+    counts |= {"unexplained_blocks": 0, "unexplained_block_us": 0}
     by_event = np.argsort(g.event, kind="stable")
 
     def local_of_row(row: int) -> int:
@@ -158,6 +165,7 @@ def find_waits(
         cls, row = int(classes[call]), int(rows[call])
         start, end = float(row_start[call]), float(row_end[call])
         if cls == DEVICE_SYNC:
+            synced = False
             for s in streams_of(-1):
                 e = _last_ended_by(g, s, end)
                 if e >= 0:
@@ -165,6 +173,9 @@ def find_waits(
                     waited.append(e)
                     own.append(0.0)
                     counts["waits_inferred"] += 1
+                    synced = True
+            if not synced:
+                _unexplained(counts, end - start)
             continue
         if cls == STREAM_SYNC:
             found = [e for s in streams_of(-1) if (e := _last_ended_by(g, s, end)) >= 0]
@@ -173,6 +184,8 @@ def find_waits(
                 waited.append(max(found, key=lambda e: float(g.end[e])))
                 own.append(0.0)
                 counts["waits_inferred"] += 1
+            else:
+                _unexplained(counts, end - start)
             continue
         if cls == COPY:
             e = local_of_gpu(int(ix.gpu_of_row[row]))
@@ -188,6 +201,7 @@ def find_waits(
             continue
         k = int(np.searchsorted(ends_sorted, end, side="right")) - 1
         if k < 0 or end - ends_sorted[k] > max(RETURN_US, RETURN_RATIO * (end - start)) or ends_sorted[k] <= start:
+            _unexplained(counts, end - start - typical)
             continue
         calls.append(call)
         waited.append(int(ends_order[k]))
