@@ -127,13 +127,6 @@ def example() -> list[Rank]:
     return allreduce_job([[12000.0], [10000.0], [20000.0], [11000.0]])
 
 
-if __name__ == "__main__":
-    out = Path(sys.argv[1])
-    out.mkdir(parents=True, exist_ok=True)
-    for r in example():
-        print(r.write(out))
-
-
 def gloo_job(c: list[float], transfer: float = 2000.0) -> list[Rank]:
     """gloo: each rank computes ``c[r]`` µs on its main thread (an operator), then ``gloo:all_reduce`` runs on
     its run-loop thread from there until max(c) + transfer, while the main thread waits in ``aten::wait``;
@@ -146,3 +139,37 @@ def gloo_job(c: list[float], transfer: float = 2000.0) -> list[Rank]:
         t.x("cpu_op", "gloo:all_reduce", c[r], end - c[r], tid=TID + 100)
         t.x("cpu_op", "aten::wait", c[r], end - c[r])
     return ranks
+
+
+def planned_workbook(folder: Path, book: Path) -> Path:
+    """The job in ``folder`` as the window keeps it: rank 2's profile grouped by GPU, "Faster kernel A" (GPU compute
+    2×, 1.5–4×, 90% likely to work, 3 days) ticked, a 13 ms target, saved with its Ranks sheet."""
+    from dataclasses import replace
+
+    from amdahl_desk.cli import main
+    from amdahl_desk.files import load_profile, ranks_sheet, save_profile
+    from amdahl_desk.files.traces.job import load_job
+    from amdahl_desk.model.job.analysis import analyse_job
+    from amdahl_desk.model.job.join import match
+    from amdahl_desk.model.profile import Optimization
+
+    assert main(["import", str(folder), "--group-by", "gpu", "--out", str(book)]) == 0
+    profile = load_profile(book).profile
+    profile.set_optimizations(
+        [Optimization("Faster kernel A", ("GPU compute",), 2.0, speedup_low=1.5, speedup_high=4.0, confidence=0.9,
+                      effort=3.0)]
+    )  # fmt: skip
+    profile.set_settings(replace(profile.settings, target_time=13.0))
+    files = sorted(str(f) for f in folder.glob("rank*.json.gz"))
+    job = analyse_job(match(load_job(files, "ProfilerStep#")))
+    save_profile(profile, book, job=ranks_sheet(job, files, book.resolve().parent))
+    return book
+
+
+if __name__ == "__main__":  # python tests/job/make_jobs.py OUT [--workbook BOOK.xlsx]
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    for r in example():
+        print(r.write(out))
+    if len(sys.argv) > 3 and sys.argv[2] == "--workbook":
+        print(planned_workbook(out, Path(sys.argv[3])))
