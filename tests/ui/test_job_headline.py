@@ -141,3 +141,28 @@ def test_another_k_for_the_same_targets_replays_the_ranks_already_read(qtbot, wi
     assert window.results.summary.speedup.value.full == f"{23 / 8:.2f}×" == "2.88×"
     assert cells(window, 0)[SPEEDUP] == "2.88×" and cells(window, 0)[CEILING] == "7.64×"
     assert reads == []  # the plan, the optimization alone and its targets free: all replays of kept reads
+
+
+def test_a_ticked_plans_own_read_serves_each_ticked_optimization_alone(qtbot, window, tmp_path, capsys, monkeypatch):
+    """Two ticked optimizations (kernel A 2×, the all-reduce 1.5×): the ranks are read once, for the plan; each
+    optimization alone and with its targets free are replays of that read (the other's K at 1). By hand, alone:
+    kernel A 2× 23 → 13 ms (1.769×); the all-reduce 1.5× 23 → 22 ms (1.045×); together 10 + 2 = 12 ms."""
+    from amdahl_desk.ui.job import job_load
+
+    folder = write(example(), tmp_path / "job")
+    open_job(qtbot, window, folder)
+    doc = window.doc
+    comps = [Component("kernel_A", 20.0, Scaling.PARALLEL), Component("ncclKernel", 3.0, Scaling.COMMUNICATION)]
+    doc.insert_components(len(doc.profile.components), comps, "Add")
+    reads: list[object] = []
+    real = job_load.read_ranks
+    monkeypatch.setattr(job_load, "read_ranks", lambda *a, **k: reads.append(a) or real(*a, **k))
+    doc.set_optimizations(
+        [Optimization("A 2× faster", ("kernel_A",), 2.0), Optimization("Faster all-reduce", ("ncclKernel",), 1.5)],
+        "Plan",
+    )
+    qtbot.waitUntil(lambda: window.results.summary.new_time.value.full == "12 ms", timeout=120_000)
+    settled(qtbot, window)
+    assert cli_predicted(capsys, folder, "kernel_A=2", "ncclKernel=1.5") == pytest.approx(12.0)
+    assert cells(window, 0)[SPEEDUP] == "1.769×" and cells(window, 1)[SPEEDUP] == f"{23 / 22:.3f}×"
+    assert len(reads) == 1  # the plan's read; every alone and free replay came from it

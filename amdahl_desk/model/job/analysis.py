@@ -301,8 +301,8 @@ def job_what_if(
                 Asked.ON_RANKS, None, f"rank {missing[0]} is not in the job; its ranks are {rank_ranges(numbers)}"
             )
     chosen = [i for i, r in enumerate(numbers) if on_ranks is None or r in on_ranks]
-    for p, (text, _k) in enumerate(speedups):
-        if not any(job.ranks[i].matched_events[p] for i in chosen):
+    for p, (text, k) in enumerate(speedups):
+        if k != 1 and not any(job.ranks[i].matched_events[p] for i in chosen):  # at K = 1 it changes nothing
             where = "on any rank" if on_ranks is None else f"on ranks {rank_ranges([numbers[i] for i in chosen])}"
             raise InputError(
                 Asked.SPEEDUP,

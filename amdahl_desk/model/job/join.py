@@ -256,3 +256,23 @@ def with_ks(job: JobGraph, speedups: Sequence[tuple[str, float]]) -> JobGraph | 
         return None
     ks = [k for _, k in speedups]
     return dataclasses.replace(job, ranks=tuple(r.with_ks(ks) for r in job.ranks))
+
+
+def within(job: JobGraph, speedups: Sequence[tuple[str, float]]) -> tuple[JobGraph, list[tuple[str, float]]] | None:
+    """The job with ``speedups`` when its ranks were read with those patterns and maybe more (an optimization alone,
+    out of the plan they were read for): each given pattern takes the first read pattern alike not yet taken, the
+    others K = 1. Returns the job and the speedups in the order read (to answer with), or None when a pattern was
+    not read (or the ranks were read with too many patterns to tell apart)."""
+    if not job.ranks or any(r.signature is None or r.patterns != job.ranks[0].patterns for r in job.ranks):
+        return None
+    read = job.ranks[0].patterns
+    ks = [1.0] * len(read)
+    taken = [False] * len(read)
+    for pattern, k in speedups:
+        bit = next((b for b, p in enumerate(read) if p == pattern and not taken[b]), None)
+        if bit is None:
+            return None
+        taken[bit], ks[bit] = True, float(k)
+    pairs = list(zip(read, ks, strict=True))
+    graph = with_ks(job, pairs)
+    return (graph, pairs) if graph is not None else None

@@ -37,6 +37,8 @@ class JobWhatIf(QObject):
         doc.subscribe({Aspect.JOB, Aspect.DECISION}, self._ask_odds)  # the plan's answer, or the profile's odds, came
         self._asked: Any = None
         self._odds_asked: Any = None
+        # (the job, its graph) the plan's answer read last: set on the job's lane, read by the replays after it
+        self._just_read: tuple[int, Any] | None = None
 
     def _job_shown(self) -> None:
         figures = self.link.figures
@@ -71,8 +73,9 @@ class JobWhatIf(QObject):
         if key == self._asked:
             return
         self._asked = key
-        self._ask_others(held, [p for p in others if p.key != plan.key])
+        rest = [p for p in others if p.key != plan.key]
         if not plan.speedups:
+            self._ask_others(held, rest)
             self.link.work.drop("job")
             self.link.update(replace(figures, answer=None, problem="", left_out=plan.left_out, computing=False))
             return
@@ -95,6 +98,7 @@ class JobWhatIf(QObject):
                     scaled = match(read_ranks(job_files(paths), step, plan.speedups, stale))
                 except CancelledError:
                     return None
+            self._just_read = (id(job), scaled)  # for the checklist's replays queued behind: its patterns are read
             try:
                 answer = job_what_if(scaled, [(s.pattern, s.k) for s in plan.speedups], on, analysis=job)
             except BadInputError as exc:
@@ -121,6 +125,7 @@ class JobWhatIf(QObject):
                 self.link.update(replace(held.figures, answer=None, problem=why, computing=False))
 
         self.link.work.submit("job", run, done, failed)
+        self._ask_others(held, rest)  # after the plan's answer (one thread runs them in turn): its read serves them
 
     def _ask_odds(self) -> None:
         """The ticked plan's odds through the job, drawn from the profile's own odds (the same draws of k), once
@@ -169,7 +174,8 @@ class JobWhatIf(QObject):
 
     def _ask_others(self, held: HeldJob, plans: list[Any]) -> None:
         """The replays the checklist's job figures and the job's ceiling need (each optimization alone and with its
-        targets free), after the plan's own answer: one read of the ranks each, answers only kept."""
+        targets free), after the plan's own answer: a ticked optimization's from the plan's read, an unticked one's
+        a read of the ranks each; answers only kept."""
         on = held.figures.on_ranks
         missing = [p for p in plans if (p.key, on) not in held.figures.replays]
         if not missing:
@@ -182,20 +188,24 @@ class JobWhatIf(QObject):
             from ...files.traces.job import job_files
             from ...model.errors import BadInputError
             from ...model.job.analysis import job_what_if
-            from ...model.job.join import match, with_ks
+            from ...model.job.join import match, within
             from .job_load import CancelledError, read_ranks
 
             out: dict[Any, float | str] = {}
             files = job_files(paths)
-            read = list(kept)  # graphs read with some patterns: another K for the same patterns reads nothing
+            # graphs read with some patterns: a plan of those patterns (or of some of them: a ticked optimization
+            # alone, or with its targets free) replays them with other K and reads nothing
+            fresh = self._just_read
+            read = ([fresh[1]] if fresh is not None and fresh[0] == id(job) else []) + list(kept)
             for p in missing:
                 pairs = [(s.pattern, s.k) for s in p.speedups]
                 try:
-                    scaled = next((g for g in (with_ks(r, pairs) for r in read) if g is not None), None)
-                    if scaled is None:
+                    found = next((g for g in (within(r, pairs) for r in read) if g is not None), None)
+                    if found is None:
                         scaled = match(read_ranks(files, step, p.speedups, stale))
                         read = [scaled, *read][: KEPT + 2]
-                    answer = job_what_if(scaled, pairs, on, analysis=job)
+                        found = (scaled, pairs)
+                    answer = job_what_if(found[0], found[1], on, analysis=job)
                 except CancelledError:
                     return None
                 except BadInputError as exc:
