@@ -10,17 +10,18 @@ from .errors import Problem
 from .names import name_key
 
 END_TO_END = "End to end"
-_END_TO_END_SPELLINGS = {"end to end", "end-to-end", "endtoend", "e2e"}
+END_TO_END_KEY = END_TO_END.lower()  # its key (:func:`objective_key`): how every spelling of it is compared
+_END_TO_END_SPELLINGS = {END_TO_END_KEY, END_TO_END_KEY.replace(" ", "-"), "endtoend", "e2e"}
 
 
 def objective_key(name: str) -> str:
     """What two spellings of one objective share: case and runs of blanks do not count; "end-to-end" is End to end."""
     key = name_key(name)
-    return "end to end" if key in _END_TO_END_SPELLINGS else key
+    return END_TO_END_KEY if key in _END_TO_END_SPELLINGS else key
 
 
 def is_end_to_end(name: str) -> bool:
-    return objective_key(name) == "end to end"
+    return objective_key(name) == END_TO_END_KEY
 
 
 def normalise_objectives(names: Iterable[str]) -> tuple[str, ...]:
@@ -82,7 +83,7 @@ def objective_spec_problems(specs: Sequence[ObjectiveSpec], end_to_end_target: f
             problems.append(
                 Problem("the target time must be a number greater than 0", "objectives", row, "target_time")
             )
-        elif target is not None and key == "end to end" and end_to_end_target not in (None, target):
+        elif target is not None and key == END_TO_END_KEY and end_to_end_target not in (None, target):
             problems.append(
                 Problem(
                     f"End to end's target is the Settings' target time ({end_to_end_target:g}); "

@@ -30,6 +30,7 @@ from .errors import Problem
 from .laws import amdahl_speedup, ceiling
 from .objective_specs import (
     END_TO_END,
+    END_TO_END_KEY,
     ObjectiveSpec,
     is_end_to_end,
     normalise_objectives,
@@ -89,7 +90,7 @@ def objective_notes(
         row = rows[0]
         for name in names:
             key = objective_key(name)
-            if key not in listed and key not in used and key != "end to end":
+            if key not in listed and key not in used and key != END_TO_END_KEY:
                 notes.append(
                     Problem(
                         f'"{name}" is not in the Objectives sheet; it is analysed without a target of its own',
@@ -101,7 +102,7 @@ def objective_notes(
             used.add(key)
     for row, spec in enumerate(specs):
         key = objective_key(spec.name)
-        if key and key != "end to end" and key not in used:
+        if key and key != END_TO_END_KEY and key not in used:
             notes.append(
                 Problem(
                     f'no component belongs to "{spec.name}"; name it in the Objectives column of the components it holds',
@@ -204,9 +205,9 @@ def _order(
             named.setdefault(objective_key(name), name)
     by_key = {objective_key(s.name): s for s in reversed(specs)}  # the first row wins
     order: list[tuple[str, ObjectiveSpec | None]] = []
-    end = by_key.get("end to end")
+    end = by_key.get(END_TO_END_KEY)
     order.append((end.name if end else END_TO_END, end))
-    seen = {"end to end"}
+    seen = {END_TO_END_KEY}
     for spec in specs:
         key = objective_key(spec.name)
         if key in named and key not in seen:
@@ -252,10 +253,10 @@ def analyse_objectives(
     result = []
     for name, spec in _order(groups, specs):
         key = objective_key(name)
-        if key == "end to end" and analysis is not None:
+        if key == END_TO_END_KEY and analysis is not None:
             result.append(_end_to_end(profile, analysis, name, spec))
             continue
-        if key == "end to end":
+        if key == END_TO_END_KEY:
             mask = np.ones(n, dtype=bool)
             target = spec.target_time if spec and spec.target_time is not None else profile.settings.target_time
         else:
