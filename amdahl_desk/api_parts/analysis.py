@@ -98,7 +98,7 @@ class Analysis:
         from ..cli.report import to_json_dict
 
         data = to_json_dict(self._profile, self._analysis, self._warnings, self._decision, answer=self._answer)
-        return json_equal(_with_job(data, self._job, self._analysis))  # type: ignore[no-any-return]
+        return json_equal(_with_job(data, self._job, self._profile, self._analysis))  # type: ignore[no-any-return]
 
     def to_pandas(self) -> pd.DataFrame:
         """The components with their share and their new time: name, time, fraction, new_time, scaling, group."""
@@ -168,10 +168,27 @@ class Analysis:
             raise BadInputError(f'--chart: "{key}" is not a chart; expected {", ".join(keys)}')
         return Chart(key, self._profile, self._analysis, self._source, size)
 
+    @property
+    def job(self) -> dict[str, Any] | None:
+        """Of a profile that stands for a job of many ranks (a folder of rank traces, a workbook saved with its job):
+        ``report --json``'s ``job`` entry — the job's step, straggler, the plan's answer for the job (ms per step),
+        its odds through the ranks and its target verdict; None otherwise. The figures above are the rank's own."""
+        return self.to_dict().get("job") if self._job is not None else None
+
     def __repr__(self) -> str:
-        return f"<Analysis {self.speedup:.4g}× ({self.baseline_total:g} → {self.new_total:g} {self.unit})>"
+        own = f"{self.speedup:.4g}× ({self.baseline_total:g} → {self.new_total:g} {self.unit})"
+        f = self._job.figures if self._job is not None else None
+        if f is None:
+            return f"<Analysis {own}>"
+        a = f.answer
+        got = f"{a.speedup:.4g}× ({a.baseline:g} → {a.predicted:g} ms)" if a is not None else "nothing ticked"
+        return f"<Analysis of a job of {len(f.job.ranks)} ranks: {got}; rank {f.profile_rank} alone {own}>"
 
     def _repr_markdown_(self) -> str:
+        if self._job is not None and self._job.figures is not None:
+            from ..present.job_plan import job_report_lines
+
+            return "\n\n".join(job_report_lines(self._profile, self._analysis, self._job.figures, self._answer)[:2])
         return self.summary
 
 
@@ -261,6 +278,15 @@ class Decision:
     def probability(self) -> float:
         """The odds that the enabled plan meets the target, over the estimates' ranges; with single-valued estimates
         the plan either meets it (1) or not (0)."""
+        if self._job is not None and self._job.figures is not None:  # the job's: through its ranks
+            odds = self._job.odds
+            if odds is not None and not isinstance(odds, str) and odds.probability_target is not None:
+                return odds.probability_target
+            from ..cli.report import job_target
+            from ..cli.report_job import job_target_json
+
+            goal = job_target(self._profile)
+            return 1.0 if goal is not None and job_target_json(self._job.figures, goal)["met_by_plan"] else 0.0
         figures = self._decision.figures if self._decision is not None else None
         if figures is not None and figures.probability_target is not None:
             return figures.probability_target
@@ -274,7 +300,7 @@ class Decision:
         """The cheapest plan that meets the target with the confidence asked; None when none does, or no optimization
         has an effort to compare."""
         search = self._decision.search if self._decision is not None else None
-        if search is None or search.cheapest is None:
+        if search is None or search.cheapest is None or self._job is not None:  # none is searched for a job
             return None
         c = search.cheapest
         return Plan(tuple(c.names), c.effort, c.probability_target, c.new_total_p50)
@@ -284,6 +310,8 @@ class Decision:
         """What moves the speedup most: per estimate, the speedup at its low and high end, and the swing (largest
         first). Empty when no estimate has a range."""
         figures = self._decision.figures if self._decision is not None else None
+        if self._job is not None and self._job.figures is not None:
+            figures = self._job.odds if not isinstance(self._job.odds, str) else None
         rows = [
             {
                 "name": s.name,
@@ -302,6 +330,16 @@ class Decision:
 
         figures = self._decision.figures if self._decision is not None else None
         search = self._decision.search if self._decision is not None else None
+        job = self._job.figures if self._job is not None else None
+        if job is not None:  # the job's: its odds through the ranks, or its verdict; no plan searched
+            from ..present.job_plan import job_summary
+
+            odds_or_why = self._job.odds if self._job is not None else None
+            figures, search = (None if isinstance(odds_or_why, str) else odds_or_why), None
+            errors = {"odds": odds_or_why} if isinstance(odds_or_why, str) else None
+            said = decision_view(self._profile, self._analysis, figures, None, errors=errors, job=True)
+            verdict = job_summary(self._profile, self._analysis, job, None, ()).verdict.text
+            return " ".join(t for t in (said.odds.text or verdict, said.likelier, said.plan.text) if t)
         said = decision_view(self._profile, self._analysis, figures, search)
         odds = said.odds.text
         if not odds and self._answer is not None:  # single-valued: the verdict on the trace's critical path
@@ -320,7 +358,7 @@ class Decision:
         from ..cli.report import to_json_dict
 
         data = to_json_dict(self._profile, self._analysis, (), self._decision, answer=self._answer)
-        data = json_equal(_with_job(data, self._job, self._analysis))
+        data = json_equal(_with_job(data, self._job, self._profile, self._analysis))
         return {k: data[k] for k in ("target", "uncertainty", "plans", "job") if k in data}
 
     def __repr__(self) -> str:
@@ -330,10 +368,13 @@ class Decision:
         return f"<Decision target {self.target:g} {unit}: P(meet) {self.probability:.0%}; cheapest plan: {names}>"
 
 
-def _with_job(data: dict[str, Any], job: JobReport | None, analysis: ModelAnalysis) -> dict[str, Any]:
+def _with_job(
+    data: dict[str, Any], job: JobReport | None, profile: ModelProfile, analysis: ModelAnalysis
+) -> dict[str, Any]:
     """``report --json``'s data with its ``job`` entry, for a profile that stands for a job of many ranks."""
     if job is not None:
+        from ..cli.report import job_target
         from ..cli.report_job import job_report_json
 
-        data["job"] = job_report_json(job, analysis.combined.overall_speedup)
+        data["job"] = job_report_json(job, analysis.combined.overall_speedup, job_target(profile))
     return data

@@ -352,7 +352,7 @@ class Profile:
         answer, decision = traced(self._source or ".", profile, analysis, decide(profile, analysis, seed))
         # a folder of rank traces, or a workbook saved with its job: its answer and odds, as report gives them
         loaded = Loaded(profile, [], self._time_cells, job=self._job_sheet)
-        job, decision = for_job(loaded, self._source or ".", profile, decision)
+        job = for_job(loaded, self._source or ".", profile, decision)
         return profile, analysis, decision, answer, job
 
     def analyse(

@@ -106,15 +106,13 @@ def run(args: argparse.Namespace) -> int:
         job_figures = None
         if analysis is not None and args.format == "xlsx":
             answer, decision = _traced_decision(args, source, profile, analysis)
-            if job is None:  # a workbook saved with its job: the job's answer and odds lead, its Ranks sheet kept
+            if job is None:  # a workbook saved with its job: its answer and odds lead, its Ranks sheet is kept
                 from .report import for_job
 
-                found, decision = for_job(loaded, str(source), profile, decision)
+                found = for_job(loaded, str(source), profile, decision)
                 job_figures = found.figures if found is not None else None
             else:  # a folder: its job leads, read without a plan (nothing is ticked on a fresh import)
-                from ..model.decision import Decision
-
-                job_figures, decision = job[1], Decision(None, None)
+                job_figures = job[1]
         sheet = None  # the job the workbook stands for: its Ranks sheet, its traces written from where it goes
         if loaded.job is not None and args.format == "xlsx":
             sheet = loaded.job.moved(source.resolve().parent, target.resolve().parent)

@@ -81,8 +81,13 @@ def run(args: argparse.Namespace) -> int:
         print_warnings(result.source, [hint])
     if args.out:
         from ..files import save_profile
+        from ..files.atomic import atomic_write
 
-        save_profile(result.to_profile(), args.out)
+        profile = result.to_profile()
+        try:  # through a temporary file beside it: a failed write leaves a file already there as it was
+            atomic_write(args.out, lambda tmp: save_profile(profile, tmp, csv=Path(args.out).suffix.lower() == ".csv"))
+        except OSError as exc:
+            raise BadInputError(f"--out: cannot write {args.out}: {exc.strerror or exc}") from None
     if args.json:
         from .json_traces import import_json
 

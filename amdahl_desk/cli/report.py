@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     decision = decide(profile, analysis, args.seed)
     answer, decision = traced(args.profile, profile, analysis, decision)
-    job, decision = for_job(loaded, args.profile, profile, decision)
+    job = for_job(loaded, args.profile, profile, decision)
     if args.json:
         from ..model.collector import collector_paused
         from .json_rows import component_structs
@@ -87,28 +87,31 @@ def run(args: argparse.Namespace) -> int:
             if job is not None:
                 from .report_job import job_report_json
 
-                data["job"] = job_report_json(job, analysis.combined.overall_speedup)
+                data["job"] = job_report_json(job, analysis.combined.overall_speedup, job_target(profile))
             write_json(data, args.indent)
     else:
         print(report_text(profile, analysis, decision, answer, job))
     return EXIT_OK
 
 
-def for_job(
-    loaded: Any, path: str, profile: Profile, decision: Decision | None
-) -> tuple[JobReport | None, Decision | None]:
-    """A profile that stands for a job of many ranks: the job's answer, and ``decision`` with the job's odds (no
-    cheapest plan: it is not searched through a job's ranks); otherwise (None, ``decision``)."""
+def job_target(profile: Profile) -> float | None:
+    """The profile's target time in ms, as a job's figures are (None: none set)."""
+    from ..model.units import TimeUnit, convert
+
+    t = profile.settings.target_time
+    return None if t is None else convert(t, profile.unit, TimeUnit.MS)
+
+
+def for_job(loaded: Any, path: str, profile: Profile, decision: Decision | None) -> JobReport | None:
+    """A profile that stands for a job of many ranks: the job's answer, with its odds drawn from ``decision``'s
+    draws through the ranks (no cheapest plan: it is not searched through a job's ranks); None otherwise. The
+    profile's own ``decision`` stays its rank's."""
     from .report_job import job_report, job_sources
 
     sources = job_sources(loaded, path)
     if sources is None:
-        return None, decision
-    job = job_report(profile, sources[0], sources[1], decision.figures if decision is not None else None)
-    if job.figures is None or decision is None:
-        return job, decision
-    odds = job.odds if not isinstance(job.odds, str) else None
-    return job, replace(decision, figures=odds, search=None)
+        return None
+    return job_report(profile, sources[0], sources[1], decision.figures if decision is not None else None)
 
 
 def set_options(profile: Profile, target: str | None, confidence: str | None) -> None:
@@ -182,31 +185,45 @@ def report_text(
     from ..present.report import report_text as text
 
     lines: list[str] = []
-    for_job = job is not None and job.figures is not None
     if decision is not None:
-        from ..present.decision import decision_view
-        from ..present.uncertainty import report_lines, uncertainty_view
-
-        errors = {"odds": job.odds} if job is not None and isinstance(job.odds, str) else None
-        said = decision_view(profile, analysis, decision.figures, decision.search, errors=errors, job=for_job)
-        lines = report_lines(
-            uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
-            said.plan.text if decision.search is not None or for_job else None,
-            said.likelier,
-            traced=answer is not None and answer.usable and not for_job,
-        )
-        if errors:
-            lines = [said.odds.text, *lines]
-    if job is None or job.figures is None:
-        body = text(profile, analysis, uncertainty=lines, trace=answer)
-        if job is None:
-            return body
+        lines = _decision_lines(profile, analysis, decision, traced=answer is not None and answer.usable)
+    body = text(profile, analysis, uncertainty=lines, trace=answer)
+    if job is None:
+        return body
+    if job.figures is None:
         return f"The job ({job.name}) could not be read: {job.problem}; this report is one rank's alone.\n\n{body}"
+    from ..model.decision import Decision as Decided
     from ..present.job_plan import job_report_lines, rank_heading
 
-    lead = job_report_lines(profile, analysis, job.figures, answer)  # the job's odds follow the job's answer
-    body = text(profile, analysis, uncertainty=[], trace=answer)
-    return "\n".join([*lead, "", *lines, rank_heading(job.figures), body])
+    lead = job_report_lines(profile, analysis, job.figures, answer)
+    odds = job.odds
+    job_lines: list[str] = []  # the job's odds, drawn through its ranks, follow the job's answer
+    if isinstance(odds, str):
+        job_lines = _decision_lines(profile, analysis, Decided(None, None), error=odds)
+    elif odds is not None:
+        job_lines = _decision_lines(profile, analysis, Decided(odds, None))
+    return "\n".join([*lead, "", *job_lines, rank_heading(job.figures), body])
+
+
+def _decision_lines(
+    profile: Profile, analysis: Analysis, decision: Decision, traced: bool = False, error: str = ""
+) -> list[str]:
+    """The odds and the cheapest plan as ``report`` words them; with ``error`` (a job's odds that cannot be
+    replayed), that refusal instead, and a job's plan line."""
+    from ..present.decision import decision_view
+    from ..present.uncertainty import report_lines, uncertainty_view
+
+    job = decision.search is None and (bool(error) or decision.figures is not None and decision.figures.job_ranks > 0)
+    said = decision_view(
+        profile, analysis, decision.figures, decision.search, errors={"odds": error} if error else None, job=job
+    )
+    lines = report_lines(
+        uncertainty_view(profile, decision.figures) if decision.figures is not None else None,
+        said.plan.text if decision.search is not None or (job and said.plan.text) else None,
+        said.likelier,
+        traced=traced,
+    )
+    return [said.odds.text, *lines] if error else lines
 
 
 def traced(

@@ -98,7 +98,10 @@ def job_report(
             from ..present.job_charts import JOB_ODDS_CANNOT
 
             odds = JOB_ODDS_CANNOT
-    return JobReport(_replace(base, answer=answer, replays=replays), odds, name=name)
+    # the odds travel with the figures too (a Summary sheet's lead): "as given" (no key), not the window's
+    return JobReport(
+        _replace(base, answer=answer, replays=replays, odds=(None, odds) if odds is not None else None), odds, name=name
+    )
 
 
 def _replace(figures: JobFigures, **changes: Any) -> JobFigures:
@@ -107,12 +110,13 @@ def _replace(figures: JobFigures, **changes: Any) -> JobFigures:
     return replace(figures, **changes)
 
 
-def job_report_json(report: JobReport, rank_sum: float | None = None) -> dict[str, Any]:
+def job_report_json(report: JobReport, rank_sum: float | None = None, target_ms: float | None = None) -> dict[str, Any]:
     """``report --json``'s ``"job"``: the job (as ``job --json`` summarises it), the ranks the plan is on, the
     plan's answer for the job (as ``whatif FOLDER --json``: null when nothing is ticked) with its ceiling, and why
     the odds or the job itself could not be answered. The ``uncertainty`` beside it is then the job's.
-    ``sum_speedup`` is Amdahl on the straggler's sums: its matched events' times, else (a component whose events
-    run on several threads at once) ``rank_sum``, the profile's own table's."""
+    ``sum_speedup`` is Amdahl on the sums of the rank that sets the pace (the straggler when the plan is on it,
+    else the chosen rank with the longest step): its matched events' times, else (a component whose events run on
+    several threads at once) ``rank_sum``, the profile's own table's, when the profile is that rank's."""
     f = report.figures
     if f is None:
         return {"name": report.name, "problem": report.problem}
@@ -129,8 +133,16 @@ def job_report_json(report: JobReport, rank_sum: float | None = None) -> dict[st
         "plan": None,
         "problem": f.problem or None,
         "odds_problem": report.odds if isinstance(report.odds, str) else None,
+        "uncertainty": None,
+        "target": None,
         "plans": None,  # the cheapest plan is not searched through a job's ranks
     }
+    if report.odds is not None and not isinstance(report.odds, str):
+        from .json_uncertainty import uncertainty_json
+
+        out["uncertainty"] = uncertainty_json(report.odds)
+    if target_ms is not None:
+        out["target"] = job_target_json(f, target_ms)
     a = f.answer
     if a is not None:
         from ..model.job.plan import CEILING_K
@@ -148,3 +160,22 @@ def job_report_json(report: JobReport, rank_sum: float | None = None) -> dict[st
             "time_saved": a.baseline - a.predicted,
         }
     return out
+
+
+def job_target_json(f: JobFigures, target_ms: float) -> dict[str, Any]:
+    """The job's target verdict (ms per step): met by the plan's new step, and within reach of its targets' events
+    (all but) free; the least k is not searched for a job."""
+    from ..model.job.plan import CEILING_K
+
+    base = f.job.step_time
+    a = f.answer
+    after = a.predicted if a is not None else base
+    free = f.replays.get((tuple((p, CEILING_K) for p, _ in a.speedups), f.on_ranks)) if a is not None else base
+    floor = free if isinstance(free, float) else None
+    tolerance = 1 + 1e-12
+    return {
+        "time": target_ms,
+        "met_by_plan": after <= target_ms * tolerance,
+        "feasible": floor is not None and floor <= target_ms * tolerance,
+        "floor": floor,
+    }

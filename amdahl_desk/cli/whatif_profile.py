@@ -1,5 +1,6 @@
 """``amdahl-desk whatif PROFILE.xlsx``: a profile that carries its trace answers its enabled plan with the trace's
-dependencies — the same figures ``report`` gives (both read :func:`~amdahl_desk.files.traces.linked.linked_answer`)."""
+dependencies — the same figures ``report`` gives (both read :func:`~amdahl_desk.files.traces.linked.linked_answer`);
+a profile that stands for a job of many ranks leads with the job's answer, as ``report`` does."""
 
 from __future__ import annotations
 
@@ -37,14 +38,31 @@ def run_profile(args: argparse.Namespace) -> int:
     analysis = analyse_loaded(loaded, args.trace)
     answer, _ = linked_answer(profile, analysis, Path(args.trace).resolve().parent)
     assert answer is not None
+    from .report import for_job, job_target
+
+    job = for_job(loaded, args.trace, profile, None)  # a workbook saved with its job: the job's answer leads
     if args.json:
         full = with_trace_answer(
             to_json_dict(profile, analysis), answer, profile.settings.trace_source, analysis.target
         )
         keep = ("unit", "baseline_total", "combined", "optimizations", "dependencies", "target", "warnings")
-        write_json({"profile": args.trace, **{k: full[k] for k in keep if k in full}})
+        data = {"profile": args.trace, **{k: full[k] for k in keep if k in full}}
+        if job is not None:
+            from .report_job import job_report_json
+
+            data["job"] = job_report_json(job, analysis.combined.overall_speedup, job_target(profile))
+        write_json(data)
     else:
         from ..present.plan_answer import profile_whatif_text
 
-        print(profile_whatif_text(profile, analysis, answer))
+        text = profile_whatif_text(profile, analysis, answer)
+        if job is not None and job.figures is not None:
+            from ..present.job_plan import job_report_lines, rank_heading
+
+            text = "\n".join(
+                [*job_report_lines(profile, analysis, job.figures, answer), "", rank_heading(job.figures), text]
+            )
+        elif job is not None:
+            text = f"The job ({job.name}) could not be read: {job.problem}; this answer is one rank's alone.\n\n{text}"
+        print(text)
     return EXIT_OK

@@ -93,7 +93,7 @@ def write_summary(
     the answer with the profile's trace's dependencies — it leads (values as written), the sum's live figures
     stay beside it, labelled as the sum's; ``decision``: the odds and the cheapest plan computed through them
     (None: the sum's, worked out here). ``job``: the job of many ranks the profile stands for — its answer and
-    ``decision`` (then the job's odds) lead, and the rest of the sheet is the profile's rank's, said so."""
+    its odds (``job.odds``) lead, and the rest of the sheet — ``decision`` too — is the profile's rank's, said so."""
     ws = out.book.add_worksheet(SUMMARY)
     for col, width in enumerate(WIDTHS):
         ws.set_column(col, col, width)
@@ -112,8 +112,7 @@ def write_summary(
         rows.line("Boundary", profile.settings.boundary)
     rows.skip()
     if job is not None:
-        _job_lead(out, ws, rows, profile, a, job, trace, decision)
-        decision = None  # the odds above are the job's: the rank's part below has none of its own
+        _job_lead(out, ws, rows, profile, a, job, trace)
     traced = trace is not None and trace.usable
     if trace is not None and traced:
         lead = "the rank's answer" if job is not None else "the answer"
@@ -158,8 +157,7 @@ def write_summary(
         sentence = target_sentence(profile, a)
     if sentence:
         rows.sentence(sentence)
-    if job is None:
-        _decision_rows(out, ws, rows, profile, a, decision)
+    _decision_rows(out, ws, rows, profile, a, decision)
     rows.skip()
     if trace is not None and traced:
         _traced_optimizations_table(out, ws, rows, profile, trace)
@@ -203,7 +201,6 @@ def _job_lead(
     a: Analysis,
     job: JobFigures,
     trace: TraceAnswer | None,
-    decision: Decision | None,
 ) -> None:
     """The job's answer first (values as written): its step, what the ticked plan buys it and its ceiling, the
     sentences ``report`` leads with, the odds through its ranks; then where the profile's own rank begins."""
@@ -232,7 +229,13 @@ def _job_lead(
         rows.line((label, out.bold))
     for line in job_report_lines(profile, a, job, trace if trace is not None and trace.usable else None):
         rows.sentence(line.strip())
-    _decision_rows(out, ws, rows, profile, a, decision, job=True)
+    odds = job.odds[1] if job.odds is not None else None  # drawn through the ranks
+    if isinstance(odds, str):
+        rows.sentence(f"Under uncertainty: the odds could not be worked out for the job: {odds}")
+    elif odds is not None:
+        from ..model.decision import Decision as Decided
+
+        _decision_rows(out, ws, rows, profile, a, Decided(odds, None), job=True)
     rows.skip()
     rows.line((rank_heading(job), out.bold))
 

@@ -77,6 +77,7 @@ def write_workbook(
             analysis = analyse(profile)
         except ProfileError:
             analysis = None
+    profile = _trace_from(profile, Path(path).resolve().parent)
     # The zip goes to a file this function opens (and closes, whatever happens); the sheets' parts to a folder
     # of its own, removed whole: xlsxwriter leaves both open or behind when a write fails part-way.
     with tempfile.TemporaryDirectory(prefix="amdahl-desk-parts-") as parts, open(path, "wb") as target:
@@ -260,3 +261,26 @@ def _write_settings(out: Book, profile: Profile) -> None:
             ws.write_number(row, 1, float(value))  # type: ignore[arg-type]
         ws.write_string(row, 2, meaning)
     print_sheet(ws, len(rows), 2)
+
+
+def _trace_from(profile: Profile, folder: Path) -> Profile:
+    """``profile`` with its Settings' trace named as the workbook in ``folder`` finds it: a path given relative to
+    where the command ran (``import run/trace.json --out reviews/p.xlsx``) written relative to the workbook
+    (``../run/trace.json``), so the workbook finds its trace from wherever it is opened. Whole paths, and names
+    that are not there from here, are kept as they are."""
+    source = profile.settings.trace_source
+    if not source:
+        return profile
+    from dataclasses import replace
+
+    from .job_sheet import written_path
+
+    parts = [source] if Path(source).exists() or ", " not in source else source.split(", ")
+    if all(Path(p).is_absolute() or not Path(p).exists() for p in parts):
+        return profile
+    moved = ", ".join(p if Path(p).is_absolute() or not Path(p).exists() else written_path(p, folder) for p in parts)
+    if moved == source:
+        return profile
+    clone = profile.copy()
+    clone.settings = replace(profile.settings, trace_source=moved)
+    return clone

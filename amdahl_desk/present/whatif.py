@@ -219,8 +219,9 @@ def _dependencies_line(counts: dict[str, int], n: Numbers, steps: int = 1) -> st
         ("unexplained_joins", "unexplained_join_us", "thread wait", "thread waits"),
         ("unexplained_blocks", "unexplained_block_us", "call that ran long", "calls that ran long"),
     )
+    over = f" in {n.count(steps)} steps" if steps > 1 else ""
     said = [
-        f"{n.count(counts[k])} {one if counts[k] == 1 else many} "
+        f"{n.count(counts[k])} {one if counts[k] == 1 else many}{over} "
         f"({n.time(counts.get(us, 0) / 1000 / max(steps, 1), TimeUnit.MS)} per step)"
         for k, us, one, many in unexplained
         if counts.get(k)

@@ -135,7 +135,21 @@ def test_a_folder_and_a_workbook_saved_with_its_job_analyse_as_report_says(
     p.with_target("13 ms").save(saved)
     code, out, _ = cli(capsys, "report", saved, "--json")
     assert code == 0 and d.to_dict()["job"] == json.loads(out)["job"]
-    assert (
-        d.to_dict()["uncertainty"]["job_ranks"] == 4
-        and d.probability == json.loads(out)["uncertainty"]["probability_target"]
-    )
+    job = json.loads(out)["job"]
+    assert job["uncertainty"]["job_ranks"] == 4 and d.probability == job["uncertainty"]["probability_target"]
+    assert d.plan is None and "makes the job's step" in d.summary  # no cheapest plan is searched for a job
+    assert repr(p.analyse()).startswith("<Analysis of a job of 4 ranks: 1.769× (23 → 13 ms); rank 2 alone")
+
+    # single-valued k, the plan on ranks 0, 1 and 3: rank 2 still arrives at 20 ms, so the job never meets 13 ms
+    from amdahl_desk.files import load_profile, save_profile
+    from amdahl_desk.files.job_sheet import JobSheet, RankRow
+
+    rows = [
+        RankRow(r, "", 23.0, 0.0, 3.0, 0.0, 0.0, r == 2, str(issue_job / f"rank{r}.json.gz"), r != 2) for r in range(4)
+    ]
+    fixed = tmp_path / "fixed.xlsx"
+    profile = load_profile(saved).profile
+    save_profile(profile, fixed, job=JobSheet(tuple(rows)))
+    single = ad.load(fixed).with_optimization("GPU 2x", ["GPU compute"], 2.0).decide(target="13 ms")
+    assert single.probability == 0.0 and "out of reach" in single.summary
+    assert single.to_dict()["job"]["target"]["met_by_plan"] is False

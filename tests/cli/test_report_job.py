@@ -81,8 +81,9 @@ def test_the_plan_and_its_odds_are_the_jobs(folder, tmp_path, capsys):
     plan = data["job"]["plan"]
     assert plan["predicted"] == pytest.approx(13.0) and plan["speedup"] == pytest.approx(23 / 13)
     assert plan["ceiling"] == pytest.approx(23 / 3.010, rel=1e-6)
-    u = data["uncertainty"]
-    assert u["job_ranks"] == 4 and "plans" not in data and data["job"]["plans"] is None
+    u = data["job"]["uncertainty"]  # the job's odds, beside its answer; the top level's are rank 2's own
+    assert u["job_ranks"] == 4 and data["job"]["plans"] is None and data["uncertainty"]["job_ranks"] is None
+    assert data["job"]["target"] == {"time": 13.0, "met_by_plan": True, "feasible": True, "floor": pytest.approx(3.010)}
     assert (u["new_total"]["low"], u["new_total"]["high"]) == pytest.approx((20 / 4 + 3, 20 / 1.5 + 3))
     assert u["best_case"] == pytest.approx(8.0) and u["worst_case"] == pytest.approx(23.0)
     # the odds: the share of draws whose k ≥ 2 (20/k + 3 ≤ 13), on the profile's own draws of k
@@ -98,7 +99,7 @@ def test_the_plan_and_its_odds_are_the_jobs(folder, tmp_path, capsys):
     )
     assert "makes the job's step" in lead and "replayed through the job's 4 ranks" in lead
     assert "Cheapest plan: Not searched for a job" in lead
-    assert "Under uncertainty" not in rank  # the odds are said once, for the job
+    assert "makes the whole workload" in rank  # rank 2's own odds, under its own heading
 
 
 def test_a_workbook_with_its_ranks_keeps_the_ranks_its_plan_is_on(folder, tmp_path, capsys):
@@ -106,7 +107,8 @@ def test_a_workbook_with_its_ranks_keeps_the_ranks_its_plan_is_on(folder, tmp_pa
     data = json.loads(_report(capsys, str(path), "--json"))
     job = data["job"]
     assert job["on_ranks"] == [0] and job["plan"]["predicted"] == pytest.approx(23.0)
-    assert data["uncertainty"]["probability_target"] == 0.0  # rank 0 already waits for rank 2: no draw gains
+    assert data["job"]["uncertainty"]["probability_target"] == 0.0  # rank 0 already waits for rank 2: no draw gains
+    assert data["job"]["target"]["met_by_plan"] is False and data["job"]["target"]["feasible"] is False
 
 
 def test_a_job_whose_traces_are_gone_is_said_and_the_rank_reported(folder, tmp_path, capsys):
@@ -174,4 +176,34 @@ def test_the_summary_sheet_of_a_job_leads_with_the_job(folder, tmp_path, capsys)
     assert figures["The job's ceiling"] == pytest.approx(23 / 3.010, rel=1e-6)
     rank = labels.index("The profile is rank 2's (the straggler); what follows is that rank's alone:")
     odds = [i for i, t in enumerate(labels) if t.startswith("Under uncertainty:")]
-    assert odds and all(lead < i < rank for i in odds) and "the job's step" in labels[odds[0]]
+    assert lead < odds[0] < rank and "the job's step" in labels[odds[0]]  # the job's odds in the job's lead
+    assert all(i > rank and "whole workload" in labels[i] for i in odds[1:])  # the rank's own, after its heading
+
+
+def test_whatif_of_a_workbook_saved_with_its_job_leads_with_the_job(folder, tmp_path, capsys):
+    """With the plan on ranks 0, 1 and 3 (not the straggler) the job gains nothing, though rank 2's own trace says
+    1.769×: ``whatif`` says the job's answer first, as ``report`` does, and its JSON has the job's entry."""
+    path = _workbook(folder, tmp_path, capsys, plan_on=(0, 1, 3))
+    capsys.readouterr()
+    assert main(["whatif", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("The job: 4 ranks") and "does not shorten the job's step (23 ms → 23 ms)" in text
+    assert main(["whatif", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["job"]["plan"]["predicted"] == pytest.approx(23.0) and data["job"]["on_ranks"] == [0, 1, 3]
+    assert data["combined"]["overall_speedup"] == pytest.approx(23 / 13, rel=1e-3)  # rank 2's own, beside
+
+
+def test_a_trace_named_from_where_the_command_ran_is_written_from_the_workbook(folder, tmp_path, capsys, monkeypatch):
+    """``export job --out out`` run beside the folder: the workbook's Settings name rank 2's trace as the workbook
+    finds it (``../job/rank2.json.gz``), so a report run from anywhere uses it."""
+    from python_calamine import CalamineWorkbook
+
+    monkeypatch.chdir(folder.parent)
+    assert main(["export", "job", "--format", "xlsx", "--out", "out"]) == 0
+    settings = CalamineWorkbook.from_path(str(folder.parent / "out" / "job.xlsx")).get_sheet_by_name("Settings")
+    trace = next(r[1] for r in settings.to_python() if str(r[0]).strip().lower() == "trace")
+    assert trace == "../job/rank2.json.gz"
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(_report(capsys, str(folder.parent / "out" / "job.xlsx"), "--json"))
+    assert data["dependencies"]["used"] is True and data["job"]["ranks"] == 4

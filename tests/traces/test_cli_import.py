@@ -89,3 +89,11 @@ def test_warnings_go_to_stderr(capsys):
     code, out, err = run(capsys, "import", CPU, "--json")
     assert code == 0 and "ProfilerStep#3" in err and "warning" in err
     json.loads(out)
+
+
+def test_out_into_a_folder_that_is_not_there_is_refused_naming_it(tmp_path, capsys):
+    target = tmp_path / "not" / "there" / "p.xlsx"
+    assert main(["import", str(expect.FIXTURES / "torch_cpu_steps.json.gz"), "--out", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert f"--out: cannot write {target}: No such file or directory" in err and "Traceback" not in err
+    assert not target.parent.exists()

@@ -53,3 +53,14 @@ def test_a_thread_wait_with_nothing_ending_is_its_own_time_and_said(tmp_path):
 def test_explained_waits_are_not_counted(make, tmp_path):
     counts = counts_of(make(), tmp_path)
     assert counts["unexplained_joins"] == counts["unexplained_blocks"] == 0
+
+
+def test_a_quick_sync_with_no_gpu_work_is_no_unexplained_wait(tmp_path):
+    """A 3 µs cudaDeviceSynchronize at the start of a step, with no GPU work yet: it did not wait at all."""
+    t = Kineto()
+    t.step(1, 0, 500)
+    t.call("cudaDeviceSynchronize", 5, 3)
+    t.call("cudaStreamSynchronize", 20, 3)
+    t.launch(100, 5, "gemm_kernel", 110, 50)
+    counts = counts_of(t, tmp_path)
+    assert counts["unexplained_blocks"] == 0

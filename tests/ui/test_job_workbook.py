@@ -223,3 +223,24 @@ def test_a_crashed_sessions_job_comes_back_with_its_work(qtbot, tmp_path):
         (tmp_path / "job" / f"rank{r}.json.gz").resolve() for r in range(4)
     ]
     again.doc.undo_stack.setClean()
+
+
+def test_plan_on_ranks_is_an_undoable_change_of_the_document(qtbot, window, tmp_path):
+    """Typing the ranks modifies the document (closing asks to save it; the recovery copy follows) and is one undo
+    step: Undo puts the plan back on every rank, the field saying so."""
+    open_job(qtbot, window, write(example(), tmp_path / "job"))
+    stack, keeper = window.doc.undo_stack, window.files.keeper
+    stack.setClean()
+    keeper.timer.stop()
+    revision = window.doc.revision
+    _type_ranks(window, "0-1")
+    assert window.doc.job.figures.on_ranks == (0, 1)
+    assert not stack.isClean() and window.doc.revision > revision and keeper.timer.isActive()
+    assert stack.undoText() == "Plan on ranks 0-1"
+    stack.undo()
+    assert window.doc.job.figures.on_ranks is None
+    window.drawn()
+    assert window.results.job_panel.ranks.text() == ""
+    stack.redo()
+    assert window.doc.job.figures.on_ranks == (0, 1)
+    stack.setClean()

@@ -50,9 +50,14 @@ class Waits:
     counts: dict[str, int]
 
 
-def _unexplained(counts: dict[str, int], us: float) -> None:
+def _unexplained(counts: dict[str, int], took: float, typical: float) -> None:
+    """A call that took ``took`` µs where its name's calls take ``typical`` unblocked, with nothing ending as it
+    returned: counted when it ran long (past the slack a blocked call exceeds its typical time by), with the time
+    beyond its typical."""
+    if took < typical + BLOCK_SLACK_US:
+        return
     counts["unexplained_blocks"] += 1
-    counts["unexplained_block_us"] += int(round(max(us, 0.0)))
+    counts["unexplained_block_us"] += int(round(took - typical))
 
 
 def _last_ended_by(g: StepGpu, stream: int, t: float) -> int:
@@ -175,7 +180,7 @@ def find_waits(
                     counts["waits_inferred"] += 1
                     synced = True
             if not synced:
-                _unexplained(counts, end - start)
+                _unexplained(counts, end - start, float(typical_of[ev.cpu_name[row]]))
             continue
         if cls == STREAM_SYNC:
             found = [e for s in streams_of(-1) if (e := _last_ended_by(g, s, end)) >= 0]
@@ -185,7 +190,7 @@ def find_waits(
                 own.append(0.0)
                 counts["waits_inferred"] += 1
             else:
-                _unexplained(counts, end - start)
+                _unexplained(counts, end - start, float(typical_of[ev.cpu_name[row]]))
             continue
         if cls == COPY:
             e = local_of_gpu(int(ix.gpu_of_row[row]))
@@ -201,7 +206,7 @@ def find_waits(
             continue
         k = int(np.searchsorted(ends_sorted, end, side="right")) - 1
         if k < 0 or end - ends_sorted[k] > max(RETURN_US, RETURN_RATIO * (end - start)) or ends_sorted[k] <= start:
-            _unexplained(counts, end - start - typical)
+            _unexplained(counts, end - start, typical)
             continue
         calls.append(call)
         waited.append(int(ends_order[k]))

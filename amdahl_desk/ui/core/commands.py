@@ -80,6 +80,21 @@ class DocumentCommand(QUndoCommand):
         raise NotImplementedError
 
 
+class HeldChangeCommand(DocumentCommand):
+    """A change of what the document holds beside its profile that a save keeps (the ranks a job's plan is on),
+    made and unmade by its holder's own callbacks."""
+
+    def __init__(self, doc: Document, text: str, forward: Callable[[], None], backward: Callable[[], None]) -> None:
+        super().__init__(doc, text)
+        self._forward, self._backward = forward, backward
+
+    def forward(self) -> None:
+        self.doc.held_changed(self._forward)
+
+    def backward(self) -> None:
+        self.doc.held_changed(self._backward)
+
+
 class CompositeCommand(DocumentCommand):
     """Several changes as one undo step (a paste that edits rows and adds more)."""
 

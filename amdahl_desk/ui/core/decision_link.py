@@ -99,6 +99,12 @@ class DecisionLink(QObject):
         return found
 
     @property
+    def profile_search(self) -> PlanSearch | None:
+        """The cheapest plan among the profile's own optimizations (its trace's, else the sum's), job or not."""
+        found: PlanSearch | None = self._current(PLAN)
+        return found
+
+    @property
     def odds_pending(self) -> bool:
         job = self.doc.job.figures
         if job is not None:

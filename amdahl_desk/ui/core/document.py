@@ -283,6 +283,19 @@ class Document(QObject):
         self._push(commands.SetSettingsCommand(self, old, new, text, merge_key))
         return True
 
+    def change_held(self, text: str, forward: Callable[[], None], backward: Callable[[], None]) -> None:
+        """Change what the window holds beside the profile that a save keeps (a job's Plan on ranks), by its holder's
+        callbacks: one undo step, and the document is modified (closing asks to save; the recovery copy follows)."""
+        self.held_changed(forward)
+        self._push(commands.HeldChangeCommand(self, text, forward, backward))
+
+    def held_changed(self, apply: Callable[[], None]) -> None:
+        """Raw: ``apply`` a change of what the document holds beside the profile (for the command above)."""
+        with self.batch():
+            apply()
+            self.revision += 1
+            self._pending.aspects.add(Aspect.JOB)
+
     def set_objectives(self, specs: Sequence[ObjectiveSpec], text: str) -> bool:
         """Replace the Objectives sheet's rows; raises :class:`ProfileError` naming ("objectives", row, field)."""
         old = self.profile.objectives

@@ -342,12 +342,18 @@ class FileActions(QObject):
         job = None if as_csv else self._job_sheet(path)
         decision = None
         shown_job = self.doc.job.figures if job is not None else None
+        link = self.doc.decision
         if (traced is not None and traced.usable) or shown_job is not None:
             from ...model.decision import Decision
 
-            # The odds and the cheapest plan the window has through the trace's dependencies (a job's: through its
-            # ranks); one still being computed is left out of the Summary sheet rather than written as the sum's.
-            decision = Decision(self.doc.decision.figures, self.doc.decision.search)
+            # The odds and the cheapest plan the window has through the trace's dependencies (the rank's, for a
+            # job); one still being computed is left out of the Summary sheet rather than written as the sum's.
+            decision = Decision(link.profile_figures, link.profile_search)
+        if shown_job is not None:  # the job's odds as the window shows them now (none while they are computed)
+            odds = shown_job.current_odds(link.profile_figures)
+            from dataclasses import replace
+
+            shown_job = replace(shown_job, odds=(None, odds) if odds is not None else None)
         why = write_safely(
             path,
             lambda tmp: save_profile(

@@ -51,10 +51,20 @@ class JobWhatIf(QObject):
         self._pause.start()
 
     def set_ranks(self, ranks: tuple[int, ...] | None) -> None:
-        """The plan on these ranks only (None: on every rank)."""
+        """The plan on these ranks only (None: on every rank): one undo step, and the document is modified — a
+        save keeps the ranks (its Ranks sheet's Plan on), and so does the recovery copy."""
         held = self.link.held
         if held is None or held.figures.on_ranks == ranks:
             return
+        from ...model.job.analysis import rank_ranges
+
+        old = held.figures.on_ranks
+        text = "Plan on every rank" if ranks is None else f"Plan on ranks {rank_ranges(ranks)}"
+        self.doc.change_held(text, lambda: self._plan_on(held, ranks), lambda: self._plan_on(held, old))
+
+    def _plan_on(self, held: HeldJob, ranks: tuple[int, ...] | None) -> None:
+        if self.link.held is not held:
+            return  # another job since: the step undone or redone concerns it no more
         self.link.update(replace(held.figures, on_ranks=ranks))
         self._asked = None
         self.ask()
