@@ -46,7 +46,8 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     notes = ""
     if figures.left_out:
         notes = (
-            "Left out of the job's answer (a share of one rank's timeline, not events named alike on every rank): "
+            "Left out of the job's answer (time defined against one rank's other components, not events found "
+            "alike on every rank): "
             + ", ".join(figures.left_out)
             + "."
         )
@@ -73,7 +74,7 @@ def _matched(answer: JobWhatIf) -> str:
         if answer.on_ranks is None
         else f"on rank{'s' * (len(answer.on_ranks) != 1)} {ranges(answer.on_ranks)}"
     )
-    scaled = "; ".join(f"{p} {k:g}×" for p, k in answer.speedups)
+    scaled = "; ".join(f"{events_label(p)} {k:g}×" for p, k in answer.speedups)
     text = f"The summary's answer scales these events {where}: {scaled}."
     if answer.sum_speedup is not None:
         text += f" Amdahl's law on the pace-setting rank's sums says {answer.sum_speedup:.2f}×."
@@ -115,3 +116,15 @@ def job_refused_text(workbook: str, why: str, rank: int | None) -> str:
     """A workbook's job whose rank traces are there but cannot be joined again."""
     alone = f"rank {rank}'s profile alone" if rank is not None else "its profile alone"
     return f"{workbook} was saved with a job of many ranks, but it cannot be read again: {why}\n\n{workbook} opens as {alone}."
+
+
+_MATCHER_LABELS = {"gpu:compute": "GPU compute", "gpu:memory": "GPU memory", "gpu:communication": "GPU communication"}
+
+
+def events_label(pattern: str) -> str:
+    """What a job's speedup matches, as a person names it: a component's matcher by its component's events
+    (``annotation:backward`` → ``backward``, ``gpu:compute`` → ``GPU compute``), a pattern as typed."""
+    for prefix in ("annotation:", "op:"):
+        if pattern.startswith(prefix):
+            return pattern[len(prefix) :]
+    return _MATCHER_LABELS.get(pattern, pattern)

@@ -98,3 +98,12 @@ def test_the_panels_words(four):
     view = job_panel(figures, plan_ticked=False)
     assert view is not None and "4 ranks" in view.heading and "Tick optimizations" in view.plan
     assert job_panel(None, False) is None
+
+
+def test_the_panel_names_a_components_events_as_a_person_does():
+    from amdahl_desk.present.job_words import events_label
+
+    assert events_label("annotation:## backward ##") == "## backward ##"
+    assert events_label("op:aten::mm") == "aten::mm"
+    assert events_label("gpu:compute") == "GPU compute"
+    assert events_label("re:^nccl") == "re:^nccl"  # a pattern typed: as typed
