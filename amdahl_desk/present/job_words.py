@@ -47,9 +47,7 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     if figures.left_out:
         notes = (
             "Left out of the job's answer (time defined against one rank's other components, not events found "
-            "alike on every rank): "
-            + ", ".join(figures.left_out)
-            + "."
+            "alike on every rank): " + ", ".join(figures.left_out) + "."
         )
     if figures.problem:
         plan = f"The plan cannot be answered for the job: {figures.problem}"
