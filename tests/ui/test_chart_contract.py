@@ -122,9 +122,14 @@ def inputs_for(profile: Profile) -> ChartInputs:
 
 
 @functools.cache
-def jobs(tmp: str) -> dict[str, JobFigures]:
+def jobs() -> dict[str, JobFigures]:
     """Jobs every job chart draws: the real two-rank gloo job (3 steps), the hand-worked four ranks (1 step), and 40
-    ranks of 3 steps with a straggler at rank 17 (more ranks than an axis names)."""
+    ranks of 3 steps with a straggler at rank 17 (more ranks than an axis names). Written once, read, and removed."""
+    with tempfile.TemporaryDirectory(prefix="amdahl-desk-jobs-") as tmp:
+        return _jobs_in(tmp)
+
+
+def _jobs_in(tmp: str) -> dict[str, JobFigures]:
     from ..job.make_jobs import allreduce_job, example
 
     def figures(folder: Path) -> JobFigures:
@@ -148,11 +153,7 @@ def jobs(tmp: str) -> dict[str, JobFigures]:
 
 
 def job_inputs(profiles, name: str = "forty") -> ChartInputs:
-    tmp = tempfile.mkdtemp(prefix="amdahl-desk-jobs-")
-    return replace(inputs_for(profiles["example"]), job=jobs(JOB_DIR.get("dir", tmp))[name])
-
-
-JOB_DIR: dict[str, str] = {}
+    return replace(inputs_for(profiles["example"]), job=jobs()[name])
 
 
 def drawn_from(key: str, profiles, estimates: bool = False) -> ChartInputs:
