@@ -259,10 +259,13 @@ def format_speedup(value: float | None) -> str:
 
 
 def format_percent(fraction: float) -> str:
-    """``0.6`` → ``60%``; small shares keep a decimal."""
+    """``0.6`` → ``60%``; small shares keep a decimal; a share below all of it never reads as ``100%`` (``0.9957``
+    → ``99.5%``, ``0.99996`` → ``99.9%``: cut, not rounded up)."""
     pct = fraction * 100
     if pct != 0 and abs(pct) < 10 and round(pct, 1) != round(pct):
         return f"{pct:.1f}%"
+    if 99.5 <= pct < 100:
+        return f"{math.floor(pct * 10) / 10:.1f}%"
     return f"{pct:.0f}%"
 
 

@@ -10,14 +10,6 @@ from ..model.analysis_warnings import AnalysisWarning, WarningKind
 from ..model.units import TimeUnit, format_percent, format_speedup, format_time
 
 
-def _share(p: float) -> str:
-    """A share that is not all of it never reads as 100% (nor a share above 0 as 0%)."""
-    text = format_percent(p)
-    if text == "100%" and p < 1:
-        return f"{math.floor(p * 1000) / 10:.1f}%" if p < 0.999 else "nearly 100%"
-    return text
-
-
 def warning_text(w: AnalysisWarning, unit: TimeUnit) -> str:
     """The warning's sentence, in the files' number format (the window localises it with ``Numbers.message``)."""
     v = cast("dict[str, Any]", w.values)
@@ -54,8 +46,8 @@ def warning_text(w: AnalysisWarning, unit: TimeUnit) -> str:
         )
     count = v["count"]
     text = (
-        f"P = {_share(v['p'])} rests on scaling classes the import guessed: {count:,} "
-        f"component{'s' * (count != 1)} ({_share(v['share'])} of the time, {_share(v['parallel'])} guessed "
+        f"P = {format_percent(v['p'])} rests on scaling classes the import guessed: {count:,} "
+        f"component{'s' * (count != 1)} ({format_percent(v['share'])} of the time, {format_percent(v['parallel'])} guessed "
         "parallel); confirm or change each guessed class (marked ? in the window's Scaling column, yes in the "
         "workbook's Scaling guessed column)"
     )

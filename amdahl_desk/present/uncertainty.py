@@ -104,9 +104,7 @@ def chance(p: float, numbers: Numbers = POINT) -> str:
         return f"<{numbers.percent(0.001)}"
     if p > 0.999:
         return f">{numbers.number(99.9)}%"
-    text = numbers.percent(p)
-    if text == numbers.percent(1.0):
-        return f">{numbers.number(99)}%"
+    text = numbers.percent(p)  # below 1, never 100%
     if text == numbers.percent(0.0):
         return f"<{numbers.percent(0.01)}"
     return text
@@ -209,7 +207,7 @@ def uncertainty_view(profile: Profile, u: UncertaintyFigures, numbers: Numbers =
     )
     if t.low == t.high:
         new_total = (
-            f"New total {time(t.low)} at every estimate; p5 {time(t.p5)}, median {time(t.p50)}, p95 {time(t.p95)}."
+            f"New total {time(t.low)} with every k as given; p5 {time(t.p5)}, median {time(t.p50)}, p95 {time(t.p95)}."
         )
     speedup = (
         f"Speedup {numbers.speedup_range(s.low, s.high)}; p5 {numbers.speedup(s.p5)}, median {numbers.speedup(s.p50)}, "

@@ -107,3 +107,21 @@ def test_times_and_speedups_take_the_separator():
     assert parse_speedup("2,5x") == 2.5
     with pytest.raises(AmbiguousNumberError):
         parse_time_text("1,500 ms")
+
+
+@pytest.mark.parametrize(
+    ("fraction", "text"),
+    [
+        (0.6, "60%"),
+        (0.036, "3.6%"),
+        (1.0, "100%"),
+        (0.9957, "99.5%"),  # the 1-GPU trace's parallel fraction: it caps scaling at 233×, so it cannot read 100%
+        (0.99996, "99.9%"),
+        (0.995, "99.5%"),
+        (0.9949, "99%"),
+    ],
+)
+def test_a_share_below_all_of_it_never_reads_as_all_of_it(fraction, text):
+    from amdahl_desk.model.units import format_percent
+
+    assert format_percent(fraction) == text

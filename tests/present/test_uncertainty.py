@@ -88,7 +88,7 @@ def test_numbers_in_a_locale():
         (0.5832, "58%"),
         (0.0004, "<0.1%"),
         (0.9996, ">99.9%"),
-        (0.996, ">99%"),
+        (0.996, "99.6%"),  # cut, never rounded up to a certainty
         (0.035, "3.5%"),
     ],
 )
@@ -130,3 +130,10 @@ def test_the_report_block():
     assert any(line.startswith("  What matters most: Reduced precision: 1.67–2.00× (swing 0.33×)") for line in lines)
     assert any("per engineer-day" in line for line in lines)
     assert report_lines(None, None) == []
+
+
+def test_exact_k_with_measured_times_that_vary_says_the_k_is_as_given():
+    p = profile_of(TRAINING, [Optimization("Reduced precision", (MATMUL,), 4.0)], Settings(target_time=550.0))
+    p.set_components([c._replace(time_low=550.0, time_high=700.0) if c.name == MATMUL else c for c in p.components])
+    v = uncertainty_view(p, analyse_uncertainty(p, analyse(p)), POINT)
+    assert v.new_total.startswith("New total 550 ms with every k as given; p5 ")
