@@ -148,8 +148,12 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
     if answer is not None and not isinstance(answer, str):
         head = ("Where the time goes:", f"{n.time(total, unit)} → {n.time(answer.new_total, unit)}", DEPS)
         more = (
-            f"({n.close_speedup(answer.speedup)}, saves {n.time(answer.time_saved, unit)});",
-            f"the sum promises {n.time(c.new_total, unit)}",
+            (
+                f"({n.close_speedup(answer.speedup)}, saves {n.time(answer.time_saved, unit)});",
+                f"the sum promises {n.time(c.new_total, unit)}",
+            )
+            if not brief
+            else ()  # the After bar's label gives the sum's new total
         )
     elif answer == COMPUTING:
         head = ("Where the time goes:", f"{n.time(total, unit)} → {COMPUTING}", DEPS)

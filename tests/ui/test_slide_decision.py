@@ -138,3 +138,17 @@ def test_the_export_dialog_offers_the_slides_charts_and_writes_the_chosen_two(wi
     dialog.chart.setCurrentIndex(dialog.chart.findData("slide"))
     assert dialog.slide_left.isVisibleTo(dialog) and dialog.slide_charts() == ("breakdown", "speedup")
     dialog.deleteLater()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_no_chart_title_on_a_traced_slide_loses_words(qtbot, size):
+    """A picture has no tooltip to give back what a title left out: the traced breakdown's brief title ends with
+    the answer (the After bar names the sum), where it lost "the sum promises" to an ellipsis."""
+    widget = _slide(inputs_for(trace_with_plan()), size)
+    try:
+        titles = {key: widget.parts[key].title_label.text() for key in widget.shown}
+        assert not any(text.endswith("…") for text in titles.values()), titles
+        words = titles["breakdown"].replace("\xa0", " ")  # phrases are held together by no-break spaces
+        assert words == "Where the time goes: 78.8 ms → 53.5 ms with the trace's dependencies"
+    finally:
+        widget.close()
