@@ -159,3 +159,11 @@ def test_a_whole_trace_import_or_a_profile_without_events_is_refused_calmly(tmp_
     bare = Profile([Component("a", 1.0)], settings=Settings(trace_source=str(expect.ONE_GPU)))
     assert "which events" in linked_figures(bare).problem
     assert linked_figures(Profile([Component("a", 1.0)])).source == ""
+
+
+def test_a_trace_with_no_steps_at_all_says_so_not_that_the_import_left_them_out():
+    """HTA's AlexNet trace has no ProfilerStep annotation: the import took the whole trace by itself."""
+    profile = import_trace(expect.FIXTURES / "critical_path" / "alexnet.json.gz").to_profile()
+    figures = linked_figures(profile)
+    assert figures.problem.startswith('the trace has no profiler steps (annotations named "ProfilerStep#…")')
+    assert "the figures are the sum's" in figures.problem and not figures.ready

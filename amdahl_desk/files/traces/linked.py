@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...model.analysis import Analysis
+from ...model.names import STEP_PREFIX
 from ...model.profile import Profile, Settings
 from ...model.traces.errors import TraceError
 from ...model.traces.plan_answer import TraceAnswer
@@ -66,6 +67,12 @@ def open_linked(settings: Settings, base: Path | None = None, progress: Progress
                 continue
             raise
         kept = kept_step_names(loaded.trace.events, options, rank)
+        if not kept and not kept_step_names(loaded.trace.events, replace(options, exclude_steps=frozenset()), rank):
+            raise TraceError(
+                f'the trace has no profiler steps (annotations named "{STEP_PREFIX}…"), and the critical path is '
+                "computed per step: the figures are the sum's",
+                loaded.source,
+            )
         if not kept:
             raise TraceError("none of the steps the import kept is in the trace", loaded.source)
         pt = prepare(loaded.trace, source=loaded.source, only=frozenset(kept))
