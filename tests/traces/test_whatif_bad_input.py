@@ -32,7 +32,7 @@ def good(tmp_path):
         ("gemm=-2", "greater than 0"),
         ("gemm=fast", "not a number"),
         ("gemm=inf", "not a number"),  # read as every speedup is (model/units.speedup_number)
-        ("gemm=1,500", "not a number"),  # ambiguous: 1.5 or 1500
+        ("gemm=1,500", "could be 1500 (comma grouping thousands) or 1.5"),  # ambiguous: said why
         ("gemm", "PATTERN=K"),
         ("=2", "empty"),
         ("re:=2", "empty"),
@@ -42,6 +42,15 @@ def good(tmp_path):
 )
 def test_bad_speedups(capsys, good, speedup, says):
     assert says in refused(capsys, str(good), "--speedup", speedup)
+
+
+def test_a_k_with_a_point_before_three_digits_is_a_decimal_point(good):
+    """A K measured to three decimals (2.052: the ratio of two traces' own times) is 2.052, not refused as maybe
+    2052: on the command line a point is the decimal point."""
+    from amdahl_desk.model.traces.patterns import parse_pattern_speedup
+
+    assert parse_pattern_speedup("gemm=2.052").k == 2.052
+    assert parse_pattern_speedup("gemm=1.500").k == 1.5
 
 
 def test_no_steps_names_the_file_and_the_option(capsys, good):

@@ -63,8 +63,10 @@ def parse_pattern_speedup(text: str) -> Speedup:
         raise InputError(Asked.SPEEDUP, text, 'the pattern before "=" is empty')
     try:
         k = speedup_number(k_text) if len(k_text) <= MAX_VALUE_CHARS else None
-    except ParseError:  # an ambiguous 1,500
-        k = None
+    except ParseError as exc:  # 2.052 or 1,500: one separator before three digits
+        if "," in k_text:
+            raise InputError(Asked.SPEEDUP, text, f"K is {exc}") from None
+        k = speedup_number(k_text, ".")  # a point in a typed K is the decimal point, as in any number given here
     if k is None:
         raise InputError(Asked.SPEEDUP, text, f'K is "{k_text}", not a number; expected a speedup like 2')
     if not math.isfinite(k) or k <= 0:
