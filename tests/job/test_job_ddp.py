@@ -66,8 +66,9 @@ def _measured_steps(world: int) -> dict[int, float]:
 def test_k1_gives_back_every_rank_and_the_job(world: int) -> None:
     jg, rp, job = _job(world)
     assert job.ranks == tuple(range(world))
-    # K = 1: every rank's step ends where it was measured (the replay error, µs, is the largest difference)
-    assert rp.error < 1e-3, f"replay error {rp.error:.6f} µs on the {world}-rank DDP job"
+    # K = 1: every rank's step ends where it was measured (the replay error, µs, is the largest difference), to
+    # the trace's resolution: its times are written in whole nanoseconds, a start and a duration rounded apart
+    assert rp.error <= 2e-3, f"replay error {rp.error:.6f} µs on the {world}-rank DDP job"
     measured = _measured_steps(world)
     assert job.steps == tuple(sorted(measured))
     assert list(job.step_times) == pytest.approx([measured[n] for n in job.steps], abs=1e-6), (
@@ -159,3 +160,17 @@ def test_waiting_fits_in_the_step(world: int) -> None:
     assert [w.wait for w in job.straggler_waits] == pytest.approx([SLEEP_MS] * (world - 1), rel=0.1)
     slow = job.per_rank[RECIPE.DDP_SLOW_RANK[world]]
     assert slow.waited_for == pytest.approx((world - 1) * SLEEP_MS, rel=0.1)
+
+
+@pytest.mark.parametrize("world", [2, 4])
+def test_a_ranks_transfer_and_waiting_fit_in_its_step_though_two_buckets_run_at_once(world: int) -> None:
+    """DDP hands its two gradient buckets to gloo at once (two all-reduces on two threads): each rank's
+    communication is the time its transfers cover, as its waiting is, so the two fit in its measured step; a
+    sum of the two buckets' transfers counted their common time twice (ddp4's rank 0: 13.7 + 104.6 ms in a
+    113.4 ms step)."""
+    _, _, job = _job(world)
+    by_name = {c.name: c for c in job.collectives}
+    summed = sum(c.count * c.transfer for c in by_name.values()) / len(job.steps)  # ms per step, overlaps twice
+    for r in job.per_rank:
+        assert r.communication + r.waiting <= r.step_time, r
+        assert 0 < r.communication < summed

@@ -6,7 +6,10 @@ ended is put before the end it delays: a blocking call's (its GPU work, :mod:`.w
 the timing, a join on the step's thread — a stretch of an annotation's (or Python's, or a thread-waiting op's
 such as ``aten::wait`` on a ``torch.jit.fork``, or idle) time of at
 least ``JOIN_MIN_US`` that ends right after another thread's event ends (within ``JOIN_SLACK_US``, or
-``JOIN_RATIO`` of the stretch). Another thread's work that starts after it was idle for ``WAKE_MIN_US`` or
+``JOIN_RATIO`` of the stretch); or an operator's own stretch that waits for a branch it forked (another
+thread's top-level event that started while the operator ran, ending within ``FORK_SLACK_US`` before the
+stretch does: a TorchScript function's ``torch.jit.wait`` writes no event), a third thread's work resuming the
+function inside that stretch being woken by the branch. Another thread's work that starts after it was idle for ``WAKE_MIN_US`` or
 more, within ``WAKE_MAX_US`` of the step thread's latest point, is woken by the step's thread: it starts as long
 after that point as it was seen to. Runtime calls on other threads (a thread polling CUDA events) are never
 what the step's thread joins. A collective that another thread runs (``gloo:all_reduce`` on gloo's run-loop
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dependencies import ANNOTATION, OTHER, RUNTIME
+from .dependencies import ANNOTATION, OP, OTHER, RUNTIME
 from .events import FloatArray, IntArray
 from .path_graph import CPU, CPU_SIDE, ChainBuilder
 from .trace_index import StepWindow, TraceIndex
@@ -29,6 +32,7 @@ from .trace_index import StepWindow, TraceIndex
 JOIN_MIN_US = 100.0
 JOIN_SLACK_US = 50.0
 JOIN_RATIO = 0.02
+FORK_SLACK_US = 250.0
 WAKE_MIN_US = 50.0
 WAKE_MAX_US = 1000.0
 
@@ -65,7 +69,7 @@ def cpu_chains(
     before that."""
     ev, deps = ix.trace.events, ix.trace.deps
     n = len(rows)
-    counts = {"thread_joins": 0, "thread_wakes": 0, "collective_joins": 0}
+    counts = {"thread_joins": 0, "thread_wakes": 0, "collective_joins": 0, "forked_joins": 0}
     # a thread-waiting op (aten::wait on a fork, a future's wait) that nothing ending explains stays its own time
     counts |= {"unexplained_joins": 0, "unexplained_join_us": 0}
     s_point = np.full(n, -1, dtype=np.int64)
@@ -109,7 +113,26 @@ def cpu_chains(
         (owner < 0) | np.isin(cls[np.maximum(owner, 0)], (ANNOTATION, OTHER)) | joins_thread[np.maximum(owner, 0)]
     )
     candidates = np.flatnonzero(on_step & ~first & idle_like & (seg_len >= JOIN_MIN_US))
+    # an op's own stretch waits for a branch it forked (a TorchScript function that runs torch.jit.fork and waits
+    # with no aten::wait event of its own): the branch starts on another thread while the op runs, and ends
+    # within FORK_SLACK_US before the stretch does
+    forking = np.flatnonzero(on_step & ~first & ~idle_like & (owner >= 0) & (seg_len >= JOIN_MIN_US))
+    forking = forking[cls[owner[forking]] == OP] if len(forking) else forking
     is_cpu_coll = ix.name_collective[ev.cpu_name[rows]] if len(ix.name_collective) else np.zeros(n, dtype=bool)
+    forked: list[tuple[float, float]] = []  # the stretches that wait for a forked branch: (start, end)
+    if len(forking):
+        # a branch's end: another thread's top-level event (a thread polling CUDA events is no branch)
+        branch = ~p_start & ~on_step & (parent[p_row] < 0) & (cls[p_row] != RUNTIME)
+        branch_ends = _forked_branch_ends(forking, owner, p_row, p_time, np.flatnonzero(branch), ts)
+        for j, src in branch_ends:
+            joins.append((len(at), src))
+            at.append(j)
+            w_time.append(float(p_time[src]))
+            w_owner.append(int(owner[j]))
+            w_call.append(-1)
+            w_own.append(0.0)
+        counts["forked_joins"] = len(branch_ends)
+        forked = [(float(p_time[j - 1]), float(p_time[j])) for j, _ in branch_ends]
     if len(candidates):
         # a thread joins work, not a poll: runtime calls on other threads (a thread that queries CUDA events
         # while the step's thread waits) end all the time and say nothing of what the step's thread waited for
@@ -143,7 +166,7 @@ def cpu_chains(
             w_owner.append(int(owner[j]))
             w_call.append(-1)
             w_own.append(0.0)
-        counts["thread_joins"] = len(joins)
+    counts["thread_joins"] = len(joins)
     is_wait = np.zeros(len(p_row), dtype=bool)
     weight = np.where(first, p_time - step.start, seg_len)
     if at:
@@ -163,6 +186,12 @@ def cpu_chains(
     owner_item = np.where(owner < 0, -1, rows[np.maximum(owner, 0)])
     on_step = p_thread == step.thread
     wake_at, wake_src, wake_weight = _wakes(first, p_start, p_row, parent, on_step, weight, p_time, is_cpu_coll)
+    if forked:
+        woke, by, latency = _continuations(
+            forked, first, p_start, p_row, parent, on_step, weight, p_time, p_thread, cls, wake_at
+        )
+        wake_at, wake_src = np.concatenate((wake_at, woke)), np.concatenate((wake_src, by))
+        wake_weight = np.concatenate((wake_weight, latency))
     weight[wake_at] = 0.0  # the idle stretch before it is now the latency after the step thread's point
     counts["thread_wakes"] = len(wake_at)
     phase = np.where(is_wait, 2, p_start.astype(np.int64))
@@ -182,6 +211,60 @@ def cpu_chains(
     _add_cpu_edges(builder, [int(base[q]) for _, q in joins], [int(base[final[w]]) for w, _ in joins], None)
     _add_cpu_edges(builder, base[wake_src].tolist(), base[wake_at].tolist(), wake_weight.tolist())
     return CpuPoints(s_point, w_point, counts)
+
+
+def _forked_branch_ends(
+    stretches: IntArray, owner: IntArray, p_row: IntArray, p_time: FloatArray, ends: IntArray, ts: FloatArray
+) -> list[tuple[int, int]]:
+    """(stretch's point, the branch's end point) for each op stretch of the step's thread that waits for a branch
+    it forked: the latest of the branch ``ends`` (points) whose event started after the op did, inside the
+    stretch and at most ``FORK_SLACK_US`` before the stretch ends."""
+    if not len(ends):
+        return []
+    ends = ends[np.argsort(p_time[ends], kind="stable")]
+    end_t, began = p_time[ends], ts[p_row[ends]]
+    found = []
+    for j in stretches.tolist():
+        start, stop, since = float(p_time[j - 1]), float(p_time[j]), float(ts[owner[j]])
+        lo = int(np.searchsorted(end_t, max(start, stop - FORK_SLACK_US), side="right"))
+        hi = int(np.searchsorted(end_t, stop, side="right"))
+        inside = [k for k in range(lo, hi) if began[k] >= since]
+        if inside:
+            found.append((j, int(ends[inside[-1]])))
+    return found
+
+
+def _continuations(
+    forked: list[tuple[float, float]],
+    first: np.ndarray,
+    p_start: np.ndarray,
+    p_row: IntArray,
+    parent: IntArray,
+    on_step: np.ndarray,
+    weight: FloatArray,
+    p_time: FloatArray,
+    p_thread: IntArray,
+    cls: IntArray,
+    woken: IntArray,
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """Wakes inside a stretch that waits for a forked branch: another thread's work that starts there after an idle
+    stretch (a TorchScript function resumed on an inter-op thread once the branch's future completed) is woken by
+    the latest end of a third thread's work before it, within ``WAKE_MAX_US``, rather than kept at its time."""
+    top = p_start & (parent[p_row] < 0) & ~on_step & (weight >= WAKE_MIN_US)
+    resumed = np.setdiff1d(np.flatnonzero(top & (first | ~np.roll(p_start, 1))), woken)
+    resumed = resumed[np.array([any(a < p_time[r] < b for a, b in forked) for r in resumed.tolist()], dtype=bool)]
+    ends = np.flatnonzero(~p_start & ~on_step & (cls[p_row] != RUNTIME))
+    ends = ends[np.argsort(p_time[ends], kind="stable")]
+    at, src = [], []
+    for r in resumed.tolist():
+        k = int(np.searchsorted(p_time[ends], p_time[r], side="right"))
+        while k > 0 and p_thread[ends[k - 1]] == p_thread[r]:
+            k -= 1
+        if k > 0 and p_time[r] - p_time[ends[k - 1]] <= WAKE_MAX_US:
+            at.append(r)
+            src.append(int(ends[k - 1]))
+    a, b = np.array(at, dtype=np.int64), np.array(src, dtype=np.int64)
+    return a, b, p_time[a] - p_time[b] if len(a) else np.empty(0)
 
 
 def _inserted_order(at: list[int], wait_positions: IntArray) -> list[int]:
