@@ -24,9 +24,10 @@ MS = 1e-3
 
 @dataclass(frozen=True)
 class RankFigures:
-    """One rank, means per step (ms): its measured step, GPU compute busy time, its collectives' transfer,
-    its waiting at them (the time its waits cover: collectives that overlap, as DDP's gradient buckets do on
-    two threads, wait once), and how long the other ranks waited for it (summed over them)."""
+    """One rank, means per step (ms): its measured step, GPU compute busy time, its collectives' transfer and its
+    waiting at them (each the time they cover: collectives that overlap, as DDP's gradient buckets do on two
+    threads, transfer and wait once, so the parts fit in the step), and how long the other ranks waited for it
+    (summed over them)."""
 
     rank: int
     source: str
@@ -128,12 +129,13 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
     by_name: dict[str, list[tuple[float, float]]] = defaultdict(list)
     # Waits as spans (from, to) µs: collectives that overlap (DDP's two gradient buckets at once) wait once.
     waits_of: list[list[tuple[float, float]]] = [[] for _ in range(n)]  # per rank
+    moves_of: list[list[tuple[float, float]]] = [[] for _ in range(n)]  # per rank: its transfers, likewise once
     pair_spans: dict[tuple[int, int], dict[str, list[tuple[float, float]]]] = defaultdict(lambda: defaultdict(list))
     for inst in job.instances:
         t, w = inst.transfer, inst.waiting
-        comm[inst.members] += t
         last = int(inst.members[inst.last])
         for m, a, wm in zip(inst.members.tolist(), inst.start.tolist(), w.tolist(), strict=True):
+            moves_of[m].append((a + max(wm, 0.0), a + max(wm, 0.0) + t))
             if wm > 0:
                 waits_of[m].append((a, a + wm))
                 if m != last:
@@ -141,6 +143,7 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
         by_name[inst.name].append((t, inst.skew))
     for i, spans in enumerate(waits_of):
         wait[i] = _covered(spans)
+        comm[i] = _covered(moves_of[i])
     pair_wait: dict[tuple[int, int], float] = {}
     pair_where: dict[tuple[int, int], dict[str, float]] = {}
     for (m, last), named in pair_spans.items():
