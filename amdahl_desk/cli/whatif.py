@@ -37,8 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "expression (re.search, case-insensitive); PATTERN=K splits at the last '='; K > 0. Patterns match "
             "GPU kernels, copies and memsets, CPU operators and runtime calls, never user annotations; an event "
             "two patterns match takes the product of their K. With the prefix in: (in:aten::convolution) a "
-            "pattern matches the GPU work launched from inside the CPU events it names. Figures are means over "
-            "the steps. See docs/whatif.md and docs/jobs.md."
+            "pattern matches the GPU work launched from inside the CPU events it names. A component's import "
+            "matcher names its events as the window's component does: annotation:NAME (a phase: its time on "
+            "every thread and the GPU work launched in it), op:NAME, gpu:compute, gpu:communication, gpu:memory. "
+            "Figures are means over the steps. See docs/whatif.md and docs/jobs.md."
         ),
     )
     p.add_argument(

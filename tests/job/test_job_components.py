@@ -14,7 +14,7 @@ from amdahl_desk.model.job.analysis import job_what_if
 from amdahl_desk.model.job.join import match
 from amdahl_desk.model.traces.patterns import Speedup
 from amdahl_desk.model.traces.plan_path import TracePlanner
-from amdahl_desk.model.traces.whatif import prepare
+from amdahl_desk.model.traces.whatif import prepare, what_if
 
 from ..traces import expect
 
@@ -45,6 +45,9 @@ def test_a_job_of_one_rank_answers_as_its_rank(trace, matcher, k):
         plan.predicted.length, rel=1e-8, abs=1e-6
     )  # ms: a nanosecond of clock rounding
     assert answer.predicted < answer.baseline  # the component's events are on the path: there is something to gain
+    # and `whatif TRACE --speedup MATCHER=K` reads the matcher as the window's component and the job do
+    alone = what_if(planner.pt, [Speedup(matcher, k)])
+    assert alone.predicted == pytest.approx(plan.predicted.length, rel=1e-9)
 
 
 def test_a_phase_of_a_cpu_only_job_is_answered_on_every_rank():

@@ -138,3 +138,20 @@ def test_the_model_refuses_with_fields_and_the_command_line_names_the_flag():
         parse_ranks("3-1")
     assert ranks.value.asked is Asked.ON_RANKS
     assert refusal_text(ranks.value) == '--on-ranks "3-1": expected rank numbers and ranges, like 3 or 0-3,7'
+
+
+def test_a_pattern_that_names_an_annotation_says_how_to_name_the_phase(capsys, tmp_path):
+    """Patterns match kernels, operators and calls, never annotations: a pattern that matches only a user
+    annotation is refused with the matcher that names that phase, as the window's component does."""
+    from amdahl_desk.model.traces.patterns import Speedup, matched_nothing
+
+    said = matched_nothing(Speedup("slow", 2.0), "in the 5 steps", ["ProfilerStep#1", "slow_part"])
+    assert said.endswith(
+        'it matches the annotation "slow_part": annotation:slow_part=K scales that phase (its time on every thread '
+        "and the GPU work launched in it), as the window's component does"
+    )
+    assert matched_nothing(Speedup("annotation:slow_part", 2.0), "on ranks 0 in the 5 steps", ["slow_part"]) == (
+        'no annotation named "slow_part" runs on ranks 0 in the 5 steps'
+    )
+    err = refused(capsys, str(expect.ONE_GPU), "--speedup", "backward ##=2")
+    assert 'it matches the annotation "## backward ##": annotation:## backward ##=K' in err

@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..profile import Optimization
+from ..traces.component_events import is_component_matcher
 from ..traces.patterns import Speedup
-from .rank_graph import is_component_matcher
 
 _PATTERN = "pattern:"
 CEILING_K = 1e6  # a plan's ceiling: its targets' events this much faster (at 0 the replay would keep them whole)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..names import STEP_PREFIX
+from ..traces.component_events import is_component_matcher
 from ..traces.critical_path import Scheduler
 from ..traces.dependencies import GraphTrace
 from ..traces.errors import TraceError
@@ -78,6 +79,7 @@ class RankGraph:
     work_parts: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))  # per point: CPU, GPU work (µs)
     patterns: tuple[str, ...] = ()  # the speedups' patterns the graph was read with, and their K
     ks: tuple[float, ...] = ()
+    annotations: tuple[str, ...] = ()  # the user annotations' names: what a pattern that matches nothing may mean
     signature: IntArray | None = None  # per point: bit p set where pattern p matches (None: K cannot change)
     replay_error: float = 0.0  # µs: the single-rank graph's own replay error (largest over steps)
     extra: Mapping[str, int] = field(default_factory=dict)
@@ -209,16 +211,6 @@ def _matched_points(
     return [m if m is not None else np.zeros(len(owner), dtype=bool) for m in out]
 
 
-def is_component_matcher(pattern: str) -> bool:
-    """Whether a job's speedup names a component's events by its import matcher (``annotation:NAME``,
-    ``op:NAME``, ``gpu:compute``, ``gpu:communication``, ``gpu:memory``) rather than by a pattern."""
-    return pattern.startswith(COMPONENT_MATCHERS) or pattern in RANK_MATCHERS
-
-
-COMPONENT_MATCHERS = ("annotation:", "op:")
-RANK_MATCHERS = ("gpu:compute", "gpu:communication", "gpu:memory")
-
-
 def build_rank_graph(
     trace: GraphTrace,
     source: str,
@@ -298,10 +290,18 @@ def build_rank_graph(
         matched_events=tuple(matched_events),
         patterns=tuple(sp.pattern for sp in speedups),
         ks=tuple(float(sp.k) for sp in speedups),
+        annotations=_annotation_names(trace),
         signature=key.astype(np.int64) if rescalable else None,
         replay_error=err,
         extra=dict(graph.counts),
     )
+
+
+def _annotation_names(trace: GraphTrace) -> tuple[str, ...]:
+    from ..traces.dependencies import ANNOTATION
+
+    names, rows = trace.events.names, trace.events.cpu_name[trace.deps.cpu_class == ANNOTATION]
+    return tuple(sorted({names[i] for i in rows.tolist()}))
 
 
 _NARROW: dict[str, type[np.signedinteger[Any]]] = {"prev": np.int32, "owner": np.int32, "chain_order": np.int32, "lane": np.int32, "edge_ptr": np.int32,

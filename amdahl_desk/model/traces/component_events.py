@@ -61,6 +61,16 @@ def _inside(t: FloatArray, starts: FloatArray, ends: FloatArray, names: IntArray
     return np.where(ok, names[np.maximum(k, 0)] if len(names) else -1, -1)
 
 
+COMPONENT_MATCHERS = (ANNOTATION_PREFIX, OP_PREFIX)
+RANK_MATCHERS = ("gpu:compute", "gpu:communication", "gpu:memory")
+
+
+def is_component_matcher(pattern: str) -> bool:
+    """Whether a speedup names a component's events by its import matcher (``annotation:NAME``, ``op:NAME``,
+    ``gpu:compute``, ``gpu:communication``, ``gpu:memory``) rather than by a pattern of event names."""
+    return pattern.startswith(COMPONENT_MATCHERS) or pattern in RANK_MATCHERS
+
+
 def component_masks(pt: PathTrace, matchers: Sequence[tuple[str, str]]) -> dict[str, np.ndarray]:
     """Per component name: the points (segments) of ``pt.graph`` its matcher stands for. Unknown matchers
     match nothing; ``other:…`` are the complement of the listed components of the same grouping."""

@@ -79,6 +79,26 @@ def parse_pattern_speedup(text: str) -> Speedup:
     return Speedup(pattern, k)
 
 
+def matched_nothing(speedup: Speedup, where: str, annotations: Sequence[str] = ()) -> str:
+    """Why ``speedup`` is refused: it names no event ``where`` ("in the 5 steps", "on ranks 0 in the 5 steps");
+    a pattern that a user annotation of ``annotations`` matches says how to name that phase instead."""
+    kind, _, name = speedup.pattern.partition(":")
+    if kind == "annotation":
+        return f'no annotation named "{name}" runs {where}'
+    if kind == "op":
+        return f'no operator named "{name}" runs on the steps\' thread {where}'
+    if kind == "gpu":
+        return f"no GPU {name} work runs {where}"
+    text = f"the pattern matches no kernel, copy, operator or runtime call {where}"
+    named = [a for a, hit in zip(annotations, matching_names(annotations, speedup), strict=True) if hit]
+    if named and not speedup.inside:
+        text += (
+            f'; it matches the annotation "{named[0]}": annotation:{named[0]}=K scales that phase (its time on '
+            "every thread and the GPU work launched in it), as the window's component does"
+        )
+    return text
+
+
 def matching_names(names: Sequence[str], speedup: Speedup) -> np.ndarray:
     """Per name id: whether the pattern matches the name."""
     rx = speedup.matcher()

@@ -21,7 +21,7 @@ from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
 from .errors import TraceError
 from .events import GPU_COMMUNICATION, MS_PER_US, FloatArray
 from .path_graph import CPU, KINDS, PathGraph
-from .patterns import Factors, Speedup, item_factors
+from .patterns import Speedup, item_factors, matched_nothing
 from .step_graph import build_paths
 from .trace_index import StepWindow, TraceIndex, find_step_windows, index_trace
 
@@ -159,35 +159,46 @@ def sum_speedup(baseline: float, times: Sequence[float], ks: Sequence[float], ov
 def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
     """Scale the matched events' durations by 1/K and recompute every step's critical path.
 
-    Raises :class:`~amdahl_desk.model.errors.BadInputError` when a pattern matches no event in the steps.
+    A speedup's pattern matches events by name (:mod:`.patterns`), or names a component's events by its import
+    matcher (``annotation:NAME``, ``op:NAME``, ``gpu:compute``…: :mod:`.component_events`), as the window's
+    component and a job's speedup do. Raises :class:`~amdahl_desk.model.errors.BadInputError` when a pattern
+    matches no event in the steps.
     """
     from ..errors import Asked, InputError
+    from .component_events import component_masks, is_component_matcher
 
     g = pt.graph
-    factors = item_factors(pt.trace, speedups, np.array([s.row for s in pt.steps], dtype=np.int64))
-    per_pattern = _matched(pt, factors)
+    named = [sp for sp in speedups if not is_component_matcher(sp.pattern)]
+    factors = item_factors(pt.trace, named, np.array([s.row for s in pt.steps], dtype=np.int64))
+    point_k = pt.point_factors(factors.factor)
+    events = g.owner >= 0
+    by_name = iter(factors.matched)
+    matchers = [(sp.pattern, sp.pattern) for sp in speedups if is_component_matcher(sp.pattern)]
+    components = component_masks(pt, matchers) if matchers else {}
+    masks = []
+    for sp in speedups:
+        if is_component_matcher(sp.pattern):  # as the window's component: its idle time within a phase too
+            mask = components[sp.pattern]
+            point_k = np.where(mask, point_k * sp.k, point_k)
+        else:
+            mask = events & next(by_name)[np.maximum(g.owner, 0)]
+        masks.append(mask)
+    per_pattern = _matched(pt, masks)
     for sp, figures in zip(speedups, per_pattern, strict=True):
         if figures[0] == 0:
-            raise InputError(
-                Asked.SPEEDUP,
-                sp.text,
-                "the pattern matches no kernel, copy, operator or runtime call in the "
-                f"{len(pt.steps)} step{'s' * (len(pt.steps) != 1)}",
-            )
-    any_match = np.zeros_like(factors.factor, dtype=bool)
-    for m in factors.matched:
-        any_match |= m
-    matched_points = (g.owner >= 0) & any_match[np.maximum(g.owner, 0)]
-    predicted = pt.scheduler.run(pt.point_factors(factors.factor))
+            cls, names = pt.trace.deps.cpu_class, pt.trace.events.names
+            annotations = sorted({names[i] for i in pt.trace.events.cpu_name[cls == ANNOTATION].tolist()})
+            where = f"in the {len(pt.steps)} step{'s' * (len(pt.steps) != 1)}"
+            raise InputError(Asked.SPEEDUP, sp.text, matched_nothing(sp, where, annotations))
+    hits = np.sum(masks, axis=0) if masks else np.zeros(len(g.owner), dtype=np.int64)
+    matched_points = hits > 0
+    predicted = pt.scheduler.run(point_k)
     free = pt.scheduler.run(np.where(matched_points, np.inf, 1.0))
     base = pt.baseline
     steps_n = g.steps
     step = g.step_of_point
     matched_time = np.bincount(step[matched_points], weights=g.weight[matched_points], minlength=steps_n).astype(float)
-    events = _distinct_per_step(g, matched_points)
-    hits = np.zeros(len(factors.factor), dtype=np.int64)
-    for m in factors.matched:
-        hits += m
+    events_n = _distinct_per_step(g, matched_points)
     overlap = bool(hits.max(initial=0) > 1)
     baseline_ms, predicted_ms = pt.mean(base.length), pt.mean(predicted.length)
     free_ms = pt.mean(free.length)
@@ -197,7 +208,7 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
         by_kind=_kinds(base, g),
         predicted=predicted_ms,
         predicted_by_kind=_kinds(predicted, g),
-        matched_events=float(events),
+        matched_events=float(events_n),
         matched_time=pt.mean(matched_time),
         matched_on_path=pt.mean(base.path_time(g, matched_points)),
         patterns=tuple(PatternFigures(sp.pattern, sp.k, *f) for sp, f in zip(speedups, per_pattern, strict=True)),
@@ -218,8 +229,9 @@ def _kinds(schedule: Schedule, g: PathGraph) -> dict[str, float]:
     return {k: float(v) * MS_PER_US for k, v in zip(KINDS, per_step.mean(axis=0), strict=True)}
 
 
-def _matched(pt: PathTrace, factors: Factors) -> list[tuple[float, ...]]:
-    """Per pattern: (matched events, their own time in ms, kernels, copies, operators, calls), means per step."""
+def _matched(pt: PathTrace, masks: Sequence[np.ndarray]) -> list[tuple[float, ...]]:
+    """Per pattern's points: (matched events, their own time in ms, kernels, copies, operators, calls), means per
+    step."""
     g, ev, deps = pt.graph, pt.trace.events, pt.trace.deps
     step = g.step_of_point
     owner = np.maximum(g.owner, 0)
@@ -228,8 +240,7 @@ def _matched(pt: PathTrace, factors: Factors) -> list[tuple[float, ...]]:
     cpu = (g.owner >= 0) & ~gpu
     cls = np.where(cpu, deps.cpu_class[np.where(cpu, owner, 0)], -1) if len(deps.cpu_class) else cpu * 0
     out: list[tuple[float, ...]] = []
-    for hit in factors.matched:
-        pts = (g.owner >= 0) & hit[owner]
+    for pts in masks:
         time = np.bincount(step[pts], weights=g.weight[pts], minlength=g.steps).astype(float)
         out.append(
             (
@@ -245,6 +256,7 @@ def _matched(pt: PathTrace, factors: Factors) -> list[tuple[float, ...]]:
 
 
 def _distinct_per_step(g: PathGraph, points: np.ndarray) -> float:
-    """The mean number of distinct owners (events) of ``points`` per step."""
+    """The mean number of distinct owners (events) of ``points`` per step (a phase's idle time is no event)."""
+    points = points & (g.owner >= 0)
     keys = np.unique(g.step_of_point[points] * (g.items + 1) + g.owner[points])
     return float(len(keys)) / max(g.steps, 1)
