@@ -215,12 +215,14 @@ def rank_bars(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ra
     title = (
         "Where each rank's step goes" if brief else f"Where each rank's step goes (job step {_ms(n, job.step_time)})"
     )
-    legend = (
+    entries = (
         LegendEntry(COMPUTE, "bar", "GPU compute"),
         LegendEntry(COMMUNICATION, "bar", "communication (transfer)"),
         LegendEntry(WAITING, "bar", "waiting at collectives"),
         LegendEntry(REST, "bar", "rest of the step (CPU, launches, idle)"),
     )
+    drawn = [any(b.parts[i] > 0 for b in bars) for i in range(len(entries))]  # a CPU-only job computes no GPU work
+    legend = tuple(e for e, shown in zip(entries, drawn, strict=True) if shown)
     return RankBarsView(title, tuple(bars), x_max=x_max, legend=legend, note=note, ticks=ticks)
 
 

@@ -105,8 +105,13 @@ def slide(
     said = summary(profile, analysis, n, trace=trace, job=job)
     if job is not None:
         ranks = n.count(len(job.job.ranks))
+        answer = f"{said.speedup.value} {said.speedup.caption}"
+        if not analysis.combined.enabled:  # nothing ticked: the job as measured, and whom it waits for
+            answer = f"{n.time(job.job.step_time, TimeUnit.MS)} a step"
+            if job.job.straggler is not None:
+                answer += f", rank {job.job.straggler} the straggler"
         return SlideView(
-            phrases(f"A job of {ranks} ranks:", f"{said.speedup.value} {said.speedup.caption}"),
+            phrases(f"A job of {ranks} ranks:", answer),
             f"{job.name} · the job's step {n.time(job.job.step_time, TimeUnit.MS)} · the table: {boundary}",
             said.figures,
             f"{said.verdict.mark} {said.verdict.text}".strip() if profile.settings.target_time else AMDAHL_FOOTER,

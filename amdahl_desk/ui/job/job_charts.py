@@ -127,6 +127,11 @@ class StepMapChart(ChartFrame["StepMapView"]):
             self.cells.setOpts(x0=[], y0=[], width=[], height=[])
         self.bar.setLevels((view.low, view.high))
         self.bar.axis.setTicks([list(view.scale_ticks)])
+        # as wide as its widest number, the tick, and its title's line: else pyqtgraph leaves the numbers out
+        # (a slide's large text) or draws the title over them (the window's)
+        metrics = QFontMetrics(self.chart_style.font())
+        widest = max((metrics.horizontalAdvance(text) for _, text in view.scale_ticks), default=0)
+        self.bar.axis.setWidth(int(widest + metrics.height() * 2 + self.chart_style.size(10)))
         self._view = view
         self.set_ticks("bottom", view.column_ticks)
         if view.marked_row >= 0:

@@ -1,0 +1,62 @@
+"""A job with nothing ticked: no odds are the job's to state (its step is measured on every rank), so neither the
+window's Odds line nor the slide states the profile's own rank's spread as if it were the job's."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..traces import expect
+from .test_job_window import open_job
+
+pytestmark = pytest.mark.gui
+
+
+def test_nothing_ticked_states_no_ranks_odds_as_the_jobs(qtbot, window):
+    open_job(qtbot, window, expect.FIXTURES / "ddp4")
+    doc = window.doc
+    assert doc.profile.has_uncertainty()  # the rank's times have ranges (its steps differ)
+    link = doc.decision
+    qtbot.waitUntil(lambda: not link.odds_pending and link.profile_figures is not None, timeout=60_000)
+    window.drawn()
+    said = window.results.decision.odds.text()
+    print(repr(said), doc.decision.figures, doc.decision.profile_figures is not None)
+    assert "median run" not in said
+
+
+def test_the_job_slide_with_nothing_ticked_states_the_job_and_not_the_ranks_odds(qtbot):
+    """Its title is the job as measured and whom it waits for, not "1× the job's speedup"; its sentences hold no
+    "median run" of the profile's own rank; its legend names no GPU compute the CPU-only job does not have; its
+    colour bar's numbers are drawn (pyqtgraph leaves them out of an axis too narrow for a slide's text)."""
+    from amdahl_desk.files.traces import import_trace
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.ui.chart_factory import make_chart
+    from amdahl_desk.ui.charts import export
+
+    from .test_chart_contract import jobs
+
+    job = jobs()["gloo"]
+    profile = import_trace(expect.FIXTURES / "gloo" / "rank1.json.gz").to_profile()
+    assert profile.has_uncertainty() and not any(o.enabled for o in profile.optimizations)
+    inputs = ChartInputs(profile, analyse(profile), job=job)
+    for size in ((1280, 720), (1920, 1080)):
+        widget = export.chart_widget(make_chart, "slide", inputs, size)
+        try:
+            title = widget.title.text().replace("\u00a0", " ")
+            straggler = job.job.straggler
+            assert title.startswith("A job of 2 ranks: ") and f"rank {straggler} the straggler" in title, title
+            said = [line.text() for line in widget.decision if line.isVisible()]
+            assert said and not any("median run" in s for s in said), said
+            assert widget.shown == ("job_ranks", "job_steps")
+            assert "GPU compute" not in widget.parts["job_ranks"].legend_label.text()
+        finally:
+            widget.close()
+    steps = export.chart_widget(make_chart, "job_steps", inputs, (1920, 1080))
+    try:
+        from PySide6.QtGui import QFontMetrics
+
+        axis = steps.bar.axis
+        widest = max(QFontMetrics(steps.chart_style.font()).horizontalAdvance(t) for _, t in steps._view.scale_ticks)
+        assert axis.width() > widest + QFontMetrics(steps.chart_style.font()).height()
+    finally:
+        steps.close()
