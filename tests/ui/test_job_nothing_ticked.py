@@ -1,4 +1,4 @@
-"""A job with nothing ticked: no odds are the job's to state (its step is measured on every rank), so neither the
+"""A job with nothing ticked, or another job opened: no odds are the job's to state (its step is measured on every rank),
 window's Odds line nor the slide states the profile's own rank's spread as if it were the job's."""
 
 from __future__ import annotations
@@ -60,3 +60,17 @@ def test_the_job_slide_with_nothing_ticked_states_the_job_and_not_the_ranks_odds
         assert axis.width() > widest + QFontMetrics(steps.chart_style.font()).height()
     finally:
         steps.close()
+
+
+def test_another_job_opened_clears_the_ranks_typed_for_the_last(qtbot, window, tmp_path):
+    """ "2" typed for a job of four ranks is no rank of a job of two: the field shows the new job's choice (every
+    rank), not the old text beside a headline that answers on every rank."""
+    open_job(qtbot, window, expect.FIXTURES / "ddp4")
+    panel = window.results.job_panel
+    panel.ranks.setText("2")
+    panel.ranks.editingFinished.emit()
+    qtbot.waitUntil(lambda: window.doc.job.figures.on_ranks == (2,))
+    open_job(qtbot, window, expect.FIXTURES / "gloo")
+    assert window.doc.job.figures.job.ranks == (0, 1) and window.doc.job.figures.on_ranks is None
+    window.drawn()
+    assert panel.ranks.text() == "" and panel.ranks_problem.text() == ""

@@ -64,8 +64,8 @@ class JobPanel(QFrame):
             from ...model.job.analysis import rank_ranges
 
             chosen = figures.on_ranks
-            shown, _ = chosen_ranks(self.ranks.text(), figures.job.ranks)
-            if shown != chosen:
+            shown, problem = chosen_ranks(self.ranks.text(), figures.job.ranks)
+            if shown != chosen or problem:  # another job's ranks ("2" of four, in a job of two) are not this one's
                 self.ranks.setText(rank_ranges(chosen) if chosen is not None else "")
                 self.ranks_problem.clear()
 
