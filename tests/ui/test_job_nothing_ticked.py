@@ -1,5 +1,6 @@
-"""A job with nothing ticked, or another job opened: no odds are the job's to state (its step is measured on every rank),
-window's Odds line nor the slide states the profile's own rank's spread as if it were the job's."""
+"""A job with nothing ticked: no odds are the job's to state (its step is measured on every rank), so neither the
+window's Odds line nor the slide states the profile's own rank's spread as if it were the job's. Another job opened
+keeps none of the last one's ranks."""
 
 from __future__ import annotations
 
