@@ -59,7 +59,7 @@ def _legend(coinciding: bool, overhead: str = "With communication overhead") -> 
     )
 
 
-def scaling_title(s: ScalingFigures, model: OverheadModel, n: Numbers = POINT) -> str:
+def scaling_title(s: ScalingFigures, model: OverheadModel, n: Numbers = POINT, lead: str = "GPU scaling:") -> str:
     """The exported chart's title as a sentence: "… without communication overhead the best is …"."""
     overhead = (
         "without communication overhead"
@@ -72,7 +72,7 @@ def scaling_title(s: ScalingFigures, model: OverheadModel, n: Numbers = POINT) -
         else "efficiency is below 50% everywhere"
     )
     return phrases(
-        "GPU scaling:",
+        lead,
         f"P = {n.percent(s.parallel_fraction)} parallel,",
         f"ceiling {n.speedup(s.ceiling)};",
         overhead,
@@ -115,15 +115,17 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         i = int(np.flatnonzero(s.gpus == s.last_efficient_gpus)[0])
         efficient = Mark(float(x[i]), float(s.efficiency[i]), "", (x_range, eff_range))
     ideal, gustafson, amdahl, overhead = (Series(x, y, x_range, y_range) for y in logs)
+    # a job's P is the job's (its ranks' communication and waiting), not the P of the profile's own rank
+    lead = "GPU scaling of the job:" if job_words else "GPU scaling:"
     title = (
         phrases(
-            "GPU scaling:",
+            lead,
             f"P = {n.percent(s.parallel_fraction)},",
             f"ceiling {n.speedup(s.ceiling)},",
             f"best {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} GPUs",
         )
         if brief
-        else scaling_title(s, inputs.profile.settings.overhead_model, n)
+        else scaling_title(s, inputs.profile.settings.overhead_model, n, lead)
     )
     if job_words and not brief:
         title += " " + phrases("— overhead:", "the job's measured", "communication and waiting,", f"{job_words} at N0")

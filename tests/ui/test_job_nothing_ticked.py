@@ -75,3 +75,28 @@ def test_another_job_opened_clears_the_ranks_typed_for_the_last(qtbot, window, t
     assert window.doc.job.figures.job.ranks == (0, 1) and window.doc.job.figures.on_ranks is None
     window.drawn()
     assert panel.ranks.text() == "" and panel.ranks_problem.text() == ""
+
+
+def test_a_jobs_scaling_title_says_its_p_is_the_jobs():
+    """The job's P (its ranks' communication and waiting at N0 as what grows) is not the P of the profile's own
+    rank that the note and the Parallel fraction field state: the title says whose it is."""
+    from amdahl_desk.files.traces import import_trace
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.present.scaling import scaling
+
+    from .test_chart_contract import jobs
+
+    profile = import_trace(expect.FIXTURES / "gloo" / "rank1.json.gz").to_profile()
+    analysis = analyse(profile)
+    for brief in (True, False):
+        assert (
+            scaling(ChartInputs(profile, analysis, job=jobs()["gloo"]), brief=brief)
+            .title.replace("\u00a0", " ")
+            .startswith("GPU scaling of the job: P = ")
+        )
+        assert (
+            scaling(ChartInputs(profile, analysis), brief=brief)
+            .title.replace("\u00a0", " ")
+            .startswith("GPU scaling: P = ")
+        )
