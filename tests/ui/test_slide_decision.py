@@ -5,6 +5,7 @@ default the two that carry the profile's answer, else those chosen (the Export d
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QPointF
 
 from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.decision import decide
@@ -150,5 +151,34 @@ def test_no_chart_title_on_a_traced_slide_loses_words(qtbot, size):
         assert not any(text.endswith("…") for text in titles.values()), titles
         words = titles["breakdown"].replace("\xa0", " ")  # phrases are held together by no-break spaces
         assert words == "Where the time goes: 78.8 ms → 53.5 ms with the trace's dependencies"
+    finally:
+        widget.close()
+
+
+def test_the_outlined_bars_say_they_carry_the_dependencies_difference(qtbot):
+    """The table's new times add up to the sum's 54.8 ms; the After bar to the answer's 53.5 ms: the outlined
+    bars carry the 1.27 ms between them (backward 22.8 ms where the table says 24.1), and the key says so on
+    the screen and the slide, whole; the After bar's total sits clear of the outline's edge."""
+    from amdahl_desk.present.breakdown import breakdown
+
+    inputs = inputs_for(trace_with_plan())
+    for brief in (True, False):
+        view = breakdown(inputs, brief=brief)
+        keys = [e.name.replace("\u00a0", " ") for e in view.legend if e.name.startswith("outlined")]
+        assert keys == (
+            ["outlined: sped up (−1.27 ms from the dependencies)"]
+            if brief
+            else ["outlined: sped up by the plan, carrying the dependencies' −1.27 ms"]
+        )
+        backward = next(s for s in view.segments if "backward" in s.name)
+        assert backward.after_text == "22.8 ms"  # 53.5 − the others' 30.7 ms
+    widget = _slide(inputs, (1280, 720))
+    try:
+        chart = widget.parts["breakdown"]
+        total = chart.totals[1]
+        edge = chart._pens[1].widthF() / 2
+        bottom = total.mapRectToScene(total.boundingRect()).bottom()
+        bar_top = chart.plot.vb.mapViewToScene(QPointF(0, 0.31)).y()
+        assert bottom <= bar_top - edge, (bottom, bar_top, edge)
     finally:
         widget.close()

@@ -113,6 +113,7 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         l = h·(top + 0.55)/H units high; the baseline bar's centre is 0.62 + l and the top 0.93 + 2l."""
         height = self.plot.vb.height()
         label = max(self._totals_metrics.height() + 6, self.totals[0].boundingRect().height()) + 2  # with margins
+        label += self._pens[1].widthF() / 2 + 1  # and lifted clear of an outlined bar's edge
         share = label / height if height > 0 else 0.0
         if share <= 0 or 2 * share >= 0.8:  # not laid out yet, or a sliver of a plot: the usual rows
             return 1.0, 1.75
@@ -139,11 +140,13 @@ class BreakdownChart(ChartFrame[BreakdownView]):
 
     def _place_totals(self, view: BreakdownView, baseline: float) -> None:
         """Above each bar: right-aligned at its end, or from the axis where the bar is narrower than its total."""
-        px = self.plot.vb.viewPixelSize()[0] or 1.0
+        px, py = self.plot.vb.viewPixelSize()
+        px = px or 1.0
         x_max = self._x_max(view)
+        lift = (self._pens[1].widthF() / 2 + 1) * py  # clear of an outlined bar's edge, which is drawn outside it
         for label, total, text, bar_top in (
-            (self.totals[0], view.baseline_total, view.baseline_text, baseline + 0.31),
-            (self.totals[1], view.after_total, view.after_text, 0.31),
+            (self.totals[0], view.baseline_total, view.baseline_text, baseline + 0.31 + lift),
+            (self.totals[1], view.after_total, view.after_text, 0.31 + lift),
         ):
             need = (self._totals_metrics.horizontalAdvance(text) + 8) * px
             wide = total >= need
