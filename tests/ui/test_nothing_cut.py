@@ -129,3 +129,22 @@ def labels_cut_or_covered(chart) -> list[str]:
                     boxes.append((text.toPlainText(), box.adjusted(4, 4, -4, -4)))
         found += [f"{a!r} over {b!r}" for i, (a, x) in enumerate(boxes) for b, y in boxes[i + 1 :] if x.intersects(y)]
     return found
+
+
+def test_a_headline_caption_shrinks_from_its_own_size_once(qtbot):
+    """A caption too long for its column shrinks to 85% of its size at most, however often it is fitted: each fit
+    shrank from the last one's font, so long captions ("end-to-end speedup, with the trace's dependencies") ended
+    at a few pixels."""
+    from PySide6.QtWidgets import QWidget
+
+    from amdahl_desk.ui.profile.summary_panel import FitLabel
+
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    label = FitLabel("end-to-end speedup, with the trace's dependencies", holder, smallest=0.85)
+    size = label.font().pointSizeF()
+    label.resize(60, 20)
+    for width in (60, 61, 62, 60, 59, 60):
+        label.resize(width, 20)
+        label.refit()
+    assert label.font().pointSizeF() >= size * 0.85 - 1e-9

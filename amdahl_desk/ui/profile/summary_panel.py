@@ -53,7 +53,9 @@ class FitLabel(QLabel):
         self.refit()
 
     def refit(self) -> None:
-        base = QFont(self.base) if self.base is not None else QFont(self.font())
+        if self.base is None:  # the size it shrinks from, once: a shrunk font is no base (it shrank at every fit)
+            self.base = QFont(self.font())
+        base = QFont(self.base)
         room = self.contentsRect().width() - 2
         if room <= 0:
             return
