@@ -182,7 +182,7 @@ def _traced(
     return SummaryView(
         Figure(
             n.close_speedup(answer.speedup),
-            "speedup with the trace's dependencies",  # whole in a headline's column at 1920 wide
+            "speedup with dependencies",  # the trace's: whole in a headline's column at 1920 wide
             TRACED_SPEEDUP_TIP,
             speedup_tone(answer.speedup),
         ),
