@@ -165,7 +165,7 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
         head = ("Where the time goes:", f"{n.time(total, unit)} → {COMPUTING}", DEPS)
         more = (f"(computing; the sum promises {n.time(c.new_total, unit)})",)
     return BreakdownView(
-        phrases(*head, *more),
+        inputs.of_rank(phrases(*head, *more)),
         tuple(segments),
         total,
         after_total,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -66,6 +66,12 @@ def combined_curve(profile: Profile, analysis: Analysis, row: int, grid: FloatAr
 
 
 def speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> SpeedupView:
+    """The speedup against k of the current optimization (with a job, the profile's own rank's, said so)."""
+    view = _speedup(inputs, n, brief)
+    return replace(view, title=inputs.of_rank(view.title))
+
+
+def _speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> SpeedupView:
     """The view for the selected optimization (or the first enabled one), its axis named for the objective the
     analysis is seen through ("TTFT speedup S")."""
     profile, analysis, row = inputs.profile, inputs.analysis, inputs.selected

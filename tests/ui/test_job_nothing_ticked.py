@@ -100,3 +100,27 @@ def test_a_jobs_scaling_title_says_its_p_is_the_jobs():
             .title.replace("\u00a0", " ")
             .startswith("GPU scaling: P = ")
         )
+
+
+def test_the_profiles_own_charts_under_a_jobs_headline_say_whose_they_are():
+    """Where the time goes and Speedup against k draw the profile's own rank, under the job's headline: their
+    titles name the rank."""
+    from dataclasses import replace
+
+    from amdahl_desk.files.traces import import_trace
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.model.profile import Optimization
+    from amdahl_desk.present.breakdown import breakdown
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.present.speedup import speedup
+
+    from .test_chart_contract import jobs
+
+    profile = import_trace(expect.FIXTURES / "gloo" / "rank1.json.gz").to_profile()
+    profile.set_optimizations([Optimization("Faster", (profile.components[0].name,), 2.0)])
+    analysis = analyse(profile)
+    job = replace(jobs()["gloo"], profile_rank=1)
+    for brief in (True, False):
+        for view in (breakdown, speedup):
+            assert view(ChartInputs(profile, analysis, job=job), brief=brief).title.endswith("(rank\u00a01)")
+            assert "rank" not in view(ChartInputs(profile, analysis), brief=brief).title
