@@ -16,14 +16,13 @@ if TYPE_CHECKING:
 EVERY_RANK = "every rank"
 
 
-def loading_text(done: int, total: int, short: bool = False) -> str:
+def loading_text(done: int, total: int) -> str:
     """``37 of 128 ranks`` while reading; ``done`` -1: the ranks are being joined."""
     if done < 0:
         return "Joining the ranks at their collectives and replaying the job…"
     if not total:
         return "Finding the rank traces…"
-    counted = f"{done:,} of {total:,} ranks"
-    return counted if short else f"Reading the rank traces: {counted}"
+    return f"Reading the rank traces: {done:,} of {total:,} ranks"
 
 
 @dataclass(frozen=True)

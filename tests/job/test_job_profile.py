@@ -90,7 +90,6 @@ def test_colour_scale_ticks_are_round_and_inside():
 def test_the_panels_words(four):
     _folder, figures = four
     assert loading_text(37, 128) == "Reading the rank traces: 37 of 128 ranks"
-    assert loading_text(37, 128, short=True) == "37 of 128 ranks"
     assert chosen_ranks("", figures.job.ranks) == (None, "")
     assert chosen_ranks("0-2", figures.job.ranks) == ((0, 1, 2), "")
     assert "rank 7 is not in the job; its ranks are 0-3" in chosen_ranks("1,7", figures.job.ranks)[1]

@@ -55,7 +55,7 @@ class JobDialog(QDialog):
         self.label = QLabel(loading_text(0, 0))
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)
-        self.bar.setTextVisible(True)
+        self.bar.setTextVisible(False)  # the label above counts the ranks: one count, never two that disagree
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -68,7 +68,6 @@ class JobDialog(QDialog):
         if total:
             self.bar.setRange(0, total)
             self.bar.setValue(done)
-            self.bar.setFormat(loading_text(done, total, short=True))
 
     def joining(self) -> None:
         self.label.setText(loading_text(-1, 0))
