@@ -352,7 +352,7 @@ def likelier_sentence(profile: Profile, u: UncertaintyFigures, numbers: Numbers 
         return text + (f"; {risk} matters too." if risk else ".")
     if risk:
         return f"{lead} {risk}."
-    if u.times.ranged:
+    if u.times.ranged and not u.job_ranks:  # a job's step is replayed as measured on every rank: no time varies
         return "Only the measured times vary: measuring them again (more steps) narrows the answer."
     return ""
 

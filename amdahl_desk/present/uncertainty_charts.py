@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from ..model.profile import Profile
 from ..model.uncertainty import UncertaintyFigures, analyse_uncertainty, histogram, sensitivity
 from .axes import nice_ceiling
@@ -124,6 +126,9 @@ def _distribution(inputs: ChartInputs, n: Numbers, brief: bool) -> DistributionV
     if found is None:
         return _point(profile, analysis.combined.new_total, target, axis, n)
     u = found
+    draws = np.asarray(u.new_total_draws, dtype=float)
+    if len(draws) and float(draws.max() - draws.min()) <= 1e-9 * max(abs(float(draws.max())), 1.0):
+        return _point(profile, float(draws[0]), target, axis, n)  # every draw the same (a job's exact k): one bar
     edges, shares = histogram(u, BINS)
     centres = tuple(float((a + b) / 2) for a, b in zip(edges[:-1], edges[1:], strict=True))
     width = float(edges[1] - edges[0])

@@ -84,3 +84,27 @@ def test_a_ticked_target_the_job_cannot_read_gives_no_odds(job):
     plan = job_plan(idle.optimizations, {"rest": "idle"})  # defined against one rank's import: left out
     assert plan.left_out == ("rest",)
     assert job_uncertainty(idle, analyse_uncertainty(idle, analyse(idle)), graph, plan) is None
+
+
+def test_an_exact_k_over_measured_times_gives_one_answer_drawn_as_one(tmp_path):
+    """The rank's times have ranges (its steps differ) but the job's step is replayed as measured on every rank:
+    with k exact, every draw is the same 13 ms. The Odds chart draws one bar, not a histogram whose one bin runs
+    off its axis, and nothing says the measured times vary."""
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.present.uncertainty import likelier_sentence
+    from amdahl_desk.present.uncertainty_charts import distribution
+
+    for r in example():
+        r.write(tmp_path)
+    profile = Profile(
+        [Component("kernel_A", 20.0, Scaling.PARALLEL, time_low=18.0, time_high=23.0), Component("rest", 3.0)],
+        [Optimization("A faster", ("kernel_A",), 2.0)],
+        Settings(target_time=14.0),
+    )
+    plan = job_plan(profile.optimizations, {})
+    graph = match(load_job([str(tmp_path)], STEP, plan.speedups))
+    odds = job_uncertainty(profile, analyse_uncertainty(profile, analyse(profile)), graph, plan)
+    assert odds is not None and np.ptp(odds.new_total_draws) == pytest.approx(0.0, abs=1e-9)
+    view = distribution(ChartInputs(profile, analyse(profile), uncertainty=odds))
+    assert view.heights == (100.0,) and view.title.replace("\u00a0", " ").endswith("13 ms in every draw")
+    assert "measured times vary" not in likelier_sentence(profile, odds)
