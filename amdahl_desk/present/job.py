@@ -147,10 +147,20 @@ def job_what_if_view(w: JobWhatIf, what: str = "") -> JobWhatIfView:
         if ratio == "nothing" and wait is not None:
             sentence += f": rank {rank} already waits {ms(wait.wait)} for rank {wait.for_rank} at the {wait.collective}"
     sentence += "."
-    if w.sum_speedup is not None:
-        sentence += f" Amdahl's law on the pace-setting rank's sums says {w.sum_speedup:.2f}×."
+    sentence += sums_sentence(w)
     rows = ["rank  baseline  predicted"]
     rows += [f"{a.rank:>4} {a.baseline:>9.1f} {a.predicted:>10.1f}" for a in w.per_rank]
     steps = "Steps: " + "; ".join(f"{n}: {ms(b)} → {ms(p)}" for n, b, p in w.step_figures)
     replay = f"Replayed as measured, the joined graph gives back every rank's step within {ms(w.replay_error)}."
     return JobWhatIfView(sentence, tuple(rows), steps, replay)
+
+
+def sums_sentence(w: JobWhatIf) -> str:
+    """ " Amdahl's law on rank 2's sums says 1.53×." — the rank whose sums, named: the straggler's when the plan
+    scales it, else the slowest rank it scales, which does not set the job's pace."""
+    if w.sum_speedup is None:
+        return ""
+    text = f" Amdahl's law on rank {w.sum_rank}'s sums says {w.sum_speedup:.2f}×"
+    if w.straggler is not None and w.sum_rank != w.straggler:
+        text += f", though the job waits for rank {w.straggler}"
+    return text + "."

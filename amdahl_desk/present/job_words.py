@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .job import job_view, ranges
+from .job import job_view, ranges, sums_sentence
 from .job_charts import JobFigures
 
 if TYPE_CHECKING:
@@ -73,9 +73,7 @@ def _matched(answer: JobWhatIf) -> str:
     )
     scaled = "; ".join(f"{events_label(p)} {k:g}×" for p, k in answer.speedups)
     text = f"The summary's answer scales these events {where}: {scaled}."
-    if answer.sum_speedup is not None:
-        text += f" Amdahl's law on the pace-setting rank's sums says {answer.sum_speedup:.2f}×."
-    return text
+    return text + sums_sentence(answer)
 
 
 def chosen_ranks(text: str, ranks: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str]:

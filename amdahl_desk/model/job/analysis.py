@@ -256,6 +256,7 @@ class JobWhatIf:
     baseline: float
     predicted: float
     sum_speedup: float | None
+    sum_rank: int | None  # whose sums: the straggler's when it is scaled, else the slowest rank scaled
     per_rank: tuple[RankAnswer, ...]
     step_figures: tuple[tuple[int, float, float], ...]
     alone: tuple[tuple[int, float], ...]  # (rank, predicted job step) with the speedup on that rank alone
@@ -276,6 +277,7 @@ class JobWhatIf:
             "predicted": self.predicted,
             "speedup": self.speedup if self.predicted > 0 else None,
             "sum_speedup": self.sum_speedup,
+            "sum_rank": self.sum_rank,
             "per_rank": [{"rank": a.rank, "baseline": a.baseline, "predicted": a.predicted} for a in self.per_rank],
             "alone": [{"rank": r, "predicted": p} for r, p in self.alone],
             "step_list": [{"step": n, "baseline": b, "predicted": p} for n, b, p in self.step_figures],
@@ -335,6 +337,7 @@ def job_what_if(
         baseline=baseline_ms,
         predicted=float(result.job.mean()) * MS,
         sum_speedup=sum_speedup(baseline_ms, times, ks, False),
+        sum_rank=numbers[pace],
         per_rank=tuple(
             RankAnswer(numbers[i], float(base.rank_time[i].mean()) * MS, float(result.rank_time[i].mean()) * MS)
             for i in range(job.size)
