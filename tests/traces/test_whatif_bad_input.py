@@ -143,15 +143,17 @@ def test_the_model_refuses_with_fields_and_the_command_line_names_the_flag():
 def test_a_pattern_that_names_an_annotation_says_how_to_name_the_phase(capsys, tmp_path):
     """Patterns match kernels, operators and calls, never annotations: a pattern that matches only a user
     annotation is refused with the matcher that names that phase, as the window's component does."""
-    from amdahl_desk.model.traces.patterns import Speedup, matched_nothing
+    from amdahl_desk.model.errors import InputError
+    from amdahl_desk.model.traces.patterns import Speedup, refuse_unmatched
 
-    said = matched_nothing(Speedup("slow", 2.0), "in the 5 steps", ["ProfilerStep#1", "slow_part"])
-    assert said.endswith(
+    with pytest.raises(InputError) as caught:
+        refuse_unmatched(Speedup("slow", 2.0), "slow=2", 5, "", ["ProfilerStep#1", "slow_part"])
+    assert caught.value.why.endswith(
         'it matches the annotation "slow_part": annotation:slow_part=K scales that phase (its time on every thread '
         "and the GPU work launched in it), as the window's component does"
     )
-    assert matched_nothing(Speedup("annotation:slow_part", 2.0), "on ranks 0 in the 5 steps", ["slow_part"]) == (
-        'no annotation named "slow_part" runs on ranks 0 in the 5 steps'
-    )
+    with pytest.raises(InputError) as caught:
+        refuse_unmatched(Speedup("annotation:slow_part", 2.0), "annotation:slow_part", 5, "on ranks 0", ["slow_part"])
+    assert caught.value.why == 'no annotation named "slow_part" runs on ranks 0 in the 5 steps'
     err = refused(capsys, str(expect.ONE_GPU), "--speedup", "backward ##=2")
     assert 'it matches the annotation "## backward ##": annotation:## backward ##=K' in err

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import Asked, InputError
 from ..traces.events import FloatArray
-from ..traces.patterns import Speedup, matched_nothing
+from ..traces.patterns import Speedup, refuse_unmatched
 from ..traces.whatif import sum_speedup
 from .join import JobGraph
 from .replay import Replay, Replayed
@@ -309,10 +309,9 @@ def job_what_if(
     chosen = [i for i, r in enumerate(numbers) if on_ranks is None or r in on_ranks]
     for p, (text, k) in enumerate(speedups):
         if k != 1 and not any(job.ranks[i].matched_events[p] for i in chosen):  # at K = 1 it changes nothing
-            where = "on any rank" if on_ranks is None else f"on ranks {rank_ranges([numbers[i] for i in chosen])}"
-            where += f" in the {job.steps} step{'s' * (job.steps != 1)}"
+            ranks = "on any rank" if on_ranks is None else f"on ranks {rank_ranges([numbers[i] for i in chosen])}"
             named = sorted({a for i in chosen for a in job.ranks[i].annotations})
-            raise InputError(Asked.SPEEDUP, text, matched_nothing(Speedup(text, k), where, named))
+            refuse_unmatched(Speedup(text, k), text, job.steps, ranks, named)
     result = _scaled(job, rp, chosen)
     a = analysis or analyse_job(job, rp)
     base = rp.baseline

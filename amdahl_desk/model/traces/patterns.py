@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 import numpy as np
 
@@ -79,24 +80,40 @@ def parse_pattern_speedup(text: str) -> Speedup:
     return Speedup(pattern, k)
 
 
-def matched_nothing(speedup: Speedup, where: str, annotations: Sequence[str] = ()) -> str:
-    """Why ``speedup`` is refused: it names no event ``where`` ("in the 5 steps", "on ranks 0 in the 5 steps");
-    a pattern that a user annotation of ``annotations`` matches says how to name that phase instead."""
+def refuse_unmatched(
+    speedup: Speedup, given: str, steps: int, ranks: str = "", annotations: Sequence[str] = ()
+) -> NoReturn:
+    """Refuse ``speedup`` (``given`` as typed) for naming no event in ``steps`` steps (``ranks``: "on any rank",
+    "on ranks 0"); a pattern that a user annotation of ``annotations`` matches says how to name that phase."""
+    from ..errors import Asked, InputError
+
     kind, _, name = speedup.pattern.partition(":")
-    if kind == "annotation":
-        return f'no annotation named "{name}" runs {where}'
-    if kind == "op":
-        return f'no operator named "{name}" runs on the steps\' thread {where}'
-    if kind == "gpu":
-        return f"no GPU {name} work runs {where}"
-    text = f"the pattern matches no kernel, copy, operator or runtime call {where}"
-    named = [a for a, hit in zip(annotations, matching_names(annotations, speedup), strict=True) if hit]
-    if named and not speedup.inside:
-        text += (
+    matcher = kind in ("annotation", "op", "gpu")
+    named = (
+        []
+        if matcher or speedup.inside
+        else [a for a, hit in zip(annotations, matching_names(annotations, speedup), strict=True) if hit]
+    )
+    raise InputError(
+        Asked.SPEEDUP,
+        given,
+        (
+            f'no annotation named "{name}" runs'
+            if kind == "annotation"
+            else f'no operator named "{name}" runs on the steps\' thread'
+            if kind == "op"
+            else f"no GPU {name} work runs"
+            if kind == "gpu"
+            else "the pattern matches no kernel, copy, operator or runtime call"
+        )
+        + f"{' ' + ranks if ranks else ''} in the {steps} step{'s' * (steps != 1)}"
+        + (
             f'; it matches the annotation "{named[0]}": annotation:{named[0]}=K scales that phase (its time on '
             "every thread and the GPU work launched in it), as the window's component does"
-        )
-    return text
+            if named
+            else ""
+        ),
+    )
 
 
 def matching_names(names: Sequence[str], speedup: Speedup) -> np.ndarray:

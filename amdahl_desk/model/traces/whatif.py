@@ -21,7 +21,7 @@ from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
 from .errors import TraceError
 from .events import GPU_COMMUNICATION, MS_PER_US, FloatArray
 from .path_graph import CPU, KINDS, PathGraph
-from .patterns import Speedup, item_factors, matched_nothing
+from .patterns import Speedup, item_factors, refuse_unmatched
 from .step_graph import build_paths
 from .trace_index import StepWindow, TraceIndex, find_step_windows, index_trace
 
@@ -164,7 +164,6 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
     component and a job's speedup do. Raises :class:`~amdahl_desk.model.errors.BadInputError` when a pattern
     matches no event in the steps.
     """
-    from ..errors import Asked, InputError
     from .component_events import component_masks, is_component_matcher
 
     g = pt.graph
@@ -188,8 +187,7 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
         if figures[0] == 0:
             cls, names = pt.trace.deps.cpu_class, pt.trace.events.names
             annotations = sorted({names[i] for i in pt.trace.events.cpu_name[cls == ANNOTATION].tolist()})
-            where = f"in the {len(pt.steps)} step{'s' * (len(pt.steps) != 1)}"
-            raise InputError(Asked.SPEEDUP, sp.text, matched_nothing(sp, where, annotations))
+            refuse_unmatched(sp, sp.text, len(pt.steps), "", annotations)
     hits = np.sum(masks, axis=0) if masks else np.zeros(len(g.owner), dtype=np.int64)
     matched_points = hits > 0
     predicted = pt.scheduler.run(point_k)
