@@ -60,3 +60,18 @@ def test_a_phase_of_a_cpu_only_job_is_answered_on_every_rank():
     assert every.baseline - every.predicted == pytest.approx(50.0, abs=3.0)
     alone = job_what_if(job, speedup, on_ranks=[0])
     assert alone.predicted == pytest.approx(alone.baseline, rel=1e-3)
+
+
+def test_a_phase_named_by_its_matcher_has_the_tables_time_and_sum():
+    """`whatif TRACE --speedup "annotation:## backward ##=2"` states the sum the window states beside it: the
+    phase's time as the import's table has it (its time on the steps' thread, waiting for the autograd thread
+    included), not the time of every thread and the GPU work in it (86% of the step, counted over and again)."""
+    from amdahl_desk.files.traces import import_trace
+
+    table = import_trace(ONE_GPU).to_profile()
+    backward = next(c for c in table.components if "backward" in c.name)
+    baseline = sum(c.time for c in table.components)
+    w = what_if(prepare(load_rank_graph(ONE_GPU).trace), [Speedup("annotation:## backward ##", 2.0)])
+    assert w.patterns[0].time == pytest.approx(backward.time, rel=1e-3)
+    f = backward.time / baseline
+    assert w.sum_speedup == pytest.approx(1 / ((1 - f) + f / 2), rel=1e-3)  # the window's "the sum promises 1.44×"

@@ -174,15 +174,20 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
     by_name = iter(factors.matched)
     matchers = [(sp.pattern, sp.pattern) for sp in speedups if is_component_matcher(sp.pattern)]
     components = component_masks(pt, matchers) if matchers else {}
-    masks = []
+    masks, timed = [], []  # per speedup: the points it scales, and those its time (the sum's share) is of
+    main = g.lane == (pt.steps[0].thread if pt.steps else -1)
     for sp in speedups:
         if is_component_matcher(sp.pattern):  # as the window's component: its idle time within a phase too
             mask = components[sp.pattern]
             point_k = np.where(mask, point_k * sp.k, point_k)
+            # its time as the import's table has it: on the steps' thread (a phase's other threads and GPU work
+            # run beside it), a GPU kind's on the GPU
+            timed.append(mask & main if bool(np.any(mask & main)) else mask)
         else:
             mask = events & next(by_name)[np.maximum(g.owner, 0)]
+            timed.append(mask)
         masks.append(mask)
-    per_pattern = _matched(pt, masks)
+    per_pattern = _matched(pt, masks, timed, [is_component_matcher(sp.pattern) for sp in speedups])
     for sp, figures in zip(speedups, per_pattern, strict=True):
         if figures[0] == 0:
             cls, names = pt.trace.deps.cpu_class, pt.trace.events.names
@@ -195,7 +200,14 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
     base = pt.baseline
     steps_n = g.steps
     step = g.step_of_point
-    matched_time = np.bincount(step[matched_points], weights=g.weight[matched_points], minlength=steps_n).astype(float)
+    # a pattern's time is its events' own time; a component's, as the import's table counts it (a phase's time on
+    # the steps' thread, waiting inside it included)
+    spans = [is_component_matcher(sp.pattern) for sp in speedups]
+    by_weight = np.any([t for t, span in zip(timed, spans, strict=True) if not span], axis=0) if timed else events
+    by_length = np.any([t for t, span in zip(timed, spans, strict=True) if span], axis=0) if timed else ~events
+    length = np.where(by_length & ~by_weight, g.time - g.segment_start, g.weight)
+    own_points = by_weight | by_length if timed else matched_points
+    matched_time = np.bincount(step[own_points], weights=length[own_points], minlength=steps_n).astype(float)
     events_n = _distinct_per_step(g, matched_points)
     overlap = bool(hits.max(initial=0) > 1)
     baseline_ms, predicted_ms = pt.mean(base.length), pt.mean(predicted.length)
@@ -227,7 +239,9 @@ def _kinds(schedule: Schedule, g: PathGraph) -> dict[str, float]:
     return {k: float(v) * MS_PER_US for k, v in zip(KINDS, per_step.mean(axis=0), strict=True)}
 
 
-def _matched(pt: PathTrace, masks: Sequence[np.ndarray]) -> list[tuple[float, ...]]:
+def _matched(
+    pt: PathTrace, masks: Sequence[np.ndarray], timed: Sequence[np.ndarray], spans: Sequence[bool]
+) -> list[tuple[float, ...]]:
     """Per pattern's points: (matched events, their own time in ms, kernels, copies, operators, calls), means per
     step."""
     g, ev, deps = pt.graph, pt.trace.events, pt.trace.deps
@@ -238,8 +252,10 @@ def _matched(pt: PathTrace, masks: Sequence[np.ndarray]) -> list[tuple[float, ..
     cpu = (g.owner >= 0) & ~gpu
     cls = np.where(cpu, deps.cpu_class[np.where(cpu, owner, 0)], -1) if len(deps.cpu_class) else cpu * 0
     out: list[tuple[float, ...]] = []
-    for pts in masks:
-        time = np.bincount(step[pts], weights=g.weight[pts], minlength=g.steps).astype(float)
+    lasted = g.time - g.segment_start  # a segment as measured, waiting in it included
+    for pts, own, span in zip(masks, timed, spans, strict=True):
+        weight = lasted if span else g.weight
+        time = np.bincount(step[own], weights=weight[own], minlength=g.steps).astype(float)
         out.append(
             (
                 _distinct_per_step(g, pts),
