@@ -89,6 +89,23 @@ def test_a_component_keeps_its_colour_when_the_sizes_change_order(window, qtbot)
     assert after == before
 
 
+def test_an_imported_profile_takes_the_colours_its_file_gives_when_opened(window, qtbot):
+    """An import is another profile: its components take their colours afresh (the largest first), as they do
+    when its saved workbook is opened again; they took what the last profile had left and changed on reopening."""
+    from amdahl_desk.files.traces import import_trace
+    from amdahl_desk.present.colours import ComponentColours
+
+    from ..traces import expect
+
+    window.drawn()  # the example's five components took five colours
+    imported = import_trace(expect.FIXTURES / "gloo" / "rank1.json.gz").to_profile()
+    window.files.adopt_import(imported, expect.FIXTURES / "gloo" / "rank1.json.gz", "Import")
+    window.drawn()
+    shown = {s.name: s.colour for s in window.breakdown.drawn.segments}
+    names = [s.name for s in window.breakdown.drawn.segments]
+    assert shown == dict(zip(names, ComponentColours().colours(names), strict=True))
+
+
 # On screen, where a small plot leaves a label no clear place, latency against load and the cost curve may pass
 # behind a label's white ground (the exported slide's charts keep every label off every line: test_chart_contract).
 CURVES_UNDER_LABELS = ("load", "cost")

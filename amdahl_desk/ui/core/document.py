@@ -140,6 +140,7 @@ class Document(QObject):
         self._push(command)
 
     def apply_snapshot(self, state: Snapshot) -> None:
+        self.colours = ComponentColours()  # another profile: its colours as opening its file gives them, afresh
         with self.batch():
             self.profile, self.path, self.warnings = state.profile, state.path, list(state.warnings)
             self._keep_runs()  # an import replaces the profile, not the runs in the window
