@@ -105,3 +105,27 @@ def test_the_model_files_and_command_line_format_no_new_number():
         folder = UI.parent / layer
         found = {p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*.py")) if formatting(p)}
         assert found == pending, (layer, sorted(found - pending), sorted(pending - found))
+
+
+def test_the_model_names_no_command_line_flag():
+    """A model error says what is wrong; the command line names its flags for what to do about it
+    (``present/import_notes.refusal_remedy``, ``cli/common.FLAGS``), the window its controls, the API its
+    arguments. A flag in the model's words ("--step", "--total") told a window or notebook user of a flag."""
+    import re
+
+    flag = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
+    found = []
+    for path in sorted((UI.parent / "model").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            text = node.value if isinstance(node, ast.Constant) and id(node) not in docstrings else None
+            if isinstance(text, str) and flag.search(text):
+                found.append(f"{path.name}:{node.lineno}: {text[:60]!r}")
+    assert not found, found

@@ -82,7 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"amdahl-desk: {refusal_text(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ProfileError as exc:
-        print(str(exc), file=sys.stderr)
+        from ..present.import_notes import refusal_remedy
+
+        print(str(exc) + refusal_remedy(exc), file=sys.stderr)  # a refused trace: the flag that acts on it
         return EXIT_BAD_INPUT
     except SystemExit as exc:  # argparse: --help exits 0, a usage error 2
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT

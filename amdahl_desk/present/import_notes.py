@@ -109,6 +109,23 @@ def _window_tail(note: ImportNote) -> str:
     return ""
 
 
+def refusal_remedy(exc: Exception, window: bool = False) -> str:
+    """What to do about a refused trace (:class:`~amdahl_desk.model.traces.errors.Remedy`), as the command line
+    (its flags) or the window (its controls) says it: the tail of the refusal's message, "" for none."""
+    from ..model.traces.errors import Remedy
+
+    remedy = getattr(exc, "remedy", None)
+    if remedy is Remedy.NAME_STEP:
+        return "" if window else "; name the step annotation with --step"  # the window imports such a trace whole
+    if remedy is Remedy.KEEP_A_STEP:
+        return (
+            "; tick at least one step, or import the Whole trace"
+            if window
+            else "; keep at least one step or import the whole trace (--total)"
+        )
+    return ""
+
+
 def cli_notes(notes: Iterable[ImportNote]) -> tuple[str, ...]:
     """The notes as the command line (and a file's warnings) say them."""
     return tuple(_said(n) + _cli_tail(n) for n in notes)

@@ -153,8 +153,15 @@ def test_command_line_exit_2_and_no_output_file(tmp_path, capsys, maker):
 def test_command_line_bad_options(tmp_path, capsys):
     assert main(["import", str(CPU), "--top", "0"]) == 2
     assert main(["import", str(CPU), "--out", str(tmp_path / "x.txt")]) == 2
+    capsys.readouterr()
     assert main(["import", str(CPU), "--group-by", "function"]) == 2
+    assert "grouping by function is for speedscope profiles" in capsys.readouterr().err
     assert main(["import", str(tmp_path / "missing.json")]) == 2
     assert main(["import", str(CPU), "--exclude-steps", ",".join(f"ProfilerStep#{i}" for i in range(1, 6))]) == 2
-    capsys.readouterr()
+    # the model says what is wrong; the command line adds its flags for what to do about it, the window its controls
+    assert (
+        capsys.readouterr()
+        .err.rstrip()
+        .endswith("every step is left out; keep at least one step or import the whole trace (--total)")
+    )
     assert ImportOptions().top == 15

@@ -246,7 +246,9 @@ def test_every_step_left_out_is_refused_in_the_dialog(qtbot):
     for r in range(m.rowCount()):
         m.setData(m.index(r, 0), Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
     qtbot.waitUntil(lambda: dialog.shown.refusal.isVisible())
-    assert "every step is left out" in dialog.shown.refusal.text() and not dialog.import_button.isEnabled()
+    said = dialog.shown.refusal.text()
+    assert "every step is left out; tick at least one step, or import the Whole trace" in said, said
+    assert "--" not in said and not dialog.import_button.isEnabled()
     m.setData(m.index(0, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
     qtbot.waitUntil(lambda: dialog.import_button.isEnabled())
     assert not dialog.shown.refusal.isVisible() and dialog.preview_result.step_time == pytest.approx(m.steps[0].time)

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 from ..errors import Problem, ProfileError
+
+
+class Remedy(Enum):
+    """What a person does about a refused trace: the command line names its flag for it, the window its control
+    (``present/import_notes.refusal_remedy``); the model's words name neither."""
+
+    NAME_STEP = "name_step"  # name the step annotation the trace has
+    KEEP_A_STEP = "keep_a_step"  # keep at least one step, or import the whole trace
 
 
 class TraceError(ProfileError):
@@ -12,9 +22,9 @@ class TraceError(ProfileError):
     reports a bad trace the same way.
     """
 
-    def __init__(self, what: str, source: str | None = None, where: str = "", window: str | None = None) -> None:
+    def __init__(self, what: str, source: str | None = None, where: str = "", remedy: Remedy | None = None) -> None:
         super().__init__([Problem(what, where=where)], source=source)
-        self.for_window = window  # the message worded for the window (its controls, not the command line's flags)
+        self.remedy = remedy
 
 
 class Cancelled(Exception):  # noqa: N818 - a state, not a failure: "the import was cancelled"

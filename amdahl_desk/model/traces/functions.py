@@ -93,4 +93,4 @@ def _basename(file: str) -> str:
 def _grouping_error(group_by: str | None, why: str) -> Exception:
     from .errors import TraceError
 
-    return TraceError(f"--group-by {group_by} does not apply here: {why}")
+    return TraceError(f"grouping by {group_by} does not apply here: {why}")

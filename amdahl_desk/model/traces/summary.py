@@ -9,7 +9,7 @@ import numpy as np
 
 from ..units import TimeUnit
 from .dependencies import DependencyColumns, GraphTrace
-from .errors import TraceError
+from .errors import Remedy, TraceError
 from .events import CPU_ANNOTATION, MS_PER_US, TraceEvents
 from .gpu_steps import chosen_device, gpu_components, gpu_split, gpu_step_note, gpu_step_splits, steps_with_gpu
 from .grouping import (
@@ -151,10 +151,7 @@ def summarise_pytorch(
         notes.add(NoteKind.NO_STEPS)
         total = True
     elif not total and not steps:
-        raise TraceError(
-            "every step is left out; keep at least one step or import the whole trace (--total)",
-            window="every step is left out; tick at least one step, or import the Whole trace",
-        )
+        raise TraceError("every step is left out", remedy=Remedy.KEEP_A_STEP)
     for s in all_steps:
         if s.flagged and s in steps:
             notes.add(NoteKind.FAR_STEP, step=s.name, ms=s.duration * MS_PER_US)
@@ -165,7 +162,7 @@ def summarise_pytorch(
     group_by = options.group_by or _default_grouping(events, thread)
     if group_by == "function":
         raise TraceError(
-            "--group-by function is for speedscope profiles; a PyTorch trace groups by annotation, op or gpu"
+            "grouping by function is for speedscope profiles; a PyTorch trace groups by annotation, op or gpu"
         )
     gpu = gpu_split(events, all_steps, steps, total, device, notes)
     if group_by == "gpu":

@@ -18,7 +18,7 @@ from ..names import STEP_PREFIX
 from ..units import TimeUnit
 from .critical_path import Schedule, Scheduler
 from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
-from .errors import TraceError
+from .errors import Remedy, TraceError
 from .events import GPU_COMMUNICATION, MS_PER_US, FloatArray
 from .path_graph import CPU, KINDS, PathGraph
 from .patterns import Speedup, item_factors, refuse_unmatched
@@ -90,9 +90,9 @@ def prepare(
     steps = [s for s in find_step_windows(trace, step) if only is None or s.name in only]
     if not steps:
         raise TraceError(
-            f'the trace has no steps: no user annotation whose name starts with "{step}"; '
-            "name the step annotation with --step",
+            f'the trace has no steps: no user annotation whose name starts with "{step}"',
             source,
+            remedy=Remedy.NAME_STEP,
         )
     index = index_trace(trace)
     graph = build_paths(trace, steps, index)

@@ -220,11 +220,10 @@ def _names(paths: Sequence[Path]) -> str:
 
 
 def _first_problem(exc: ProfileError) -> str:
-    """What is wrong, worded for the window when the model has such a wording."""
-    worded = getattr(exc, "for_window", None)
-    if isinstance(worded, str):
-        return worded
-    return exc.problems[0].what if exc.problems else str(exc)
+    """What is wrong, and what to do about it with the window's controls."""
+    from ...present.import_notes import refusal_remedy
+
+    return (exc.problems[0].what if exc.problems else str(exc)) + refusal_remedy(exc, window=True)
 
 
 class TraceSession(QObject):
