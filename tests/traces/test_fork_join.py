@@ -97,3 +97,22 @@ def test_the_branch_measured_at_half_its_batch_is_predicted_within_8_percent(for
     after = sum(half.values()) / len(half) / 1000
     assert w.predicted == pytest.approx(after, rel=0.08)
     assert w.baseline - w.predicted > 0.9 * (sum(measured.values()) / len(measured) / 1000 - after)
+
+
+def test_an_op_that_merely_overlaps_another_threads_work_does_not_wait_for_it(tmp_path):
+    """The fork's evidence is a branch (``<forked function>``) started while the op ran: a pin-memory thread's
+    event that happens to end 150 µs before the step thread's ``aten::mm`` does is no branch it waits for, so
+    the mm's own 2 ms stay its work (2× takes 1 ms off each 3 ms step) and the other thread buys nothing."""
+    from . import synthetic
+
+    t = synthetic.Kineto()
+    for s in range(3):
+        b = s * 3000
+        t.step(s + 1, b, 3000)
+        t.op("aten::mm", b + 100, 2000)
+        t.op("aten::relu", b + 2100, 800)
+        t.op("aten::pin_memory", b + 600, 1350, tid=200)
+    pt = prepare(load_rank_graph(t.write(tmp_path / "overlap.json"), None, None, None).trace)
+    assert pt.graph.counts["forked_joins"] == 0
+    assert what_if(pt, [Speedup("aten::mm", 2.0)]).predicted == pytest.approx(2.0)
+    assert what_if(pt, [Speedup("aten::pin_memory", 100.0)]).predicted == pytest.approx(3.0)

@@ -7,8 +7,8 @@ the timing, a join on the step's thread — a stretch of an annotation's (or Pyt
 such as ``aten::wait`` on a ``torch.jit.fork``, or idle) time of at
 least ``JOIN_MIN_US`` that ends right after another thread's event ends (within ``JOIN_SLACK_US``, or
 ``JOIN_RATIO`` of the stretch); or an operator's own stretch that waits for a branch it forked (another
-thread's top-level event that started while the operator ran, ending within ``FORK_SLACK_US`` before the
-stretch does: a TorchScript function's ``torch.jit.wait`` writes no event), a third thread's work resuming the
+thread's ``<forked function>`` or CPU collective that started while the operator ran, ending within
+``FORK_SLACK_US`` before the stretch does: a TorchScript function's ``torch.jit.wait`` writes no event), a third thread's work resuming the
 function inside that stretch being woken by the branch. Another thread's work that starts after it was idle for ``WAKE_MIN_US`` or
 more, within ``WAKE_MAX_US`` of the step thread's latest point, is woken by the step's thread: it starts as long
 after that point as it was seen to. Runtime calls on other threads (a thread polling CUDA events) are never
@@ -121,9 +121,14 @@ def cpu_chains(
     is_cpu_coll = ix.name_collective[ev.cpu_name[rows]] if len(ix.name_collective) else np.zeros(n, dtype=bool)
     forked: list[tuple[float, float]] = []  # the stretches that wait for a forked branch: (start, end)
     if len(forking):
-        # a branch's end: another thread's top-level event (a thread polling CUDA events is no branch)
-        branch = ~p_start & ~on_step & (parent[p_row] < 0) & (cls[p_row] != RUNTIME)
-        branch_ends = _forked_branch_ends(forking, owner, p_row, p_time, np.flatnonzero(branch), ts)
+        # a branch's end: another thread's top-level event that is a fork's branch as TorchScript writes it, or a
+        # collective that thread runs for the op (gloo's all-reduce for c10d::allreduce_): nothing else that
+        # merely overlaps the op (a pin-memory thread, the autograd engine's) is what it waits for
+        branch_kind = (ix.name_forked[ev.cpu_name[rows]] if len(ix.name_forked) else is_cpu_coll) | is_cpu_coll
+        top_end = ~p_start & ~on_step & (parent[p_row] < 0)
+        branches = np.flatnonzero(top_end & branch_kind[p_row])
+        ends = np.flatnonzero(top_end & (cls[p_row] != RUNTIME))  # a poll of CUDA events is nothing waited for
+        branch_ends = _forked_branch_ends(forking, owner, p_row, p_time, branches, ends, ts)
         for j, src in branch_ends:
             joins.append((len(at), src))
             at.append(j)
@@ -214,18 +219,29 @@ def cpu_chains(
 
 
 def _forked_branch_ends(
-    stretches: IntArray, owner: IntArray, p_row: IntArray, p_time: FloatArray, ends: IntArray, ts: FloatArray
+    stretches: IntArray,
+    owner: IntArray,
+    p_row: IntArray,
+    p_time: FloatArray,
+    branches: IntArray,
+    ends: IntArray,
+    ts: FloatArray,
 ) -> list[tuple[int, int]]:
-    """(stretch's point, the branch's end point) for each op stretch of the step's thread that waits for a branch
-    it forked: the latest of the branch ``ends`` (points) whose event started after the op did, inside the
-    stretch and at most ``FORK_SLACK_US`` before the stretch ends."""
-    if not len(ends):
+    """(stretch's point, the end it waits for) for each op stretch of the step's thread that waits for a branch it
+    forked: a ``branches`` event (end points) started while the op ran, before the stretch's end, and the
+    latest of ``ends`` (another thread's top-level events, the branch or the function resumed after it) that
+    started after the op did ends at most ``FORK_SLACK_US`` before the stretch does."""
+    if not len(branches) or not len(ends):
         return []
     ends = ends[np.argsort(p_time[ends], kind="stable")]
+    b_began = np.sort(ts[p_row[branches]])
     end_t, began = p_time[ends], ts[p_row[ends]]
     found = []
     for j in stretches.tolist():
         start, stop, since = float(p_time[j - 1]), float(p_time[j]), float(ts[owner[j]])
+        first = int(np.searchsorted(b_began, since, side="left"))
+        if first >= len(b_began) or b_began[first] >= stop:  # no branch started while it ran: not a fork's wait
+            continue
         lo = int(np.searchsorted(end_t, max(start, stop - FORK_SLACK_US), side="right"))
         hi = int(np.searchsorted(end_t, stop, side="right"))
         inside = [k for k in range(lo, hi) if began[k] >= since]

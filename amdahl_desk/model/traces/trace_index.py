@@ -48,6 +48,7 @@ class TraceIndex:
     row_process: IntArray  # per CPU row: its process, numbered (a step takes its own process's rows only)
     name_joins: np.ndarray  # per name: an op of that name waits for another thread (aten::wait)
     name_collective: np.ndarray  # per name: a CPU operation that is a collective (gloo:all_reduce)
+    name_forked: np.ndarray  # per name: the top-level event of a torch.jit.fork branch (``<forked function>``)
 
     def row_of_corr(self, corr: int) -> int:
         """The CPU row of the runtime call with this correlation (-1: none)."""
@@ -55,6 +56,9 @@ class TraceIndex:
         if i < len(self.corr_sorted) and self.corr_sorted[i] == corr:
             return int(self.corr_rows[i])
         return -1
+
+
+FORKED_BRANCH = "<forked function>"  # the top-level event of a torch.jit.fork branch on an inter-op thread
 
 
 def index_trace(trace: GraphTrace) -> TraceIndex:
@@ -112,6 +116,7 @@ def index_trace(trace: GraphTrace) -> TraceIndex:
         row_process=_row_process(ev),
         name_joins=thread_waits(ev.names),
         name_collective=np.array([is_cpu_collective(n) for n in ev.names], dtype=bool),
+        name_forked=np.array([n == FORKED_BRANCH for n in ev.names], dtype=bool),
     )
 
 
