@@ -165,3 +165,23 @@ def test_a_headline_caption_shrinks_from_its_own_size_once(qtbot):
         label.resize(width, 20)
         label.refit()
     assert label.font().pointSizeF() >= size * 0.85 - 1e-9
+
+
+def test_undoing_an_import_gives_back_the_colours_the_profile_had(window, qtbot):
+    """The example's colours are its own history (a component that grew keeps its colour); an import takes fresh
+    ones, and undoing it brings back the example's as they were, not as a fresh start would give them."""
+    from amdahl_desk.files.traces import import_trace
+    from amdahl_desk.ui.profile.component_table import TIME
+
+    from ..traces import expect
+
+    window.drawn()
+    assert window.component_model.setData(window.component_model.index(0, TIME), "2000")  # now the largest
+    window.drawn()
+    before = {s.name: s.colour for s in window.breakdown.drawn.segments}
+    imported = import_trace(expect.FIXTURES / "gloo" / "rank1.json.gz").to_profile()
+    window.files.adopt_import(imported, expect.FIXTURES / "gloo" / "rank1.json.gz", "Import")
+    window.drawn()
+    window.doc.undo_stack.undo()
+    window.drawn()
+    assert {s.name: s.colour for s in window.breakdown.drawn.segments} == before

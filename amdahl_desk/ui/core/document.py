@@ -133,14 +133,14 @@ class Document(QObject):
         """Show another (already valid) profile as one undo step: an import. Undo brings back the document before,
         its path and warnings included. ``on_apply(forward)`` runs after every apply, for a controller's own state
         that must follow (where the document came from)."""
-        old = Snapshot(self.profile, self.path, tuple(self.warnings))
-        new = Snapshot(profile, path, tuple(warnings))
+        old = Snapshot(self.profile, self.path, tuple(self.warnings), self.colours)
+        new = Snapshot(profile, path, tuple(warnings), ComponentColours())  # as opening its file gives them
         command = commands.ReplaceProfileCommand(self, text, old, new, on_apply)
         command.forward()
         self._push(command)
 
     def apply_snapshot(self, state: Snapshot) -> None:
-        self.colours = ComponentColours()  # another profile: its colours as opening its file gives them, afresh
+        self.colours = state.colours
         with self.batch():
             self.profile, self.path, self.warnings = state.profile, state.path, list(state.warnings)
             self._keep_runs()  # an import replaces the profile, not the runs in the window

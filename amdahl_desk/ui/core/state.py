@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ...model.profile import Profile
+from ...present.colours import ComponentColours
 
 
 class Aspect(str, Enum):
@@ -35,3 +36,4 @@ class Snapshot(NamedTuple):
     profile: Profile
     path: Path | None
     warnings: tuple[str, ...]
+    colours: ComponentColours  # its components' colours: an undone import gives back the ones they had
