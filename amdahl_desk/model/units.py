@@ -265,7 +265,7 @@ def format_percent(fraction: float) -> str:
     if pct != 0 and abs(pct) < 10 and round(pct, 1) != round(pct):
         return f"{pct:.1f}%"
     if 99.5 <= pct < 100:
-        return f"{math.floor(pct * 10) / 10:.1f}%"
+        return f"{math.floor(pct * 10 + 1e-9) / 10:.1f}%"  # cut, but not below what a float's noise shows
     return f"{pct:.0f}%"
 
 

@@ -119,6 +119,7 @@ def test_times_and_speedups_take_the_separator():
         (0.99996, "99.9%"),
         (0.995, "99.5%"),
         (0.9949, "99%"),
+        (2.991 / 3, "99.7%"),  # 0.99699999…: the float's noise is not a tenth less
     ],
 )
 def test_a_share_below_all_of_it_never_reads_as_all_of_it(fraction, text):
