@@ -153,7 +153,13 @@ def test_a_pattern_that_names_an_annotation_says_how_to_name_the_phase(capsys, t
         "and the GPU work launched in it), as the window's component does"
     )
     with pytest.raises(InputError) as caught:
-        refuse_unmatched(Speedup("annotation:slow_part", 2.0), "annotation:slow_part", 5, "on ranks 0", ["slow_part"])
+        refuse_unmatched(Speedup("annotation:slow_part", 2.0), "annotation:slow_part", 5, "on ranks 0", [])
     assert caught.value.why == 'no annotation named "slow_part" runs on ranks 0 in the 5 steps'
+    # an annotation that runs, but only inside another: a matcher names outermost ones (phases); gpu:idle is none
+    with pytest.raises(InputError) as caught:
+        refuse_unmatched(Speedup("annotation:DDP.forward", 2.0), "annotation:DDP.forward=2", 5, "", ["DDP.forward"])
+    assert caught.value.why.startswith('the annotation "DDP.forward" runs only inside another one')
+    err = refused(capsys, str(expect.ONE_GPU), "--speedup", "gpu:idle=2")
+    assert '"gpu:idle" is no matcher whatif scales (gpu:compute, gpu:communication, gpu:memory)' in err
     err = refused(capsys, str(expect.ONE_GPU), "--speedup", "backward ##=2")
     assert 'it matches the annotation "## backward ##": annotation:## backward ##=K' in err

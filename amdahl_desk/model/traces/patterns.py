@@ -86,9 +86,10 @@ def refuse_unmatched(
     """Refuse ``speedup`` (``given`` as typed) for naming no event in ``steps`` steps (``ranks``: "on any rank",
     "on ranks 0"); a pattern that a user annotation of ``annotations`` matches says how to name that phase."""
     from ..errors import Asked, InputError
+    from .component_events import is_component_matcher
 
     kind, _, name = speedup.pattern.partition(":")
-    matcher = kind in ("annotation", "op", "gpu")
+    matcher = is_component_matcher(speedup.pattern)
     named = (
         []
         if matcher or speedup.inside
@@ -98,15 +99,25 @@ def refuse_unmatched(
         Asked.SPEEDUP,
         given,
         (
-            f'no annotation named "{name}" runs'
+            f'the annotation "{name}" runs only inside another one, and annotation:NAME names an outermost one (a '
+            f"phase): name the one around it, or in:{name} for the GPU work launched in it"
+            if kind == "annotation" and name in annotations
+            else f'no annotation named "{name}" runs'
             if kind == "annotation"
             else f'no operator named "{name}" runs on the steps\' thread'
             if kind == "op"
             else f"no GPU {name} work runs"
+            if matcher
+            else f'"{speedup.pattern}" is no matcher whatif scales (gpu:compute, gpu:communication, gpu:memory), and as'
+            " a pattern it matches no kernel, copy, operator or runtime call"
             if kind == "gpu"
             else "the pattern matches no kernel, copy, operator or runtime call"
         )
-        + f"{' ' + ranks if ranks else ''} in the {steps} step{'s' * (steps != 1)}"
+        + (
+            ""
+            if kind == "annotation" and name in annotations
+            else f"{' ' + ranks if ranks else ''} in the {steps} step{'s' * (steps != 1)}"
+        )
         + (
             f'; it matches the annotation "{named[0]}": annotation:{named[0]}=K scales that phase (its time on '
             "every thread and the GPU work launched in it), as the window's component does"
