@@ -102,7 +102,7 @@ def _decided(inputs: ChartInputs, n: Numbers) -> Any:
     if inputs.job is not None:  # the job's odds come with it (each draw replayed through its ranks), or none:
         if not any(o.enabled for o in profile.optimizations):  # nothing ticked, the job's step is as measured
             return None
-        return decision_view(profile, analysis, figures, None, n)  # never the profile's own rank's, as the job's
+        return decision_view(profile, analysis, figures, None, n, job=True)  # never the profile's own rank's
     if (uncertain and figures is None) or (planning and search is None):
         from ..model.decision import decide
 

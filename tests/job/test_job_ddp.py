@@ -174,3 +174,15 @@ def test_a_ranks_transfer_and_waiting_fit_in_its_step_though_two_buckets_run_at_
     for r in job.per_rank:
         assert r.communication + r.waiting <= r.step_time, r
         assert 0 < r.communication < summed
+
+
+def test_overlapping_patterns_give_no_sum_for_the_job_as_for_one_rank() -> None:
+    """backward's phase holds aten::mm's events too: their shares overlap, so Amdahl's law on their sums cannot
+    say, for the job as for one rank (it said 1.09×)."""
+    speedups = ("annotation:backward=2", "aten::mm=2")
+    _, rp, job = _job(4, *speedups)
+    jg = rp.job
+    answer = job_what_if(jg, [(s.rpartition("=")[0], 2.0) for s in speedups], analysis=job, replay=rp)
+    assert answer.sum_speedup is None
+    _, rp, job = _job(4, "aten::mm=2")
+    assert job_what_if(rp.job, [("aten::mm", 2.0)], analysis=job, replay=rp).sum_speedup is not None

@@ -124,3 +124,15 @@ def test_the_profiles_own_charts_under_a_jobs_headline_say_whose_they_are():
         for view in (breakdown, speedup):
             assert view(ChartInputs(profile, analysis, job=job), brief=brief).title.endswith("(rank\u00a01)")
             assert "rank" not in view(ChartInputs(profile, analysis), brief=brief).title
+
+
+def test_a_rank_mistyped_for_this_job_stays_beside_why(qtbot, window):
+    open_job(qtbot, window, expect.FIXTURES / "ddp4")
+    panel = window.results.job_panel
+    panel.ranks.setText("0-3,9")
+    panel.ranks.editingFinished.emit()
+    assert "rank 9 is not in the job" in panel.ranks_problem.text()
+    window.doc.change_settings("A target", target_time=100.0)  # a redraw of the panel with the field unfocused
+    window.drawn()
+    panel.show_job()
+    assert panel.ranks.text() == "0-3,9" and "rank 9 is not in the job" in panel.ranks_problem.text()

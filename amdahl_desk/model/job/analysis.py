@@ -328,6 +328,8 @@ def job_what_if(
     r = job.ranks[pace]
     ks = [k for _, k in speedups]
     times = [m / r.steps * MS for m in r.matched]
+    sig = r.signature  # per point, a bit per pattern that matches it: two bits, two patterns' shares overlap
+    overlap = sig is not None and bool(np.any(sig & (sig - 1)))
     baseline_ms = float(base.job.mean()) * MS
     return JobWhatIf(
         speedups=tuple(speedups),
@@ -335,7 +337,7 @@ def job_what_if(
         on_ranks=tuple(numbers[i] for i in chosen) if on_ranks is not None else None,
         baseline=baseline_ms,
         predicted=float(result.job.mean()) * MS,
-        sum_speedup=sum_speedup(baseline_ms, times, ks, False),
+        sum_speedup=sum_speedup(baseline_ms, times, ks, overlap),
         sum_rank=numbers[pace],
         per_rank=tuple(
             RankAnswer(numbers[i], float(base.rank_time[i].mean()) * MS, float(result.rank_time[i].mean()) * MS)

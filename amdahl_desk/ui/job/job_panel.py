@@ -46,6 +46,7 @@ class JobPanel(QFrame):
             box.addWidget(w)
         box.addLayout(row)
         self.setVisible(False)
+        self._job: object = None  # the job the field's ranks were typed for
         redraws.subscribe({Aspect.JOB, Aspect.OPTIMIZATIONS}, self.show_job)
 
     def show_job(self) -> None:
@@ -64,10 +65,13 @@ class JobPanel(QFrame):
             from ...model.job.analysis import rank_ranges
 
             chosen = figures.on_ranks
-            shown, problem = chosen_ranks(self.ranks.text(), figures.job.ranks)
-            if shown != chosen or problem:  # another job's ranks ("2" of four, in a job of two) are not this one's
+            shown, _ = chosen_ranks(self.ranks.text(), figures.job.ranks)
+            # another job opened: the last one's ranks ("2" of four, in a job of two) are not this one's; a rank
+            # mistyped for this job stays, beside why it is refused
+            if figures.job is not self._job or (shown != chosen and not self.ranks_problem.text()):
                 self.ranks.setText(rank_ranges(chosen) if chosen is not None else "")
                 self.ranks_problem.clear()
+            self._job = figures.job
 
     def _ranks_typed(self) -> None:
         figures = self.doc.job.figures
