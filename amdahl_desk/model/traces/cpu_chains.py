@@ -190,11 +190,13 @@ def cpu_chains(
         joins = [(w, q + int(np.searchsorted(shift, q, side="right"))) for w, q in joins]
     owner_item = np.where(owner < 0, -1, rows[np.maximum(owner, 0)])
     on_step = p_thread == step.thread
-    wake_at, wake_src, wake_weight = _wakes(first, p_start, p_row, parent, on_step, weight, p_time, is_cpu_coll)
+    # other threads' top-level events that start after an idle stretch: what the step's thread (or a branch) wakes
+    idle_starts = np.flatnonzero(
+        p_start & (parent[p_row] < 0) & ~on_step & (weight >= WAKE_MIN_US) & (first | ~np.roll(p_start, 1))
+    )
+    wake_at, wake_src, wake_weight = _wakes(idle_starts, p_row, on_step, p_time, is_cpu_coll)
     if forked:
-        woke, by, latency = _continuations(
-            forked, first, p_start, p_row, parent, on_step, weight, p_time, p_thread, cls, wake_at
-        )
+        woke, by, latency = _continuations(forked, idle_starts, p_start, p_row, on_step, p_time, p_thread, cls, wake_at)
         wake_at, wake_src = np.concatenate((wake_at, woke)), np.concatenate((wake_src, by))
         wake_weight = np.concatenate((wake_weight, latency))
     weight[wake_at] = 0.0  # the idle stretch before it is now the latency after the step thread's point
@@ -252,12 +254,10 @@ def _forked_branch_ends(
 
 def _continuations(
     forked: list[tuple[float, float]],
-    first: np.ndarray,
+    idle_starts: IntArray,
     p_start: np.ndarray,
     p_row: IntArray,
-    parent: IntArray,
     on_step: np.ndarray,
-    weight: FloatArray,
     p_time: FloatArray,
     p_thread: IntArray,
     cls: IntArray,
@@ -266,8 +266,7 @@ def _continuations(
     """Wakes inside a stretch that waits for a forked branch: another thread's work that starts there after an idle
     stretch (a TorchScript function resumed on an inter-op thread once the branch's future completed) is woken by
     the latest end of a third thread's work before it, within ``WAKE_MAX_US``, rather than kept at its time."""
-    top = p_start & (parent[p_row] < 0) & ~on_step & (weight >= WAKE_MIN_US)
-    resumed = np.setdiff1d(np.flatnonzero(top & (first | ~np.roll(p_start, 1))), woken)
+    resumed = np.setdiff1d(idle_starts, woken)
     resumed = resumed[np.array([any(a < p_time[r] < b for a, b in forked) for r in resumed.tolist()], dtype=bool)]
     ends = np.flatnonzero(~p_start & ~on_step & (cls[p_row] != RUNTIME))
     ends = ends[np.argsort(p_time[ends], kind="stable")]
@@ -293,19 +292,11 @@ def _inserted_order(at: list[int], wait_positions: IntArray) -> list[int]:
 
 
 def _wakes(
-    first: np.ndarray,
-    p_start: np.ndarray,
-    p_row: IntArray,
-    parent: IntArray,
-    on_step: np.ndarray,
-    weight: FloatArray,
-    p_time: FloatArray,
-    collective: np.ndarray,
+    wake: IntArray, p_row: IntArray, on_step: np.ndarray, p_time: FloatArray, collective: np.ndarray
 ) -> tuple[IntArray, IntArray, FloatArray]:
-    """Points of other threads where a top-level event starts after an idle stretch of ``WAKE_MIN_US`` or more,
-    the step thread's latest point before each, and the time between them."""
-    top = p_start & (parent[p_row] < 0) & ~on_step & (weight >= WAKE_MIN_US)
-    wake = np.flatnonzero(top & (first | ~np.roll(p_start, 1)))
+    """Of ``wake``, the points of other threads where a top-level event starts after an idle stretch of
+    ``WAKE_MIN_US`` or more: those the step's thread woke, the step thread's latest point before each, and the time
+    between them."""
     step_pts = np.flatnonzero(on_step)
     if not len(wake) or not len(step_pts):
         e = np.empty(0, dtype=np.int64)
