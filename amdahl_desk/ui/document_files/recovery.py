@@ -7,10 +7,14 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ...files import JobSheet, atomic_write, load_profile, pid_alive, save_profile
+from ...files import atomic_write, load_profile, pid_alive, save_profile
 from ...model.errors import ProfileError
 from ...model.profile import Profile
+
+if TYPE_CHECKING:  # a job's sheet is written only when the profile stands for one: not read at start-up
+    from ...files import JobSheet
 
 
 def data_dir() -> Path:

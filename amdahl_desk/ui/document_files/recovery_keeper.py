@@ -6,14 +6,17 @@ import contextlib
 import logging
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ...files import JobSheet
 from ...model.profile import Profile
 from ..core.document import Document
 from .recovery import RecoveryStore
+
+if TYPE_CHECKING:  # a job's sheet is made only when the document stands for one
+    from ...files import JobSheet
 
 # How far the copy may lag a change. Writing a workbook takes seconds at 10,000 rows (tests/benchmarks/
 # bench_soak.py --recovery), so it is written on a thread of its own and the window keeps answering.

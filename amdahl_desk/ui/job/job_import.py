@@ -10,16 +10,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from ...model.profile import Profile
-from ...present.job_words import loading_text
 from ..core.document import Document
 from ..core.job_link import HeldJob
-from .job_load import JobSession, JobWorker, LoadedJob
+
+if TYPE_CHECKING:  # read when a job is opened: the first frame needs none of it (process pools, the job's words)
+    from .job_load import JobSession, LoadedJob
 
 Apply = Callable[[Profile, Path, str], None]
 
@@ -52,6 +53,8 @@ class JobDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Importing the job {name}")
         self.setWindowModality(Qt.WindowModality.WindowModal)
+        from ...present.job_words import loading_text
+
         self.label = QLabel(loading_text(0, 0))
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)
@@ -64,12 +67,16 @@ class JobDialog(QDialog):
         self.setMinimumWidth(420)
 
     def progressed(self, done: int, total: int) -> None:
+        from ...present.job_words import loading_text
+
         self.label.setText(loading_text(done, total))
         if total:
             self.bar.setRange(0, total)
             self.bar.setValue(done)
 
     def joining(self) -> None:
+        from ...present.job_words import loading_text
+
         self.label.setText(loading_text(-1, 0))
         self.bar.setRange(0, 0)
 
@@ -99,6 +106,8 @@ class JobImport(QObject):
         dialog = JobDialog(restoring.name if restoring is not None else name, self.window)
         self._restoring = restoring
         self._restoring_source = self.doc.profile.settings.trace_source
+        from .job_load import JobSession
+
         session = JobSession([str(p) for p in paths], parent=self, with_profile=restoring is None)
         w = session.worker
         w.progressed.connect(dialog.progressed)
@@ -192,6 +201,8 @@ class JobImport(QObject):
         from ...model.errors import BadInputError, ProfileError
 
         try:
+            from .job_load import JobWorker
+
             loaded = JobWorker().read([str(p) for p in paths])
         except (ProfileError, BadInputError) as exc:
             self.prompts.show_error("Cannot import the job", f"{exc}\n\nThe open profile is unchanged.")

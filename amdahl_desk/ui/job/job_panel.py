@@ -6,7 +6,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from ...present.job_words import EVERY_RANK, chosen_ranks, job_panel
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 from .job_whatif import JobWhatIf
@@ -26,7 +25,6 @@ class JobPanel(QFrame):
         self.notes = QLabel()
         self.notes.setStyleSheet("color: #8a5a00;")
         self.ranks = QLineEdit()
-        self.ranks.setPlaceholderText(EVERY_RANK)
         self.ranks.setToolTip("The ranks the plan's events are made faster on: empty for every rank, or 3, 0-3,7")
         self.ranks.setMaximumWidth(160)
         self.ranks.editingFinished.connect(self._ranks_typed)
@@ -51,11 +49,17 @@ class JobPanel(QFrame):
 
     def show_job(self) -> None:
         figures = self.doc.job.figures
+        if figures is None:  # no job: nothing to show (and the job's words are not read at start-up)
+            self.setVisible(False)
+            return
+        from ...present.job_words import EVERY_RANK, chosen_ranks, job_panel
+
         ticked = any(o.enabled for o in self.doc.profile.optimizations)
         view = job_panel(figures, ticked)
         self.setVisible(view is not None)
         if view is None:
             return
+        self.ranks.setPlaceholderText(EVERY_RANK)
         self.heading.setText(view.heading)
         self.job_text.setText(view.job)
         self.plan_text.setText(view.plan)
@@ -74,6 +78,8 @@ class JobPanel(QFrame):
             self._job = figures.job
 
     def _ranks_typed(self) -> None:
+        from ...present.job_words import chosen_ranks
+
         figures = self.doc.job.figures
         if figures is None:
             return
