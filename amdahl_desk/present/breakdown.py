@@ -123,7 +123,9 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
     after_total, after_text = c.new_total, n.time(c.new_total, unit)
     if answer is not None and not isinstance(answer, str):
         after_total = answer.new_total
-        after_text = f"{n.time(answer.new_total, unit)} (the sum: {n.time(c.new_total, unit)})"
+        after_text = n.time(answer.new_total, unit)
+        if after_text != n.time(c.new_total, unit):  # the sum's beside it where it says another figure
+            after_text += f" (the sum: {n.time(c.new_total, unit)})"
     elif answer == COMPUTING:
         after_text = f"{COMPUTING} (the sum: {n.time(c.new_total, unit)})"
     x_max = max(total, c.new_total, after_total, target or 0.0)
@@ -135,7 +137,7 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
         carried = f"{sign}{n.time(abs(difference), unit)}"
         # the table's new times add up to the sum's total: the outlined bars carry the difference (22.8 ms where
         # the table says 24.1), which the key says, on screen and on a slide too
-        if not traced:
+        if not traced or abs(difference) < 5e-4 * max(total, 1e-12):  # none to carry (as the sum: "+0 ms")
             key = "outlined: sped up by the plan"
         elif brief:
             key = f"outlined: sped up ({carried} from the dependencies)"

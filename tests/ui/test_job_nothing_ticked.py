@@ -136,3 +136,23 @@ def test_a_rank_mistyped_for_this_job_stays_beside_why(qtbot, window):
     window.drawn()
     panel.show_job()
     assert panel.ranks.text() == "0-3,9" and "rank 9 is not in the job" in panel.ranks_problem.text()
+
+
+def test_a_breakdown_whose_dependencies_change_nothing_says_nothing_of_them():
+    """Where the trace's answer is the sum's (rank 2's data_loading: 46.3 ms either way), the After bar says its
+    time once and the key carries no "+0 ms from the dependencies"."""
+    from amdahl_desk.files.traces import import_trace
+    from amdahl_desk.files.traces.linked import linked_figures
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.model.profile import Optimization
+    from amdahl_desk.present.breakdown import breakdown
+    from amdahl_desk.present.inputs import ChartInputs
+
+    profile = import_trace(expect.FIXTURES / "ddp4" / "rank2.json.gz").to_profile()
+    profile.set_optimizations([Optimization("Faster data_loading", ("data_loading",), 3.0)])
+    inputs = ChartInputs(profile, analyse(profile), trace=linked_figures(profile))
+    for brief in (True, False):
+        view = breakdown(inputs, brief=brief)
+        assert "the sum" not in view.after_text, view.after_text
+        keys = [e.name for e in view.legend if e.name.startswith("outlined")]
+        assert keys == ["outlined: sped up by the plan"], keys
