@@ -24,7 +24,7 @@ from ...model.traces.dependencies import GPU_ANNOTATION_CATEGORY, SYNC_CATEGORY,
 from ...model.traces.events import CPU_RUNTIME, TraceEvents
 from ...model.traces.patterns import Speedup
 from .kineto import _KEEP_INFO
-from .kineto_events import Event
+from .kineto_events import Event, durations_ok
 from .kineto_graph import GraphArgs, GraphConsumer, GraphEvent, _GraphReader, lenient_graph_event
 from .source import GZIP_MAGIC, Progress, open_stream
 
@@ -159,7 +159,7 @@ class _Complete(msgspec.Struct, tag_field="ph", tag="X", gc=False):
     name: str = ""
     cat: str = ""
     ts: float = math.nan
-    dur: float = 0.0
+    dur: float = math.nan  # none written: the block reader refuses it, naming the event
     pid: int | str = 0
     tid: int | str = 0
     args: JobArgs | None = None
@@ -245,8 +245,8 @@ class _WholeReader(_JobReader):
             return None
         self.text = b""
         complete = [e for e in events if type(e) is _Complete]
-        if any(map(math.isnan, [e.ts for e in complete])):
-            return None  # the block reader names the event with no start
+        if any(map(math.isnan, [e.ts for e in complete])) or not durations_ok(complete):
+            return None  # the block reader names the event with no start, or no duration of 0 or more
         consumer = self.consumer
         assert isinstance(consumer, JobConsumer)
         consumer.consume_complete(cast("list[Event]", complete), len(events))

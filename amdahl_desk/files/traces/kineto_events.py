@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import msgspec
@@ -46,7 +47,7 @@ class Event(msgspec.Struct, gc=False):
     name: str = ""
     cat: str = ""
     ts: float = NAN
-    dur: float = 0.0
+    dur: float = NAN  # none written: refused (a complete event without its duration would count as 0)
     pid: int | str = 0
     tid: int | str = 0
     args: Args | None = None
@@ -106,6 +107,8 @@ class Consumer:
             ts = [e.ts for e in group]
             if any(map(math.isnan, ts)):
                 self._no_timestamp(events)
+            if not durations_ok(group):
+                self._bad_duration(events)
             if side == 0:
                 self._cpu(group, ts, kind)
             else:
@@ -118,6 +121,17 @@ class Consumer:
             if e.ph == "X" and math.isnan(e.ts):
                 raise TraceError(
                     f'complete event "{e.name}" has no "ts" (start time); expected a number of microseconds',
+                    self.source,
+                    f"event {self.count + i + 1:,}",
+                )
+
+    def _bad_duration(self, events: list[Event]) -> None:
+        for i, e in enumerate(events):
+            if e.ph == "X" and not e.dur >= 0:  # NaN (none written) or below 0
+                raise TraceError(
+                    f'complete event "{e.name}" has no "dur" (duration); expected a number of microseconds'
+                    if math.isnan(e.dur)
+                    else f'complete event "{e.name}" lasts {e.dur:g} µs; expected a duration of 0 or more',
                     self.source,
                     f"event {self.count + i + 1:,}",
                 )
@@ -159,6 +173,11 @@ class Consumer:
         comm = np.isin(events.gpu_name, comm_ids) & (events.gpu_kind == GPU_COMPUTE)
         events.gpu_kind[comm] = GPU_COMMUNICATION
         return events
+
+
+def durations_ok(events: Sequence[Any]) -> bool:
+    """Whether every complete event of ``events`` has a duration of 0 or more (a missing one is NaN)."""
+    return all(e.dur >= 0 for e in events)  # NaN compares False
 
 
 def _number(value: Any, field: str, where: str, source: str, default: float | None = None) -> float:
@@ -211,7 +230,7 @@ def lenient_event(raw: Any, where: str, source: str) -> Event:
         name=name if isinstance(name, str) else str(name),
         cat=cat if isinstance(cat, str) else str(cat),
         ts=_number(raw.get("ts"), "ts", where, source),
-        dur=max(_number(raw.get("dur"), "dur", where, source, 0.0), 0.0),
+        dur=_number(raw.get("dur"), "dur", where, source, NAN),  # none, or below 0: refused with the events
         pid=ident(raw.get("pid", 0)),
         tid=ident(raw.get("tid", 0)),
         args=parsed,

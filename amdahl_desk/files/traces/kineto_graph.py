@@ -112,11 +112,11 @@ class GraphConsumer(Consumer):
     def _gpu_annotations(self, group: list[Event]) -> None:
         d, names = self.deps, self._names
         for e in group:
-            if math.isnan(e.ts):
-                continue  # a span with no start is no time on the GPU
+            if math.isnan(e.ts) or not e.dur >= 0:
+                continue  # a span with no start, or no duration, is no time on the GPU
             a = e.args
             d.gpu_ann_ts.append(e.ts)
-            d.gpu_ann_dur.append(max(e.dur, 0.0))
+            d.gpu_ann_dur.append(e.dur)
             d.gpu_ann_name.append(names[e.name])
             device = a.device if a is not None and a.device is not None else e.pid
             stream = a.stream if a is not None and a.stream is not None else e.tid
