@@ -201,3 +201,20 @@ def test_command_line_bad_options(tmp_path, capsys):
         .endswith("every step is left out; keep at least one step or import the whole trace (--total)")
     )
     assert ImportOptions().top == 15
+
+
+def test_a_trace_whose_events_have_no_category_is_refused_as_no_pytorch_trace(tmp_path):
+    """A JAX (XLA) CPU trace as jax.profiler writes it: no event has a "cat", its work is on XLA's thread pool.
+    It was imported as "PyTorch trace, grouped by op" from the busiest of its threads alone, the others' work
+    (the largest fusion among it) left out without a word."""
+    events = [
+        {"ph": "M", "pid": 701, "name": "process_name", "args": {"name": "/host:CPU"}},
+        {"ph": "M", "pid": 701, "tid": 7, "name": "thread_name", "args": {"name": "tf_XLAEigen/1"}},
+        {"ph": "M", "pid": 701, "tid": 8, "name": "thread_name", "args": {"name": "tf_XLAEigen/2"}},
+        {"ph": "X", "pid": 701, "tid": 7, "ts": 10.0, "dur": 50.0, "name": "dot"},
+        {"ph": "X", "pid": 701, "tid": 7, "ts": 70.0, "dur": 5.0, "name": "tanh"},
+        {"ph": "X", "pid": 701, "tid": 8, "ts": 12.0, "dur": 400.0, "name": "fusion.3"},
+    ]
+    path = tmp_path / "vm.trace.json.gz"
+    path.write_bytes(gzip.compress(json.dumps({"displayTimeUnit": "ns", "traceEvents": events}).encode()))
+    _fails(path, r'no event has a category \("cat": cpu_op, user_annotation, kernel …\).*JAX or TensorFlow')

@@ -163,6 +163,13 @@ class Consumer:
     def finish(self) -> TraceEvents:
         """Hand the names and threads to the builder, mark steps and communication kernels, freeze."""
         b = self.builder
+        if b.complete_events and not any(self._cats):  # Kineto gives every event its category
+            raise TraceError(
+                'no event has a category ("cat": cpu_op, user_annotation, kernel …), as every event of a PyTorch '
+                "(Kineto) trace has: a JAX or TensorFlow profiler trace, whose work XLA spreads over its threads, is "
+                "not one Amdahl Desk reads; it reads PyTorch traces, speedscope profiles (py-spy) and nsys stats",
+                self.source,
+            )
         b.name_ids = dict(self._names)
         b.thread_ids = dict(self._threads)
         events = b.finish()
