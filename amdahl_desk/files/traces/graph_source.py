@@ -41,7 +41,9 @@ def _head_rank(path: Path) -> int | None:
 
 def _read(path: Path, source: str, progress: Progress | None) -> GraphTrace:
     if detect_format(path, source) != PYTORCH:
-        raise TraceError("a what-if needs a PyTorch (Kineto) trace with its events, not a summary", source)
+        raise TraceError(
+            "a what-if needs a PyTorch (Kineto) trace with its events and their order, not samples or a summary", source
+        )
     return read_kineto_graph(str(path), source, progress)
 
 

@@ -73,7 +73,10 @@ def read_rank_file(
 
     try:
         if detect_format(Path(f.path), f.source) != PYTORCH:
-            return ("a job needs PyTorch (Kineto) traces with their events, not a summary", f.source)
+            return (
+                "a job needs PyTorch (Kineto) traces with their events and their order, not samples or a summary",
+                f.source,
+            )
         return read_rank(f.path, f.source, f.order, step, speedups, only_steps)
     except ProfileError as exc:
         return ("; ".join(str(p) for p in exc.problems), f.source)
