@@ -24,9 +24,8 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ...model.analysis import Analysis, analyse
 from ...model.errors import ProfileError
-from ...model.fit import FitResult, fit_measurements
+from ...model.fit import FitResult
 from ...model.measurement_table import MeasurementTable
-from ...model.measurements import Measurements
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings
 from ...model.profile_rules import new_component_problems
@@ -38,13 +37,14 @@ from .change import Move, Pending, RowMove
 from .component_objectives import ComponentObjectives
 from .decision_link import DecisionLink
 from .job_link import JobLink
+from .measured_runs import MeasuredRuns
 from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot
 from .trace_link import TraceLink
 
 
-class Document(QObject):
+class Document(QObject, MeasuredRuns):
     """A profile being edited, with everything the views need to follow it."""
 
     changed = Signal(object)  # once per change (or batch): the Change record (aspects touched, rows, reset, path)
@@ -411,49 +411,3 @@ class Document(QObject):
         with self.batch():
             self._touch(Aspect.COMPONENTS, Aspect.SETTINGS, Aspect.OBJECTIVES)  # objectives' targets are times
             self._pending.changed_rows(None)  # every time is in the new unit
-
-    # -- measured runs: a value of their own, one request, one raw setter -------------------
-    @property
-    def measurements(self) -> MeasurementTable:
-        """The runs as typed (cells may wait for a value); :meth:`measured_runs` for the complete ones."""
-        return self._measurements
-
-    def measured_runs(self) -> Measurements:
-        """The complete runs: what a save writes to the ``Measurements`` sheet and the fit uses."""
-        return self._measurements.complete()
-
-    @property
-    def fit(self) -> FitResult:
-        """The fits to the complete runs as they are now (computed on the first read after a change)."""
-        if self._fit is None:
-            self._fit = fit_measurements(self._measurements.complete())
-        return self._fit
-
-    def edit_measurements(self, table: MeasurementTable, text: str, merge_key: object = None) -> bool:
-        """Replace the runs (typing, paste, sort, delete, kind or unit) as one undo step; False if nothing changes.
-        Raises :class:`ProfileError` (its problems name row and field) and changes nothing when refused."""
-        if table == self._measurements:
-            return False
-        problems = table.problems()
-        if problems:
-            raise ProfileError(problems)
-        old = self._measurements
-        self.apply_measurements(table)
-        self._push(commands.SetMeasurementsCommand(self, old, table, text, merge_key))
-        return True
-
-    def apply_measurements(self, table: MeasurementTable) -> None:
-        """Raw setter, for commands and the requests above. The profile's analysis stays as it is."""
-        move = RowMove(Move.RUNS, table=table)
-        with self.batch():
-            self.rowsMoving.emit(move)
-            old, self._measurements, self._fit = self._measurements, table, None
-            self._keep_runs()
-            self.revision += 1
-            self._pending.aspects.add(Aspect.MEASUREMENTS)
-            self.rowsMoving.emit(move.finished(old))
-
-    def _keep_runs(self) -> None:
-        """The profile carries the complete runs, so a save and a recovery copy write them (undo and redo too)."""
-        runs = self._measurements.complete()
-        self.profile.set_measurements(runs if runs.rows else None)
