@@ -167,17 +167,18 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
     from .component_events import component_masks, is_component_matcher
 
     g = pt.graph
-    named = [sp for sp in speedups if not is_component_matcher(sp.pattern)]
+    spans = [is_component_matcher(sp.pattern) for sp in speedups]  # a component's events, not a name pattern's
+    named = [sp for sp, span in zip(speedups, spans, strict=True) if not span]
     factors = item_factors(pt.trace, named, np.array([s.row for s in pt.steps], dtype=np.int64))
     point_k = pt.point_factors(factors.factor)
     events = g.owner >= 0
     by_name = iter(factors.matched)
-    matchers = [(sp.pattern, sp.pattern) for sp in speedups if is_component_matcher(sp.pattern)]
+    matchers = [(sp.pattern, sp.pattern) for sp, span in zip(speedups, spans, strict=True) if span]
     components = component_masks(pt, matchers) if matchers else {}
     masks, timed = [], []  # per speedup: the points it scales, and those its time (the sum's share) is of
     main = g.lane == (pt.steps[0].thread if pt.steps else -1)
-    for sp in speedups:
-        if is_component_matcher(sp.pattern):  # as the window's component: its idle time within a phase too
+    for sp, span in zip(speedups, spans, strict=True):
+        if span:  # as the window's component: its idle time within a phase too
             mask = components[sp.pattern]
             point_k = np.where(mask, point_k * sp.k, point_k)
             # its time as the import's table has it: on the steps' thread (a phase's other threads and GPU work
@@ -187,7 +188,7 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
             mask = events & next(by_name)[np.maximum(g.owner, 0)]
             timed.append(mask)
         masks.append(mask)
-    per_pattern = _matched(pt, masks, timed, [is_component_matcher(sp.pattern) for sp in speedups])
+    per_pattern = _matched(pt, masks, timed, spans)
     for sp, figures in zip(speedups, per_pattern, strict=True):
         if figures[0] == 0:
             cls, names = pt.trace.deps.cpu_class, pt.trace.events.names
@@ -202,11 +203,14 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
     step = g.step_of_point
     # a pattern's time is its events' own time; a component's, as the import's table counts it (a phase's time on
     # the steps' thread, waiting inside it included)
-    spans = [is_component_matcher(sp.pattern) for sp in speedups]
-    by_weight = np.any([t for t, span in zip(timed, spans, strict=True) if not span], axis=0) if timed else events
-    by_length = np.any([t for t, span in zip(timed, spans, strict=True) if span], axis=0) if timed else ~events
+    by_weight, by_length = np.zeros_like(events), np.zeros_like(events)
+    for own, span in zip(timed, spans, strict=True):
+        if span:
+            by_length |= own
+        else:
+            by_weight |= own
     length = np.where(by_length & ~by_weight, g.time - g.segment_start, g.weight)
-    own_points = by_weight | by_length if timed else matched_points
+    own_points = by_weight | by_length
     matched_time = np.bincount(step[own_points], weights=length[own_points], minlength=steps_n).astype(float)
     events_n = _distinct_per_step(g, matched_points)
     overlap = bool(hits.max(initial=0) > 1)
