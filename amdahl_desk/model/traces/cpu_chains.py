@@ -113,9 +113,19 @@ def cpu_chains(
         (owner < 0) | np.isin(cls[np.maximum(owner, 0)], (ANNOTATION, OTHER)) | joins_thread[np.maximum(owner, 0)]
     )
     candidates = np.flatnonzero(on_step & ~first & idle_like & (seg_len >= JOIN_MIN_US))
+
+    def join(j: int, src: int) -> None:
+        """The stretch ending at point ``j`` of the step's thread waits for point ``src`` of another thread."""
+        joins.append((len(at), src))
+        at.append(j)
+        w_time.append(float(p_time[src]))
+        w_owner.append(int(owner[j]))
+        w_call.append(-1)
+        w_own.append(0.0)
+
     # an op's own stretch waits for a branch it forked (a TorchScript function that runs torch.jit.fork and waits
-    # with no aten::wait event of its own): the branch starts on another thread while the op runs, and ends
-    # within FORK_SLACK_US before the stretch does
+    # with no aten::wait event of its own): a branch starts on another thread while the op runs, and another
+    # thread's work ends within FORK_SLACK_US before the stretch does
     forking = np.flatnonzero(on_step & ~first & ~idle_like & (owner >= 0) & (seg_len >= JOIN_MIN_US))
     forking = forking[cls[owner[forking]] == OP] if len(forking) else forking
     is_cpu_coll = ix.name_collective[ev.cpu_name[rows]] if len(ix.name_collective) else np.zeros(n, dtype=bool)
@@ -130,12 +140,7 @@ def cpu_chains(
         ends = np.flatnonzero(top_end & (cls[p_row] != RUNTIME))  # a poll of CUDA events is nothing waited for
         branch_ends = _forked_branch_ends(forking, owner, p_row, p_time, branches, ends, ts)
         for j, src in branch_ends:
-            joins.append((len(at), src))
-            at.append(j)
-            w_time.append(float(p_time[src]))
-            w_owner.append(int(owner[j]))
-            w_call.append(-1)
-            w_own.append(0.0)
+            join(j, src)
         counts["forked_joins"] = len(branch_ends)
         forked = [(float(p_time[j - 1]), float(p_time[j])) for j, _ in branch_ends]
     if len(candidates):
@@ -163,14 +168,9 @@ def cpu_chains(
                 if c < 0 or float(coll_t[c]) <= start:
                     _unexplained_join(counts, bool(waits_op[j]), float(p_time[j]) - start)
                     continue
-                t_b, src = float(coll_t[c]), int(coll_ends[c])
+                src = int(coll_ends[c])
                 counts["collective_joins"] += 1
-            joins.append((len(at), src))
-            at.append(j)
-            w_time.append(t_b)
-            w_owner.append(int(owner[j]))
-            w_call.append(-1)
-            w_own.append(0.0)
+            join(j, src)
     counts["thread_joins"] = len(joins)
     is_wait = np.zeros(len(p_row), dtype=bool)
     weight = np.where(first, p_time - step.start, seg_len)
