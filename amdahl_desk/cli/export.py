@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help=(
             f"the slide's one or two charts, left to right, from {', '.join(SLIDE_CHART_KEYS)} (default: where the "
             "time goes and the chart that carries the answer: the critical path, the odds, latency against load or "
-            "the speedup against k)"
+            "the speedup against k; where the time goes alone for a profile with no optimization)"
         ),
     )
     export.add_argument("--transparent", action="store_true", help="PNG with a transparent background")

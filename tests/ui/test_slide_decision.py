@@ -182,3 +182,19 @@ def test_the_outlined_bars_say_they_carry_the_dependencies_difference(qtbot):
         assert bottom <= bar_top - edge, (bottom, bar_top, edge)
     finally:
         widget.close()
+
+
+def test_a_profile_with_no_optimization_shows_where_its_time_goes_alone(qtbot):
+    """Nothing to answer for yet: the slide's second chart was an empty "Speedup against k" with a key of curves it
+    did not draw; where the time goes takes the slide's width instead."""
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.resources import example_path
+
+    profile = load_profile(example_path()).profile
+    profile.set_optimizations([])
+    widget = _slide(ChartInputs(profile, analyse(profile)))  # no measured runs either
+    try:
+        assert widget.shown == ("breakdown",)
+    finally:
+        widget.close()

@@ -76,9 +76,9 @@ class ExportDialog(QDialog):
             for combo in (self.slide_left, self.slide_right):
                 combo.addItem(CHART_TITLES[key], key)
         if inputs is not None and inputs.analysis is not None:
-            left, right = default_slide_charts(inputs)
+            left, *right = default_slide_charts(inputs)  # one chart alone: the second is "none"
             self.slide_left.setCurrentIndex(max(self.slide_left.findData(left), 0))
-            self.slide_right.setCurrentIndex(max(self.slide_right.findData(right), 0))
+            self.slide_right.setCurrentIndex(max(self.slide_right.findData(right[0] if right else ""), 0))
         slide_row = QHBoxLayout()
         slide_row.addWidget(self.slide_left, 1)
         slide_row.addWidget(self.slide_right, 1)

@@ -146,6 +146,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "Speedup against k",
         frozenset({COMPONENTS, OPTIMIZATIONS, SELECTION, OBJECTIVE, TRACE}),  # trace: the S on the path, said beside
         on_slide=True,
+        slide_when=lambda inputs: bool(inputs.profile.optimizations),  # none: an empty plot, no answer to carry
         tab="Speedup vs k",
     ),
     ChartEntry(
@@ -287,17 +288,18 @@ PRESETS = {"1920×1080 (Full HD slide)": (1920, 1080), "1280×720 (HD)": (1280, 
 # What a slide may show: any chart of the profile, its trace or its measured runs (the slide itself excepted).
 SLIDE_CHOICES = tuple(k for k in keys(Source.PROFILE, Source.TRACE, Source.MEASUREMENTS, Source.JOB) if k != "slide")
 # After where the time goes, the first of these with something to show carries the profile's answer: the plan on the
-# trace's critical path, the odds of the target, latency under load, the measured runs, else the speedup against k.
+# trace's critical path, the odds of the target, latency under load, the measured runs, the speedup against k; with
+# none (no optimization to answer for yet), where the time goes alone, the whole width of the slide.
 ANSWER_CHARTS = ("critical_path", "distribution", "load", "measured_scaling", "speedup")
 
 
-def default_slide_charts(inputs: ChartInputs) -> tuple[str, str]:
+def default_slide_charts(inputs: ChartInputs) -> tuple[str, ...]:
     """The slide's two charts for ``inputs`` when none are chosen: where the time goes, and the one that carries the
     answer (the first of :data:`ANSWER_CHARTS` the slide would show)."""
     if inputs.job is not None:  # a job: where each rank's step goes (the straggler's cost), and its ranks' steps
         return ("job_ranks", "job_steps")
-    second = next((k for k in ANSWER_CHARTS if chart_entry(k).on_slide_for(inputs)), "speedup")
-    return ("breakdown", second)
+    second = next((k for k in ANSWER_CHARTS if chart_entry(k).on_slide_for(inputs)), None)
+    return ("breakdown", second) if second is not None else ("breakdown",)
 
 
 def slide_charts(inputs: ChartInputs) -> tuple[str, ...]:
