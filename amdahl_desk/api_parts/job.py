@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..cli.json_job import job_json
 from ..model.names import STEP_PREFIX
 from .common import PathLike, frame, json_equal, pandas_module
 
@@ -90,7 +91,7 @@ class Job:
     def per_rank(self) -> pd.DataFrame:
         """One row a rank, indexed by rank: its step, GPU compute, collectives' transfer, waiting at them, how long
         the others waited for it (ms per step), its file and host."""
-        rows = self._job.to_json()["per_rank"]  # the rows of job --json, one home
+        rows = job_json(self._job)["per_rank"]  # the rows of job --json, one home
         columns = ("rank", "step_time", "compute", "communication", "waiting", "waited_for", "source", "host")
         return frame(rows, columns, index="rank")
 
@@ -108,7 +109,7 @@ class Job:
     @property
     def collectives(self) -> pd.DataFrame:
         """Per collective: its instances over the steps, the mean transfer, the mean and largest skew (ms)."""
-        rows = self._job.to_json()["collectives"]
+        rows = job_json(self._job)["collectives"]
         return frame(rows, ("name", "count", "transfer", "skew_mean", "skew_max"))
 
     @property
@@ -147,7 +148,7 @@ class Job:
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly what ``amdahl-desk job --json`` prints for the same traces and step."""
-        return json_equal(self._job.to_json())  # type: ignore[no-any-return]
+        return json_equal(job_json(self._job))  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         s = self._job.straggler

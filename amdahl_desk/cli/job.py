@@ -55,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
 
     job = job_answer(args.traces, args.step, args.scheduler)
     if args.json:
-        write_json(job.to_json())
+        from .json_job import job_json
+
+        write_json(job_json(job))
     else:
         print(job_view(job).text)
     return EXIT_OK

@@ -184,7 +184,9 @@ def job_what_if_kept(
 
 def job_json_dict(step: str, answer: JobWhatIf) -> dict[str, Any]:
     """The ``whatif --json`` contract of a job."""
-    return {"step": step, **answer.to_json()}
+    from .json_job import job_whatif_json
+
+    return {"step": step, **job_whatif_json(answer)}
 
 
 def _job(args: argparse.Namespace, step: str) -> int:

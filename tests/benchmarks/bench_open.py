@@ -53,6 +53,9 @@ def one(argv: list[str], env: dict[str, str], display: str, pattern: str, cwd: P
     finally:
         os.killpg(child.pid, signal.SIGKILL)  # soffice is a script that starts soffice.bin: the whole group
         child.wait()
+        # A killed LibreOffice leaves its locks: the next start would ask about them in a dialog of another name.
+        for lock in [*Path(argv[-1]).parent.glob(".~lock.*#"), *cwd.glob("lo-profile/.lock")]:
+            lock.unlink(missing_ok=True)
         time.sleep(0.3)  # the display server forgets the window before the next program starts
 
 

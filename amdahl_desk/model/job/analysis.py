@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -83,41 +82,6 @@ class Job:
     @property
     def step_time(self) -> float:
         return float(np.mean(self.step_times)) if self.step_times else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "unit": "ms",
-            "ranks": len(self.ranks),
-            "steps": len(self.steps),
-            "step_time": self.step_time,
-            "per_rank": [
-                {
-                    "rank": r.rank,
-                    "step_time": r.step_time,
-                    "compute": r.compute,
-                    "communication": r.communication,
-                    "waiting": r.waiting,
-                    "waited_for": r.waited_for,
-                    "source": r.source,
-                    "host": r.host,
-                }
-                for r in self.per_rank
-            ],
-            "straggler": {"rank": self.straggler, "cost": self.straggler_cost},
-            "collectives": [
-                {
-                    "name": c.name,
-                    "count": c.count,
-                    "transfer": c.transfer,
-                    "skew_mean": c.skew_mean,
-                    "skew_max": c.skew_max,
-                }
-                for c in self.collectives
-            ],  # fmt: skip
-            "step_list": [{"step": n, "step_time": t} for n, t in zip(self.steps, self.step_times, strict=True)],
-            "replay_error": self.replay_error,
-            "hosts": {"offsets": self.host_offsets, "aligned": self.hosts_aligned},
-        }
 
 
 def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
@@ -267,23 +231,6 @@ class JobWhatIf:
     @property
     def speedup(self) -> float:
         return self.baseline / self.predicted if self.predicted > 0 else float("inf")
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "unit": "ms",
-            "ranks": len(self.ranks),
-            "on_ranks": list(self.on_ranks) if self.on_ranks is not None else None,
-            "baseline": self.baseline,
-            "predicted": self.predicted,
-            "speedup": self.speedup if self.predicted > 0 else None,
-            "sum_speedup": self.sum_speedup,
-            "sum_rank": self.sum_rank,
-            "per_rank": [{"rank": a.rank, "baseline": a.baseline, "predicted": a.predicted} for a in self.per_rank],
-            "alone": [{"rank": r, "predicted": p} for r, p in self.alone],
-            "step_list": [{"step": n, "baseline": b, "predicted": p} for n, b, p in self.step_figures],
-            "speedups": [{"pattern": p, "k": k} for p, k in self.speedups],
-            "replay_error": self.replay_error,
-        }
 
 
 def job_what_if(
