@@ -11,6 +11,17 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
+
+def _word_refusals() -> None:
+    """A typed refusal's words are present's: installed before any error is raised (present/refusals.py)."""
+    from .model.errors import word_refusals_with
+    from .present.refusals import refusal_text
+
+    word_refusals_with(refusal_text)
+
+
+_word_refusals()
+
 if TYPE_CHECKING:
     from .api import (
         Analysis,
@@ -26,6 +37,7 @@ if TYPE_CHECKING:
         Plan,
         Profile,
         ProfileError,
+        Refusal,
         Straggler,
         WhatIf,
         compare,
@@ -49,6 +61,7 @@ __all__ = [
     "Plan",
     "Profile",
     "ProfileError",
+    "Refusal",
     "Straggler",
     "WhatIf",
     "__version__",

@@ -15,7 +15,7 @@ from .api_parts.job import Job, JobWhatIf, Straggler, job
 from .api_parts.measured import Comparison, Fit, compare, fit
 from .api_parts.profile import Profile, load
 from .api_parts.trace import WhatIf, whatif
-from .model.errors import BadInputError, Error, ProfileError
+from .model.errors import BadInputError, Error, ProfileError, Refusal
 
 __all__ = [
     "Analysis",
@@ -31,6 +31,7 @@ __all__ = [
     "Plan",
     "Profile",
     "ProfileError",
+    "Refusal",
     "Straggler",
     "WhatIf",
     "compare",

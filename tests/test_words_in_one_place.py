@@ -68,12 +68,9 @@ OTHER_LAYERS: dict[str, set[str]] = {
     "model": {
         "adoption.py",
         "comparison.py",
-        "load_settings.py",
         "measurements.py",
         "numbers.py",
         "objective_specs.py",
-        "profile_rules.py",
-        "profile_values.py",
         "quantities.py",
         "traces/patterns.py",
         "units.py",

@@ -2,33 +2,82 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Any
+
+
+class Refusal(Enum):
+    """Which rule a value breaks: the fact a typed :class:`Problem` carries (with its ``values``), worded by
+    ``present/refusals.py``. A notebook can test it (``problem.why is Refusal.DUPLICATE_NAME``) without reading
+    words."""
+
+    NO_NAME = "no_name"  # a component without a name
+    DUPLICATE_NAME = "duplicate_name"  # values: the name, the place of the other row holding it
+    NOT_A_NUMBER = "not_a_number"  # values: the quantity ("time", "speedup")
+    RANGE_END_UNREADABLE = "range_end_unreadable"  # values: quantity ("time", "k"), side ("low", "high"), why or None
+    TIME_RANGE_OUTSIDE = "time_range_outside"  # values: side, the component's name, the end, its measured time
+    K_RANGE_OUTSIDE = "k_range_outside"  # values: side, the optimization's name, the end, its likely k
+    EFFORT = "effort"  # values: the optimization's name; a negative or unreadable effort
+    CONFIDENCE = "confidence"  # values: the optimization's name; not a probability
+    BUILT_AND_TICKED = "built_and_ticked"  # values: the optimization's name
+    NO_TARGETS = "no_targets"  # values: the optimization's name
+    NOT_COMPONENTS = "not_components"  # values: the targets named that are no component
+    # A setting out of its range: the Problem's field says which (``target_time``, ``ring_latency``, …).
+    OUT_OF_RANGE = "out_of_range"
+    TOO_LARGE = "too_large"  # values: the largest allowed
+    NO_GPU_COUNTS = "no_gpu_counts"
+    UNNAMED_LOAD_OBJECTIVE = "unnamed_load_objective"  # values: the objective that holds every component
 
 
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong (or worth a warning) in a profile.
 
-    ``what`` is a sentence for a person.  ``table``/``row``/``field`` locate the
-    value in model terms (row is the 0-based index in that table); ``where`` is a
-    human-readable location such as ``Components!B7`` that the files layer or the
-    window fills in.
+    ``what`` is a sentence for a person: the words given where the problem was found (``text``), or, for a typed
+    refusal (``why`` and its ``values``), the words ``present/refusals.py`` gives it. ``table``/``row``/``field``
+    locate the value in model terms (row is the 0-based index in that table); ``where`` is a human-readable location
+    such as ``Components!B7`` that the files layer or the window fills in.
     """
 
-    what: str
+    text: str
     table: str | None = None
     row: int | None = None
     field: str | None = None
     where: str = ""
+    why: Refusal | None = None
+    values: tuple[Any, ...] = ()
+
+    @classmethod
+    def of(cls, why: Refusal, table: str, row: int | None, field: str, *values: Any) -> Problem:
+        """A typed refusal: rule ``why`` broken by the value at ``table``/``row``/``field``, with its ``values``."""
+        return cls("", table, row, field, why=why, values=values)
+
+    @property
+    def what(self) -> str:
+        return self.text or _wording(self)
 
     def located(self, where: str) -> Problem:
         """The same problem, placed at ``where``."""
-        return Problem(self.what, self.table, self.row, self.field, where)
+        return replace(self, where=where)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.what}" if self.where else self.what
+
+
+def _unworded(problem: Problem) -> str:  # the model alone, before present has given a refusal its words
+    return f"{problem.field}: {problem.why.value if problem.why else ''} {problem.values}"
+
+
+_wording: Callable[[Problem], str] = _unworded
+
+
+def word_refusals_with(wording: Callable[[Problem], str]) -> None:
+    """Give typed refusals their words: present's catalogue, installed when the package is imported (as a message
+    catalogue is installed into gettext), so that every error's text is worded once, in present."""
+    global _wording
+    _wording = wording
 
 
 class Error(Exception):

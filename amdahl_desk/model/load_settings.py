@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from .errors import Problem
+from .errors import Problem, Refusal
 from .numbers import Decimal as DecimalSeparator
 from .objective_specs import END_TO_END
 from .quantities import (
@@ -73,28 +73,28 @@ def load_cost_problems(settings: LoadCostFields) -> list[Problem]:
     """Everything wrong with the load and cost fields of ``settings``, located by field name (table "settings")."""
     problems: list[Problem] = []
 
-    def bad(name: str, what: str) -> None:
-        problems.append(Problem(what, "settings", None, name))
+    def bad(name: str, why: Refusal = Refusal.OUT_OF_RANGE, *values: object) -> None:
+        problems.append(Problem.of(why, "settings", None, name, *values))
 
     rate = settings.arrival_rate
     if rate is not None and not (math.isfinite(rate) and rate > 0):
-        bad("arrival_rate", "the arrival rate must be a number of requests per second greater than 0")
+        bad("arrival_rate")
     servers = settings.servers
     if isinstance(servers, bool) or not isinstance(servers, int) or not 1 <= servers <= MAX_SERVERS:
-        bad("servers", f"the number of servers must be a whole number from 1 to {MAX_SERVERS:,}")
+        bad("servers", Refusal.OUT_OF_RANGE, MAX_SERVERS)
     if not settings.load_objective.strip():
-        bad("load_objective", f'the load objective needs a name; "{END_TO_END}" holds every component')
-    for name, value, what in (
-        ("gpu_price_per_hour", settings.gpu_price_per_hour, "the GPU price per hour"),
-        ("watts_per_gpu", settings.watts_per_gpu, "the power per GPU"),
-        ("energy_price_per_kwh", settings.energy_price_per_kwh, "the energy price per kWh"),
+        bad("load_objective", Refusal.UNNAMED_LOAD_OBJECTIVE, END_TO_END)
+    for name, value in (
+        ("gpu_price_per_hour", settings.gpu_price_per_hour),
+        ("watts_per_gpu", settings.watts_per_gpu),
+        ("energy_price_per_kwh", settings.energy_price_per_kwh),
     ):
         if value is not None and not (math.isfinite(value) and value >= 0):
-            bad(name, f"{what} must be a number of 0 or more")
+            bad(name)
     # Watts without an energy price (or the reverse) is not refused: a person types one, then the other.
     level = settings.plan_confidence
     if isinstance(level, bool) or not (isinstance(level, (int, float)) and math.isfinite(level) and 0 < level <= 1):
-        bad("plan_confidence", "the plan confidence must be above 0% and at most 100%")
+        bad("plan_confidence")
     return problems
 
 

@@ -10,13 +10,14 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from .errors import Problem, ProfileError
+from .errors import ProfileError
 from .measurements import Measurements
 from .names import name_key, name_keys, name_problem, one_line
 from .objective_specs import ObjectiveSpec, objective_spec_problems
 from .profile_rules import (
     CheckedColumns,
     component_problems,
+    duplicate_name,
     optimization_problems,
     table_row,
 )
@@ -185,16 +186,9 @@ class Profile:
         key = _name_key(component.name)
         other = self._name_index().get(key, row)
         if component.name.strip() and other != row:
-            problems.append(
-                Problem(
-                    f'"{component.name}" is a duplicate name (also in {table_row(other)}); component names must be unique',
-                    "components",
-                    row,
-                    "name",
-                )
-            )
+            problems.append(duplicate_name(component.name, table_row(other), row))
         if problems:
-            raise ProfileError([Problem(p.what, "components", row, p.field) for p in problems])
+            raise ProfileError([replace(p, table="components", row=row) for p in problems])
         self.components[row] = component
         cached = getattr(self, "_arrays", None)
         if cached is not None:

@@ -8,10 +8,10 @@ from dataclasses import replace
 from operator import itemgetter
 from typing import NamedTuple
 
-from .errors import Problem
+from .errors import Problem, Refusal
 from .names import name_key, name_keys, name_problem
 from .profile_values import TIME_HIGH_AT, TIME_LOW_AT, Component, Optimization
-from .units import ParseError, check_speedup, check_time, format_number, format_speedup, time_ok, times_ok
+from .units import ParseError, check_speedup, check_time, time_ok, times_ok
 
 _NAME, _TIME = itemgetter(0), itemgetter(1)
 _TIME_LOW, _TIME_HIGH = itemgetter(TIME_LOW_AT), itemgetter(TIME_HIGH_AT)
@@ -57,13 +57,11 @@ def component_problems(
         if key and key not in first_row and name.isprintable():
             first_row[key] = row
         elif not key:
-            problems.append(
-                Problem("the component has no name; every component needs a unique name", "components", row, "name")
-            )
+            problems.append(Problem.of(Refusal.NO_NAME, "components", row, "name"))
         elif (bad_name := name_problem(name)) is not None:
             problems.append(Problem(bad_name, "components", row, "name"))
         elif key in first_row:
-            problems.append(_duplicate(name, row_name(first_row[key]), row))
+            problems.append(duplicate_name(name, row_name(first_row[key]), row))
         else:
             first_row[key] = row
         if time_ok(time):
@@ -73,14 +71,13 @@ def component_problems(
         except ParseError as exc:
             problems.append(Problem(str(exc), "components", row, "time"))
         except TypeError:
-            problems.append(Problem("the time is not a number", "components", row, "time"))
+            problems.append(Problem.of(Refusal.NOT_A_NUMBER, "components", row, "time", "time"))
     return problems + time_range_problems(components)
 
 
-def _duplicate(name: str, other: str, row: int) -> Problem:
-    return Problem(
-        f'"{name}" is a duplicate name (also in {other}); component names must be unique', "components", row, "name"
-    )
+def duplicate_name(name: str, other: str, row: int) -> Problem:
+    """Component ``row``'s ``name`` is held by another row, at the place ``other``."""
+    return Problem.of(Refusal.DUPLICATE_NAME, "components", row, "name", name, other)
 
 
 def new_component_problems(index: Mapping[str, int], row: int, components: Sequence[Component]) -> list[Problem]:
@@ -90,7 +87,7 @@ def new_component_problems(index: Mapping[str, int], row: int, components: Seque
     for i, comp in enumerate(components):
         other = index.get(name_key(comp.name), -1)
         if comp.name and other >= 0:
-            problems.append(_duplicate(comp.name, table_row(other + (other >= row) * len(components)), row + i))
+            problems.append(duplicate_name(comp.name, table_row(other + (other >= row) * len(components)), row + i))
     return problems
 
 
@@ -112,19 +109,12 @@ def time_range_problems(components: Sequence[Component]) -> list[Problem]:
             try:
                 check_time(value)
             except (ParseError, TypeError) as exc:
-                what = str(exc) if isinstance(exc, ParseError) else "the time is not a number"
-                problems.append(Problem(f"the {side} time: {what}", "components", row, fld))
+                why = str(exc) if isinstance(exc, ParseError) else None
+                problems.append(Problem.of(Refusal.RANGE_END_UNREADABLE, "components", row, fld, "time", side, why))
                 continue
             if isinstance(time, float) and math.isfinite(time) and (value > time if side == "low" else value < time):
-                relation = "above" if side == "low" else "below"
                 problems.append(
-                    Problem(
-                        f'the {side} time of "{comp[0]}", {format_number(value)}, is {relation} its measured time '
-                        f"{format_number(time)}; a time range must hold the time (low ≤ time ≤ high)",
-                        "components",
-                        row,
-                        fld,
-                    )
+                    Problem.of(Refusal.TIME_RANGE_OUTSIDE, "components", row, fld, side, comp[0], value, time)
                 )
     return problems
 
@@ -171,36 +161,12 @@ def optimization_problems(
         if opt.confidence != 1.0:
             problems += confidence_problems(opt, row)
         if opt.built and opt.enabled:
-            problems.append(
-                Problem(
-                    f'"{opt.name}" is built: the times were measured with it, so it cannot be ticked again; '
-                    "clear Built to plan it anew",
-                    "optimizations",
-                    row,
-                    "enabled",
-                )
-            )
+            problems.append(Problem.of(Refusal.BUILT_AND_TICKED, "optimizations", row, "enabled", opt.name))
         if not opt.targets:
-            problems.append(
-                Problem(
-                    f'"{opt.name}" has no targets; expected one or more component names separated by ";"',
-                    "optimizations",
-                    row,
-                    "targets",
-                )
-            )
+            problems.append(Problem.of(Refusal.NO_TARGETS, "optimizations", row, "targets", opt.name))
         missing = [t for t in opt.targets if name_key(t) not in names]
         if missing:
-            listed = ", ".join(f'"{t}"' for t in missing)
-            problems.append(
-                Problem(
-                    f"{listed} {'is not a component' if len(missing) == 1 else 'are not components'}; "
-                    "expected names from the Components table",
-                    "optimizations",
-                    row,
-                    "targets",
-                )
-            )
+            problems.append(Problem.of(Refusal.NOT_COMPONENTS, "optimizations", row, "targets", *missing))
     return problems
 
 
@@ -214,30 +180,16 @@ def estimate_problems(opt: Optimization, row: int) -> list[Problem]:
         try:
             check_speedup(value)
         except (ParseError, TypeError) as exc:
-            what = str(exc) if isinstance(exc, ParseError) else "the speedup is not a number"
-            problems.append(Problem(f"the {side} k: {what}", "optimizations", row, fld))
+            why = str(exc) if isinstance(exc, ParseError) else None
+            problems.append(Problem.of(Refusal.RANGE_END_UNREADABLE, "optimizations", row, fld, "k", side, why))
             continue
         if math.isfinite(likely) and (value > likely if side == "low" else value < likely):
-            relation = "above" if side == "low" else "below"
             problems.append(
-                Problem(
-                    f'the {side} k of "{opt.name}", {format_speedup(value)}, is {relation} its likely k '
-                    f"{format_speedup(likely)}; expected low ≤ likely ≤ high",
-                    "optimizations",
-                    row,
-                    fld,
-                )
+                Problem.of(Refusal.K_RANGE_OUTSIDE, "optimizations", row, fld, side, opt.name, value, likely)
             )
     effort = opt.effort
     if effort is not None and not (isinstance(effort, (int, float)) and math.isfinite(effort) and effort >= 0):
-        problems.append(
-            Problem(
-                f'the effort of "{opt.name}" must be a number of engineer-days of 0 or more',
-                "optimizations",
-                row,
-                "effort",
-            )
-        )
+        problems.append(Problem.of(Refusal.EFFORT, "optimizations", row, "effort", opt.name))
     return problems
 
 
@@ -246,11 +198,4 @@ def confidence_problems(opt: Optimization, row: int) -> list[Problem]:
     c = opt.confidence
     if isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and 0 <= c <= 1:
         return []
-    return [
-        Problem(
-            f'the confidence that "{opt.name}" works must be from 0% to 100% (0 to 1)',
-            "optimizations",
-            row,
-            "confidence",
-        )
-    ]
+    return [Problem.of(Refusal.CONFIDENCE, "optimizations", row, "confidence", opt.name)]

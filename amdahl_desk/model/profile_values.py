@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NamedTuple
 
-from .errors import Problem
+from .errors import Problem, Refusal
 from .load_settings import load_cost_problems
 from .objective_specs import END_TO_END, normalise_objectives
 from .units import ParseError, TimeUnit, convert
@@ -257,28 +257,28 @@ def settings_problems(settings: Settings) -> list[Problem]:
     """Everything wrong with ``settings``, located by field name."""
     problems: list[Problem] = []
 
-    def bad(name: str, what: str) -> None:
-        problems.append(Problem(what, "settings", None, name))
+    def bad(name: str, why: Refusal = Refusal.OUT_OF_RANGE, *values: object) -> None:
+        problems.append(Problem.of(why, "settings", None, name, *values))
 
     if settings.target_time is not None and (not math.isfinite(settings.target_time) or settings.target_time <= 0):
-        bad("target_time", "the target time must be a number greater than 0")
+        bad("target_time")
     if settings.baseline_gpus < 1:
-        bad("baseline_gpus", "the baseline GPU count must be a whole number of 1 or more")
+        bad("baseline_gpus")
     elif settings.baseline_gpus > MAX_GPUS:
-        bad("baseline_gpus", f"the baseline GPU count must be at most {MAX_GPUS:,}")
+        bad("baseline_gpus", Refusal.TOO_LARGE, MAX_GPUS)
     if not settings.gpu_counts:
-        bad("gpu_counts", "at least one GPU count is needed")
+        bad("gpu_counts", Refusal.NO_GPU_COUNTS)
     elif min(settings.gpu_counts) < 1:
-        bad("gpu_counts", "GPU counts must be whole numbers of 1 or more")
+        bad("gpu_counts")
     elif max(settings.gpu_counts) > MAX_GPUS:
-        bad("gpu_counts", f"GPU counts must be at most {MAX_GPUS:,}")
+        bad("gpu_counts", Refusal.TOO_LARGE, MAX_GPUS)
     p = settings.parallel_fraction
     if p is not None and not (math.isfinite(p) and 0 <= p <= 1):
-        bad("parallel_fraction", "the parallel fraction must be between 0 and 1 (or a share like 95%)")
+        bad("parallel_fraction")
     if not (math.isfinite(settings.ring_latency) and settings.ring_latency >= 0):
-        bad("ring_latency", "the ring latency must be a time of 0 or more")
+        bad("ring_latency")
     if not (math.isfinite(settings.ring_message_bytes) and settings.ring_message_bytes >= 0):
-        bad("ring_message_bytes", "the message size must be 0 bytes or more")
+        bad("ring_message_bytes")
     if not (math.isfinite(settings.ring_bandwidth) and settings.ring_bandwidth > 0):
-        bad("ring_bandwidth", "the bandwidth must be greater than 0")
+        bad("ring_bandwidth")
     return problems + load_cost_problems(settings)

@@ -39,7 +39,14 @@ def mapped(display: str, pattern: str, since: float, limit: float = 120.0) -> fl
         if found.stdout.strip():
             return time.perf_counter() - since
         if time.perf_counter() - since > limit:
-            raise RuntimeError(f"no window named like {pattern!r} within {limit:.0f} s")
+            shown = subprocess.run(
+                ["xdotool", "search", "--onlyvisible", "--name", "."], env=env, capture_output=True, text=True
+            ).stdout.split()
+            titles = [
+                subprocess.run(["xdotool", "getwindowname", w], env=env, capture_output=True, text=True).stdout.strip()
+                for w in shown
+            ]
+            raise RuntimeError(f"no window named like {pattern!r} within {limit:.0f} s; shown: {titles}")
         time.sleep(0.01)
 
 
