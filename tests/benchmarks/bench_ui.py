@@ -9,8 +9,10 @@
    turns; on a real X server (Xvfb) when one can be started, otherwise offscreen. Also printed: when
    Amdahl Desk's charts are drawn (it builds them after its first frame).
    Measured as installed: the package is byte-compiled first (``compileall``) and the children run
-   without PYTHONDONTWRITEBYTECODE, as pip leaves an installed package; with that variable set our
-   process would compile every module on every start while the floor's site-packages are compiled.
+   without PYTHONDONTWRITEBYTECODE, as pip leaves an installed package. ``--unwritable``: the same
+   bytecode, the children with PYTHONDONTWRITEBYTECODE=1 (Python reads bytecode it may not write, so
+   ``./run.sh`` compiles at setup). ``--no-bytecode``: a copy of the package with no bytecode at all,
+   compiled at every start, while the floor's site-packages are compiled.
 
 The window is laid out as Reset Layout (and ``--screenshot``) lays it out at 1600×1000: the breakdown
 and speedup charts side by side, GPU scaling in the tab under them, the other charts in hidden tabs
@@ -114,19 +116,22 @@ def start_xvfb() -> tuple[dict[str, str], subprocess.Popen[bytes] | None]:
     return env, server
 
 
-def startup(codes: list[str], rounds: int, env: dict[str, str], roots: Sequence[Path] = ()) -> list[list[float]]:
+def startup(
+    codes: list[str], rounds: int, env: dict[str, str], roots: Sequence[Path] = (), compiled: bool = True
+) -> list[list[float]]:
     """For each child, medians over ``rounds`` fresh processes of the seconds from spawn to each time it prints.
 
     The children take turns, round after round, so that a change in the machine's load hits them alike.
     ``roots``: the package each child after the first runs from (this checkout's when not given), each in its
-    own folder (``python -c`` puts the working folder first on the path).
+    own folder (``python -c`` puts the working folder first on the path). ``compiled``: each package byte-compiled
+    first, as ``./run.sh`` does at setup (and pip for an installed package).
     """
     samples: list[list[list[float]]] = [[] for _ in codes]
     root = Path(__file__).resolve().parents[2]
     homes = [root, *(list(roots) or [root] * (len(codes) - 1))]
     for home in set(homes):
-        if env.get("PYTHONDONTWRITEBYTECODE") is None:
-            compileall.compile_dir(str(home / "amdahl_desk"), quiet=1)  # what pip does at install time
+        if compiled:
+            compileall.compile_dir(str(home / "amdahl_desk"), quiet=1)  # what ./run.sh and pip do at setup
     envs = [dict(env, PYTHONPATH=str(home) + os.pathsep + env.get("PYTHONPATH", "")) for home in homes]
     children = list(zip(codes, samples, envs, homes, strict=True))
     for round_ in range(rounds):
@@ -436,6 +441,11 @@ def main() -> None:
     parser.add_argument(
         "--no-bytecode", action="store_true", help="start-up: the package without bytecode, PYTHONDONTWRITEBYTECODE=1"
     )
+    parser.add_argument(
+        "--unwritable",
+        action="store_true",
+        help="start-up: Python may not write bytecode (PYTHONDONTWRITEBYTECODE=1), the package compiled at setup",
+    )
     args = parser.parse_args()
     if args.only == "paste":
         f = paste_latency(args.rounds)
@@ -455,17 +465,25 @@ def main() -> None:
         builds = [root] + ([args.against.resolve()] if args.against else [])
         try:
             with tempfile.TemporaryDirectory() as tmp:
-                if args.no_bytecode:  # the package compiled on every start; the floor's site-packages as installed
+                if args.no_bytecode or args.unwritable:
                     env["PYTHONDONTWRITEBYTECODE"] = "1"
+                if args.no_bytecode:  # the package compiled on every start; the floor's site-packages as installed
                     builds = [without_bytecode(b, Path(tmp) / str(i)) for i, b in enumerate(builds)]
-                (bare,), *ours = startup([BARE] + [OURS] * len(builds), n, env, builds)
+                codes = [BARE] + [OURS] * len(builds)
+                (bare,), *ours = startup(codes, n, env, builds, compiled=not args.no_bytecode)
         finally:
             if server is not None:
                 server.terminate()
                 server.wait()
         (mapped, charts) = ours[0]
         where = "Xvfb" if server is not None else "offscreen"
-        where += ", no bytecode" if args.no_bytecode else ", bytecode as installed"
+        where += (
+            ", no bytecode"
+            if args.no_bytecode
+            else ", bytecode unwritable, the package compiled at setup"
+            if args.unwritable
+            else ", bytecode as installed"
+        )
         if args.against:
             other = ours[1][0]
             print(
