@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pickle
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
 
 import pytest
 
