@@ -2,7 +2,8 @@
 
 ``import amdahl_desk as ad`` gives the Python API (:mod:`amdahl_desk.api`, docs/api.md): ``ad.load``,
 ``ad.whatif``, ``ad.fit``, ``ad.compare``. Its names load on first use, so the command line and the window,
-which import this package too, start no slower for it.
+which import this package too, start no slower for it: importing the package installs only the words of a
+refused value (``present/refusals.py``, with the model's errors and units, which every command imports anyway).
 """
 
 from __future__ import annotations

@@ -143,3 +143,31 @@ def test_a_profile_edit_is_refused_with_the_row_it_was_typed_in():
         profile.set_component(1, Component("Attention", 5.0))
     (p,) = refused.value.problems
     assert (p.why, p.row, p.values) == (Refusal.DUPLICATE_NAME, 1, ("Attention", "row 1"))
+
+
+def test_every_setting_the_model_can_refuse_has_its_sentence():
+    """Each field ``settings_problems`` refuses, all at once, worded: a field added without a sentence fails here."""
+    bad = Settings(
+        target_time=0.0,
+        baseline_gpus=0,
+        gpu_counts=(0,),
+        parallel_fraction=2.0,
+        ring_latency=-1.0,
+        ring_message_bytes=-1.0,
+        ring_bandwidth=0.0,
+        arrival_rate=0.0,
+        servers=0,
+        load_objective=" ",
+        gpu_price_per_hour=-1.0,
+        watts_per_gpu=-1.0,
+        energy_price_per_kwh=-1.0,
+        plan_confidence=0.0,
+    )
+    problems = settings_problems(bad)
+    assert len(problems) == 14
+    assert all(p.why is not None and p.what.startswith(("the ", "GPU ")) for p in problems), problems
+    limits = settings_problems(Settings(baseline_gpus=10**8, gpu_counts=(10**8,)))
+    assert [p.what for p in limits] == [
+        "the baseline GPU count must be at most 10,000,000",
+        "GPU counts must be at most 10,000,000",
+    ]
