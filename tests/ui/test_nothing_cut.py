@@ -167,6 +167,28 @@ def test_a_headline_caption_shrinks_from_its_own_size_once(qtbot):
     assert label.font().pointSizeF() >= size * 0.85 - 1e-9
 
 
+def test_a_caption_too_long_drops_its_aside_whole_not_its_number(qtbot):
+    """At 1280×720 "new time (baseline 1,000 ms)" read "new time (baseline …": the number cut, the bracket open.
+    The aside goes whole; the full caption is the tooltip."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QWidget
+
+    from amdahl_desk.ui.profile.summary_panel import FitLabel
+
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    caption = "new time (baseline 1,000 ms)"
+    label = FitLabel(caption, holder, smallest=0.85)
+    narrow = QFontMetrics(label.font()).horizontalAdvance("new time (baseline") + 4  # the aside cannot fit, even shrunk
+    label.resize(narrow, 20)
+    label.refit()
+    assert label.text() == "new time"
+    assert label.toolTip() == caption
+    label.resize(400, 20)
+    label.refit()
+    assert label.text() == caption and label.toolTip() == ""
+
+
 def test_undoing_an_import_gives_back_the_colours_the_profile_had(window, qtbot):
     """The example's colours are its own history (a component that grew keeps its colour); an import takes fresh
     ones, and undoing it brings back the example's as they were, not as a fresh start would give them."""

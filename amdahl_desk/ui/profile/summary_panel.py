@@ -30,7 +30,8 @@ def set_style(widget: QWidget, sheet: str) -> None:
 
 class FitLabel(QLabel):
     """A one-line label whose text is never cut: the font shrinks to fit, down to ``smallest`` of its size;
-    below that whole words go from the end (digits never), the full text in the tooltip."""
+    below that a closing aside in parentheses goes whole, then whole words from the end, the full text in the
+    tooltip."""
 
     def __init__(self, text: str = "", parent: QWidget | None = None, smallest: float = 0.45) -> None:
         super().__init__(text, parent)
@@ -55,16 +56,14 @@ class FitLabel(QLabel):
     def refit(self) -> None:
         if self.base is None:  # the size it shrinks from, once: a shrunk font is no base (it shrank at every fit)
             self.base = QFont(self.font())
-        base = QFont(self.base)
         room = self.contentsRect().width() - 2
         if room <= 0:
             return
-        font = QFont(base)
-        size = base.pointSizeF()
-        floor = size * self.smallest
-        while QFontMetrics(font).horizontalAdvance(self.full) > room and font.pointSizeF() - 0.5 >= floor:
-            font.setPointSizeF(font.pointSizeF() - 0.5)
         text = self.full
+        font = self._shrunk(text, room)
+        if QFontMetrics(font).horizontalAdvance(text) > room and text.endswith(")") and " (" in text:
+            text = text[: text.rindex(" (")]  # an aside goes whole ("new time (baseline 1,000 ms)"): no number cut
+            font = self._shrunk(text, room)
         metrics = QFontMetrics(font)
         words = text.split(" ")
         while metrics.horizontalAdvance(text) > room and len(words) > 1:
@@ -75,6 +74,15 @@ class FitLabel(QLabel):
         if self.text() != text:
             self.setText(text)
         self.setToolTip("" if text == self.full else self.full)
+
+    def _shrunk(self, text: str, room: int) -> QFont:
+        """The base font, made smaller in half points (to ``smallest`` of it) until ``text`` fits in ``room``."""
+        assert self.base is not None
+        font = QFont(self.base)
+        floor = self.base.pointSizeF() * self.smallest
+        while QFontMetrics(font).horizontalAdvance(text) > room and font.pointSizeF() - 0.5 >= floor:
+            font.setPointSizeF(font.pointSizeF() - 0.5)
+        return font
 
 
 def lines_needed(label: QLabel, text: str) -> int:
