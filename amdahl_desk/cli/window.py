@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..files.preload import read_ahead
 from ..resources import example_path
 from .common import BadInputError
 
@@ -17,6 +18,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    # A workbook's sheets are parsed on another thread while Qt and the window's modules load.
+    ahead = read_ahead(args.profile)
     try:
         from ..ui.app import run as run_window
     except ImportError as exc:
@@ -24,4 +27,6 @@ def run(args: argparse.Namespace) -> int:
             f"the window cannot start: {exc}. Run the setup command from the README "
             "(on a bare Debian the Qt system libraries are needed too)"
         ) from None
-    return run_window(args.profile, screenshot=args.screenshot, size=args.size, default_profile=str(example_path()))
+    return run_window(
+        args.profile, screenshot=args.screenshot, size=args.size, default_profile=str(example_path()), ahead=ahead
+    )

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         read_measurements,
         write_measurements_csv,
     )
+    from .preload import ReadAhead
     from .processes import pid_alive
     from .tables import Loaded, component_header
     from .workbook import read_workbook
@@ -73,18 +74,19 @@ def load_any(path: str | Path, trace_options: ImportOptions | None = None) -> Lo
     return Loaded(result.to_profile(), warnings, from_trace=True)
 
 
-def load_profile(path: str | Path, meanwhile: Sequence[str] = ()) -> Loaded:
+def load_profile(path: str | Path, meanwhile: Sequence[str] = (), ahead: ReadAhead | None = None) -> Loaded:
     """Read a profile from ``path`` by its extension; raises :class:`ProfileError` only.
 
     ``meanwhile``: modules the caller will need next (the analysis, the report), imported on another
     thread while a workbook's sheets are parsed, which calamine does without holding the GIL. The rows
-    are built with the cycle collector paused (:mod:`amdahl_desk.model.collector`).
+    are built with the cycle collector paused (:mod:`amdahl_desk.model.collector`). ``ahead``: the launch's
+    read-ahead (:func:`~.preload.read_ahead`), whose parse is taken when it is of this file.
     """
     with collector_paused():
-        return _load_profile(Path(path), meanwhile)
+        return _load_profile(Path(path), meanwhile, ahead)
 
 
-def _load_profile(path: Path, meanwhile: Sequence[str]) -> Loaded:
+def _load_profile(path: Path, meanwhile: Sequence[str], ahead: ReadAhead | None = None) -> Loaded:
     suffix = path.suffix.lower()
     if not path.exists():
         raise ProfileError("no such file", source=str(path))
@@ -98,8 +100,9 @@ def _load_profile(path: Path, meanwhile: Sequence[str]) -> Loaded:
         raise ProfileError(REFUSALS[suffix], source=path.name)
     from .workbook_sheets import parse_workbook
 
-    # The reader (and numpy under it) loads while calamine parses; both are needed right after.
-    parsed = parse_workbook(path, meanwhile=(f"{__name__}.workbook", *meanwhile))
+    parsed = ahead.take(path) if ahead is not None else None
+    if parsed is None:  # the reader (and numpy under it) loads while calamine parses; both are needed right after
+        parsed = parse_workbook(path, meanwhile=(f"{__name__}.workbook", *meanwhile))
     from .workbook import read_workbook
 
     return read_workbook(path, parsed)

@@ -7,6 +7,11 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .workbook_sheets import ParsedWorkbook
 
 
 @contextmanager
@@ -36,3 +41,69 @@ def importing(*modules: str) -> Iterator[None]:
         yield
     finally:
         thread.join()
+
+
+class ReadAhead:
+    """A workbook's profile sheets parsed on another thread from the start of a launch, while the window's
+    modules load: calamine parses without the GIL, so on two cores a big workbook's parse costs the start
+    nothing. The window's open takes the parse if it opens the same, unchanged file; else it reads the file
+    as always.
+
+    The thread imports nothing (:func:`read_ahead` imports what it runs first): the window's imports on the
+    first thread and a second importer of the same modules could each wait for a lock the other holds.
+    """
+
+    def __init__(self, path: Path) -> None:
+        import encodings.cp437  # noqa: F401 - zipfile's names of the parts, decoded on the thread's first read
+
+        from .workbook_sheets import parse_workbook
+
+        self.path = path
+        self._stamp = _stamp(path)
+        self._parsed: ParsedWorkbook | None = None
+        self._error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                self._parsed = parse_workbook(path)
+            except BaseException as exc:  # noqa: BLE001 - raised again by take(), on the thread that opens
+                self._error = exc
+
+        self._thread = threading.Thread(target=run, name="amdahl-desk-read-ahead", daemon=True)
+        self._thread.start()
+
+    def take(self, path: Path) -> ParsedWorkbook | None:
+        """The parsed workbook when ``path`` is the file read
+        ahead and it is as it was then; None otherwise (read it now). Raises what the parse raised."""
+        if path != self.path:
+            return None
+        self._thread.join()
+        parsed, error = self._parsed, self._error
+        self._parsed = self._error = None
+        if _stamp(path) != self._stamp:  # written meanwhile: what was parsed is not the file any more
+            if parsed is not None:
+                parsed.close()
+            return None
+        if error is not None:
+            raise error
+        return parsed
+
+
+def read_ahead(path: str | None) -> ReadAhead | None:
+    """A :class:`ReadAhead` of ``path`` when it names a workbook (a table or a trace gains nothing from it)."""
+    if not path:
+        return None
+    from .kinds import Kind, classify
+
+    file = Path(path)
+    if classify(file, look_inside=False) is not Kind.WORKBOOK or not file.is_file():
+        return None
+    return ReadAhead(file)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size

@@ -13,6 +13,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
@@ -35,6 +36,9 @@ from .document_files.recovery import data_dir  # noqa: E402
 from .import_.trace_import import route_drop  # noqa: E402
 from .job.job_import import is_job  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
+
+if TYPE_CHECKING:
+    from ..files.preload import ReadAhead
 
 log = logging.getLogger("amdahl_desk")
 
@@ -173,7 +177,14 @@ def install_excepthook(window: MainWindow) -> Path | None:
     return log_file
 
 
-def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000", default_profile: str = "") -> int:
+def run(
+    path: str | None,
+    screenshot: str | None = None,
+    size: str = "1600x1000",
+    default_profile: str = "",
+    ahead: ReadAhead | None = None,
+) -> int:
+    """The window on ``path`` (``ahead``: its sheets, parsed on another thread while this module loaded)."""
     from ..model.errors import BadInputError
 
     try:
@@ -190,7 +201,7 @@ def run(path: str | None, screenshot: str | None = None, size: str = "1600x1000"
     # the profile a start opens anyway (a screenshot takes the preview's first choices).
     given = [Path(path)] if path else []
     trace = bool(given) and route_drop(given)[0] == "import"
-    window.files.start(None if trace else path, default_profile)
+    window.files.start(None if trace else path, default_profile, ahead)
     job = trace and is_job(given)
     if job and screenshot is not None:
         window.job_import.open_now(given)

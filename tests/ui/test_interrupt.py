@@ -24,8 +24,8 @@ from amdahl_desk.ui.app import run
 
 opened = fa.FileActions.start
 
-def start(self, path, default):
-    opened(self, path, default)
+def start(self, path, default, ahead=None):
+    opened(self, path, default, ahead)
     first = self.doc.profile.components[0]
     self.doc.edit_components({0: first._replace(time=123.0)}, "Edit time")
     QTimer.singleShot(0, lambda: print("ready", flush=True))

@@ -186,3 +186,23 @@ def test_a_profile_of_single_values_loads_no_odds_code_until_an_estimate_has_a_r
         "amdahl_desk.model.uncertainty",
         "amdahl_desk.present.uncertainty",
     ]
+
+
+def test_a_launch_opens_its_workbook_from_the_sheets_read_ahead(qtbot, tmp_path, monkeypatch):
+    # `amdahl-desk FILE` parses FILE's sheets on another thread while the window's modules load; the window's
+    # open takes that parse (and then reads the file again for Revert, as always).
+    from amdahl_desk.files.preload import read_ahead
+    from amdahl_desk.ui.main_window import MainWindow
+
+    monkeypatch.setenv("AMDAHL_DESK_CONFIG_DIR", str(tmp_path / "cfg"))
+    path = tmp_path / "training.xlsx"
+    path.write_bytes(example_path().read_bytes())
+    ahead = read_ahead(str(path))
+    win = MainWindow(fresh=True)
+    qtbot.addWidget(win)
+    win.files.start(str(path), str(example_path()), ahead)
+    assert win.doc.path == path.resolve()
+    assert ahead is not None and ahead.take(path) is None  # taken by the open, not left to parse again
+    names = [c.name for c in win.doc.profile.components]
+    win.files.revert()
+    assert [c.name for c in win.doc.profile.components] == names

@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import shiboken6
 from PySide6.QtCore import QObject, QSettings, Signal
@@ -24,6 +24,9 @@ from ..core.document import Document
 from ..core.saving import write_safely
 from .recovery import RecoveryStore
 from .recovery_keeper import RecoveryKeeper
+
+if TYPE_CHECKING:
+    from ...files.preload import ReadAhead
 
 MAX_RECENT = 8
 log = logging.getLogger(__name__)
@@ -183,13 +186,14 @@ class FileActions(QObject):
         if path:
             self.open_path(Path(path), ask=False)
 
-    def open_path(self, path: str | Path, ask: bool = True) -> bool:
-        """Open a profile; a file that cannot be read leaves the current document as it was."""
+    def open_path(self, path: str | Path, ask: bool = True, ahead: ReadAhead | None = None) -> bool:
+        """Open a profile; a file that cannot be read leaves the current document as it was. ``ahead``: the
+        launch's read-ahead, taken when it is of this file."""
         path = Path(path)
         if ask and not self.maybe_save():
             return False
         try:
-            loaded = load_profile(path)
+            loaded = load_profile(path, ahead=ahead)
         except ProfileError as exc:
             self.prompts.show_error("Cannot open profile", str(exc))
             return False
@@ -399,12 +403,15 @@ class FileActions(QObject):
                 return
         self.open_path(self.doc.path, ask=False)
 
-    def start(self, path: str | None, default_profile: str) -> None:
-        """What a launch opens: work left by a crash, the given file, the last document, or the bundled example."""
+    def start(self, path: str | None, default_profile: str, ahead: ReadAhead | None = None) -> None:
+        """What a launch opens: work left by a crash, the given file, the last document, or the bundled example.
+
+        ``ahead``: the given file's sheets, parsed on another thread since the launch began (files.preload).
+        """
         if not path and self.offer_recovery():
             return
         if path:
-            if self.open_path(path, ask=False):
+            if self.open_path(path, ask=False, ahead=ahead):
                 return
         elif self.remember:
             last = self.settings.value("files/last_document", "")
