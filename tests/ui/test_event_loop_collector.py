@@ -6,7 +6,7 @@ import weakref
 import pytest
 
 from amdahl_desk.ui.app import make_app
-from amdahl_desk.ui.core.collection import EventLoopCollector, collect_if_due
+from amdahl_desk.ui.core.collection import FIRST_MS, INTERVAL_MS, EventLoopCollector, collect_if_due
 
 pytestmark = pytest.mark.gui
 
@@ -41,3 +41,16 @@ def test_only_the_generations_that_are_due():
     before = [s["collections"] for s in gc.get_stats()]
     collect_if_due((10**9, 10, 10))
     assert [s["collections"] for s in gc.get_stats()] == before
+
+
+def test_the_first_look_waits_for_the_first_frame_then_every_interval(qtbot, qapp):
+    collector = EventLoopCollector(qapp)
+    try:
+        timer = collector._timer
+        assert timer.isActive() and timer.interval() == FIRST_MS >= 10 * INTERVAL_MS
+        collector.collect_if_due()  # as the timer calls it
+        assert timer.isActive() and timer.interval() == INTERVAL_MS
+    finally:
+        collector.stop()
+        collector.deleteLater()
+        gc.disable()  # the application's own collector is still running
