@@ -202,7 +202,9 @@ def main() -> None:
                     print("  (LibreOffice: headless, opening and writing the first sheet as CSV)")
                 for name, seconds in medians.items():
                     runs = ", ".join(f"{v:.2f}" for v in samples[name])
-                    print(f"  {name}: {seconds:.2f} s ({runs}); against LibreOffice Calc {seconds / calc:.2f} (aim ≤ 0.5)")
+                    print(
+                        f"  {name}: {seconds:.2f} s ({runs}); against LibreOffice Calc {seconds / calc:.2f} (aim ≤ 0.5)"
+                    )
             print(f"  load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
             for start in RETRIED:
                 print(f"  a start run again: {start}")
