@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..model.collector import collector_paused
 from ..model.errors import Problem, ProfileError
 from ..model.lazy import lazy_names
-from .kinds import READABLE, REFUSALS, TABLE_SUFFIXES, TRACE_SUFFIXES, Kind, classify, is_trace
+from .kinds import READABLE, REFUSALS, TABLE_SUFFIXES, TRACE_SUFFIXES, Kind, classify, is_trace, stamp
 
 if TYPE_CHECKING:
     from ..model.analysis import Analysis
@@ -172,6 +172,7 @@ __all__ = [
     "ranks_sheet",
     "read_workbook",
     "save_profile",
+    "stamp",
     "write_csv",
     "write_measurements_csv",
     "write_workbook",

@@ -1,4 +1,5 @@
-"""What a file is to Amdahl Desk, from its name (and, for a CSV, its header): the one list of suffixes.
+"""What a file is to Amdahl Desk, from its name (and, for a CSV, its header): the one list of suffixes; and a file's
+stamp on disk, to notice another program writing it.
 
 The command line, the window's Open, drops and Compare With…, and a folder of ranks all ask
 :func:`classify`, so a file is a profile or a trace to every one of them alike.
@@ -73,3 +74,12 @@ def is_trace(path: str | Path) -> bool:
 def nsys_native(name: str) -> bool:
     """Whether ``name`` is one of Nsight Systems' own report files, which hold no stats table."""
     return name.lower().endswith(NSYS_NATIVE_SUFFIXES)
+
+
+def stamp(path: Path) -> tuple[int, int] | None:
+    """When and how big the file on disk is (None where it cannot be read), to notice another program writing it."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size

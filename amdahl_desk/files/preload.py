@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .kinds import stamp
+
 if TYPE_CHECKING:
     from .workbook_sheets import ParsedWorkbook
 
@@ -59,7 +61,7 @@ class ReadAhead:
         from .workbook_sheets import parse_workbook
 
         self.path = path
-        self._stamp = _stamp(path)
+        self._stamp = stamp(path)
         self._parsed: ParsedWorkbook | None = None
         self._error: BaseException | None = None
 
@@ -80,7 +82,7 @@ class ReadAhead:
         self._thread.join()
         parsed, error = self._parsed, self._error
         self._parsed = self._error = None
-        if _stamp(path) != self._stamp:  # written meanwhile: what was parsed is not the file any more
+        if stamp(path) != self._stamp:  # written meanwhile: what was parsed is not the file any more
             if parsed is not None:
                 parsed.close()
             return None
@@ -99,11 +101,3 @@ def read_ahead(path: str | None) -> ReadAhead | None:
     if classify(file, look_inside=False) is not Kind.WORKBOOK or not file.is_file():
         return None
     return ReadAhead(file)
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_mtime_ns, status.st_size

@@ -16,7 +16,7 @@ import shiboken6
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox
 
-from ...files import load_profile, save_profile
+from ...files import load_profile, save_profile, stamp
 from ...model.errors import ProfileError
 from ...model.profile import Profile
 from ...resources import resources_dir
@@ -40,15 +40,6 @@ def is_bundled(path: Path) -> bool:
         return path.resolve().is_relative_to(resources_dir().resolve())
     except (OSError, FileNotFoundError):
         return False
-
-
-def stamp(path: Path) -> tuple[int, int] | None:
-    """When and how big the file on disk is, to notice another program saving it."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
 
 
 def _bare_name(path: Path) -> str:
