@@ -24,9 +24,27 @@ View = TypeVar("View")
 MARKS = {"bar": "■", "line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●"}
 
 
+class EdgeAxis(pg.AxisItem):
+    """The plot's right edge: its line, no ticks and no grid.
+
+    It keeps the last x tick label clear of the widget's edge. pyqtgraph's ``showGrid`` gives the right axis the
+    left one's grid: each horizontal line was drawn twice (darker than the vertical ones), and a chart whose
+    ranges changed spent a fifth to a quarter of its repaint drawing them again (1.5-2.5 ms at 1600x1000).
+    """
+
+    def __init__(self) -> None:
+        super().__init__("right", showValues=False)
+        self.setTicks([[]])
+
+    def setGrid(self, grid: int | float | bool) -> None:  # noqa: N802 - pyqtgraph's name
+        super().setGrid(False)
+
+
 def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
     # No context menus: building them costs start-up time and they offer nothing here.
-    widget = pg.PlotWidget(background=style.background, viewBox=pg.ViewBox(enableMenu=False))
+    widget = pg.PlotWidget(
+        background=style.background, viewBox=pg.ViewBox(enableMenu=False), axisItems={"right": EdgeAxis()}
+    )
     item = widget.getPlotItem()
     item.setMenuEnabled(False)
     item.hideButtons()
@@ -40,9 +58,7 @@ def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
         # Axes change rarely but are repainted with every curve: keep them as cached pixmaps.
         axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         localize_ticks(axis)
-    # A bare right axis keeps the last x tick label clear of the widget's edge.
     item.showAxis("right")
-    item.getAxis("right").setStyle(showValues=False)
     item.getAxis("right").setWidth(int(style.size(18)))
     return widget
 
