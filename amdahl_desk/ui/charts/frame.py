@@ -24,7 +24,7 @@ View = TypeVar("View")
 MARKS = {"bar": "■", "line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●"}
 
 
-class EdgeAxis(pg.AxisItem):
+class EdgeAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
     """The plot's right edge: its line, no ticks and no grid.
 
     It keeps the last x tick label clear of the widget's edge. pyqtgraph's ``showGrid`` gives the right axis the
