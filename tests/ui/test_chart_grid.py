@@ -1,0 +1,64 @@
+"""A chart's grid: every line drawn once, in the same ink across as down; the right edge is a line, not a second grid."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QColor, QImage
+
+from amdahl_desk.ui.charts.frame import new_plot
+
+pytestmark = pytest.mark.gui
+
+
+def _darkest(image: QImage, points: list[tuple[int, int]]) -> int:
+    return min(
+        QColor(image.pixel(x, y)).value() for x, y in points if 0 <= x < image.width() and 0 <= y < image.height()
+    )
+
+
+def test_a_horizontal_grid_line_is_as_light_as_a_vertical_one(qtbot):
+    plot = new_plot()
+    qtbot.addWidget(plot)
+    plot.resize(420, 320)
+    plot.show()
+    qtbot.waitExposed(plot)
+    item = plot.getPlotItem()
+    item.showGrid(x=True, y=True, alpha=0.15)
+    item.setXRange(0, 10, padding=0)
+    item.setYRange(0, 10, padding=0)
+    item.getAxis("bottom").setTicks([[(5, "5")]])  # one grid line each way, through the middle
+    item.getAxis("left").setTicks([[(5, "5")]])
+    qtbot.wait(50)
+    image = plot.grab().toImage()
+    vb = item.vb
+
+    def at(x: float, y: float) -> tuple[int, int]:
+        point = plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+        return point.x(), point.y()
+
+    across_x, across_y = at(2.5, 5)  # on the horizontal line, clear of the vertical one
+    down_x, down_y = at(5, 2.5)  # on the vertical line
+    horizontal = _darkest(image, [(across_x, across_y + d) for d in range(-2, 3)])
+    vertical = _darkest(image, [(down_x + d, down_y) for d in range(-2, 3)])
+    background = _darkest(image, [at(2.5, 2.5)])
+    assert background == 255
+    assert vertical < 255  # the grid is there
+    # Drawn twice (the right axis drew the left one's grid again), the horizontal line was darker.
+    assert abs(horizontal - vertical) <= 2, (horizontal, vertical)
+
+
+def test_the_right_edge_has_no_ticks_and_no_grid_but_the_scaling_chart_gives_it_its_own_ticks(qtbot):
+    from amdahl_desk.ui.scaling.scaling_plot import ScalingPlot
+
+    plot = new_plot()
+    qtbot.addWidget(plot)
+    right = plot.getPlotItem().getAxis("right")
+    plot.getPlotItem().showGrid(x=True, y=True, alpha=0.5)
+    assert right.isVisible() and right.grid is False
+    assert plot.getPlotItem().getAxis("left").grid
+    scaling = ScalingPlot()
+    qtbot.addWidget(scaling)
+    efficiency = scaling.plot.getAxis("right")
+    assert efficiency.style["showValues"] and efficiency.grid is False
+    assert efficiency._tickLevels is None  # ticks of its own view (0-105%), not the frame's none
