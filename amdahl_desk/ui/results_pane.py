@@ -52,6 +52,7 @@ CHARTS_NEED = 270  # a row of charts' least height: a plot of 120 px under its t
 # answer leaves less than two rows of charts their least height.
 CHARTS_SIDE_BY_SIDE = (760, 800)
 FRAME = 60  # the menu, the tab bar and the status bar
+SHRINK_AFTER_MS = 1500  # a shorter answer gives its room back to the charts once the changes pause this long
 
 
 class ChartSlot(QWidget):
@@ -152,9 +153,13 @@ class ResultsPane(QSplitter):
         redraws.subscribe(DECISION_DEPENDS_ON, self.show_decision)
         redraws.subscribe({Aspect.TRACE}, self._show_trace_tabs)
         redraws.subscribe({Aspect.JOB}, self._show_job_tabs)
-        redraws.subscribe({Aspect.JOB}, lambda: QTimer.singleShot(0, self, self.fit_answer))
+        redraws.subscribe({Aspect.JOB}, lambda: QTimer.singleShot(0, self, self._fit_answer_to_content))
         redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS}, self._show_when_tabs)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
+        self._shrink = QTimer(self)
+        self._shrink.setSingleShot(True)
+        self._shrink.setInterval(SHRINK_AFTER_MS)
+        self._shrink.timeout.connect(self.fit_answer)
 
     def answer_height(self, window_height: int) -> int:
         """The height the answer's content asks for, from a tenth of the window up to 55% of it, leaving each row
@@ -184,9 +189,15 @@ class ResultsPane(QSplitter):
             or window_height - FRAME - self.answer_need() < 2 * CHARTS_NEED
         )
 
-    def fit_answer(self) -> None:
+    def fit_answer(self, exact: bool = True) -> None:
         """Give the answer the height its content asks for now (an objectives table, a load or cost sentence
-        appeared, a verdict took another line), the charts the rest."""
+        appeared, a verdict took another line), the charts the rest.
+
+        After a change of what it says (``exact`` False) the answer grows at once but gives room back only once the
+        changes have paused (SHRINK_AFTER_MS): ticks that add a line to the answer and take it away again would
+        otherwise move every chart below it each time, and each move lays out and repaints every chart on screen
+        (54-61 ms, against 17-19 ms for a tick that moves nothing, at 10,000 rows). A new width fits it at once.
+        """
         sizes = self.sizes()
         if len(sizes) != 2 or sum(sizes) <= 0:
             return
@@ -194,8 +205,15 @@ class ResultsPane(QSplitter):
         window = self.window()
         height = window.height() if window is not None and window is not self else sum(sizes)
         want = min(self.answer_height(height), sum(sizes) - CHARTS_NEED)
+        if not exact and sizes[0] - want > 2:
+            self._shrink.start()  # room given back when the changes pause
+            return
+        self._shrink.stop()
         if abs(want - sizes[0]) > 2:
             self.setSizes([want, sum(sizes) - want])
+
+    def _fit_answer_to_content(self) -> None:
+        self.fit_answer(exact=False)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.summary and event.type() == QEvent.Type.Paint and not self.charts:
@@ -389,8 +407,8 @@ class ResultsPane(QSplitter):
             job=doc.job.figures,
         )
         self.summary.draw(view)
-        QTimer.singleShot(0, self, self.fit_answer)  # once the summary and the outcomes have their new texts
+        QTimer.singleShot(0, self, self._fit_answer_to_content)  # once the summary and the outcomes have their texts
 
     def show_decision(self) -> None:
         self.decision.show_decision()
-        QTimer.singleShot(0, self, self.fit_answer)  # its lines came, went or wrapped: the answer's height
+        QTimer.singleShot(0, self, self._fit_answer_to_content)  # its lines came, went or wrapped

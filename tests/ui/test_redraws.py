@@ -321,3 +321,36 @@ def test_an_edit_that_moves_no_bar_keeps_the_bars_and_one_that_does_draws_them(w
     window.drawn()
     widths = chart.bars.opts["width"]
     assert widths is not drawn and sum(widths[: len(widths) // 2]) == pytest.approx(20_004)
+
+
+def test_ticks_that_lengthen_and_shorten_the_answer_move_the_charts_once_the_changes_pause(window, qtbot):
+    """The answer grows at once; it gives its room back only after a pause, so ticks do not jolt every chart."""
+    from amdahl_desk.ui.results_pane import CHARTS_NEED, SHRINK_AFTER_MS
+
+    window.resize(1600, 1000)
+    qtbot.waitUntil(lambda: window.results.sizes()[0] > 0)
+    results, model = window.results, window.optimization_model
+    row = next(r for r, o in enumerate(window.doc.profile.optimizations) if not o.enabled)
+
+    def tick(state: Qt.CheckState) -> None:
+        model.setData(model.index(row, 0), state.value, Qt.ItemDataRole.CheckStateRole)
+        window.drawn()
+        qtbot.wait(50)  # the answer is fitted on the pass after the redraw
+
+    short = results.sizes()[0]
+    short_need = results.answer_need()
+    tick(Qt.CheckState.Checked)
+    tall_need = results.answer_need()
+    assert tall_need > short_need + 2, "this tick should add a line to the answer"
+    tall = results.sizes()[0]
+    assert tall >= min(tall_need, results.answer_height(window.height())) - 2 > short  # grown at once: nothing cut
+    tick(Qt.CheckState.Unchecked)
+    assert results.answer_need() == short_need
+    assert results.sizes()[0] == tall  # the charts stay where they are while the person is ticking
+    tick(Qt.CheckState.Checked)
+    tick(Qt.CheckState.Unchecked)
+    assert results.sizes()[0] == tall
+    fitted = min(results.answer_height(window.height()), sum(results.sizes()) - CHARTS_NEED)
+    assert fitted < tall
+    # Then the room comes back: the answer as high as its words.
+    qtbot.waitUntil(lambda: abs(results.sizes()[0] - fitted) <= 2, timeout=SHRINK_AFTER_MS + 3000)
