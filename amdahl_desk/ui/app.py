@@ -227,6 +227,8 @@ def run(
         window.redraws.request(EVERYTHING)
         window.redraws.flush()
         settle_layout()
+        window.results.fit_answer()  # as high as its words now, not after the pause a shorter answer waits for
+        settle_layout()
         image = window.grab()
         target = Path(screenshot)
         if not image.save(str(target)):

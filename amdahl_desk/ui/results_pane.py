@@ -22,7 +22,7 @@ from .chart_factory import make_chart
 from .charts.base import Chart
 from .charts.registry import ENTRIES, ChartEntry, Source
 from .charts.style import SCREEN
-from .core.document import Aspect, Document
+from .core.document import Aspect, Change, Document
 from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
 from .core.tab_rows import RowTabs
@@ -160,6 +160,8 @@ class ResultsPane(QSplitter):
         self._shrink.setSingleShot(True)
         self._shrink.setInterval(SHRINK_AFTER_MS)
         self._shrink.timeout.connect(self.fit_answer)
+        self._shown_anew = False  # another profile is shown: its answer is fitted at once, not after a pause
+        doc.changed.connect(self._note_reset)
 
     def answer_height(self, window_height: int) -> int:
         """The height the answer's content asks for, from a tenth of the window up to 55% of it, leaving each row
@@ -196,24 +198,31 @@ class ResultsPane(QSplitter):
         After a change of what it says (``exact`` False) the answer grows at once but gives room back only once the
         changes have paused (SHRINK_AFTER_MS): ticks that add a line to the answer and take it away again would
         otherwise move every chart below it each time, and each move lays out and repaints every chart on screen
-        (54-61 ms, against 17-19 ms for a tick that moves nothing, at 10,000 rows). A new width fits it at once.
+        (54-61 ms, against 17-19 ms for a tick that moves nothing, at 10,000 rows); the charts' rows wait with it. A
+        new width, and another profile shown, fit it at once.
         """
         sizes = self.sizes()
         if len(sizes) != 2 or sum(sizes) <= 0:
             return
-        self.reflow()  # a longer answer may leave no room for two rows of charts (or a shorter one, room again)
         window = self.window()
         height = window.height() if window is not None and window is not self else sum(sizes)
         want = min(self.answer_height(height), sum(sizes) - CHARTS_NEED)
+        exact = exact or self._shown_anew
+        self._shown_anew = False
         if not exact and sizes[0] - want > 2:
             self._shrink.start()  # room given back when the changes pause
             return
         self._shrink.stop()
+        self.reflow()  # a longer answer may leave no room for two rows of charts (or a shorter one, room again)
         if abs(want - sizes[0]) > 2:
             self.setSizes([want, sum(sizes) - want])
 
     def _fit_answer_to_content(self) -> None:
         self.fit_answer(exact=False)
+
+    def _note_reset(self, change: Change) -> None:
+        if change.reset:
+            self._shown_anew = True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.summary and event.type() == QEvent.Type.Paint and not self.charts:

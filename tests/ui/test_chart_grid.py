@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor, QImage, QPainter
 
+from amdahl_desk.files import load_profile
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.present.inputs import ChartInputs
+from amdahl_desk.resources import example_path
 from amdahl_desk.ui.charts.frame import new_plot
 
 pytestmark = pytest.mark.gui
@@ -33,9 +37,11 @@ def test_a_horizontal_grid_line_is_as_light_as_a_vertical_one(qtbot):
     image = plot.grab().toImage()
     vb = item.vb
 
+    ratio = image.devicePixelRatio()  # the picture's pixels per logical pixel
+
     def at(x: float, y: float) -> tuple[int, int]:
         point = plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
-        return point.x(), point.y()
+        return round(point.x() * ratio), round(point.y() * ratio)
 
     across_x, across_y = at(2.5, 5)  # on the horizontal line, clear of the vertical one
     down_x, down_y = at(5, 2.5)  # on the vertical line
@@ -59,6 +65,18 @@ def test_the_right_edge_has_no_ticks_and_no_grid_but_the_scaling_chart_gives_it_
     assert plot.getPlotItem().getAxis("left").grid
     scaling = ScalingPlot()
     qtbot.addWidget(scaling)
+    scaling.resize(800, 500)
+    scaling.show()
+    qtbot.waitExposed(scaling)
+    profile = load_profile(example_path()).profile
+    scaling.show_inputs(ChartInputs(profile, analyse(profile)))
+    qtbot.wait(50)
     efficiency = scaling.plot.getAxis("right")
     assert efficiency.style["showValues"] and efficiency.grid is False
-    assert efficiency._tickLevels is None  # ticks of its own view (0-105%), not the frame's none
+    tiny = QImage(10, 10, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(tiny)
+    try:
+        _, _, texts = efficiency.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    assert "50%" in [text for _, _, text in texts]  # ticks of its own view (0-105%), not the frame's none

@@ -354,3 +354,59 @@ def test_ticks_that_lengthen_and_shorten_the_answer_move_the_charts_once_the_cha
     assert fitted < tall
     # Then the room comes back: the answer as high as its words.
     qtbot.waitUntil(lambda: abs(results.sizes()[0] - fitted) <= 2, timeout=SHRINK_AFTER_MS + 3000)
+
+
+def test_another_profile_shown_fits_the_answer_at_once(window, qtbot):
+    """Opening a profile whose answer is shorter leaves no gap waiting for a pause nobody asked for."""
+    from amdahl_desk.ui.results_pane import CHARTS_NEED
+
+    window.resize(1600, 1000)
+    qtbot.waitUntil(lambda: window.results.sizes()[0] > 0)
+    results, model = window.results, window.optimization_model
+    short_profile = window.doc.profile.copy()
+    row = next(r for r, o in enumerate(window.doc.profile.optimizations) if not o.enabled)
+    model.setData(model.index(row, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    window.drawn()
+    qtbot.wait(50)
+    tall = results.sizes()[0]
+    window.doc.reset(short_profile, None)
+    window.drawn()
+    qtbot.wait(50)
+    fitted = min(results.answer_height(window.height()), sum(results.sizes()) - CHARTS_NEED)
+    assert fitted < tall
+    assert abs(results.sizes()[0] - fitted) <= 2
+
+
+def test_the_charts_rows_wait_with_the_answer_for_the_pause(window, qtbot, tmp_path):
+    """A shorter answer that would leave room for two rows of charts changes the layout once the changes pause, not
+    at each tick (the rows switched between tabs and side by side while the answer kept its height)."""
+    from amdahl_desk.resources import example_path
+    from amdahl_desk.ui.results_pane import CHARTS_NEED, FRAME, SHRINK_AFTER_MS
+
+    copy = tmp_path / "llm-request.xlsx"
+    copy.write_bytes(example_path("llm-request.xlsx").read_bytes())
+    assert window.files.open_path(copy, ask=False)
+    results, model = window.results, window.optimization_model
+    assert window.doc.profile.optimizations[0].enabled
+
+    def tick(state: Qt.CheckState) -> None:
+        model.setData(model.index(0, 0), state.value, Qt.ItemDataRole.CheckStateRole)
+        window.drawn()
+        qtbot.wait(50)
+
+    window.resize(1600, 1000)
+    qtbot.wait(100)
+    tall_need = results.answer_need()
+    tick(Qt.CheckState.Unchecked)
+    short_need = results.answer_need()
+    assert short_need < tall_need, "unticking it should shorten the answer"
+    # A height at which the tall answer leaves no room for two rows of charts and the short one does.
+    height = FRAME + 2 * CHARTS_NEED + (short_need + tall_need) // 2
+    assert height >= 800
+    tick(Qt.CheckState.Checked)
+    window.resize(1600, height)
+    qtbot.waitUntil(lambda: results.in_tabs and not results._shrink.isActive(), timeout=SHRINK_AFTER_MS + 3000)
+    before = results.sizes()
+    tick(Qt.CheckState.Unchecked)
+    assert results.in_tabs and results.sizes() == before  # nothing moved yet
+    qtbot.waitUntil(lambda: not results.in_tabs, timeout=SHRINK_AFTER_MS + 3000)  # then side by side, once

@@ -48,7 +48,6 @@ class ScalingPlot(ChartFrame[ScalingView]):
         item.scene().addItem(self.eff_view)
         right = item.getAxis("right")
         right.setStyle(showValues=True)
-        right.setTicks(None)  # its own ticks (the frame's right edge has none); the grid stays the left axis'
         right.setWidth(None)
         right.linkToView(self.eff_view)
         self.eff_view.setXLink(item.vb)
