@@ -11,6 +11,7 @@ from amdahl_desk.model.analysis import analyse
 from amdahl_desk.present.inputs import ChartInputs
 from amdahl_desk.resources import example_path
 from amdahl_desk.ui.charts.frame import new_plot
+from amdahl_desk.ui.core.qt_util import settle_layout
 
 pytestmark = pytest.mark.gui
 
@@ -33,7 +34,7 @@ def test_a_horizontal_grid_line_is_as_light_as_a_vertical_one(qtbot):
     item.setYRange(0, 10, padding=0)
     item.getAxis("bottom").setTicks([[(5, "5")]])  # one grid line each way, through the middle
     item.getAxis("left").setTicks([[(5, "5")]])
-    qtbot.wait(50)
+    settle_layout()
     image = plot.grab().toImage()
     vb = item.vb
 
@@ -70,7 +71,7 @@ def test_the_right_edge_has_no_ticks_and_no_grid_but_the_scaling_chart_gives_it_
     qtbot.waitExposed(scaling)
     profile = load_profile(example_path()).profile
     scaling.show_inputs(ChartInputs(profile, analyse(profile)))
-    qtbot.wait(50)
+    settle_layout()
     efficiency = scaling.plot.getAxis("right")
     assert efficiency.style["showValues"] and efficiency.grid is False
     tiny = QImage(10, 10, QImage.Format.Format_ARGB32_Premultiplied)

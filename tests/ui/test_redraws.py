@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from amdahl_desk.cli.export import CHART_KEYS
 from amdahl_desk.ui.charts.base import Chart
 from amdahl_desk.ui.charts.registry import CHART_TITLES, CHARTS, ENTRIES, SETTINGS, chart_entry
+from amdahl_desk.ui.core.qt_util import settle_layout
 from tests.ui.charting import new_chart
 from tests.ui.painting import quiet
 
@@ -335,7 +336,7 @@ def test_ticks_that_lengthen_and_shorten_the_answer_move_the_charts_once_the_cha
     def tick(state: Qt.CheckState) -> None:
         model.setData(model.index(row, 0), state.value, Qt.ItemDataRole.CheckStateRole)
         window.drawn()
-        qtbot.wait(50)  # the answer is fitted on the pass after the redraw
+        settle_layout()  # the answer is fitted on the pass after the redraw
 
     short = results.sizes()[0]
     short_need = results.answer_need()
@@ -367,11 +368,11 @@ def test_another_profile_shown_fits_the_answer_at_once(window, qtbot):
     row = next(r for r, o in enumerate(window.doc.profile.optimizations) if not o.enabled)
     model.setData(model.index(row, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
     window.drawn()
-    qtbot.wait(50)
+    settle_layout()
     tall = results.sizes()[0]
     window.doc.reset(short_profile, None)
     window.drawn()
-    qtbot.wait(50)
+    settle_layout()
     fitted = min(results.answer_height(window.height()), sum(results.sizes()) - CHARTS_NEED)
     assert fitted < tall
     assert abs(results.sizes()[0] - fitted) <= 2
@@ -392,10 +393,10 @@ def test_the_charts_rows_wait_with_the_answer_for_the_pause(window, qtbot, tmp_p
     def tick(state: Qt.CheckState) -> None:
         model.setData(model.index(0, 0), state.value, Qt.ItemDataRole.CheckStateRole)
         window.drawn()
-        qtbot.wait(50)
+        settle_layout()
 
     window.resize(1600, 1000)
-    qtbot.wait(100)
+    settle_layout()
     tall_need = results.answer_need()
     tick(Qt.CheckState.Unchecked)
     short_need = results.answer_need()
