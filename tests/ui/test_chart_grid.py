@@ -81,3 +81,25 @@ def test_the_right_edge_has_no_ticks_and_no_grid_but_the_scaling_chart_gives_it_
     finally:
         painter.end()
     assert "50%" in [text for _, _, text in texts]  # ticks of its own view (0-105%), not the frame's none
+
+
+@pytest.mark.parametrize("width", range(380, 470, 10))
+def test_the_x_axis_keeps_its_end_labels_with_the_grid_on(qtbot, width):
+    """pyqtgraph drops a label that passes its axis' end by a pixel when the grid is on: "1,000" at a breakdown's end."""
+    plot = new_plot()
+    qtbot.addWidget(plot)
+    plot.resize(width, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.getPlotItem().setXRange(0, 1050, padding=0)
+    plot.getPlotItem().setYRange(0, 1, padding=0)
+    settle_layout()
+    axis = plot.getPlotItem().getAxis("bottom")
+    tiny = QImage(10, 10, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(tiny)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    shown = [text for _, _, text in texts]
+    assert shown[0] == "0" and shown[-1] == "1,000", shown
