@@ -16,6 +16,17 @@ from amdahl_desk.ui.core.qt_util import settle_layout
 pytestmark = pytest.mark.gui
 
 
+def _labels(axis) -> list[str]:
+    """The tick labels an axis draws at its size now."""
+    tiny = QImage(10, 10, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(tiny)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _, _, text in texts]
+
+
 def _darkest(image: QImage, points: list[tuple[int, int]]) -> int:
     return min(
         QColor(image.pixel(x, y)).value() for x, y in points if 0 <= x < image.width() and 0 <= y < image.height()
@@ -74,13 +85,7 @@ def test_the_right_edge_has_no_ticks_and_no_grid_but_the_scaling_chart_gives_it_
     settle_layout()
     efficiency = scaling.plot.getAxis("right")
     assert efficiency.style["showValues"] and efficiency.grid is False
-    tiny = QImage(10, 10, QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(tiny)
-    try:
-        _, _, texts = efficiency.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    assert "50%" in [text for _, _, text in texts]  # ticks of its own view (0-105%), not the frame's none
+    assert "50%" in _labels(efficiency)  # ticks of its own view (0-105%), not the frame's none
 
 
 @pytest.mark.parametrize("width", range(380, 470, 10))
@@ -94,12 +99,5 @@ def test_the_x_axis_keeps_its_end_labels_with_the_grid_on(qtbot, width):
     plot.getPlotItem().setXRange(0, 1050, padding=0)
     plot.getPlotItem().setYRange(0, 1, padding=0)
     settle_layout()
-    axis = plot.getPlotItem().getAxis("bottom")
-    tiny = QImage(10, 10, QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(tiny)
-    try:
-        _, _, texts = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    shown = [text for _, _, text in texts]
+    shown = _labels(plot.getPlotItem().getAxis("bottom"))
     assert shown[0] == "0" and shown[-1] == "1,000", shown
