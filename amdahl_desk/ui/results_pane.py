@@ -153,13 +153,19 @@ class ResultsPane(QSplitter):
         redraws.subscribe(DECISION_DEPENDS_ON, self.show_decision)
         redraws.subscribe({Aspect.TRACE}, self._show_trace_tabs)
         redraws.subscribe({Aspect.JOB}, self._show_job_tabs)
-        redraws.subscribe({Aspect.JOB}, lambda: QTimer.singleShot(0, self, self._fit_answer_to_content))
+        redraws.subscribe({Aspect.JOB}, self._refit_later)
         redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS}, self._show_when_tabs)
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
         self._shrink = QTimer(self)
         self._shrink.setSingleShot(True)
         self._shrink.setInterval(SHRINK_AFTER_MS)
         self._shrink.timeout.connect(self.fit_answer)
+        # The summary, the decision and a job each ask for the answer's fit after their redraw: one fit on the next
+        # pass, once they all have their texts (it measures the wrapped sentences).
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self._fit_answer_to_content)
         self._shown_anew = False  # another profile is shown: its answer is fitted at once, not after a pause
         doc.changed.connect(self._note_reset)
 
@@ -216,6 +222,9 @@ class ResultsPane(QSplitter):
         self.reflow()  # a longer answer may leave no room for two rows of charts (or a shorter one, room again)
         if abs(want - sizes[0]) > 2:
             self.setSizes([want, sum(sizes) - want])
+
+    def _refit_later(self) -> None:
+        self._refit.start()
 
     def _fit_answer_to_content(self) -> None:
         self.fit_answer(exact=False)
@@ -416,8 +425,8 @@ class ResultsPane(QSplitter):
             job=doc.job.figures,
         )
         self.summary.draw(view)
-        QTimer.singleShot(0, self, self._fit_answer_to_content)  # once the summary and the outcomes have their texts
+        self._refit_later()  # once the summary and the outcomes have their texts
 
     def show_decision(self) -> None:
         self.decision.show_decision()
-        QTimer.singleShot(0, self, self._fit_answer_to_content)  # its lines came, went or wrapped
+        self._refit_later()  # its lines came, went or wrapped
