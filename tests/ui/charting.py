@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QTextDocument, QTextOption
+from PySide6.QtWidgets import QLabel
 
 from amdahl_desk.model.analysis import Analysis
 from amdahl_desk.model.comparison import Comparison
@@ -13,6 +15,7 @@ from amdahl_desk.model.profile import Profile
 from amdahl_desk.present.inputs import ChartInputs
 from amdahl_desk.ui.chart_factory import make_chart
 from amdahl_desk.ui.charts import export
+from amdahl_desk.ui.charts.frame import LEGEND_GAP
 from amdahl_desk.ui.charts.style import SCREEN, Style
 from amdahl_desk.ui.compare import export as compare_export
 
@@ -80,3 +83,51 @@ def not_blank(image: QImage) -> float:
 
 def export_of(inputs, chart, fmt, path, size=SIZE):
     return export.export_chart(make_chart, chart, inputs, fmt, path, size, False)
+
+
+def text_document(label: QLabel, html: str, wrapped: bool = True) -> QTextDocument:
+    """``html`` laid out in the label's font, wrapped at the label's width (or on one line)."""
+    doc = QTextDocument()
+    doc.setDefaultFont(label.font())
+    doc.setDocumentMargin(0)
+    option = doc.defaultTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)  # as a label wraps (a document's own default breaks words)
+    doc.setDefaultTextOption(option)
+    doc.setHtml(html)
+    doc.setTextWidth(label.contentsRect().width() if wrapped else -1)
+    return doc
+
+
+def _lines(doc: QTextDocument) -> list[tuple[int, int]]:
+    """Where each laid-out line of the document's (one) paragraph starts and ends in its plain text."""
+    doc.size()  # laid out
+    layout = doc.begin().layout()
+    spans = [(layout.lineAt(i).textStart(), layout.lineAt(i).textLength()) for i in range(layout.lineCount())]
+    return [(start, start + length) for start, length in spans]
+
+
+def legend_problems(widget) -> list[str]:
+    """Each legend entry that fits on a line of its legend yet is broken across two, one wider than a line that does
+    not start a line of its own, and each legend wider or taller than its label (an entry cut at its edge)."""
+    found = []
+    for label in widget.findChildren(QLabel):
+        text = label.text()
+        if not label.isVisible() or "white-space: " not in text:
+            continue
+        room = label.contentsRect()
+        doc = text_document(label, text)
+        if doc.idealWidth() > room.width() + 1 or doc.size().height() > room.height() + 1:
+            found.append(f"{doc.toPlainText()!r} needs {doc.idealWidth():.0f}×{doc.size().height():.0f}, has {room}")
+        lines, plain, start = _lines(doc), doc.toPlainText(), 0
+        for part in re.split(f"{re.escape(LEGEND_GAP)}|<br>", text):
+            alone = text_document(label, part, wrapped=False)
+            entry = alone.toPlainText()
+            start = plain.index(entry, start)
+            end = start + len(entry)
+            whole = any(a <= start and end <= b for a, b in lines)
+            if alone.idealWidth() <= room.width() and not whole:
+                found.append(f"{entry!r} broken across lines at {room.width()} px")
+            elif alone.idealWidth() > room.width() and start not in (a for a, _ in lines):
+                found.append(f"{entry!r}, wider than a line, wraps from the end of another's line")
+            start = end
+    return found

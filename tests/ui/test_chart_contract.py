@@ -14,7 +14,7 @@ from pathlib import Path
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QFontMetrics, QImage, QPolygonF, QTextDocument
+from PySide6.QtGui import QFontMetrics, QImage, QPolygonF
 from PySide6.QtWidgets import QLabel
 
 from amdahl_desk.files import load_profile
@@ -38,7 +38,7 @@ from amdahl_desk.ui.charts.registry import ENTRIES, Source, chart_entry
 from amdahl_desk.ui.charts.style import SCREEN
 
 from ..traces import expect
-from .charting import SIZE, export_of, not_blank
+from .charting import SIZE, export_of, legend_problems, not_blank, text_document
 from .renders import likeness, poppler, rsvg
 
 pytestmark = pytest.mark.gui
@@ -301,11 +301,7 @@ def _legends_cut(widget) -> list[str]:
         if not label.isVisible() or not label.text() or "<" not in label.text():
             continue
         room = label.contentsRect()
-        doc = QTextDocument()
-        doc.setDefaultFont(label.font())
-        doc.setDocumentMargin(0)
-        doc.setHtml(label.text())
-        doc.setTextWidth(room.width())
+        doc = text_document(label, label.text())
         placed = QRect(label.mapTo(widget, room.topLeft()), room.size())
         if doc.idealWidth() > room.width() + 1 or doc.size().height() > room.height() + 1:
             cut.append(f"{doc.toPlainText()!r} needs {doc.idealWidth():.0f}×{doc.size().height():.0f}, has {room}")
@@ -420,6 +416,7 @@ def test_every_legend_entry_is_whole_and_no_label_lies_on_a_line(qtbot, profiles
     widget = export.chart_widget(make_chart, key, inputs, size)
     try:
         assert _legends_cut(widget) == []
+        assert legend_problems(widget) == []
         assert labels_on_lines(widget) == []
         assert axis_titles_cut(widget) == []
     finally:
@@ -438,6 +435,7 @@ def test_every_job_chart_draws_every_job_whole(qtbot, profiles, key, name, size)
     try:
         assert _labels_fit(widget) == []
         assert _legends_cut(widget) == []
+        assert legend_problems(widget) == []
         assert labels_on_lines(widget) == []
         assert axis_titles_cut(widget) == []
     finally:

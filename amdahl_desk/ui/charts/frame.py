@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import html
+import unicodedata
+from collections.abc import Callable
 from typing import TypeVar
 
 import pyqtgraph as pg
@@ -108,19 +110,65 @@ def set_item_text(item: pg.TextItem, text: str) -> None:
         item.setText(text)
 
 
-def _unbroken(name: str) -> str:
-    """A legend entry that never wraps inside itself: Qt's rich text breaks after "/" and at spaces even in a
-    nowrap span ("Ceiling 1/" over "(1−f)"); no-break spaces and a word joiner after each "/" hold it."""
-    return html.escape(name).replace(" ", "&nbsp;").replace("/", "/\u2060")
+# Where Qt's rich text breaks a line inside a word: after "/", a hyphen, a dash, "|", "?", "!" or "…".
+BREAKS_AFTER = frozenset("/-|?!\u2010\u2011\u2012\u2013\u2014\u2015\u2026")
+JOINER = "\u2060"  # a word joiner: no line break here, nothing drawn
+LEGEND_GAP = " &nbsp;&nbsp; "  # between two entries: where a legend's lines break
 
 
-def legend_html(entries: tuple[LegendEntry, ...] | list[LegendEntry]) -> str:
-    parts = [
-        f'<span style="white-space: nowrap;"><span style="color:{e.colour}; font-weight: bold;">'
-        f"{MARKS.get(e.kind, '■')}</span>&nbsp;{_unbroken(e.name)}</span>"
-        for e in entries
-    ]
-    return " &nbsp;&nbsp; ".join(parts)
+def _wide(c: str) -> bool:
+    return unicodedata.east_asian_width(c) in ("W", "F")  # ideographs: a line may break between any two
+
+
+def unbroken(name: str) -> str:
+    """``name`` as HTML that never wraps inside itself. Qt's rich text breaks at spaces even in a nowrap span, after
+    "/" ("Ceiling 1/" over "(1−f)"), after hyphens and dashes ("Gradient all-" over "reduce across 1,024 ranks")
+    and between CJK characters: no-break spaces, and a word joiner after each such place, hold it."""
+    out = []
+    for i, c in enumerate(name):
+        out.append("&nbsp;" if c == " " else html.escape(c))
+        after = name[i + 1 : i + 2]
+        if after and (c in BREAKS_AFTER or _wide(c) or _wide(after)):
+            out.append(JOINER)
+    return "".join(out)
+
+
+def wrappable(name: str) -> str:
+    """``name`` as HTML that may wrap where Qt breaks a line, and also after "_" and ":" (a kernel's or a function's
+    name, "at::native::vectorized_elementwise_kernel", has no space to break at)."""
+    return html.escape(name).replace("_", "_\u200b").replace(":", ":\u200b")
+
+
+def legend_entry(mark: str, name: str, whole: bool = True) -> str:
+    """One legend entry, ``mark`` (HTML) and ``name``: on one line (``whole``), or, for a name wider than the
+    legend's line, free to wrap rather than be cut at the legend's edge (a nowrap span never wraps at a space)."""
+    if whole:
+        return f'<span style="white-space: nowrap;">{mark}&nbsp;{unbroken(name)}</span>'
+    return f'<span style="white-space: normal;">{mark}&nbsp;{wrappable(name)}</span>'
+
+
+def legend_html(
+    entries: tuple[LegendEntry, ...] | list[LegendEntry], whole: Callable[[str], bool] = lambda _: True
+) -> str:
+    """The entries, each on one line unless ``whole`` says that its text (mark and name) is wider than a line."""
+    parts = []
+    for e in entries:
+        mark = MARKS.get(e.kind, "■")
+        coloured = f'<span style="color:{e.colour}; font-weight: bold;">{mark}</span>'
+        fits = whole(f"{mark} {e.name}")
+        parts.append((legend_entry(coloured, e.name, fits), fits))
+    return join_entries(parts)
+
+
+def join_entries(parts: list[tuple[str, bool]]) -> str:
+    """Legend entries (HTML, whether each fits on a line) in one paragraph: one that does not starts a line of its
+    own and the next starts after it, so that it wraps in lines of its own, not at the end of another's."""
+    text = ""
+    for i, (entry, fits) in enumerate(parts):
+        if i:
+            text += LEGEND_GAP if fits and parts[i - 1][1] else "<br>"
+        text += entry
+    return text
 
 
 class ChartFrame(Chart[View]):
@@ -163,6 +211,7 @@ class ChartFrame(Chart[View]):
         layout.addWidget(self.legend_label)
         self.title = ""
         self._title_text = ""
+        self._legend_entries: tuple[LegendEntry, ...] = ()
 
     def set_ticks(self, axis: str, ticks: tuple[tuple[float, str], ...] | list[tuple[float, str]] | None) -> None:
         """Set an axis' ticks only when they change: each change makes pyqtgraph redraw the axis."""
@@ -240,6 +289,8 @@ class ChartFrame(Chart[View]):
         super().resizeEvent(event)
         if self.title:
             self._fit_title()
+        if event.oldSize().width() != event.size().width():
+            self.flow_legend()
 
     def _fit_title(self) -> None:
         label, text = self.title_label, self._title_text
@@ -275,6 +326,24 @@ class ChartFrame(Chart[View]):
         label.setToolTip("" if shown == text else self.title)
 
     def set_legend(self, entries: tuple[LegendEntry, ...] | list[LegendEntry]) -> None:
-        text = legend_html(entries)
+        entries = tuple(entries)
+        if entries != self._legend_entries or not self.legend_label.text():
+            self._legend_entries = entries
+            self.flow_legend()
+
+    def legend_text(self, whole: Callable[[str], bool]) -> str:
+        """The legend's HTML, each entry whole on one line where ``whole`` says it fits on one."""
+        return legend_html(self._legend_entries, whole)
+
+    def flow_legend(self) -> None:
+        """The legend for the chart's width now: an entry that fits on a line is never broken across two (Qt's
+        rich text fills a line greedily and breaks the entry that overflows it); one wider than a line wraps."""
+        room = self.width() - 2 * round(self.chart_style.size(4)) - 4
+        metrics = QFontMetrics(self.legend_label.font())
+
+        def whole(text: str) -> bool:
+            return room <= 0 or metrics.horizontalAdvance(text) <= room
+
+        text = self.legend_text(whole)
         if self.legend_label.text() != text:
             self.legend_label.setText(text)

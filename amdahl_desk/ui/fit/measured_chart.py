@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import html
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QWidget
 from ...present.measured import MeasuredView
 from ..charts.callouts import clear_line_labels, curve_points
 from ..charts.chart_items import set_series
-from ..charts.frame import ChartFrame, set_item_text, set_line_text
+from ..charts.frame import ChartFrame, join_entries, legend_entry, set_item_text, set_line_text
 from ..charts.style import INK, LABEL_FILL, RED, SCREEN, Style
 
 PURPLE = QColor("#7b3fa0")
@@ -122,27 +122,28 @@ class MeasuredChart(ChartFrame[MeasuredView]):
         view = self._view
         if view is None:
             return
-        parts = []
         for layer in view.layers:
             visible = layer.present and layer.key not in self.hidden
             for item in self._items(layer.key):
                 item.setVisible(visible)
+        self.flow_legend()
+
+    def legend_text(self, whole: Callable[[str], bool]) -> str:
+        """The present layers' entries; on screen each a link that hides or shows its layer (struck through while
+        hidden)."""
+        parts = []
+        for layer in self._view.layers if self._view is not None else ():
             if not layer.present:
                 continue
             mark = f'<span style="color:{layer.colour}; font-weight: bold;">{MARKS[layer.mark]}</span>'
-            name = html.escape(layer.name)
+            fits = whole(f"{MARKS[layer.mark]} {layer.name}")
+            entry = legend_entry(mark, layer.name, fits)
             if self.interactive:
                 colour = "#222" if layer.key not in self.hidden else "#aaa"
                 strike = " line-through" if layer.key in self.hidden else " none"
-                entry = (
-                    f'<a href="{layer.key}" style="color:{colour}; text-decoration:{strike};">{mark}&nbsp;{name}</a>'
-                )
-            else:
-                entry = f"{mark}&nbsp;{name}"
-            parts.append(f'<span style="white-space: nowrap;">{entry}</span>')
-        text = " &nbsp;&nbsp; ".join(parts)
-        if self.legend_label.text() != text:
-            self.legend_label.setText(text)
+                entry = f'<a href="{layer.key}" style="color:{colour}; text-decoration:{strike};">{entry}</a>'
+            parts.append((entry, fits))
+        return join_entries(parts)
 
     # -- items -------------------------------------------------------------
     def points_item(self, color: QColor = INK, symbol: str = "o", size: float = 9) -> pg.ScatterPlotItem:
