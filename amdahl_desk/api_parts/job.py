@@ -49,7 +49,7 @@ def job(traces: PathLike | Sequence[PathLike], step: str = STEP_PREFIX, schedule
 @dataclass(frozen=True)
 class Straggler:
     """The rank the others wait for most, and how much the job's step shortens were its own work as fast as the
-    median rank's (ms)."""
+    median of the other ranks' (of two ranks, the other's; ms)."""
 
     rank: int | None
     cost: float

@@ -35,7 +35,7 @@ class RankFile:
 def job_files(paths: Sequence[str]) -> list[RankFile]:
     """The rank files named by ``paths``: files, folders (their traces, in name order) or globs.
 
-    Raises :class:`TraceError` for a path that names nothing, or a job of no files.
+    Raises :class:`TraceError` for a path that names nothing, a file named twice, or a job of no files.
     """
     found: list[Path] = []
     for text in paths:
@@ -57,8 +57,8 @@ def job_files(paths: Sequence[str]) -> list[RankFile]:
     out: list[RankFile] = []
     for f in found:
         key = str(f.resolve())
-        if key in seen:
-            continue
+        if key in seen:  # a rank named twice joined alone was a job of one rank: say so
+            raise TraceError("the file is named twice among the job's traces", str(f))
         seen.add(key)
         out.append(RankFile(str(f), f.name, len(out)))
     return out

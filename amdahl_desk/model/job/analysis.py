@@ -106,14 +106,16 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
                 if m != last:
                     pair_spans[(m, last)][inst.name].append((a, a + wm))
         by_name[inst.name].append((t, inst.skew))
+    # A rank waiting at one bucket while the other's transfer runs is moving data: that time is its communication,
+    # and its waiting the time it waits with no transfer of its own under way (the two then fit in its step).
     for i, spans in enumerate(waits_of):
-        wait[i] = _covered(spans)
         comm[i] = _covered(moves_of[i])
+        wait[i] = _beyond(spans, moves_of[i])
     pair_wait: dict[tuple[int, int], float] = {}
     pair_where: dict[tuple[int, int], dict[str, float]] = {}
     for (m, last), named in pair_spans.items():
-        pair_wait[(m, last)] = _covered([span for spans in named.values() for span in spans])
-        pair_where[(m, last)] = {name: _covered(spans) for name, spans in named.items()}
+        pair_wait[(m, last)] = _beyond([span for spans in named.values() for span in spans], moves_of[m])
+        pair_where[(m, last)] = {name: _beyond(spans, moves_of[m]) for name, spans in named.items()}
         waited_for[last] += pair_wait[(m, last)]
     start, end = job.windows()
     rank_time = (end - start) * MS
@@ -187,12 +189,20 @@ def _covered(spans: list[tuple[float, float]]) -> float:
     return float(total)
 
 
+def _beyond(spans: list[tuple[float, float]], others: list[tuple[float, float]]) -> float:
+    """The time ``spans`` cover outside ``others``."""
+    return _covered(spans + others) - _covered(others)
+
+
 def _fixed_straggler(job: JobGraph, i: int) -> list[FloatArray | None]:
-    """Factors that make rank ``i``'s CPU and GPU work (collectives apart) as fast as the median rank's."""
-    cpu = np.array([r.cpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks)])
-    gpu = np.array([r.gpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks)])
-    k_cpu = cpu[i] / np.median(cpu) if np.median(cpu) > 0 else 1.0
-    k_gpu = gpu[i] / np.median(gpu) if np.median(gpu) > 0 else 1.0
+    """Factors that make rank ``i``'s CPU and GPU work (collectives apart) as fast as the median rank's: the median
+    of the other ranks (of two ranks, the other one; a median with the straggler in it moved halfway to it)."""
+    cpu = np.array([r.cpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks) if j != i])
+    gpu = np.array([r.gpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks) if j != i])
+    own = job.ranks[i]
+    own_cpu, own_gpu = own.cpu_work[job.step_index[i]].sum(), own.gpu_work[job.step_index[i]].sum()
+    k_cpu = own_cpu / np.median(cpu) if len(cpu) and np.median(cpu) > 0 else 1.0
+    k_gpu = own_gpu / np.median(gpu) if len(gpu) and np.median(gpu) > 0 else 1.0
     f = job.ranks[i].work_factor(max(float(k_cpu), 1.0), max(float(k_gpu), 1.0))
     out: list[FloatArray | None] = [None] * job.size
     out[i] = f

@@ -94,6 +94,25 @@ class JobGraph:
         return start, end
 
 
+def _one_run(ranks: Sequence[RankGraph]) -> None:
+    """Refuse ranks that cannot be one run's: traces that state different job sizes, or more ranks (or a higher
+    rank) than the size they state (a rank of another run, joined at its collectives, made a 72 s "step")."""
+    stated = [(r, r.world) for r in ranks if r.world is not None]
+    if not stated:
+        return
+    first, size = stated[0]
+    for r, world in stated:
+        if world != size:
+            raise TraceError(
+                f"the traces are of different runs: this one states a job of {world} ranks, {first.source} one of {size}",
+                r.source,
+            )
+        if r.rank >= world:
+            raise TraceError(f"rank {r.rank} in a job the trace says has {world} ranks (0 to {world - 1})", r.source)
+    if len(ranks) > size:
+        raise TraceError(f"{len(ranks)} rank traces for a job the traces say has {size} ranks", first.source)
+
+
 def match(ranks: Sequence[RankGraph]) -> JobGraph:
     """The job of ``ranks``: steps and collectives matched, clocks aligned.
 
@@ -106,6 +125,7 @@ def match(ranks: Sequence[RankGraph]) -> JobGraph:
             raise TraceError(f"rank {b.rank} appears twice in the job (also in {a.source})", b.source)
     if not rs:
         raise TraceError("the job has no rank traces")
+    _one_run(rs)
     steps = _steps(rs)
     step_index = np.array([[r.step_numbers.index(n) for n in steps] for r in rs], dtype=np.int64).reshape(
         len(rs), len(steps)

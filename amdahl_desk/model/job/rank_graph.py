@@ -83,6 +83,7 @@ class RankGraph:
     signature: IntArray | None = None  # per point: bit p set where pattern p matches (None: K cannot change)
     replay_error: float = 0.0  # µs: the single-rank graph's own replay error (largest over steps)
     extra: Mapping[str, int] = field(default_factory=dict)
+    world: int | None = None  # the job's size the trace states (``distributedInfo.world_size``), if it does
 
     @property
     def steps(self) -> int:
@@ -174,9 +175,10 @@ def host_of(trace: GraphTrace) -> str:
     return ""
 
 
-def rank_of(trace: GraphTrace) -> int | None:
+def rank_of(trace: GraphTrace, key: str = "rank") -> int | None:
+    """The trace's ``distributedInfo`` entry ``key`` (its rank, or with ``world_size`` the job's size), if whole."""
     dist = trace.events.info.get("distributedInfo")
-    v = dist.get("rank") if isinstance(dist, dict) else None
+    v = dist.get(key) if isinstance(dist, dict) else None
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
@@ -270,6 +272,7 @@ def build_rank_graph(
     return RankGraph(
         rank=rank,
         host=host_of(trace),
+        world=rank_of(trace, "world_size"),
         source=source,
         origin=trace.events.origin,
         step_numbers=tuple(n for n, _ in numbered),
@@ -381,11 +384,14 @@ def _collectives(
             args = _args_before(trace, args_rows, comm_args, row) if row >= 0 else None
         else:
             group, name, lane, args = (2, o), names[ev.cpu_name[o]], "cpu", None
+        # In the order the collectives start: the time a point is stored at is its segment's end, which for a gloo
+        # op on one of two run-loop threads may wait on its peer, so DDP's second bucket could sort first.
+        began = float(g.time[g.prev[first]]) if g.prev[first] >= 0 else float(g.time[first])
         rec = inst.get((k, *group))
         if rec is None:
-            inst[(k, *group)] = _Found(k, float(g.time[first]), name, first, last, args, lane)
+            inst[(k, *group)] = _Found(k, began, name, first, last, args, lane)
         else:
-            rec.first, rec.last = min(rec.first, first), max(rec.last, last)
+            rec.first, rec.last, rec.time = min(rec.first, first), max(rec.last, last), min(rec.time, began)
     keys: list[CollectiveKey] = []
     counters: dict[tuple[int, str, str], int] = {}
     out_names: list[str] = []
