@@ -32,8 +32,6 @@ SUBCOMMANDS: dict[str, str] = {
     "job": ".job",
 }
 
-# The subcommands whose single-valued options refuse a second value instead of keeping the last.
-ONCE = ("report", "scale", "export", "import", "fit", "compare")
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_UNEXPECTED", "SUBCOMMANDS", "BadInputError", "entry", "main"]
 
@@ -59,8 +57,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(SUBCOMMANDS) + "}")
     for name in [only] if only else SUBCOMMANDS:
         _module(name).register(sub)
-        if name in ONCE:
-            refuse_repeats(sub.choices[name])
+        refuse_repeats(sub.choices[name])  # a single-valued option given twice is refused, never the last kept
     return parser
 
 

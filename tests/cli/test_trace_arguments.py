@@ -1,6 +1,7 @@
 """Every command takes a profiler trace where it takes a profile, as the window's File → Open does, and an
 option given twice is never silently reduced to its last value."""
 
+import argparse
 import csv
 import json
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 from amdahl_desk.cli import main
 
 TRACE = Path(__file__).parents[1] / "traces" / "fixtures" / "torch_epoch.json.gz"
+JOB = Path(__file__).parents[1] / "traces" / "fixtures" / "gloo"
 
 
 def run(capsys, *args):
@@ -63,6 +65,9 @@ def test_compare_reads_two_traces(capsys):
         (("import", TRACE, "--top", "3", "--top", "4"), "--top"),
         (("export", TRACE, "--out", "x", "--out", "y"), "--out"),
         (("compare", TRACE, TRACE, "--tolerance", "1%", "--tolerance", "2%"), "--tolerance"),
+        (("job", JOB, "--step", "Foo", "--step", "ProfilerStep#"), "--step"),
+        (("whatif", JOB, "--speedup", "aten::mm=2", "--on-ranks", "0", "--on-ranks", "1"), "--on-ranks"),
+        (("whatif", JOB, "--speedup", "aten::mm=2", "--rank", "0", "--rank", "1"), "--rank"),
     ],
 )
 def test_an_option_given_twice_is_refused_naming_both_values(capsys, args, option):
@@ -70,6 +75,20 @@ def test_an_option_given_twice_is_refused_naming_both_values(capsys, args, optio
     assert code == 2 and out == ""
     assert f"{option} given twice" in err and "give it once" in err
     assert "Traceback" not in err
+
+
+def test_no_command_keeps_the_last_of_a_single_valued_option():
+    """Every command's options that take one value refuse a second (those that gather, like --speedup, apart)."""
+    from amdahl_desk.cli import _parser
+
+    sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    lax = [
+        f"{name} {action.option_strings[0]}"
+        for name, command in sub.choices.items()
+        for action in command._actions
+        if type(action) is argparse._StoreAction and action.option_strings and action.nargs is None
+    ]
+    assert lax == []
 
 
 def test_steps_to_leave_out_given_twice_leave_out_both(capsys):

@@ -28,7 +28,7 @@ class FunctionTimes:
     def summarise(self, options: ImportOptions) -> ImportResult:
         """Functions by self time, the top N and ``Other``, samples without a stack as their own row."""
         if options.group_by not in (None, "function"):
-            raise _grouping_error(options.group_by, "speedscope profiles group by function")
+            raise _grouping_error(options.group_by, "speedscope profiles group by function", self.source)
         parts = []
         for (name, file), t in self.self_time.items():
             lines = sorted(self.lines.get((name, file), ()))
@@ -66,7 +66,7 @@ class SummaryTable:
 
     def summarise(self, options: ImportOptions) -> ImportResult:
         if options.group_by not in (None, "op", "function"):
-            raise _grouping_error(options.group_by, "nsys summaries list their rows as they are (op)")
+            raise _grouping_error(options.group_by, "nsys summaries list their rows as they are (op)", self.source)
         parts = [
             Part(name, t, kind, Source(Origin.SUMMARY_ROW, {"kind": kind, "name": name})) for name, t, kind in self.rows
         ]
@@ -90,7 +90,7 @@ def _basename(file: str) -> str:
     return file.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def _grouping_error(group_by: str | None, why: str) -> Exception:
+def _grouping_error(group_by: str | None, why: str, source: str) -> Exception:
     from .errors import TraceError
 
-    return TraceError(f"grouping by {group_by} does not apply here: {why}")
+    return TraceError(f"grouping by {group_by} does not apply here: {why}", source)

@@ -151,7 +151,7 @@ def summarise_pytorch(
         notes.add(NoteKind.NO_STEPS)
         total = True
     elif not total and not steps:
-        raise TraceError("every step is left out", remedy=Remedy.KEEP_A_STEP)
+        raise TraceError("every step is left out", trace.source, remedy=Remedy.KEEP_A_STEP)
     for s in all_steps:
         if s.flagged and s in steps:
             notes.add(NoteKind.FAR_STEP, step=s.name, ms=s.duration * MS_PER_US)
@@ -162,16 +162,19 @@ def summarise_pytorch(
     group_by = options.group_by or _default_grouping(events, thread)
     if group_by == "function":
         raise TraceError(
-            "grouping by function is for speedscope profiles; a PyTorch trace groups by annotation, op or gpu"
+            "grouping by function is for speedscope profiles; a PyTorch trace groups by annotation, op or gpu",
+            trace.source,
         )
     gpu = gpu_split(events, all_steps, steps, total, device, notes)
     if group_by == "gpu":
         if gpu is None:
-            raise TraceError("the trace has no GPU events (kernels, memcpy, memset); group by annotation or op instead")
+            raise TraceError(
+                "the trace has no GPU events (kernels, memcpy, memset); group by annotation or op instead", trace.source
+            )
         components = gpu_components(gpu, [] if total else gpu_step_splits(events, all_steps, steps, device))
     else:
         if thread is None:
-            raise TraceError("the trace has no CPU events to group")
+            raise TraceError("the trace has no CPU events to group", trace.source)
         step_windows = [(s.start, s.end) for s in all_steps]
         grouping = annotation_parts if group_by == "annotation" else op_parts
         parts, by_step = parts_by_window(grouping, events, thread, windows, step_windows)
