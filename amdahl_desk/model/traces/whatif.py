@@ -8,6 +8,8 @@ the critical path and how far they can shrink before the path moves elsewhere.
 
 from __future__ import annotations
 
+import os
+
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -60,6 +62,10 @@ class PathTrace:
         own = self.trace.deps.cpu_class
         annotation = np.zeros(len(ev.names), dtype=bool)
         annotation[ev.cpu_name[np.flatnonzero(own == ANNOTATION)]] = True
+        # Each step is an annotation of its own name: their own times are one item ("ProfilerStep#…"), not each
+        # step's time divided over all the steps.
+        names = {st.name for st in self.steps}
+        steps = os.path.commonprefix(sorted(names)) + "…" if len(names) > 1 else next(iter(names), "")
         for on_cpu, name_ids, w in (
             (True, ev.cpu_name[owner[cpu]], weight[cpu]),
             (False, ev.gpu_name[owner[gpu] - g.cpu_rows], weight[gpu]),
@@ -68,7 +74,8 @@ class PathTrace:
                 continue
             sums = np.bincount(name_ids, weights=w, minlength=len(ev.names))
             for i in np.flatnonzero(sums):
-                label = f"{ev.names[i]} (outside its ops)" if on_cpu and annotation[i] else ev.names[i]
+                name = steps if on_cpu and ev.names[i] in names else ev.names[i]
+                label = f"{name} (outside its ops)" if on_cpu and annotation[i] else name
                 totals[label] += float(sums[i])
         idle = owner < 0
         kinds = g.kind[sel][idle]
