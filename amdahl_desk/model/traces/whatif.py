@@ -9,7 +9,6 @@ the critical path and how far they can shrink before the path moves elsewhere.
 from __future__ import annotations
 
 import os
-
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
