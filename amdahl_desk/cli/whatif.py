@@ -109,13 +109,15 @@ def run(args: argparse.Namespace) -> int:
         return _job(args, step)
     if len(args.trace) > 1:
         raise BadInputError("--rank answers for one rank of a folder of traces: give the folder (or one trace)")
-    from ..present.whatif import what_if_view
+    from ..present.whatif import one_rank_of_a_job, what_if_view
 
     loaded, answer = what_if_answer(args.trace[0], args.speedup, step, args.rank)
     if args.json:
         write_json(to_json_dict(loaded, step, answer))
     else:
         print(what_if_view(answer).text)
+        if args.rank is not None:  # a rank of a folder: its answer scales its waiting for the others as work
+            print(f"\n{one_rank_of_a_job(loaded.rank)}")
     return EXIT_OK
 
 

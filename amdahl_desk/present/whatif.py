@@ -232,3 +232,12 @@ def _dependencies_line(counts: dict[str, int], n: Numbers, steps: int = 1) -> st
             f"leaves them): {', '.join(said)}"
         )
     return line
+
+
+def one_rank_of_a_job(rank: int) -> str:
+    """Under the answer for one rank of a job's traces (``whatif FOLDER --rank R``): what that answer leaves out."""
+    return (
+        f"Rank {rank}'s graph alone: its waiting at collectives for the other ranks counts as its own time here. "
+        f"Without --rank the what-if answers for the job, its ranks replayed together (--on-ranks {rank}: the "
+        f"speedup on rank {rank} alone)."
+    )

@@ -95,3 +95,26 @@ def test_a_grouping_that_does_not_apply_is_refused_naming_the_file(capsys, trace
     assert main(["import", str(FIXTURES / trace), "--group-by", grouping]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"{trace}: ")
+
+
+@pytest.mark.parametrize("speedup", ["annotation:backward=2", "annotation:forward=2", "aten::mm=2"])
+def test_amdahl_on_the_stragglers_sums_is_the_single_rank_answers(capsys, speedup):
+    """The job's "Amdahl's law on rank 1's sums" is what the single-rank what-if of rank 1 says: the same share of
+    the same step (it took backward's time on gloo's threads too, against the job's step: 1.25× for 1.14×)."""
+
+    def answer(*extra: str) -> dict:
+        assert main(["whatif", str(BUCKETS), "--speedup", speedup, "--json", *extra]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    job, alone = answer(), answer("--rank", "1")
+    assert job["sum_rank"] == 1
+    assert job["sum_speedup"] == pytest.approx(alone["sum_speedup"], rel=1e-6)
+
+
+def test_one_rank_of_a_job_says_its_waiting_counts_as_its_own_time(capsys):
+    """Rank 0 waits for the straggler at every all-reduce: its own graph scales that waiting as if it were work
+    (1.86× for backward made 2× faster, where the job gains 1.01× from rank 0), and the answer says so."""
+    assert main(["whatif", str(BUCKETS), "--rank", "0", "--speedup", "annotation:backward=2"]) == 0
+    out = capsys.readouterr().out
+    assert "Rank 0's graph alone: its waiting at collectives for the other ranks counts as its own time" in out
+    assert "--on-ranks 0" in out

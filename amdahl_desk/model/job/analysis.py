@@ -288,13 +288,14 @@ def job_what_if(
     sig = r.signature  # per point, a bit per pattern that matches it: two bits, two patterns' shares overlap
     overlap = sig is not None and bool(np.any(sig & (sig - 1)))
     baseline_ms = float(base.job.mean()) * MS
+    own_ms = float(base.rank_time[pace].mean()) * MS  # the rank's own step: its sums' shares are of it
     return JobWhatIf(
         speedups=tuple(speedups),
         ranks=tuple(numbers),
         on_ranks=tuple(numbers[i] for i in chosen) if on_ranks is not None else None,
         baseline=baseline_ms,
         predicted=float(result.job.mean()) * MS,
-        sum_speedup=sum_speedup(baseline_ms, times, ks, overlap),
+        sum_speedup=sum_speedup(own_ms, times, ks, overlap),
         sum_rank=numbers[pace],
         per_rank=tuple(
             RankAnswer(numbers[i], float(base.rank_time[i].mean()) * MS, float(result.rank_time[i].mean()) * MS)

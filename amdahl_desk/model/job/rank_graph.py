@@ -29,6 +29,7 @@ from ..traces.path_graph import CPU, GPU_COMMUNICATION, GPU_COMPUTE, GPU_MEMORY,
 from ..traces.patterns import Speedup, item_factors
 from ..traces.step_graph import build_paths
 from ..traces.trace_index import StepWindow, find_step_windows, index_trace
+from ..traces.whatif import share_points, share_time
 from .compact import compact
 
 CollectiveKey = tuple[str, ...]
@@ -54,7 +55,7 @@ class RankGraph:
     Times are µs since the trace's start; ``origin`` is that start on the host's clock (µs). Per collective
     instance: its key, name, step (index into ``step_numbers``) and its first and last point in ``graph``.
     ``factor`` is each point's K for the speedups asked (1 everywhere when none), ``matched`` per speedup the
-    own time (µs, all steps) of the events it matched.
+    time (µs, all steps) of its share in Amdahl's law on sums, as the single-rank what-if takes it.
     """
 
     rank: int
@@ -248,7 +249,8 @@ def build_rank_graph(
             factor[pts] *= speedups[bit].k
             if len(speedups) <= SIGNATURE_BITS:
                 signature[pts] |= 1 << bit
-            matched.append(float(graph.weight[pts].sum()))
+            span = is_component_matcher(speedups[bit].pattern)
+            matched.append(float(share_time(graph, share_points(graph, pts, span, steps[0].thread), span).sum()))
             events = graph.step_of_point[pts] * (graph.items + 2) + graph.owner[pts] + 1
             matched_events.append(len(np.unique(events)))
     err = float(np.max(np.abs(baseline.length - (graph.windows[:, 1] - graph.windows[:, 0])), initial=0.0))

@@ -151,6 +151,23 @@ class WhatIf:
         return self.sum_speedup is None
 
 
+def share_points(g: PathGraph, mask: np.ndarray, span: bool, thread: int) -> np.ndarray:
+    """The points whose time is a speedup's share in Amdahl's law on sums: a pattern's events; a component's (a
+    ``span``) as the import's table has it, on the steps' ``thread`` (a phase's other threads and GPU work run
+    beside it), a GPU kind's on the GPU. A job's rank takes the same share (``model/job/rank_graph``)."""
+    if not span:
+        return mask
+    main = mask & (g.lane == thread)
+    return main if bool(np.any(main)) else mask
+
+
+def share_time(g: PathGraph, own: np.ndarray, span: bool) -> FloatArray:
+    """Per step, the time (µs) of ``own`` (:func:`share_points`): events' own time; a component's segments as
+    measured, the waiting in them included."""
+    weight = g.time - g.segment_start if span else g.weight
+    return np.bincount(g.step_of_point[own], weights=weight[own], minlength=g.steps).astype(float)
+
+
 def sum_speedup(baseline: float, times: Sequence[float], ks: Sequence[float], overlap: bool) -> float | None:
     """Amdahl on sums: 1/((1 − Σf) + Σ f/K), f = matched time / baseline; None when the shares overlap or pass 1."""
     if overlap or baseline <= 0:
@@ -182,17 +199,14 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
     matchers = [(sp.pattern, sp.pattern) for sp, span in zip(speedups, spans, strict=True) if span]
     components = component_masks(pt, matchers) if matchers else {}
     masks, timed = [], []  # per speedup: the points it scales, and those its time (the sum's share) is of
-    main = g.lane == (pt.steps[0].thread if pt.steps else -1)
+    thread = pt.steps[0].thread if pt.steps else -1
     for sp, span in zip(speedups, spans, strict=True):
         if span:  # as the window's component: its idle time within a phase too
             mask = components[sp.pattern]
             point_k = np.where(mask, point_k * sp.k, point_k)
-            # its time as the import's table has it: on the steps' thread (a phase's other threads and GPU work
-            # run beside it), a GPU kind's on the GPU
-            timed.append(mask & main if bool(np.any(mask & main)) else mask)
         else:
             mask = events & next(by_name)[np.maximum(g.owner, 0)]
-            timed.append(mask)
+        timed.append(share_points(g, mask, span, thread))
         masks.append(mask)
     per_pattern = _matched(pt, masks, timed, spans)
     for sp, figures in zip(speedups, per_pattern, strict=True):
@@ -255,17 +269,14 @@ def _matched(
     """Per pattern's points: (matched events, their own time in ms, kernels, copies, operators, calls), means per
     step."""
     g, ev, deps = pt.graph, pt.trace.events, pt.trace.deps
-    step = g.step_of_point
     owner = np.maximum(g.owner, 0)
     gpu = g.owner >= g.cpu_rows
     gpu_kind = np.where(gpu, ev.gpu_kind[np.where(gpu, owner - g.cpu_rows, 0)], -1) if len(ev.gpu_kind) else gpu * 0
     cpu = (g.owner >= 0) & ~gpu
     cls = np.where(cpu, deps.cpu_class[np.where(cpu, owner, 0)], -1) if len(deps.cpu_class) else cpu * 0
     out: list[tuple[float, ...]] = []
-    lasted = g.time - g.segment_start  # a segment as measured, waiting in it included
     for pts, own, span in zip(masks, timed, spans, strict=True):
-        weight = lasted if span else g.weight
-        time = np.bincount(step[own], weights=weight[own], minlength=g.steps).astype(float)
+        time = share_time(g, own, span)
         out.append(
             (
                 _distinct_per_step(g, pts),
