@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(what_if_view(answer).text)
         if args.rank is not None:  # a rank of a folder: its answer scales its waiting for the others as work
-            print(f"\n{one_rank_of_a_job(loaded.rank)}")
+            print(f"\n{one_rank_of_a_job(args.rank)}")
     return EXIT_OK
 
 
