@@ -15,7 +15,7 @@ from .chart_parts import LegendEntry
 from .colours import BLUE, GREEN, INK, MISSES, ORANGE, RED
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
-from .text import phrases, shorten
+from .text import phrases, shorten, two_lines
 from .trace_plan import COMPUTING, current_answer
 from .uncertainty import DISTRIBUTION_TITLE, TORNADO_TITLE, chance, slide_line
 
@@ -264,7 +264,7 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     shown = rows[:TORNADO_ROWS]
     bars = tuple(
         Bar(
-            shorten(r.name, 28),
+            two_lines(r.name, 28),
             r.speedup_at_low,
             r.speedup_at_high,
             n.speedup(r.speedup_at_low),

@@ -1,10 +1,17 @@
 """A legend entry is never broken across two lines where it fits on one, whatever its name holds (a hyphen, a dash,
-a slash, "|", "?", CJK characters), at any width; one wider than a line wraps instead of being cut."""
+a slash, "|", "?", CJK characters), at any width; one wider than a line wraps instead of being cut. A title that
+names a long optimization is whole, or shortened, never cut."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from dataclasses import replace
+
 import pytest
-from PySide6.QtGui import QTextDocument
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFontMetrics, QTextDocument
+from PySide6.QtWidgets import QLabel
 
 from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling
@@ -75,7 +82,7 @@ def test_an_entry_wider_than_a_line_wraps_and_is_not_cut(qtbot):
     widget = export.chart_widget(make_chart, "breakdown", _inputs(_profile(names)), (640, 720))
     try:
         legend = widget.legend_label
-        kernel = legend.text().split(LEGEND_GAP)[0]
+        kernel = re.split(f"{re.escape(LEGEND_GAP)}|<br>", legend.text())[0]
         assert (
             text_document(legend, kernel, wrapped=False).idealWidth() > legend.contentsRect().width()
         )  # wider than a line
@@ -105,3 +112,74 @@ def test_on_screen_at_every_width_an_entry_is_whole_or_wrapped(qtbot):
         chart.resize(width, 420)
         settle_layout()
         assert legend_problems(chart) == [], width
+
+
+def _ranged() -> Profile:
+    """The long names with k ranges: the odds and what-matters-most charts, whose titles name the top optimization."""
+    comps = [Component(n, t, Scaling.PARALLEL) for n, t in NAMES.items()]
+    opts = [
+        Optimization(
+            "Mixed precision everywhere (bf16 autocast with loss scaling)",
+            ("Vorwärts-Durchlauf für Übersetzung", "Attention (flash, causal, 32k context window)"),
+            1.8,
+            speedup_low=1.4,
+            speedup_high=2.2,
+        ),
+        Optimization(
+            "Overlap all-reduce with backward", ("Gradient all-reduce across 1,024 ranks",), 3, True, "", 1.5, 5
+        ),
+    ]
+    return Profile(comps, opts)
+
+
+def _cut_titles(widget) -> list[str]:
+    """Each plain-text label (a title) whose text is wider or taller than the label: cut at its edges."""
+    cut = []
+    for label in widget.findChildren(QLabel):
+        text = label.text()
+        if not label.isVisible() or not text or "<" in text:
+            continue
+        room = label.contentsRect()
+        flags = int(Qt.TextFlag.TextWordWrap) if label.wordWrap() else 0
+        used = QFontMetrics(label.font()).boundingRect(QRect(0, 0, room.width(), 100_000), flags, text)
+        if used.width() > room.width() + 1 or used.height() > room.height() + 1:
+            cut.append(f"{text!r}: {used.width()}×{used.height()} in {room.width()}×{room.height()}")
+    return cut
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize(
+    ("key", "charts"), [("slide", ("tornado", "breakdown")), ("slide", ("distribution", "tornado")), ("tornado", ())]
+)
+def test_a_title_with_a_long_name_is_whole_or_shortened_never_cut(qtbot, size, key, charts):
+    """ "What matters most: Mixed precision everywhere (bf16 autoca… swings it 1.47–2.07×" is one phrase wider than the
+    slide's half: it was centred and cut at both ends ("recision everywhere … swings it 1.4")."""
+    inputs = replace(_inputs(_ranged()), slide_charts=charts)
+    widget = export.chart_widget(make_chart, key, inputs, size)
+    try:
+        assert _cut_titles(widget) == []
+        assert legend_problems(widget) == []
+    finally:
+        widget.close()
+        widget.deleteLater()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u304b\u3099\u304b\u3099 stage",
+        "\u1100\u1161\u1100\u1161 stage",
+        "GPU \U0001f44d\U0001f3fd stage",
+        "dev \U0001f469\u200d\U0001f4bb",
+    ],
+)
+def test_what_holds_an_entry_together_never_splits_a_character(name):
+    """A letter and its combining mark, Hangul jamo, an emoji and its skin tone, a joined emoji: no word joiner
+    between them (it drew the mark apart from its letter, and the entry measured narrower than it was drawn)."""
+    held = unbroken(name).replace("&nbsp;", " ")
+    joiners = [i for i, c in enumerate(held) if c == "\u2060"]
+    for i in joiners:
+        after = held[i + 1]
+        assert unicodedata.category(after) not in ("Mn", "Mc", "Me") and after not in "\u200d\U0001f3fd", (name, i)
+        assert held[i - 1] != "\u200d"
+    assert held.replace("\u2060", "") == name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import TypeVar
@@ -120,15 +121,34 @@ def _wide(c: str) -> bool:
     return unicodedata.east_asian_width(c) in ("W", "F")  # ideographs: a line may break between any two
 
 
+def _extends(c: str) -> bool:
+    """Whether ``c`` belongs to the character before it (a combining mark, a joiner, a variation selector, a skin
+    tone, a Hangul vowel or final): no word joiner between them, which would draw them apart."""
+    o = ord(c)
+    return (
+        unicodedata.category(c) in ("Mn", "Me", "Mc")
+        or o in (0x200C, 0x200D)
+        or 0xFE00 <= o <= 0xFE0F
+        or 0x1F3FB <= o <= 0x1F3FF
+        or 0x1160 <= o <= 0x11FF
+    )
+
+
+_ASCII_BREAKS = re.compile(r"([/\-|?!])(?=.)")
+
+
 def unbroken(name: str) -> str:
     """``name`` as HTML that never wraps inside itself. Qt's rich text breaks at spaces even in a nowrap span, after
     "/" ("Ceiling 1/" over "(1−f)"), after hyphens and dashes ("Gradient all-" over "reduce across 1,024 ranks")
-    and between CJK characters: no-break spaces, and a word joiner after each such place, hold it."""
+    and between CJK characters: no-break spaces, and a word joiner after each such place, hold it (never inside
+    a character made of several code points: a letter and its accent, an emoji and its skin tone)."""
+    if name.isascii():  # the common case, without a look at every character
+        return _ASCII_BREAKS.sub("\\1" + JOINER, html.escape(name)).replace(" ", "&nbsp;")
     out = []
     for i, c in enumerate(name):
         out.append("&nbsp;" if c == " " else html.escape(c))
         after = name[i + 1 : i + 2]
-        if after and (c in BREAKS_AFTER or _wide(c) or _wide(after)):
+        if after and not _extends(after) and c != "\u200d" and (c in BREAKS_AFTER or _wide(c) or _wide(after)):
             out.append(JOINER)
     return "".join(out)
 
@@ -302,8 +322,9 @@ class ChartFrame(Chart[View]):
         flags = int(Qt.TextFlag.TextWordWrap)
         font = QFont(base)
 
-        def fits(t: str, f: QFont) -> bool:
-            return QFontMetrics(f).boundingRect(QRect(0, 0, width, 100_000), flags, t).height() <= room
+        def fits(t: str, f: QFont) -> bool:  # in two lines, and no phrase wider than a line (it would be cut)
+            used = QFontMetrics(f).boundingRect(QRect(0, 0, width, 100_000), flags, t)
+            return used.height() <= room and used.width() <= width
 
         size = base.pixelSize() if base.pixelSize() > 0 else base.pointSizeF()
         step = 1 if base.pixelSize() > 0 else 0.5
@@ -315,6 +336,8 @@ class ChartFrame(Chart[View]):
             else:
                 font.setPointSizeF(current)
         shown = text
+        if not fits(shown, font):  # a phrase wider than a line: it wraps at its words rather than be cut
+            shown = text = text.replace(NBSP, " ")
         words = text.split(" ")
         while not fits(shown, font) and len(words) > 1:
             words.pop()

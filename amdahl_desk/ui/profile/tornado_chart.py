@@ -39,6 +39,9 @@ class TornadoChart(ChartFrame["TornadoView"]):
         self.note.setFont(style.font(0.95))
         item.addItem(self.note, ignoreBounds=True)
         item.getAxis("left").setTickFont(style.font(0.95))
+        # Rows are names, not values: no tick mark beside them (next to a low end's label it read as a minus sign,
+        # "-1.47×").
+        item.getAxis("left").setStyle(tickLength=0)
 
     def view(self, inputs: ChartInputs, n: Numbers) -> TornadoView:
         from ...present.uncertainty_charts import tornado  # the draws' module loads with the first range
