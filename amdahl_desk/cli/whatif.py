@@ -57,10 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help='events to make K× faster, e.g. "gemm=2", "re:^nccl=1.5" (repeat for several)',
     )
     p.add_argument(
-        "--step",
-        action="append",
-        metavar="NAME",
-        help=f"steps: annotations named NAME… ({STEP_PREFIX}); give it once",
+        "--step", default=STEP_PREFIX, metavar="NAME", help=f"steps: annotations named NAME… ({STEP_PREFIX})"
     )
     p.add_argument("--rank", type=int, metavar="R", help="of a job, rank R's answer alone")
     p.add_argument("--on-ranks", metavar="LIST", help="of a job, scale the events on these ranks only (3, 0-3,7)")
@@ -68,16 +65,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--scheduler", metavar="ADDRESS", help="of a job, read the ranks on this Dask cluster (see docs/jobs.md)"
     )
-
-
-def _step(args: argparse.Namespace) -> str:
-    steps = args.step or [STEP_PREFIX]
-    if len(set(steps)) > 1:
-        raise BadInputError(
-            "--step is given " + str(len(steps)) + " times (" + ", ".join(f'"{s}"' for s in steps) + "); "
-            "a what-if reads the steps of one annotation name: give --step once"
-        )
-    return str(steps[0])
 
 
 def is_job(traces: Sequence[str], rank: int | None, on_ranks: str | None, scheduler: str | None) -> bool:
@@ -102,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadInputError("--speedup PATTERN=K: give at least one (the events of the trace to make K× faster)")
     from ..model.traces.patterns import parse_pattern_speedup
 
-    step = _step(args)
+    step = str(args.step)
     for text in args.speedup:  # a bad pattern or K is refused before any trace is read
         parse_pattern_speedup(text)
     if is_job(args.trace, args.rank, args.on_ranks, args.scheduler):
@@ -116,9 +103,19 @@ def run(args: argparse.Namespace) -> int:
         write_json(to_json_dict(loaded, step, answer))
     else:
         print(what_if_view(answer).text)
-        if args.rank is not None:  # a rank of a folder: its answer scales its waiting for the others as work
+        if args.rank is not None and of_a_job(
+            args.trace[0], loaded
+        ):  # its answer scales its waiting for the others as work
             print(f"\n{one_rank_of_a_job(args.rank)}")
     return EXIT_OK
+
+
+def of_a_job(path: str, loaded: RankGraph) -> bool:
+    """Whether the rank read is one of a job's: read from a folder of traces, or its trace states a job of ranks."""
+    from ..model.job.rank_graph import rank_of
+
+    world = rank_of(loaded.trace, "world_size")
+    return Path(path).is_dir() or (world is not None and world > 1)
 
 
 def what_if_answer(trace: str | Path, speedups: Sequence[str], step: str, rank: int | None) -> tuple[RankGraph, WhatIf]:

@@ -49,7 +49,7 @@ class JobView:
 
 
 def straggler_sentence(job: Job) -> str:
-    """Who the others wait for, how long, and what making its work the median rank's buys the job."""
+    """Who the others wait for, how long, and what making its work the other ranks' median buys the job."""
     if job.straggler is None:
         if len(job.ranks) < 2:
             return "One rank: no rank waits for another."
@@ -61,11 +61,11 @@ def straggler_sentence(job: Job) -> str:
     after = job.step_time - job.straggler_cost
     if job.straggler_cost > 0.0005 * job.step_time:
         cost = (
-            f"were its work as fast as the median rank's, the job's step would take {ms(after)} instead of "
+            f"were its work as fast as the other ranks' median, the job's step would take {ms(after)} instead of "
             f"{ms(job.step_time)} (−{ms(job.straggler_cost)})"
         )
     else:
-        cost = "yet its work is no slower than the median rank's: fixing it alone buys nothing"
+        cost = "yet its work is no slower than the other ranks' median: fixing it alone buys nothing"
     return (
         f"Rank {job.straggler} is the straggler: the other ranks wait {ms(waited)} per step for it in all "
         f"({who}{more}); {cost}."

@@ -41,7 +41,7 @@ def test_job_to_dict_is_job_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_issue_job_by_hand(issue_job: Path) -> None:
     """The straggler is rank 2 (20 ms of kernel A; the others wait 8, 10 and 9 ms for it). Were its work the
-    median rank's 11.5 ms, rank 0 (12 ms) would arrive last: 12 + 3 = 15 ms, so its cost is 23 − 15 = 8 ms."""
+    other ranks' median 11 ms, rank 0 (12 ms) would arrive last: 12 + 3 = 15 ms, so its cost is 23 − 15 = 8 ms."""
     j = ad.job([str(p) for p in sorted(issue_job.iterdir())])
     assert j.ranks == (0, 1, 2, 3)
     assert j.step_time == pytest.approx(23.0)

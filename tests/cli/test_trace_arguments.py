@@ -68,6 +68,7 @@ def test_compare_reads_two_traces(capsys):
         (("job", JOB, "--step", "Foo", "--step", "ProfilerStep#"), "--step"),
         (("whatif", JOB, "--speedup", "aten::mm=2", "--on-ranks", "0", "--on-ranks", "1"), "--on-ranks"),
         (("whatif", JOB, "--speedup", "aten::mm=2", "--rank", "0", "--rank", "1"), "--rank"),
+        (("whatif", JOB, "--speedup", "aten::mm=2", "--step", "ProfilerStep#", "--step", "ProfilerStep#"), "--step"),
     ],
 )
 def test_an_option_given_twice_is_refused_naming_both_values(capsys, args, option):

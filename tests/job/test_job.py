@@ -96,7 +96,7 @@ def test_single_rank_answer_kept_with_rank(tmp_path: Path, capsys: pytest.Captur
 
 def test_cpu_straggler(tmp_path: Path) -> None:
     """Rank 1 spends 8 ms in a CPU operator before launching A (10 ms on every rank): it arrives at 18, the
-    step is 21, the others wait 8 ms each (24 ms for rank 1). Its CPU work as the median rank's (a few µs):
+    step is 21, the others wait 8 ms each (24 ms for rank 1). Its CPU work as the other ranks' median (a few µs):
     it arrives at ≈ 10, the step ≈ 13: the straggler costs ≈ 8 ms."""
     a = [[10000.0]] * 4
     cpu = [[0.0], [8000.0], [0.0], [0.0]]

@@ -76,8 +76,13 @@ def test_a_rank_beyond_the_job_the_traces_state_is_refused(tmp_path):
     doc["distributedInfo"]["rank"] = 2
     third = tmp_path / "rank2.json"
     third.write_text(json.dumps(doc))
-    with pytest.raises(TraceError, match=r"rank2.json: rank 2 in a job the trace says has 2 ranks \(0 to 1\)"):
+    with pytest.raises(TraceError, match=r"rank2.json: rank 2 in a job the traces say has 2 ranks \(0 to 1\)"):
         match(load_job([str(BUCKETS), str(third)], STEP))
+    del doc["distributedInfo"]["world_size"]  # one that states no size is held to the others'
+    doc["distributedInfo"]["rank"] = 5
+    third.write_text(json.dumps(doc))
+    with pytest.raises(TraceError, match=r"rank2.json: rank 5 in a job the traces say has 2 ranks"):
+        match(load_job([str(BUCKETS / "rank0.json.gz"), str(third)], STEP))
 
 
 def test_a_file_named_twice_is_refused(capsys):
@@ -118,3 +123,9 @@ def test_one_rank_of_a_job_says_its_waiting_counts_as_its_own_time(capsys):
     out = capsys.readouterr().out
     assert "Rank 0's graph alone: its waiting at collectives for the other ranks counts as its own time" in out
     assert "--on-ranks 0" in out
+
+
+def test_one_trace_that_is_no_job_gets_no_such_note(capsys):
+    trace = FIXTURES / "torch_cpu_steps.json.gz"  # one process: no distributedInfo, no collectives
+    assert main(["whatif", str(trace), "--rank", "0", "--speedup", "aten::mm=2"]) == 0
+    assert "graph alone" not in capsys.readouterr().out

@@ -136,7 +136,7 @@ def test_straggler_cost_two_ranks() -> None:
 
 
 def test_straggler_cost_four_ranks() -> None:
-    """With four ranks the median rank's work is a fast rank's: the slow rank's sleep is all taken off, and
+    """With four ranks the other ranks' median work is a fast rank's: the slow rank's sleep is all taken off, and
     the job's step shortens by about the sleep. It does because the fast ranks' step threads wait inside
     ``backward`` for DDP's gradient futures until gloo's all-reduces end on their run-loop threads (waking up to
     5 ms later when the machine is busy), and the first step's all-reduce starts 3 ms after the call that

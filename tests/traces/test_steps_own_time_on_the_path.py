@@ -43,3 +43,16 @@ def test_the_steps_own_time_is_one_item_per_step():
     steps = [name for name in items if name.startswith("ProfilerStep#")]
     assert steps == ["ProfilerStep#… (outside its ops)"]
     assert items[steps[0]] == pytest.approx(_steps_own_ms(), abs=1e-5)  # ms: the trace's timestamps are to the ns
+
+
+def test_steps_numbered_from_ten_are_not_named_as_step_one(tmp_path):
+    """Steps #11 to #15 share "ProfilerStep#1" as text: the item is still "ProfilerStep#…", not "ProfilerStep#1…"."""
+    doc = json.loads(gzip.decompress(TRACE.read_bytes()))
+    for e in doc["traceEvents"]:
+        if str(e.get("name", "")).startswith("ProfilerStep#"):
+            e["name"] = f"ProfilerStep#{int(e['name'][len('ProfilerStep#') :]) + 10}"
+    renamed = tmp_path / "steps_11_15.json"
+    renamed.write_text(json.dumps(doc))
+    pt = prepare(load_rank_graph(renamed).trace)
+    names = [name for name, _ in pt.on_path_items(pt.baseline, top=100) if name.startswith("ProfilerStep#")]
+    assert names == ["ProfilerStep#… (outside its ops)"]

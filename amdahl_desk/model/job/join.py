@@ -107,8 +107,9 @@ def _one_run(ranks: Sequence[RankGraph]) -> None:
                 f"the traces are of different runs: this one states a job of {world} ranks, {first.source} one of {size}",
                 r.source,
             )
-        if r.rank >= world:
-            raise TraceError(f"rank {r.rank} in a job the trace says has {world} ranks (0 to {world - 1})", r.source)
+    for r in ranks:  # a trace that states no size is held to the others'
+        if r.rank >= size:
+            raise TraceError(f"rank {r.rank} in a job the traces say has {size} ranks (0 to {size - 1})", r.source)
     if len(ranks) > size:
         raise TraceError(f"{len(ranks)} rank traces for a job the traces say has {size} ranks", first.source)
 

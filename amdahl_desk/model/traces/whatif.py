@@ -64,7 +64,8 @@ class PathTrace:
         # Each step is an annotation of its own name: their own times are one item ("ProfilerStep#…"), not each
         # step's time divided over all the steps.
         names = {st.name for st in self.steps}
-        steps = os.path.commonprefix(sorted(names)) + "…" if len(names) > 1 else next(iter(names), "")
+        common = os.path.commonprefix(sorted(names)).rstrip("0123456789")  # #11 to #15: "ProfilerStep#…", not "#1…"
+        steps = common + "…" if len(names) > 1 else next(iter(names), "")
         for on_cpu, name_ids, w in (
             (True, ev.cpu_name[owner[cpu]], weight[cpu]),
             (False, ev.gpu_name[owner[gpu] - g.cpu_rows], weight[gpu]),
