@@ -66,6 +66,7 @@ class Bar:
     high: float
     low_text: str
     high_text: str
+    lines: str = ""  # the name on two lines, for a row high enough for them ("": as ``name``)
 
 
 @dataclass(frozen=True)
@@ -264,11 +265,12 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     shown = rows[:TORNADO_ROWS]
     bars = tuple(
         Bar(
-            two_lines(r.name, 28),
+            shorten(r.name, 28),
             r.speedup_at_low,
             r.speedup_at_high,
             n.speedup(r.speedup_at_low),
             n.speedup(r.speedup_at_high),
+            two_lines(r.name, 28),
         )
         for r in shown
     )

@@ -183,3 +183,38 @@ def test_what_holds_an_entry_together_never_splits_a_character(name):
         assert unicodedata.category(after) not in ("Mn", "Mc", "Me") and after not in "\u200d\U0001f3fd", (name, i)
         assert held[i - 1] != "\u200d"
     assert held.replace("\u2060", "") == name
+
+
+LONG_ROWS = [
+    "Mixed precision everywhere (bf16 autocast with loss scaling)",
+    "Overlap all-reduce with backward",
+    "Fused optimizer step for all parameter groups",
+    "Async checkpoint",
+    "Flash attention v3 with causal masking",
+    "Activation recomputation off",
+    "Larger micro batch",
+    "Tensor parallel degree 2",
+    "Pipeline interleaving",
+    "Data loader workers 16",
+]
+
+
+@pytest.mark.parametrize(("size", "two"), [((420, 300), False), ((700, 420), True)])
+def test_what_matters_names_its_rows_on_two_lines_only_where_they_fit(qtbot, size, two):
+    """Ten ranged optimizations on screen: in a low chart two-line names ran into the rows beside them."""
+    comps = [Component(f"c{i}", 100 + 10 * i, Scaling.PARALLEL) for i in range(10)]
+    opts = [
+        Optimization(n, (f"c{i}",), 2.0, speedup_low=1.2 + 0.05 * i, speedup_high=3 + 0.3 * i)
+        for i, n in enumerate(LONG_ROWS)
+    ]
+    chart = make_chart("tornado", SCREEN)
+    qtbot.addWidget(chart)
+    chart.resize(*size)
+    chart.show()
+    chart.show_inputs(_inputs(Profile(comps, opts)))
+    settle_layout()
+    names = [text for _, text in chart._ticks_left]
+    assert any("\n" in t for t in names) == two
+    row_px = chart.plot.vb.height() / (len(names) + 0.5)
+    spacing = QFontMetrics(chart.plot.getAxis("left").style["tickFont"]).lineSpacing()
+    assert all((t.count("\n") + 1) * spacing <= row_px for t in names)

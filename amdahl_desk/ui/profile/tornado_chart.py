@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from ...present.colours import BLUE, ORANGE
@@ -17,7 +17,7 @@ from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import INK, SCREEN, Style
 
 if TYPE_CHECKING:
-    from ...present.uncertainty_charts import TornadoView
+    from ...present.uncertainty_charts import Bar, TornadoView
 
 HEIGHT = 0.6
 
@@ -42,6 +42,8 @@ class TornadoChart(ChartFrame["TornadoView"]):
         # Rows are names, not values: no tick mark beside them (next to a low end's label it read as a minus sign,
         # "-1.47×").
         item.getAxis("left").setStyle(tickLength=0)
+        self._bars: tuple[Bar, ...] = ()
+        item.vb.sigResized.connect(lambda _vb: self._name_rows())  # two lines a name where a row holds them
 
     def view(self, inputs: ChartInputs, n: Numbers) -> TornadoView:
         from ...present.uncertainty_charts import tornado  # the draws' module loads with the first range
@@ -55,6 +57,16 @@ class TornadoChart(ChartFrame["TornadoView"]):
             self.plot.addItem(t, ignoreBounds=True)
             self.labels.append(t)
         return self.labels[i]
+
+    def _name_rows(self) -> None:
+        """Each row's name beside it: on two lines where a row is high enough for them, else on one."""
+        bars = self._bars
+        rows = max(len(bars), 1)
+        row_px = self.plot.vb.height() / (rows + 0.5)  # the view shows rows + 0.5 units (draw's y range)
+        spacing = QFontMetrics(self.chart_style.font(0.95)).lineSpacing()
+        two = row_px >= 2 * spacing + 4
+        names = [(float(len(bars) - 1 - i), (bar.lines or bar.name) if two else bar.name) for i, bar in enumerate(bars)]
+        self.set_ticks("left", names or [(0.0, "")])
 
     def draw(self, view: TornadoView) -> None:
         self.set_title(view.title)
@@ -81,7 +93,8 @@ class TornadoChart(ChartFrame["TornadoView"]):
             self.bars.setOpts(x0=x0, y=y, width=width, height=HEIGHT, brushes=brushes, pens=[self._pen] * len(x0))
         else:  # (pyqtgraph 0.14 fails on an empty pens list)
             self.bars.setOpts(x0=[], y=[], width=[], height=HEIGHT)
-        self.set_ticks("left", [(float(rows - 1 - i), bar.name) for i, bar in enumerate(view.bars)] or [(0.0, "")])
+        self._bars = view.bars
+        self._name_rows()
         for i, (text, x, row_y, anchor) in enumerate(texts):
             label = self._label(i)
             label.setAnchor(anchor)
