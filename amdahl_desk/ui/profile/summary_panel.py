@@ -222,8 +222,10 @@ class SummaryPanel(QFrame):
         self.notes.setFixedHeight(self.fontMetrics().lineSpacing() + 4)
         grid.addWidget(self.notes, 4, 0, 1, 4)
         self._texts = ("", "", "")
+        self._notes: list[str] = []
 
     def set_notes(self, notes: list[str]) -> None:
+        self._notes = list(notes)
         if self.notes.isHidden() == bool(notes):  # a line only while there is something to say
             self.notes.setVisible(bool(notes))
         if not notes:
@@ -263,3 +265,5 @@ class SummaryPanel(QFrame):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_texts()
+        if self._notes and event.oldSize().width() != event.size().width():
+            self.set_notes(self._notes)  # shortened again at the new width: it was cut mid-word, with no "…"
