@@ -51,6 +51,7 @@ class DecisionPanel(QFrame):
         self._lines = dict.fromkeys(self._labels, 1)
         self._texts = ("", "", "")
         self.holders: dict[QLabel, FixedHeightHolder] = {}
+        self.captions: dict[QLabel, QLabel] = {}
         for row, (label, caption) in enumerate(zip(self._labels, ("Odds", "", "Plan"), strict=True)):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -61,6 +62,7 @@ class DecisionPanel(QFrame):
             self.holders[label] = FixedHeightHolder(label, self)
             grid.addWidget(self.holders[label], row, 1)
             head = QLabel(caption, self)
+            self.captions[label] = head  # shown with its sentence: a caption beside nothing said nothing
             head.setStyleSheet("color: #555; font-weight: bold;")
             head.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             grid.addWidget(head, row, 0)
@@ -110,8 +112,10 @@ class DecisionPanel(QFrame):
         for label, sentence in ((self.odds, view.odds), (self.plan, view.plan)):
             bold = "" if sentence.tone in (Tone.MUTED, Tone.PLAIN) else " font-weight: bold;"
             set_style(label, f"color: {TONE_COLOURS[sentence.tone]};{bold}")
-        self.holders[self.likelier].setVisible(bool(view.likelier))
-        self.holders[self.plan].setVisible(bool(view.plan.text))
+        for label, text in ((self.odds, view.odds.text), (self.likelier, view.likelier), (self.plan, view.plan.text)):
+            for row in (self.holders[label], self.captions[label]):
+                if row.isHidden() == bool(text):
+                    row.setVisible(bool(text))
         self.plan_controls.setVisible(bool(view.plan.text))
         field = self.confidence
         if not (field.hasFocus() and field.isModified()):  # a text being typed stays; a committed one follows undo
