@@ -262,3 +262,20 @@ def test_a_bar_wide_enough_shows_the_whole_name_and_a_narrow_one_the_name_shorte
                 assert label.boundingRect().width() - 8 <= 600 / px  # inside its 600 ms bar
     assert name in shown[1400]
     assert name not in shown[420] and "GPU matrix multiplica…" in shown[420]
+
+
+def test_export_chart_offers_a_traces_and_a_jobs_charts_only_with_them(window, monkeypatch):
+    """A workbook of no trace and no job: Export Chart… lists its profile's charts and the measured runs' (those say
+    why they cannot be drawn yet), not the critical path or a job's ranks, which it has nothing to draw from."""
+    from amdahl_desk.ui.charts.registry import JOB_CHARTS, MEASURED_CHARTS, TRACE_CHARTS
+
+    listed: list[str] = []
+
+    def exec_dialog(dialog: ExportDialog) -> int:
+        listed.extend(dialog.chart.itemData(i) for i in range(dialog.chart.count()))
+        return ExportDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(ExportDialog, "exec", exec_dialog)
+    window.exports.export_dialog("breakdown")
+    assert "breakdown" in listed and set(MEASURED_CHARTS) <= set(listed)
+    assert not set(listed) & (set(TRACE_CHARTS) | set(JOB_CHARTS)), listed

@@ -43,9 +43,15 @@ class ChartExports(QObject):
     def export_dialog(self, chart: str = "slide") -> None:
         from ..charts.export_dialog import ExportDialog, export_title  # QtSvg and the export code load on first use
 
-        # The profile's charts, its trace's, its job's, then the measured runs' (a comparison exports from its own tab).
-        offered = keys(Source.PROFILE, Source.TRACE, Source.JOB, Source.MEASUREMENTS)
-        dialog = ExportDialog(chart, self.dialog_parent, offered, inputs=self.inputs())
+        # The profile's charts, its trace's and its job's where it has one, then the measured runs' (refused, saying
+        # why, until there are runs); a comparison exports from its own tab.
+        inputs = self.inputs()
+        offered = tuple(
+            k
+            for k in keys(Source.PROFILE, Source.TRACE, Source.JOB, Source.MEASUREMENTS)
+            if chart_entry(k).source not in (Source.TRACE, Source.JOB) or chart_entry(k).source.missing(inputs) is None
+        )
+        dialog = ExportDialog(chart, self.dialog_parent, offered, inputs=inputs)
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         name, fmt, size, transparent = dialog.choice()
