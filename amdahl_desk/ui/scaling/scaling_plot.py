@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtWidgets import QWidget
 
 from ...present.inputs import ChartInputs
@@ -77,9 +77,15 @@ class ScalingPlot(ChartFrame[ScalingView]):
             return
         vb = self.plot.vb
         obstacles = []
+        plot = vb.sceneBoundingRect()
         if self.ceiling.isVisible():
             self.ceiling.label.updatePosition()
             obstacles.append(self.ceiling.label.sceneBoundingRect())
+        # The horizontal lines across the plot, the ceiling and efficiency's 50%: "best 190× at 1,024" lay on one.
+        for line, box in ((self.ceiling, vb), (self.half, self.eff_view)):
+            if line.isVisible():
+                y = box.mapViewToScene(QPointF(0, line.value())).y()
+                obstacles.append(QRectF(plot.left(), y - 2, plot.width(), 4))
         points = [curve_points(vb, c) for c in (self.ideal, self.gustafson, self.amdahl, self.overhead)]
         points.append(curve_points(self.eff_view, self.efficiency))
         place_callout(
