@@ -103,9 +103,8 @@ def run(args: argparse.Namespace) -> int:
         write_json(to_json_dict(loaded, step, answer))
     else:
         print(what_if_view(answer).text)
-        if args.rank is not None and of_a_job(
-            args.trace[0], loaded
-        ):  # its answer scales its waiting for the others as work
+        # One rank of a job's traces: its answer scales its waiting for the others as if it were work.
+        if args.rank is not None and of_a_job(args.trace[0], loaded):
             print(f"\n{one_rank_of_a_job(args.rank)}")
     return EXIT_OK
 

@@ -197,12 +197,11 @@ def _beyond(spans: list[tuple[float, float]], others: list[tuple[float, float]])
 def _fixed_straggler(job: JobGraph, i: int) -> list[FloatArray | None]:
     """Factors that make rank ``i``'s CPU and GPU work (collectives apart) as fast as the median rank's: the median
     of the other ranks (of two ranks, the other one; a median with the straggler in it moved halfway to it)."""
-    cpu = np.array([r.cpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks) if j != i])
-    gpu = np.array([r.gpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks) if j != i])
-    own = job.ranks[i]
-    own_cpu, own_gpu = own.cpu_work[job.step_index[i]].sum(), own.gpu_work[job.step_index[i]].sum()
-    k_cpu = own_cpu / np.median(cpu) if len(cpu) and np.median(cpu) > 0 else 1.0
-    k_gpu = own_gpu / np.median(gpu) if len(gpu) and np.median(gpu) > 0 else 1.0
+    cpu = np.array([r.cpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks)])
+    gpu = np.array([r.gpu_work[job.step_index[j]].sum() for j, r in enumerate(job.ranks)])
+    others_cpu, others_gpu = np.delete(cpu, i), np.delete(gpu, i)
+    k_cpu = cpu[i] / np.median(others_cpu) if len(others_cpu) and np.median(others_cpu) > 0 else 1.0
+    k_gpu = gpu[i] / np.median(others_gpu) if len(others_gpu) and np.median(others_gpu) > 0 else 1.0
     f = job.ranks[i].work_factor(max(float(k_cpu), 1.0), max(float(k_gpu), 1.0))
     out: list[FloatArray | None] = [None] * job.size
     out[i] = f

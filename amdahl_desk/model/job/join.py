@@ -95,8 +95,9 @@ class JobGraph:
 
 
 def _one_run(ranks: Sequence[RankGraph]) -> None:
-    """Refuse ranks that cannot be one run's: traces that state different job sizes, or more ranks (or a higher
-    rank) than the size they state (a rank of another run, joined at its collectives, made a 72 s "step")."""
+    """Refuse ranks that cannot be one run's: traces that state different job sizes, or a rank at or beyond the size
+    they state (so no more ranks than that: each rank appears once). A rank of another run, joined at its
+    collectives, made a 72 s "step"."""
     stated = [(r, r.world) for r in ranks if r.world is not None]
     if not stated:
         return
@@ -110,8 +111,6 @@ def _one_run(ranks: Sequence[RankGraph]) -> None:
     for r in ranks:  # a trace that states no size is held to the others'
         if r.rank >= size:
             raise TraceError(f"rank {r.rank} in a job the traces say has {size} ranks (0 to {size - 1})", r.source)
-    if len(ranks) > size:
-        raise TraceError(f"{len(ranks)} rank traces for a job the traces say has {size} ranks", first.source)
 
 
 def match(ranks: Sequence[RankGraph]) -> JobGraph:

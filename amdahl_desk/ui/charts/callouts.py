@@ -35,6 +35,16 @@ _FAR: list[tuple[float, float, float, float]] = [
 ]
 
 
+def line_band(vb: pg.ViewBox, line: pg.InfiniteLine, half: float = 2.0, view: QRectF | None = None) -> QRectF:
+    """A reference line as the thin band it draws across the plot (``view``: the view box's own, in scene pixels),
+    ``half`` pixels each side: what a label must keep clear of."""
+    view = vb.sceneBoundingRect() if view is None else view
+    at = vb.mapViewToScene(QPointF(line.value(), line.value()))
+    if line.angle % 180 == 90:
+        return QRectF(at.x() - half, view.top(), 2 * half, view.height())
+    return QRectF(view.left(), at.y() - half, view.width(), 2 * half)
+
+
 def view_to_scene(vb: pg.ViewBox, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Data coordinates of a view box to scene pixels, for whole arrays at once."""
     t = vb.childGroup.sceneTransform()
@@ -158,11 +168,7 @@ def clear_line_labels(
         for other in (*lines, *crossing):
             if other is line or not other.isVisible():
                 continue
-            at = vb.mapViewToScene(QPointF(other.value(), other.value()))
-            if other.angle % 180 == 90:
-                others.append(QRectF(at.x() - 1, view.top(), 2, view.height()))
-            else:
-                others.append(QRectF(view.left(), at.y() - 1, view.width(), 2))
+            others.append(line_band(vb, other, 1.0, view))
         best: tuple[int, int, float, tuple[float, float]] | None = None
         order = 0
         for below in (False, True):

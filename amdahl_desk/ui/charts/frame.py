@@ -138,7 +138,7 @@ def _extends(c: str) -> bool:
     )
 
 
-_ASCII_BREAKS = re.compile(r"([/\-|?!])(?=.)")
+_ASCII_BREAKS = re.compile(f"([{re.escape(''.join(sorted(c for c in BREAKS_AFTER if c.isascii())))}])(?=.)")
 
 
 def unbroken(name: str) -> str:

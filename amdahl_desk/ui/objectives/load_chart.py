@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 from ...present.inputs import ChartInputs
 from ...present.load_chart import LEGEND, LoadView, load_chart
 from ...present.numbers import Numbers
-from ..charts.callouts import clear_line_labels, collisions, curve_points, place_callout
+from ..charts.callouts import clear_line_labels, collisions, curve_points, line_band, place_callout
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import BLUE, GREEN, GREY, INK, LABEL_FILL, RED, SCREEN, Style
@@ -116,17 +116,7 @@ class LoadChart(ChartFrame[LoadView]):
         points = np.concatenate([curve_points(vb, c) for c in curves])
         lines = [line for line in (self.current, self.wall_before, self.wall_after) if line.isVisible()]
         # Each point's label beside its point, clear of the curves and the lines (as thin bands).
-        bands = []
-        for line in (*lines, self.target):
-            if not line.isVisible():
-                continue
-            at = vb.mapViewToScene(pg.Point(line.value(), line.value()))
-            vertical = line.angle % 180 == 90
-            bands.append(
-                QRectF(at.x() - 2, view.top(), 4, view.height())
-                if vertical
-                else QRectF(view.left(), at.y() - 2, view.width(), 4)
-            )
+        bands = [line_band(vb, line, view=view) for line in (*lines, self.target) if line.isVisible()]
         # The vertical lines' labels first (they have the fewest places), then each point's label as a callout
         # clear of them, the curves and the lines, then the target's along its line clear of all of them.
         taken: list[QRectF] = [
@@ -135,11 +125,8 @@ class LoadChart(ChartFrame[LoadView]):
             if at is None and self.point_labels[i].toPlainText()
         ]
         if self.target.isVisible():
-            y = vb.mapViewToScene(pg.Point(0, self.target.value())).y()
-            taken.append(QRectF(view.left(), y - 2, view.width(), 4))
-        for line in lines:  # each line as a thin band: another line's label must not sit across it
-            x = vb.mapViewToScene(pg.Point(line.value(), 0)).x()
-            taken.append(QRectF(x - 2, view.top(), 4, view.height()))
+            taken.append(line_band(vb, self.target, view=view))
+        taken += [line_band(vb, line, view=view) for line in lines]  # another line's label must not sit across one
         for line in lines:
             label = line.label
             own = vb.mapViewToScene(pg.Point(line.value(), 0)).x()

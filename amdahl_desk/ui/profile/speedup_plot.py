@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ...present.speedup import SpeedupView, speedup
-from ..charts.callouts import curve_points, place_callout
+from ..charts.callouts import curve_points, line_band, place_callout
 from ..charts.chart_items import PointMarker, set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import BLUE, GREEN, GREY, INK, LABEL_FILL, RED, SCREEN, Style
@@ -100,9 +100,7 @@ class SpeedupPlot(ChartFrame[SpeedupView]):
             if self.ceiling.isVisible():
                 self.ceiling.label.updatePosition()
                 obstacles.append(self.ceiling.label.sceneBoundingRect())
-                line = vb.mapViewToScene(QPointF(0, self.ceiling.value())).y()
-                view = vb.sceneBoundingRect()
-                obstacles.append(QRectF(view.left(), line - 2, view.width(), 4))
+                obstacles.append(line_band(vb, self.ceiling))
             points = np.concatenate([curve_points(vb, c) for c in (self.curve, self.combined, self.by_sum)])
             at, gap = self._marker_at, self.chart_style.size(8)
             place_callout(vb, self.marker_label, self.leader, at, obstacles, points, gap)

@@ -63,7 +63,7 @@ class TornadoChart(ChartFrame["TornadoView"]):
         bars = self._bars
         rows = max(len(bars), 1)
         row_px = self.plot.vb.height() / (rows + 0.5)  # the view shows rows + 0.5 units (draw's y range)
-        spacing = QFontMetrics(self.chart_style.font(0.95)).lineSpacing()
+        spacing = QFontMetrics(self.plot.getAxis("left").style["tickFont"]).lineSpacing()  # the names' own font
         two = row_px >= 2 * spacing + 4
         names = [(float(len(bars) - 1 - i), (bar.lines or bar.name) if two else bar.name) for i, bar in enumerate(bars)]
         self.set_ticks("left", names or [(0.0, "")])

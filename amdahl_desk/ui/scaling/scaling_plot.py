@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ...present.scaling import EFFICIENCY_TOP, ScalingView, scaling
-from ..charts.callouts import curve_points, place_callout
+from ..charts.callouts import curve_points, line_band, place_callout
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import BLUE, GREEN, GREY, INK, ORANGE, RED, SCREEN, Style
@@ -77,15 +77,13 @@ class ScalingPlot(ChartFrame[ScalingView]):
             return
         vb = self.plot.vb
         obstacles = []
-        plot = vb.sceneBoundingRect()
         if self.ceiling.isVisible():
             self.ceiling.label.updatePosition()
             obstacles.append(self.ceiling.label.sceneBoundingRect())
         # The horizontal lines across the plot, the ceiling and efficiency's 50%: "best 190× at 1,024" lay on one.
-        for line, box in ((self.ceiling, vb), (self.half, self.eff_view)):
-            if line.isVisible():
-                y = box.mapViewToScene(QPointF(0, line.value())).y()
-                obstacles.append(QRectF(plot.left(), y - 2, plot.width(), 4))
+        obstacles += [
+            line_band(box, line) for line, box in ((self.ceiling, vb), (self.half, self.eff_view)) if line.isVisible()
+        ]
         points = [curve_points(vb, c) for c in (self.ideal, self.gustafson, self.amdahl, self.overhead)]
         points.append(curve_points(self.eff_view, self.efficiency))
         place_callout(
