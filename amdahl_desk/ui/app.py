@@ -248,4 +248,5 @@ def show_window(window: MainWindow, width: int = 1600, height: int = 1000) -> No
     inside the screen's available area, its title bar included."""
     if not window.restored:
         ScreenFit(window, width, height)
+        window.reset_layout()  # laid out for its size before it shows: the first frame is laid out once
     window.show()

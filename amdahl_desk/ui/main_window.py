@@ -47,7 +47,7 @@ from .profile.total_line import TotalLine
 from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
 from .whatif.trace_whatif import TraceWhatIf
-from .window_layout import build_layout, reset_layout
+from .window_layout import FollowingLayout, build_layout, reset_layout
 
 if TYPE_CHECKING:
     from ..model.adoption import Continued
@@ -89,6 +89,7 @@ class MainWindow(QMainWindow):
     results_tabs: QTabWidget
     _splitters: dict[str, QSplitter]
     _settings_scroll: QScrollArea
+    following: FollowingLayout
 
     def __init__(self, fresh: bool = False) -> None:
         super().__init__()
@@ -152,10 +153,13 @@ class MainWindow(QMainWindow):
             geometry = self.settings.value("window/geometry")
             if isinstance(geometry, QByteArray):
                 self.restored = self.restoreGeometry(geometry)
+                self.following.laid_out_at = self.size()  # the panes as the last session left them, at this size
             for name, splitter in self._splitters.items():
                 state = self.settings.value(f"window/{name}")
                 if isinstance(state, QByteArray):
                     splitter.restoreState(state)
+            self.following.by_hand = str(self.settings.value("window/by_hand", "false")).lower() == "true"
+        self.doc.changed.connect(lambda change: self.following.content_changed() if change.reset else None)
         self._update_title()
 
     # -- layout ------------------------------------------------------------
@@ -180,6 +184,7 @@ class MainWindow(QMainWindow):
         self.redraws.flush()  # its summary, fields and chart drawn now: made on request, it is used at once
         splitter = cast("FitPanel", panel).splitter
         self._splitters["measurements"] = splitter
+        self.following.watch(splitter)
         state = None if self.fresh else self.settings.value("window/measurements")
         if isinstance(state, QByteArray):
             splitter.restoreState(state)
@@ -194,6 +199,7 @@ class MainWindow(QMainWindow):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.results.reflow()  # the window's height decides too, not only the results side's width
+        self.following.resized()
 
     def _action(
         self, menu: QMenu, text: str, slot: Callable[[], object], shortcut: Shortcut = None, tip: str = ""
@@ -413,6 +419,7 @@ class MainWindow(QMainWindow):
             self.settings.setValue("window/geometry", self.saveGeometry())
             for name, splitter in self._splitters.items():
                 self.settings.setValue(f"window/{name}", splitter.saveState())
+            self.settings.setValue("window/by_hand", self.following.by_hand)
             self.settings.sync()
         self.files.close()
         self.doc.trace.close()
@@ -440,4 +447,5 @@ class MainWindow(QMainWindow):
         """The window's panes in the proportions its content asks for (View → Reset Layout)."""
         for name in self._splitters:
             self.settings.remove(f"window/{name}")
+        self.following.by_hand = False
         reset_layout(self)

@@ -1,10 +1,11 @@
-"""The main window's layout: which pane holds what, and the sizes View → Reset Layout gives them."""
+"""The main window's layout: which pane holds what, the sizes View → Reset Layout gives them, and how they follow the
+window's size and content until a person drags a divider."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QObject, QSize, Qt, QTimer
 from PySide6.QtWidgets import QGroupBox, QScrollArea, QSplitter, QTabBar, QTableView, QTabWidget, QVBoxLayout, QWidget
 
 from .core.layout_fence import LayoutFence, LazyFence
@@ -75,10 +76,68 @@ def build_layout(self: MainWindow) -> None:
         "wide": self.results.wide,
     }  # and "measurements", once that panel is made (MainWindow.fit_panel_made)
     self._settings_scroll = scroll  # reset_layout gives the settings the height they need
+    self.following = FollowingLayout(self)
     # Columns that come later (an import, Ranges pressed) take their room at once, after their own fit.
     for columns in (self.table.columnsChanged, self.optimizations.columnsChanged):
-        columns.connect(lambda: QTimer.singleShot(0, self, lambda: widen_for_columns(self)))
+        columns.connect(self.following.columns_came)
     self.resize(1600, 1000)
+
+
+class FollowingLayout(QObject):
+    """The panes' sizes follow the window: when it is resized, a profile opened or a trace's columns come, they are
+    laid out again as Reset Layout lays them out (every column and row of a small profile in view at 1280×720,
+    however the window got there). Once a person drags a divider the sizes are theirs: only the profile's side
+    still widens for new columns. Reset Layout hands them back to the window.
+
+    Only a shown window follows, once per turn of the event loop however many changes it brought, and a resize
+    only when the size differs from the one the panes were laid out for: a start lays them out before it shows
+    the window (or restores them), so the first frame is not laid out twice."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.by_hand = False
+        self.laid_out_at = QSize()  # the window's size when the panes were last laid out (or restored)
+        self._content = False  # another profile or new columns since the last layout
+        self._columns = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._follow)
+        for splitter in window._splitters.values():
+            self.watch(splitter)
+
+    def watch(self, splitter: QSplitter) -> None:
+        """A divider a person may drag (a panel made later calls this for its own)."""
+        splitter.splitterMoved.connect(self._moved)  # emitted for a drag, not for setSizes
+
+    def _moved(self, _pos: int, _index: int) -> None:
+        self.by_hand = True
+
+    def resized(self) -> None:
+        self._timer.start()
+
+    def content_changed(self) -> None:
+        """Another profile is shown (before the window shows, the start lays out what it opened)."""
+        if self.window.isVisible():
+            self._content = True
+            self._timer.start()
+
+    def columns_came(self) -> None:
+        if self.window.isVisible():
+            self._content = self._columns = True
+            self._timer.start()
+
+    def _follow(self) -> None:
+        window, content, columns = self.window, self._content, self._columns
+        self._content = self._columns = False
+        if not window.isVisible():
+            return
+        if self.by_hand:
+            if columns:
+                widen_for_columns(window)
+        elif content or window.size() != self.laid_out_at:
+            reset_layout(window)
 
 
 def table_heights(self: MainWindow, h: int) -> tuple[int, int]:
@@ -160,8 +219,12 @@ def reset_layout(self: MainWindow) -> None:
     # The answer (picker, summary, objectives table, load and cost sentences) gets the height its content
     # asks for, leaving the charts at least 45% of the window; it scrolls beyond that.
     answer = self.results.answer_height(h)
+    # The profile's side exactly ``left`` wide: sizes that do not add up to the splitter's room (the window less
+    # its divider) are scaled, which would take a pixel or two from the columns left_width made room for.
+    main = self._splitters["main"]
+    room_across = main.width() - main.handleWidth() if main.isVisible() else w  # not laid out before it shows
     sizes = {
-        "main": [left, w - left],
+        "main": [left, max(room_across - left, 0)],
         "left": [comp, opt, settings],
         "right": [answer, h - answer],
         "charts": [(w - left) // 2] * 2,
@@ -171,4 +234,6 @@ def reset_layout(self: MainWindow) -> None:
     for name, splitter in self._splitters.items():
         splitter.setSizes(sizes[name])
     self._reset_sizes = sizes  # for a panel made later
-    self.results.reflow()
+    self.following.laid_out_at = self.size()
+    if self.isVisible():  # a hidden window's charts are arranged when it shows, at the width they have then
+        self.results.reflow()
