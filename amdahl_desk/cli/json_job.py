@@ -41,6 +41,8 @@ def job_json(job: Job) -> dict[str, Any]:
         ],  # fmt: skip
         "step_list": [{"step": n, "step_time": t} for n, t in zip(job.steps, job.step_times, strict=True)],
         "replay_error": job.replay_error,
+        "start_spread": job.start_spread,
+        "end_spread": job.end_spread,
         "hosts": {"offsets": job.host_offsets, "aligned": job.hosts_aligned},
     }
 

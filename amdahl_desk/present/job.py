@@ -75,6 +75,15 @@ def straggler_sentence(job: Job) -> str:
 def job_view(job: Job) -> JobView:
     n, s = len(job.ranks), len(job.steps)
     head = f"The job's step takes {ms(job.step_time)} ({_plural(n, 'rank')}, {_plural(s, 'step')}, means per step)."
+    longest = max((r.step_time for r in job.per_rank), default=0.0)
+    if n > 1 and job.step_time - longest > max(0.005 * job.step_time, 0.05):
+        # from the earliest start to the latest end: longer than every rank's own step, which needs saying
+        shortest = min(r.step_time for r in job.per_rank)
+        head = head[:-1] + (
+            f" from the first rank's start to the last rank's end; each rank's own takes "
+            f"{ms(shortest).removesuffix(' ms')}–{ms(longest)}, as the ranks start {ms(job.start_spread)} and end "
+            f"{ms(job.end_spread)} apart."
+        )
     rows = ["rank    step  compute  communication  waiting  waited for"]
     for r in job.per_rank:
         mark = "  ← straggler" if r.rank == job.straggler else ""

@@ -76,6 +76,10 @@ class Job:
     collectives: tuple[CollectiveFigures, ...]
     replay_error: float  # ms: the largest gap between the replay at K = 1 and the measured ends
     host_offsets: dict[str, float]  # ms
+    # ms, means over steps: the latest rank's step start minus the earliest's, and likewise their ends; the job's step
+    # runs from the earliest start to the latest end, so it is longer than each rank's own by up to their sum
+    start_spread: float
+    end_spread: float
     hosts_aligned: bool
     dropped_edges: int
 
@@ -173,6 +177,8 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
         straggler_waits=tuple(waits),
         collectives=collectives,
         replay_error=rp.error * MS,
+        start_spread=float(np.mean(start.max(axis=0) - start.min(axis=0))) * MS if s else 0.0,
+        end_spread=float(np.mean(end.max(axis=0) - end.min(axis=0))) * MS if s else 0.0,
         host_offsets={h: v * MS for h, v in job.host_offset.items()},
         hosts_aligned=job.aligned_hosts,
         dropped_edges=rp.dropped,

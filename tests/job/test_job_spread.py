@@ -1,0 +1,64 @@
+"""The job's step runs from the earliest rank's step start to the latest rank's end, so it is longer than every
+rank's own step when the ranks do not start and end together: the sentence says so, with the ranks' own steps
+and how far apart they start and end, read here from the traces' ``ProfilerStep#N`` events (one host, one clock)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from amdahl_desk.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"
+STEP = "ProfilerStep#"
+
+
+def _steps(path: Path) -> dict[int, tuple[float, float]]:
+    """Step number → (start, end) in µs, from the JSON itself."""
+    opened = gzip.open if path.suffix == ".gz" else open
+    with opened(path, "rt") as f:
+        doc = json.load(f)
+    return {
+        int(e["name"][len(STEP) :]): (e["ts"], e["ts"] + e["dur"])
+        for e in doc["traceEvents"]
+        if e.get("ph") == "X" and str(e.get("name", "")).startswith(STEP)
+    }
+
+
+def _job(capsys, folder: Path) -> tuple[dict, str]:
+    capsys.readouterr()
+    assert main(["job", str(folder), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert main(["job", str(folder)]) == 0
+    return figures, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("folder", ["ddp4", "ddp2_buckets", "ddp2"])
+def test_the_job_step_longer_than_every_ranks_own_is_explained(capsys, folder):
+    path = FIXTURES / folder
+    figures, text = _job(capsys, path)
+    ranks = [_steps(p) for p in sorted(path.glob("rank*.json*"))]
+    numbers = [s["step"] for s in figures["step_list"]]
+    starts = np.array([[r[n][0] for n in numbers] for r in ranks])
+    ends = np.array([[r[n][1] for n in numbers] for r in ranks])
+    assert figures["start_spread"] == pytest.approx(np.mean(starts.max(0) - starts.min(0)) / 1000, abs=1e-3)
+    assert figures["end_spread"] == pytest.approx(np.mean(ends.max(0) - ends.min(0)) / 1000, abs=1e-3)
+    job = np.mean(ends.max(0) - starts.min(0)) / 1000
+    own = np.mean(ends - starts, axis=1) / 1000
+    assert figures["step_time"] == pytest.approx(job, abs=1e-3)
+    assert job > own.max() * 1.005  # these jobs' steps are longer than any rank's own
+    first = text.split(". Rank")[0]
+    assert "from the first rank's start to the last rank's end" in first
+    assert f"each rank's own takes {own.min():.1f}–{own.max():.1f} ms" in first
+    assert f"start {figures['start_spread']:.1f} ms and end {figures['end_spread']:.1f} ms apart" in first
+
+
+def test_a_job_whose_step_is_its_slowest_ranks_says_nothing_more(capsys):
+    """The gloo fixture's ranks start and end within 0.5% of the step: no sentence to explain."""
+    figures, text = _job(capsys, FIXTURES / "gloo")
+    assert figures["step_time"] <= max(r["step_time"] for r in figures["per_rank"]) * 1.005 + 0.05
+    assert "first rank's start" not in text
