@@ -10,6 +10,7 @@ import numpy as np
 
 from ..model.profile import Profile
 from ..model.uncertainty import UncertaintyFigures, analyse_uncertainty, histogram, sensitivity
+from ..model.units import TimeUnit, convert
 from .axes import nice_ceiling
 from .chart_parts import LegendEntry
 from .colours import BLUE, GREEN, INK, MISSES, ORANGE, RED
@@ -23,6 +24,7 @@ MEETS, GREY, LOW, HIGH = GREEN, "#555555", ORANGE, BLUE  # the odds' own names f
 BINS = 48
 TORNADO_ROWS = 10  # bars drawn; the rest are counted in the title
 POINT_NOTE = "Every estimate is a single value: give k a range (k low, k high) in the checklist to see the spread"
+NOTHING_TICKED_NOTE = "Nothing is ticked: tick an optimization and give its k a range (k low, k high) to see the spread"
 PENDING_NOTE = "Working out the odds of this plan…"
 
 
@@ -94,6 +96,8 @@ def figures_of(inputs: ChartInputs) -> UncertaintyFigures | str | None:
     given, profile, analysis = inputs.uncertainty, inputs.profile, inputs.analysis
     if given is not None:
         return given
+    if inputs.job is not None:  # a job's odds are its own, replayed through its ranks: never the one rank's profile
+        return None
     if analysis is None or not profile.has_uncertainty():
         return None
     return analyse_uncertainty(profile, analysis)
@@ -124,12 +128,20 @@ def _distribution(inputs: ChartInputs, n: Numbers, brief: bool) -> DistributionV
     found = figures_of(inputs)
     if isinstance(found, str):
         return DistributionView(f"{DISTRIBUTION_TITLE}: {PENDING_NOTE}", axis, note=PENDING_NOTE)
+    if found is None and inputs.job is not None:
+        # nothing ticked with a range, or the plan's answer on its way: the job's step as measured or answered
+        job = inputs.job
+        step = job.answer.predicted if job.answer is not None else job.job.step_time  # ms
+        step = convert(step, TimeUnit.MS, profile.unit)
+        return _point(profile, step, target, f"New job step ({profile.unit.label})", n, "the job's step")
     if found is None:
         return _point(profile, analysis.combined.new_total, target, axis, n)
     u = found
     draws = np.asarray(u.new_total_draws, dtype=float)
     if len(draws) and float(draws.max() - draws.min()) <= 1e-9 * max(abs(float(draws.max())), 1.0):
-        return _point(profile, float(draws[0]), target, axis, n)  # every draw the same (a job's exact k): one bar
+        # every draw the same (a job's exact k): one bar
+        whose = "the job's step" if inputs.job is not None else ""
+        return _point(profile, float(draws[0]), target, axis, n, whose)
     edges, shares = histogram(u, BINS)
     centres = tuple(float((a + b) / 2) for a, b in zip(edges[:-1], edges[1:], strict=True))
     width = float(edges[1] - edges[0])
@@ -185,8 +197,11 @@ def _distribution(inputs: ChartInputs, n: Numbers, brief: bool) -> DistributionV
     )
 
 
-def _point(profile: Profile, total: float, target: float | None, axis: str, n: Numbers) -> DistributionView:
-    """No estimate has a range: the new time is one value, drawn as one bar holding every draw."""
+def _point(
+    profile: Profile, total: float, target: float | None, axis: str, n: Numbers, what: str = ""
+) -> DistributionView:
+    """No estimate has a range: the new time is one value, drawn as one bar holding every draw (``what``: whose
+    time it is, where the title must say: "the job's step")."""
     unit = profile.unit
     x_range = _x_range(total * 0.9, total * 1.1, target)
     lines = [Line(total, f"every draw {n.time(total, unit)}")]
@@ -195,7 +210,8 @@ def _point(profile: Profile, total: float, target: float | None, axis: str, n: N
     if target is not None:
         lines.append(Line(min(max(target, x_range[0]), x_range[1]), f"target {n.time(target, unit)}", True))
         legend.append(LegendEntry(RED, "dash", "target"))
-    title = phrases(f"{DISTRIBUTION_TITLE}:", f"{n.time(total, unit)} in every draw")
+    said = f"{what} {n.time(total, unit)}" if what else n.time(total, unit)
+    title = phrases(f"{DISTRIBUTION_TITLE}:", f"{said} in every draw")
     span = x_range[1] - x_range[0]
     return DistributionView(
         title,
@@ -208,7 +224,7 @@ def _point(profile: Profile, total: float, target: float | None, axis: str, n: N
         tuple(lines),
         x_range,
         (0.0, _top(100.0)),
-        POINT_NOTE,
+        POINT_NOTE if any(o.enabled for o in profile.optimizations) else NOTHING_TICKED_NOTE,
         tuple(legend),
     )
 
@@ -241,6 +257,7 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
                 COMPUTING,
                 (max(centre * 0.9, 0.0), centre * 1.1),
                 note=f"Computing each optimization at its low and high k on the trace's critical path {COMPUTING}",
+                legend=(),  # nothing drawn yet to explain
             )
         if figures is not None:
             rows = figures.sensitivity
@@ -261,6 +278,7 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
             centre_text,
             (max(centre - span, 0.0), centre + span),
             note=note,
+            legend=(),
         )
     shown = rows[:TORNADO_ROWS]
     bars = tuple(

@@ -24,6 +24,35 @@ def test_nothing_ticked_states_no_ranks_odds_as_the_jobs(qtbot, window):
     assert "median run" not in said
 
 
+def test_the_odds_and_what_matters_charts_state_the_job_not_its_ranks_spread(qtbot, window):
+    """The Odds chart drew the profile's own rank's draws of its times (median 113 ms, titled "1× median, 1×")
+    under a headline of the job's 118.2 ms: with nothing ticked, every draw of the job is its measured step, one
+    bar, and the note says what to do, clear of the bar's line. What matters most draws no legend and no axis
+    values for bars it does not have (".90" and "1.10" were cut at the plot's ends)."""
+    from .test_chart_contract import labels_on_lines
+    from .test_nothing_cut import each_chart, labels_cut_or_covered
+
+    open_job(qtbot, window, expect.FIXTURES / "ddp4")
+    link = window.doc.decision
+    qtbot.waitUntil(lambda: not link.busy, timeout=60_000)
+    step = window.doc.job.figures.job.step_time
+    seen = set()
+    for key, chart in each_chart(window, qtbot):  # each checked while at the front of its tab
+        if key == "distribution":
+            view = chart._view
+            assert view.centres == (pytest.approx(step),) and view.heights == (100.0,)
+            title = view.title.replace("\u00a0", " ")
+            assert f"the job's step {step:.1f} ms in every draw" in title, title
+            assert view.note.startswith("Nothing is ticked")
+            assert chart.note.isVisible()
+            assert labels_on_lines(chart) == [] and labels_cut_or_covered(chart) == []
+        seen.add(key)
+    assert {"distribution", "tornado"} <= seen
+    tornado = window.results.chart("tornado")
+    assert tornado._legend_entries == () and not tornado.legend_label.text()
+    assert not tornado.plot.getAxis("bottom").style["showValues"]
+
+
 def test_the_job_slide_with_nothing_ticked_states_the_job_and_not_the_ranks_odds(qtbot):
     """Its title is the job as measured and whom it waits for, not "1× the job's speedup"; its sentences hold no
     "median run" of the profile's own rank; its legend names no GPU compute the CPU-only job does not have; its

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QTextOption
 from PySide6.QtWidgets import QWidget
 
 from ...present.axes import nice_ceiling
@@ -48,6 +48,7 @@ class DistributionChart(ChartFrame["DistributionView"]):
             self.tags.append(tag)
         self.note = pg.TextItem(color=INK, anchor=(0.5, 0.5))
         self.note.setFont(style.font(0.95))
+        self.note.textItem.document().setDefaultTextOption(QTextOption(Qt.AlignmentFlag.AlignHCenter))  # wrapped
         item.addItem(self.note, ignoreBounds=True)
         self._view: DistributionView | None = None
         self._at: dict[pg.TextItem, float] = {}  # each label's line
@@ -146,4 +147,26 @@ class DistributionChart(ChartFrame["DistributionView"]):
             mark.setSpan(0.0, end)
         for tag in shown:
             tag.setPos(self._at[tag], top * (1 - (ROOM + row * (placed[tag] + 0.5)) * share))
-        self.note.setPos((view.x_range[0] + view.x_range[1]) / 2, top * (1 - band * share) * 0.85)  # under the rows
+        self._place_note(view, top * (1 - band * share) * 0.85)  # under the rows
+
+    def _place_note(self, view: DistributionView, y: float) -> None:
+        """The note centred in the plot when it crosses no line there; else in the widest room between the lines
+        (and the plot's edges), wrapped to it: one bar with its line in the middle (every draw the same) left the
+        sentence across the line."""
+        self.note.setTextWidth(-1)
+        width = self.plot.vb.width()
+        lo, hi = view.x_range
+        if width <= 0 or hi <= lo or not view.note:
+            self.note.setPos((lo + hi) / 2, y)
+            return
+        units = (hi - lo) / width  # data units per pixel
+        wide = self.note.boundingRect().width() * units
+        lines = sorted(m.value() for m in (self.target, *self.marks) if m.isVisible())
+        middle = (lo + hi) / 2
+        if not any(abs(x - middle) <= wide / 2 + ROOM * units for x in lines):
+            self.note.setPos(middle, y)
+            return
+        edges = [lo, *(x for x in lines if lo < x < hi), hi]
+        a, b = max(zip(edges[:-1], edges[1:], strict=False), key=lambda gap: gap[1] - gap[0])
+        self.note.setTextWidth(max((b - a) / units - 8 * ROOM, 80.0))
+        self.note.setPos((a + b) / 2, y)

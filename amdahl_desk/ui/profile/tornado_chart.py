@@ -42,6 +42,7 @@ class TornadoChart(ChartFrame["TornadoView"]):
         # Rows are names, not values: no tick mark beside them (next to a low end's label it read as a minus sign,
         # "-1.47×").
         item.getAxis("left").setStyle(tickLength=0)
+        self._values_shown = True
         self._bars: tuple[Bar, ...] = ()
         item.vb.sigResized.connect(lambda _vb: self._name_rows())  # two lines a name where a row holds them
 
@@ -105,6 +106,10 @@ class TornadoChart(ChartFrame["TornadoView"]):
         self.centre.setPos(view.centre)
         set_line_text(self.centre, view.centre_text)
         self.centre.setVisible(bool(view.bars))  # with no bars, the note in their place, and no line through it
+        values = bool(view.bars)  # an empty plot's axis has no values to read (".90 … 1.10", cut at its ends)
+        if values != self._values_shown:
+            self._values_shown = values
+            self.plot.getAxis("bottom").setStyle(showValues=values)
         self.set_ranges(view.x_range, (-0.6, max(rows, 1) - 0.4 + 0.5))
         set_item_text(self.note, view.note)
         self.note.setPos((view.x_range[0] + view.x_range[1]) / 2, 0.0)
