@@ -161,9 +161,9 @@ def build_menus(window: MainWindow) -> Menus:
     window._action(
         export,
         "Export &Chart…",
-        lambda: exports.export_dialog("breakdown"),
+        lambda: exports.export_dialog(window.results.front_chart()),
         None,
-        "One chart as PNG, SVG or PDF, at a slide size",
+        "One chart as PNG, SVG or PDF, at a slide size (the chart in front first)",
     )
     window._action(
         export,

@@ -149,6 +149,11 @@ class ResultsPane(QSplitter):
             s.setChildrenCollapsible(False)
         self.summary.setMinimumWidth(280)
         self._wide_sizes: tuple[list[int], list[int]] | None = None
+        # The chart that came to the front last (a tab chosen, a job's or a trace's brought forward): what Export
+        # Chart… offers first.
+        self._front = self.entries[0].key
+        for t in (self.more, self.tabs):
+            t.currentChanged.connect(lambda _i, t=t: self._fronted(t))
         redraws.subscribe(SUMMARY_DEPENDS_ON, self.show_summary)
         redraws.subscribe(DECISION_DEPENDS_ON, self.show_decision)
         redraws.subscribe({Aspect.TRACE}, self._show_trace_tabs)
@@ -369,6 +374,18 @@ class ResultsPane(QSplitter):
                     if back >= 0 and tabs.isTabVisible(back):
                         tabs.setCurrentIndex(back)
             fronted = fronted or (to_front and shown)
+
+    def _fronted(self, tabs: QTabWidget) -> None:
+        page = tabs.currentWidget()
+        key = next((k for k, slot in self.slots.items() if slot is page), None)
+        if key is not None and tabs.isVisible():
+            self._front = key
+
+    def front_chart(self) -> str:
+        """The key of the chart a person looks at: the one that came to the front of its tabs last, while it is
+        still shown (else the first chart)."""
+        slot = self.slots.get(self._front)
+        return self._front if slot is not None and slot.isVisible() else self.entries[0].key
 
     def chart(self, key: str) -> Chart[Any]:
         """The chart ``key``, built and drawn from the document as it is now (also when hidden in a tab)."""

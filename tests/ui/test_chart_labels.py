@@ -279,3 +279,40 @@ def test_export_chart_offers_a_traces_and_a_jobs_charts_only_with_them(window, m
     window.exports.export_dialog("breakdown")
     assert "breakdown" in listed and set(MEASURED_CHARTS) <= set(listed)
     assert not set(listed) & (set(TRACE_CHARTS) | set(JOB_CHARTS)), listed
+
+
+def test_export_chart_offers_first_the_chart_in_front(window, qtbot, monkeypatch):
+    """Export Chart… preselected the time breakdown whatever the window showed: now the chart in front — a job's
+    ranks when a job opens (its tab comes forward), then the tab a person clicks."""
+    from pathlib import Path
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QAction
+
+    from amdahl_desk.ui.core.tab_rows import TabRows
+
+    from .screens import show_at
+    from .test_job_window import open_job
+
+    chosen: list[str] = []
+
+    def exec_dialog(dialog: ExportDialog) -> int:
+        chosen.append(dialog.chart.currentData())
+        return ExportDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(ExportDialog, "exec", exec_dialog)
+    export = next(a for a in window.findChildren(QAction) if a.text().replace("&", "") == "Export Chart…")
+    show_at(window, qtbot, (1600, 1000))
+    export.trigger()
+    assert chosen[-1] == "breakdown"  # nothing chosen yet: the first chart
+    open_job(qtbot, window, Path(__file__).parents[1] / "traces" / "fixtures" / "ddp4")
+    export.trigger()
+    assert chosen[-1] == "job_ranks"
+    results = window.results
+    rows = next(r for r in results.findChildren(TabRows) if r.isVisible())
+    rects = rows.tab_rects()
+    odds = rows.pages.indexOf(results.slots["distribution"])
+    qtbot.mouseClick(rows, Qt.MouseButton.LeftButton, pos=rects[odds].center())
+    qtbot.waitUntil(lambda: rows.pages.currentIndex() == odds)
+    export.trigger()
+    assert chosen[-1] == "distribution"
