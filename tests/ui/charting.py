@@ -131,3 +131,19 @@ def legend_problems(widget) -> list[str]:
                 found.append(f"{entry!r}, wider than a line, wraps from the end of another's line")
             start = end
     return found
+
+
+def widows(widget) -> list[tuple[str, str]]:
+    """Each wrapped label under ``widget`` whose last line holds one word alone (its text's end, the word)."""
+    found = []
+    for label in widget.findChildren(QLabel):
+        if not label.isVisible() or not label.wordWrap() or not label.text():
+            continue
+        doc = text_document(label, label.text())
+        plain = doc.toPlainText()
+        lines = _lines(doc)
+        if len(lines) >= 2 and len(plain.split()) > 2:
+            last = plain[slice(*lines[-1])].split()
+            if len(last) == 1:
+                found.append((plain[-60:], last[0]))
+    return found

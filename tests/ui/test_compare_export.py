@@ -83,7 +83,7 @@ def test_the_slide_title_states_predicted_against_measured(qtbot, llm_comparison
     slide = comparison_widget("comparison-slide", c, (1920, 1080), boundary="No-queue request latency")
     try:
         # 1,500/1,050 = 1.43× promised; 1,500/1,170 = 1.28× measured; 1,170 − 1,050 = 120 ms
-        assert slide.title.text() == "Predicted 1.43×, measured 1.28×: 120 ms short of the plan"
+        assert slide.title.text().replace("\u00a0", " ") == "Predicted 1.43×, measured 1.28×: 120 ms short of the plan"
         assert [v.text() for v in slide.values] == ["1.43×", "1.28×", "120 ms", "45%"]
         assert "Autoregressive decode got 1.7× instead of 2×" in slide.footer.text()
         assert "No-queue request latency" in slide.subtitle.text()

@@ -26,7 +26,9 @@ def _slide(inputs, size=(1920, 1080)):
 
 
 def _said(widget) -> list[str]:
-    return [line.text() for line in widget.decision if line.isVisible()]
+    """The decision's sentences as said (a number kept with its unit, the last two words together: no-break
+    spaces where the words have spaces)."""
+    return [line.text().replace("\u00a0", " ") for line in widget.decision if line.isVisible()]
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
@@ -57,7 +59,7 @@ def test_for_a_trace_the_slide_says_what_the_dependencies_make_of_the_plan(qtbot
         assert "with the trace's dependencies" in said.sentence and "promises" in said.dependencies.text
         # the answer, and what the sum promises beside it with why they differ
         assert _said(widget) == [said.sentence, said.dependencies.text]
-        assert said.speedup.value in widget.title.text()
+        assert said.speedup.value in widget.title.text().replace("\u00a0", " ")
         assert widget.shown == ("breakdown", "critical_path")
     finally:
         widget.close()

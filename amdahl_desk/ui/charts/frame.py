@@ -157,6 +157,29 @@ def unbroken(name: str) -> str:
     return "".join(out)
 
 
+# A space between a number and its unit ("1,000 ms", "72 %", "8 GPUs"): never a line break.
+_UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:ms|s|µs|us|ns|min|h|%|GB|MB|GB/s|GPUs?|ranks?|steps?|draws?)(?!\w))")
+WIDOW = 40  # the last two words (or phrases), together at most this long, stay on one line
+
+
+def tied(text: str) -> str:
+    """``text`` (plain or rich) with each number kept with its unit and its last two words together, so that a
+    wrapped sentence never leaves one word alone on its last line ("meets" over "it.", "1,000" over "ms")."""
+    text = _UNIT_SPACE.sub(NBSP, text)
+    in_tag = False
+    for i in range(len(text) - 1, -1, -1):  # the last space outside a tag
+        c = text[i]
+        if c == ">":
+            in_tag = True
+        elif c == "<":
+            in_tag = False
+        elif c == " " and not in_tag:
+            before = text.rfind(" ", 0, i)
+            pair = re.sub(r"<[^>]*>", "", text[before + 1 :])
+            return text[:i] + NBSP + text[i + 1 :] if 0 < len(pair) <= WIDOW else text
+    return text
+
+
 def wrappable(name: str) -> str:
     """``name`` as HTML that may wrap where Qt breaks a line, and also after "_" and ":" (a kernel's or a function's
     name, "at::native::vectorized_elementwise_kernel", has no space to break at)."""
@@ -306,7 +329,7 @@ class ChartFrame(Chart[View]):
         plain = text.replace(NBSP, " ")
         if plain != self.title:
             self.title = plain
-            self._title_text = text.replace("-", "-\u2060")
+            self._title_text = tied(text).replace("-", "-\u2060")
             self._fit_title()
 
     def resizeEvent(self, event: QResizeEvent) -> None:

@@ -12,6 +12,7 @@ from ...present.slide import SlideView
 from ...present.tones import TONE_COLOURS
 from ..core.locale_text import locale_numbers
 from .base import Chart
+from .frame import tied
 from .style import SCREEN, Style
 
 
@@ -102,22 +103,22 @@ class SlideFrame(Chart[SlideView]):
         """The slide's words, already formatted for the locale; the footer may be rich text."""
         layout = self.layout()
         margins = layout.contentsMargins() if layout is not None else QMargins()
-        self.title.setText(view.title)
+        self.title.setText(tied(view.title))
         fit_lines(self.title, self.width() - margins.left() - margins.right())
-        self.subtitle.setText(view.subtitle)
+        self.subtitle.setText(tied(view.subtitle))
         width = self.width() - margins.left() - margins.right()
         for i, line in enumerate(self.decision):
             said = view.decision[i] if i < len(view.decision) else None
             line.setVisible(said is not None)
             if said is not None:
-                line.setText(said.text)
+                line.setText(tied(said.text))
                 line.setStyleSheet(f"color: {TONE_COLOURS[said.tone]};")
                 fit_lines(line, width, 2, 0.8)
                 flags = int(Qt.TextFlag.TextWordWrap)
-                used = QFontMetrics(line.font()).boundingRect(QRect(0, 0, max(width, 1), 100_000), flags, said.text)
+                used = QFontMetrics(line.font()).boundingRect(QRect(0, 0, max(width, 1), 100_000), flags, line.text())
                 line.setFixedHeight(used.height() + 2)
         for figure, v_label, c_label in zip(view.figures, self.values, self.captions, strict=True):
             v_label.setText(figure.value)
             c_label.setText(figure.caption)
             v_label.setStyleSheet(f"color: {TONE_COLOURS[figure.tone]};")
-        self.footer.setText(view.footer)
+        self.footer.setText(tied(view.footer))
