@@ -158,7 +158,8 @@ class MainWindow(QMainWindow):
                 state = self.settings.value(f"window/{name}")
                 if isinstance(state, QByteArray):
                     splitter.restoreState(state)
-            self.following.by_hand = str(self.settings.value("window/by_hand", "false")).lower() == "true"
+            named = str(self.settings.value("window/by_hand", "") or "")
+            self.following.by_hand = {name for name in named.split(",") if name}
         self.doc.changed.connect(lambda change: self.following.content_changed() if change.reset else None)
         self._update_title()
 
@@ -184,7 +185,7 @@ class MainWindow(QMainWindow):
         self.redraws.flush()  # its summary, fields and chart drawn now: made on request, it is used at once
         splitter = cast("FitPanel", panel).splitter
         self._splitters["measurements"] = splitter
-        self.following.watch(splitter)
+        self.following.watch("measurements", splitter)
         state = None if self.fresh else self.settings.value("window/measurements")
         if isinstance(state, QByteArray):
             splitter.restoreState(state)
@@ -419,7 +420,7 @@ class MainWindow(QMainWindow):
             self.settings.setValue("window/geometry", self.saveGeometry())
             for name, splitter in self._splitters.items():
                 self.settings.setValue(f"window/{name}", splitter.saveState())
-            self.settings.setValue("window/by_hand", self.following.by_hand)
+            self.settings.setValue("window/by_hand", ",".join(sorted(self.following.by_hand)))
             self.settings.sync()
         self.files.close()
         self.doc.trace.close()
@@ -447,5 +448,5 @@ class MainWindow(QMainWindow):
         """The window's panes in the proportions its content asks for (View → Reset Layout)."""
         for name in self._splitters:
             self.settings.remove(f"window/{name}")
-        self.following.by_hand = False
+        self.following.by_hand.clear()
         reset_layout(self)

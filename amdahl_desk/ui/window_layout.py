@@ -3,6 +3,7 @@ window's size and content until a person drags a divider."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSize, Qt, QTimer
@@ -86,8 +87,9 @@ def build_layout(self: MainWindow) -> None:
 class FollowingLayout(QObject):
     """The panes' sizes follow the window: when it is resized, a profile opened or a trace's columns come, they are
     laid out again as Reset Layout lays them out (every column and row of a small profile in view at 1280×720,
-    however the window got there). Once a person drags a divider the sizes are theirs: only the profile's side
-    still widens for new columns. Reset Layout hands them back to the window.
+    however the window got there). A divider a person drags is theirs, splitter by splitter: that splitter keeps
+    their sizes (the profile's side still widens for new columns) while the others follow. Reset Layout hands them
+    all back to the window.
 
     Only a shown window follows, once per turn of the event loop however many changes it brought, and a resize
     only when the size differs from the one the panes were laid out for: a start lays them out before it shows
@@ -96,7 +98,7 @@ class FollowingLayout(QObject):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
-        self.by_hand = False
+        self.by_hand: set[str] = set()  # the splitters whose dividers a person dragged, by name
         self.laid_out_at = QSize()  # the window's size when the panes were last laid out (or restored)
         self._content = False  # another profile or new columns since the last layout
         self._columns = False
@@ -104,15 +106,12 @@ class FollowingLayout(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._follow)
-        for splitter in window._splitters.values():
-            self.watch(splitter)
+        for name, splitter in window._splitters.items():
+            self.watch(name, splitter)
 
-    def watch(self, splitter: QSplitter) -> None:
+    def watch(self, name: str, splitter: QSplitter) -> None:
         """A divider a person may drag (a panel made later calls this for its own)."""
-        splitter.splitterMoved.connect(self._moved)  # emitted for a drag, not for setSizes
-
-    def _moved(self, _pos: int, _index: int) -> None:
-        self.by_hand = True
+        splitter.splitterMoved.connect(lambda _pos, _index: self.by_hand.add(name))  # a drag, not setSizes
 
     def resized(self) -> None:
         self._timer.start()
@@ -133,11 +132,10 @@ class FollowingLayout(QObject):
         self._content = self._columns = False
         if not window.isVisible():
             return
-        if self.by_hand:
-            if columns:
-                widen_for_columns(window)
-        elif content or window.size() != self.laid_out_at:
-            reset_layout(window)
+        if content or window.size() != self.laid_out_at:
+            reset_layout(window, keep=self.by_hand)
+        if columns and "main" in self.by_hand:
+            widen_for_columns(window)
 
 
 def table_heights(self: MainWindow, h: int) -> tuple[int, int]:
@@ -186,9 +184,9 @@ def widen_for_columns(self: MainWindow) -> None:
         self.results.reflow()
 
 
-def reset_layout(self: MainWindow) -> None:
+def reset_layout(self: MainWindow, keep: Collection[str] = ()) -> None:
     """Sizes for every splitter from what the window holds: the tables the rows they have, the settings their
-    height, the answer its content's, the charts the rest."""
+    height, the answer its content's, the charts the rest (``keep``: the splitters, by name, left as they are)."""
     # Proportions of the window: the table gets what its columns need, the charts the rest.
     w, h = max(self.width(), 800), max(self.height(), 500)
     left = left_width(self, w)
@@ -232,7 +230,8 @@ def reset_layout(self: MainWindow) -> None:
         "measurements": [int(h * 0.27), int(h * 0.26), int(h * 0.47)],
     }
     for name, splitter in self._splitters.items():
-        splitter.setSizes(sizes[name])
+        if name not in keep:
+            splitter.setSizes(sizes[name])
     self._reset_sizes = sizes  # for a panel made later
     self.following.laid_out_at = self.size()
     if self.isVisible():  # a hidden window's charts are arranged when it shows, at the width they have then

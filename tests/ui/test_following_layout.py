@@ -66,16 +66,18 @@ def test_a_divider_a_person_dragged_stays_where_they_put_it_until_reset_layout(w
     before = main.sizes()[0]
     drag(qtbot, main, 1, -120)
     dragged = main.sizes()[0]
-    assert dragged < before - 60 and window.following.by_hand
-    window.resize(1500, 1000)
-    qtbot.waitUntil(lambda: window.width() == 1500)
+    assert dragged < before - 60 and window.following.by_hand == {"main"}
+    window.resize(1500, 700)
+    qtbot.waitUntil(lambda: (window.width(), window.height()) == (1500, 700))
     QApplication.processEvents()  # the layout's turn of the event loop
     assert not window.following._timer.isActive()
     # the splitter shares the 100 px it lost by its stretch factors; no layout put the profile's side back
     assert main.sizes()[0] <= dragged
+    # the tables' splitter, which the person left alone, still follows: every component's row in view
+    assert rows_in_view(window)
     window.close()
-    again = MainWindow()  # the next session remembers that the layout is the person's
+    again = MainWindow()  # the next session remembers which dividers are the person's
     qtbot.addWidget(again)
-    assert again.following.by_hand
+    assert again.following.by_hand == {"main"}
     again.reset_layout()  # View → Reset Layout: the window's again
     assert not again.following.by_hand

@@ -331,7 +331,7 @@ def arranged_by_hand(window, qtbot) -> None:
     window.resize(1600, 1000)
     qtbot.waitUntil(lambda: window.results.sizes()[0] > 0)
     settle_layout()
-    window.following.by_hand = True
+    window.following.by_hand.add("main")
     main = window._splitters["main"]
     room = sum(main.sizes())
     main.setSizes([room * 43 // 100, room - room * 43 // 100])
