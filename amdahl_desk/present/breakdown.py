@@ -143,7 +143,7 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
             key = f"outlined: sped up ({carried} from the dependencies)"
         else:
             key = f"outlined: sped up by the plan, carrying the dependencies' {carried}"
-        legend.append(LegendEntry(INK, "bar", key))
+        legend.append(LegendEntry(INK, "bar", key, explains=True))
     head: tuple[str, ...] = ("Where the time goes:", f"{n.time(total, unit)} → {n.time(c.new_total, unit)}")
     more: tuple[str, ...] = (
         (

@@ -71,8 +71,10 @@ class Mark:
 
 @dataclass(frozen=True)
 class LegendEntry:
-    """``kind`` is how the legend draws it: "bar", "line", "dash", "dot", "star" or "point"."""
+    """``kind`` is how the legend draws it: "bar", "line", "dash", "dot", "star" or "point". ``explains``: the
+    entry says how to read the chart (outlined bars), not what a colour names: never shortened to make room."""
 
     colour: str
     kind: str
     name: str
+    explains: bool = False

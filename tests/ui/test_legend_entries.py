@@ -218,3 +218,35 @@ def test_what_matters_names_its_rows_on_two_lines_only_where_they_fit(qtbot, siz
     row_px = chart.plot.vb.height() / (len(names) + 0.5)
     spacing = QFontMetrics(chart.plot.getAxis("left").style["tickFont"]).lineSpacing()
     assert all((t.count("\n") + 1) * spacing <= row_px for t in names)
+
+
+@pytest.mark.parametrize("size", [(420, 440), (520, 380), (380, 520)])
+def test_a_legend_of_long_names_gives_the_plot_its_room(qtbot, size):
+    """Seven long names took eight lines of a 440 px breakdown and left its bars a strip: a legend taller than 22%
+    of its chart (and than three lines) shortens its longest names ("…", each whole in the legend's tooltip), never
+    the entry that says how to read the chart, and every entry stays whole on its line."""
+    from amdahl_desk.ui.charts.frame import LEGEND_SHARE
+
+    profile = _profile(NAMES)
+    profile.set_optimizations([replace(o, enabled=True) for o in profile.optimizations])
+    chart = make_chart("breakdown", SCREEN)
+    qtbot.addWidget(chart)
+    chart.show_inputs(_inputs(profile))
+    chart.show()
+    chart.resize(*size)
+    settle_layout()
+    legend = chart.legend_label
+    line = QFontMetrics(legend.font()).lineSpacing()
+    tall = text_document(legend, legend.text()).size().height()
+    assert tall <= max(LEGEND_SHARE * chart.height(), 3.2 * line) + 1, (tall, chart.height())
+    assert legend_problems(chart) == []
+    shown = text_document(legend, legend.text()).toPlainText().replace("\u2060", "").replace("\u00a0", " ")
+    assert "outlined: sped up by the plan" in shown  # how to read the chart: whole
+    longest = max(NAMES, key=len)
+    assert longest not in shown and "…" in shown
+    assert longest in legend.toolTip().split("\n")  # each whole on hover
+    # room enough: every name whole again (the smallest three grouped as "3 other components"), no tooltip
+    chart.resize(1400, 900)
+    settle_layout()
+    shown = text_document(legend, legend.text()).toPlainText().replace("\u2060", "").replace("\u00a0", " ")
+    assert longest in shown and legend.toolTip() == ""

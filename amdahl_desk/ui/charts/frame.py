@@ -10,12 +10,12 @@ from typing import TypeVar
 
 import pyqtgraph as pg
 from PySide6.QtCore import QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QResizeEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QResizeEvent, QTextDocument, QTextOption
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...present.axes import plotted_tick
 from ...present.chart_parts import LegendEntry
-from ...present.text import NBSP
+from ...present.text import NBSP, shorten
 from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import locale_numbers
 from .base import Chart
@@ -119,6 +119,8 @@ def set_item_text(item: pg.TextItem, text: str) -> None:
 BREAKS_AFTER = frozenset("/-|?!\u2010\u2011\u2012\u2013\u2014\u2015\u2026")
 JOINER = "\u2060"  # a word joiner: no line break here, nothing drawn
 LEGEND_GAP = " &nbsp;&nbsp; "  # between two entries: where a legend's lines break
+LEGEND_SHARE = 0.22  # the most of a chart's height its legend takes before it shortens its longest names
+LEGEND_SHORTER = (40, 30, 22, 16)  # the names' lengths tried in turn
 
 
 def _wide(c: str) -> bool:
@@ -195,15 +197,17 @@ def legend_entry(mark: str, name: str, whole: bool = True) -> str:
 
 
 def legend_html(
-    entries: tuple[LegendEntry, ...] | list[LegendEntry], whole: Callable[[str], bool] = lambda _: True
+    entries: tuple[LegendEntry, ...] | list[LegendEntry], whole: Callable[[str], bool] = lambda _: True, most: int = 0
 ) -> str:
-    """The entries, each on one line unless ``whole`` says that its text (mark and name) is wider than a line."""
+    """The entries, each on one line unless ``whole`` says that its text (mark and name) is wider than a line;
+    ``most``: each name at most this many characters ("…"), 0 for whole names."""
     parts = []
     for e in entries:
         mark = MARKS.get(e.kind, "■")
         coloured = f'<span style="color:{e.colour}; font-weight: bold;">{mark}</span>'
-        fits = whole(f"{mark} {e.name}")
-        parts.append((legend_entry(coloured, e.name, fits), fits))
+        name = shorten(e.name, most) if most and not e.explains else e.name
+        fits = whole(f"{mark} {name}")
+        parts.append((legend_entry(coloured, name, fits), fits))
     return join_entries(parts)
 
 
@@ -336,7 +340,7 @@ class ChartFrame(Chart[View]):
         super().resizeEvent(event)
         if self.title:
             self._fit_title()
-        if event.oldSize().width() != event.size().width():
+        if event.oldSize() != event.size():  # its width wraps the legend, its height caps it
             self.flow_legend()
 
     def _fit_title(self) -> None:
@@ -381,13 +385,18 @@ class ChartFrame(Chart[View]):
             self._legend_entries = entries
             self.flow_legend()
 
-    def legend_text(self, whole: Callable[[str], bool]) -> str:
-        """The legend's HTML, each entry whole on one line where ``whole`` says it fits on one."""
-        return legend_html(self._legend_entries, whole)
+    def legend_text(self, whole: Callable[[str], bool], most: int = 0) -> str:
+        """The legend's HTML, each entry whole on one line where ``whole`` says it fits on one (``most``: names
+        shortened to this many characters, 0 for whole names)."""
+        return legend_html(self._legend_entries, whole, most)
 
     def flow_legend(self) -> None:
         """The legend for the chart's width now: an entry that fits on a line is never broken across two (Qt's
-        rich text fills a line greedily and breaks the entry that overflows it); one wider than a line wraps."""
+        rich text fills a line greedily and breaks the entry that overflows it); one wider than a line wraps.
+
+        A legend taller than LEGEND_SHARE of the chart (and than three lines) shortens its longest names ("…", each
+        whole in the tooltip) until it is not: seven long component names took eight lines of a 440 px chart and
+        left the bars a strip."""
         room = self.width() - 2 * round(self.chart_style.size(4)) - 4
         metrics = QFontMetrics(self.legend_label.font())
 
@@ -395,5 +404,28 @@ class ChartFrame(Chart[View]):
             return room <= 0 or metrics.horizontalAdvance(text) <= room
 
         text = self.legend_text(whole)
+        most = 0
+        cap = max(LEGEND_SHARE * self.height(), 3.2 * metrics.lineSpacing())
+        if self.height() > 0 and room > 0 and self._legend_height(text, room) > cap:
+            longest = max((len(e.name) for e in self._legend_entries if not e.explains), default=0)
+            for most in (m for m in LEGEND_SHORTER if m < longest):
+                text = self.legend_text(whole, most)
+                if self._legend_height(text, room) <= cap:
+                    break
+        tip = "\n".join(e.name for e in self._legend_entries if not e.explains) if most else ""
         if self.legend_label.text() != text:
             self.legend_label.setText(text)
+        if self.legend_label.toolTip() != tip:
+            self.legend_label.setToolTip(tip)
+
+    def _legend_height(self, text: str, width: int) -> float:
+        """The legend's height, ``text`` laid out as its label lays it out at ``width``."""
+        doc = QTextDocument()
+        doc.setDefaultFont(self.legend_label.font())
+        doc.setDocumentMargin(0)
+        option = doc.defaultTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WordWrap)
+        doc.setDefaultTextOption(option)
+        doc.setHtml(text)
+        doc.setTextWidth(width)
+        return float(doc.size().height())

@@ -128,7 +128,7 @@ class MeasuredChart(ChartFrame[MeasuredView]):
                 item.setVisible(visible)
         self.flow_legend()
 
-    def legend_text(self, whole: Callable[[str], bool]) -> str:
+    def legend_text(self, whole: Callable[[str], bool], most: int = 0) -> str:
         """The present layers' entries; on screen each a link that hides or shows its layer (struck through while
         hidden)."""
         parts = []
