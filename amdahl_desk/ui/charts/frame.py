@@ -406,7 +406,11 @@ class ChartFrame(Chart[View]):
         text = self.legend_text(whole)
         most = 0
         cap = max(LEGEND_SHARE * self.height(), 3.2 * metrics.lineSpacing())
-        if self.height() > 0 and room > 0 and self._legend_height(text, room) > cap:
+        # Entries that add up to at most two lines' width fill at most three lines (any two lines in a row hold more
+        # than one line's width, else the second's first entry would have joined the first): no layout needed.
+        gap = metrics.horizontalAdvance("    ")
+        wide = sum(metrics.horizontalAdvance(f"{MARKS.get(e.kind, '■')} {e.name}") + gap for e in self._legend_entries)
+        if self.height() > 0 and room > 0 and wide > 2 * room and self._legend_height(text, room) > cap:
             longest = max((len(e.name) for e in self._legend_entries if not e.explains), default=0)
             for most in (m for m in LEGEND_SHORTER if m < longest):
                 text = self.legend_text(whole, most)
