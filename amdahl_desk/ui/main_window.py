@@ -328,7 +328,9 @@ class MainWindow(QMainWindow):
     def choose_trace(self, folder: bool = False) -> list[str]:
         start = str(self.settings.value("files/trace_folder", "") or self.settings.value("files/last_folder", "") or "")
         if folder:
-            chosen = QFileDialog.getExistingDirectory(self, "Import Profile from Folder (one trace per rank)", start)
+            # Without ShowDirsOnly: the rank traces show in the folder before it is chosen (Qt's own dialog).
+            title = "Import Profile from Folder (one trace per rank)"
+            chosen = QFileDialog.getExistingDirectory(self, title, start, QFileDialog.Option(0))
             paths = [chosen] if chosen else []
         else:
             paths = QFileDialog.getOpenFileNames(self, "Import Profile", start, TRACE_FILTERS)[0]

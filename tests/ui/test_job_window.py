@@ -250,3 +250,28 @@ def test_the_job_shows_whole_at_laptop_and_desktop_sizes(qtbot, window, tmp_path
         assert label.height() + 1 >= need, label.text()
     shown = {key for key, chart in each_chart(window, qtbot) if labels_cut_or_covered(chart) == []}
     assert {"job_ranks", "job_steps", "job_skew"} <= shown
+
+
+def test_the_folder_dialog_shows_the_rank_traces_in_a_folder(window, qtbot, monkeypatch):
+    """Import Profile from Folder… showed folders only: the traces in a folder could not be seen before choosing it.
+    Asked without ShowDirsOnly, Qt's own dialog lists a folder's files (checked here on ddp4's folder)."""
+    from PySide6.QtWidgets import QFileDialog, QListView
+
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a: asked.append(a) or "")
+    assert window.choose_trace(folder=True) == []
+    options = asked[0][3]
+    assert not options & QFileDialog.Option.ShowDirsOnly
+    dialog = QFileDialog(window, "", str(GLOO.parent / "ddp4"))
+    qtbot.addWidget(dialog)
+    dialog.setFileMode(QFileDialog.FileMode.Directory)
+    dialog.setOptions(options | QFileDialog.Option.DontUseNativeDialog)
+    dialog.show()
+    view = dialog.findChild(QListView, "listView")
+    model = view.model()
+
+    def listed() -> list[str]:
+        root = view.rootIndex()
+        return [model.index(i, 0, root).data() for i in range(model.rowCount(root))]
+
+    qtbot.waitUntil(lambda: "rank0.json.gz" in listed(), timeout=10_000)
