@@ -247,7 +247,23 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     centre = analysis.combined.overall_speedup
     centre_text = f"likely {n.speedup(centre)}"
     answer = current_answer(inputs.trace, profile, analysis) if not inputs.objective else None
-    if answer is not None:  # a traced profile: each optimization at its low and high k on the trace's path
+    if inputs.job is not None:  # a job: each optimization at its low and high k replayed through the ranks
+        figures = figures_of(inputs)
+        if isinstance(figures, str):
+            return TornadoView(
+                phrases("What matters most:", f"replaying the job's ranks {COMPUTING}"),
+                (),
+                centre,
+                COMPUTING,
+                (max(centre * 0.9, 0.0), centre * 1.1),
+                note=f"Replaying each optimization at its low and high k through the job's ranks {COMPUTING}",
+                legend=(),
+            )
+        rows = tuple(figures.sensitivity) if figures is not None else ()
+        job = inputs.job.answer
+        centre = job.speedup if job is not None else 1.0
+        centre_text = f"likely {n.close_speedup(centre)} for the job"
+    elif answer is not None:  # a traced profile: each optimization at its low and high k on the trace's path
         figures = figures_of(inputs) if profile.has_uncertainty() else None
         if isinstance(answer, str) or isinstance(figures, str):
             return TornadoView(

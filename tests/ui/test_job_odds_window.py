@@ -53,3 +53,29 @@ def test_the_odds_of_a_job_are_drawn_through_its_ranks(qtbot, window, tmp_path):
     )
     np.testing.assert_allclose(link.figures.new_total_draws, 23.0, rtol=1e-9)
     assert link.figures.probability_target == 0.0
+
+
+def test_what_matters_for_a_job_is_the_jobs_and_never_waits_on_its_ranks_trace(qtbot, window, tmp_path):
+    """What matters most, in front before the plan is given: it stayed on "computing on the trace's critical path"
+    for good (it waited for the profile's own rank's trace answer, which a job never computes), and once drawn its
+    centre line was the rank's speedup beside bars of the job's. Now the bars and the centre line are the job's: on
+    the hand-worked job, kernel A at k 1.5 and 4 makes the step 20/1.5 + 3 and 20/4 + 3 ms of 23."""
+    open_job(qtbot, window, write(example(), tmp_path / "job"))
+    doc = window.doc
+    doc.insert_components(len(doc.profile.components), [Component("kernel_A", 20.0, Scaling.PARALLEL)], "Add")
+    doc.set_optimizations([Optimization("A faster", ("kernel_A",), 2.0, speedup_low=1.5, speedup_high=4.0)], "Plan")
+    window.drawn()  # the range brings the odds' tabs: What matters to the front while the odds are computed
+    results = window.results
+    tabs = next(t for t in (results.tabs, results.more) if t.indexOf(results.slots["tornado"]) >= 0)
+    tabs.setCurrentIndex(tabs.indexOf(results.slots["tornado"]))
+    link = doc.decision
+    qtbot.waitUntil(lambda: link.figures is not None and not link.odds_pending, timeout=120_000)
+    window.drawn()
+    chart = results.chart("tornado")
+    qtbot.waitUntil(lambda: chart.drawn is not None and bool(chart.drawn.bars), timeout=30_000)
+    view = chart.drawn
+    (bar,) = view.bars
+    assert bar.low == pytest.approx(23.0 / (20.0 / 1.5 + 3.0)) and bar.high == pytest.approx(23.0 / (20.0 / 4 + 3.0))
+    job = doc.job.figures.answer
+    assert view.centre == pytest.approx(job.speedup) == pytest.approx(23.0 / 13.0)
+    assert "for the job" in view.centre_text and "trace" not in view.title
