@@ -193,11 +193,11 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ),
     # Deciding under uncertainty (ui/profile): the odds of the ticked plan and what matters most, in tabs once an
     # estimate has a range, the odds on the slide too (a sixth chart left each too narrow to read); computed aside
-    # by the document's decision link (DECISION: they came).
+    # by the document's decision link (DECISION: they came), a job's replayed through its ranks (JOB: they came).
     ChartEntry(
         "distribution",
         "Distribution of the new time (the odds of the target)",
-        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, DECISION}),
+        frozenset({COMPONENTS, OPTIMIZATIONS, SETTINGS, DECISION, JOB}),
         on_slide=True,
         tab="Odds",
         shown_when=has_ranges,
@@ -206,7 +206,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "tornado",
         "What matters most (speedup at each low and high k)",
         # exact closed forms, no draws; a traced profile's are single passes on the trace's path, with its odds
-        frozenset({COMPONENTS, OPTIMIZATIONS, DECISION, TRACE}),
+        frozenset({COMPONENTS, OPTIMIZATIONS, DECISION, TRACE, JOB}),
         tab="What matters",
         shown_when=has_ranges,
     ),
