@@ -36,6 +36,7 @@ from .document_files.recovery import data_dir  # noqa: E402
 from .import_.trace_import import route_drop  # noqa: E402
 from .job.job_import import is_job  # noqa: E402
 from .main_window import MainWindow  # noqa: E402
+from .window_layout import reset_layout  # noqa: E402
 
 if TYPE_CHECKING:
     from ..files.preload import ReadAhead
@@ -248,5 +249,7 @@ def show_window(window: MainWindow, width: int = 1600, height: int = 1000) -> No
     inside the screen's available area, its title bar included."""
     if not window.restored:
         ScreenFit(window, width, height)
-        window.reset_layout()  # laid out for its size before it shows: the first frame is laid out once
+    # laid out for its size and what it opened before it shows (the first frame is laid out once); a divider a
+    # person dragged in an earlier session keeps their sizes
+    reset_layout(window, keep=window.following.by_hand)
     window.show()

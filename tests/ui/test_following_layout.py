@@ -10,6 +10,10 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
+from amdahl_desk.resources import example_path
+from amdahl_desk.ui.app import show_window
+from amdahl_desk.ui.core.qt_util import settle_layout
+
 from .screens import checklist_out_of_view, components_out_of_view, open_profile, show_at
 from .test_job_window import open_job
 
@@ -79,5 +83,14 @@ def test_a_divider_a_person_dragged_stays_where_they_put_it_until_reset_layout(w
     again = MainWindow()  # the next session remembers which dividers are the person's
     qtbot.addWidget(again)
     assert again.following.by_hand == {"main"}
+    # and lays out the others for what it opens, at its size, before it shows (a start opens the bundled example)
+    assert again.files.open_path(example_path(), ask=False)
+    show_window(again)
+    qtbot.waitExposed(again)
+    settle_layout()
+    assert again._splitters["main"].sizes()[0] <= dragged + 2  # the person's
+    checklist = again.optimizations.view
+    last = again.optimization_model.rowCount() - 1
+    assert checklist.rowViewportPosition(last) + checklist.rowHeight(last) <= checklist.viewport().height()
     again.reset_layout()  # View → Reset Layout: the window's again
     assert not again.following.by_hand
