@@ -48,6 +48,13 @@ class JobView:
         return "\n".join(parts)
 
 
+def others_pace(job: Job) -> str:
+    """Whose pace the straggler's cost measures it against: "the other ranks' median", or of two ranks the other's
+    ("rank 0's")."""
+    others = [r for r in job.ranks if r != job.straggler]
+    return f"rank {others[0]}'s" if len(others) == 1 else "the other ranks' median"
+
+
 def straggler_sentence(job: Job) -> str:
     """Who the others wait for, how long, and what making its work the other ranks' median buys the job."""
     if job.straggler is None:
@@ -59,17 +66,21 @@ def straggler_sentence(job: Job) -> str:
     who = "; ".join(f"rank {w.rank} {ms(w.wait)} at the {w.collective}" for w in most)
     more = "; …" if len(job.straggler_waits) > 3 else ""
     after = job.step_time - job.straggler_cost
+    if len(job.ranks) == 2:  # one other rank: its wait, its pace
+        (other,) = [r for r in job.ranks if r != job.straggler]
+        where = f" at the {most[0].collective}" if most else ""
+        waits = f"rank {other} waits {ms(waited)} per step for it{where}"
+    else:
+        waits = f"the other ranks wait {ms(waited)} per step for it in all ({who}{more})"
+    pace = others_pace(job)
     if job.straggler_cost > 0.0005 * job.step_time:
         cost = (
-            f"were its work as fast as the other ranks' median, the job's step would take {ms(after)} instead of "
+            f"were its work as fast as {pace}, the job's step would take {ms(after)} instead of "
             f"{ms(job.step_time)} (−{ms(job.straggler_cost)})"
         )
     else:
-        cost = "yet its work is no slower than the other ranks' median: fixing it alone buys nothing"
-    return (
-        f"Rank {job.straggler} is the straggler: the other ranks wait {ms(waited)} per step for it in all "
-        f"({who}{more}); {cost}."
-    )
+        cost = f"yet its work is no slower than {pace}: fixing it alone buys nothing"
+    return f"Rank {job.straggler} is the straggler: {waits}; {cost}."
 
 
 def job_view(job: Job) -> JobView:

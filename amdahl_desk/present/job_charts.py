@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.units import TimeUnit
 from .chart_parts import LegendEntry
+from .job import others_pace
 from .numbers import Numbers
 from .text import NBSP, shorten
 
@@ -202,13 +203,13 @@ def rank_bars(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ra
     if job.straggler is not None:
         if job.straggler_cost > 0.0005 * job.step_time:
             note = (
-                f"Rank {job.straggler} is the straggler: at the other ranks' median pace the job's step would take "
+                f"Rank {job.straggler} is the straggler: at {others_pace(job)} pace the job's step would take "
                 f"{_ms(n, job.step_time - job.straggler_cost)}, not {_ms(n, job.step_time)} "
                 f"(−{_ms(n, job.straggler_cost)})"
             )
         else:
             note = (
-                f"Rank {job.straggler} is the straggler, yet its work is no slower than the other ranks' median: fixing it "
+                f"Rank {job.straggler} is the straggler, yet its work is no slower than {others_pace(job)}: fixing it "
                 "alone buys nothing"
             )
     ticks = tuple((float(len(bars) - 1 - i), b.label) for i, b in enumerate(bars))  # the chart shows those that fit

@@ -62,3 +62,15 @@ def test_a_job_whose_step_is_its_slowest_ranks_says_nothing_more(capsys):
     figures, text = _job(capsys, FIXTURES / "gloo")
     assert figures["step_time"] <= max(r["step_time"] for r in figures["per_rank"]) * 1.005 + 0.05
     assert "first rank's start" not in text
+
+
+def test_of_two_ranks_the_straggler_is_measured_against_the_other_one(capsys):
+    """With two ranks there is no "other ranks' median", and no "in all" to add up: rank 0 waits for rank 1, and
+    fixing rank 1 means running at rank 0's pace (the window's Ranks chart says the same)."""
+    figures, text = _job(capsys, FIXTURES / "ddp2_buckets")
+    straggler = figures["straggler"]["rank"]
+    other = 1 - straggler
+    sentence = text.split("\n")[0]
+    assert f"Rank {straggler} is the straggler: rank {other} waits " in sentence
+    assert f"were its work as fast as rank {other}'s, the job's step would take" in sentence
+    assert "median" not in sentence and "in all" not in sentence

@@ -47,3 +47,7 @@ def test_tied_keeps_numbers_with_units_and_the_last_two_words_together():
     long = "see at::native::vectorized_elementwise_kernel_launcher"
     assert tied(long) == long and tied("word") == "word"
     assert tied("took 2 msgs") == f"took 2{NBSP}msgs"  # the last two words, not a unit: "msgs" is none
+    # a rank or a step with its number: the job's slide broke "rank" from "0"
+    said = tied("on rank 0 alone nothing: Rank 2 at step 3 waits here")
+    assert f"rank{NBSP}0" in said and f"Rank{NBSP}2" in said and f"step{NBSP}3" in said
+    assert tied("the ranks 0-3") == f"the ranks{NBSP}0-3"  # only the last two words: "ranks" is no "rank"

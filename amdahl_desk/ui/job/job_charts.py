@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
-from ..charts.frame import ChartFrame, set_item_text
+from ..charts.frame import ChartFrame, set_item_text, tied
 from ..charts.style import SCREEN, Style
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ class RankBarsChart(ChartFrame["RankBarsView"]):
         self.set_title(view.title)
         self.set_legend(view.legend)
         self.axis_label("bottom", view.axis)
-        self.note.setText(view.note)
+        self.note.setText(tied(view.note))
         self.note.setVisible(bool(view.note))
         x0: list[float] = []
         y: list[float] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from ..charts.frame import tied
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 from .job_whatif import JobWhatIf
@@ -60,10 +61,11 @@ class JobPanel(QFrame):
         if view is None:
             return
         self.ranks.setPlaceholderText(EVERY_RANK)
-        self.heading.setText(view.heading)
-        self.job_text.setText(view.job)
-        self.plan_text.setText(view.plan)
-        self.notes.setText(view.notes)
+        # a number kept with its unit and its rank, no word alone on a last line
+        self.heading.setText(tied(view.heading))
+        self.job_text.setText(tied(view.job))
+        self.plan_text.setText(tied(view.plan))
+        self.notes.setText(tied(view.notes))
         self.notes.setVisible(bool(view.notes))
         if not self.ranks.hasFocus() and figures is not None:  # a job opened or restored with its ranks
             from ...model.job.analysis import rank_ranges
