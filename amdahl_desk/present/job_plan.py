@@ -351,13 +351,12 @@ def job_report_lines(
 ) -> list[str]:
     """``report``'s lead for a profile that stands for a job: the job, its straggler, what the ticked plan buys
     it (the window's headline, in words) and its target verdict, the profile's own rank beside."""
-    from .job import straggler_sentence
+    from .job import step_sentence, straggler_sentence
 
     view = job_summary(profile, analysis, figures, None, (), n, rank_answer)
     job = figures.job
     lines = [
-        f"The job: {n.count(len(job.ranks))} ranks ({figures.name}), {n.count(len(job.steps))} "
-        f"step{'s' * (len(job.steps) != 1)}. {straggler_sentence(job)}",
+        f"The job ({figures.name}): {step_sentence(job)} {straggler_sentence(job)}",
         f"For the job: {view.sentence}",
     ]
     lines += [f"  {text}" for text in (view.verdict.text, *view.notes, view.dependencies.text) if text]

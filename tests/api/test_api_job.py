@@ -125,7 +125,7 @@ def test_a_folder_and_a_workbook_saved_with_its_job_analyse_as_report_says(
     a = ad.load(issue_job).analyse()
     assert code == 0 and a.to_dict() == json.loads(out)
     assert a.to_dict()["job"]["straggler"]["rank"] == 2
-    assert a.text.startswith("The job: 4 ranks")
+    assert a.text.startswith("The job (") and "(4 ranks, " in a.text.split("\n")[0]
 
     book = tmp_path / "job.xlsx"
     assert cli(capsys, "import", issue_job, "--group-by", "gpu", "--out", book)[0] == 0

@@ -67,7 +67,9 @@ def _workbook(folder, tmp_path, capsys, plan_on=None):
 
 def test_a_folder_is_reported_as_its_job(folder, capsys):
     text = _report(capsys, str(folder))
-    assert text.startswith("The job: 4 ranks (job), 1 step. Rank 2 is the straggler")
+    assert text.startswith(
+        "The job (job): The job's step takes 23.0 ms (4 ranks, 1 step, means per step). Rank 2 is the straggler"
+    )
     assert "The job's step takes 23 ms (4 ranks). Tick an optimization" in text
     assert "The profile is rank 2's (the straggler); what follows is that rank's alone:" in text
     data = json.loads(_report(capsys, str(folder), "--json"))["job"]
@@ -143,7 +145,7 @@ def test_export_keeps_the_job(folder, tmp_path, capsys):
     assert [(out / p).resolve() for p in ranks["Trace file"]] == [
         (folder / f"rank{r}.json.gz").resolve() for r in range(4)
     ]
-    assert _report(capsys, str(out / "job.xlsx")).startswith("The job: 4 ranks")
+    assert _report(capsys, str(out / "job.xlsx")).startswith("The job (")
 
     saved = _workbook(folder, tmp_path, capsys, plan_on=(0, 1, 2, 3))
     again = tmp_path / "again"
@@ -187,7 +189,7 @@ def test_whatif_of_a_workbook_saved_with_its_job_leads_with_the_job(folder, tmp_
     capsys.readouterr()
     assert main(["whatif", str(path)]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("The job: 4 ranks") and "does not shorten the job's step (23 ms → 23 ms)" in text
+    assert text.startswith("The job (") and "does not shorten the job's step (23 ms → 23 ms)" in text
     assert main(["whatif", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["job"]["plan"]["predicted"] == pytest.approx(23.0) and data["job"]["on_ranks"] == [0, 1, 3]
