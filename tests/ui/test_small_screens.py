@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QTabBar
 from amdahl_desk.ui.core.tab_rows import TabRows
 from amdahl_desk.ui.profile.optimization_table import CONFIDENCE, EFFORT, ESTIMATES, K_HIGH, K_LOW, SPEEDUP
 
-from .screens import PROFILES, SIZES, checklist_out_of_view, cut_tabs, open_profile, show_at, size_id
+from .screens import PROFILES, SIZES, TRACE, checklist_out_of_view, cut_tabs, open_profile, show_at, size_id
 from .test_chart_contract import _legends_cut as legends_cut
 from .test_chart_contract import axis_titles_cut, labels_on_lines
 from .test_nothing_cut import CURVES_UNDER_LABELS, chart_labels_outside_plots, each_chart, labels_cut_or_covered
@@ -150,3 +150,34 @@ def test_what_a_person_types_is_in_view_with_a_trace_and_with_ranges(window, qtb
                 text,
                 view.columnWidth(col),
             )
+
+
+def test_a_jobs_checklist_with_ranges_keeps_its_names_readable_at_1280(window, qtbot):
+    """A job's checklist has the job's S, ceiling and saves and its rank's own S and ceiling; with Ranges pressed,
+    k low, k high, days and confidence too: at 1280×720 the names and targets were "F…" and "data…". There the
+    rank's two columns fold away (the summary states what the rank alone makes of the plan), and each name's first
+    word reads whole; with room again (2560×1440) they come back."""
+    from amdahl_desk.model.profile import Optimization
+    from amdahl_desk.ui.profile.optimization_table import NAME, TARGETS, TRACE_FIGURES
+
+    from .test_job_window import open_job
+
+    show_at(window, qtbot, (1280, 720))
+    open_job(qtbot, window, TRACE.parents[2] / "traces" / "fixtures" / "ddp4")
+    window.doc.set_optimizations([Optimization("Faster data loading", ("data_loading",), 2.0)], "Plan")
+    window.optimizations.estimates.button.click()
+    view, model = window.optimizations.view, window.optimizations.view.model()
+    fm = view.fontMetrics()
+
+    def names_readable() -> bool:
+        return all(
+            fm.horizontalAdvance(str(model.data(model.index(0, col))).split()[0] + "…") + 8 <= view.columnWidth(col)
+            for col in (NAME, TARGETS)
+        )
+
+    qtbot.waitUntil(names_readable, timeout=5_000)
+    assert all(view.isColumnHidden(c) for c in TRACE_FIGURES)
+    assert checklist_out_of_view(window) == [] and not any(view.isColumnHidden(c) for c in ESTIMATES)
+    show_at(window, qtbot, (2560, 1440))
+    qtbot.waitUntil(lambda: not any(view.isColumnHidden(c) for c in TRACE_FIGURES), timeout=5_000)
+    assert names_readable() and checklist_out_of_view(window) == []

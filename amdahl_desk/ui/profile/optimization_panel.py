@@ -114,6 +114,9 @@ class OptimizationPanel(QWidget):
         self.view.setMinimumWidth(300)
         # column → its width with a one-line header, a two-line one, a short title
         self._number_widths: dict[int, tuple[int, int, int]] = {}
+        # A job's checklist too narrow for every column: its rank's own S and ceiling fold away (the width they
+        # need at their short titles, to come back when there is room).
+        self._rank_folded = 0
         # The figures with the trace's dependencies: a column each for a trace-based profile only.
         for col in TRACE_FIGURES:
             self.view.setColumnHidden(col, True)
@@ -233,12 +236,37 @@ class OptimizationPanel(QWidget):
         others = sum(self.view.columnWidth(c) for c in range(self.model.columnCount()) if c not in numbers)
         others -= sum(self.view.columnWidth(c) for c in (NAME, TARGETS))
         room = self.view.viewport().width() - others - texts
-        level = fitting_level((ws for c, ws in numbers.items() if not self.view.isColumnHidden(c)), (room, room))
+        shown = {c: ws for c, ws in numbers.items() if not self.view.isColumnHidden(c)}
+        if self._fold_rank_columns(shown, room):
+            return  # the columns changed: fitted and shared again
+        level = fitting_level(shown.values(), (room, room))
         self.wrapping_header.take_level(numbers, level, also_short={NAME})  # "Name" for "Optimization"
+
+    def _fold_rank_columns(self, shown: dict[int, tuple[int, int, int]], room: int) -> bool:
+        """A job's checklist with more columns than room for each name's first word, every number at its short
+        title (k's range, effort and confidence shown at 1280×720): the profile's own rank's S and ceiling fold
+        away (the job's are the answer; the summary says what the rank alone makes of the plan). They come back
+        when there is room. Whether the columns changed."""
+        short = sum(ws[2] for ws in shown.values())
+        if not self._rank_folded:
+            if self.model.doc.job.figures is None or not all(c in shown for c in TRACE_FIGURES) or short <= room:
+                return False
+            self._rank_folded = sum(shown[c][2] for c in TRACE_FIGURES)
+        elif self.model.doc.job.figures is not None and short + self._rank_folded > room:
+            return False
+        else:
+            self._rank_folded = 0
+        for col in TRACE_FIGURES:
+            self.view.setColumnHidden(col, bool(self._rank_folded))
+        self._columns_came_or_went()
+        return True
 
     def _show_trace_columns(self, _change: Change) -> None:
         doc = self.model.doc
         shown = trace_based(doc.trace.figures) or doc.job.figures is not None  # a job's: its own rank's figures
+        if doc.job.figures is None:
+            self._rank_folded = 0
+        shown = shown and not self._rank_folded
         if self.view.isColumnHidden(TRACE_FIGURES[0]) == shown:
             for col in TRACE_FIGURES:
                 self.view.setColumnHidden(col, not shown)
