@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from amdahl_desk.present.text import NBSP, tied
 from amdahl_desk.ui.chart_factory import make_chart
 from amdahl_desk.ui.charts import export
-from amdahl_desk.ui.charts.frame import NBSP, tied
 
 from .charting import widows
 from .test_chart_contract import inputs_for, profiles  # noqa: F401 (the profiles fixture)

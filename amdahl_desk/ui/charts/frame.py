@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, Q
 
 from ...present.axes import plotted_tick
 from ...present.chart_parts import LegendEntry
-from ...present.text import NBSP, shorten
+from ...present.text import NBSP, shorten, tied
 from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import locale_numbers
 from .base import Chart
@@ -157,31 +157,6 @@ def unbroken(name: str) -> str:
         if after and not _extends(after) and c != "\u200d" and (c in BREAKS_AFTER or _wide(c) or _wide(after)):
             out.append(JOINER)
     return "".join(out)
-
-
-# A space between a number and its unit ("1,000 ms", "72 %", "8 GPUs"): never a line break.
-_UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:ms|s|µs|us|ns|min|h|%|GB|MB|GB/s|GPUs?|ranks?|steps?|draws?)(?!\w))")
-# A space between "rank" or "step" and its number ("rank 0", "Step 3"): never a line break either.
-_NUMBERED = re.compile(r"(?:(?<=\brank)|(?<=\bRank)|(?<=\bstep)|(?<=\bStep)) (?=\d)")
-WIDOW = 40  # the last two words (or phrases), together at most this long, stay on one line
-
-
-def tied(text: str) -> str:
-    """``text`` (plain or rich) with each number kept with its unit and its last two words together, so that a
-    wrapped sentence never leaves one word alone on its last line ("meets" over "it.", "1,000" over "ms")."""
-    text = _NUMBERED.sub(NBSP, _UNIT_SPACE.sub(NBSP, text))
-    in_tag = False
-    for i in range(len(text) - 1, -1, -1):  # the last space outside a tag
-        c = text[i]
-        if c == ">":
-            in_tag = True
-        elif c == "<":
-            in_tag = False
-        elif c == " " and not in_tag:
-            before = text.rfind(" ", 0, i)
-            pair = re.sub(r"<[^>]*>", "", text[before + 1 :])
-            return text[:i] + NBSP + text[i + 1 :] if 0 < len(pair) <= WIDOW else text
-    return text
 
 
 def wrappable(name: str) -> str:

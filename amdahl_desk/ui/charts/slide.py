@@ -9,10 +9,10 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ...present.slide import SlideView
+from ...present.text import tied
 from ...present.tones import TONE_COLOURS
 from ..core.locale_text import locale_numbers
 from .base import Chart
-from .frame import tied
 from .style import SCREEN, Style
 
 

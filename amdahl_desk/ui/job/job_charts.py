@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
-from ..charts.frame import ChartFrame, set_item_text, tied
+from ...present.text import tied
+from ..charts.frame import ChartFrame, set_item_text
 from ..charts.style import SCREEN, Style
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from ..charts.frame import tied
+from ...present.text import tied
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
 from .job_whatif import JobWhatIf
