@@ -250,3 +250,28 @@ def test_a_legend_of_long_names_gives_the_plot_its_room(qtbot, size):
     settle_layout()
     shown = text_document(legend, legend.text()).toPlainText().replace("\u2060", "").replace("\u00a0", " ")
     assert longest in shown and legend.toolTip() == ""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("key", ["slide", "breakdown"])
+def test_the_target_line_never_runs_through_its_own_label(qtbot, key, size):
+    """On the slide of a profile of long names with a 150,000 ms target, the red dashed line ran through the
+    middle of "target 150,000 ms": the label sits beside its line, clear of it."""
+    from amdahl_desk.ui.profile.breakdown_chart import BreakdownChart
+
+    profile = _profile(NAMES)
+    profile.set_optimizations([replace(o, enabled=True) for o in profile.optimizations])
+    profile.settings = replace(profile.settings, target_time=150_000.0)
+    widget = export.chart_widget(make_chart, key, _inputs(profile), size)
+    try:
+        charts = [widget] if isinstance(widget, BreakdownChart) else widget.findChildren(BreakdownChart)
+        assert charts
+        for chart in charts:
+            line = chart.target
+            assert line.isVisible() and line.label.isVisible()
+            x = chart.plot.vb.mapViewToScene(line.pos()).x()
+            box = line.label.sceneBoundingRect().adjusted(3, 0, -3, 0)  # its white margins may touch the line
+            assert not box.left() < x < box.right(), (box, x)
+    finally:
+        widget.close()
+        widget.deleteLater()

@@ -16,10 +16,11 @@ from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import INK, RED, SCREEN, Style
 
-# Where the target's label may go, in turn: (share of the line's height, anchor) — at the top centred, to the
-# left, to the right; then at the foot, the same three.
-_TARGET_PLACES = [(0.97, (0.5, 0.0)), (0.97, (1.0, 0.0)), (0.97, (0.0, 0.0))]
-_TARGET_PLACES += [(0.03, (x, 1.0)) for x in (0.5, 1.0, 0.0)]
+# Where the target's label may go, in turn: (share of the line's height, anchor) — at the top, to the left of its
+# line, then to the right; then at the foot, the same two. Never centred on it: on a slide the line ran through
+# "target 150,000 ms".
+_TARGET_PLACES = [(0.97, (1.0, 0.0)), (0.97, (0.0, 0.0))]
+_TARGET_PLACES += [(0.03, (x, 1.0)) for x in (1.0, 0.0)]
 _MARGINS = (4, 4, -4, -4)  # a label's box holds a margin of 4 px round its text
 
 
@@ -165,7 +166,7 @@ class BreakdownChart(ChartFrame[BreakdownView]):
             label.setPos(x, bar_top)
 
     def _place_target_label(self) -> None:
-        """The target's label at the top of its line, centred, or beside it where a total would cover it (a narrow
+        """The target's label at the top of its line, beside it on the side where no total covers it (a narrow
         slide chart: "target 600 ms" under "1,000 ms"), else at the foot of the line, under the After bar."""
         if not self.target.isVisible():
             return
