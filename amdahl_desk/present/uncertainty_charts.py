@@ -123,7 +123,7 @@ def _distribution(inputs: ChartInputs, n: Numbers, brief: bool) -> DistributionV
     if analysis is None:
         return DistributionView(f"{DISTRIBUTION_TITLE} — no data")
     unit = profile.unit
-    axis = f"New time ({unit.label})"
+    axis = f"New job step ({unit.label})" if inputs.job is not None else f"New time ({unit.label})"
     target = profile.settings.target_time
     found = figures_of(inputs)
     if isinstance(found, str):
@@ -133,7 +133,7 @@ def _distribution(inputs: ChartInputs, n: Numbers, brief: bool) -> DistributionV
         job = inputs.job
         step = job.answer.predicted if job.answer is not None else job.job.step_time  # ms
         step = convert(step, TimeUnit.MS, profile.unit)
-        return _point(profile, step, target, f"New job step ({profile.unit.label})", n, "the job's step")
+        return _point(profile, step, target, axis, n, "the job's step")
     if found is None:
         return _point(profile, analysis.combined.new_total, target, axis, n)
     u = found

@@ -82,3 +82,5 @@ def test_what_matters_for_a_job_is_the_jobs_and_never_waits_on_its_ranks_trace(q
     job = doc.job.figures.answer
     assert view.centre == pytest.approx(job.speedup) == pytest.approx(23.0 / 13.0)
     assert "for the job" in view.centre_text and "trace" not in view.title
+    odds = results.chart("distribution").drawn
+    assert odds is not None and odds.x_axis == "New job step (ms)"  # the job's, as with nothing ticked
