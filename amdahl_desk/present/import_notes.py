@@ -98,7 +98,7 @@ def _window_tail(note: ImportNote) -> str:
     """What the window adds: the control that acts on it."""
     v, kind = note.values, note.kind
     if kind is NoteKind.FAR_STEP:
-        return "; Leave out flagged steps (or untick it) leaves it out"
+        return f"; untick {v['step']} in Steps (or Leave out flagged steps) to leave it out"
     if kind in (NoteKind.GPU_LAST_STRETCH, NoteKind.GPU_FAR_STRETCH):
         return f"; untick {v['step']} in Steps (or Leave out flagged steps) to leave it out"
     if kind is NoteKind.GPU_STEP_ODD_STRETCH:

@@ -86,6 +86,8 @@ def test_cpu_flags_sit_on_the_cpu_time(window, qtbot):
     assert dialog.leave_out.isEnabled()
     notes = dialog.shown.notes.toPlainText()
     assert all(n in notes for n in far) and "Leave out flagged steps" in notes
+    # what to do, said whole: "untick ProfilerStep#… in Steps (or Leave out flagged steps) to leave it out"
+    assert all(f"untick {n} in Steps (or Leave out flagged steps) to leave it out" in notes for n in far), notes
     _no_flags_in(notes)
     dialog.reject()
 
