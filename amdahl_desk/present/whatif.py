@@ -139,8 +139,13 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
         hidden = hidden_saving(before, after, w.sum_speedup, w.by_kind, w.predicted_by_kind, n)
         if hidden:
             clause = f", not the {n.close_speedup(w.sum_speedup)} their {n.percent(share)} share suggests: {hidden}"
-        elif promised > 0:
+        elif promised > 0 and n.close_speedup(w.sum_speedup) == n.close_speedup(s):
             clause = f", as their {n.percent(share)} share suggests: their time is on the critical path"
+        elif promised > 0:  # more than the sum promises: say both figures, claim no agreement
+            clause = (
+                f"; their {n.percent(share)} share alone suggests {n.close_speedup(w.sum_speedup)}: their time is on "
+                "the critical path"
+            )
     ceiling = w.ceiling
     free = ""
     if ceiling is not None:

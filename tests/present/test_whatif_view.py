@@ -51,6 +51,13 @@ def test_all_of_it_on_the_path_says_so():
     assert "as their 5.6% share suggests: their time is on the critical path" in v.sentence
 
 
+def test_more_than_the_share_suggests_says_both_figures():
+    """1.474× beside "as their 61% share suggests" read as if the sum said 1.474× too; it says 1.44×."""
+    v = what_if_view(answer(predicted=34.8, sum_speedup=1.02))
+    assert "as their" not in v.sentence
+    assert "; their 5.6% share alone suggests 1.020×: their time is on the critical path" in v.sentence
+
+
 def test_overlapping_patterns_leave_the_sum_out():
     v = what_if_view(answer(sum_speedup=None))
     assert "the sum cannot say" in v.sentence and "not the" not in v.sentence
