@@ -67,7 +67,8 @@ def test_several_optimizations_and_none():
     v = view(precision(enabled=False))
     assert (
         v.sentence
-        == "No optimization is enabled: the median run takes 1,000 ms; it never meets 550 ms without an optimization."
+        == "No optimization is enabled: the components' times add up to 1,000 ms at the median; it never meets 550 ms "
+        "without an optimization."
     )
 
 
