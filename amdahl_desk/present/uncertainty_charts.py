@@ -238,6 +238,19 @@ def _top(tallest: float) -> float:
     return nice_ceiling(tallest / BARS_UP_TO)
 
 
+def _tornado_computing(centre: float, doing: str, verb: str, where: str) -> TornadoView:
+    """What matters most while its figures are on their way: a title and a note that say so, nothing drawn."""
+    return TornadoView(
+        phrases("What matters most:", f"{doing} {COMPUTING}"),
+        (),
+        centre,
+        COMPUTING,
+        (max(centre * 0.9, 0.0), centre * 1.1),
+        note=f"{verb} each optimization at its low and high k {where} {COMPUTING}",
+        legend=(),  # nothing drawn yet to explain
+    )
+
+
 def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> TornadoView:
     """Each enabled optimization with a k range: the plan's speedup at its low and at its high k (exact)."""
     profile, analysis = inputs.profile, inputs.analysis
@@ -250,15 +263,7 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     if inputs.job is not None:  # a job: each optimization at its low and high k replayed through the ranks
         figures = figures_of(inputs)
         if isinstance(figures, str):
-            return TornadoView(
-                phrases("What matters most:", f"replaying the job's ranks {COMPUTING}"),
-                (),
-                centre,
-                COMPUTING,
-                (max(centre * 0.9, 0.0), centre * 1.1),
-                note=f"Replaying each optimization at its low and high k through the job's ranks {COMPUTING}",
-                legend=(),
-            )
+            return _tornado_computing(centre, "replaying the job's ranks", "Replaying", "through the job's ranks")
         rows = tuple(figures.sensitivity) if figures is not None else ()
         job = inputs.job.answer
         centre = job.speedup if job is not None else 1.0
@@ -266,15 +271,8 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     elif answer is not None:  # a traced profile: each optimization at its low and high k on the trace's path
         figures = figures_of(inputs) if profile.has_uncertainty() else None
         if isinstance(answer, str) or isinstance(figures, str):
-            return TornadoView(
-                phrases("What matters most:", f"computing on the trace's critical path {COMPUTING}"),
-                (),
-                centre,
-                COMPUTING,
-                (max(centre * 0.9, 0.0), centre * 1.1),
-                note=f"Computing each optimization at its low and high k on the trace's critical path {COMPUTING}",
-                legend=(),  # nothing drawn yet to explain
-            )
+            where = "on the trace's critical path"
+            return _tornado_computing(centre, f"computing {where}", "Computing", where)
         if figures is not None:
             rows = figures.sensitivity
         centre = answer.speedup
