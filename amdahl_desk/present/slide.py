@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..model.analysis import Analysis
 from ..model.profile import Profile
 from ..model.units import TimeUnit
+from .job import ranges
 from .numbers import POINT, Numbers
 from .plan_answer import answer_target
 from .report import target_sentence
@@ -106,6 +107,17 @@ def slide(
     if job is not None:
         ranks = n.count(len(job.job.ranks))
         answer = f"{said.speedup.value} {said.speedup.caption}"
+        plan = job.answer
+        if plan is not None and analysis.combined.enabled:  # the plan's step, before and after, and where it acts
+            on = (
+                "every rank"
+                if plan.on_ranks is None
+                else f"rank{'s' * (len(plan.on_ranks) != 1)} {ranges(plan.on_ranks)}"
+            )
+            answer = (
+                f"{said.speedup.value} faster a step ({n.time(plan.baseline, TimeUnit.MS)} → "
+                f"{n.time(plan.predicted, TimeUnit.MS)}) on {on}"
+            )
         if not analysis.combined.enabled:  # nothing ticked: the job as measured, and whom it waits for
             answer = f"{n.time(job.job.step_time, TimeUnit.MS)} a step"
             if job.job.straggler is not None:

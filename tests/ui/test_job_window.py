@@ -116,8 +116,8 @@ def test_the_plan_is_answered_for_the_job_on_every_rank_and_on_chosen_ranks(qtbo
     a = doc.job.figures.answer
     # by hand: kernel A 6, 5, 10, 5.5 ms; the all-reduce ends at 10 + 3 = 13 ms
     assert (a.baseline, a.predicted) == pytest.approx((23.0, 13.0))
-    assert "1.77×" in window.results.job_panel.plan_text.text().replace("\u00a0", " ").replace("\u00a0", " ")
-    assert "on every rank" in window.results.job_panel.plan_text.text().replace("\u00a0", " ").replace("\u00a0", " ")
+    assert "1.77×" in window.results.job_panel.plan_text.text().replace("\u00a0", " ")
+    assert "on every rank" in window.results.job_panel.plan_text.text().replace("\u00a0", " ")
     # on rank 2 alone: the others' 12 ms sets the pace, 12 + 3 = 15 ms
     panel = window.results.job_panel
     panel.ranks.setText("2")
@@ -126,6 +126,16 @@ def test_the_plan_is_answered_for_the_job_on_every_rank_and_on_chosen_ranks(qtbo
     qtbot.waitUntil(lambda: whatif.idle and not doc.job.figures.computing)
     assert doc.job.figures.answer.predicted == pytest.approx(15.0)
     assert "on rank 2" in panel.plan_text.text().replace("\u00a0", " ")
+    # the slide's title states the plan's step for the job, not "1.53× the job's speedup (on rank 2)"
+    from amdahl_desk.ui.chart_factory import make_chart
+    from amdahl_desk.ui.charts import export
+
+    slide = export.chart_widget(make_chart, "slide", window.export_inputs(), (1920, 1080))
+    try:
+        title = slide.title.text().replace("\u00a0", " ")
+        assert title == "A job of 4 ranks: 1.533× faster a step (23 ms → 15 ms) on rank 2", title
+    finally:
+        slide.close()
     # on rank 0 alone nothing: rank 0 already waits for rank 2
     panel.ranks.setText("0")
     panel.ranks.editingFinished.emit()
