@@ -47,7 +47,7 @@ from .profile.total_line import TotalLine
 from .results_pane import ResultsPane
 from .scaling.settings_panel import SettingsPanel
 from .whatif.trace_whatif import TraceWhatIf
-from .window_layout import FollowingLayout, build_layout, reset_layout
+from .window_layout import FollowingLayout, build_layout, forget_layout, remember_layout, reset_layout, restore_layout
 
 if TYPE_CHECKING:
     from ..model.adoption import Continued
@@ -148,18 +148,8 @@ class MainWindow(QMainWindow):
         self.files.opened.connect(self._opened)
         self.optimizations.selectedChanged.connect(self.redraws.select_optimization)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_selection_status())
-        self.restored = False  # a size and place remembered from the last session (else the start fits the screen)
-        if not fresh:
-            geometry = self.settings.value("window/geometry")
-            if isinstance(geometry, QByteArray):
-                self.restored = self.restoreGeometry(geometry)
-                self.following.laid_out_at = self.size()  # the panes as the last session left them, at this size
-            for name, splitter in self._splitters.items():
-                state = self.settings.value(f"window/{name}")
-                if isinstance(state, QByteArray):
-                    splitter.restoreState(state)
-            named = str(self.settings.value("window/by_hand", "") or "")
-            self.following.by_hand = {name for name in named.split(",") if name}
+        # a size and place remembered from the last session (else the start fits the screen)
+        self.restored = not fresh and restore_layout(self)
         self.doc.changed.connect(lambda change: self.following.content_changed() if change.reset else None)
         self._update_title()
 
@@ -419,11 +409,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         if not self.fresh:
-            self.settings.setValue("window/geometry", self.saveGeometry())
-            for name, splitter in self._splitters.items():
-                self.settings.setValue(f"window/{name}", splitter.saveState())
-            self.settings.setValue("window/by_hand", ",".join(sorted(self.following.by_hand)))
-            self.settings.sync()
+            remember_layout(self)
         self.files.close()
         self.doc.trace.close()
         self.doc.job.close()
@@ -448,7 +434,5 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         """The window's panes in the proportions its content asks for (View → Reset Layout)."""
-        for name in self._splitters:
-            self.settings.remove(f"window/{name}")
-        self.following.by_hand.clear()
+        forget_layout(self)
         reset_layout(self)

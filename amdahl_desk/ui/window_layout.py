@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QObject, QSize, Qt, QTimer
 from PySide6.QtWidgets import QGroupBox, QScrollArea, QSplitter, QTabBar, QTableView, QTabWidget, QVBoxLayout, QWidget
 
 from .core.layout_fence import LayoutFence, LazyFence
@@ -236,3 +236,39 @@ def reset_layout(self: MainWindow, keep: Collection[str] = ()) -> None:
     self.following.laid_out_at = self.size()
     if self.isVisible():  # a hidden window's charts are arranged when it shows, at the width they have then
         self.results.reflow()
+
+
+def restore_layout(self: MainWindow) -> bool:
+    """The size, place and panes the last session left, and which dividers a person dragged; whether a size and
+    place were remembered."""
+    settings = self.settings
+    restored = False
+    geometry = settings.value("window/geometry")
+    if isinstance(geometry, QByteArray):
+        restored = self.restoreGeometry(geometry)
+        if restored:
+            self.following.laid_out_at = self.size()  # the panes as the last session left them, at this size
+    for name, splitter in self._splitters.items():
+        state = settings.value(f"window/{name}")
+        if isinstance(state, QByteArray):
+            splitter.restoreState(state)
+    named = str(settings.value("window/by_hand", "") or "")
+    self.following.by_hand = {name for name in named.split(",") if name}
+    return restored
+
+
+def remember_layout(self: MainWindow) -> None:
+    """The window's size, place and panes, and which dividers a person dragged, for the next session."""
+    settings = self.settings
+    settings.setValue("window/geometry", self.saveGeometry())
+    for name, splitter in self._splitters.items():
+        settings.setValue(f"window/{name}", splitter.saveState())
+    settings.setValue("window/by_hand", ",".join(sorted(self.following.by_hand)))
+    settings.sync()
+
+
+def forget_layout(self: MainWindow) -> None:
+    """View → Reset Layout: no pane's remembered sizes, no divider the person's."""
+    for name in self._splitters:
+        self.settings.remove(f"window/{name}")
+    self.following.by_hand.clear()
