@@ -51,8 +51,14 @@ class JobView:
 def others_pace(job: Job) -> str:
     """Whose pace the straggler's cost measures it against: "the other ranks' median", or of two ranks the other's
     ("rank 0's")."""
+    other = _the_other(job)
+    return f"rank {other}'s" if other is not None else "the other ranks' median"
+
+
+def _the_other(job: Job) -> int | None:
+    """Of two ranks, the one that is not the straggler; None for more."""
     others = [r for r in job.ranks if r != job.straggler]
-    return f"rank {others[0]}'s" if len(others) == 1 else "the other ranks' median"
+    return others[0] if len(others) == 1 else None
 
 
 def straggler_sentence(job: Job) -> str:
@@ -66,8 +72,8 @@ def straggler_sentence(job: Job) -> str:
     who = "; ".join(f"rank {w.rank} {ms(w.wait)} at the {w.collective}" for w in most)
     more = "; …" if len(job.straggler_waits) > 3 else ""
     after = job.step_time - job.straggler_cost
-    if len(job.ranks) == 2:  # one other rank: its wait, its pace
-        (other,) = [r for r in job.ranks if r != job.straggler]
+    other = _the_other(job)
+    if other is not None:  # one other rank: its wait, its pace
         where = f" at the {most[0].collective}" if most else ""
         waits = f"rank {other} waits {ms(waited)} per step for it{where}"
     else:

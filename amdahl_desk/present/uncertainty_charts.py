@@ -259,7 +259,6 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     rows = sensitivity(profile, analysis)
     centre = analysis.combined.overall_speedup
     centre_text = f"likely {n.speedup(centre)}"
-    answer = current_answer(inputs.trace, profile, analysis) if not inputs.objective else None
     if inputs.job is not None:  # a job: each optimization at its low and high k replayed through the ranks
         figures = figures_of(inputs)
         if isinstance(figures, str):
@@ -268,7 +267,8 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
         job = inputs.job.answer
         centre = job.speedup if job is not None else 1.0
         centre_text = f"likely {n.close_speedup(centre)} for the job"
-    elif answer is not None:  # a traced profile: each optimization at its low and high k on the trace's path
+    elif (answer := current_answer(inputs.trace, profile, analysis) if not inputs.objective else None) is not None:
+        # a traced profile: each optimization at its low and high k on the trace's path
         figures = figures_of(inputs) if profile.has_uncertainty() else None
         if isinstance(answer, str) or isinstance(figures, str):
             where = "on the trace's critical path"

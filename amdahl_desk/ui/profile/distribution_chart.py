@@ -153,12 +153,12 @@ class DistributionChart(ChartFrame["DistributionView"]):
         """The note centred in the plot when it crosses no line there; else in the widest room between the lines
         (and the plot's edges), wrapped to it: one bar with its line in the middle (every draw the same) left the
         sentence across the line."""
-        self.note.setTextWidth(-1)
         width = self.plot.vb.width()
         lo, hi = view.x_range
         if width <= 0 or hi <= lo or not view.note:
             self.note.setPos((lo + hi) / 2, y)
             return
+        self.note.setTextWidth(-1)  # on one line, to measure
         units = (hi - lo) / width  # data units per pixel
         wide = self.note.boundingRect().width() * units
         lines = sorted(m.value() for m in (self.target, *self.marks) if m.isVisible())
