@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
-from ..model.fit import FitResult
 from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from .colours import ComponentColours
@@ -14,6 +13,7 @@ from .colours import ComponentColours
 if TYPE_CHECKING:  # the odds' module loads numpy's random and the PERT tables: only a chart that shows them needs it
     # (and a comparison's and a trace plan's modules load with the first comparison or trace, not with the window)
     from ..model.comparison import Comparison
+    from ..model.fit import FitResult  # the fits load with the first chart or panel that shows them
     from ..model.plan_search import PlanSearch
     from ..model.uncertainty import UncertaintyFigures
     from .job_charts import JobFigures

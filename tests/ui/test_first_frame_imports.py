@@ -45,6 +45,7 @@ LATER = (
     "amdahl_desk.ui.fit.fit_panel",  # the Measurements tab
     "amdahl_desk.ui.fit.measurement_view",
     "amdahl_desk.ui.fit.runs_model",
+    "amdahl_desk.model.fit",  # the fits themselves, computed when a chart or panel first shows them
     "amdahl_desk.model.fit_text",  # the fits' texts
     "amdahl_desk.present.fit",
     "amdahl_desk.present.measured",

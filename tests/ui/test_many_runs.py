@@ -60,7 +60,7 @@ def test_a_paste_of_too_many_runs_is_refused_before_it_is_read(runs, qtbot):
 
 
 def test_a_component_edit_does_not_touch_the_runs(window, qtbot, monkeypatch):
-    import amdahl_desk.ui.core.measured_runs as runs_module
+    import amdahl_desk.model.fit as fit_module  # the document's fit loads it when it first fits
 
     runs = tuple(Measurement(float(2 ** (i % 8)), 1000 / 2 ** (i % 8) * (1 + i % 5 / 100)) for i in range(20_000))
     window.doc.edit_measurements(MeasurementTable.of(Measurements(runs, MeasureKind.TIME, "ms")), "Paste runs")
@@ -77,7 +77,7 @@ def test_a_component_edit_does_not_touch_the_runs(window, qtbot, monkeypatch):
 
         return call
 
-    monkeypatch.setattr(runs_module, "fit_measurements", counting("fit", runs_module.fit_measurements))
+    monkeypatch.setattr(fit_module, "fit_measurements", counting("fit", fit_module.fit_measurements))
     for name in ("waiting", "complete", "problems", "_key"):
         monkeypatch.setattr(MeasurementTable, name, counting(name, getattr(MeasurementTable, name)))
     monkeypatch.setattr(chart.runs, "setData", counting("points", chart.runs.setData))

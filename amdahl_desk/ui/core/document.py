@@ -17,14 +17,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ...model.analysis import Analysis, analyse
 from ...model.errors import ProfileError
-from ...model.fit import FitResult
 from ...model.measurement_table import MeasurementTable
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings
@@ -42,6 +41,9 @@ from .state import EVERYTHING as EVERYTHING
 from .state import Aspect as Aspect
 from .state import Snapshot as Snapshot
 from .trace_link import TraceLink
+
+if TYPE_CHECKING:
+    from ...model.fit import FitResult
 
 
 class Document(QObject, MeasuredRuns):

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, cast
 from PySide6.QtGui import QUndoCommand
 
 from ...model.errors import ProfileError
-from ...model.fit import FitResult, fit_measurements
 from ...model.measurement_table import MeasurementTable
 from ...model.measurements import Measurements
 from ...model.profile import Profile
@@ -22,6 +21,7 @@ from .change import Move, Pending, RowMove
 from .state import Aspect
 
 if TYPE_CHECKING:
+    from ...model.fit import FitResult
     from .document import Document
 
 
@@ -50,6 +50,8 @@ class MeasuredRuns:
     def fit(self) -> FitResult:
         """The fits to the complete runs as they are now (computed on the first read after a change)."""
         if self._fit is None:
+            from ...model.fit import fit_measurements  # loaded with the first fit, not with the window
+
             self._fit = fit_measurements(self._measurements.complete())
         return self._fit
 
