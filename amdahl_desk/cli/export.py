@@ -171,7 +171,9 @@ def run(args: argparse.Namespace) -> int:
         from ..ui.charts.export import ChartInputs, export_chart
 
         make_app()
-        figures, plan = traced_odds(source, profile, analysis, trace, charts)
+        # A folder's odds are its job's: nothing is ticked on a fresh import, so its step is as measured in every draw
+        # (the profile's rank's own odds drew its spread of 109-116 ms under an axis of the job's 118 ms step).
+        figures, plan = traced_odds(source, profile, analysis, trace, charts) if job is None else (None, None)
         job_figures = job[1] if job is not None else None
         if job is None:  # a workbook saved with its job: its charts, the job's answer and odds on the slide
             from .report_job import job_report, job_sources
