@@ -46,6 +46,11 @@ def test_the_odds_and_what_matters_charts_state_the_job_not_its_ranks_spread(qtb
             assert view.note.startswith("Nothing is ticked")
             assert chart.note.isVisible()
             assert labels_on_lines(chart) == [] and labels_cut_or_covered(chart) == []
+            # the share axis reaches past 100% to leave the labels their rows, and reads no share above 100%
+            axis = chart.plot.getAxis("left")
+            low, high = chart.plot.vb.viewRange()[1]
+            ticks = [v for _spacing, values in axis.tickValues(low, high, axis.height()) for v in values]
+            assert high > 100 and 50 <= max(ticks) <= 100, (high, ticks)
         seen.add(key)
     assert {"distribution", "tornado"} <= seen
     tornado = window.results.chart("tornado")

@@ -53,6 +53,7 @@ class DistributionChart(ChartFrame["DistributionView"]):
         self._view: DistributionView | None = None
         self._at: dict[pg.TextItem, float] = {}  # each label's line
         item.vb.sigResized.connect(lambda _vb: self._place())  # the rows are in pixels: placed again at each size
+        cap_ticks(item.getAxis("left"), 100.0)  # a share: the room above 100% is the labels', not a value to read
 
     def _line(self, colour: QColor, style: Qt.PenStyle) -> pg.InfiniteLine:
         line = pg.InfiniteLine(angle=90, pen=self.chart_style.pen(colour, 2, style))  # its label: one of the tags
@@ -170,3 +171,13 @@ class DistributionChart(ChartFrame["DistributionView"]):
         a, b = max(zip(edges[:-1], edges[1:], strict=False), key=lambda gap: gap[1] - gap[0])
         self.note.setTextWidth(max((b - a) / units - 8 * ROOM, 80.0))
         self.note.setPos((a + b) / 2, y)
+
+
+def cap_ticks(axis: pg.AxisItem, most: float) -> None:
+    """No tick (nor grid line) above ``most`` on ``axis``: pyqtgraph's own spacing, its values past ``most`` left out."""
+    values = axis.tickValues
+
+    def capped(low: float, high: float, size: float) -> list[tuple[float, list[float]]]:
+        return [(spacing, [v for v in ticks if v <= most * (1 + 1e-9)]) for spacing, ticks in values(low, high, size)]
+
+    axis.tickValues = capped
