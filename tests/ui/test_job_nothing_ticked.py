@@ -56,6 +56,16 @@ def test_the_odds_and_what_matters_charts_state_the_job_not_its_ranks_spread(qtb
     tornado = window.results.chart("tornado")
     assert tornado._legend_entries == () and not tornado.legend_label.text()
     assert not tornado.plot.getAxis("bottom").style["showValues"]
+    # nor a tick beside the note for the rows it does not have (one at 0 drew a stray mark at the plot's left edge)
+    from PySide6.QtGui import QImage, QPainter
+
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _axis, ticks, texts = tornado.plot.getAxis("left").generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    assert ticks == [] and texts == []
 
 
 def test_the_job_slide_with_nothing_ticked_states_the_job_and_not_the_ranks_odds(qtbot):

@@ -67,7 +67,7 @@ class TornadoChart(ChartFrame["TornadoView"]):
         spacing = QFontMetrics(self.plot.getAxis("left").style["tickFont"]).lineSpacing()  # the names' own font
         two = row_px >= 2 * spacing + 4
         names = [(float(len(bars) - 1 - i), (bar.lines or bar.name) if two else bar.name) for i, bar in enumerate(bars)]
-        self.set_ticks("left", names or [(0.0, "")])
+        self.set_ticks("left", names)  # none with no bars: a tick at 0 drew a stray mark beside the note
 
     def draw(self, view: TornadoView) -> None:
         self.set_title(view.title)
