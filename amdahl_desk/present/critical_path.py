@@ -129,9 +129,16 @@ def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) 
     if not brief:  # on a slide the components' colours are the breakdown's, explained beside it
         legend += [LegendEntry(s.colour, "bar", s.name) for s in comps if s.colour != NOWHERE]
     planned = bool(answers.key)
-    head: tuple[str, ...] = ("Critical path:", f"{n.time(before.length, unit)} → {n.time(after.length, unit)} per step")
+    # under a job's headline, whose path it is: the profile's rank's
+    rank = inputs.job.profile_rank if inputs.job is not None else None
+    whose = f" of rank\u00a0{rank}" if rank is not None else ""
+    head: tuple[str, ...] = (
+        f"Critical path{whose}:",
+        f"{n.time(before.length, unit)} → {n.time(after.length, unit)} per step",
+    )
     if edited_since_import(figures, inputs.analysis.baseline_total, inputs.profile.unit):
-        head = ("Critical path of the trace as measured (the table's times were edited since):", *head[1:])
+        trace = f"rank\u00a0{rank}'s trace" if rank is not None else "the trace"
+        head = (f"Critical path of {trace} as measured (the table's times were edited since):", *head[1:])
     if brief:
         more: tuple[str, ...] = (f"({n.close_speedup(path.speedup)})",) if planned else ()
     elif planned:

@@ -147,8 +147,8 @@ def test_a_jobs_scaling_title_says_its_p_is_the_jobs():
 
 
 def test_the_profiles_own_charts_under_a_jobs_headline_say_whose_they_are():
-    """Where the time goes and Speedup against k draw the profile's own rank, under the job's headline: their
-    titles name the rank."""
+    """Where the time goes, Speedup against k and the critical path draw the profile's own rank, under the job's
+    headline: their titles name the rank."""
     from dataclasses import replace
 
     from amdahl_desk.files.traces import import_trace
@@ -168,6 +168,17 @@ def test_the_profiles_own_charts_under_a_jobs_headline_say_whose_they_are():
         for view in (breakdown, speedup):
             assert view(ChartInputs(profile, analysis, job=job), brief=brief).title.endswith("(rank\u00a01)")
             assert "rank" not in view(ChartInputs(profile, analysis), brief=brief).title
+    # the critical path is the rank's trace's: "Critical path of rank 1: … per step"
+    from amdahl_desk.files.traces.linked import linked_figures
+    from amdahl_desk.present.critical_path import critical_path
+
+    trace = linked_figures(profile)
+    for brief in (True, False):
+        with_job = critical_path(ChartInputs(profile, analysis, job=job, trace=trace), brief=brief).title
+        alone = critical_path(ChartInputs(profile, analysis, trace=trace), brief=brief).title
+        with_job, alone = with_job.replace("\u00a0", " "), alone.replace("\u00a0", " ")
+        assert with_job.startswith("Critical path of rank 1: ") and "ms per step" in with_job, with_job
+        assert alone.startswith("Critical path: ") and "rank" not in alone, alone
 
 
 def test_a_rank_mistyped_for_this_job_stays_beside_why(qtbot, window):
