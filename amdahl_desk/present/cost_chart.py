@@ -57,7 +57,7 @@ def cost_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
     with np.errstate(divide="ignore", invalid="ignore"):
         y = np.log10(np.where(ok, values, np.nan))
     price = f" at {n.money(cost.rate, cost.currency)} per GPU-hour" if cost.rate is not None else ""
-    title = f"{what} per run against GPUs{price}"
+    title = inputs.of_rank(f"{what} per run against GPUs{price}")  # a job: the profile's rank's cost
     if not ok.any():
         return CostView(title, y_axis=axis)
     lo, hi = float(np.nanmin(values[ok])), float(np.nanmax(values[ok]))

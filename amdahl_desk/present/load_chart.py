@@ -94,7 +94,7 @@ def load_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
             saturated.append("")
     replicas = f"{n.count(load.servers)} replica{'s' if load.servers != 1 else ''}"
     return LoadView(
-        f"Latency against load: {load.objective} on {replicas}",
+        inputs.of_rank(f"Latency against load: {load.objective} on {replicas}"),
         x_range,
         y_range,
         series(curve.before_response),

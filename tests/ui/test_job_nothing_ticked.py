@@ -168,6 +168,16 @@ def test_the_profiles_own_charts_under_a_jobs_headline_say_whose_they_are():
         for view in (breakdown, speedup):
             assert view(ChartInputs(profile, analysis, job=job), brief=brief).title.endswith("(rank\u00a01)")
             assert "rank" not in view(ChartInputs(profile, analysis), brief=brief).title
+    # so do the cost and the latency against load, worked out from the rank's profile
+    from amdahl_desk.present.cost_chart import cost_chart
+    from amdahl_desk.present.load_chart import load_chart
+
+    loaded = import_trace(expect.FIXTURES / "gloo" / "rank1.json.gz").to_profile()
+    loaded.set_settings(replace(loaded.settings, arrival_rate=5.0))
+    for view, p in ((cost_chart, profile), (load_chart, loaded)):
+        a = analyse(p)
+        assert view(ChartInputs(p, a, job=job)).title.endswith("(rank\u00a01)"), view(ChartInputs(p, a, job=job)).title
+        assert "rank" not in view(ChartInputs(p, a)).title
     # the critical path is the rank's trace's: "Critical path of rank 1: … per step"
     from amdahl_desk.files.traces.linked import linked_figures
     from amdahl_desk.present.critical_path import critical_path
