@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     export = sub.add_parser(NAME, help="write charts, the slide, the workbook or the CSV of a profile, headless")
     export.add_argument(
         "profile",
-        help="profile workbook (.xlsx) or components table (.csv); a folder of rank traces: the job (its charts, "
-        "and the straggler's import as the profile)",
+        help="profile workbook (.xlsx), components table (.csv) or profiler trace (imported as import does, with its "
+        "defaults); a folder of rank traces: the job (its charts, and its straggler's import, else its slowest "
+        "rank's, as the profile)",
     )
     export.add_argument("--out", required=True, metavar="DIR", help="folder to write into (made if missing)")
     export.add_argument(

@@ -22,8 +22,15 @@ NAME = "report"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    report = sub.add_parser(NAME, help="print the analysis of a profile (xlsx or csv)")
-    report.add_argument("profile", help="profile workbook (.xlsx) or components table (.csv)")
+    report = sub.add_parser(
+        NAME, help="print the analysis of a profile (xlsx, csv, a profiler trace or a job's folder)"
+    )
+    report.add_argument(
+        "profile",
+        help="profile workbook (.xlsx), components table (.csv) or profiler trace (imported as import does, with its "
+        "defaults); a folder of rank traces: the job, then the import of its straggler (else its slowest rank) as "
+        "the profile",
+    )
     report.add_argument("--json", action="store_true", help="print the analysis as JSON")
     report.add_argument(
         "--indent",

@@ -162,3 +162,12 @@ def test_export_all_leaves_out_the_load_chart_without_an_arrival_rate(tmp_path, 
     assert main(["export", str(example_path()), "--out", str(tmp_path), "--format", "svg"]) == 0
     names = sorted(p.name for p in tmp_path.iterdir())
     assert "training-iteration-load.svg" not in names and "training-iteration-cost.svg" in names
+
+
+@pytest.mark.parametrize("command", ["report", "export"])
+def test_help_says_a_trace_and_a_jobs_folder_are_profiles_too(capsys, command):
+    """report and export take a profiler trace and a folder of rank traces as the window opens them; their help
+    said "profile workbook (.xlsx) or components table (.csv)" only."""
+    main([command, "--help"])  # (main turns argparse's exit into a return code)
+    said = " ".join(capsys.readouterr().out.split())
+    assert "profiler trace" in said and "folder of rank traces" in said
