@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..analysis import Analysis, TargetFigures, plan_pairs
-from ..draws import Draws, component_classes
+from ..draws import Draws, component_classes, time_bounds
 from ..names import name_key
 from ..profile import Profile
 from ..uncertainty import PERCENTILES, Sensitivity, Spread, UncertaintyFigures, meets
@@ -259,25 +259,60 @@ def dependency_draws(
     measured time (components whose time has a range; components drawn together as one sum share that sum's
     ratio). Without time ranges every draw's baseline is the step as measured."""
     enabled = [j for j, o in enumerate(profile.optimizations) if o.enabled]
-    plan = plan_of(profile.optimizations)
     comp_class, ratios = _time_ratios(profile, draws)
-    index = {name_key(c.name): i for i, c in enumerate(profile.components)}
-    named = [comp_class[index[name_key(n)]] if name_key(n) in index else -1 for n in planner.names]
-    group = np.asarray([*named, -1], dtype=np.int64)[planner.claim]  # a point no component holds: -1
-    point_class, classes = point_classes(planner, plan, group)
     ks = np.ones((draws.count, len(enabled)))
     with np.errstate(divide="ignore"):
         for col, j in enumerate(enabled):
             ks[:, col] = 1.0 / np.broadcast_to(np.asarray(draws.reciprocal[j], dtype=float), (draws.count,))
-    factors = class_factors(classes, ks, ratios)
     varied = bool(np.any(ratios != 1.0))
     if varied:  # the draws' own baselines, in the same pass
-        factors = np.vstack([factors, class_factors(classes, np.ones_like(ks), ratios)])
-    lengths = step_lengths(planner.pt.scheduler, point_class, factors, stop).mean(axis=1) * MS_PER_US
+        ks, ratios = np.vstack([ks, np.ones_like(ks)]), np.vstack([ratios, ratios])
+    lengths = _dependency_lengths(profile, planner, comp_class, ks, ratios, stop)
     with_plan = np.asarray(lengths[: draws.count], dtype=np.float64)
     if varied:
         return with_plan, np.asarray(lengths[draws.count :], dtype=np.float64)
     return with_plan, np.full(draws.count, planner.baseline.length)
+
+
+def dependency_cases(
+    profile: Profile, planner: TracePlanner, best_k: Sequence[float], worst_k: Sequence[float]
+) -> tuple[float, float]:
+    """The step's mean length (ms) in the best and the worst case: the enabled optimizations at ``best_k`` with
+    every time at its low, and at ``worst_k`` with every time at its high (each component's events scaled by its
+    low or high time over its measured time, as a draw scales them)."""
+    times = profile.arrays()[0]
+    bounds = time_bounds(profile)
+    low, high = bounds if bounds is not None else (times, times)
+    comp_class, members = component_classes(profile, plan_pairs(profile))
+    groups = len(members)
+    measured = np.bincount(comp_class, weights=times, minlength=groups)
+    ratios = np.ones((2, groups))
+    for row, edge in enumerate((low, high)):
+        summed = np.bincount(comp_class, weights=edge, minlength=groups)
+        ratios[row] = np.where(measured > 0, summed / np.where(measured > 0, measured, 1.0), 1.0)
+    ks = np.asarray([best_k, worst_k], dtype=float).reshape(2, -1)
+    best, worst = _dependency_lengths(profile, planner, comp_class, ks, ratios)
+    return float(best), float(worst)
+
+
+def _dependency_lengths(
+    profile: Profile,
+    planner: TracePlanner,
+    comp_class: np.ndarray,
+    ks: FloatArray,
+    ratios: FloatArray,
+    stop: Stop | None = None,
+) -> FloatArray:
+    """Per row of ``ks`` (rows × the enabled optimizations) and ``ratios`` (rows × the components' classes), the
+    step's mean length (ms) with each enabled optimization at its k and each class's events scaled by its ratio."""
+    plan = plan_of(profile.optimizations)
+    index = {name_key(c.name): i for i, c in enumerate(profile.components)}
+    named = [comp_class[index[name_key(n)]] if name_key(n) in index else -1 for n in planner.names]
+    group = np.asarray([*named, -1], dtype=np.int64)[planner.claim]  # a point no component holds: -1
+    point_class, classes = point_classes(planner, plan, group)
+    factors = class_factors(classes, ks, ratios)
+    lengths: FloatArray = step_lengths(planner.pt.scheduler, point_class, factors, stop).mean(axis=1) * MS_PER_US
+    return lengths
 
 
 def _plan_length(planner: TracePlanner, plan: PlanKey) -> float:
@@ -295,7 +330,8 @@ def trace_uncertainty(
     the spread and the odds from the same draws, the bounds (every enabled optimization at its low or high k)
     and What matters (one at its low or high k, the others at their likely k) on the trace's critical path.
 
-    The bounds, the best and worst cases and What matters hold the times as measured. The ranking (time saved per
+    The bounds and What matters hold the times as measured; the best and worst cases take every time at its low
+    and at its high, as the sums' do. The ranking (time saved per
     engineer-day) is each optimization's alone on the critical path (:func:`.plan_choice.trace_ranking`)."""
     from .plan_choice import trace_ranking
 
@@ -323,7 +359,9 @@ def trace_uncertainty(
         o.speedup_range[0] if c >= 1 else 1.0 if c <= 0 else min(o.speedup_range[0], 1.0)
         for o, c in zip(enabled, conf, strict=True)
     ]
-    best, worst = base * at(best_k) / before, base * at(worst_k) / before
+    # the best and worst cases count the times' ranges too, as the sums' do (each time at its low, at its high)
+    best_len, worst_len = dependency_cases(profile, planner, best_k, worst_k)
+    best, worst = base * best_len / before, base * worst_len / before
     free = at([math.inf] * len(enabled))
     rows = []
     for i, (j, o) in enumerate((j, o) for j, o in enumerate(opts) if o.enabled):
