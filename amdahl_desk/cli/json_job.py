@@ -44,6 +44,8 @@ def job_json(job: Job) -> dict[str, Any]:
         "start_spread": job.start_spread,
         "end_spread": job.end_spread,
         "hosts": {"offsets": job.host_offsets, "aligned": job.hosts_aligned},
+        "stated_ranks": job.stated_size,
+        "missing_ranks": list(job.missing),
     }
 
 

@@ -103,7 +103,22 @@ def step_sentence(job: Job) -> str:
             f"{ms(shortest).removesuffix(' ms')}–{ms(longest)}, as the ranks start {ms(job.start_spread)} and end "
             f"{ms(job.end_spread)} apart."
         )
-    return head
+    return head + missing_sentence(job)
+
+
+def missing_sentence(job: Job) -> str:
+    """ " Its traces say the job has 4 ranks; ranks 2-3 are missing: …" (a space first), or "" with every rank given.
+    A rank that waits for one not given counts that waiting as transfer, and the straggler may be one not given."""
+    missing = job.missing
+    if not missing:
+        return ""
+    one = len(missing) == 1
+    given = "the given ranks wait" if len(job.ranks) > 1 else f"rank {job.ranks[0]} waits"
+    return (
+        f" Its traces say the job has {_plural(job.stated_size or 0, 'rank')}, and rank{'s' * (not one)} "
+        f"{ranges(missing)} {'is' if one else 'are'} not given: time {given} for {'it' if one else 'them'} "
+        f"counts here as transfer, and the straggler may be {'it' if one else 'among them'}."
+    )
 
 
 def job_view(job: Job) -> JobView:

@@ -91,3 +91,36 @@ def test_a_folders_exported_odds_are_the_jobs_measured_step_not_its_ranks_spread
     text = (tmp_path / "ddp4-distribution.svg").read_text(encoding="utf-8").replace("\u00a0", " ")
     assert f"the job's step {job:.1f} ms in every draw" in text
     assert "median" not in text and "90% within" not in text and "New job step" in text
+
+
+def _world(path: Path) -> int:
+    opened = gzip.open if path.suffix == ".gz" else open
+    with opened(path, "rt") as f:
+        return int(json.load(f)["distributedInfo"]["world_size"])
+
+
+@pytest.mark.parametrize("given", [("rank0",), ("rank0", "rank1")])
+def test_a_job_given_fewer_ranks_than_its_traces_state_says_which_are_missing(capsys, given):
+    """ddp4's traces state a job of 4 ranks: given rank 0 alone (or 0 and 1), its ~102 ms of waiting for rank 2 was
+    called transfer and another rank named the straggler, without a word that ranks were missing."""
+    paths = [FIXTURES / "ddp4" / f"{name}.json.gz" for name in given]
+    world = _world(paths[0])
+    assert world == 4
+    missing = [r for r in range(world) if f"rank{r}" not in given]
+    capsys.readouterr()
+    assert main(["job", *map(str, paths), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["stated_ranks"] == world and figures["missing_ranks"] == missing
+    assert main(["job", *map(str, paths)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    said = f"Its traces say the job has {world} ranks, and ranks {missing[0]}-{missing[-1]} are not given"
+    assert said in first and "counts here as transfer" in first and "straggler may be among them" in first
+
+
+def test_a_whole_job_says_nothing_of_missing_ranks(capsys):
+    capsys.readouterr()
+    assert main(["job", str(FIXTURES / "ddp4"), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["stated_ranks"] == 4 and figures["missing_ranks"] == []
+    assert main(["job", str(FIXTURES / "ddp4")]) == 0
+    assert "not given" not in capsys.readouterr().out

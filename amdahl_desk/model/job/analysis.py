@@ -82,6 +82,13 @@ class Job:
     end_spread: float
     hosts_aligned: bool
     dropped_edges: int
+    stated_size: int | None = None  # the job's size its traces state; more than ``ranks``: some were not given
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        """The ranks the traces say the job has that were not given (none where they state no size)."""
+        given = set(self.ranks)
+        return tuple(r for r in range(self.stated_size or 0) if r not in given)
 
     @property
     def step_time(self) -> float:
@@ -182,6 +189,7 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
         host_offsets={h: v * MS for h, v in job.host_offset.items()},
         hosts_aligned=job.aligned_hosts,
         dropped_edges=rp.dropped,
+        stated_size=job.stated_size,
     )
 
 

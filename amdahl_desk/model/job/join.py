@@ -72,6 +72,7 @@ class JobGraph:
     host_offset: dict[str, float]
     aligned_hosts: bool
     instances: tuple[Instance, ...]
+    stated_size: int | None = None  # the job's size its traces state (distributedInfo.world_size), if they do
 
     @property
     def size(self) -> int:
@@ -94,13 +95,13 @@ class JobGraph:
         return start, end
 
 
-def _one_run(ranks: Sequence[RankGraph]) -> None:
+def _one_run(ranks: Sequence[RankGraph]) -> int | None:
     """Refuse ranks that cannot be one run's: traces that state different job sizes, or a rank at or beyond the size
     they state (so no more ranks than that: each rank appears once). A rank of another run, joined at its
-    collectives, made a 72 s "step"."""
+    collectives, made a 72 s "step". The size they state, if they do (fewer ranks given: some are missing)."""
     stated = [(r, r.world) for r in ranks if r.world is not None]
     if not stated:
-        return
+        return None
     first, size = stated[0]
     for r, world in stated:
         if world != size:
@@ -111,6 +112,7 @@ def _one_run(ranks: Sequence[RankGraph]) -> None:
     for r in ranks:  # a trace that states no size is held to the others'
         if r.rank >= size:
             raise TraceError(f"rank {r.rank} in a job the traces say has {size} ranks (0 to {size - 1})", r.source)
+    return size
 
 
 def match(ranks: Sequence[RankGraph]) -> JobGraph:
@@ -125,7 +127,7 @@ def match(ranks: Sequence[RankGraph]) -> JobGraph:
             raise TraceError(f"rank {b.rank} appears twice in the job (also in {a.source})", b.source)
     if not rs:
         raise TraceError("the job has no rank traces")
-    _one_run(rs)
+    stated = _one_run(rs)
     steps = _steps(rs)
     step_index = np.array([[r.step_numbers.index(n) for n in steps] for r in rs], dtype=np.int64).reshape(
         len(rs), len(steps)
@@ -145,7 +147,7 @@ def match(ranks: Sequence[RankGraph]) -> JobGraph:
         )
         for k, name, key, members, index in raw
     )
-    return JobGraph(tuple(rs), steps, step_index, offset, host_offset, aligned, instances)
+    return JobGraph(tuple(rs), steps, step_index, offset, host_offset, aligned, instances, stated)
 
 
 def _steps(rs: Sequence[RankGraph]) -> tuple[int, ...]:
