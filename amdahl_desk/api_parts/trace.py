@@ -139,7 +139,7 @@ class WhatIf:
             asdict(p)  # the fields in the order ``whatif --json`` writes them
             for p in self._answer.patterns
         ]
-        return frame(rows, ("pattern", "k", "events", "time", "kernels", "copies", "operators", "calls"))
+        return frame(rows, ("pattern", "k", "events", "time", "kernels", "copies", "operators", "calls", "component"))
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly what ``amdahl-desk whatif --json`` prints for the same trace, patterns, step and rank."""

@@ -36,6 +36,7 @@ def whatif_json(w: WhatIf) -> dict[str, Any]:
                 "copies": p.copies,
                 "operators": p.operators,
                 "calls": p.calls,
+                "component": p.component,
             }
             for p in w.patterns
         ],

@@ -70,7 +70,10 @@ def _noun(p: PatternFigures) -> str:
 
 
 def _subject(w: WhatIf, n: Numbers) -> str:
-    parts = [f"`{p.pattern}` {_noun(p)} {n.number(p.k)}× {'faster' if p.k >= 1 else 'as fast'}" for p in w.patterns]
+    parts = [
+        f"`{p.pattern}`{'' if p.component else ' ' + _noun(p)} {n.number(p.k)}× {'faster' if p.k >= 1 else 'as fast'}"
+        for p in w.patterns
+    ]
     if len(parts) > 1:
         return "Making " + ", ".join(parts[:-1]) + " and " + parts[-1]
     return "Making " + parts[0]
@@ -128,6 +131,8 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
     else:
         verb = f"does not shorten the step ({t(before, unit)})"
     share = w.matched_time / before if before > 0 else 0.0
+    one = len(w.patterns) == 1 and w.patterns[0].component  # one component: "its share", not the events' "their"
+    their, they = ("its", "it gives") if one else ("their", "they give")
     clause = ""
     if w.sum_speedup is None:
         clause = (
@@ -138,18 +143,18 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
         promised = before - before / w.sum_speedup
         hidden = hidden_saving(before, after, w.sum_speedup, w.by_kind, w.predicted_by_kind, n)
         if hidden:
-            clause = f", not the {n.close_speedup(w.sum_speedup)} their {n.percent(share)} share suggests: {hidden}"
+            clause = f", not the {n.close_speedup(w.sum_speedup)} {their} {n.percent(share)} share suggests: {hidden}"
         elif promised > 0 and n.close_speedup(w.sum_speedup) == n.close_speedup(s):
-            clause = f", as their {n.percent(share)} share suggests: their time is on the critical path"
+            clause = f", as {their} {n.percent(share)} share suggests: {their} time is on the critical path"
         elif promised > 0:  # more than the sum promises: say both figures, claim no agreement
             clause = (
-                f"; their {n.percent(share)} share alone suggests {n.close_speedup(w.sum_speedup)}: their time is on "
-                "the critical path"
+                f"; {their} {n.percent(share)} share alone suggests {n.close_speedup(w.sum_speedup)}: {their} time is "
+                "on the critical path"
             )
     ceiling = w.ceiling
     free = ""
     if ceiling is not None:
-        free = f" Even free, they give at most {n.close_speedup(ceiling)}"
+        free = f" Even free, {they} at most {n.close_speedup(ceiling)}"
         if w.largest_when_free:
             name, time = w.largest_when_free[0]
             free += f"; the largest item on the path is then {_short(name)} ({t(time, unit)} per step)"
@@ -175,6 +180,11 @@ def _too_little(w: WhatIf, subject: str, share: float, n: Numbers, unit: TimeUni
     if events == 1:
         noun = {"copies": "copy"}.get(noun, noun[:-1])
     part = "under 0.1%" if share < TOO_LITTLE else n.percent(share)
+    if len(w.patterns) == 1 and w.patterns[0].component:
+        return (
+            f"{subject} changes the step ({n.time(w.baseline, unit)}) by less than 0.1%: its time as measured is "
+            f"{n.time(w.matched_time, unit)} per step, {part} of the step, too little to matter."
+        )
     return (
         f"{subject} changes the step ({n.time(w.baseline, unit)}) by less than 0.1%: "
         f"{'the pattern matches' if len(w.patterns) == 1 else 'the patterns match'} {n.number(events)} {noun} "
@@ -197,6 +207,11 @@ def _kinds(kinds: dict[str, float], total: float, n: Numbers, unit: TimeUnit) ->
 
 def _pattern_line(p: PatternFigures, baseline: float, n: Numbers, unit: TimeUnit) -> str:
     share = p.time / baseline if baseline else 0.0
+    if p.component:  # its time as the import measured it: what the waiting inside a phase or an op holds counts too
+        return (
+            f"`{p.pattern}` ×{n.number(p.k)}: {n.time(p.time, unit)} per step as measured, the waiting in it "
+            f"included ({n.percent(share)} of the step); {n.number(p.events)} {_noun(p)} per step in it"
+        )
     return (
         f"`{p.pattern}` ×{n.number(p.k)}: {n.number(p.events)} {_noun(p)} per step, "
         f"{n.time(p.time, unit)} of their own time ({n.percent(share)} of the step)"

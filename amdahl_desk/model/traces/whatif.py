@@ -120,6 +120,9 @@ class PatternFigures:
     copies: float = 0.0
     operators: float = 0.0
     calls: float = 0.0
+    # a component's import matcher (annotation:NAME, op:NAME, gpu:…): its segments as measured, their waiting
+    # included, rather than the own time of the events a name pattern matched
+    component: bool = False
 
 
 @dataclass(frozen=True)
@@ -246,7 +249,10 @@ def what_if(pt: PathTrace, speedups: Sequence[Speedup]) -> WhatIf:
         matched_events=float(events_n),
         matched_time=pt.mean(matched_time),
         matched_on_path=pt.mean(base.path_time(g, matched_points)),
-        patterns=tuple(PatternFigures(sp.pattern, sp.k, *f) for sp, f in zip(speedups, per_pattern, strict=True)),
+        patterns=tuple(
+            PatternFigures(sp.pattern, sp.k, f[0], f[1], f[2], f[3], f[4], f[5], component=span)
+            for sp, f, span in zip(speedups, per_pattern, spans, strict=True)
+        ),
         sum_speedup=sum_speedup(baseline_ms, [f[1] for f in per_pattern], [s.k for s in speedups], overlap),
         ceiling=baseline_ms / free_ms if free_ms > 0 else None,
         largest_on_path=tuple(pt.on_path_items(base)),
