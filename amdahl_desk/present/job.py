@@ -130,7 +130,13 @@ def job_view(job: Job) -> JobView:
             f"{r.rank:>4} {r.step_time:>7.1f} {r.compute:>8.1f} {r.communication:>14.1f} {r.waiting:>8.1f} "
             f"{r.waited_for:>11.1f}{mark}"
         )
-    rows.append("(ms per step: GPU compute busy time; the transfer of its collectives; its waiting at them)")
+    if any(r.compute > 0 for r in job.per_rank):
+        rows.append("(ms per step: GPU compute busy time; the transfer of its collectives; its waiting at them)")
+    else:  # a CPU job (gloo): compute 0.0 on the straggler read as if it did nothing
+        rows.append(
+            "(ms per step: compute is GPU busy time, and these traces hold no GPU work: each rank's work is on its "
+            "CPU, in the step beside its collectives' transfer and its waiting at them)"
+        )
     width = max([10, *(len(c.name) for c in job.collectives)])
     width = min(width, 48)
     colls = [f"{'collective':<{width}}  count  transfer  skew mean  skew max (ms)"] if job.collectives else []

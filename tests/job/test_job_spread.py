@@ -152,3 +152,24 @@ def test_a_components_speedup_is_worded_as_its_measured_time_not_operators_own(c
         main(["whatif", str(FIXTURES / "ddp4"), "--speedup", "annotation:data_loading=2", "--rank", "2", "--json"]) == 0
     )
     assert json.loads(capsys.readouterr().out)["patterns"][0]["component"] is True
+
+
+def test_a_cpu_jobs_table_says_its_compute_is_not_measured(capsys, tmp_path):
+    """gloo's traces hold no GPU event: every rank's compute is 0.0 under "GPU compute busy time", which read as
+    if the straggler did nothing. A job with kernels keeps the plain legend."""
+    from .make_jobs import example
+
+    def table_note(folder: Path) -> str:
+        capsys.readouterr()
+        assert main(["job", str(folder)]) == 0
+        return next(x for x in capsys.readouterr().out.splitlines() if x.startswith("(ms per step"))
+
+    path = FIXTURES / "gloo"
+    for trace in sorted(path.glob("rank*.json*")):
+        opened = gzip.open if trace.suffix == ".gz" else open
+        with opened(trace, "rt") as f:
+            assert not any(e.get("cat") == "kernel" for e in json.load(f)["traceEvents"])
+    assert "these traces hold no GPU work" in table_note(path)
+    for rank in example():
+        rank.write(tmp_path)
+    assert table_note(tmp_path).startswith("(ms per step: GPU compute busy time;")
