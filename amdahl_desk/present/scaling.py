@@ -87,12 +87,12 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         return ScalingView("GPU scaling — no data", legend=_legend(False))
     s = analysis.scaling
     overhead_name, job_words = "With communication overhead", ""
-    if inputs.job is not None:  # a job: its ranks' measured communication and waiting at N0 is what grows
+    if inputs.job is not None:  # a job: its ranks' measured transfer at N0 is what grows
         from ..model.job.scaling import job_overhead, job_scaling
 
         s = job_scaling(inputs.profile, analysis, inputs.job.job)
         c = n.time(job_overhead(inputs.job.job), TimeUnit.MS)
-        overhead_name = f"With the job's communication and waiting ({c} at N0) as overhead"
+        overhead_name = f"With the job's communication ({c} at N0) as overhead"
         job_words = c
     x = np.log2(s.gpus.astype(float))
     curves = [s.ideal, s.gustafson, s.amdahl, s.with_overhead]
@@ -115,7 +115,7 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         i = int(np.flatnonzero(s.gpus == s.last_efficient_gpus)[0])
         efficient = Mark(float(x[i]), float(s.efficiency[i]), "", (x_range, eff_range))
     ideal, gustafson, amdahl, overhead = (Series(x, y, x_range, y_range) for y in logs)
-    # a job's P is the job's (its ranks' communication and waiting), not the P of the profile's own rank
+    # a job's P is the job's (its ranks' transfer as its communication), not the P of the profile's own rank
     lead = "GPU scaling of the job:" if job_words else "GPU scaling:"
     title = (
         phrases(
@@ -128,7 +128,9 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         else scaling_title(s, inputs.profile.settings.overhead_model, n, lead)
     )
     if job_words and not brief:
-        title += " " + phrases("— overhead:", "the job's measured", "communication and waiting,", f"{job_words} at N0")
+        title += " " + phrases(
+            "— overhead:", "the job's measured", "communication (waiting excluded),", f"{job_words} at N0"
+        )
     return ScalingView(
         title,
         x_range,

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from amdahl_desk.files import load_any
 from amdahl_desk.files.traces.job import load_job
 from amdahl_desk.model.analysis import analyse
-from amdahl_desk.model.job.analysis import analyse_job
+from amdahl_desk.model.job.analysis import analyse_job, job_what_if
 from amdahl_desk.model.job.join import match
 from amdahl_desk.model.job.plan import job_plan, target_pattern
 from amdahl_desk.model.job.scaling import job_overhead, job_scaling
-from amdahl_desk.model.profile import Optimization
+from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling
+from amdahl_desk.model.traces.patterns import parse_pattern_speedup
 from amdahl_desk.present.inputs import ChartInputs
 from amdahl_desk.present.job_charts import JobFigures, collective_skew, rank_bars, scale_ticks, step_map
 from amdahl_desk.present.job_words import chosen_ranks, job_panel, loading_text
@@ -55,17 +55,35 @@ def test_targets_become_the_same_event_match_on_every_rank():
     assert plan.left_out == ("Unattributed",) and not plan.speedups
 
 
-def test_the_jobs_overhead_is_its_ranks_communication_and_waiting(four):
+def test_the_jobs_overhead_is_its_ranks_transfer_and_its_p_predicts_the_replay(four):
+    """A natural experiment: twice the GPUs halve each rank's share of the batch, so every rank's kernel_A takes half
+    as long; the job replayed with kernel_A 2× faster on every rank (23 → 13 ms, worked by hand: rank 2's 20 ms of
+    kernel_A halved, then its 3 ms transfer) is what Amdahl's law with the job's P must give at 2 N0 (no growth of the
+    transfer). With the waiting counted as overhead (3 + 27/4 = 9.75 ms) P was 57.6% and Amdahl said 1.40×: the
+    waiting is the ranks' imbalance of work, which halves with it."""
     folder, figures = four
-    # by hand: transfer 3 ms on every rank; waiting 8, 10, 0, 9 ms: 3 + 27/4 = 9.75 ms
-    assert job_overhead(figures.job) == pytest.approx(9.75)
-    profile = load_any(folder / "rank2.json.gz").profile
+    # by hand: transfer 3 ms on every rank (waiting 8, 10, 0, 9 ms is no overhead)
+    assert job_overhead(figures.job) == pytest.approx(3.0)
+    # the straggler's step as a profile: its 20 ms of kernel_A (data-parallel) and its 3 ms all-reduce
+    profile = Profile(
+        [Component("kernel_A", 20.0, Scaling.PARALLEL), Component("all_reduce", 3.0, Scaling.COMMUNICATION)]
+    )
     analysis = analyse(profile)
     s = job_scaling(profile, analysis, figures.job)
-    assert s.communication_time == pytest.approx(9.75 * 1e-3 / profile.unit.seconds)
+    assert s.communication_time == pytest.approx(3.0 * 1e-3 / profile.unit.seconds)
+    assert s.parallel_fraction == pytest.approx(20 / 23)
+    replayed = job_what_if(_graph(folder), [("kernel_A", 2.0)])
+    assert replayed.predicted == pytest.approx(13.0, abs=1e-6)
+    amdahl = 1 / ((1 - s.parallel_fraction) + s.parallel_fraction / 2)
+    assert amdahl == pytest.approx(replayed.baseline / replayed.predicted, rel=1e-9)
     view = scaling(ChartInputs(profile, analysis, job=figures), POINT)
-    assert "9.75 ms at N0" in view.legend[2].name
-    assert "communication and waiting, 9.75 ms at N0" in view.title.replace("\u00a0", " ")
+    assert "communication (3 ms at N0)" in view.legend[2].name.replace("\u00a0", " ")
+    assert "communication (waiting excluded), 3 ms at N0" in view.title.replace("\u00a0", " ")
+
+
+def _graph(folder):
+    """The job read with kernel_A's events marked, to be scaled (as `whatif FOLDER --speedup kernel_A=2` reads it)."""
+    return match(load_job([str(folder)], "ProfilerStep#", [parse_pattern_speedup("kernel_A=2")]))
 
 
 def test_the_charts_views_hold_the_jobs_figures(four):

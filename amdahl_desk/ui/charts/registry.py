@@ -152,7 +152,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
     ChartEntry(
         "scaling",
         "GPU scaling",
-        # scaling reads times and scaling classes, never the optimizations; of a job, its communication and waiting
+        # scaling reads times and scaling classes, never the optimizations; of a job, its ranks' transfer
         frozenset({COMPONENTS, SETTINGS, JOB}),
         tab="GPU scaling",
     ),
