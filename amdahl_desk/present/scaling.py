@@ -90,10 +90,15 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
     if inputs.job is not None:  # a job: its ranks' measured transfer at N0 is what grows
         from ..model.job.scaling import job_overhead, job_scaling
 
-        s = job_scaling(inputs.profile, analysis, inputs.job.job)
-        c = n.time(job_overhead(inputs.job.job), TimeUnit.MS)
+        job, rank = inputs.job.job, inputs.job.profile_rank
+        s = job_scaling(inputs.profile, analysis, job, rank)
+        c = n.time(job_overhead(job), TimeUnit.MS)
         overhead_name = f"With the job's communication ({c} at N0) as overhead"
-        job_words = c
+        # the given ranks' waiting for ranks not given is in their transfer: none is left out then
+        excluded = "" if job.missing else " (waiting excluded)"
+        job_words = f"communication{excluded}, {c} at N0"
+        if rank is not None and job.straggler is not None and rank != job.straggler:
+            job_words += f"; rank {rank}'s waiting for rank {job.straggler} counted serial"
     x = np.log2(s.gpus.astype(float))
     curves = [s.ideal, s.gustafson, s.amdahl, s.with_overhead]
     finite = np.concatenate([v[np.isfinite(v) & (v > 0)] for v in curves])
@@ -128,9 +133,7 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         else scaling_title(s, inputs.profile.settings.overhead_model, n, lead)
     )
     if job_words and not brief:
-        title += " " + phrases(
-            "— overhead:", "the job's measured", "communication (waiting excluded),", f"{job_words} at N0"
-        )
+        title += " " + phrases("— overhead:", "the job's measured", job_words)
     return ScalingView(
         title,
         x_range,

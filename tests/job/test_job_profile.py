@@ -3,6 +3,7 @@ overhead for GPU scaling, the charts' views and the panel's words. Expected figu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,29 @@ def test_the_jobs_overhead_is_its_ranks_transfer_and_its_p_predicts_the_replay(f
     view = scaling(ChartInputs(profile, analysis, job=figures), POINT)
     assert "communication (3 ms at N0)" in view.legend[2].name.replace("\u00a0", " ")
     assert "communication (waiting excluded), 3 ms at N0" in view.title.replace("\u00a0", " ")
+
+
+def test_a_job_scaled_from_a_rank_that_waits_counts_its_waiting_serial(four):
+    """Rank 0 of the hand-worked job: 12 ms of kernel_A, then its all-reduce of 11 ms, 8 of them waiting for rank
+    2. That waiting stands for rank 2's extra work, whose mix rank 0's profile cannot say: counted serial, P is
+    12/23, short of the straggler's 20/23 rather than beyond it. A job given without some of its ranks does not
+    say its waiting is excluded: the given ranks' waiting for those is in their transfer."""
+    _folder, figures = four
+    profile = Profile(
+        [Component("kernel_A", 12.0, Scaling.PARALLEL), Component("all_reduce", 11.0, Scaling.COMMUNICATION)]
+    )
+    analysis = analyse(profile)
+    s = job_scaling(profile, analysis, figures.job, rank=0)
+    assert s.parallel_fraction == pytest.approx(12 / 23)
+    assert s.communication_time == pytest.approx(3.0)
+    straggler = job_scaling(profile, analysis, figures.job, rank=2)  # waits for no one: nothing counted serial
+    assert straggler.parallel_fraction == pytest.approx(20 / 23)
+    view = scaling(ChartInputs(profile, analysis, job=replace(figures, profile_rank=0)), POINT)
+    title = view.title.replace("\u00a0", " ")
+    assert "communication (waiting excluded), 3 ms at N0; rank 0's waiting for rank 2 counted serial" in title
+    partial = replace(figures, job=replace(figures.job, stated_size=6))  # ranks 4 and 5 not given
+    title = scaling(ChartInputs(profile, analysis, job=partial), POINT).title.replace("\u00a0", " ")
+    assert "the job's measured communication, 3 ms at N0" in title and "excluded" not in title
 
 
 def _graph(folder):
