@@ -128,7 +128,10 @@ def _target_clause(u: UncertaintyFigures, profile: Profile, subject: str, number
             f"untouched takes at least {numbers.time(u.floor, unit)}"
         )
     if u.never_meets:
-        return f"; {subject} cannot meet {goal}: even at every high estimate it takes {numbers.time(u.best_case, unit)}"
+        return (
+            f"; {subject} cannot meet {goal}: even at its best (every high k, every time at its low) it takes "
+            f"{numbers.time(u.best_case, unit)}"
+        )
     if u.always_meets:
         return f"; {subject} {'meet' if subject == 'they' else 'meets'} {goal} in every case"
     meets = "meet" if subject == "they" else "meets"

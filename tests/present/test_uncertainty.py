@@ -45,7 +45,9 @@ def test_a_plan_that_can_never_reach_the_target_says_so_whatever_the_odds():
     )
     assert v.slide.endswith("never meets 390 ms")
     v = view(precision(), target=480.0)
-    assert v.sentence.endswith("; it cannot meet 480 ms: even at every high estimate it takes 500 ms.")
+    assert v.sentence.endswith(
+        "; it cannot meet 480 ms: even at its best (every high k, every time at its low) it takes 500 ms."
+    )
     assert view(precision(), target=600.0).sentence.endswith("; it meets 600 ms in every case.")
 
 

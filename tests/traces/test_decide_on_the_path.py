@@ -338,6 +338,18 @@ def test_the_best_and_worst_cases_on_the_path_bound_every_draw(workbook):
         k_best = base * planner.plan(((BW, 3.0),)).predicted.length / before
         k_worst = base * planner.plan(((BW, 1.5 if confidence == 1 else 1.0),)).predicted.length / before
         assert odds.best_case < k_best and odds.worst_case > k_worst
+        # and the floor (the plan's targets free, every time at its low) lies under them all
+        assert odds.floor <= odds.best_case * (1 + 1e-9)
+    # a target the draws can meet is never called out of reach: with k up to 8, the old floor (times as measured,
+    # 29.4 ms) stood above a best case of 18.3 ms, and "it can never meet 28.8 ms" beside 0.3% odds of meeting it
+    wide = profile.copy()
+    wide.set_optimizations([Optimization("bw", BW, 2.0, speedup_low=1.5, speedup_high=8.0)])
+    wide.set_settings(replace(wide.settings, target_time=28.8))
+    a = analyse(wide)
+    every = TracePlanner(prepare(load_rank_graph(workbook / "trace.json.gz").trace), tuple(wide.settings.trace_events))
+    odds = trace_uncertainty(wide, a, analyse_uncertainty(wide, a), every)  # each component's events, as the window's
+    assert odds.floor <= odds.best_case * (1 + 1e-9) <= odds.new_total_draws.min() * (1 + 1e-9)
+    assert not (odds.unreachable and (odds.probability_target or 0) > 0)
     # a profile whose times have no ranges: the cases are k's alone, as before
     plain = profile.copy()
     plain.set_components([c._replace(time_low=None, time_high=None) for c in profile.components])

@@ -276,23 +276,24 @@ def dependency_draws(
 
 def dependency_cases(
     profile: Profile, planner: TracePlanner, best_k: Sequence[float], worst_k: Sequence[float]
-) -> tuple[float, float]:
-    """The step's mean length (ms) in the best and the worst case: the enabled optimizations at ``best_k`` with
-    every time at its low, and at ``worst_k`` with every time at its high (each component's events scaled by its
-    low or high time over its measured time, as a draw scales them)."""
+) -> tuple[float, float, float]:
+    """The step's mean length (ms) in the best and the worst case and at the floor: the enabled optimizations at
+    ``best_k`` with every time at its low, at ``worst_k`` with every time at its high, and free with every time at
+    its low. As a draw scales them: each class of components (those the same optimizations target) by its low or
+    high sum over its measured sum."""
     times = profile.arrays()[0]
     bounds = time_bounds(profile)
     low, high = bounds if bounds is not None else (times, times)
     comp_class, members = component_classes(profile, plan_pairs(profile))
     groups = len(members)
     measured = np.bincount(comp_class, weights=times, minlength=groups)
-    ratios = np.ones((2, groups))
-    for row, edge in enumerate((low, high)):
+    ratios = np.ones((3, groups))
+    for row, edge in enumerate((low, high, low)):
         summed = np.bincount(comp_class, weights=edge, minlength=groups)
         ratios[row] = np.where(measured > 0, summed / np.where(measured > 0, measured, 1.0), 1.0)
-    ks = np.asarray([best_k, worst_k], dtype=float).reshape(2, -1)
-    best, worst = _dependency_lengths(profile, planner, comp_class, ks, ratios)
-    return float(best), float(worst)
+    ks = np.asarray([best_k, worst_k, [math.inf] * len(best_k)], dtype=float).reshape(3, -1)
+    best, worst, floor = _dependency_lengths(profile, planner, comp_class, ks, ratios)
+    return float(best), float(worst), float(floor)
 
 
 def _dependency_lengths(
@@ -330,9 +331,9 @@ def trace_uncertainty(
     the spread and the odds from the same draws, the bounds (every enabled optimization at its low or high k)
     and What matters (one at its low or high k, the others at their likely k) on the trace's critical path.
 
-    The bounds and What matters hold the times as measured; the best and worst cases take every time at its low
-    and at its high, as the sums' do. The ranking (time saved per
-    engineer-day) is each optimization's alone on the critical path (:func:`.plan_choice.trace_ranking`)."""
+    The bounds and What matters hold the times as measured; the best and worst cases and the floor take every time
+    at its low and at its high, as the sums' do. The ranking (time saved per engineer-day) is each optimization's
+    alone on the critical path (:func:`.plan_choice.trace_ranking`)."""
     from .plan_choice import trace_ranking
 
     base = analysis.baseline_total
@@ -360,9 +361,8 @@ def trace_uncertainty(
         for o, c in zip(enabled, conf, strict=True)
     ]
     # the best and worst cases count the times' ranges too, as the sums' do (each time at its low, at its high)
-    best_len, worst_len = dependency_cases(profile, planner, best_k, worst_k)
+    best_len, worst_len, floor_len = dependency_cases(profile, planner, best_k, worst_k)
     best, worst = base * best_len / before, base * worst_len / before
-    free = at([math.inf] * len(enabled))
     rows = []
     for i, (j, o) in enumerate((j, o) for j, o in enumerate(opts) if o.enabled):
         low, high = o.speedup_range
@@ -388,7 +388,7 @@ def trace_uncertainty(
         probability_target=None if target is None else meets(totals, target),
         best_case=best,
         worst_case=worst,
-        floor=base * free / before,
+        floor=base * floor_len / before,
         sensitivity=tuple(rows),
         ranking=trace_ranking(profile, analysis, planner, figures.ranking),
         new_total_draws=totals,
