@@ -63,10 +63,15 @@ def _the_other(job: Job) -> int | None:
 
 def straggler_sentence(job: Job) -> str:
     """Who the others wait for, how long, and what making its work the other ranks' median buys the job."""
+    given = "of the ranks given, " if job.missing else ""  # the straggler may be one not given
     if job.straggler is None:
         if len(job.ranks) < 2:
-            return "One rank: no rank waits for another."
-        return "No rank waits for another at the collectives."
+            return (
+                "One rank given: it waits for no other given."
+                if job.missing
+                else "One rank: no rank waits for another."
+            )
+        return f"{given.capitalize()}{'no' if given else 'No'} rank waits for another at the collectives."
     waited = next(r.waited_for for r in job.per_rank if r.rank == job.straggler)
     most = sorted(job.straggler_waits, key=lambda w: -w.wait)[:3]
     who = "; ".join(f"rank {w.rank} {ms(w.wait)} at the {w.collective}" for w in most)
@@ -86,7 +91,12 @@ def straggler_sentence(job: Job) -> str:
         )
     else:
         cost = f"yet its work is no slower than {pace}: fixing it alone buys nothing"
-    return f"Rank {job.straggler} is the straggler: {waits}; {cost}."
+    lead = (
+        f"Of the ranks given, rank {job.straggler} is the slowest"
+        if given
+        else f"Rank {job.straggler} is the straggler"
+    )
+    return f"{lead}: {waits}; {cost}."
 
 
 def step_sentence(job: Job) -> str:
@@ -107,8 +117,9 @@ def step_sentence(job: Job) -> str:
 
 
 def missing_sentence(job: Job) -> str:
-    """ " Its traces say the job has 4 ranks; ranks 2-3 are missing: …" (a space first), or "" with every rank given.
-    A rank that waits for one not given counts that waiting as transfer, and the straggler may be one not given."""
+    """A space and "Its traces say the job has 4 ranks, and ranks 2-3 are not given: …", or "" with every rank
+    given. A rank that waits for one not given counts that waiting as transfer, and the straggler may be one not
+    given."""
     missing = job.missing
     if not missing:
         return ""
@@ -116,9 +127,15 @@ def missing_sentence(job: Job) -> str:
     given = "the given ranks wait" if len(job.ranks) > 1 else f"rank {job.ranks[0]} waits"
     return (
         f" Its traces say the job has {_plural(job.stated_size or 0, 'rank')}, and rank{'s' * (not one)} "
-        f"{ranges(missing)} {'is' if one else 'are'} not given: time {given} for {'it' if one else 'them'} "
-        f"counts here as transfer, and the straggler may be {'it' if one else 'among them'}."
+        f"{listed(missing)} {'is' if one else 'are'} not given: time {given} for {'it' if one else 'them'} "
+        f"counts here as transfer, and the straggler may be {'that rank' if one else 'among them'}."
     )
+
+
+def listed(numbers: Sequence[int]) -> str:
+    """Ranks in prose: "2-3", "0 and 2", "0-3, 7 and 9" (the runs as :func:`ranges` writes them)."""
+    parts = ranges(numbers).split(",")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def job_view(job: Job) -> JobView:
@@ -134,8 +151,8 @@ def job_view(job: Job) -> JobView:
         rows.append("(ms per step: GPU compute busy time; the transfer of its collectives; its waiting at them)")
     else:  # a CPU job (gloo): compute 0.0 on the straggler read as if it did nothing
         rows.append(
-            "(ms per step: compute is GPU busy time, and these traces hold no GPU work: each rank's work is on its "
-            "CPU, in the step beside its collectives' transfer and its waiting at them)"
+            "(ms per step: compute is GPU busy time, and these traces hold no GPU events: a CPU job, or GPU activity "
+            "not recorded; the transfer of its collectives; its waiting at them)"
         )
     width = max([10, *(len(c.name) for c in job.collectives)])
     width = min(width, 48)
