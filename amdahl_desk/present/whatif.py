@@ -207,10 +207,11 @@ def _kinds(kinds: dict[str, float], total: float, n: Numbers, unit: TimeUnit) ->
 
 def _pattern_line(p: PatternFigures, baseline: float, n: Numbers, unit: TimeUnit) -> str:
     share = p.time / baseline if baseline else 0.0
-    if p.component:  # its time as the import measured it: what the waiting inside a phase or an op holds counts too
+    if p.component:  # its time as the import measured it: a phase's time between its events counts too
+        between = ", the time between its events included" if p.pattern.startswith("annotation:") else ""
         return (
-            f"`{p.pattern}` ×{n.number(p.k)}: {n.time(p.time, unit)} per step as measured, the waiting in it "
-            f"included ({n.percent(share)} of the step); {n.number(p.events)} {_noun(p)} per step in it"
+            f"`{p.pattern}` ×{n.number(p.k)}: {n.time(p.time, unit)} per step as measured{between} "
+            f"({n.percent(share)} of the step); {n.number(p.events)} {_noun(p)} per step in it"
         )
     return (
         f"`{p.pattern}` ×{n.number(p.k)}: {n.number(p.events)} {_noun(p)} per step, "
