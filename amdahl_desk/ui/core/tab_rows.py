@@ -76,13 +76,17 @@ class TabRows(QWidget):
         pages = self.pages
         self._sizes = {}
         if pages is not None:
+            measured: dict[str, QSize] = {}  # the titles there are now (a renamed tab's old title goes)
             for i in range(pages.count()):
-                if pages.isTabVisible(i):
-                    text = pages.tabText(i)
-                    size = self._measured.get(text)
-                    if size is None:
-                        size = self._measured[text] = self._tab_size(text)
-                    self._sizes[i] = size
+                text = pages.tabText(i)
+                size = measured.get(text) or self._measured.get(text)
+                if size is None and pages.isTabVisible(i):
+                    size = self._tab_size(text)
+                if size is not None:
+                    measured[text] = size
+                    if pages.isTabVisible(i):
+                        self._sizes[i] = size
+            self._measured = measured
         self._relayout()
         self.update()
 
