@@ -132,6 +132,19 @@ def missing_sentence(job: Job) -> str:
     )
 
 
+def straggler_name(job: Job) -> str:
+    """What the rank the others wait for is called: "the straggler", or "the slowest given" where ranks the traces
+    state were not given (the straggler may be one of those)."""
+    return "the slowest given" if job.missing else "the straggler"
+
+
+def whose_ranks(job: Job, count: str) -> str:
+    """ "A job of 4 ranks", or "2 of a job's 4 ranks" where some were not given (``count``: the ranks, formatted)."""
+    if job.missing:
+        return f"{count} of a job's {job.stated_size:,} ranks"
+    return f"A job of {count} ranks"
+
+
 def listed(numbers: Sequence[int]) -> str:
     """Ranks in prose: "2-3", "0 and 2", "0-3, 7 and 9" (the runs as :func:`ranges` writes them)."""
     parts = ranges(numbers).split(",")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.units import TimeUnit
 from .chart_parts import LegendEntry
-from .job import others_pace
+from .job import others_pace, straggler_name
 from .numbers import Numbers
 from .text import NBSP, shorten
 
@@ -131,7 +131,7 @@ def step_map(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ste
     marked = _straggler_index(job)
     label = ""
     if marked >= 0:
-        label = f"rank {job.straggler}: the straggler"
+        label = f"rank {job.straggler}: {straggler_name(job)}"
     every = max(1, -(-len(job.steps) // 12))
     cols = tuple((j + 0.5, str(s)) for j, s in enumerate(job.steps) if j % every == 0)
     scale = tuple((v, n.number(v)) for v in scale_ticks(low, high))
@@ -192,7 +192,9 @@ def rank_bars(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ra
         bars.append(
             RankBar(
                 r.rank,
-                f"rank {r.rank} (straggler)" if r.rank == job.straggler else f"rank {r.rank}",
+                f"rank {r.rank} ({straggler_name(job).removeprefix('the ')})"
+                if r.rank == job.straggler
+                else f"rank {r.rank}",
                 (r.compute, r.communication, r.waiting, rest),
                 _ms(n, r.step_time),
                 r.rank == job.straggler,
@@ -203,13 +205,13 @@ def rank_bars(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ra
     if job.straggler is not None:
         if job.straggler_cost > 0.0005 * job.step_time:
             note = (
-                f"Rank {job.straggler} is the straggler: at {others_pace(job)} pace the job's step would take "
+                f"Rank {job.straggler} is {straggler_name(job)}: at {others_pace(job)} pace the job's step would take "
                 f"{_ms(n, job.step_time - job.straggler_cost)}, not {_ms(n, job.step_time)} "
                 f"(−{_ms(n, job.straggler_cost)})"
             )
         else:
             note = (
-                f"Rank {job.straggler} is the straggler, yet its work is no slower than {others_pace(job)}: fixing it "
+                f"Rank {job.straggler} is {straggler_name(job)}, yet its work is no slower than {others_pace(job)}: fixing it "
                 "alone buys nothing"
             )
     ticks = tuple((float(len(bars) - 1 - i), b.label) for i, b in enumerate(bars))  # the chart shows those that fit

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .job import job_view, ranges, sums_sentence
+from .job import job_view, ranges, sums_sentence, whose_ranks
 from .job_charts import JobFigures
 
 if TYPE_CHECKING:
@@ -38,7 +38,9 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     if figures is None:
         return None
     job = figures.job
-    heading = f"A job of {len(job.ranks):,} ranks ({figures.name}): the summary answers the plan for the whole job"
+    heading = (
+        f"{whose_ranks(job, f'{len(job.ranks):,}')} ({figures.name}): the summary answers the plan for the whole job"
+    )
     if figures.profile_rank is not None:
         heading += f"; the table is rank {figures.profile_rank}'s profile, its own figures beside the job's"
     words = job_view(job).sentence

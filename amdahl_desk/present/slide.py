@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..model.analysis import Analysis
 from ..model.profile import Profile
 from ..model.units import TimeUnit
-from .job import ranges
+from .job import missing_sentence, ranges, straggler_name, whose_ranks
 from .numbers import POINT, Numbers
 from .plan_answer import answer_target
 from .report import target_sentence
@@ -121,13 +121,13 @@ def slide(
         if not analysis.combined.enabled:  # nothing ticked: the job as measured, and whom it waits for
             answer = f"{n.time(job.job.step_time, TimeUnit.MS)} a step"
             if job.job.straggler is not None:
-                answer += f", rank {job.job.straggler} the straggler"
+                answer += f", rank {job.job.straggler} {straggler_name(job.job)}"
         return SlideView(
-            phrases(f"A job of {ranks} ranks:", answer),
+            phrases(f"{whose_ranks(job.job, ranks)}:", answer),
             f"{job.name} · the job's step {n.time(job.job.step_time, TimeUnit.MS)} · the table: {boundary}",
             said.figures,
             f"{said.verdict.mark} {said.verdict.text}".strip() if profile.settings.target_time else AMDAHL_FOOTER,
-            _job_sentences(said, decided),
+            _job_sentences(said, decided, missing_sentence(job.job)),
         )
     return SlideView(
         slide_title(profile, analysis, n, said),
@@ -139,12 +139,13 @@ def slide(
     )
 
 
-def _job_sentences(said: SummaryView, decided: DecisionView | None) -> tuple[Sentence, ...]:
-    """A job's slide: what the plan buys the job, then its odds when estimates have ranges (each draw replayed
-    through the ranks), else the profile's own rank beside it."""
+def _job_sentences(said: SummaryView, decided: DecisionView | None, missing: str = "") -> tuple[Sentence, ...]:
+    """A job's slide: what the plan buys the job (``missing``: the ranks its traces state and were not given, after
+    it), then its odds when estimates have ranges (each draw replayed through the ranks), else the profile's own
+    rank beside it."""
     odds = decided.odds if decided is not None else Sentence("")
     second = odds if odds.text and odds.tone is not Tone.MUTED else said.dependencies
-    return tuple(x for x in (Sentence(said.sentence, said.speedup.tone), second) if x.text)
+    return tuple(x for x in (Sentence(said.sentence + missing, said.speedup.tone), second) if x.text)
 
 
 def _footer(profile: Profile, analysis: Analysis, n: Numbers, trace: TraceFigures | None) -> str:

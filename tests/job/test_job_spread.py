@@ -185,3 +185,34 @@ def test_a_cpu_jobs_table_says_its_compute_is_not_measured(capsys, tmp_path):
     for rank in example():
         rank.write(tmp_path)
     assert table_note(tmp_path).startswith("(ms per step: GPU compute busy time;")
+
+
+def test_a_job_missing_ranks_names_its_slowest_given_everywhere_it_is_shown():
+    """The slide, the job panel and the charts said "A job of 2 ranks: …, rank 1 the straggler" of two of ddp4's
+    four ranks: the straggler may be one not given (rank 2 is, in the whole job)."""
+    from amdahl_desk.files.traces import import_trace
+    from amdahl_desk.files.traces.job import load_job
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.model.job.analysis import analyse_job
+    from amdahl_desk.model.job.join import match
+    from amdahl_desk.present.job_charts import JobFigures, rank_bars, step_map
+    from amdahl_desk.present.job_words import job_panel
+    from amdahl_desk.present.numbers import POINT
+    from amdahl_desk.present.slide import slide
+
+    paths = [str(FIXTURES / "ddp4" / f"rank{r}.json.gz") for r in (0, 1)]
+    job = analyse_job(match(load_job(paths, "ProfilerStep#")))
+    figures = JobFigures(job, "two of four", tuple(paths), "ProfilerStep#", profile_rank=job.straggler)
+    profile = import_trace(paths[job.straggler]).to_profile()
+    view = slide(profile, analyse(profile), POINT, job=figures)
+    title = view.title.replace("\u00a0", " ")
+    assert title.startswith("2 of a job's 4 ranks: ") and f"rank {job.straggler} the slowest given" in title, title
+    said = " ".join(s.text for s in view.decision).replace("\u00a0", " ")
+    assert "Its traces say the job has 4 ranks, and ranks 2-3 are not given" in said
+    bars = rank_bars(figures, POINT)
+    assert f"rank {job.straggler} (slowest given)" in [b.label for b in bars.bars]
+    assert bars.note.startswith(f"Rank {job.straggler} is the slowest given")
+    assert step_map(figures, POINT).marked_label == f"rank {job.straggler}: the slowest given"
+    panel = job_panel(figures, plan_ticked=False)
+    assert panel is not None and panel.heading.startswith("2 of a job's 4 ranks (two of four)")
+    assert "straggler" not in title + bars.note
