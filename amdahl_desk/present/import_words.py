@@ -83,7 +83,11 @@ def boundary_text(boundary: Boundary) -> str:
     text = ", ".join(p for p in (f"PyTorch trace {v['source']}", where, what, view) if p)
     if world > 1:
         told = "the trace's distributedInfo.world_size" if v["world_size_given"] else "the number of rank files"
-        text += f"; measured on N0 = {world:,} GPUs ({told})"
+        # (an import that did not say whether the trace holds GPU events: GPUs, as it said then)
+        if v.get("gpu_events", True):
+            text += f"; measured on N0 = {world:,} GPUs ({told})"
+        else:  # a CPU job: its ranks are processes
+            text += f"; measured on N0 = {world:,} ranks ({told}; the trace holds no GPU events)"
     return text
 
 

@@ -216,3 +216,22 @@ def test_a_job_missing_ranks_names_its_slowest_given_everywhere_it_is_shown():
     panel = job_panel(figures, plan_ticked=False)
     assert panel is not None and panel.heading.startswith("2 of a job's 4 ranks (two of four)")
     assert "straggler" not in title + bars.note
+
+
+@pytest.mark.parametrize("folder", ["ddp4", "gloo"])
+def test_a_cpu_jobs_boundary_says_ranks_not_gpus(capsys, folder):
+    """ddp4 and gloo are CPU jobs over gloo: no GPU event in any trace (checked here), yet their boundary said
+    "measured on N0 = 4 GPUs"."""
+    for trace in sorted((FIXTURES / folder).glob("rank*.json*")):
+        opened = gzip.open if trace.suffix == ".gz" else open
+        with opened(trace, "rt") as f:
+            assert not any(e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset") for e in json.load(f)["traceEvents"])
+    world = _world(next((FIXTURES / folder).glob("rank*.json*")))
+    capsys.readouterr()
+    assert main(["report", str(FIXTURES / folder)]) == 0
+    text = capsys.readouterr().out
+    assert (
+        f"measured on N0 = {world} ranks (the trace's distributedInfo.world_size; the trace holds no GPU events)"
+        in text
+    )
+    assert f"measured on N0 = {world} GPUs" not in text

@@ -55,7 +55,9 @@ def test_rank_files_without_a_world_size_count_the_files(tmp_path):
         data.pop("distributedInfo")
         (tmp_path / f"rank{rank}.json").write_text(json.dumps(data))
     result = import_trace(tmp_path)
-    assert result.baseline_gpus == 3 and "N0 = 3 GPUs (the number of rank files)" in result.boundary
+    # gloo's traces hold no GPU events: its ranks are counted as ranks
+    assert result.baseline_gpus == 3
+    assert "N0 = 3 ranks (the number of rank files; the trace holds no GPU events)" in result.boundary
 
 
 def test_a_huge_world_size_evaluates_gpu_counts_past_it(tmp_path):

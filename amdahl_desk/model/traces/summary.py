@@ -205,6 +205,7 @@ def summarise_pytorch(
         "device": gpu.device if group_by == "gpu" and gpu else None,
         "group_by": group_by,
         "world_size_given": bool(trace.world_size),
+        "gpu_events": bool(events.has_gpu),  # a CPU job's ranks are processes, not GPUs
     }
     result = ImportResult(
         format="pytorch",
