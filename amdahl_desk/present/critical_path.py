@@ -129,8 +129,7 @@ def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) 
     if not brief:  # on a slide the components' colours are the breakdown's, explained beside it
         legend += [LegendEntry(s.colour, "bar", s.name) for s in comps if s.colour != NOWHERE]
     planned = bool(answers.key)
-    # under a job's headline, whose path it is: the profile's rank's
-    rank = inputs.job.profile_rank if inputs.job is not None else None
+    rank = inputs.rank  # under a job's headline, whose path it is: the profile's rank's
     whose = f" of rank\u00a0{rank}" if rank is not None else ""
     head: tuple[str, ...] = (
         f"Critical path{whose}:",

@@ -43,8 +43,12 @@ class ChartInputs:
     slide_charts: tuple[str, ...] = ()  # the slide's two charts, by key (empty: the two that carry the answer)
     job: JobFigures | None = None  # the document's job of many ranks (None: the profile is no job)
 
+    @property
+    def rank(self) -> int | None:
+        """The rank whose profile this is, under a job's headline (None: the profile is no job's)."""
+        return self.job.profile_rank if self.job is not None else None
+
     def of_rank(self, title: str) -> str:
         """A chart's title of the profile's own figures, saying whose they are where a job's headline is above it:
         "Where the time goes: 113.2 ms → 46.3 ms (rank 2)"."""
-        rank = self.job.profile_rank if self.job is not None else None
-        return title if rank is None else f"{title} (rank\u00a0{rank})"
+        return title if self.rank is None else f"{title} (rank\u00a0{self.rank})"

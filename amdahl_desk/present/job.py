@@ -63,15 +63,15 @@ def _the_other(job: Job) -> int | None:
 
 def straggler_sentence(job: Job) -> str:
     """Who the others wait for, how long, and what making its work the other ranks' median buys the job."""
-    given = "of the ranks given, " if job.missing else ""  # the straggler may be one not given
-    if job.straggler is None:
+    if job.straggler is None:  # with ranks not given, of those given only: the straggler may be one not given
         if len(job.ranks) < 2:
             return (
                 "One rank given: it waits for no other given."
                 if job.missing
                 else "One rank: no rank waits for another."
             )
-        return f"{given.capitalize()}{'no' if given else 'No'} rank waits for another at the collectives."
+        given = "Of the ranks given, no" if job.missing else "No"
+        return f"{given} rank waits for another at the collectives."
     waited = next(r.waited_for for r in job.per_rank if r.rank == job.straggler)
     most = sorted(job.straggler_waits, key=lambda w: -w.wait)[:3]
     who = "; ".join(f"rank {w.rank} {ms(w.wait)} at the {w.collective}" for w in most)
@@ -93,7 +93,7 @@ def straggler_sentence(job: Job) -> str:
         cost = f"yet its work is no slower than {pace}: fixing it alone buys nothing"
     lead = (
         f"Of the ranks given, rank {job.straggler} is the slowest"
-        if given
+        if job.missing
         else f"Rank {job.straggler} is the straggler"
     )
     return f"{lead}: {waits}; {cost}."
@@ -132,10 +132,15 @@ def missing_sentence(job: Job) -> str:
     )
 
 
+def straggler_word(job: Job) -> str:
+    """What the rank the others wait for is called: "straggler", or "slowest given" where ranks the traces state
+    were not given (the straggler may be one of those)."""
+    return "slowest given" if job.missing else "straggler"
+
+
 def straggler_name(job: Job) -> str:
-    """What the rank the others wait for is called: "the straggler", or "the slowest given" where ranks the traces
-    state were not given (the straggler may be one of those)."""
-    return "the slowest given" if job.missing else "the straggler"
+    """:func:`straggler_word` with its article: "the straggler"."""
+    return f"the {straggler_word(job)}"
 
 
 def whose_ranks(job: Job, count: str) -> str:

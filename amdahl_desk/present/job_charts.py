@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.units import TimeUnit
 from .chart_parts import LegendEntry
-from .job import others_pace, straggler_name
+from .job import others_pace, straggler_name, straggler_word
 from .numbers import Numbers
 from .text import NBSP, shorten
 
@@ -192,9 +192,7 @@ def rank_bars(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ra
         bars.append(
             RankBar(
                 r.rank,
-                f"rank {r.rank} ({straggler_name(job).removeprefix('the ')})"
-                if r.rank == job.straggler
-                else f"rank {r.rank}",
+                f"rank {r.rank} ({straggler_word(job)})" if r.rank == job.straggler else f"rank {r.rank}",
                 (r.compute, r.communication, r.waiting, rest),
                 _ms(n, r.step_time),
                 r.rank == job.straggler,

@@ -90,7 +90,7 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
     if inputs.job is not None:  # a job: its ranks' measured transfer at N0 is what grows
         from ..model.job.scaling import job_overhead, job_scaling
 
-        job, rank = inputs.job.job, inputs.job.profile_rank
+        job, rank = inputs.job.job, inputs.rank
         s = job_scaling(inputs.profile, analysis, job, rank)
         c = n.time(job_overhead(job), TimeUnit.MS)
         overhead_name = f"With the job's communication ({c} at N0) as overhead"

@@ -69,6 +69,11 @@ def _noun(p: PatternFigures) -> str:
     return "kernels" if p.kernels + p.copies == total else "events"
 
 
+def _one_component(w: WhatIf) -> bool:
+    """One pattern, a component's matcher: its time is said as one thing's ("its share"), not as events' ("their")."""
+    return len(w.patterns) == 1 and w.patterns[0].component
+
+
 def _subject(w: WhatIf, n: Numbers) -> str:
     parts = [
         f"`{p.pattern}`{'' if p.component else ' ' + _noun(p)} {n.number(p.k)}× {'faster' if p.k >= 1 else 'as fast'}"
@@ -131,8 +136,7 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
     else:
         verb = f"does not shorten the step ({t(before, unit)})"
     share = w.matched_time / before if before > 0 else 0.0
-    one = len(w.patterns) == 1 and w.patterns[0].component  # one component: "its share", not the events' "their"
-    their, they = ("its", "it gives") if one else ("their", "they give")
+    their, they = ("its", "it gives") if _one_component(w) else ("their", "they give")
     clause = ""
     if w.sum_speedup is None:
         clause = (
@@ -180,7 +184,7 @@ def _too_little(w: WhatIf, subject: str, share: float, n: Numbers, unit: TimeUni
     if events == 1:
         noun = {"copies": "copy"}.get(noun, noun[:-1])
     part = "under 0.1%" if share < TOO_LITTLE else n.percent(share)
-    if len(w.patterns) == 1 and w.patterns[0].component:
+    if _one_component(w):
         return (
             f"{subject} changes the step ({n.time(w.baseline, unit)}) by less than 0.1%: its time as measured is "
             f"{n.time(w.matched_time, unit)} per step, {part} of the step, too little to matter."
