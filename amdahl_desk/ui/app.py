@@ -47,11 +47,18 @@ log = logging.getLogger("amdahl_desk")
 HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "eglfs", "linuxfb", "vkkhrdisplay")
 
 
-def choose_platform(screenshot: bool, environ: dict[str, str] | None = None, system: str | None = None) -> None:
+def choose_platform(
+    screenshot: bool,
+    environ: dict[str, str] | None = None,
+    system: str | None = None,
+    answers: Callable[[str], bool] | None = None,
+) -> None:
     """Pick the Qt platform before a QApplication exists, instead of letting Qt abort without a display.
 
     A screenshot without a display renders offscreen; a window without one is a one-line message
-    (BadInputError, exit 2). Only Linux and the BSDs need a display server named in the environment.
+    (BadInputError, exit 2). Only Linux and the BSDs need a display server named in the environment. An X display
+    that is named but does not answer (a stopped Xvfb, a closed ssh tunnel) counts as none: Qt would abort on it
+    with its own message. ``answers`` asks whether an X display accepts connections (tests give their own).
     """
     from ..model.errors import BadInputError
 
@@ -64,17 +71,46 @@ def choose_platform(screenshot: bool, environ: dict[str, str] | None = None, sys
         return
     x11, wayland = bool(env.get("DISPLAY")), bool(env.get("WAYLAND_DISPLAY"))
     has_display = x11 if platform == "xcb" else wayland if platform.startswith("wayland") else x11 or wayland
-    if has_display:
+    on_x = has_display and (platform == "xcb" or (not platform and not wayland))
+    silent = on_x and not (answers or x_display_answers)(env["DISPLAY"])
+    if has_display and not silent:
         return
     if screenshot:
         env["QT_QPA_PLATFORM"] = "offscreen"
         return
     wanted = f"QT_QPA_PLATFORM={platform} needs " + ("DISPLAY" if platform == "xcb" else "WAYLAND_DISPLAY")
     why = wanted if platform else "neither DISPLAY nor WAYLAND_DISPLAY is set"
+    if silent:
+        why = f"DISPLAY={env['DISPLAY']} names an X server that does not answer"
     raise BadInputError(
         f"no display to open the window on ({why}); start it from a desktop session, "
         "or render a picture with --screenshot PNG"
     )
+
+
+def x_display_answers(display: str, timeout: float = 1.0) -> bool:
+    """Whether the X server of ``display`` ("[host]:N[.S]") accepts a connection: its local socket (abstract, then
+    the file in /tmp/.X11-unix) or, for a named host, TCP port 6000 + N. A form this does not read is left to Qt."""
+    host, _, rest = display.rpartition(":")
+    number = rest.split(".")[0]
+    if not number.isdigit() or host.startswith("/"):
+        return True
+    places: list[tuple[int, str | tuple[str, int]]]
+    if host in ("", "unix"):
+        path = f"/tmp/.X11-unix/X{number}"
+        abstract = [(socket.AF_UNIX, "\x00" + path)] if sys.platform.startswith("linux") else []  # Linux's alone
+        places = [*abstract, (socket.AF_UNIX, path)]
+    else:
+        places = [(socket.AF_INET6 if ":" in host else socket.AF_INET, (host.strip("[]"), 6000 + int(number)))]
+    for family, address in places:
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as probe:
+                probe.settimeout(timeout)
+                probe.connect(address)
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def install_sigint_handler(app: QApplication, keep: Callable[[], str] | None = None) -> None:

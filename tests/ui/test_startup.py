@@ -13,7 +13,7 @@ import pytest
 
 from amdahl_desk.model.errors import BadInputError
 from amdahl_desk.resources import example_path
-from amdahl_desk.ui.app import choose_platform
+from amdahl_desk.ui.app import choose_platform, x_display_answers
 
 pytestmark = pytest.mark.gui
 
@@ -51,6 +51,15 @@ def test_window_without_a_display_says_why_in_one_line(tmp_path):
     assert lines[0].startswith("amdahl-desk: no display") and "DISPLAY" in lines[0] and "--screenshot" in lines[0]
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="display variables are a Linux matter")
+def test_window_on_a_display_that_does_not_answer_says_why_in_one_line(tmp_path):
+    proc = _run([], _bare_env(tmp_path, DISPLAY=":59999"))
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("amdahl-desk: no display") and "DISPLAY=:59999" in lines[0], proc.stderr
+
+
 def test_choose_platform_rules():
     env: dict[str, str] = {}
     choose_platform(screenshot=True, environ=env, system="linux")
@@ -68,8 +77,41 @@ def test_choose_platform_rules():
         ({}, "darwin"),
     ):
         before = dict(env)
-        choose_platform(screenshot=False, environ=env, system=system)
+        choose_platform(screenshot=False, environ=env, system=system, answers=lambda _display: True)
         assert env == before
+
+
+def test_an_x_display_that_does_not_answer_counts_as_none():
+    """A named X display with no server behind it (a stopped Xvfb): Qt would abort with its own message."""
+    silent = {"DISPLAY": ":7"}
+    with pytest.raises(BadInputError, match="DISPLAY=:7 names an X server that does not answer.*--screenshot"):
+        choose_platform(screenshot=False, environ=dict(silent), system="linux", answers=lambda _display: False)
+    env = dict(silent)
+    choose_platform(screenshot=True, environ=env, system="linux", answers=lambda _display: False)
+    assert env["QT_QPA_PLATFORM"] == "offscreen"
+    # Wayland chosen, or Qt's X platform not in play: the X display is not asked.
+    asked: list[str] = []
+    for env in (
+        {"DISPLAY": ":7", "WAYLAND_DISPLAY": "wayland-0"},
+        {"DISPLAY": ":7", "WAYLAND_DISPLAY": "w-0", "QT_QPA_PLATFORM": "wayland"},
+    ):
+        choose_platform(screenshot=False, environ=env, system="linux", answers=lambda d: asked.append(d) or False)
+    assert asked == []
+
+
+def test_x_display_answers_reads_the_display_name():
+    """An X server listens on TCP port 6000 + N for host:N: a socket listening there answers, a closed one not."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+        assert port > 6000  # an ephemeral port: display number port - 6000
+        assert x_display_answers(f"127.0.0.1:{port - 6000}.0")
+    assert not x_display_answers(f"127.0.0.1:{port - 6000}", timeout=0.5)  # closed now
+    assert not x_display_answers(":59999")  # no local server of that number
+    assert x_display_answers("/private/tmp/launchd-1/org.xquartz:0")  # a form left to Qt
 
 
 def test_ctrl_c_quits_the_window_cleanly(tmp_path):
