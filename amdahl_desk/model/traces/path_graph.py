@@ -9,6 +9,7 @@ every edge runs forward, so one pass over them computes any what-if (:mod:`.crit
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -141,9 +142,10 @@ class StepPoints:
 
 def freeze(b: ChainBuilder, start: float) -> StepPoints:
     """Sort the points so that every chain runs forward and, at equal times, ends come before starts, starts
-    on the CPU before the GPU starts they launch, and waits after the ends they wait for; edges that would run
-    backward (a clock that disagrees with itself) are dropped and counted; a chain's first point that no edge
-    then reaches starts when it was seen to."""
+    on the CPU before the GPU starts they launch, and waits after the ends they wait for — and after the points
+    their edges leave at that instant (a zero-length event's end); edges that would still run backward (a clock
+    that disagrees with itself) are dropped and counted; a chain's first point that no edge then reaches starts
+    when it was seen to."""
     if b.size == 0:
         e = np.empty(0, dtype=np.int64)
         f = np.empty(0, dtype=np.float64)
@@ -152,14 +154,16 @@ def freeze(b: ChainBuilder, start: float) -> StepPoints:
     phase, side, chain = np.concatenate(b.phase), np.concatenate(b.side), np.concatenate(b.chain)
     pos = np.arange(b.size)
     order = np.lexsort((pos, side, phase, time))
-    rank = np.empty(b.size, dtype=np.int64)
-    rank[order] = pos
     same_chain = np.concatenate(([False], chain[1:] == chain[:-1]))
     prev_old = np.where(same_chain, pos - 1, -1)
+    if len(b.edges):
+        src_b, dst_b = np.concatenate([e[0] for e in b.edges]), np.concatenate([e[1] for e in b.edges])
+        order = _same_instant_order(order, time, prev_old, src_b, dst_b)
+    rank = np.empty(b.size, dtype=np.int64)
+    rank[order] = pos
     prev = np.where(prev_old >= 0, rank[np.maximum(prev_old, 0)], -1)[order]
     if len(b.edges):
-        src = rank[np.concatenate([e[0] for e in b.edges])]
-        dst = rank[np.concatenate([e[1] for e in b.edges])]
+        src, dst = rank[src_b], rank[dst_b]
         ew = np.concatenate([e[2] for e in b.edges])
         ek = np.concatenate([e[3] for e in b.edges])
         forward = src < dst
@@ -187,6 +191,67 @@ def freeze(b: ChainBuilder, start: float) -> StepPoints:
         rank,
         np.concatenate(b.lane)[order],
     )
+
+
+def _same_instant_order(order: IntArray, time: FloatArray, prev: IntArray, src: IntArray, dst: IntArray) -> IntArray:
+    """``order`` with the points of each instant that an edge between two of them runs backward in put in an order
+    every edge at that instant runs forward in, as near to ``order`` as that allows.
+
+    At equal times the sort puts ends before starts, but a zero-length event's end, which follows its own start
+    on its chain, sorts among the starts: a start on another stream that waits for it can come first, and the
+    edge between them would be dropped — the wait, and the gap before it, lost. ``prev`` is each point's chain
+    predecessor (-1: none), ``src`` and ``dst`` the edges, all as the builder numbers points.
+    """
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    at_once = time[src] == time[dst]
+    backward = at_once & (rank[src] > rank[dst])
+    if not backward.any():
+        return order
+    order = order.copy()
+    sorted_time = time[order]
+    src, dst = src[at_once], dst[at_once]
+    by_time = np.argsort(time[src], kind="stable")
+    src, dst = src[by_time], dst[by_time]
+    edge_time = time[src]
+    for t in np.unique(time[src[backward[at_once][by_time]]]).tolist():
+        lo, hi = int(np.searchsorted(sorted_time, t, "left")), int(np.searchsorted(sorted_time, t, "right"))
+        a, c = int(np.searchsorted(edge_time, t, "left")), int(np.searchsorted(edge_time, t, "right"))
+        # each point by its place among this instant's, in ``order``
+        before = [int(rank[p]) - lo if p >= 0 and time[p] == t else -1 for p in prev[order[lo:hi]].tolist()]
+        edges = list(zip((rank[src[a:c]] - lo).tolist(), (rank[dst[a:c]] - lo).tolist(), strict=True))
+        order[lo:hi] = order[lo:hi][_topological(before, edges)]
+    return order
+
+
+def _topological(before: list[int], edges: list[tuple[int, int]]) -> list[int]:
+    """Points 0 … n-1 (their order so far) in an order that keeps each chain's (``before``: a point's predecessor on
+    its chain, -1: none here) and every edge's, taking the earliest point free to go at each turn; where the edges
+    make a cycle (clocks that disagree), the earliest point its chain lets go goes, and an edge stays backward."""
+    n = len(before)
+    succ: list[list[int]] = [[] for _ in range(n)]
+    waiting = [0] * n
+    for a, c in [(p, i) for i, p in enumerate(before) if p >= 0] + edges:
+        if a != c:
+            succ[a].append(c)
+            waiting[c] += 1
+    ready = [i for i in range(n) if waiting[i] == 0]
+    placed = [False] * n
+    out: list[int] = []
+    while len(out) < n:
+        if ready:
+            i = heapq.heappop(ready)
+            if placed[i]:
+                continue
+        else:
+            i = next(j for j in range(n) if not placed[j] and (before[j] < 0 or placed[before[j]]))
+        placed[i] = True
+        out.append(i)
+        for j in succ[i]:
+            waiting[j] -= 1
+            if waiting[j] == 0 and not placed[j]:
+                heapq.heappush(ready, j)
+    return out
 
 
 def join(
