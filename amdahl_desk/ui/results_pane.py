@@ -19,7 +19,7 @@ from ..present.inputs import ChartInputs
 from ..present.summary import summary
 from ..present.trace_plan import trace_based
 from .chart_factory import make_chart
-from .charts.base import Chart
+from .charts.base import Chart, ChartSlot
 from .charts.registry import ENTRIES, ChartEntry, Source
 from .charts.style import SCREEN
 from .core.document import Aspect, Change, Document
@@ -53,26 +53,6 @@ CHARTS_NEED = 270  # a row of charts' least height: a plot of 120 px under its t
 CHARTS_SIDE_BY_SIDE = (760, 800)
 FRAME = 60  # the menu, the tab bar and the status bar
 SHRINK_AFTER_MS = 1500  # a shorter answer gives its room back to the charts once the changes pause this long
-
-
-class ChartSlot(QWidget):
-    """Where one chart lives: a placeholder frame until the chart is built; moved whole between the
-    side-by-side splitters and the tabs, so building a chart and reflowing the pane never meet."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.box = QVBoxLayout(self)
-        self.box.setContentsMargins(0, 0, 0, 0)
-        self.content: QWidget = QFrame()
-        self.content.setMinimumSize(120, 120)
-        self.box.addWidget(self.content)
-
-    def put(self, widget: QWidget) -> None:
-        old = self.content
-        self.box.replaceWidget(old, widget)
-        old.deleteLater()
-        self.content = widget
-        widget.show()  # now, not at the next pass of the event loop: the first redraw sees it on screen
 
 
 class ResultsPane(QSplitter):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
 
 from ...model.analysis import Analysis
 from ...model.profile import Profile
@@ -14,7 +14,7 @@ from ..core.locale_text import locale_numbers
 
 View = TypeVar("View")
 
-__all__ = ["Chart", "ChartInputs"]
+__all__ = ["Chart", "ChartInputs", "ChartSlot"]
 
 
 class Chart(QWidget, Generic[View]):
@@ -54,3 +54,23 @@ class Chart(QWidget, Generic[View]):
     def show_analysis(self, profile: Profile, analysis: Analysis | None, selected: int = -1) -> None:
         """Draw ``analysis`` of ``profile`` alone (no runs, no comparison): a shorthand for tests and the slide."""
         self.show_inputs(ChartInputs(profile, analysis, selected))
+
+
+class ChartSlot(QWidget):
+    """Where one chart lives: a placeholder frame until the chart is built; moved whole between the
+    side-by-side splitters and the tabs, so building a chart and reflowing the pane never meet."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.content: QWidget = QFrame()
+        self.content.setMinimumSize(120, 120)
+        self.box.addWidget(self.content)
+
+    def put(self, widget: QWidget) -> None:
+        old = self.content
+        self.box.replaceWidget(old, widget)
+        old.deleteLater()
+        self.content = widget
+        widget.show()  # now, not at the next pass of the event loop: the first redraw sees it on screen
