@@ -174,6 +174,7 @@ SETTING_PARSERS: dict[str, Callable[[CellValue, Decimal | None], object]] = {
     "trace_source": lambda v, d: as_text(v),
     "trace_grouping": lambda v, d: as_text(v),
     "trace_events": lambda v, d: parse_trace_events(as_text(v)),
+    "trace_gpu_events": lambda v, d: parse_enabled(v),
     "baseline_gpus": lambda v, d: _count(v, "baseline GPU count"),
     "gpu_counts": lambda v, d: _gpu_counts(v),
     "max_gpus": lambda v, d: _count(v, "maximum GPU count"),

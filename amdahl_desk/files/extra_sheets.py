@@ -54,12 +54,14 @@ def load_cost_rows(profile: Profile) -> list[tuple[str, object, str]]:
 
 
 def trace_rows(profile: Profile) -> list[tuple[str, object, str]]:
-    """The Settings sheet's rows of a profile imported from a trace: the trace, its grouping, each component's events."""
+    """The Settings sheet's rows of a profile imported from a trace: the trace, its grouping, each component's events,
+    and "no" GPU events for a CPU job's (its N counts ranks)."""
     s = profile.settings
     values: dict[str, object] = {
         "trace_source": s.trace_source or None,
         "trace_grouping": s.trace_grouping or None,
         "trace_events": trace_events_text(s.trace_events) if s.trace_events else None,
+        "trace_gpu_events": "no" if s.trace_gpu_events is False else None,  # a CPU job's: N counts its ranks
     }
     return [(r.label, values[r.field], r.meaning) for r in TRACE_ROWS if values[r.field] is not None]
 

@@ -153,6 +153,7 @@ SETTING_ALIASES: dict[str, tuple[str, ...]] = {
     "trace_source": ("trace", "trace file", "source trace"),
     "trace_grouping": ("trace grouping",),
     "trace_events": ("trace events", "component events"),
+    "trace_gpu_events": ("trace gpu events",),
 }
 SETTING_KEYS = {
     "unit": "unit",

@@ -246,6 +246,9 @@ class Settings:
     trace_source: str = ""
     trace_grouping: str = ""
     trace_events: tuple[tuple[str, str], ...] = ()
+    # Whether that trace holds GPU events (its import's scope, ``gpu_events``): False is a CPU job's (gloo), whose N
+    # counts ranks, not GPUs; None where no trace said (a workbook of its own, an older import).
+    trace_gpu_events: bool | None = None
     # The probability a plan must reach to meet the target, from 0 (exclusive) to 1 (see model/uncertainty.py).
     plan_confidence: float = 0.8
 

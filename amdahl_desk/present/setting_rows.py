@@ -70,5 +70,10 @@ TRACE_ROWS: tuple[SettingRow, ...] = (
         "Trace events",
         'per component, the events it groups (JSON: {"component": "annotation:NAME" | "op:NAME" | "gpu:compute" …})',
     ),
+    SettingRow(
+        "trace_gpu_events",
+        "Trace GPU events",
+        "no: the trace holds no GPU events (a CPU job), so N counts its ranks, not GPUs",
+    ),
 )
 """The rows a profile imported from a trace adds to its Settings sheet, in order; empty ones are not written."""

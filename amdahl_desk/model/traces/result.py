@@ -164,6 +164,12 @@ class ImportResult:
         return self.warnings if self.window_warnings is None else self.window_warnings
 
     @property
+    def gpu_events(self) -> bool | None:
+        """Whether the trace holds GPU events, as its scope says (None: the scope does not say)."""
+        said = self.scope.values.get("gpu_events") if self.scope is not None else None
+        return said if isinstance(said, bool) else None
+
+    @property
     def total(self) -> float:
         return sum(c.time for c in self.components)
 
@@ -192,6 +198,7 @@ class ImportResult:
             trace_source=self.trace_path,
             trace_grouping=self.grouping if self.trace_path else "",
             trace_events=tuple(e for e in events if e[1]) if self.trace_path else (),
+            trace_gpu_events=self.gpu_events,
         )
         return Profile(comps, settings=settings, unit=self.unit)
 
