@@ -12,6 +12,7 @@ from ..model.analysis import Analysis, ScalingFigures, TargetFigures
 from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile, Scaling
 from ..present.analysis_warnings import warning_texts
+from ..present.counted import counted
 from ..present.report import outcomes_warnings
 from .json_outcomes import add_cost_to_points, cost_json, load_json, objectives_json
 
@@ -144,7 +145,7 @@ def to_json_dict(
         },
         "scaling": scaling_dict(analysis.scaling),
         "warnings": [str(w) for w in file_warnings]
-        + warning_texts(analysis.warnings, analysis.unit)
+        + warning_texts(analysis.warnings, analysis.unit, counted(profile.settings))
         + outcomes_warnings(outcomes),
         "objectives": objectives_json(outcomes.objectives),
         "load": load_json(outcomes.load, profile.settings),

@@ -16,6 +16,7 @@ from ..model.analysis import Analysis
 from ..model.fit import fit_measurements
 from ..model.outcomes import profile_outcomes
 from ..model.profile import Profile, Scaling
+from ..present.counted import counted
 from ..present.plan_answer import (
     OPTIONS_BY_SUM,
     OPTIONS_WITH_DEPS,
@@ -328,13 +329,14 @@ def _section_row(out: Book, ws: Worksheet, rows: _Rows, figure: Row) -> None:
 
 
 def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: Analysis) -> tuple[int, int]:
-    """P, N0 and the GPU scaling table (Amdahl and Gustafson as formulas on P); returns its header and last row."""
-    s = a.scaling
+    """P, N0 and the GPU scaling table (a CPU job's over its ranks; Amdahl and Gustafson as formulas on P); returns
+    its header and last row."""
+    s, c = a.scaling, counted(profile.settings)
     unit = profile.unit.value
     model = profile.settings.overhead_model
     n = len(profile.components)
     last, total_row = n + 1, n + 2
-    rows.sentence(f"GPU scaling, overhead model {model.value}: {overhead_description(model)}")
+    rows.sentence(f"{c.scaling}, overhead model {model.value}: {overhead_description(model)}")
     p = s.parallel_fraction
     if profile.settings.parallel_fraction is not None:
         ws.write_number(rows.row, 1, p, out.share)
@@ -350,9 +352,9 @@ def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: A
         )
     p_row = rows.line(("Parallel share P", out.bold))
     ws.write_number(rows.row, 1, s.baseline_gpus)
-    n0_row = rows.line(("Baseline GPUs N0", out.bold))
+    n0_row = rows.line((f"Baseline {c.many} N0", out.bold))
     p_ref, n0_ref = f"$B${p_row}", f"$B${n0_row}"
-    titles = ["GPUs", "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"]
+    titles = [c.heading, "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"]
     header_row = rows.line(*((t, out.header) for t in titles))
     for i, gpus in enumerate(s.gpus.tolist()):
         row, r = rows.row, rows.row + 1
@@ -416,8 +418,9 @@ def _add_charts(out: Book, ws: Worksheet, profile: Profile, n: int, header_row: 
         row += math.ceil(height / ROW_PX) + 1
     if last_row > header_row:
         lines = out.book.add_chart({"type": "scatter", "subtype": "straight"})
-        lines.set_title({"name": "GPU scaling: speedup against the baseline", "name_font": {"size": 12}})
-        lines.set_x_axis({"name": "GPUs (log₂ scale)", "log_base": 2})
+        c = counted(profile.settings)
+        lines.set_title({"name": f"{c.scaling}: speedup against the baseline", "name_font": {"size": 12}})
+        lines.set_x_axis({"name": f"{c.heading} (log₂ scale)", "log_base": 2})
         lines.set_y_axis({"name": "Speedup (log scale)", "log_base": 10})
         xs = f"='{SUMMARY}'!$A${header_row + 1}:$A${last_row}"
         looks = {

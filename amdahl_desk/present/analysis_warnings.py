@@ -8,10 +8,12 @@ from typing import Any, cast
 
 from ..model.analysis_warnings import AnalysisWarning, WarningKind
 from ..model.units import TimeUnit, format_percent, format_speedup, format_time
+from .counted import GPUS, Counted
 
 
-def warning_text(w: AnalysisWarning, unit: TimeUnit) -> str:
-    """The warning's sentence, in the files' number format (the window localises it with ``Numbers.message``)."""
+def warning_text(w: AnalysisWarning, unit: TimeUnit, c: Counted = GPUS) -> str:
+    """The warning's sentence, in the files' number format (the window localises it with ``Numbers.message``); N
+    counts ``c`` (a CPU job's ranks, ``present/counted``)."""
     v = cast("dict[str, Any]", w.values)
     kind = w.kind
     if kind is WarningKind.SLOWDOWN:
@@ -33,16 +35,16 @@ def warning_text(w: AnalysisWarning, unit: TimeUnit) -> str:
         )
     if kind is WarningKind.RING_CLAMP:
         return (
-            f"the measured communication, {format_time(v['communication'], unit)} at N0 = {v['n0']:,} GPUs, is below "
+            f"the measured communication, {format_time(v['communication'], unit)} at N0 = {v['n0']:,} {c.many}, is below "
             f"the ring model's own all-reduce time there, {format_time(v['ring0'], unit)}: below N0 the model's "
-            f"communication C + ring(N) − ring(N0) would be negative, so it is held at 0 from {v['below']:,} GPUs "
+            f"communication C + ring(N) − ring(N0) would be negative, so it is held at 0 from {v['below']:,} {c.many} "
             "down; check the ring latency, message size and bandwidth against the measurement"
         )
     if kind is WarningKind.N0_ABOVE_COUNTS:
         return (
-            f"Settings, Baseline GPUs: the times were measured on N0 = {v['n0']:,} GPUs, more than every GPU count "
-            f"evaluated (up to {v['largest']:,}): each point is a scale-down with a speedup below 1; "
-            "set Max GPUs above N0, or N0 to the GPU count the times were measured on"
+            f"Settings, Baseline GPUs: the times were measured on N0 = {v['n0']:,} {c.many}, more than every "
+            f"{c.one} count evaluated (up to {v['largest']:,}): each point is a scale-down with a speedup below 1; "
+            f"set Max GPUs above N0, or N0 to the {c.one} count the times were measured on"
         )
     count = v["count"]
     text = (
@@ -52,11 +54,13 @@ def warning_text(w: AnalysisWarning, unit: TimeUnit) -> str:
         "workbook's Scaling guessed column)"
     )
     if math.isinf(v["ceiling"]):
-        text += f": the ceiling of {format_speedup(v['ceiling'])} and the best speedup at the most GPUs hold only if "
+        text += (
+            f": the ceiling of {format_speedup(v['ceiling'])} and the best speedup at the most {c.many} hold only if "
+        )
         text += "every guessed parallel class is right"
     return text
 
 
-def warning_texts(warnings: Iterable[AnalysisWarning], unit: TimeUnit) -> list[str]:
-    """Each warning's sentence, in order."""
-    return [warning_text(w, unit) for w in warnings]
+def warning_texts(warnings: Iterable[AnalysisWarning], unit: TimeUnit, c: Counted = GPUS) -> list[str]:
+    """Each warning's sentence, in order (N counting ``c``)."""
+    return [warning_text(w, unit, c) for w in warnings]

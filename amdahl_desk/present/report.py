@@ -10,6 +10,7 @@ from ..model.outcomes import Outcomes, profile_outcomes
 from ..model.profile import Profile
 from .analysis_warnings import warning_texts
 from .cost import cost_sentence, step_sentence
+from .counted import counted
 from .load import load_dependencies_note, load_sentence, max_rate_sentence, plan_phrase
 from .numbers import POINT, Numbers
 from .objectives import dependencies_note, objective_cells
@@ -200,24 +201,23 @@ def report_text(
     if uncertainty:
         lines.append("")
         lines.extend(uncertainty)
-    s = analysis.scaling
+    s, c = analysis.scaling, counted(profile.settings)  # N: GPUs, or a CPU job's ranks
     if not uncertainty:
         lines.append("")
     lines.append(
-        f"GPU scaling: {n.percent(s.parallel_fraction)} of the time is parallel, so Amdahl caps strong scaling at "
+        f"{c.scaling}: {n.percent(s.parallel_fraction)} of the time is parallel, so Amdahl caps strong scaling at "
         f"{n.speedup(s.ceiling)}; {overhead_phrase(profile.settings.overhead_model)} the best is "
-        f"{n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} GPU{'s' if s.best_gpus != 1 else ''}"
-        + (f" (against the N0 = {n.count(s.baseline_gpus)} GPUs measured)" if s.baseline_gpus != 1 else "")
+        f"{n.speedup(s.best_speedup)} at {c.count(s.best_gpus, n)}"
+        + (f" (against the N0 = {n.count(s.baseline_gpus)} {c.many} measured)" if s.baseline_gpus != 1 else "")
         + (
-            f", and efficiency stays at 50% or more up to {n.count(s.last_efficient_gpus)} GPU"
-            f"{'s' if s.last_efficient_gpus != 1 else ''}."
+            f", and efficiency stays at 50% or more up to {c.count(s.last_efficient_gpus, n)}."
             if s.last_efficient_gpus is not None
             else ", and efficiency is below 50% at every count evaluated."
         )
     )
     lines.append("")
     lines.extend(outcomes_text(profile, outcomes, n))
-    for w in [*warning_texts(analysis.warnings, analysis.unit), *outcomes_warnings(outcomes)]:
+    for w in [*warning_texts(analysis.warnings, analysis.unit, c), *outcomes_warnings(outcomes)]:
         lines.append(f"Note: {n.message(w)}")
     lines.append("Next: build it, then measure again — the bottleneck moves.")
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""GPU scaling as a chart shows it: ideal, Amdahl, with overhead, Gustafson, the ceiling and efficiency, on log axes."""
+"""GPU scaling as a chart shows it: ideal, Amdahl, with overhead, Gustafson, the ceiling and efficiency, on log axes
+(a CPU job's over its ranks: ``present/counted``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..model.units import TimeUnit
 from .axes import log2_ticks, log10_ticks
 from .chart_parts import LegendEntry, Mark, Series
 from .colours import BLUE, GREEN, GREY, ORANGE, RED
+from .counted import GPUS, Counted, counted
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases
@@ -59,15 +61,17 @@ def _legend(coinciding: bool, overhead: str = "With communication overhead") -> 
     )
 
 
-def scaling_title(s: ScalingFigures, model: OverheadModel, n: Numbers = POINT, lead: str = "GPU scaling:") -> str:
-    """The exported chart's title as a sentence: "… without communication overhead the best is …"."""
+def scaling_title(
+    s: ScalingFigures, model: OverheadModel, n: Numbers = POINT, lead: str = "GPU scaling:", c: Counted = GPUS
+) -> str:
+    """The exported chart's title as a sentence: "… without communication overhead the best is …" (N counts ``c``)."""
     overhead = (
         "without communication overhead"
         if model is OverheadModel.NONE
         else f"with {'ring all-reduce' if model is OverheadModel.RING else model.value} communication overhead"
     )
     efficient = (
-        f"efficiency stays at 50% or more up to {n.count(s.last_efficient_gpus)} GPUs"
+        f"efficiency stays at 50% or more up to {n.count(s.last_efficient_gpus)} {c.many}"
         if s.last_efficient_gpus
         else "efficiency is below 50% everywhere"
     )
@@ -76,15 +80,15 @@ def scaling_title(s: ScalingFigures, model: OverheadModel, n: Numbers = POINT, l
         f"P = {n.percent(s.parallel_fraction)} parallel,",
         f"ceiling {n.speedup(s.ceiling)};",
         overhead,
-        f"the best is {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} GPUs;",
+        f"the best is {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} {c.many};",
         efficient,
     )
 
 
 def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> ScalingView:
-    analysis = inputs.analysis
+    analysis, counts = inputs.analysis, counted(inputs.profile.settings)
     if analysis is None:
-        return ScalingView("GPU scaling — no data", legend=_legend(False))
+        return ScalingView(f"{counts.scaling} — no data", legend=_legend(False), x_axis=counts.axis)
     s = analysis.scaling
     overhead_name, job_words = "With communication overhead", ""
     if inputs.job is not None:  # a job: its ranks' measured transfer at N0 is what grows
@@ -121,16 +125,16 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         efficient = Mark(float(x[i]), float(s.efficiency[i]), "", (x_range, eff_range))
     ideal, gustafson, amdahl, overhead = (Series(x, y, x_range, y_range) for y in logs)
     # a job's P is the job's (its ranks' transfer as its communication), not the P of the profile's own rank
-    lead = "GPU scaling of the job:" if job_words else "GPU scaling:"
+    lead = f"{counts.scaling} of the job:" if job_words else f"{counts.scaling}:"
     title = (
         phrases(
             lead,
             f"P = {n.percent(s.parallel_fraction)},",
             f"ceiling {n.speedup(s.ceiling)},",
-            f"best {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} GPUs",
+            f"best {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} {counts.many}",
         )
         if brief
-        else scaling_title(s, inputs.profile.settings.overhead_model, n, lead)
+        else scaling_title(s, inputs.profile.settings.overhead_model, n, lead, counts)
     )
     if job_words and not brief:
         title += " " + phrases("— overhead:", "the job's measured", job_words)
@@ -152,4 +156,5 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
         log10_ticks(10 ** y_range[0], 10 ** y_range[1], n),
         tuple((v, n.percent(v)) for v in (0, 0.25, 0.5, 0.75, 1.0)),
         _legend(coinciding, overhead_name),
+        x_axis=counts.axis,
     )

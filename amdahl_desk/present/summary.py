@@ -10,6 +10,7 @@ from ..model.objectives import ObjectiveFigures
 from ..model.outcomes import Outcomes
 from ..model.profile import Profile
 from .analysis_warnings import warning_texts
+from .counted import counted
 from .numbers import POINT, Numbers
 from .objectives import objective_caption
 from .report import headline, target_sentence
@@ -105,22 +106,17 @@ def summary(
     unit = profile.unit
     c = analysis.combined
     caption, sentence = "end-to-end speedup", headline(profile, analysis, n)
+    warned = warning_texts(analysis.warnings, analysis.unit, counted(profile.settings))
+    said = (*(n.message(w) for w in (*warned, *notes)), *paths)
     if objective is not None and not objective.is_end_to_end:
         caption, sentence = objective_caption(objective, profile, outcomes, n)
     elif job is not None:
         from .job_plan import job_summary
 
-        said = (*(n.message(w) for w in (*warning_texts(analysis.warnings, analysis.unit), *notes)), *paths)
         return job_summary(profile, whole or analysis, job, trace, said, n)
     elif trace_based(trace) and c.enabled:
         assert trace is not None
-        return _traced(
-            profile,
-            analysis,
-            trace,
-            (*(n.message(w) for w in (*warning_texts(analysis.warnings, analysis.unit), *notes)), *paths),
-            n,
-        )
+        return _traced(profile, analysis, trace, said, n)
     return SummaryView(
         Figure(n.speedup(c.overall_speedup), caption, SPEEDUP_TIP, speedup_tone(c.overall_speedup)),
         Figure(n.time(c.new_total, unit), f"new time (baseline {n.time(analysis.baseline_total, unit)})", NEW_TIME_TIP),
@@ -132,7 +128,7 @@ def summary(
         ),
         sentence,
         verdict(profile, analysis, n),
-        (*(n.message(w) for w in (*warning_texts(analysis.warnings, analysis.unit), *notes)), *paths),
+        said,
         dependency_line(trace, profile, whole or analysis, n),
     )
 

@@ -133,16 +133,16 @@ def test_a_jobs_scaling_title_says_its_p_is_the_jobs():
 
     profile = import_trace(expect.FIXTURES / "gloo" / "rank1.json.gz").to_profile()
     analysis = analyse(profile)
-    for brief in (True, False):
+    for brief in (True, False):  # gloo is a CPU job (no GPU events): it scales over its ranks
         assert (
             scaling(ChartInputs(profile, analysis, job=jobs()["gloo"]), brief=brief)
             .title.replace("\u00a0", " ")
-            .startswith("GPU scaling of the job: P = ")
+            .startswith("Rank scaling of the job: P = ")
         )
         assert (
             scaling(ChartInputs(profile, analysis), brief=brief)
             .title.replace("\u00a0", " ")
-            .startswith("GPU scaling: P = ")
+            .startswith("Rank scaling: P = ")
         )
 
 
