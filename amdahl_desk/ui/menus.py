@@ -215,10 +215,12 @@ def build_menus(window: MainWindow) -> Menus:
 
 
 def _offer_charts(offered: list[tuple[ChartEntry, QAction]], inputs: Callable[[], ChartInputs]) -> None:
-    """A chart that cannot be drawn now is greyed, its reason (what to open or import) in its tooltip."""
+    """A chart that cannot be drawn now is greyed, its reason (what to open or import) in its tooltip; each is named
+    for the profile (a CPU job's scaling is over ranks)."""
     now = inputs()
     for entry, act in offered:
         why = entry.source.missing(now)
         act.setEnabled(why is None)
-        act.setToolTip(why or entry.title)
+        act.setText(entry.title_for(now.profile))
+        act.setToolTip(why or entry.title_for(now.profile))
         act.setStatusTip(why or "")

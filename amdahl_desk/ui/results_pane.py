@@ -140,6 +140,7 @@ class ResultsPane(QSplitter):
         redraws.subscribe({Aspect.JOB}, self._show_job_tabs)
         redraws.subscribe({Aspect.JOB}, self._refit_later)
         redraws.subscribe({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS}, self._show_when_tabs)
+        redraws.subscribe({Aspect.SETTINGS}, self._name_tabs)  # another profile: a CPU job's scaling is over ranks
         self.summary.installEventFilter(self)  # its first paint is the cue to build the charts
         self._shrink = QTimer(self)
         self._shrink.setSingleShot(True)
@@ -283,10 +284,19 @@ class ResultsPane(QSplitter):
             self.wide.setSizes(self._wide_sizes[1])
 
     def _add_tab(self, tabs: QTabWidget, slot: QWidget, entry: ChartEntry) -> None:
-        index = tabs.addTab(slot, entry.tab or entry.title)
-        tabs.setTabToolTip(index, entry.title)
+        index = tabs.addTab(slot, entry.tab_for(self.doc.profile))
+        tabs.setTabToolTip(index, entry.title_for(self.doc.profile))
         if entry.source in (Source.TRACE, Source.JOB) or entry.shown_when is not None:
             tabs.setTabVisible(index, self._tab_shown(entry))
+
+    def _name_tabs(self) -> None:
+        """A chart named for the profile renames its tab when its name changed (a CPU job's scaling is over ranks)."""
+        for e in (e for e in self.entries if e.named is not None):
+            for tabs in (self.more, self.tabs):
+                index, name = tabs.indexOf(self.slots[e.key]), e.tab_for(self.doc.profile)
+                if index >= 0 and tabs.tabText(index) != name:  # a renamed tab lays its rows out again
+                    tabs.setTabText(index, name)
+                    tabs.setTabToolTip(index, e.title_for(self.doc.profile))
 
     def _tab_shown(self, entry: ChartEntry) -> bool:
         if entry.source is Source.TRACE:

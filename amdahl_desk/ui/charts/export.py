@@ -32,7 +32,7 @@ from ...present.inputs import ChartInputs
 from ..core.messages import install_message_filter
 from ..core.qt_util import parse_size, settle_layout
 from .base import Chart
-from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, chart_entry
+from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, chart_entry, chart_title
 from .style import Style, slide_style
 from .svg_render import render_svg
 
@@ -144,7 +144,7 @@ def export_chart(
     path = Path(path)
     widget = chart_widget(make, name, inputs, size, transparent)
     title = getattr(widget, "title", "")
-    title = title.text() if isinstance(title, QLabel) else str(title or CHART_TITLES[name])
+    title = title.text() if isinstance(title, QLabel) else str(title or chart_title(name, inputs.profile))
     try:
         if fmt == "png":
             writer = QImageWriter(str(path), QByteArray(b"png"))

@@ -16,20 +16,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...model.profile import Profile
 from ...present.inputs import ChartInputs
-from .registry import CHART_TITLES, CHARTS, FORMATS, PRESETS, SLIDE_CHOICES, chart_entry, default_slide_charts
+from .registry import CHARTS, FORMATS, PRESETS, SLIDE_CHOICES, chart_entry, chart_title, default_slide_charts
 
 CUSTOM = "Custom…"
 NO_SECOND = "(none: one chart, the slide's whole width)"
 
 
-def export_title(chart: str, kind: str = "Chart") -> str:
-    """What the dialog and its file chooser say: "Export Slide", "Export Chart: GPU scaling"."""
+def export_title(chart: str, kind: str = "Chart", profile: Profile | None = None) -> str:
+    """What the dialog and its file chooser say: "Export Slide", "Export Chart: GPU scaling" (of ``profile``: a CPU
+    job's "Rank scaling")."""
     if chart == "slide":
         return "Export Slide"
     if chart.endswith("-slide"):
         return f"Export {kind} Slide"
-    return f"Export {kind}: {CHART_TITLES[chart]}"
+    return f"Export {kind}: {chart_title(chart, profile)}"
 
 
 class ExportDialog(QDialog):
@@ -47,10 +49,11 @@ class ExportDialog(QDialog):
         with something to show; by default the two that carry the answer). None: no choice offered."""
         super().__init__(parent)
         self.kind = kind  # "Chart", or "Comparison" from the comparison tab
+        self.profile = inputs.profile if inputs is not None else None  # whose charts: their titles follow it
         form = QFormLayout(self)
         self.chart = QComboBox(self)
         for name in keys:  # the registry's keys of the sources the caller offers
-            self.chart.addItem(CHART_TITLES[name], name)
+            self.chart.addItem(chart_title(name, self.profile), name)
         self.chart.setCurrentIndex(max(self.chart.findData(chart), 0))
         self.format = QComboBox(self)
         for fmt, text in zip(FORMATS, ("PNG image", "SVG vector drawing", "PDF document"), strict=True):
@@ -74,7 +77,7 @@ class ExportDialog(QDialog):
         offered = [k for k in SLIDE_CHOICES if inputs is not None and chart_entry(k).source.missing(inputs) is None]
         for key in offered:
             for combo in (self.slide_left, self.slide_right):
-                combo.addItem(CHART_TITLES[key], key)
+                combo.addItem(chart_title(key, self.profile), key)
         if inputs is not None and inputs.analysis is not None:
             left, *right = default_slide_charts(inputs)  # one chart alone: the second is "none"
             self.slide_left.setCurrentIndex(max(self.slide_left.findData(left), 0))
@@ -109,7 +112,7 @@ class ExportDialog(QDialog):
     def _name_it(self) -> None:
         """The title names what is exported: "Export Slide", "Export Chart: GPU scaling"; the slide's charts are
         offered while the slide is chosen."""
-        self.setWindowTitle(export_title(self.chart.currentData(), self.kind))
+        self.setWindowTitle(export_title(self.chart.currentData(), self.kind, self.profile))
         slide = self.chart.currentData() == "slide" and self.slide_left.count() > 0
         for widget in (self.slide_label, self.slide_left, self.slide_right):
             widget.setVisible(slide)

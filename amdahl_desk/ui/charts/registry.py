@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from ...model.profile import Profile
+from ...present.counted import counted
 from ...present.inputs import ChartInputs
 from ..core.document import Aspect
 
@@ -110,6 +112,16 @@ class ChartEntry:
     tab: str = ""  # its name on a tab, short enough for a narrow pane (the title is the tab's tooltip)
     # On screen (its tab) and on the slide only while this holds (None: always); its export is offered always.
     shown_when: Callable[[ChartInputs], bool] | None = None
+    # Its title and tab for a profile, where they follow it (a CPU job's scaling is over ranks); None: as above.
+    named: Callable[[Profile], str] | None = None
+
+    def title_for(self, profile: Profile | None) -> str:
+        """Its title for ``profile`` (None: as registered), in a menu, a dialog or a tab's tooltip."""
+        return self.named(profile) if self.named is not None and profile is not None else self.title
+
+    def tab_for(self, profile: Profile | None) -> str:
+        """Its name on a tab for ``profile``."""
+        return self.named(profile) if self.named is not None and profile is not None else self.tab or self.title
 
     def on_slide_for(self, inputs: ChartInputs) -> bool:
         """Whether the slide shows this chart for ``inputs``: its source has data and its own conditions hold."""
@@ -155,6 +167,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
         # scaling reads times and scaling classes, never the optimizations; of a job, its ranks' transfer
         frozenset({COMPONENTS, SETTINGS, JOB}),
         tab="GPU scaling",
+        named=lambda profile: counted(profile.settings).scaling,  # a CPU job's: "Rank scaling"
     ),
     # A trace-based profile (ui/whatif): its step's critical path by kind, before and after the plan, on the slide.
     ChartEntry(
@@ -280,7 +293,7 @@ COMPARISON_CHARTS = keys(Source.COMPARISON)  # what `amdahl-desk export --compar
 TRACE_CHARTS = keys(Source.TRACE)  # drawn from the profile's trace, for a trace-based profile
 JOB_CHARTS = keys(Source.JOB)  # drawn from the document's job of many ranks
 SLIDE_CHARTS = tuple(e.key for e in ENTRIES if e.on_slide)  # the slide's charts, left to right
-CHART_TITLES = {e.key: e.title for e in ENTRIES}
+CHART_TITLES = {e.key: e.title for e in ENTRIES}  # as registered: chart_title says it for a profile
 FORMATS = ("png", "svg", "pdf")
 PRESETS = {"1920×1080 (Full HD slide)": (1920, 1080), "1280×720 (HD)": (1280, 720), "3840×2160 (4K)": (3840, 2160)}
 
@@ -324,3 +337,8 @@ def chart_entry(key: str) -> ChartEntry:
         if e.key == key:
             return e
     raise ValueError(f'"{key}" is not a chart; expected one of {", ".join(CHARTS)}')
+
+
+def chart_title(key: str, profile: Profile | None = None) -> str:
+    """Chart ``key``'s title for ``profile`` ("Rank scaling" for a CPU job's scaling; None: as registered)."""
+    return chart_entry(key).title_for(profile)

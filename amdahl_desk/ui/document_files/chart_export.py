@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QWidget
 from ...model.errors import ProfileError
 from ...present.inputs import ChartInputs
 from ..charts.base import Chart
-from ..charts.registry import CHART_TITLES, Source, chart_entry, keys
+from ..charts.registry import Source, chart_entry, chart_title, keys
 from ..charts.style import Style
 from ..core.document import Document
 from .file_actions import FileActions, Prompts
@@ -61,7 +61,7 @@ class ChartExports(QObject):
             save=True,
             suggested=f"{base}-{name}.{fmt}",
             filters=f"{fmt.upper()} (*.{fmt})",
-            title=f"{export_title(name)} as {fmt.upper()}",
+            title=f"{export_title(name, profile=inputs.profile)} as {fmt.upper()}",
         )
         if path:
             self.export_chart_to(Path(path), name, fmt, size, transparent, charts)
@@ -109,5 +109,7 @@ class ChartExports(QObject):
         widget.close()
         widget.deleteLater()
         QGuiApplication.clipboard().setImage(image)
-        self.prompts.show_status(f"Copied {CHART_TITLES[name].lower()} ({size[0]}×{size[1]}) to the clipboard", 8000)
+        self.prompts.show_status(
+            f"Copied {chart_title(name, inputs.profile).lower()} ({size[0]}×{size[1]}) to the clipboard", 8000
+        )
         return True

@@ -31,6 +31,7 @@ from ...model.values import (
     parse_time_text,
 )
 from ...present.cells import settings_fields
+from ...present.counted import counted
 from ...present.settings_words import overhead_description
 from ..core.cell_message import CellMessage
 from ..core.document import Aspect, Document
@@ -180,7 +181,7 @@ class SettingsPanel(QWidget):
         self.model.setCurrentIndex(list(OverheadModel).index(s.overhead_model))
         self.model_help.setText(
             overhead_description(s.overhead_model)
-            + "; C is the measured time of the 'communication' components at N0 GPUs."
+            + f"; C is the measured time of the 'communication' components at N0 {counted(s).many}."  # a CPU job: ranks
         )
         self.latency.setText(fields["ring_latency"])
         self.message.setText(fields["ring_message_bytes"])
