@@ -37,7 +37,7 @@ def warning_text(w: AnalysisWarning, unit: TimeUnit, c: Counted = GPUS) -> str:
         return (
             f"the measured communication, {format_time(v['communication'], unit)} at N0 = {v['n0']:,} {c.many}, is below "
             f"the ring model's own all-reduce time there, {format_time(v['ring0'], unit)}: below N0 the model's "
-            f"communication C + ring(N) − ring(N0) would be negative, so it is held at 0 from {v['below']:,} {c.many} "
+            f"communication C + ring(N) − ring(N0) would be negative, so it is held at 0 from {c.count(v['below'])} "
             "down; check the ring latency, message size and bandwidth against the measurement"
         )
     if kind is WarningKind.N0_ABOVE_COUNTS:

@@ -71,7 +71,7 @@ def scaling_title(
         else f"with {'ring all-reduce' if model is OverheadModel.RING else model.value} communication overhead"
     )
     efficient = (
-        f"efficiency stays at 50% or more up to {n.count(s.last_efficient_gpus)} {c.many}"
+        f"efficiency stays at 50% or more up to {c.count(s.last_efficient_gpus, n)}"
         if s.last_efficient_gpus
         else "efficiency is below 50% everywhere"
     )
@@ -80,7 +80,7 @@ def scaling_title(
         f"P = {n.percent(s.parallel_fraction)} parallel,",
         f"ceiling {n.speedup(s.ceiling)};",
         overhead,
-        f"the best is {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} {c.many};",
+        f"the best is {n.speedup(s.best_speedup)} at {c.count(s.best_gpus, n)};",
         efficient,
     )
 

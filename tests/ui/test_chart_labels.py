@@ -192,6 +192,17 @@ def test_exported_scaling_title_is_a_sentence():
     assert "with ring all-reduce communication overhead the best is" in ring
 
 
+def test_exported_scaling_title_counts_one_gpu_in_the_singular():
+    """All serial, evaluated at 1 and 4 GPUs: nothing scales, so the best is at 1 GPU, and the efficiency at 4 is
+    1/4, so 50% or more holds up to 1 GPU."""
+    comps = [Component("setup", 60.0, Scaling.SERIAL), Component("io", 40.0, Scaling.SERIAL)]
+    s = analyse(Profile(comps, settings=Settings(gpu_counts=(1, 4)))).scaling
+    assert s.best_gpus == 1 and s.last_efficient_gpus == 1
+    title = scaling_title(s, OverheadModel.NONE).replace(NBSP, " ")
+    assert "the best is 1× at 1 GPU;" in title, title
+    assert "up to 1 GPU" in title and "1 GPUs" not in title, title
+
+
 def _lines(text: str, font, width: int) -> list[str]:
     layout = QTextLayout(text, font)
     option = QTextOption()
