@@ -246,8 +246,9 @@ class Settings:
     trace_source: str = ""
     trace_grouping: str = ""
     trace_events: tuple[tuple[str, str], ...] = ()
-    # Whether that trace holds GPU events (its import's scope, ``gpu_events``): False is a CPU job's (gloo), whose N
-    # counts ranks, not GPUs; None where no trace said (a workbook of its own, an older import).
+    # False where that trace holds no GPU events (its import's scope, ``gpu_events``): a CPU job's (gloo) or a CPU
+    # process's, whose N counts ranks, not GPUs; None otherwise (GPU events, a workbook of its own, an older import),
+    # as the workbook keeps it (a row for False alone), so a profile reads back equal.
     trace_gpu_events: bool | None = None
     # The probability a plan must reach to meet the target, from 0 (exclusive) to 1 (see model/uncertainty.py).
     plan_confidence: float = 0.8

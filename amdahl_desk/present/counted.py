@@ -38,6 +38,12 @@ GPUS = Counted("GPU", "GPUs", "GPUs", "GPU scaling")
 RANKS = Counted("rank", "ranks", "Ranks", "Rank scaling")
 
 
+def counted_for(gpu_events: bool | None) -> Counted:
+    """What N counts for a trace that says whether it holds GPU events: its ranks when it holds none (False), else
+    GPUs (True, or None: nothing said). The one rule the scaling's words and the boundary's both follow."""
+    return RANKS if gpu_events is False else GPUS
+
+
 def counted(settings: Settings) -> Counted:
     """What N counts for a profile of these settings: its ranks when its trace holds no GPU events, else GPUs."""
-    return RANKS if settings.trace_gpu_events is False else GPUS
+    return counted_for(settings.trace_gpu_events)

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from ..model.traces.origins import Boundary, Origin, Reason, Scope, Source
 from ..model.traces.result import ImportedComponent, ImportResult
+from .counted import RANKS, counted_for
 
 _REASONS = {
     Reason.COLLECTIVE: "a collective by its name",
@@ -81,13 +82,15 @@ def boundary_text(boundary: Boundary) -> str:
     what = "the whole trace" if v["total"] else f"mean of {steps} step{'s' * (steps != 1)}"
     view = f"GPU {v['device']} timeline" if v["device"] is not None else f"grouped by {v['group_by']}"
     text = ", ".join(p for p in (f"PyTorch trace {v['source']}", where, what, view) if p)
+    # N counts GPUs, or the ranks of a trace with no GPU events (an import that did not say: GPUs, as it said then)
+    c = counted_for(v.get("gpu_events"))
     if world > 1:
         told = "the trace's distributedInfo.world_size" if v["world_size_given"] else "the number of rank files"
-        # (an import that did not say whether the trace holds GPU events: GPUs, as it said then)
-        if v.get("gpu_events", True):
-            text += f"; measured on N0 = {world:,} GPUs ({told})"
-        else:  # a CPU job: its ranks are processes
-            text += f"; measured on N0 = {world:,} ranks ({told}; the trace holds no GPU events)"
+        text += f"; measured on N0 = {c.count(world)} ({told}" + (
+            "; the trace holds no GPU events)" if c is RANKS else ")"
+        )
+    elif c is RANKS:  # one CPU process: its scaling is over ranks too, and this says why
+        text += f"; measured on N0 = {c.count(world)} (the trace holds no GPU events)"
     return text
 
 

@@ -131,7 +131,7 @@ def scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sca
             lead,
             f"P = {n.percent(s.parallel_fraction)},",
             f"ceiling {n.speedup(s.ceiling)},",
-            f"best {n.speedup(s.best_speedup)} at {n.count(s.best_gpus)} {counts.many}",
+            f"best {n.speedup(s.best_speedup)} at {counts.count(s.best_gpus, n)}",
         )
         if brief
         else scaling_title(s, inputs.profile.settings.overhead_model, n, lead, counts)

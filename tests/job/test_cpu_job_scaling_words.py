@@ -128,3 +128,40 @@ def test_a_gpu_trace_and_a_workbook_keep_their_gpu_words(capsys, tmp_path, path)
     assert "GPU scaling: speedup against the baseline" in charts and "GPUs (log₂ scale)" in charts
     settings = python_calamine.CalamineWorkbook.from_path(str(tmp_path / "again.xlsx")).get_sheet_by_name("Settings")
     assert not any("Trace GPU events" in map(str, row) for row in settings.to_python())
+
+
+TORCH_CPU = FIXTURES / "torch_cpu_steps.json.gz"  # one process on a CPU: no distributedInfo, no GPU event
+
+
+def test_one_cpu_process_scales_over_ranks_and_its_boundary_says_why(capsys):
+    """One rule for every trace with no GPU event, a job or one process: its scaling counts ranks, and its boundary
+    says what N0 is and why (before, the scaling said ranks with nothing in the boundary to say why)."""
+    trace = _trace(TORCH_CPU)
+    assert "distributedInfo" not in trace and _gpu_events(TORCH_CPU) == 0
+    text = _report(capsys, TORCH_CPU)
+    boundary = next(line for line in text.splitlines() if line.startswith("Boundary: "))
+    assert "grouped by annotation; measured on N0 = 1 rank (the trace holds no GPU events);" in boundary, boundary
+    assert _scaling_line(text).startswith("Rank scaling: ")
+    # a trace with GPU events says nothing of N0 in its boundary, as before
+    gpu = next(line for line in _report(capsys, ALEXNET).splitlines() if line.startswith("Boundary: "))
+    assert "N0" not in gpu and "GPU events" not in gpu
+
+
+@pytest.mark.parametrize("path", [ALEXNET, DDP4, example_path()], ids=["alexnet", "ddp4", "training-iteration"])
+def test_a_traced_profile_reads_back_with_the_settings_it_was_saved_with(tmp_path, path):
+    """The workbook keeps the fact as a row for a trace with no GPU events alone: a profile of a trace with GPU
+    events read back equal too (its settings had said True, and read back None)."""
+    profile = load_any(path).profile
+    save_profile(profile, tmp_path / "again.xlsx")
+    again = load_profile(tmp_path / "again.xlsx").profile
+    assert again.settings == profile.settings
+
+
+def test_a_brief_scaling_title_counts_one_in_the_singular():
+    """Evaluated at one count alone, the best is at 1 rank: the slide's brief title says so, as the report does."""
+    from dataclasses import replace
+
+    profile = load_any(DDP4).profile
+    profile.set_settings(replace(profile.settings, gpu_counts=(1,)))
+    view = scaling(ChartInputs(profile, analyse(profile)), brief=True)
+    assert " at 1 rank" in _title(view) and "1 ranks" not in _title(view), view.title

@@ -198,7 +198,7 @@ class ImportResult:
             trace_source=self.trace_path,
             trace_grouping=self.grouping if self.trace_path else "",
             trace_events=tuple(e for e in events if e[1]) if self.trace_path else (),
-            trace_gpu_events=self.gpu_events,
+            trace_gpu_events=False if self.gpu_events is False else None,  # as its workbook keeps it
         )
         return Profile(comps, settings=settings, unit=self.unit)
 
