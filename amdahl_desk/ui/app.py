@@ -89,28 +89,33 @@ def choose_platform(
 
 
 def x_display_answers(display: str, timeout: float = 1.0) -> bool:
-    """Whether the X server of ``display`` ("[host]:N[.S]") accepts a connection: its local socket (abstract, then
-    the file in /tmp/.X11-unix) or, for a named host, TCP port 6000 + N. A form this does not read is left to Qt."""
-    host, _, rest = display.rpartition(":")
-    number = rest.split(".")[0]
-    if not number.isdigit() or host.startswith("/"):
+    """Whether the X server of ``display`` ("[protocol/][host]:N[.S]") accepts a connection where Qt's libxcb would
+    make one: with no host, the local socket (abstract, then the file in /tmp/.X11-unix), then TCP to localhost;
+    with a host, TCP port 6000 + N at any of its addresses. A form this does not read is left to Qt."""
+    protocol, _, rest = display.rpartition("/") if "/" in display.split(":")[0] else ("", "", display)
+    host, _, screen = rest.rpartition(":")
+    number = screen.split(".")[0]
+    if not number.isdigit() or protocol not in ("", "unix", "tcp", "inet", "inet6"):
         return True
-    places: list[tuple[int, str | tuple[str, int]]]
-    if host in ("", "unix"):
+    local = host in ("", "unix") and protocol in ("", "unix")
+    if local:
         path = f"/tmp/.X11-unix/X{number}"
-        abstract = [(socket.AF_UNIX, "\x00" + path)] if sys.platform.startswith("linux") else []  # Linux's alone
-        places = [*abstract, (socket.AF_UNIX, path)]
-    else:
-        places = [(socket.AF_INET6 if ":" in host else socket.AF_INET, (host.strip("[]"), 6000 + int(number)))]
-    for family, address in places:
-        try:
-            with socket.socket(family, socket.SOCK_STREAM) as probe:
-                probe.settimeout(timeout)
-                probe.connect(address)
-                return True
-        except OSError:
-            continue
-    return False
+        abstract = ["\x00" + path] if sys.platform.startswith("linux") else []  # Linux's alone
+        for address in [*abstract, path]:
+            try:
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                    probe.settimeout(timeout)
+                    probe.connect(address)
+                    return True
+            except OSError:
+                continue
+        if protocol == "unix" or host == "unix":
+            return False
+    try:
+        socket.create_connection((host.strip("[]") or "localhost", 6000 + int(number)), timeout=timeout).close()
+    except (OSError, OverflowError):  # refused, unknown, or no such port
+        return False
+    return True
 
 
 def install_sigint_handler(app: QApplication, keep: Callable[[], str] | None = None) -> None:

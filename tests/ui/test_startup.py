@@ -105,11 +105,17 @@ def test_x_display_answers_reads_the_display_name():
 
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
         server.bind(("127.0.0.1", 0))
-        server.listen(1)
+        server.listen(64)  # the probes are never accepted: room for each in the queue
         port = server.getsockname()[1]
         assert port > 6000  # an ephemeral port: display number port - 6000
-        assert x_display_answers(f"127.0.0.1:{port - 6000}.0")
-    assert not x_display_answers(f"127.0.0.1:{port - 6000}", timeout=0.5)  # closed now
+        n = port - 6000
+        assert x_display_answers(f"127.0.0.1:{n}.0")
+        # as Qt's libxcb reads them: no host tries the local sockets, then TCP to localhost; a protocol first
+        assert x_display_answers(f":{n}") and x_display_answers(f"tcp/localhost:{n}")
+        assert x_display_answers(f"inet/127.0.0.1:{n}") and x_display_answers(f"localhost:{n}")
+        assert not x_display_answers(f"unix/:{n}")  # the local sockets alone: there is none of that number
+    assert not x_display_answers(f"127.0.0.1:{n}", timeout=0.5)  # closed now
+    assert not x_display_answers(f":{n}", timeout=0.5)
     assert not x_display_answers(":59999")  # no local server of that number
     assert x_display_answers("/private/tmp/launchd-1/org.xquartz:0")  # a form left to Qt
 
