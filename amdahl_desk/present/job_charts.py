@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.units import TimeUnit
 from .chart_parts import LegendEntry
+from .colours import INK
 from .job import others_pace, straggler_name, straggler_word
 from .numbers import Numbers
 from .text import NBSP, shorten
@@ -177,6 +178,7 @@ class RankBarsView:
     legend: tuple[LegendEntry, ...] = ()
     note: str = ""  # the straggler's cost, in words, beside its bar
     ticks: tuple[tuple[float, str], ...] = ()
+    job_step: float | None = None  # the job's step (ms), from the first rank's start to the last rank's end: a line
 
 
 def rank_bars(figures: JobFigures | None, n: Numbers, brief: bool = False) -> RankBarsView:
@@ -198,7 +200,7 @@ def rank_bars(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ra
                 r.rank == job.straggler,
             )
         )
-    x_max = max([r.step_time for r in job.per_rank] + [sum(b.parts) for b in bars] + [1e-9])
+    x_max = max([r.step_time for r in job.per_rank] + [sum(b.parts) for b in bars] + [job.step_time, 1e-9])
     note = ""
     if job.straggler is not None:
         if job.straggler_cost > 0.0005 * job.step_time:
@@ -224,7 +226,10 @@ def rank_bars(figures: JobFigures | None, n: Numbers, brief: bool = False) -> Ra
     )
     drawn = [any(b.parts[i] > 0 for b in bars) for i in range(len(entries))]  # a CPU-only job computes no GPU work
     legend = tuple(e for e, shown in zip(entries, drawn, strict=True) if shown)
-    return RankBarsView(title, tuple(bars), x_max=x_max, legend=legend, note=note, ticks=ticks)
+    # Each bar is its rank's own step; the job's runs from the first rank's start to the last rank's end (longer
+    # when the ranks start apart): the dashed line.
+    legend += (LegendEntry(INK, "dash", f"the job's step ({_ms(n, job.step_time)})"),)
+    return RankBarsView(title, tuple(bars), x_max=x_max, legend=legend, note=note, ticks=ticks, job_step=job.step_time)
 
 
 # -- the collectives' skew ------------------------------------------------------------------------------------

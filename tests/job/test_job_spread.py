@@ -235,3 +235,28 @@ def test_a_cpu_jobs_boundary_says_ranks_not_gpus(capsys, folder):
         in text
     )
     assert f"measured on N0 = {world} GPUs" not in text
+
+
+@pytest.mark.parametrize("folder", ["ddp4", "ddp2_buckets"])
+def test_the_ranks_chart_marks_the_jobs_step_beyond_every_ranks_own(folder):
+    """Each bar of the Ranks chart is its rank's own step; the job's (first rank's start to last rank's end, from
+    the traces' step events here) is longer: a dashed line there, named in the legend, inside the axis."""
+    from amdahl_desk.files.traces.job import load_job
+    from amdahl_desk.model.job.analysis import analyse_job
+    from amdahl_desk.model.job.join import match
+    from amdahl_desk.present.job_charts import JobFigures, rank_bars
+    from amdahl_desk.present.numbers import POINT
+
+    path = FIXTURES / folder
+    ranks = [_steps(p) for p in sorted(path.glob("rank*.json*"))]
+    job = analyse_job(match(load_job([str(path)], STEP)))
+    shown = list(job.steps)  # the step numbers the job is the mean of
+    starts = np.array([[r[n][0] for n in shown] for r in ranks])
+    ends = np.array([[r[n][1] for n in shown] for r in ranks])
+    expected = float(np.mean(ends.max(0) - starts.min(0))) / 1000
+    view = rank_bars(JobFigures(job, folder, (), STEP), POINT)
+    assert view.job_step == pytest.approx(expected, abs=1e-3)
+    assert view.job_step > max(sum(b.parts) for b in view.bars)  # beyond every bar's end
+    assert view.x_max >= view.job_step  # inside the axis
+    entry = view.legend[-1]
+    assert entry.kind == "dash" and entry.name.replace("\u00a0", " ") == f"the job's step ({expected:.1f} ms)"

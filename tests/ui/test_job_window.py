@@ -69,6 +69,8 @@ def test_the_issue_job_opens_with_its_straggler_and_charts(qtbot, window, tmp_pa
     assert waits == pytest.approx({0: 8.0, 1: 10.0, 2: 0.0, 3: 9.0})
     note = bars.note.replace("\u00a0", " ")
     assert "Rank 2 is the straggler" in note and "15 ms" in note and "23 ms" in note
+    line = window.results.chart("job_ranks").job_step  # the job's step, 23 ms: its dashed line drawn there
+    assert line.isVisible() and line.value() == pytest.approx(23.0)
     steps = window.results.chart("job_steps").drawn
     assert steps.marked_row == 2 and "rank 2" in steps.marked_label
     assert steps.values == ((23.0,), (23.0,), (23.0,), (23.0,))

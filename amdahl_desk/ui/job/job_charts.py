@@ -17,7 +17,7 @@ from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ...present.text import tied
 from ..charts.frame import ChartFrame, set_item_text
-from ..charts.style import SCREEN, Style
+from ..charts.style import INK, SCREEN, Style
 
 if TYPE_CHECKING:
     from ...present.job_charts import RankBarsView, SkewView, StepMapView
@@ -151,6 +151,10 @@ class RankBarsChart(ChartFrame["RankBarsView"]):
         self.plot.showGrid(x=True, y=False, alpha=0.15)
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7)
         self.plot.addItem(self.bars)
+        # the job's step: its legend entry names it (a label on the line would lie across the bars' ends)
+        self.job_step = pg.InfiniteLine(angle=90, pen=style.pen(INK, 1.5, Qt.PenStyle.DashLine))
+        self.job_step.setZValue(10)
+        self.plot.addItem(self.job_step, ignoreBounds=True)
         self.note = QLabel(self)
         self.note.setWordWrap(True)
         self.note.setAlignment(Qt.AlignmentFlag.AlignHCenter)
@@ -210,6 +214,9 @@ class RankBarsChart(ChartFrame["RankBarsView"]):
             self.bars.setOpts(x0=x0, y=y, width=width, height=height, brushes=brushes, pens=pens)
         else:  # (pyqtgraph 0.14 fails on an empty pens list)
             self.bars.setOpts(x0=[], y=[], width=[], height=0.7)
+        self.job_step.setVisible(view.job_step is not None)
+        if view.job_step is not None:
+            self.job_step.setPos(view.job_step)
         self._view = view
         self._place()
 
