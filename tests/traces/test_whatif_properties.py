@@ -23,6 +23,7 @@ from amdahl_desk.model.traces.patterns import parse_pattern_speedup
 from amdahl_desk.model.traces.whatif import prepare, what_if
 
 from .synthetic import TID, Kineto
+from .test_zero_length_gpu_events import waited_for
 
 NAMES = ("gemm_a", "gemm_b", "relu", "nccl_allreduce")
 
@@ -103,28 +104,11 @@ def _ops_only() -> Kineto:
     return t
 
 
-def _waits_for_a_zero_length_kernel() -> Kineto:
-    """Stream 7's gemm (21–23) waits for stream 20's last kernel, which took 0 µs at 21 behind one at 1–21; the
-    device synchronisation returns at 23, the step's end: the wait, and the gap before it, are the step's."""
-    t = Kineto()
-    t.launch(0.0, 2, "gemm_a", 1.0, 20, stream=20)
-    t.call("cudaEventRecord", 2.0, 1)
-    t.launch(3.0, 2, "gemm_a", 21.0, 0, stream=20)
-    record = t.call("cudaEventRecord", 5.0, 1)
-    call = t.call("cudaStreamWaitEvent", 6.0, 2)
-    t.sync("Stream Wait Event", call, 6.0, 1, stream=7, wait_on_stream=20, wait_on_cuda_event_record_corr_id=record)
-    t.launch(8.0, 2, "gemm_a", 21.0, 2, stream=7)
-    t.call("cudaEventRecord", 10.0, 1)
-    t.call("cudaDeviceSynchronize", 22.0, 1.0)
-    t.step(1, 0, 23.0)
-    return t
-
-
 @SETTINGS
 @given(random_step(), st.sampled_from(PATTERNS), st.floats(1.0, 50.0))
 @example(_ops_only(), "aten::", 1.0)
 @example(_ops_only(), "aten::", 4.0)
-@example(_waits_for_a_zero_length_kernel(), "gemm", 1.0)
+@example(waited_for("kernel", 0.0), "gemm", 1.0)  # a stream waiting for a zero-length kernel
 def test_invariants(t, pattern, k):
     found = answer(t, f"{pattern}=1", f"{pattern}={k}")
     if found is None:
