@@ -20,10 +20,6 @@ def parser() -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     # A workbook's sheets are parsed on another thread while Qt and the window's modules load.
     ahead = read_ahead(args.profile)
-    # numpy before Qt: once PySide6 is in, its import hook reads the source of every module imported after it
-    # (to see whether it uses PySide6), and numpy's hundred modules cost a launch 15-25 ms that way.
-    import numpy  # noqa: F401
-
     try:
         from ..ui.app import run as run_window
     except ImportError as exc:
