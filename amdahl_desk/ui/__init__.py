@@ -14,7 +14,7 @@ def _no_source_scan() -> None:
     without this hook is left as it is."""
     feature = sys.modules.get("PySide6.support.feature")
     if feature is not None and callable(getattr(feature, "_mod_uses_pyside", None)):
-        feature._mod_uses_pyside = lambda _module: True
+        setattr(feature, "_mod_uses_pyside", lambda _module: True)  # noqa: B010 - a name mypy does not know
 
 
 _no_source_scan()
