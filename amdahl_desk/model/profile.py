@@ -69,6 +69,15 @@ _GUESSED_OF = operator.itemgetter(6)  # Component.scaling_guessed
 _LOW_OF, _HIGH_OF = operator.itemgetter(TIME_LOW_AT), operator.itemgetter(TIME_HIGH_AT)
 
 
+def _bounds_of(ends: list[float | None], times: FloatArray, none: bool) -> FloatArray:
+    """One end of every component's range, its time where it has none (``none``: no component has one), as an
+    array of its own: an edit changes it in place."""
+    if none:  # the usual table: no list of None made into NaN (3.8 ms at 50,000 rows) only to be replaced
+        return times.copy()
+    array = np.array(ends, dtype=float)  # None is NaN: no range
+    return np.where(np.isnan(array), times, array)
+
+
 class Profile:
     """A workload's measured components, the optimizations proposed for it, and its settings.
 
@@ -238,12 +247,11 @@ class Profile:
             comps, n = self.components, len(self.components)
             lows, highs = list(map(_LOW_OF, comps)), list(map(_HIGH_OF, comps))
             times = self.arrays()[0]
-            low, high = np.array(lows, dtype=float), np.array(highs, dtype=float)  # None is NaN: no range
-            any_range = lows.count(None) != n or highs.count(None) != n
+            none_low, none_high = lows.count(None) == n, highs.count(None) == n
             bounds = self._bounds = (
-                np.where(np.isnan(low), times, low),
-                np.where(np.isnan(high), times, high),
-                any_range,
+                _bounds_of(lows, times, none_low),
+                _bounds_of(highs, times, none_high),
+                not (none_low and none_high),
             )
         return (bounds[0], bounds[1]) if bounds[2] else None
 

@@ -136,6 +136,7 @@ def test_the_profile_keeps_its_time_bounds_current_through_edits():
     p.set_component(1, Component("b", 5.0, time_low=4.0, time_high=7.0))
     low, high = p.time_bounds()
     assert list(low) == [10.0, 4.0] and list(high) == [10.0, 7.0]
+    assert list(p.arrays()[0]) == [10.0, 5.0]  # the bounds of a table without ranges were the times' copies, not them
     p.set_component(0, Component("a", 12.0, time_high=15.0))
     low, high = p.time_bounds()
     assert list(low) == [12.0, 4.0] and list(high) == [15.0, 7.0]
