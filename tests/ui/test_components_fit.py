@@ -93,3 +93,30 @@ def test_a_short_title_keeps_the_whole_one_in_its_tooltip(window, qtbot):
         assert QToolTip.text().startswith(whole), QToolTip.text()
         QToolTip.hideText()
         qtbot.waitUntil(lambda: not QToolTip.isVisible())
+
+
+def test_a_text_column_is_as_wide_as_the_widest_cell_of_the_first_rows(window):
+    """Scaling, Group, Objectives, Notes and the names fit the widest text the first 200 rows show (each capped, at
+    least their header): the cells as data() shows them, a guessed class's mark and row 201's long note included
+    in what is read and left out of it."""
+    from amdahl_desk.model.profile import Component, Profile, Scaling
+    from amdahl_desk.ui.profile.component_columns import NAME_CAP, TEXT_CAP
+    from amdahl_desk.ui.profile.component_delegates import CELL_PADDING
+
+    comps = [
+        Component(f"c{i}", 1.0 + i, Scaling.PARALLEL, f"g{i % 7}", "n" * (i % 13), ("x",) if i == 5 else ())
+        for i in range(300)
+    ]
+    comps[3] = comps[3]._replace(scaling_guessed=True)
+    comps[250] = comps[250]._replace(notes="far below the rows read " * 4, name="a long name past the first rows")
+    window.doc.reset(Profile(comps, []), None, [])
+    table, model = window.table, window.table.model()
+    table.fit_columns()
+    fm, header = table.fontMetrics(), table.horizontalHeader()
+    for col, cap in [*TEXT_CAP.items(), (NAME, NAME_CAP)]:
+        cells = [str(model.data(model.index(r, col)) or "") for r in range(200)]
+        wanted = max(
+            [header.sectionSizeFromContents(col).width()]
+            + [min(fm.horizontalAdvance(text) + 2 * CELL_PADDING, cap) for text in cells]
+        )
+        assert table.columns._wanted[col] == wanted, col

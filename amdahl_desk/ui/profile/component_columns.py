@@ -43,13 +43,13 @@ class ComponentColumns:
         header = self.view.horizontalHeader()
         sample = min(model.rowCount() - 1, 200)  # tables can be huge: the first rows say enough for text
         self._wanted = {}
+        rows = range(sample)
         for col, cap in [*TEXT_CAP.items(), (NAME, NAME_CAP)]:
+            # Each text the rows show measured once (Scaling shows three words in 200 rows), read from the model's
+            # components rather than cell by cell through Qt's index and data().
             widest = max(
                 [header.sectionSizeFromContents(col).width()]
-                + [
-                    min(fm.horizontalAdvance(str(model.data(model.index(r, col)) or "")) + 2 * CELL_PADDING, cap)
-                    for r in range(sample)
-                ]
+                + [min(fm.horizontalAdvance(text) + 2 * CELL_PADDING, cap) for text in model.texts(col, rows)]
             )
             self._wanted[col] = widest
             if col != NAME:
