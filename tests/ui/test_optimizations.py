@@ -144,3 +144,20 @@ def test_overlapping_optimizations_are_noted_where_the_answer_is(window):
     window.drawn()
     assert "multiply to 12×" in window.summary.notes.toolTip()
     assert window.summary.notes.text().startswith("Note: ")
+
+
+def test_the_names_and_targets_the_columns_fit_are_those_the_cells_show(window):
+    """The checklist's names and targets give way no further than each one's first word: the texts it measures
+    are the cells' own, a built optimization's mark included, however many rows are asked for."""
+    from dataclasses import replace
+
+    model = window.optimization_model
+    profile = window.doc.profile.copy()
+    profile.optimizations[0] = replace(profile.optimizations[0], built=True, enabled=False)
+    window.doc.reset(profile, None, [])
+    rows = model.rowCount()
+    for col in (NAME, TARGETS):
+        cells = [str(model.data(model.index(r, col)) or "") for r in range(rows)]
+        assert model.label_texts(col, 500) == cells
+        assert model.label_texts(col, 2) == cells[:2]
+    assert model.label_texts(NAME, 1)[0].startswith("✓ built: ")

@@ -225,9 +225,8 @@ class OptimizationPanel(QWidget):
         fm = self.view.fontMetrics()
 
         def least(col: int) -> int:
-            shown = (
-                str(self.model.data(self.model.index(r, col)) or "") for r in range(min(self.model.rowCount(), 500))
-            )
+            # each resize of the view asks again: the texts read from the optimizations, not cell by cell through Qt
+            shown = self.model.label_texts(col, 500)
             words = {t.split()[0] for t in shown if t.split()}
             first = max((fm.horizontalAdvance(w + "…") for w in words), default=0)
             return max(header.sectionSizeFromContents(col).width(), first) + 2 * CELL_PADDING

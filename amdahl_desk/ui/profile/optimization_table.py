@@ -60,6 +60,11 @@ _FLAGS = tuple(
 )
 
 
+def targets_text(opt: Optimization) -> str:
+    """The Targets cell: the components an optimization speeds up."""
+    return "; ".join(opt.targets)
+
+
 class OptimizationTableModel(QAbstractTableModel):
     """One row per optimization; the checkbox is the what-if."""
 
@@ -166,7 +171,7 @@ class OptimizationTableModel(QAbstractTableModel):
             if col == NAME:
                 return built_name(opt) if role == _DISPLAY else opt.name
             if col == TARGETS:
-                return "; ".join(opt.targets)
+                return targets_text(opt)
             if col == K:
                 return k_edit_text(opt) if role == _EDIT else speedup_cell(opt.speedup, n)
             if col >= K_LOW:
@@ -208,6 +213,11 @@ class OptimizationTableModel(QAbstractTableModel):
 
             return ranking_tip(self.doc.profile, self.doc.decision.figures, row, locale_numbers())
         return None
+
+    def label_texts(self, col: int, count: int) -> list[str]:
+        """The first ``count`` rows' texts in the Name or the Targets column, as the table shows them."""
+        shown = built_name if col == NAME else targets_text
+        return [shown(o) for o in self.optimizations[:count]]
 
     def column_texts(self, col: int) -> list[str]:
         """Every row's text in a column of numbers (k or a figure), as the table shows it."""
