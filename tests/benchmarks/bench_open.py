@@ -71,14 +71,16 @@ def mapped(display: str, pattern: str, since: float, child: subprocess.Popen[byt
 
 
 def one(argv: list[str], env: dict[str, str], display: str, pattern: str, cwd: Path) -> float:
-    """Seconds to a mapped window; a start that ends without one is run again (up to twice) and noted."""
-    for attempt in range(3):
+    """Seconds to a mapped window; a start that ends without one is run again (up to three times, after a pause
+    that grows: the display refused three quick starts in a row once, right after a LibreOffice ended) and noted."""
+    for attempt in range(4):
         try:
             return one_start(argv, env, display, pattern, cwd)
         except StartFailedError as exc:
-            if attempt == 2:
+            if attempt == 3:
                 raise
             RETRIED.append(f"{Path(argv[0]).name} {Path(argv[-1]).name}: {exc}")
+            time.sleep(1.0 + attempt)
     raise AssertionError("unreachable")
 
 
