@@ -1,11 +1,16 @@
 """Opening a workbook to a mapped window: Amdahl Desk (``amdahl-desk FILE``) against LibreOffice Calc
 (``soffice --calc FILE``) opening the same file, each a fresh process, on a fresh Xvfb display.
 
-For each file and each program: the seconds from spawn until a window whose title names the file is mapped
-(viewable), found by ``xdotool search --onlyvisible --name`` polled every 10 ms, the same test for both. The
-programs take turns round by round (and which goes first alternates), so a change in a shared machine's load
-hits them alike; LibreOffice runs once before the rounds to make its user profile. Prints the medians, the ratio
-(aim ≤ 0.5 on the bundled example and on a 50,000-row workbook) and the load average.
+For each file and each program, two times from spawn, taken alike for both by one watching process on the display:
+- *mapped*: a window whose title names the file is viewable (``xdotool search --onlyvisible --name``, every 10 ms);
+- *shown*: that window shows something, its top left corner (480×300 px: the first cells, or a menu and toolbar)
+  grabbed every 10 ms after it mapped until it holds more than a few colours. Calc maps a blank frame first and draws the sheet into it 0.3-0.7 s later; Amdahl Desk maps its
+  window with the tables painted in it.
+The programs take turns round by round (and which goes first alternates), so a change in a shared machine's load
+hits them alike. LibreOffice runs once before the rounds and is left to settle for a few seconds: ended at once, it
+keeps its user profile unfinished and every later start takes 1.2-1.5 s where a settled one takes about 0.45 s (the
+two modes of Calc earlier runs reported). Prints the medians, the ratios (aim ≤ 0.5 on the bundled example and on a
+50,000-row workbook) and the load average.
 
 The floor takes its turn too: a bare PySide6 window titled with the file's name, that reads nothing and draws
 nothing (Amdahl Desk maps its window before pyqtgraph loads). No window of this toolkit maps sooner, so its own
@@ -21,6 +26,7 @@ import argparse
 import compileall
 import contextlib
 import os
+import select
 import shutil
 import signal
 import statistics
@@ -28,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,35 +54,94 @@ RETRIED: list[str] = []  # the starts that failed and were run again, printed wi
 LINGERING: list[str] = []
 
 
-def mapped(display: str, pattern: str, since: float, child: subprocess.Popen[bytes], limit: float = 60.0) -> float:
-    """Seconds from ``since`` until a viewable window's title matches ``pattern``."""
-    env = dict(os.environ, DISPLAY=display)
-    while True:
-        found = subprocess.run(
-            ["xdotool", "search", "--onlyvisible", "--name", pattern], env=env, capture_output=True, text=True
-        )
-        if found.stdout.strip():
-            return time.perf_counter() - since
-        if child.poll() is not None:
-            raise StartFailedError(f"ended with status {child.returncode} before a window named like {pattern!r}")
-        if time.perf_counter() - since > limit:
-            shown = subprocess.run(
-                ["xdotool", "search", "--onlyvisible", "--name", "."], env=env, capture_output=True, text=True
-            ).stdout.split()
-            titles = [
-                subprocess.run(["xdotool", "getwindowname", w], env=env, capture_output=True, text=True).stdout.strip()
-                for w in shown
-            ]
-            raise StartFailedError(f"no window named like {pattern!r} within {limit:.0f} s; shown: {titles}")
+# The watcher: one process on the display for the whole run, told a title to look for before each spawn. It
+# answers with the monotonic times (the system's clock, the same in every process) at which a window so named
+# mapped and, when asked, at which its picture first held more than a few colours.
+WATCHER = """
+import subprocess, sys, time
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+screen = app.primaryScreen()
+print("ready", flush=True)
+for line in sys.stdin:
+    pattern, content, limit = line.rstrip("\\n").split("\\t")
+    since, mapped, shown, window = time.monotonic(), -1.0, -1.0, 0
+    while time.monotonic() - since < float(limit):
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", pattern], capture_output=True)
+        if found.stdout.split():
+            mapped, window = time.monotonic(), int(found.stdout.split()[0])
+            break
         time.sleep(0.01)
+    while content == "1" and window and time.monotonic() - since < float(limit):
+        at = time.monotonic()
+        image = screen.grabWindow(window, 0, 0, 480, 300).toImage().scaled(80, 50)  # its top left: the sheet's
+        if len({image.pixel(x, y) for x in range(image.width()) for y in range(image.height())}) > 16:
+            shown = at
+            break
+        time.sleep(0.01)
+    print(mapped, shown, flush=True)
+"""
 
 
-def one(argv: list[str], env: dict[str, str], display: str, pattern: str, cwd: Path) -> float:
-    """Seconds to a mapped window; a start that ends without one is run again (up to three times, after a pause
-    that grows: the display refused three quick starts in a row once, right after a LibreOffice ended) and noted."""
+class Watcher:
+    """The watching process on ``display`` (started again after a start that failed while it watched)."""
+
+    def __init__(self, display: str) -> None:
+        self.env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
+        self.process: subprocess.Popen[str] | None = None
+
+    def _started(self) -> subprocess.Popen[str]:
+        if self.process is None or self.process.poll() is not None:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", WATCHER], env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            )
+            assert self.process.stdout is not None
+            if self.process.stdout.readline().strip() != "ready":
+                raise StartFailedError("the watching process did not start")
+        return self.process
+
+    def ask(
+        self, pattern: str, content: bool, limit: float = 60.0
+    ) -> Callable[[subprocess.Popen[bytes]], tuple[float, float]]:
+        """Start watching for ``pattern``; the call returned waits for the answer while ``child`` runs."""
+        watcher = self._started()
+        assert watcher.stdin is not None and watcher.stdout is not None
+        watcher.stdin.write(f"{pattern}\t{int(content)}\t{limit}\n")
+        watcher.stdin.flush()
+        out = watcher.stdout
+
+        def answer(child: subprocess.Popen[bytes]) -> tuple[float, float]:
+            while not select.select([out], [], [], 0.05)[0]:
+                if child.poll() is not None:
+                    self.stop()  # it watches on: started afresh for the next start
+                    raise StartFailedError(
+                        f"ended with status {child.returncode} before a window named like {pattern!r}"
+                    )
+            mapped, shown = (float(v) for v in out.readline().split())
+            if mapped < 0:
+                raise StartFailedError(f"no window named like {pattern!r} within {limit:.0f} s")
+            if content and shown < 0:
+                raise StartFailedError(f"the window named like {pattern!r} showed nothing within {limit:.0f} s")
+            return mapped, shown
+
+        return answer
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+def one(
+    argv: list[str], env: dict[str, str], watcher: Watcher, pattern: str, cwd: Path, content: bool, settle: float = 0.0
+) -> tuple[float, float]:
+    """Seconds to a mapped window and to its first picture with something in it (-1 when ``content`` is not asked); a
+    start that ends without one is run again (up to three times, after a pause that grows: the display refused three
+    quick starts in a row once, right after a LibreOffice ended) and noted."""
     for attempt in range(4):
         try:
-            return one_start(argv, env, display, pattern, cwd)
+            return one_start(argv, env, watcher, pattern, cwd, content, settle)
         except StartFailedError as exc:
             if attempt == 3:
                 raise
@@ -84,13 +150,18 @@ def one(argv: list[str], env: dict[str, str], display: str, pattern: str, cwd: P
     raise AssertionError("unreachable")
 
 
-def one_start(argv: list[str], env: dict[str, str], display: str, pattern: str, cwd: Path) -> float:
-    start = time.perf_counter()
+def one_start(
+    argv: list[str], env: dict[str, str], watcher: Watcher, pattern: str, cwd: Path, content: bool, settle: float
+) -> tuple[float, float]:
+    answer = watcher.ask(pattern, content)
+    start = time.monotonic()
     child = subprocess.Popen(
         argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
     try:
-        return mapped(display, pattern, start, child)
+        mapped, shown = answer(child)
+        time.sleep(settle)
+        return mapped - start, (shown - start if content else -1.0)
     finally:
         # Asked to end, and waited for: LibreOffice killed outright now and then starts next time with no window.
         if child.poll() is None:
@@ -145,6 +216,23 @@ def headless_open(argv: list[str], env: dict[str, str], path: Path, out: Path) -
     return time.perf_counter() - start
 
 
+def report(samples: dict[str, list[tuple[float, float]]]) -> None:
+    """Each program's medians, mapped and shown, and their ratios to Calc's (and ours to the floor's)."""
+    mapped = {name: statistics.median(m for m, _ in runs) for name, runs in samples.items()}
+    shown = {name: statistics.median(s for _, s in runs) for name, runs in samples.items()}
+    calc_mapped, calc_shown = mapped["LibreOffice Calc"], shown["LibreOffice Calc"]
+    for name, runs in samples.items():
+        times = ", ".join(f"{m:.2f}" for m, _ in runs)
+        line = f"  {name}: mapped {mapped[name]:.2f} s ({times}); against Calc's mapped window {mapped[name] / calc_mapped:.2f}"
+        if name not in (FLOOR_NAME, "LibreOffice Calc"):
+            line += f"; against the floor {mapped[name] / mapped[FLOOR_NAME]:.2f}"
+        print(line)
+        if name != FLOOR_NAME and calc_shown > 0:
+            times = ", ".join(f"{s:.2f}" for _, s in runs)
+            print(f"    shown {shown[name]:.2f} s ({times}); against Calc's shown sheet {shown[name] / calc_shown:.2f}")
+    print("  (aim ≤ 0.5 against Calc)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=7)
@@ -196,41 +284,34 @@ def main() -> None:
                     "LibreOffice here is the nogui build (no window to map): it is timed opening each file headless "
                     "and writing its first sheet as CSV, less than it takes to show the file in a window"
                 )
+            watcher = Watcher(display)
             for path in (example, big):
                 pattern = path.name.replace(".", "\\.")
 
-                def run(name: str, path: Path = path, pattern: str = pattern) -> float:
+                def run(
+                    name: str, path: Path = path, pattern: str = pattern, settle: float = 0.0
+                ) -> tuple[float, float]:
                     argv, env, cwd = programs[name]
                     if name == "LibreOffice Calc" and not windowed:
-                        return headless_open(argv, env, path, folder / "csv")
+                        return headless_open(argv, env, path, folder / "csv"), -1.0
                     try:
-                        return one([*argv, str(path)], env, display, pattern, cwd)
+                        return one([*argv, str(path)], env, watcher, pattern, cwd, name != FLOOR_NAME, settle)
                     except RuntimeError as exc:
                         raise RuntimeError(f"{name}: {exc}") from None
 
-                for name in programs:
-                    run(name)  # warm-up: LibreOffice makes its profile, the files are in the page cache
-                samples: dict[str, list[float]] = {name: [] for name in programs}
+                for name in programs:  # warm-up: the files are in the page cache, LibreOffice's profile is finished
+                    run(name, settle=8.0 if name == "LibreOffice Calc" else 0.0)
+                samples: dict[str, list[tuple[float, float]]] = {name: [] for name in programs}
                 names = list(programs)
                 for r in range(args.rounds):
                     for name in names[r % len(names) :] + names[: r % len(names)]:
                         samples[name].append(run(name))
-                medians = {name: statistics.median(s) for name, s in samples.items()}
-                calc = medians["LibreOffice Calc"]
                 what = "the bundled example" if path == example else "a 50,000-row workbook"
-                print(f"open {what} to a mapped window (Xvfb, median of {args.rounds}, taking turns):")
+                print(f"open {what} (Xvfb, medians of {args.rounds}, taking turns):")
                 if not windowed:
                     print("  (LibreOffice: headless, opening and writing the first sheet as CSV)")
-                floor = medians[FLOOR_NAME]
-                for name, seconds in medians.items():
-                    runs = ", ".join(f"{v:.2f}" for v in samples[name])
-                    against = (
-                        "" if name in (FLOOR_NAME, "LibreOffice Calc") else f"; against the floor {seconds / floor:.2f}"
-                    )
-                    print(
-                        f"  {name}: {seconds:.2f} s ({runs}); against LibreOffice Calc {seconds / calc:.2f} "
-                        f"(aim ≤ 0.5){against}"
-                    )
+                report(samples)
+            watcher.stop()
             print(f"  load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
             for start in RETRIED:
                 print(f"  a start run again: {start}")
