@@ -21,6 +21,9 @@ def run(args: argparse.Namespace) -> int:
     # A workbook's sheets are parsed on another thread while Qt and the window's modules load.
     ahead = read_ahead(args.profile)
     try:
+        from ..ui import without_source_scan
+
+        without_source_scan()  # this process is the window's: its modules load unread
         from ..ui.app import run as run_window
     except ImportError as exc:
         raise BadInputError(
