@@ -3,9 +3,11 @@
 
 For each file and each program, two times from spawn, taken alike for both by one watching process on the display:
 - *mapped*: a window whose title names the file is viewable (``xdotool search --onlyvisible --name``, every 10 ms);
-- *shown*: that window shows something, its top left corner (480×300 px: the first cells, or a menu and toolbar)
-  grabbed every 10 ms after it mapped until it holds more than a few colours. Calc maps a blank frame first and draws the sheet into it 0.3-0.7 s later; Amdahl Desk maps its
-  window with the tables painted in it.
+- *shown*: that window's top left corner (480×300 px: the menu, the toolbar and the first cells) is as it stays:
+  grabbed every 10 ms after it mapped until it has held more than a few colours and not changed for a second, the
+  time of the first grab of that final picture. Calc maps a blank frame first, draws its menus and toolbars into it
+  0.3-0.7 s later and its cells about 0.1 s after those; Amdahl Desk maps its window blank as well and paints its
+  tables 30-70 ms later.
 The programs take turns round by round (and which goes first alternates), so a change in a shared machine's load
 hits them alike. LibreOffice runs once before the rounds and is left to settle for a few seconds: ended at once, it
 keeps its user profile unfinished and every later start takes 1.2-1.5 s where a settled one takes about 0.45 s (the
@@ -56,9 +58,9 @@ LINGERING: list[str] = []
 
 # The watcher: one process on the display for the whole run, told a title to look for before each spawn. It
 # answers with the monotonic times (the system's clock, the same in every process) at which a window so named
-# mapped and, when asked, at which its picture first held more than a few colours.
+# mapped and, when asked, at which its top left corner first showed the picture it then kept for a second.
 WATCHER = """
-import subprocess, sys, time
+import hashlib, subprocess, sys, time
 from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
 screen = app.primaryScreen()
@@ -67,17 +69,28 @@ for line in sys.stdin:
     pattern, content, limit = line.rstrip("\\n").split("\\t")
     since, mapped, shown, window = time.monotonic(), -1.0, -1.0, 0
     while time.monotonic() - since < float(limit):
-        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", pattern], capture_output=True)
+        try:
+            found = subprocess.run(
+                ["xdotool", "search", "--onlyvisible", "--name", pattern], capture_output=True, timeout=5
+            )
+        except subprocess.TimeoutExpired:
+            continue
         if found.stdout.split():
             mapped, window = time.monotonic(), int(found.stdout.split()[0])
             break
         time.sleep(0.01)
+    picture, first = b"", -1.0  # the last picture grabbed, and when it was first seen
     while content == "1" and window and time.monotonic() - since < float(limit):
         at = time.monotonic()
-        image = screen.grabWindow(window, 0, 0, 480, 300).toImage().scaled(80, 50)  # its top left: the sheet's
-        if len({image.pixel(x, y) for x in range(image.width()) for y in range(image.height())}) > 16:
-            shown = at
-            break
+        image = screen.grabWindow(window, 0, 0, 480, 300).toImage()
+        digest = hashlib.blake2b(bytes(image.constBits())).digest()
+        if digest != picture:
+            picture, first = digest, at
+        elif at - first >= 1.0:
+            small = image.scaled(80, 50)
+            if len({small.pixel(x, y) for x in range(small.width()) for y in range(small.height())}) > 16:
+                shown = first
+                break
         time.sleep(0.01)
     print(mapped, shown, flush=True)
 """
@@ -97,6 +110,7 @@ class Watcher:
             )
             assert self.process.stdout is not None
             if self.process.stdout.readline().strip() != "ready":
+                self.stop()
                 raise StartFailedError("the watching process did not start")
         return self.process
 
@@ -111,17 +125,26 @@ class Watcher:
         out = watcher.stdout
 
         def answer(child: subprocess.Popen[bytes]) -> tuple[float, float]:
+            deadline = time.monotonic() + limit + 10  # the watcher's own limit, and its last grab
             while not select.select([out], [], [], 0.05)[0]:
-                if child.poll() is not None:
-                    self.stop()  # it watches on: started afresh for the next start
+                if child.poll() is not None or time.monotonic() > deadline:
+                    self.stop()  # it watches on (or hangs): started afresh for the next start
                     raise StartFailedError(
                         f"ended with status {child.returncode} before a window named like {pattern!r}"
+                        if child.returncode is not None
+                        else f"the watching process gave no answer for a window named like {pattern!r}"
                     )
-            mapped, shown = (float(v) for v in out.readline().split())
+            words = out.readline().split()
+            if len(words) != 2:
+                self.stop()
+                raise StartFailedError("the watching process ended")
+            mapped, shown = (float(v) for v in words)
             if mapped < 0:
                 raise StartFailedError(f"no window named like {pattern!r} within {limit:.0f} s")
             if content and shown < 0:
-                raise StartFailedError(f"the window named like {pattern!r} showed nothing within {limit:.0f} s")
+                raise StartFailedError(
+                    f"the window named like {pattern!r} did not keep one picture for a second within {limit:.0f} s"
+                )
             return mapped, shown
 
         return answer
@@ -217,7 +240,8 @@ def headless_open(argv: list[str], env: dict[str, str], path: Path, out: Path) -
 
 
 def report(samples: dict[str, list[tuple[float, float]]]) -> None:
-    """Each program's medians, mapped and shown, and their ratios to Calc's (and ours to the floor's)."""
+    """Each program's medians, mapped and shown (its top left corner as it stays), and their ratios to Calc's (and
+    ours to the floor's)."""
     mapped = {name: statistics.median(m for m, _ in runs) for name, runs in samples.items()}
     shown = {name: statistics.median(s for _, s in runs) for name, runs in samples.items()}
     calc_mapped, calc_shown = mapped["LibreOffice Calc"], shown["LibreOffice Calc"]
@@ -229,7 +253,7 @@ def report(samples: dict[str, list[tuple[float, float]]]) -> None:
         print(line)
         if name != FLOOR_NAME and calc_shown > 0:
             times = ", ".join(f"{s:.2f}" for _, s in runs)
-            print(f"    shown {shown[name]:.2f} s ({times}); against Calc's shown sheet {shown[name] / calc_shown:.2f}")
+            print(f"    shown {shown[name]:.2f} s ({times}); against Calc's {shown[name] / calc_shown:.2f}")
     print("  (aim ≤ 0.5 against Calc)")
 
 
@@ -246,6 +270,10 @@ def main() -> None:
     from amdahl_desk.files import write_workbook
     from amdahl_desk.resources import example_path
 
+    def ended(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)  # the display and the temporary folder are still cleared away below
+
+    signal.signal(signal.SIGTERM, ended)
     display = f":{150 + os.getpid() % 100}"
     server = subprocess.Popen(
         ["Xvfb", display, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
@@ -253,6 +281,9 @@ def main() -> None:
         stderr=subprocess.DEVNULL,
     )
     time.sleep(1.0)
+    if server.poll() is not None:
+        raise SystemExit(f"Xvfb could not start on display {display} (status {server.returncode})")
+    watcher = Watcher(display)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
@@ -284,7 +315,6 @@ def main() -> None:
                     "LibreOffice here is the nogui build (no window to map): it is timed opening each file headless "
                     "and writing its first sheet as CSV, less than it takes to show the file in a window"
                 )
-            watcher = Watcher(display)
             for path in (example, big):
                 pattern = path.name.replace(".", "\\.")
 
@@ -311,11 +341,11 @@ def main() -> None:
                 if not windowed:
                     print("  (LibreOffice: headless, opening and writing the first sheet as CSV)")
                 report(samples)
-            watcher.stop()
             print(f"  load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
             for start in RETRIED:
                 print(f"  a start run again: {start}")
     finally:
+        watcher.stop()
         server.terminate()
         server.wait()
 
