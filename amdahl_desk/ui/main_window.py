@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..files import READABLE
 from ..present.cells import selection_status
 from ..present.inputs import ChartInputs
 from ..resources import icon_path
@@ -417,7 +416,7 @@ class MainWindow(QMainWindow):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
-        if paths and (paths[0].suffix.lower() in READABLE + (".xls",) or may_be_dropped(paths[0])):
+        if paths and may_be_dropped(paths[0]):  # a .xls or .ods too: the drop says what to do with it
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:

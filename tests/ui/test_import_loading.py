@@ -130,10 +130,13 @@ def test_dropped_nsys_report_is_imported_and_a_components_csv_opened(window, qtb
     assert window.trace_import.dialog is None
 
 
-def test_drag_of_a_trace_or_folder_is_accepted(window):
+def test_drag_of_a_trace_a_folder_or_a_spreadsheet_is_accepted_and_of_a_picture_not(window, tmp_path):
+    """Any spreadsheet is taken while dragging, .xls and .ods too: their drop says how to save them as .xlsx."""
     from PySide6.QtGui import QDragEnterEvent
 
-    for path in (expect.FIXTURES / "torch_cpu_steps.json.gz", expect.FIXTURES / "gloo"):
+    paths = [expect.FIXTURES / "torch_cpu_steps.json.gz", expect.FIXTURES / "gloo"]
+    paths += [tmp_path / f"sheet{suffix}" for suffix in (".xlsx", ".xlsm", ".csv", ".xls", ".ods", ".ODS")]
+    for path in [*paths, tmp_path / "picture.png"]:
         mime = QMimeData()
         mime.setUrls([QUrl.fromLocalFile(str(path))])
         event = QDragEnterEvent(
@@ -144,7 +147,7 @@ def test_drag_of_a_trace_or_folder_is_accepted(window):
             Qt.KeyboardModifier.NoModifier,
         )
         window.dragEnterEvent(event)
-        assert event.isAccepted(), path
+        assert event.isAccepted() == (path.suffix != ".png"), path
 
 
 def test_replace_profile_is_one_undo_step_and_restores_path_and_warnings(qtbot, tmp_path):
