@@ -16,6 +16,7 @@ from ..model.analysis import Analysis
 from ..model.fit import fit_measurements
 from ..model.outcomes import profile_outcomes
 from ..model.profile import Profile, Scaling
+from ..present import colours
 from ..present.counted import counted
 from ..present.plan_answer import (
     OPTIONS_BY_SUM,
@@ -58,7 +59,7 @@ class _Rows:
     def __init__(self, out: Book, ws: Worksheet) -> None:
         self.out, self.ws, self.row = out, ws, 0
         self.wrap = out.book.add_format({"text_wrap": True, "valign": "top"})
-        self.note = out.book.add_format({"text_wrap": True, "valign": "top", "font_color": "#555555"})
+        self.note = out.book.add_format({"text_wrap": True, "valign": "top", "font_color": colours.MUTED})
 
     def line(self, *cells: Any) -> int:
         """One row of strings (a ``(text, format)`` pair for a formatted one); returns its 1-based number."""
@@ -395,7 +396,7 @@ def _add_charts(out: Book, ws: Worksheet, profile: Profile, n: int, header_row: 
         )
         # Names are text: a string reference (Excel labels the bars with it; a number reference shows 1, 2, 3…).
         names = f"='{COMPONENTS}'!$A$2:$A${shown + 1}"
-        for col, color in (("B", "#8A8F98"), ("G", "#1F5FA8")):
+        for col, color in (("B", colours.GREY), ("G", colours.BLUE)):
             bars.add_series(
                 {
                     "name": f"='{COMPONENTS}'!${col}$1",
@@ -424,10 +425,10 @@ def _add_charts(out: Book, ws: Worksheet, profile: Profile, n: int, header_row: 
         lines.set_y_axis({"name": "Speedup (log scale)", "log_base": 10})
         xs = f"='{SUMMARY}'!$A${header_row + 1}:$A${last_row}"
         looks = {
-            "B": ("#8A8F98", "dash"),
-            "C": ("#1F5FA8", "solid"),
-            "D": ("#C0392B", "solid"),
-            "E": ("#2E8B57", "dash"),
+            "B": (colours.GREY, "dash"),
+            "C": (colours.BLUE, "solid"),
+            "D": (colours.RED, "solid"),
+            "E": (colours.GREEN, "dash"),
         }
         for col, (color, dash) in looks.items():
             lines.add_series(

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .chart_parts import LegendEntry
-from .colours import OTHER, ComponentColours
+from .colours import INK, OTHER, ComponentColours
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
@@ -16,7 +16,6 @@ from .trace_plan import COMPUTING, current_answer
 
 TOP = 8  # components shown by name; the rest are one "other" segment
 DEPS = "with the trace's dependencies"
-INK = "#222222"
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..model.names import name_key
+from .tones import TONE_COLOURS, Tone
 
 # Distinguishable, calm, and they print well.
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
@@ -18,9 +19,22 @@ GREEN = "#2e8b57"
 RED = "#c0392b"
 ORANGE = "#d9822b"
 GREY = "#8a8f98"
-INK = "#222222"
+INK = TONE_COLOURS[Tone.PLAIN]  # text, axes and outlines: the plain text's colour
+MUTED = TONE_COLOURS[Tone.MUTED]  # what stays in the background: a chart's p5/median/p95 marks, a workbook's notes
 PURPLE = "#7b3fa0"
 MISSES = "#9aa4b1"  # the odds' draws that miss the target
+COMMUNICATION = "#8e44ad"  # communication: a job's collectives, the GPU's communication on the critical path
+LAUNCH = "#c9a227"  # launch overhead on the critical path
+IDLE = "#b8b8b8"  # the GPU idle, or a gap between its work
+NOWHERE = "#e6e6e6"  # the critical path's time in no component (launch delays, gaps, other threads)
+
+# The window's own colours, apart from its charts and the tones of its text.
+PANEL = "#f7f9fc"  # the background of a panel set apart: the summary, the decision, the comparison's head
+NOTE = "#8a5a00"  # a note on what was read or assumed: an import's suggestion, a profile's or a job's notes
+REFUSED = "#b00020"  # why a file, or the ranks of a job, cannot be read
+ERROR = "#a32014"  # what is wrong or got worse: a refused setting, a comparison not made, a regressed time
+GUESSED = "#9a6700"  # a class guessed from a name, not given
+MID_GREY = "#888888"  # an optimization not ticked: its figures; the outline of an import's GPU split
 
 
 class ComponentColours:

@@ -9,7 +9,7 @@ from ..model.traces.path_graph import KINDS
 from ..model.traces.plan_path import PathFigures
 from ..model.units import TimeUnit
 from .chart_parts import LegendEntry
-from .colours import GREEN, OTHER, ComponentColours
+from .colours import COMMUNICATION, GREEN, IDLE, LAUNCH, NOWHERE, OTHER, ComponentColours
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten
@@ -20,13 +20,12 @@ TOP = 8  # components named on the strip; the rest of the path's time in them is
 # A colour per kind, apart from the components' palette: the host greys, the GPU's work in greens and purples.
 KIND_COLOURS = {
     "cpu": "#5d6d7e",
-    "launch_overhead": "#c9a227",
+    "launch_overhead": LAUNCH,
     "gpu_compute": GREEN,
-    "gpu_communication": "#8e44ad",
+    "gpu_communication": COMMUNICATION,
     "gpu_memory": "#d35400",
-    "gpu_idle_or_gap": "#b8b8b8",
+    "gpu_idle_or_gap": IDLE,
 }
-NOWHERE = "#e6e6e6"  # the path's time in no component (launch delays, gaps, other threads)
 
 
 @dataclass(frozen=True)

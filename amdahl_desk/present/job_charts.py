@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..model.units import TimeUnit
+from . import colours
 from .chart_parts import LegendEntry
 from .colours import INK
 from .job import others_pace, straggler_name, straggler_word
@@ -26,9 +27,9 @@ JOB_ODDS_CANNOT = (
     "the job's ranks cannot replay the draws: a ticked optimization targets time no rank finds by its events "
     "(idle, Other, the time outside annotations), or the plan has too many patterns to tell apart"
 )
-COMPUTE, COMMUNICATION, WAITING, REST = "#2e8b57", "#8e44ad", "#e07b39", "#d9d9d9"
-TRANSFER, SKEW_MEAN, SKEW_MAX = "#8e44ad", "#e07b39", "#b03a2e"
-STRAGGLER = "#c0392b"
+COMPUTE, COMMUNICATION, WAITING, REST = colours.GREEN, colours.COMMUNICATION, "#e07b39", "#d9d9d9"
+TRANSFER, SKEW_MEAN, SKEW_MAX = colours.COMMUNICATION, "#e07b39", "#b03a2e"
+STRAGGLER = colours.RED
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,13 @@ class Tone(str, Enum):
 
 
 # Each tone's colour, on screen and on a slide alike.
-TONE_COLOURS = {Tone.PLAIN: "#222", Tone.GOOD: "#1a6e2e", Tone.WARN: "#b35c00", Tone.BAD: "#a33", Tone.MUTED: "#555"}
+TONE_COLOURS = {
+    Tone.PLAIN: "#222222",
+    Tone.GOOD: "#1a6e2e",
+    Tone.WARN: "#b35c00",
+    Tone.BAD: "#aa3333",
+    Tone.MUTED: "#555555",
+}
 
 
 @dataclass(frozen=True)

@@ -13,14 +13,14 @@ from ..model.uncertainty import UncertaintyFigures, analyse_uncertainty, histogr
 from ..model.units import TimeUnit, convert
 from .axes import nice_ceiling
 from .chart_parts import LegendEntry
-from .colours import BLUE, GREEN, INK, MISSES, ORANGE, RED
+from .colours import BLUE, GREEN, INK, MISSES, MUTED, ORANGE, RED
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 from .text import phrases, shorten, two_lines
 from .trace_plan import COMPUTING, current_answer
 from .uncertainty import DISTRIBUTION_TITLE, TORNADO_TITLE, chance, slide_line
 
-MEETS, GREY, LOW, HIGH = GREEN, "#555555", ORANGE, BLUE  # the odds' own names for them
+MEETS, GREY, LOW, HIGH = GREEN, MUTED, ORANGE, BLUE  # the odds' own names for them
 BINS = 48
 TORNADO_ROWS = 10  # bars drawn; the rest are counted in the title
 POINT_NOTE = "Every estimate is a single value: give k a range (k low, k high) in the checklist to see the spread"

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from ...model.profile import Profile
 from ...present.inputs import ChartInputs
+from ..core.style_sheets import MUTED_TEXT
 from .registry import CHARTS, FORMATS, PRESETS, SLIDE_CHOICES, chart_entry, chart_title, default_slide_charts
 
 CUSTOM = "Custom…"
@@ -95,7 +96,7 @@ class ExportDialog(QDialog):
         form.addRow("", self.transparent)
         hint = QLabel("Text is sized for a projector: 24 px on a 1920-wide slide, scaled with the size.", self)
         hint.setWordWrap(True)
-        hint.setStyleSheet("color: #555;")
+        hint.setStyleSheet(MUTED_TEXT)
         form.addRow(hint)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.accepted.connect(self.accept)

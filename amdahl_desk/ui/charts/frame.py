@@ -13,6 +13,7 @@ from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QResizeEvent, QTextDocument, QTextOption
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ...present import colours
 from ...present.axes import plotted_tick
 from ...present.chart_parts import LegendEntry
 from ...present.text import NBSP, shorten, tied
@@ -21,7 +22,7 @@ from ..core.locale_text import locale_numbers
 from .base import Chart
 from .style import INK, LABEL_FILL, SCREEN, Style
 
-pg.setConfigOptions(antialias=True, background="w", foreground="#222")  # before any plot is made
+pg.setConfigOptions(antialias=True, background="w", foreground=colours.INK)  # before any plot is made
 
 View = TypeVar("View")
 MARKS = {"bar": "■", "line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●"}
@@ -218,11 +219,15 @@ class ChartFrame(Chart[View]):
         self.title_label.setWordWrap(True)
         self.title_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.title_label.setFont(style.font(style.title_rel, bold=True))
-        self.title_label.setStyleSheet(f"background: {background}; color: #222; padding: {pad}px {pad}px 0 {pad}px;")
+        self.title_label.setStyleSheet(
+            f"background: {background}; color: {colours.INK}; padding: {pad}px {pad}px 0 {pad}px;"
+        )
         self.legend_label = QLabel(self)
         self.legend_label.setWordWrap(True)
         self.legend_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        self.legend_label.setStyleSheet(f"background: {background}; color: #222; padding: 0 {pad}px {pad}px {pad}px;")
+        self.legend_label.setStyleSheet(
+            f"background: {background}; color: {colours.INK}; padding: 0 {pad}px {pad}px {pad}px;"
+        )
         self.legend_label.setFont(style.font())
         for label in (self.title_label, self.legend_label):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -257,7 +262,7 @@ class ChartFrame(Chart[View]):
             self.plot.setXRange(*x, padding=0)
             self.plot.setYRange(*y, padding=0)
 
-    def axis_label(self, axis: str, text: str, color: str = "#222") -> None:
+    def axis_label(self, axis: str, text: str, color: str = colours.INK) -> None:
         """An axis title in this style's size, whole along its axis: in a smaller size (to 70%) where the axis is
         shorter, else without its closing parenthesis ("(log scale)"); set only when it changes (each change redraws
         the axis)."""

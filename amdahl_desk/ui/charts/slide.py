@@ -6,12 +6,14 @@ from PySide6.QtCore import QMargins, QRect, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ...present import colours
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ...present.slide import SlideView
 from ...present.text import tied
 from ...present.tones import TONE_COLOURS
 from ..core.locale_text import locale_numbers
+from ..core.style_sheets import MUTED_TEXT
 from .base import Chart
 from .style import SCREEN, Style
 
@@ -49,7 +51,7 @@ class SlideFrame(Chart[SlideView]):
         self.slide_style = style
         background = style.background or "transparent"
         self.setObjectName("slide")
-        self.setStyleSheet(f"#slide {{ background: {background}; }} QLabel {{ color: #222; }}")
+        self.setStyleSheet(f"#slide {{ background: {background}; }} QLabel {{ color: {colours.INK}; }}")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         pad = self.pad = round(style.size(12))
         layout = self.box = QVBoxLayout(self)
@@ -60,7 +62,7 @@ class SlideFrame(Chart[SlideView]):
         self.title.setWordWrap(True)
         self.subtitle = QLabel(self)
         self.subtitle.setFont(style.font(1.0))
-        self.subtitle.setStyleSheet("color: #555;")
+        self.subtitle.setStyleSheet(MUTED_TEXT)
         self.subtitle.setWordWrap(True)
         layout.addWidget(self.title)
         layout.addWidget(self.subtitle)
@@ -84,7 +86,7 @@ class SlideFrame(Chart[SlideView]):
             value, caption = QLabel(self), QLabel(self)
             value.setFont(style.font(1.7, bold=True))
             caption.setFont(style.font(0.95))
-            caption.setStyleSheet("color: #555;")
+            caption.setStyleSheet(MUTED_TEXT)
             figures.addWidget(value, 0, col)
             figures.addWidget(caption, 1, col)
             self.values.append(value)

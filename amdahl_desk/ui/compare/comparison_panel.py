@@ -24,15 +24,17 @@ from PySide6.QtWidgets import (
 from ...model.adoption import Continued
 from ...model.comparison import Comparison, Status
 from ...model.errors import ProfileError
+from ...present.colours import PANEL
 from ...present.comparison import adopted_text, comparison_figures, names_list
 from ...present.comparison_words import adoption_notes, bottleneck_sentence, comparison_sentence, comparison_warnings
-from ...present.tones import TONE_COLOURS
+from ...present.tones import TONE_COLOURS, Tone
 from ..charts.base import Chart
 from ..charts.registry import CHART_TITLES, COMPARISON_CHARTS
 from ..charts.style import Style
 from ..core.document import Document
 from ..core.locale_text import locale_numbers
 from ..core.redraw import RedrawScheduler
+from ..core.style_sheets import ERROR_TEXT, MUTED_TEXT
 from .comparison_chart import ComparisonChart
 from .comparison_table import AFTER_NAME, UNPAIR, ComparisonTableModel
 from .comparison_view import ComparisonTableView
@@ -69,7 +71,7 @@ class _Figure(QWidget):
         f.setBold(True)
         self.value.setFont(f)
         self.caption = QLabel(self)
-        self.caption.setStyleSheet("color: #555;")
+        self.caption.setStyleSheet(MUTED_TEXT)
         for w in (self.value, self.caption):
             w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             w.setMinimumWidth(40)
@@ -77,7 +79,7 @@ class _Figure(QWidget):
         layout.addStretch(1)  # a one-line caption stays under its number beside a two-line one
         self.setToolTip(tip)
 
-    def set(self, value: str, caption: str, color: str = "#222") -> None:
+    def set(self, value: str, caption: str, color: str = TONE_COLOURS[Tone.PLAIN]) -> None:
         self.value.setText(value)
         self.value.setStyleSheet(f"color: {color};")
         self._caption = caption
@@ -134,7 +136,7 @@ class ComparisonPanel(QWidget):
         head = QFrame(self)
         head.setObjectName("comparisonHead")
         head.setFrameShape(QFrame.Shape.StyledPanel)
-        head.setStyleSheet("#comparisonHead { background: #f7f9fc; }")
+        head.setStyleSheet(f"#comparisonHead {{ background: {PANEL}; }}")
         grid = QGridLayout(head)
         grid.setContentsMargins(10, 6, 10, 8)
         self.predicted = _Figure("Predicted S: the plan (the before profile's enabled optimizations), end to end")
@@ -239,7 +241,7 @@ class ComparisonPanel(QWidget):
             for fig in (self.predicted, self.measured, self.gap, self.largest):
                 fig.set("—", "")
             self.sentence.setText(s.error or "No comparison open: File → Compare With…")
-            self.sentence.setStyleSheet("color: #a32014;" if s.error else "")
+            self.sentence.setStyleSheet(ERROR_TEXT if s.error else "")
             self.bottleneck.setText(
                 "The plan or the times changed so that the two cannot be compared." if s.error else ""
             )

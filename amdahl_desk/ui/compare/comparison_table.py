@@ -8,6 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor, QFont
 
 from ...model.comparison import ComponentComparison, Status
+from ...present.colours import ERROR
 from ...present.comparison import STATUS_TIPS, VERDICT_TIP, measured_tip, row_figures, total_figures
 from ...present.numbers import POINT, Numbers
 from ..core.locale_text import locale_numbers
@@ -118,7 +119,7 @@ class ComparisonTableModel(QAbstractTableModel):
             if col == AFTER_NAME and not r.renamed:
                 return QColor("#777")
             if col == MEASURED and r.status is Status.REGRESSED:
-                return QColor("#a32014")
+                return QColor(ERROR)
         if role == Qt.ItemDataRole.FontRole and col == AFTER_NAME and r.renamed:
             font = QFont()
             font.setBold(True)

@@ -6,8 +6,10 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
+from ...present.colours import RED
+
 STYLE = (
-    "QLabel { background: #fdecea; color: #7a1f14; border: 1px solid #c0392b; border-radius: 3px; padding: 3px 6px; }"
+    f"QLabel {{ background: #fdecea; color: #7a1f14; border: 1px solid {RED}; border-radius: 3px; padding: 3px 6px; }}"
 )
 
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from .cell_message import CellMessage
 from .changed_cells import ChangedCellsTableView
 from .clipboard import ClipboardError, from_tsv
+from .style_sheets import REFUSED_FIELD
 
 
 class RefusingTableView(ChangedCellsTableView):
@@ -150,7 +151,7 @@ class RefusingTableView(ChangedCellsTableView):
                 editor.setText(text)
                 editor.selectAll()
                 editor.setToolTip(message)
-                editor.setStyleSheet("QLineEdit { border: 2px solid #c0392b; }")
+                editor.setStyleSheet(REFUSED_FIELD)
             self._message_at = QPersistentModelIndex(index)
             self.message.show_at(self.visualRect(index), message)
         finally:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from ...model.fit import FitResult
 from ...model.measurement_table import MeasurementTable
 from ...present.fit import fit_view
+from ...present.tones import TONE_COLOURS, Tone
 from ..core.locale_text import locale_numbers
 
 
@@ -57,7 +58,7 @@ class FitSummary(QFrame):
         )
         self._set(self.grid, f"<table cellspacing='0'>{cells}</table>" if cells else "")
         shown = [
-            f"<b style='color:#a33'>{html.escape(t)}</b>" if weak else html.escape(t)
+            f"<b style='color:{TONE_COLOURS[Tone.BAD]}'>{html.escape(t)}</b>" if weak else html.escape(t)
             for t, weak in zip(view.notes, view.weak, strict=True)
         ]
         self._set(self.notes, "<br>".join(shown))

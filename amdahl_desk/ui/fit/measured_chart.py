@@ -10,13 +10,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
+from ...present import colours
 from ...present.measured import MeasuredView
 from ..charts.callouts import clear_line_labels, curve_points
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, join_entries, legend_entry, set_item_text, set_line_text
 from ..charts.style import INK, LABEL_FILL, RED, SCREEN, Style
 
-PURPLE = QColor("#7b3fa0")
+PURPLE = QColor(colours.PURPLE)
 PEAK_BELOW = -0.8  # the peak's label this much of its height under its star
 MARKS = {"line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●", "bar": "┃"}
 
@@ -139,7 +140,7 @@ class MeasuredChart(ChartFrame[MeasuredView]):
             fits = whole(f"{MARKS[layer.mark]} {layer.name}")
             entry = legend_entry(mark, layer.name, fits)
             if self.interactive:
-                colour = "#222" if layer.key not in self.hidden else "#aaa"
+                colour = colours.INK if layer.key not in self.hidden else "#aaa"
                 strike = " line-through" if layer.key in self.hidden else " none"
                 entry = f'<a href="{layer.key}" style="color:{colour}; text-decoration:{strike};">{entry}</a>'
             parts.append((entry, fits))

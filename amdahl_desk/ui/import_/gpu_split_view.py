@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from ...model.traces import GpuSplit
 from ...model.units import TimeUnit
+from ...present.colours import IDLE, MID_GREY
 from ..core.locale_text import locale_numbers
 
 # (label, field, colour, what it means); overlapped communication is beside the sum, not part of it
@@ -20,7 +21,7 @@ PARTS = (
         "NCCL/RCCL kernels while no compute kernel runs: what overlapping communication could still save",
     ),
     ("Memory", "memory", "#edae49", "memcpy/memset while neither compute nor communication runs"),
-    ("GPU idle", "idle", "#b8b8b8", "nothing runs on the GPU: feeding it better is what pays"),
+    ("GPU idle", "idle", IDLE, "nothing runs on the GPU: feeding it better is what pays"),
 )
 OVERLAPPED = (
     "Overlapped communication",
@@ -54,7 +55,7 @@ class SplitBar(QWidget):
             width = rect.width() * max(getattr(split, field), 0.0) / split.span
             painter.fillRect(QRectF(x, rect.top(), width, rect.height()), QColor(colour))
             x += width
-        painter.setPen(QColor("#888888"))
+        painter.setPen(QColor(MID_GREY))
         painter.drawRect(rect)
 
 

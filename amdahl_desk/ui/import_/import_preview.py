@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFrame, QGroupBox, QHBoxLayout, QLabel, QSplitter,
 
 from ...model.traces import ImportResult
 from ..core.locale_text import locale_numbers
+from ..core.style_sheets import NOTE_TEXT, REFUSED_TEXT
 from .gpu_split_view import GpuSplitView
 from .preview_models import ComponentPreviewModel, preview_table
 
@@ -44,7 +45,7 @@ class ImportPreview(QSplitter):
         total_line.addWidget(self.updating)
         self.refusal = QLabel()
         self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet("color: #b00020")
+        self.refusal.setStyleSheet(REFUSED_TEXT)
         self.refusal.hide()
         preview_box = box("Preview — the components table the import makes", self.preview, total_line)
         preview_layout = preview_box.layout()
@@ -52,7 +53,7 @@ class ImportPreview(QSplitter):
         preview_layout.addWidget(self.refusal)
         self.suggestion = QLabel()  # a grouping that explains almost nothing: which one would
         self.suggestion.setWordWrap(True)
-        self.suggestion.setStyleSheet("color: #8a5a00")
+        self.suggestion.setStyleSheet(NOTE_TEXT)
         self.suggestion.hide()
         preview_layout.addWidget(self.suggestion)
         self.gpu_view = GpuSplitView()

@@ -12,12 +12,14 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 from ...model.traces import ImportedComponent, RankInfo, StepInfo
 from ...model.units import TimeUnit
 from ...present.cells import share_cell, time_cell
+from ...present.colours import GUESSED as GUESSED_CLASS
+from ...present.tones import TONE_COLOURS, Tone
 from ..core.locale_text import locale_numbers
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-FLAGGED = QColor("#b35c00")
-GUESSED = QColor("#9a6700")  # as the components table shows a guessed class
+FLAGGED = QColor(TONE_COLOURS[Tone.WARN])
+GUESSED = QColor(GUESSED_CLASS)  # as the components table shows a guessed class
 
 
 class _Table(QAbstractTableModel):

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from ...present.colours import MUTED, RED
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ...present.text import tied
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from ...present.job_charts import RankBarsView, SkewView, StepMapView
 
 HEAT = ("#fff7bc", "#fec44f", "#ec7014", "#8c2d04")  # short steps pale, long ones dark
-STRAGGLER = "#c0392b"
+STRAGGLER = RED
 SCALE_STEPS = 64  # the colour bar's rectangles
 MANY_BARS = 100  # from this many ranks their bars have no white outline
 
@@ -83,7 +84,7 @@ class StepMapChart(ChartFrame["StepMapView"]):
         )
         self.bar.setImageItem([], insert_in=p)
         self.bar.axis.setTickFont(style.font())
-        self.bar.axis.setTextPen(pg.mkPen("#222"))
+        self.bar.axis.setTextPen(pg.mkPen(INK))
         self.outline = pg.PlotCurveItem(pen=style.pen(STRAGGLER, 2.5))
         p.addItem(self.outline)
         self._line = QFontMetrics(style.font()).height()
@@ -229,7 +230,7 @@ class SkewChart(ChartFrame["SkewView"]):
         self.plot.showGrid(x=True, y=False, alpha=0.15)
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.25)
         self.plot.addItem(self.bars)
-        self.empty = pg.TextItem(color="#555", anchor=(0.5, 0.5))
+        self.empty = pg.TextItem(color=MUTED, anchor=(0.5, 0.5))
         self.empty.setFont(style.font())
         self.plot.addItem(self.empty)
         self._pen = pg.mkPen("w", width=style.size(0.5))

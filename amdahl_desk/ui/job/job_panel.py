@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayou
 from ...present.text import tied
 from ..core.document import Aspect, Document
 from ..core.redraw import RedrawScheduler
+from ..core.style_sheets import NOTE_TEXT, REFUSED_TEXT
 from .job_whatif import JobWhatIf
 
 
@@ -24,13 +25,13 @@ class JobPanel(QFrame):
         self.job_text = QLabel()
         self.plan_text = QLabel()
         self.notes = QLabel()
-        self.notes.setStyleSheet("color: #8a5a00;")
+        self.notes.setStyleSheet(NOTE_TEXT)
         self.ranks = QLineEdit()
         self.ranks.setToolTip("The ranks the plan's events are made faster on: empty for every rank, or 3, 0-3,7")
         self.ranks.setMaximumWidth(160)
         self.ranks.editingFinished.connect(self._ranks_typed)
         self.ranks_problem = QLabel()
-        self.ranks_problem.setStyleSheet("color: #b00020;")
+        self.ranks_problem.setStyleSheet(REFUSED_TEXT)
         for label in (self.heading, self.job_text, self.plan_text, self.notes, self.ranks_problem):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

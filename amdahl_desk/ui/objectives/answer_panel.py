@@ -19,11 +19,13 @@ from PySide6.QtWidgets import (
 
 from ...model.objective_specs import objective_key
 from ...present.details import details
+from ...present.tones import TONE_COLOURS, Tone
 from ..core.document import Aspect
 from ..core.locale_text import locale_numbers
+from ..core.style_sheets import MUTED_TEXT
 from .choice import EXTRAS_DEPEND_ON, ObjectiveChoice
 
-MET, MISSED = QColor("#1a6e2e"), QColor("#a33")
+MET, MISSED = QColor(TONE_COLOURS[Tone.GOOD]), QColor(TONE_COLOURS[Tone.BAD])
 
 
 class ObjectivePicker(QWidget):
@@ -41,7 +43,7 @@ class ObjectivePicker(QWidget):
         label.setBuddy(self.combo)
         self.hint = QLabel(self)
         self.hint_text = ""  # the whole hint; the label shows it elided to its width
-        self.hint.setStyleSheet("color: #555;")
+        self.hint.setStyleSheet(MUTED_TEXT)
         self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(label)
         row.addWidget(self.combo)

@@ -21,8 +21,8 @@ from ..core.document import Aspect, Document
 from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
+from ..core.style_sheets import ERROR_TEXT, MUTED_TEXT, REFUSED_FIELD
 
-_BAD = "QLineEdit { border: 2px solid #c0392b; }"
 PLACEHOLDERS = {
     "arrival_rate": "empty: no load analysis (14, 120/s, 7200/min)",
     "servers": "1",
@@ -54,7 +54,7 @@ class LoadCostSettings(QWidget):
             edit.editingFinished.connect(lambda f=row.field: self.commit(f))
             commits_when_finished(edit)
             message = QLabel(self)
-            message.setStyleSheet("color: #a32014;")
+            message.setStyleSheet(ERROR_TEXT)
             message.setWordWrap(True)
             message.setVisible(False)
             box = QWidget(self)
@@ -76,7 +76,7 @@ class LoadCostSettings(QWidget):
             self,
         )
         note.setWordWrap(True)
-        note.setStyleSheet("color: #555;")
+        note.setStyleSheet(MUTED_TEXT)
         layout.addWidget(note)
         layout.addStretch(1)
         doc.subscribe({Aspect.SETTINGS}, self.refresh)  # another profile touches its settings too
@@ -124,7 +124,7 @@ class LoadCostSettings(QWidget):
     def _refuse(self, name: str, exc: Exception) -> None:
         text = str(exc.problems[0].what) if isinstance(exc, ProfileError) and exc.problems else str(exc)
         edit, message = self.fields[name], self.messages[name]
-        edit.setStyleSheet(_BAD)
+        edit.setStyleSheet(REFUSED_FIELD)
         message.setText(text[0].upper() + text[1:] if text else text)
         message.setVisible(True)
         edit.setToolTip(message.text())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from ..core.document import Document
+from ..core.style_sheets import MUTED_TEXT
 from .load_cost_settings import LoadCostSettings
 from .objectives_sheet import ObjectivesSheetModel, ObjectivesSheetView
 
@@ -26,7 +27,7 @@ class ObjectivesPanel(QScrollArea):
             "every component; its target is the Settings' target time. Delete removes the selected rows.",
         )
         hint.setWordWrap(True)
-        hint.setStyleSheet("color: #555;")
+        hint.setStyleSheet(MUTED_TEXT)
         column.addWidget(self.sheet)
         column.addWidget(hint)
         settings = QGroupBox("Load and cost")

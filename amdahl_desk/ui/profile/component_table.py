@@ -15,8 +15,10 @@ from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.values import ParseError, parse_time
 from ...present.cells import DASH, new_time_tip, share_cell, share_tip, time_cell
+from ...present.colours import GUESSED
 from ...present.columns import COMPONENT_SHORT_TITLES, WINDOW_COMPONENT_COLUMNS, component_titles
 from ...present.numbers import POINT, Numbers
+from ...present.tones import TONE_COLOURS, Tone
 from ...present.trace_plan import (
     COMPONENT_TIPS,
     component_cells,
@@ -51,7 +53,7 @@ _DISPLAY, _EDIT, _ALIGN, _FOREGROUND, _TIP = (
 )
 _ROLES = frozenset({_DISPLAY, _EDIT, _ALIGN, _FOREGROUND, _TIP, SHARE_ROLE})
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_FASTER, _SLOWER, _GUESSED = QColor("#1a6e2e"), QColor("#a33"), QColor("#9a6700")
+_FASTER, _SLOWER, _GUESSED = QColor(TONE_COLOURS[Tone.GOOD]), QColor(TONE_COLOURS[Tone.BAD]), QColor(GUESSED)
 GUESS_MARK = "?"  # after a scaling class the import guessed, until a person chooses one
 GUESSED_TIP = (
     "“{scaling}” is the import's guess: the trace does not say how this time scales. "

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdi
 from ...model.errors import ProfileError
 from ...model.profile import Settings
 from ...model.values import ParseError, parse_confidence
+from ...present.colours import PANEL
 from ...present.decision import DecisionView, decision_view
 from ...present.summary import Tone
 from ...present.tones import TONE_COLOURS
@@ -20,6 +21,7 @@ from ..core.field_undo import commits_when_finished, committed
 from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
+from ..core.style_sheets import MUTED_TEXT, REFUSED_FIELD
 from .summary_panel import fit_sentences, line_height, set_style
 
 MOST_LINES = 4
@@ -29,7 +31,6 @@ CONFIDENCE_TIP = (
     'The plan confidence: the probability a plan must reach to count as meeting the target ("80%" or 0.8). The '
     "cheapest plan is the least effort that meets the target this often"
 )
-_BAD = "QLineEdit { border: 2px solid #c0392b; }"
 
 
 class DecisionPanel(QFrame):
@@ -42,7 +43,7 @@ class DecisionPanel(QFrame):
         self.doc = doc
         self.setObjectName("decision")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet("#decision { background: #f7f9fc; border-top: none; }")
+        self.setStyleSheet(f"#decision {{ background: {PANEL}; border-top: none; }}")
         grid = QGridLayout(self)
         grid.setContentsMargins(10, 2, 10, 6)
         grid.setVerticalSpacing(2)
@@ -63,7 +64,7 @@ class DecisionPanel(QFrame):
             grid.addWidget(self.holders[label], row, 1)
             head = QLabel(caption, self)
             self.captions[label] = head  # shown with its sentence: a caption beside nothing said nothing
-            head.setStyleSheet("color: #555; font-weight: bold;")
+            head.setStyleSheet(f"{MUTED_TEXT} font-weight: bold;")
             head.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             grid.addWidget(head, row, 0)
         grid.setColumnStretch(1, 1)
@@ -153,7 +154,7 @@ class DecisionPanel(QFrame):
             if level != self.doc.profile.settings.plan_confidence:
                 self.doc.change_settings("Set plan confidence", plan_confidence=level)
         except (ParseError, ProfileError) as exc:
-            self.confidence.setStyleSheet(_BAD)
+            self.confidence.setStyleSheet(REFUSED_FIELD)
             self.confidence.setToolTip(str(exc.problems[0].what if isinstance(exc, ProfileError) else exc))
             return
         self.confidence.setStyleSheet("")

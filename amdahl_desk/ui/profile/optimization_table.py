@@ -13,6 +13,7 @@ from ...model.errors import ProfileError
 from ...model.profile import Optimization
 from ...model.values import ParseError, parse_speedup
 from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
+from ...present.colours import MID_GREY
 from ...present.numbers import POINT, Numbers
 from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_saves, option_tip, trace_based
 from ..core.document import Aspect, Document
@@ -50,7 +51,7 @@ _DISPLAY, _EDIT, _CHECK, _ALIGN, _FOREGROUND, _TIP = (
 _ROLES = frozenset({_DISPLAY, _EDIT, _CHECK, _ALIGN, _FOREGROUND, _TIP, TARGETS_ROLE})
 _CHECKED, _UNCHECKED = Qt.CheckState.Checked, Qt.CheckState.Unchecked
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_GREY, _SLOWDOWN = QColor("#888"), QColor("#b00")
+_GREY, _SLOWDOWN = QColor(MID_GREY), QColor("#b00")
 _SHOWN = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _FLAGS = tuple(
     _SHOWN

@@ -8,9 +8,11 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ...present.colours import PANEL
 from ...present.summary import CEILING_TIP, NEW_TIME_TIP, SAVED_TIP, SPEEDUP_TIP, SummaryView, Tone
 from ...present.tones import TONE_COLOURS
 from ..core.layout_fence import FixedHeightHolder
+from ..core.style_sheets import MUTED_TEXT, NOTE_TEXT
 
 MOST_LINES = 5  # the sentence and the verdict grow to this many lines before words drop with "…"
 # A tone's colour on screen.
@@ -163,7 +165,7 @@ class _Figure(QWidget):
         f.setBold(True)
         self.value.setFont(f)
         self.caption = FitLabel(caption, self, smallest=0.85)
-        self.caption.setStyleSheet("color: #555;")
+        self.caption.setStyleSheet(MUTED_TEXT)
         for w in (self.value, self.caption):
             w.setAlignment(Qt.AlignmentFlag.AlignLeft)
             # Text that changes with every edit must not change the layout: that would resize every panel.
@@ -172,7 +174,7 @@ class _Figure(QWidget):
             layout.addWidget(w)
         self.setToolTip(tip)
 
-    def set(self, text: str, color: str = "#222") -> None:
+    def set(self, text: str, color: str = TONE_COLOURS[Tone.PLAIN]) -> None:
         self.value.set_full_text(text)
         set_style(self.value, f"color: {color};")
 
@@ -184,7 +186,7 @@ class SummaryPanel(QFrame):
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setObjectName("summary")
-        self.setStyleSheet("#summary { background: #f7f9fc; }")
+        self.setStyleSheet(f"#summary {{ background: {PANEL}; }}")
         grid = QGridLayout(self)
         grid.setContentsMargins(10, 6, 10, 8)
         self.speedup = _Figure("end-to-end speedup", SPEEDUP_TIP)
@@ -217,7 +219,7 @@ class SummaryPanel(QFrame):
         # Notes worth a look (speedups that multiply on one component, slowdowns, a total row that did not
         # add up when the file was read): one line, all of them in its tooltip.
         self.notes = QLabel(self)
-        self.notes.setStyleSheet("color: #8a5a00;")
+        self.notes.setStyleSheet(NOTE_TEXT)
         self.notes.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.notes.setFixedHeight(self.fontMetrics().lineSpacing() + 4)
         grid.addWidget(self.notes, 4, 0, 1, 4)

@@ -38,8 +38,7 @@ from ..core.document import Aspect, Document
 from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
-
-_BAD = "QLineEdit { border: 2px solid #c0392b; }"
+from ..core.style_sheets import MUTED_TEXT, REFUSED_FIELD
 
 
 class SettingsPanel(QWidget):
@@ -79,7 +78,7 @@ class SettingsPanel(QWidget):
         self.model_help = QLabel(self)
         self.model_help.setWordWrap(True)
         self.model_help.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.model_help.setStyleSheet("color: #555;")
+        self.model_help.setStyleSheet(MUTED_TEXT)
         self.latency = QLineEdit(self)
         self.latency.setToolTip("Ring all-reduce: latency α per step, e.g. 5 us")
         self.message = QLineEdit(self)
@@ -210,7 +209,7 @@ class SettingsPanel(QWidget):
 
     def _reject(self, field: QWidget | None, message: str) -> None:
         if isinstance(field, QLineEdit):
-            field.setStyleSheet(_BAD)
+            field.setStyleSheet(REFUSED_FIELD)
             field.setToolTip(message)
             self.notice.show_beside(field, message)
         self.last_rejection = message

@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
+from ...present.colours import IDLE, INK, LAUNCH, NOWHERE, OTHER, PALETTE
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text
@@ -25,7 +26,7 @@ ROWS = (
     (0.0, KIND_HEIGHT, True, False),
     (-0.37, STRIP_HEIGHT, False, False),
 )
-DARK = {"#b8b8b8", "#e6e6e6", "#c9a227", "#bab0ac", "#edc948", "#ff9da7", "#76b7b2"}  # light fills: dark labels
+DARK = {IDLE, NOWHERE, LAUNCH, OTHER, PALETTE[5], PALETTE[7], PALETTE[4]}  # light fills: dark labels
 
 
 class CriticalPathChart(ChartFrame["CriticalPathView"]):
@@ -114,7 +115,7 @@ class CriticalPathChart(ChartFrame["CriticalPathView"]):
             set_item_text(label, text)
             if getattr(label, "_dark", None) != dark:
                 label._dark = dark
-                label.setColor("#222" if dark else "w")
+                label.setColor(INK if dark else "w")
             label.setPos(x, row_y)
         for label in self.labels[len(placed) :]:
             set_item_text(label, "")
