@@ -7,13 +7,11 @@ a helper of the host's that is handed Qt objects but does not import the binding
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+
+from .test_no_source_scan import fresh
 
 pytestmark = pytest.mark.gui
 
@@ -35,17 +33,4 @@ def test_a_snake_case_host_keeps_its_helpers_snake_case_after_a_chart(tmp_path: 
         except AttributeError as exc:
             print(json.dumps(str(exc)))
         """
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        cwd=tmp_path,
-        env={
-            "QT_QPA_PLATFORM": "offscreen",
-            "PATH": "/usr/bin:/bin",
-            "PYTHONPATH": f"{Path(__file__).parents[2]}:{tmp_path}",
-        },
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[-1]) == "seen"
+    assert fresh(code, tmp_path) == "seen"

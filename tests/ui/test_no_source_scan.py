@@ -11,13 +11,15 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytestmark = pytest.mark.gui
 
 
-def fresh(code: str, folder: Path) -> dict[str, object]:
+def fresh(code: str, folder: Path) -> Any:
+    """What ``code``, run by a fresh Python in ``folder`` (its modules importable from there), printed last, as JSON."""
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
         cwd=folder,
@@ -32,8 +34,7 @@ def fresh(code: str, folder: Path) -> dict[str, object]:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
-    return result
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def test_the_window_and_its_charts_load_without_a_source_scan(tmp_path: Path) -> None:
