@@ -13,13 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import Asked, InputError
-from ..traces.events import FloatArray
+from ..traces.events import MS_PER_US, FloatArray
 from ..traces.patterns import Speedup, refuse_unmatched
 from ..traces.whatif import sum_speedup
 from .join import JobGraph
 from .replay import Replay, Replayed
-
-MS = 1e-3
 
 
 @dataclass(frozen=True)
@@ -129,8 +127,8 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
         pair_where[(m, last)] = {name: _beyond(spans, moves_of[m]) for name, spans in named.items()}
         waited_for[last] += pair_wait[(m, last)]
     start, end = job.windows()
-    rank_time = (end - start) * MS
-    job_times = (end.max(axis=0) - start.min(axis=0)) * MS
+    rank_time = (end - start) * MS_PER_US
+    job_times = (end.max(axis=0) - start.min(axis=0)) * MS_PER_US
     per_rank = []
     for i, r in enumerate(job.ranks):
         compute = r.compute[job.step_index[i]]
@@ -140,10 +138,10 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
                 r.source,
                 r.host,
                 float(rank_time[i].mean()),
-                float(compute.mean()) * MS,
-                float(comm[i] / s * MS),
-                float(wait[i] / s * MS),
-                float(waited_for[i] / s * MS),
+                float(compute.mean()) * MS_PER_US,
+                float(comm[i] / s * MS_PER_US),
+                float(wait[i] / s * MS_PER_US),
+                float(waited_for[i] / s * MS_PER_US),
             )  # fmt: skip
         )
     straggler = int(np.argmax(waited_for)) if n > 1 and waited_for.max(initial=0.0) > 0 else None
@@ -151,7 +149,7 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
     waits: list[WaitFigures] = []
     if straggler is not None:
         fixed = rp.run(_fixed_straggler(job, straggler))
-        cost = float(rp.baseline.job.mean() - fixed.job.mean()) * MS
+        cost = float(rp.baseline.job.mean() - fixed.job.mean()) * MS_PER_US
         for i in range(n):
             if i != straggler and pair_wait.get((i, straggler), 0.0) > 0:
                 where = pair_where[(i, straggler)]
@@ -159,7 +157,7 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
                     WaitFigures(
                         job.ranks[i].rank,
                         job.ranks[straggler].rank,
-                        float(pair_wait[(i, straggler)] / s * MS),
+                        float(pair_wait[(i, straggler)] / s * MS_PER_US),
                         max(where, key=lambda k: where[k]),
                     )  # fmt: skip
                 )
@@ -167,9 +165,9 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
         CollectiveFigures(
             name,
             len(v),
-            float(np.mean([a for a, _ in v])) * MS,
-            float(np.mean([b for _, b in v])) * MS,
-            float(np.max([b for _, b in v])) * MS,
+            float(np.mean([a for a, _ in v])) * MS_PER_US,
+            float(np.mean([b for _, b in v])) * MS_PER_US,
+            float(np.max([b for _, b in v])) * MS_PER_US,
         )  # fmt: skip
         for name, v in by_name.items()
     )
@@ -183,10 +181,10 @@ def analyse_job(job: JobGraph, replay: Replay | None = None) -> Job:
         straggler_cost=cost,
         straggler_waits=tuple(waits),
         collectives=collectives,
-        replay_error=rp.error * MS,
-        start_spread=float(np.mean(start.max(axis=0) - start.min(axis=0))) * MS if s else 0.0,
-        end_spread=float(np.mean(end.max(axis=0) - end.min(axis=0))) * MS if s else 0.0,
-        host_offsets={h: v * MS for h, v in job.host_offset.items()},
+        replay_error=rp.error * MS_PER_US,
+        start_spread=float(np.mean(start.max(axis=0) - start.min(axis=0))) * MS_PER_US if s else 0.0,
+        end_spread=float(np.mean(end.max(axis=0) - end.min(axis=0))) * MS_PER_US if s else 0.0,
+        host_offsets={h: v * MS_PER_US for h, v in job.host_offset.items()},
         hosts_aligned=job.aligned_hosts,
         dropped_edges=rp.dropped,
         stated_size=job.stated_size,
@@ -290,38 +288,40 @@ def job_what_if(
         s = numbers.index(a.straggler)
         others = [w.rank for w in a.straggler_waits] or [r for r in numbers if r != a.straggler]
         for i in (s, numbers.index(others[0])):
-            alone.append((numbers[i], float(_scaled(job, rp, [i]).job.mean()) * MS))
+            alone.append((numbers[i], float(_scaled(job, rp, [i]).job.mean()) * MS_PER_US))
     # Amdahl on sums, as for one rank: on the straggler's sums (the rank that sets the pace) when it is scaled
     pace = numbers.index(a.straggler) if a.straggler is not None else -1
     if pace not in chosen:
         pace = max(chosen, key=lambda i: (float(base.rank_time[i].mean()), sum(job.ranks[i].matched)))
     r = job.ranks[pace]
     ks = [k for _, k in speedups]
-    times = [m / r.steps * MS for m in r.matched]
+    times = [m / r.steps * MS_PER_US for m in r.matched]
     sig = r.signature  # per point, a bit per pattern that matches it: two bits, two patterns' shares overlap
     overlap = sig is not None and bool(np.any(sig & (sig - 1)))
-    baseline_ms = float(base.job.mean()) * MS
-    own_ms = float(base.rank_time[pace].mean()) * MS  # the rank's own step: its sums' shares are of it
+    baseline_ms = float(base.job.mean()) * MS_PER_US
+    own_ms = float(base.rank_time[pace].mean()) * MS_PER_US  # the rank's own step: its sums' shares are of it
     return JobWhatIf(
         speedups=tuple(speedups),
         ranks=tuple(numbers),
         on_ranks=tuple(numbers[i] for i in chosen) if on_ranks is not None else None,
         baseline=baseline_ms,
-        predicted=float(result.job.mean()) * MS,
+        predicted=float(result.job.mean()) * MS_PER_US,
         sum_speedup=sum_speedup(own_ms, times, ks, overlap),
         sum_rank=numbers[pace],
         per_rank=tuple(
-            RankAnswer(numbers[i], float(base.rank_time[i].mean()) * MS, float(result.rank_time[i].mean()) * MS)
+            RankAnswer(
+                numbers[i], float(base.rank_time[i].mean()) * MS_PER_US, float(result.rank_time[i].mean()) * MS_PER_US
+            )
             for i in range(job.size)
         ),
         step_figures=tuple(
-            (n, float(b) * MS, float(p) * MS)
+            (n, float(b) * MS_PER_US, float(p) * MS_PER_US)
             for n, b, p in zip(job.step_numbers, base.job.tolist(), result.job.tolist(), strict=True)
         ),
         alone=tuple(alone),
         straggler=a.straggler,
         straggler_waits=a.straggler_waits,
-        replay_error=rp.error * MS,
+        replay_error=rp.error * MS_PER_US,
     )
 
 

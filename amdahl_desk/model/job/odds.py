@@ -19,14 +19,13 @@ from dataclasses import replace
 import numpy as np
 
 from ..profile import Profile
-from ..traces.events import FloatArray, IntArray
+from ..traces.events import MS_PER_US, FloatArray, IntArray
 from ..uncertainty import PERCENTILES, Sensitivity, Spread, UncertaintyFigures, meets
 from ..units import TimeUnit, convert
 from .join import JobGraph
 from .plan import CEILING_K, JobPlan
 from .replay import Replay
 
-MS = 1e-3  # µs → ms
 # The most (graph points × draws) one pass takes: about 8 s on one core (250 M point-draws a second on the 1-GPU
 # trace); a larger job is drawn fewer times.
 DRAW_BUDGET = 2e9
@@ -80,8 +79,8 @@ def job_uncertainty(
             reciprocal = np.broadcast_to(np.asarray(figures.common.reciprocal[j], dtype=float), (figures.common.count,))
             drawn[:, c] = 1.0 / reciprocal[:count]
     ks = np.vstack([np.array(fixed), drawn])
-    lengths = rp.run_many(rank_class, instance_class, _class_factors(values, bit_column, ks)).mean(axis=1) * MS
-    base_ms = float(rp.baseline.job.mean()) * MS
+    lengths = rp.run_many(rank_class, instance_class, _class_factors(values, bit_column, ks)).mean(axis=1) * MS_PER_US
+    base_ms = float(rp.baseline.job.mean()) * MS_PER_US
     at = lengths[: len(fixed)]
     per_draw = lengths[len(fixed) :]
 
