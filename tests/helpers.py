@@ -1,6 +1,6 @@
 """Profiles the tests share: the lessons' training iteration and LLM request."""
 
-from amdahl_desk.model import Component, Optimization, Profile, Scaling, Settings
+from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling, Settings
 
 TRAINING = [
     ("Input pipeline and host preparation", 100, Scaling.SERIAL),

@@ -12,8 +12,8 @@ import numpy as np
 
 from .errors import Problem, ProfileError
 from .laws import FloatArray
-from .numbers import AmbiguousNumberError, Decimal, parse_number
-from .units import NUMBER_PATTERN, ParseError, format_number
+from .numbers import AmbiguousNumberError, Decimal, ParseError, parse_number
+from .units import NUMBER_PATTERN, format_number
 
 TABLE = "measurements"
 # Header words for the count column, as people name it; the one found is kept for labels ("users").

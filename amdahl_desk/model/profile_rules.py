@@ -10,8 +10,9 @@ from typing import NamedTuple
 
 from .errors import Problem, Refusal
 from .names import name_key, name_keys, name_problem
+from .numbers import ParseError
 from .profile_values import TIME_HIGH_AT, TIME_LOW_AT, Component, Optimization
-from .units import ParseError, check_speedup, check_time, time_ok, times_ok
+from .units import check_speedup, check_time, time_ok, times_ok
 
 _NAME, _TIME = itemgetter(0), itemgetter(1)
 _TIME_LOW, _TIME_HIGH = itemgetter(TIME_LOW_AT), itemgetter(TIME_HIGH_AT)

@@ -9,8 +9,9 @@ from typing import NamedTuple
 
 from .errors import Problem, Refusal
 from .load_settings import load_cost_problems
+from .numbers import ParseError
 from .objective_specs import END_TO_END, normalise_objectives
-from .units import ParseError, TimeUnit, convert
+from .units import TimeUnit, convert
 
 
 class Scaling(str, Enum):

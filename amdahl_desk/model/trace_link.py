@@ -3,7 +3,7 @@ them in the trace again), as the Settings sheet writes them (its rows: ``present
 
 from __future__ import annotations
 
-from .units import ParseError
+from .numbers import ParseError
 
 
 def trace_events_text(events: tuple[tuple[str, str], ...]) -> str:

@@ -11,8 +11,6 @@ from typing import TypeGuard
 from .numbers import Decimal as DecimalSeparator
 from .numbers import NumberFormatError, ParseError, parse_number
 
-__all__ = ["ParseError", "TimeUnit"]
-
 
 class TimeUnit(str, Enum):
     """A unit that a profile keeps its times in."""

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ..resources import icon_path  # noqa: E402
 from .core.collection import EventLoopCollector  # noqa: E402
-from .core.document import EVERYTHING  # noqa: E402
 from .core.messages import install_message_filter, interrupted  # noqa: E402
 from .core.qt_util import ScreenFit, parse_size, settle_layout  # noqa: E402
+from .core.state import EVERYTHING  # noqa: E402
 from .document_files.recovery import data_dir  # noqa: E402
 from .import_.trace_import import route_drop  # noqa: E402
 from .job.job_import import is_job  # noqa: E402

@@ -22,9 +22,11 @@ from .chart_factory import make_chart
 from .charts.base import Chart, ChartSlot
 from .charts.registry import ENTRIES, ChartEntry, Source
 from .charts.style import SCREEN
-from .core.document import Aspect, Change, Document
+from .core.change import Change
+from .core.document import Document
 from .core.locale_text import locale_numbers
 from .core.redraw import RedrawScheduler
+from .core.state import Aspect
 from .core.tab_rows import RowTabs
 from .job.job_panel import JobPanel
 from .job.job_whatif import JobWhatIf

@@ -20,7 +20,8 @@ import python_calamine
 from openpyxl import Workbook
 
 from amdahl_desk.files import read_workbook, write_workbook
-from amdahl_desk.model import Component, Optimization, Profile, Scaling, Settings, analyse
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling, Settings
 
 
 def median_seconds(fn, rounds: int) -> float:

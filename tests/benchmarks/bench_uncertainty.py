@@ -19,9 +19,10 @@ import statistics
 import time
 from dataclasses import replace
 
-from amdahl_desk.model import Component, Optimization, Profile, Settings, analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.draws import make_draws
 from amdahl_desk.model.plan_search import EXACT_CANDIDATES, cheapest_plan
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 from amdahl_desk.model.uncertainty import analyse_uncertainty
 
 FRAME = 1 / 60

@@ -107,7 +107,7 @@ def test_the_commands_component_entries_are_the_models_dictionaries(capsys):
     """report --json writes its components through msgspec structs: the same objects, keys in the same order."""
     from amdahl_desk.cli.json_report import COMPONENT_FIELDS, to_json_dict
     from amdahl_desk.files import load_profile
-    from amdahl_desk.model import analyse
+    from amdahl_desk.model.analysis import analyse
     from amdahl_desk.resources import example_path
 
     path = example_path("llm-request.xlsx")

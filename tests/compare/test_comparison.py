@@ -5,11 +5,12 @@ from dataclasses import replace
 
 import pytest
 
-from amdahl_desk.model import Component, Optimization, Profile, Scaling, Settings, TimeUnit
 from amdahl_desk.model.adoption import adopt_measured_k, continue_from_after
 from amdahl_desk.model.comparison import Status, compare, verdict
 from amdahl_desk.model.component_matching import ComparisonError, match_components
 from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling, Settings
+from amdahl_desk.model.units import TimeUnit
 from amdahl_desk.present.comparison import groups
 from amdahl_desk.present.comparison_words import (
     adoption_notes,

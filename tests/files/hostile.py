@@ -10,7 +10,7 @@ import zlib
 from pathlib import Path
 
 from amdahl_desk.files import save_profile
-from amdahl_desk.model import Component, Optimization, Profile, Scaling
+from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling
 
 BILLION_LAUGHS = (
     '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'

@@ -6,7 +6,7 @@ import openpyxl
 import pytest
 
 from amdahl_desk.files import load_profile, save_profile
-from amdahl_desk.model import ProfileError
+from amdahl_desk.model.errors import ProfileError
 
 from ..helpers import training
 

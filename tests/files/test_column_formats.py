@@ -11,8 +11,8 @@ from xml.etree import ElementTree
 import openpyxl
 
 from amdahl_desk.files import save_profile
-from amdahl_desk.model import Component, Optimization, Profile, Settings
 from amdahl_desk.model.objective_specs import ObjectiveSpec
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 
 NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
 BOOLEAN = '"TRUE";"TRUE";"FALSE"'

@@ -6,7 +6,9 @@ import pytest
 
 from amdahl_desk.files import load_profile, save_profile
 from amdahl_desk.files.csv_table import escape_field, unescape_field
-from amdahl_desk.model import Component, Profile, ProfileError, Scaling, TimeUnit
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import Component, Profile, Scaling
+from amdahl_desk.model.units import TimeUnit
 
 from ..helpers import training
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from amdahl_desk.files import load_profile, read_measurements
-from amdahl_desk.model import ProfileError
+from amdahl_desk.model.errors import ProfileError
 
 DEEP = 100_000
 HOSTILE = {

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from amdahl_desk.cli import main
 from amdahl_desk.files import load_profile
-from amdahl_desk.model import ProfileError
+from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.model.numbers import AmbiguousNumberError, parse_number
 
 
@@ -137,7 +137,7 @@ def test_settings_text_with_three_decimals_round_trips(tmp_path):
     # 1.234 µs reads two ways alone; in a workbook, text numbers use the decimal point unless the
     # column shows a decimal comma, so what Amdahl Desk writes reads back.
     from amdahl_desk.files import save_profile
-    from amdahl_desk.model import Component, OverheadModel, Profile, Settings
+    from amdahl_desk.model.profile import Component, OverheadModel, Profile, Settings
 
     settings = Settings(overhead_model=OverheadModel.RING, ring_latency=1.234e-6, ring_message_bytes=2.048e9)
     p = Profile([Component("a", 1)], [], settings)

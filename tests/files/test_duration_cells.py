@@ -10,7 +10,7 @@ import xlsxwriter
 
 from amdahl_desk.files import load_profile, read_measurements
 from amdahl_desk.files.duration_cells import time_format
-from amdahl_desk.model import ProfileError
+from amdahl_desk.model.errors import ProfileError
 
 MS_PER_DAY = 86_400_000
 TIMES_MS = [0.4, 42.5, 1500.25, 0.001, 3_600_000.5]  # below, at and above a millisecond; an hour and a half-ms
@@ -75,7 +75,7 @@ def test_sub_millisecond_components_keep_the_parallel_fraction(tmp_path):
     for r in (2, 3):
         ws.cell(r, 2).number_format = "[h]:mm:ss.000"
     wb.save(path)
-    from amdahl_desk.model import analyse
+    from amdahl_desk.model.analysis import analyse
 
     analysis = analyse(load_profile(path).profile)
     assert math.isclose(analysis.scaling.parallel_fraction, 2.4 / 2.8, rel_tol=1e-12)
@@ -140,7 +140,7 @@ def test_measured_runs_in_durations(tmp_path):
 
 def test_a_time_cell_whose_number_cannot_be_found_is_refused_not_rounded():
     from amdahl_desk.files.cells import cell_time
-    from amdahl_desk.model.units import ParseError
+    from amdahl_desk.model.values import ParseError
 
     with pytest.raises(ParseError, match="stored number could not be read exactly"):
         cell_time(dt.timedelta(milliseconds=43))

@@ -5,7 +5,9 @@ import pytest
 import python_calamine
 
 from amdahl_desk.files import load_profile, save_profile
-from amdahl_desk.model import Component, Optimization, Profile, ProfileError, Settings, TimeUnit
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
+from amdahl_desk.model.units import TimeUnit
 
 COMPONENTS = [("Component", "Time (ms)", "Time low", "Time high"), ("a", 600, 500, 700), ("b", 400, None, None)]
 

@@ -10,7 +10,7 @@ import xlsxwriter
 
 from amdahl_desk.files import load_profile
 from amdahl_desk.files.formulas import Evaluator, UnsupportedFormulaError, parse_formula, shift
-from amdahl_desk.model import ProfileError
+from amdahl_desk.model.errors import ProfileError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # The fixture's formulas worked out by hand (Data!B2:B5 = 75, 25, 50, 100; 'My data'!A1 = 10):

@@ -9,7 +9,8 @@ from python_calamine import CalamineWorkbook
 
 from amdahl_desk.files import load_profile, save_profile
 from amdahl_desk.files.traces import import_trace
-from amdahl_desk.model import Component, Profile, ProfileError, Scaling
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import Component, Profile, Scaling
 
 from ..traces import expect
 

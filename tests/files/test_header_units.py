@@ -7,7 +7,7 @@ import pytest
 
 from amdahl_desk.files import load_profile, read_measurements
 from amdahl_desk.files.csv_table import escape_field, unescape_field
-from amdahl_desk.model import ProfileError
+from amdahl_desk.model.errors import ProfileError
 
 
 def write_csv(path, rows, delimiter=","):

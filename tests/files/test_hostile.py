@@ -14,7 +14,7 @@ import openpyxl
 import pytest
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model import ProfileError
+from amdahl_desk.model.errors import ProfileError
 
 from .hostile import (
     BILLION_LAUGHS,

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from amdahl_desk.files import load_profile
 from amdahl_desk.files.grid import column_letter
-from amdahl_desk.model import ProfileError
+from amdahl_desk.model.errors import ProfileError
 
 MS_PER_DAY = 86_400_000
 TIMES = st.sampled_from([0.4, 0.001, 1.0, 42.5, 1500.25, 7.125, 333.333, 12.0, 0.0625])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model import analyse
+from amdahl_desk.model.analysis import analyse
 
 FIXTURES = Path(__file__).parent / "fixtures"
 NAMES = ["Kernel launch", "Forward\u00a0pass", "Backward pass", "All-reduce"]

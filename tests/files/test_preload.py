@@ -11,7 +11,7 @@ import pytest
 
 from amdahl_desk.files import save_profile
 from amdahl_desk.files.preload import importing
-from amdahl_desk.model import Component, Profile
+from amdahl_desk.model.profile import Component, Profile
 
 from .hostile import valid_workbook
 
@@ -59,15 +59,11 @@ def test_the_command_line_and_the_workbook_parse_start_without_numpy():
     assert out.strip() == "[]"
 
 
-def test_the_model_and_files_faces_still_give_every_name():
+def test_the_files_face_gives_every_name():
     import amdahl_desk.files as files
-    import amdahl_desk.model as model
 
-    for face in (model, files):
-        for name in face.__all__:
-            assert getattr(face, name) is not None, name
-    with pytest.raises(AttributeError):
-        model.no_such_name  # noqa: B018
+    for name in files.__all__:
+        assert getattr(files, name) is not None, name
     with pytest.raises(AttributeError):
         files.no_such_name  # noqa: B018
 

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from amdahl_desk.files import load_profile, tables
 from amdahl_desk.files.grid import Grid
 from amdahl_desk.files.plain_rows import plain_columns
-from amdahl_desk.model import Component, ProfileError, Settings
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import Component, Settings
 from amdahl_desk.model.units import TimeUnit
 
 
@@ -151,7 +152,7 @@ def test_the_apps_own_workbook_is_still_read_column_by_column(tmp_path, monkeypa
     """The layout checks (index column, two columns with one meaning, merged ranges, units) leave a plain
     sheet to the column reader that keeps report --json fast."""
     from amdahl_desk.files import save_profile
-    from amdahl_desk.model import Profile, Scaling
+    from amdahl_desk.model.profile import Profile, Scaling
 
     kinds = list(Scaling)
     comps = [Component(f"c{i}", float(i % 7) + 0.5, kinds[i % 3], f"g{i % 3}") for i in range(200)]

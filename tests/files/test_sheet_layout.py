@@ -6,7 +6,8 @@ import openpyxl
 import pytest
 
 from amdahl_desk.files import load_profile, read_measurements
-from amdahl_desk.model import ProfileError, analyse
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.errors import ProfileError
 
 
 def book(rows, title="Components"):

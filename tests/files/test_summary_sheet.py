@@ -9,7 +9,7 @@ import pytest
 import python_calamine
 
 from amdahl_desk.files import load_profile, read_measurements, save_profile
-from amdahl_desk.model import analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.fit import fit_measurements
 from amdahl_desk.model.outcomes import profile_outcomes
 from amdahl_desk.present.sections import sections

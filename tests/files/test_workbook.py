@@ -6,7 +6,9 @@ import openpyxl
 import pytest
 
 from amdahl_desk.files import load_profile, save_profile
-from amdahl_desk.model import Component, Optimization, OverheadModel, Profile, Scaling, Settings, TimeUnit, analyse
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.profile import Component, Optimization, OverheadModel, Profile, Scaling, Settings
+from amdahl_desk.model.units import TimeUnit
 
 from ..helpers import training
 

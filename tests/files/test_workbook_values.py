@@ -9,7 +9,7 @@ import python_calamine
 
 from amdahl_desk.files import save_profile
 from amdahl_desk.files.workbook_writer import bar_chart_height
-from amdahl_desk.model import Component, Optimization, Profile, Scaling, Settings
+from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling, Settings
 
 from ..helpers import TRAINING, profile_of
 

@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from amdahl_desk.model import Component, Optimization, Profile, Scaling, Settings, analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.cost import Step, analyse_cost, gpu_hours
 from amdahl_desk.model.load_settings import LoadCostSettings
+from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling, Settings
 from amdahl_desk.model.units import TimeUnit
 from amdahl_desk.present.cost import cost_sentence, step_sentence
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from amdahl_desk.model import analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.load_settings import LoadCostSettings
 from amdahl_desk.model.objectives import ObjectiveSpec
 from amdahl_desk.model.outcomes import analyse_outcomes

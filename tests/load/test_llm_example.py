@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model import analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.cost import analyse_cost
 from amdahl_desk.model.load_settings import LoadCostSettings
 from amdahl_desk.model.load_view import analyse_load, load_curve

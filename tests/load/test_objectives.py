@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from amdahl_desk.model import Component, Optimization, Profile, Settings, analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.objective_table import objective_table
 from amdahl_desk.model.objectives import (
     END_TO_END,
@@ -20,6 +20,7 @@ from amdahl_desk.model.objectives import (
     parse_objectives,
     restrict_analysis,
 )
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 from amdahl_desk.present.objectives import across_objectives, objective_cells, objective_sentence
 
 
@@ -230,7 +231,7 @@ def test_end_to_end_from_the_analysis_equals_its_own_computation(example, e2e_ta
     """Given the analysis, End to end's figures are taken from it (and a profile naming no objective is not
     grouped again): the same figures as computing them from the components."""
     from amdahl_desk.files import load_profile
-    from amdahl_desk.model import analyse
+    from amdahl_desk.model.analysis import analyse
     from amdahl_desk.model.objective_specs import ObjectiveSpec
     from amdahl_desk.resources import example_path
 

@@ -17,7 +17,7 @@ from amdahl_desk.model.quantities import (
     same_currency,
     watts_text,
 )
-from amdahl_desk.model.units import ParseError
+from amdahl_desk.model.values import ParseError
 
 
 @pytest.mark.parametrize(

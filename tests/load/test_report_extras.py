@@ -6,7 +6,7 @@ import pytest
 
 from amdahl_desk.cli.json_outcomes import add_cost_to_points, cost_json, load_json, objectives_json
 from amdahl_desk.cli.json_report import scaling_dict
-from amdahl_desk.model import analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.cost import analyse_cost
 from amdahl_desk.model.load_settings import LoadCostSettings
 from amdahl_desk.model.load_view import analyse_load

@@ -5,10 +5,11 @@ import math
 
 import pytest
 
-from amdahl_desk.model import Component, Optimization, Profile, Settings, analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.load_settings import LoadCostSettings
 from amdahl_desk.model.objectives import ObjectiveSpec
 from amdahl_desk.model.outcomes import analyse_outcomes
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 from amdahl_desk.model.traces.plan_answer import OptionAnswer, TraceAnswer
 from amdahl_desk.present.details import COMPUTING_NOTE, details
 from amdahl_desk.present.report import report_text

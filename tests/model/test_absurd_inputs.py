@@ -5,8 +5,18 @@ import re
 
 import pytest
 
-from amdahl_desk.model import Component, Optimization, OverheadModel, Profile, ProfileError, Scaling, Settings, analyse
-from amdahl_desk.model.profile import MAX_GPUS, one_line
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import (
+    MAX_GPUS,
+    Component,
+    Optimization,
+    OverheadModel,
+    Profile,
+    Scaling,
+    Settings,
+    one_line,
+)
 from amdahl_desk.present.analysis_warnings import warning_texts
 
 

@@ -5,17 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from amdahl_desk.model import (
-    Component,
-    Optimization,
-    OverheadModel,
-    Profile,
-    ProfileError,
-    Scaling,
-    Settings,
-    analyse,
-)
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.model.laws import communication_time
+from amdahl_desk.model.profile import Component, Optimization, OverheadModel, Profile, Scaling, Settings
 from amdahl_desk.present.analysis_warnings import warning_texts
 
 from ..helpers import TRAINING, llm, profile_of, training

@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from amdahl_desk.files.traces import import_trace
-from amdahl_desk.model import Component, Profile, Scaling, analyse
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.profile import Component, Profile, Scaling
 from amdahl_desk.present.analysis_warnings import warning_texts
 from amdahl_desk.present.report import report_text
 

@@ -2,8 +2,9 @@
 
 import pytest
 
-from amdahl_desk.model import Settings, analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.laws import amdahl_speedup, ceiling, required_speedup, strong_scaling
+from amdahl_desk.model.profile import Settings
 
 from ..helpers import llm, share, training
 
@@ -65,7 +66,7 @@ class TestParallelization:
         assert float(ceiling(0.95)) == approx(20)
 
     def test_profile_scaling_matches_laws(self):
-        from amdahl_desk.model import Component, Profile, Scaling
+        from amdahl_desk.model.profile import Component, Profile, Scaling
 
         p = Profile(
             [Component("par", 95, Scaling.PARALLEL), Component("ser", 5)],
@@ -126,7 +127,7 @@ class TestSingleNumbers:
         assert float(ceiling(0.80)) == approx(5)
 
     def test_fusion_180_of_600_ms(self):
-        from amdahl_desk.model import Component, Optimization, Profile
+        from amdahl_desk.model.profile import Component, Optimization, Profile
 
         p = Profile(
             [Component("activation traffic", 180), Component("rest", 420)],
@@ -138,7 +139,7 @@ class TestSingleNumbers:
 
     def test_never_add_speedups(self):
         """2× on one component and 3× on another is not 5×: convert to times, sum, divide."""
-        from amdahl_desk.model import Component, Optimization, Profile
+        from amdahl_desk.model.profile import Component, Optimization, Profile
 
         p = Profile(
             [Component("a", 300), Component("b", 300), Component("c", 400)],

@@ -6,8 +6,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model import Component, Optimization, Profile, ProfileError, analyse
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.model.names import name_key, name_keys
+from amdahl_desk.model.profile import Component, Optimization, Profile
 
 BLANKS = [" ", "\u00a0", "\u202f", "\u2009", "\u3000", "\t"]
 

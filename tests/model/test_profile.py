@@ -2,9 +2,11 @@
 
 import pytest
 
-from amdahl_desk.model import Component, Optimization, Profile, ProfileError, Settings, TimeUnit
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 from amdahl_desk.model.units import (
     ParseError,
+    TimeUnit,
     format_number,
     format_speedup,
     parse_bandwidth,

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from amdahl_desk.model import Component, Optimization, OverheadModel, Profile, Scaling, Settings, analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.laws import amdahl_speedup, ceiling, gustafson, strong_scaling
+from amdahl_desk.model.profile import Component, Optimization, OverheadModel, Profile, Scaling, Settings
 
 fractions = st.floats(0, 1, allow_nan=False)
 speedups = st.floats(1e-3, 1e6, allow_nan=False)

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from amdahl_desk.cli import main
 from amdahl_desk.files import load_profile
-from amdahl_desk.model.units import ParseError, TimeUnit
+from amdahl_desk.model.units import TimeUnit
 from amdahl_desk.model.values import (
+    ParseError,
     Price,
     confidence_text,
     parse_confidence,

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from amdahl_desk.files import load_profile, read_measurements
-from amdahl_desk.model import analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.fit import fit_measurements
 from amdahl_desk.model.outcomes import profile_outcomes
 from amdahl_desk.present.numbers import Numbers

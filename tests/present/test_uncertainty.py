@@ -4,9 +4,10 @@ from dataclasses import replace
 
 import pytest
 
-from amdahl_desk.model import Optimization, Settings, analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.draws import make_draws
 from amdahl_desk.model.plan_search import cheapest_plan
+from amdahl_desk.model.profile import Optimization, Settings
 from amdahl_desk.model.uncertainty import analyse_uncertainty
 from amdahl_desk.present.numbers import POINT, Numbers
 from amdahl_desk.present.uncertainty import chance, estimate_text, plan_view, report_lines, uncertainty_view

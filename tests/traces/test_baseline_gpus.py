@@ -10,7 +10,7 @@ import pytest
 from amdahl_desk.cli import main
 from amdahl_desk.files import load_profile
 from amdahl_desk.files.traces import import_trace
-from amdahl_desk.model import analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.present.analysis_warnings import warning_texts
 
 from . import expect

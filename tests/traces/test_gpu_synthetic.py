@@ -7,7 +7,7 @@ import json
 import pytest
 
 from amdahl_desk.files.traces import import_trace
-from amdahl_desk.model import Scaling
+from amdahl_desk.model.profile import Scaling
 from amdahl_desk.model.traces import ImportOptions
 
 MS = 1000.0  # the trace is in µs; every figure below is in ms

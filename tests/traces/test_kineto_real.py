@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from amdahl_desk.files.traces import load_trace
-from amdahl_desk.model import Scaling
+from amdahl_desk.model.profile import Scaling
 from amdahl_desk.model.traces import ImportOptions
 
 from . import expect

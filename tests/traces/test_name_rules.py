@@ -6,7 +6,7 @@ import pytest
 
 from amdahl_desk.cli.json_traces import import_json
 from amdahl_desk.files.traces import import_trace
-from amdahl_desk.model import Scaling
+from amdahl_desk.model.profile import Scaling
 from amdahl_desk.model.traces import ImportOptions
 from amdahl_desk.model.traces.names import RULES, classify
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from amdahl_desk.model import Scaling
+from amdahl_desk.model.profile import Scaling
 from amdahl_desk.model.traces.intervals import union_length
 from amdahl_desk.model.traces.names import classify, is_communication_kernel
 

@@ -9,7 +9,7 @@ from collections import defaultdict
 import pytest
 
 from amdahl_desk.files.traces import detect_format, import_trace
-from amdahl_desk.model import Scaling
+from amdahl_desk.model.profile import Scaling
 from amdahl_desk.model.traces import ImportOptions, TraceError
 
 from . import expect

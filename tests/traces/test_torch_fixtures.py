@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from amdahl_desk.files.traces import import_trace, load_trace
-from amdahl_desk.model import Scaling
+from amdahl_desk.model.profile import Scaling
 from amdahl_desk.model.traces import ImportOptions, TraceError
 
 from . import expect

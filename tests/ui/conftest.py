@@ -134,7 +134,7 @@ def everything():
     """The LLM example (load and cost set, decode's k a range), runs fitted and its after profile compared: every
     chart has data."""
     from amdahl_desk.files import load_profile, read_measurements
-    from amdahl_desk.model import analyse
+    from amdahl_desk.model.analysis import analyse
     from amdahl_desk.model.comparison import compare
     from amdahl_desk.model.fit import fit_measurements
     from amdahl_desk.present.inputs import ChartInputs

@@ -3,10 +3,12 @@
 import pytest
 from PySide6.QtCore import Qt
 
-from amdahl_desk.model import Component, Optimization, Profile, ProfileError
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import Component, Optimization, Profile
 from amdahl_desk.model.units import TimeUnit
-from amdahl_desk.ui.core.change import Move
-from amdahl_desk.ui.core.document import Aspect, Change, Document
+from amdahl_desk.ui.core.change import Change, Move
+from amdahl_desk.ui.core.document import Document
+from amdahl_desk.ui.core.state import Aspect
 from amdahl_desk.ui.profile.component_table import NAME, TIME, ComponentTableModel
 from amdahl_desk.ui.profile.optimization_table import OptimizationTableModel
 

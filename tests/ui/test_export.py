@@ -11,7 +11,8 @@ import pytest
 from PySide6.QtGui import QGuiApplication, QImage
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model import Profile, analyse
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.profile import Profile
 from amdahl_desk.model.values import parse_size
 from amdahl_desk.present.slide import slide_title
 from amdahl_desk.ui.charts.export import CHARTS

@@ -12,7 +12,8 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model import OverheadModel, TimeUnit
+from amdahl_desk.model.profile import OverheadModel
+from amdahl_desk.model.units import TimeUnit
 from amdahl_desk.ui.profile.component_table import TIME
 
 pytestmark = pytest.mark.gui
@@ -177,8 +178,7 @@ class TestSettings:
 
     @pytest.mark.parametrize("text", ["0, 8", "1, 2.5", "", "1,000"])
     def test_gpu_counts_refused_with_the_model_parsers_words(self, window, text):
-        from amdahl_desk.model.units import ParseError
-        from amdahl_desk.model.values import parse_gpu_counts
+        from amdahl_desk.model.values import ParseError, parse_gpu_counts
 
         panel = window.settings_panel
         before = window.doc.profile.settings.gpu_counts

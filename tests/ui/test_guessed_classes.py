@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
-from amdahl_desk.model import Scaling
+from amdahl_desk.model.profile import Scaling
 from amdahl_desk.ui.import_.preview_models import ComponentPreviewModel
 from amdahl_desk.ui.profile.component_table import SCALING
 

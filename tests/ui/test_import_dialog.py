@@ -10,7 +10,7 @@ import threading
 import pytest
 from PySide6.QtCore import Qt
 
-from amdahl_desk.model import Scaling
+from amdahl_desk.model.profile import Scaling
 from amdahl_desk.model.units import format_number
 from amdahl_desk.ui.import_.preview_models import ComponentPreviewModel
 

@@ -13,7 +13,7 @@ import shiboken6
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from amdahl_desk.model import Component, Profile, Scaling, Settings
+from amdahl_desk.model.profile import Component, Profile, Scaling, Settings
 from amdahl_desk.ui.core.document import Document
 from amdahl_desk.ui.import_ import loader
 

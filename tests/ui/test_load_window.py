@@ -138,7 +138,7 @@ def test_the_line_labels_of_the_load_chart_sit_clear_of_each_other_and_inside(qt
     """Walls, the current rate and the target: each label inside the plot, over no other label and across no
     other line (it used to sit where a curve or the current-rate line crossed it)."""
     from amdahl_desk.files import load_profile
-    from amdahl_desk.model import analyse
+    from amdahl_desk.model.analysis import analyse
     from amdahl_desk.resources import example_path
     from amdahl_desk.ui.objectives.load_chart import LoadChart
 

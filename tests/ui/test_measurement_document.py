@@ -4,10 +4,12 @@ import math
 
 import pytest
 
-from amdahl_desk.model import ProfileError
+from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.model.measurement_table import MeasurementTable
 from amdahl_desk.model.measurements import MeasureKind, Measurement, Measurements
-from amdahl_desk.ui.core.document import Aspect, Change, Document
+from amdahl_desk.ui.core.change import Change
+from amdahl_desk.ui.core.document import Document
+from amdahl_desk.ui.core.state import Aspect
 
 from ..helpers import training
 

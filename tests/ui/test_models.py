@@ -3,7 +3,7 @@
 import pytest
 from PySide6.QtCore import Qt
 
-from amdahl_desk.model import Component
+from amdahl_desk.model.profile import Component
 from amdahl_desk.ui.core.document import Document
 from amdahl_desk.ui.profile.component_table import NAME, TIME, ComponentTableModel
 from amdahl_desk.ui.profile.optimization_table import OptimizationTableModel

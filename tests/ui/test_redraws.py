@@ -213,7 +213,8 @@ def test_back_to_side_by_side_only_the_current_tab_of_the_lower_charts_is_visibl
 def test_a_chart_whose_picture_would_not_change_is_not_redrawn(qtbot, key):
     """A time nudged among 2,000 moves no curve by a tenth of a pixel: the chart keeps its items as drawn;
     a change that shows is drawn."""
-    from amdahl_desk.model import Component, Optimization, Profile, Scaling, analyse
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling
 
     kinds = list(Scaling)
     comps = [Component(f"c{i}", 10.0 + i % 7, kinds[i % 3]) for i in range(2000)]

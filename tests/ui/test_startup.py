@@ -193,7 +193,7 @@ ODDS_MODULES = ("amdahl_desk.model.plan_search", "amdahl_desk.model.uncertainty"
 ODDS_CHILD = """
 import sys
 from dataclasses import replace
-from amdahl_desk.model import Component, Optimization, Profile
+from amdahl_desk.model.profile import Component, Optimization, Profile
 from amdahl_desk.ui.app import make_app
 from amdahl_desk.ui.main_window import MainWindow
 ODDS = {odds!r}

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from PySide6.QtWidgets import QApplication
 
-from amdahl_desk.model import Component, Optimization, Profile, ProfileError
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import Component, Optimization, Profile
 from amdahl_desk.ui.core.document import Document
 from amdahl_desk.ui.profile.component_table import NAME, TIME, ComponentTableModel
 from amdahl_desk.ui.profile.optimization_table import OptimizationTableModel

@@ -129,7 +129,7 @@ def test_killed_session_is_restored(tmp_path, qtbot, example):
 
 
 def test_declined_recovery_is_deleted(tmp_path, qtbot, example):
-    from amdahl_desk.model import Component, Profile
+    from amdahl_desk.model.profile import Component, Profile
     from amdahl_desk.ui.document_files.recovery import RecoveryStore
     from amdahl_desk.ui.main_window import MainWindow
 

@@ -16,7 +16,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model import Profile
+from amdahl_desk.model.profile import Profile
 from amdahl_desk.model.units import format_speedup
 from amdahl_desk.resources import example_path
 from amdahl_desk.ui.core.qt_util import settle_layout

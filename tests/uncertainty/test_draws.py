@@ -6,8 +6,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from amdahl_desk.model import Component, Optimization, Profile, Settings
 from amdahl_desk.model.draws import EXACT_TIMES, make_draws
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 
 from .oracle import pert_cdf, pert_expectation
 

@@ -4,7 +4,9 @@ import math
 
 import pytest
 
-from amdahl_desk.model import Component, Optimization, Profile, ProfileError, Settings, TimeUnit
+from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
+from amdahl_desk.model.units import TimeUnit
 from amdahl_desk.model.values import confidence_text, parse_confidence, parse_effort
 
 

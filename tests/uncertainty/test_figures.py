@@ -6,7 +6,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from amdahl_desk.model import Component, Optimization, Profile, Settings, analyse
+from amdahl_desk.model.analysis import analyse
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 from amdahl_desk.model.uncertainty import analyse_uncertainty, histogram
 
 from ..helpers import TRAINING, profile_of

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from amdahl_desk.model import Component, Optimization, Profile, Settings, analyse
+from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.draws import make_draws
 from amdahl_desk.model.plan_search import cheapest_plan
+from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 
 
 def point_total(profile: Profile, plan: tuple[int, ...], side: int) -> float:

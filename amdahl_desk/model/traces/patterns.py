@@ -21,7 +21,8 @@ from typing import NoReturn
 import numpy as np
 
 from ..errors import Asked, InputError
-from ..units import MAX_VALUE_CHARS, ParseError, speedup_number
+from ..numbers import ParseError
+from ..units import MAX_VALUE_CHARS, speedup_number
 from .dependencies import ANNOTATION, OP, RUNTIME, GraphTrace
 from .events import FloatArray
 from .intervals import merge

@@ -20,7 +20,7 @@ from enum import Enum
 from ...model.profile import Profile
 from ...present.counted import counted
 from ...present.inputs import ChartInputs
-from ..core.document import Aspect
+from ..core.state import Aspect
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE, TRACE, DECISION, JOB = (
     Aspect.COMPONENTS,

@@ -17,7 +17,8 @@ from PySide6.QtCore import QObject, Signal
 
 from ...files import is_trace
 from ...present.trace_plan import LEAD
-from ..core.document import Aspect, Document
+from ..core.document import Document
+from ..core.state import Aspect
 from .session import ComparisonSession
 
 LANE = "comparison"

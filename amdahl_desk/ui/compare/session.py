@@ -20,8 +20,9 @@ from ...model.errors import ProfileError
 from ...model.names import name_key as _key
 from ...model.profile import Profile
 from ...present.comparison import adopted_text
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.redraw import RedrawScheduler
+from ..core.state import Aspect
 
 # TRACE: a before profile that carries its trace promises the new total its dependencies give, once computed
 DEPENDS_ON = frozenset({Aspect.COMPONENTS, Aspect.OPTIMIZATIONS, Aspect.SETTINGS, Aspect.TRACE})

@@ -31,15 +31,12 @@ from ...model.profile_rules import new_component_problems
 from ...model.units import TimeUnit
 from ...present.colours import ComponentColours
 from . import commands
-from .change import Change as Change
 from .change import Move, Pending, RowMove
 from .component_objectives import ComponentObjectives
 from .decision_link import DecisionLink
 from .job_link import JobLink
 from .measured_runs import MeasuredRuns
-from .state import EVERYTHING as EVERYTHING
-from .state import Aspect as Aspect
-from .state import Snapshot as Snapshot
+from .state import EVERYTHING, Aspect, Snapshot
 from .trace_link import TraceLink
 
 if TYPE_CHECKING:

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
-from .document import Aspect, Document
+from .document import Document
+from .state import Aspect
 
 
 class RedrawScheduler(QObject):

@@ -22,9 +22,10 @@ from ...model.fit import profile_p_at
 from ...model.measurements import MeasureKind
 from ...present.inputs import ChartInputs
 from ..charts.registry import chart_entry
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.field_undo import commits_when_finished, committed
 from ..core.redraw import RedrawScheduler
+from ..core.state import Aspect
 from .fit_summary import FitSummary
 from .measurement_view import MeasurementTableView
 from .runs_model import MeasurementTableModel

@@ -7,8 +7,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from ...present.text import tied
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.redraw import RedrawScheduler
+from ..core.state import Aspect
 from ..core.style_sheets import NOTE_TEXT, REFUSED_TEXT
 from .job_whatif import JobWhatIf
 

@@ -14,8 +14,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.job_link import HeldJob
+from ..core.state import Aspect
 
 PAUSE_MS = 60  # a plan is asked once it has rested this long (a k drag: at its pauses)
 KEPT = 2  # plans' ranks kept read (a large job's graphs take hundreds of MB)

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
 from ...model.objective_specs import objective_key
 from ...present.details import details
 from ...present.tones import TONE_COLOURS, Tone
-from ..core.document import Aspect
 from ..core.locale_text import locale_numbers
+from ..core.state import Aspect
 from ..core.style_sheets import MUTED_TEXT
 from .choice import EXTRAS_DEPEND_ON, ObjectiveChoice
 

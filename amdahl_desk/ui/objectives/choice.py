@@ -11,8 +11,9 @@ from ...model.load_settings import hourly_rate
 from ...model.objective_specs import END_TO_END, objective_key
 from ...model.objectives import ObjectiveFigures, find_objective, restrict_analysis
 from ...model.outcomes import Outcomes, analyse_outcomes
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.redraw import RedrawScheduler
+from ..core.state import Aspect
 
 if TYPE_CHECKING:  # the trace's model loads with the first trace
     from ...model.traces.plan_answer import TraceAnswer

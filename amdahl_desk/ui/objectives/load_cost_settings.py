@@ -17,10 +17,11 @@ from ...model.quantities import same_currency
 from ...model.values import ParseError
 from ...present.cells import settings_fields
 from ...present.setting_rows import LOAD_AND_COST, SETTING_ROWS
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
+from ..core.state import Aspect
 from ..core.style_sheets import ERROR_TEXT, MUTED_TEXT, REFUSED_FIELD
 
 PLACEHOLDERS = {

@@ -15,8 +15,9 @@ from ...model.values import ParseError, parse_target_time
 from ...present.cells import time_cell
 from ..core.change import Change
 from ..core.changed_cells import released
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.qt_util import locale_decimal
+from ..core.state import Aspect
 
 NAME, TARGET, NOTES = COLUMNS = range(3)
 FIELDS = {"name": NAME, "target_time": TARGET, "notes": NOTES}

@@ -28,10 +28,10 @@ from ...present.trace_plan import (
 )
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.change import Change, Move, RowMove
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
-from ..core.state import FIGURES
+from ..core.state import FIGURES, Aspect
 from ..core.wrapping_header import SHORT_TITLE_ROLE
 
 NAME, TIME, SHARE, SCALING, NEW_TIME, GROUP, OBJECTIVES, NOTES, ON_PATH, SLACK, K_MOVES, TIME_LOW, TIME_HIGH = (

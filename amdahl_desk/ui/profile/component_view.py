@@ -27,9 +27,8 @@ from ...model.profile import Component
 from ...present.trace_plan import trace_based
 from ..core.change import Change
 from ..core.clipboard import tile, to_tsv
-from ..core.document import Aspect
 from ..core.refusing_view import RefusingTableView
-from ..core.state import FIGURES
+from ..core.state import FIGURES, Aspect
 from ..core.wrapping_header import WrappingHeader
 from .component_columns import ComponentColumns
 from .component_delegates import ElidedTipDelegate, ScalingDelegate, ShareBarDelegate, bar_width

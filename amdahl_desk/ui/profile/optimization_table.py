@@ -16,10 +16,11 @@ from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_
 from ...present.colours import MID_GREY
 from ...present.numbers import POINT, Numbers
 from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_saves, option_tip, trace_based
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES as FIGURE_ASPECTS
+from ..core.state import Aspect
 from ..core.wrapping_header import SHORT_TITLE_ROLE
 from .estimate_cells import ESTIMATE_HEADERS, ESTIMATE_SHORT, ESTIMATE_TIPS, estimate_value, parse_estimate
 

@@ -6,9 +6,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from ...present.cells import total_line
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.locale_text import locale_numbers
 from ..core.redraw import RedrawScheduler
+from ..core.state import Aspect
 
 
 def held(phrase: str) -> str:

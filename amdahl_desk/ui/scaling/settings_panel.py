@@ -34,10 +34,11 @@ from ...present.cells import settings_fields
 from ...present.counted import counted
 from ...present.settings_words import overhead_description
 from ..core.cell_message import CellMessage
-from ..core.document import Aspect, Document
+from ..core.document import Document
 from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
+from ..core.state import Aspect
 from ..core.style_sheets import MUTED_TEXT, REFUSED_FIELD
 
 

@@ -20,7 +20,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QTimer
 
 from ...present.trace_plan import NO_TRACE, TraceFigures
-from ..core.document import Aspect, Document
+from ..core.document import Document
+from ..core.state import Aspect
 
 PAUSE_MS = 60  # a change of the plan is computed once the plan has rested this long (a drag: at its pauses)
 KEPT_ANSWERS = 32  # plans answered lately, shown at once when one comes back (untick and tick again, undo)
