@@ -126,7 +126,7 @@ def estimate_edit_texts(opt: Optimization) -> tuple[str, str, str, str]:
 def speedup_tip(opt: Optimization, row: int, a: Analysis, n: Numbers = POINT) -> str:
     f = float(a.optimizations.fraction[row])
     return (
-        f"S = 1/((1−f)+f/k) = 1/({n.message(f'{1 - f:.3g}')} + {n.message(f'{f:.3g}')}/{n.message(f'{opt.speedup:g}')})"
+        f"S = 1/((1−f)+f/k) = 1/({n.plain(1 - f, '.3g')} + {n.plain(f, '.3g')}/{n.plain(opt.speedup, 'g')})"
         f" = {n.speedup(float(a.optimizations.overall_speedup[row]))} — this optimization alone"
         + ("" if opt.enabled else " (not enabled)")
     )
@@ -135,7 +135,7 @@ def speedup_tip(opt: Optimization, row: int, a: Analysis, n: Numbers = POINT) ->
 def ceiling_tip(opt: Optimization, row: int, a: Analysis, unit: str, n: Numbers = POINT) -> str:
     f = float(a.optimizations.fraction[row])
     return (
-        f"1/(1−f) = 1/{n.message(f'{1 - f:.3g}')} = {n.speedup(float(a.optimizations.ceiling[row]))}: even an "
+        f"1/(1−f) = 1/{n.plain(1 - f, '.3g')} = {n.speedup(float(a.optimizations.ceiling[row]))}: even an "
         f"infinitely fast {'; '.join(opt.targets)} leaves {n.number((1 - f) * a.baseline_total)} {unit}"
     )
 

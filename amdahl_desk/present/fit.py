@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..model.fit import FitResult
 from ..model.fit_intervals import FitIntervals, Interval, fit_intervals
 from ..model.measurements import MeasureKind
-from .fit_text import count, notes_for, percent, profile_comparison, regime_sentence
+from .fit_text import count, notes_for, profile_comparison, regime_sentence
 from .measured import throughput_scale
 from .numbers import POINT, Numbers
 
@@ -51,9 +51,8 @@ class FitView:
 def estimate(value: float, err: float, digits: int = 3, unit: str = "", n: Numbers = POINT) -> str:
     """An estimate with its standard error: "0.0277 ± 0.0091"; none can be given from exactly 3 runs."""
     tail = f" {unit}" if unit else ""
-    shown = f"{value:.{digits}g}"
-    text = f"{shown} ± {err:.2g}{tail}" if math.isfinite(err) else f"{shown}{tail} (± needs 4+ runs)"
-    return n.message(text)
+    shown = n.plain(value, f".{digits}g")
+    return f"{shown} ± {n.plain(err, '.2g')}{tail}" if math.isfinite(err) else f"{shown}{tail} (± needs 4+ runs)"
 
 
 def rate(value: float | None, unit: str, n: Numbers = POINT) -> str:
@@ -85,15 +84,15 @@ def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
     iv: FitIntervals = fit_intervals(fit)
 
     def plain(v: float) -> str:
-        return n.message(f"{v:.3g}")
+        return n.plain(v, ".3g")
 
     if a is not None:
-        share = f"{percent(a.parallel_fraction)} ± {percent(a.stderr)}"
-        p_within = within(iv.parallel_fraction, lambda v: n.message(percent(min(max(v, 0.0), 1.0))), n)
+        share = f"{n.coefficient(a.parallel_fraction)} ± {n.coefficient(a.stderr)}"
+        p_within = within(iv.parallel_fraction, lambda v: n.coefficient(min(max(v, 0.0), 1.0)), n)
         rows.append(
             FitFigure(
                 "Amdahl P",
-                n.message(share),
+                share,
                 f"parallel share, least squares{p_within}",
                 a.parallel_fraction,
                 PERCENT,
@@ -128,7 +127,7 @@ def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
             ),
             FitFigure(
                 "R²",
-                n.message(f"{u.r_squared:.4f}") if math.isfinite(u.r_squared) else "—",
+                n.plain(u.r_squared, ".4f") if math.isfinite(u.r_squared) else "—",
                 "share of the variation explained",
                 _finite(u.r_squared),
             ),
@@ -148,8 +147,8 @@ def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
     half = u.half_efficiency_n if u is not None else a.half_efficiency_n if a is not None else None
     if u is not None or a is not None:
         measured = fit.measured_half_efficiency_n
-        seen = f"; runs: N = {n.message(count(measured))}" if measured is not None else ""
-        value = f"N ≈ {n.message(count(half))}" if half is not None else "never"
+        seen = f"; runs: N = {count(measured, n)}" if measured is not None else ""
+        value = f"N ≈ {count(half, n)}" if half is not None else "never"
         rows.append(FitFigure("50% efficiency", value, f"fitted{seen}", half))
     if fit.karp_flatt_trend is not None:
         rows.append(FitFigure("Karp–Flatt e", fit.karp_flatt_trend, KARP_FLATT_MEANING[fit.karp_flatt_trend]))
@@ -161,17 +160,17 @@ def fit_view(
 ) -> FitView:
     """The Measurements tab's summary: ``waiting`` are the rows the fit leaves out until they are complete,
     ``profile_p`` the profile's P at the runs' N0 (to compare), ``runs`` how many rows the table has."""
-    regime = regime_sentence(fit)
+    regime = regime_sentence(fit, n)
     if regime is None and fit.amdahl is not None:
-        regime = next((note for note in notes_for(fit) if note.startswith("Amdahl fit")), None)
+        regime = next((note for note in notes_for(fit, n) if note.startswith("Amdahl fit")), None)
     headline = regime or (EMPTY if not runs else "No fit yet.")
-    notes = [note for note in notes_for(fit) if note != regime] + list(waiting)
+    notes = [note for note in notes_for(fit, n) if note != regime] + [n.message(w) for w in waiting]
     if profile_p is not None:
-        said = profile_comparison(profile_p, fit)
+        said = profile_comparison(profile_p, fit, n=n)
         if said:
             notes.append(said)
     weak = tuple("weakly" in t or "standard error" in t or "extrapolation" in t for t in notes)
-    return FitView(n.message(headline), fit_figures(fit, n), tuple(n.message(t) for t in notes), weak)
+    return FitView(headline, fit_figures(fit, n), tuple(notes), weak)
 
 
 def fit_text(result: FitResult, source: str, comparison: str | None = None, n: Numbers = POINT) -> str:
@@ -185,7 +184,7 @@ def fit_text(result: FitResult, source: str, comparison: str | None = None, n: N
             f"{n.count(len(m))} measured {what}{unit} from {source}, N = {n.number(float(pts.n.min()))}"
             f"–{n.number(float(pts.n.max()))} {m.noun}; baseline N0 = {n.number(result.baseline_n or 0)}."
         )
-    lines += [""] + [n.message(note) for note in notes_for(result)]
+    lines += [""] + notes_for(result, n)
     if comparison:
         lines.append(n.message(comparison))
     if len(m):
@@ -195,8 +194,8 @@ def fit_text(result: FitResult, source: str, comparison: str | None = None, n: N
             e = float(pts.karp_flatt[i])
             lines.append(
                 f"{n.number(float(pts.n[i])):>10}  {n.number(float(pts.value[i])):>20}  "
-                f"{n.speedup(float(pts.speedup[i])):>8}  {n.message(percent(float(pts.efficiency[i]))):>10}  "
-                f"{'—' if e != e else n.message(percent(e)):>12}"
+                f"{n.speedup(float(pts.speedup[i])):>8}  {n.coefficient(float(pts.efficiency[i])):>10}  "
+                f"{'—' if e != e else n.coefficient(e):>12}"
             )
     figures = fit_figures(result, n)
     if figures:

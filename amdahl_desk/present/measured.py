@@ -16,7 +16,7 @@ from ..model.values import ParseError, parse_unit
 from .axes import log2_ticks, log10_ticks
 from .chart_parts import Mark, Series
 from .colours import BLUE, GREY, INK, ORANGE, PURPLE, RED
-from .fit_text import count, gap_text, percent
+from .fit_text import count, gap_text
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 
@@ -156,13 +156,13 @@ def measured_scaling(inputs: ChartInputs, n: Numbers = POINT, brief: bool = Fals
         raw["model"] = (x, np.log10(model))
         ys.append(np.log10(model[np.isfinite(model)]))
         present["model"] = True
-        names["model"] = f"Profile model (P = {n.message(percent(profile_p_at(analysis, n0)))})"
+        names["model"] = f"Profile model (P = {n.coefficient(profile_p_at(analysis, n0))})"
     usl = fit.usl
     peak = usl.peak_n if usl is not None else None
     peak_mark = None
     if usl is not None and peak is not None and lo <= peak <= hi:
         s_peak = float(fit.usl_speedup(peak))
-        peak_mark = Mark(math.log2(peak), math.log10(s_peak), f"peak {n.speedup(s_peak)} at {n.message(count(peak))}")
+        peak_mark = Mark(math.log2(peak), math.log10(s_peak), f"peak {n.speedup(s_peak)} at {count(peak, n)}")
     present["peak"] = peak_mark is not None
     y_all = np.concatenate(ys)
     y_range = (
@@ -196,16 +196,16 @@ def _scaling_title(fit: FitResult, analysis: Analysis | None, n: Numbers, brief:
     noun = fit.measurements.noun
     parts = []
     if fit.amdahl is not None:
-        said = f" (profile {percent(profile_p_at(analysis, fit.baseline_n))})" if analysis is not None else ""
-        parts.append(f"{'' if brief else 'fitted '}P = {percent(fit.amdahl.parallel_fraction)}{said}")
+        said = f" (profile {n.coefficient(profile_p_at(analysis, fit.baseline_n))})" if analysis is not None else ""
+        parts.append(f"{'' if brief else 'fitted '}P = {n.coefficient(fit.amdahl.parallel_fraction)}{said}")
     if fit.usl is not None and fit.usl.peak_n is not None:
         peak = fit.usl.peak_n
-        best = f"{n.speedup(float(fit.usl_speedup(peak)))} at {count(peak)}"
+        best = f"{n.speedup(float(fit.usl_speedup(peak)))} at {count(peak, n)}"
         parts.append(f"peak {best}" if brief else f"USL best {best} {noun}")
     if not parts:
-        why = gap_text(fit.gaps[0]) if fit.gaps else "no fit"
-        return n.message(f"Measured scaling: {why}")
-    return n.message(("Measured: " if brief else "Measured scaling: ") + ", ".join(parts))
+        why = gap_text(fit.gaps[0], n) if fit.gaps else "no fit"
+        return f"Measured scaling: {why}"
+    return ("Measured: " if brief else "Measured scaling: ") + ", ".join(parts)
 
 
 def throughput(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False, log: bool = False) -> MeasuredView:
@@ -247,7 +247,7 @@ def throughput(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False, log
         if peak is not None and peak <= hi:
             py = float(usl.throughput(peak)) * scale
             sx, sy = xy(np.array([peak]), np.array([py]))
-            peak_mark = Mark(float(sx[0]), float(sy[0]), f"peak {n.number(py)} at {n.message(count(peak))}")
+            peak_mark = Mark(float(sx[0]), float(sy[0]), f"peak {n.number(py)} at {count(peak, n)}")
             present["peak"] = True
         limit = usl.limit_x * scale
         if math.isfinite(limit) and limit < top * 1.6:
@@ -291,14 +291,15 @@ def throughput(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False, log
 def _throughput_title(fit: FitResult, noun: str, unit: str, scale: float, n: Numbers) -> str:
     usl = fit.usl
     if usl is None:
-        why = gap_text(fit.gaps[0]) if fit.gaps else "no USL fit"
-        return n.message(f"Throughput against {noun}: {why}")
+        why = gap_text(fit.gaps[0], n) if fit.gaps else "no USL fit"
+        return f"Throughput against {noun}: {why}"
+    alpha = n.plain(usl.alpha, ".3g")
     if usl.peak_n is not None:
-        return n.message(
-            f"Throughput peaks at {count(usl.peak_n)} {noun} ({n.number((usl.peak_x or 0) * scale)} {unit}); "
-            f"α = {usl.alpha:.3g}, β = {usl.beta:.3g}"
+        return (
+            f"Throughput peaks at {count(usl.peak_n, n)} {noun} ({n.number((usl.peak_x or 0) * scale)} {unit}); "
+            f"α = {alpha}, β = {n.plain(usl.beta, '.3g')}"
         )
-    return n.message(f"Throughput against {noun}: no peak (β = 0), levels off towards γ/α; α = {usl.alpha:.3g}")
+    return f"Throughput against {noun}: no peak (β = 0), levels off towards γ/α; α = {alpha}"
 
 
 def karp_flatt(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> MeasuredView:
@@ -324,7 +325,7 @@ def karp_flatt(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
     serial = (1 - a.parallel_fraction) * 100 if a is not None else math.nan
     lines = []
     if math.isfinite(serial) and -50 < serial < 100:
-        lines.append(("amdahl", Mark(0.0, serial, f"Amdahl fit: 1 − P = {n.message(percent(serial / 100))}")))
+        lines.append(("amdahl", Mark(0.0, serial, f"Amdahl fit: 1 − P = {n.coefficient(serial / 100)}")))
         lo_y, hi_y = min(lo_y, serial), max(hi_y, serial)
     first, last = float(fit.points.n.min()), float(fit.points.n.max())
     pad = 0.25 + 0.04 * (math.log2(last) - math.log2(first))
@@ -333,15 +334,15 @@ def karp_flatt(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
     y_range = (lo_y - 0.08 * span, hi_y + 0.2 * span)
     present = {"runs": True, "mean": keys.size > 1, "amdahl": bool(lines)}
     first_e, last_e = float(mean[0]) / 100, float(mean[-1]) / 100
-    at_first = f"{percent(first_e)} at N = {count(float(keys[0]))}"
-    span_text = f"{at_first} → {percent(last_e)} at N = {count(float(keys[-1]))}"
+    at_first = f"{n.coefficient(first_e)} at N = {count(float(keys[0]), n)}"
+    span_text = f"{at_first} → {n.coefficient(last_e)} at N = {count(float(keys[-1]), n)}"
     title = {
         "rising": f"Karp–Flatt e rises ({span_text}): overhead grows with N",
         "falling": f"Karp–Flatt e falls ({span_text}): a start-up cost that larger runs amortise",
         "steady": f"Karp–Flatt e steady ({span_text}): a fixed serial part, as Amdahl assumes",
     }.get(fit.karp_flatt_trend or "", f"Karp–Flatt e = {at_first}")
     return MeasuredView(
-        n.message(title),
+        title,
         x_axis,
         y_axis,
         tuple(Layer(a.key, a.name, a.colour, a.mark, present[a.key]) for a in layers),

@@ -67,6 +67,10 @@ class Numbers:
 
         return self._local(percent(fraction))
 
+    def plain(self, value: float, spec: str) -> str:
+        """A number as Python's format ``spec`` writes it (``".3g"``: ``0.0277``), in these separators."""
+        return self._local(format(value, spec))
+
     def count(self, value: int) -> str:
         """A whole number with its thousands grouped: ``1,024``."""
         return self._local(f"{value:,}")

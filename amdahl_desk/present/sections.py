@@ -219,12 +219,12 @@ def fit_section(
     m = fit.measurements
     title = f"Measured runs: {n.count(len(m))} run{'s' if len(m) != 1 else ''} against {m.noun}"
     rows = tuple(Row(f.name, f.number, f.unit, f.value, f.meaning) for f in fit_figures(fit, n))
-    sentences = notes_for(fit)
+    sentences = notes_for(fit, n)
     if profile_p is not None:
-        said = profile_comparison(profile_p, fit, profile_n0)
+        said = profile_comparison(profile_p, fit, profile_n0, n)
         if said:
             sentences.append(said)
-    return Section(title, rows, tuple(n.message(s) for s in sentences))
+    return Section(title, rows, tuple(sentences))
 
 
 def sections(
