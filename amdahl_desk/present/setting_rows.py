@@ -7,8 +7,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.objective_specs import END_TO_END
+from .numbers import POINT, Numbers
 
 LOAD_AND_COST, PLANS = "load and cost", "plans"
+
+
+def _price_meaning(n: Numbers) -> str:
+    return f'cost: price of one GPU for an hour, with its currency ("${n.plain(2.5, ".2f")}", "{n.number(2.5)} EUR")'
+
+
+def _confidence_meaning(n: Numbers) -> str:
+    return f'plans: the probability a plan must reach to meet the target ("80%" or {n.number(0.8)}; default 80%)'
+
+
+_WITH_NUMBERS = {"gpu_price_per_hour": _price_meaning, "plan_confidence": _confidence_meaning}
 
 
 @dataclass(frozen=True)
@@ -36,7 +48,7 @@ SETTING_ROWS: tuple[SettingRow, ...] = (
     SettingRow(
         "gpu_price_per_hour",
         "GPU price per hour",
-        'cost: price of one GPU for an hour, with its currency ("$2.50", "2.5 EUR")',
+        _price_meaning(POINT),
     ),
     SettingRow("watts_per_gpu", "Watts per GPU", "cost: power one GPU draws"),
     SettingRow(
@@ -47,7 +59,7 @@ SETTING_ROWS: tuple[SettingRow, ...] = (
     SettingRow(
         "plan_confidence",
         "Plan confidence",
-        'plans: the probability a plan must reach to meet the target ("80%" or 0.8; default 80%)',
+        _confidence_meaning(POINT),
         PLANS,
     ),
 )
@@ -77,3 +89,10 @@ TRACE_ROWS: tuple[SettingRow, ...] = (
     ),
 )
 """The rows a profile imported from a trace adds to its Settings sheet, in order; empty ones are not written."""
+
+
+def meaning_in(row: SettingRow, n: Numbers) -> str:
+    """What a row means, as the window's field says it in its tooltip: capitalised, its examples in ``n``'s
+    separators (the sheet writes :attr:`SettingRow.meaning`, in the files' format)."""
+    text = _WITH_NUMBERS[row.field](n) if row.field in _WITH_NUMBERS else row.meaning
+    return text[:1].upper() + text[1:]

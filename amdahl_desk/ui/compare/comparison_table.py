@@ -162,7 +162,7 @@ class ComparisonTableModel(QAbstractTableModel):
         if col == PLANNED and r.optimizations:
             return "Planned by: " + ", ".join(r.optimizations)
         if col == MEASURED:
-            return measured_tip(r)
+            return measured_tip(r, locale_numbers())
         if col == NAME:
             return r.name
         return None

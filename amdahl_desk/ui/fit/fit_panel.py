@@ -24,6 +24,7 @@ from ...present.inputs import ChartInputs
 from ..charts.registry import chart_entry
 from ..core.document import Document
 from ..core.field_undo import commits_when_finished, committed
+from ..core.locale_text import locale_numbers
 from ..core.redraw import RedrawScheduler
 from ..core.state import Aspect
 from .fit_summary import FitSummary
@@ -58,7 +59,9 @@ class FitPanel(QWidget):
         self.kind.setToolTip("What each run measured; speedups are T(N0)/T(N) for times, X(N)/X(N0) for throughputs")
         self.unit = QComboBox(self)
         self.unit.setEditable(True)
-        self.unit.setToolTip("The values' unit. A time typed with its own unit (0.6 s) converts to it")
+        self.unit.setToolTip(
+            f"The values' unit. A time typed with its own unit ({locale_numbers().number(0.6)} s) converts to it"
+        )
         self.count = QComboBox(self)
         self.count.setEditable(True)
         self.count.addItems(COUNT_NAMES)

@@ -169,7 +169,7 @@ class MeasurementTableModel(QAbstractTableModel):
         fit = self.doc.fit
         n0 = fit.baseline_n or 1.0
         column = {SPEEDUP: "speedup", EFFICIENCY: "efficiency", KARP_FLATT: "karp_flatt"}[col]
-        return run_tip(column, n0, run.n / n0, float(fit.points.speedup[i]))
+        return run_tip(column, n0, run.n / n0, float(fit.points.speedup[i]), locale_numbers())
 
     # -- writing -----------------------------------------------------------
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:

@@ -16,7 +16,7 @@ from ...model.profile import Settings
 from ...model.quantities import same_currency
 from ...model.values import ParseError
 from ...present.cells import settings_fields
-from ...present.setting_rows import LOAD_AND_COST, SETTING_ROWS
+from ...present.setting_rows import LOAD_AND_COST, SETTING_ROWS, meaning_in
 from ..core.document import Document
 from ..core.field_undo import commits_when_finished, committed
 from ..core.locale_text import locale_numbers
@@ -51,7 +51,7 @@ class LoadCostSettings(QWidget):
             edit = QLineEdit(self)
             edit.setObjectName(row.field)
             edit.setPlaceholderText(PLACEHOLDERS.get(row.field, ""))
-            edit.setToolTip(row.meaning[0].upper() + row.meaning[1:])
+            edit.setToolTip(meaning_in(row, locale_numbers()))
             edit.editingFinished.connect(lambda f=row.field: self.commit(f))
             commits_when_finished(edit)
             message = QLabel(self)
@@ -134,7 +134,7 @@ class LoadCostSettings(QWidget):
         edit, message = self.fields[name], self.messages[name]
         edit.setStyleSheet("")
         message.setVisible(False)
-        edit.setToolTip(next(r.meaning for r in SETTING_ROWS if r.field == name))
+        edit.setToolTip(meaning_in(next(r for r in SETTING_ROWS if r.field == name), locale_numbers()))
         self.refresh()
         committed(edit)
 

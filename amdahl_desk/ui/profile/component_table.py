@@ -145,17 +145,19 @@ class ComponentTableModel(QAbstractTableModel):
         if col == SCALING and comp.scaling_guessed:
             return GUESSED_TIP.format(scaling=comp.scaling.value)
         if col == NEW_TIME and a is not None and a.component_speedup[row] != 1:
-            tip = new_time_tip(comp, row, a, self.doc.unit.label)
-            path = new_time_path_tip(self.doc.trace.figures, self.doc.profile, comp.name, self.doc.unit)
+            tip = new_time_tip(comp, row, a, self.doc.unit.label, locale_numbers())
+            path = new_time_path_tip(
+                self.doc.trace.figures, self.doc.profile, comp.name, self.doc.unit, locale_numbers()
+            )
             return f"{tip}: {path}" if path else tip
         if col == SHARE and a is not None:
-            return share_tip(comp, row, a, self.doc.unit.label)
+            return share_tip(comp, row, a, self.doc.unit.label, locale_numbers())
         if col == NOTES and comp.notes:
             return comp.notes
         if col in PATH_COLUMNS:
             figures, unit = self.doc.trace.figures, self.doc.unit
             edited = edited_since_import(figures, None if a is None else a.baseline_total, unit)
-            return component_tip(figures, comp, unit, edited=edited)
+            return component_tip(figures, comp, unit, locale_numbers(), edited=edited)
         return None
 
     def _text(self, comp: Component, row: int, col: int, a: Analysis | None, n: Numbers = POINT) -> str:

@@ -32,6 +32,7 @@ from ...present.cells import k_step_text, speedup_cell
 from ...present.trace_plan import trace_based
 from ..core.cell_message import CellMessage
 from ..core.change import Change
+from ..core.locale_text import locale_numbers
 from ..core.wrapping_header import WrappingHeader, fitting_level
 from .checklist_editors import OptimizationsView, SpeedupDelegate, TargetsDelegate
 from .checklist_estimates import EstimateColumns
@@ -164,7 +165,7 @@ class OptimizationPanel(QWidget):
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setToolTip(
             f"Drag to explore the local speedup k of the selected optimization "
-            f"({speedup_cell(K_MIN)} to {speedup_cell(K_MAX)}, logarithmic)"
+            f"({speedup_cell(K_MIN, locale_numbers())} to {speedup_cell(K_MAX, locale_numbers())}, logarithmic)"
         )
         self.slider.setMinimumWidth(60)
         self.k_spin = QDoubleSpinBox(self)

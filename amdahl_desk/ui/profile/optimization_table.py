@@ -201,11 +201,11 @@ class OptimizationTableModel(QAbstractTableModel):
 
             return job_option_tip(job, self.doc.profile, opt, locale_numbers())
         if col == SPEEDUP:
-            return speedup_tip(opt, row, analysis)
+            return speedup_tip(opt, row, analysis, locale_numbers())
         if col == CEILING:
-            return ceiling_tip(opt, row, analysis, self.doc.unit.label)
+            return ceiling_tip(opt, row, analysis, self.doc.unit.label, locale_numbers())
         if col in TRACE_FIGURES:
-            return option_tip(self.doc.trace.figures, opt, col == TRACE_SPEEDUP)
+            return option_tip(self.doc.trace.figures, opt, col == TRACE_SPEEDUP, locale_numbers())
         if col == K and opt.is_slowdown:
             return "k below 1 makes the targets slower: a slowdown"
         if col == NAME:
