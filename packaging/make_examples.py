@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from amdahl_desk.files import write_workbook
-from amdahl_desk.model import Component, Optimization, OverheadModel, Profile, Scaling, Settings
 from amdahl_desk.model.objective_specs import END_TO_END, ObjectiveSpec
+from amdahl_desk.model.profile import Component, Optimization, OverheadModel, Profile, Scaling, Settings
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "resources" / "examples"
 
