@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 from amdahl_desk.resources import example_path
 from amdahl_desk.ui.objectives.load_cost_settings import LoadCostSettings
 
+from .test_traced_decision_window import traced_workbook  # noqa: F401 - a fixture
+
 pytestmark = pytest.mark.gui
 
 GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
@@ -70,6 +72,10 @@ def shown_texts(win):
         if isinstance(view, QHeaderView) or not view.isVisible() or view.model() is None:
             continue
         model = view.model()
+        for c in range(model.columnCount()):  # the headers' tooltips: what each column holds, with examples
+            tip = model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+            if isinstance(tip, str):
+                out.append((f"{type(model).__name__} header {c}'s tooltip", tip))
         for r in range(min(model.rowCount(), 40)):
             for c in range(model.columnCount()):
                 index = model.index(r, c)
@@ -106,3 +112,30 @@ def test_a_field_shown_in_the_locale_reads_back_as_the_same_value(german_window)
     for name, edit in panel.fields.items():
         assert panel.commit(name), (name, edit.text(), panel.message(name))
     assert german_window.doc.profile.settings == before
+
+
+def test_a_traced_profile_shows_its_path_figures_and_their_tooltips_in_the_locale(qtbot, traced_workbook):  # noqa: F811
+    """The columns and tooltips a trace adds (on the path, S and ceiling with deps, the new time's path) too."""
+    from amdahl_desk.ui.main_window import MainWindow
+
+    from .test_traced_decision_window import decided
+
+    before = QLocale()
+    QLocale.setDefault(GERMAN)
+    try:
+        win = MainWindow(fresh=True)
+        qtbot.addWidget(win)
+        win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard
+        win.show_error = lambda title, text: pytest.fail(f"error: {text}")
+        win.resize(1600, 1000)
+        assert win.files.open_path(traced_workbook, ask=False)
+        win.show()
+        qtbot.waitExposed(win)
+        win.drawn = lambda: qtbot.waitUntil(lambda: not win.redraws.pending)
+        decided(win, qtbot)
+        texts = shown_texts(win)
+        assert any("critical path" in text for where, text in texts if "tooltip" in where)  # the trace's own
+        found = {where: text for where, text in texts if MODEL_DECIMAL.search(text or "")}
+    finally:
+        QLocale.setDefault(before)
+    assert not found, "\n".join(f"{where}: {text}" for where, text in found.items())

@@ -95,7 +95,7 @@ class MeasurementTableModel(QAbstractTableModel):
             names = [self.table.count_name or "N", self.value_header(), "Label", "Notes"]
             return (names + ["Speedup", "Efficiency", "Karp–Flatt e"])[section]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _HEADER_TIPS[section]
+            return _HEADER_TIPS[section].replace("{0.6}", locale_numbers().number(0.6))
         if role == Qt.ItemDataRole.TextAlignmentRole and section in (COUNT, VALUE, SPEEDUP, EFFICIENCY, KARP_FLATT):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -364,7 +364,7 @@ def _time_unit(text: str) -> TimeUnit | None:
 
 _HEADER_TIPS = [
     "How many GPUs, workers, nodes, threads or users the run had: a number above 0",
-    'The measured runtime of the fixed job ("560 ms", "0.6 s"), or the throughput (work per unit of time)',
+    'The measured runtime of the fixed job ("560 ms", "{0.6} s"), or the throughput (work per unit of time)',
     "A name for the run",
     "Free notes",
     "Speedup against the baseline N0, the smallest N measured: T(N0)/T(N), or X(N)/X(N0) for throughputs",

@@ -108,7 +108,7 @@ class ComponentTableModel(QAbstractTableModel):
         if role == SHORT_TITLE_ROLE:  # where the table is narrow; the whole title leads the tooltip
             return COMPONENT_SHORT_TITLES[section].replace("{unit}", unit)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _HEADER_TIPS[section].replace("{unit}", unit)
+            return _HEADER_TIPS[section].replace("{unit}", unit).replace("{0.9}", locale_numbers().number(0.9))
         if role == Qt.ItemDataRole.TextAlignmentRole and section in NUMBER_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -391,7 +391,7 @@ def repr_number(value: float) -> str:
 
 _HEADER_TIPS = [
     "Component name: unique; renaming keeps the optimizations that target it",
-    'Measured baseline time in {unit}. Type a number, or a time with a unit ("0.9 s", "250 us")',
+    'Measured baseline time in {unit}. Type a number, or a time with a unit ("{0.9} s", "250 us")',
     "Share of the baseline total: time ÷ Σ times. This is the f of Amdahl's law for an optimization of this row",
     "serial: does not scale with GPUs; parallel: divides by N; communication: follows the overhead model",
     "Time after the enabled optimizations: time ÷ (product of their k). Σ of this column is the new total",

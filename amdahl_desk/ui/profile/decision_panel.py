@@ -14,6 +14,7 @@ from ...model.profile import Settings
 from ...model.values import ParseError, parse_confidence
 from ...present.colours import PANEL
 from ...present.decision import DecisionView, decision_view
+from ...present.numbers import Numbers
 from ...present.summary import Tone
 from ...present.tones import TONE_COLOURS
 from ..core.document import Document
@@ -27,10 +28,13 @@ from .summary_panel import fit_sentences, line_height, set_style
 MOST_LINES = 4
 APPLY = "Apply plan"
 APPLIED = "Plan ticked"
-CONFIDENCE_TIP = (
-    'The plan confidence: the probability a plan must reach to count as meeting the target ("80%" or 0.8). The '
-    "cheapest plan is the least effort that meets the target this often"
-)
+
+
+def confidence_tip(n: Numbers) -> str:
+    return (
+        f'The plan confidence: the probability a plan must reach to count as meeting the target ("80%" or '
+        f"{n.number(0.8)}). The cheapest plan is the least effort that meets the target this often"
+    )
 
 
 class DecisionPanel(QFrame):
@@ -74,12 +78,12 @@ class DecisionPanel(QFrame):
         self.confidence = QLineEdit(self)
         self.confidence.setObjectName("plan_confidence")
         self.confidence.setPlaceholderText("80%")
-        self.confidence.setToolTip(CONFIDENCE_TIP)
+        self.confidence.setToolTip(confidence_tip(locale_numbers()))
         self.confidence.setFixedWidth(self.fontMetrics().horizontalAdvance("100.0%") + 16)
         self.confidence.editingFinished.connect(self.set_confidence)
         commits_when_finished(self.confidence)
         self.confidence_label = QLabel("at", self)
-        self.confidence_label.setToolTip(CONFIDENCE_TIP)
+        self.confidence_label.setToolTip(confidence_tip(locale_numbers()))
         self.plan_controls = QWidget(self)
         controls = QHBoxLayout(self.plan_controls)
         controls.setContentsMargins(0, 0, 0, 0)
@@ -158,7 +162,7 @@ class DecisionPanel(QFrame):
             self.confidence.setToolTip(str(exc.problems[0].what if isinstance(exc, ProfileError) else exc))
             return
         self.confidence.setStyleSheet("")
-        self.confidence.setToolTip(CONFIDENCE_TIP)
+        self.confidence.setToolTip(confidence_tip(locale_numbers()))
         committed(self.confidence)
 
     def _fit_texts(self) -> None:

@@ -17,13 +17,19 @@ from ...present.numbers import POINT, Numbers
 
 ESTIMATE_HEADERS = ("k low", "k high", "Effort (days)", "Confidence")
 ESTIMATE_SHORT = ("low", "high", "Days", "Conf.")  # where the checklist is narrow: "low | k | high"
-ESTIMATE_TIPS = (
-    "The lowest k you expect (a three-point estimate: k low, k, k high); empty: no range below k",
-    "The highest k you expect; empty: no range above k. With a range the summary gives the odds of the target",
-    'Engineer-days to build it ("5", "2.5 days"); with a target, the summary finds the cheapest plan. With a range, '
-    "a cell's tip gives its rank by expected time saved per engineer-day",
-    'The probability that it works at all ("80%" or 0.8; when it does not, k = 1); empty: 100%',
-)
+
+
+def estimate_tips(n: Numbers) -> tuple[str, str, str, str]:
+    """The estimate columns' header tips, their examples in ``n``'s separators."""
+    return (
+        "The lowest k you expect (a three-point estimate: k low, k, k high); empty: no range below k",
+        "The highest k you expect; empty: no range above k. With a range the summary gives the odds of the target",
+        f'Engineer-days to build it ("5", "{n.number(2.5)} days"); with a target, the summary finds the cheapest '
+        "plan. With a range, a cell's tip gives its rank by expected time saved per engineer-day",
+        f'The probability that it works at all ("80%" or {n.number(0.8)}; when it does not, k = 1); empty: 100%',
+    )
+
+
 _WORDS = ("k low", "k high", "effort", "confidence")
 
 

@@ -22,7 +22,7 @@ from ..core.qt_util import locale_decimal
 from ..core.state import FIGURES as FIGURE_ASPECTS
 from ..core.state import Aspect
 from ..core.wrapping_header import SHORT_TITLE_ROLE
-from .estimate_cells import ESTIMATE_HEADERS, ESTIMATE_SHORT, ESTIMATE_TIPS, estimate_value, parse_estimate
+from .estimate_cells import ESTIMATE_HEADERS, ESTIMATE_SHORT, estimate_tips, estimate_value, parse_estimate
 
 NAME, TARGETS, K, SHARE, SPEEDUP, CEILING, SAVES, TRACE_SPEEDUP, TRACE_CEILING = range(9)
 K_LOW, K_HIGH, EFFORT, CONFIDENCE = ESTIMATES = (9, 10, 11, 12)  # k as a range, its cost, its odds (estimate_cells)
@@ -147,7 +147,7 @@ class OptimizationTableModel(QAbstractTableModel):
                 *ESTIMATE_SHORT,
             ][section]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _TIPS[section]
+            return _TIPS[section] if section < K_LOW else estimate_tips(locale_numbers())[section - K_LOW]
         if role == Qt.ItemDataRole.TextAlignmentRole and section >= K:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -379,7 +379,6 @@ _TIPS = [
     "Ceiling 1/(1−f): the most this optimization could ever give, even with infinite k",
     "Time saved per run by this optimization alone: T1 − T1·((1−f)+f/k)",
     *OPTION_TIPS,
-    *ESTIMATE_TIPS,
-]
+]  # and the estimates' tips (estimate_tips), in the desktop's separators
 _FIELD_COLUMNS = {"targets": TARGETS, "speedup": K, "speedup_low": K_LOW, "speedup_high": K_HIGH}
 _FIELD_COLUMNS |= {"effort": EFFORT, "confidence": CONFIDENCE}
