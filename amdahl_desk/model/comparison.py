@@ -11,7 +11,7 @@ from .analysis import analyse, plan_pairs
 from .component_matching import ComparisonError, match_components
 from .names import name_key as _key
 from .profile import Profile
-from .units import TimeUnit, convert, format_speedup
+from .units import TimeUnit, convert
 
 SHORT_THRESHOLD = 0.9
 """A component falls short when its measured k is below this share of its predicted k."""
@@ -154,11 +154,6 @@ class Comparison:
         if abs(gap) <= PLAN_TOLERANCE * max(self.predicted_total, 1.0):
             return PlanVerdict.AS_PLANNED
         return PlanVerdict.SHORT if gap > 0 else PlanVerdict.BETTER
-
-    @property
-    def title(self) -> str:
-        """A slide's title: predicted against measured."""
-        return f"Predicted {format_speedup(self.predicted_speedup)}, measured {format_speedup(self.measured_speedup)}"
 
     def row(self, name: str) -> ComponentComparison | None:
         """The row of a component by its before (or after) name, trimmed and case-insensitive."""

@@ -13,7 +13,7 @@ from ..model.adoption import AdoptedK
 from ..model.comparison import SHORT_THRESHOLD, Comparison, ComponentComparison, PlanVerdict, Status
 from .chart_parts import LegendEntry
 from .colours import BLUE, GREEN, GREY, INK, ORANGE, RED
-from .comparison_words import bottleneck_sentence, comparison_sentence
+from .comparison_words import bottleneck_sentence, comparison_sentence, comparison_title
 from .numbers import POINT, Numbers
 from .slide import SlideView
 from .summary import Figure, Tone
@@ -175,10 +175,10 @@ def names_list(names: Sequence[str], n: Numbers = POINT, most: int = 6) -> str:
     return shown if len(names) <= most else f"{shown} and {n.count(len(names) - most)} more (see the table)"
 
 
-def _details(c: Comparison) -> str:
+def _details(c: Comparison, n: Numbers) -> str:
     """The reviewer's sentence without its head (the title already states predicted and measured)."""
-    head = f"{c.title}: "
-    sentence = comparison_sentence(c)
+    head = f"{comparison_title(c, n)}: "
+    sentence = comparison_sentence(c, n=n)
     return sentence[len(head) :] if sentence.startswith(head) else sentence
 
 
@@ -186,11 +186,11 @@ def comparison_slide(c: Comparison, boundary: str = "", n: Numbers = POINT) -> S
     """One image for the review after the change: did the plan deliver, where is the time now."""
     unit = c.unit
     return SlideView(
-        n.message(f"{c.title}: {plan_verdict(c)}"),
+        f"{comparison_title(c, n)}: {plan_verdict(c, n)}",
         f"{boundary or 'Measured profile'} · before {n.time(c.before_total, unit)}, "
         f"after {n.time(c.after_total, unit)}; the plan promised {n.time(c.predicted_total, unit)}",
         comparison_figures(c, n),
-        f"<b>{html.escape(n.message(_details(c)))}</b><br>{html.escape(n.message(bottleneck_sentence(c.bottleneck)))}",
+        f"<b>{html.escape(_details(c, n))}</b><br>{html.escape(bottleneck_sentence(c.bottleneck, n))}",
     )
 
 

@@ -8,23 +8,29 @@ import math
 
 from ..model.adoption import AdoptedK, Adoption, Continued, Dropped, Kept
 from ..model.comparison import EXACT, Bottleneck, Comparison, ComponentComparison, DifferentBoundaries, Status
-from ..model.units import TimeUnit, format_percent, format_speedup, format_time
+from ..model.units import TimeUnit, format_speedup
+from .numbers import POINT, Numbers
 
 
-def comparison_sentence(c: Comparison, most: int = 3) -> str:
+def comparison_title(c: Comparison, n: Numbers = POINT) -> str:
+    """ "Predicted 1.43×, measured 1.28×": a slide's title, and the head of :func:`comparison_sentence`."""
+    return f"Predicted {n.speedup(c.predicted_speedup)}, measured {n.speedup(c.measured_speedup)}"
+
+
+def comparison_sentence(c: Comparison, most: int = 3, n: Numbers = POINT) -> str:
     """ "Predicted 1.43×, measured 1.28×: decode got 1.7× instead of 2×, and …" — the largest deviations first."""
-    return _sentence(list(c.rows), c.predicted_speedup, c.measured_speedup, c.unit, most)
+    return _sentence(list(c.rows), comparison_title(c, n), c.unit, most, n)
 
 
-def bottleneck_sentence(b: Bottleneck) -> str:
+def bottleneck_sentence(b: Bottleneck, n: Numbers = POINT) -> str:
     """Where the largest share was and is, and what the next optimization on it can make of the whole."""
-    f0, f1 = format_percent(b.before_share), format_percent(b.after_share)
+    f0, f1 = n.percent(b.before_share), n.percent(b.after_share)
     if b.moved:
         text = f"{b.before_name} was {f0} of the time; now {b.after_name} is the largest at {f1}."
     else:
         text = f"{b.before_name} was {f0} of the time and is still the largest, at {f1}."
     text += (
-        f" The next optimization on {b.after_name} can make the whole at most {format_speedup(b.next_ceiling)} "
+        f" The next optimization on {b.after_name} can make the whole at most {n.speedup(b.next_ceiling)} "
         f"faster (1/(1−{f1}))."
         if math.isfinite(b.next_ceiling)
         else " It is all the time that is left: speeding it up speeds up everything."
@@ -45,22 +51,22 @@ def comparison_warnings(c: Comparison) -> tuple[str, ...]:
     return tuple(comparison_warning(w) for w in c.warnings)
 
 
-def _clause(r: ComponentComparison, unit: TimeUnit) -> str:
+def _clause(r: ComponentComparison, unit: TimeUnit, n: Numbers) -> str:
     name = r.name  # the plan's name, the one a reviewer knows; the table shows a rename
     if r.status is Status.ADDED:
-        return f"{name} is new ({format_time(r.after or 0.0, unit)})"
+        return f"{name} is new ({n.time(r.after or 0.0, unit)})"
     if r.status is Status.REMOVED:
-        return f"{r.name} is gone ({format_time(r.before or 0.0, unit)})"
+        return f"{r.name} is gone ({n.time(r.before or 0.0, unit)})"
     if r.eliminated:
         return f"{name} was eliminated"
     planned = not math.isclose(r.predicted_k, 1.0, rel_tol=EXACT)
     if r.status is Status.REGRESSED:
-        grew = f"{name} regressed by {format_time(r.delta, unit)}"
-        return grew + (f" instead of getting {format_speedup(r.predicted_k)} faster" if r.predicted_k > 1 else "")
-    got = format_speedup(r.measured_k)
+        grew = f"{name} regressed by {n.time(r.delta, unit)}"
+        return grew + (f" instead of getting {n.speedup(r.predicted_k)} faster" if r.predicted_k > 1 else "")
+    got = n.speedup(r.measured_k)
     if not planned:
         return f"{name} also got {got} faster"
-    wanted = format_speedup(r.predicted_k)
+    wanted = n.speedup(r.predicted_k)
     return f"{name} got {got} as planned" if got == wanted else f"{name} got {got} instead of {wanted}"
 
 
@@ -68,15 +74,14 @@ def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
-def _sentence(rows: list[ComponentComparison], predicted: float, measured: float, unit: TimeUnit, most: int = 3) -> str:
+def _sentence(rows: list[ComponentComparison], head: str, unit: TimeUnit, most: int, n: Numbers) -> str:
     """ "Predicted 1.43×, measured 1.28×: decode got 1.7× instead of 2×, and …" — the largest deviations first."""
-    head = f"Predicted {format_speedup(predicted)}, measured {format_speedup(measured)}"
     scale = max((max(r.before or 0.0, r.after or 0.0) for r in rows), default=0.0)
     off = [r for r in rows if r.status is not Status.UNCHANGED and abs(r.deviation) > EXACT * scale]
     off.sort(key=lambda r: -abs(r.deviation))
     if not off:
         return f"{head}: every component came out as planned."
-    parts = [_clause(r, unit) for r in off[:most]]
+    parts = [_clause(r, unit, n) for r in off[:most]]
     if len(off) > most:
         rest = len(off) - most
         parts.append(f"{rest} more change{'s' if rest > 1 else ''}")

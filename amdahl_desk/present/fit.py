@@ -185,8 +185,8 @@ def fit_text(result: FitResult, source: str, comparison: str | None = None, n: N
             f"–{n.number(float(pts.n.max()))} {m.noun}; baseline N0 = {n.number(result.baseline_n or 0)}."
         )
     lines += [""] + notes_for(result, n)
-    if comparison:
-        lines.append(n.message(comparison))
+    if comparison:  # the profile's P against the fit's, worded by the caller in the same Numbers
+        lines.append(comparison)
     if len(m):
         name = m.count_name or "N"
         lines += ["", f"{name:>10}  {m.value_header:>20}  {'Speedup':>8}  {'Efficiency':>10}  {'Karp–Flatt e':>12}"]

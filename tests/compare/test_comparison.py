@@ -16,6 +16,7 @@ from amdahl_desk.present.comparison_words import (
     adoption_notes,
     bottleneck_sentence,
     comparison_sentence,
+    comparison_title,
     comparison_warnings,
     continued_notes,
 )
@@ -55,7 +56,7 @@ def test_llm_decode_fell_short_and_streaming_regressed():
         "Predicted 1.43×, measured 1.28×: Autoregressive decode got 1.7× instead of 2×, "
         "and Token streaming and completion work regressed by 40 ms."
     )
-    assert c.title == "Predicted 1.43×, measured 1.28×"
+    assert comparison_title(c) == "Predicted 1.43×, measured 1.28×"
     # Decode is still the largest: 900/1500 = 60% before, 530/1170 = 45.3% after; ceiling 1/(1 − 0.453) = 1170/640
     b = c.bottleneck
     assert (b.before_name, b.after_name, b.moved) == ("Autoregressive decode", "Autoregressive decode", False)

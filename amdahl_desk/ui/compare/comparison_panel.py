@@ -26,7 +26,13 @@ from ...model.comparison import Comparison, Status
 from ...model.errors import ProfileError
 from ...present.colours import PANEL
 from ...present.comparison import adopted_text, comparison_figures, names_list
-from ...present.comparison_words import adoption_notes, bottleneck_sentence, comparison_sentence, comparison_warnings
+from ...present.comparison_words import (
+    adoption_notes,
+    bottleneck_sentence,
+    comparison_sentence,
+    comparison_title,
+    comparison_warnings,
+)
 from ...present.tones import TONE_COLOURS, Tone
 from ..charts.base import Chart
 from ..charts.registry import CHART_TITLES, COMPARISON_CHARTS
@@ -226,7 +232,9 @@ class ComparisonPanel(QWidget):
             return False
         c = self.session.comparison
         if c is not None:
-            self.host.statusBar().showMessage(f"Compared with {path.name}: {c.title}", 8000)
+            self.host.statusBar().showMessage(
+                f"Compared with {path.name}: {comparison_title(c, locale_numbers())}", 8000
+            )
         self.table.fit_columns()
         return True
 
@@ -256,8 +264,8 @@ class ComparisonPanel(QWidget):
         ):
             widget.set(shown.value, shown.caption, TONE_COLOURS[shown.tone])
             widget.setToolTip(shown.tip or shown.caption)
-        self.sentence.setText(n.message(comparison_sentence(c)))
-        self.bottleneck.setText(n.message(bottleneck_sentence(c.bottleneck)))
+        self.sentence.setText(comparison_sentence(c, n=n))
+        self.bottleneck.setText(bottleneck_sentence(c.bottleneck, n))
         self.notes.setText(" ".join(self._notes(c)))
         self.notes.setVisible(bool(self.notes.text()))
         self._show_dependencies()
@@ -268,7 +276,7 @@ class ComparisonPanel(QWidget):
             self.fit_layout()
 
     def _show_dependencies(self) -> None:
-        text = locale_numbers().message(self.dependency_line.text) if self.session.comparison is not None else ""
+        text = self.dependency_line.text if self.session.comparison is not None else ""
         self.dependencies.setText(text)
         self.dependencies.setVisible(bool(text))
 

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from ...files import is_trace
 from ...present.trace_plan import LEAD
 from ..core.document import Document
+from ..core.locale_text import locale_numbers
 from ..core.state import Aspect
 from .session import ComparisonSession
 
@@ -79,6 +80,14 @@ class DependencyLine(QObject):
 
             step, check = result
             self._steps[after] = step
-            self._set(comparison_line(check) if check is not None else f"{LEAD} the after trace has no steps.")
+            shown = (
+                comparison_line(check, locale_numbers())
+                if check is not None
+                else f"{LEAD} the after trace has no steps."
+            )
+            self._set(shown)
 
-        self.doc.trace.work.submit(LANE, job, done, lambda why: self._set(f"{LEAD} cannot say: {why}"))
+        # Why it cannot say is the trace reader's own words, in the files' format.
+        self.doc.trace.work.submit(
+            LANE, job, done, lambda why: self._set(f"{LEAD} cannot say: {locale_numbers().message(str(why))}")
+        )
