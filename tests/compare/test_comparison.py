@@ -424,3 +424,17 @@ def test_a_built_optimization_cannot_be_ticked_again():
     p = Profile([Component("A", 10)], [Optimization("done", ("A",), 1.0, enabled=False, built=True)])
     with pytest.raises(ProfileError, match="is built"):
         p.set_optimizations([Optimization("done", ("A",), 1.0, enabled=True, built=True)])
+
+
+def test_the_comparison_slide_speaks_a_german_desktops_separators_and_drops_the_head_its_title_says():
+    from amdahl_desk.present.comparison import comparison_slide
+    from amdahl_desk.present.numbers import Numbers
+
+    c = compare(llm(), after_llm(autoregressive=530, token=240))
+    view = comparison_slide(c, n=Numbers(",", "."))
+    # S planned 1/0.7 = 1.43, measured 1500/1170 = 1.28; 1,170 − 1,050 = 120 ms short of the plan.
+    assert view.title == "Predicted 1,43×, measured 1,28×: 120 ms short of the plan"
+    assert view.footer.startswith("<b>Autoregressive decode got 1,7× instead of 2×, and Token streaming")
+    assert "Predicted" not in view.footer and "1.7×" not in view.footer
+    # decode's share before and after, 900/1,500 and 530/1,170 = 45%; the next ceiling 1,170/640 = 1.83
+    assert "60%" in view.footer and "at 45%" in view.footer and "at most 1,83× faster" in view.footer
