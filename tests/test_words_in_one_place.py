@@ -67,7 +67,6 @@ def test_the_check_finds_what_it_looks_for(tmp_path):
 OTHER_LAYERS: dict[str, set[str]] = {
     "model": {
         "adoption.py",
-        "comparison.py",
         "measurements.py",
         "numbers.py",
         "objective_specs.py",
