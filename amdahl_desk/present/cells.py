@@ -1,11 +1,13 @@
 """What the window's tables and lines say about the profile: cell texts, their formulas, the total, a selection.
 
-The tables give these texts to Qt in the files' format (a copy pastes into a spreadsheet as it was read) and
-show them through a delegate in the desktop's; the lines under and beside them are formatted here, once.
+The tables show these texts in the desktop's separators (``n``); an editor starts from, and a copy writes, the
+exact number in the files' format (:func:`exact_text`), as a spreadsheet reads it; the lines under and beside
+the tables are formatted here, once.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,6 +22,14 @@ from .numbers import POINT, Numbers
 from .trace_plan import TraceFigures, current_answer
 
 DASH = "—"
+
+
+def exact_text(value: float) -> str:
+    """A number as a cell's editor starts from it and its copy writes it: exact, without thousands separators or an
+    exponent where avoidable, in the files' format ("1234.5"); "" for a cell still waiting for one (NaN)."""
+    if math.isnan(value):
+        return ""
+    return str(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
 
 
 def time_cell(value: float, n: Numbers = POINT) -> str:

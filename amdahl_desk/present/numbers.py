@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from ..model.quantities import format_money
 from ..model.units import TimeUnit, format_number, format_percent, format_speedup
 
+# An exact number as an editor starts from it in the files' format: no grouping, a decimal point ("1234.5").
+_EDITABLE = re.compile(r"[+-]?\d+\.\d+(?:[eE][+-]?\d+)?")
 # A number as the model writes one: grouped thousands with an optional fraction, or a plain decimal fraction.
 _MODEL_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w]|[.,]\d)")
 
@@ -70,6 +72,13 @@ class Numbers:
     def plain(self, value: float, spec: str) -> str:
         """A number as Python's format ``spec`` writes it (``".3g"``: ``0.0277``), in these separators."""
         return self._local(format(value, spec))
+
+    def for_editor(self, text: str) -> str:
+        """The exact number a cell's editor starts from, given in the files' format ("1234.5", as the cell's copy
+        writes it), in these separators ("1234,5": what the desktop's parsers read back); other text as it is."""
+        if self.decimal == "." or not _EDITABLE.fullmatch(text):
+            return text
+        return text.replace(".", self.decimal)
 
     def count(self, value: int) -> str:
         """A whole number with its thousands grouped: ``1,024``."""

@@ -16,7 +16,7 @@ from ...model.measurements import MeasureKind, Measurement, parse_throughput, pa
 from ...model.numbers import Decimal
 from ...model.units import TimeUnit, convert
 from ...model.values import ParseError, parse_time_text, parse_unit
-from ...present.cells import run_cell, run_figure_cells, run_tip
+from ...present.cells import exact_text, run_cell, run_figure_cells, run_tip
 from ...present.numbers import POINT, Numbers
 from ..core.cell_refusal import CellError, refuse_edit
 from ..core.change import Move, RowMove
@@ -32,13 +32,6 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _EDITABLE_FLAGS = _FLAGS | Qt.ItemFlag.ItemIsEditable
-
-
-def edit_text(value: float) -> str:
-    """A number for editing: exact, without thousands separators; empty for a cell still waiting."""
-    if math.isnan(value):
-        return ""
-    return str(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
 
 
 def is_blank(row: Measurement) -> bool:
@@ -123,9 +116,9 @@ class MeasurementTableModel(QAbstractTableModel):
         run = self.rows[row]
         if role == Qt.ItemDataRole.EditRole:
             return (
-                edit_text(run.n)
+                exact_text(run.n)
                 if col == COUNT
-                else edit_text(run.value)
+                else exact_text(run.value)
                 if col == VALUE
                 else self._shown(run, row, col)
             )

@@ -12,10 +12,12 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 from ...model.errors import ProfileError
 from ...model.objective_specs import ObjectiveSpec
 from ...model.values import ParseError, parse_target_time
-from ...present.cells import time_cell
+from ...present.cells import exact_text, time_cell
 from ..core.change import Change
 from ..core.changed_cells import released
 from ..core.document import Document
+from ..core.locale_editor import LocaleEditorDelegate
+from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 from ..core.state import Aspect
 
@@ -95,8 +97,12 @@ class ObjectivesSheetModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if col == NAME:
                 return spec.name
-            if col == TARGET:
-                return "" if spec.target_time is None else time_cell(spec.target_time)
+            if col == TARGET:  # shown in the desktop's separators; edited and copied exact, in the files' format
+                if spec.target_time is None:
+                    return ""
+                if role == Qt.ItemDataRole.EditRole:
+                    return exact_text(spec.target_time)
+                return time_cell(spec.target_time, locale_numbers())
             return spec.notes
         if role == Qt.ItemDataRole.TextAlignmentRole and col == TARGET:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -148,6 +154,7 @@ class ObjectivesSheetView(QTableView):
 
     def __init__(self, model: ObjectivesSheetModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setItemDelegate(LocaleEditorDelegate(self))
         self.setModel(model)
         self.sheet = model
         self.last_refusal = ""

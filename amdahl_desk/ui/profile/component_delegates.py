@@ -6,20 +6,20 @@ from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QPersistentM
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
-    QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolTip,
     QWidget,
 )
 
 from ...model.profile import Scaling
+from ..core.locale_editor import LocaleEditorDelegate
 from .component_table import SCALING, SHARE_ROLE
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 CELL_PADDING = 6  # Qt's item margins on each side of a cell's text, with room to spare
 
 
-class ElidedTipDelegate(QStyledItemDelegate):
+class ElidedTipDelegate(LocaleEditorDelegate):
     """Text too long for its column is elided by Qt; hovering it shows the whole of it (the table models write
     their numbers in the desktop's separators themselves, through present/)."""
 

@@ -14,7 +14,7 @@ from ...model.errors import ProfileError
 from ...model.objective_specs import objectives_text, parse_objectives
 from ...model.profile import Component, Scaling
 from ...model.values import ParseError, parse_time
-from ...present.cells import DASH, new_time_tip, share_cell, share_tip, time_cell
+from ...present.cells import DASH, exact_text, new_time_tip, share_cell, share_tip, time_cell
 from ...present.colours import GUESSED
 from ...present.columns import COMPONENT_SHORT_TITLES, WINDOW_COMPONENT_COLUMNS, component_titles
 from ...present.numbers import POINT, Numbers
@@ -127,10 +127,10 @@ class ComponentTableModel(QAbstractTableModel):
         a = self.doc.analysis
         if role in (_DISPLAY, _EDIT):
             if role == _EDIT and col in (TIME, SCALING):  # what an editor starts from: the plain value
-                return repr_number(comp.time) if col == TIME else comp.scaling.value
+                return exact_text(comp.time) if col == TIME else comp.scaling.value
             if role == _EDIT and col in RANGE_COLUMNS:
                 bound = comp.time_low if col == TIME_LOW else comp.time_high
-                return "" if bound is None else repr_number(bound)
+                return "" if bound is None else exact_text(bound)
             return self._text(comp, row, col, a, locale_numbers() if role == _DISPLAY else POINT)
         if role == _ALIGN:
             return _RIGHT if col in NUMBER_COLUMNS else None
@@ -380,13 +380,6 @@ class ComponentTableModel(QAbstractTableModel):
             rows[np.r_[0, breaks + 1]].tolist(), rows[np.r_[breaks, rows.size - 1]].tolist(), strict=True
         ):
             self.dataChanged.emit(self.index(first, col), self.index(last, col), roles)
-
-
-def repr_number(value: float) -> str:
-    """A number for editing: exact, without thousands separators or exponent where avoidable."""
-    if value == int(value) and abs(value) < 1e15:
-        return str(int(value))
-    return repr(value)
 
 
 _HEADER_TIPS = [
