@@ -8,7 +8,7 @@ import math
 
 from ..model.adoption import AdoptedK, Adoption, Continued, Dropped, Kept
 from ..model.comparison import EXACT, Bottleneck, Comparison, ComponentComparison, DifferentBoundaries, Status
-from ..model.units import TimeUnit, format_speedup
+from ..model.units import TimeUnit
 from .numbers import POINT, Numbers
 
 
@@ -91,7 +91,7 @@ def _sentence(rows: list[ComponentComparison], head: str, unit: TimeUnit, most: 
 # -- acting on it: adopting the measured k, continuing from the after profile -----------------------------------
 
 
-def adoption_note(a: AdoptedK) -> str:
+def adoption_note(a: AdoptedK, n: Numbers = POINT) -> str:
     """Why an adopted k leaves something out or is kept ("" when nothing needs saying)."""
     if a.kept is not None:
         why = (
@@ -99,15 +99,15 @@ def adoption_note(a: AdoptedK) -> str:
             if a.kept is Kept.ELIMINATED
             else "nothing of its targets was measured"
         )
-        return f"{why}; k stays at {format_speedup(a.planned)}"
+        return f"{why}; k stays at {n.speedup(a.planned)}"
     if a.gone:
         return f"{', '.join(a.gone)} {'is' if len(a.gone) == 1 else 'are'} gone from the after profile; left out"
     return ""
 
 
-def adoption_notes(adoption: Adoption) -> tuple[str, ...]:
+def adoption_notes(adoption: Adoption, n: Numbers = POINT) -> tuple[str, ...]:
     """Each note of an adoption, named by its optimization."""
-    return tuple(f"{c.name}: {note}" for c in adoption.changes if (note := adoption_note(c)))
+    return tuple(f"{c.name}: {note}" for c in adoption.changes if (note := adoption_note(c, n)))
 
 
 def continued_note(d: Dropped) -> str:

@@ -367,7 +367,7 @@ class ComparisonPanel(QWidget):
             "Adopted measured k: "
             + adopted_text(done, locale_numbers())
             + " (Edit → Undo restores the plan)"
-            + ("".join(f". {n}" for n in adoption_notes(adoption))),
+            + ("".join(f". {note}" for note in adoption_notes(adoption, locale_numbers()))),
             15000,
         )
         return True

@@ -21,6 +21,7 @@ from ...model.names import name_key as _key
 from ...model.profile import Profile
 from ...present.comparison import adopted_text
 from ..core.document import Document
+from ..core.locale_text import locale_numbers
 from ..core.redraw import RedrawScheduler
 from ..core.state import Aspect
 
@@ -149,7 +150,7 @@ class ComparisonSession(QObject):
         adoption = adopt_measured_k(self.doc.profile, self.comparison)
         adopted = [a for a in adoption.changes if a.measured is not None]
         text = "Adopt measured k" + (
-            f" ({adopted_text(adopted)})"
+            f" ({adopted_text(adopted, locale_numbers())})"
             if len(adopted) == 1
             else f" ({len(adopted)} optimizations)"
             if adopted

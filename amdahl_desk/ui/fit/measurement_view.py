@@ -17,6 +17,7 @@ from ...model.measurements import MeasureKind, too_many_runs
 from ...model.numbers import decide_decimal
 from ...present.paste import pasted_runs, pasting_runs
 from ..core.clipboard import tile, to_tsv
+from ..core.locale_text import locale_numbers
 from ..core.refusing_view import RefusingTableView
 from .runs_model import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
 
@@ -171,7 +172,7 @@ class MeasurementTableView(RefusingTableView):
         window = self.window()
         status = window.statusBar() if isinstance(window, QMainWindow) else None
         if status is not None:
-            status.showMessage(pasting_runs(len(block)))
+            status.showMessage(pasting_runs(len(block), locale_numbers()))
             status.repaint()
         QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
@@ -180,7 +181,7 @@ class MeasurementTableView(RefusingTableView):
             QGuiApplication.restoreOverrideCursor()
         if status is not None:
             if done:
-                status.showMessage(pasted_runs(len(block)), 5000)
+                status.showMessage(pasted_runs(len(block), locale_numbers()), 5000)
             else:
                 status.clearMessage()
 

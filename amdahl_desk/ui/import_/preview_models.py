@@ -109,16 +109,17 @@ class ComponentPreviewModel(_Table):
             return None
         c, col = self.components[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            n = locale_numbers()
             if col == self.NAME:
                 return c.name
             if col == self.TIME:
-                return time_cell(c.time)
+                return time_cell(c.time, n)
             if col == self.GPU:
-                return "—" if c.gpu_time is None else time_cell(c.gpu_time)
+                return "—" if c.gpu_time is None else time_cell(c.gpu_time, n)
             if col == self.PATH:
-                return time_cell(c.path_time) if c.path_time is not None else "—" if self.enriched else "…"
+                return time_cell(c.path_time, n) if c.path_time is not None else "—" if self.enriched else "…"
             if col == self.SHARE:
-                return share_cell(c.time / self.total) if self.total > 0 else "—"
+                return share_cell(c.time / self.total, n) if self.total > 0 else "—"
             if col == self.SCALING:
                 return c.scaling.value + ("?" if c.guessed else "")
             return c.source
@@ -189,12 +190,13 @@ class StepTableModel(_Table):
         s, col = self.steps[index.row()], index.column()
         off = (col == self.TIME and s.flagged) or (col == self.GPU and s.gpu_flagged)
         if role == Qt.ItemDataRole.DisplayRole:
+            n = locale_numbers()
             if col == self.NAME:
                 return s.name
             if col == self.TIME:
-                return time_cell(s.time) + (" ⚑" if s.flagged else "")
+                return time_cell(s.time, n) + (" ⚑" if s.flagged else "")
             if col == self.GPU:
-                return "—" if s.gpu_time is None else time_cell(s.gpu_time) + (" ⚑" if s.gpu_flagged else "")
+                return "—" if s.gpu_time is None else time_cell(s.gpu_time, n) + (" ⚑" if s.gpu_flagged else "")
             return _far(s)
         if role == Qt.ItemDataRole.CheckStateRole and col == self.NAME:
             return Qt.CheckState.Unchecked if s.excluded else Qt.CheckState.Checked
@@ -291,6 +293,7 @@ class RankTableModel(_Table):
             return None
         r, col = self.ranks[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            n = locale_numbers()
             if col == self.RANK:
                 return (
                     f"{r.rank} (straggler)"
@@ -302,7 +305,7 @@ class RankTableModel(_Table):
             if col == self.FILE:
                 return r.source
             time = r.step_time if r.step_time is not None else r.total_time
-            return time_cell(time) + ("" if r.step_time is not None else " (whole)")
+            return time_cell(time, n) + ("" if r.step_time is not None else " (whole)")
         if role == Qt.ItemDataRole.FontRole and (r.straggler or _marks_slowest(self.ranks, r)):
             bold = QFont()
             bold.setBold(True)

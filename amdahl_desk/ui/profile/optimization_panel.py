@@ -314,7 +314,7 @@ class OptimizationPanel(QWidget):
             return
         opt = self.model.optimizations[row]
         key = None if typed else ("k", row)
-        self.model.replace_row(row, opt.with_speedup(k), k_step_text(opt.name, k), key)
+        self.model.replace_row(row, opt.with_speedup(k), k_step_text(opt.name, k, locale_numbers()), key)
 
     def select_row(self, row: int) -> None:
         if 0 <= row < self.model.rowCount():
