@@ -83,6 +83,8 @@ OURS = (
     FIRST_FRAME
     + """
 import os
+import amdahl_desk.ui
+getattr(amdahl_desk.ui, "without_source_scan", lambda: None)()  # as the window's launch does (a build before lacks it)
 from amdahl_desk.ui.app import make_app
 from amdahl_desk.ui.main_window import MainWindow
 from amdahl_desk.resources import example_path
