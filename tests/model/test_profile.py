@@ -5,7 +5,6 @@ import pytest
 from amdahl_desk.model.errors import ProfileError
 from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 from amdahl_desk.model.units import (
-    ParseError,
     TimeUnit,
     format_number,
     format_speedup,
@@ -15,6 +14,7 @@ from amdahl_desk.model.units import (
     parse_time,
     parse_time_text,
 )
+from amdahl_desk.model.values import ParseError
 
 from ..helpers import training
 

@@ -40,7 +40,7 @@ def estimate_value(opt: Optimization, which: int, editing: bool, n: Numbers = PO
 
 def parse_estimate(opt: Optimization, which: int, value: object, decimal: Decimal | None) -> tuple[Optimization, str]:
     """``opt`` with estimate ``which`` read from ``value`` (typed text or a number), and the undo step's text;
-    raises :class:`~amdahl_desk.model.units.ParseError` for text that is no such value."""
+    raises :class:`~amdahl_desk.model.numbers.ParseError` for text that is no such value."""
     text = "" if value is None else str(value).strip()
     number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
     step = f"Set {_WORDS[which]} of {opt.name}" if text else f"Clear {_WORDS[which]} of {opt.name}"
