@@ -33,13 +33,15 @@ def german(qtbot):
         [
             Component("decode", 1234.5, objectives=("ITL",), time_low=1000.25, time_high=1500.75),
             Component("prefill", 0.5, objectives=("TTFT",)),
+            Component("3.14", 10.0, group="2.5", notes="0.5"),  # texts that look like numbers stay texts
         ],
         [
             Optimization(
                 "faster decode", ("decode",), 2.0, speedup_low=1.5, speedup_high=2.5, effort=2.5, confidence=0.8
-            )
+            ),
+            Optimization("1.5", ("3.14",), 2.0, notes="0.25"),
         ],
-        objectives=[ObjectiveSpec("ITL", 1234.5), ObjectiveSpec("TTFT", 0.5)],
+        objectives=[ObjectiveSpec("ITL", 1234.5), ObjectiveSpec("TTFT", 0.5, notes="0.75")],
         measurements=Measurements(
             (Measurement(1, 100.5), Measurement(2, 60.25), Measurement(4, 1234.5)), MeasureKind.TIME, "ms", "GPUs"
         ),
@@ -92,3 +94,33 @@ def test_confidence_opens_as_a_percentage_and_an_objectives_target_shows_in_the_
     sheet = win.objectives_panel.sheet.model()
     assert sheet.index(0, TARGET).data() == "1.234"  # 1,234.5 shown to three significant figures, German grouping
     assert sheet.index(1, TARGET).data() == "0,5"
+
+
+def test_a_text_that_looks_like_a_number_opens_as_it_is(german):
+    """A name, a group or a note "3.14" is a text: its editor opens on it unchanged, and so it stays."""
+    from amdahl_desk.ui.objectives.objectives_sheet import NOTES as OBJECTIVE_NOTES
+    from amdahl_desk.ui.profile.component_table import GROUP, NAME, NOTES
+    from amdahl_desk.ui.profile.optimization_table import NAME as OPTIMIZATION
+
+    win = german
+    before = win.doc.profile
+    texts = [(win.table, 2, NAME, "3.14"), (win.table, 2, GROUP, "2.5"), (win.table, 2, NOTES, "0.5")]
+    texts += [
+        (win.optimizations.view, 1, OPTIMIZATION, "1.5"),
+        (win.objectives_panel.sheet, 1, OBJECTIVE_NOTES, "0.75"),
+    ]
+    for view, row, col, text in texts:
+        model = view.model()
+        index = model.index(row, col)
+        delegate = view.itemDelegateForIndex(index)
+        editor = delegate.createEditor(view.viewport(), QStyleOptionViewItem(), index)
+        delegate.setEditorData(editor, index)
+        assert editor.text() == text, (type(view).__name__, row, col)
+        delegate.setModelData(editor, model, index)
+        editor.deleteLater()
+    after = win.doc.profile
+    assert (after.components, after.optimizations, after.objectives) == (
+        before.components,
+        before.optimizations,
+        before.objectives,
+    )

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
 from .cell_message import CellMessage
 from .changed_cells import ChangedCellsTableView
 from .clipboard import ClipboardError, from_tsv
-from .locale_editor import LocaleEditorDelegate
 from .style_sheets import REFUSED_FIELD
 
 
@@ -38,7 +37,6 @@ class RefusingTableView(ChangedCellsTableView):
         self._left = False  # the editor being committed has lost the focus (a click elsewhere, another tab)
         self.last_rejection = ""
         super().__init__(parent)
-        self.setItemDelegate(LocaleEditorDelegate(self))  # a view may set its own, made from it
         self.message = CellMessage(self.viewport(), area=self)
         # A spreadsheet: select ranges, type over a cell to replace it, one line per row of fixed height.
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)

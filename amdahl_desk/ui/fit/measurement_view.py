@@ -17,6 +17,7 @@ from ...model.measurements import MeasureKind, too_many_runs
 from ...model.numbers import decide_decimal
 from ...present.paste import pasted_runs, pasting_runs
 from ..core.clipboard import tile, to_tsv
+from ..core.locale_editor import LocaleEditorDelegate
 from ..core.locale_text import locale_numbers
 from ..core.refusing_view import RefusingTableView
 from .runs_model import COUNT, EDITABLE, LABEL, NOTES, VALUE, MeasurementTableModel
@@ -44,6 +45,7 @@ class MeasurementTableView(RefusingTableView):
 
     def __init__(self, model: MeasurementTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setItemDelegate(LocaleEditorDelegate(self, (COUNT, VALUE)))  # N and the value typed as text
         self.setModel(model)
         self.table = model
         header = self.horizontalHeader()

@@ -154,7 +154,7 @@ class ObjectivesSheetView(QTableView):
 
     def __init__(self, model: ObjectivesSheetModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setItemDelegate(LocaleEditorDelegate(self))
+        self.setItemDelegate(LocaleEditorDelegate(self, (TARGET,)))
         self.setModel(model)
         self.sheet = model
         self.last_refusal = ""

@@ -70,7 +70,7 @@ class ComponentTableView(RefusingTableView):
         self.setModel(model)
         self.table = model
         self.columns = ComponentColumns(self, model, self.wrapping_header)
-        self.setItemDelegate(ElidedTipDelegate(self))
+        self.setItemDelegate(ElidedTipDelegate(self, (TIME, TIME_LOW, TIME_HIGH)))  # the times typed as text
         self.setItemDelegateForColumn(SHARE, ShareBarDelegate(self))
         self.setItemDelegateForColumn(SCALING, ScalingDelegate(self))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
