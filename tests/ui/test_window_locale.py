@@ -139,3 +139,47 @@ def test_a_traced_profile_shows_its_path_figures_and_their_tooltips_in_the_local
     finally:
         QLocale.setDefault(before)
     assert not found, "\n".join(f"{where}: {text}" for where, text in found.items())
+
+
+def test_the_odds_and_the_plan_speak_the_locale(qtbot, tmp_path):
+    """k as ranges with efforts and a target: the odds, the cheapest plan, the tornado and the spread, in German."""
+    from dataclasses import replace
+
+    from amdahl_desk.files import load_profile, save_profile
+    from amdahl_desk.ui.main_window import MainWindow
+
+    profile = load_profile(str(example_path().parent / "llm-request.xlsx")).profile
+    ranged = [
+        replace(o, speedup_low=o.speedup * 0.75, speedup_high=o.speedup * 1.25, effort=2.5 + i, confidence=0.85)
+        for i, o in enumerate(profile.optimizations)
+    ]
+    profile.set_optimizations(ranged)
+    profile.set_settings(replace(profile.settings, target_time=1050.5))
+    save_profile(profile, tmp_path / "ranged.xlsx")
+    before = QLocale()
+    QLocale.setDefault(GERMAN)
+    try:
+        win = MainWindow(fresh=True)
+        qtbot.addWidget(win)
+        win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard
+        win.show_error = lambda title, text: pytest.fail(f"error: {text}")
+        win.resize(1600, 1000)
+        assert win.files.open_path(tmp_path / "ranged.xlsx", ask=False)
+        win.show()
+        qtbot.waitExposed(win)
+        qtbot.waitUntil(lambda: not win.doc.decision.busy and win.doc.decision.figures is not None, timeout=30_000)
+        win.redraws.flush()
+        found = {}
+        for tab_widget in win.findChildren(QTabWidget):
+            for i in range(tab_widget.count()):
+                tab_widget.setCurrentIndex(i)
+                win.redraws.flush()
+                for where, text in shown_texts(win):
+                    if MODEL_DECIMAL.search(text or ""):
+                        found.setdefault(where, text)
+        said = " ".join(text for _, text in shown_texts(win))
+        # the odds and the cheapest plan were worded, in German separators: 2.5 + 3.5 + 4.5 engineer-days
+        assert "probability" in said and "10,5 engineer-days" in said and "1.050 ms" in said
+    finally:
+        QLocale.setDefault(before)
+    assert not found, "\n".join(f"{where}: {text}" for where, text in found.items())
