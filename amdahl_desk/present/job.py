@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .numbers import POINT, Numbers
+
 if TYPE_CHECKING:  # the job's model (and the trace model under it) loads with the first job, not the window
     from ..model.job.analysis import Job, JobWhatIf, WaitFigures
 
@@ -22,12 +24,12 @@ def ranges(numbers: Sequence[int]) -> str:
 NOTHING = 1.0005  # a speedup below this is "nothing"
 
 
-def ms(value: float) -> str:
-    return f"{value:.1f} ms" if abs(value) >= 0.05 or value == 0 else f"{value:.3f} ms"
+def ms(value: float, n: Numbers = POINT) -> str:
+    return f"{n.plain(value, '.1f' if abs(value) >= 0.05 or value == 0 else '.3f')} ms"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'s' * (n != 1)}"
+def _plural(count: int, word: str, n: Numbers = POINT) -> str:
+    return f"{n.count(count)} {word}{'s' * (count != 1)}"
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ def _the_other(job: Job) -> int | None:
     return others[0] if len(others) == 1 else None
 
 
-def straggler_sentence(job: Job) -> str:
+def straggler_sentence(job: Job, n: Numbers = POINT) -> str:
     """Who the others wait for, how long, and what making its work the other ranks' median buys the job."""
     if job.straggler is None:  # with ranks not given, of those given only: the straggler may be one not given
         if len(job.ranks) < 2:
@@ -74,20 +76,20 @@ def straggler_sentence(job: Job) -> str:
         return f"{given} rank waits for another at the collectives."
     waited = next(r.waited_for for r in job.per_rank if r.rank == job.straggler)
     most = sorted(job.straggler_waits, key=lambda w: -w.wait)[:3]
-    who = "; ".join(f"rank {w.rank} {ms(w.wait)} at the {w.collective}" for w in most)
+    who = "; ".join(f"rank {w.rank} {ms(w.wait, n)} at the {w.collective}" for w in most)
     more = "; …" if len(job.straggler_waits) > 3 else ""
     after = job.step_time - job.straggler_cost
     other = _the_other(job)
     if other is not None:  # one other rank: its wait, its pace
         where = f" at the {most[0].collective}" if most else ""
-        waits = f"rank {other} waits {ms(waited)} per step for it{where}"
+        waits = f"rank {other} waits {ms(waited, n)} per step for it{where}"
     else:
-        waits = f"the other ranks wait {ms(waited)} per step for it in all ({who}{more})"
+        waits = f"the other ranks wait {ms(waited, n)} per step for it in all ({who}{more})"
     pace = others_pace(job)
     if job.straggler_cost > 0.0005 * job.step_time:
         cost = (
-            f"were its work as fast as {pace}, the job's step would take {ms(after)} instead of "
-            f"{ms(job.step_time)} (−{ms(job.straggler_cost)})"
+            f"were its work as fast as {pace}, the job's step would take {ms(after, n)} instead of "
+            f"{ms(job.step_time, n)} (−{ms(job.straggler_cost, n)})"
         )
     else:
         cost = f"yet its work is no slower than {pace}: fixing it alone buys nothing"
@@ -99,24 +101,27 @@ def straggler_sentence(job: Job) -> str:
     return f"{lead}: {waits}; {cost}."
 
 
-def step_sentence(job: Job) -> str:
+def step_sentence(job: Job, n: Numbers = POINT) -> str:
     """The job's step, and why it is longer than every rank's own when it is: "The job's step takes 118.2 ms (4
     ranks, 4 steps, means per step) from the first rank's start to the last rank's end; …"."""
-    n, s = len(job.ranks), len(job.steps)
-    head = f"The job's step takes {ms(job.step_time)} ({_plural(n, 'rank')}, {_plural(s, 'step')}, means per step)."
+    ranks, steps = len(job.ranks), len(job.steps)
+    head = (
+        f"The job's step takes {ms(job.step_time, n)} ({_plural(ranks, 'rank', n)}, {_plural(steps, 'step', n)}, "
+        "means per step)."
+    )
     longest = max((r.step_time for r in job.per_rank), default=0.0)
-    if n > 1 and job.step_time - longest > max(0.005 * job.step_time, 0.05):
+    if ranks > 1 and job.step_time - longest > max(0.005 * job.step_time, 0.05):
         # from the earliest start to the latest end: longer than every rank's own step, which needs saying
         shortest = min(r.step_time for r in job.per_rank)
         head = head[:-1] + (
             f" from the first rank's start to the last rank's end; each rank's own takes "
-            f"{ms(shortest).removesuffix(' ms')}–{ms(longest)}, as the ranks start {ms(job.start_spread)} and end "
-            f"{ms(job.end_spread)} apart."
+            f"{ms(shortest, n).removesuffix(' ms')}–{ms(longest, n)}, as the ranks start {ms(job.start_spread, n)} "
+            f"and end {ms(job.end_spread, n)} apart."
         )
-    return head + missing_sentence(job)
+    return head + missing_sentence(job, n)
 
 
-def missing_sentence(job: Job) -> str:
+def missing_sentence(job: Job, n: Numbers = POINT) -> str:
     """A space and "Its traces say the job has 4 ranks, and ranks 2-3 are not given: …", or "" with every rank
     given. A rank that waits for one not given counts that waiting as transfer, and the straggler may be one not
     given."""
@@ -126,7 +131,7 @@ def missing_sentence(job: Job) -> str:
     one = len(missing) == 1
     given = "the given ranks wait" if len(job.ranks) > 1 else f"rank {job.ranks[0]} waits"
     return (
-        f" Its traces say the job has {_plural(job.stated_size or 0, 'rank')}, and rank{'s' * (not one)} "
+        f" Its traces say the job has {_plural(job.stated_size or 0, 'rank', n)}, and rank{'s' * (not one)} "
         f"{listed(missing)} {'is' if one else 'are'} not given: time {given} for {'it' if one else 'them'} "
         f"counts here as transfer, and the straggler may be {'that rank' if one else 'among them'}."
     )
@@ -143,10 +148,10 @@ def straggler_name(job: Job) -> str:
     return f"the {straggler_word(job)}"
 
 
-def whose_ranks(job: Job, count: str) -> str:
+def whose_ranks(job: Job, count: str, n: Numbers = POINT) -> str:
     """ "A job of 4 ranks", or "2 of a job's 4 ranks" where some were not given (``count``: the ranks, formatted)."""
     if job.missing:
-        return f"{count} of a job's {job.stated_size:,} ranks"
+        return f"{count} of a job's {n.count(job.stated_size or 0)} ranks"
     return f"A job of {count} ranks"
 
 
@@ -156,8 +161,10 @@ def listed(numbers: Sequence[int]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def job_view(job: Job) -> JobView:
-    head = step_sentence(job)
+def job_view(job: Job, n: Numbers = POINT) -> JobView:
+    """The job in words, its sentences in ``n``'s separators (the tables of ranks and collectives are the command
+    line's, in the files' format)."""
+    head = step_sentence(job, n)
     rows = ["rank    step  compute  communication  waiting  waited for"]
     for r in job.per_rank:
         mark = "  ← straggler" if r.rank == job.straggler else ""
@@ -182,7 +189,7 @@ def job_view(job: Job) -> JobView:
         colls.append("The traces hold no collective: the ranks run independently.")
     replay = (
         f"Replayed as measured, the ranks' graphs joined at their collectives give back every rank's step "
-        f"within {ms(job.replay_error)}."
+        f"within {ms(job.replay_error, n)}."
     )
     clocks = ""
     if len(job.host_offsets) > 1:
@@ -190,7 +197,7 @@ def job_view(job: Job) -> JobView:
         clocks = f"Host clocks aligned by the ends of shared collectives: {offs}."
         if not job.hosts_aligned:
             clocks += " Some hosts share no collective with the others: their clocks are taken as they are."
-    return JobView(f"{head} {straggler_sentence(job)}", tuple(rows), tuple(colls), replay, clocks)
+    return JobView(f"{head} {straggler_sentence(job, n)}", tuple(rows), tuple(colls), replay, clocks)
 
 
 def _speedups(w: JobWhatIf) -> str:
@@ -244,12 +251,12 @@ def job_what_if_view(w: JobWhatIf, what: str = "") -> JobWhatIfView:
     return JobWhatIfView(sentence, tuple(rows), steps, replay)
 
 
-def sums_sentence(w: JobWhatIf) -> str:
+def sums_sentence(w: JobWhatIf, n: Numbers = POINT) -> str:
     """ " Amdahl's law on rank 2's sums says 1.53×." — the rank whose sums, named: the straggler's when the plan
     scales it, else the slowest rank it scales, which does not set the job's pace."""
     if w.sum_speedup is None:
         return ""
-    text = f" Amdahl's law on rank {w.sum_rank}'s sums says {w.sum_speedup:.2f}×"
+    text = f" Amdahl's law on rank {w.sum_rank}'s sums says {n.plain(w.sum_speedup, '.2f')}×"
     if w.straggler is not None and w.sum_rank != w.straggler:
         text += f", though the job waits for rank {w.straggler}"
     return text + "."

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .job import job_view, ranges, sums_sentence, whose_ranks
 from .job_charts import JobFigures
+from .numbers import POINT, Numbers
 
 if TYPE_CHECKING:
     from ..model.job.analysis import JobWhatIf
@@ -33,17 +34,18 @@ class JobPanelView:
     notes: str = ""  # targets left out, a refusal
 
 
-def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | None:
-    """What the job's panel over the summary says (None: the profile is no job)."""
+def job_panel(figures: JobFigures | None, plan_ticked: bool, n: Numbers = POINT) -> JobPanelView | None:
+    """What the job's panel over the summary says (None: the profile is no job), in ``n``'s separators."""
     if figures is None:
         return None
     job = figures.job
     heading = (
-        f"{whose_ranks(job, f'{len(job.ranks):,}')} ({figures.name}): the summary answers the plan for the whole job"
+        f"{whose_ranks(job, n.count(len(job.ranks)), n)} ({figures.name}): the summary answers the plan for the whole "
+        "job"
     )
     if figures.profile_rank is not None:
         heading += f"; the table is rank {figures.profile_rank}'s profile, its own figures beside the job's"
-    words = job_view(job).sentence
+    words = job_view(job, n).sentence
     notes = ""
     if figures.left_out:
         notes = (
@@ -55,7 +57,7 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     elif figures.computing:
         plan = "Computing the plan for the job (its ranks read again with the plan's events scaled)…"
     elif figures.answer is not None:
-        plan = _matched(figures.answer)
+        plan = _matched(figures.answer, n)
     elif plan_ticked and figures.left_out:
         plan = "No ticked target names events of the job: nothing to answer for it."
     else:
@@ -66,16 +68,16 @@ def job_panel(figures: JobFigures | None, plan_ticked: bool) -> JobPanelView | N
     return JobPanelView(heading, words, plan, notes)
 
 
-def _matched(answer: JobWhatIf) -> str:
+def _matched(answer: JobWhatIf, n: Numbers) -> str:
     """What the summary's answer scaled: each target's events as matched on the ranks, and Amdahl's law on sums."""
     where = (
         "on every rank"
         if answer.on_ranks is None
         else f"on rank{'s' * (len(answer.on_ranks) != 1)} {ranges(answer.on_ranks)}"
     )
-    scaled = "; ".join(f"{events_label(p)} {k:g}×" for p, k in answer.speedups)
+    scaled = "; ".join(f"{events_label(p)} {n.plain(k, 'g')}×" for p, k in answer.speedups)
     text = f"The summary's answer scales these events {where}: {scaled}."
-    return text + sums_sentence(answer)
+    return text + sums_sentence(answer, n)
 
 
 def chosen_ranks(text: str, ranks: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str]:

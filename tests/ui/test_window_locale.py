@@ -183,3 +183,38 @@ def test_the_odds_and_the_plan_speak_the_locale(qtbot, tmp_path):
     finally:
         QLocale.setDefault(before)
     assert not found, "\n".join(f"{where}: {text}" for where, text in found.items())
+
+
+def test_a_job_of_ranks_speaks_the_locale(qtbot):
+    """A job's panel (its step, straggler and cost) and its charts, in German separators."""
+    from amdahl_desk.ui.main_window import MainWindow
+
+    from ..traces import expect
+
+    before = QLocale()
+    QLocale.setDefault(GERMAN)
+    try:
+        win = MainWindow(fresh=True)
+        qtbot.addWidget(win)
+        win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard
+        win.show_error = lambda title, text: pytest.fail(f"error: {text}")
+        win.resize(1600, 1000)
+        win.show()
+        qtbot.waitExposed(win)
+        win.job_import.open_now([expect.FIXTURES / "ddp4"])
+        win.job_import.settle()
+        win.results.job_whatif.settle()
+        win.redraws.flush()
+        found = {}
+        for tab_widget in win.findChildren(QTabWidget):
+            for i in range(tab_widget.count()):
+                tab_widget.setCurrentIndex(i)
+                win.redraws.flush()
+                for where, text in shown_texts(win):
+                    if MODEL_DECIMAL.search(text or ""):
+                        found.setdefault(where, text)
+        said = " ".join(text for _, text in shown_texts(win))
+        assert "The job's step takes 118,2 ms" in said  # first rank's start to last rank's end, per step
+    finally:
+        QLocale.setDefault(before)
+    assert not found, "\n".join(f"{where}: {text}" for where, text in found.items())

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayou
 
 from ...present.text import tied
 from ..core.document import Document
+from ..core.locale_text import locale_numbers
 from ..core.redraw import RedrawScheduler
 from ..core.state import Aspect
 from ..core.style_sheets import NOTE_TEXT, REFUSED_TEXT
@@ -58,7 +59,7 @@ class JobPanel(QFrame):
         from ...present.job_words import EVERY_RANK, chosen_ranks, job_panel
 
         ticked = any(o.enabled for o in self.doc.profile.optimizations)
-        view = job_panel(figures, ticked)
+        view = job_panel(figures, ticked, locale_numbers())
         self.setVisible(view is not None)
         if view is None:
             return
