@@ -1,5 +1,6 @@
 """Every number the window shows follows the machine's locale: a sweep over every panel and tab on a German desktop."""
 
+import contextlib
 import re
 import shutil
 from pathlib import Path
@@ -89,8 +90,8 @@ def shown_texts(win):
     return out
 
 
-def test_no_panel_or_tab_shows_a_number_in_the_models_format(german_window, qtbot):
-    win = german_window
+def in_the_models_format(win):
+    """Every text any tab of the window shows, each tab in turn, that writes a number in the model's format."""
     found = {}
     tabs = win.findChildren(QTabWidget)
     assert tabs
@@ -101,7 +102,32 @@ def test_no_panel_or_tab_shows_a_number_in_the_models_format(german_window, qtbo
             for where, text in shown_texts(win):
                 if MODEL_DECIMAL.search(text or ""):
                     found.setdefault(where, text)
-    assert not found, "\n".join(f"{where}: {text}" for where, text in found.items())
+    return "\n".join(f"{where}: {text}" for where, text in found.items())
+
+
+@contextlib.contextmanager
+def german(qtbot):
+    """A fresh window made on a German desktop (its widgets take the locale when made), shown at 1600×1000."""
+    from amdahl_desk.ui.main_window import MainWindow
+
+    before = QLocale()
+    QLocale.setDefault(GERMAN)
+    try:
+        win = MainWindow(fresh=True)
+        qtbot.addWidget(win)
+        win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard
+        win.show_error = lambda title, text: pytest.fail(f"error: {text}")
+        win.drawn = lambda: qtbot.waitUntil(lambda: not win.redraws.pending)
+        win.resize(1600, 1000)
+        win.show()
+        qtbot.waitExposed(win)
+        yield win
+    finally:
+        QLocale.setDefault(before)
+
+
+def test_no_panel_or_tab_shows_a_number_in_the_models_format(german_window, qtbot):
+    assert in_the_models_format(german_window) == ""
 
 
 def test_a_field_shown_in_the_locale_reads_back_as_the_same_value(german_window):
@@ -116,29 +142,13 @@ def test_a_field_shown_in_the_locale_reads_back_as_the_same_value(german_window)
 
 def test_a_traced_profile_shows_its_path_figures_and_their_tooltips_in_the_locale(qtbot, traced_workbook):  # noqa: F811
     """The columns and tooltips a trace adds (on the path, S and ceiling with deps, the new time's path) too."""
-    from amdahl_desk.ui.main_window import MainWindow
-
     from .test_traced_decision_window import decided
 
-    before = QLocale()
-    QLocale.setDefault(GERMAN)
-    try:
-        win = MainWindow(fresh=True)
-        qtbot.addWidget(win)
-        win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard
-        win.show_error = lambda title, text: pytest.fail(f"error: {text}")
-        win.resize(1600, 1000)
+    with german(qtbot) as win:
         assert win.files.open_path(traced_workbook, ask=False)
-        win.show()
-        qtbot.waitExposed(win)
-        win.drawn = lambda: qtbot.waitUntil(lambda: not win.redraws.pending)
         decided(win, qtbot)
-        texts = shown_texts(win)
-        assert any("critical path" in text for where, text in texts if "tooltip" in where)  # the trace's own
-        found = {where: text for where, text in texts if MODEL_DECIMAL.search(text or "")}
-    finally:
-        QLocale.setDefault(before)
-    assert not found, "\n".join(f"{where}: {text}" for where, text in found.items())
+        assert any("critical path" in text for where, text in shown_texts(win) if "tooltip" in where)  # its own
+        assert in_the_models_format(win) == ""
 
 
 def test_the_odds_and_the_plan_speak_the_locale(qtbot, tmp_path):
@@ -146,7 +156,6 @@ def test_the_odds_and_the_plan_speak_the_locale(qtbot, tmp_path):
     from dataclasses import replace
 
     from amdahl_desk.files import load_profile, save_profile
-    from amdahl_desk.ui.main_window import MainWindow
 
     profile = load_profile(str(example_path().parent / "llm-request.xlsx")).profile
     ranged = [
@@ -156,65 +165,25 @@ def test_the_odds_and_the_plan_speak_the_locale(qtbot, tmp_path):
     profile.set_optimizations(ranged)
     profile.set_settings(replace(profile.settings, target_time=1050.5))
     save_profile(profile, tmp_path / "ranged.xlsx")
-    before = QLocale()
-    QLocale.setDefault(GERMAN)
-    try:
-        win = MainWindow(fresh=True)
-        qtbot.addWidget(win)
-        win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard
-        win.show_error = lambda title, text: pytest.fail(f"error: {text}")
-        win.resize(1600, 1000)
+    with german(qtbot) as win:
         assert win.files.open_path(tmp_path / "ranged.xlsx", ask=False)
-        win.show()
-        qtbot.waitExposed(win)
         qtbot.waitUntil(lambda: not win.doc.decision.busy and win.doc.decision.figures is not None, timeout=30_000)
-        win.redraws.flush()
-        found = {}
-        for tab_widget in win.findChildren(QTabWidget):
-            for i in range(tab_widget.count()):
-                tab_widget.setCurrentIndex(i)
-                win.redraws.flush()
-                for where, text in shown_texts(win):
-                    if MODEL_DECIMAL.search(text or ""):
-                        found.setdefault(where, text)
+        found = in_the_models_format(win)
         said = " ".join(text for _, text in shown_texts(win))
         # the odds and the cheapest plan were worded, in German separators: 2.5 + 3.5 + 4.5 engineer-days
         assert "probability" in said and "10,5 engineer-days" in said and "1.050 ms" in said
-    finally:
-        QLocale.setDefault(before)
-    assert not found, "\n".join(f"{where}: {text}" for where, text in found.items())
+    assert found == ""
 
 
 def test_a_job_of_ranks_speaks_the_locale(qtbot):
     """A job's panel (its step, straggler and cost) and its charts, in German separators."""
-    from amdahl_desk.ui.main_window import MainWindow
-
     from ..traces import expect
 
-    before = QLocale()
-    QLocale.setDefault(GERMAN)
-    try:
-        win = MainWindow(fresh=True)
-        qtbot.addWidget(win)
-        win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard
-        win.show_error = lambda title, text: pytest.fail(f"error: {text}")
-        win.resize(1600, 1000)
-        win.show()
-        qtbot.waitExposed(win)
+    with german(qtbot) as win:
         win.job_import.open_now([expect.FIXTURES / "ddp4"])
         win.job_import.settle()
         win.results.job_whatif.settle()
-        win.redraws.flush()
-        found = {}
-        for tab_widget in win.findChildren(QTabWidget):
-            for i in range(tab_widget.count()):
-                tab_widget.setCurrentIndex(i)
-                win.redraws.flush()
-                for where, text in shown_texts(win):
-                    if MODEL_DECIMAL.search(text or ""):
-                        found.setdefault(where, text)
+        found = in_the_models_format(win)
         said = " ".join(text for _, text in shown_texts(win))
         assert "The job's step takes 118,2 ms" in said  # first rank's start to last rank's end, per step
-    finally:
-        QLocale.setDefault(before)
-    assert not found, "\n".join(f"{where}: {text}" for where, text in found.items())
+    assert found == ""
