@@ -107,7 +107,7 @@ def built_name(opt: Optimization) -> str:
 
 def k_edit_text(opt: Optimization) -> str:
     """k as an editor starts with it: every digit, no ×."""
-    return f"{opt.speedup:g}"
+    return exact_text(opt.speedup)
 
 
 def estimate_cells(opt: Optimization, n: Numbers = POINT) -> tuple[str, str, str, str]:
@@ -126,9 +126,9 @@ def estimate_edit_texts(opt: Optimization) -> tuple[str, str, str, str]:
     """The same as an editor starts with them: every digit, no ×, the confidence as a percentage."""
     low, high, effort, confidence = opt.speedup_low, opt.speedup_high, opt.effort, opt.confidence
     return (
-        "" if low is None else f"{low:g}",
-        "" if high is None else f"{high:g}",
-        "" if effort is None else f"{effort:g}",
+        "" if low is None else exact_text(low),
+        "" if high is None else exact_text(high),
+        "" if effort is None else exact_text(effort),
         "" if confidence == 1.0 else confidence_text(confidence),
     )
 

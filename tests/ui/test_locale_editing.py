@@ -40,6 +40,8 @@ def german(qtbot):
                 "faster decode", ("decode",), 2.0, speedup_low=1.5, speedup_high=2.5, effort=2.5, confidence=0.8
             ),
             Optimization("1.5", ("3.14",), 2.0, notes="0.25"),
+            # more digits than a short format keeps: an editor opened and committed must keep every one
+            Optimization("exact", ("prefill",), 2.0, speedup_low=1.2345678, effort=2.123456789, confidence=5 / 6),
         ],
         objectives=[ObjectiveSpec("ITL", 1234.5), ObjectiveSpec("TTFT", 0.5, notes="0.75")],
         measurements=Measurements(
@@ -58,6 +60,8 @@ def cells(win):
     out = [(win.table, 0, TIME, 1234.5), (win.table, 1, TIME, 0.5), (win.table, 0, TIME_LOW, 1000.25)]
     out += [(win.table, 0, TIME_HIGH, 1500.75)]
     out += [(win.optimizations.view, 0, c, v) for c, v in ((K_LOW, 1.5), (K_HIGH, 2.5), (EFFORT, 2.5))]
+    out += [(win.optimizations.view, 2, c, v) for c, v in ((K_LOW, 1.2345678), (EFFORT, 2.123456789))]
+    out += [(win.optimizations.view, 2, CONFIDENCE, 5 / 6)]
     out += [(win.fit_panel.view, r, VALUE, v) for r, v in ((0, 100.5), (1, 60.25), (2, 1234.5))]
     out += [(win.fit_panel.view, 0, COUNT, 1.0)]
     out += [(win.objectives_panel.sheet, r, TARGET, v) for r, v in ((0, 1234.5), (1, 0.5))]
@@ -69,6 +73,7 @@ def test_an_editor_opens_on_the_exact_number_with_the_desktops_comma_and_commits
     before = win.doc.profile
     expected = {1234.5: "1234,5", 0.5: "0,5", 1000.25: "1000,25", 1500.75: "1500,75", 1.5: "1,5", 2.5: "2,5"}
     expected |= {100.5: "100,5", 60.25: "60,25", 1.0: "1"}
+    expected |= {1.2345678: "1,2345678", 2.123456789: "2,123456789", 5 / 6: "0,8333333333333334"}
     for view, row, col, value in cells(win):
         model = view.model()
         index = model.index(row, col)

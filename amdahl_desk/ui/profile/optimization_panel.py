@@ -40,6 +40,7 @@ from .component_columns import HEADER_PAD
 from .component_delegates import CELL_PADDING, ElidedTipDelegate
 from .optimization_table import (
     CEILING,
+    CONFIDENCE,
     EFFORT,
     K_HIGH,
     K_LOW,
@@ -105,7 +106,9 @@ class OptimizationPanel(QWidget):
         self.view.setWordWrap(False)
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        self.view.setItemDelegate(ElidedTipDelegate(self.view, (K_LOW, K_HIGH, EFFORT)))  # numbers typed as text
+        self.view.setItemDelegate(
+            ElidedTipDelegate(self.view, (K_LOW, K_HIGH, EFFORT, CONFIDENCE))
+        )  # numbers typed as text
         self.view.setItemDelegateForColumn(TARGETS, TargetsDelegate(model.doc, self))
         self.view.setItemDelegateForColumn(K, SpeedupDelegate(self.view))
         header = self.view.horizontalHeader()
