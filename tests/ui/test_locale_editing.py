@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QLocale
-from PySide6.QtWidgets import QLineEdit, QStyleOptionViewItem
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QStyleOptionViewItem
 
 from amdahl_desk.model.measurements import MeasureKind, Measurement, Measurements
 from amdahl_desk.model.objective_specs import ObjectiveSpec
@@ -29,6 +29,7 @@ def german(qtbot):
     QLocale.setDefault(GERMAN)
     win = MainWindow(fresh=True)
     qtbot.addWidget(win)
+    win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard  # closing, after an edit
     profile = Profile(
         [
             Component("decode", 1234.5, objectives=("ITL",), time_low=1000.25, time_high=1500.75),
@@ -129,3 +130,24 @@ def test_a_text_that_looks_like_a_number_opens_as_it_is(german):
         before.optimizations,
         before.objectives,
     )
+
+
+def test_k_opened_in_its_spin_box_and_committed_unchanged_keeps_every_digit(german):
+    """The box shows three decimals; a k of 2.7182818 left as it was is not rounded to 2.718, and a k typed is set."""
+    from amdahl_desk.ui.profile.optimization_table import K
+
+    win = german
+    view = win.optimizations.view
+    model = view.model()
+    index = model.index(2, K)
+    assert model.setData(index, 2.7182818)
+    delegate = view.itemDelegateForIndex(index)
+    editor = delegate.createEditor(view.viewport(), QStyleOptionViewItem(), index)
+    delegate.setEditorData(editor, index)
+    delegate.setModelData(editor, model, index)
+    assert win.doc.profile.optimizations[2].speedup == 2.7182818
+    delegate.setEditorData(editor, index)
+    editor.setValue(3.25)
+    delegate.setModelData(editor, model, index)
+    editor.deleteLater()
+    assert win.doc.profile.optimizations[2].speedup == 3.25

@@ -138,9 +138,12 @@ class SpeedupDelegate(ElidedTipDelegate):
     def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
         assert isinstance(editor, QDoubleSpinBox)
         editor.setValue(float(index.data(Qt.ItemDataRole.EditRole)))
+        editor.setProperty("opened", editor.value())  # k to the box's decimals: what it shows
         editor.selectAll()
 
     def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
         assert isinstance(editor, QDoubleSpinBox)
         editor.interpretText()
+        if editor.value() == editor.property("opened"):  # untouched: k keeps the digits the box cannot show
+            return
         model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
