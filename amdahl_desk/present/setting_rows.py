@@ -16,8 +16,13 @@ def _price_meaning(n: Numbers) -> str:
     return f'cost: price of one GPU for an hour, with its currency ("${n.plain(2.5, ".2f")}", "{n.number(2.5)} EUR")'
 
 
+def confidence_examples(n: Numbers) -> str:
+    """How a probability may be typed, in ``n``'s separators: "80%" or 0.8."""
+    return f'"80%" or {n.number(0.8)}'
+
+
 def _confidence_meaning(n: Numbers) -> str:
-    return f'plans: the probability a plan must reach to meet the target ("80%" or {n.number(0.8)}; default 80%)'
+    return f"plans: the probability a plan must reach to meet the target ({confidence_examples(n)}; default 80%)"
 
 
 _WITH_NUMBERS = {"gpu_price_per_hour": _price_meaning, "plan_confidence": _confidence_meaning}

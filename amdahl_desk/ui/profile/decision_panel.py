@@ -15,6 +15,7 @@ from ...model.values import ParseError, parse_confidence
 from ...present.colours import PANEL
 from ...present.decision import DecisionView, decision_view
 from ...present.numbers import Numbers
+from ...present.setting_rows import confidence_examples
 from ...present.summary import Tone
 from ...present.tones import TONE_COLOURS
 from ..core.document import Document
@@ -32,8 +33,8 @@ APPLIED = "Plan ticked"
 
 def confidence_tip(n: Numbers) -> str:
     return (
-        f'The plan confidence: the probability a plan must reach to count as meeting the target ("80%" or '
-        f"{n.number(0.8)}). The cheapest plan is the least effort that meets the target this often"
+        "The plan confidence: the probability a plan must reach to count as meeting the target "
+        f"({confidence_examples(n)}). The cheapest plan is the least effort that meets the target this often"
     )
 
 

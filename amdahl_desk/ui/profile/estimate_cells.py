@@ -14,6 +14,7 @@ from ...model.profile import Optimization
 from ...model.values import parse_confidence, parse_effort, parse_speedup
 from ...present.cells import estimate_cells, estimate_edit_texts
 from ...present.numbers import POINT, Numbers
+from ...present.setting_rows import confidence_examples
 
 ESTIMATE_HEADERS = ("k low", "k high", "Effort (days)", "Confidence")
 ESTIMATE_SHORT = ("low", "high", "Days", "Conf.")  # where the checklist is narrow: "low | k | high"
@@ -26,7 +27,7 @@ def estimate_tips(n: Numbers) -> tuple[str, str, str, str]:
         "The highest k you expect; empty: no range above k. With a range the summary gives the odds of the target",
         f'Engineer-days to build it ("5", "{n.number(2.5)} days"); with a target, the summary finds the cheapest '
         "plan. With a range, a cell's tip gives its rank by expected time saved per engineer-day",
-        f'The probability that it works at all ("80%" or {n.number(0.8)}; when it does not, k = 1); empty: 100%',
+        f"The probability that it works at all ({confidence_examples(n)}; when it does not, k = 1); empty: 100%",
     )
 
 
