@@ -63,6 +63,36 @@ def _huge() -> Profile:
     return Profile(comps, opts)
 
 
+def _flat(scaling: Scaling) -> Profile:
+    """Every component serial (P = 0: each curve but the ideal flat at 1×, on the ceiling) or every one parallel
+    (P = 1: no ceiling, three curves on the ideal, the best in the top corner)."""
+    comps = [Component("Host work", 100.0, scaling), Component("More of it", 50.0, scaling)]
+    opt = Optimization("Faster host work", ("Host work",), 2.0, speedup_low=1.5, speedup_high=3.0, effort=2.0)
+    return Profile(comps, [opt])
+
+
+def _long_names() -> Profile:
+    """Fifteen components with long non-ASCII names and times over five decades, four ranged optimizations and a
+    target: a profile none of the examples is like."""
+    names = [f"Vorverarbeitung und Datenaufbereitung – Ä/Ö/Ü Schritt {i} mit langem Namen" for i in range(15)]
+    kinds = list(Scaling)
+    comps = [Component(name, 1.7 * 10.0 ** (i % 5), kinds[i % 3]) for i, name in enumerate(names)]
+    opts = [
+        Optimization(
+            f"Schneller: {names[i][:40]} {i}",
+            (names[i],),
+            3.0 + i,
+            speedup_low=1.5 + i,
+            speedup_high=5.0 + 2 * i,
+            effort=3.0 + i,
+        )
+        for i in range(4)
+    ]
+    profile = Profile(comps, opts)
+    profile.set_settings(replace(profile.settings, target_time=100.0))
+    return profile
+
+
 def _with_estimates(profile: Profile) -> Profile:
     """The training example with k as ranges, efforts and odds, as a person gives them: the odds' charts have data."""
     opts = list(profile.optimizations)
@@ -106,6 +136,9 @@ def profiles():
         "imported": imported,
         "llm-ranges": llm_with_ranges(),
         "trace-plan": trace_with_plan(),
+        "serial": _flat(Scaling.SERIAL),
+        "parallel": _flat(Scaling.PARALLEL),
+        "long-names": _long_names(),
     }
 
 
@@ -405,10 +438,10 @@ def axis_titles_cut(widget) -> list[str]:
 
 @pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("which", ["ranges", "llm-ranges", "trace-plan"])
+@pytest.mark.parametrize("which", ["ranges", "llm-ranges", "trace-plan", "serial", "parallel", "long-names"])
 def test_every_legend_entry_is_whole_and_no_label_lies_on_a_line(qtbot, profiles, key, size, which):
-    """At both slide sizes, with the odds shown (the training example's, the LLM example's at a 1,000 ms target) and
-    on a trace with a plan: each legend shows every entry whole inside its chart (never cut, never run into the
+    """At both slide sizes, with the odds shown (the training example's, the LLM example's at a 1,000 ms target), on
+    a trace with a plan, on a profile all serial or all parallel and on one of long names: each legend shows every entry whole inside its chart (never cut, never run into the
     next chart), no label lies across a reference line or a curve, and every axis title is whole."""
     inputs = inputs_for(profiles[which])
     if chart_entry(key).source.missing(inputs) is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, QSizeF
@@ -32,6 +34,15 @@ _FAR: list[tuple[float, float, float, float]] = [
     (-1, -1, -2, -8),
     (-0.5, 0, 0, 12),
     (-0.5, -1, 0, -12),
+]
+
+# Farther still, when the curves crowd the point on every side (a star in a corner where three curves meet): rings
+# of 12 directions at 16 to 64 gaps, the label's edge facing the point, so a place clear of everything is found
+# wherever the plot has one.
+_AROUND: list[tuple[float, float, float, float]] = [
+    ((c - 1) / 2, (s - 1) / 2, r * c, r * s)
+    for r in (16, 24, 32, 48, 64)
+    for c, s in ((round(math.cos(a), 6), round(math.sin(a), 6)) for a in (math.pi * i / 6 for i in range(12)))
 ]
 
 
@@ -112,7 +123,7 @@ def place_callout(
     px, py = (float(v[0]) for v in view_to_scene(vb, np.array([at[0]]), np.array([at[1]])))
     marker = QRectF(px - gap, py - gap, 2 * gap, 2 * gap)
     best: tuple[int, int, QRectF, bool] | None = None
-    for order, (fx, fy, gx, gy) in enumerate(_NEAR + _FAR):
+    for order, (fx, fy, gx, gy) in enumerate(_NEAR + _FAR + _AROUND):
         far = order >= len(_NEAR)
         rect = QRectF(px + fx * w + gx * gap, py + fy * h + gy * gap, w, h)
         if not view.contains(rect):

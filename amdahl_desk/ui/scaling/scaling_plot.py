@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ...present.scaling import EFFICIENCY_TOP, ScalingView, scaling
-from ..charts.callouts import curve_points, line_band, place_callout
+from ..charts.callouts import clear_line_labels, curve_points, line_band, place_callout
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import BLUE, GREEN, GREY, INK, ORANGE, RED, SCREEN, Style
@@ -72,23 +72,20 @@ class ScalingPlot(ChartFrame[ScalingView]):
         self.eff_view.linkedViewChanged(self.plot.vb, self.eff_view.XAxis)
 
     def place_labels(self) -> None:
-        """ "best …" beside its star, clear of every curve, the ceiling and its label, inside the plot."""
-        if self._best_at is None:
-            return
+        """The ceiling's label along its line and "best …" beside its star, each clear of every curve, of the
+        other's text and of the horizontal lines across the plot, inside the plot."""
         vb = self.plot.vb
-        obstacles = []
-        if self.ceiling.isVisible():
-            self.ceiling.label.updatePosition()
-            obstacles.append(self.ceiling.label.sceneBoundingRect())
-        # The horizontal lines across the plot, the ceiling and efficiency's 50%: "best 190× at 1,024" lay on one.
-        obstacles += [
-            line_band(box, line) for line, box in ((self.ceiling, vb), (self.half, self.eff_view)) if line.isVisible()
-        ]
         points = [curve_points(vb, c) for c in (self.ideal, self.gustafson, self.amdahl, self.overhead)]
         points.append(curve_points(self.eff_view, self.efficiency))
-        place_callout(
-            vb, self.best_label, self.leader, self._best_at, obstacles, np.concatenate(points), self.chart_style.size(9)
-        )
+        curves = np.concatenate(points)
+        half = [line_band(self.eff_view, self.half)] if self.half.isVisible() else []
+        # A flat plan (P = 0) draws the ceiling over Amdahl's curve: its label goes where no other curve runs.
+        taken = clear_line_labels(vb, [self.ceiling], curves, taken=list(half)) if self.ceiling.isVisible() else []
+        if self._best_at is None:
+            return
+        # The horizontal lines across the plot, the ceiling and efficiency's 50%: "best 190× at 1,024" lay on one.
+        obstacles = [*taken, *half] + ([line_band(vb, self.ceiling)] if self.ceiling.isVisible() else [])
+        place_callout(vb, self.best_label, self.leader, self._best_at, obstacles, curves, self.chart_style.size(9))
 
     def draw(self, view: ScalingView) -> None:
         self.set_title(view.title)
