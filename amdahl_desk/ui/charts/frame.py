@@ -294,6 +294,9 @@ class ChartFrame(Chart[View]):
             if getattr(self, key, None) != (shown, color, rel):
                 setattr(self, key, (shown, color, rel))
                 self.plot.setLabel(axis, shown, color=color, **{"font-size": self.chart_style.css_size(rel)})
+                # pyqtgraph centres an axis title only in the axis' resizeEvent: one changed by this resize (the
+                # axis already resized with the plot) would stay placed for its old length and be cut at an end.
+                self.plot.getAxis(axis).resizeEvent()
 
     def marker_line(
         self, angle: int, color: QColor, style: Qt.PenStyle, position: float, anchor: tuple[float, float]
