@@ -49,6 +49,11 @@ def answer_headline(profile: Profile, analysis: Analysis, answer: TraceAnswer, n
     )
 
 
+def sum_agrees(answer: TraceAnswer) -> bool:
+    """Whether the sum of the components' times promises what the trace's dependencies give (within 0.5%)."""
+    return abs(answer.speedup - answer.sum_speedup) <= 0.005 * answer.sum_speedup
+
+
 def sum_beside(profile: Profile, answer: TraceAnswer, n: Numbers = POINT) -> str:
     """The sum's promise beside the answer, and why the two differ ("" when no optimization is enabled)."""
     if not any(o.enabled for o in profile.optimizations):
@@ -75,7 +80,7 @@ def sum_beside(profile: Profile, answer: TraceAnswer, n: Numbers = POINT) -> str
             f"{text}: the dependencies give more, because the targets' events (with the GPU work launched from "
             "them) hold more of the step's critical path than their times in the table."
         )
-    if abs(answer.speedup - answer.sum_speedup) <= 0.005 * answer.sum_speedup:
+    if sum_agrees(answer):
         return f"{text}: the same, because the targets' time is all on the critical path."
     return f"{text}: the dependencies differ because what overlaps on the trace is not on its critical path."
 

@@ -11,7 +11,7 @@ from ..model.profile import Profile
 from ..model.units import TimeUnit
 from .job import missing_sentence, ranges, straggler_name, whose_ranks
 from .numbers import POINT, Numbers
-from .plan_answer import answer_target
+from .plan_answer import answer_target, sum_agrees
 from .report import target_sentence
 from .summary import Figure, SummaryView, summary
 from .text import phrases
@@ -77,14 +77,20 @@ def decision_sentences(
     job: JobFigures | None = None,
 ) -> tuple[Sentence, ...]:
     """The one or two sentences a review decides on, as the summary says them: for a profile that carries its
-    trace, the answer with its dependencies and what the sum promises beside it (with why they differ); else the
-    odds of the target and the cheapest plan (when estimates have ranges), or the headline sentence. Sentences
-    still being computed are left out."""
+    trace, the answer with its dependencies and what the sum promises beside it (with why they differ) — unless the
+    sum promises the same and estimates have ranges: then, as for any profile, the odds of the target and the
+    cheapest plan (when estimates have ranges), else the headline sentence. Sentences still being computed are left
+    out."""
     said = summary(profile, analysis, n, trace=trace, job=job)
-    if said.dependencies.text:  # the answer with the trace's dependencies, and what the sum promises beside it
-        return (Sentence(said.sentence, said.speedup.tone), Sentence(said.dependencies.text))
     lines = [decided.odds, decided.plan] if decided is not None else []
     shown = tuple(s for s in lines if s.text and s.tone is not Tone.MUTED)[:2]
+    if said.dependencies.text:  # the answer with the trace's dependencies, and what the sum promises beside it
+        answer = current_answer(trace, profile, analysis)
+        # Where the sum promises the same, that sentence decides nothing: the odds and the plan (worked out on the
+        # critical path) do, as on any profile whose k has ranges; the title and figures already state the answer.
+        if shown and not isinstance(answer, str) and answer is not None and sum_agrees(answer):
+            return shown
+        return (Sentence(said.sentence, said.speedup.tone), Sentence(said.dependencies.text))
     return shown or (Sentence(said.sentence),)
 
 
