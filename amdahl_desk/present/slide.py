@@ -1,4 +1,4 @@
-"""The slide's words: a title that states the result, the subtitle, the decision in one or two sentences, four
+"""The slide's words: a title that states the result, the subtitle, the decision in one to three sentences, four
 headline figures and the footer — each sentence and figure taken from the view the window's summary shows."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ AMDAHL_FOOTER = "Amdahl's law: S = 1/((1−f)+f/k); speedups of separate parts n
 @dataclass(frozen=True)
 class SlideView:
     """What a slide says: ``figures`` are four (value, caption) pairs; the footer may be rich text; ``decision`` the
-    one or two sentences a review decides on (the odds and the cheapest plan, the plan on the trace's
+    one to three sentences a review decides on (the odds and the cheapest plan, the plan on the trace's
     dependencies), under the title."""
 
     title: str
@@ -76,22 +76,21 @@ def decision_sentences(
     decided: DecisionView | None = None,
     job: JobFigures | None = None,
 ) -> tuple[Sentence, ...]:
-    """The one or two sentences a review decides on, as the summary says them: for a profile that carries its
-    trace, the answer with its dependencies and what the sum promises beside it (with why they differ) — unless the
-    sum promises the same and estimates have ranges: then, as for any profile, the odds of the target and the
-    cheapest plan (when estimates have ranges), else the headline sentence. Sentences still being computed are left
-    out."""
+    """The sentences a review decides on, as the summary says them. With k as ranges: the odds of the target and the
+    cheapest plan; for a profile that carries its trace and has a target, what the sum promises beside them and why
+    the two differ, when they do (the title states the answer). Otherwise, for a traced profile, the answer with its
+    dependencies and the sum beside it; else the headline sentence. Sentences still being computed are left out."""
     said = summary(profile, analysis, n, trace=trace, job=job)
     lines = [decided.odds, decided.plan] if decided is not None else []
     shown = tuple(s for s in lines if s.text and s.tone is not Tone.MUTED)[:2]
-    if said.dependencies.text:  # the answer with the trace's dependencies, and what the sum promises beside it
-        answer = current_answer(trace, profile, analysis)
-        # Where the sum promises the same, that sentence decides nothing: the odds and the plan (worked out on the
-        # critical path) do, as on any profile whose k has ranges; the title and figures already state the answer.
-        if shown and not isinstance(answer, str) and answer is not None and sum_agrees(answer):
-            return shown
+    if not said.dependencies.text:
+        return shown or (Sentence(said.sentence),)
+    if not shown or profile.settings.target_time is None:  # the answer on the path, and the sum beside it
         return (Sentence(said.sentence, said.speedup.tone), Sentence(said.dependencies.text))
-    return shown or (Sentence(said.sentence),)
+    answer = current_answer(trace, profile, analysis)
+    # Where the sum promises the same, saying so decides nothing; where it differs, the reason is the third sentence.
+    agrees = answer is not None and not isinstance(answer, str) and sum_agrees(answer)
+    return shown if agrees else (*shown, Sentence(said.dependencies.text))
 
 
 def slide(

@@ -1,4 +1,4 @@
-"""The slide: one image for a design review — the result as a title, the decision in one or two sentences, the
+"""The slide: one image for a design review — the result as a title, the decision in one to three sentences, the
 headline numbers and the two charts that carry the answer, large enough to read from the back of a room."""
 
 from __future__ import annotations

@@ -4,12 +4,18 @@ default the two that carry the profile's answer, else those chosen (the Export d
 
 from __future__ import annotations
 
-import pytest
-from PySide6.QtCore import QPointF
+from dataclasses import replace
+from pathlib import Path
 
+import pytest
+from PySide6.QtCore import QPointF, QRect, Qt
+from PySide6.QtGui import QFontMetrics
+
+from amdahl_desk.cli.export import traced_odds
 from amdahl_desk.model.analysis import analyse
 from amdahl_desk.model.decision import decide
 from amdahl_desk.model.errors import ProfileError
+from amdahl_desk.model.traces.plan_answer import plan_answer
 from amdahl_desk.present.decision import decision_view
 from amdahl_desk.present.summary import summary
 from amdahl_desk.ui.chart_factory import make_chart
@@ -65,10 +71,41 @@ def test_for_a_trace_the_slide_says_what_the_dependencies_make_of_the_plan(qtbot
         widget.close()
 
 
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_trace_with_ranges_says_the_odds_the_plan_and_why_the_sum_differs(qtbot, size):
+    """k as ranges on a trace whose dependencies give less than the sum: the odds and the cheapest plan decide (the
+    title states the answer), and the sum beside it with why the two differ is said too — each sentence whole."""
+    profile = trace_with_plan()
+    opts = list(profile.optimizations)
+    opts[0] = replace(opts[0], speedup_low=1.5, speedup_high=3.0, effort=5.0)
+    profile.set_optimizations(opts)
+    total = sum(c.time for c in profile.components)
+    profile.set_settings(replace(profile.settings, target_time=round(total * 0.8, 1)))
+    inputs = inputs_for(profile)
+    # the odds and the plan through the trace's dependencies, as the commands and the window work them out
+    odds, plan = traced_odds(Path(profile.settings.trace_source), profile, inputs.analysis, inputs.trace, ("slide",))
+    inputs = replace(inputs, uncertainty=odds, plan=plan)
+    widget = _slide(inputs, size)
+    try:
+        said = summary(profile, inputs.analysis, trace=inputs.trace)
+        answer = plan_answer(profile, inputs.analysis, inputs.trace.current(profile))
+        assert abs(answer.speedup - answer.sum_speedup) > 0.01 * answer.sum_speedup  # they differ
+        view = decision_view(profile, inputs.analysis, odds, plan)
+        lines = _said(widget)
+        assert lines == [view.odds.text, view.plan.text, said.dependencies.text]
+        assert "probability" in lines[0] and "promises" in lines[2]
+        assert said.speedup.value in widget.title.text().replace("\u00a0", " ")
+        for line in widget.decision:
+            if line.isVisible():  # whole: its wrapped text fits the height it was given, at the width it has
+                flags = int(Qt.TextFlag.TextWordWrap)
+                used = QFontMetrics(line.font()).boundingRect(QRect(0, 0, line.width(), 100_000), flags, line.text())
+                assert used.height() <= line.height(), (line.text(), used, line.size())
+    finally:
+        widget.close()
+
+
 def test_the_charts_chosen_are_the_charts_shown_in_their_order(qtbot):
     inputs = inputs_for(llm_with_ranges())
-    from dataclasses import replace
-
     widget = _slide(replace(inputs, slide_charts=("load", "speedup")))
     try:
         assert widget.shown == ("load", "speedup")

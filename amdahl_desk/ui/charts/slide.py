@@ -66,10 +66,10 @@ class SlideFrame(Chart[SlideView]):
         self.subtitle.setWordWrap(True)
         layout.addWidget(self.title)
         layout.addWidget(self.subtitle)
-        # The decision in one or two sentences (the odds, the cheapest plan, the plan on the trace's dependencies),
-        # each in its tone's colour, under the title: what the review decides on.
+        # The decision in one to three sentences (the odds, the cheapest plan, the plan on the trace's dependencies and
+        # the sum beside it), each in its tone's colour, under the title: what the review decides on.
         self.decision: list[QLabel] = []
-        for _ in range(2):
+        for _ in range(3):
             line = QLabel(self)
             line.setFont(style.font(1.0))
             line.setWordWrap(True)
