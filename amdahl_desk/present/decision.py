@@ -31,6 +31,7 @@ class DecisionView:
     apply), ``applied`` whether the checklist ticks exactly that already."""
 
     odds: Sentence = Sentence("")
+    odds_brief: str = ""  # the odds with the plan named by its count, where the names leave no room for the odds
     likelier: str = ""
     plan: Sentence = Sentence("")
     apply: tuple[int, ...] | None = None
@@ -98,7 +99,7 @@ def decision_view(
         return DecisionView()
     settings = profile.settings
     planning = profile.wants_plan()
-    odds, likelier = Sentence(""), ""
+    odds, odds_brief, likelier = Sentence(""), "", ""
     failed = errors or {}
     if "odds" in failed:
         odds = Sentence(f"The odds could not be worked out: {failed['odds']}", Tone.BAD)
@@ -108,6 +109,7 @@ def decision_view(
         from .uncertainty import likelier_sentence, review_sentence
 
         odds = Sentence(review_sentence(profile, figures, n), odds_tone(figures, settings.plan_confidence))
+        odds_brief = review_sentence(profile, figures, n, brief=True)
         # Where no odds can meet the target, the odds' sentence already says why (and what it would take).
         likelier = "" if figures.never_meets or figures.unreachable else likelier_sentence(profile, figures, n)
     plan, apply = Sentence(""), None
@@ -130,4 +132,6 @@ def decision_view(
             from .uncertainty import chance
 
             tip += f"; {chance(search.cheapest.probability_target, n)} to meet the target"
-    return DecisionView(odds, likelier, plan, apply, apply == ticked, tip, n.percent(settings.plan_confidence))
+    return DecisionView(
+        odds, odds_brief, likelier, plan, apply, apply == ticked, tip, n.percent(settings.plan_confidence)
+    )

@@ -138,9 +138,10 @@ def _target_clause(u: UncertaintyFigures, profile: Profile, subject: str, number
     return f"; {subject} {meets} {goal} with {chance(u.probability_target or 0.0, numbers)} probability"
 
 
-def review_sentence(profile: Profile, u: UncertaintyFigures, numbers: Numbers = POINT) -> str:
+def review_sentence(profile: Profile, u: UncertaintyFigures, numbers: Numbers = POINT, brief: bool = False) -> str:
     """``Reduced precision (3–6×, likely 4×) makes the whole workload 1.67–2.00× faster, 1.83× at the median; it
-    meets 550 ms with 58% probability.``"""
+    meets 550 ms with 58% probability.`` ``brief``: the plan named by its count ("The 2 enabled optimizations
+    together make…"), for a place too narrow for its names, where cutting the end would lose the odds."""
     enabled = [o for o in profile.optimizations if o.enabled]
     s = u.overall_speedup
     spread = numbers.speedup_range(s.low, s.high)
@@ -156,10 +157,11 @@ def review_sentence(profile: Profile, u: UncertaintyFigures, numbers: Numbers = 
         o = enabled[0]
         works = " if it works" if o.confidence < 1 else ""
         subject = "it"
-        what = f"{o.name} ({estimate_text(o, numbers)}) makes {whole} {spread} faster{works}, {median} at the median"
+        name = "The enabled optimization" if brief else o.name
+        what = f"{name} ({estimate_text(o, numbers)}) makes {whole} {spread} faster{works}, {median} at the median"
     else:
         works = " if they all work" if any(o.confidence < 1 for o in enabled) else ""
-        shown = [f"{o.name} ({estimate_text(o, numbers)})" for o in enabled] if len(enabled) <= 3 else []
+        shown = [f"{o.name} ({estimate_text(o, numbers)})" for o in enabled] if len(enabled) <= 3 and not brief else []
         lead = f"{_names(shown)} together make" if shown else f"The {len(enabled)} enabled optimizations together make"
         subject = "they"
         what = f"{lead} {whole} {spread} faster{works}, {median} at the median"

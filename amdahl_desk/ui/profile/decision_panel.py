@@ -24,7 +24,7 @@ from ..core.layout_fence import FixedHeightHolder
 from ..core.locale_text import locale_numbers
 from ..core.qt_util import locale_decimal
 from ..core.style_sheets import MUTED_TEXT, REFUSED_FIELD
-from .summary_panel import fit_sentences, line_height, set_style
+from .summary_panel import fit_sentences, line_height, lines_needed, set_style
 
 MOST_LINES = 4
 APPLY = "Apply plan"
@@ -167,7 +167,15 @@ class DecisionPanel(QFrame):
         committed(self.confidence)
 
     def _fit_texts(self) -> None:
-        fit_sentences(self, self._labels, self._texts, self._lines, self.holders, MOST_LINES)
+        """Each sentence in the lines it needs, up to four; odds whose plan's names would push the probability past
+        the fourth line name the plan by its count instead, the names in the tooltip."""
+        odds, likelier, plan = self._texts
+        brief = self.view.odds_brief
+        if odds == self.view.odds.text and brief and lines_needed(self.odds, odds) > MOST_LINES:
+            odds = brief
+        fit_sentences(self, self._labels, (odds, likelier, plan), self._lines, self.holders, MOST_LINES)
+        if odds != self._texts[0]:
+            self.odds.setToolTip(self._texts[0])
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
