@@ -37,8 +37,8 @@ _FAR: list[tuple[float, float, float, float]] = [
 ]
 
 # Farther still, when the curves crowd the point on every side (a star in a corner where three curves meet): rings
-# of 12 directions at 16 to 64 gaps, the label's edge facing the point, so a place clear of everything is found
-# wherever the plot has one.
+# of 12 directions at 16 to 64 gaps, the label's edge facing the point, taken only where clear of everything (a
+# crowded plot keeps the least crowded place near its point).
 _AROUND: list[tuple[float, float, float, float]] = [
     ((c - 1) / 2, (s - 1) / 2, r * c, r * s)
     for r in (16, 24, 32, 48, 64)
@@ -129,6 +129,8 @@ def place_callout(
         if not view.contains(rect):
             continue
         score = collisions(rect, [*obstacles, marker], points) + 1000 * collisions(rect, labels or [], points[:0])
+        if order >= len(_NEAR) + len(_FAR) and score:  # the rings far out are for a clear place only
+            continue
         if best is None or (score, order) < (best[0], best[1]):
             best = (score, order, rect, far)
         if score == 0:

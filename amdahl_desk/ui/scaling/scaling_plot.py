@@ -72,20 +72,23 @@ class ScalingPlot(ChartFrame[ScalingView]):
         self.eff_view.linkedViewChanged(self.plot.vb, self.eff_view.XAxis)
 
     def place_labels(self) -> None:
-        """The ceiling's label along its line and "best …" beside its star, each clear of every curve, of the
-        other's text and of the horizontal lines across the plot, inside the plot."""
+        """ "best …" beside its star, then the ceiling's label along its line, each clear of every curve, of the
+        other's text and leader, and of the horizontal lines across the plot, inside the plot."""
         vb = self.plot.vb
         points = [curve_points(vb, c) for c in (self.ideal, self.gustafson, self.amdahl, self.overhead)]
         points.append(curve_points(self.eff_view, self.efficiency))
         curves = np.concatenate(points)
         half = [line_band(self.eff_view, self.half)] if self.half.isVisible() else []
+        placed = []
+        if self._best_at is not None:
+            # The horizontal lines across the plot, the ceiling and efficiency's 50%: "best 190× at 1,024" lay on one.
+            bands = half + ([line_band(vb, self.ceiling)] if self.ceiling.isVisible() else [])
+            gap = self.chart_style.size(9)
+            placed.append(place_callout(vb, self.best_label, self.leader, self._best_at, bands, curves, gap))
+            curves = np.concatenate([curves, curve_points(vb, self.leader)])
         # A flat plan (P = 0) draws the ceiling over Amdahl's curve: its label goes where no other curve runs.
-        taken = clear_line_labels(vb, [self.ceiling], curves, taken=list(half)) if self.ceiling.isVisible() else []
-        if self._best_at is None:
-            return
-        # The horizontal lines across the plot, the ceiling and efficiency's 50%: "best 190× at 1,024" lay on one.
-        obstacles = [*taken, *half] + ([line_band(vb, self.ceiling)] if self.ceiling.isVisible() else [])
-        place_callout(vb, self.best_label, self.leader, self._best_at, obstacles, curves, self.chart_style.size(9))
+        if self.ceiling.isVisible():
+            clear_line_labels(vb, [self.ceiling], curves, taken=half + placed)
 
     def draw(self, view: ScalingView) -> None:
         self.set_title(view.title)
