@@ -237,8 +237,11 @@ def option_saves(
     return saves
 
 
-def option_tip(figures: TraceFigures | None, opt: Optimization, speedup: bool, n: Numbers = POINT) -> str | None:
-    """What an optimization's figure with dependencies says, or why it has none."""
+def option_tip(
+    figures: TraceFigures | None, opt: Optimization, speedup: bool, n: Numbers = POINT, beside: float | None = None
+) -> str | None:
+    """What an optimization's figure with dependencies says, or why it has none; ``beside``: the sum's S or ceiling,
+    said after it (the checklist folds the sum's columns away where it is narrow)."""
     if not trace_based(figures):
         return None
     assert figures is not None
@@ -249,10 +252,14 @@ def option_tip(figures: TraceFigures | None, opt: Optimization, speedup: bool, n
     alone = answers.alone[key]
     if alone is None:
         return "The trace does not know which events these targets stand for (added or renamed after the import)"
+    sums = "" if beside is None else f" (the sum says {n.close_speedup(beside)})"
     if speedup:
-        return f"{opt.name} alone, {n.number(opt.speedup)}× on its targets' events: {n.close_speedup(alone.speedup)} on the trace's critical path"
+        return (
+            f"{opt.name} alone, {n.number(opt.speedup)}× on its targets' events: "
+            f"{n.close_speedup(alone.speedup)} on the trace's critical path{sums}"
+        )
     limit = DASH if alone.ceiling is None else n.close_speedup(alone.ceiling)
-    return f"{opt.name}'s targets' events at 0: the step is at most {limit} faster"
+    return f"{opt.name}'s targets' events at 0: the step is at most {limit} faster{sums}"
 
 
 def edited_since_import(figures: TraceFigures | None, total: float | None, unit: TimeUnit) -> bool:

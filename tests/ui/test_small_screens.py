@@ -181,3 +181,57 @@ def test_a_jobs_checklist_with_ranges_keeps_its_names_readable_at_1280(window, q
     show_at(window, qtbot, (2560, 1440))
     qtbot.waitUntil(lambda: not any(view.isColumnHidden(c) for c in TRACE_FIGURES), timeout=5_000)
     assert names_readable() and checklist_out_of_view(window) == []
+
+
+def test_a_traced_checklist_with_ranges_keeps_its_names_readable_at_1280(window, qtbot):
+    """A traced profile's checklist has S and ceiling with the dependencies and the sum's beside them; with Ranges
+    pressed, k's range, days and confidence too: at 1280×720 a name read "F…". There the sum's two columns fold away
+    (the answer is the dependencies'; each S with them says the sum's in its tooltip, the summary states it), and
+    each name's first word reads whole; with room again (2560×1440) they come back."""
+    from amdahl_desk.model.profile import Optimization
+    from amdahl_desk.ui.profile.optimization_table import CEILING, NAME, SPEEDUP, TARGETS, TRACE_SPEEDUP
+
+    show_at(window, qtbot, (1280, 720))
+    open_profile(window, qtbot, "trace")
+    targets = [c.name for c in window.doc.profile.components][:3]
+    window.doc.set_optimizations(
+        [
+            Optimization(
+                "Fused AdamW step", (targets[0],), 4.0, speedup_low=2.0, speedup_high=8.0, effort=5.0, confidence=0.8
+            ),
+            Optimization(
+                "Backward with fused kernels",
+                (targets[1],),
+                1.5,
+                speedup_low=1.2,
+                speedup_high=2.0,
+                effort=10.0,
+                confidence=0.7,
+            ),
+            Optimization(
+                "Faster forward", (targets[2],), 2.0, enabled=False, speedup_low=1.5, speedup_high=3.0, effort=3.0
+            ),
+        ],
+        "Plan",
+    )
+    view, model = window.optimizations.view, window.optimizations.view.model()
+    if any(view.isColumnHidden(c) for c in ESTIMATES):  # k given as ranges shows them; else Ranges is pressed
+        window.optimizations.estimates.button.click()
+    fm = view.fontMetrics()
+
+    def names_readable() -> bool:
+        return all(
+            fm.horizontalAdvance(str(model.data(model.index(row, col))).split()[0] + "…") + 8 <= view.columnWidth(col)
+            for row in range(model.rowCount())
+            for col in (NAME, TARGETS)
+        )
+
+    qtbot.waitUntil(lambda: not window.doc.trace.busy, timeout=60_000)
+    qtbot.waitUntil(names_readable, timeout=5_000)
+    assert view.isColumnHidden(SPEEDUP) and view.isColumnHidden(CEILING) and not view.isColumnHidden(TRACE_SPEEDUP)
+    tip = model.index(0, TRACE_SPEEDUP)
+    qtbot.waitUntil(lambda: "the sum says" in str(model.data(tip, Qt.ItemDataRole.ToolTipRole)), timeout=30_000)
+    assert checklist_out_of_view(window) == [] and not any(view.isColumnHidden(c) for c in ESTIMATES)
+    show_at(window, qtbot, (2560, 1440))
+    qtbot.waitUntil(lambda: not view.isColumnHidden(SPEEDUP) and not view.isColumnHidden(CEILING), timeout=5_000)
+    assert names_readable() and checklist_out_of_view(window) == []

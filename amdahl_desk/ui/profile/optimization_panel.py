@@ -121,9 +121,10 @@ class OptimizationPanel(QWidget):
         self.view.setMinimumWidth(300)
         # column → its width with a one-line header, a two-line one, a short title
         self._number_widths: dict[int, tuple[int, int, int]] = {}
-        # A job's checklist too narrow for every column: its rank's own S and ceiling fold away (the width they
-        # need at their short titles, to come back when there is room).
-        self._rank_folded = 0
+        # A checklist too narrow for every column: the figures beside the answer fold away (which columns, and the
+        # width they need at their short titles, to come back when there is room).
+        self._folded: tuple[int, ...] = ()
+        self._folded_width = 0
         # The figures with the trace's dependencies: a column each for a trace-based profile only.
         for col in TRACE_FIGURES:
             self.view.setColumnHidden(col, True)
@@ -243,36 +244,51 @@ class OptimizationPanel(QWidget):
         others -= sum(self.view.columnWidth(c) for c in (NAME, TARGETS))
         room = self.view.viewport().width() - others - texts
         shown = {c: ws for c, ws in numbers.items() if not self.view.isColumnHidden(c)}
-        if self._fold_rank_columns(shown, room):
+        if self._fold_beside(shown, room):
             return  # the columns changed: fitted and shared again
         level = fitting_level(shown.values(), (room, room))
         self.wrapping_header.take_level(numbers, level, also_short={NAME})  # "Name" for "Optimization"
 
-    def _fold_rank_columns(self, shown: dict[int, tuple[int, int, int]], room: int) -> bool:
-        """A job's checklist with more columns than room for each name's first word, every number at its short
-        title (k's range, effort and confidence shown at 1280×720): the profile's own rank's S and ceiling fold
-        away (the job's are the answer; the summary says what the rank alone makes of the plan). They come back
-        when there is room. Whether the columns changed."""
+    def _beside(self) -> tuple[int, ...]:
+        """The columns beside the answer: a job's own rank's S and ceiling (the job's are the answer), a traced
+        profile's sum's S and ceiling (the dependencies' are; each of their tooltips says the sum's too)."""
+        doc = self.model.doc
+        if doc.job.figures is not None:
+            return TRACE_FIGURES
+        return (SPEEDUP, CEILING) if trace_based(doc.trace.figures) else ()
+
+    def _fold_beside(self, shown: dict[int, tuple[int, int, int]], room: int) -> bool:
+        """A checklist with more columns than room for each name's first word, every number at its short title
+        (k's range, effort and confidence shown at 1280×720, a trace's or a job's figures too): the columns beside
+        the answer fold away (the summary states what they say). They come back when there is room, or when the
+        profile no longer has them. Whether the columns changed."""
         short = sum(ws[2] for ws in shown.values())
-        if not self._rank_folded:
-            if self.model.doc.job.figures is None or not all(c in shown for c in TRACE_FIGURES) or short <= room:
+        beside = self._beside()
+        if not self._folded:
+            if not beside or not all(c in shown for c in beside) or short <= room:
                 return False
-            self._rank_folded = sum(shown[c][2] for c in TRACE_FIGURES)
-        elif self.model.doc.job.figures is not None and short + self._rank_folded > room:
+            self._folded, self._folded_width = beside, sum(shown[c][2] for c in beside)
+            hidden = True
+        elif self._folded == beside and short + self._folded_width > room:
             return False
         else:
-            self._rank_folded = 0
-        for col in TRACE_FIGURES:
-            self.view.setColumnHidden(col, bool(self._rank_folded))
+            hidden = False
+        for col in self._folded:
+            self.view.setColumnHidden(col, hidden)
+        if not hidden:
+            self._folded, self._folded_width = (), 0
+            self._show_trace_columns(None)  # a job's rank columns come back only where the profile has them
         self._columns_came_or_went()
         return True
 
-    def _show_trace_columns(self, _change: Change) -> None:
+    def _show_trace_columns(self, _change: Change | None) -> None:
         doc = self.model.doc
+        if self._folded and self._folded != self._beside():  # another profile: what was folded is not beside now
+            for col in self._folded:
+                self.view.setColumnHidden(col, False)
+            self._folded, self._folded_width = (), 0
         shown = trace_based(doc.trace.figures) or doc.job.figures is not None  # a job's: its own rank's figures
-        if doc.job.figures is None:
-            self._rank_folded = 0
-        shown = shown and not self._rank_folded
+        shown = shown and self._folded != TRACE_FIGURES
         if self.view.isColumnHidden(TRACE_FIGURES[0]) == shown:
             for col in TRACE_FIGURES:
                 self.view.setColumnHidden(col, not shown)

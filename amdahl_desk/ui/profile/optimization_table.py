@@ -205,7 +205,9 @@ class OptimizationTableModel(QAbstractTableModel):
         if col == CEILING:
             return ceiling_tip(opt, row, analysis, self.doc.unit.label, locale_numbers())
         if col in TRACE_FIGURES:
-            return option_tip(self.doc.trace.figures, opt, col == TRACE_SPEEDUP, locale_numbers())
+            figures = analysis.optimizations
+            beside = float((figures.overall_speedup if col == TRACE_SPEEDUP else figures.ceiling)[row])
+            return option_tip(self.doc.trace.figures, opt, col == TRACE_SPEEDUP, locale_numbers(), beside)
         if col == K and opt.is_slowdown:
             return "k below 1 makes the targets slower: a slowdown"
         if col == NAME:
