@@ -51,7 +51,10 @@ def analyse_loaded(loaded: Loaded, source: str) -> Analysis:
 
 
 def load_argument(
-    path: str | Path, meanwhile: Sequence[str] = (), trace_options: ImportOptions | None = None
+    path: str | Path,
+    meanwhile: Sequence[str] = (),
+    trace_options: ImportOptions | None = None,
+    then: str = "amdahl-desk import TRACE --group-by {} --out PROFILE.xlsx",
 ) -> Loaded:
     """The profile a command was given: a workbook or CSV table as it is, or a profiler trace (a file or a
     folder of ranks) imported with the defaults, as the window's File → Open imports it.
@@ -59,7 +62,8 @@ def load_argument(
     The one place ``report``, ``export`` and ``compare`` read a profile they are given, so a file is a
     profile to every command as it is to the window. ``meanwhile``: modules to import while a workbook's
     sheets are parsed (see :func:`amdahl_desk.files.load_profile`); ``trace_options``: how to import a
-    trace (``compare --group-by``), the defaults when None. Raises :class:`ProfileError` naming the file.
+    trace (``compare --group-by``), the defaults when None; ``then``: how the command at hand gets the grouping
+    a trace's note suggests ("{}": the grouping). Raises :class:`ProfileError` naming the file.
     """
     from ..files import is_trace, load_profile
 
@@ -75,7 +79,7 @@ def load_argument(
     trace = load_trace(path)  # as files.load_any reads it, with the trace kept to try other groupings on
     result = trace.summarise(options)
     warnings = [Problem(str(w)) for w in result.warnings]  # they name the trace file already
-    hint = grouping_note(trace, result, options, then="amdahl-desk import TRACE --group-by {} --out PROFILE.xlsx")
+    hint = grouping_note(trace, result, options, then=then)
     if hint:
         warnings.append(Problem(hint))
     return Loaded(result.to_profile(), warnings, from_trace=True)

@@ -25,6 +25,7 @@ from .common import EXIT_OK, BadInputError, load_argument, print_warnings, write
 
 if TYPE_CHECKING:
     from ..files import Loaded
+    from ..model.traces import ImportOptions
     from ..model.traces.trace_comparison import DependencyCheck
 
 NAME = "compare"
@@ -93,28 +94,50 @@ def _traced_promise(args: argparse.Namespace, before: Profile, result: Compariso
     return predicted_by(result, answer.new_total)
 
 
-def load_side(path: str, role: str, args: argparse.Namespace) -> Profile:
+def load_side(path: str, role: str, args: argparse.Namespace, like: Profile | None = None) -> Profile:
     """The one place a compared file is read, for BEFORE and AFTER alike: a workbook, a CSV table or a trace.
 
     A trace is imported with ``--group-by`` and ``--total`` (the defaults of ``amdahl-desk import``), the
-    same for both sides, so their components line up.
+    same for both sides, so their components line up; against ``like``, a workbook imported from a trace, it is
+    imported as that workbook was (its Settings' trace grouping), as the window's comparison imports it.
     """
-    loaded = read_side(path, role, args)
+    loaded = read_side(path, role, args, like)
     print_warnings(path, (str(w) for w in loaded.warnings))
     return loaded.profile
 
 
-def read_side(path: str, role: str, args: argparse.Namespace) -> Loaded:
+def read_side(path: str, role: str, args: argparse.Namespace, like: Profile | None = None) -> Loaded:
     """What :func:`load_side` reads, with its warnings; a file that cannot be read is a :class:`BadInputError`
     naming its role (BEFORE, AFTER)."""
-    from ..model.traces import ImportOptions
-
-    options = ImportOptions(group_by=args.group_by, total=args.total)
+    options = _import_options(args, like)
     try:
-        return load_argument(path, trace_options=options)
+        return load_argument(path, trace_options=options, then=f"amdahl-desk {NAME} BEFORE AFTER --group-by {{}}")
     except ProfileError as exc:
         what = "trace" if is_trace(path) else "profile"
         raise BadInputError(f"the {role.lower()} {what} cannot be read:\n{exc}") from None
+
+
+def _import_options(args: argparse.Namespace, like: Profile | None) -> ImportOptions:
+    from ..model.traces import ImportOptions
+
+    if like is not None and like.settings.trace_grouping:
+        from ..model.traces.import_paths import grouping_options
+
+        try:
+            grouped = grouping_options(like.settings.trace_grouping)[0]
+        except ProfileError:
+            return ImportOptions()
+        return ImportOptions(group_by=grouped.group_by, top=grouped.top, total=grouped.total)
+    return ImportOptions(group_by=args.group_by, total=args.total)
+
+
+def _from_trace(path: str, args: argparse.Namespace) -> Profile | None:
+    """BEFORE, read first when it is a workbook or CSV table and AFTER a trace: the workbook, when it was imported
+    from a trace (a trace then compares with it, imported as it was); None otherwise."""
+    if not is_trace(args.after) or is_trace(path) or args.group_by is not None or args.total:
+        return None
+    before = load_side(path, "BEFORE", args)
+    return before if before.settings.trace_source else None
 
 
 def parse_pairs(texts: list[str]) -> list[tuple[str, str]]:
@@ -138,13 +161,13 @@ def parse_tolerance(text: str) -> float:
     return value
 
 
-def _check_kinds(args: argparse.Namespace) -> None:
+def _check_kinds(args: argparse.Namespace, traced_before: bool = False) -> None:
     traces = (is_trace(args.before), is_trace(args.after))
-    if traces[0] != traces[1]:
+    if traces[0] != traces[1] and not traced_before:
         trace, table = ("BEFORE", "AFTER") if traces[0] else ("AFTER", "BEFORE")
         raise BadInputError(
             f"{trace} is a profiler trace and {table} a workbook or CSV table: compare like with like "
-            "(two traces, or two profiles)"
+            "(two traces, or two profiles; a workbook imported from a trace compares with a trace)"
         )
     if (args.group_by is not None or args.total) and not all(traces):
         given = [o for o, on in (("--group-by", args.group_by is not None), ("--total", args.total)) if on]
@@ -158,11 +181,12 @@ def _check_kinds(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    _check_kinds(args)
     pairs = parse_pairs(args.pair)
     tolerance = parse_tolerance(args.tolerance)
-    before = load_side(args.before, "BEFORE", args)
-    after = load_side(args.after, "AFTER", args)
+    traced = _from_trace(args.before, args)
+    _check_kinds(args, traced_before=traced is not None)
+    before = traced or load_side(args.before, "BEFORE", args)
+    after = load_side(args.after, "AFTER", args, like=traced)
     try:
         result = compare(before, after, pairs, tolerance=tolerance)
     except ProfileError as exc:  # a ComparisonError, or a before profile with nothing to analyse

@@ -73,6 +73,15 @@ def test_report_of_such_a_trace_says_how_to_import_it_grouped_so(tmp_path, capsy
     assert f"{HINT} (amdahl-desk import TRACE --group-by op --out PROFILE.xlsx)" in err
 
 
+def test_compare_of_such_traces_says_how_compare_groups_them(tmp_path, capsys):
+    path = unannotated(tmp_path / "t.json")
+    assert main(["compare", str(path), str(path)]) == 0
+    err = capsys.readouterr().err
+    assert f"{HINT} (amdahl-desk compare BEFORE AFTER --group-by op)" in err
+    assert main(["compare", str(path), str(path), "--group-by", "op"]) == 0
+    assert "explains almost nothing" not in capsys.readouterr().err
+
+
 @pytest.mark.gui
 def test_the_import_dialog_says_which_grouping_would_and_drops_it_once_chosen(qtbot, tmp_path):
     from ..ui.panels import import_dialog

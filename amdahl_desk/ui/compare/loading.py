@@ -18,8 +18,8 @@ def load_after(
     Read through ``files.load_any`` as ``amdahl-desk compare`` reads it: a trace is imported with the grouping the
     document was imported with (``like``, its Settings: the components line up), else the import's defaults.
     ``before`` is the file the document was read from; a trace against a workbook or CSV table is refused, as the
-    command refuses it (their components would not line up), unless that workbook was imported from a trace. An
-    untitled or imported document (no file) accepts either.
+    command refuses it (their components would not line up), unless that workbook was imported from a trace (the
+    command then accepts it too). An untitled or imported document (no file) accepts either.
     """
     path = Path(path)
     traced = like is not None and bool(like.trace_source)
