@@ -76,12 +76,18 @@ def _one_component(w: WhatIf) -> bool:
 
 def _subject(w: WhatIf, n: Numbers) -> str:
     parts = [
-        f"`{p.pattern}`{'' if p.component else ' ' + _noun(p)} {n.number(p.k)}× {'faster' if p.k >= 1 else 'as fast'}"
+        f"`{p.pattern}`{'' if p.component else ' ' + _noun(p)} {_k(p.k, n)}× {'faster' if p.k >= 1 else 'as fast'}"
         for p in w.patterns
     ]
     if len(parts) > 1:
         return "Making " + ", ".join(parts[:-1]) + " and " + parts[-1]
     return "Making " + parts[0]
+
+
+def _k(k: float, n: Numbers) -> str:
+    """A pattern's K as given: ``2``, ``1.05``; ``1.001``, not a ``1`` that reads as no speedup at all."""
+    text = n.number(k)
+    return n.plain(k, ".6g") if k != 1 and text == n.number(1) else text
 
 
 def _fraction(f: float, n: Numbers) -> str:
@@ -133,6 +139,8 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
         verb = f"shortens the step {headline}"
     elif s <= 1 - 1e-4:
         verb = f"lengthens the step {n.close_speedup(1 / s)} ({t(before, unit)} → {t(after, unit)})"
+    elif before - after > 0:  # less than 1.0001×, but a saving: "1.000×" or "does not shorten" would hide it
+        verb = f"shortens the step ({t(before, unit)}) by only {t(before - after, unit)}"
     else:
         verb = f"does not shorten the step ({t(before, unit)})"
     share = w.matched_time / before if before > 0 else 0.0
@@ -146,7 +154,10 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
     else:
         promised = before - before / w.sum_speedup
         hidden = hidden_saving(before, after, w.sum_speedup, w.by_kind, w.predicted_by_kind, n)
-        if hidden:
+        if hidden and n.close_speedup(w.sum_speedup) == n.close_speedup(s):  # "1.002×, not the 1.002×": the times
+            saved = "" if "by only" in verb else f", saving {t(max(before - after, 0.0), unit)} per step"
+            clause = f"{saved}, not the {t(promised, unit)} {their} {n.percent(share)} share suggests: {hidden}"
+        elif hidden:
             clause = f", not the {n.close_speedup(w.sum_speedup)} {their} {n.percent(share)} share suggests: {hidden}"
         elif promised > 0 and n.close_speedup(w.sum_speedup) == n.close_speedup(s):
             clause = f", as {their} {n.percent(share)} share suggests: {their} time is on the critical path"

@@ -105,3 +105,26 @@ def test_a_tiny_pattern_made_much_slower_is_still_told_as_a_slowdown():
         sum_speedup=0.83 / 1.33,
     )
     assert what_if_view(slow).sentence.startswith("Making `tiny` operators 0.0001× as fast lengthens the step 1.602×")
+
+
+def test_figures_that_read_alike_are_said_as_the_times_saved():
+    """1.002× against the sum's 1.002× read "shortens the step 1.002×, not the 1.002× their share suggests"; a K of
+    1.001 read "1× faster"."""
+    near = answer(
+        baseline=100.0,
+        predicted=100.0 / 1.0021,
+        sum_speedup=1.0024,
+        patterns=(PatternFigures("conv", 1.001, 20, 2.0, kernels=20),),
+    )
+    v = what_if_view(near)
+    assert v.sentence.startswith(
+        "Making `conv` kernels 1.001× faster shortens the step 1.002× (100 ms → 99.8 ms), saving 0.21 ms per step, "
+        "not the 0.239 ms their 2% share suggests: "
+    )
+    assert "not the 1.002×" not in v.sentence
+
+
+def test_a_saving_under_the_third_decimal_is_said_as_a_time_not_as_none():
+    v = what_if_view(answer(baseline=100.0, predicted=99.995, sum_speedup=1.00006))
+    assert "shortens the step (100 ms) by only 0.005 ms, not the 0.006 ms their 2% share suggests" in v.sentence
+    assert "does not shorten" not in v.sentence
