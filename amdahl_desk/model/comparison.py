@@ -270,7 +270,14 @@ def compare(
 def _warnings(before: Profile, after: Profile) -> tuple[DifferentBoundaries, ...]:
     # The lessons' first rule: a speedup means something only between measurements of the same boundary.
     b, a = before.settings.boundary.strip(), after.settings.boundary.strip()
-    return (DifferentBoundaries(b, a),) if b and a and _key(b) != _key(a) else ()
+    return (DifferentBoundaries(b, a),) if b and a and _key(_unnamed(b, before)) != _key(_unnamed(a, after)) else ()
+
+
+def _unnamed(boundary: str, profile: Profile) -> str:
+    """``boundary`` without the name of the trace it was imported from: a trace measured again after the change
+    is another file (before.json, after.json) of the same boundary."""
+    source = profile.settings.trace_source.replace("\\", "/").rsplit("/", 1)[-1]
+    return boundary.replace(source, "\0") if source else boundary
 
 
 def _bottleneck(rows: list[ComponentComparison], before_total: float, after_total: float) -> Bottleneck:

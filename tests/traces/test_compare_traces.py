@@ -79,6 +79,17 @@ def test_a_workbook_imported_from_a_trace_compares_with_a_trace_as_the_window_do
     assert data["components"] and all(r["status"] == "unchanged" for r in data["components"])
 
 
+def test_a_trace_measured_again_under_another_name_is_the_same_boundary(capsys, tmp_path):
+    """Every boundary an import writes names its file: before.json against after.json warned that the profiles
+    state different boundaries, on every comparison of two traces."""
+    after = tmp_path / "after.json.gz"
+    after.write_bytes(ONE_GPU.read_bytes())
+    code, _, err = run(capsys, "compare", str(ONE_GPU), str(after))
+    assert code == 0 and "different boundaries" not in err
+    code, _, err = run(capsys, "compare", str(ONE_GPU), str(SIXTEEN))  # rank 0 of 16 against one GPU: it says so
+    assert code == 0 and "different boundaries" in err
+
+
 def test_an_unknown_grouping_is_refused(capsys):
     code, _, err = run(capsys, "compare", str(FIXTURE), str(FIXTURE), "--group-by", "colour")
     assert code == 2 and '"colour" is not a grouping' in err
