@@ -40,6 +40,15 @@ def log10_ticks(lo: float, hi: float, n: Numbers = POINT) -> tuple[tuple[float, 
     return tuple(ticks)
 
 
+def plotted_ticks(values: list[float], scale: float, spacing: float, n: Numbers = POINT) -> list[str]:
+    """Labels for ticks a plotting library placed at ``values`` (times ``scale``), ``spacing`` apart, as the views
+    write numbers: thousands grouped and as many decimals as the spacing needs ("2,000,000", "10,000,000.05",
+    "0.0005") — never an exponent, which read "2e+06", nor five labels alike ("1e+07") where the range is narrow."""
+    step = abs(spacing * scale)
+    places = min(max(0, math.ceil(-math.log10(step) - 1e-9)), 12) if step > 0 and math.isfinite(step) else 0
+    return [n.plain(round(v * scale, places) + 0.0, f",.{places}f") for v in values]  # + 0.0: never "-0"
+
+
 def plotted_tick(text: str, n: Numbers = POINT) -> str:
     """A tick label a plotting library wrote ("2500", "0.5") as the views write numbers: "2,500", "0,5"."""
     digits = text.lstrip("-−")

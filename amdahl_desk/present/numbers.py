@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.quantities import format_money
@@ -52,6 +53,18 @@ class Numbers:
     def number_range(self, low: float, high: float) -> str:
         """``3–6``, ``0.5–1.2``."""
         return f"{self.number(low)}–{self.number(high)}"
+
+    def speedups_apart(self, values: Sequence[float]) -> list[str]:
+        """Each value as :meth:`speedup` writes it, unless two that differ would read alike ("1.03×" for 1.027 and
+        1.031): then all with the fewest decimals, up to six, at which they read apart (``1.027×``, ``1.031×``)."""
+        texts = [self.speedup(v) for v in values]
+        finite = [v for v in values if math.isfinite(v)]
+        for decimals in range(2, 7):
+            told = {t for v, t in zip(values, texts, strict=True) if math.isfinite(v)}
+            if len(told) >= len({round(v, 9) for v in finite}):
+                return texts
+            texts = [self._local(f"{v:,.{decimals + 1}f}×") if math.isfinite(v) else self.speedup(v) for v in values]
+        return texts
 
     def close_speedup(self, value: float | None) -> str:
         """A speedup near 1 with the digit that tells 1.009× from 1.037× (``1.009×``); others as :meth:`speedup`."""

@@ -295,17 +295,22 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
             legend=(),
         )
     shown = rows[:TORNADO_ROWS]
+    # The ends and the centre in as many decimals as tell them apart: swings of a few thousandths read "1.03×" alike.
+    ends = n.speedups_apart([centre, *(v for r in shown for v in (r.speedup_at_low, r.speedup_at_high))])
+    apart = ends[0] != n.speedup(centre)
     bars = tuple(
         Bar(
             shorten(r.name, 28),
             r.speedup_at_low,
             r.speedup_at_high,
-            n.speedup(r.speedup_at_low),
-            n.speedup(r.speedup_at_high),
+            ends[1 + 2 * i],
+            ends[2 + 2 * i],
             two_lines(r.name, 28),
         )
-        for r in shown
+        for i, r in enumerate(shown)
     )
+    if apart:
+        centre_text = centre_text.replace(n.speedup(centre), ends[0], 1).replace(n.close_speedup(centre), ends[0], 1)
     finite = [v for b in bars for v in (b.low, b.high) if math.isfinite(v)] + [centre]
     low, high = min(finite), max(finite)
     span = high - low if high > low else max(high * 0.1, 0.1)
@@ -313,6 +318,8 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     top = rows[0]
     more = f" ({n.count(len(rows) - len(shown))} more not shown)" if len(rows) > len(shown) else ""
     swing = n.speedup_range(top.speedup_at_low, top.speedup_at_high)
+    if apart:  # "1.03–1.03×" said nothing
+        swing = f"{ends[1].rstrip('×')}–{ends[2]}"
     title = (
         phrases("What matters most:", f"{shorten(top.name, 40)} swings it {swing}")
         if brief

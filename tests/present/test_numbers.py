@@ -33,3 +33,30 @@ def test_an_editor_starts_from_every_digit_of_k_its_range_and_effort():
     assert estimate_edit_texts(opt) == ("1.2345678", "3", "2.123456789", "")
     assert [float(exact_text(v)) for v in (0.1 + 0.2, 1e-7, 123456789.125)] == [0.1 + 0.2, 1e-7, 123456789.125]
     assert exact_text(float("nan")) == ""
+
+
+def test_speedups_that_differ_read_apart():
+    """As the speedup format writes them where they read apart; else every one with the decimals that tell them
+    apart (swings of a few thousandths: 1.03× four times said nothing)."""
+    assert POINT.speedups_apart([1.82, 2.5, 4.0]) == ["1.82×", "2.5×", "4×"]
+    assert POINT.speedups_apart([1.0284, 1.0267, 1.0308]) == ["1.028×", "1.027×", "1.031×"]
+    assert POINT.speedups_apart([1.02842, 1.02838, 1.02847]) == ["1.02842×", "1.02838×", "1.02847×"]
+    assert POINT.speedups_apart([1.5, 1.5]) == ["1.5×", "1.5×"]  # equal values stay as they are
+    assert GERMAN.speedups_apart([1.0284, 1.0267]) == ["1,028×", "1,027×"]
+
+
+def test_a_tornado_of_small_swings_tells_its_ends_apart():
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.model.profile import Component, Optimization, Profile
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.present.uncertainty_charts import tornado
+
+    comps = [Component("small", 3.0), Component("rest", 997.0)]
+    opts = [Optimization("Faster small", ("small",), 4.0, speedup_low=2.0, speedup_high=8.0)]
+    profile = Profile(comps, opts)
+    view = tornado(ChartInputs(profile, analyse(profile), 0))
+    (bar,) = view.bars
+    # 1000 / (997 + 3/k): 1.0015 at k = 2, 1.00226 at k = 4, 1.00263 at k = 8
+    assert (bar.low_text, bar.high_text) == ("1.0015×", "1.0026×")
+    assert view.centre_text == "likely 1.0023×"
+    assert "(1.0015–1.0026×)" in view.title

@@ -14,7 +14,7 @@ from pathlib import Path
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QFontMetrics, QImage, QPolygonF
+from PySide6.QtGui import QFontMetrics, QImage, QPainter, QPolygonF
 from PySide6.QtWidgets import QLabel
 
 from amdahl_desk.files import load_profile
@@ -93,6 +93,24 @@ def _long_names() -> Profile:
     return profile
 
 
+def _extreme() -> Profile:
+    """Times from 0.001 ms to 10,000,000 ms, k up to 1,000 and a target no plan reaches: axes of millions, and draws
+    that differ in the eighth digit."""
+    comps = [
+        Component("tiny kernel", 0.001, Scaling.PARALLEL),
+        Component("another tiny", 0.002, Scaling.PARALLEL),
+        Component("medium", 250.0, Scaling.SERIAL),
+        Component("huge batch job", 1e7, Scaling.PARALLEL),
+    ]
+    opts = [
+        Optimization("Tiny kernel 1000×", ("tiny kernel",), 1000.0, speedup_low=500.0, speedup_high=1000.0, effort=1.0),
+        Optimization("Medium 1000×", ("medium",), 1000.0, speedup_low=100.0, speedup_high=1000.0, effort=2.0),
+    ]
+    profile = Profile(comps, opts)
+    profile.set_settings(replace(profile.settings, target_time=0.5))
+    return profile
+
+
 def _with_estimates(profile: Profile) -> Profile:
     """The training example with k as ranges, efforts and odds, as a person gives them: the odds' charts have data."""
     opts = list(profile.optimizations)
@@ -139,6 +157,7 @@ def profiles():
         "serial": _flat(Scaling.SERIAL),
         "parallel": _flat(Scaling.PARALLEL),
         "long-names": _long_names(),
+        "extreme": _extreme(),
     }
 
 
@@ -419,6 +438,36 @@ def labels_on_lines(widget) -> list[str]:
     return found
 
 
+def ticks_unreadable(widget) -> list[str]:
+    """Each axis's tick labels as drawn that use an exponent ("2e+06"), repeat a neighbour ("1e+07" four times) or
+    touch the next one along the axis ("4,000,0005,000,000")."""
+    found = []
+    image = QImage(8, 8, QImage.Format.Format_ARGB32)
+    for view in widget.findChildren(pg.PlotWidget):
+        if not view.isVisible():
+            continue
+        for name in ("left", "bottom"):
+            axis = view.getPlotItem().getAxis(name)
+            if not axis.isVisible() or not axis.style["showValues"]:
+                continue
+            painter = QPainter(image)
+            try:
+                _, _, texts = axis.generateDrawSpecs(painter)
+            finally:
+                painter.end()
+            shown = [(rect, text) for rect, _, text in texts if text.strip()]
+            shown.sort(key=lambda rt: rt[0].left() if name == "bottom" else rt[0].top())
+            for _rect, text in shown:
+                if "e+" in text or "e-" in text:
+                    found.append(f"{name}: {text!r} in an exponent")
+            for (a, ta), (b, tb) in zip(shown, shown[1:], strict=False):
+                if ta == tb:
+                    found.append(f"{name}: {ta!r} twice")
+                if name == "bottom" and a.right() + 2 > b.left() and a.intersects(b.adjusted(-2, 0, 2, 0)):
+                    found.append(f"{name}: {ta!r} touches {tb!r}")
+    return found
+
+
 def axis_titles_cut(widget) -> list[str]:
     """Each axis title longer than its axis ("hare of the draw" beside a low plot)."""
     cut = []
@@ -438,10 +487,11 @@ def axis_titles_cut(widget) -> list[str]:
 
 @pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("which", ["ranges", "llm-ranges", "trace-plan", "serial", "parallel", "long-names"])
+@pytest.mark.parametrize("which", ["ranges", "llm-ranges", "trace-plan", "serial", "parallel", "long-names", "extreme"])
 def test_every_legend_entry_is_whole_and_no_label_lies_on_a_line(qtbot, profiles, key, size, which):
     """At both slide sizes, with the odds shown (the training example's, the LLM example's at a 1,000 ms target), on
-    a trace with a plan, on a profile all serial or all parallel and on one of long names: each legend shows every entry whole inside its chart (never cut, never run into the
+    a trace with a plan, on a profile all serial or all parallel, on one of long names and on one of extreme times:
+    each axis's tick labels are plain numbers that neither repeat nor touch, each legend shows every entry whole inside its chart (never cut, never run into the
     next chart), no label lies across a reference line or a curve, and every axis title is whole."""
     inputs = inputs_for(profiles[which])
     if chart_entry(key).source.missing(inputs) is not None:
@@ -452,6 +502,7 @@ def test_every_legend_entry_is_whole_and_no_label_lies_on_a_line(qtbot, profiles
         assert legend_problems(widget) == []
         assert labels_on_lines(widget) == []
         assert axis_titles_cut(widget) == []
+        assert ticks_unreadable(widget) == []
     finally:
         widget.close()
         widget.deleteLater()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
@@ -16,7 +15,7 @@ from ...present.axes import nice_ceiling
 from ...present.comparison import BEFORE_COLOUR, NEEDS_COMPARISON, ComparisonChartView, comparison_chart
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
-from ..charts.frame import ChartFrame, set_item_text
+from ..charts.frame import ChartFrame, distinct_elided, set_item_text
 from ..charts.style import INK, SCREEN, Style
 
 BAR = 0.36  # height of one bar; a component's two bars sit ±GAP around its line
@@ -117,9 +116,8 @@ class ComparisonChart(ChartFrame[ComparisonChartView]):
             return
         names = QFontMetrics(self.chart_style.font())
         most = max(self.width() * 0.3, names.horizontalAdvance("Autoregressive…"))
-        self.set_ticks(
-            "left", [(y, names.elidedText(name, Qt.TextElideMode.ElideRight, round(most))) for y, name in self._names]
-        )
+        shown = distinct_elided(names, [name for _, name in self._names], round(most))
+        self.set_ticks("left", [(y, text) for (y, _), text in zip(self._names, shown, strict=True)])
         pixels = max(self.plot.vb.width(), 1.0)
         metrics = QFontMetrics(self.chart_style.font(0.95))
         # Bars too thin for a label each: the after bars keep theirs (time and measured k), the before bars not.
