@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -15,12 +15,13 @@ from .colours import BLUE, GREEN, GREY, RED
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
 
+WALL = "Saturation wall"
 LEGEND = (
     LegendEntry(GREY, "line", "Mean response, before"),
     LegendEntry(BLUE, "line", "after the plan"),
     LegendEntry(GREY, "dash", "p99 wait, before"),
     LegendEntry(BLUE, "dash", "after"),
-    LegendEntry(RED, "line", "Saturation wall"),
+    LegendEntry(RED, "line", WALL),
     LegendEntry(GREEN, "dot", "Target"),
 )
 
@@ -93,6 +94,10 @@ def load_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
             points.append(Mark(curve.current_rate, min(q.mean_response, top), n.time(q.mean_response, unit)))
             saturated.append("")
     replicas = f"{n.count(load.servers)} replica{'s' if load.servers != 1 else ''}"
+    # the walls' rates in the legend too: a plot too narrow to label its walls beside them still names them
+    walls = [f"{n.number(r)}/s {side}" for r, side in ((curve.wall_before, "before"), (curve.wall_after, "after"))]
+    walls = [w for w, r in zip(walls, (curve.wall_before, curve.wall_after), strict=True) if math.isfinite(r)]
+    legend = tuple(replace(e, name=f"{e.name}: {', '.join(walls)}") if e.name == WALL and walls else e for e in LEGEND)
     return LoadView(
         inputs.of_rank(f"Latency against load: {load.objective} on {replicas}"),
         x_range,
@@ -108,4 +113,5 @@ def load_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
         (points[0], points[1]),
         (saturated[0], saturated[1]),
         f"Time ({unit.label})",
+        legend=legend,
     )

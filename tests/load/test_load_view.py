@@ -85,3 +85,19 @@ def test_max_rate_sentence_both():
     assert f.max_rate_before is not None and f.max_rate_after is not None
     assert text is not None and text.startswith("On 24 replicas, a mean response within 1,600 ms holds up to 13.2")
     assert text.endswith("the load).")
+
+
+def test_the_latency_charts_legend_names_its_walls():
+    """Where the plot is too narrow to label its walls beside them (half a slide), the legend still says where they
+    stand: the LLM example's 24 replicas saturate at 16/s before the plan and at 22.9/s after."""
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.present.load_chart import load_chart
+    from amdahl_desk.resources import example_path
+
+    profile = load_profile(example_path("llm-request.xlsx")).profile
+    view = load_chart(ChartInputs(profile, analyse(profile), 0))
+    walls = [e.name for e in view.legend if e.name.startswith("Saturation wall")]
+    assert walls == ["Saturation wall: 16/s before, 22.9/s after"]
+    assert view.wall_before.text == "wall before: 16/s" and view.wall_after.text == "wall after: 22.9/s"

@@ -129,6 +129,8 @@ def place_callout(
         if not view.contains(rect):
             continue
         score = collisions(rect, [*obstacles, marker], points) + 1000 * collisions(rect, labels or [], points[:0])
+        if far and labels:  # its leader must not cross another label either ("1,052 ms" drawn through "1,712 ms")
+            score += 1000 * sum(1 for other in labels if _leader_crosses(px, py, rect, other))
         if order >= len(_NEAR) + len(_FAR) and score:  # the rings far out are for a clear place only
             continue
         if best is None or (score, order) < (best[0], best[1]):
@@ -155,6 +157,16 @@ def place_callout(
         set_curve(leader, None, None)
         leader.setVisible(False)
     return rect
+
+
+def _leader_crosses(px: float, py: float, rect: QRectF, other: QRectF) -> bool:
+    """Whether the leader from the point (px, py) to the nearest spot of ``rect`` passes through ``other``."""
+    ex, ey = min(max(px, rect.left()), rect.right()), min(max(py, rect.top()), rect.bottom())
+    steps = max(2, int(abs(ex - px) + abs(ey - py)) // 2)
+    inner = other.adjusted(1, 1, -1, -1)
+    return any(
+        inner.contains(QPointF(px + (ex - px) * t / steps, py + (ey - py) * t / steps)) for t in range(steps + 1)
+    )
 
 
 # Where a horizontal reference line's label may sit, tried in order: (position along the line, anchor); first above

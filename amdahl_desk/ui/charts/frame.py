@@ -81,6 +81,8 @@ def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
         axis.setPen(pg.mkPen(INK, width=max(1.0, style.scale * 0.6)))
         # Axes change rarely but are repainted with every curve: keep them as cached pixmaps.
         axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        # Tick labels are written whole ("0.0005"), never scaled with a "(x0.001)" added to the axis's title
+        axis.enableAutoSIPrefix(False)
         localize_ticks(axis)
     item.showAxis("right")
     item.getAxis("right").setWidth(edge)  # room for the x axis' last label (XAxis)
@@ -96,6 +98,25 @@ def distinct_elided(metrics: QFontMetrics, names: list[str], width: int) -> list
         metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, width) if taken[short] > 1 and short != name else short
         for name, short in zip(names, right, strict=True)
     ]
+
+
+def _thinned(axis: pg.AxisItem, ticks: list[tuple[float, str]]) -> list[tuple[float, str]]:
+    """Every k-th of a horizontal axis's ticks (k the least that keeps each label clear of the next), the first
+    kept: "512" ran into "1,024" at half a slide. All of them where they fit or the axis is not laid out yet."""
+    low, high = axis.range
+    width = axis.width()
+    if len(ticks) < 2 or high <= low or width <= 0:
+        return ticks
+    metrics = QFontMetrics(axis.style["tickFont"] or axis.font())
+    gap = metrics.horizontalAdvance("  ")
+    at = [((v - low) / (high - low) * width, metrics.horizontalAdvance(t)) for v, t in ticks]
+
+    def clear(k: int) -> bool:
+        kept = at[::k]
+        return all(a[0] + a[1] / 2 + gap <= b[0] - b[1] / 2 for a, b in zip(kept, kept[1:], strict=False))
+
+    k = next((k for k in range(1, len(ticks)) if clear(k)), len(ticks))
+    return ticks if k == 1 else ticks[::k]
 
 
 def localize_ticks(axis: pg.AxisItem) -> None:
@@ -282,12 +303,26 @@ class ChartFrame(Chart[View]):
         self._legend_entries: tuple[LegendEntry, ...] = ()
 
     def set_ticks(self, axis: str, ticks: tuple[tuple[float, str], ...] | list[tuple[float, str]] | None) -> None:
-        """Set an axis' ticks only when they change: each change makes pyqtgraph redraw the axis."""
+        """Set an axis' ticks only when they change: each change makes pyqtgraph redraw the axis. Along the bottom,
+        a row of labels too wide for the plot shows every 2nd (or 3rd…) of them, chosen again as the plot resizes."""
         key = f"_ticks_{axis}"
         shown = None if ticks is None else list(ticks)
         if getattr(self, key, object()) != shown:
             setattr(self, key, shown)
-            self.plot.getAxis(axis).setTicks(None if shown is None else [shown])
+            if axis == "bottom" and not hasattr(self, "_ticks_follow"):
+                self._ticks_follow = True
+                self.plot.vb.sigResized.connect(lambda _vb: self._place_ticks("bottom"))
+                self.plot.vb.sigXRangeChanged.connect(lambda *_: self._place_ticks("bottom"))
+            self._place_ticks(axis)
+
+    def _place_ticks(self, axis: str) -> None:
+        shown = getattr(self, f"_ticks_{axis}", None)
+        item = self.plot.getAxis(axis)
+        if shown is not None and axis == "bottom":
+            shown = _thinned(item, shown)
+        if getattr(self, f"_placed_{axis}", object()) != shown:
+            setattr(self, f"_placed_{axis}", shown)
+            item.setTicks(None if shown is None else [shown])
 
     def set_ranges(self, x: tuple[float, float], y: tuple[float, float]) -> None:
         """Set the view only when it changes (rounded so float noise does not count as change)."""

@@ -62,6 +62,7 @@ class LoadChart(ChartFrame[LoadView]):
 
     def draw(self, view: LoadView) -> None:
         self.set_title(view.title)
+        self.set_legend(view.legend)
         self.axis_label("left", view.y_axis)
         self.axis_label("bottom", view.x_axis)
         for curve, series in (
@@ -152,7 +153,11 @@ class LoadChart(ChartFrame[LoadView]):
             _, _, height, side = best
             label.anchors = [side, side]
             label.setPosition(height)
-            taken.append(label.sceneBoundingRect())
+            # A wall in a plot too narrow for its label beside it (half a slide) keeps its number in the legend
+            clear = best[0] == 0 or line is self.current
+            label.setVisible(clear)
+            if clear:
+                taken.append(label.sceneBoundingRect())
         placed = [r for r in taken if r.width() > 4 and r.height() > 4]
         gap = self.chart_style.size(7)
         for label, leader, at in zip(self.point_labels, self.leaders, self._points_at, strict=True):
