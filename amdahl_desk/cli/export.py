@@ -162,6 +162,9 @@ def run(args: argparse.Namespace) -> int:
         ):  # the odds and the tornado of single values show nothing
             charts = tuple(c for c in charts if c not in ODDS_CHART_KEYS)
         chosen = _slide_charts(args.slide_charts, charts)
+        if args.chart != "all":  # a chart named that has nothing to draw is refused, not written as an empty frame
+            for chart in (*charts, *chosen):
+                _refuse_empty(chart, profile, "--slide-charts" if chart in chosen else "--chart")
         analysis = analyse(profile)
         trace = _trace_figures(args, profile, source, charts)
         if args.chart == "all" and (trace is None or trace.problem):
@@ -207,6 +210,21 @@ def run(args: argparse.Namespace) -> int:
     for path in written:
         print(path.resolve(), file=sys.stdout)
     return EXIT_OK
+
+
+def _refuse_empty(chart: str, profile: Profile, flag: str) -> None:
+    """Latency against load without an arrival rate, and the odds' charts without a k or time range, draw only what
+    is missing: a file of that is no result."""
+    if chart == "load" and profile.settings.arrival_rate is None:
+        raise BadInputError(
+            f"{flag} load draws latency against load: the profile has no arrival rate (set it under Objectives, load "
+            "and cost, or in the workbook's Settings sheet)"
+        )
+    if chart in ODDS_CHART_KEYS and not profile.has_uncertainty():
+        raise BadInputError(
+            f"{flag} {chart} draws the odds of k and the times as ranges: the profile has none (give an "
+            "optimization a k low and a k high, or a component a time low and high)"
+        )
 
 
 def _slide_charts(given: str | None, charts: tuple[str, ...]) -> tuple[str, ...]:

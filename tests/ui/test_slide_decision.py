@@ -131,6 +131,8 @@ def test_export_slide_charts_on_the_command_line(tmp_path, example):
         ("breakdown,speedup,load", "a slide shows one or two"),
         ("speedup,speedup", "the same chart twice"),
         ("critical_path", "critical path of the trace"),
+        ("load,breakdown", "--slide-charts load draws latency against load: the profile has no arrival rate"),
+        ("distribution", "--slide-charts distribution draws the odds"),
     ):
         proc = run_cli(
             "export", str(example), "--out", "o", "--chart", "slide", "--slide-charts", given, tmp_path=tmp_path
@@ -140,6 +142,10 @@ def test_export_slide_charts_on_the_command_line(tmp_path, example):
         "export", str(example), "--out", "o", "--chart", "speedup", "--slide-charts", "cost", tmp_path=tmp_path
     )
     assert proc.returncode == 2 and "--chart slide" in proc.stderr
+    for chart in ("load", "tornado"):  # named, with nothing to draw: refused, no empty frame written
+        proc = run_cli("export", str(example), "--out", "e", "--chart", chart, tmp_path=tmp_path)
+        assert proc.returncode == 2 and f"--chart {chart} draws" in proc.stderr, proc.stderr
+        assert not list((tmp_path / "e").glob("*.png"))
 
 
 def test_the_export_dialog_offers_the_slides_charts_and_writes_the_chosen_two(window, monkeypatch, tmp_path):
