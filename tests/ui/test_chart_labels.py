@@ -327,3 +327,55 @@ def test_export_chart_offers_first_the_chart_in_front(window, qtbot, monkeypatch
     qtbot.waitUntil(lambda: rows.pages.currentIndex() == odds)
     export.trigger()
     assert chosen[-1] == "distribution"
+
+
+@pytest.mark.parametrize("width", [420, 560, 900])
+def test_a_narrow_tornado_keeps_its_labels_and_its_centre_whole(qtbot, width):
+    """Long names leave a narrow plot (half a slide at 1280×720): each end's label stays inside the plot, clear of
+    the names, and the centre line's label is whole — beside its line, or only "likely 1.47×" where even that is
+    too wide for it centred."""
+    from dataclasses import replace
+
+    from amdahl_desk.model.profile import Optimization
+    from amdahl_desk.ui.chart_factory import make_chart
+    from amdahl_desk.ui.charts.style import SCREEN
+    from amdahl_desk.ui.core.qt_util import settle_layout
+
+    from .test_chart_contract import inputs_for, trace_with_plan
+
+    profile = trace_with_plan()
+    backward = profile.optimizations[0].targets
+    forward = next(c.name for c in profile.components if "forward" in c.name)
+    profile.set_optimizations(
+        [
+            replace(
+                profile.optimizations[0],
+                name="Fused backward kernels with no Python overhead at all",
+                speedup_low=1.5,
+                speedup_high=4.0,
+            ),
+            Optimization(
+                "Rückwärts und vorwärts beschleunigen – Ä/Ö/Ü 反向传播优化",
+                (forward,),
+                1.5,
+                speedup_low=1.2,
+                speedup_high=2.0,
+            ),
+        ]
+    )
+    assert backward
+    chart = make_chart("tornado", SCREEN)
+    qtbot.addWidget(chart)
+    chart.resize(width, 420)
+    chart.show()
+    chart.show_inputs(inputs_for(profile))
+    settle_layout()
+    vb = chart.plot.vb
+    inside = vb.sceneBoundingRect().adjusted(-1, -1, 1, 1)
+    shown = [t for t in chart.labels if t.toPlainText()]
+    assert len(shown) == 4
+    for label in shown:
+        assert inside.contains(label.sceneBoundingRect()), (label.toPlainText(), label.sceneBoundingRect(), inside)
+    centre = chart.centre.label
+    assert centre.toPlainText().startswith("likely ")
+    assert inside.contains(centre.sceneBoundingRect()), (centre.toPlainText(), centre.sceneBoundingRect(), inside)

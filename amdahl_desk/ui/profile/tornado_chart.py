@@ -45,6 +45,8 @@ class TornadoChart(ChartFrame["TornadoView"]):
         self._values_shown = True
         self._bars: tuple[Bar, ...] = ()
         item.vb.sigResized.connect(lambda _vb: self._name_rows())  # two lines a name where a row holds them
+        item.vb.sigResized.connect(lambda _vb: self._fit_x())  # the ends' labels inside, the centre's whole
+        self._view: TornadoView | None = None
 
     def view(self, inputs: ChartInputs, n: Numbers) -> TornadoView:
         from ...present.uncertainty_charts import tornado  # the draws' module loads with the first range
@@ -113,3 +115,47 @@ class TornadoChart(ChartFrame["TornadoView"]):
         self.set_ranges(view.x_range, (-0.6, max(rows, 1) - 0.4 + 0.5))
         set_item_text(self.note, view.note)
         self.note.setPos((view.x_range[0] + view.x_range[1]) / 2, 0.0)
+        self._view = view
+        self._fit_x()
+
+    def _fit_x(self) -> None:
+        """Room beyond the bars' ends for their labels ("1.49×" was cut by the axis in a narrow plot), and the centre
+        line's label whole: centred on its line, else beside it, else only "likely 1.77×" (the legend says the
+        rest)."""
+        view = self._view
+        width = self.plot.vb.width()
+        if view is None or not view.bars or width <= 0:
+            return
+        metrics = QFontMetrics(self.chart_style.font(0.9))
+        pad = metrics.horizontalAdvance("  ")
+        lows = [b.low for b in view.bars] + [view.centre]
+        highs = [b.high for b in view.bars] + [view.centre]
+        left_px = max(metrics.horizontalAdvance(b.low_text) for b in view.bars) + pad
+        right_px = max(metrics.horizontalAdvance(b.high_text) for b in view.bars) + pad
+        low, high = min(lows), max(highs)
+        span = high - low
+        room = width - left_px - right_px
+        x0, x1 = view.x_range
+        if span > 0 and room > width * 0.2:
+            x0 = min(x0, low - left_px * span / room)
+            x1 = max(x1, high + right_px * span / room)
+        self.set_ranges((max(x0, 0.0), x1), (-0.6, len(view.bars) - 0.4 + 0.5))
+        self._place_centre(view, metrics)
+
+    def _place_centre(self, view: TornadoView, metrics: QFontMetrics) -> None:
+        x0, x1 = self.plot.vb.viewRange()[0]
+        width = self.plot.vb.width()
+        if x1 <= x0 or width <= 0:
+            return
+        at = (view.centre - x0) / (x1 - x0) * width  # the line, in pixels from the plot's left
+        label = self.centre.label
+        short = view.centre_text.split(" with ")[0].split(" for ")[0]
+        for text in (view.centre_text, short):
+            need = QFontMetrics(label.textItem.font()).horizontalAdvance(text) + 8
+            for anchor, left in (((0.5, 0), at - need / 2), ((0, 0), at), ((1, 0), at - need)):
+                if left >= 0 and left + need <= width:
+                    label.anchors = [anchor, anchor]
+                    set_line_text(self.centre, text)
+                    label.updatePosition()
+                    return
+        set_line_text(self.centre, short)
