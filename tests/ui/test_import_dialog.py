@@ -378,3 +378,30 @@ def test_enter_after_the_preview_imports_rather_than_cancels(window, qtbot):
         qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Return)
     assert done.args == [True]
     assert all("(from kineto_1gpu_ns_timestamps.json.gz)" in c.notes for c in window.doc.profile.components)
+
+
+def test_a_long_name_in_the_preview_leaves_the_other_columns_in_view(qtbot):
+    """A component named "## data_preparation_with_augmentation_and_normalisation_of_every_input_batch ##" made its
+    column as wide as the name, and the time, share and scaling went off to the right at 1280×720: a text column
+    is at most a third of the table (elided, the whole name in its tooltip)."""
+    from PySide6.QtGui import QStandardItem, QStandardItemModel
+
+    from amdahl_desk.ui.import_.preview_models import preview_table
+
+    model = QStandardItemModel(0, 4)
+    model.setHorizontalHeaderLabels(["Component", "Time (ms)", "Scaling", "Source"])
+    long = "## data_preparation_with_augmentation_and_normalisation_of_every_input_batch ##"
+    for name in (long, "## forward ##"):
+        model.appendRow([QStandardItem(name), QStandardItem("0.217"), QStandardItem("parallel"), QStandardItem("a")])
+    view = preview_table(model, 3)
+    qtbot.addWidget(view)
+    view.resize(560, 240)
+    view.show()
+    qtbot.waitExposed(view)
+    model.dataChanged.emit(model.index(0, 0), model.index(1, 3))
+    qtbot.waitUntil(lambda: view.horizontalScrollBar().maximum() == 0)
+    width = view.viewport().width()
+    assert view.columnWidth(0) <= width // 3 + 1
+    header = view.horizontalHeader()
+    for col in range(4):
+        assert header.sectionViewportPosition(col) + view.columnWidth(col) <= width, col

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -324,6 +324,33 @@ class RankTableModel(_Table):
         return self._align(index, role)
 
 
+class _ColumnCap(QObject):
+    """Each column but ``stretch`` as wide as its contents, at most a third of the table's width (then elided)."""
+
+    def __init__(self, view: QTableView, stretch: int) -> None:
+        super().__init__(view)
+        self.view, self.stretch = view, stretch
+
+    def fit(self) -> None:
+        view = self.view
+        header = view.horizontalHeader()
+        cap = max(view.viewport().width() // 3, 120)
+        for col in range(view.model().columnCount()):
+            if col == self.stretch or view.isColumnHidden(col):
+                continue
+            want = max(view.sizeHintForColumn(col), header.sectionSizeHint(col))
+            mode = QHeaderView.ResizeMode.ResizeToContents if want <= cap else QHeaderView.ResizeMode.Interactive
+            if header.sectionResizeMode(col) != mode:
+                header.setSectionResizeMode(col, mode)
+            if mode == QHeaderView.ResizeMode.Interactive and header.sectionSize(col) != cap:
+                header.resizeSection(col, cap)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.fit()
+        return False
+
+
 def preview_table(model: object, stretch: int) -> QTableView:
     """A read-only table of one of these models: columns fit their content, ``stretch`` takes the rest."""
     view = QTableView()
@@ -337,6 +364,13 @@ def preview_table(model: object, stretch: int) -> QTableView:
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
+    # A column as wide as its widest text, but no text column wider than a third of the table: one long name
+    # ("## data_preparation_with_augmentation_…") pushed the numbers out of view at 1280×720. It is elided; the
+    # whole name is in its tooltip.
+    capped = _ColumnCap(view, stretch)
+    view.viewport().installEventFilter(capped)
+    view.model().modelReset.connect(capped.fit)
+    view.model().dataChanged.connect(lambda *_: capped.fit())
     hidden = getattr(model, "hidden_columns", None)
     if callable(hidden):  # columns that say nothing for this preview are left out
 
