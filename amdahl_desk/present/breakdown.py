@@ -129,7 +129,12 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
         after_text = f"{COMPUTING} (the sum: {n.time(c.new_total, unit)})"
     x_max = max(total, c.new_total, after_total, target or 0.0)
     # A component with no time draws no bar: under an objective (TTFT) the others are 0 and would crowd the key.
-    legend = [LegendEntry(s.colour, "bar", s.name) for s in segments if s.baseline > 0 or s.after > 0]
+    # "8 other components" is no name to shorten ("8 other compone…" where the names took the legend's room)
+    legend = [
+        LegendEntry(s.colour, "bar", s.name, explains=s.colour == OTHER and i == len(segments) - 1 and bool(rest.any()))
+        for i, s in enumerate(segments)
+        if s.baseline > 0 or s.after > 0
+    ]
     traced = answer is not None and not isinstance(answer, str)
     if any(s.outlined for s in segments):
         sign = "+" if difference > 0 else "−" if difference < 0 else ""

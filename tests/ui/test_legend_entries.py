@@ -275,3 +275,20 @@ def test_the_target_line_never_runs_through_its_own_label(qtbot, key, size):
     finally:
         widget.close()
         widget.deleteLater()
+
+
+def test_the_other_components_entry_is_never_shortened(qtbot):
+    """Fifteen long names at half a slide: the legend shortens the names to fit, never "8 other compone…"."""
+    from amdahl_desk.ui.chart_factory import make_chart
+    from amdahl_desk.ui.charts import export
+
+    from .test_chart_contract import _long_names, inputs_for
+
+    widget = export.chart_widget(make_chart, "slide", inputs_for(_long_names()), (1280, 720))
+    try:
+        legend = widget.parts["breakdown"].legend_label
+        text = legend.text().replace("&nbsp;", " ").replace("\u00a0", " ")
+        assert "…" in text  # the names were shortened to fit
+        assert " other components" in text and "other compone…" not in text
+    finally:
+        widget.close()
