@@ -94,8 +94,10 @@ def _fraction(f: float, n: Numbers) -> str:
     for value, word in _FRACTIONS:
         if abs(f - value) < 0.04:
             return word
-    if f > 0.96:
+    if f >= 1:
         return "all"
+    if f > 0.96:  # the path still saves a little: "all" would say it saves nothing
+        return "nearly all"
     return n.percent(f)
 
 

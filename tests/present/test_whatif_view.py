@@ -128,3 +128,15 @@ def test_a_saving_under_the_third_decimal_is_said_as_a_time_not_as_none():
     v = what_if_view(answer(baseline=100.0, predicted=99.995, sum_speedup=1.00006))
     assert "shortens the step (100 ms) by only 0.005 ms, not the 0.006 ms their 2% share suggests" in v.sentence
     assert "does not shorten" not in v.sentence
+
+
+def test_nearly_all_of_the_promise_hidden_is_not_all():
+    """A path that still saves 2% of what the sum promises: "nearly all of the saving … is hidden", never "all"
+    beside a step that does get shorter; "all" where it saves nothing."""
+    from amdahl_desk.present.whatif import hidden_saving
+
+    kinds = {"cpu": 90.0, "gpu": 10.0}
+    # before 100, the sum promises 100 - 100/2 = 50; the path saves 1 (2% of it) or nothing
+    assert hidden_saving(100.0, 99.0, 2.0, kinds, kinds).startswith("nearly all of the saving the sum promises")
+    assert hidden_saving(100.0, 100.0, 2.0, kinds, kinds).startswith("all of the saving the sum promises")
+    assert hidden_saving(100.0, 75.0, 2.0, kinds, kinds).startswith("half of the saving")
