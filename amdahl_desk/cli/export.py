@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..files.kinds import plain_stem
 from ..model.analysis import analyse
 from ..model.errors import ProfileError
 from ..model.names import STEP_PREFIX
@@ -97,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if args.compare is not None or args.pair:
         written = _export_comparison(args, source, profile, out)
     elif args.format in ("xlsx", "csv"):
-        target = out / f"{source.stem}.{args.format}"
+        target = out / f"{plain_stem(source)}.{args.format}"
         if target.resolve() == source.resolve():
-            target = out / f"{source.stem}-exported.{args.format}"  # never overwrite the input
+            target = out / f"{plain_stem(source)}-exported.{args.format}"  # never overwrite the input
         analysis = None
         with contextlib.suppress(ProfileError):
             analysis = analyse(profile)
@@ -202,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
             job=job_figures,
         )
         for chart in charts:
-            target = out / f"{source.stem}-{chart}.{args.format}"
+            target = out / f"{plain_stem(source)}-{chart}.{args.format}"
             try:
                 written.append(export_chart(make_chart, chart, inputs, args.format, target, size, args.transparent))
             except OSError as exc:
@@ -354,7 +355,7 @@ def _export_comparison(args: argparse.Namespace, source: Path, before: Profile, 
     make_app()
     written = []
     for chart in charts:
-        target = out / f"{source.stem}-vs-{Path(args.compare).stem}-{chart}.{args.format}"
+        target = out / f"{plain_stem(source)}-vs-{plain_stem(args.compare)}-{chart}.{args.format}"
         try:
             written.append(
                 export_comparison(

@@ -66,6 +66,16 @@ def classify(path: str | Path, look_inside: bool = True) -> Kind:
     return Kind.UNKNOWN
 
 
+def plain_stem(path: str | Path) -> str:
+    """A file's name without what says its format: ``kineto_1gpu`` for ``kineto_1gpu.json.gz``, ``rank0`` for
+    ``rank0.pt.trace.json``, ``plan`` for ``plan.xlsx`` (for the names of the files written from it)."""
+    name = Path(path).name
+    for suffix in (".gz", ".json", ".speedscope", ".trace", ".pt"):
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    return Path(name).stem if Path(name).suffix.lower() in (*WORKBOOK_SUFFIXES, *TABLE_SUFFIXES) else name
+
+
 def is_trace(path: str | Path) -> bool:
     """Whether ``path`` is a profiler trace (or a folder of them, one per rank) rather than a profile table."""
     return classify(path) is Kind.TRACE

@@ -106,3 +106,21 @@ def test_a_step_to_leave_out_that_the_trace_lacks_is_refused(capsys):
     code, out, err = run(capsys, "import", TRACE, "--exclude-steps", "ProfilerStep#1,Nope#9")
     assert code == 2 and out == ""
     assert '"Nope#9"' in err and "ProfilerStep#1" in err
+
+
+def test_files_exported_from_a_trace_are_named_without_its_format(tmp_path):
+    """`export kineto_1gpu_ns_timestamps.json.gz` wrote kineto_1gpu_ns_timestamps.json-breakdown.png and a workbook
+    named ….json.xlsx: the names drop what said the trace's format."""
+    from amdahl_desk.files.kinds import plain_stem
+
+    trace = Path(__file__).parents[1] / "fixtures" / "real_traces" / "kineto_1gpu_ns_timestamps.json.gz"
+    assert main(["export", str(trace), "--out", str(tmp_path), "--chart", "breakdown"]) == 0
+    assert main(["export", str(trace), "--out", str(tmp_path), "--format", "xlsx"]) == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["kineto_1gpu_ns_timestamps-breakdown.png", "kineto_1gpu_ns_timestamps.xlsx"], names
+    assert [plain_stem(n) for n in ("rank3.pt.trace.json", "plan.xlsx", "ddp4", "a.b.json")] == [
+        "rank3",
+        "plan",
+        "ddp4",
+        "a.b",
+    ]
