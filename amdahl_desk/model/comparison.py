@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -274,10 +275,15 @@ def _warnings(before: Profile, after: Profile) -> tuple[DifferentBoundaries, ...
 
 
 def _unnamed(boundary: str, profile: Profile) -> str:
-    """``boundary`` without the name of the trace it was imported from: a trace measured again after the change
-    is another file (before.json, after.json) of the same boundary."""
+    """``boundary`` without the name of the trace it was imported from, nor how many steps its mean is of: a trace
+    measured again after the change is another file (before.json, after.json) of the same boundary, and profiling
+    3 steps instead of 5 measures the same step."""
     source = profile.settings.trace_source.replace("\\", "/").rsplit("/", 1)[-1]
-    return boundary.replace(source, "\0") if source else boundary
+    text = boundary.replace(source, "\0") if source else boundary
+    return _STEPS.sub("mean of the steps", text) if source else text
+
+
+_STEPS = re.compile(r"mean of [\d,.]+ steps?")
 
 
 def _bottleneck(rows: list[ComponentComparison], before_total: float, after_total: float) -> Bottleneck:

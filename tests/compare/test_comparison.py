@@ -438,3 +438,22 @@ def test_the_comparison_slide_speaks_a_german_desktops_separators_and_drops_the_
     assert "Predicted" not in view.footer and "1.7×" not in view.footer
     # decode's share before and after, 900/1,500 and 530/1,170 = 45%; the next ceiling 1,170/640 = 1.83
     assert "60%" in view.footer and "at 45%" in view.footer and "at most 1,83× faster" in view.footer
+
+
+def test_traces_that_differ_in_their_files_and_step_counts_are_one_boundary():
+    """A trace profiled again after the change: another file, and 3 steps where the first had 5. The same boundary;
+    another grouping, or another rank, is not."""
+    from dataclasses import replace as with_
+
+    from amdahl_desk.model.comparison import compare as compared
+    from amdahl_desk.model.profile import Component, Profile
+
+    def traced(source: str, steps: int, grouping: str = "annotation") -> Profile:
+        p = Profile([Component("## forward ##", 30.0), Component("## backward ##", 50.0)])
+        boundary = f"PyTorch trace {source}, mean of {steps} steps, grouped by {grouping}"
+        p.set_settings(with_(p.settings, boundary=boundary, trace_source=f"traces/{source}"))
+        return p
+
+    assert compared(traced("before.json", 5), traced("after.json.gz", 3)).warnings == ()
+    assert compared(traced("before.json", 1), traced("after.json", 12)).warnings == ()
+    assert compared(traced("before.json", 5), traced("after.json", 5, "op")).warnings != ()
