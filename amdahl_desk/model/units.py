@@ -238,6 +238,8 @@ def format_number(value: float, digits: int = 3) -> str:
     text = f"{value:,.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
+    if text.startswith("-") and not any(c in "123456789" for c in text):
+        text = text[1:]  # a saving of -0.0 (or of -1e-13, float noise) reads "0 ms", never "-0 ms"
     return text
 
 

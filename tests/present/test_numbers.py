@@ -60,3 +60,10 @@ def test_a_tornado_of_small_swings_tells_its_ends_apart():
     assert (bar.low_text, bar.high_text) == ("1.0015×", "1.0026×")
     assert view.centre_text == "likely 1.0023×"
     assert "(1.0015–1.0026×)" in view.title
+
+
+def test_a_time_that_rounds_to_nothing_has_no_sign():
+    """compare of a trace with itself said "measured 78.8 ms (saving -0 ms)": float noise below zero."""
+    assert POINT.time(-0.0, TimeUnit.MS) == "0 ms"
+    assert POINT.time(-1e-13, TimeUnit.MS) == "0 ms"
+    assert POINT.time(-0.4, TimeUnit.MS) == "-0.4 ms"
