@@ -134,10 +134,20 @@ def _import_options(args: argparse.Namespace, like: Profile | None) -> ImportOpt
 def _from_trace(path: str, args: argparse.Namespace) -> Profile | None:
     """BEFORE, read first when it is a workbook or CSV table and AFTER a trace: the workbook, when it was imported
     from a trace (a trace then compares with it, imported as it was); None otherwise."""
-    if not is_trace(args.after) or is_trace(path) or args.group_by is not None or args.total:
+    if not is_trace(args.after) or is_trace(path):
         return None
     before = load_side(path, "BEFORE", args)
-    return before if before.settings.trace_source else None
+    if not before.settings.trace_source:
+        return None
+    given = [o for o, on in (("--group-by", args.group_by is not None), ("--total", args.total)) if on]
+    if given:  # AFTER is imported as BEFORE was: another grouping would compare unlike with unlike
+        how = before.settings.trace_grouping or "as its Settings say"
+        raise BadInputError(
+            f"{' and '.join(given)}: BEFORE was imported from a trace ({how}), and AFTER is imported the same way so "
+            f"that the two compare like with like; leave {'them' if len(given) > 1 else 'it'} out, or compare the "
+            "two traces themselves"
+        )
+    return before
 
 
 def parse_pairs(texts: list[str]) -> list[tuple[str, str]]:

@@ -102,3 +102,16 @@ def test_load_any_opens_tables_and_traces_alike():
     assert trace.from_trace and is_trace(FIXTURE) and not is_trace(example_path("llm-request.xlsx"))
     assert trace.profile.total > 3 * expect.mean_step_ms(expect.load(FIXTURE))
     assert any("far from the median" in str(w) for w in trace.warnings)
+
+
+def test_grouping_a_trace_against_a_workbook_imported_from_one_is_refused_with_why(capsys, tmp_path):
+    """AFTER is imported as the workbook was; --group-by asked for another grouping and got the generic "compare
+    like with like"."""
+    workbook = tmp_path / "before.xlsx"
+    assert main(["import", str(FIXTURE), "--out", str(workbook)]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "compare", str(workbook), str(FIXTURE), "--group-by", "op")
+    assert code == 2 and out == ""
+    assert "--group-by: BEFORE was imported from a trace (" in err and "leave it out" in err
+    code, out, err = run(capsys, "compare", str(workbook), str(FIXTURE))
+    assert code == 0 and "saving -0" not in out, out
