@@ -14,6 +14,7 @@ from .chart_parts import LegendEntry, Mark, Series
 from .colours import BLUE, GREEN, GREY, RED
 from .inputs import ChartInputs
 from .numbers import POINT, Numbers
+from .text import phrases
 
 WALL = "Saturation wall"
 LEGEND = (
@@ -97,9 +98,20 @@ def load_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
     # the walls' rates in the legend too: a plot too narrow to label its walls beside them still names them
     walls = [f"{n.number(r)}/s {side}" for r, side in ((curve.wall_before, "before"), (curve.wall_after, "after"))]
     walls = [w for w, r in zip(walls, (curve.wall_before, curve.wall_after), strict=True) if math.isfinite(r)]
-    legend = tuple(replace(e, name=f"{e.name}: {', '.join(walls)}") if e.name == WALL and walls else e for e in LEGEND)
+    goal = f"Target {n.time(curve.target, unit)}" if curve.target is not None else "Target"
+    legend = tuple(
+        replace(e, name=f"{e.name}: {', '.join(walls)}")
+        if e.name == WALL and walls
+        else replace(e, name=goal)
+        if e.name == "Target"
+        else e
+        for e in LEGEND
+    )
+    # the operating points' figures in the title too: where no place beside a point is clear, its label is left out
+    figures = [p.text if p is not None else s for p, s in zip(points, saturated, strict=True)]
+    at = f"at {n.number(curve.current_rate)}/s, {figures[0]} → {figures[1]}"
     return LoadView(
-        inputs.of_rank(f"Latency against load: {load.objective} on {replicas}"),
+        inputs.of_rank(phrases(f"Latency against load: {load.objective} on {replicas};", at)),
         x_range,
         y_range,
         series(curve.before_response),

@@ -101,3 +101,18 @@ def test_the_latency_charts_legend_names_its_walls():
     walls = [e.name for e in view.legend if e.name.startswith("Saturation wall")]
     assert walls == ["Saturation wall: 16/s before, 22.9/s after"]
     assert view.wall_before.text == "wall before: 16/s" and view.wall_after.text == "wall after: 22.9/s"
+
+
+def test_the_latency_charts_title_says_the_operating_points():
+    """A label beside a point may find no clear place at half a slide: the title says both figures."""
+    from amdahl_desk.files import load_profile
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.present.load_chart import load_chart
+    from amdahl_desk.resources import example_path
+
+    profile = load_profile(example_path("llm-request.xlsx")).profile
+    view = load_chart(ChartInputs(profile, analyse(profile), 0))
+    # M/M/24 at 14/s: mean response 1,712 ms on 1,500 ms of service, 1,052 ms on 1,050 ms (test_llm_example's figures)
+    assert view.title.replace("\u00a0", " ").endswith("at 14/s, 1,712 ms → 1,052 ms")
+    assert "Target 600 ms" in [e.name for e in view.legend]

@@ -163,6 +163,18 @@ class LoadChart(ChartFrame[LoadView]):
         for label, leader, at in zip(self.point_labels, self.leaders, self._points_at, strict=True):
             if at is None:
                 leader.setData([], [])
+                label.setVisible(bool(label.toPlainText()))
                 continue
-            placed.append(place_callout(vb, label, leader, at, bands, points, gap, list(placed)))
-        clear_line_labels(vb, [self.target], points, tuple(lines), placed)
+            rect = place_callout(vb, label, leader, at, bands, points, gap, list(placed))
+            # Where no place beside its point is clear (a plot half a slide wide), the title says the figure
+            clear = collisions(rect, [*bands, *placed], points) == 0
+            label.setVisible(clear)
+            leader.setVisible(clear and leader.isVisible())
+            if clear:
+                placed.append(rect)
+        target = self.target.label
+        target.setVisible(True)
+        if self.target.isVisible():
+            clear_line_labels(vb, [self.target], points, tuple(lines), placed)
+            others = [line_band(vb, line, view=view) for line in lines] + placed
+            target.setVisible(collisions(target.sceneBoundingRect(), others, points) == 0)  # the legend says it
