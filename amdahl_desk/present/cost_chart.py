@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -68,21 +68,32 @@ def cost_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
     def value(v: float) -> str:
         return n.money(v, cost.currency) if cost.cost is not None else f"{n.number(v)} GPU-h"
 
-    def mark(count: int | None, what: str) -> Mark | None:
+    def figure(count: int | None) -> tuple[int, str, str] | None:
+        """The mark's index on the curve, its count ("32") and its figure ("0.0061 GPU-h"), or None."""
         i = np.flatnonzero(cost.gpus == count) if count is not None else np.array([], dtype=int)
         if len(i) == 0 or not ok[i[0]]:
             return None
         j = int(i[0])
-        return Mark(float(x[j]), float(y[j]), f"{what} {n.count(int(count or 0))}: {value(float(values[j]))}")
+        return j, n.count(int(count or 0)), value(float(values[j]))
 
+    found = [figure(cost.cheapest_gpus), figure(cost.cheapest_meeting_target_gpus)]
+    cheapest, on_target = (
+        None if f is None else Mark(float(x[f[0]]), float(y[f[0]]), f"{what} {f[1]}: {f[2]}")
+        for f, what in zip(found, ("cheapest", "on target"), strict=True)
+    )
+    # each mark's figure in the legend too: a label with no clear place beside its point (half a slide) is left out
+    legend = (LEGEND[0],) + tuple(
+        e if f is None else replace(e, name=f"{e.name}: {f[1]}, {f[2]}") for e, f in zip(LEGEND[1:], found, strict=True)
+    )
     return CostView(
         title,
         x_range,
         y_range,
         Series(x[ok], y[ok], x_range, y_range),
-        mark(cost.cheapest_gpus, "cheapest"),
-        mark(cost.cheapest_meeting_target_gpus, "on target"),
+        cheapest,
+        on_target,
         log2_ticks(int(gpus.min()), int(gpus.max()), n=n),
         log10_ticks(10 ** y_range[0], 10 ** y_range[1], n),
         axis,
+        legend=legend,
     )

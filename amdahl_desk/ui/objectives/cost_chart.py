@@ -10,7 +10,7 @@ from ...present.chart_parts import Mark
 from ...present.cost_chart import LEGEND, CostView, cost_chart
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
-from ..charts.callouts import curve_points, place_callout
+from ..charts.callouts import collisions, curve_points, place_callout
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text
 from ..charts.style import BLUE, GREEN, INK, LABEL_FILL, ORANGE, SCREEN, Style
@@ -58,13 +58,20 @@ class CostChart(ChartFrame[CostView]):
                 leader.setData([], [])
                 continue
             at = (float(mark.x), float(mark.y))
-            taken.append(place_callout(vb, label, leader, at, [], points, gap, list(taken)))
+            rect = place_callout(vb, label, leader, at, [], points, gap, list(taken))
+            # Where no place beside its marker is clear (half a slide), the legend says its figure
+            clear = collisions(rect, taken, points) == 0
+            label.setVisible(clear)
+            leader.setVisible(clear and leader.isVisible())
+            if clear:
+                taken.append(rect)
 
     def view(self, inputs: ChartInputs, n: Numbers) -> CostView:
         return cost_chart(inputs, n, self.brief)
 
     def draw(self, view: CostView) -> None:
         self.set_title(view.title)
+        self.set_legend(view.legend)
         self.axis_label("left", view.y_axis)
         self.axis_label("bottom", view.x_axis)
         set_series(self.line, view.line)
