@@ -541,3 +541,28 @@ def test_the_llm_examples_default_slide_lays_no_label_on_a_line(qtbot, size):
     finally:
         widget.close()
         widget.deleteLater()
+
+
+HALF_SLIDE = ("breakdown", "speedup", "scaling", "distribution", "tornado", "load", "cost")
+
+
+@pytest.mark.parametrize("key", HALF_SLIDE)
+@pytest.mark.parametrize("which", ["llm-ranges", "long-names", "extreme", "serial"])
+def test_every_chart_at_half_a_slide_lays_no_label_on_a_line(qtbot, profiles, key, which):
+    """Any chart a person picks for the slide (Export dialog, --slide-charts), beside another at 1280×720: a plot
+    half as wide and two thirds as high as the chart alone. Each legend whole, no label on a line or a label, the
+    axes' labels readable."""
+    profile = profiles[which]
+    if key == "load" and profile.settings.arrival_rate is None:
+        profile = profile.copy()
+        profile.set_settings(replace(profile.settings, arrival_rate=14.0, servers=24))
+    inputs = replace(inputs_for(profile), slide_charts=(key, "speedup" if key == "breakdown" else "breakdown"))
+    widget = export.chart_widget(make_chart, "slide", inputs, (1280, 720))
+    try:
+        assert key in widget.shown
+        assert _legends_cut(widget) == [] and legend_problems(widget) == []
+        assert labels_on_lines(widget) == []
+        assert axis_titles_cut(widget) == [] and ticks_unreadable(widget) == []
+    finally:
+        widget.close()
+        widget.deleteLater()

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ...present.speedup import SpeedupView, speedup
-from ..charts.callouts import curve_points, line_band, place_callout
+from ..charts.callouts import clear_line_labels, curve_points, line_band, place_callout
 from ..charts.chart_items import PointMarker, set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import BLUE, GREEN, GREY, INK, LABEL_FILL, RED, SCREEN, Style
@@ -96,13 +96,13 @@ class SpeedupPlot(ChartFrame[SpeedupView]):
         self._placing = True
         try:
             vb.mapViewToScene(QPointF(0, 0))
-            obstacles = []
-            if self.ceiling.isVisible():
-                self.ceiling.label.updatePosition()
-                obstacles.append(self.ceiling.label.sceneBoundingRect())
-                obstacles.append(line_band(vb, self.ceiling))
+            obstacles = [line_band(vb, self.ceiling)] if self.ceiling.isVisible() else []
             points = np.concatenate([curve_points(vb, c) for c in (self.curve, self.combined, self.by_sum)])
             at, gap = self._marker_at, self.chart_style.size(8)
-            place_callout(vb, self.marker_label, self.leader, at, obstacles, points, gap)
+            placed = place_callout(vb, self.marker_label, self.leader, at, obstacles, points, gap)
+            if self.ceiling.isVisible():  # then the ceiling's label along its line, clear of the callout and curves
+                # (an optimization of a tiny share: its curve runs flat along its ceiling of 1×)
+                around = np.concatenate([points, curve_points(vb, self.leader)])
+                clear_line_labels(vb, [self.ceiling], around, taken=[placed])
         finally:
             self._placing = False
