@@ -54,6 +54,19 @@ def sum_agrees(answer: TraceAnswer) -> bool:
     return abs(answer.speedup - answer.sum_speedup) <= 0.005 * answer.sum_speedup
 
 
+def sum_same(answer: TraceAnswer) -> bool:
+    """Whether :func:`sum_beside` says the sum promises "the same": no share of its saving hidden, none more, and
+    the two speedups within 0.5% (a 1.0151× path beside a 1.02× sum agrees within 0.5% in S, yet a quarter of the
+    saving is hidden)."""
+    from .whatif import hidden_saving
+
+    before, after = answer.step_before, answer.step_after
+    if answer.sum_speedup > 0 and before > 0 and hidden_saving(before, after, answer.sum_speedup, {}, {}):
+        return False
+    promised = answer.baseline - answer.sum_new_total
+    return not (promised > 0 and answer.time_saved > promised * 1.005) and sum_agrees(answer)
+
+
 def sum_beside(profile: Profile, answer: TraceAnswer, n: Numbers = POINT) -> str:
     """The sum's promise beside the answer, and why the two differ ("" when no optimization is enabled)."""
     if not any(o.enabled for o in profile.optimizations):

@@ -11,7 +11,7 @@ from ..model.profile import Profile
 from ..model.units import TimeUnit
 from .job import missing_sentence, ranges, straggler_name, whose_ranks
 from .numbers import POINT, Numbers
-from .plan_answer import answer_target, sum_agrees
+from .plan_answer import answer_target, sum_same
 from .report import target_sentence
 from .summary import Figure, SummaryView, summary
 from .text import phrases
@@ -89,7 +89,7 @@ def decision_sentences(
         return (Sentence(said.sentence, said.speedup.tone), Sentence(said.dependencies.text))
     answer = current_answer(trace, profile, analysis)
     # Where the sum promises the same, saying so decides nothing; where it differs, the reason is the third sentence.
-    agrees = answer is not None and not isinstance(answer, str) and sum_agrees(answer)
+    agrees = answer is not None and not isinstance(answer, str) and sum_same(answer)
     return shown if agrees else (*shown, Sentence(said.dependencies.text))
 
 

@@ -52,3 +52,27 @@ def test_a_trace_without_ranges_still_says_the_sum_beside_the_answer():
     figures = linked_figures(profile)
     said = slide(profile, analysis, trace=figures, decided=None).decision
     assert len(said) == 2 and said[1].text.startswith("The sum of the components' times promises")
+
+
+def test_a_sum_within_half_a_percent_that_hides_a_quarter_of_its_saving_is_still_said(monkeypatch):
+    """S of 1.0151× on the path beside the sum's 1.02× are within 0.5% of each other, but a quarter of the saving the
+    sum promises is hidden: the summary's sentence beside the answer says so, and the slide must say it too."""
+    from amdahl_desk.model.traces.plan_answer import TraceAnswer
+    from amdahl_desk.present import slide as slide_module
+    from amdahl_desk.present.plan_answer import sum_beside
+
+    profile = _traced(ranges=True)
+    analysis = analyse(profile)
+    figures = linked_figures(profile)
+    decided = decide(profile, analysis)
+    assert decided is not None
+    view = decision_view(profile, analysis, decided.figures, decided.search)
+    kinds = (("cpu", 90.0), ("gpu", 10.0))
+    s, t = 1.02, 1.0151
+    hiding = TraceAnswer(
+        True, "", t, 100 / t, 1.1, s, 100 / s, 1.1, 100.0, 100 / t, kinds, kinds, (), 100.0, trace_total=100.0
+    )
+    assert "a quarter of the saving" in sum_beside(profile, hiding)
+    monkeypatch.setattr(slide_module, "current_answer", lambda *_a: hiding)
+    said = slide_module.decision_sentences(profile, analysis, trace=figures, decided=view)
+    assert len(said) == 3 and said[2].text.startswith("The sum of the components' times promises")
