@@ -94,7 +94,7 @@ def _fraction(f: float, n: Numbers) -> str:
     for value, word in _FRACTIONS:
         if abs(f - value) < 0.04:
             return word
-    if f >= 1:
+    if f >= 1 - 1e-9:  # float noise in a path that saves nothing is still all
         return "all"
     if f > 0.96:  # the path still saves a little: "all" would say it saves nothing
         return "nearly all"
@@ -141,7 +141,7 @@ def what_if_view(w: WhatIf, n: Numbers = POINT, unit: TimeUnit = TimeUnit.MS) ->
         verb = f"shortens the step {headline}"
     elif s <= 1 - 1e-4:
         verb = f"lengthens the step {n.close_speedup(1 / s)} ({t(before, unit)} → {t(after, unit)})"
-    elif before - after > 0:  # less than 1.0001×, but a saving: "1.000×" or "does not shorten" would hide it
+    elif before - after > 1e-9 * before:  # under 1.0001×, but a saving (not float noise): "1.000×" would hide it
         verb = f"shortens the step ({t(before, unit)}) by only {t(before - after, unit)}"
     else:
         verb = f"does not shorten the step ({t(before, unit)})"

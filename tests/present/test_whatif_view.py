@@ -140,3 +140,11 @@ def test_nearly_all_of_the_promise_hidden_is_not_all():
     assert hidden_saving(100.0, 99.0, 2.0, kinds, kinds).startswith("nearly all of the saving the sum promises")
     assert hidden_saving(100.0, 100.0, 2.0, kinds, kinds).startswith("all of the saving the sum promises")
     assert hidden_saving(100.0, 75.0, 2.0, kinds, kinds).startswith("half of the saving")
+
+
+def test_float_noise_below_the_baseline_is_no_saving():
+    """A path recomputed as 1e-13 ms shorter (float noise; the fixtures' ceilings read 0.9999999999999998) read
+    "shortens the step (100 ms) by only 0 ms" and "nearly all of the saving … is hidden"."""
+    v = what_if_view(answer(baseline=100.0, predicted=100.0 - 1e-13, sum_speedup=1.02))
+    assert "does not shorten the step (100 ms)" in v.sentence and "by only 0 ms" not in v.sentence
+    assert "all of the saving" in v.sentence and "nearly all" not in v.sentence
