@@ -57,14 +57,16 @@ class Numbers:
     def speedups_apart(self, values: Sequence[float]) -> list[str]:
         """Each value as :meth:`speedup` writes it, unless two that differ would read alike ("1.03×" for 1.027 and
         1.031): then all with the fewest decimals, up to six, at which they read apart (``1.027×``, ``1.031×``)."""
-        texts = [self.speedup(v) for v in values]
-        finite = [v for v in values if math.isfinite(v)]
-        for decimals in range(2, 7):
-            told = {t for v, t in zip(values, texts, strict=True) if math.isfinite(v)}
-            if len(told) >= len({round(v, 9) for v in finite}):
+        plain = [self.speedup(v) for v in values]
+        distinct = len({round(v, 9) for v in values if math.isfinite(v)})
+        texts = plain
+        for decimals in range(3, 8):  # the speedup's own 2, then 3 to 6; past six, digits that tell nothing
+            if len({t for v, t in zip(values, texts, strict=True) if math.isfinite(v)}) >= distinct:
                 return texts
-            texts = [self._local(f"{v:,.{decimals + 1}f}×") if math.isfinite(v) else self.speedup(v) for v in values]
-        return texts
+            if decimals > 6:
+                break
+            texts = [self._local(f"{v:,.{decimals}f}×") if math.isfinite(v) else self.speedup(v) for v in values]
+        return plain
 
     def close_speedup(self, value: float | None) -> str:
         """A speedup near 1 with the digit that tells 1.009× from 1.037× (``1.009×``); others as :meth:`speedup`."""

@@ -67,3 +67,9 @@ def test_a_time_that_rounds_to_nothing_has_no_sign():
     assert POINT.time(-0.0, TimeUnit.MS) == "0 ms"
     assert POINT.time(-1e-13, TimeUnit.MS) == "0 ms"
     assert POINT.time(-0.4, TimeUnit.MS) == "-0.4 ms"
+
+
+def test_speedups_apart_stop_at_six_decimals():
+    """Values that six decimals cannot tell apart keep the speedup format ("1×"), never seven zeros ("1.0000000×")."""
+    assert POINT.speedups_apart([1.0, 1.00000001]) == ["1×", "1×"]
+    assert POINT.speedups_apart([1.0, 1.000001]) == ["1.000000×", "1.000001×"]
