@@ -295,22 +295,17 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
             legend=(),
         )
     shown = rows[:TORNADO_ROWS]
-    # The ends and the centre in as many decimals as tell them apart: swings of a few thousandths read "1.03×" alike.
-    ends = n.speedups_apart([centre, *(v for r in shown for v in (r.speedup_at_low, r.speedup_at_high))])
-    apart = ends[0] != n.speedup(centre)
+    # Each bar's ends, and the centre, in as many decimals as tell them apart from each other: swings of a few
+    # thousandths read "1.03×" alike; a bar that reads apart keeps the speedup's own format.
+    ends = [n.speedups_apart([centre, r.speedup_at_low, r.speedup_at_high]) for r in shown]
     bars = tuple(
-        Bar(
-            shorten(r.name, 28),
-            r.speedup_at_low,
-            r.speedup_at_high,
-            ends[1 + 2 * i],
-            ends[2 + 2 * i],
-            two_lines(r.name, 28),
-        )
-        for i, r in enumerate(shown)
+        Bar(shorten(r.name, 28), r.speedup_at_low, r.speedup_at_high, e[1], e[2], two_lines(r.name, 28))
+        for r, e in zip(shown, ends, strict=True)
     )
-    if apart:
-        centre_text = centre_text.replace(n.speedup(centre), ends[0], 1).replace(n.close_speedup(centre), ends[0], 1)
+    centred = max((e[0] for e in ends), key=len, default=n.speedup(centre))
+    apart = bool(ends) and ends[0][1:] != [n.speedup(shown[0].speedup_at_low), n.speedup(shown[0].speedup_at_high)]
+    if centred != n.speedup(centre):
+        centre_text = centre_text.replace(n.speedup(centre), centred, 1).replace(n.close_speedup(centre), centred, 1)
     finite = [v for b in bars for v in (b.low, b.high) if math.isfinite(v)] + [centre]
     low, high = min(finite), max(finite)
     span = high - low if high > low else max(high * 0.1, 0.1)
@@ -319,7 +314,7 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     more = f" ({n.count(len(rows) - len(shown))} more not shown)" if len(rows) > len(shown) else ""
     swing = n.speedup_range(top.speedup_at_low, top.speedup_at_high)
     if apart:  # "1.03–1.03×" said nothing
-        swing = f"{ends[1].rstrip('×')}–{ends[2]}"
+        swing = f"{ends[0][1].rstrip('×')}–{ends[0][2]}"
     title = (
         phrases("What matters most:", f"{shorten(top.name, 40)} swings it {swing}")
         if brief

@@ -73,3 +73,24 @@ def test_speedups_apart_stop_at_six_decimals():
     """Values that six decimals cannot tell apart keep the speedup format ("1×"), never seven zeros ("1.0000000×")."""
     assert POINT.speedups_apart([1.0, 1.00000001]) == ["1×", "1×"]
     assert POINT.speedups_apart([1.0, 1.000001]) == ["1.000000×", "1.000001×"]
+
+
+def test_one_negligible_swing_leaves_the_others_in_the_plain_format():
+    """A 1 ms component's range beside a 600 ms one's: its bar needs the decimals that tell its ends from the centre,
+    the large bar and the title keep the speedup's own format."""
+    from amdahl_desk.model.analysis import analyse
+    from amdahl_desk.model.profile import Component, Optimization, Profile
+    from amdahl_desk.present.inputs import ChartInputs
+    from amdahl_desk.present.uncertainty_charts import tornado
+
+    comps = [Component("big", 600.0), Component("tiny", 1.0), Component("rest", 399.0)]
+    opts = [
+        Optimization("Faster big", ("big",), 4.0, speedup_low=2.0, speedup_high=6.0),
+        Optimization("Faster tiny", ("tiny",), 2.0, speedup_low=1.5, speedup_high=3.0),
+    ]
+    profile = Profile(comps, opts)
+    view = tornado(ChartInputs(profile, analyse(profile), 0))
+    big, tiny = view.bars
+    assert (big.low_text, big.high_text) == (POINT.speedup(big.low), POINT.speedup(big.high))
+    assert len({tiny.low_text, tiny.high_text, view.centre_text.split()[-1]}) == 3  # told apart
+    assert f"({POINT.speedup_range(big.low, big.high)})" in view.title
