@@ -83,7 +83,8 @@ def cost_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
     )
     # each mark's figure in the legend too: a label with no clear place beside its point (half a slide) is left out
     legend = (LEGEND[0],) + tuple(
-        e if f is None else replace(e, name=f"{e.name}: {f[1]}, {f[2]}") for e, f in zip(LEGEND[1:], found, strict=True)
+        e if f is None else replace(e, name=f"{e.name}: {f[1]} ({f[2]})")
+        for e, f in zip(LEGEND[1:], found, strict=True)
     )
     return CostView(
         title,
