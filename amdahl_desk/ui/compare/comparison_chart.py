@@ -15,7 +15,8 @@ from ...present.axes import nice_ceiling
 from ...present.comparison import BEFORE_COLOUR, NEEDS_COMPARISON, ComparisonChartView, comparison_chart
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
-from ..charts.frame import ChartFrame, distinct_elided, set_item_text
+from ..charts.axis_labels import distinct_elided
+from ..charts.frame import ChartFrame, set_item_text
 from ..charts.style import INK, SCREEN, Style
 
 BAR = 0.36  # height of one bar; a component's two bars sit ±GAP around its line
