@@ -7,7 +7,7 @@ calls :meth:`TraceBuilder.finish`; everything after works on the numpy columns o
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -81,6 +81,10 @@ class TraceEvents:
         return len(self.gpu_ts) > 0
 
 
+# The columns a builder fills and freezes, in TraceEvents' order: the "d" arrays are times (µs), the "q" ids.
+_COLUMNS = tuple(f.name for f in fields(TraceEvents) if f.name.startswith(("cpu_", "launch_", "gpu_")))
+
+
 class TraceBuilder:
     """Append-only columns that a reader fills in its loop (attributes, not methods, for speed)."""
 
@@ -117,39 +121,25 @@ class TraceBuilder:
         starts = [float(np.frombuffer(a, dtype=np.float64).min()) for a in (self.cpu_ts, self.gpu_ts) if a]
         origin = min(starts) if starts else 0.0
 
-        def take(name: str, dtype: type, shift: bool = False) -> Any:
+        columns: dict[str, Any] = {}
+        for name in _COLUMNS:
             a = getattr(self, name)
-            out: NDArray[Any] = np.array(a, dtype=dtype)
+            column: NDArray[Any] = np.array(a, dtype=np.float64 if a.typecode == "d" else np.int64)
             setattr(self, name, array(a.typecode))  # the builder's copy goes now, before the next column
-            if shift:
-                out -= origin
-            return out
-
+            if name.endswith("_ts"):  # times since the trace's start
+                column -= origin
+            columns[name] = column
         names = [""] * len(self.name_ids)
         for n, k in self.name_ids.items():
             names[k] = n
         threads = [""] * len(self.thread_ids)
         for (p, t), k in self.thread_ids.items():
             threads[k] = f"{p}/{t}"
-        f, i = np.float64, np.int64
         return TraceEvents(
             names=names,
             threads=threads,
             origin=origin,
-            cpu_ts=take("cpu_ts", f, shift=True),
-            cpu_dur=take("cpu_dur", f),
-            cpu_name=take("cpu_name", i),
-            cpu_thread=take("cpu_thread", i),
-            cpu_kind=take("cpu_kind", i),
-            launch_corr=take("launch_corr", i),
-            launch_ts=take("launch_ts", f, shift=True),
-            gpu_ts=take("gpu_ts", f, shift=True),
-            gpu_dur=take("gpu_dur", f),
-            gpu_device=take("gpu_device", i),
-            gpu_stream=take("gpu_stream", i),
-            gpu_kind=take("gpu_kind", i),
-            gpu_corr=take("gpu_corr", i),
-            gpu_name=take("gpu_name", i),
+            **columns,
             info=self.info,
             complete_events=self.complete_events,
         )
