@@ -81,6 +81,7 @@ class TornadoView:
     centre: float = 1.0
     centre_text: str = ""
     x_range: tuple[float, float] = (0.0, 2.0)
+    centre_short: str = ""  # "likely 1.77×": what the centre line says where its whole text has no room
     x_axis: str = "End-to-end speedup (×)"
     note: str = ""
     legend: tuple[LegendEntry, ...] = (
@@ -258,7 +259,7 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
         return TornadoView(f"{TORNADO_TITLE} — no data")
     rows = sensitivity(profile, analysis)
     centre = analysis.combined.overall_speedup
-    centre_text = f"likely {n.speedup(centre)}"
+    figure, whose = n.speedup(centre), ""  # the centre's figure, and whose it is
     if inputs.job is not None:  # a job: each optimization at its low and high k replayed through the ranks
         figures = figures_of(inputs)
         if isinstance(figures, str):
@@ -266,7 +267,7 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
         rows = tuple(figures.sensitivity) if figures is not None else ()
         job = inputs.job.answer
         centre = job.speedup if job is not None else 1.0
-        centre_text = f"likely {n.close_speedup(centre)} for the job"
+        figure, whose = n.close_speedup(centre), " for the job"
     elif (answer := current_answer(inputs.trace, profile, analysis) if not inputs.objective else None) is not None:
         # a traced profile: each optimization at its low and high k on the trace's path
         figures = figures_of(inputs) if profile.has_uncertainty() else None
@@ -276,7 +277,7 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
         if figures is not None:
             rows = figures.sensitivity
         centre = answer.speedup
-        centre_text = f"likely {n.close_speedup(centre)} with the trace's dependencies"
+        figure, whose = n.close_speedup(centre), " with the trace's dependencies"
     enabled = [o for o in profile.optimizations if o.enabled]
     if not rows:
         note = (
@@ -289,8 +290,9 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
             phrases("What matters most:", "no k range yet"),
             (),
             centre,
-            centre_text,
+            f"likely {figure}{whose}",
             (max(centre - span, 0.0), centre + span),
+            centre_short=f"likely {figure}",
             note=note,
             legend=(),
         )
@@ -305,7 +307,7 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
     centred = max((e[0] for e in ends), key=len, default=n.speedup(centre))
     apart = bool(ends) and ends[0][1:] != [n.speedup(shown[0].speedup_at_low), n.speedup(shown[0].speedup_at_high)]
     if centred != n.speedup(centre):
-        centre_text = centre_text.replace(n.speedup(centre), centred, 1).replace(n.close_speedup(centre), centred, 1)
+        figure = centred
     finite = [v for b in bars for v in (b.low, b.high) if math.isfinite(v)] + [centre]
     low, high = min(finite), max(finite)
     span = high - low if high > low else max(high * 0.1, 0.1)
@@ -324,4 +326,4 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
             f"{shorten(top.name, 40)} swings it most ({swing}){more}",
         )
     )
-    return TornadoView(title, bars, centre, centre_text, x_range)
+    return TornadoView(title, bars, centre, f"likely {figure}{whose}", x_range, centre_short=f"likely {figure}")

@@ -106,56 +106,56 @@ class TornadoChart(ChartFrame["TornadoView"]):
         for label in self.labels[len(texts) :]:
             set_item_text(label, "")
         self.centre.setPos(view.centre)
-        set_line_text(self.centre, view.centre_text)
         self.centre.setVisible(bool(view.bars))  # with no bars, the note in their place, and no line through it
         values = bool(view.bars)  # an empty plot's axis has no values to read (".90 … 1.10", cut at its ends)
         if values != self._values_shown:
             self._values_shown = values
             self.plot.getAxis("bottom").setStyle(showValues=values)
-        self.set_ranges(view.x_range, (-0.6, max(rows, 1) - 0.4 + 0.5))
         set_item_text(self.note, view.note)
         self.note.setPos((view.x_range[0] + view.x_range[1]) / 2, 0.0)
         self._view = view
         self._fit_x()
 
     def _fit_x(self) -> None:
-        """Room beyond the bars' ends for their labels ("1.49×" was cut by the axis in a narrow plot), and the centre
-        line's label whole: centred on its line, else beside it, else only "likely 1.77×" (the legend says the
-        rest)."""
+        """The view's range, with room beyond the bars' ends for their labels ("1.49×" was cut by the axis in a
+        narrow plot), and the centre line's label whole: centred on its line, else beside it, else only "likely
+        1.77×" (the legend says the rest)."""
         view = self._view
-        width = self.plot.vb.width()
-        if view is None or not view.bars or width <= 0:
+        if view is None:
             return
+        width = self.plot.vb.width()
         metrics = QFontMetrics(self.chart_style.font(0.9))
-        pad = metrics.horizontalAdvance("  ")
-        lows = [b.low for b in view.bars] + [view.centre]
-        highs = [b.high for b in view.bars] + [view.centre]
-        left_px = max(metrics.horizontalAdvance(b.low_text) for b in view.bars) + pad
-        right_px = max(metrics.horizontalAdvance(b.high_text) for b in view.bars) + pad
-        low, high = min(lows), max(highs)
-        span = high - low
-        room = width - left_px - right_px
         x0, x1 = view.x_range
-        if span > 0 and room > width * 0.2:
-            x0 = min(x0, low - left_px * span / room)
-            x1 = max(x1, high + right_px * span / room)
-        self.set_ranges((max(x0, 0.0), x1), (-0.6, len(view.bars) - 0.4 + 0.5))
-        self._place_centre(view, metrics)
+        if view.bars and width > 0:
+            pad = metrics.horizontalAdvance("  ")
+            low = min([b.low for b in view.bars] + [view.centre])
+            high = max([b.high for b in view.bars] + [view.centre])
+            left_px = max(metrics.horizontalAdvance(b.low_text) for b in view.bars) + pad
+            right_px = max(metrics.horizontalAdvance(b.high_text) for b in view.bars) + pad
+            span, room = high - low, width - left_px - right_px
+            if span > 0 and room > width * 0.2:
+                x0 = max(min(x0, low - left_px * span / room), 0.0)
+                x1 = max(x1, high + right_px * span / room)
+        self.set_ranges((x0, x1), (-0.6, max(len(view.bars), 1) - 0.4 + 0.5))
+        self._place_centre(view, (x0, x1), width)
 
-    def _place_centre(self, view: TornadoView, metrics: QFontMetrics) -> None:
-        x0, x1 = self.plot.vb.viewRange()[0]
-        width = self.plot.vb.width()
-        if x1 <= x0 or width <= 0:
-            return
-        at = (view.centre - x0) / (x1 - x0) * width  # the line, in pixels from the plot's left
+    def _place_centre(self, view: TornadoView, x_range: tuple[float, float], width: float) -> None:
+        """The centre line's label, its text set once: the whole of it where it fits, else the short one."""
         label = self.centre.label
-        short = view.centre_text.split(" with ")[0].split(" for ")[0]
-        for text in (view.centre_text, short):
-            need = QFontMetrics(label.textItem.font()).horizontalAdvance(text) + 8
-            for anchor, left in (((0.5, 0), at - need / 2), ((0, 0), at), ((1, 0), at - need)):
-                if left >= 0 and left + need <= width:
-                    label.anchors = [anchor, anchor]
-                    set_line_text(self.centre, text)
-                    label.updatePosition()
-                    return
-        set_line_text(self.centre, short)
+        chosen: tuple[str, tuple[float, float]] = (view.centre_text, (0.5, 0))
+        x0, x1 = x_range
+        if view.bars and width > 0 and x1 > x0:
+            at = (view.centre - x0) / (x1 - x0) * width  # the line, in pixels from the plot's left
+            metrics = QFontMetrics(label.textItem.font())
+            fits = (
+                (text, anchor)
+                for text in (view.centre_text, view.centre_short or view.centre_text)
+                for anchor, reach in (((0.5, 0), (0.5, 0.5)), ((0, 0), (0.0, 1.0)), ((1, 0), (1.0, 0.0)))
+                if at - reach[0] * (metrics.horizontalAdvance(text) + 8) >= 0
+                and at + reach[1] * (metrics.horizontalAdvance(text) + 8) <= width
+            )
+            chosen = next(fits, (view.centre_short or view.centre_text, (0.5, 0)))
+        text, anchor = chosen
+        label.anchors = [anchor, anchor]
+        set_line_text(self.centre, text)
+        label.updatePosition()
