@@ -159,6 +159,26 @@ def place_callout(
     return rect
 
 
+def clear_callout_or_none(
+    vb: pg.ViewBox,
+    label: pg.TextItem,
+    leader: pg.PlotDataItem,
+    at: tuple[float, float],
+    obstacles: list[QRectF],
+    points: np.ndarray,
+    gap: float,
+    labels: list[QRectF],
+) -> QRectF | None:
+    """:func:`place_callout`, then the label and its leader shown only where they cover no curve, obstacle or other
+    label: for a label whose figure the chart also says in its title or legend (a plot half a slide wide has no
+    clear place beside every point). Returns the label's scene rect when shown."""
+    rect = place_callout(vb, label, leader, at, obstacles, points, gap, labels)
+    clear = collisions(rect, [*obstacles, *labels], points) == 0
+    label.setVisible(clear)
+    leader.setVisible(clear and leader.isVisible())
+    return rect if clear else None
+
+
 def _leader_crosses(px: float, py: float, rect: QRectF, other: QRectF) -> bool:
     """Whether the leader from the point (px, py) to the nearest spot of ``rect`` passes through ``other``."""
     ex, ey = min(max(px, rect.left()), rect.right()), min(max(py, rect.top()), rect.bottom())

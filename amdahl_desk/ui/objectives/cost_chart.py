@@ -10,7 +10,7 @@ from ...present.chart_parts import Mark
 from ...present.cost_chart import LEGEND, CostView, cost_chart
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
-from ..charts.callouts import collisions, curve_points, place_callout
+from ..charts.callouts import clear_callout_or_none, curve_points
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text
 from ..charts.style import BLUE, GREEN, INK, LABEL_FILL, ORANGE, SCREEN, Style
@@ -58,12 +58,9 @@ class CostChart(ChartFrame[CostView]):
                 leader.setData([], [])
                 continue
             at = (float(mark.x), float(mark.y))
-            rect = place_callout(vb, label, leader, at, [], points, gap, list(taken))
             # Where no place beside its marker is clear (half a slide), the legend says its figure
-            clear = collisions(rect, taken, points) == 0
-            label.setVisible(clear)
-            leader.setVisible(clear and leader.isVisible())
-            if clear:
+            rect = clear_callout_or_none(vb, label, leader, at, [], points, gap, list(taken))
+            if rect is not None:
                 taken.append(rect)
 
     def view(self, inputs: ChartInputs, n: Numbers) -> CostView:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 from ...present.inputs import ChartInputs
 from ...present.load_chart import LEGEND, LoadView, load_chart
 from ...present.numbers import Numbers
-from ..charts.callouts import clear_line_labels, collisions, curve_points, line_band, place_callout
+from ..charts.callouts import clear_callout_or_none, clear_line_labels, collisions, curve_points, line_band
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import BLUE, GREEN, GREY, INK, LABEL_FILL, RED, SCREEN, Style
@@ -165,12 +165,9 @@ class LoadChart(ChartFrame[LoadView]):
                 leader.setData([], [])
                 label.setVisible(bool(label.toPlainText()))
                 continue
-            rect = place_callout(vb, label, leader, at, bands, points, gap, list(placed))
             # Where no place beside its point is clear (a plot half a slide wide), the title says the figure
-            clear = collisions(rect, [*bands, *placed], points) == 0
-            label.setVisible(clear)
-            leader.setVisible(clear and leader.isVisible())
-            if clear:
+            rect = clear_callout_or_none(vb, label, leader, at, bands, points, gap, list(placed))
+            if rect is not None:
                 placed.append(rect)
         target = self.target.label
         target.setVisible(True)
