@@ -96,8 +96,8 @@ def load_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
             saturated.append("")
     replicas = f"{n.count(load.servers)} replica{'s' if load.servers != 1 else ''}"
     # the walls' rates in the legend too: a plot too narrow to label its walls beside them still names them
-    walls = [f"{n.number(r)}/s {side}" for r, side in ((curve.wall_before, "before"), (curve.wall_after, "after"))]
-    walls = [w for w, r in zip(walls, (curve.wall_before, curve.wall_after), strict=True) if math.isfinite(r)]
+    sides = ((curve.wall_before, "before"), (curve.wall_after, "after"))
+    walls = [f"{n.number(r)}/s {side}" for r, side in sides if math.isfinite(r)]
     goal = f"Target {n.time(curve.target, unit)}" if curve.target is not None else "Target"
     legend = tuple(
         replace(e, name=f"{e.name}: {', '.join(walls)}")
