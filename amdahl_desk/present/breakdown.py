@@ -67,8 +67,9 @@ def largest(times: NDArray[np.float64], count: int) -> tuple[NDArray[np.int64], 
     return chosen[np.argsort(-times[chosen], kind="stable")], rest
 
 
-def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> BreakdownView:
-    """The view of ``inputs.analysis`` (already seen through the chosen objective)."""
+def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False, top: int = TOP) -> BreakdownView:
+    """The view of ``inputs.analysis`` (already seen through the chosen objective), the ``top`` longest components
+    by name and the rest as one segment."""
     profile, analysis = inputs.profile, inputs.analysis
     if analysis is None:
         return BreakdownView("Where the time goes — no data")
@@ -89,7 +90,7 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> B
             new = np.where(sped, new * ((held + difference) / held), new)
         elif c.new_total > 0:
             new = new * (answer.new_total / c.new_total)
-    shown, rest = largest(times, TOP)
+    shown, rest = largest(times, max(top, 1))
     names = [profile.components[i].name for i in shown.tolist()]
     colours = (inputs.colours or ComponentColours()).colours(names)
     segments = [

@@ -62,8 +62,9 @@ def _empty(title: str) -> CriticalPathView:
     return CriticalPathView(phrases("Critical path of the trace —", title))
 
 
-def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> CriticalPathView:
-    """The view of ``inputs.trace`` for the plan of ``inputs.profile`` as it is now (never another plan's)."""
+def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False, top: int = TOP) -> CriticalPathView:
+    """The view of ``inputs.trace`` for the plan of ``inputs.profile`` as it is now (never another plan's), the
+    ``top`` components longest on the path by name and the rest as one segment."""
     figures = inputs.trace
     if not trace_based(figures) or figures is None:
         why = figures.problem if figures is not None and figures.problem else ""
@@ -98,7 +99,7 @@ def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) 
     )
     on_before, on_after = dict(before.components), dict(after.components)
     names = sorted(set(on_before) | set(on_after), key=lambda c: -max(on_before.get(c, 0.0), on_after.get(c, 0.0)))
-    shown, rest = names[:TOP], names[TOP:]
+    shown, rest = names[: max(top, 1)], names[max(top, 1) :]
     colours = (inputs.colours or ComponentColours()).colours(shown)
     comps = [
         PathSegment(

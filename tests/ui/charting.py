@@ -108,12 +108,15 @@ def _lines(doc: QTextDocument) -> list[tuple[int, int]]:
 
 def legend_problems(widget) -> list[str]:
     """Each legend entry that fits on a line of its legend yet is broken across two, one wider than a line that does
-    not start a line of its own, and each legend wider or taller than its label (an entry cut at its edge)."""
+    not start a line of its own, each legend wider or taller than its label (an entry cut at its edge), and each
+    legend whose names were shortened ("…", whole only on hover: no slide shows a hover)."""
     found = []
     for label in widget.findChildren(QLabel):
         text = label.text()
         if not label.isVisible() or "white-space: " not in text:
             continue
+        if label.toolTip():
+            found.append(f"names shortened at {label.width()}×{label.height()}: {label.toolTip()!r}")
         room = label.contentsRect()
         doc = text_document(label, text)
         if doc.idealWidth() > room.width() + 1 or doc.size().height() > room.height() + 1:

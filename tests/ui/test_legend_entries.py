@@ -220,11 +220,21 @@ def test_what_matters_names_its_rows_on_two_lines_only_where_they_fit(qtbot, siz
     assert all((t.count("\n") + 1) * spacing <= row_px for t in names)
 
 
+def _legend_shown(legend) -> str:
+    return text_document(legend, legend.text()).toPlainText().replace("\u2060", "").replace("\u00a0", " ")
+
+
+def _entries(legend) -> list[str]:
+    """Each entry's name as the legend shows it (after its mark)."""
+    return [e.strip() for e in _legend_shown(legend).replace("\u2028", " ").replace("\n", " ").split("■")[1:]]
+
+
 @pytest.mark.parametrize("size", [(420, 440), (520, 380), (380, 520)])
 def test_a_legend_of_long_names_gives_the_plot_its_room(qtbot, size):
-    """Seven long names took eight lines of a 440 px breakdown and left its bars a strip: a legend taller than 22%
-    of its chart (and than three lines) shortens its longest names ("…", each whole in the legend's tooltip), never
-    the entry that says how to read the chart, and every entry stays whole on its line."""
+    """Seven long names took eight lines of a 440 px breakdown and left its bars a strip, and shortened alike they
+    read the same: a legend that would take more than 22% of its chart (and than three lines) names fewer
+    components, the longest first, each whole, and the rest are "N other components"; the entry that says how to
+    read the chart stays; with room again every name comes back."""
     from amdahl_desk.ui.charts.frame import LEGEND_SHARE
 
     profile = _profile(NAMES)
@@ -240,16 +250,19 @@ def test_a_legend_of_long_names_gives_the_plot_its_room(qtbot, size):
     tall = text_document(legend, legend.text()).size().height()
     assert tall <= max(LEGEND_SHARE * chart.height(), 3.2 * line) + 1, (tall, chart.height())
     assert legend_problems(chart) == []
-    shown = text_document(legend, legend.text()).toPlainText().replace("\u2060", "").replace("\u00a0", " ")
+    shown = _legend_shown(legend)
+    assert "…" not in shown and legend.toolTip() == ""
     assert "outlined: sped up by the plan" in shown  # how to read the chart: whole
-    longest = max(NAMES, key=len)
-    assert longest not in shown and "…" in shown
-    assert longest in legend.toolTip().split("\n")  # each whole on hover
-    # room enough: every name whole again (the smallest three grouped as "3 other components"), no tooltip
+    by_time = sorted(NAMES, key=lambda name: -NAMES[name])
+    entries = _entries(legend)
+    named = [name for name in by_time if name in entries]
+    assert 1 <= len(named) < 8 and named == by_time[: len(named)]  # the longest times keep their names
+    assert entries == [*named, f"{len(NAMES) - len(named)} other components", "outlined: sped up by the plan"]
+    assert [s.name for s in chart.drawn.segments][:-1] == named  # the bars' colours are the legend's
+    # room enough: the eight longest named again, whole (the smallest three grouped as "3 other components")
     chart.resize(1400, 900)
     settle_layout()
-    shown = text_document(legend, legend.text()).toPlainText().replace("\u2060", "").replace("\u00a0", " ")
-    assert longest in shown and legend.toolTip() == ""
+    assert _entries(legend) == [*by_time[:8], "3 other components", "outlined: sped up by the plan"]
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
@@ -278,17 +291,20 @@ def test_the_target_line_never_runs_through_its_own_label(qtbot, key, size):
 
 
 def test_the_other_components_entry_is_never_shortened(qtbot):
-    """Fifteen long names at half a slide: the legend shortens the names to fit, never "8 other compone…"."""
+    """Fifteen long names at half a slide: the legend names fewer components, each whole, never "Vorverarbeitung…"
+    eight times, and never "14 other compone…"."""
     from amdahl_desk.ui.chart_factory import make_chart
     from amdahl_desk.ui.charts import export
 
     from .test_chart_contract import _long_names, inputs_for
 
-    widget = export.chart_widget(make_chart, "slide", inputs_for(_long_names()), (1280, 720))
+    profile = _long_names()
+    widget = export.chart_widget(make_chart, "slide", inputs_for(profile), (1280, 720))
     try:
         legend = widget.parts["breakdown"].legend_label
-        text = legend.text().replace("&nbsp;", " ").replace("\u00a0", " ")
-        assert "…" in text  # the names were shortened to fit
-        assert " other components" in text and "other compone…" not in text
+        entries = _entries(legend)
+        assert not any("…" in e for e in entries)
+        named = [c.name for c in profile.components if c.name in entries]
+        assert named and entries[len(named)] == f"{len(profile.components) - len(named)} other components"
     finally:
         widget.close()

@@ -6,7 +6,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 import pyqtgraph as pg
 from PySide6.QtCore import QRect, QRectF, Qt
@@ -24,6 +24,14 @@ from .style import INK, LABEL_FILL, SCREEN, Style
 pg.setConfigOptions(antialias=True, background="w", foreground=colours.INK)  # before any plot is made
 
 View = TypeVar("View")
+
+
+class _HasLegend(Protocol):
+    @property
+    def legend(self) -> tuple[LegendEntry, ...] | list[LegendEntry]: ...
+
+
+Legended = TypeVar("Legended", bound=_HasLegend)
 MARKS = {"bar": "■", "line": "━━", "dash": "╺╸╺╸", "dot": "┅┅", "star": "★", "point": "●"}
 
 
@@ -109,7 +117,8 @@ def set_item_text(item: pg.TextItem, text: str) -> None:
 BREAKS_AFTER = frozenset("/-|?!\u2010\u2011\u2012\u2013\u2014\u2015\u2026")
 JOINER = "\u2060"  # a word joiner: no line break here, nothing drawn
 LEGEND_GAP = " &nbsp;&nbsp; "  # between two entries: where a legend's lines break
-LEGEND_SHARE = 0.22  # the most of a chart's height its legend takes before it shortens its longest names
+LEGEND_SHARE = 0.22  # the most of a chart's height a legend of components' names takes before it names fewer
+LEGEND_MOST = 0.4  # the most any legend takes before it shortens its longest names (a last resort: a tiny chart)
 LEGEND_SHORTER = (40, 30, 22, 16)  # the names' lengths tried in turn
 
 
@@ -234,6 +243,7 @@ class ChartFrame(Chart[View]):
         self.title = ""
         self._title_text = ""
         self._legend_entries: tuple[LegendEntry, ...] = ()
+        self._refold: Callable[[], Any] | None = None  # the view named_to_fit makes, made again on a resize
 
     def set_ticks(self, axis: str, ticks: tuple[tuple[float, str], ...] | list[tuple[float, str]] | None) -> None:
         """Set an axis' ticks only when they change: each change makes pyqtgraph redraw the axis. Along the bottom,
@@ -330,6 +340,11 @@ class ChartFrame(Chart[View]):
             self._fit_title()
         if event.oldSize() != event.size():  # its width wraps the legend, its height caps it
             self.flow_legend()
+            if self._refold is not None and self.drawn is not None:  # room for more components' names, or fewer
+                view = self._refold()
+                if view != self.drawn:
+                    self.drawn = view
+                    self.draw(view)
 
     def _fit_title(self) -> None:
         label, text = self.title_label, self._title_text
@@ -378,27 +393,60 @@ class ChartFrame(Chart[View]):
         shortened to this many characters, 0 for whole names)."""
         return legend_html(self._legend_entries, whole, most)
 
-    def flow_legend(self) -> None:
-        """The legend for the chart's width now: an entry that fits on a line is never broken across two (Qt's
-        rich text fills a line greedily and breaks the entry that overflows it); one wider than a line wraps.
-
-        A legend taller than LEGEND_SHARE of the chart (and than three lines) shortens its longest names ("…", each
-        whole in the tooltip) until it is not: seven long component names took eight lines of a 440 px chart and
-        left the bars a strip."""
+    def _legend_room(self) -> tuple[int, QFontMetrics, Callable[[str], bool]]:
+        """The legend's line width, its font's metrics, and whether a text (mark and name) fits on one line."""
         room = self.width() - 2 * round(self.chart_style.size(4)) - 4
         metrics = QFontMetrics(self.legend_label.font())
 
         def whole(text: str) -> bool:
             return room <= 0 or metrics.horizontalAdvance(text) <= room
 
-        text = self.legend_text(whole)
-        most = 0
-        cap = max(LEGEND_SHARE * self.height(), 3.2 * metrics.lineSpacing())
+        return room, metrics, whole
+
+    def _legend_over(self, entries: tuple[LegendEntry, ...], share: float) -> bool:
+        """Whether ``entries``, each whole, would take more than ``share`` of the chart's height (and than three
+        lines) at its width now; never before the chart is laid out."""
+        room, metrics, whole = self._legend_room()
+        if self.height() <= 0 or room <= 0:
+            return False
         # Entries that add up to at most two lines' width fill at most three lines (any two lines in a row hold more
         # than one line's width, else the second's first entry would have joined the first): no layout needed.
         gap = metrics.horizontalAdvance("    ")
-        wide = sum(metrics.horizontalAdvance(f"{MARKS.get(e.kind, '■')} {e.name}") + gap for e in self._legend_entries)
-        if self.height() > 0 and room > 0 and wide > 2 * room and self._legend_height(text, room) > cap:
+        wide = sum(metrics.horizontalAdvance(f"{MARKS.get(e.kind, '■')} {e.name}") + gap for e in entries)
+        if wide <= 2 * room:
+            return False
+        cap = max(share * self.height(), 3.2 * metrics.lineSpacing())
+        key = (entries, room, cap)
+        known: dict[tuple[tuple[LegendEntry, ...], int, float], bool] = self.__dict__.setdefault("_over", {})
+        if key not in known:
+            if len(known) > 64:
+                known.clear()
+            known[key] = self._legend_height(legend_html(entries, whole), room) > cap
+        return known[key]
+
+    def named_to_fit(self, make: Callable[[int], Legended], most: int) -> Legended:
+        """The view ``make(count)`` that names the most components (``most`` down to one) whose legend, each name
+        whole, takes at most LEGEND_SHARE of the chart: the others fold into its "N other components". Fifteen long
+        names shortened alike read "Vorverarbeitung…" eight times on a slide's half."""
+        self._refold = lambda: self.named_to_fit(make, most)
+        view = make(most)
+        count = most
+        while count > 1 and self._legend_over(tuple(view.legend), LEGEND_SHARE):
+            count -= 1
+            view = make(count)
+        return view
+
+    def flow_legend(self) -> None:
+        """The legend for the chart's width now: an entry that fits on a line is never broken across two (Qt's
+        rich text fills a line greedily and breaks the entry that overflows it); one wider than a line wraps.
+
+        Every entry is whole. Only a legend that would take more than LEGEND_MOST of the chart (a chart a few lines
+        high in a small window) shortens its longest names ("…", each whole in the tooltip) until it does not."""
+        room, metrics, whole = self._legend_room()
+        text = self.legend_text(whole)
+        most = 0
+        if self._legend_over(self._legend_entries, LEGEND_MOST):
+            cap = max(LEGEND_MOST * self.height(), 3.2 * metrics.lineSpacing())
             longest = max((len(e.name) for e in self._legend_entries if not e.explains), default=0)
             for most in (m for m in LEGEND_SHORTER if m < longest):
                 text = self.legend_text(whole, most)

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
-from ...present.breakdown import BreakdownView, breakdown
+from ...present.breakdown import TOP, BreakdownView, breakdown
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
@@ -60,7 +60,7 @@ class BreakdownChart(ChartFrame[BreakdownView]):
         self._view: BreakdownView | None = None
 
     def view(self, inputs: ChartInputs, n: Numbers) -> BreakdownView:
-        return breakdown(inputs, n, self.brief)
+        return self.named_to_fit(lambda top: breakdown(inputs, n, self.brief, top), TOP)
 
     def _label(self, i: int) -> pg.TextItem:
         while len(self.labels) <= i:

@@ -48,9 +48,9 @@ class CriticalPathChart(ChartFrame["CriticalPathView"]):
         self._view: CriticalPathView | None = None
 
     def view(self, inputs: ChartInputs, n: Numbers) -> CriticalPathView:
-        from ...present.critical_path import critical_path  # the trace's model loads with the first trace
+        from ...present.critical_path import TOP, critical_path  # the trace's model loads with the first trace
 
-        return critical_path(inputs, n, self.brief)
+        return self.named_to_fit(lambda top: critical_path(inputs, n, self.brief, top), TOP)
 
     def draw(self, view: CriticalPathView) -> None:
         self._view = view
