@@ -379,3 +379,32 @@ def test_a_narrow_tornado_keeps_its_labels_and_its_centre_whole(qtbot, width):
     centre = chart.centre.label
     assert centre.toPlainText().startswith("likely ")
     assert inside.contains(centre.sceneBoundingRect()), (centre.toPlainText(), centre.sceneBoundingRect(), inside)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_ceiling_label_clears_thick_curves_or_is_left_to_the_title(qtbot, size):
+    """The LLM example with ranges, GPU scaling at half a slide: the curves reach the ceiling along the plot, and
+    "Amdahl ceiling 5×" sat on the overhead curve, whose pen is thicker than the gap between them. The label shows
+    only where no curve, as thick as it is drawn, reaches its text; else the title's "ceiling 5×" says it."""
+    from dataclasses import replace
+
+    from amdahl_desk.ui.chart_factory import make_chart
+    from amdahl_desk.ui.charts import export
+
+    from .test_chart_contract import inputs_for, llm_with_ranges
+
+    inputs = replace(inputs_for(llm_with_ranges()), slide_charts=("scaling", "breakdown"))
+    widget = export.chart_widget(make_chart, "slide", inputs, size)
+    try:
+        chart = widget.parts["scaling"]
+        vb, label = chart.plot.vb, chart.ceiling.label
+        assert "ceiling 5×" in chart.title.replace(NBSP, " ")
+        if label.isVisible():
+            text = label.sceneBoundingRect().adjusted(3, 3, -3, -3)
+            for curve in (chart.ideal, chart.gustafson, chart.amdahl, chart.overhead):
+                half = curve.opts["pen"].widthF() / 2
+                reach = text.adjusted(-half, -half, half, half)
+                assert _inside(reach, _curve_scene_points(vb, curve)) == 0, f"the ceiling's label on {curve.name()}"
+    finally:
+        widget.close()
+        widget.deleteLater()

@@ -88,14 +88,16 @@ def label_size(item: pg.TextItem) -> QSizeF:
     return size
 
 
-def collisions(rect: QRectF, obstacles: list[QRectF], points: np.ndarray) -> int:
+def collisions(rect: QRectF, obstacles: list[QRectF], points: np.ndarray, margin: float = 0.0) -> int:
+    """How many of ``obstacles`` and ``points`` ``rect`` covers; a point within ``margin`` of it counts (a curve's
+    points are the middle of its pen: a thick one reaches a label laid just beside them)."""
     hits = sum(1 for o in obstacles if o.isValid() and rect.intersects(o))
     if len(points):
         inside = (
-            (points[:, 0] >= rect.left())
-            & (points[:, 0] <= rect.right())
-            & (points[:, 1] >= rect.top())
-            & (points[:, 1] <= rect.bottom())
+            (points[:, 0] >= rect.left() - margin)
+            & (points[:, 0] <= rect.right() + margin)
+            & (points[:, 1] >= rect.top() - margin)
+            & (points[:, 1] <= rect.bottom() + margin)
         )
         hits += int(inside.sum())
     return hits
@@ -110,8 +112,10 @@ def place_callout(
     points: np.ndarray,
     gap: float,
     labels: list[QRectF] | None = None,
+    margin: float = 0.0,
 ) -> QRectF:
-    """Put ``label`` beside the data point ``at`` where it covers no curve point, obstacle or edge of the plot.
+    """Put ``label`` beside the data point ``at`` where it covers no curve point (within ``margin``: half the
+    thickest pen), obstacle or edge of the plot.
 
     Near places come first; when all are taken the label moves farther off with a leader line to its
     point; when every place is taken the one with the fewest collisions wins, a place over one of ``labels``
@@ -128,7 +132,9 @@ def place_callout(
         rect = QRectF(px + fx * w + gx * gap, py + fy * h + gy * gap, w, h)
         if not view.contains(rect):
             continue
-        score = collisions(rect, [*obstacles, marker], points) + 1000 * collisions(rect, labels or [], points[:0])
+        score = collisions(rect, [*obstacles, marker], points, margin) + 1000 * collisions(
+            rect, labels or [], points[:0]
+        )
         if far and labels:  # its leader must not cross another label either ("1,052 ms" drawn through "1,712 ms")
             score += 1000 * sum(1 for other in labels if _leader_crosses(px, py, rect, other))
         if order >= len(_NEAR) + len(_FAR) and score:  # the rings far out are for a clear place only
@@ -200,15 +206,23 @@ def clear_line_labels(
     points: np.ndarray,
     crossing: tuple[pg.InfiniteLine, ...] = (),
     taken: list[QRectF] | None = None,
+    margin: float = 0.0,
+    said_elsewhere: bool = False,
 ) -> list[QRectF]:
     """Put each horizontal reference line's label along its line where it covers no curve point (``points``, in scene
-    pixels), no other reference line (of ``lines`` and ``crossing``, either angle) and no label placed before it
-    (``taken``, to which each placed label is added); the fewest collisions win when none is clear."""
+    pixels, within ``margin``: half the thickest pen), no other reference line (of ``lines`` and ``crossing``, either
+    angle) and no label placed before it (``taken``, to which each placed label is added); the fewest collisions win
+    when none is clear, or, where the chart's title says the figure (``said_elsewhere``), the label is left out."""
     view = vb.sceneBoundingRect().adjusted(1, 1, -1, -1)
-    shown = [line for line in lines if line.isVisible() and line.label.isVisible() and line.label.toPlainText()]
+    shown = [
+        line
+        for line in lines
+        if line.isVisible() and (said_elsewhere or line.label.isVisible()) and line.label.toPlainText()
+    ]
     taken = [] if taken is None else taken
     for line in shown:
         label = line.label
+        label.setVisible(True)
         others = []
         for other in (*lines, *crossing):
             if other is line or not other.isVisible():
@@ -222,7 +236,7 @@ def clear_line_labels(
                 label.anchors = [anchor, anchor]
                 label.setPosition(along)
                 rect = label.sceneBoundingRect()
-                score = collisions(rect, [*others, *taken], points) + (0 if view.contains(rect) else 1000)
+                score = collisions(rect, [*others, *taken], points, margin) + (0 if view.contains(rect) else 1000)
                 if best is None or (score, order) < (best[0], best[1]):
                     best = (score, order, along, anchor)
                 order += 1
@@ -231,8 +245,11 @@ def clear_line_labels(
             if best is not None and best[0] == 0:
                 break
         assert best is not None
-        _, _, along, anchor = best
+        score, _, along, anchor = best
         label.anchors = [anchor, anchor]
         label.setPosition(along)
+        if said_elsewhere and score > 0:
+            label.setVisible(False)
+            continue
         taken.append(label.sceneBoundingRect())
     return taken

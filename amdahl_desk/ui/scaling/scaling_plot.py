@@ -80,15 +80,20 @@ class ScalingPlot(ChartFrame[ScalingView]):
         curves = np.concatenate(points)
         half = [line_band(self.eff_view, self.half)] if self.half.isVisible() else []
         placed = []
+        # a curve's points are its pen's middle: a label clears half the thickest pen (the overhead curve's)
+        margin = max(c.opts["pen"].widthF() for c in (self.ideal, self.gustafson, self.amdahl, self.overhead)) / 2
         if self._best_at is not None:
             # The horizontal lines across the plot, the ceiling and efficiency's 50%: "best 190× at 1,024" lay on one.
             bands = half + ([line_band(vb, self.ceiling)] if self.ceiling.isVisible() else [])
             gap = self.chart_style.size(9)
-            placed.append(place_callout(vb, self.best_label, self.leader, self._best_at, bands, curves, gap))
+            placed.append(
+                place_callout(vb, self.best_label, self.leader, self._best_at, bands, curves, gap, [], margin)
+            )
             curves = np.concatenate([curves, curve_points(vb, self.leader)])
-        # A flat plan (P = 0) draws the ceiling over Amdahl's curve: its label goes where no other curve runs.
+        # A flat plan (P = 0) draws the ceiling over Amdahl's curve: its label goes where no other curve runs; where no
+        # place is clear (the curves reach the ceiling along a slide's half) the title's "ceiling 5×" says it alone.
         if self.ceiling.isVisible():
-            clear_line_labels(vb, [self.ceiling], curves, taken=half + placed)
+            clear_line_labels(vb, [self.ceiling], curves, taken=half + placed, margin=margin, said_elsewhere=True)
 
     def draw(self, view: ScalingView) -> None:
         self.set_title(view.title)
