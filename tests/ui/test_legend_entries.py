@@ -308,3 +308,48 @@ def test_the_other_components_entry_is_never_shortened(qtbot):
         assert named and entries[len(named)] == f"{len(profile.components) - len(named)} other components"
     finally:
         widget.close()
+
+
+def _mark_before_its_name(legend) -> list[str]:
+    """Each entry whose mark is not drawn just left of its name (every character of the name to its right, and the
+    nearest within 40 px): laid out as the label lays it out, positions read from the text layout."""
+    doc = text_document(legend, legend.text())
+    doc.size()  # laid out
+    plain = doc.toPlainText()
+    assert doc.blockCount() == 1
+    layout = doc.begin().layout()
+
+    def x(pos: int) -> float:
+        line = layout.lineForTextPosition(pos)
+        assert line.isValid()
+        return line.cursorToX(pos)[0] + 10_000 * line.lineNumber()  # a later line is farther along
+
+    found = []
+    marks = [i for i, c in enumerate(plain) if c == "■"]
+    for i, at in enumerate(marks):
+        end = marks[i + 1] if i + 1 < len(marks) else len(plain)
+        name = [p for p in range(at + 1, end) if not plain[p].isspace() and unicodedata.category(plain[p]) != "Cf"]
+        xs = [x(p) for p in name]
+        entry = plain[at:end].strip()
+        if not xs or min(xs) < x(at) or min(xs) - x(at) > 40:
+            found.append(entry)
+    return found
+
+
+def test_a_right_to_left_name_keeps_the_marks_and_digits_beside_it_in_order(qtbot):
+    """Arabic and Hebrew names drew the legend's marks and the digits of "3 other components" into their own order:
+    "3 ■ other components", an orange mark before the green entry's name. Each entry now reads mark, then name, in
+    the order of the bars, whatever the scripts."""
+    names = ["مزامنة التدرجات بين العقد", "טעינת נתונים מהדיסק", *[f"تحميل نقاط التفتيش {i}" for i in range(6)]]
+    comps = [Component(n, 500.0 - 10 * i, Scaling.PARALLEL) for i, n in enumerate(names)]
+    comps += [Component(f"small {i}", 1.0, Scaling.SERIAL) for i in range(3)]
+    profile = Profile(comps, [Optimization("faster", (names[0],), 2.0)])
+    chart = make_chart("breakdown", SCREEN)
+    qtbot.addWidget(chart)
+    chart.show_inputs(_inputs(profile))
+    chart.show()
+    chart.resize(1400, 900)
+    settle_layout()
+    legend = chart.legend_label
+    assert "3 other components" in _legend_shown(legend)
+    assert _mark_before_its_name(legend) == []
