@@ -43,12 +43,17 @@ class Numbers:
         return self._local(format_speedup(value))
 
     def speedup_range(self, low: float, high: float) -> str:
-        """``1.67–2.00×``: both ends to the same decimals (those of the larger); one value when they are equal."""
+        """``1.67–2.00×``: both ends to the same decimals (those of the larger), more where they would read alike
+        (``1.018–1.020×``, never "1.02–1.02×"), up to four; one value when they are equal, or equal to four."""
         if low == high or not (math.isfinite(low) and math.isfinite(high)):
             return self.speedup(low) if low == high else f"{self.speedup(low).rstrip('×')}–{self.speedup(high)}"
         top = max(abs(low), abs(high))
-        decimals = 2 if top < 10 else 1 if top < 100 else 0
-        return self._local(f"{low:,.{decimals}f}–{high:,.{decimals}f}×")
+        base = 2 if top < 10 else 1 if top < 100 else 0
+        for decimals in range(base, max(base, 4) + 1):
+            ends = f"{low:,.{decimals}f}", f"{high:,.{decimals}f}"
+            if ends[0] != ends[1]:
+                return self._local(f"{ends[0]}–{ends[1]}×")
+        return self._local(f"{low:,.{base}f}×")
 
     def number_range(self, low: float, high: float) -> str:
         """``3–6``, ``0.5–1.2``."""

@@ -1,5 +1,7 @@
 """The views' one number formatter: the model's format by default, a locale's separators when given."""
 
+import pytest
+
 from amdahl_desk.model.units import TimeUnit
 from amdahl_desk.present.numbers import POINT, Numbers
 
@@ -94,3 +96,18 @@ def test_one_negligible_swing_leaves_the_others_in_the_plain_format():
     assert (big.low_text, big.high_text) == (POINT.speedup(big.low), POINT.speedup(big.high))
     assert len({tiny.low_text, tiny.high_text, view.centre_text.split()[-1]}) == 3  # told apart
     assert f"({POINT.speedup_range(big.low, big.high)})" in view.title
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "expected"),
+    [
+        (1.67, 2.0, "1.67–2.00×"),
+        (1.0182, 1.0196, "1.018–1.020×"),  # "1.02–1.02×" said a range and showed none
+        (1.02012, 1.02048, "1.0201–1.0205×"),
+        (1.020001, 1.020004, "1.02×"),  # apart by less than four decimals tell: one value
+        (150.21, 150.24, "150.21–150.24×"),
+        (3.0, 3.0, "3×"),
+    ],
+)
+def test_a_range_of_speedups_never_reads_as_one_value_twice(low, high, expected):
+    assert POINT.speedup_range(low, high) == expected
