@@ -254,6 +254,7 @@ class ChartFrame(Chart[View]):
         self._title_text = ""
         self._legend_entries: tuple[LegendEntry, ...] = ()
         self._refold: Callable[[], Any] | None = None  # the view named_to_fit makes, made again on a resize
+        self._named = 0  # how many components named_to_fit named last: where its next search starts
 
     def set_ticks(self, axis: str, ticks: tuple[tuple[float, str], ...] | list[tuple[float, str]] | None) -> None:
         """Set an axis' ticks only when they change: each change makes pyqtgraph redraw the axis. Along the bottom,
@@ -419,19 +420,17 @@ class ChartFrame(Chart[View]):
         room, metrics, whole = self._legend_room()
         if self.height() <= 0 or room <= 0:
             return False
-        # Entries that add up to at most two lines' width fill at most three lines (any two lines in a row hold more
-        # than one line's width, else the second's first entry would have joined the first): no layout needed.
-        gap = metrics.horizontalAdvance("    ")
-        wide = sum(metrics.horizontalAdvance(f"{MARKS.get(e.kind, '■')} {e.name}") + gap for e in entries)
-        if wide <= 2 * room:
-            return False
         cap = max(share * self.height(), 3.2 * metrics.lineSpacing())
         key = (entries, room, cap)
         known: dict[tuple[tuple[LegendEntry, ...], int, float], bool] = self.__dict__.setdefault("_over", {})
-        if key not in known:
+        if key not in known:  # every tick asks again: measuring 10 long names each time took 2 ms of a frame
             if len(known) > 64:
                 known.clear()
-            known[key] = self._legend_height(legend_html(entries, whole), room) > cap
+            # Entries that add up to at most two lines' width fill at most three lines (any two lines in a row hold
+            # more than one line's width, else the second's first entry would have joined the first): no layout.
+            gap = metrics.horizontalAdvance("    ")
+            wide = sum(metrics.horizontalAdvance(f"{MARKS.get(e.kind, '■')} {e.name}") + gap for e in entries)
+            known[key] = wide > 2 * room and self._legend_height(legend_html(entries, whole), room) > cap
         return known[key]
 
     def named_to_fit(self, make: Callable[[int], Legended], most: int) -> Legended:
@@ -439,11 +438,21 @@ class ChartFrame(Chart[View]):
         whole, takes at most LEGEND_SHARE of the chart: the others fold into its "N other components". Fifteen long
         names shortened alike read "Vorverarbeitung…" eight times on a slide's half."""
         self._refold = lambda: self.named_to_fit(make, most)
-        view = make(most)
-        count = most
-        while count > 1 and self._legend_over(tuple(view.legend), LEGEND_SHARE):
-            count -= 1
-            view = make(count)
+        count = min(self._named, most) if self._named > 0 else most  # the last count first: it rarely changes
+        view = make(count)
+        if self._legend_over(tuple(view.legend), LEGEND_SHARE):
+            while count > 1:
+                count -= 1
+                view = make(count)
+                if not self._legend_over(tuple(view.legend), LEGEND_SHARE):
+                    break
+        else:
+            while count < most:
+                more = make(count + 1)
+                if self._legend_over(tuple(more.legend), LEGEND_SHARE):
+                    break
+                view, count = more, count + 1
+        self._named = count
         return view
 
     def flow_legend(self) -> None:
