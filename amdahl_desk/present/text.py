@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 NBSP = "\u00a0"  # a no-break space: titles wrap between phrases, not inside them
+_RTL = ("R", "AL")  # Hebrew, Arabic and other right-to-left letters
+_RUN_ENDS = ("L", "EN", "B", "LRI", "RLI", "FSI", "PDI")
+LRM = "\u200e"  # a left-to-right mark: a strong left-to-right character that draws nothing  # a left-to-right letter or a digit ends a run of them
 
 
 def phrases(*parts: str) -> str:
@@ -35,10 +39,38 @@ _NUMBERED = re.compile(r"(?:(?<=\brank)|(?<=\bRank)|(?<=\bstep)|(?<=\bStep)) (?=
 WIDOW = 40  # the last two words (or phrases), together at most this long, stay on one line
 
 
+def reading_order(text: str) -> str:
+    """``text`` (plain or rich) as an English sentence reads, left to right, where it holds right-to-left words (a
+    Hebrew or Arabic name): each run of them between two left-to-right marks (LRM). Else a name turned the whole
+    sentence right to left, and drew the digits after it into its own order: "(1.5–5×, likely 3×)" read "(5–1.5×"
+    beside a Hebrew name, "3 ■ other components" beside an Arabic one. (Isolates, FSI … PDI, order it alike but
+    take another font's line height: a slide's sentence measured a line too tall and shrank.)"""
+    if text.isascii():
+        return text
+    kinds = [unicodedata.bidirectional(c) for c in text]
+    if not any(k in _RTL for k in kinds):
+        return text
+    out, i = [], 0
+    while i < len(text):
+        if kinds[i] not in _RTL:
+            out.append(text[i])
+            i += 1
+            continue
+        end = j = i + 1  # end: just past the run's last right-to-left letter (its marks, its Arabic digits)
+        while j < len(text) and kinds[j] not in _RUN_ENDS and text[j] not in "<>":
+            if kinds[j] in (*_RTL, "AN", "NSM"):
+                end = j + 1
+            j += 1
+        out.append(f"{LRM}{text[i:end]}{LRM}")
+        i = end
+    return "".join(out)
+
+
 def tied(text: str) -> str:
     """``text`` (plain or rich) with each number kept with its unit and its last two words together, so that a
-    wrapped sentence never leaves one word alone on its last line ("meets" over "it.", "1,000" over "ms")."""
-    text = _NUMBERED.sub(NBSP, _UNIT_SPACE.sub(NBSP, text))
+    wrapped sentence never leaves one word alone on its last line ("meets" over "it.", "1,000" over "ms"), in
+    :func:`reading_order`."""
+    text = _NUMBERED.sub(NBSP, _UNIT_SPACE.sub(NBSP, reading_order(text)))
     in_tag = False
     for i in range(len(text) - 1, -1, -1):  # the last space outside a tag
         c = text[i]

@@ -353,3 +353,31 @@ def test_a_right_to_left_name_keeps_the_marks_and_digits_beside_it_in_order(qtbo
     legend = chart.legend_label
     assert "3 other components" in _legend_shown(legend)
     assert _mark_before_its_name(legend) == []
+
+
+def test_a_sentence_naming_a_right_to_left_optimization_reads_left_to_right():
+    """A Hebrew optimization's name turned the slide's sentences right to left: its range "(1.5–5×" read "(5–1.5×",
+    and the plan's sentence, which starts with the name, ran from the right edge. In the words as the slide sets
+    them (``tied``), the range after the name reads low to high and the sentence starts at the left."""
+    from PySide6.QtGui import QFont, QTextLayout
+
+    from amdahl_desk.present.text import tied
+
+    hebrew = "שכבת תקשורת מהירה יותר"
+
+    def xs(text: str) -> tuple[str, list[float]]:
+        shown = tied(text)
+        layout = QTextLayout(shown, QFont())
+        layout.beginLayout()
+        line = layout.createLine()
+        line.setLineWidth(100_000)
+        layout.endLayout()
+        return shown, [line.cursorToX(i)[0] for i in range(len(shown))]
+
+    shown, x = xs(f"Faster tokens (2–8×) + {hebrew} (1.5–5×, likely 3×) together")
+    at = shown.index("1.5–5×")
+    assert x[at] < x[at + 3] < x[at + 4]  # "1.5", "–", "5" from left to right
+    assert x[shown.index("Faster")] < x[shown.index("(2–8×)")] < x[at]
+    shown, x = xs(f"{hebrew} reaches 2,000 ms with 94% probability")
+    assert x[shown.index("reaches")] > max(x[shown.index(hebrew[0]) : shown.index(hebrew[-1]) + 1])
+    assert x[shown.index("reaches")] < x[shown.index("2,000")]

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, Q
 
 from ...present import colours
 from ...present.chart_parts import LegendEntry
-from ...present.text import NBSP, shorten, tied
+from ...present.text import NBSP, reading_order, shorten, tied
 from ..core.layout_fence import FixedHeightHolder
 from .axis_labels import localize_ticks, thinned
 from .base import Chart
@@ -164,19 +164,10 @@ def wrappable(name: str) -> str:
     return html.escape(name).replace("_", "_\u200b").replace(":", ":\u200b")
 
 
-def isolated(name: str) -> str:
-    """``name`` as a run of its own direction where it has right-to-left letters (FSI … PDI): in a legend read left
-    to right, an Arabic or Hebrew name drew the marks and the digits beside it into its own order ("10 ■ other
-    components", orange's mark before green's name)."""
-    if name.isascii() or not any(unicodedata.bidirectional(c) in ("R", "AL") for c in name):
-        return name
-    return f"\u2068{name}\u2069"
-
-
 def legend_entry(mark: str, name: str, whole: bool = True) -> str:
     """One legend entry, ``mark`` (HTML) and ``name``: on one line (``whole``), or, for a name wider than the
     legend's line, free to wrap rather than be cut at the legend's edge (a nowrap span never wraps at a space)."""
-    name = isolated(name)
+    name = reading_order(name)  # marks and digits beside a right-to-left name keep their places
     if whole:
         return f'<span style="white-space: nowrap;">{mark}&nbsp;{unbroken(name)}</span>'
     return f'<span style="white-space: normal;">{mark}&nbsp;{wrappable(name)}</span>'
@@ -205,7 +196,7 @@ def join_entries(parts: list[tuple[str, bool]]) -> str:
         if i:
             text += LEGEND_GAP if fits and parts[i - 1][1] else "<br>"
         text += entry
-    return f'<p dir="ltr">{text}</p>'  # entries in reading order, whichever script the first name is in
+    return f'<p dir="ltr">{text}</p>' if text else ""  # entries in reading order, whichever script comes first
 
 
 class ChartFrame(Chart[View]):

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLay
 
 from ...present.colours import PANEL
 from ...present.summary import CEILING_TIP, NEW_TIME_TIP, SAVED_TIP, SPEEDUP_TIP, SummaryView, Tone
+from ...present.text import reading_order
 from ...present.tones import TONE_COLOURS
 from ..core.layout_fence import FixedHeightHolder
 from ..core.style_sheets import MUTED_TEXT, NOTE_TEXT
@@ -147,7 +148,7 @@ def fit_wrapped(label: QLabel, text: str, lines: int) -> None:
                 else:
                     hi = mid - 1
             shown = " ".join(words[:lo]) + " …"
-    set_text(label, shown)
+    set_text(label, reading_order(shown))
     label.setToolTip("" if shown == text else text)
 
 
