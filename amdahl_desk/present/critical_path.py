@@ -127,7 +127,10 @@ def critical_path(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False, 
         )
     legend = [LegendEntry(s.colour, "bar", s.name) for s in kinds]
     if not brief:  # on a slide the components' colours are the breakdown's, explained beside it
-        legend += [LegendEntry(s.colour, "bar", s.name) for s in comps if s.colour != NOWHERE]
+        # "8 other components" is no name to shorten (as the breakdown's)
+        legend += [
+            LegendEntry(s.colour, "bar", s.name, explains=s.colour == OTHER) for s in comps if s.colour != NOWHERE
+        ]
     planned = bool(answers.key)
     rank = inputs.rank  # under a job's headline, whose path it is: the profile's rank's
     whose = f" of rank\u00a0{rank}" if rank is not None else ""

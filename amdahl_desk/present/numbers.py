@@ -53,7 +53,7 @@ class Numbers:
             ends = f"{low:,.{decimals}f}", f"{high:,.{decimals}f}"
             if ends[0] != ends[1]:
                 return self._local(f"{ends[0]}–{ends[1]}×")
-        return self._local(f"{low:,.{base}f}×")
+        return self.speedup((low + high) / 2)
 
     def number_range(self, low: float, high: float) -> str:
         """``3–6``, ``0.5–1.2``."""

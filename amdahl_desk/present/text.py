@@ -7,8 +7,9 @@ import unicodedata
 
 NBSP = "\u00a0"  # a no-break space: titles wrap between phrases, not inside them
 _RTL = ("R", "AL")  # Hebrew, Arabic and other right-to-left letters
-_RUN_ENDS = ("L", "EN", "B", "LRI", "RLI", "FSI", "PDI")
-LRM = "\u200e"  # a left-to-right mark: a strong left-to-right character that draws nothing  # a left-to-right letter or a digit ends a run of them
+# A left-to-right letter (or a paragraph's end, an isolate) ends a run of them; digits do not: "שכבה 22 מהירה".
+_RUN_ENDS = ("L", "B", "LRI", "RLI", "FSI", "PDI")
+LRM = "\u200e"  # a left-to-right mark: a strong left-to-right character that draws nothing
 
 
 def phrases(*parts: str) -> str:
@@ -39,29 +40,43 @@ _NUMBERED = re.compile(r"(?:(?<=\brank)|(?<=\bRank)|(?<=\bstep)|(?<=\bStep)) (?=
 WIDOW = 40  # the last two words (or phrases), together at most this long, stay on one line
 
 
+def _has_rtl(text: str) -> bool:
+    return not text.isascii() and any(unicodedata.bidirectional(c) in _RTL for c in text)
+
+
+def isolated(name: str) -> str:
+    """A whole name with right-to-left letters as a run of its own direction (FSI … PDI): its words, digits and Latin
+    words in its own order, and the marks and digits beside it in the text's ("3 ■ other components" beside an Arabic
+    legend entry read "3" before its mark). Where a name's bounds are known: a legend's entry."""
+    return f"\u2068{name}\u2069" if _has_rtl(name) else name
+
+
 def reading_order(text: str) -> str:
     """``text`` (plain or rich) as an English sentence reads, left to right, where it holds right-to-left words (a
-    Hebrew or Arabic name): each run of them between two left-to-right marks (LRM). Else a name turned the whole
-    sentence right to left, and drew the digits after it into its own order: "(1.5–5×, likely 3×)" read "(5–1.5×"
-    beside a Hebrew name, "3 ■ other components" beside an Arabic one. (Isolates, FSI … PDI, order it alike but
-    take another font's line height: a slide's sentence measured a line too tall and shrank.)"""
-    if text.isascii():
+    Hebrew or Arabic name, its bounds unknown): each run of them, from its first such letter to its last before a
+    left-to-right letter (digits inside it kept: "שכבה 22 מהירה"), between two left-to-right marks (LRM). Else a name
+    turned the whole sentence right to left, and drew the digits after it into its own order: "(1.5–5×, likely 3×)"
+    read "(5–1.5×" beside a Hebrew name. (Isolates order it alike but take another font's line height: a slide's
+    sentence measured a line too tall and shrank.) Tags of rich text are left as they are."""
+    if not _has_rtl(text):
         return text
     kinds = [unicodedata.bidirectional(c) for c in text]
-    if not any(k in _RTL for k in kinds):
-        return text
-    out, i = [], 0
+    out, i, in_tag = [], 0, False
     while i < len(text):
-        if kinds[i] not in _RTL:
-            out.append(text[i])
+        c = text[i]
+        in_tag = (in_tag or c == "<") and c != ">"
+        if in_tag or kinds[i] not in _RTL:
+            out.append(c)
             i += 1
             continue
         end = j = i + 1  # end: just past the run's last right-to-left letter (its marks, its Arabic digits)
-        while j < len(text) and kinds[j] not in _RUN_ENDS and text[j] not in "<>":
+        while j < len(text) and kinds[j] not in _RUN_ENDS and text[j] != "<":
             if kinds[j] in (*_RTL, "AN", "NSM"):
                 end = j + 1
             j += 1
-        out.append(f"{LRM}{text[i:end]}{LRM}")
+        before = "" if out and out[-1] == LRM else LRM
+        after = "" if text[end : end + 1] == LRM else LRM
+        out.append(f"{before}{text[i:end]}{after}")
         i = end
     return "".join(out)
 

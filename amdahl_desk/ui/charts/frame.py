@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, Q
 
 from ...present import colours
 from ...present.chart_parts import LegendEntry
-from ...present.text import NBSP, reading_order, shorten, tied
+from ...present.text import NBSP, isolated, shorten, tied
 from ..core.layout_fence import FixedHeightHolder
 from .axis_labels import localize_ticks, thinned
 from .base import Chart
@@ -167,7 +167,7 @@ def wrappable(name: str) -> str:
 def legend_entry(mark: str, name: str, whole: bool = True) -> str:
     """One legend entry, ``mark`` (HTML) and ``name``: on one line (``whole``), or, for a name wider than the
     legend's line, free to wrap rather than be cut at the legend's edge (a nowrap span never wraps at a space)."""
-    name = reading_order(name)  # marks and digits beside a right-to-left name keep their places
+    name = isolated(name)  # marks and digits beside a right-to-left name keep their places, its own words theirs
     if whole:
         return f'<span style="white-space: nowrap;">{mark}&nbsp;{unbroken(name)}</span>'
     return f'<span style="white-space: normal;">{mark}&nbsp;{wrappable(name)}</span>'
@@ -246,6 +246,7 @@ class ChartFrame(Chart[View]):
         self._legend_entries: tuple[LegendEntry, ...] = ()
         self._refold: Callable[[], Any] | None = None  # the view named_to_fit makes, made again on a resize
         self._named = 0  # how many components named_to_fit named last: where its next search starts
+        self._over: dict[tuple[tuple[LegendEntry, ...], int, float], bool] = {}  # legends' fits (a chart's one font)
 
     def set_ticks(self, axis: str, ticks: tuple[tuple[float, str], ...] | list[tuple[float, str]] | None) -> None:
         """Set an axis' ticks only when they change: each change makes pyqtgraph redraw the axis. Along the bottom,
@@ -413,7 +414,7 @@ class ChartFrame(Chart[View]):
             return False
         cap = max(share * self.height(), 3.2 * metrics.lineSpacing())
         key = (entries, room, cap)
-        known: dict[tuple[tuple[LegendEntry, ...], int, float], bool] = self.__dict__.setdefault("_over", {})
+        known = self._over
         if key not in known:  # every tick asks again: measuring 10 long names each time took 2 ms of a frame
             if len(known) > 64:
                 known.clear()
@@ -429,7 +430,11 @@ class ChartFrame(Chart[View]):
         whole, takes at most LEGEND_SHARE of the chart: the others fold into its "N other components". Fifteen long
         names shortened alike read "Vorverarbeitung…" eight times on a slide's half."""
         self._refold = lambda: self.named_to_fit(make, most)
-        count = min(self._named, most) if self._named > 0 else most  # the last count first: it rarely changes
+        view = make(most)
+        if not self._legend_over(tuple(view.legend), LEGEND_SHARE):  # all of them, or the most: no "other" entry
+            self._named = most  # (one short of all reads "1 other components", which can be wider than a name)
+            return view
+        count = min(self._named, most - 1) if self._named > 0 else most - 1  # the last count next: it rarely changes
         view = make(count)
         if self._legend_over(tuple(view.legend), LEGEND_SHARE):
             while count > 1:
@@ -438,7 +443,7 @@ class ChartFrame(Chart[View]):
                 if not self._legend_over(tuple(view.legend), LEGEND_SHARE):
                     break
         else:
-            while count < most:
+            while count < most - 1:
                 more = make(count + 1)
                 if self._legend_over(tuple(more.legend), LEGEND_SHARE):
                     break

@@ -149,7 +149,7 @@ def fit_wrapped(label: QLabel, text: str, lines: int) -> None:
                     hi = mid - 1
             shown = " ".join(words[:lo]) + " …"
     set_text(label, reading_order(shown))
-    label.setToolTip("" if shown == text else text)
+    label.setToolTip("" if shown == text else reading_order(text))
 
 
 class _Figure(QWidget):
