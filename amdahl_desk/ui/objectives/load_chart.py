@@ -169,9 +169,5 @@ class LoadChart(ChartFrame[LoadView]):
             rect = clear_callout_or_none(vb, label, leader, at, bands, points, gap, list(placed))
             if rect is not None:
                 placed.append(rect)
-        target = self.target.label
-        target.setVisible(True)
-        if self.target.isVisible():
-            clear_line_labels(vb, [self.target], points, tuple(lines), placed)
-            others = [line_band(vb, line, view=view) for line in lines] + placed
-            target.setVisible(collisions(target.sceneBoundingRect(), others, points) == 0)  # the legend says it
+        # the target's label where it lies clear of everything, else the legend says it
+        clear_line_labels(vb, [self.target], points, tuple(lines), placed, said_elsewhere=True)
