@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..model.quantities import format_money
@@ -49,11 +50,11 @@ class Numbers:
             return self.speedup(low) if low == high else f"{self.speedup(low).rstrip('×')}–{self.speedup(high)}"
         top = max(abs(low), abs(high))
         base = 2 if top < 10 else 1 if top < 100 else 0
-        for decimals in range(base, max(base, 4) + 1):
-            ends = f"{low:,.{decimals}f}", f"{high:,.{decimals}f}"
-            if ends[0] != ends[1]:
-                return self._local(f"{ends[0]}–{ends[1]}×")
-        return self.speedup((low + high) / 2)
+        tries = ([f"{low:,.{d}f}", f"{high:,.{d}f}"] for d in range(base, max(base, 4) + 1))
+        ends = _first_apart([low, high], tries)
+        if ends is None or ends[0] == ends[1]:
+            return self.speedup((low + high) / 2)
+        return self._local(f"{ends[0]}–{ends[1]}×")
 
     def number_range(self, low: float, high: float) -> str:
         """``3–6``, ``0.5–1.2``."""
@@ -63,15 +64,10 @@ class Numbers:
         """Each value as :meth:`speedup` writes it, unless two that differ would read alike ("1.03×" for 1.027 and
         1.031): then all with the fewest decimals, up to six, at which they read apart (``1.027×``, ``1.031×``)."""
         plain = [self.speedup(v) for v in values]
-        distinct = len({round(v, 9) for v in values if math.isfinite(v)})
-        texts = plain
-        for decimals in range(3, 8):  # the speedup's own 2, then 3 to 6; past six, digits that tell nothing
-            if len({t for v, t in zip(values, texts, strict=True) if math.isfinite(v)}) >= distinct:
-                return texts
-            if decimals > 6:
-                break
-            texts = [self._local(f"{v:,.{decimals}f}×") if math.isfinite(v) else self.speedup(v) for v in values]
-        return plain
+        more = (  # the speedup's own 2 decimals, then 3 to 6; past six, digits that tell nothing
+            [self._local(f"{v:,.{d}f}×") if math.isfinite(v) else self.speedup(v) for v in values] for d in range(3, 7)
+        )
+        return _first_apart(values, itertools.chain([plain], more)) or plain
 
     def close_speedup(self, value: float | None) -> str:
         """A speedup near 1 with the digit that tells 1.009× from 1.037× (``1.009×``); others as :meth:`speedup`."""
@@ -116,6 +112,16 @@ class Numbers:
         if (self.decimal, self.group) == (".", ",") or not text:
             return text
         return _MODEL_NUMBER.sub(lambda m: self._local(m.group(0)), text)
+
+
+def _first_apart(values: Sequence[float], tries: Iterable[list[str]]) -> list[str] | None:
+    """The first of ``tries`` (each the values written one way, fewest decimals first) in which values that differ
+    read apart; None when none does."""
+    distinct = len({round(v, 9) for v in values if math.isfinite(v)})
+    for texts in tries:
+        if len({t for v, t in zip(values, texts, strict=True) if math.isfinite(v)}) >= distinct:
+            return texts
+    return None
 
 
 POINT = Numbers()  # the model's and the files' format
