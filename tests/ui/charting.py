@@ -15,7 +15,7 @@ from amdahl_desk.model.profile import Profile
 from amdahl_desk.present.inputs import ChartInputs
 from amdahl_desk.ui.chart_factory import make_chart
 from amdahl_desk.ui.charts import export
-from amdahl_desk.ui.charts.frame import LEGEND_GAP
+from amdahl_desk.ui.charts.legend_text import LEGEND_GAP
 from amdahl_desk.ui.charts.style import SCREEN, Style
 from amdahl_desk.ui.compare import export as compare_export
 

@@ -18,7 +18,7 @@ from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling
 from amdahl_desk.present.inputs import ChartInputs
 from amdahl_desk.ui.chart_factory import make_chart
 from amdahl_desk.ui.charts import export
-from amdahl_desk.ui.charts.frame import LEGEND_GAP, unbroken
+from amdahl_desk.ui.charts.legend_text import LEGEND_GAP, unbroken
 from amdahl_desk.ui.charts.style import SCREEN
 from amdahl_desk.ui.core.qt_util import settle_layout
 

@@ -14,7 +14,8 @@ from ...present import colours
 from ...present.measured import MeasuredView
 from ..charts.callouts import clear_line_labels, curve_points
 from ..charts.chart_items import set_series
-from ..charts.frame import ChartFrame, join_entries, legend_entry, set_item_text, set_line_text
+from ..charts.frame import ChartFrame, set_item_text, set_line_text
+from ..charts.legend_text import join_entries, legend_entry
 from ..charts.style import INK, LABEL_FILL, RED, SCREEN, Style
 
 PURPLE = QColor(colours.PURPLE)
