@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..present.job_charts import JobFigures
     from .atomic import atomic_write
     from .csv_table import read_csv, write_csv
+    from .headers import component_header
     from .job_sheet import JobSheet, ranks_sheet
     from .measurements import (
         LoadedMeasurements,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     )
     from .preload import ReadAhead
     from .processes import pid_alive
-    from .tables import Loaded, component_header
+    from .tables import Loaded
     from .workbook import read_workbook
 
 # The public face, loaded on first use (PEP 562): a command that reads one workbook imports its
@@ -50,7 +51,7 @@ _HOMES = {
     "write_measurements_csv": ".measurements",
     "pid_alive": ".processes",
     "Loaded": ".tables",
-    "component_header": ".tables",
+    "component_header": ".headers",
     "read_workbook": ".workbook",
 }
 

@@ -12,6 +12,7 @@ from ..model.numbers import Decimal
 from ..model.profile import Component, Optimization, Profile
 from ..model.units import TimeUnit, convert
 from ..model.values import ParseError, check_confidence, check_effort, parse_confidence, parse_effort
+from ..present.columns import component_titles
 from .cells import cell_time, column_decimal, parse_speedup_cell
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .headers import header_key
@@ -152,14 +153,13 @@ def write_estimate_columns(
 def write_time_ranges(ws: Worksheet, profile: Profile, first: int, header: Format, time: Format | None = None) -> int:
     """Components' Time low and Time high (in the profile's unit, in the ``time`` format of the Time column) from
     column ``first`` on, when some has one; the last column written (``first`` − 1: none)."""
-    unit = profile.unit.value
     col = first
-    for fld, label in (("time_low", "Time low"), ("time_high", "Time high")):
+    for fld in ("time_low", "time_high"):
         values = [getattr(c, fld) for c in profile.components]
         if all(v is None for v in values):
             continue
         ws.set_column(col, col, 14)
-        ws.write_string(0, col, f"{label} ({unit})", header)
+        ws.write_string(0, col, component_titles([fld], profile.unit.value)[0], header)
         for row, value in enumerate(values, start=1):
             if value is not None:
                 ws.write_number(row, col, value, time)

@@ -41,7 +41,6 @@ from .grid import CellValue, Grid, as_text, is_empty, shown
 from .guessed_column import with_guesses
 from .headers import (
     COMPONENT_HEADERS,
-    component_header,
     find_header,
     header_field,
     header_scale,
@@ -55,8 +54,7 @@ from .total_line import drop_total_line, is_total_line
 if TYPE_CHECKING:
     from .job_sheet import JobSheet
 
-# Re-exported for callers of the former single module (the window's paste uses the first two).
-__all__ = ["COMPONENT_HEADERS", "Loaded", "TableReader", "component_header", "find_header"]
+__all__ = ["Loaded", "TableReader"]
 
 
 @dataclass

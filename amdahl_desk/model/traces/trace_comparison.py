@@ -12,6 +12,7 @@ import numpy as np
 from ..comparison import Comparison
 from ..profile import Profile
 from .component_events import component_masks
+from .events import MS_PER_US
 from .whatif import PathTrace
 
 
@@ -76,4 +77,4 @@ def check_comparison(before: PathTrace, profile: Profile, c: Comparison, after_s
 
 def mean_step(steps: Sequence[tuple[float, float]]) -> float | None:
     """The mean length (ms) of steps given as (start, end) in µs; None without steps."""
-    return sum(e - s for s, e in steps) / len(steps) / 1000 if steps else None
+    return sum(e - s for s, e in steps) / len(steps) * MS_PER_US if steps else None

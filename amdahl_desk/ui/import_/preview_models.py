@@ -13,6 +13,7 @@ from ...model.traces import ImportedComponent, RankInfo, StepInfo
 from ...model.units import TimeUnit
 from ...present.cells import share_cell, time_cell
 from ...present.colours import GUESSED as GUESSED_CLASS
+from ...present.columns import component_titles
 from ...present.tones import TONE_COLOURS, Tone
 from ..core.locale_text import locale_numbers
 
@@ -60,7 +61,12 @@ class ComponentPreviewModel(_Table):
     moment after the rest: "…" until then)."""
 
     NAME, TIME, GPU, PATH, SHARE, SCALING, SOURCE = range(7)
-    headers = ("Component", "Time ({unit})", "GPU ({unit})", "On path ({unit})", "Share", "Scaling", "Source")
+    headers = (
+        *component_titles(["name", "time"], "{unit}"),
+        "GPU ({unit})",
+        *component_titles(["on_path", "share", "scaling"], "{unit}"),
+        "Source",
+    )
     right = frozenset({TIME, GPU, PATH, SHARE})
     TIPS = {
         TIME: "The component's time: for an annotation, the CPU time inside it (what the profile takes)",
