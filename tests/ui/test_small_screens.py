@@ -1,7 +1,7 @@
 """At 1280×720 and every larger size the project supports, with the odds shown (k ranges, efforts and
 confidences), for the LLM example and for a trace: every chart tab's title reads whole, every column of the
 optimizations checklist is in view, none reached only by scrolling sideways, and no chart label is cut, covered
-or outside its plot — one window per profile and size, checked for all of it."""
+or outside its plot — one window per profile and size, checked for all of it, with the summary and the objectives, load and cost."""
 
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ def test_the_window_shows_everything_whole(window, qtbot, which, size):
     assert view.rowViewportPosition(rows - 1) + view.rowHeight(rows - 1) <= view.viewport().height()
 
     assert chart_labels_outside_plots(window) == []
+    answer_shows_whole(window, objectives=which == "llm")
     # last, as it brings each chart tab to the front in turn
     seen = []
     for key, chart in each_chart(window, qtbot):
@@ -68,6 +69,27 @@ def test_the_window_shows_everything_whole(window, qtbot, which, size):
         assert legends_cut(chart) == [], (key, size)
         assert axis_titles_cut(chart) == [], (key, size)
     assert "breakdown" in seen
+
+
+def answer_shows_whole(window, objectives: bool) -> None:
+    """The summary's sentence and target uncut; with ``objectives`` (the LLM example has them) the objectives table,
+    the load and the cost in view, each sentence as high as its words, every objective's row (its verdict) in view,
+    and the answer not scrolled."""
+    summary = window.summary
+    for label in (summary.sentence, summary.target):
+        assert "…" not in label.text() and not label.toolTip(), label.text()
+    outcomes = window.results.outcomes
+    if objectives:
+        assert outcomes.table.isVisible() and outcomes.load.isVisible() and outcomes.cost.isVisible()
+    for label in (outcomes.load, outcomes.max_rate, outcomes.cost):
+        if label.isVisible():
+            assert label.heightForWidth(label.width()) <= label.height(), label.text()
+    table = outcomes.table
+    if table.isVisible():
+        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+        assert rows + table.horizontalHeader().height() <= table.height()
+    if objectives:  # with the odds and the plan as well (ranges) the answer may scroll at 1280×720
+        assert window.results.answer.verticalScrollBar().maximum() == 0
 
 
 def test_the_widest_checklist_fits_at_1280(window, qtbot):
