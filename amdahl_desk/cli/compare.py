@@ -13,6 +13,7 @@ from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.traces import GROUPINGS
 from ..model.units import format_speedup, format_time
+from ..model.values import ParseError, parse_fraction
 from ..present.comparison import plan_verdict
 from ..present.comparison_words import (
     adoption_note,
@@ -162,11 +163,12 @@ def parse_pairs(texts: list[str]) -> list[tuple[str, str]]:
 
 
 def parse_tolerance(text: str) -> float:
+    """A share read as every share is (``model.values.parse_fraction``: "0.02", "2%"), below 1."""
     try:
-        value = float(text.strip()[:-1]) / 100 if text.strip().endswith("%") else float(text)
-    except ValueError:
+        value = parse_fraction(text)
+    except ParseError:
         value = math.nan
-    if not (math.isfinite(value) and 0 <= value < 1):
+    if not value < 1:
         raise BadInputError(f'--tolerance: "{text}" is not a share; expected a number from 0 up to 1, or like "2%"')
     return value
 

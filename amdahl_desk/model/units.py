@@ -190,13 +190,13 @@ def parse_time(text: str, unit: TimeUnit, decimal: DecimalSeparator | None = Non
 
 
 def check_speedup(value: float, shown: str | None = None) -> float:
-    """Accept a finite speedup > 0, or raise :class:`ParseError`."""
+    """Accept a finite speedup > 0, or raise :class:`ParseError`: "not a valid speedup", or "not a speedup" where
+    ``value`` is NaN (no number was read: the one refusal of a speedup's text, a cell's and a pattern's K)."""
     if 0 < value < math.inf:
         return float(value)
     shown = shown if shown is not None else format_number(value)
-    if not math.isfinite(value) or value <= 0:
-        raise ParseError(f'"{shown}" is not a valid speedup; expected a number greater than 0, like 4 or "4x"')
-    return float(value)
+    valid = "" if math.isnan(value) else "valid "
+    raise ParseError(f'"{shown}" is not a {valid}speedup; expected a number greater than 0, like 4 or "4x"')
 
 
 def speedup_number(text: str, decimal: DecimalSeparator | None = None) -> float | None:
@@ -214,9 +214,7 @@ def parse_speedup(text: str, decimal: DecimalSeparator | None = None) -> float:
             f'"{stripped[:40]}…" ({len(stripped):,} characters) is not a speedup; expected a number like 4'
         )
     value = speedup_number(stripped, decimal)
-    if value is None:
-        raise ParseError(f'"{stripped}" is not a speedup; expected a number greater than 0, like 4 or "4x"')
-    return check_speedup(value, stripped)
+    return check_speedup(math.nan if value is None else value, stripped)
 
 
 def format_number(value: float, digits: int = 3) -> str:
@@ -325,11 +323,12 @@ def scaled(value: float, factor: float) -> float:
     return float(Decimal(repr(float(value))) * Decimal(repr(float(factor))))
 
 
-def decimal_text(value: float, divisor: float) -> str:
-    """``value/divisor`` as the shortest decimal text: 1.5e9 / 1e9 → "1.5"."""
+def decimal_text(value: float, divisor: float, decimal: str = ".") -> str:
+    """``value/divisor`` as the shortest decimal text, with ``decimal`` as its separator: 1.5e9 / 1e9 → "1.5"."""
     quotient = Decimal(repr(float(value))) / Decimal(repr(float(divisor)))
-    return (
+    text = (
         format(quotient.normalize(), "f")
         if quotient == quotient.to_integral() or abs(quotient) >= 1e-4
         else repr(float(quotient))
     )
+    return text if decimal == "." else text.replace(".", decimal)
