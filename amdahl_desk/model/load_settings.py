@@ -108,8 +108,9 @@ def hourly_rate(settings: LoadCostFields) -> float | None:
     return settings.gpu_price_per_hour + (energy or 0.0)
 
 
-def setting_texts(settings: LoadCostFields) -> dict[str, str]:
-    """Each field's value as text that :func:`SETTING_PARSERS` read back exactly; "" for an unset field."""
+def setting_texts(settings: LoadCostFields, decimal: str = ".") -> dict[str, str]:
+    """Each field's value as text that :func:`SETTING_PARSERS` read back exactly with the same ``decimal``; "" for an
+    unset field."""
     rate, price, watts, energy = (
         settings.arrival_rate,
         settings.gpu_price_per_hour,
@@ -117,13 +118,13 @@ def setting_texts(settings: LoadCostFields) -> dict[str, str]:
         settings.energy_price_per_kwh,
     )
     return {
-        "arrival_rate": rate_text(rate) if rate is not None else "",
+        "arrival_rate": rate_text(rate, decimal) if rate is not None else "",
         "servers": str(settings.servers),
         "load_objective": settings.load_objective,
-        "gpu_price_per_hour": price_text(price, settings.currency) if price is not None else "",
-        "watts_per_gpu": watts_text(watts) if watts is not None else "",
-        "energy_price_per_kwh": (price_text(energy, settings.currency) + "/kWh") if energy is not None else "",
-        "plan_confidence": confidence_text(settings.plan_confidence),
+        "gpu_price_per_hour": price_text(price, settings.currency, decimal) if price is not None else "",
+        "watts_per_gpu": watts_text(watts, decimal) if watts is not None else "",
+        "energy_price_per_kwh": (price_text(energy, settings.currency, decimal) + "/kWh") if energy is not None else "",
+        "plan_confidence": confidence_text(settings.plan_confidence, decimal),
     }
 
 
@@ -148,4 +149,4 @@ SETTING_PARSERS: dict[str, Callable[[str, DecimalSeparator | None], object]] = {
 }
 """(Text of a Settings cell, its column's decimal separator) → the field's value; raises :class:`ParseError`.
 
-:func:`setting_texts` writes a decimal point: read them back with ``"."``."""
+:func:`setting_texts` writes the decimal separator it is given (a point by default): read them back with it."""

@@ -240,10 +240,18 @@ def _is_symbol(currency: str) -> bool:
     return currency in _SYMBOLS
 
 
-def price_text(amount: float, currency: str = "") -> str:
-    """A price as text that :func:`parse_price` reads back exactly (with ``decimal="."``): ``"$2.5"``, ``"2.5 EUR"``."""
-    number = repr(float(amount))
+def exact_number(value: float, decimal: str = ".") -> str:
+    """The shortest text that reads back as ``value`` exactly, with ``decimal`` as its decimal separator: ``2.5``,
+    ``14``, ``1e-05`` (``2,5`` with ``decimal=","``; no grouping, so the separator is the only one)."""
+    number = repr(float(value))
     number = number[:-2] if number.endswith(".0") else number
+    return number if decimal == "." else number.replace(".", decimal)
+
+
+def price_text(amount: float, currency: str = "", decimal: str = ".") -> str:
+    """A price as text that :func:`parse_price` reads back exactly with the same ``decimal``: ``"$2.5"``,
+    ``"2.5 EUR"``."""
+    number = exact_number(amount, decimal)
     if not currency:
         return number
     return f"{currency}{number}" if _is_symbol(currency) else f"{number} {currency}"
@@ -291,13 +299,11 @@ def parse_power(text: str, decimal: DecimalSeparator | None = None) -> float:
     return float(Decimal(repr(value)) * Decimal(repr(factor)))
 
 
-def watts_text(watts: float) -> str:
+def watts_text(watts: float, decimal: str = ".") -> str:
     """Watts as text :func:`parse_power` reads back exactly: ``"700 W"``."""
-    number = repr(float(watts))
-    return f"{number[:-2] if number.endswith('.0') else number} W"
+    return f"{exact_number(watts, decimal)} W"
 
 
-def rate_text(rate: float) -> str:
+def rate_text(rate: float, decimal: str = ".") -> str:
     """An arrival rate as text :func:`parse_rate` reads back exactly: ``"14/s"``."""
-    number = repr(float(rate))
-    return f"{number[:-2] if number.endswith('.0') else number}/s"
+    return f"{exact_number(rate, decimal)}/s"

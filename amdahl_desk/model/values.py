@@ -142,11 +142,12 @@ def check_confidence(value: float, shown: str | None = None) -> float:
     raise ParseError(f'"{shown}" is not a confidence; {CONFIDENCE_EXPECTED}')
 
 
-def confidence_text(value: float) -> str:
-    """``0.8`` → ``80%``: text that :func:`parse_confidence` reads back exactly (a plain number when a percentage
-    would not)."""
+def confidence_text(value: float, decimal: str = ".") -> str:
+    """``0.8`` → ``80%``: text that :func:`parse_confidence` reads back exactly with the same ``decimal`` (a plain
+    number when a percentage would not)."""
     text = f"{value * 100:.10g}%"
-    return text if parse_confidence(text) == value else repr(float(value))
+    text = text if parse_confidence(text) == value else repr(float(value))
+    return text if decimal == "." else text.replace(".", decimal)
 
 
 _DAYS = re.compile(r"^\s*(?P<num>.*?)\s*(?:d|days?|engineer[- ]days?|person[- ]days?)?\s*$", re.IGNORECASE)

@@ -219,11 +219,11 @@ def selection_status(profile: Profile, a: Analysis | None, rows: Sequence[int], 
 def settings_fields(settings: Settings, unit: TimeUnit, n: Numbers = POINT) -> dict[str, str]:
     """What each settings field shows: the value as text its parser reads back exactly (in the desktop's decimal
     separator, which the window's parsers take), "" for a field that is not set."""
-    texts = {
+    d = n.decimal
+    return {
         "target_time": "" if settings.target_time is None else f"{n.number(settings.target_time)} {unit.label}",
-        "ring_latency": f"{decimal_text(settings.ring_latency, 1e-6)} us",
-        "ring_message_bytes": f"{decimal_text(settings.ring_message_bytes, 1e6)} MB",
-        "ring_bandwidth": f"{decimal_text(settings.ring_bandwidth, 1e9)} GB/s",
-        **setting_texts(settings),
+        "ring_latency": f"{decimal_text(settings.ring_latency, 1e-6, d)} us",
+        "ring_message_bytes": f"{decimal_text(settings.ring_message_bytes, 1e6, d)} MB",
+        "ring_bandwidth": f"{decimal_text(settings.ring_bandwidth, 1e9, d)} GB/s",
+        **setting_texts(settings, d),
     }
-    return {name: text if name == "target_time" else n.message(text) for name, text in texts.items()}

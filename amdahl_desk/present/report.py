@@ -217,8 +217,8 @@ def report_text(
     )
     lines.append("")
     lines.extend(outcomes_text(profile, outcomes, n))
-    for w in [*warning_texts(analysis.warnings, analysis.unit, c), *outcomes_warnings(outcomes)]:
-        lines.append(f"Note: {n.message(w)}")
+    for w in [*warning_texts(analysis.warnings, analysis.unit, c, n), *map(n.message, outcomes_warnings(outcomes))]:
+        lines.append(f"Note: {w}")
     lines.append("Next: build it, then measure again — the bottleneck moves.")
     return "\n".join(lines)
 

@@ -106,8 +106,8 @@ def summary(
     unit = profile.unit
     c = analysis.combined
     caption, sentence = "end-to-end speedup", headline(profile, analysis, n)
-    warned = warning_texts(analysis.warnings, analysis.unit, counted(profile.settings))
-    said = (*(n.message(w) for w in (*warned, *notes)), *paths)
+    warned = warning_texts(analysis.warnings, analysis.unit, counted(profile.settings), n)
+    said = (*warned, *(n.message(w) for w in notes), *paths)
     if objective is not None and not objective.is_end_to_end:
         caption, sentence = objective_caption(objective, profile, outcomes, n)
     elif job is not None:

@@ -67,13 +67,14 @@ def test_every_field_but_currency_has_a_row():
     assert set(SETTING_PARSERS) == {r.field for r in SETTING_ROWS}
 
 
-def read_back(texts: dict[str, str]) -> LoadCostSettings:
-    """What the files layer will do: parse each non-empty cell, the prices' currency into ``currency``."""
+def read_back(texts: dict[str, str], decimal: str = ".") -> LoadCostSettings:
+    """What the files layer (``"."``) and the window's fields (the desktop's ``decimal``) do: parse each non-empty
+    text, the prices' currency into ``currency``."""
     values: dict[str, object] = {}
     for fld, text in texts.items():
         if not text:
             continue
-        value = SETTING_PARSERS[fld](text, ".")
+        value = SETTING_PARSERS[fld](text, decimal)
         if fld in ("gpu_price_per_hour", "energy_price_per_kwh"):
             amount, currency = value
             values[fld] = amount
@@ -102,3 +103,34 @@ def test_settings_round_trip_through_sheet_text(rate, servers, objective, price,
         currency = ""  # with no price written, there is nowhere to keep a currency
     s = LoadCostSettings(rate, servers, objective, price, currency, watts, energy, level)
     assert read_back(setting_texts(s)) == s
+    # a German desktop's fields: written and read with a decimal comma
+    assert read_back(setting_texts(s, ","), ",") == s
+
+
+def test_a_german_desktops_settings_fields_read_back_with_its_own_parsers():
+    """The window's Settings fields on a desktop with a decimal comma show each value as text the field's parser
+    reads back with that comma: "1,5e-05/s", not "1.5e-05/s", which it refused."""
+    from amdahl_desk.model.profile import Settings
+    from amdahl_desk.model.units import TimeUnit, convert, parse_bandwidth, parse_bytes, parse_time_text
+    from amdahl_desk.present.cells import settings_fields
+    from amdahl_desk.present.numbers import Numbers
+
+    settings = Settings(
+        ring_latency=1.5e-6,
+        ring_message_bytes=2.5e8,
+        ring_bandwidth=1.25e10,
+        arrival_rate=1.5e-05,
+        gpu_price_per_hour=2.5,
+        currency="$",
+        watts_per_gpu=0.125,
+        plan_confidence=0.875,
+    )
+    fields = settings_fields(settings, TimeUnit.MS, Numbers(",", "."))
+    assert fields["arrival_rate"] == "1,5e-05/s"
+    assert read_back({f: fields[f] for f in SETTING_PARSERS}, ",") == LoadCostSettings(
+        1.5e-05, 1, "End to end", 2.5, "$", 0.125, None, 0.875
+    )
+    number, unit = parse_time_text(fields["ring_latency"], ",")
+    assert convert(number, unit or TimeUnit.MS, TimeUnit.S) == pytest.approx(1.5e-6, rel=1e-12)
+    assert parse_bytes(fields["ring_message_bytes"], ",") == 2.5e8
+    assert parse_bandwidth(fields["ring_bandwidth"], ",") == 1.25e10
