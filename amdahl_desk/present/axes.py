@@ -47,11 +47,3 @@ def plotted_ticks(values: list[float], scale: float, spacing: float, n: Numbers 
     step = abs(spacing * scale)
     places = min(max(0, math.ceil(-math.log10(step) - 1e-9)), 12) if step > 0 and math.isfinite(step) else 0
     return [n.plain(round(v * scale, places) + 0.0, f",.{places}f") for v in values]  # + 0.0: never "-0"
-
-
-def plotted_tick(text: str, n: Numbers = POINT) -> str:
-    """A tick label a plotting library wrote ("2500", "0.5") as the views write numbers: "2,500", "0,5"."""
-    digits = text.lstrip("-−")
-    if len(digits) >= 4 and digits.isdigit():
-        text = text[: len(text) - len(digits)] + f"{int(digits):,}"
-    return n.message(text)

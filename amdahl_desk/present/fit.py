@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..model.fit import FitResult
 from ..model.fit_intervals import FitIntervals, Interval, fit_intervals
+from ..model.measurement_table import MeasurementTable
 from ..model.measurements import MeasureKind
 from .fit_text import count, notes_for, profile_comparison, regime_sentence
 from .measured import throughput_scale
@@ -155,16 +156,23 @@ def fit_figures(fit: FitResult, n: Numbers = POINT) -> tuple[FitFigure, ...]:
     return tuple(rows)
 
 
+def waiting_sentences(table: MeasurementTable) -> list[str]:
+    """Each run the fit leaves out until it is complete, by its row as the table numbers it (from 1)."""
+    what = {"n": "its N", "value": f"its {table.kind.value}"}
+    return [f"Row {row + 1} needs {what[f]}; the fit leaves it out until then." for row, f in table.waiting()]
+
+
 def fit_view(
     fit: FitResult, waiting: tuple[str, ...] = (), profile_p: float | None = None, n: Numbers = POINT, runs: int = 0
 ) -> FitView:
-    """The Measurements tab's summary: ``waiting`` are the rows the fit leaves out until they are complete,
+    """The Measurements tab's summary: ``waiting`` are the rows the fit leaves out until they are complete
+    (:func:`waiting_sentences`),
     ``profile_p`` the profile's P at the runs' N0 (to compare), ``runs`` how many rows the table has."""
     regime = regime_sentence(fit, n)
     if regime is None and fit.amdahl is not None:
         regime = next((note for note in notes_for(fit, n) if note.startswith("Amdahl fit")), None)
     headline = regime or (EMPTY if not runs else "No fit yet.")
-    notes = [note for note in notes_for(fit, n) if note != regime] + [n.message(w) for w in waiting]
+    notes = [note for note in notes_for(fit, n) if note != regime] + list(waiting)
     if profile_p is not None:
         said = profile_comparison(profile_p, fit, n=n)
         if said:

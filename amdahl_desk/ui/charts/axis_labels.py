@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
-from ...present.axes import plotted_tick, plotted_ticks
+from ...present.axes import plotted_ticks
 from ..core.locale_text import locale_numbers
 
 
@@ -44,13 +44,11 @@ def thinned(axis: pg.AxisItem, ticks: list[tuple[float, str]]) -> list[tuple[flo
 
 def localize_ticks(axis: pg.AxisItem) -> None:
     """The ticks pyqtgraph places itself (0.5, 1,000) in the machine's locale (0,5 and 1.000 on a German desktop);
-    ticks a view gives are formatted already."""
-    model_strings = axis.tickStrings
+    ticks a view gives are formatted already. No axis is in pyqtgraph's log mode: a log scale is drawn at log
+    positions with the ticks its view gives (``present/axes.log2_ticks``, ``log10_ticks``)."""
 
     def tick_strings(values: list[float], scale: float, spacing: float) -> list[str]:
         n = locale_numbers()
-        if axis.logMode:
-            return [plotted_tick(text, n) for text in model_strings(values, scale, spacing)]
         texts = plotted_ticks(values, scale, spacing, n)
         if axis.orientation in ("bottom", "top"):
             texts = _spaced(axis, values, spacing, texts)

@@ -9,14 +9,9 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...model.fit import FitResult
 from ...model.measurement_table import MeasurementTable
-from ...present.fit import fit_view
+from ...present.fit import fit_view, waiting_sentences
 from ...present.tones import TONE_COLOURS, Tone
 from ..core.locale_text import locale_numbers
-
-
-def waiting_sentences(table: MeasurementTable) -> list[str]:
-    what = {"n": "its N", "value": f"its {table.kind.value}"}
-    return [f"Row {row + 1} needs {what[f]}; the fit leaves it out until then." for row, f in table.waiting()]
 
 
 class FitSummary(QFrame):
