@@ -29,6 +29,11 @@ class Refusal(Enum):
     TOO_LARGE = "too_large"  # values: the largest allowed
     NO_GPU_COUNTS = "no_gpu_counts"
     UNNAMED_LOAD_OBJECTIVE = "unnamed_load_objective"  # values: the objective that holds every component
+    # Notes, not refusals: the profile is read and analysed, but a reviewer should know.
+    OBJECTIVE_NOT_LISTED = "objective_not_listed"  # values: an objective a component names, absent from the sheet
+    OBJECTIVE_EMPTY = "objective_empty"  # values: an objective of the sheet that no component names
+    LOAD_OBJECTIVE_UNKNOWN = "load_objective_unknown"  # values: the setting's objective, the profile's objectives
+    LOAD_OBJECTIVE_TAKES_NO_TIME = "load_objective_takes_no_time"  # values: the objective, which takes no time
 
 
 @dataclass(frozen=True)

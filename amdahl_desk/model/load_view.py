@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import Problem, Refusal
 from .laws import FloatArray
 from .load_settings import LoadCostFields
 from .objectives import ObjectiveFigures, find_objective
@@ -41,16 +42,18 @@ def analyse_load(
     )
 
 
-def load_objective_problem(objectives: Sequence[ObjectiveFigures], settings: LoadCostFields) -> str | None:
-    """Why there is no load analysis although an arrival rate is set, for a note at the Load objective setting."""
+def load_objective_problem(objectives: Sequence[ObjectiveFigures], settings: LoadCostFields) -> Problem | None:
+    """Why there is no load analysis although an arrival rate is set: a note at the Load objective setting."""
     if settings.arrival_rate is None:
         return None
     objective = find_objective(objectives, settings.load_objective)
     if objective is None:
-        known = ", ".join(f'"{o.name}"' for o in objectives)
-        return f'"{settings.load_objective}" is not an objective of this profile; expected one of {known}'
+        known = tuple(o.name for o in objectives)
+        return Problem.of(
+            Refusal.LOAD_OBJECTIVE_UNKNOWN, "settings", None, "load_objective", settings.load_objective, known
+        )
     if objective.baseline_total <= 0:
-        return f'"{objective.name}" takes no time, so it cannot be a service time; choose another load objective'
+        return Problem.of(Refusal.LOAD_OBJECTIVE_TAKES_NO_TIME, "settings", None, "load_objective", objective.name)
     return None
 
 

@@ -26,7 +26,7 @@ from .analysis import (
     plan_pairs,
     target_figures,
 )
-from .errors import Problem
+from .errors import Problem, Refusal
 from .laws import amdahl_speedup, ceiling
 from .objective_specs import (
     END_TO_END,
@@ -91,26 +91,12 @@ def objective_notes(
         for name in names:
             key = objective_key(name)
             if key not in listed and key not in used and key != END_TO_END_KEY:
-                notes.append(
-                    Problem(
-                        f'"{name}" is not in the Objectives sheet; it is analysed without a target of its own',
-                        "components",
-                        row,
-                        "objectives",
-                    )
-                )
+                notes.append(Problem.of(Refusal.OBJECTIVE_NOT_LISTED, "components", row, "objectives", name))
             used.add(key)
     for row, spec in enumerate(specs):
         key = objective_key(spec.name)
         if key and key != END_TO_END_KEY and key not in used:
-            notes.append(
-                Problem(
-                    f'no component belongs to "{spec.name}"; name it in the Objectives column of the components it holds',
-                    "objectives",
-                    row,
-                    "name",
-                )
-            )
+            notes.append(Problem.of(Refusal.OBJECTIVE_EMPTY, "objectives", row, "name", spec.name))
     return notes
 
 

@@ -65,7 +65,7 @@ def analyse_outcomes(
     load = analyse_load(objectives, settings, profile.unit, criterion)
     why = load_objective_problem(objectives, settings)
     if why is not None:
-        notes.append(Problem(why, "settings", None, "load_objective"))
+        notes.append(why)
     missing = None
     if (settings.watts_per_gpu is None) != (settings.energy_price_per_kwh is None):
         missing = "energy_price_per_kwh" if settings.energy_price_per_kwh is None else "watts_per_gpu"

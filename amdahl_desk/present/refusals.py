@@ -40,8 +40,13 @@ def _relation(side: str) -> str:
     return "above" if side == "low" else "below"
 
 
+def _quoted(names: tuple[str, ...]) -> str:
+    """``"a", "b"``: names in quotes, comma-separated."""
+    return ", ".join(f'"{t}"' for t in names)
+
+
 def _not_components(names: tuple[str, ...]) -> str:
-    listed = ", ".join(f'"{t}"' for t in names)
+    listed = _quoted(names)
     return f"{listed} {'is not a component' if len(names) == 1 else 'are not components'}; " + (
         "expected names from the Components table"
     )
@@ -73,6 +78,18 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.NOT_COMPONENTS: lambda *names: _not_components(names),
     Refusal.NO_GPU_COUNTS: lambda: "at least one GPU count is needed",
     Refusal.UNNAMED_LOAD_OBJECTIVE: lambda whole: f'the load objective needs a name; "{whole}" holds every component',
+    Refusal.OBJECTIVE_NOT_LISTED: lambda name: (
+        f'"{name}" is not in the Objectives sheet; it is analysed without a target of its own'
+    ),
+    Refusal.OBJECTIVE_EMPTY: lambda name: (
+        f'no component belongs to "{name}"; name it in the Objectives column of the components it holds'
+    ),
+    Refusal.LOAD_OBJECTIVE_UNKNOWN: lambda name, known: (
+        f'"{name}" is not an objective of this profile; expected one of {_quoted(known)}'
+    ),
+    Refusal.LOAD_OBJECTIVE_TAKES_NO_TIME: lambda name: (
+        f'"{name}" takes no time, so it cannot be a service time; choose another load objective'
+    ),
 }
 
 

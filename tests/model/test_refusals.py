@@ -90,6 +90,10 @@ EXAMPLES: dict[Refusal, tuple[str, tuple[object, ...]]] = {
     Refusal.TOO_LARGE: ("gpu_counts", (10_000_000,)),
     Refusal.NO_GPU_COUNTS: ("gpu_counts", ()),
     Refusal.UNNAMED_LOAD_OBJECTIVE: ("load_objective", ("End to end",)),
+    Refusal.OBJECTIVE_NOT_LISTED: ("objectives", ("TTFT",)),
+    Refusal.OBJECTIVE_EMPTY: ("name", ("Throughput",)),
+    Refusal.LOAD_OBJECTIVE_UNKNOWN: ("load_objective", ("TPOT", ("End to end", "TTFT"))),
+    Refusal.LOAD_OBJECTIVE_TAKES_NO_TIME: ("load_objective", ("TTFT",)),
 }
 
 
@@ -102,6 +106,12 @@ def test_every_rule_has_its_words():
     assert worded[Refusal.TOO_LARGE] == "GPU counts must be at most 10,000,000"
     assert (
         worded[Refusal.UNNAMED_LOAD_OBJECTIVE] == 'the load objective needs a name; "End to end" holds every component'
+    )
+    assert worded[Refusal.LOAD_OBJECTIVE_UNKNOWN] == (
+        '"TPOT" is not an objective of this profile; expected one of "End to end", "TTFT"'
+    )
+    assert worded[Refusal.OBJECTIVE_NOT_LISTED] == (
+        '"TTFT" is not in the Objectives sheet; it is analysed without a target of its own'
     )
     for why, text in worded.items():  # a sentence, not the model's bare record
         field, values = EXAMPLES[why]
