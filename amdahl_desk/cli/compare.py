@@ -132,12 +132,14 @@ def _import_options(args: argparse.Namespace, like: Profile | None) -> ImportOpt
     return ImportOptions(group_by=args.group_by, total=args.total)
 
 
-def _from_trace(path: str, args: argparse.Namespace) -> Profile | None:
+def _from_trace(path: str, args: argparse.Namespace) -> Loaded | None:
     """BEFORE, read first when it is a workbook or CSV table and AFTER a trace: the workbook, when it was imported
-    from a trace (a trace then compares with it, imported as it was); None otherwise."""
+    from a trace (a trace then compares with it, imported as it was); None otherwise. Its warnings are printed by
+    the caller once the two are known to compare, never before a refusal."""
     if not is_trace(args.after) or is_trace(path):
         return None
-    before = load_side(path, "BEFORE", args)
+    loaded = read_side(path, "BEFORE", args)
+    before = loaded.profile
     if not before.settings.trace_source:
         return None
     given = [o for o, on in (("--group-by", args.group_by is not None), ("--total", args.total)) if on]
@@ -148,7 +150,7 @@ def _from_trace(path: str, args: argparse.Namespace) -> Profile | None:
             f"that the two compare like with like; leave {'them' if len(given) > 1 else 'it'} out, or compare the "
             "two traces themselves"
         )
-    return before
+    return loaded
 
 
 def parse_pairs(texts: list[str]) -> list[tuple[str, str]]:
@@ -197,8 +199,10 @@ def run(args: argparse.Namespace) -> int:
     tolerance = parse_tolerance(args.tolerance)
     traced = _from_trace(args.before, args)
     _check_kinds(args, traced_before=traced is not None)
-    before = traced or load_side(args.before, "BEFORE", args)
-    after = load_side(args.after, "AFTER", args, like=traced)
+    if traced is not None:
+        print_warnings(args.before, (str(w) for w in traced.warnings))
+    before = traced.profile if traced is not None else load_side(args.before, "BEFORE", args)
+    after = load_side(args.after, "AFTER", args, like=before if traced is not None else None)
     try:
         result = compare(before, after, pairs, tolerance=tolerance)
     except ProfileError as exc:  # a ComparisonError, or a before profile with nothing to analyse

@@ -146,6 +146,18 @@ def test_a_trace_mixed_with_a_workbook_exit_2(capsys, tmp_path):
     assert code == 2 and "the before trace cannot be read" in err and "no complete events" in err
 
 
+def test_a_refused_pair_prints_no_warning_of_before(capsys, tmp_path):
+    """A CSV table against a trace is refused; its own warnings (a name holding a tab) are not printed first, as if
+    the comparison had begun."""
+    table = write(tmp_path / "before.csv", 'Component,Time (ms)\n"a\tb",3\nc,4\n')
+    trace = write(tmp_path / "step.pt.trace.json", '{"traceEvents": []}')
+    code, _, err = run(capsys, "compare", table, trace)
+    assert code == 2 and "AFTER is a profiler trace and BEFORE a workbook or CSV table" in err
+    assert "warning" not in err and "holds a tab" not in err, err
+    code, _, err = run(capsys, "compare", table, table)  # a pair that compares: the warnings are said
+    assert code == 0 and "holds a tab" in err
+
+
 def test_listed_in_help(capsys):
     code, out, _ = run(capsys, "--help")
     assert code == 0 and "compare" in out
