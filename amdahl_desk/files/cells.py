@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 from collections.abc import Callable
 
@@ -132,7 +131,7 @@ def parse_enabled(value: CellValue) -> bool:
 
 def parse_speedup_cell(value: CellValue, decimal: Decimal | None = None) -> float:
     if isinstance(value, bool) or is_empty(value):
-        return check_speedup(math.nan, shown(value))  # refused: no number was read
+        return check_speedup(None, shown(value))  # refused: no number was read
     if isinstance(value, (int, float)):
         return check_speedup(float(value), shown(value))
     return parse_speedup(bounded_text(value, "a speedup"), decimal)

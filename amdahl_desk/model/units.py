@@ -189,13 +189,13 @@ def parse_time(text: str, unit: TimeUnit, decimal: DecimalSeparator | None = Non
     return convert(value, written, unit) if written is not None else value
 
 
-def check_speedup(value: float, shown: str | None = None) -> float:
+def check_speedup(value: float | None, shown: str | None = None) -> float:
     """Accept a finite speedup > 0, or raise :class:`ParseError`: "not a valid speedup", or "not a speedup" where
-    ``value`` is NaN (no number was read: the one refusal of a speedup's text, a cell's and a pattern's K)."""
-    if 0 < value < math.inf:
+    ``value`` is None (no number was read from a text or a cell: the one refusal of both)."""
+    if value is not None and 0 < value < math.inf:
         return float(value)
-    shown = shown if shown is not None else format_number(value)
-    valid = "" if math.isnan(value) else "valid "
+    shown = shown if shown is not None else format_number(math.nan if value is None else value)
+    valid = "" if value is None else "valid "
     raise ParseError(f'"{shown}" is not a {valid}speedup; expected a number greater than 0, like 4 or "4x"')
 
 
@@ -214,7 +214,7 @@ def parse_speedup(text: str, decimal: DecimalSeparator | None = None) -> float:
             f'"{stripped[:40]}…" ({len(stripped):,} characters) is not a speedup; expected a number like 4'
         )
     value = speedup_number(stripped, decimal)
-    return check_speedup(math.nan if value is None else value, stripped)
+    return check_speedup(value, stripped)
 
 
 def format_number(value: float, digits: int = 3) -> str:
@@ -323,7 +323,7 @@ def scaled(value: float, factor: float) -> float:
     return float(Decimal(repr(float(value))) * Decimal(repr(float(factor))))
 
 
-def decimal_text(value: float, divisor: float, decimal: str = ".") -> str:
+def decimal_text(value: float, divisor: float, decimal: DecimalSeparator = ".") -> str:
     """``value/divisor`` as the shortest decimal text, with ``decimal`` as its separator: 1.5e9 / 1e9 → "1.5"."""
     quotient = Decimal(repr(float(value))) / Decimal(repr(float(divisor)))
     text = (

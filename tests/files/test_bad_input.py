@@ -85,6 +85,7 @@ def test_component_problems(tmp_path, rows, expected):
             'Optimizations!C2: "fast" is not a speedup; expected a number greater than 0, like 4 or "4x"',
         ),
         (("o", "a", None), "Optimizations!C2: "),
+        (("o", "a", True), 'Optimizations!C2: "TRUE" is not a speedup; expected a number greater than 0'),
         (("o", None, 2), 'Optimizations!B2: "o" has no targets'),
         ((None, "a", 2), "Optimizations!A2: this optimization has no name"),
     ],
