@@ -108,7 +108,7 @@ def hourly_rate(settings: LoadCostFields) -> float | None:
     return settings.gpu_price_per_hour + (energy or 0.0)
 
 
-def setting_texts(settings: LoadCostFields, decimal: str = ".") -> dict[str, str]:
+def setting_texts(settings: LoadCostFields, decimal: DecimalSeparator = ".") -> dict[str, str]:
     """Each field's value as text that :func:`SETTING_PARSERS` read back exactly with the same ``decimal``; "" for an
     unset field."""
     rate, price, watts, energy = (

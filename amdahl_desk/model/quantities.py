@@ -240,7 +240,7 @@ def _is_symbol(currency: str) -> bool:
     return currency in _SYMBOLS
 
 
-def exact_number(value: float, decimal: str = ".") -> str:
+def exact_number(value: float, decimal: DecimalSeparator = ".") -> str:
     """The shortest text that reads back as ``value`` exactly, with ``decimal`` as its decimal separator: ``2.5``,
     ``14``, ``1e-05`` (``2,5`` with ``decimal=","``; no grouping, so the separator is the only one)."""
     number = repr(float(value))
@@ -248,7 +248,7 @@ def exact_number(value: float, decimal: str = ".") -> str:
     return number if decimal == "." else number.replace(".", decimal)
 
 
-def price_text(amount: float, currency: str = "", decimal: str = ".") -> str:
+def price_text(amount: float, currency: str = "", decimal: DecimalSeparator = ".") -> str:
     """A price as text that :func:`parse_price` reads back exactly with the same ``decimal``: ``"$2.5"``,
     ``"2.5 EUR"``."""
     number = exact_number(amount, decimal)
@@ -299,11 +299,11 @@ def parse_power(text: str, decimal: DecimalSeparator | None = None) -> float:
     return float(Decimal(repr(value)) * Decimal(repr(factor)))
 
 
-def watts_text(watts: float, decimal: str = ".") -> str:
+def watts_text(watts: float, decimal: DecimalSeparator = ".") -> str:
     """Watts as text :func:`parse_power` reads back exactly: ``"700 W"``."""
     return f"{exact_number(watts, decimal)} W"
 
 
-def rate_text(rate: float, decimal: str = ".") -> str:
+def rate_text(rate: float, decimal: DecimalSeparator = ".") -> str:
     """An arrival rate as text :func:`parse_rate` reads back exactly: ``"14/s"``."""
     return f"{exact_number(rate, decimal)}/s"

@@ -142,7 +142,7 @@ def check_confidence(value: float, shown: str | None = None) -> float:
     raise ParseError(f'"{shown}" is not a confidence; {CONFIDENCE_EXPECTED}')
 
 
-def confidence_text(value: float, decimal: str = ".") -> str:
+def confidence_text(value: float, decimal: DecimalSeparator = ".") -> str:
     """``0.8`` → ``80%``: text that :func:`parse_confidence` reads back exactly with the same ``decimal`` (a plain
     number when a percentage would not)."""
     text = f"{value * 100:.10g}%"

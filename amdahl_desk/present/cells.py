@@ -219,7 +219,7 @@ def selection_status(profile: Profile, a: Analysis | None, rows: Sequence[int], 
 def settings_fields(settings: Settings, unit: TimeUnit, n: Numbers = POINT) -> dict[str, str]:
     """What each settings field shows: the value as text its parser reads back exactly (in the desktop's decimal
     separator, which the window's parsers take), "" for a field that is not set."""
-    d = n.decimal
+    d = n.parser_decimal
     return {
         "target_time": "" if settings.target_time is None else f"{n.number(settings.target_time)} {unit.label}",
         "ring_latency": f"{decimal_text(settings.ring_latency, 1e-6, d)} us",

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..model.numbers import Decimal
 from ..model.quantities import format_money
 from ..model.units import TimeUnit, format_number, format_percent, format_speedup
 
@@ -24,6 +25,12 @@ class Numbers:
 
     decimal: str = "."
     group: str = ","
+
+    @property
+    def parser_decimal(self) -> Decimal:
+        """The decimal separator the model's parsers read where these numbers are shown: "," or "." (a desktop
+        whose separator is neither, "٫", types and reads "."), as the window's fields parse (``qt_util.locale_decimal``)."""
+        return "," if self.decimal == "," else "."
 
     def _local(self, text: str) -> str:
         if (self.decimal, self.group) == (".", ","):

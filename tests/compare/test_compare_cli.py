@@ -146,6 +146,19 @@ def test_a_trace_mixed_with_a_workbook_exit_2(capsys, tmp_path):
     assert code == 2 and "the before trace cannot be read" in err and "no complete events" in err
 
 
+@pytest.mark.parametrize("given", ["0.02", "2%", "0,02"])
+def test_the_tolerance_is_read_as_every_share_is(capsys, given):
+    code, out, err = run(capsys, "compare", BEFORE, AFTER, "--json", "--tolerance", given)
+    assert code == 0, err
+    assert json.loads(out)["tolerance"] == pytest.approx(0.02)
+
+
+@pytest.mark.parametrize("given", ["1", "100%", "-0.1", "two"])
+def test_a_tolerance_not_below_one_is_refused(capsys, given):
+    code, _, err = run(capsys, "compare", BEFORE, AFTER, "--tolerance", given)
+    assert code == 2 and f'--tolerance: "{given}" is not a share' in err
+
+
 def test_a_refused_pair_prints_no_warning_of_before(capsys, tmp_path):
     """A CSV table against a trace is refused; its own warnings (a name holding a tab) are not printed first, as if
     the comparison had begun."""

@@ -134,3 +134,9 @@ def test_a_german_desktops_settings_fields_read_back_with_its_own_parsers():
     assert convert(number, unit or TimeUnit.MS, TimeUnit.S) == pytest.approx(1.5e-6, rel=1e-12)
     assert parse_bytes(fields["ring_message_bytes"], ",") == 2.5e8
     assert parse_bandwidth(fields["ring_bandwidth"], ",") == 1.25e10
+    # a desktop whose decimal separator is neither (Arabic "٫") types and reads a point, as its fields parse
+    arabic = settings_fields(settings, TimeUnit.MS, Numbers("٫", "٬"))
+    assert arabic["arrival_rate"] == "1.5e-05/s"
+    assert read_back({f: arabic[f] for f in SETTING_PARSERS}, ".") == LoadCostSettings(
+        1.5e-05, 1, "End to end", 2.5, "$", 0.125, None, 0.875
+    )

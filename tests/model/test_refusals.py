@@ -113,6 +113,12 @@ def test_every_rule_has_its_words():
     assert worded[Refusal.OBJECTIVE_NOT_LISTED] == (
         '"TTFT" is not in the Objectives sheet; it is analysed without a target of its own'
     )
+    assert worded[Refusal.OBJECTIVE_EMPTY] == (
+        'no component belongs to "Throughput"; name it in the Objectives column of the components it holds'
+    )
+    assert worded[Refusal.LOAD_OBJECTIVE_TAKES_NO_TIME] == (
+        '"TTFT" takes no time, so it cannot be a service time; choose another load objective'
+    )
     for why, text in worded.items():  # a sentence, not the model's bare record
         field, values = EXAMPLES[why]
         assert len(text.split()) >= 5 and f"{why.value} {values}" not in text, (why, text)

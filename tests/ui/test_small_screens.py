@@ -1,7 +1,8 @@
 """At 1280×720 and every larger size the project supports, with the odds shown (k ranges, efforts and
 confidences), for the LLM example and for a trace: every chart tab's title reads whole, every column of the
 optimizations checklist is in view, none reached only by scrolling sideways, and no chart label is cut, covered
-or outside its plot — one window per profile and size, checked for all of it, with the summary and the objectives, load and cost."""
+or outside its plot, and the summary, objectives, load and cost whole — one window per profile and size, checked
+for all of it."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ pytestmark = pytest.mark.gui
 def test_the_window_shows_everything_whole(window, qtbot, which, size):
     """One window per profile and size: every chart tab's title whole (its whole title on hover), every column of
     the checklist in view with each value whole, every checklist row in view; every label inside its plot, each
-    chart tab in turn with its labels whole and off the lines, every legend entry and axis title whole."""
+    chart tab in turn with its labels whole and off the lines, every legend entry and axis title whole; the summary,
+    and the LLM example's objectives, load and cost, whole (:func:`answer_shows_whole`)."""
     open_profile(window, qtbot, which)
     show_at(window, qtbot, size)
     results = window.results
@@ -88,7 +90,7 @@ def answer_shows_whole(window, objectives: bool) -> None:
     if table.isVisible():
         rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
         assert rows + table.horizontalHeader().height() <= table.height()
-    if objectives:  # with the odds and the plan as well (ranges) the answer may scroll at 1280×720
+    if objectives:  # the LLM example's answer fits unscrolled; with the odds and the plan too it may scroll at 1280×720
         assert window.results.answer.verticalScrollBar().maximum() == 0
 
 
