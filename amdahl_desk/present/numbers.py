@@ -16,6 +16,8 @@ from ..model.units import TimeUnit, format_number, format_percent, format_speedu
 _EDITABLE = re.compile(r"[+-]?\d+\.\d+(?:[eE][+-]?\d+)?")
 # A number as the model writes one: grouped thousands with an optional fraction, or a plain decimal fraction.
 _MODEL_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w]|[.,]\d)")
+# What a message quotes: a name, a cell's text ("Decode 2.5", "1.5e-05") — kept as it was typed.
+_QUOTED = re.compile(r'("[^"\n]*")')
 
 
 @dataclass(frozen=True)
@@ -112,13 +114,17 @@ class Numbers:
         return self._local(format_money(amount, currency))
 
     def message(self, text: str) -> str:
-        """A message the model wrote (a warning, a refusal) with its numbers in these separators.
+        """A message the model wrote (a warning, a refusal) with its numbers in these separators; what it quotes (a
+        name, a cell's text) stays as it was typed.
 
         The model words its problems itself, in the files' format; the views word everything else here.
         """
         if (self.decimal, self.group) == (".", ",") or not text:
             return text
-        return _MODEL_NUMBER.sub(lambda m: self._local(m.group(0)), text)
+        parts = _QUOTED.split(text)  # the quoted spans at the odd places
+        return "".join(
+            part if i % 2 else _MODEL_NUMBER.sub(lambda m: self._local(m.group(0)), part) for i, part in enumerate(parts)
+        )
 
 
 def _first_apart(values: Sequence[float], tries: Iterable[list[str]]) -> list[str] | None:
