@@ -123,7 +123,8 @@ class Numbers:
             return text
         parts = _QUOTED.split(text)  # the quoted spans at the odd places
         return "".join(
-            part if i % 2 else _MODEL_NUMBER.sub(lambda m: self._local(m.group(0)), part) for i, part in enumerate(parts)
+            part if i % 2 else _MODEL_NUMBER.sub(lambda m: self._local(m.group(0)), part)
+            for i, part in enumerate(parts)
         )
 
 
