@@ -243,6 +243,7 @@ class ResultsPane(QSplitter):
             self.slots[e.key].put(chart)
             self.charts[e.key] = chart
             chart.installEventFilter(self)  # shown: drawn if it missed changes while hidden
+            chart.inputs_current = partial(self._current, e)
             self.redraws.subscribe(e.depends_on, partial(self._redraw_chart, e))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -388,6 +389,11 @@ class ResultsPane(QSplitter):
 
     def _entry(self, key: str) -> ChartEntry:
         return next(e for e in self.entries if e.key == key)
+
+    def _current(self, entry: ChartEntry) -> bool:
+        """Whether the chart was last drawn from the document as it is: no change it depends on waits for the next
+        frame, nor for the chart to show again."""
+        return entry.key not in self.stale and not self.redraws.waiting(entry.depends_on)
 
     def _redraw_chart(self, entry: ChartEntry) -> None:
         """A change the chart depends on: drawn now when on screen, else when it is next shown."""

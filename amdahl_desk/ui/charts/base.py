@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
@@ -34,6 +35,9 @@ class Chart(QWidget, Generic[View]):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.drawn: View | None = None
+        # Whether the inputs the drawn view was made from are still the document's: the window's results pane says
+        # (no change the chart depends on waits for its redraw); an export's chart keeps its inputs for good.
+        self.inputs_current: Callable[[], bool] = lambda: True
 
     def view(self, inputs: ChartInputs, n: Numbers) -> View:
         """What this chart shows of ``inputs``, worded and formatted with ``n``."""

@@ -259,7 +259,10 @@ class ChartFrame(Chart[View]):
             self._fit_title()
         if event.oldSize() != event.size():  # its width wraps the legend, its height caps it
             self.flow_legend()
-            if self._refold is not None and self.drawn is not None:  # room for more components' names, or fewer
+            # Room for more components' names, or fewer: the view made again at this size, from its inputs while
+            # they are current. After a change (rows deleted, another profile opened) they are not: the profile has
+            # changed under the analysis they hold, and the redraw that waits makes the view at this size anyway.
+            if self._refold is not None and self.drawn is not None and self.inputs_current():
                 view = self._refold()
                 if view != self.drawn:
                     self.drawn = view

@@ -57,6 +57,10 @@ class RedrawScheduler(QObject):
     def pending(self) -> bool:
         return bool(self._pending)
 
+    def waiting(self, depends_on: frozenset[Aspect]) -> bool:
+        """Whether a change of one of ``depends_on`` waits for the next frame's redraw."""
+        return not self._pending.isdisjoint(depends_on)
+
     def request(self, aspects: frozenset[Aspect]) -> None:
         self._pending |= aspects
         if self._pending and not self._timer.isActive():
