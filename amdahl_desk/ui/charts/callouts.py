@@ -113,13 +113,17 @@ def place_callout(
     gap: float,
     labels: list[QRectF] | None = None,
     margin: float = 0.0,
+    said_elsewhere: bool = False,
 ) -> QRectF:
     """Put ``label`` beside the data point ``at`` where it covers no curve point (within ``margin``: half the
     thickest pen), obstacle or edge of the plot.
 
     Near places come first; when all are taken the label moves farther off with a leader line to its
     point; when every place is taken the one with the fewest collisions wins, a place over one of ``labels``
-    (other labels' rects) only where every place is. Returns the label's scene rect.
+    (other labels' rects) only where every place is. Where the chart's title or legend also says the label's
+    figure (``said_elsewhere``), the label and its leader show only where they cover no curve, obstacle or other
+    label (a plot half a slide wide has no clear place beside every point): ``label.isVisible()`` says which.
+    Returns the label's scene rect.
     """
     view = vb.sceneBoundingRect().adjusted(2, 2, -2, -2)
     size = label_size(label)
@@ -162,27 +166,11 @@ def place_callout(
     else:
         set_curve(leader, None, None)
         leader.setVisible(False)
+    if said_elsewhere:
+        clear = collisions(rect, [*obstacles, *(labels or [])], points) == 0
+        label.setVisible(clear)
+        leader.setVisible(clear and leader.isVisible())
     return rect
-
-
-def clear_callout_or_none(
-    vb: pg.ViewBox,
-    label: pg.TextItem,
-    leader: pg.PlotDataItem,
-    at: tuple[float, float],
-    obstacles: list[QRectF],
-    points: np.ndarray,
-    gap: float,
-    labels: list[QRectF],
-) -> QRectF | None:
-    """:func:`place_callout`, then the label and its leader shown only where they cover no curve, obstacle or other
-    label: for a label whose figure the chart also says in its title or legend (a plot half a slide wide has no
-    clear place beside every point). Returns the label's scene rect when shown."""
-    rect = place_callout(vb, label, leader, at, obstacles, points, gap, labels)
-    clear = collisions(rect, [*obstacles, *labels], points) == 0
-    label.setVisible(clear)
-    leader.setVisible(clear and leader.isVisible())
-    return rect if clear else None
 
 
 def _leader_crosses(px: float, py: float, rect: QRectF, other: QRectF) -> bool:

@@ -10,7 +10,7 @@ from ...present.chart_parts import Mark
 from ...present.cost_chart import LEGEND, CostView, cost_chart
 from ...present.inputs import ChartInputs
 from ...present.numbers import Numbers
-from ..charts.callouts import clear_callout_or_none, curve_points
+from ..charts.callouts import curve_points, place_callout
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text
 from ..charts.style import BLUE, GREEN, INK, LABEL_FILL, ORANGE, SCREEN, Style
@@ -59,8 +59,8 @@ class CostChart(ChartFrame[CostView]):
                 continue
             at = (float(mark.x), float(mark.y))
             # Where no place beside its marker is clear (half a slide), the legend says its figure
-            rect = clear_callout_or_none(vb, label, leader, at, [], points, gap, list(taken))
-            if rect is not None:
+            rect = place_callout(vb, label, leader, at, [], points, gap, list(taken), said_elsewhere=True)
+            if label.isVisible():
                 taken.append(rect)
 
     def view(self, inputs: ChartInputs, n: Numbers) -> CostView:

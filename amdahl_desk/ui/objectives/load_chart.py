@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 from ...present.inputs import ChartInputs
 from ...present.load_chart import LEGEND, LoadView, load_chart
 from ...present.numbers import Numbers
-from ..charts.callouts import clear_callout_or_none, clear_line_labels, collisions, curve_points, line_band
+from ..charts.callouts import clear_line_labels, collisions, curve_points, line_band, place_callout
 from ..charts.chart_items import set_series
 from ..charts.frame import ChartFrame, set_item_text, set_line_text
 from ..charts.style import BLUE, GREEN, GREY, INK, LABEL_FILL, RED, SCREEN, Style
@@ -166,8 +166,8 @@ class LoadChart(ChartFrame[LoadView]):
                 label.setVisible(bool(label.toPlainText()))
                 continue
             # Where no place beside its point is clear (a plot half a slide wide), the title says the figure
-            rect = clear_callout_or_none(vb, label, leader, at, bands, points, gap, list(placed))
-            if rect is not None:
+            rect = place_callout(vb, label, leader, at, bands, points, gap, list(placed), said_elsewhere=True)
+            if label.isVisible():
                 placed.append(rect)
         # the target's label where it lies clear of everything, else the legend says it
         clear_line_labels(vb, [self.target], points, tuple(lines), placed, said_elsewhere=True)
