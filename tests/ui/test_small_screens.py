@@ -80,6 +80,12 @@ def answer_shows_whole(window, objectives: bool) -> None:
     summary = window.summary
     for label in (summary.sentence, summary.target):
         assert "…" not in label.text() and not label.toolTip(), label.text()
+    decision = window.results.decision
+    view = decision.view
+    # the odds whole, or naming the plan by its count (the names in the tooltip); the rest word for word
+    assert decision.odds.text() in (view.odds.text, view.odds_brief), decision.odds.text()
+    assert decision.likelier.text() == view.likelier
+    assert decision.plan.text() == view.plan.text
     outcomes = window.results.outcomes
     if objectives:
         assert outcomes.table.isVisible() and outcomes.load.isVisible() and outcomes.cost.isVisible()

@@ -27,6 +27,9 @@ from ..core.style_sheets import MUTED_TEXT, REFUSED_FIELD
 from .summary_panel import fit_sentences, line_height, lines_needed, set_style
 
 MOST_LINES = 4
+# The plan is the decision: whole, in up to six lines beside its controls (the odds and what would make the target
+# likelier take the panel's whole width, so together the three are no higher than before).
+PLAN_LINES = 6
 APPLY = "Apply plan"
 APPLIED = "Plan ticked"
 
@@ -66,7 +69,7 @@ class DecisionPanel(QFrame):
             label.setFixedHeight(line_height(self, 1))
             # Fixed heights outside any layout: a new sentence at every edit lays nothing out (see layout_fence).
             self.holders[label] = FixedHeightHolder(label, self)
-            grid.addWidget(self.holders[label], row, 1)
+            grid.addWidget(self.holders[label], row, 1, 1, 1 if label is self.plan else 2)  # controls beside the plan
             head = QLabel(caption, self)
             self.captions[label] = head  # shown with its sentence: a caption beside nothing said nothing
             head.setStyleSheet(f"{MUTED_TEXT} font-weight: bold;")
@@ -167,13 +170,14 @@ class DecisionPanel(QFrame):
         committed(self.confidence)
 
     def _fit_texts(self) -> None:
-        """Each sentence in the lines it needs, up to four; odds whose plan's names would push the probability past
-        the fourth line name the plan by its count instead, the names in the tooltip."""
+        """Each sentence in the lines it needs, up to four (the plan's up to six); odds whose plan's names would push
+        the probability past the fourth line name the plan by its count instead, the names in the tooltip."""
         odds, likelier, plan = self._texts
         brief = self.view.odds_brief
         if odds == self.view.odds.text and brief and lines_needed(self.odds, odds) > MOST_LINES:
             odds = brief
-        fit_sentences(self, self._labels, (odds, likelier, plan), self._lines, self.holders, MOST_LINES)
+        fit_sentences(self, (self.odds, self.likelier), (odds, likelier), self._lines, self.holders, MOST_LINES)
+        fit_sentences(self, (self.plan,), (plan,), self._lines, self.holders, PLAN_LINES)
         if odds != self._texts[0]:
             self.odds.setToolTip(self._texts[0])
 
