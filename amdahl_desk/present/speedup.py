@@ -18,18 +18,15 @@ from .numbers import POINT, Numbers
 from .text import phrases, shorten
 from .trace_plan import option_curve, option_on_path, trace_based
 
-LEGEND = (
-    LegendEntry(BLUE, "line", "This optimization alone"),
-    LegendEntry(GREEN, "dash", "With the other enabled ones"),
-    LegendEntry(RED, "dash", "Ceiling 1/(1−f)"),
-)
+ALONE = LegendEntry(BLUE, "line", "This optimization alone")
+WITH_OTHERS = LegendEntry(GREEN, "dash", "With the other enabled ones")
+CEILING = LegendEntry(RED, "dash", "Ceiling 1/(1−f)")
+LEGEND = (ALONE, WITH_OTHERS, CEILING)
 # A traced profile: the curves are the step on the trace's critical path; the sum's curve stays, lighter.
-TRACED_LEGEND = (
-    LegendEntry(BLUE, "line", "Alone, with the trace's dependencies"),
-    LegendEntry(GREEN, "dash", "With the other enabled ones"),
-    LegendEntry(GREY, "line", "Alone, by the sum"),
-    LegendEntry(RED, "dash", "Ceiling"),
-)
+ALONE_ON_PATH = LegendEntry(BLUE, "line", "Alone, with the trace's dependencies")
+BY_SUM = LegendEntry(GREY, "line", "Alone, by the sum")
+TRACED_CEILING = LegendEntry(RED, "dash", "Ceiling")
+TRACED_LEGEND = (ALONE_ON_PATH, WITH_OTHERS, BY_SUM, TRACED_CEILING)
 EMPTY = "Add an optimization to see its speedup against k"
 
 
@@ -132,7 +129,14 @@ def _speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sp
         else None,
         log10_ticks(k_lo, k_hi, n),
         y_axis=f"{inputs.objective} speedup S" if inputs.objective else "End-to-end speedup S",
+        legend=_drawn(LEGEND, {WITH_OTHERS: combined is not None, CEILING: math.isfinite(ceiling)}),
     )
+
+
+def _drawn(legend: tuple[LegendEntry, ...], drawn: dict[LegendEntry, bool]) -> tuple[LegendEntry, ...]:
+    """The entries of ``legend`` whose line is drawn (``drawn`` says it for those that may not be): a legend names
+    no curve the chart leaves out, as the other enabled ones' when no other is enabled."""
+    return tuple(e for e in legend if drawn.get(e, True))
 
 
 def _traced(
@@ -219,5 +223,8 @@ def _traced(
         else None,
         log10_ticks(float(grid[0]), float(grid[-1]), n),
         by_sum=Series(x_sum, by_sum, x_range, y_range),
-        legend=TRACED_LEGEND,
+        legend=_drawn(
+            TRACED_LEGEND,
+            {WITH_OTHERS: curve.combined is not None, TRACED_CEILING: ceiling is not None and math.isfinite(ceiling)},
+        ),
     )

@@ -52,7 +52,7 @@ class SpeedupPlot(ChartFrame[SpeedupView]):
 
     def draw(self, view: SpeedupView) -> None:
         self.set_title(view.title)
-        self.set_legend(view.legend)  # one legend for every state: a legend that changes would resize the plot
+        self.set_legend(view.legend)  # the lines drawn: the other enabled ones' only while another is enabled
         self.axis_label("bottom", view.x_axis)
         self.axis_label("left", view.y_axis)
         self.set_ranges(view.x_range, view.y_range)
