@@ -111,6 +111,46 @@ def _extreme() -> Profile:
     return profile
 
 
+def _stages() -> Profile:
+    """A training step in five stages measured on 8 GPUs, two of four ranged optimizations ticked and a target: the
+    scaling curves fan out at 1,024 GPUs, where the best is."""
+    comps = [
+        Component("Data loading", 120.0, Scaling.SERIAL, time_low=90.0, time_high=160.0),
+        Component("Forward", 300.0, Scaling.PARALLEL, time_low=280.0, time_high=330.0),
+        Component("Backward", 450.0, Scaling.PARALLEL, time_low=420.0, time_high=500.0),
+        Component("All-reduce", 100.0, Scaling.COMMUNICATION, time_low=80.0, time_high=140.0),
+        Component("Optimizer", 30.0, Scaling.PARALLEL, time_low=25.0, time_high=40.0),
+    ]
+    opts = [
+        Optimization(
+            "Mixed precision",
+            ("Forward", "Backward"),
+            2.2,
+            speedup_low=1.5,
+            speedup_high=3.5,
+            effort=8.0,
+            confidence=0.9,
+        ),
+        Optimization(
+            "Faster loader", ("Data loading",), 2.0, speedup_low=1.2, speedup_high=4.0, effort=3.0, confidence=0.7
+        ),
+        Optimization(
+            "Overlap all-reduce",
+            ("All-reduce",),
+            3.0,
+            False,
+            speedup_low=1.5,
+            speedup_high=6.0,
+            effort=5.0,
+            confidence=0.8,
+        ),
+        Optimization("Fused optimizer", ("Optimizer",), 1.5, False, speedup_low=1.1, speedup_high=2.0, effort=1.0),
+    ]
+    profile = Profile(comps, opts)
+    profile.set_settings(replace(profile.settings, target_time=600.0, baseline_gpus=8))
+    return profile
+
+
 def _with_estimates(profile: Profile) -> Profile:
     """The training example with k as ranges, efforts and odds, as a person gives them: the odds' charts have data."""
     opts = list(profile.optimizations)
@@ -154,6 +194,7 @@ def profiles():
         "imported": imported,
         "llm-ranges": llm_with_ranges(),
         "trace-plan": trace_with_plan(),
+        "stages": _stages(),
         "serial": _flat(Scaling.SERIAL),
         "parallel": _flat(Scaling.PARALLEL),
         "long-names": _long_names(),
@@ -547,7 +588,7 @@ HALF_SLIDE = ("breakdown", "speedup", "scaling", "distribution", "tornado", "loa
 
 
 @pytest.mark.parametrize("key", HALF_SLIDE)
-@pytest.mark.parametrize("which", ["llm-ranges", "long-names", "extreme", "serial"])
+@pytest.mark.parametrize("which", ["llm-ranges", "long-names", "extreme", "serial", "stages"])
 def test_every_chart_at_half_a_slide_lays_no_label_on_a_line(qtbot, profiles, key, which):
     """Any chart a person picks for the slide (Export dialog, --slide-charts), beside another at 1280×720: a plot
     half as wide and two thirds as high as the chart alone. Each legend whole, no label on a line or a label, the

@@ -167,7 +167,7 @@ def place_callout(
         set_curve(leader, None, None)
         leader.setVisible(False)
     if said_elsewhere:
-        clear = collisions(rect, [*obstacles, *(labels or [])], points) == 0
+        clear = collisions(rect, [*obstacles, *(labels or [])], points, margin) == 0
         label.setVisible(clear)
         leader.setVisible(clear and leader.isVisible())
     return rect

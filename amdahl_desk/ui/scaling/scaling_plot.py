@@ -86,10 +86,14 @@ class ScalingPlot(ChartFrame[ScalingView]):
             # The horizontal lines across the plot, the ceiling and efficiency's 50%: "best 190× at 1,024" lay on one.
             bands = half + ([line_band(vb, self.ceiling)] if self.ceiling.isVisible() else [])
             gap = self.chart_style.size(9)
-            placed.append(
-                place_callout(vb, self.best_label, self.leader, self._best_at, bands, curves, gap, [], margin)
+            # The title and the legend's star say the best too: where no place is clear of the curves (a half-slide
+            # plot whose curves fan out at its right end), the label is left out rather than laid across them.
+            rect = place_callout(
+                vb, self.best_label, self.leader, self._best_at, bands, curves, gap, [], margin, said_elsewhere=True
             )
-            curves = np.concatenate([curves, curve_points(vb, self.leader)])
+            if self.best_label.isVisible():
+                placed.append(rect)
+                curves = np.concatenate([curves, curve_points(vb, self.leader)])
         # A flat plan (P = 0) draws the ceiling over Amdahl's curve: its label goes where no other curve runs; where no
         # place is clear (the curves reach the ceiling along a slide's half) the title's "ceiling 5×" says it alone.
         if self.ceiling.isVisible():
