@@ -14,7 +14,7 @@ from .numbers import POINT, Numbers
 from .text import phrases, shorten
 from .trace_plan import COMPUTING, current_answer
 
-TOP = 8  # components shown by name; the rest are one "other" segment
+TOP = 8  # components shown by name; the rest are "other" segments (those the plan speeds up apart)
 DEPS = "with the trace's dependencies"
 
 
@@ -105,19 +105,24 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False, top:
         )
         for name, colour, i in zip(names, colours, shown.tolist(), strict=True)
     ]
-    if rest.any():
-        before, after = float(times[rest].sum()), float(new[rest].sum())
-        segments.append(
-            Segment(
-                f"{n.count(int(rest.sum()))} other components",
-                OTHER,
-                bool(np.any(k[rest] != 1)),
-                before,
-                after,
-                n.time(before, unit),
-                n.time(after, unit),
+    # The rest in one segment, or two where the plan speeds up some of them and not others: an outline says "sped
+    # up", so it never wraps components the plan leaves alone.
+    sped_rest, untouched = rest & (k != 1), rest & (k == 1)
+    both = bool(sped_rest.any() and untouched.any())
+    for part, outlined in ((untouched, False), (sped_rest, True)):
+        if part.any():
+            before, after = float(times[part].sum()), float(new[part].sum())
+            segments.append(
+                Segment(
+                    f"{n.count(int(part.sum()))} other components" + (", sped up" if outlined and both else ""),
+                    OTHER,
+                    outlined,
+                    before,
+                    after,
+                    n.time(before, unit),
+                    n.time(after, unit),
+                )
             )
-        )
     total = analysis.baseline_total
     target = analysis.target.time if analysis.target is not None else None  # an objective's own, when chosen
     after_total, after_text = c.new_total, n.time(c.new_total, unit)
@@ -132,7 +137,7 @@ def breakdown(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False, top:
     # A component with no time draws no bar: under an objective (TTFT) the others are 0 and would crowd the key.
     # "8 other components" is no name to shorten ("8 other compone…" where the names took the legend's room)
     legend = [
-        LegendEntry(s.colour, "bar", s.name, explains=s.colour == OTHER and i == len(segments) - 1 and bool(rest.any()))
+        LegendEntry(s.colour, "bar", s.name, explains=s.colour == OTHER and i >= len(names))
         for i, s in enumerate(segments)
         if s.baseline > 0 or s.after > 0
     ]
