@@ -1,4 +1,5 @@
-"""A reference line's label shows the text it was last given, even when it was given while the line was hidden."""
+"""A reference line's label shows the text it was last given, even when it was given while the line was hidden, and leaves
+its line whole."""
 
 from __future__ import annotations
 
@@ -50,3 +51,23 @@ def test_what_matters_names_its_centre_after_a_profile_without_ranges(qtbot):
     assert chart.centre.isVisible()
     shown = chart.centre.label.toPlainText()
     assert shown != before and shown == chart.drawn.centre_text
+
+
+@pytest.mark.parametrize("key", ["speedup", "scaling"])
+def test_a_ceilings_label_leaves_its_line_whole(qtbot, key):
+    """The label's white ground sits beside the ceiling's dashed line, not over half its width (a thinner line under
+    "ceiling 1/(1−f) = 2.5×" on every slide)."""
+    profile = _profile(ranged=False)
+    chart = make_chart(key, SCREEN)
+    qtbot.addWidget(chart)
+    chart.resize(900, 600)
+    chart.show()
+    chart.show_inputs(ChartInputs(profile, analyse(profile), 0))
+    settle_layout()
+    line = chart.ceiling
+    assert line.isVisible() and line.label.isVisible()
+    vb = chart.plot.vb
+    y = vb.mapViewToScene(line.pos()).y()
+    half = line.pen.widthF() / 2
+    box = line.label.sceneBoundingRect()
+    assert box.bottom() <= y - half or box.top() >= y + half, (box, y, half)

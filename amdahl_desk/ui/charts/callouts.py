@@ -211,6 +211,8 @@ def clear_line_labels(
     for line in shown:
         label = line.label
         label.setVisible(True)
+        # the label's white ground stops short of the line's pen: above or below it, never over half its width
+        lift = (line.pen.widthF() / 2 + 1) / max(label.boundingRect().height(), 1.0)
         others = []
         for other in (*lines, *crossing):
             if other is line or not other.isVisible():
@@ -220,7 +222,7 @@ def clear_line_labels(
         order = 0
         for below in (False, True):
             for along in _ALONG:
-                anchor = (0.0 if along < 0.5 else 1.0 if along > 0.5 else 0.5, 0.0 if below else 1.0)
+                anchor = (0.0 if along < 0.5 else 1.0 if along > 0.5 else 0.5, -lift if below else 1.0 + lift)
                 label.anchors = [anchor, anchor]
                 label.setPosition(along)
                 rect = label.sceneBoundingRect()
