@@ -357,6 +357,7 @@ def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: A
     p_ref, n0_ref = f"$B${p_row}", f"$B${n0_row}"
     titles = [c.heading, "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"]
     header_row = rows.line(*((t, out.header) for t in titles))
+    time_format = out.time_column(s.time.tolist())
     for i, gpus in enumerate(s.gpus.tolist()):
         row, r = rows.row, rows.row + 1
         ws.write_number(row, 0, gpus)
@@ -366,7 +367,7 @@ def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: A
         ws.write_formula(row, 4, f"=(1-{p_ref})+{p_ref}*A{r}/{n0_ref}", out.speedup, float(s.gustafson[i]))
         efficiency = float(s.efficiency[i])
         ws.write_formula(row, 5, f"=D{r}/(A{r}/{n0_ref})", out.share, efficiency if math.isfinite(efficiency) else 0)
-        out.number(ws, row, 6, float(s.time[i]), out.time)
+        out.number(ws, row, 6, float(s.time[i]), time_format)
         rows.row += 1
     return header_row, rows.row
 

@@ -83,7 +83,7 @@ def write_workbook(
     with tempfile.TemporaryDirectory(prefix="amdahl-desk-parts-") as parts, open(path, "wb") as target:
         sink = Sink(target)
         try:
-            out = Book(sink, parts)
+            out = Book(sink, parts, _times(profile, analysis))
             _write_components(out, profile, analysis, trace)
             _write_optimizations(out, profile)
             _write_settings(out, profile)
@@ -104,6 +104,12 @@ def write_workbook(
 
 
 ON_PATH_TOTAL = "New total on the critical path ({unit}) →"  # a traced profile's Total line, before the figure
+
+
+def _times(profile: Profile, analysis: Analysis | None) -> list[float]:
+    """The times the workbook's time cells show: measured, the ends of their ranges, and after the plan."""
+    times = [t for c in profile.components for t in (c.time, c.time_low, c.time_high) if t is not None]
+    return times + (analysis.new_times.tolist() if analysis is not None else [])
 
 
 def _write_components(out: Book, profile: Profile, analysis: Analysis | None, trace: TraceAnswer | None) -> None:

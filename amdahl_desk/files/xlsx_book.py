@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from typing import BinaryIO
 
 import xlsxwriter
@@ -11,11 +12,18 @@ from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-TIME_FORMAT = "#,##0.###"
 SPEEDUP_FORMAT, SHARE_FORMAT, K_FORMAT = '0.00"×"', "0.0%", '0.###"×"'
 MAX_TEXT = 32_767  # the most characters a cell holds
 # Characters XML 1.0 cannot carry; a spreadsheet program would refuse the file.
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def time_pattern(times: Iterable[float]) -> str:
+    """One number format for a column of times (grouped thousands; decimals shown where a time has them): as many
+    decimals as its smallest non-zero time needs for three significant digits, at least three and at most nine. A
+    profile in seconds has times of 0.00007 s, which three decimals showed as 0."""
+    smallest = min((abs(t) for t in times if t and math.isfinite(t)), default=1.0)
+    return "#,##0." + "#" * min(9, max(3, 2 - math.floor(math.log10(smallest))))
 
 
 def printable(value: str) -> str:
@@ -63,7 +71,8 @@ class Sink:
 class Book:
     """The workbook being written (to ``target``, its sheets' parts in the folder ``parts``) and its formats."""
 
-    def __init__(self, target: Sink, parts: str) -> None:
+    def __init__(self, target: Sink, parts: str, times: Iterable[float] = ()) -> None:
+        """``times``: the profile's times (measured, their ranges' ends, after the plan), which its time cells show."""
         self.book: Workbook = xlsxwriter.Workbook(
             target,
             {"strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False, "tmpdir": parts},
@@ -72,8 +81,9 @@ class Book:
         self.header = add({"bold": True, "bg_color": "#DDE4EE"})
         self.bold = add({"bold": True})
         self.title = add({"bold": True, "font_size": 14})
-        self.time = add({"num_format": TIME_FORMAT})
-        self.bold_time = add({"num_format": TIME_FORMAT, "bold": True})
+        pattern = time_pattern(times)
+        self.time = add({"num_format": pattern})
+        self.bold_time = add({"num_format": pattern, "bold": True})
         self.share = add({"num_format": SHARE_FORMAT})
         self.bold_share = add({"num_format": SHARE_FORMAT, "bold": True})
         self.speedup = add({"num_format": SPEEDUP_FORMAT})
@@ -82,6 +92,14 @@ class Book:
         self.right = add({"align": "right"})
         self.printable = printable
         self._shown: dict[int, Format] = {}
+        self._times: dict[str, Format] = {pattern: self.time}
+
+    def time_column(self, times: Iterable[float]) -> Format:
+        """The format of a column of times of its own (the time at each GPU count, smaller than any measured)."""
+        pattern = time_pattern(times)
+        if pattern not in self._times:
+            self._times[pattern] = self.book.add_format({"num_format": pattern})
+        return self._times[pattern]
 
     def significant(self, value: float, digits: int = 3) -> Format:
         """A format that shows ``value`` to ``digits`` significant digits (0.000313, 0.113, 30.3, 1,712); the

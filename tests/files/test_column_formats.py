@@ -12,7 +12,7 @@ import openpyxl
 
 from amdahl_desk.files import save_profile
 from amdahl_desk.model.objective_specs import ObjectiveSpec
-from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
+from amdahl_desk.model.profile import Component, Optimization, Profile, Scaling, Settings
 
 NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
 BOOLEAN = '"TRUE";"TRUE";"FALSE"'
@@ -89,3 +89,54 @@ def test_effort_and_objective_targets_group_their_thousands(tmp_path):
     assert {code for row, (code, _) in effort.items() if row > 1} == {"#,##0.###"}
     targets = cell_formats(path, "Objectives")["B"]
     assert {code for row, (code, _) in targets.items() if row > 1} == {"#,##0.###"}
+
+
+def _decimals_shown(code: str) -> int:
+    """The most decimals a number format shows ("#,##0.###" shows up to three)."""
+    return len(code.split(".")[1]) if "." in code else 0
+
+
+def _decimals_for_three_digits(value: float) -> int:
+    import math
+
+    return max(0, 2 - math.floor(math.log10(abs(value))))
+
+
+def test_small_times_show_three_significant_digits(tmp_path):
+    """A profile in seconds whose stages take 70 µs and 0.4 ms: each time cell's format shows it to three significant
+    digits (three decimals showed 0.00007 s and 0.0004 s as 0, beside a sentence saying 0.00421 s), in the Components
+    sheet and in the Summary's table of the time at each GPU count."""
+    from amdahl_desk.files import write_workbook
+    from amdahl_desk.model.units import TimeUnit
+
+    comps = [
+        Component("parse", 0.0004),
+        Component("compute", 0.0123, Scaling.PARALLEL),
+        Component("sync", 0.00007, Scaling.COMMUNICATION),
+    ]
+    opts = [Optimization("vectorize", ("compute",), 7.5)]
+    profile = Profile(comps, opts, Settings(target_time=0.005), unit=TimeUnit.S)
+    path = tmp_path / "seconds.xlsx"
+    write_workbook(profile, path)
+    book = openpyxl.load_workbook(path, data_only=True)
+    checked = 0
+    sheet = book["Components"]
+    titles = [c.value for c in sheet[1]]
+    for title in ("Time (s)", "New time (s)"):
+        col = titles.index(title) + 1
+        for row in range(2, sheet.max_row + 1):
+            cell = sheet.cell(row, col)
+            if isinstance(cell.value, (int, float)) and cell.value:
+                assert _decimals_shown(cell.number_format) >= _decimals_for_three_digits(cell.value), (title, cell)
+                checked += 1
+    summary = book["Summary"]
+    for row in summary.iter_rows():
+        for cell in row:
+            if cell.value == "Time (s)":
+                below = [summary.cell(r, cell.column) for r in range(cell.row + 1, summary.max_row + 1)]
+                for c in below:
+                    if not isinstance(c.value, (int, float)):
+                        break
+                    assert _decimals_shown(c.number_format) >= _decimals_for_three_digits(c.value), c.value
+                    checked += 1
+    assert checked >= 8 + 5  # the components, their total lines, and the GPU counts
