@@ -115,7 +115,13 @@ def read_side(path: str, role: str, args: argparse.Namespace, like: Profile | No
         return load_argument(path, trace_options=options, then=f"amdahl-desk {NAME} BEFORE AFTER --group-by {{}}")
     except ProfileError as exc:
         what = "trace" if is_trace(path) else "profile"
-        raise BadInputError(f"the {role.lower()} {what} cannot be read:\n{exc}") from None
+        raise BadInputError(_led(f"the {role.lower()} {what} cannot be read:", exc)) from None
+
+
+def _led(lead: str, exc: ProfileError) -> str:
+    """``lead`` and the refusal: on one line for one problem, the problems on the lines below for several."""
+    said = str(exc)
+    return lead + ("\n" if "\n" in said else " ") + said
 
 
 def _import_options(args: argparse.Namespace, like: Profile | None) -> ImportOptions:
@@ -206,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = compare(before, after, pairs, tolerance=tolerance)
     except ProfileError as exc:  # a ComparisonError, or a before profile with nothing to analyse
-        raise BadInputError(f"cannot compare {args.before} with {args.after}:\n{exc}") from None
+        raise BadInputError(_led(f"cannot compare {args.before} with {args.after}:", exc)) from None
     print_warnings("compare", comparison_warnings(result))
     result = _traced_promise(args, before, result)
     adoption = adopt_measured_k(before, result)

@@ -134,6 +134,11 @@ def test_an_unreadable_after_file_exit_2(capsys, tmp_path):
     broken.write_bytes(b"this is not a workbook")
     code, _, err = run(capsys, "compare", BEFORE, str(broken))
     assert code == 2 and "the after profile cannot be read" in err and "after.xlsx" in err
+    assert err.count("\n") == 1  # one problem: one line, as report and export say it
+    several = write(tmp_path / "several.csv", "Component,Time\nLoad,-20\nLoad,abc\n")
+    code, _, err = run(capsys, "compare", BEFORE, several)
+    lines = err.splitlines()
+    assert code == 2 and lines[0].endswith("the after profile cannot be read:") and len(lines) >= 3  # one a line
     code, _, err = run(capsys, "compare", BEFORE, str(tmp_path / "missing.csv"))
     assert code == 2 and "no such file" in err
 
