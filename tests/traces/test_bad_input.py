@@ -42,10 +42,18 @@ def test_truncated_json(tmp_path, cpu_json):
 
 
 def test_truncated_gzip(tmp_path):
+    """Cut in its compressed stream: refused at the byte of the trace's JSON where the stream ends, the bytes a
+    streaming decompressor gets from what is left."""
+    import zlib
+
     path = tmp_path / "cut.json.gz"
     data = CPU.read_bytes()
-    path.write_bytes(data[: len(data) // 2])
-    _fails(path, "truncated")
+    cut = data[: len(data) // 2]
+    path.write_bytes(cut)
+    error = _fails(path, "truncated")
+    held = len(zlib.decompressobj(wbits=31).decompress(cut))
+    assert 0 < held < len(gzip.decompress(data))
+    assert error.problems[0].where == f"byte {held + 1:,}"
 
 
 def test_gzip_garbage(tmp_path):

@@ -63,12 +63,24 @@ class _Reader:
         self.consumer = self.consumer_type(self.builder, source)
         self.decoder = msgspec.json.Decoder(list[self.event_type])  # type: ignore[name-defined]
         self.offset = 0  # byte offset (in the JSON text) of the start of ``buf``
+        self.read_bytes = 0  # bytes of the JSON text read so far
 
     def read(self) -> bytes:
+        """The next block of the JSON text; a file that ends early (a truncated gzip stream) is refused at the byte of
+        the JSON text where it ends."""
+        reached = f"byte {self.read_bytes + 1:,}"
         try:
-            return self.stream.read(BLOCK)
+            data = self.stream.read(BLOCK)
         except (OSError, EOFError) as exc:
-            raise TraceError(f"the file cannot be read to its end ({exc}); it may be truncated", self.source) from None
+            raise TraceError(
+                f"the file cannot be read to its end ({exc}); it may be truncated", self.source, reached
+            ) from None
+        except TraceError as exc:
+            if exc.problems[0].where:
+                raise
+            raise TraceError(exc.problems[0].what, self.source, reached) from None
+        self.read_bytes += len(data)
+        return data
 
     def run(self) -> TraceEvents:
         buf = bytearray(self.read())

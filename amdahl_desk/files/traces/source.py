@@ -50,11 +50,26 @@ class _GzipChecked:
     def __init__(self, raw: BinaryIO, source: str) -> None:
         self._gz = gzip.GzipFile(fileobj=raw, mode="rb")
         self._source = source
+        self._truncated = False
 
     def read(self, size: int = -1) -> bytes:
+        """Up to ``size`` bytes (all with -1). A stream that ends early gives what it holds first: the reader parses
+        the events up to the cut, and the next read refuses the file there."""
+        if self._truncated:
+            raise TraceError("the gzip stream ends early: the file is truncated", self._source)
+        parts: list[bytes] = []
+        got = 0
         try:
-            return self._gz.read(size)
+            while size < 0 or got < size:
+                chunk = self._gz.read1(size - got if size >= 0 else -1)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                got += len(chunk)
         except EOFError:
-            raise TraceError("the gzip stream ends early: the file is truncated", self._source) from None
+            self._truncated = True
+            if not parts:
+                raise TraceError("the gzip stream ends early: the file is truncated", self._source) from None
         except (gzip.BadGzipFile, zlib.error, OSError) as exc:
             raise TraceError(f"this is not a valid gzip file ({exc})", self._source) from None
+        return b"".join(parts)
