@@ -53,6 +53,11 @@ ROW_PX = 20  # xlsxwriter's default row: 15 points
 CHART_WIDTH = 960  # pixels: about A:H, the width of the printed page
 
 
+def _lines(text: str, width: int) -> int:
+    """The lines ``text`` takes wrapped in a column ``width`` characters wide (with room for a bold letter)."""
+    return max(1, math.ceil(len(text) / max(width - 3, 1)))
+
+
 class _Rows:
     """Writes the sheet a row at a time; ``row`` is the next 0-based row."""
 
@@ -60,6 +65,15 @@ class _Rows:
         self.out, self.ws, self.row = out, ws, 0
         self.wrap = out.book.add_format({"text_wrap": True, "valign": "top"})
         self.note = out.book.add_format({"text_wrap": True, "valign": "top", "font_color": colours.MUTED})
+        self.heads = out.book.add_format({"bold": True, "bg_color": "#DDE4EE", "text_wrap": True, "valign": "top"})
+
+    def header(self, *titles: str) -> int:
+        """A table's header row, each title wrapped in its column ("End-to-end speedup" in 16 characters), the row
+        as tall as its longest."""
+        lines = max(_lines(t, WIDTHS[col]) for col, t in enumerate(titles))
+        if lines > 1:
+            self.ws.set_row(self.row, 15 * lines)
+        return self.line(*((t, self.heads) for t in titles))
 
     def line(self, *cells: Any) -> int:
         """One row of strings (a ``(text, format)`` pair for a formatted one); returns its 1-based number."""
@@ -257,7 +271,7 @@ def _optimizations_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile
     unit = profile.unit.value
     titles = ["Optimization", "Enabled", "Speedup k", "Affected share", "End-to-end speedup"]
     titles += [f"New total ({unit})", f"Time saved ({unit})", "Ceiling"]
-    rows.line(*((t, out.header) for t in titles))
+    rows.header(*titles)
     f = a.optimizations
     for i, o in enumerate(profile.optimizations):
         r, src = rows.row + 1, i + 2
@@ -281,7 +295,7 @@ def _traced_optimizations_table(out: Book, ws: Worksheet, rows: _Rows, profile: 
     rows.line((OPTIONS_WITH_DEPS, out.bold))
     titles = ["Optimization", "Enabled", "Speedup k", "End-to-end speedup", f"New total ({unit})"]
     titles += [f"Time saved ({unit})", "Ceiling on the critical path"]
-    rows.line(*((t, out.header) for t in titles))
+    rows.header(*titles)
     for o, alone in zip(profile.optimizations, trace.options, strict=True):
         ws.write_boolean(rows.row, 1, o.enabled, out.boolean)
         out.number(ws, rows.row, 2, o.speedup, out.k)
@@ -321,12 +335,14 @@ def _section_row(out: Book, ws: Worksheet, rows: _Rows, figure: Row) -> None:
         ws.write_string(row, 1, out.printable(figure.text), out.right)
     if figure.unit not in (PERCENT, SPEEDUP, ""):
         ws.write_string(row, 2, out.printable(figure.unit))
+    # a long label ("End to end with the trace's dependencies: after the plan") wraps in its column, never cut by
+    # the value beside it
+    lines = max(_lines(figure.label, WIDTHS[0]), math.ceil(len(note) / NOTE_CHARS) if note else 1)
+    if lines > 1:
+        ws.set_row(row, 15 * lines)
     if note:
-        lines = max(1, math.ceil(len(note) / NOTE_CHARS))
-        if lines > 1:
-            ws.set_row(row, 15 * lines)
         ws.merge_range(row, 3, row, LAST_COL, out.printable(note), rows.note)
-    rows.line(figure.label)
+    rows.line((figure.label, rows.wrap))
 
 
 def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: Analysis) -> tuple[int, int]:
@@ -356,7 +372,7 @@ def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: A
     n0_row = rows.line((f"Baseline {c.many} N0", out.bold))
     p_ref, n0_ref = f"$B${p_row}", f"$B${n0_row}"
     titles = [c.heading, "Ideal", "Amdahl", "With overhead", "Gustafson", "Efficiency", f"Time ({unit})"]
-    header_row = rows.line(*((t, out.header) for t in titles))
+    header_row = rows.header(*titles)
     time_format = out.time_column(s.time.tolist())
     for i, gpus in enumerate(s.gpus.tolist()):
         row, r = rows.row, rows.row + 1

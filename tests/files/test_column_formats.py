@@ -140,3 +140,38 @@ def test_small_times_show_three_significant_digits(tmp_path):
                     assert _decimals_shown(c.number_format) >= _decimals_for_three_digits(c.value), c.value
                     checked += 1
     assert checked >= 8 + 5  # the components, their total lines, and the GPU counts
+
+
+def test_long_labels_and_titles_of_the_summary_wrap_whole(tmp_path):
+    """A printed Summary cut "End to end with the trace's dependencies: after the plan" at its 30-character column
+    and ran "End-to-end speedup" into the next title: each label and title longer than its column wraps, in a row
+    as tall as its lines."""
+    import math
+
+    from amdahl_desk.files import write_workbook
+
+    goal = "Time to first token under a full batch"
+    comps = [
+        Component("prefill", 300.0, objectives=(goal,)),
+        Component("decode", 900.0),
+    ]
+    profile = Profile(comps, [Optimization("fast prefill", ("prefill",), 2.0)], objectives=[ObjectiveSpec(goal, 250.0)])
+    path = tmp_path / "long labels.xlsx"
+    write_workbook(profile, path)
+    sheet = openpyxl.load_workbook(path)["Summary"]
+    width = sheet.column_dimensions["A"].width
+    long_cells = [
+        c
+        for row in sheet.iter_rows()
+        for c in row
+        if isinstance(c.value, str)
+        and c.column <= 8
+        and c.coordinate not in sheet.merged_cells
+        and len(c.value) > (sheet.column_dimensions[c.column_letter].width or width)
+        and not c.value.startswith("=")
+    ]
+    assert any(goal in c.value for c in long_cells)
+    for c in long_cells:
+        assert c.alignment.wrap_text, c.coordinate
+        lines = math.ceil(len(c.value) / (sheet.column_dimensions[c.column_letter].width - 3))
+        assert (sheet.row_dimensions[c.row].height or 15) >= 15 * lines, (c.coordinate, c.value)
