@@ -22,6 +22,7 @@ from ..present.comparison_words import (
     comparison_sentence,
     comparison_warnings,
 )
+from ..present.text import column, display_width
 from .common import EXIT_OK, BadInputError, load_argument, print_warnings, write_json
 
 if TYPE_CHECKING:
@@ -349,12 +350,12 @@ def comparison_text(c: Comparison, adoption: Adoption, before: Profile, before_f
         "",
     ]
     names = [f"{r.name} → {r.after_name}" if r.renamed else r.name for r in c.rows]
-    width = min(max([len(n) for n in names] + [9]), 60)
+    width = min(max([display_width(n) for n in names] + [9]), 60)
     head = f"{'Component':<{width}}  {'Before':>10}  {'After':>10}  {'Planned':>8}  {'Measured':>10}  Verdict"
     lines += [head, "─" * len(head)]
     for name, r in zip(names, c.rows, strict=True):
         lines.append(
-            f"{name:<{width}}  {t(r.before):>10}  {t(r.after):>10}  {'—' if r.before is None else format_speedup(r.predicted_k):>8}  "
+            f"{column(name, width)}  {t(r.before):>10}  {t(r.after):>10}  {'—' if r.before is None else format_speedup(r.predicted_k):>8}  "
             f"{_k(r.measured_k, r):>10}  {r.status.label}"
         )
     lines.append(

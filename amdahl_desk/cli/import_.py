@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..model.traces import GROUPINGS, ImportOptions, ImportResult
+from ..present.text import column, display_width
 from .common import EXIT_OK, BadInputError, print_warnings, write_json
 
 NAME = "import"
@@ -116,11 +117,11 @@ def text(result: ImportResult) -> str:
     unit = result.unit.label
     lines = [result.boundary, ""]
     total = result.total or 1.0
-    width = max([len(c.name) for c in result.components] + [9])
+    width = min(max([display_width(c.name) for c in result.components] + [9]), 60)
     lines.append(f"{'component':<{width}}  {'time (' + unit + ')':>12}  {'share':>6}  scaling")
     for c in result.components:
         scaling = c.scaling.value + ("?" if c.guessed else "")
-        lines.append(f"{c.name:<{width}}  {c.time:>12.4g}  {c.time / total:>6.1%}  {scaling}")
+        lines.append(f"{column(c.name, width)}  {c.time:>12.4g}  {c.time / total:>6.1%}  {scaling}")
     lines.append(f"{'total':<{width}}  {result.total:>12.4g}")
     if any(c.guessed for c in result.components):
         lines.append("(? a class the import guessed from the name: check it; the workbook keeps it as a guess)")

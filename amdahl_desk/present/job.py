@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .numbers import POINT, Numbers
+from .text import column, display_width
 
 if TYPE_CHECKING:  # the job's model (and the trace model under it) loads with the first job, not the window
     from ..model.job.analysis import Job, JobWhatIf, WaitFigures
@@ -179,12 +180,12 @@ def job_view(job: Job, n: Numbers = POINT) -> JobView:
             "(ms per step: compute is GPU busy time, and these traces hold no GPU events: a CPU job, or GPU activity "
             "not recorded; the transfer of its collectives; its waiting at them)"
         )
-    width = max([10, *(len(c.name) for c in job.collectives)])
-    width = min(width, 48)
+    width = min(max([10, *(display_width(c.name) for c in job.collectives)]), 48)
     colls = [f"{'collective':<{width}}  count  transfer  skew mean  skew max (ms)"] if job.collectives else []
     for c in job.collectives:
-        name = c.name if len(c.name) <= width else c.name[: width - 1] + "…"
-        colls.append(f"{name:<{width}} {c.count:>6,} {c.transfer:>9.3f} {c.skew_mean:>10.3f} {c.skew_max:>9.3f}")
+        colls.append(
+            f"{column(c.name, width)} {c.count:>6,} {c.transfer:>9.3f} {c.skew_mean:>10.3f} {c.skew_max:>9.3f}"
+        )
     if not job.collectives:
         colls.append("The traces hold no collective: the ranks run independently.")
     replay = (

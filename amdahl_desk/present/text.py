@@ -17,6 +17,29 @@ def phrases(*parts: str) -> str:
     return " ".join(p.strip().replace(" ", NBSP) for p in parts if p.strip())
 
 
+def display_width(text: str) -> int:
+    """The terminal cells ``text`` takes: two for a wide or full-width character (an ideograph), none for a combining
+    mark, one for any other."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text
+    )
+
+
+def column(text: str, width: int) -> str:
+    """``text`` in a column ``width`` terminal cells wide, as a text table lines it up: cut with "…" where longer,
+    padded with spaces where shorter ("前向传播" takes eight cells, not four)."""
+    if display_width(text) > width:
+        kept, used = [], 0
+        for c in text:
+            w = display_width(c)
+            if used + w > width - 1:
+                break
+            kept.append(c)
+            used += w
+        text = "".join(kept) + "…"
+    return text + " " * max(width - display_width(text), 0)
+
+
 def shorten(name: str, most: int) -> str:
     """``name`` cut to ``most`` characters with "…" when longer."""
     return name if len(name) <= most else name[: most - 1] + "…"

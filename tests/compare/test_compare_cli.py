@@ -216,3 +216,21 @@ def test_a_before_profile_of_nothing_exit_2(capsys, tmp_path):
     assert code == 2 and "--group-by and --total only apply to profiler traces" in err
     code, _, err = run(capsys, "compare", before, after)
     assert code == 2 and "cannot compare" in err and "add up to 0" in err
+
+
+def test_the_table_lines_up_wide_and_long_names(capsys, tmp_path):
+    """The numbers of a row named in ideographs, or with a name longer than the column, start where every row's do
+    (each ideograph two cells of a terminal)."""
+    from amdahl_desk.present.text import display_width
+
+    names = ["前向传播 注意力层", "逆伝播と勾配計算", "x" * 75, "plain"]
+    before = write(tmp_path / "b.csv", "Component,Time\n" + "".join(f"{n},{100 + i}\n" for i, n in enumerate(names)))
+    after = write(tmp_path / "a.csv", "Component,Time\n" + "".join(f"{n},{90 + i}\n" for i, n in enumerate(names)))
+    code, out, _ = run(capsys, "compare", before, after)
+    assert code == 0
+    lines = out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("Component"))
+    rows = lines[head + 2 : head + 2 + len(names) + 1]  # the components, then Total
+    assert rows[-1].startswith("Total")
+    starts = {display_width(line[: line.index(" ms ") - 6]) for line in rows}  # where the Before column starts
+    assert len(starts) == 1, rows

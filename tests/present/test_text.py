@@ -29,3 +29,18 @@ def test_tags_are_left_alone_and_marking_twice_changes_nothing():
 
 def test_a_whole_name_is_isolated_where_its_bounds_are_known():
     assert isolated(f"{ARABIC} 33") == f"\u2068{ARABIC} 33\u2069"
+
+
+def test_a_text_tables_column_counts_terminal_cells():
+    """Ideographs take two cells of a terminal, combining marks none: a column of names padded by characters ran
+    the numbers beside "前向传播 注意力层" eight cells to the right of the others."""
+    import unicodedata
+
+    from amdahl_desk.present.text import column, display_width
+
+    assert display_width("前向传播") == 8 and display_width("abc") == 3
+    assert display_width(unicodedata.normalize("NFD", "Ü")) == 1
+    for name in ("前向传播 注意力层", "Größenänderung", "plain", "x" * 80, "逆伝播と勾配計算" * 5):
+        cell = column(name, 20)
+        assert display_width(cell) == 20, (name, cell)
+        assert cell.rstrip().endswith("…") == (display_width(name) > 20)
