@@ -253,6 +253,12 @@ def format_speedup(value: float | None) -> str:
     if value >= 100:
         return f"{value:,.0f}×"
     text = f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+    # A speedup that is not 1 never reads as 1× beside the time it saves ("1.005×", "0.9996×"), as a share below
+    # all of it never reads as 100%.
+    for decimals in (3, 4):
+        if float(text) != 1 or value == 1:
+            break
+        text = f"{value:.{decimals}f}"
     return text.rstrip("0").rstrip(".") + "×"
 
 

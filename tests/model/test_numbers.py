@@ -126,3 +126,22 @@ def test_a_share_below_all_of_it_never_reads_as_all_of_it(fraction, text):
     from amdahl_desk.model.units import format_percent
 
     assert format_percent(fraction) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (1.0, "1×"),
+        (1 / 0.995025, "1.005×"),  # 303 ms → 301.5 ms: "1×" beside "saves 1.5 ms" read as no gain
+        (0.9996, "0.9996×"),
+        (1.00001, "1×"),  # within a hundredth of a percent: 1× as good as any
+        (1.006, "1.01×"),
+        (0.994, "0.99×"),
+        (1.82, "1.82×"),
+        (12.34, "12.3×"),
+    ],
+)
+def test_a_speedup_that_is_not_one_never_reads_as_one(value, text):
+    from amdahl_desk.model.units import format_speedup
+
+    assert format_speedup(value) == text
