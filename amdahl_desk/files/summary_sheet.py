@@ -32,6 +32,7 @@ from ..present.sections import PERCENT, SPEEDUP, Row, Section, sections
 from ..present.settings_words import overhead_description
 from .estimate_columns import decision_rows
 from .print_layout import print_sheet
+from .xlsx_book import HEADER
 
 if TYPE_CHECKING:
     from xlsxwriter.format import Format
@@ -65,7 +66,7 @@ class _Rows:
         self.out, self.ws, self.row = out, ws, 0
         self.wrap = out.book.add_format({"text_wrap": True, "valign": "top"})
         self.note = out.book.add_format({"text_wrap": True, "valign": "top", "font_color": colours.MUTED})
-        self.heads = out.book.add_format({"bold": True, "bg_color": "#DDE4EE", "text_wrap": True, "valign": "top"})
+        self.heads = out.book.add_format({**HEADER, "text_wrap": True, "valign": "top"})
 
     def header(self, *titles: str) -> int:
         """A table's header row, each title wrapped in its column ("End-to-end speedup" in 16 characters), the row

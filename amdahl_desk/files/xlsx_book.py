@@ -12,6 +12,7 @@ from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
+HEADER = {"bold": True, "bg_color": "#DDE4EE"}  # a table's titles
 SPEEDUP_FORMAT, SHARE_FORMAT, K_FORMAT = '0.00"×"', "0.0%", '0.###"×"'
 MAX_TEXT = 32_767  # the most characters a cell holds
 # Characters XML 1.0 cannot carry; a spreadsheet program would refuse the file.
@@ -78,7 +79,7 @@ class Book:
             {"strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False, "tmpdir": parts},
         )
         add = self.book.add_format
-        self.header = add({"bold": True, "bg_color": "#DDE4EE"})
+        self.header = add(HEADER)
         self.bold = add({"bold": True})
         self.title = add({"bold": True, "font_size": 14})
         pattern = time_pattern(times)
