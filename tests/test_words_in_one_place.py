@@ -83,7 +83,7 @@ OTHER_LAYERS: dict[str, set[str]] = {
         "formulas.py",
         "grid.py",
         "settings_sheet.py",
-        "summary_sheet.py",
+        "summary_charts.py",
         "total_line.py",
         "traces/json_depth.py",
         "traces/kineto.py",

@@ -32,7 +32,8 @@ from ..present.sections import PERCENT, SPEEDUP, Row, Section, sections
 from ..present.settings_words import overhead_description
 from .estimate_columns import decision_rows
 from .print_layout import print_sheet
-from .xlsx_book import HEADER
+from .summary_charts import add_charts
+from .xlsx_book import COMPONENTS, HEADER, OPTIMIZATIONS, SUMMARY
 
 if TYPE_CHECKING:
     from xlsxwriter.format import Format
@@ -43,20 +44,15 @@ if TYPE_CHECKING:
     from ..present.job_charts import JobFigures
     from .xlsx_book import Book
 
-COMPONENTS, OPTIMIZATIONS, SUMMARY = "Components", "Optimizations", "Summary"
-CHART_ROWS = 25  # components charted by name; the table keeps them all
 LAST_COL = 7  # the sheet's tables span A:H
 WIDTHS = [30, 16, 16, 16, 19, 16, 16, 16]
-NAME_CHARS = WIDTHS[0] - 2  # characters of a name per line in the label column (with room to spare)
 LINE_CHARS = sum(WIDTHS) - 30  # characters of a wrapped sentence per printed line across A:H (with room to spare)
 NOTE_CHARS = sum(WIDTHS[3:]) - 12  # and of a figure's meaning across D:H
-ROW_PX = 20  # xlsxwriter's default row: 15 points
-CHART_WIDTH = 960  # pixels: about A:H, the width of the printed page
 
 
 def _lines(text: str, width: int) -> int:
-    """The lines ``text`` takes wrapped in a column ``width`` characters wide (with room for a bold letter)."""
-    return max(1, math.ceil(len(text) / max(width - 3, 1)))
+    """The lines ``text`` takes wrapped in a column ``width`` characters wide (with room to spare)."""
+    return max(1, math.ceil(len(text) / max(width - 2, 1)))
 
 
 class _Rows:
@@ -67,6 +63,14 @@ class _Rows:
         self.wrap = out.book.add_format({"text_wrap": True, "valign": "top"})
         self.note = out.book.add_format({"text_wrap": True, "valign": "top", "font_color": colours.MUTED})
         self.heads = out.book.add_format({**HEADER, "text_wrap": True, "valign": "top"})
+
+    def label(self, text: str, least: int = 1) -> int:
+        """A row's label (an optimization's name, a figure's) wrapped in column A rather than run under the next
+        column, cut; the row as tall as its lines, or as the ``least`` lines its other cells need."""
+        lines = max(_lines(text, WIDTHS[0]), least)
+        if lines > 1:
+            self.ws.set_row(self.row, 15 * lines)
+        return self.line((text, self.wrap))
 
     def header(self, *titles: str) -> int:
         """A table's header row, each title wrapped in its column ("End-to-end speedup" in 16 characters), the row
@@ -192,7 +196,7 @@ def write_summary(
         _section(out, ws, rows, section)
         rows.skip()
     header_row, last_row = _scaling_table(out, ws, rows, profile, a)
-    end = _add_charts(out, ws, profile, n, header_row, last_row, rows.row + 1)
+    end = add_charts(out, ws, profile, n, header_row, last_row, rows.row + 1)
     print_sheet(ws, max(end, rows.row) - 1, LAST_COL, header_rows=0)
 
 
@@ -284,10 +288,7 @@ def _optimizations_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile
         _figure(out, ws, rows.row, 5, f"={base}*{alone}", float(f.new_total[i]), out.time)
         _figure(out, ws, rows.row, 6, f"={base}-F{r}", float(f.time_saved[i]), out.time)
         _figure(out, ws, rows.row, 7, f'=IF(D{r}>=1,"∞",1/(1-D{r}))', float(f.ceiling[i]), out.speedup)
-        lines = math.ceil(len(o.name) / NAME_CHARS)
-        if lines > 1:  # a long name wraps in its column rather than run under the next one, cut
-            ws.set_row(rows.row, 15 * lines)
-        rows.line((o.name, rows.wrap))
+        rows.label(o.name)
 
 
 def _traced_optimizations_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, trace: TraceAnswer) -> None:
@@ -307,10 +308,7 @@ def _traced_optimizations_table(out: Book, ws: Worksheet, rows: _Rows, profile: 
             out.number(ws, rows.row, 5, trace.baseline - new_total, out.time)
         if alone.ceiling is not None:
             out.number(ws, rows.row, 6, alone.ceiling, out.speedup)
-        lines = math.ceil(len(o.name) / NAME_CHARS)
-        if lines > 1:
-            ws.set_row(rows.row, 15 * lines)
-        rows.line((o.name, rows.wrap))
+        rows.label(o.name)
 
 
 def _section(out: Book, ws: Worksheet, rows: _Rows, section: Section) -> None:
@@ -336,14 +334,10 @@ def _section_row(out: Book, ws: Worksheet, rows: _Rows, figure: Row) -> None:
         ws.write_string(row, 1, out.printable(figure.text), out.right)
     if figure.unit not in (PERCENT, SPEEDUP, ""):
         ws.write_string(row, 2, out.printable(figure.unit))
-    # a long label ("End to end with the trace's dependencies: after the plan") wraps in its column, never cut by
-    # the value beside it
-    lines = max(_lines(figure.label, WIDTHS[0]), math.ceil(len(note) / NOTE_CHARS) if note else 1)
-    if lines > 1:
-        ws.set_row(row, 15 * lines)
     if note:
         ws.merge_range(row, 3, row, LAST_COL, out.printable(note), rows.note)
-    rows.line((figure.label, rows.wrap))
+    # a long label ("End to end with the trace's dependencies: after the plan") wraps, never cut by the value beside it
+    rows.label(figure.label, math.ceil(len(note) / NOTE_CHARS) if note else 1)
 
 
 def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: Analysis) -> tuple[int, int]:
@@ -387,81 +381,3 @@ def _scaling_table(out: Book, ws: Worksheet, rows: _Rows, profile: Profile, a: A
         out.number(ws, row, 6, float(s.time[i]), time_format)
         rows.row += 1
     return header_row, rows.row
-
-
-def bar_chart_height(categories: int) -> int:
-    """Pixels for a bar chart of ``categories`` components: room for every name's label, two bars each."""
-    return max(288, 24 * categories + 110)
-
-
-def _add_charts(out: Book, ws: Worksheet, profile: Profile, n: int, header_row: int, last_row: int, first: int) -> int:
-    """Time per component (baseline and after) and GPU scaling, as native charts on the cells above.
-
-    Each starts a printed page at ``first`` (0-based row) and below; returns the first row after them.
-    """
-    unit = profile.unit.value
-    shown = min(n, CHART_ROWS)
-    row = first
-    breaks: list[int] = []
-    if shown:
-        bars = out.book.add_chart({"type": "bar"})
-        bars.set_title(
-            {
-                "name": "Time per component: baseline and after the plan"
-                + (f" (first {shown} of {n:,} rows)" if n > shown else ""),
-                "name_font": {"size": 12},
-            }
-        )
-        # Names are text: a string reference (Excel labels the bars with it; a number reference shows 1, 2, 3…).
-        names = f"='{COMPONENTS}'!$A$2:$A${shown + 1}"
-        for col, color in (("B", colours.GREY), ("G", colours.BLUE)):
-            bars.add_series(
-                {
-                    "name": f"='{COMPONENTS}'!${col}$1",
-                    "categories": names,
-                    "values": f"='{COMPONENTS}'!${col}$2:${col}${shown + 1}",
-                    "fill": {"color": color},
-                    "border": {"color": color},
-                }
-            )
-        # Every name labelled (interval 1) and the chart as tall as its names need: LibreOffice and Excel
-        # otherwise skip every other label once there are six or more components.
-        # (In xlsxwriter's bar charts the y axis is the vertical one: the components.)
-        bars.set_y_axis({"reverse": True, "interval_unit": 1, "interval_tick": 1, "num_font": {"size": 9}})
-        bars.set_x_axis({"name": f"Time ({unit})", "major_gridlines": {"visible": True}})
-        bars.set_legend({"position": "bottom"})
-        height = bar_chart_height(shown)
-        bars.set_size({"width": CHART_WIDTH, "height": height})
-        breaks.append(row)
-        ws.insert_chart(row, 0, bars)
-        row += math.ceil(height / ROW_PX) + 1
-    if last_row > header_row:
-        lines = out.book.add_chart({"type": "scatter", "subtype": "straight"})
-        c = counted(profile.settings)
-        lines.set_title({"name": f"{c.scaling}: speedup against the baseline", "name_font": {"size": 12}})
-        lines.set_x_axis({"name": f"{c.heading} (log₂ scale)", "log_base": 2})
-        lines.set_y_axis({"name": "Speedup (log scale)", "log_base": 10})
-        xs = f"='{SUMMARY}'!$A${header_row + 1}:$A${last_row}"
-        looks = {
-            "B": (colours.GREY, "dash"),
-            "C": (colours.BLUE, "solid"),
-            "D": (colours.RED, "solid"),
-            "E": (colours.GREEN, "dash"),
-        }
-        for col, (color, dash) in looks.items():
-            lines.add_series(
-                {
-                    "name": f"='{SUMMARY}'!${col}${header_row}",
-                    "categories": xs,
-                    "values": f"='{SUMMARY}'!${col}${header_row + 1}:${col}${last_row}",
-                    "line": {"color": color, "dash_type": dash, "width": 2.25},
-                    "marker": {"type": "none"},
-                }
-            )
-        lines.set_legend({"position": "bottom"})
-        lines.set_size({"width": CHART_WIDTH, "height": CHART_WIDTH // 2})
-        breaks.append(row)
-        ws.insert_chart(row, 0, lines)
-        row += math.ceil(CHART_WIDTH / 2 / ROW_PX) + 1
-    ws.set_h_pagebreaks(breaks)
-    return row

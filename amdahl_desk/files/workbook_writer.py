@@ -35,8 +35,9 @@ from .extra_sheets import (
 from .guessed_column import HEADER as GUESSED_HEADER
 from .guessed_column import guessed_cells
 from .print_layout import print_sheet
-from .summary_sheet import bar_chart_height, write_summary
-from .xlsx_book import Book, Sink, printable
+from .summary_charts import bar_chart_height
+from .summary_sheet import write_summary
+from .xlsx_book import COMPONENTS, OPTIMIZATIONS, SETTINGS, Book, Sink, printable
 
 if TYPE_CHECKING:
     from ..model.decision import Decision
@@ -44,7 +45,6 @@ if TYPE_CHECKING:
     from ..present.job_charts import JobFigures
     from .job_sheet import JobSheet
 
-COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
 MAX_FORMULA = 8_000  # a New time formula longer than this keeps its k as a number (Excel allows 8,192)
 
 __all__ = ["bar_chart_height", "printable", "write_workbook"]

@@ -12,6 +12,8 @@ from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
+# The sheets the writer makes, by name (the reader finds them by these names too).
+COMPONENTS, OPTIMIZATIONS, SETTINGS, SUMMARY = "Components", "Optimizations", "Settings", "Summary"
 HEADER = {"bold": True, "bg_color": "#DDE4EE"}  # a table's titles
 SPEEDUP_FORMAT, SHARE_FORMAT, K_FORMAT = '0.00"×"', "0.0%", '0.###"×"'
 MAX_TEXT = 32_767  # the most characters a cell holds
