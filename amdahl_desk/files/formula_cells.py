@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Callable
 
-from ..model.units import format_number
+from ..model.errors import Problem, Refusal
 from .formulas import (
     MAX_DEPTH,
     MAX_RANGE_CELLS,
@@ -249,13 +249,13 @@ def _trusted(book: WorkbookFormulas, cached: CellValue) -> tuple[bool, str]:
     return True, ""
 
 
-def resolve_column(grid: Grid, book: WorkbookFormulas, col: int, first_row: int) -> list[tuple[str, str]]:
-    """Replace each formula in ``col`` (grid rows from ``first_row``) by its value; returns warnings (where, what).
+def resolve_column(grid: Grid, book: WorkbookFormulas, col: int, first_row: int) -> list[Problem]:
+    """Replace each formula in ``col`` (grid rows from ``first_row``) by its value; returns warnings, placed.
 
     A formula that cannot be computed keeps a trustworthy saved value; otherwise the cell is refused
     (``grid.refused``) with the reason, and the reader reports it at the cell.
     """
-    warnings: list[tuple[str, str]] = []
+    warnings: list[Problem] = []
     sheet_col = grid.col0 + col
     for sheet_row, (text, node) in sorted(book.column(grid.sheet, sheet_col).items()):
         r = sheet_row - grid.row0
@@ -285,14 +285,8 @@ def resolve_column(grid: Grid, book: WorkbookFormulas, col: int, first_row: int)
             and isinstance(value, float)
             and not math.isclose(float(cached), value, rel_tol=1e-9, abs_tol=1e-12)
         ):
-            warnings.append(
-                (
-                    where,
-                    f"the formula ={_short(text)} gives {format_number(value)} but the workbook saved "
-                    f"{format_number(float(cached))} (it was changed by a program that does not recalculate); "
-                    f"using {format_number(value)}",
-                )
-            )
+            said = (_short(text), value, float(cached))
+            warnings.append(Problem("", why=Refusal.FORMULA_RECALCULATED, values=said, where=where))
         # A formula in a duration-formatted cell gives a duration too (in days, as the spreadsheet computes).
         _set(
             grid, r, col, StoredDuration(value, elapsed) if elapsed is not None and isinstance(value, float) else value

@@ -6,7 +6,7 @@ import csv
 import datetime as dt
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..model.errors import Problem, ProfileError
@@ -167,9 +167,7 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         from .formula_cells import resolve_column  # formulas computed as for the components' times
 
         for col in (cols["count"], cols["value"]):
-            warnings.extend(
-                Problem(what, TABLE, where=where) for where, what in resolve_column(grid, book, col, header + 1)
-            )
+            warnings.extend(replace(p, table=TABLE) for p in resolve_column(grid, book, col, header + 1))
     # Each column decides its decimal separator once, from the cells that show it (as components' times do).
     n_decimal = column_decimal(grid, header + 1, cols["count"])
     v_decimal = column_decimal(grid, header + 1, cols["value"])

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..model.errors import Problem, Refusal
 from ..model.profile import Settings, default_gpu_counts
 from ..model.quantities import same_currency
-from ..model.units import TimeUnit, convert, format_number
+from ..model.units import TimeUnit, convert
 from ..model.values import ParseError, parse_unit
 from .cells import SETTING_PARSERS, cell_time, column_decimal
 from .grid import CellValue, Grid, as_text, is_empty, shown
@@ -69,11 +70,7 @@ def read_settings(reader: TableReader, grid: Grid | None) -> tuple[Settings, Tim
                     reader.where_of[("settings", None, "currency")] = where
                 kwargs[fld] = parsed
                 if fld == "ring_bandwidth" and isinstance(parsed, float) and parsed < 1e6:
-                    reader.warn(
-                        where,
-                        f"a bandwidth of {format_number(parsed)} bytes/s is implausibly "
-                        'low; write a unit, like "100 GB/s"',
-                    )
+                    reader.note(Problem.of(Refusal.LOW_BANDWIDTH, "settings", None, fld, parsed).located(where))
         except ParseError as exc:
             reader.problem(where, str(exc))
     if "max_gpus" in kwargs:

@@ -99,6 +99,10 @@ class TableReader:
     def warn(self, where: str, what: str) -> None:
         self.warnings.append(Problem(what, where=where))
 
+    def note(self, problem: Problem) -> None:
+        """A typed warning, already placed (``present/refusals.py`` words it with the reader's numbers)."""
+        self.warnings.append(problem)
+
     def _one_line(self, name: str, where: str) -> str:
         """A name with line breaks or control characters (a multi-line cell), made one line, with a warning."""
         fixed = one_line(name)
@@ -118,8 +122,7 @@ class TableReader:
         from .formula_cells import resolve_column
 
         for col in columns:
-            for where, what in resolve_column(grid, book, col, first_row):
-                self.warn(where, what)
+            self.warnings.extend(resolve_column(grid, book, col, first_row))
 
     # -- settings (files/settings_sheet.py) --------------------------------
     def read_settings(self, grid: Grid | None) -> tuple[Settings, TimeUnit | None, dict[str, CellValue]]:
@@ -161,7 +164,7 @@ class TableReader:
         written = next((r.time[1] for r in rows if r.time is not None and r.time[1] is not None), None)
         unit = unit_setting or header_unit or written or TimeUnit.MS
         bare_unit = header_unit or unit
-        rows = drop_total_line(grid, cols, rows, unit, bare_unit, self._ambiguous, self.warn)
+        rows = drop_total_line(grid, cols, rows, unit, bare_unit, self._ambiguous, self.note)
         self._component_cells = (grid, [row.grid_row for row in rows], cols)
         self.time_cells = grid.span(rows[0].grid_row, rows[-1].grid_row, cols["time"]) if rows else ""
         new_tuple = tuple.__new__
@@ -205,7 +208,7 @@ class TableReader:
         first, count = header + 1, len(plain.names)
         last = _Row(first + count - 1, plain.names[-1], (plain.times[-1], None), plain.scalings[-1], "", "")
         above = math.fsum(plain.times[:-1])
-        if is_total_line(grid, cols, last, plain.times[-1], above, count - 1, unit, self.warn):
+        if is_total_line(grid, cols, last, plain.times[-1], above, count - 1, unit, self.note):
             count -= 1
         self._component_cells = (grid, range(first, first + count), cols)
         self._checked = CheckedColumns(plain.names[:count], plain.times[:count])

@@ -7,8 +7,9 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from ..model.errors import Problem, Refusal
 from ..model.profile import Scaling
-from ..model.units import TimeUnit, convert, format_number
+from ..model.units import TimeUnit, convert
 from .grid import Grid, shown
 
 _TOTAL_LABEL = re.compile(r"^\s*(total|sum|grand total)\b", re.IGNORECASE)
@@ -35,7 +36,7 @@ def drop_total_line(
     unit: TimeUnit,
     bare_unit: TimeUnit,
     ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]],
-    warn: Callable[[str, str], None],
+    warn: Callable[[Problem], None],
 ) -> list[Row]:
     """``rows`` without their last when it is a total line (labelled so, or the sum of the rows above
     within rounding), with a warning that states the gap; a last row read two ways is settled by the sum."""
@@ -64,7 +65,7 @@ def is_total_line(
     above: float,
     count_above: int,
     unit: TimeUnit,
-    warn: Callable[[str, str], None],
+    warn: Callable[[Problem], None],
 ) -> bool:
     """Is ``last`` (its time ``last_time`` in ``unit``, NaN when it has none) the total line of the
     ``count_above`` times above it that add up to ``above``? Labelled so, or their sum within rounding;
@@ -75,30 +76,16 @@ def is_total_line(
     matches = count_above >= 2 and within
     if not (labelled or matches):
         return False
-    where = grid.where(last.grid_row, cols["time"])
     exact = abs(gap) <= 1e-9 * above
     if labelled and last.time is not None and above > 0 and not exact:
-        fits = "within" if within else "more than"
-        warn(
-            where,
-            f"the total line says {format_number(last_time)} {unit.label} but the components add up to "
-            f"{format_number(above)} {unit.label}: a gap of {format_number(abs(gap))} {unit.label} "
-            f"({abs(gap) / above:.2%}), {fits} the {TOTAL_TOLERANCE:.1%} taken as rounding; "
-            "using the components' sum",
-        )
+        figures = (last_time, above, unit, TOTAL_TOLERANCE, within)
+        gap_note = Problem.of(Refusal.TOTAL_LINE_GAP, "components", None, "time", *figures)
+        warn(gap_note.located(grid.where(last.grid_row, cols["time"])))
     elif not labelled:
-        why = (
-            "its time is the sum of the rows above"
-            if exact
-            else f"its time, {format_number(last_time)} {unit.label}, is within {TOTAL_TOLERANCE:.1%} of the "
-            f"rows above's sum, {format_number(above)} {unit.label}: a gap of {format_number(abs(gap))} "
-            f"{unit.label} ({abs(gap) / above:.2%})"
-        )
-        warn(
-            grid.where(last.grid_row, cols["name"]),
-            f'"{shown(last.name)}" was read as the total line ({why}), not as a component; '
-            "give it a component's name in a row of its own if it is one",
-        )
+        time = None if exact else last_time  # None: the rows above add up to it exactly
+        figures_read = (shown(last.name), time, above, unit, TOTAL_TOLERANCE)
+        read = Problem.of(Refusal.TOTAL_LINE_READ, "components", None, "name", *figures_read)
+        warn(read.located(grid.where(last.grid_row, cols["name"])))
     return True
 
 

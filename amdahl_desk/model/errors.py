@@ -34,6 +34,13 @@ class Refusal(Enum):
     OBJECTIVE_EMPTY = "objective_empty"  # values: an objective of the sheet that no component names
     LOAD_OBJECTIVE_UNKNOWN = "load_objective_unknown"  # values: the setting's objective, the profile's objectives
     LOAD_OBJECTIVE_TAKES_NO_TIME = "load_objective_takes_no_time"  # values: the objective, which takes no time
+    # A file's notes: read, with a figure a reviewer should check (worded with the reader's numbers, ``present``).
+    # values: the total line's time, the components' sum, their TimeUnit, the share taken as rounding, within it
+    TOTAL_LINE_GAP = "total_line_gap"
+    # values: the row's name, its time (None: the sum exactly), the sum above, their TimeUnit, the share of rounding
+    TOTAL_LINE_READ = "total_line_read"
+    FORMULA_RECALCULATED = "formula_recalculated"  # values: the formula, what it gives, what the workbook saved
+    LOW_BANDWIDTH = "low_bandwidth"  # values: the bandwidth read, in bytes/s
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,6 @@ from ..model.units import TimeUnit, format_number, format_percent, format_speedu
 
 # An exact number as an editor starts from it in the files' format: no grouping, a decimal point ("1234.5").
 _EDITABLE = re.compile(r"[+-]?\d+\.\d+(?:[eE][+-]?\d+)?")
-# A number as the model writes one: grouped thousands with an optional fraction, or a plain decimal fraction.
-_MODEL_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w]|[.,]\d)")
-# What a message quotes: a name, a cell's text ("Decode 2.5", "1.5e-05") — kept as it was typed.
-_QUOTED = re.compile(r'("[^"\n]*")')
 
 
 @dataclass(frozen=True)
@@ -112,20 +108,6 @@ class Numbers:
     def money(self, amount: float, currency: str = "") -> str:
         """``$2.50``, ``$1,042``, ``2.50 EUR``."""
         return self._local(format_money(amount, currency))
-
-    def message(self, text: str) -> str:
-        """A message the model wrote (a warning, a refusal) with its numbers in these separators; what it quotes (a
-        name, a cell's text) stays as it was typed.
-
-        The model words its problems itself, in the files' format; the views word everything else here.
-        """
-        if (self.decimal, self.group) == (".", ",") or not text:
-            return text
-        parts = _QUOTED.split(text)  # the quoted spans at the odd places
-        return "".join(
-            part if i % 2 else _MODEL_NUMBER.sub(lambda m: self._local(m.group(0)), part)
-            for i, part in enumerate(parts)
-        )
 
 
 def _first_apart(values: Sequence[float], tries: Iterable[list[str]]) -> list[str] | None:

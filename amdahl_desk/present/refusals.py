@@ -8,10 +8,10 @@ wherever it is read. Numbers are written as the files write them (``1,234.5``, `
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ..model.errors import Problem, Refusal
-from ..model.units import format_number, format_speedup
+from ..model.units import TimeUnit
+from .numbers import POINT, Numbers
 
 # A setting's rule, by its field: what a value must be.
 _SETTING_RULE = {
@@ -23,7 +23,7 @@ _SETTING_RULE = {
     "ring_message_bytes": "the message size must be 0 bytes or more",
     "ring_bandwidth": "the bandwidth must be greater than 0",
     "arrival_rate": "the arrival rate must be a number of requests per second greater than 0",
-    "servers": "the number of servers must be a whole number from 1 to {0:,}",
+    "servers": "the number of servers must be a whole number from 1 to {0}",
     "gpu_price_per_hour": "the GPU price per hour must be a number of 0 or more",
     "watts_per_gpu": "the power per GPU must be a number of 0 or more",
     "energy_price_per_kwh": "the energy price per kWh must be a number of 0 or more",
@@ -31,8 +31,8 @@ _SETTING_RULE = {
 }
 # A count's largest value, by its field.
 _SETTING_LIMIT = {
-    "baseline_gpus": "the baseline GPU count must be at most {0:,}",
-    "gpu_counts": "GPU counts must be at most {0:,}",
+    "baseline_gpus": "the baseline GPU count must be at most {0}",
+    "gpu_counts": "GPU counts must be at most {0}",
 }
 
 
@@ -45,6 +45,24 @@ def _quoted(names: tuple[str, ...]) -> str:
     return ", ".join(f'"{t}"' for t in names)
 
 
+def _why_total(n: Numbers, said: float | None, total: float, unit: TimeUnit, rounding: float) -> str:
+    """Why a row without a total's label was read as the total line: its time is the sum, or within rounding of it."""
+    if said is None:
+        return "its time is the sum of the rows above"
+    return (
+        f"its time, {_cell(n, said, unit)}, is within {n.plain(rounding, '.1%')} of the rows above's sum, "
+        f"{_cell(n, total, unit)}: a gap of {_cell(n, abs(said - total), unit)} "
+        f"({n.plain(abs(said - total) / total, '.2%')})"
+    )
+
+
+def _cell(n: Numbers, value: float, unit: TimeUnit | None = None) -> str:
+    """A value a file's cell holds (or their sum), every digit of it as a spreadsheet shows them: two cells that
+    differ never read alike (``1,102.5``, ``0.00007``); with its unit when it is a time."""
+    text = n.plain(value, ",.15g") if value == 0 or 1e-4 <= abs(value) < 1e15 else n.number(value, 6)
+    return f"{text} {unit.label}" if unit is not None else text
+
+
 def _not_components(names: tuple[str, ...]) -> str:
     listed = _quoted(names)
     return f"{listed} {'is not a component' if len(names) == 1 else 'are not components'}; " + (
@@ -53,52 +71,81 @@ def _not_components(names: tuple[str, ...]) -> str:
 
 
 _WORDS: dict[Refusal, Callable[..., str]] = {
-    Refusal.NO_NAME: lambda: "the component has no name; every component needs a unique name",
-    Refusal.DUPLICATE_NAME: lambda name, other: (
+    Refusal.NO_NAME: lambda n: "the component has no name; every component needs a unique name",
+    Refusal.DUPLICATE_NAME: lambda n, name, other: (
         f'"{name}" is a duplicate name (also in {other}); component names must be unique'
     ),
-    Refusal.NOT_A_NUMBER: lambda quantity: f"the {quantity} is not a number",
-    Refusal.RANGE_END_UNREADABLE: lambda quantity, side, why: (
-        f"the {side} {quantity}: {why or _WORDS[Refusal.NOT_A_NUMBER]('speedup' if quantity == 'k' else quantity)}"
+    Refusal.NOT_A_NUMBER: lambda n, quantity: f"the {quantity} is not a number",
+    Refusal.RANGE_END_UNREADABLE: lambda n, quantity, side, why: (
+        f"the {side} {quantity}: {why or _WORDS[Refusal.NOT_A_NUMBER](n, 'speedup' if quantity == 'k' else quantity)}"
     ),
-    Refusal.TIME_RANGE_OUTSIDE: lambda side, name, end, time: (
-        f'the {side} time of "{name}", {format_number(end)}, is {_relation(side)} its measured time '
-        f"{format_number(time)}; a time range must hold the time (low ≤ time ≤ high)"
+    Refusal.TIME_RANGE_OUTSIDE: lambda n, side, name, end, time: (
+        f'the {side} time of "{name}", {n.number(end)}, is {_relation(side)} its measured time '
+        f"{n.number(time)}; a time range must hold the time (low ≤ time ≤ high)"
     ),
-    Refusal.K_RANGE_OUTSIDE: lambda side, name, end, likely: (
-        f'the {side} k of "{name}", {format_speedup(end)}, is {_relation(side)} its likely k '
-        f"{format_speedup(likely)}; expected low ≤ likely ≤ high"
+    Refusal.K_RANGE_OUTSIDE: lambda n, side, name, end, likely: (
+        f'the {side} k of "{name}", {n.speedup(end)}, is {_relation(side)} its likely k '
+        f"{n.speedup(likely)}; expected low ≤ likely ≤ high"
     ),
-    Refusal.EFFORT: lambda name: f'the effort of "{name}" must be a number of engineer-days of 0 or more',
-    Refusal.CONFIDENCE: lambda name: f'the confidence that "{name}" works must be from 0% to 100% (0 to 1)',
-    Refusal.BUILT_AND_TICKED: lambda name: (
+    Refusal.EFFORT: lambda n, name: f'the effort of "{name}" must be a number of engineer-days of 0 or more',
+    Refusal.CONFIDENCE: lambda n, name: f'the confidence that "{name}" works must be from 0% to 100% (0 to 1)',
+    Refusal.BUILT_AND_TICKED: lambda n, name: (
         f'"{name}" is built: the times were measured with it, so it cannot be ticked again; clear Built to plan it anew'
     ),
-    Refusal.NO_TARGETS: lambda name: f'"{name}" has no targets; expected one or more component names separated by ";"',
-    Refusal.NOT_COMPONENTS: lambda *names: _not_components(names),
-    Refusal.NO_GPU_COUNTS: lambda: "at least one GPU count is needed",
-    Refusal.UNNAMED_LOAD_OBJECTIVE: lambda whole: f'the load objective needs a name; "{whole}" holds every component',
-    Refusal.OBJECTIVE_NOT_LISTED: lambda name: (
+    Refusal.NO_TARGETS: lambda n, name: (
+        f'"{name}" has no targets; expected one or more component names separated by ";"'
+    ),
+    Refusal.NOT_COMPONENTS: lambda n, *names: _not_components(names),
+    Refusal.NO_GPU_COUNTS: lambda n: "at least one GPU count is needed",
+    Refusal.UNNAMED_LOAD_OBJECTIVE: lambda n, whole: (
+        f'the load objective needs a name; "{whole}" holds every component'
+    ),
+    Refusal.OBJECTIVE_NOT_LISTED: lambda n, name: (
         f'"{name}" is not in the Objectives sheet; it is analysed without a target of its own'
     ),
-    Refusal.OBJECTIVE_EMPTY: lambda name: (
+    Refusal.OBJECTIVE_EMPTY: lambda n, name: (
         f'no component belongs to "{name}"; name it in the Objectives column of the components it holds'
     ),
-    Refusal.LOAD_OBJECTIVE_UNKNOWN: lambda name, known: (
+    Refusal.LOAD_OBJECTIVE_UNKNOWN: lambda n, name, known: (
         f'"{name}" is not an objective of this profile; expected one of {_quoted(known)}'
     ),
-    Refusal.LOAD_OBJECTIVE_TAKES_NO_TIME: lambda name: (
+    Refusal.LOAD_OBJECTIVE_TAKES_NO_TIME: lambda n, name: (
         f'"{name}" takes no time, so it cannot be a service time; choose another load objective'
+    ),
+    Refusal.TOTAL_LINE_GAP: lambda n, said, total, unit, rounding, within: (
+        f"the total line says {_cell(n, said, unit)} but the components add up to {_cell(n, total, unit)}: a gap "
+        f"of {_cell(n, abs(said - total), unit)} ({n.plain(abs(said - total) / total, '.2%')}), "
+        f"{'within' if within else 'more than'} the {n.plain(rounding, '.1%')} taken as rounding; using the "
+        "components' sum"
+    ),
+    Refusal.TOTAL_LINE_READ: lambda n, name, said, total, unit, rounding: (
+        f'"{name}" was read as the total line ({_why_total(n, said, total, unit, rounding)}), not as a component; '
+        "give it a component's name in a row of its own if it is one"
+    ),
+    Refusal.FORMULA_RECALCULATED: lambda n, formula, value, saved: (
+        f"the formula ={formula} gives {_cell(n, value)} but the workbook saved {_cell(n, saved)} (it was changed by "
+        f"a program that does not recalculate); using {_cell(n, value)}"
+    ),
+    Refusal.LOW_BANDWIDTH: lambda n, bandwidth: (
+        f'a bandwidth of {_cell(n, bandwidth)} bytes/s is implausibly low; write a unit, like "100 GB/s"'
     ),
 }
 
 
-def refusal_text(problem: Problem) -> str:
-    """The sentence for ``problem``'s broken rule, its values in place."""
+def refusal_text(problem: Problem, n: Numbers = POINT) -> str:
+    """The sentence for ``problem``'s broken rule, its values in place, its numbers as ``n`` writes them (the
+    files' format unless a view gives its own)."""
     why, values = problem.why, problem.values
     if why is Refusal.OUT_OF_RANGE:
-        return _SETTING_RULE[problem.field or ""].format(*values)
+        return _SETTING_RULE[problem.field or ""].format(*(n.count(v) for v in values))
     if why is Refusal.TOO_LARGE:
-        return _SETTING_LIMIT[problem.field or ""].format(*values)
-    words: Callable[..., Any] = _WORDS[why] if why is not None else str
-    return str(words(*values))
+        return _SETTING_LIMIT[problem.field or ""].format(*(n.count(v) for v in values))
+    if problem.text or why is None:
+        return problem.text
+    return str(_WORDS[why](n, *values))
+
+
+def problem_text(problem: Problem, n: Numbers = POINT) -> str:
+    """``problem`` placed and worded for a view whose numbers ``n`` writes: ``Components!B7: …``."""
+    what = refusal_text(problem, n)
+    return f"{problem.where}: {what}" if problem.where else what

@@ -15,6 +15,7 @@ from .load import load_dependencies_note, load_sentence, max_rate_sentence, plan
 from .numbers import POINT, Numbers
 from .objectives import dependencies_note, objective_cells
 from .plan_answer import answer_headline, answer_target, edited_note, option_phrase, sum_beside, unusable_note
+from .refusals import refusal_text
 from .setting_rows import SETTING_ROWS
 from .settings_words import overhead_phrase
 
@@ -217,7 +218,7 @@ def report_text(
     )
     lines.append("")
     lines.extend(outcomes_text(profile, outcomes, n))
-    for w in [*warning_texts(analysis.warnings, analysis.unit, c, n), *map(n.message, outcomes_warnings(outcomes))]:
+    for w in [*warning_texts(analysis.warnings, analysis.unit, c, n), *outcomes_warnings(outcomes, n)]:
         lines.append(f"Note: {w}")
     lines.append("Next: build it, then measure again — the bottleneck moves.")
     return "\n".join(lines)
@@ -226,10 +227,12 @@ def report_text(
 _SETTING_LABELS = {row.field: row.label for row in SETTING_ROWS}
 
 
-def outcomes_warnings(outcomes: Outcomes) -> list[str]:
+def outcomes_warnings(outcomes: Outcomes, n: Numbers = POINT) -> list[str]:
     """The notes of the load and cost settings, each after its Settings label (objective notes come from the file)."""
     notes = [
-        f"{_SETTING_LABELS.get(n.field or '', 'Settings')}: {n.what}" for n in outcomes.notes if n.table == "settings"
+        f"{_SETTING_LABELS.get(p.field or '', 'Settings')}: {refusal_text(p, n)}"
+        for p in outcomes.notes
+        if p.table == "settings"
     ]
     if outcomes.energy_missing is not None:
         notes.append(

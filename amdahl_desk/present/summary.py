@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
+from ..model.errors import Problem
 from ..model.objectives import ObjectiveFigures
 from ..model.outcomes import Outcomes
 from ..model.profile import Profile
@@ -13,6 +14,7 @@ from .analysis_warnings import warning_texts
 from .counted import counted
 from .numbers import POINT, Numbers
 from .objectives import objective_caption
+from .refusals import problem_text
 from .report import headline, target_sentence
 from .tones import Sentence, Tone
 from .trace_plan import COMPUTING, TraceFigures, dependency_line, trace_based, trace_notes
@@ -80,7 +82,7 @@ def summary(
     error: str | None = None,
     objective: ObjectiveFigures | None = None,
     outcomes: Outcomes | None = None,
-    notes: tuple[str, ...] = (),
+    notes: tuple[Problem, ...] = (),
     trace: TraceFigures | None = None,
     whole: Analysis | None = None,
     job: JobFigures | None = None,
@@ -101,13 +103,13 @@ def summary(
             Figure(dash, "ceiling", CEILING_TIP),
             error or "",
             Sentence(""),
-            (*(n.message(w) for w in notes), *paths),
+            (*(problem_text(w, n) for w in notes), *paths),
         )
     unit = profile.unit
     c = analysis.combined
     caption, sentence = "end-to-end speedup", headline(profile, analysis, n)
     warned = warning_texts(analysis.warnings, analysis.unit, counted(profile.settings), n)
-    said = (*warned, *(n.message(w) for w in notes), *paths)
+    said = (*warned, *(problem_text(w, n) for w in notes), *paths)
     if objective is not None and not objective.is_end_to_end:
         caption, sentence = objective_caption(objective, profile, outcomes, n)
     elif job is not None:

@@ -434,7 +434,7 @@ class ResultsPane(QSplitter):
             error=doc.analysis_error,
             objective=objective,
             outcomes=outcomes,
-            notes=tuple(str(w) for w in doc.warnings),
+            notes=tuple(doc.warnings),
             trace=doc.trace.figures,
             whole=analysis,
             job=doc.job.figures,

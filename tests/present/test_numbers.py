@@ -111,14 +111,3 @@ def test_one_negligible_swing_leaves_the_others_in_the_plain_format():
 )
 def test_a_range_of_speedups_never_reads_as_one_value_twice(low, high, expected):
     assert POINT.speedup_range(low, high) == expected
-
-
-def test_a_models_message_takes_the_desktops_separators_except_in_what_it_quotes():
-    """A file's warning quotes the name it read ("Decode 2.5") as typed; its own figures take the separators."""
-    german = Numbers(",", ".")
-    text = 'row 2, column 1: the name "Decode 2.5" holds a tab; read as "Decode 2.5"; the total is 1,234.5 ms, not 1.5'
-    assert german.message(text) == (
-        'row 2, column 1: the name "Decode 2.5" holds a tab; read as "Decode 2.5"; the total is 1.234,5 ms, not 1,5'
-    )
-    assert POINT.message(text) == text
-    assert german.message('"unclosed 2.5') == '"unclosed 2,5'  # no closing quote: nothing is quoted

@@ -33,6 +33,7 @@ from ...present.comparison_words import (
     comparison_title,
     comparison_warnings,
 )
+from ...present.refusals import problem_text
 from ...present.tones import TONE_COLOURS, Tone
 from ..charts.base import Chart
 from ..charts.registry import CHART_TITLES, COMPARISON_CHARTS
@@ -310,7 +311,7 @@ class ComparisonPanel(QWidget):
             notes.append(f"The after profile's times are converted from {c.after_unit.label} to {c.unit.label}.")
         notes += [w[0].upper() + w[1:] + "." for w in comparison_warnings(c)]
         notes += [
-            f"{self.session.after_path.name if self.session.after_path else 'After'}: {w}"
+            f"{self.session.after_path.name if self.session.after_path else 'After'}: {problem_text(w, locale_numbers())}"
             for w in self.session.after_warnings
         ]
         notes += self.session.notes

@@ -87,7 +87,5 @@ class DependencyLine(QObject):
             )
             self._set(shown)
 
-        # Why it cannot say is the trace reader's own words, in the files' format.
-        self.doc.trace.work.submit(
-            LANE, job, done, lambda why: self._set(f"{LEAD} cannot say: {locale_numbers().message(str(why))}")
-        )
+        # Why it cannot say is the trace reader's own words, which name a place in the file as the command line does.
+        self.doc.trace.work.submit(LANE, job, done, lambda why: self._set(f"{LEAD} cannot say: {why}"))

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...files import is_trace, load_any
-from ...model.errors import ProfileError
+from ...model.errors import Problem, ProfileError
 from ...model.profile import Profile, Settings
 from ...model.traces import ImportOptions
 
 
 def load_after(
     path: str | Path, before: str | Path | None = None, like: Settings | None = None
-) -> tuple[Profile, tuple[str, ...]]:
+) -> tuple[Profile, tuple[Problem, ...]]:
     """The after profile and the warnings of reading it; raises :class:`ProfileError` with a message for a person.
 
     Read through ``files.load_any`` as ``amdahl-desk compare`` reads it: a trace is imported with the grouping the
@@ -44,4 +44,4 @@ def load_after(
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged file must give a message, never a traceback
         raise ProfileError(f"unexpected error while reading: {exc}", source=path.name) from exc
-    return loaded.profile, tuple(str(w) for w in loaded.warnings)
+    return loaded.profile, tuple(loaded.warnings)

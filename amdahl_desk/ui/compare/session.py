@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from ...model.adoption import Adoption, Continued, adopt_measured_k, continue_from_after
 from ...model.comparison import Comparison, compare, predicted_by
 from ...model.component_matching import ComparisonError
-from ...model.errors import ProfileError
+from ...model.errors import Problem, ProfileError
 from ...model.names import name_key as _key
 from ...model.profile import Profile
 from ...present.comparison import adopted_text
@@ -40,7 +40,7 @@ class ComparisonSession(QObject):
         self.doc = doc
         self.after: Profile | None = None
         self.after_path: Path | None = None
-        self.after_warnings: tuple[str, ...] = ()
+        self.after_warnings: tuple[Problem, ...] = ()
         self.pairs: dict[str, str] = {}  # before name → after name, made by hand
         self.saved_pairs: dict[Path, dict[str, str]] = {}  # per after file, for the window's life
         self.comparison: Comparison | None = None
@@ -56,7 +56,7 @@ class ComparisonSession(QObject):
         return self.after is not None
 
     # -- opening and closing ---------------------------------------------------------
-    def open(self, after: Profile, path: Path, warnings: tuple[str, ...] = ()) -> Comparison:
+    def open(self, after: Profile, path: Path, warnings: tuple[Problem, ...] = ()) -> Comparison:
         """Compare the document with ``after``; raises :class:`ProfileError` and changes nothing when it cannot."""
         path = path.resolve()
         pairs = {b: a for b, a in self.saved_pairs.get(path, {}).items() if self._valid(b, a, after)}

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import SignalInstance
 
 from ...model.errors import ProfileError
+from ...present.refusals import refusal_text
 from .locale_text import locale_numbers
 
 Edits = Sequence[tuple[int, int, str]]  # (row, column, typed text)
@@ -67,7 +68,7 @@ def refuse_edit(
     if isinstance(exc, ProfileError):
         problem = exc.problems[0]
         row = problem.row if problem.row is not None else (edits[0][0] if edits else 0)
-        col, message = column_of(problem.field), problem.what
+        col, message = column_of(problem.field), refusal_text(problem, locale_numbers())
     else:
         row, col, message = exc.row, exc.column, str(exc)
     refused = next((t for r, c, t in edits if (r, c) == (row, col)), "")

@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ...model.analysis import Analysis, analyse
-from ...model.errors import ProfileError
+from ...model.errors import Problem, ProfileError
 from ...model.measurement_table import MeasurementTable
 from ...model.objective_specs import ObjectiveSpec
 from ...model.profile import Component, Optimization, Profile, Settings
@@ -53,7 +53,7 @@ class Document(QObject, MeasuredRuns):
         super().__init__(parent)
         self.profile = profile or Profile()
         self.path: Path | None = None
-        self.warnings: list[str] = []
+        self.warnings: list[Problem] = []  # what the file's reader noted, typed: present words them
         self.undo_stack = QUndoStack(self)
         self.undo_stack.setUndoLimit(500)
         self.revision = 0  # counts every change, merged edits too
@@ -99,7 +99,7 @@ class Document(QObject, MeasuredRuns):
         self,
         profile: Profile,
         path: Path | None,
-        warnings: Sequence[str] = (),
+        warnings: Sequence[Problem] = (),
         measurements: MeasurementTable | None = None,
     ) -> None:
         """Show another profile: a new file, New, Revert. Clears undo history.
@@ -126,7 +126,7 @@ class Document(QObject, MeasuredRuns):
         profile: Profile,
         text: str,
         path: Path | None = None,
-        warnings: Sequence[str] = (),
+        warnings: Sequence[Problem] = (),
         on_apply: Callable[[bool], None] | None = None,
     ) -> None:
         """Show another (already valid) profile as one undo step: an import. Undo brings back the document before,

@@ -6,6 +6,7 @@ from enum import Enum
 from pathlib import Path
 from typing import NamedTuple
 
+from ...model.errors import Problem
 from ...model.profile import Profile
 from ...present.colours import ComponentColours
 
@@ -35,5 +36,5 @@ class Snapshot(NamedTuple):
 
     profile: Profile
     path: Path | None
-    warnings: tuple[str, ...]
+    warnings: tuple[Problem, ...]
     colours: ComponentColours  # its components' colours: an undone import gives back the ones they had

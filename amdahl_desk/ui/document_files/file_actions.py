@@ -17,10 +17,12 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 from ...files import load_profile, save_profile, stamp
-from ...model.errors import ProfileError
+from ...model.errors import Problem, ProfileError
 from ...model.profile import Profile
+from ...present.refusals import problem_text
 from ...resources import resources_dir
 from ..core.document import Document
+from ..core.locale_text import locale_numbers
 from ..core.saving import write_safely
 from .recovery import RecoveryStore
 from .recovery_keeper import RecoveryKeeper
@@ -196,7 +198,7 @@ class FileActions(QObject):
         untitled = csv or is_bundled(path)
         self.imported_from = path if untitled else None
         self.example_copy = untitled and not csv
-        self.doc.reset(loaded.profile, None if untitled else path.resolve(), [str(w) for w in loaded.warnings])
+        self.doc.reset(loaded.profile, None if untitled else path.resolve(), loaded.warnings)
         self.disk_stamp = None if untitled else stamp(path)
         self.sourceChanged.emit()
         self._remember(path)
@@ -210,7 +212,9 @@ class FileActions(QObject):
         )
         if loaded.warnings:
             self.prompts.show_status(
-                f"{opened} with {len(loaded.warnings)} warning(s): " + str(loaded.warnings[0]), 15000
+                f"{opened} with {len(loaded.warnings)} warning(s): "
+                + problem_text(loaded.warnings[0], locale_numbers()),
+                15000,
             )
         else:
             self.prompts.show_status(opened, 8000 if untitled else 5000)
@@ -241,7 +245,7 @@ class FileActions(QObject):
         if not self.maybe_save():
             return False
         self.imported_from, self.disk_stamp, self.example_copy = source, None, False
-        self.doc.reset(profile, None, list(notes))
+        self.doc.reset(profile, None, [Problem(note) for note in notes])
         self.doc.undo_stack.resetClean()  # new work, saved nowhere yet
         self.sourceChanged.emit()
         self.write_recovery()

@@ -16,6 +16,7 @@ from ...model.profile import Settings
 from ...model.quantities import same_currency
 from ...model.values import ParseError
 from ...present.cells import settings_fields
+from ...present.refusals import refusal_text
 from ...present.setting_rows import LOAD_AND_COST, SETTING_ROWS, meaning_in
 from ..core.document import Document
 from ..core.field_undo import commits_when_finished, committed
@@ -123,7 +124,11 @@ class LoadCostSettings(QWidget):
         return True
 
     def _refuse(self, name: str, exc: Exception) -> None:
-        text = str(exc.problems[0].what) if isinstance(exc, ProfileError) and exc.problems else str(exc)
+        text = (
+            refusal_text(exc.problems[0], locale_numbers())
+            if isinstance(exc, ProfileError) and exc.problems
+            else str(exc)
+        )
         edit, message = self.fields[name], self.messages[name]
         edit.setStyleSheet(REFUSED_FIELD)
         message.setText(text[0].upper() + text[1:] if text else text)

@@ -13,6 +13,7 @@ from ...model.errors import ProfileError
 from ...model.objective_specs import ObjectiveSpec
 from ...model.values import ParseError, parse_target_time
 from ...present.cells import exact_text, time_cell
+from ...present.refusals import refusal_text
 from ..core.change import Change
 from ..core.changed_cells import released
 from ..core.document import Document
@@ -138,7 +139,9 @@ class ObjectivesSheetModel(QAbstractTableModel):
         except ProfileError as exc:
             problem = exc.problems[0] if exc.problems else None
             column = FIELDS.get(problem.field or "", col) if problem is not None else col
-            self.editRejected.emit(row, column, problem.what if problem is not None else str(exc))
+            self.editRejected.emit(
+                row, column, refusal_text(problem, locale_numbers()) if problem is not None else str(exc)
+            )
             return False
         return True
 

@@ -15,6 +15,7 @@ from ...model.values import ParseError, parse_confidence
 from ...present.colours import PANEL
 from ...present.decision import DecisionView, decision_view
 from ...present.numbers import Numbers
+from ...present.refusals import refusal_text
 from ...present.setting_rows import confidence_examples
 from ...present.summary import Tone
 from ...present.tones import TONE_COLOURS
@@ -163,7 +164,9 @@ class DecisionPanel(QFrame):
                 self.doc.change_settings("Set plan confidence", plan_confidence=level)
         except (ParseError, ProfileError) as exc:
             self.confidence.setStyleSheet(REFUSED_FIELD)
-            self.confidence.setToolTip(str(exc.problems[0].what if isinstance(exc, ProfileError) else exc))
+            self.confidence.setToolTip(
+                refusal_text(exc.problems[0], locale_numbers()) if isinstance(exc, ProfileError) else str(exc)
+            )
             return
         self.confidence.setStyleSheet("")
         self.confidence.setToolTip(confidence_tip(locale_numbers()))

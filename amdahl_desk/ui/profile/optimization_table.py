@@ -15,6 +15,7 @@ from ...model.values import ParseError, parse_speedup
 from ...present.cells import built_name, ceiling_tip, k_edit_text, optimization_figures, speedup_cell, speedup_tip
 from ...present.colours import MID_GREY
 from ...present.numbers import POINT, Numbers
+from ...present.refusals import refusal_text
 from ...present.trace_plan import OPTION_TIPS, TraceFigures, option_cells, option_saves, option_tip, trace_based
 from ..core.document import Document
 from ..core.locale_text import locale_numbers
@@ -318,7 +319,9 @@ class OptimizationTableModel(QAbstractTableModel):
         except ProfileError as exc:
             problem = exc.problems[0]
             col = _FIELD_COLUMNS.get(problem.field or "", NAME)
-            self.editRejected.emit(problem.row if problem.row is not None else row, col, problem.what)
+            self.editRejected.emit(
+                problem.row if problem.row is not None else row, col, refusal_text(problem, locale_numbers())
+            )
             return False
         return True
 

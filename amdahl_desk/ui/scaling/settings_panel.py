@@ -32,6 +32,7 @@ from ...model.values import (
 )
 from ...present.cells import settings_fields
 from ...present.counted import counted
+from ...present.refusals import refusal_text
 from ...present.settings_words import overhead_description
 from ..core.cell_message import CellMessage
 from ..core.document import Document
@@ -203,7 +204,7 @@ class SettingsPanel(QWidget):
         try:
             self.doc.change_settings(text, **changes)
         except ProfileError as exc:
-            self._reject(field, exc.problems[0].what)
+            self._reject(field, refusal_text(exc.problems[0], locale_numbers()))
             return
         if isinstance(field, (QLineEdit, QAbstractSpinBox)):
             committed(field)

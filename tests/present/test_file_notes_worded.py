@@ -1,0 +1,81 @@
+"""A file's notes are typed: the reader records what it found (a total line's gap, a formula's saved value, a
+bandwidth without its unit) with its figures, and present words them once — in the files' format for the command
+line and the workbook, in the desktop's separators for the window. A name the file holds is quoted as typed."""
+
+import pytest
+import xlsxwriter
+
+from amdahl_desk.files import load_profile
+from amdahl_desk.model.errors import Refusal
+from amdahl_desk.present.numbers import POINT, Numbers
+from amdahl_desk.present.refusals import problem_text
+
+from ..files.test_formulas import unflag, xlsxwriter_book
+
+GERMAN = Numbers(",", ".")
+
+
+def _only_note(path):
+    [note] = load_profile(path).warnings
+    return note
+
+
+def test_a_total_lines_gap_is_worded_with_the_readers_separators(tmp_path):
+    path = tmp_path / "gap.csv"
+    path.write_text("Component,Time (ms)\nDecode 2.5,600\nPrefill,500.5\nTotal,1106\n", encoding="utf-8")
+    note = _only_note(path)
+    assert note.why is Refusal.TOTAL_LINE_GAP and note.where == "row 4, column 2"
+    # 1,106 against 600 + 500.5 = 1,100.5 (every digit, as the cells hold it): a gap of 5.5 ms, 0.4998% of the sum,
+    # inside the 0.5% taken as rounding
+    share = f"{5.5 / 1100.5 * 100:.2f}%"
+    assert (
+        problem_text(note, POINT)
+        == str(note)
+        == (
+            "row 4, column 2: the total line says 1,106 ms but the components add up to 1,100.5 ms: a gap of 5.5 ms "
+            f"({share}), within the 0.5% taken as rounding; using the components' sum"
+        )
+    )
+    assert problem_text(note, GERMAN) == (
+        "row 4, column 2: the total line says 1.106 ms but the components add up to 1.100,5 ms: a gap of 5,5 ms "
+        f"({share.replace('.', ',')}), within the 0,5% taken as rounding; using the components' sum"
+    )
+
+
+def test_a_row_read_as_the_total_keeps_its_name_as_typed(tmp_path):
+    path = tmp_path / "sum.csv"
+    path.write_text("Component,Time (ms)\na,600\nb,500\nAll 2.5 stages,1102.5\n", encoding="utf-8")
+    note = _only_note(path)
+    assert note.why is Refusal.TOTAL_LINE_READ
+    german = problem_text(note, GERMAN)
+    assert german.startswith('row 4, column 1: "All 2.5 stages" was read as the total line (its time, 1.102,5 ms,')
+    # 2.5 ms over the sum of 1,100: 0.23%, inside the 0.5% taken as rounding
+    assert "within 0,5% of the rows above's sum, 1.100 ms: a gap of 2,5 ms (0,23%)" in german
+    assert problem_text(note, POINT) == str(note) and "1,102.5 ms" in str(note) and "(0.23%)" in str(note)
+
+
+def test_a_formulas_stale_saved_value_is_worded_in_either_format(tmp_path):
+    xlsxwriter_book(tmp_path / "s.xlsx", "=Data!B1*2", value=1234.5)
+    unflag(tmp_path / "s.xlsx")
+    note = _only_note(tmp_path / "s.xlsx")
+    assert note.why is Refusal.FORMULA_RECALCULATED and note.values[1:] == (150, 1234.5)
+    assert "gives 150 but the workbook saved 1,234.5 (" in str(note)
+    assert "gives 150 but the workbook saved 1.234,5 (" in problem_text(note, GERMAN)
+
+
+@pytest.mark.parametrize(("numbers", "shown"), [(POINT, "5,000.5"), (GERMAN, "5.000,5")])
+def test_a_bandwidth_without_a_unit_is_worded_in_either_format(tmp_path, numbers, shown):
+    path = tmp_path / "b.xlsx"
+    book = xlsxwriter.Workbook(path)
+    comps = book.add_worksheet("Components")
+    for r, row in enumerate([("Component", "Time (ms)"), ("a", 100), ("b", 200)]):
+        comps.write_row(r, 0, row)
+    settings = book.add_worksheet("Settings")
+    settings.write_row(0, 0, ("Setting", "Value"))
+    settings.write_row(1, 0, ("Ring bandwidth", 5000.5))
+    book.close()
+    note = _only_note(path)
+    assert note.why is Refusal.LOW_BANDWIDTH and note.where == "Settings!B2"
+    assert problem_text(note, numbers) == (
+        f'Settings!B2: a bandwidth of {shown} bytes/s is implausibly low; write a unit, like "100 GB/s"'
+    )
