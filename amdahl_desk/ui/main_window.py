@@ -354,7 +354,10 @@ class MainWindow(QMainWindow):
         if self.comparison_panel is None:
             from .compare.comparison_panel import ComparisonPanel
 
-            self.comparison_panel = ComparisonPanel(self, self.redraws)
+            # The window's child from the start, hidden until its tab shows it: a first file refused before the tab
+            # exists leaves it with no other owner, and a widget nothing owns outlives the window to the end.
+            self.comparison_panel = ComparisonPanel(self, self.redraws, self)
+            self.comparison_panel.hide()
             self.comparison_panel.session.closed.connect(self._comparison_closed)
         if not self.comparison_panel.open_file(path):
             return False

@@ -298,6 +298,16 @@ def test_refusals_leave_the_document_untouched(llm, monkeypatch, tmp_path, conte
     assert llm.results_tabs.count() == 1 and not llm.results_tabs.tabBar().isVisible()
 
 
+def test_a_refused_first_file_leaves_no_panel_behind_the_window(llm, monkeypatch, tmp_path):
+    """The comparison's panel is the window's from the start, hidden until its tab shows it: refused before the tab
+    exists, it goes with the window (with no parent it outlived the window to the end of the process)."""
+    compare_through_the_menu(llm, write(tmp_path / "x.csv", "Component,Time\nElse,1\n"), monkeypatch)
+    assert "no component in common" in llm.errors[-1]
+    panel = llm.comparison_panel
+    assert panel is not None and panel.parent() is llm and not panel.isVisible()
+    assert llm.results_tabs.indexOf(panel) < 0
+
+
 def test_a_refused_second_file_keeps_the_open_comparison(llm, monkeypatch, tmp_path):
     panel = compare_through_the_menu(llm, AFTER, monkeypatch)
     compare_through_the_menu(llm, write(tmp_path / "x.csv", "Component,Time\nElse,1\n"), monkeypatch)
