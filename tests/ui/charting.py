@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QTextDocument, QTextOption
 from PySide6.QtWidgets import QLabel
 
@@ -38,9 +39,10 @@ def chart_widget(
     fit: FitResult | None = None,
     comparison: Comparison | None = None,
 ):
-    return export.chart_widget(
+    made = export.chart_widget(
         make_chart, name, ChartInputs(profile, analysis, row, fit, comparison), size, transparent
     )
+    return _gone_when_closed(made)
 
 
 def export_chart(
@@ -60,7 +62,15 @@ def export_chart(
 
 
 def comparison_widget(name, c, size, transparent=False, boundary="", before=None):
-    return compare_export.comparison_widget(make_chart, name, c, size, transparent, boundary, before)
+    made = compare_export.comparison_widget(make_chart, name, c, size, transparent, boundary, before)
+    return _gone_when_closed(made)
+
+
+def _gone_when_closed(widget):
+    """A chart a test closes is deleted, as the window's exports delete theirs: one only closed outlives its test,
+    held by its own connections, to the end of the process, where tearing it down after its scene crashed."""
+    widget.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+    return widget
 
 
 def export_comparison(c, name, fmt, path, size=(1920, 1080), transparent=False, boundary="", before=None):

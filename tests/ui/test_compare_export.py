@@ -44,7 +44,9 @@ def test_registered_as_charts_that_need_a_comparison():
     assert COMPARISON_CHARTS == COMPARE_CHART_KEYS
     for key in COMPARISON_CHARTS:
         entry = chart_entry(key)
-        assert isinstance(new_chart(entry.key), Chart) and not entry.on_screen
+        chart = new_chart(entry.key)
+        assert isinstance(chart, Chart) and not entry.on_screen
+        chart.deleteLater()
         assert key not in CHARTS  # the profile's export dialog and --chart list stay as they were
 
 
