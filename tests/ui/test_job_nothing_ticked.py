@@ -96,6 +96,7 @@ def test_the_job_slide_with_nothing_ticked_states_the_job_and_not_the_ranks_odds
             assert "GPU compute" not in widget.parts["job_ranks"].legend_label.text()
         finally:
             widget.close()
+            widget.deleteLater()
     steps = export.chart_widget(make_chart, "job_steps", inputs, (1920, 1080))
     try:
         from PySide6.QtGui import QFontMetrics
@@ -105,6 +106,7 @@ def test_the_job_slide_with_nothing_ticked_states_the_job_and_not_the_ranks_odds
         assert axis.width() > widest + QFontMetrics(steps.chart_style.font()).height()
     finally:
         steps.close()
+        steps.deleteLater()
 
 
 def test_another_job_opened_clears_the_ranks_typed_for_the_last(qtbot, window, tmp_path):

@@ -111,7 +111,9 @@ def test_a_settings_change_leaves_the_speedup_chart_alone(window, qtbot):
 def test_one_registry_for_menus_dialog_and_command_line(window):
     assert CHARTS == CHART_KEYS
     for entry in ENTRIES:
-        assert isinstance(new_chart(entry.key), Chart)
+        chart = new_chart(entry.key)
+        assert isinstance(chart, Chart)
+        chart.deleteLater()  # made here, owned by nothing: deleted, not left to the end of the process
     copy_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "E&xport")
     copy_chart = next(a.menu() for a in copy_menu.actions() if a.menu() is not None)
     assert [a.text() for a in copy_chart.actions()] == [
