@@ -7,9 +7,10 @@ wherever it is read. Numbers are written as the files write them (``1,234.5``, `
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
-from ..model.errors import Problem, Refusal
+from ..model.errors import Problem, ProfileError, Refusal
 from ..model.units import TimeUnit
 from .numbers import POINT, Numbers
 
@@ -51,16 +52,32 @@ def _why_total(n: Numbers, said: float | None, total: float, unit: TimeUnit, rou
         return "its time is the sum of the rows above"
     return (
         f"its time, {_cell(n, said, unit)}, is within {n.plain(rounding, '.1%')} of the rows above's sum, "
-        f"{_cell(n, total, unit)}: a gap of {_cell(n, abs(said - total), unit)} "
+        f"{_cell(n, total, unit)}: a gap of {_gap(n, said, total, unit)} "
         f"({n.plain(abs(said - total) / total, '.2%')})"
     )
 
 
 def _cell(n: Numbers, value: float, unit: TimeUnit | None = None) -> str:
-    """A value a file's cell holds (or their sum), every digit of it as a spreadsheet shows them: two cells that
-    differ never read alike (``1,102.5``, ``0.00007``); with its unit when it is a time."""
-    text = n.plain(value, ",.15g") if value == 0 or 1e-4 <= abs(value) < 1e15 else n.number(value, 6)
+    """A value a file's cell holds (or their sum), every digit of it as a spreadsheet shows them (fifteen
+    significant, never an exponent): two cells that differ never read alike (``1,102.5``, ``0.0000123457``); with
+    its unit when it is a time."""
+    if value == 0 or not math.isfinite(value):
+        text = n.number(0.0 if value == 0 else value)  # never "-0"; "—", "∞"
+    else:
+        decimals = max(0, 14 - math.floor(math.log10(abs(value))))
+        text = n.plain(value, f",.{decimals}f")
+        if decimals:
+            text = text.rstrip("0").rstrip(n.decimal)
     return f"{text} {unit.label}" if unit is not None else text
+
+
+def _gap(n: Numbers, said: float, total: float, unit: TimeUnit) -> str:
+    """How far a total line is from the sum, to the digits the two hold: their difference's float noise (5.7 read
+    5.70000000000005) is below the fifteenth significant digit of the larger."""
+    gap, larger = abs(said - total), max(abs(said), abs(total))
+    if larger > 0 and math.isfinite(larger):
+        gap = round(gap, 14 - math.floor(math.log10(larger)))
+    return _cell(n, gap, unit)
 
 
 def _not_components(names: tuple[str, ...]) -> str:
@@ -114,7 +131,7 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
     ),
     Refusal.TOTAL_LINE_GAP: lambda n, said, total, unit, rounding, within: (
         f"the total line says {_cell(n, said, unit)} but the components add up to {_cell(n, total, unit)}: a gap "
-        f"of {_cell(n, abs(said - total), unit)} ({n.plain(abs(said - total) / total, '.2%')}), "
+        f"of {_gap(n, said, total, unit)} ({n.plain(abs(said - total) / total, '.2%')}), "
         f"{'within' if within else 'more than'} the {n.plain(rounding, '.1%')} taken as rounding; using the "
         "components' sum"
     ),
@@ -143,6 +160,13 @@ def refusal_text(problem: Problem, n: Numbers = POINT) -> str:
     if problem.text or why is None:
         return problem.text
     return str(_WORDS[why](n, *values))
+
+
+def error_text(error: ProfileError, n: Numbers = POINT) -> str:
+    """Every problem of ``error``, one a line, each after its source when known, worded with ``n`` (as
+    ``str(error)`` words them with the files' numbers)."""
+    prefix = f"{error.source}: " if error.source else ""
+    return "\n".join(prefix + problem_text(p, n) for p in error.problems) or str(error)
 
 
 def problem_text(problem: Problem, n: Numbers = POINT) -> str:

@@ -6,9 +6,9 @@ import pytest
 import xlsxwriter
 
 from amdahl_desk.files import load_profile
-from amdahl_desk.model.errors import Refusal
+from amdahl_desk.model.errors import Problem, ProfileError, Refusal
 from amdahl_desk.present.numbers import POINT, Numbers
-from amdahl_desk.present.refusals import problem_text
+from amdahl_desk.present.refusals import error_text, problem_text, refusal_text
 
 from ..files.test_formulas import unflag, xlsxwriter_book
 
@@ -78,4 +78,39 @@ def test_a_bandwidth_without_a_unit_is_worded_in_either_format(tmp_path, numbers
     assert note.why is Refusal.LOW_BANDWIDTH and note.where == "Settings!B2"
     assert problem_text(note, numbers) == (
         f'Settings!B2: a bandwidth of {shown} bytes/s is implausibly low; write a unit, like "100 GB/s"'
+    )
+
+
+def test_a_gap_carries_no_float_noise(tmp_path):
+    # 1,106 − (600.1 + 500.2) is 5.7 in decimal; the floats' difference is 5.70000000000005
+    path = tmp_path / "noise.csv"
+    path.write_text("Component,Time (ms)\na,600.1\nb,500.2\nTotal,1106\n", encoding="utf-8")
+    note = _only_note(path)
+    assert "add up to 1,100.3 ms: a gap of 5.7 ms (" in str(note), str(note)
+    assert "add up to 1.100,3 ms: a gap of 5,7 ms (" in problem_text(note, GERMAN)
+
+
+@pytest.mark.parametrize(
+    ("value", "saved", "said"),
+    [
+        (1.23456e-5, 1.23457e-5, "gives 0.0000123456 but the workbook saved 0.0000123457 ("),  # apart, never alike
+        (2e-10, 3e-10, "gives 0.0000000002 but the workbook saved 0.0000000003 ("),
+        (-0.0, 5.0, "gives 0 but the workbook saved 5 ("),  # never "-0"
+    ],
+)
+def test_a_formulas_values_read_apart_whatever_their_size(value, saved, said):
+    note = Problem("", why=Refusal.FORMULA_RECALCULATED, values=("-Data!B1", value, saved))
+    assert said in refusal_text(note)
+
+
+def test_a_refused_file_is_worded_in_the_desktops_numbers(tmp_path):
+    """What the window says of a file it cannot open: the same problems as the command line, in its separators."""
+    path = tmp_path / "low.csv"
+    path.write_text("Component,Time (ms),Time low (ms)\nDecode,1500,2000\nPrefill,700,600\n", encoding="utf-8")
+    with pytest.raises(ProfileError) as refused:
+        load_profile(path)
+    assert error_text(refused.value, POINT) == str(refused.value)
+    assert error_text(refused.value, GERMAN) == (
+        'low.csv: row 2, column 3: the low time of "Decode", 2.000, is above its measured time 1.500; a time range '
+        "must hold the time (low ≤ time ≤ high)"
     )

@@ -39,7 +39,7 @@ def open_example(doc: Document, folder: Path, example: str | None = None) -> Non
     copy = folder / ("training.xlsx" if example is None else example)
     copy.write_bytes(source.read_bytes())
     loaded = load_profile(copy)
-    doc.reset(loaded.profile, copy.resolve(), [str(w) for w in loaded.warnings])
+    doc.reset(loaded.profile, copy.resolve(), loaded.warnings)
 
 
 def show(qtbot, widget, size: tuple[int, int]) -> None:

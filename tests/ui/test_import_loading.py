@@ -13,6 +13,7 @@ import shiboken6
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
+from amdahl_desk.model.errors import Problem
 from amdahl_desk.model.profile import Component, Profile, Scaling, Settings
 from amdahl_desk.ui.core.document import Document
 from amdahl_desk.ui.import_ import loader
@@ -153,7 +154,7 @@ def test_drag_of_a_trace_a_folder_or_a_spreadsheet_is_accepted_and_of_a_picture_
 def test_replace_profile_is_one_undo_step_and_restores_path_and_warnings(qtbot, tmp_path):
     doc = Document()
     old = Profile([Component("a", 1.0, Scaling.SERIAL)])
-    doc.reset(old, tmp_path / "a.xlsx", ["a warning"])
+    doc.reset(old, tmp_path / "a.xlsx", [Problem("a warning")])
     new = Profile([Component("b", 2.0, Scaling.PARALLEL), Component("c", 3.0)], settings=Settings(boundary="trace"))
     calls: list[bool] = []
     with qtbot.waitSignal(doc.changed, check_params_cb=lambda change: change.reset and change.path):
@@ -161,7 +162,7 @@ def test_replace_profile_is_one_undo_step_and_restores_path_and_warnings(qtbot, 
     assert doc.profile is new and doc.path is None and doc.warnings == [] and calls == [True]
     assert doc.undo_stack.count() == 1 and doc.analysis.baseline_total == 5.0
     doc.undo_stack.undo()
-    assert doc.profile is old and doc.path == tmp_path / "a.xlsx" and doc.warnings == ["a warning"]
+    assert doc.profile is old and doc.path == tmp_path / "a.xlsx" and doc.warnings == [Problem("a warning")]
     assert calls == [True, False] and doc.undo_stack.isClean() and doc.analysis.baseline_total == 1.0
     doc.undo_stack.redo()
     assert doc.profile is new and calls == [True, False, True]

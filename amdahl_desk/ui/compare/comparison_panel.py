@@ -33,7 +33,7 @@ from ...present.comparison_words import (
     comparison_title,
     comparison_warnings,
 )
-from ...present.refusals import problem_text
+from ...present.refusals import error_text, problem_text
 from ...present.tones import TONE_COLOURS, Tone
 from ..charts.base import Chart
 from ..charts.registry import CHART_TITLES, COMPARISON_CHARTS
@@ -229,7 +229,10 @@ class ComparisonPanel(QWidget):
             after, warnings = load_after(path, self.host.doc.path, self.host.doc.profile.settings)
             self.session.open(after, path, warnings)
         except ProfileError as exc:
-            self.host.show_error("Cannot compare", f"{path.name} cannot be compared with this profile:\n\n{exc}")
+            self.host.show_error(
+                "Cannot compare",
+                f"{path.name} cannot be compared with this profile:\n\n{error_text(exc, locale_numbers())}",
+            )
             return False
         c = self.session.comparison
         if c is not None:
@@ -337,7 +340,7 @@ class ComparisonPanel(QWidget):
         try:
             self.session.pair(before, after)
         except ProfileError as exc:
-            self.host.show_error("Cannot pair", str(exc))
+            self.host.show_error("Cannot pair", error_text(exc, locale_numbers()))
             return False
         row = next((i for i, r in enumerate(self.model.rows) if r.name == before), 0)
         self.table.setCurrentIndex(self.model.index(row, AFTER_NAME))

@@ -13,10 +13,12 @@ from PySide6.QtWidgets import QWidget
 
 from ...model.errors import ProfileError
 from ...present.inputs import ChartInputs
+from ...present.refusals import error_text
 from ..charts.base import Chart
 from ..charts.registry import Source, chart_entry, chart_title, keys
 from ..charts.style import Style
 from ..core.document import Document
+from ..core.locale_text import locale_numbers
 from .file_actions import FileActions, Prompts
 
 ChartMaker = Callable[[str, Style], "Chart[Any]"]
@@ -85,7 +87,7 @@ class ChartExports(QObject):
                 self.make, name, replace(self.inputs(), slide_charts=slide_charts), fmt, path, size, transparent
             )
         except ProfileError as exc:
-            self.prompts.show_error("Cannot export", str(exc))
+            self.prompts.show_error("Cannot export", error_text(exc, locale_numbers()))
             return False
         except OSError as exc:
             self.prompts.show_error("Cannot export", f"{path}: {exc.strerror or exc}")

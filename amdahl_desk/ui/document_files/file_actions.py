@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 from ...files import load_profile, save_profile, stamp
 from ...model.errors import Problem, ProfileError
 from ...model.profile import Profile
-from ...present.refusals import problem_text
+from ...present.refusals import error_text, problem_text
 from ...resources import resources_dir
 from ..core.document import Document
 from ..core.locale_text import locale_numbers
@@ -188,7 +188,7 @@ class FileActions(QObject):
         try:
             loaded = load_profile(path, ahead=ahead)
         except ProfileError as exc:
-            self.prompts.show_error("Cannot open profile", str(exc))
+            self.prompts.show_error("Cannot open profile", error_text(exc, locale_numbers()))
             return False
         except Exception as exc:  # noqa: BLE001 - the promise: never a traceback, the document intact
             self.prompts.show_error("Cannot open profile", f"{path.name}: unexpected error while reading: {exc}")

@@ -10,7 +10,9 @@ from PySide6.QtWidgets import QStatusBar
 from ...files import read_measurements, write_measurements_csv
 from ...model.errors import ProfileError
 from ...model.measurement_table import MeasurementTable
+from ...present.refusals import error_text
 from ..core.document import Document
+from ..core.locale_text import locale_numbers
 from ..core.saving import write_safely
 
 FILTERS = (
@@ -38,7 +40,7 @@ def open_measurements(window: Window, path: str | Path | None = None) -> bool:
     try:
         loaded = read_measurements(path)
     except ProfileError as exc:
-        window.show_error("Cannot open measurements", str(exc))
+        window.show_error("Cannot open measurements", error_text(exc, locale_numbers()))
         return False
     except Exception as exc:  # noqa: BLE001 - the promise: never a traceback, the runs as they were
         window.show_error("Cannot open measurements", f"{path.name}: unexpected error while reading: {exc}")
