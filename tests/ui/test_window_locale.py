@@ -189,51 +189,49 @@ def test_a_job_of_ranks_speaks_the_locale(qtbot):
     assert found == ""
 
 
-def test_a_files_note_takes_the_desktops_separators_and_keeps_the_name_as_typed(qtbot, tmp_path):
-    """The reader's note on a total line is typed: the window words it with the desktop's separators, as the
-    command line words it with the files' (1,100.5 there, 1.100,5 here), and the name it quotes stays as typed."""
+@pytest.fixture
+def german_on(qtbot, tmp_path):
+    """A window on a desktop in German, opened on a CSV of ``text``."""
     from amdahl_desk.ui.main_window import MainWindow
 
-    path = tmp_path / "gap.csv"
-    path.write_text("Component,Time (ms)\nDecode 2.5,600\nPrefill,500.5\nTotal,1106\n", encoding="utf-8")
     before = QLocale()
     QLocale.setDefault(GERMAN)
-    try:
-        win = MainWindow(fresh=True)
-        qtbot.addWidget(win)
-        win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard
-        assert win.files.open_path(path, ask=False)
-        win.redraws.flush()
-        tip = win.summary.notes.toolTip()
-        assert "the total line says 1.106 ms but the components add up to 1.100,5 ms: a gap of 5,5 ms" in tip, tip
-        assert "within the 0,5% taken as rounding" in tip and "1,100.5" not in tip
-    finally:
-        QLocale.setDefault(before)
 
-
-def test_a_cells_refusal_takes_the_desktops_separators(qtbot, tmp_path):
-    """A typed refusal at a cell (a time range that does not hold the time) names its figures as the desktop
-    writes them: 2.000 and 1.500 on a German desktop, where the command line says 2,000 and 1,500."""
-    from amdahl_desk.ui.main_window import MainWindow
-    from amdahl_desk.ui.profile.component_table import TIME_LOW
-
-    from .driving import type_in_cell
-
-    path = tmp_path / "long.csv"
-    path.write_text("Component,Time (ms)\nDecode,1500\nPrefill,700\n", encoding="utf-8")
-    before = QLocale()
-    QLocale.setDefault(GERMAN)
-    try:
+    def opened(text: str):
+        path = tmp_path / "profile.csv"
+        path.write_text(text, encoding="utf-8")
         win = MainWindow(fresh=True)
         qtbot.addWidget(win)
         win.ask = lambda title, text, buttons, default: QMessageBox.StandardButton.Discard
         assert win.files.open_path(path, ask=False)
         win.show()
         qtbot.waitExposed(win)
-        win.table.show_ranges(True)
-        type_in_cell(qtbot, win.table, 0, TIME_LOW, "2000")
-        assert win.doc.profile.components[0].time_low is None
-        said = win.table.last_rejection
-        assert 'the low time of "Decode", 2.000, is above its measured time 1.500' in said, said
-    finally:
-        QLocale.setDefault(before)
+        win.redraws.flush()
+        return win
+
+    yield opened
+    QLocale.setDefault(before)
+
+
+def test_a_files_note_takes_the_desktops_separators_and_keeps_the_name_as_typed(german_on):
+    """The reader's note on a total line is typed: the window words it with the desktop's separators, as the
+    command line words it with the files' (1,100.5 there, 1.100,5 here), and the name it quotes stays as typed."""
+    win = german_on("Component,Time (ms)\nDecode 2.5,600\nPrefill,500.5\nTotal,1106\n")
+    tip = win.summary.notes.toolTip()
+    assert "the total line says 1.106 ms but the components add up to 1.100,5 ms: a gap of 5,5 ms" in tip, tip
+    assert "within the 0,5% taken as rounding" in tip and "1,100.5" not in tip
+
+
+def test_a_cells_refusal_takes_the_desktops_separators(german_on, qtbot):
+    """A typed refusal at a cell (a time range that does not hold the time) names its figures as the desktop
+    writes them: 2.000 and 1.500 on a German desktop, where the command line says 2,000 and 1,500."""
+    from amdahl_desk.ui.profile.component_table import TIME_LOW
+
+    from .driving import type_in_cell
+
+    win = german_on("Component,Time (ms)\nDecode,1500\nPrefill,700\n")
+    win.table.show_ranges(True)
+    type_in_cell(qtbot, win.table, 0, TIME_LOW, "2000")
+    assert win.doc.profile.components[0].time_low is None
+    said = win.table.last_rejection
+    assert 'the low time of "Decode", 2.000, is above its measured time 1.500' in said, said
