@@ -59,6 +59,9 @@ class CostFigures:
     # A traced profile: the saving above is the plan's on the trace's critical path, and this the sum's (None:
     # the saving above is the sum's).
     sum_saved_gpu_hours_per_run: float | None = None
+    # Whether the plan's time at N0 meets the target; None without a target or a plan. The costs above are the
+    # times as measured: a plan can meet the target on fewer GPUs than the cheapest count that meets it as measured.
+    plan_meets_target: bool | None = None
 
     @property
     def priced(self) -> bool:
@@ -97,11 +100,14 @@ def cost_figures(
     hours = gpu_hours(gpus, time, unit)
     cost = hours * rate if rate is not None else None
     cheapest = int(gpus[int(np.argmin(hours))])  # the first, so the fewest GPUs among equals
-    meeting = None
+    meeting = plan_meets = None
     if target is not None:
         ok = np.flatnonzero(time <= target * (1 + 1e-12))
         if ok.size:
             meeting = int(gpus[ok[int(np.argmin(hours[ok]))]])
+        at = np.flatnonzero(gpus == scaling.baseline_gpus)
+        if time_saved > 0 and at.size:
+            plan_meets = bool(time[at[0]] - time_saved <= target * (1 + 1e-12))
     # Python floats: a ratio of ∞ or of two ∞ is ∞ or NaN as in numpy, without numpy's warnings.
     times, gpu_h = time.tolist(), hours.tolist()
     steps = tuple(
@@ -136,6 +142,7 @@ def cost_figures(
         saved_per_run=saved_hours * rate if rate is not None else None,
         saved_per_million_runs=saved_hours * rate * MILLION if rate is not None else None,
         sum_saved_gpu_hours_per_run=None if sum_time_saved is None else hours_of(sum_time_saved),
+        plan_meets_target=plan_meets,
     )
 
 

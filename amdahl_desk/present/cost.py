@@ -53,10 +53,14 @@ def cost_sentence(figures: CostFigures, unit: TimeUnit, n: Numbers = POINT) -> s
     ]
     if c.target is not None:
         goal = n.time(c.target, unit)
+        # With a plan, the counts are the times as measured; the plan's own answer at N0 beside them.
+        measured = "" if c.plan_meets_target is None else " as measured"
         if c.cheapest_meeting_target_gpus is None:
-            parts.append(f"no GPU count evaluated meets {goal}")
+            parts.append(f"no GPU count evaluated meets {goal}{measured}")
         else:
-            parts.append(f"the cheapest that meets {goal} is {_gpus(c.cheapest_meeting_target_gpus, n)}")
+            parts.append(f"the cheapest that meets {goal}{measured} is {_gpus(c.cheapest_meeting_target_gpus, n)}")
+        if c.plan_meets_target:
+            parts[-1] += f", and the plan meets it on {_gpus(c.baseline_gpus, n)}"
     text = "; ".join(parts) + "."
     if c.saved_gpu_hours_per_run > 0:
         at = f"on {_gpus(c.baseline_gpus, n)}"

@@ -111,8 +111,22 @@ class TestSentences:
         c = analyse_cost(analyse(profile(target=500)), PRICE)
         text = cost_sentence(c, TimeUnit.S)
         assert text.startswith("At $2.50 per GPU-hour, the cheapest is 1 GPU ($2.50 a run) and the fastest 17 GPUs")
-        assert "the cheapest that meets 500 s is 16 GPUs" in text
+        # with a plan ticked, the counts are the times as measured; its 3,500 s on 1 GPU do not meet 500 s
+        assert "the cheapest that meets 500 s as measured is 16 GPUs." in text
         assert text.endswith("The plan saves $0.0694 a run on 1 GPU, $69,444 per million runs.")
+
+    def test_a_plan_that_meets_the_target_on_the_measured_count_is_said_beside_the_cheapest_count(self):
+        # T(N) = 200 + 3400/N ≤ 3,550 s from 2 GPUs on (1,900 s, 1.06 GPU-hours, the fewest); the plan's 3,500 s
+        # on 1 GPU meets it already
+        c = analyse_cost(analyse(profile(target=3550)), PRICE)
+        assert c.cheapest_meeting_target_gpus == 2 and c.plan_meets_target is True
+        text = cost_sentence(c, TimeUnit.S)
+        assert "the cheapest that meets 3,550 s as measured is 2 GPUs, and the plan meets it on 1 GPU." in text
+        plain = profile(target=3550)
+        plain.set_optimizations([])
+        c = analyse_cost(analyse(plain), PRICE)
+        assert c.plan_meets_target is None
+        assert "the cheapest that meets 3,550 s is 2 GPUs." in cost_sentence(c, TimeUnit.S)  # no plan: as before
 
 
 def test_times_past_any_float_give_infinite_figures_without_numpy_warnings():
