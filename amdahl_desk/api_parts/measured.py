@@ -203,10 +203,11 @@ class Comparison:
     @property
     def text(self) -> str:
         """Everything ``amdahl-desk compare`` prints."""
-        from ..cli.compare import comparison_text, dependency_line
+        from ..present.comparison_text import comparison_text
+        from ..present.trace_plan import comparison_line
 
         text = comparison_text(self._result, self._adoption, self._before, *self._files)
-        return text if self._check is None else f"{text}\n{dependency_line(self._check)}"
+        return text if self._check is None else f"{text}\n{comparison_line(self._check)}"
 
     @property
     def components(self) -> pd.DataFrame:

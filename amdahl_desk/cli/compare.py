@@ -12,17 +12,14 @@ from ..model.comparison import Comparison, ComponentComparison, compare
 from ..model.errors import ProfileError
 from ..model.profile import Profile
 from ..model.traces import GROUPINGS
-from ..model.units import format_speedup, format_time
 from ..model.values import ParseError, parse_fraction
-from ..present.comparison import plan_verdict
+from ..present.comparison_text import comparison_text
 from ..present.comparison_words import (
     adoption_note,
-    adoption_notes,
     bottleneck_sentence,
     comparison_sentence,
     comparison_warnings,
 )
-from ..present.text import column, display_width
 from .common import EXIT_OK, BadInputError, load_argument, print_warnings, write_json
 
 if TYPE_CHECKING:
@@ -319,62 +316,3 @@ def comparison_json(
 
         data["with_dependencies"] = dependency_check_json(check)
     return data
-
-
-def _k(value: float | None, r: ComponentComparison) -> str:
-    if r.eliminated:
-        return "eliminated"
-    return "—" if value is None else format_speedup(value)
-
-
-def comparison_text(c: Comparison, adoption: Adoption, before: Profile, before_file: str, after_file: str) -> str:
-    """The comparison for a reviewer: the sentence, the table, the end-to-end figures, the bottleneck, next steps."""
-    unit = c.unit
-
-    def t(value: float | None) -> str:
-        return "—" if value is None else format_time(value, unit)
-
-    plan = [o for o in before.optimizations if o.enabled]
-    plan_text = (
-        "; ".join(f"{o.name} ({format_speedup(o.speedup)} on {', '.join(o.targets)})" for o in plan)
-        if plan
-        else "no optimization enabled"
-    )
-    lines = [
-        f"Before: {before_file}, {t(c.before_total)}; plan: {plan_text}.",
-        f"After:  {after_file}, {t(c.after_total)}"
-        + (f" (converted from {c.after_unit.label})" if c.after_unit is not c.unit else "")
-        + ".",
-        "",
-        comparison_sentence(c),
-        "",
-    ]
-    names = [f"{r.name} → {r.after_name}" if r.renamed else r.name for r in c.rows]
-    width = min(max([display_width(n) for n in names] + [9]), 60)
-    head = f"{'Component':<{width}}  {'Before':>10}  {'After':>10}  {'Planned':>8}  {'Measured':>10}  Verdict"
-    lines += [head, "─" * len(head)]
-    for name, r in zip(names, c.rows, strict=True):
-        lines.append(
-            f"{column(name, width)}  {t(r.before):>10}  {t(r.after):>10}  {'—' if r.before is None else format_speedup(r.predicted_k):>8}  "
-            f"{_k(r.measured_k, r):>10}  {r.status.label}"
-        )
-    lines.append(
-        f"{'Total':<{width}}  {t(c.before_total):>10}  {t(c.after_total):>10}  "
-        f"{format_speedup(c.predicted_speedup):>8}  {format_speedup(c.measured_speedup):>10}"
-    )
-    lines.append("")
-    verdict = plan_verdict(c)
-    lines.append(
-        f"End to end: the plan promised {t(c.predicted_total)} (saving {t(c.before_total - c.predicted_total)}); "
-        f"measured {t(c.after_total)} (saving {t(-c.time_difference)}), {verdict}."
-    )
-    lines.append(f"Bottleneck: {bottleneck_sentence(c.bottleneck)}")
-    adopted = [a for a in adoption.changes if a.measured is not None]
-    if adopted:
-        lines.append(
-            "Adopt measured k: "
-            + "; ".join(f"{a.name} {format_speedup(a.planned)} → {format_speedup(a.measured)}" for a in adopted)
-            + "."
-        )
-    lines += [f"Note: {n}" for n in adoption_notes(adoption)]
-    return "\n".join(lines)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..model.traces import GROUPINGS, ImportOptions, ImportResult
-from ..present.text import column, display_width
+from ..present.import_text import import_text
 from .common import EXIT_OK, BadInputError, print_warnings, write_json
 
 NAME = "import"
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
         write_json(import_json(result), indent=2)
     elif not args.out:
-        print(text(result))
+        print(import_text(result))
     else:
         n = len(result.components)
         print(f"wrote {args.out}: {n} component{'s' * (n != 1)}, {result.boundary}", file=sys.stderr)
@@ -110,42 +110,3 @@ def _check_excluded(excluded: frozenset[str], result: ImportResult) -> None:
     named = ", ".join(f'"{n}"' for n in unknown)
     has = ", ".join(steps[:8]) + (f" and {len(steps) - 8} more" if len(steps) > 8 else "") if steps else "no steps"
     raise BadInputError(f"--exclude-steps: {result.source} has no step {named}; its steps: {has}")
-
-
-def text(result: ImportResult) -> str:
-    """The result as a person reads it in a terminal."""
-    unit = result.unit.label
-    lines = [result.boundary, ""]
-    total = result.total or 1.0
-    width = min(max([display_width(c.name) for c in result.components] + [9]), 60)
-    lines.append(f"{'component':<{width}}  {'time (' + unit + ')':>12}  {'share':>6}  scaling")
-    for c in result.components:
-        scaling = c.scaling.value + ("?" if c.guessed else "")
-        lines.append(f"{column(c.name, width)}  {c.time:>12.4g}  {c.time / total:>6.1%}  {scaling}")
-    lines.append(f"{'total':<{width}}  {result.total:>12.4g}")
-    if any(c.guessed for c in result.components):
-        lines.append("(? a class the import guessed from the name: check it; the workbook keeps it as a guess)")
-    if result.steps:
-        lines.append("")
-        lines.append(f"steps: mean {result.step_time:.4g} {unit} over {sum(not s.excluded for s in result.steps)}")
-        far = " (far from the median)"
-        for s in result.steps:
-            mark = " (left out)" if s.excluded else far if s.flagged else ""
-            gpu = "" if s.gpu_time is None else f", GPU stretch {s.gpu_time:.4g} {unit}"
-            gpu += far if s.gpu_flagged and not s.excluded else ""
-            lines.append(f"  {s.name}: {s.time:.4g} {unit}{gpu}{mark}")
-    if result.gpu is not None:
-        g = result.gpu
-        lines.append("")
-        lines.append(
-            f"GPU {g.device}: compute {g.compute:.4g}, exposed communication {g.exposed_communication:.4g}, "
-            f"memory {g.memory:.4g}, idle {g.idle:.4g} of {g.span:.4g} {unit}; "
-            f"overlapped communication {g.overlapped_communication:.4g} {unit}"
-        )
-    if result.ranks:
-        lines.append("")
-        for r in result.ranks:
-            t = f"{r.step_time:.4g} {unit} per step" if r.step_time is not None else f"{r.total_time:.4g} {unit} in all"
-            marks = [m for m, on in (("straggler: the others wait for it", r.straggler), ("slowest", r.slowest)) if on]
-            lines.append(f"rank {r.rank} ({r.source}): {t}{'  ← ' + ', '.join(marks) if marks else ''}")
-    return "\n".join(lines)

@@ -9,8 +9,8 @@ from typing import Any
 from ..model import laws
 from ..model.laws import gustafson, strong_scaling
 from ..model.profile import default_gpu_counts
-from ..model.units import format_percent, format_speedup
 from ..model.values import ParseError, parse_fraction, parse_gpu_counts
+from ..present.scale_text import scale_table
 from .common import EXIT_OK, BadInputError, write_json
 
 NAME = "scale"
@@ -69,11 +69,6 @@ def run(args: argparse.Namespace) -> int:
         out = {"parallel_fraction": p, "ceiling": None if math.isinf(ceiling) else ceiling, "points": points}
         write_json(out, indent=2)
         return EXIT_OK
-    print(f"Parallel fraction P = {format_percent(p)}; Amdahl's ceiling 1/(1−P) = {format_speedup(ceiling)}")
-    print(f"{'GPUs':>8}  {'Amdahl':>9}  {'Gustafson':>10}  {'Efficiency':>10}")
-    for pt in points:
-        print(
-            f"{pt['gpus']:>8,}  {format_speedup(pt['amdahl']):>9}  {format_speedup(pt['gustafson']):>10}  "
-            f"{pt['efficiency']:>10.1%}"
-        )
+    rows = [(int(pt["gpus"]), pt["amdahl"], pt["gustafson"], pt["efficiency"]) for pt in points]
+    print(scale_table(p, ceiling, rows))
     return EXIT_OK

@@ -5,11 +5,12 @@ import dataclasses
 
 import pytest
 
-from amdahl_desk.cli.compare import comparison_text, to_json_dict
+from amdahl_desk.cli.compare import to_json_dict
 from amdahl_desk.model.adoption import adopt_measured_k
 from amdahl_desk.model.comparison import PLAN_TOLERANCE, PlanVerdict, compare
 from amdahl_desk.model.profile import Component, Optimization, Profile
 from amdahl_desk.present.comparison import comparison_slide, delivered, plan_verdict
+from amdahl_desk.present.comparison_text import comparison_text
 
 
 def comparison_with_after(after_total):
