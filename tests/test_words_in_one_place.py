@@ -67,9 +67,7 @@ def test_the_check_finds_what_it_looks_for(tmp_path):
 OTHER_LAYERS: dict[str, set[str]] = {
     "model": {
         "adoption.py",
-        "measurements.py",
         "numbers.py",
-        "objective_specs.py",
         "quantities.py",
         "traces/patterns.py",
         "units.py",

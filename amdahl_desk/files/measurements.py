@@ -160,7 +160,7 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         filled = sum(1 for row in grid.rows[header + 1 :] if any(not is_empty(v) for v in row))
         too_many = too_many_runs(filled)
         if too_many is not None:
-            raise ProfileError([Problem(too_many, TABLE, where=grid.where(header))], source=source)
+            raise ProfileError([too_many.located(grid.where(header))], source=source)
     warnings: list[Problem] = []
     book = grid.formulas
     if book is not None and book.has_formulas(grid.sheet):

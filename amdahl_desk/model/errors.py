@@ -34,6 +34,10 @@ class Refusal(Enum):
     OBJECTIVE_EMPTY = "objective_empty"  # values: an objective of the sheet that no component names
     LOAD_OBJECTIVE_UNKNOWN = "load_objective_unknown"  # values: the setting's objective, the profile's objectives
     LOAD_OBJECTIVE_TAKES_NO_TIME = "load_objective_takes_no_time"  # values: the objective, which takes no time
+    TOO_MANY_RUNS = "too_many_runs"  # values: the runs given, the most a table of measured runs holds
+    NOT_A_COUNT = "not_a_count"  # values: a measured run's N that is not a number above 0
+    NOT_A_MEASURE = "not_a_measure"  # values: a measured run's value that is not above 0, what it is ("time", …)
+    END_TO_END_TARGET = "end_to_end_target"  # values: the Settings' target time, which End to end's must equal
     # A file's notes: read, with a figure a reviewer should check (worded with the reader's numbers, ``present``).
     # values: the total line's time, the components' sum, their TimeUnit, the share taken as rounding, within it
     TOTAL_LINE_GAP = "total_line_gap"

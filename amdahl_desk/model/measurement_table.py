@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from .errors import Problem
-from .measurements import TABLE, MeasureKind, Measurement, Measurements, measurement_problems, too_many_runs
+from .measurements import MeasureKind, Measurement, Measurements, measurement_problems, too_many_runs
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,7 +64,7 @@ class MeasurementTable:
         """Every value typed that cannot be a run (N or value not above 0, not finite); empty cells wait."""
         too_many = too_many_runs(len(self.rows))
         if too_many is not None:
-            return [Problem(too_many, TABLE)]
+            return [too_many]
         probe = [
             Measurement(1.0 if math.isnan(r.n) else r.n, 1.0 if math.isnan(r.value) else r.value) for r in self.rows
         ]

@@ -10,10 +10,10 @@ from enum import Enum
 
 import numpy as np
 
-from .errors import Problem, ProfileError
+from .errors import Problem, ProfileError, Refusal
 from .laws import FloatArray
 from .numbers import AmbiguousNumberError, Decimal, ParseError, parse_number
-from .units import NUMBER_PATTERN, format_number
+from .units import NUMBER_PATTERN
 
 TABLE = "measurements"
 # Header words for the count column, as people name it; the one found is kept for labels ("users").
@@ -25,14 +25,9 @@ _RATE_RE = re.compile(rf"^\s*(?P<num>{NUMBER_PATTERN})\s*(?P<unit>[^\d\s].*)?$")
 MAX_RUNS = 100_000
 
 
-def too_many_runs(count: int) -> str | None:
+def too_many_runs(count: int) -> Problem | None:
     """Why ``count`` runs are refused, or ``None`` when a table may hold them."""
-    if count <= MAX_RUNS:
-        return None
-    return (
-        f"{count:,} runs, more than the {MAX_RUNS:,} a table of measured runs holds; "
-        "keep the runs of each N (or their mean) and leave the rest out"
-    )
+    return None if count <= MAX_RUNS else Problem.of(Refusal.TOO_MANY_RUNS, TABLE, None, "", count, MAX_RUNS)
 
 
 class MeasureKind(str, Enum):
@@ -92,19 +87,14 @@ def measurement_problems(rows: Sequence[Measurement], kind: MeasureKind) -> list
     more runs than :data:`MAX_RUNS`."""
     too_many = too_many_runs(len(rows))
     if too_many is not None:
-        return [Problem(too_many, TABLE)]
+        return [too_many]
     problems: list[Problem] = []
     what = "time" if kind is MeasureKind.TIME else "throughput"
     for i, row in enumerate(rows):
         if not (isinstance(row.n, (int, float)) and math.isfinite(row.n) and row.n > 0):
-            problems.append(
-                Problem(f"{format_number(float(row.n))} is not a count; N must be a number above 0", TABLE, i, "n")
-            )
+            problems.append(Problem.of(Refusal.NOT_A_COUNT, TABLE, i, "n", float(row.n)))
         if not (isinstance(row.value, (int, float)) and math.isfinite(row.value) and row.value > 0):
-            shown = format_number(float(row.value))
-            problems.append(
-                Problem(f"{shown} is not a {what}; a measured {what} must be a number above 0", TABLE, i, "value")
-            )
+            problems.append(Problem.of(Refusal.NOT_A_MEASURE, TABLE, i, "value", float(row.value), what))
     return problems
 
 

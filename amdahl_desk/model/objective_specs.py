@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .errors import Problem
+from .errors import Problem, Refusal
 from .names import name_key
 
 END_TO_END = "End to end"
@@ -84,13 +84,5 @@ def objective_spec_problems(specs: Sequence[ObjectiveSpec], end_to_end_target: f
                 Problem("the target time must be a number greater than 0", "objectives", row, "target_time")
             )
         elif target is not None and key == END_TO_END_KEY and end_to_end_target not in (None, target):
-            problems.append(
-                Problem(
-                    f"End to end's target is the Settings' target time ({end_to_end_target:g}); "
-                    "leave this cell empty or make the two equal",
-                    "objectives",
-                    row,
-                    "target_time",
-                )
-            )
+            problems.append(Problem.of(Refusal.END_TO_END_TARGET, "objectives", row, "target_time", end_to_end_target))
     return problems

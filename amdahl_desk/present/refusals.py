@@ -129,6 +129,18 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.LOAD_OBJECTIVE_TAKES_NO_TIME: lambda n, name: (
         f'"{name}" takes no time, so it cannot be a service time; choose another load objective'
     ),
+    Refusal.TOO_MANY_RUNS: lambda n, count, most: (
+        f"{n.count(count)} runs, more than the {n.count(most)} a table of measured runs holds; keep the runs of "
+        "each N (or their mean) and leave the rest out"
+    ),
+    Refusal.NOT_A_COUNT: lambda n, value: f"{_cell(n, value)} is not a count; N must be a number above 0",
+    Refusal.NOT_A_MEASURE: lambda n, value, what: (
+        f"{_cell(n, value)} is not a {what}; a measured {what} must be a number above 0"
+    ),
+    Refusal.END_TO_END_TARGET: lambda n, target: (
+        f"End to end's target is the Settings' target time ({n.plain(target, 'g')}); leave this cell empty or make "
+        "the two equal"
+    ),
     Refusal.TOTAL_LINE_GAP: lambda n, said, total, unit, rounding, within: (
         f"the total line says {_cell(n, said, unit)} but the components add up to {_cell(n, total, unit)}: a gap "
         f"of {_gap(n, said, total, unit)} ({n.plain(abs(said - total) / total, '.2%')}), "

@@ -114,3 +114,16 @@ def test_a_refused_file_is_worded_in_the_desktops_numbers(tmp_path):
         'low.csv: row 2, column 3: the low time of "Decode", 2.000, is above its measured time 1.500; a time range '
         "must hold the time (low ≤ time ≤ high)"
     )
+
+
+def test_a_runs_refusals_figures_take_the_views_separators():
+    """The measured runs' refusals are typed too: a count past the table's limit, an N that is no count."""
+    from amdahl_desk.model.measurements import MAX_RUNS, too_many_runs
+
+    too_many = too_many_runs(MAX_RUNS + 1)
+    assert too_many is not None and too_many.why is Refusal.TOO_MANY_RUNS and too_many_runs(MAX_RUNS) is None
+    assert refusal_text(too_many).startswith(f"{MAX_RUNS + 1:,} runs, more than the {MAX_RUNS:,} a table")
+    grouped = f"{MAX_RUNS + 1:,}".replace(",", "."), f"{MAX_RUNS:,}".replace(",", ".")
+    assert refusal_text(too_many, GERMAN).startswith(f"{grouped[0]} runs, more than the {grouped[1]} a table")
+    not_a_count = Problem.of(Refusal.NOT_A_COUNT, "measurements", 0, "n", -1234.5)
+    assert refusal_text(not_a_count, GERMAN) == "-1.234,5 is not a count; N must be a number above 0"

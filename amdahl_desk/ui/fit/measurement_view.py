@@ -16,6 +16,7 @@ from ...files import MeasurementHeader, measurement_header
 from ...model.measurements import MeasureKind, too_many_runs
 from ...model.numbers import decide_decimal
 from ...present.paste import pasted_runs, pasting_runs
+from ...present.refusals import refusal_text
 from ..core.clipboard import tile, to_tsv
 from ..core.locale_editor import LocaleEditorDelegate
 from ..core.locale_text import locale_numbers
@@ -201,7 +202,8 @@ class MeasurementTableView(RefusingTableView):
         block = tile(block, rows, cols)
         too_many = too_many_runs(max(top + len(block), len(self.table.rows)))
         if too_many is not None:  # said before a cell is read: a million pasted rows took a minute to refuse
-            self._show_rejection(top, COUNT, f"Not pasted: {too_many}.", "", False)
+            said = refusal_text(too_many, locale_numbers())
+            self._show_rejection(top, COUNT, f"Not pasted: {said}.", "", False)
             return False
         columns_from = [c for c in range(left, self.table.columnCount())]
         edits = [
