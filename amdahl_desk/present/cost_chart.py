@@ -82,9 +82,11 @@ def cost_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
         for f, what in zip(found, ("cheapest", "on target"), strict=True)
     )
     # each mark's figure in the legend too: a label with no clear place beside its point (half a slide) is left out
+    entries = LEGEND[1:]
+    if cost.plan_meets_target is not None:  # a plan ticked: the curve is the times as measured, as the sentence says
+        entries = (entries[0], replace(entries[1], name=f"{entries[1].name} as measured"))
     legend = (LEGEND[0],) + tuple(
-        e if f is None else replace(e, name=f"{e.name}: {f[1]} ({f[2]})")
-        for e, f in zip(LEGEND[1:], found, strict=True)
+        e if f is None else replace(e, name=f"{e.name}: {f[1]} ({f[2]})") for e, f in zip(entries, found, strict=True)
     )
     return CostView(
         title,

@@ -169,3 +169,22 @@ def test_the_largest_time_a_profile_holds_gives_finite_figures_at_the_largest_gp
     c = analyse_cost(analyse(big), PRICE)
     assert np.all(np.isfinite(c.gpu_hours)) and np.all(np.isfinite(c.cost))
     assert c.gpu_hours[-1] == pytest.approx(MAX_GPUS * (MAX_TIME + MAX_TIME / MAX_GPUS) / 3600)
+
+
+def test_the_charts_legend_says_the_curve_is_as_measured_when_a_plan_is_ticked():
+    from dataclasses import replace as replaced
+
+    from amdahl_desk.present.cost_chart import cost_chart
+    from amdahl_desk.present.inputs import ChartInputs
+
+    planned = profile(target=3550)
+    planned.set_settings(replaced(planned.settings, gpu_price_per_hour=2.5))
+    plain = profile(target=3550)
+    plain.set_settings(planned.settings)
+    plain.set_optimizations([])
+    names = {
+        key: [e.name for e in cost_chart(ChartInputs(p, analyse(p))).legend]
+        for key, p in (("plan", planned), ("none", plain))
+    }
+    assert names["plan"][2].startswith("Cheapest N that meets the target as measured: 2 (")
+    assert names["none"][2].startswith("Cheapest N that meets the target: 2 (")
