@@ -102,12 +102,13 @@ def cost_figures(
     cheapest = int(gpus[int(np.argmin(hours))])  # the first, so the fewest GPUs among equals
     meeting = plan_meets = None
     if target is not None:
-        ok = np.flatnonzero(time <= target * (1 + 1e-12))
+        reach = target * (1 + 1e-12)  # a time meets the target up to float rounding
+        ok = np.flatnonzero(time <= reach)
         if ok.size:
             meeting = int(gpus[ok[int(np.argmin(hours[ok]))]])
         at = np.flatnonzero(gpus == scaling.baseline_gpus)
         if time_saved > 0 and at.size:
-            plan_meets = bool(time[at[0]] - time_saved <= target * (1 + 1e-12))
+            plan_meets = bool(time[at[0]] - time_saved <= reach)
     # Python floats: a ratio of ∞ or of two ∞ is ∞ or NaN as in numpy, without numpy's warnings.
     times, gpu_h = time.tolist(), hours.tolist()
     steps = tuple(

@@ -52,8 +52,7 @@ def _why_total(n: Numbers, said: float | None, total: float, unit: TimeUnit, rou
         return "its time is the sum of the rows above"
     return (
         f"its time, {_cell(n, said, unit)}, is within {n.plain(rounding, '.1%')} of the rows above's sum, "
-        f"{_cell(n, total, unit)}: a gap of {_gap(n, said, total, unit)} "
-        f"({n.plain(abs(said - total) / total, '.2%')})"
+        f"{_cell(n, total, unit)}: a gap of {_gap(n, said, total, unit)}"
     )
 
 
@@ -72,12 +71,14 @@ def _cell(n: Numbers, value: float, unit: TimeUnit | None = None) -> str:
 
 
 def _gap(n: Numbers, said: float, total: float, unit: TimeUnit) -> str:
-    """How far a total line is from the sum, to the digits the two hold: their difference's float noise (5.7 read
-    5.70000000000005) is below the fifteenth significant digit of the larger."""
+    """How far a total line is from the sum, and its share of the sum (``5.7 ms (0.52%)``), to the digits the two
+    hold: their difference's float noise (5.7 read 5.70000000000005) is below the fifteenth significant digit of the
+    larger."""
     gap, larger = abs(said - total), max(abs(said), abs(total))
+    share = n.plain(gap / total, ".2%")
     if larger > 0 and math.isfinite(larger):
         gap = round(gap, 14 - math.floor(math.log10(larger)))
-    return _cell(n, gap, unit)
+    return f"{_cell(n, gap, unit)} ({share})"
 
 
 def _not_components(names: tuple[str, ...]) -> str:
@@ -143,7 +144,7 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
     ),
     Refusal.TOTAL_LINE_GAP: lambda n, said, total, unit, rounding, within: (
         f"the total line says {_cell(n, said, unit)} but the components add up to {_cell(n, total, unit)}: a gap "
-        f"of {_gap(n, said, total, unit)} ({n.plain(abs(said - total) / total, '.2%')}), "
+        f"of {_gap(n, said, total, unit)}, "
         f"{'within' if within else 'more than'} the {n.plain(rounding, '.1%')} taken as rounding; using the "
         "components' sum"
     ),
@@ -165,12 +166,12 @@ def refusal_text(problem: Problem, n: Numbers = POINT) -> str:
     """The sentence for ``problem``'s broken rule, its values in place, its numbers as ``n`` writes them (the
     files' format unless a view gives its own)."""
     why, values = problem.why, problem.values
+    if problem.text or why is None:
+        return problem.text
     if why is Refusal.OUT_OF_RANGE:
         return _SETTING_RULE[problem.field or ""].format(*(n.count(v) for v in values))
     if why is Refusal.TOO_LARGE:
         return _SETTING_LIMIT[problem.field or ""].format(*(n.count(v) for v in values))
-    if problem.text or why is None:
-        return problem.text
     return str(_WORDS[why](n, *values))
 
 
