@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.collector import collector_paused
-from ..model.errors import Problem, ProfileError
+from ..model.errors import Problem, ProfileError, Refusal
 from ..model.lazy import lazy_names
 from .kinds import READABLE, REFUSALS, TABLE_SUFFIXES, TRACE_SUFFIXES, Kind, classify, is_trace, stamp
 
@@ -71,7 +71,8 @@ def load_any(path: str | Path, trace_options: ImportOptions | None = None) -> Lo
     from .traces import import_trace
 
     result = import_trace(path, trace_options)
-    warnings = [Problem(str(w)) for w in result.warnings]  # they name the trace file already
+    # Typed, worded where they are shown: a window or a notebook, which take no command-line flag.
+    warnings = [Problem("", why=Refusal.TRACE_NOTE, values=(note,)) for note in result.notes]
     return Loaded(result.to_profile(), warnings, from_trace=True)
 
 

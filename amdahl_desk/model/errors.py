@@ -45,6 +45,7 @@ class Refusal(Enum):
     TOTAL_LINE_READ = "total_line_read"
     FORMULA_RECALCULATED = "formula_recalculated"  # values: the formula, what it gives, what the workbook saved
     LOW_BANDWIDTH = "low_bandwidth"  # values: the bandwidth read, in bytes/s
+    TRACE_NOTE = "trace_note"  # values: an import's typed warning (``model/traces/result.ImportNote``)
 
 
 @dataclass(frozen=True)

@@ -159,7 +159,16 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.LOW_BANDWIDTH: lambda n, bandwidth: (
         f'a bandwidth of {_cell(n, bandwidth)} bytes/s is implausibly low; write a unit, like "100 GB/s"'
     ),
+    Refusal.TRACE_NOTE: lambda n, note: _trace_note(note, n),
 }
+
+
+def _trace_note(note: object, n: Numbers) -> str:
+    """An import's note, as every view but the command line's and the import dialog's words it (neither names a
+    control: a comparison's after file, a notebook)."""
+    from .import_notes import note_text  # the trace import's words, loaded with a trace
+
+    return note_text(note, n)  # type: ignore[arg-type]
 
 
 def refusal_text(problem: Problem, n: Numbers = POINT) -> str:

@@ -13,6 +13,7 @@ from amdahl_desk.model.load_settings import MAX_SERVERS
 from amdahl_desk.model.profile import Component, Optimization, Profile, Settings
 from amdahl_desk.model.profile_rules import component_problems, optimization_problems
 from amdahl_desk.model.profile_values import settings_problems
+from amdahl_desk.model.traces.result import ImportNote, NoteKind
 from amdahl_desk.model.units import TimeUnit
 from amdahl_desk.present.refusals import refusal_text
 
@@ -103,6 +104,7 @@ EXAMPLES: dict[Refusal, tuple[str, tuple[object, ...]]] = {
     Refusal.TOTAL_LINE_READ: ("name", ("All stages", None, 1100.5, TimeUnit.MS, 0.005)),
     Refusal.FORMULA_RECALCULATED: ("", ("Data!B1*2", 150.0, 999.0)),
     Refusal.LOW_BANDWIDTH: ("ring_bandwidth", (5000.0,)),
+    Refusal.TRACE_NOTE: ("", (ImportNote(NoteKind.THREADS_SUMMED, {"profiles": 3}),)),
 }
 
 

@@ -10,7 +10,8 @@ from amdahl_desk.model.traces import GpuSplit, ImportOptions
 from amdahl_desk.model.traces.gpu_steps import gpu_step_note
 from amdahl_desk.model.traces.result import Notes
 from amdahl_desk.model.traces.steps import Step
-from amdahl_desk.present.import_notes import cli_notes
+from amdahl_desk.present.import_notes import cli_notes, window_notes
+from amdahl_desk.present.numbers import Numbers
 
 from . import expect
 
@@ -36,8 +37,12 @@ def test_the_16_gpu_trace_blames_the_last_steps_tail_not_a_gpu_that_is_idle_most
     assert f"the difference is the stretch of {LAST}" in note
     assert f"agree ({rest_gpu:.4g} against {rest_cpu:.4g} ms)" in note
     assert note.endswith(f"--exclude-steps {LAST} leaves it out")
-    [window] = [w for w in result.warnings_for_window if "GPU timeline's step" in w]
+    [window] = [w for w in window_notes(result.notes) if "GPU timeline's step" in w]
     assert "--" not in window and f"untick {LAST} in Steps" in window
+    # on a German desktop the import dialog writes the same figures with its separators
+    [german] = [w for w in window_notes(result.notes, Numbers(",", ".")) if "GPU timeline's step" in w]
+    assert german == window.replace(".", ",").replace(f"untick {LAST.replace('.', ',')}", f"untick {LAST}")
+    assert "agree (214,2 against 214,5 ms)" in german
     # the step the note is about is flagged (on its GPU stretch, not its CPU time)
     last = result.steps[-1]
     assert last.name == LAST and last.gpu_flagged and not last.flagged and last.off
@@ -101,3 +106,31 @@ def test_one_odd_stretch_among_busy_ones_is_named_when_the_rest_agree():
     gpu_step_note(_split(130.0, 0.0), steps, notes)
     [note] = cli_notes(notes.items)
     assert "the difference is the stretch of ProfilerStep#3" in note and "agree (100 against 100 ms)" in note
+
+
+def test_a_trace_opened_for_the_window_names_no_flag_and_takes_the_desktops_numbers():
+    """Compare With… a trace (and the window's own import of one) reads it through ``files.load_any``: its notes
+    are the command line's sentences without the flag that acts on them, worded where they are shown."""
+    from amdahl_desk.files import load_any
+    from amdahl_desk.model.errors import Refusal
+    from amdahl_desk.present.refusals import problem_text
+
+    cli = [w for w in load_trace(expect.NCCL16).summarise(ImportOptions()).warnings if "last step" in w]
+    [said] = cli
+    tail = f"; --exclude-steps {LAST} leaves it out"
+    assert said.endswith(tail)
+    [note] = load_any(expect.NCCL16).warnings
+    assert note.why is Refusal.TRACE_NOTE
+    assert str(note) == problem_text(note) == said.removesuffix(tail)
+    german = problem_text(note, Numbers(",", "."))
+    last, others = (f"{v:.4g}" for v in _stretches_ms(expect.load(expect.NCCL16)))
+    assert f"is {last} ms against {others} ms" in said
+    assert f"is {last.replace('.', ',')} ms against {others.replace('.', ',')} ms" in german
+
+
+def _stretches_ms(trace) -> tuple[float, float]:
+    """The last step's GPU stretch and the median of the others', from the trace's events (``expect``)."""
+    import statistics
+
+    spans = list(expect.gpu_stretches_ms(trace).values())
+    return spans[-1], statistics.median(spans[:-1])

@@ -235,3 +235,19 @@ def test_a_cells_refusal_takes_the_desktops_separators(german_on, qtbot):
     assert win.doc.profile.components[0].time_low is None
     said = win.table.last_rejection
     assert 'the low time of "Decode", 2.000, is above its measured time 1.500' in said, said
+
+
+def test_the_import_dialogs_notes_take_the_desktops_separators(german_on, qtbot):
+    """The import's notes are typed: the dialog words them with the desktop's separators (372,3 ms on a German
+    desktop, where ``amdahl-desk import`` says 372.3 ms) and names its own control, not a flag."""
+    from ..traces import expect
+    from .test_import_dialog import set_grouping, start_import, wait_preview
+
+    win = german_on("Component,Time (ms)\nDecode,1500\nPrefill,700\n")
+    dialog = start_import(win, qtbot, expect.REAL / "kineto_16gpu_nccl_rank0.json.gz")
+    wait_preview(qtbot, dialog)
+    set_grouping(qtbot, dialog, "gpu")
+    said = dialog.shown.notes.toPlainText()
+    assert "the GPU stretch of the last step, ProfilerStep#554, is 372,3 ms against 215,9 ms" in said, said
+    assert "untick ProfilerStep#554 in Steps" in said and "--" not in said
+    dialog.reject()

@@ -58,11 +58,10 @@ class LoadedTrace:
         from ...present.import_words import worded
 
         result = worded(result)  # what each component stands for, why its class, what was imported
-        if result.notes:  # the model's typed warnings, worded once for the command line and the window
-            from ...present.import_notes import cli_notes, window_notes
+        if result.notes:  # the model's typed warnings, worded once for the command line (the window words its own)
+            from ...present.import_notes import cli_notes
 
-            window = result.warnings_for_window + window_notes(result.notes)
-            result = replace(result, warnings=result.warnings + cli_notes(result.notes), window_warnings=window)
+            result = replace(result, warnings=cli_notes(result.notes))
         return replace(result, trace_path=self.given) if self.given else result
 
 
@@ -129,7 +128,9 @@ def load_trace(
         for k, (f, s) in enumerate(zip(files, sources, strict=True)):
             read_nsys(str(f), s, table, part(k))
         if len(files) > 1:
-            table.warnings.append("rows of several reports are listed together; NVTX ranges may contain the kernels")
+            from ...model.traces.result import ImportNote, NoteKind
+
+            table.notes.append(ImportNote(NoteKind.SEVERAL_REPORTS))
         loaded.table = table
     return loaded
 

@@ -8,6 +8,7 @@ import msgspec
 
 from ...model.traces.errors import TraceError
 from ...model.traces.functions import FunctionTimes
+from ...model.traces.result import ImportNote, NoteKind
 from .json_depth import too_deep
 from .source import Progress, open_stream
 
@@ -62,13 +63,9 @@ def read_speedscope(path: str, source: str, progress: Progress | None = None) ->
         raise TraceError("the speedscope file has no profiles", source)
     if COUNT in units:
         result.sample_counts = True
-        result.warnings.append(
-            'the profile\'s unit is "none" (sample counts), not a time; each weight is taken as 1 ms'
-        )
+        result.notes.append(ImportNote(NoteKind.SAMPLE_COUNTS))
     if result.profiles > 1:
-        result.warnings.append(
-            f"{result.profiles} profiles (threads) are summed: the times are CPU time, not wall time"
-        )
+        result.notes.append(ImportNote(NoteKind.THREADS_SUMMED, {"profiles": result.profiles}))
     return result
 
 

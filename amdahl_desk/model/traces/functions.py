@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..units import TimeUnit
 from .grouping import Part, top_parts
 from .origins import Boundary, Origin, Scope, Source
-from .result import ImportedComponent, ImportOptions, ImportResult, unique_names
+from .result import ImportedComponent, ImportNote, ImportOptions, ImportResult, unique_names
 
 NO_STACK = "(no stack)"
 
@@ -23,7 +23,7 @@ class FunctionTimes:
     no_stack: float = 0.0
     profiles: int = 0
     sample_counts: bool = False  # the weights are sample counts (one counted as 1 ms), not times
-    warnings: list[str] = field(default_factory=list)
+    notes: list[ImportNote] = field(default_factory=list)  # its warnings, typed
 
     def summarise(self, options: ImportOptions) -> ImportResult:
         """Functions by self time, the top N and ``Other``, samples without a stack as their own row."""
@@ -51,7 +51,7 @@ class FunctionTimes:
             group_by="function",
             components=comps,
             scope=Boundary(Scope.SPEEDSCOPE, scope),
-            warnings=tuple(self.warnings),
+            notes=tuple(self.notes),
         )
 
 
@@ -62,7 +62,7 @@ class SummaryTable:
     source: str
     rows: list[tuple[str, float, str]] = field(default_factory=list)
     reports: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    notes: list[ImportNote] = field(default_factory=list)  # its warnings, typed
 
     def summarise(self, options: ImportOptions) -> ImportResult:
         if options.group_by not in (None, "op", "function"):
@@ -82,7 +82,7 @@ class SummaryTable:
             group_by="op",
             components=comps,
             scope=Boundary(Scope.NSYS, {"source": self.source, "reports": tuple(self.reports)}),
-            warnings=tuple(self.warnings),
+            notes=tuple(self.notes),
         )
 
 

@@ -69,6 +69,9 @@ class NoteKind(Enum):
     GPU_STEP_BUSY = "gpu_step_busy"  # + idle: the GPU is the bottleneck
     GPU_STEP_AHEAD = "gpu_step_ahead"  # + idle: the CPU launches ahead
     NOT_JOINED = "not_joined"  # problem, rank: the ranks cannot be joined as a job; the slowest rank is imported
+    SAMPLE_COUNTS = "sample_counts"  # a speedscope profile weighs samples, not times: each is taken as 1 ms
+    THREADS_SUMMED = "threads_summed"  # profiles: a speedscope file's profiles (threads), summed as CPU time
+    SEVERAL_REPORTS = "several_reports"  # nsys reports listed together: NVTX ranges may contain the kernels
 
 
 @dataclass(frozen=True)
@@ -151,17 +154,12 @@ class ImportResult:
     gpu: GpuSplit | None = None
     ranks: tuple[RankInfo, ...] = ()
     rank: int | None = None
-    warnings: tuple[str, ...] = field(default_factory=tuple)  # worded: by a reader, or from ``notes`` (files/traces)
+    warnings: tuple[str, ...] = field(default_factory=tuple)  # ``notes`` as the command line words them
     baseline_gpus: int = 1  # the GPUs (ranks) the trace was measured on: the profile's N0
-    window_warnings: tuple[str, ...] | None = None  # the warnings worded for the window; None: as ``warnings``
     trace_path: str = ""  # the file (or folder) imported, as given
     grouping: str = ""  # the options that made these components, as the Settings sheet keeps them
     critical_path: ImportPath | None = None
-    notes: tuple[ImportNote, ...] = ()  # the typed warnings, before files/traces words them into the two above
-
-    @property
-    def warnings_for_window(self) -> tuple[str, ...]:
-        return self.warnings if self.window_warnings is None else self.window_warnings
+    notes: tuple[ImportNote, ...] = ()  # the typed warnings: files/traces words them into ``warnings``
 
     @property
     def gpu_events(self) -> bool | None:

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGroupBox, QHBoxLayout, QLabel, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from ...model.traces import ImportResult
+from ...present.import_notes import window_notes
 from ..core.locale_text import locale_numbers
 from ..core.style_sheets import NOTE_TEXT, REFUSED_TEXT
 from .gpu_split_view import GpuSplitView
@@ -82,7 +83,7 @@ class ImportPreview(QSplitter):
         )
         self.gpu_box.setVisible(result.gpu is not None)
         self.gpu_view.set_split(result.gpu, unit, per_step=not total and result.steps is not None)
-        notes = list(result.warnings_for_window) + ([EVENTS_ONLY] if events_only else [])
+        notes = list(window_notes(result.notes, locale_numbers())) + ([EVENTS_ONLY] if events_only else [])
         items = "".join(f"<li>{html.escape(w, quote=False)}</li>" for w in notes)
         warnings = f"<ul style='margin-left: -20px'>{items}</ul>" if items else "<p>No warnings.</p>"
         self.notes.setHtml(f"<p><b>Boundary:</b> {html.escape(result.boundary, quote=False)}</p>{warnings}")
