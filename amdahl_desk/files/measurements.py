@@ -200,7 +200,7 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         cols,
         key_of,
         lambda where, what: layout.append(Problem(what, TABLE, where=where)),
-        lambda where, what: warnings.append(Problem(what, TABLE, where=where)),
+        lambda where, note: warnings.append(replace(note, table=TABLE, where=where)),
     )
 
     def problem(r: int, col: int, what: str) -> None:

@@ -46,10 +46,8 @@ def read_settings(reader: TableReader, grid: Grid | None) -> tuple[Settings, Tim
         if fld is not None:
             seen[fld] = (r, value)
         if fld is None:
-            reader.warn(
-                grid.where(r, label_col),
-                f'unknown setting "{shown(key_cell)}" ignored; the known settings are ' + ", ".join(SETTING_NAMES),
-            )
+            unknown = (as_text(key_cell), tuple(SETTING_NAMES))
+            reader.warn(grid.where(r, label_col), Problem("", why=Refusal.UNKNOWN_SETTING, values=unknown))
             continue
         reader.where_of[("settings", None, fld)] = where
         if is_empty(value):

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..model.errors import Problem, Refusal
 from .grid import CellValue, Grid, as_text, is_empty
 
 Report = Callable[[str, str], None]  # (where, what)
+Note = Callable[[str, Problem], None]  # (where, a typed warning)
 
 
 def spread_merged(
@@ -75,7 +77,7 @@ def same_meaning(
     cols: dict[str, int],
     key_of: Callable[[CellValue], str | None],
     problem: Report,
-    warn: Report,
+    warn: Note,
     labels: dict[str, str],
 ) -> None:
     """Refuse (or, when every row agrees, warn about) a second header cell in row ``header`` with a field of ``cols``.
@@ -93,10 +95,7 @@ def same_meaning(
         label = labels.get(fld, fld)
         differ = _first_difference(grid, header, first, c)
         if differ is None and as_text(grid.cell(header, first)).casefold() == as_text(value).casefold():
-            warn(
-                both,
-                f"two {label} columns with the same header and the same values; reading {grid.where(header, first)}",
-            )
+            warn(both, Problem("", why=Refusal.SAME_COLUMN_TWICE, values=(label, grid.where(header, first))))
             continue
         why = f"they differ at row {grid.row0 + differ + 1}" if differ is not None else "their headers differ"
         problem(
@@ -162,7 +161,7 @@ def check_table(
     cols: dict[str, int],
     key_of: Callable[[CellValue], str | None],
     problem: Report,
-    warn: Report,
+    warn: Note,
 ) -> None:
     """The three checks of the module's docstring for one table, in the order that makes them agree."""
     drop_index_column(grid, header, cols)

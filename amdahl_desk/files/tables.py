@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING
 
-from ..model.errors import Problem, ProfileError
+from ..model.errors import Problem, ProfileError, Refusal
 from ..model.measurements import Measurements
 from ..model.numbers import Decimal
 from ..model.objective_specs import ObjectiveSpec, objective_spec_problems, parse_objectives
@@ -96,8 +96,9 @@ class TableReader:
     def problem(self, where: str, what: str) -> None:
         self.problems.append(Problem(what, where=where))
 
-    def warn(self, where: str, what: str) -> None:
-        self.warnings.append(Problem(what, where=where))
+    def warn(self, where: str, problem: Problem) -> None:
+        """A typed warning found at ``where``."""
+        self.warnings.append(problem.located(where))
 
     def note(self, problem: Problem) -> None:
         """A typed warning, already placed (``present/refusals.py`` words it with the reader's numbers)."""
@@ -107,7 +108,8 @@ class TableReader:
         """A name with line breaks or control characters (a multi-line cell), made one line, with a warning."""
         fixed = one_line(name)
         if fixed != name:
-            self.warn(where, f'{name_problem(name)}: read as "{shown(fixed)}"')
+            bad = name_problem(name)
+            self.warn(where, Problem("", why=Refusal.NAME_MADE_ONE_LINE, values=(name, bad, fixed.strip())))
         return fixed
 
     def locate_at(self, table: str, row: int | None, fld: str, where: str) -> None:

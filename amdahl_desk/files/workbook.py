@@ -89,7 +89,7 @@ def read_workbook(path: str | Path, parsed: ParsedWorkbook | None = None) -> Loa
             raise ProfileError(
                 f"a sheet of the workbook is damaged and cannot be read ({exc})", source=path.name
             ) from None
-        if parsed.components_note:
+        if parsed.components_note is not None:
             reader.warn(parsed.components, parsed.components_note)
         # The book stays open while the tables are read: a formula may refer to any of its sheets.
         settings, unit_setting, setting_times = reader.read_settings(set_grid)

@@ -13,7 +13,7 @@ from typing import Any
 
 import python_calamine
 
-from ..model.errors import ProfileError
+from ..model.errors import Problem, ProfileError, Refusal
 from .container import ContainerReport, check_xlsx_container
 from .duration_cells import time_styles
 from .preload import importing
@@ -34,8 +34,8 @@ class ParsedWorkbook:
     sheets: dict[str, Any]  # sheet name → python_calamine.CalamineSheet
     time_styles: dict[int, bool] = field(default_factory=dict)  # cell styles that show a time (duration_cells)
     components: str = ""  # the sheet the components are read from
-    # Why that sheet, when no sheet is named Components and another could have been meant; else "".
-    components_note: str = ""
+    # Why that sheet, when no sheet is named Components and another could have been meant; else None.
+    components_note: Problem | None = None
 
     def sheet(self, name: str, source: str) -> Any:
         """``name`` parsed (once); refused when it has more rows than a profile can."""
@@ -55,14 +55,14 @@ class ParsedWorkbook:
         self.book.close()
 
 
-def components_sheet(book: Any, names: list[str], lower: dict[str, str]) -> tuple[str, str]:
+def components_sheet(book: Any, names: list[str], lower: dict[str, str]) -> tuple[str, Problem | None]:
     """The sheet to read components from, and a note saying why when that was a choice.
 
     The sheet named Components; without one, the first visible sheet that is not another profile
     sheet (a hidden sheet is often a stale copy), else the first sheet.
     """
     if PROFILE_SHEETS[0] in lower:
-        return lower[PROFILE_SHEETS[0]], ""
+        return lower[PROFILE_SHEETS[0]], None
     try:
         hidden = {m.name for m in book.sheets_metadata if str(m.visible).rsplit(".", 1)[-1] != "Visible"}
     except Exception:  # calamine's own types for damaged metadata: every sheet counts as visible
@@ -72,11 +72,8 @@ def components_sheet(book: Any, names: list[str], lower: dict[str, str]) -> tupl
     chosen = (visible or others or names)[0]
     skipped = [n for n in others if n in hidden and names.index(n) < names.index(chosen)]
     if not skipped and len(others) <= 1:
-        return chosen, ""
-    why = f'no sheet is named Components; the components were read from "{chosen}", the first visible sheet'
-    if skipped:
-        why += " (hidden, so skipped: " + ", ".join(f'"{n}"' for n in skipped) + ")"
-    return chosen, why + "; name the sheet Components to choose it"
+        return chosen, None
+    return chosen, Problem("", why=Refusal.COMPONENTS_SHEET_CHOSEN, values=(chosen, tuple(skipped)))
 
 
 def parse_workbook(path: str | Path, profile_sheets: bool = True, meanwhile: Sequence[str] = ()) -> ParsedWorkbook:

@@ -15,6 +15,7 @@ class Refusal(Enum):
 
     NO_NAME = "no_name"  # a component without a name
     DUPLICATE_NAME = "duplicate_name"  # values: the name, the place of the other row holding it
+    NAME_NOT_ONE_LINE = "name_not_one_line"  # values: the name, the line break or control character it holds
     NOT_A_NUMBER = "not_a_number"  # values: the quantity ("time", "speedup")
     RANGE_END_UNREADABLE = "range_end_unreadable"  # values: quantity ("time", "k"), side ("low", "high"), why or None
     TIME_RANGE_OUTSIDE = "time_range_outside"  # values: side, the component's name, the end, its measured time
@@ -46,6 +47,10 @@ class Refusal(Enum):
     FORMULA_RECALCULATED = "formula_recalculated"  # values: the formula, what it gives, what the workbook saved
     LOW_BANDWIDTH = "low_bandwidth"  # values: the bandwidth read, in bytes/s
     TRACE_NOTE = "trace_note"  # values: an import's typed warning (``model/traces/result.ImportNote``)
+    NAME_MADE_ONE_LINE = "name_made_one_line"  # values: a cell's name, the character it held, the name read
+    SAME_COLUMN_TWICE = "same_column_twice"  # values: the column's label ("time"), the header cell read
+    UNKNOWN_SETTING = "unknown_setting"  # values: the setting's label as written, the settings known
+    COMPONENTS_SHEET_CHOSEN = "components_sheet_chosen"  # values: the sheet read, the hidden sheets before it
 
 
 @dataclass(frozen=True)

@@ -42,19 +42,12 @@ def name_keys(names: Sequence[str]) -> list[str]:
 
 
 def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a name (it holds a line break or a control character), or ``None``."""
+    """The character that keeps ``name`` from being a name (a line break, a tab or another control character),
+    or ``None``: ``Refusal.NAME_NOT_ONE_LINE``'s value, worded by present."""
     if name.isprintable():  # the common case, at C speed
         return None
     found = _CONTROL.search(name)
-    if found is None:
-        return None  # no-break and other Unicode spaces are fine
-    char = found.group()
-    what = (
-        "a line break"
-        if char in "\n\r\u2028\u2029"
-        else ("a tab" if char == "\t" else f"the control character U+{ord(char):04X}")
-    )
-    return f'the name "{one_line(name)[:40]}" holds {what}; a name is one line of visible text'
+    return None if found is None else found.group()  # no-break and other Unicode spaces are fine
 
 
 def one_line(name: str) -> str:

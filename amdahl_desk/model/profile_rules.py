@@ -59,8 +59,8 @@ def component_problems(
             first_row[key] = row
         elif not key:
             problems.append(Problem.of(Refusal.NO_NAME, "components", row, "name"))
-        elif (bad_name := name_problem(name)) is not None:
-            problems.append(Problem(bad_name, "components", row, "name"))
+        elif (bad := name_problem(name)) is not None:
+            problems.append(Problem.of(Refusal.NAME_NOT_ONE_LINE, "components", row, "name", name, bad))
         elif key in first_row:
             problems.append(duplicate_name(name, row_name(first_row[key]), row))
         else:
@@ -150,9 +150,9 @@ def optimization_problems(
         names = {name_key(c.name) for c in components}
     problems: list[Problem] = []
     for row, opt in enumerate(optimizations):
-        bad_name = name_problem(opt.name)
-        if bad_name is not None:
-            problems.append(Problem(bad_name, "optimizations", row, "name"))
+        bad = name_problem(opt.name)
+        if bad is not None:
+            problems.append(Problem.of(Refusal.NAME_NOT_ONE_LINE, "optimizations", row, "name", opt.name, bad))
         try:
             check_speedup(opt.speedup)
         except ParseError as exc:

@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 
 from ..model.errors import Problem, ProfileError, Refusal
+from ..model.names import one_line
 from ..model.units import TimeUnit
 from .numbers import POINT, Numbers
 
@@ -81,6 +82,20 @@ def _gap(n: Numbers, said: float, total: float, unit: TimeUnit) -> str:
     return f"{_cell(n, gap, unit)} ({share})"
 
 
+def _not_one_line(name: str, char: str) -> str:
+    what = (
+        "a line break"
+        if char in "\n\r\u2028\u2029"
+        else ("a tab" if char == "\t" else f"the control character U+{ord(char):04X}")
+    )
+    return f'the name "{one_line(name)[:40]}" holds {what}; a name is one line of visible text'
+
+
+def _quoted_cell(text: str) -> str:
+    """A cell's text quoted in a note, cut to 60 characters."""
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
 def _not_components(names: tuple[str, ...]) -> str:
     listed = _quoted(names)
     return f"{listed} {'is not a component' if len(names) == 1 else 'are not components'}; " + (
@@ -93,6 +108,7 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.DUPLICATE_NAME: lambda n, name, other: (
         f'"{name}" is a duplicate name (also in {other}); component names must be unique'
     ),
+    Refusal.NAME_NOT_ONE_LINE: lambda n, name, char: _not_one_line(name, char),
     Refusal.NOT_A_NUMBER: lambda n, quantity: f"the {quantity} is not a number",
     Refusal.RANGE_END_UNREADABLE: lambda n, quantity, side, why: (
         f"the {side} {quantity}: {why or _WORDS[Refusal.NOT_A_NUMBER](n, 'speedup' if quantity == 'k' else quantity)}"
@@ -160,6 +176,20 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
         f'a bandwidth of {_cell(n, bandwidth)} bytes/s is implausibly low; write a unit, like "100 GB/s"'
     ),
     Refusal.TRACE_NOTE: lambda n, note: _trace_note(note, n),
+    Refusal.NAME_MADE_ONE_LINE: lambda n, name, char, read: (
+        f'{_not_one_line(name, char)}: read as "{_quoted_cell(read)}"'
+    ),
+    Refusal.SAME_COLUMN_TWICE: lambda n, label, cell: (
+        f"two {label} columns with the same header and the same values; reading {cell}"
+    ),
+    Refusal.COMPONENTS_SHEET_CHOSEN: lambda n, chosen, skipped: (
+        f'no sheet is named Components; the components were read from "{chosen}", the first visible sheet'
+        + (f" (hidden, so skipped: {_quoted(skipped)})" if skipped else "")
+        + "; name the sheet Components to choose it"
+    ),
+    Refusal.UNKNOWN_SETTING: lambda n, label, known: (
+        f'unknown setting "{_quoted_cell(label)}" ignored; the known settings are {", ".join(known)}'
+    ),
 }
 
 

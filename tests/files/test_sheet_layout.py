@@ -161,3 +161,34 @@ def test_a_sheet_named_components_wins_even_when_hidden(tmp_path):
     wb.save(tmp_path / "c.xlsx")
     loaded = load_profile(tmp_path / "c.xlsx")
     assert [c.name for c in loaded.profile.components] == ["a"] and not loaded.warnings
+
+
+def test_a_readers_notes_are_typed_facts_a_notebook_can_test(tmp_path):
+    """No sheet named Components (a hidden one before the one read), a second copy of the time column, an unknown
+    setting and names with a line break and a tab: each note is a rule (``Problem.why``) with its values and its
+    cell, and reads as its rule's sentence."""
+    from amdahl_desk.model.errors import Refusal
+
+    wb, ws = book([["Component", "Time (ms)"], ["stale", 1]], title="Old")
+    ws.sheet_state = "hidden"
+    data = wb.create_sheet("Data")
+    for row in (["Component", "Time (ms)", "Time (ms)"], ["Decode\nstep", 1500.5, 1500.5], ["Pre\tfill", 700, 700]):
+        data.append(row)
+    settings = wb.create_sheet("Settings")
+    for row in (["Setting", "Value"], ["Colour", "red"], ["Target time", 1000]):
+        settings.append(row)
+    wb.save(tmp_path / "notes.xlsx")
+    loaded = load_profile(tmp_path / "notes.xlsx")
+    assert [c.name for c in loaded.profile.components] == ["Decode step", "Pre fill"]
+    facts = [(w.why, w.where, w.values[:2] if w.why is Refusal.UNKNOWN_SETTING else w.values) for w in loaded.warnings]
+    assert facts == [
+        (Refusal.COMPONENTS_SHEET_CHOSEN, "Data", ("Data", ("Old",))),
+        (Refusal.UNKNOWN_SETTING, "Settings!A2", ("Colour", facts[1][2][1])),
+        (Refusal.SAME_COLUMN_TWICE, "Data!B1, Data!C1", ("time", "Data!B1")),
+        (Refusal.NAME_MADE_ONE_LINE, "Data!A2", ("Decode\nstep", "\n", "Decode step")),
+        (Refusal.NAME_MADE_ONE_LINE, "Data!A3", ("Pre\tfill", "\t", "Pre fill")),
+    ]
+    assert "Target time" in facts[1][2][1]
+    assert str(loaded.warnings[4]) == (
+        'Data!A3: the name "Pre fill" holds a tab; a name is one line of visible text: read as "Pre fill"'
+    )

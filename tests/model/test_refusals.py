@@ -105,6 +105,11 @@ EXAMPLES: dict[Refusal, tuple[str, tuple[object, ...]]] = {
     Refusal.FORMULA_RECALCULATED: ("", ("Data!B1*2", 150.0, 999.0)),
     Refusal.LOW_BANDWIDTH: ("ring_bandwidth", (5000.0,)),
     Refusal.TRACE_NOTE: ("", (ImportNote(NoteKind.THREADS_SUMMED, {"profiles": 3}),)),
+    Refusal.NAME_NOT_ONE_LINE: ("name", ("Decode\nstep", "\n")),
+    Refusal.NAME_MADE_ONE_LINE: ("name", ("Decode\x07", "\x07", "Decode\ufffd")),
+    Refusal.SAME_COLUMN_TWICE: ("time", ("time", "Components!B1")),
+    Refusal.UNKNOWN_SETTING: ("", ("Colour", ("Target time", "Time unit"))),
+    Refusal.COMPONENTS_SHEET_CHOSEN: ("", ("Data", ("Old", "Older"))),
 }
 
 
@@ -129,6 +134,24 @@ def test_every_rule_has_its_words():
     )
     assert worded[Refusal.LOAD_OBJECTIVE_TAKES_NO_TIME] == (
         '"TTFT" takes no time, so it cannot be a service time; choose another load objective'
+    )
+    assert worded[Refusal.TRACE_NOTE] == "3 profiles (threads) are summed: the times are CPU time, not wall time"
+    assert worded[Refusal.NAME_NOT_ONE_LINE] == (
+        'the name "Decode step" holds a line break; a name is one line of visible text'
+    )
+    assert worded[Refusal.NAME_MADE_ONE_LINE] == (
+        'the name "Decode\ufffd" holds the control character U+0007; a name is one line of visible text: read as '
+        '"Decode\ufffd"'
+    )
+    assert worded[Refusal.SAME_COLUMN_TWICE] == (
+        "two time columns with the same header and the same values; reading Components!B1"
+    )
+    assert worded[Refusal.UNKNOWN_SETTING] == (
+        'unknown setting "Colour" ignored; the known settings are Target time, Time unit'
+    )
+    assert worded[Refusal.COMPONENTS_SHEET_CHOSEN] == (
+        'no sheet is named Components; the components were read from "Data", the first visible sheet (hidden, so '
+        'skipped: "Old", "Older"); name the sheet Components to choose it'
     )
     for why, text in worded.items():  # a sentence, not the model's bare record
         field, values = EXAMPLES[why]
