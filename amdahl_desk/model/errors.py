@@ -51,6 +51,33 @@ class Refusal(Enum):
     SAME_COLUMN_TWICE = "same_column_twice"  # values: the column's label ("time"), the header cell read
     UNKNOWN_SETTING = "unknown_setting"  # values: the setting's label as written, the settings known
     COMPONENTS_SHEET_CHOSEN = "components_sheet_chosen"  # values: the sheet read, the hidden sheets before it
+    # A file refused, with its figures (its place is a ``Place`` when it is a count: ``byte 220,180``).
+    NO_COMPLETE_EVENTS = "no_complete_events"  # values: the events a trace holds, none of them complete
+    TRACE_TRUNCATED = "trace_truncated"  # values: the events read before the file ends inside them
+    TOO_DEEP = "too_deep"  # values: how deep the JSON is nested, whether deeper still, in what
+    NEGATIVE_DURATION = "negative_duration"  # values: a complete event's name, its duration (µs) below 0
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where in a file a problem is, by its counts: ``Place("event {} (byte {})", (12_001, 3_456_789))``. The words
+    name the kind of place; the counts are numbers the view writes as it writes numbers (``byte 3,456,789`` on the
+    command line, ``byte 3.456.789`` on a German desktop: ``present/refusals.place_text``)."""
+
+    text: str
+    counts: tuple[int, ...]
+
+    @classmethod
+    def at(cls, kind: str, count: int) -> Place:
+        """``byte 220,180``, ``event 12``, ``line 7``."""
+        return cls(kind + " {}", (count,))
+
+    def then(self, text: str, count: int) -> Place:
+        """This place and a count more: ``event 12 (byte 345), near byte 350``."""
+        return Place(self.text + text, (*self.counts, count))
+
+    def __str__(self) -> str:
+        return _place_wording(self)
 
 
 @dataclass(frozen=True)
@@ -67,7 +94,7 @@ class Problem:
     table: str | None = None
     row: int | None = None
     field: str | None = None
-    where: str = ""
+    where: str | Place = ""
     why: Refusal | None = None
     values: tuple[Any, ...] = ()
 
@@ -76,11 +103,16 @@ class Problem:
         """A typed refusal: rule ``why`` broken by the value at ``table``/``row``/``field``, with its ``values``."""
         return cls("", table, row, field, why=why, values=values)
 
+    @classmethod
+    def typed(cls, why: Refusal, *values: Any, where: str | Place = "") -> Problem:
+        """A typed problem found in a file: rule ``why`` with its ``values``, at ``where``."""
+        return cls("", where=where, why=why, values=values)
+
     @property
     def what(self) -> str:
         return self.text or _wording(self)
 
-    def located(self, where: str) -> Problem:
+    def located(self, where: str | Place) -> Problem:
         """The same problem, placed at ``where``."""
         return replace(self, where=where)
 
@@ -92,14 +124,19 @@ def _unworded(problem: Problem) -> str:  # the model alone, before present has g
     return f"{problem.field}: {problem.why.value if problem.why else ''} {problem.values}"
 
 
+def _unworded_place(place: Place) -> str:
+    return place.text.format(*place.counts)
+
+
 _wording: Callable[[Problem], str] = _unworded
+_place_wording: Callable[[Place], str] = _unworded_place
 
 
-def word_refusals_with(wording: Callable[[Problem], str]) -> None:
-    """Give typed refusals their words: present's catalogue, installed when the package is imported (as a message
-    catalogue is installed into gettext), so that every error's text is worded once, in present."""
-    global _wording
-    _wording = wording
+def word_refusals_with(wording: Callable[[Problem], str], place_wording: Callable[[Place], str]) -> None:
+    """Give typed refusals and places their words: present's catalogue, installed when the package is imported (as
+    a message catalogue is installed into gettext), so that every error's text is worded once, in present."""
+    global _wording, _place_wording
+    _wording, _place_wording = wording, place_wording
 
 
 class Error(Exception):

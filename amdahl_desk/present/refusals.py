@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..model.errors import Problem, ProfileError, Refusal
+from ..model.errors import Place, Problem, ProfileError, Refusal
 from ..model.names import one_line
 from ..model.units import TimeUnit
 from .numbers import POINT, Numbers
@@ -182,6 +182,20 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.SAME_COLUMN_TWICE: lambda n, label, cell: (
         f"two {label} columns with the same header and the same values; reading {cell}"
     ),
+    Refusal.NO_COMPLETE_EVENTS: lambda n, count: (
+        f'the trace has no complete events (ph "X") among its {n.count(count)} events; expected operator, '
+        "annotation or kernel events with a start and a duration"
+    ),
+    Refusal.TRACE_TRUNCATED: lambda n, count: (
+        f"the file ends inside the trace's events (after event {n.count(count)}): it is truncated"
+    ),
+    Refusal.TOO_DEEP: lambda n, depth, deeper, what: (
+        f"JSON nested {'more than ' if deeper else ''}{n.count(depth)} levels deep in {what}: too deep to read; "
+        "a trace's events are a few levels deep"
+    ),
+    Refusal.NEGATIVE_DURATION: lambda n, name, dur: (
+        f'complete event "{name}" lasts {n.plain(dur, "g")} µs; expected a duration of 0 or more'
+    ),
     Refusal.COMPONENTS_SHEET_CHOSEN: lambda n, chosen, skipped: (
         f'no sheet is named Components; the components were read from "{chosen}", the first visible sheet'
         + (f" (hidden, so skipped: {_quoted(skipped)})" if skipped else "")
@@ -222,6 +236,13 @@ def error_text(error: ProfileError, n: Numbers = POINT) -> str:
 
 
 def problem_text(problem: Problem, n: Numbers = POINT) -> str:
-    """``problem`` placed and worded for a view whose numbers ``n`` writes: ``Components!B7: …``."""
+    """``problem`` placed and worded for a view whose numbers ``n`` writes: ``Components!B7: …``, ``byte 1.234: …``."""
     what = refusal_text(problem, n)
-    return f"{problem.where}: {what}" if problem.where else what
+    return f"{place_text(problem.where, n)}: {what}" if problem.where else what
+
+
+def place_text(where: str | Place, n: Numbers = POINT) -> str:
+    """A place in a file: a cell's name as it is, a :class:`Place`'s counts as ``n`` writes them."""
+    if isinstance(where, str):
+        return where
+    return where.text.format(*(n.count(c) for c in where.counts))

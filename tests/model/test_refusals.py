@@ -110,6 +110,10 @@ EXAMPLES: dict[Refusal, tuple[str, tuple[object, ...]]] = {
     Refusal.SAME_COLUMN_TWICE: ("time", ("time", "Components!B1")),
     Refusal.UNKNOWN_SETTING: ("", ("Colour", ("Target time", "Time unit"))),
     Refusal.COMPONENTS_SHEET_CHOSEN: ("", ("Data", ("Old", "Older"))),
+    Refusal.NO_COMPLETE_EVENTS: ("", (12_345,)),
+    Refusal.TRACE_TRUNCATED: ("", (1_234,)),
+    Refusal.TOO_DEEP: ("", (10_000, True, "an event")),
+    Refusal.NEGATIVE_DURATION: ("", ("aten::mm", -2.5)),
 }
 
 
@@ -153,6 +157,12 @@ def test_every_rule_has_its_words():
         'no sheet is named Components; the components were read from "Data", the first visible sheet (hidden, so '
         'skipped: "Old", "Older"); name the sheet Components to choose it'
     )
+    assert worded[Refusal.NO_COMPLETE_EVENTS].startswith('the trace has no complete events (ph "X") among its 12,345')
+    assert worded[Refusal.TRACE_TRUNCATED] == (
+        "the file ends inside the trace's events (after event 1,234): it is truncated"
+    )
+    assert worded[Refusal.TOO_DEEP].startswith("JSON nested more than 10,000 levels deep in an event: too deep")
+    assert worded[Refusal.NEGATIVE_DURATION].startswith('complete event "aten::mm" lasts -2.5 µs; expected')
     for why, text in worded.items():  # a sentence, not the model's bare record
         field, values = EXAMPLES[why]
         assert len(text.split()) >= 5 and f"{why.value} {values}" not in text, (why, text)

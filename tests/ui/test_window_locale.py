@@ -251,3 +251,32 @@ def test_the_import_dialogs_notes_take_the_desktops_separators(german_on, qtbot)
     assert "the GPU stretch of the last step, ProfilerStep#554, is 372,3 ms against 215,9 ms" in said, said
     assert "untick ProfilerStep#554 in Steps" in said and "--" not in said
     dialog.reject()
+
+
+def test_a_refused_traces_place_takes_the_desktops_separators(german_on, qtbot, tmp_path):
+    """A trace cut in the middle of its events is refused at its event and byte: counts the dialog writes as the
+    desktop does (byte 123.456 on a German desktop, where the command line says byte 123,456)."""
+    import gzip
+
+    from amdahl_desk.files.traces import load_trace
+    from amdahl_desk.model.errors import ProfileError
+
+    from ..traces import expect
+    from .test_import_dialog import start_import
+
+    raw = gzip.decompress((expect.FIXTURES / "torch_cpu_steps.json.gz").read_bytes())
+    path = tmp_path / "cut.json"
+    path.write_bytes(raw[: len(raw) // 2])
+    with pytest.raises(ProfileError) as refused:
+        load_trace(path)
+    place = refused.value.problems[0].where
+    assert place.counts[-1] >= 1000  # the byte: a count a thousands separator groups
+    win = german_on("Component,Time (ms)\nDecode,1500\nPrefill,700\n")
+    errors: list[str] = []
+    win.show_error = lambda title, text: errors.append(text)
+    with qtbot.waitSignal(win.trace_import.finished, timeout=10000):
+        start_import(win, qtbot, path)
+    qtbot.waitUntil(lambda: len(errors) == 1)
+    german = place.text.format(*(f"{c:,}".replace(",", ".") for c in place.counts))
+    assert f"cut.json: {german}: " in errors[0], errors[0]
+    assert str(place) not in errors[0]

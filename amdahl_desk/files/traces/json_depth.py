@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ...model.errors import Place, Problem, Refusal
 from ...model.traces.errors import TraceError
 
 # Trace events are a few levels deep (an event, its args, a list in them); the JSON decoders recurse once per
@@ -37,9 +38,5 @@ def deepest_byte(data: bytes, limit: int = DEPTH_LIMIT) -> tuple[int, int]:
 def too_deep(data: bytes, source: str, offset: int = 0, what: str = "the file") -> TraceError:
     """The refusal of ``data`` (which starts at byte ``offset`` of the file) after a decoder's RecursionError."""
     at, depth = deepest_byte(data)
-    deep = f"more than {DEPTH_LIMIT:,}" if depth > DEPTH_LIMIT else f"{depth:,}"
-    return TraceError(
-        f"JSON nested {deep} levels deep in {what}: too deep to read; a trace's events are a few levels deep",
-        source,
-        f"byte {offset + at:,}",
-    )
+    deep = Problem.typed(Refusal.TOO_DEEP, min(depth, DEPTH_LIMIT), depth > DEPTH_LIMIT, what)
+    return TraceError(deep, source, Place.at("byte", offset + at))

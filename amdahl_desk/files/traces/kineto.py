@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 
 import msgspec
 
+from ...model.errors import Place, Problem, Refusal
 from ...model.traces.errors import TraceError
 from ...model.traces.events import TraceBuilder, TraceEvents
 from .json_depth import too_deep
@@ -68,7 +69,7 @@ class _Reader:
     def read(self) -> bytes:
         """The next block of the JSON text; a file that ends early (a truncated gzip stream) is refused at the byte of
         the JSON text where it ends."""
-        reached = f"byte {self.read_bytes + 1:,}"
+        reached = Place.at("byte", self.read_bytes + 1)
         try:
             data = self.stream.read(BLOCK)
         except (OSError, EOFError) as exc:
@@ -78,7 +79,7 @@ class _Reader:
         except TraceError as exc:
             if exc.problems[0].where:
                 raise
-            raise TraceError(exc.problems[0].what, self.source, reached) from None
+            raise TraceError(exc.problems[0], self.source, reached) from None
         self.read_bytes += len(data)
         return data
 
@@ -127,11 +128,7 @@ class _Reader:
                 raise TraceError("an event is larger than 16 MB; this does not look like a trace", self.source)
         self._finish(buf, bare)
         if self.builder.complete_events == 0:
-            raise TraceError(
-                f'the trace has no complete events (ph "X") among its {self.consumer.count:,} events; '
-                "expected operator, annotation or kernel events with a start and a duration",
-                self.source,
-            )
+            raise TraceError(Problem.typed(Refusal.NO_COMPLETE_EVENTS, self.consumer.count), self.source)
         events = self.consumer.finish()
         if self.consumer.skipped_begin_end:
             events.info["skipped_begin_end"] = self.consumer.skipped_begin_end
@@ -199,7 +196,7 @@ class _Reader:
             if text[pos] == "]":
                 self.consumer.consume(batch)
                 return "closed", len(text[:pos].encode("utf-8"))
-            where = f"event {self.consumer.count + len(batch) + 1:,} (byte {offset + pos:,})"
+            where = Place("event {} (byte {})", (self.consumer.count + len(batch) + 1, offset + pos))
             try:
                 raw, end = decoder.raw_decode(text, pos)
             except RecursionError:
@@ -209,7 +206,7 @@ class _Reader:
                     self.consumer.consume(batch)
                     return "partial", len(text[:pos].encode("utf-8"))
                 raise TraceError(
-                    f"broken JSON: {exc.msg}", self.source, f"{where}, near byte {offset + exc.pos:,}"
+                    f"broken JSON: {exc.msg}", self.source, where.then(", near byte {}", offset + exc.pos)
                 ) from None
             pos = end
             batch.append(self.lenient(raw, where, self.source))
@@ -220,7 +217,7 @@ class _Reader:
                 return "closed", len(text[:pos].encode("utf-8"))
             if pos < n:
                 if text[pos] != ",":
-                    raise TraceError('expected "," between events', self.source, f"byte {offset + pos:,}")
+                    raise TraceError('expected "," between events', self.source, Place.at("byte", offset + pos))
                 pos += 1
         self.consumer.consume(batch)
         return "done", 0
@@ -238,9 +235,9 @@ class _Reader:
             return p
 
         pos = skip(pos)
-        truncated = f"the file ends inside the trace's events (after event {self.consumer.count:,}): it is truncated"
+        truncated = Problem.typed(Refusal.TRACE_TRUNCATED, self.consumer.count)
         while pos < n and text[pos] != "]":
-            where = f"event {self.consumer.count + len(batch) + 1:,} (byte {self.offset + pos:,})"
+            where = Place("event {} (byte {})", (self.consumer.count + len(batch) + 1, self.offset + pos))
             try:
                 raw, pos = decoder.raw_decode(text, pos)
             except RecursionError:
@@ -249,7 +246,7 @@ class _Reader:
                 if exc.pos >= n - 1 or "Unterminated" in exc.msg:
                     raise TraceError(truncated, self.source, where) from None
                 raise TraceError(
-                    f"broken JSON: {exc.msg}", self.source, f"{where}, near byte {self.offset + exc.pos:,}"
+                    f"broken JSON: {exc.msg}", self.source, where.then(", near byte {}", self.offset + exc.pos)
                 ) from None
             batch.append(self.lenient(raw, where, self.source))
             pos = skip(pos)
@@ -259,12 +256,12 @@ class _Reader:
         if pos >= n:
             if bare:
                 return  # Chrome's array format may omit the closing bracket
-            raise TraceError(truncated, self.source, f"byte {self.offset + pos:,}")
+            raise TraceError(truncated, self.source, Place.at("byte", self.offset + pos))
         rest = text[pos + 1 :].strip()
         if bare:
             if rest:
                 raise TraceError(
-                    "unexpected text after the events' closing ]", self.source, f"byte {self.offset + pos + 1:,}"
+                    "unexpected text after the events' closing ]", self.source, Place.at("byte", self.offset + pos + 1)
                 )
             return
         if not rest.endswith("}"):
@@ -283,7 +280,7 @@ def _text(data: bytes, source: str, offset: int) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TraceError("the text is not UTF-8", source, f"byte {offset + exc.start:,}") from None
+        raise TraceError("the text is not UTF-8", source, Place.at("byte", offset + exc.start)) from None
 
 
 def read_kineto(path: str, source: str, progress: Progress | None = None) -> TraceEvents:

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import msgspec
 import numpy as np
 
+from ...model.errors import Place, Problem, Refusal
 from ...model.names import STEP_PREFIX
 from ...model.traces.errors import TraceError
 from ...model.traces.events import (
@@ -122,7 +123,7 @@ class Consumer:
                 raise TraceError(
                     f'complete event "{e.name}" has no "ts" (start time); expected a number of microseconds',
                     self.source,
-                    f"event {self.count + i + 1:,}",
+                    Place.at("event", self.count + i + 1),
                 )
 
     def _bad_duration(self, events: list[Event]) -> None:
@@ -131,9 +132,9 @@ class Consumer:
                 raise TraceError(
                     f'complete event "{e.name}" has no "dur" (duration); expected a number of microseconds'
                     if math.isnan(e.dur)
-                    else f'complete event "{e.name}" lasts {e.dur:g} µs; expected a duration of 0 or more',
+                    else Problem.typed(Refusal.NEGATIVE_DURATION, e.name, e.dur),
                     self.source,
-                    f"event {self.count + i + 1:,}",
+                    Place.at("event", self.count + i + 1),
                 )
 
     def _cpu(self, group: list[Event], ts: list[float], kind: int) -> None:
@@ -187,7 +188,7 @@ def durations_ok(events: Sequence[Any]) -> bool:
     return all(e.dur >= 0 for e in events)  # NaN compares False
 
 
-def _number(value: Any, field: str, where: str, source: str, default: float | None = None) -> float:
+def _number(value: Any, field: str, where: str | Place, source: str, default: float | None = None) -> float:
     if value is None and default is not None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -214,7 +215,7 @@ def _whole(value: Any) -> int | None:
     return None
 
 
-def lenient_event(raw: Any, where: str, source: str) -> Event:
+def lenient_event(raw: Any, where: str | Place, source: str) -> Event:
     """An event from a plain decoded dict, tolerating what real traces do (string numbers, odd ids)."""
     if not isinstance(raw, dict):
         raise TraceError(f"an event is {type(raw).__name__}, not an object", source, where)

@@ -7,6 +7,7 @@ import io
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from ...model.errors import Place
 from ...model.traces.errors import TraceError
 from .source import Progress, open_stream
 
@@ -33,7 +34,7 @@ def read_nsys(
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise TraceError("the report is not UTF-8 text", source, f"byte {exc.start:,}") from None
+        raise TraceError("the report is not UTF-8 text", source, Place.at("byte", exc.start)) from None
     lines = text.splitlines()
     # nsys may print "Processing [...] with [...]" lines before the table
     header_row = next((i for i, line in enumerate(lines) if is_nsys_header(line)), None)
@@ -49,7 +50,7 @@ def read_nsys(
             f'the header has no cell "{_TIME_COLUMN}" or no Name, Range or Operation cell; '
             "expected an nsys stats CSV report",
             source,
-            f"line {header_row + 1:,}",
+            Place.at("line", header_row + 1),
         )
     name_col = header.index(names[0])
     time_col = header.index(_TIME_COLUMN)
@@ -84,7 +85,7 @@ def _rows(reader: _CsvReader, header_row: int, source: str) -> Iterator[list[str
         except StopIteration:
             return
         except csv.Error as exc:
-            where = f"line {header_row + reader.line_num:,}"
+            where = Place.at("line", header_row + reader.line_num)
             raise TraceError(f"this is not a CSV that nsys writes ({exc})", source, where) from None
         yield row
 

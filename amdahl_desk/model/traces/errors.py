@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ..errors import Problem, ProfileError
+from ..errors import Place, Problem, ProfileError
 
 
 class Remedy(Enum):
@@ -22,8 +22,12 @@ class TraceError(ProfileError):
     reports a bad trace the same way.
     """
 
-    def __init__(self, what: str, source: str | None = None, where: str = "", remedy: Remedy | None = None) -> None:
-        super().__init__([Problem(what, where=where)], source=source)
+    def __init__(
+        self, what: str | Problem, source: str | None = None, where: str | Place = "", remedy: Remedy | None = None
+    ) -> None:
+        """``what``: words, or a typed problem (``Problem.typed``); ``where``: a JSON path, or a :class:`Place`."""
+        problem = what if isinstance(what, Problem) else Problem(what)
+        super().__init__([problem.located(where) if where else problem], source=source)
         self.remedy = remedy
 
 

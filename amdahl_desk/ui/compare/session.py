@@ -20,6 +20,7 @@ from ...model.errors import Problem, ProfileError
 from ...model.names import name_key as _key
 from ...model.profile import Profile
 from ...present.comparison import adopted_text
+from ...present.refusals import error_text
 from ..core.document import Document
 from ..core.locale_text import locale_numbers
 from ..core.redraw import RedrawScheduler
@@ -85,7 +86,7 @@ class ComparisonSession(QObject):
         try:
             self._set(compare(self.doc.profile, self.after, self.pairs), None)
         except ProfileError as exc:
-            self._set(None, str(exc))
+            self._set(None, error_text(exc, locale_numbers()))
 
     def _promise(self) -> float | None:
         """The before plan's new total with its trace's dependencies (None: no trace to use, or still computing)."""

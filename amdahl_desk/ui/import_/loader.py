@@ -24,7 +24,8 @@ from ...files.traces import LoadedTrace, Progress, load_trace
 from ...files.traces.grouping_note import grouping_note
 from ...model.errors import ProfileError
 from ...model.traces import Cancelled, ImportOptions, ImportResult
-from ...present.numbers import POINT
+from ...present.numbers import Numbers
+from ...present.refusals import error_text, refusal_text
 from ..core.locale_text import locale_numbers
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ class TraceWorker(QObject):
         self.outcome = ""  # "loaded", "cancelled" or "failed", once the read is over
         self.too_large = ""  # why the read was stopped for the window's memory ("" while it was not)
         self.memory_limit = MEMORY_LIMIT
+        self.numbers = locale_numbers()  # the desktop's, read here on the window's thread: every message's numbers
 
     def _progress(self) -> Progress:
         last = 0.0
@@ -70,7 +72,7 @@ class TraceWorker(QObject):
                 return False
             held = resident_bytes()
             if held is not None and held - before > self.memory_limit:
-                n = POINT
+                n = self.numbers
                 self.too_large = (
                     f"reading it took {n.number((held - before) / 1e9, 2)} GB more of the window's memory at "
                     f"{n.number(done / 1e6)} MB of {n.number(total / 1e6)} MB, so the read was stopped"
@@ -91,11 +93,11 @@ class TraceWorker(QObject):
             self.trace = load_trace(list(paths), self._progress(), dependencies=size <= DEPENDENCIES_UP_TO)
         except Cancelled:
             if self.too_large:
-                self._end("failed", too_large_message(paths, size, self.too_large))
+                self._end("failed", too_large_message(paths, size, self.too_large, self.numbers))
             else:
                 self._end("cancelled")
         except ProfileError as exc:
-            self._end("failed", str(exc))
+            self._end("failed", error_text(exc, self.numbers))
         except MemoryError:
             self._end("failed", f"{_names(paths)}: not enough memory to read the trace")
         except Exception as exc:  # noqa: BLE001 - the promise: a message, never a traceback; the document intact
@@ -123,7 +125,7 @@ class TraceWorker(QObject):
         try:
             result = self.trace.summarise(options)
         except ProfileError as exc:
-            self.refused.emit(request, _first_problem(exc))
+            self.refused.emit(request, _first_problem(exc, self.numbers))
         except Exception as exc:  # noqa: BLE001 - shown in the dialog, which stays usable
             log.exception("unexpected error while summarising")
             self.refused.emit(request, f"unexpected error: {exc}")
@@ -139,7 +141,7 @@ class TraceWorker(QObject):
         if self.trace is None or request < self.latest:
             return
         try:
-            hint = grouping_note(self.trace, result, options, window=True, n=locale_numbers())
+            hint = grouping_note(self.trace, result, options, window=True, n=self.numbers)
         except Exception:  # noqa: BLE001 - a hint left out; the preview stands
             log.exception("unexpected error while trying other groupings")
             return
@@ -183,10 +185,10 @@ def _size(paths: Sequence[Path]) -> int:
     return total
 
 
-def too_large_message(paths: Sequence[Path], size: int, why: str) -> str:
+def too_large_message(paths: Sequence[Path], size: int, why: str, n: Numbers) -> str:
     names = _names(paths)
     return (
-        f"{names} ({POINT.number(size / 1e6)} MB) is too large for the window's import: {why}. Make the profile with "
+        f"{names} ({n.number(size / 1e6)} MB) is too large for the window's import: {why}. Make the profile with "
         f"the command line, which streams it in a fraction of that (amdahl-desk import {names} --out "
         "profile.xlsx), and open profile.xlsx."
     )
@@ -219,11 +221,11 @@ def _names(paths: Sequence[Path]) -> str:
     return ", ".join(Path(p).name for p in paths)
 
 
-def _first_problem(exc: ProfileError) -> str:
-    """What is wrong, and what to do about it with the window's controls."""
+def _first_problem(exc: ProfileError, n: Numbers) -> str:
+    """What is wrong, and what to do about it with the window's controls, its numbers as ``n`` writes them."""
     from ...present.import_notes import refusal_remedy
 
-    return (exc.problems[0].what if exc.problems else str(exc)) + refusal_remedy(exc, window=True)
+    return (refusal_text(exc.problems[0], n) if exc.problems else str(exc)) + refusal_remedy(exc, window=True)
 
 
 class TraceSession(QObject):

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QDialog, QWidget
 from ...files import Kind, classify, is_trace, load_any
 from ...model.errors import ProfileError
 from ...model.profile import Profile
+from ...present.refusals import error_text
+from ..core.locale_text import locale_numbers
 
 if TYPE_CHECKING:
     from .import_dialog import ImportDialog
@@ -95,7 +97,7 @@ class TraceImport(QObject):
         try:
             loaded = load_any(path)
         except ProfileError as exc:
-            self._failed(str(exc))
+            self._failed(error_text(exc, locale_numbers()))
             return False
         self.apply(loaded.profile, path, f"Import {path.name}")
         self.prompts.show_status(f"Imported {len(loaded.profile.components)} components from {path.name}", 15000)

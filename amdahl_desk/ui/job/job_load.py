@@ -26,6 +26,8 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from ...model.errors import BadInputError, ProfileError
 from ...model.names import STEP_PREFIX
+from ...present.refusals import error_text
+from ..core.locale_text import locale_numbers
 
 log = logging.getLogger(__name__)
 POOL_FROM_BYTES = 16_000_000  # a job this large (all its files) is read in worker processes, one rank each
@@ -75,6 +77,7 @@ class JobWorker(QObject):
         self.stop = threading.Event()
         self.step = step
         self.with_profile = with_profile  # False: the job alone (a workbook's profile stands for it already)
+        self.numbers = locale_numbers()  # the desktop's, read on the window's thread: a refusal's numbers
         self.outcome = ""  # "loaded", "failed" or "cancelled", once over
 
     @Slot(object)
@@ -83,7 +86,9 @@ class JobWorker(QObject):
             loaded = self.read(list(paths))
         except CancelledError:
             self._end("cancelled")
-        except (ProfileError, BadInputError) as exc:
+        except ProfileError as exc:
+            self._end("failed", error_text(exc, self.numbers))
+        except BadInputError as exc:
             self._end("failed", str(exc))
         except MemoryError:
             self._end("failed", "not enough memory to read the job's ranks")
