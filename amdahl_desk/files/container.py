@@ -16,7 +16,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..model.errors import ProfileError
+from ..model.errors import Problem, ProfileError, Refusal
 from .kinds import REFUSALS
 
 # No real profile comes near these: a 50,000-row sheet inflates to about 5 MB.
@@ -64,8 +64,8 @@ class ContainerReport:
         return bool(_UNCOMPUTED.match(cell))
 
 
-def _fail(path: Path, what: str) -> ProfileError:
-    return ProfileError(what, source=path.name)
+def _fail(path: Path, what: str | Problem) -> ProfileError:
+    return ProfileError([what if isinstance(what, Problem) else Problem(what)], source=path.name)
 
 
 def check_xlsx_container(path: Path) -> ContainerReport:
@@ -95,11 +95,7 @@ def check_xlsx_container(path: Path) -> ContainerReport:
             infos = zf.infolist()
             names = {i.filename for i in infos}
             if len(infos) > MAX_MEMBERS:
-                raise _fail(
-                    path,
-                    f"the workbook holds {len(infos):,} parts, more than the {MAX_MEMBERS:,} "
-                    "a profile could need; refusing to read it",
-                )
+                raise _fail(path, Problem.typed(Refusal.TOO_MANY_PARTS, len(infos), MAX_MEMBERS))
             if "xl/workbook.bin" in names:
                 raise _fail(path, "this is a binary Excel workbook (.xlsb); save it as .xlsx")
             if "xl/workbook.xml" not in names:
@@ -135,11 +131,8 @@ def _check_declared(path: Path, infos: list[zipfile.ZipInfo]) -> None:
         if info.file_size > MAX_MEMBER_BYTES or declared > MAX_TOTAL_BYTES:
             raise _fail(path, _too_big(info.filename))
         if info.file_size > RATIO_CHECK_FROM and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise _fail(
-                path,
-                f"part {info.filename} inflates {info.file_size / max(info.compress_size, 1):,.0f}× "
-                f"(limit {MAX_RATIO}×), which no real workbook does (a zip bomb?); refusing to read it",
-            )
+            ratio = info.file_size / max(info.compress_size, 1)
+            raise _fail(path, Problem.typed(Refusal.PART_INFLATES, info.filename, ratio, MAX_RATIO))
 
 
 def _too_big(name: str) -> str:

@@ -7,7 +7,7 @@ import io
 import re
 from pathlib import Path
 
-from ..model.errors import ProfileError
+from ..model.errors import Problem, ProfileError, Refusal
 from ..model.objective_specs import objectives_text
 from ..model.profile import Profile
 from ..model.units import MAX_VALUE_CHARS, NUMBER_PATTERN
@@ -67,10 +67,8 @@ def csv_grid(path: str | Path, expected: str) -> Grid:
     try:
         size = path.stat().st_size
         if size > MAX_CSV_BYTES:
-            raise ProfileError(
-                f"the file is {size / 2**20:,.0f} MiB, past the {MAX_CSV_BYTES // 2**20} MiB limit for a CSV file",
-                source=path.name,
-            )
+            too_large = Problem.typed(Refusal.CSV_TOO_LARGE, size / 2**20, MAX_CSV_BYTES // 2**20)
+            raise ProfileError([too_large], source=path.name)
         data = path.read_bytes()
     except OSError as exc:
         raise ProfileError(f"cannot be read: {exc.strerror or exc}", source=path.name) from None
@@ -90,11 +88,8 @@ def csv_grid(path: str | Path, expected: str) -> Grid:
         raise ProfileError(f"the CSV is malformed ({exc})", source=path.name) from None
     widest = max(range(len(rows)), key=lambda r: len(rows[r]), default=0)
     if rows and len(rows[widest]) > MAX_CSV_COLUMNS:
-        raise ProfileError(
-            f"row {widest + 1} has {len(rows[widest]):,} fields, more than the {MAX_CSV_COLUMNS:,} columns a "
-            "spreadsheet can hold; expected a table of a few columns",
-            source=path.name,
-        )
+        too_wide = Problem.typed(Refusal.CSV_TOO_WIDE, widest + 1, len(rows[widest]), MAX_CSV_COLUMNS)
+        raise ProfileError([too_wide], source=path.name)
     # Spreadsheet programs write ;-separated CSV where the comma is the decimal separator, and
     # ,-separated CSV where it is the point; a quoted "1,500" in a ,-separated file still says nothing.
     hint = {";": ",", ",": "."}.get(delimiter)

@@ -43,11 +43,8 @@ class ParsedWorkbook:
         if sheet is None:
             sheet = self.book.get_sheet_by_name(name)
             if sheet.total_height > MAX_ROWS:
-                raise ProfileError(
-                    f"sheet {name} has {sheet.total_height:,} rows, more than the {MAX_ROWS:,} a profile "
-                    "can have here; split it or sum small components into groups",
-                    source=source,
-                )
+                too_long = Problem.typed(Refusal.SHEET_TOO_LONG, name, sheet.total_height, MAX_ROWS)
+                raise ProfileError([too_long], source=source)
             self.sheets[name] = sheet
         return sheet
 

@@ -56,6 +56,11 @@ class Refusal(Enum):
     TRACE_TRUNCATED = "trace_truncated"  # values: the events read before the file ends inside them
     TOO_DEEP = "too_deep"  # values: how deep the JSON is nested, whether deeper still, in what
     NEGATIVE_DURATION = "negative_duration"  # values: a complete event's name, its duration (µs) below 0
+    TOO_MANY_PARTS = "too_many_parts"  # values: the parts a workbook's zip holds, the most read
+    PART_INFLATES = "part_inflates"  # values: the part, how many times it inflates, the most allowed
+    CSV_TOO_LARGE = "csv_too_large"  # values: the file's size in MiB, the largest read
+    CSV_TOO_WIDE = "csv_too_wide"  # values: the widest row (its number), its fields, the most columns
+    SHEET_TOO_LONG = "sheet_too_long"  # values: the sheet, its rows, the most a profile has
 
 
 @dataclass(frozen=True)

@@ -196,6 +196,25 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.NEGATIVE_DURATION: lambda n, name, dur: (
         f'complete event "{name}" lasts {n.plain(dur, "g")} µs; expected a duration of 0 or more'
     ),
+    Refusal.TOO_MANY_PARTS: lambda n, parts, most: (
+        f"the workbook holds {n.count(parts)} parts, more than the {n.count(most)} a profile could need; refusing "
+        "to read it"
+    ),
+    Refusal.PART_INFLATES: lambda n, part, ratio, most: (
+        f"part {part} inflates {n.plain(ratio, ',.0f')}× (limit {most}×), which no real workbook does (a zip "
+        "bomb?); refusing to read it"
+    ),
+    Refusal.CSV_TOO_LARGE: lambda n, mib, most: (
+        f"the file is {n.plain(mib, ',.0f')} MiB, past the {most} MiB limit for a CSV file"
+    ),
+    Refusal.CSV_TOO_WIDE: lambda n, row, fields, most: (
+        f"row {row} has {n.count(fields)} fields, more than the {n.count(most)} columns a spreadsheet can hold; "
+        "expected a table of a few columns"
+    ),
+    Refusal.SHEET_TOO_LONG: lambda n, sheet, rows, most: (
+        f"sheet {sheet} has {n.count(rows)} rows, more than the {n.count(most)} a profile can have here; split it "
+        "or sum small components into groups"
+    ),
     Refusal.COMPONENTS_SHEET_CHOSEN: lambda n, chosen, skipped: (
         f'no sheet is named Components; the components were read from "{chosen}", the first visible sheet'
         + (f" (hidden, so skipped: {_quoted(skipped)})" if skipped else "")

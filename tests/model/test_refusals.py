@@ -114,6 +114,11 @@ EXAMPLES: dict[Refusal, tuple[str, tuple[object, ...]]] = {
     Refusal.TRACE_TRUNCATED: ("", (1_234,)),
     Refusal.TOO_DEEP: ("", (10_000, True, "an event")),
     Refusal.NEGATIVE_DURATION: ("", ("aten::mm", -2.5)),
+    Refusal.TOO_MANY_PARTS: ("", (20_001, 10_000)),
+    Refusal.PART_INFLATES: ("", ("xl/worksheets/sheet1.xml", 1234.4, 1000)),
+    Refusal.CSV_TOO_LARGE: ("", (1536.4, 1024)),
+    Refusal.CSV_TOO_WIDE: ("", (3, 20_000, 16_384)),
+    Refusal.SHEET_TOO_LONG: ("", ("Components", 2_000_000, 1_000_000)),
 }
 
 
@@ -163,6 +168,11 @@ def test_every_rule_has_its_words():
     )
     assert worded[Refusal.TOO_DEEP].startswith("JSON nested more than 10,000 levels deep in an event: too deep")
     assert worded[Refusal.NEGATIVE_DURATION].startswith('complete event "aten::mm" lasts -2.5 µs; expected')
+    assert worded[Refusal.TOO_MANY_PARTS].startswith("the workbook holds 20,001 parts, more than the 10,000 a")
+    assert worded[Refusal.PART_INFLATES].startswith("part xl/worksheets/sheet1.xml inflates 1,234× (limit 1000×)")
+    assert worded[Refusal.CSV_TOO_LARGE] == "the file is 1,536 MiB, past the 1024 MiB limit for a CSV file"
+    assert worded[Refusal.CSV_TOO_WIDE].startswith("row 3 has 20,000 fields, more than the 16,384 columns")
+    assert worded[Refusal.SHEET_TOO_LONG].startswith("sheet Components has 2,000,000 rows, more than the 1,000,000")
     for why, text in worded.items():  # a sentence, not the model's bare record
         field, values = EXAMPLES[why]
         assert len(text.split()) >= 5 and f"{why.value} {values}" not in text, (why, text)
