@@ -63,7 +63,11 @@ def test_the_check_finds_what_it_looks_for(tmp_path):
 
 # The other layers under the same check. The model's units, numbers and quantities are where the formatters live
 # (present/numbers wraps them); every other module listed still words a figure itself, and leaves its list when
-# that figure is a typed value worded by present/ (a new module that formats a number fails here).
+# that figure is a typed value worded by present/ (a new module that formats a number fails here). What the files
+# layer still formats: the workbook's own text, in the files' format by design (the Summary chart's title, the
+# Settings sheet's ring model cells: summary_charts.py, workbook_writer.py), a duration cell quoted as a spreadsheet
+# shows it (grid.py), a cell's float rounded to the fifteen digits a spreadsheet keeps (formulas.py, cells.py), and
+# three refusals of a cell's text (cells.py: too long, a time of day past a day, a number read two ways).
 OTHER_LAYERS: dict[str, set[str]] = {
     "model": {
         "adoption.py",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
-from ..model.errors import Problem
+from ..model.errors import Problem, Refusal
 
 if TYPE_CHECKING:
     from xlsxwriter.format import Format
@@ -184,15 +184,16 @@ def read_job_sheet(grid: Grid) -> tuple[JobSheet | None, list[Problem]]:
     rows = list(grid.rows)
     problems: list[Problem] = []
 
-    def bad(row: int, col: int, what: str) -> None:
-        problems.append(Problem(f"{what}; the job is not restored", where=f"{grid.sheet}!{grid.ref(row, col)}"))
+    def bad(row: int, col: int, expected: str) -> None:
+        where = f"{grid.sheet}!{grid.ref(row, col)}"
+        problems.append(Problem.typed(Refusal.RANKS_CELL, expected, HEADERS, where=where))
 
     if not rows:
         return None, problems
     head = [str(v).strip().lower() if v is not None else "" for v in rows[0]]
     want = [h.lower() for h in HEADERS]
     if head[: len(want)] != want:
-        bad(0, 0, f"expected the headers {', '.join(HEADERS)}")
+        bad(0, 0, "headers")
         return None, problems
     has_plan_on = len(head) > PLAN_ON and head[PLAN_ON] == PLAN_ON_HEADER.lower()
     out: list[RankRow] = []
@@ -202,24 +203,24 @@ def read_job_sheet(grid: Grid) -> tuple[JobSheet | None, list[Problem]]:
             continue
         rank = _number(values[RANK])
         if rank is None or rank < 0 or rank != int(rank):
-            bad(i, RANK, "expected a rank number (0, 1, 2 …)")
+            bad(i, RANK, "rank")
             continue
         figures = []
         for col in (STEP, COMPUTE, COMM, WAITING, WAITED):
             v = _number(values[col])
             if v is None:
-                bad(i, col, "expected a time in ms")
+                bad(i, col, "time")
             figures.append(v or 0.0)
         flag = _flag(values[STRAGGLER])
         if flag is None:
-            bad(i, STRAGGLER, "expected TRUE or FALSE")
+            bad(i, STRAGGLER, "flag")
         trace = values[TRACE]
         if not isinstance(trace, str) or not trace.strip():
-            bad(i, TRACE, "expected the rank's trace file")
+            bad(i, TRACE, "trace")
             continue
         plan_on = _flag(values[PLAN_ON]) if has_plan_on else True
         if plan_on is None:
-            bad(i, PLAN_ON, "expected TRUE or FALSE")
+            bad(i, PLAN_ON, "flag")
         host = values[HOST]
         step, compute, comm, waiting, waited = figures
         name = str(host) if host is not None else ""
@@ -227,10 +228,10 @@ def read_job_sheet(grid: Grid) -> tuple[JobSheet | None, list[Problem]]:
             RankRow(int(rank), name, step, compute, comm, waiting, waited, bool(flag), trace.strip(), bool(plan_on))
         )
     if has_plan_on and out and not any(r.plan_on for r in out):
-        bad(1, PLAN_ON, "expected TRUE on at least one rank (the ranks the plan is on)")
+        bad(1, PLAN_ON, "plan_on")
     if problems:
         return None, problems
     if len({r.rank for r in out}) != len(out):
-        problems.append(Problem("a rank is listed twice; the job is not restored", where=grid.sheet))
+        problems.append(Problem.typed(Refusal.RANKS_CELL, "twice", HEADERS, where=grid.sheet))
         return None, problems
     return (JobSheet(tuple(out)) if out else None), problems

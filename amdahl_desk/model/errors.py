@@ -61,6 +61,9 @@ class Refusal(Enum):
     CSV_TOO_LARGE = "csv_too_large"  # values: the file's size in MiB, the largest read
     CSV_TOO_WIDE = "csv_too_wide"  # values: the widest row (its number), its fields, the most columns
     SHEET_TOO_LONG = "sheet_too_long"  # values: the sheet, its rows, the most a profile has
+    # A Ranks sheet that does not restore its job. values: what its cell should hold ("headers", "rank", "time",
+    # "flag", "trace", "plan_on"; "twice": a rank listed twice), the sheet's headers
+    RANKS_CELL = "ranks_cell"
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,18 @@ def _quoted_cell(text: str) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
+# What a cell of the Ranks sheet should hold, by the reader's key.
+_RANKS_CELL: dict[str, Callable[[tuple[str, ...]], str]] = {
+    "headers": lambda headers: f"expected the headers {', '.join(headers)}",
+    "rank": lambda headers: "expected a rank number (0, 1, 2 …)",
+    "time": lambda headers: "expected a time in ms",
+    "flag": lambda headers: "expected TRUE or FALSE",
+    "trace": lambda headers: "expected the rank's trace file",
+    "plan_on": lambda headers: "expected TRUE on at least one rank (the ranks the plan is on)",
+    "twice": lambda headers: "a rank is listed twice",
+}
+
+
 def _not_components(names: tuple[str, ...]) -> str:
     listed = _quoted(names)
     return f"{listed} {'is not a component' if len(names) == 1 else 'are not components'}; " + (
@@ -215,6 +227,7 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
         f"sheet {sheet} has {n.count(rows)} rows, more than the {n.count(most)} a profile can have here; split it "
         "or sum small components into groups"
     ),
+    Refusal.RANKS_CELL: lambda n, expected, headers: f"{_RANKS_CELL[expected](headers)}; the job is not restored",
     Refusal.COMPONENTS_SHEET_CHOSEN: lambda n, chosen, skipped: (
         f'no sheet is named Components; the components were read from "{chosen}", the first visible sheet'
         + (f" (hidden, so skipped: {_quoted(skipped)})" if skipped else "")

@@ -119,6 +119,7 @@ EXAMPLES: dict[Refusal, tuple[str, tuple[object, ...]]] = {
     Refusal.CSV_TOO_LARGE: ("", (1536.4, 1024)),
     Refusal.CSV_TOO_WIDE: ("", (3, 20_000, 16_384)),
     Refusal.SHEET_TOO_LONG: ("", ("Components", 2_000_000, 1_000_000)),
+    Refusal.RANKS_CELL: ("", ("headers", ("Rank", "Host"))),
 }
 
 
@@ -173,6 +174,7 @@ def test_every_rule_has_its_words():
     assert worded[Refusal.CSV_TOO_LARGE] == "the file is 1,536 MiB, past the 1024 MiB limit for a CSV file"
     assert worded[Refusal.CSV_TOO_WIDE].startswith("row 3 has 20,000 fields, more than the 16,384 columns")
     assert worded[Refusal.SHEET_TOO_LONG].startswith("sheet Components has 2,000,000 rows, more than the 1,000,000")
+    assert worded[Refusal.RANKS_CELL] == "expected the headers Rank, Host; the job is not restored"
     for why, text in worded.items():  # a sentence, not the model's bare record
         field, values = EXAMPLES[why]
         assert len(text.split()) >= 5 and f"{why.value} {values}" not in text, (why, text)
