@@ -87,5 +87,5 @@ class DependencyLine(QObject):
             )
             self._set(shown)
 
-        # Why it cannot say is the trace reader's own words, which name a place in the file as the command line does.
+        # Why it cannot say is the trace reader's refusal, its place's counts in the desktop's numbers.
         self.doc.trace.work.submit(LANE, job, done, lambda why: self._set(f"{LEAD} cannot say: {why}"))

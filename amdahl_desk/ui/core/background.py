@@ -19,6 +19,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ...model.errors import ProfileError
+from ...present.refusals import error_text
+from .locale_text import locale_numbers
 
 log = logging.getLogger(__name__)
 Stale = Callable[[], bool]
@@ -41,6 +43,7 @@ class Background(QObject):
         self._busy = 0  # requests submitted whose answer has not come back (or been dropped)
         self._result.connect(self._deliver)
         self._thread: threading.Thread | None = None
+        self._numbers = locale_numbers()  # the desktop's, read on the window's thread: a refusal's counts
 
     @property
     def busy(self) -> bool:
@@ -90,7 +93,7 @@ class Background(QObject):
             try:
                 result, ok = job(stale), True
             except ProfileError as exc:
-                result, ok = str(exc), False
+                result, ok = error_text(exc, self._numbers), False
             except MemoryError:
                 result, ok = "not enough memory for the trace's critical path", False
             except Exception as exc:  # noqa: BLE001 - a message in the window, never a traceback; the work goes on
