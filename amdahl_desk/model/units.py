@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from enum import Enum
 from typing import TypeGuard
 
@@ -217,6 +217,18 @@ def parse_speedup(text: str, decimal: DecimalSeparator | None = None) -> float:
     return check_speedup(value, stripped)
 
 
+def fixed(value: float, decimals: int, grouped: bool = False) -> str:
+    """``value`` with ``decimals`` decimals (thousands grouped when ``grouped``), rounded as a spreadsheet shows it:
+    its fifteen significant digits, a half away from zero. Python's format rounds the binary value half to even
+    (2.625 → "2.62", 0.125 → "12%", 2.675 → "2.67") where the workbook written beside it shows 2.63, 13% and 2.68."""
+    spec = f"{',' if grouped else ''}.{decimals}f"
+    scaled = abs(value) * 10.0**decimals
+    if not abs(scaled % 1.0 - 0.5) < 1e-6:  # no half to round (and NaN, ∞): the binary value's rounding agrees
+        return format(value, spec)
+    exact = Decimal(f"{value:.15g}").quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return format(exact, spec)
+
+
 def format_number(value: float, digits: int = 3) -> str:
     """A number for people: thousands separators, up to ``digits`` significant decimals."""
     if math.isnan(value):
@@ -233,7 +245,7 @@ def format_number(value: float, digits: int = 3) -> str:
     else:
         decimals = max(digits, -int(math.floor(math.log10(magnitude))) + digits - 1)
         decimals = min(decimals, 9)
-    text = f"{value:,.{decimals}f}"
+    text = fixed(value, decimals, grouped=True)
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     if text.startswith("-") and not any(c in "123456789" for c in text):
@@ -251,14 +263,14 @@ def format_speedup(value: float | None) -> str:
     if value is None or math.isinf(value):
         return "∞"
     if value >= 100:
-        return f"{value:,.0f}×"
-    text = f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+        return f"{fixed(value, 0, grouped=True)}×"
+    text = fixed(value, 1 if value >= 10 else 2)
     # A speedup that is not 1 never reads as 1× beside the time it saves ("1.005×", "0.9996×"), as a share below
     # all of it never reads as 100%.
     for decimals in (3, 4):
         if float(text) != 1 or value == 1:
             break
-        text = f"{value:.{decimals}f}"
+        text = fixed(value, decimals)
     return text.rstrip("0").rstrip(".") + "×"
 
 
@@ -267,10 +279,10 @@ def format_percent(fraction: float) -> str:
     → ``99.5%``, ``0.99996`` → ``99.9%``: cut, not rounded up)."""
     pct = fraction * 100
     if pct != 0 and abs(pct) < 10 and round(pct, 1) != round(pct):
-        return f"{pct:.1f}%"
+        return f"{fixed(pct, 1)}%"
     if 99.5 <= pct < 100:
         return f"{math.floor(pct * 10 + 1e-9) / 10:.1f}%"  # cut, but not below what a float's noise shows
-    return f"{pct:.0f}%"
+    return f"{fixed(pct, 0)}%"
 
 
 _SIZE_UNITS = {

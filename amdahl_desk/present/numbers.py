@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from ..model.numbers import Decimal
 from ..model.quantities import format_money
-from ..model.units import TimeUnit, format_number, format_percent, format_speedup
+from ..model.units import TimeUnit, fixed, format_number, format_percent, format_speedup
 
+# A format of fixed decimals (``".2f"``, ``",.0f"``, ``".1%"``): rounded as a spreadsheet rounds.
+_FIXED_SPEC = re.compile(r"(,?)\.(\d+)([f%])")
 # An exact number as an editor starts from it in the files' format: no grouping, a decimal point ("1234.5").
 _EDITABLE = re.compile(r"[+-]?\d+\.\d+(?:[eE][+-]?\d+)?")
 
@@ -91,8 +93,15 @@ class Numbers:
         return self._local(percent(fraction))
 
     def plain(self, value: float, spec: str) -> str:
-        """A number as Python's format ``spec`` writes it (``".3g"``: ``0.0277``), in these separators."""
-        return self._local(format(value, spec))
+        """A number as Python's format ``spec`` writes it (``".3g"``: ``0.0277``), in these separators; fixed
+        decimals (``",.1f"``, ``".0%"``) round a half away from zero, as a spreadsheet shows it (``units.fixed``)."""
+        fixed_spec = _FIXED_SPEC.fullmatch(spec)
+        if fixed_spec is None:
+            return self._local(format(value, spec))
+        grouped, decimals, kind = fixed_spec.groups()
+        if kind == "%":
+            return self._local(fixed(value * 100, int(decimals), bool(grouped)) + "%")
+        return self._local(fixed(value, int(decimals), bool(grouped)))
 
     def for_editor(self, text: str) -> str:
         """The exact number a cell's editor starts from, given in the files' format ("1234.5", as the cell's copy

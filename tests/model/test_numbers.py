@@ -145,3 +145,46 @@ def test_a_speedup_that_is_not_one_never_reads_as_one(value, text):
     from amdahl_desk.model.units import format_speedup
 
     assert format_speedup(value) == text
+
+
+# LibreOffice Calc's text "as shown" for these values in the formats 0.00, 0.0, #,##0, 0% and 0.0% (a workbook
+# written with xlsxwriter, saved as CSV by soffice with its cells as shown): a half rounds away from zero, on the
+# value's fifteen significant digits (1.005 and 2.675 are below the half in binary, at it in fifteen digits).
+CALC_SHOWS = {
+    2.625: ("2.63", "2.6", "3", "263%", "262.5%"),
+    0.125: ("0.13", "0.1", "0", "13%", "12.5%"),
+    1.125: ("1.13", "1.1", "1", "113%", "112.5%"),
+    2.675: ("2.68", "2.7", "3", "268%", "267.5%"),
+    1234.5: ("1234.50", "1234.5", "1,235", "123450%", "123450.0%"),
+    0.5: ("0.50", "0.5", "1", "50%", "50.0%"),
+    2.5: ("2.50", "2.5", "3", "250%", "250.0%"),
+    1.005: ("1.01", "1.0", "1", None, "100.5%"),  # Calc shows 100% (its 100.49999999999999); 101% here
+    12.25: ("12.25", "12.3", "12", "1225%", "1225.0%"),
+    -1.125: ("-1.13", "-1.1", "-1", "-113%", "-112.5%"),
+    -2.675: ("-2.68", "-2.7", "-3", "-268%", "-267.5%"),
+    0.0125: ("0.01", "0.0", "0", "1%", "1.3%"),
+    99.95: ("99.95", "100.0", "100", "9995%", "9995.0%"),
+    1.0049999999: ("1.00", "1.0", "1", "100%", "100.5%"),
+}
+
+
+@pytest.mark.parametrize("value", list(CALC_SHOWS))
+def test_a_figure_is_rounded_as_the_spreadsheet_beside_it_shows_it(value):
+    """The window, the slide and the command line round a half as the workbook written beside them shows it:
+    2.625 reads 2.63 (Python's own format, rounding the binary value half to even, wrote 2.62) and 12.5% 13%."""
+    from amdahl_desk.model.units import fixed
+
+    two, one, whole, pct, pct1 = CALC_SHOWS[value]
+    assert (fixed(value, 2), fixed(value, 1), fixed(value, 0, grouped=True)) == (two, one, whole)
+    if pct is not None:
+        assert fixed(value * 100, 0) + "%" == pct
+    assert fixed(value * 100, 1) + "%" == pct1
+
+
+def test_the_formatters_round_a_half_away_from_zero():
+    from amdahl_desk.model.units import TimeUnit, format_percent, format_speedup, format_time
+
+    assert format_speedup(1050 / 400) == "2.63×"  # a measured 1,050 ms against 400 ms
+    assert format_percent(1 / 8) == "13%"
+    assert format_time(1234.5, TimeUnit.MS) == "1,235 ms"
+    assert format_speedup(0.995) == "0.995×"  # still never 1× beside a change

@@ -289,11 +289,11 @@ def test_window_shows_numbers_in_the_locale(window, qtbot):
         assert "1.000 ms → 550 ms" in window.summary.sentence.text() + window.summary.sentence.toolTip()
         model = window.component_model
         assert model.setData(model.index(0, COMPONENT_TIME), "1234,5")  # typed as the desktop writes it
-        assert model.index(0, COMPONENT_TIME).data() == "1.234"  # three significant digits, grouped
+        assert model.index(0, COMPONENT_TIME).data() == "1.235"  # 1,234.5 rounded as a spreadsheet shows it, grouped
         assert model.index(0, COMPONENT_TIME).data(Qt.ItemDataRole.EditRole) == "1234.5"
         new_time = model.index(1, NEW_TIME)  # 600 ms at 4×: 150 ms
         assert model.setData(model.index(1, COMPONENT_TIME), "10,5")
-        assert new_time.data() == "2,62" and new_time.data(Qt.ItemDataRole.EditRole) == "2.62"
+        assert new_time.data() == "2,63" and new_time.data(Qt.ItemDataRole.EditRole) == "2.63"  # 2.625, a half up
         model.doc.undo_stack.undo()
         model.doc.undo_stack.undo()
     finally:
