@@ -217,13 +217,18 @@ def parse_speedup(text: str, decimal: DecimalSeparator | None = None) -> float:
     return check_speedup(value, stripped)
 
 
+_FIXED_SPECS = (tuple(f".{d}f" for d in range(16)), tuple(f",.{d}f" for d in range(16)))
+_SCALES = tuple(10.0**d for d in range(16))
+
+
 def fixed(value: float, decimals: int, grouped: bool = False) -> str:
     """``value`` with ``decimals`` decimals (thousands grouped when ``grouped``), rounded as a spreadsheet shows it:
     its fifteen significant digits, a half away from zero. Python's format rounds the binary value half to even
     (2.625 → "2.62", 0.125 → "12%", 2.675 → "2.67") where the workbook written beside it shows 2.63, 13% and 2.68."""
-    spec = f"{',' if grouped else ''}.{decimals}f"
-    scaled = abs(value) * 10.0**decimals
-    if not abs(scaled % 1.0 - 0.5) < 1e-6:  # no half to round (and NaN, ∞): the binary value's rounding agrees
+    if decimals >= 16:  # more than fifteen significant digits hold: nothing to round as a spreadsheet does
+        return format(value, f"{',' if grouped else ''}.{decimals}f")
+    spec = _FIXED_SPECS[grouped][decimals]
+    if not abs(abs(value) * _SCALES[decimals] % 1.0 - 0.5) < 1e-6:  # no half to round (nor NaN, ∞): as Python rounds
         return format(value, spec)
     exact = Decimal(f"{value:.15g}").quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     return format(exact, spec)
