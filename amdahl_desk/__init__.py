@@ -16,9 +16,9 @@ __version__ = "0.1.0"
 def _word_refusals() -> None:
     """A typed refusal's words are present's: installed before any error is raised (present/refusals.py)."""
     from .model.errors import word_refusals_with
-    from .present.refusals import place_text, refusal_text
+    from .present.refusals import counted, refusal_text
 
-    word_refusals_with(refusal_text, place_text)
+    word_refusals_with(refusal_text, counted)
 
 
 _word_refusals()

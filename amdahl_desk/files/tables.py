@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING
 
-from ..model.errors import Place, Problem, ProfileError, Refusal
+from ..model.errors import Problem, ProfileError, Refusal
 from ..model.measurements import Measurements
 from ..model.numbers import Decimal
 from ..model.objective_specs import ObjectiveSpec, objective_spec_problems, parse_objectives
@@ -417,7 +417,7 @@ class TableReader:
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
-    seen: set[tuple[str | Place, str]] = set()
+    seen: set[tuple[str, str]] = set()
     result = []
     for p in problems:
         if (p.where, p.what) not in seen:

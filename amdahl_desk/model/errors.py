@@ -66,14 +66,23 @@ class Refusal(Enum):
     RANKS_CELL = "ranks_cell"
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where in a file a problem is, by its counts: ``Place("event {} (byte {})", (12_001, 3_456_789))``. The words
-    name the kind of place; the counts are numbers the view writes as it writes numbers (``byte 3,456,789`` on the
-    command line, ``byte 3.456.789`` on a German desktop: ``present/refusals.place_text``)."""
+class Place(str):
+    """Where in a file a problem is, by its counts: ``Place("event {} (byte {})", (12_001, 3_456_789))``. A string
+    (``"event 12,001 (byte 3,456,789)"``, as the files and the command line write it, so a problem's ``where`` reads,
+    compares and serialises as text wherever it goes) that keeps its words and counts, for a view to write the
+    counts as it writes numbers (``byte 3.456.789`` on a German desktop: ``present/refusals.place_text``)."""
 
+    __slots__ = ("counts", "text")
     text: str
     counts: tuple[int, ...]
+
+    def __new__(cls, text: str, counts: tuple[int, ...]) -> Place:
+        self = super().__new__(cls, _place_wording(text, counts))
+        self.text, self.counts = text, counts
+        return self
+
+    def __getnewargs__(self) -> tuple[str, tuple[int, ...]]:  # type: ignore[override]  # a copy, a pickle
+        return self.text, self.counts
 
     @classmethod
     def at(cls, kind: str, count: int) -> Place:
@@ -83,9 +92,6 @@ class Place:
     def then(self, text: str, count: int) -> Place:
         """This place and a count more: ``event 12 (byte 345), near byte 350``."""
         return Place(self.text + text, (*self.counts, count))
-
-    def __str__(self) -> str:
-        return _place_wording(self)
 
 
 @dataclass(frozen=True)
@@ -102,7 +108,7 @@ class Problem:
     table: str | None = None
     row: int | None = None
     field: str | None = None
-    where: str | Place = ""
+    where: str = ""
     why: Refusal | None = None
     values: tuple[Any, ...] = ()
 
@@ -112,7 +118,7 @@ class Problem:
         return cls("", table, row, field, why=why, values=values)
 
     @classmethod
-    def typed(cls, why: Refusal, *values: Any, where: str | Place = "") -> Problem:
+    def typed(cls, why: Refusal, *values: Any, where: str = "") -> Problem:
         """A typed problem found in a file: rule ``why`` with its ``values``, at ``where``."""
         return cls("", where=where, why=why, values=values)
 
@@ -120,7 +126,7 @@ class Problem:
     def what(self) -> str:
         return self.text or _wording(self)
 
-    def located(self, where: str | Place) -> Problem:
+    def located(self, where: str) -> Problem:
         """The same problem, placed at ``where``."""
         return replace(self, where=where)
 
@@ -132,15 +138,15 @@ def _unworded(problem: Problem) -> str:  # the model alone, before present has g
     return f"{problem.field}: {problem.why.value if problem.why else ''} {problem.values}"
 
 
-def _unworded_place(place: Place) -> str:
-    return place.text.format(*place.counts)
+def _unworded_place(text: str, counts: tuple[int, ...]) -> str:
+    return text.format(*counts)
 
 
 _wording: Callable[[Problem], str] = _unworded
-_place_wording: Callable[[Place], str] = _unworded_place
+_place_wording: Callable[[str, tuple[int, ...]], str] = _unworded_place
 
 
-def word_refusals_with(wording: Callable[[Problem], str], place_wording: Callable[[Place], str]) -> None:
+def word_refusals_with(wording: Callable[[Problem], str], place_wording: Callable[[str, tuple[int, ...]], str]) -> None:
     """Give typed refusals and places their words: present's catalogue, installed when the package is imported (as
     a message catalogue is installed into gettext), so that every error's text is worded once, in present."""
     global _wording, _place_wording

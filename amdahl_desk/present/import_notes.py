@@ -35,7 +35,7 @@ def note_text(note: ImportNote, n: Numbers = POINT) -> str:
     if kind is NoteKind.SAMPLE_COUNTS:
         return 'the profile\'s unit is "none" (sample counts), not a time; each weight is taken as 1 ms'
     if kind is NoteKind.THREADS_SUMMED:
-        return f"{n.count(v['profiles'])} profiles (threads) are summed: the times are CPU time, not wall time"  # type: ignore[arg-type]
+        return f"{v['profiles']} profiles (threads) are summed: the times are CPU time, not wall time"
     if kind is NoteKind.SEVERAL_REPORTS:
         return "rows of several reports are listed together; NVTX ranges may contain the kernels"
     if kind is NoteKind.NO_STEPS:

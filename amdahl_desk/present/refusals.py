@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..model.errors import Place, Problem, ProfileError, Refusal
+from ..model.errors import Problem, ProfileError, Refusal
 from ..model.names import one_line
 from ..model.units import TimeUnit
 from .numbers import POINT, Numbers
@@ -273,8 +273,11 @@ def problem_text(problem: Problem, n: Numbers = POINT) -> str:
     return f"{place_text(problem.where, n)}: {what}" if problem.where else what
 
 
-def place_text(where: str | Place, n: Numbers = POINT) -> str:
+def place_text(where: str, n: Numbers = POINT) -> str:
     """A place in a file: a cell's name as it is, a :class:`Place`'s counts as ``n`` writes them."""
-    if isinstance(where, str):
-        return where
-    return where.text.format(*(n.count(c) for c in where.counts))
+    return where if type(where) is str else counted(where.text, where.counts, n)  # type: ignore[attr-defined]
+
+
+def counted(text: str, counts: tuple[int, ...], n: Numbers = POINT) -> str:
+    """A place's words with its counts as ``n`` writes them: ``event 12 (byte 3,456)``."""
+    return text.format(*(n.count(c) for c in counts))

@@ -127,3 +127,55 @@ def test_a_runs_refusals_figures_take_the_views_separators():
     assert refusal_text(too_many, GERMAN).startswith(f"{grouped[0]} runs, more than the {grouped[1]} a table")
     not_a_count = Problem.of(Refusal.NOT_A_COUNT, "measurements", 0, "n", -1234.5)
     assert refusal_text(not_a_count, GERMAN) == "-1.234,5 is not a count; N must be a number above 0"
+
+
+def _cut_trace(path):
+    """The CPU-steps fixture cut in the middle of its events: refused at an event and a byte past a thousand."""
+    import gzip
+
+    from ..traces import expect
+
+    raw = gzip.decompress((expect.FIXTURES / "torch_cpu_steps.json.gz").read_bytes())
+    path.write_bytes(raw[: len(raw) // 2])
+    return path
+
+
+def test_a_linked_traces_refusal_takes_the_views_numbers(tmp_path):
+    """The what-if says why a profile's trace cannot be used (its summary note): the reader's place, its counts as
+    the view writes them (``files/traces/linked.why``)."""
+    from amdahl_desk.files.traces import load_trace
+    from amdahl_desk.files.traces.linked import why
+    from amdahl_desk.model.traces.errors import TraceError
+
+    with pytest.raises(TraceError) as refused:
+        load_trace(_cut_trace(tmp_path / "cut.json"))
+    place = refused.value.problems[0].where
+    assert place.counts[-1] >= 1000
+    said, german = why(refused.value), why(refused.value, GERMAN)
+    assert said.startswith(f"{place}: ") and german.startswith(f"{place.text.format(*_german(place.counts))}: ")
+
+
+def test_a_jobs_bad_rank_keeps_its_typed_refusal(tmp_path):
+    """A job's rank read on a worker comes back with its problems, not their words: the window says the byte as the
+    desktop writes it."""
+    import shutil
+
+    from amdahl_desk.files.traces.job import load_job
+
+    from ..traces import expect
+
+    job = tmp_path / "job"
+    shutil.copytree(expect.FIXTURES / "ddp2", job)
+    _cut_trace(job / "rank1.json")
+    (job / "rank1.json.gz").unlink(missing_ok=True)
+    with pytest.raises(ProfileError) as refused:
+        load_job([str(job)], "ProfilerStep#")
+    [problem] = refused.value.problems
+    assert refused.value.source == "rank1.json" and problem.where.counts[-1] >= 1000
+    german = problem.where.text.format(*_german(problem.where.counts))
+    assert error_text(refused.value, GERMAN).startswith(f"rank1.json: {german}: ")
+    assert str(refused.value).startswith(f"rank1.json: {problem.where}: ")
+
+
+def _german(counts):
+    return [f"{c:,}".replace(",", ".") for c in counts]

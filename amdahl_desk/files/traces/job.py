@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...model.errors import Problem, ProfileError
 from ...model.job.rank_graph import RankGraph
 from ...model.traces.errors import TraceError
 from ...model.traces.patterns import Speedup
@@ -66,9 +67,9 @@ def job_files(paths: Sequence[str]) -> list[RankFile]:
 
 def read_rank_file(
     f: RankFile, step: str, speedups: Sequence[Speedup], only_steps: frozenset[int] | None
-) -> RankGraph | tuple[str, str]:
-    """A worker's task: the rank's compact graph, or (message, file) when the file cannot be read."""
-    from ...model.errors import ProfileError
+) -> RankGraph | tuple[str | tuple[Problem, ...], str]:
+    """A worker's task: the rank's compact graph, or (what is wrong, file) when the file cannot be read: a message,
+    or the reader's problems (typed, their places counted: worded where they are shown, :func:`refused`)."""
     from .job_reader import read_rank
 
     try:
@@ -79,7 +80,7 @@ def read_rank_file(
             )
         return read_rank(f.path, f.source, f.order, step, speedups, only_steps)
     except ProfileError as exc:
-        return ("; ".join(str(p) for p in exc.problems), f.source)
+        return (exc.problems, f.source)
     except (OSError, ValueError, EOFError) as exc:
         return (f"cannot read the trace: {exc}", f.source)
 
@@ -161,9 +162,9 @@ def load_job(
     only_steps: frozenset[int] | None = None,
     progress: JobProgress | None = None,
 ) -> list[RankGraph]:
-    """Every rank's compact graph, read in parallel; raises :class:`TraceError` naming the first bad file."""
+    """Every rank's compact graph, read in parallel; raises :class:`ProfileError` naming the first bad file."""
     files = job_files(paths)
-    results: list[RankGraph | tuple[str, str]] = []
+    results: list[RankGraph | tuple[str | tuple[Problem, ...], str]] = []
     with _executor(scheduler, len(files)) as ex:
         if ex is None:
             for i, f in enumerate(files):
@@ -179,6 +180,11 @@ def load_job(
     out: list[RankGraph] = []
     for r in results:
         if isinstance(r, tuple):
-            raise TraceError(r[0], r[1])
+            raise refused(*r)
         out.append(r)
     return out
+
+
+def refused(what: str | tuple[Problem, ...], source: str) -> ProfileError:
+    """The refusal of a rank's file, from what :func:`read_rank_file` returned."""
+    return TraceError(what, source) if isinstance(what, str) else ProfileError(what, source=source)

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Union, cast
 
 import msgspec
 
-from ...model.errors import Place
 from ...model.job.rank_graph import CommArgs, RankGraph, build_rank_graph, rank_of
 from ...model.traces.dependencies import GPU_ANNOTATION_CATEGORY, SYNC_CATEGORY, SYNC_RECORD, GraphTrace, cpu_class
 from ...model.traces.events import CPU_RUNTIME, TraceEvents
@@ -44,7 +43,7 @@ class JobEvent(GraphEvent, gc=False):
     args: JobArgs | None = None
 
 
-def lenient_job_event(raw: Any, where: str | Place, source: str) -> GraphEvent:
+def lenient_job_event(raw: Any, where: str, source: str) -> GraphEvent:
     e = lenient_graph_event(raw, where, source)
     extra = raw.get("args") if isinstance(raw, dict) else None
     if e.args is None or not isinstance(extra, dict):

@@ -188,7 +188,7 @@ def durations_ok(events: Sequence[Any]) -> bool:
     return all(e.dur >= 0 for e in events)  # NaN compares False
 
 
-def _number(value: Any, field: str, where: str | Place, source: str, default: float | None = None) -> float:
+def _number(value: Any, field: str, where: str, source: str, default: float | None = None) -> float:
     if value is None and default is not None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -215,7 +215,7 @@ def _whole(value: Any) -> int | None:
     return None
 
 
-def lenient_event(raw: Any, where: str | Place, source: str) -> Event:
+def lenient_event(raw: Any, where: str, source: str) -> Event:
     """An event from a plain decoded dict, tolerating what real traces do (string numbers, odd ids)."""
     if not isinstance(raw, dict):
         raise TraceError(f"an event is {type(raw).__name__}, not an object", source, where)

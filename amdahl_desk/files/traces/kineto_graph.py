@@ -12,7 +12,6 @@ import math
 from array import array
 from typing import Any
 
-from ...model.errors import Place
 from ...model.traces.dependencies import (
     CONTEXT_SYNC,
     EVENT_SYNC,
@@ -52,7 +51,7 @@ class GraphEvent(Event, gc=False):
     args: GraphArgs | None = None
 
 
-def lenient_graph_event(raw: Any, where: str | Place, source: str) -> GraphEvent:
+def lenient_graph_event(raw: Any, where: str, source: str) -> GraphEvent:
     """:func:`lenient_event`, keeping the sync fields of ``args`` too."""
     e = lenient_event(raw, where, source)
     args = None

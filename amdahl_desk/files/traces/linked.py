@@ -18,6 +18,7 @@ from ...model.profile import Profile, Settings
 from ...model.traces.errors import TraceError
 from ...model.traces.plan_answer import TraceAnswer
 from ...model.traces.plan_path import TracePlanner, answers, plan_of
+from ...present.numbers import POINT, Numbers
 from ...present.trace_plan import TraceFigures
 from .source import Progress
 
@@ -81,9 +82,12 @@ def open_linked(settings: Settings, base: Path | None = None, progress: Progress
     raise last
 
 
-def why(exc: TraceError) -> str:
-    """What is wrong, for a note that names the trace itself: the problems without the file's name before them."""
-    return "; ".join(str(p) for p in exc.problems) or str(exc)
+def why(exc: TraceError, n: Numbers = POINT) -> str:
+    """What is wrong, for a note that names the trace itself: the problems without the file's name before them,
+    their places' counts as ``n`` writes them."""
+    from ...present.refusals import problem_text
+
+    return "; ".join(problem_text(p, n) for p in exc.problems) or str(exc)
 
 
 def linked_figures(profile: Profile, base: Path | None = None) -> TraceFigures:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ..errors import Place, Problem, ProfileError
+from ..errors import Problem, ProfileError
 
 
 class Remedy(Enum):
@@ -23,7 +23,7 @@ class TraceError(ProfileError):
     """
 
     def __init__(
-        self, what: str | Problem, source: str | None = None, where: str | Place = "", remedy: Remedy | None = None
+        self, what: str | Problem, source: str | None = None, where: str = "", remedy: Remedy | None = None
     ) -> None:
         """``what``: words, or a typed problem (``Problem.typed``); ``where``: a JSON path, or a :class:`Place`."""
         problem = what if isinstance(what, Problem) else Problem(what)

@@ -30,11 +30,13 @@ from ...model.profile import Component, Optimization, Profile, Settings
 from ...model.profile_rules import new_component_problems
 from ...model.units import TimeUnit
 from ...present.colours import ComponentColours
+from ...present.refusals import error_text
 from . import commands
 from .change import Move, Pending, RowMove
 from .component_objectives import ComponentObjectives
 from .decision_link import DecisionLink
 from .job_link import JobLink
+from .locale_text import locale_numbers
 from .measured_runs import MeasuredRuns
 from .state import EVERYTHING, Aspect, Snapshot
 from .trace_link import TraceLink
@@ -84,8 +86,8 @@ class Document(QObject, MeasuredRuns):
             try:
                 # analyse() takes the last analysis' totals and scaling when the times and settings are its own.
                 self._analysis, self._analysis_error = analyse(self.profile, self._analysis), None
-            except ProfileError as exc:
-                self._analysis, self._analysis_error = None, str(exc)
+            except ProfileError as exc:  # worded as the desktop writes numbers (a refusal's figures)
+                self._analysis, self._analysis_error = None, error_text(exc, locale_numbers())
         return self._analysis
 
     @property

@@ -124,7 +124,9 @@ class TraceImport(QObject):
         try:
             profile = result.to_profile()
         except ProfileError as exc:
-            self.prompts.show_error("Cannot import", f"{exc}\n\nThe open profile is unchanged.")
+            self.prompts.show_error(
+                "Cannot import", f"{error_text(exc, locale_numbers())}\n\nThe open profile is unchanged."
+            )
             return False
         self.apply(profile, origin, f"Import {result.source}")
         self.prompts.show_status(

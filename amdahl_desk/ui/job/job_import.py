@@ -16,8 +16,10 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from ...model.profile import Profile
+from ...present.refusals import error_text
 from ..core.document import Document
 from ..core.job_link import HeldJob
+from ..core.locale_text import locale_numbers
 
 if TYPE_CHECKING:  # read when a job is opened: the first frame needs none of it (process pools, the job's words)
     from .job_load import JobSession, LoadedJob
@@ -205,7 +207,8 @@ class JobImport(QObject):
 
             loaded = JobWorker().read([str(p) for p in paths])
         except (ProfileError, BadInputError) as exc:
-            self.prompts.show_error("Cannot import the job", f"{exc}\n\nThe open profile is unchanged.")
+            said = error_text(exc, locale_numbers()) if isinstance(exc, ProfileError) else str(exc)
+            self.prompts.show_error("Cannot import the job", f"{said}\n\nThe open profile is unchanged.")
             return False
         self._origin = paths[0] if len(paths) == 1 else paths[0].parent
         self._open(loaded)

@@ -133,7 +133,9 @@ class JobWorker(QObject):
         try:
             profile = load_any(path).profile if self.with_profile else None
         except TraceError as exc:
-            raise TraceError(f"the rank's profile cannot be imported: {exc}", path.name) from None
+            raise TraceError(
+                f"the rank's profile cannot be imported: {error_text(exc, self.numbers)}", path.name
+            ) from None
         return LoadedJob(tuple(f.path for f in files), self.step, graph, job, profile, path, rank)
 
     def _read(self, files: Sequence[Any]) -> list[Any]:
@@ -150,8 +152,7 @@ def read_ranks(
     """Every rank's compact graph (``files``: :class:`~amdahl_desk.files.traces.job.RankFile`), in worker
     processes when the job is large; raises :class:`CancelledError` as soon as ``stopped()`` (between ranks), and the
     first bad rank's :class:`TraceError` naming its file."""
-    from ...files.traces.job import read_rank_file
-    from ...model.traces.errors import TraceError
+    from ...files.traces.job import read_rank_file, refused
 
     size = sum(Path(f.path).stat().st_size for f in files if Path(f.path).exists())
     workers = min(len(files), _cores())
@@ -184,7 +185,7 @@ def read_ranks(
                 progress(i + 1, len(files))
     for r in results:
         if isinstance(r, tuple):
-            raise TraceError(r[0], r[1])
+            raise refused(*r)
     return results
 
 

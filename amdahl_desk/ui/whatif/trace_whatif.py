@@ -21,6 +21,7 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QTimer
 
 from ...present.trace_plan import NO_TRACE, TraceFigures
 from ..core.document import Document
+from ..core.locale_text import locale_numbers
 from ..core.state import Aspect
 
 PAUSE_MS = 60  # a change of the plan is computed once the plan has rested this long (a drag: at its pauses)
@@ -52,6 +53,7 @@ class TraceWhatIf(QObject):
         s = self.doc.profile.settings
         base = self.doc.path.parent if self.doc.path is not None else None
         where: tuple[Path, ...] | str = ()
+        n = locale_numbers()  # a refusal's counts as the desktop writes them (read here, on the window's thread)
         if s.trace_source:
             from ...files.traces.linked import trace_paths, why
             from ...model.traces.errors import TraceError
@@ -59,7 +61,7 @@ class TraceWhatIf(QObject):
             try:
                 where = tuple(p.resolve() for p in trace_paths(s.trace_source, base))
             except TraceError as exc:
-                where = why(exc)
+                where = why(exc, n)
         key = (s.trace_source, where, s.trace_grouping, s.trace_events)
         if key == self._key:
             self._plan_changed()  # the same trace: another profile may still bring another plan
@@ -93,7 +95,7 @@ class TraceWhatIf(QObject):
             try:
                 return open_linked(settings, base, progress)
             except TraceError as exc:
-                return why(exc)
+                return why(exc, n)
 
         self.link.work.submit(
             LOAD, read, lambda result: self._read_back(key, result), lambda why: self._failed(key, why)
