@@ -225,10 +225,12 @@ def fixed(value: float, decimals: int, grouped: bool = False) -> str:
     """``value`` with ``decimals`` decimals (thousands grouped when ``grouped``), rounded as a spreadsheet shows it:
     its fifteen significant digits, a half away from zero. Python's format rounds the binary value half to even
     (2.625 → "2.62", 0.125 → "12%", 2.675 → "2.67") where the workbook written beside it shows 2.63, 13% and 2.68."""
-    if decimals >= 16:  # more than fifteen significant digits hold: nothing to round as a spreadsheet does
+    if not 0 <= decimals < 16:  # past fifteen significant digits nothing rounds as a spreadsheet does (< 0: refused)
         return format(value, f"{',' if grouped else ''}.{decimals}f")
     spec = _FIXED_SPECS[grouped][decimals]
-    if not abs(abs(value) * _SCALES[decimals] % 1.0 - 0.5) < 1e-6:  # no half to round (nor NaN, ∞): as Python rounds
+    scaled = abs(value) * _SCALES[decimals]
+    # Near a half (within the float error of ``scaled``), or not at all (NaN, ∞, past 15 digits): as Python rounds.
+    if scaled >= 1e15 or not abs(scaled % 1.0 - 0.5) < 1e-6 + scaled * 1e-13:
         return format(value, spec)
     exact = Decimal(f"{value:.15g}").quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     return format(exact, spec)
@@ -283,10 +285,10 @@ def format_percent(fraction: float) -> str:
     """``0.6`` → ``60%``; small shares keep a decimal; a share below all of it never reads as ``100%`` (``0.9957``
     → ``99.5%``, ``0.99996`` → ``99.9%``: cut, not rounded up)."""
     pct = fraction * 100
-    if pct != 0 and abs(pct) < 10 and round(pct, 1) != round(pct):
-        return f"{fixed(pct, 1)}%"
-    if 99.5 <= pct < 100:
-        return f"{math.floor(pct * 10 + 1e-9) / 10:.1f}%"  # cut, but not below what a float's noise shows
+    if pct != 0 and abs(pct) < 10 and not (one := fixed(pct, 1)).endswith(".0"):
+        return f"{one}%"
+    if pct < 100 and (pct >= 99.5 or fixed(pct, 0) == "100"):  # cut, but not below what a float's noise shows
+        return f"{fixed(math.floor(pct * 10 + 1e-9) / 10, 1)}%"
     return f"{fixed(pct, 0)}%"
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from ..model.laws import parallel_fraction_at
 from ..model.measurements import MeasureKind
-from ..model.units import format_number
+from ..model.units import fixed, format_number
 from .numbers import POINT, Numbers
 
 if TYPE_CHECKING:
@@ -28,15 +28,16 @@ def percent(fraction: float) -> str:
     if abs(pct) < 1e-6:
         return "0%"
     if abs(pct) >= 10:
-        return f"{pct:.0f}%"
+        return f"{fixed(pct, 0)}%"
     if abs(pct) >= 1:
-        return f"{pct:.1f}%".replace(".0%", "%")
+        return f"{fixed(pct, 1)}%".replace(".0%", "%")
     return f"{float(f'{pct:.2g}'):g}%"
 
 
 def count(value: float, n: Numbers = POINT) -> str:
     """A count of workers: whole from 10 up (96.5 → 97, as a reviewer reads it), else 3 significant digits."""
-    return n.count(round(value)) if abs(value - round(value)) < 0.05 or value >= 10 else n.number(value)
+    whole = int(fixed(value, 0))  # a half up, as a spreadsheet rounds (96.5 → 97)
+    return n.count(whole) if abs(value - whole) < 0.05 or value >= 10 else n.number(value)
 
 
 def _rate(value: float, unit: str, n: Numbers) -> str:

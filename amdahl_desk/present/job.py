@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..model.units import fixed
 from .numbers import POINT, Numbers
 from .text import column, display_width
 
@@ -209,7 +210,7 @@ def _ratio(baseline: float, predicted: float) -> str:
     if predicted <= 0:
         return "to nothing"
     k = baseline / predicted
-    return "nothing" if k < NOTHING else f"{k:.2f}×"
+    return "nothing" if k < NOTHING else f"{fixed(k, 2)}×"
 
 
 def _waits_for(waits: Sequence[WaitFigures], rank: int) -> WaitFigures | None:
@@ -233,9 +234,9 @@ def job_what_if_view(w: JobWhatIf, what: str = "") -> JobWhatIfView:
     where = "on every rank" if w.on_ranks is None else f"on rank{'s' * (len(w.on_ranks) != 1)} {ranges(w.on_ranks)}"
     k = w.speedup
     if w.predicted > 0 and k < NOTHING:
-        answer = f"does not shorten the job's step ({w.baseline:.1f} → {w.predicted:.1f} ms)"
+        answer = f"does not shorten the job's step ({fixed(w.baseline, 1)} → {fixed(w.predicted, 1)} ms)"
     else:
-        answer = f"shortens the job's step {k:.2f}× ({w.baseline:.1f} → {w.predicted:.1f} ms)"
+        answer = f"shortens the job's step {fixed(k, 2)}× ({fixed(w.baseline, 1)} → {fixed(w.predicted, 1)} ms)"
     sentence = f"Making {what or _speedups(w)} {where} {answer}"
     for rank, predicted in w.alone:
         ratio = _ratio(w.baseline, predicted)

@@ -72,14 +72,15 @@ class Numbers:
         1.031): then all with the fewest decimals, up to six, at which they read apart (``1.027×``, ``1.031×``)."""
         plain = [self.speedup(v) for v in values]
         more = (  # the speedup's own 2 decimals, then 3 to 6; past six, digits that tell nothing
-            [self._local(f"{v:,.{d}f}×") if math.isfinite(v) else self.speedup(v) for v in values] for d in range(3, 7)
+            [self._local(f"{fixed(v, d, grouped=True)}×") if math.isfinite(v) else self.speedup(v) for v in values]
+            for d in range(3, 7)
         )
         return _first_apart(values, itertools.chain([plain], more)) or plain
 
     def close_speedup(self, value: float | None) -> str:
         """A speedup near 1 with the digit that tells 1.009× from 1.037× (``1.009×``); others as :meth:`speedup`."""
         if value is not None and 0 < value < 2 and not math.isinf(value):
-            return self._local(f"{value:.3f}×")
+            return self._local(f"{fixed(value, 3)}×")
         return self.speedup(value)
 
     def percent(self, fraction: float) -> str:

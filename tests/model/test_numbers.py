@@ -1,6 +1,8 @@
 """Numbers as people and spreadsheets write them: decimal points and commas, thousands grouped five ways."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from amdahl_desk.model.numbers import (
     AmbiguousNumberError,
@@ -188,3 +190,43 @@ def test_the_formatters_round_a_half_away_from_zero():
     assert format_percent(1 / 8) == "13%"
     assert format_time(1234.5, TimeUnit.MS) == "1,235 ms"
     assert format_speedup(0.995) == "0.995×"  # still never 1× beside a change
+    # a share decides its decimal as it rounds it: 0.95% is 1.0 at one decimal, so 1%; just below all is never 100%
+    assert (format_percent(0.0095), format_percent(0.0195)) == ("1%", "2%")
+    assert format_percent(0.9949999999999999) == "99.5%" and format_percent(0.99999) == "99.9%"
+
+
+@given(
+    st.one_of(
+        st.floats(min_value=-1e11, max_value=1e11, allow_nan=False),
+        st.integers(min_value=-(10**9), max_value=10**9).map(lambda i: i / 8),  # halves, quarters, eighths
+        st.integers(min_value=-(10**13), max_value=10**13).map(lambda i: i / 1000 + 0.0005),  # halves at 3 decimals
+    ),
+    st.integers(min_value=0, max_value=4),
+)
+def test_fixed_finds_every_half_its_fifteen_digits_hold(value, decimals):
+    """Whether a value is near a half is decided from its float (fast); the answer is the fifteen-digit decimal's,
+    a half up, wherever the value sits (a half of the fourth decimal of 1,252,184.73375 included)."""
+    import decimal
+
+    from amdahl_desk.model.units import fixed
+
+    digits = decimal.Decimal(f"{value:.15g}")
+    shown = digits.quantize(decimal.Decimal(1).scaleb(-decimals), rounding=decimal.ROUND_HALF_UP)
+    assert fixed(value, decimals) == f"{shown:.{decimals}f}"
+
+
+@pytest.mark.parametrize(
+    ("value", "decimals", "shown"),
+    [
+        (1252184.73375, 4, "1252184.7338"),
+        (12345678901.499996, 0, "12345678902"),
+        (0.9949999999999999, 2, "1.00"),
+        (0.99499, 2, "0.99"),
+    ],
+)
+def test_a_half_far_from_the_decimal_point_is_still_a_half(value, decimals, shown):
+    """A half of the fourth decimal of a million, of the units of ten billion: the float's own error there is
+    larger than a fixed window around the half (these read 1252184.7337 and 12345678901 when it was one)."""
+    from amdahl_desk.model.units import fixed
+
+    assert fixed(value, decimals) == shown
