@@ -82,6 +82,9 @@ class ImportNote:
     kind: NoteKind
     values: Mapping[str, object] = field(default_factory=dict)
 
+    def __hash__(self) -> int:  # a problem that carries it can be kept in a set (its values are numbers and names)
+        return hash((self.kind, tuple(self.values.items())))
+
 
 class Notes:
     """An import's warnings as they are found, in order."""
