@@ -67,7 +67,7 @@ def test_the_check_finds_what_it_looks_for(tmp_path):
 # layer still formats: the workbook's own text, in the files' format by design (the Summary chart's title, the
 # Settings sheet's ring model cells: summary_charts.py, workbook_writer.py), a duration cell quoted as a spreadsheet
 # shows it (grid.py), a cell's float rounded to the fifteen digits a spreadsheet keeps (formulas.py, cells.py), and
-# three refusals of a cell's text (cells.py: too long, a time of day past a day, a number read two ways).
+# two refusals of a cell's text (cells.py: too long, a time of day past a day).
 OTHER_LAYERS: dict[str, set[str]] = {
     "model": {
         "adoption.py",

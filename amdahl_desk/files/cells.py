@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
+from ..model.errors import Problem, Refusal
 from ..model.load_settings import SETTING_PARSERS as LOAD_COST_PARSERS
 from ..model.numbers import Decimal, decide_decimal
 from ..model.profile import OverheadModel
@@ -103,14 +104,9 @@ def column_decimal(grid: Grid, first_row: int, col: int) -> Decimal | None:
     return decide_decimal(texts, grid.decimal_hint) if texts else None
 
 
-def ambiguity_message(exc: AmbiguousNumberError, grid: Grid) -> str:
-    a, b = (f"{r:.15g}" for r in exc.readings)
-    how = (
-        "a CSV file with decimal commas is usually separated by semicolons"
-        if grid.csv
-        else "a workbook keeps numbers as numbers when they are typed without text"
-    )
-    return f"{exc}, and no other cell of its column says which; write {a} or {b} without grouping ({how})"
+def ambiguity(exc: AmbiguousNumberError, grid: Grid) -> Problem:
+    """The refusal of a cell's number that reads two ways, its readings as numbers (worded by present)."""
+    return Problem.typed(Refusal.AMBIGUOUS_NUMBER, exc.text, *exc.readings, exc.separator, grid.csv)
 
 
 def parse_enabled(value: CellValue) -> bool:

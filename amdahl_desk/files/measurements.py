@@ -25,7 +25,7 @@ from ..model.measurements import (
 from ..model.numbers import Decimal
 from ..model.units import UNITS_ACCEPTED, TimeUnit, convert
 from ..model.values import AmbiguousNumberError, ParseError
-from .cells import SPREADSHEET_ERROR, ambiguity_message, bounded_text, cell_time, column_decimal, scale_bare_times
+from .cells import SPREADSHEET_ERROR, ambiguity, bounded_text, cell_time, column_decimal, scale_bare_times
 from .csv_table import csv_grid, escape_field
 from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
 from .headers import HEADER_SCAN_ROWS, header_scale, unit_in_header
@@ -203,8 +203,9 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         lambda where, note: warnings.append(replace(note, table=TABLE, where=where)),
     )
 
-    def problem(r: int, col: int, what: str) -> None:
-        found_at.setdefault((r, col), Problem(what, TABLE, where=grid.where(r, col)))
+    def problem(r: int, col: int, what: str | Problem) -> None:
+        typed = what if isinstance(what, Problem) else Problem(what)
+        found_at.setdefault((r, col), replace(typed, table=TABLE, where=grid.where(r, col)))
 
     raw: list[tuple[int, float, float, TimeUnit | None, str, str]] = []
     width = max(cols.values()) + 1
@@ -224,7 +225,7 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
             if not is_empty(n_cell):
                 n = _read_count(n_cell, n_decimal)
         except AmbiguousNumberError as exc:
-            problem(r, cols["count"], ambiguity_message(exc, grid))
+            problem(r, cols["count"], ambiguity(exc, grid))
         except ParseError as exc:
             problem(r, cols["count"], str(exc))
         try:
@@ -236,7 +237,7 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
                 value, written = _read_throughput(v_cell, v_decimal)
                 header_unit = header_unit or written
         except AmbiguousNumberError as exc:
-            problem(r, cols["value"], ambiguity_message(exc, grid))
+            problem(r, cols["value"], ambiguity(exc, grid))
         except ParseError as exc:
             problem(r, cols["value"], str(exc))
         label = as_text(cells[cols["label"]]) if "label" in cols else ""

@@ -31,7 +31,7 @@ from ..model.profile import (
 from ..model.units import UNITS_ACCEPTED, TimeUnit, convert, time_ok
 from ..model.values import AmbiguousNumberError, ParseError, parse_unit
 from .cells import (
-    ambiguity_message,
+    ambiguity,
     cell_time,
     column_decimal,
     scale_bare_times,
@@ -93,8 +93,9 @@ class TableReader:
         # Time cells that read two ways (1,500): their readings, until the total line may settle them.
         self._ambiguous: dict[int, tuple[tuple[float, float], TimeUnit | None]] = {}
 
-    def problem(self, where: str, what: str) -> None:
-        self.problems.append(Problem(what, where=where))
+    def problem(self, where: str, what: str | Problem) -> None:
+        """A problem found at ``where``: words, or a typed problem."""
+        self.problems.append(what.located(where) if isinstance(what, Problem) else Problem(what, where=where))
 
     def warn(self, where: str, problem: Problem) -> None:
         """A typed warning found at ``where``."""
@@ -304,7 +305,7 @@ class TableReader:
             if not name.isprintable():
                 name = self._one_line(name, grid.where(r, name_col))
             time: tuple[float, TimeUnit | None] | None = None
-            error = None
+            error: tuple[str, str | Problem] | None = None
             if time_ok(time_value):
                 time = (time_value, None)
             elif is_empty(time_value):
@@ -317,7 +318,7 @@ class TableReader:
                 try:
                     time = cell_time(time_value, decimal)
                 except AmbiguousNumberError as exc:
-                    error = (grid.where(r, time_col), ambiguity_message(exc, grid))
+                    error = (grid.where(r, time_col), ambiguity(exc, grid))
                     unit_match = re.search(r"[a-zA-Zµμ]+\s*$", as_text(time_value))
                     written = parse_unit(unit_match.group()) if unit_match else None
                     self._ambiguous[r] = (exc.readings, written)

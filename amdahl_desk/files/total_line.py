@@ -25,7 +25,7 @@ class Row(NamedTuple):
     scaling: Scaling
     group: str
     notes: str
-    error: tuple[str, str] | None = None
+    error: tuple[str, str | Problem] | None = None  # where, and what is wrong (words, or a typed problem)
     objectives: tuple[str, ...] = ()
 
 

@@ -64,6 +64,8 @@ class Refusal(Enum):
     # A Ranks sheet that does not restore its job. values: what its cell should hold ("headers", "rank", "time",
     # "flag", "trace", "plan_on"; "twice": a rank listed twice), the sheet's headers
     RANKS_CELL = "ranks_cell"
+    # values: a cell's text, its two readings (thousands grouped, decimal), the separator, whether the file is a CSV
+    AMBIGUOUS_NUMBER = "ambiguous_number"
 
 
 class Place(str):

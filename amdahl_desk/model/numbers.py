@@ -37,9 +37,10 @@ class NumberFormatError(ParseError):
 class AmbiguousNumberError(NumberFormatError):
     """Text such as ``1,500`` that reads as two numbers; ``readings`` holds (grouped thousands, decimal)."""
 
-    def __init__(self, message: str, readings: tuple[float, float]) -> None:
+    def __init__(self, message: str, readings: tuple[float, float], text: str = "", separator: str = ",") -> None:
         super().__init__(message)
         self.readings = readings
+        self.text, self.separator = text, separator  # the text as written, and the separator read two ways
 
 
 def _is_grouping(integer: str) -> bool:
@@ -139,6 +140,8 @@ def parse_number(text: str, decimal: Decimal | None = None) -> float:
                 f'"{t}" could be {_plain(grouped)} ({name} grouping thousands) or {_plain(as_decimal)} '
                 f"(decimal {name})",
                 (grouped, as_decimal),
+                t,
+                sep,
             )
         else:
             dec = sep

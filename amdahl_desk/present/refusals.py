@@ -108,6 +108,21 @@ _RANKS_CELL: dict[str, Callable[[tuple[str, ...]], str]] = {
 }
 
 
+def _ambiguous(n: Numbers, text: str, grouped: float, decimal: float, sep: str, csv: bool) -> str:
+    """A cell's text that reads as two numbers: both, and how to write the one meant."""
+    name = "comma" if sep == "," else "point"
+    a, b = n.plain(grouped, ".15g"), n.plain(decimal, ".15g")
+    how = (
+        "a CSV file with decimal commas is usually separated by semicolons"
+        if csv
+        else "a workbook keeps numbers as numbers when they are typed without text"
+    )
+    return (
+        f'"{text}" could be {a} ({name} grouping thousands) or {b} (decimal {name}), and no other cell of its column '
+        f"says which; write {a} or {b} without grouping ({how})"
+    )
+
+
 def _not_components(names: tuple[str, ...]) -> str:
     listed = _quoted(names)
     return f"{listed} {'is not a component' if len(names) == 1 else 'are not components'}; " + (
@@ -228,6 +243,9 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
         "or sum small components into groups"
     ),
     Refusal.RANKS_CELL: lambda n, expected, headers: f"{_RANKS_CELL[expected](headers)}; the job is not restored",
+    Refusal.AMBIGUOUS_NUMBER: lambda n, text, grouped, decimal, sep, csv: _ambiguous(
+        n, text, grouped, decimal, sep, csv
+    ),
     Refusal.COMPONENTS_SHEET_CHOSEN: lambda n, chosen, skipped: (
         f'no sheet is named Components; the components were read from "{chosen}", the first visible sheet'
         + (f" (hidden, so skipped: {_quoted(skipped)})" if skipped else "")

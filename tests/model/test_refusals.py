@@ -120,6 +120,7 @@ EXAMPLES: dict[Refusal, tuple[str, tuple[object, ...]]] = {
     Refusal.CSV_TOO_WIDE: ("", (3, 20_000, 16_384)),
     Refusal.SHEET_TOO_LONG: ("", ("Components", 2_000_000, 1_000_000)),
     Refusal.RANKS_CELL: ("", ("headers", ("Rank", "Host"))),
+    Refusal.AMBIGUOUS_NUMBER: ("time", ("1.500", 1500.0, 1.5, ".", False)),
 }
 
 
@@ -175,6 +176,9 @@ def test_every_rule_has_its_words():
     assert worded[Refusal.CSV_TOO_WIDE].startswith("row 3 has 20,000 fields, more than the 16,384 columns")
     assert worded[Refusal.SHEET_TOO_LONG].startswith("sheet Components has 2,000,000 rows, more than the 1,000,000")
     assert worded[Refusal.RANKS_CELL] == "expected the headers Rank, Host; the job is not restored"
+    assert worded[Refusal.AMBIGUOUS_NUMBER].startswith(
+        '"1.500" could be 1500 (point grouping thousands) or 1.5 (decimal point), and no other cell'
+    )
     for why, text in worded.items():  # a sentence, not the model's bare record
         field, values = EXAMPLES[why]
         assert len(text.split()) >= 5 and f"{why.value} {values}" not in text, (why, text)

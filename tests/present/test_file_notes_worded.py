@@ -179,3 +179,19 @@ def test_a_jobs_bad_rank_keeps_its_typed_refusal(tmp_path):
 
 def _german(counts):
     return [f"{c:,}".replace(",", ".") for c in counts]
+
+
+def test_a_number_read_two_ways_names_its_readings_in_the_views_numbers(tmp_path):
+    """ "1,500" in a CSV's time column, with no other cell to say which: refused with both readings, as numbers a
+    notebook can test and a German desktop reads as written there (1,5 is one and a half)."""
+    path = tmp_path / "ambiguous.csv"
+    path.write_text('Component,Time (ms)\nDecode,"1,500"\nPrefill,700\n', encoding="utf-8")
+    with pytest.raises(ProfileError) as refused:
+        load_profile(path)
+    [problem] = refused.value.problems
+    assert problem.why is Refusal.AMBIGUOUS_NUMBER and problem.values == ("1,500", 1500.0, 1.5, ",", True)
+    said = error_text(refused.value, POINT)
+    assert '"1,500" could be 1500 (comma grouping thousands) or 1.5 (decimal comma)' in said
+    german = error_text(refused.value, GERMAN)
+    assert '"1,500" could be 1500 (comma grouping thousands) or 1,5 (decimal comma)' in german
+    assert "write 1500 or 1,5 without grouping" in german
