@@ -83,8 +83,8 @@ class Place(str):
         self.text, self.counts = text, counts
         return self
 
-    def __getnewargs__(self) -> tuple[str, tuple[int, ...]]:  # type: ignore[override]  # a copy, a pickle
-        return self.text, self.counts
+    def __reduce__(self) -> tuple[type[Place], tuple[str, tuple[int, ...]]]:  # a copy, a pickle (any protocol)
+        return Place, (self.text, self.counts)
 
     @classmethod
     def at(cls, kind: str, count: int) -> Place:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..model.errors import Problem, ProfileError, Refusal
+from ..model.errors import Place, Problem, ProfileError, Refusal
 from ..model.names import one_line
 from ..model.units import TimeUnit
 from .numbers import POINT, Numbers
@@ -293,7 +293,7 @@ def problem_text(problem: Problem, n: Numbers = POINT) -> str:
 
 def place_text(where: str, n: Numbers = POINT) -> str:
     """A place in a file: a cell's name as it is, a :class:`Place`'s counts as ``n`` writes them."""
-    return where if type(where) is str else counted(where.text, where.counts, n)  # type: ignore[attr-defined]
+    return counted(where.text, where.counts, n) if isinstance(where, Place) else where
 
 
 def counted(text: str, counts: tuple[int, ...], n: Numbers = POINT) -> str:

@@ -209,3 +209,21 @@ def test_a_trace_named_from_where_the_command_ran_is_written_from_the_workbook(f
     monkeypatch.chdir(tmp_path)
     data = json.loads(_report(capsys, str(folder.parent / "out" / "job.xlsx"), "--json"))
     assert data["dependencies"]["used"] is True and data["job"]["ranks"] == 4
+
+
+def test_a_job_with_a_damaged_rank_is_said_and_the_rank_reported(folder, tmp_path, capsys):
+    """A rank cut in the middle of its events: the job cannot be read, report says so naming the rank's file and
+    its place, and goes on with the profile's rank (a worker's typed refusal is still the trace's)."""
+    import gzip
+    import shutil
+
+    path = _workbook(folder, tmp_path, capsys, plan_on=(0, 1, 2, 3))
+    job = tmp_path / "job"
+    shutil.copytree(folder, job)
+    rank = sorted(job.glob("rank*.json*"))[-1]
+    raw = gzip.decompress(rank.read_bytes()) if rank.suffix == ".gz" else rank.read_bytes()
+    rank.write_bytes(gzip.compress(raw[: len(raw) // 2]) if rank.suffix == ".gz" else raw[: len(raw) // 2])
+    beside = tmp_path / "with_ranks.xlsx"  # its Ranks sheet names job/rank*.json.gz beside it: the damaged copy
+    beside.write_bytes(path.read_bytes())
+    text = _report(capsys, str(beside))
+    assert text.startswith(f"The job (4 files) could not be read: {rank.name}: event ") and "one rank's alone" in text

@@ -195,3 +195,24 @@ def test_a_number_read_two_ways_names_its_readings_in_the_views_numbers(tmp_path
     german = error_text(refused.value, GERMAN)
     assert '"1,500" could be 1500 (comma grouping thousands) or 1,5 (decimal comma)' in german
     assert "write 1500 or 1,5 without grouping" in german
+
+
+@pytest.mark.parametrize("protocol", range(6))
+def test_a_place_travels_whole(protocol):
+    """A place pickled (a rank's refusal from a worker process, any protocol) or copied keeps its counts; a place
+    that is only a name (a cell, or a str of any other kind) is shown as it is."""
+    import copy
+    import pickle
+
+    from amdahl_desk.model.errors import Place
+    from amdahl_desk.present.refusals import place_text
+
+    place = Place("event {} (byte {})", (347, 86_091))
+    for back in (pickle.loads(pickle.dumps(place, protocol=protocol)), copy.deepcopy(place)):
+        assert type(back) is Place and back == "event 347 (byte 86,091)" and back.counts == (347, 86_091)
+        assert place_text(back, GERMAN) == "event 347 (byte 86.091)"
+
+    class Cell(str):
+        pass
+
+    assert place_text(Cell("Components!B2"), GERMAN) == "Components!B2"

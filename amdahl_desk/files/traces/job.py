@@ -185,6 +185,7 @@ def load_job(
     return out
 
 
-def refused(what: str | tuple[Problem, ...], source: str) -> ProfileError:
-    """The refusal of a rank's file, from what :func:`read_rank_file` returned."""
-    return TraceError(what, source) if isinstance(what, str) else ProfileError(what, source=source)
+def refused(what: str | tuple[Problem, ...], source: str) -> TraceError:
+    """The refusal of a rank's file, from what :func:`read_rank_file` returned: a :class:`TraceError`, as the
+    readers' callers expect of a bad rank."""
+    return TraceError(what, source)

@@ -23,11 +23,19 @@ class TraceError(ProfileError):
     """
 
     def __init__(
-        self, what: str | Problem, source: str | None = None, where: str = "", remedy: Remedy | None = None
+        self,
+        what: str | Problem | tuple[Problem, ...],
+        source: str | None = None,
+        where: str = "",
+        remedy: Remedy | None = None,
     ) -> None:
-        """``what``: words, or a typed problem (``Problem.typed``); ``where``: a JSON path, or a :class:`Place`."""
-        problem = what if isinstance(what, Problem) else Problem(what)
-        super().__init__([problem.located(where) if where else problem], source=source)
+        """``what``: words, a typed problem (``Problem.typed``), or the problems a reader found (a rank's file read
+        on a worker); ``where``: a JSON path, or a :class:`Place`."""
+        if isinstance(what, tuple):
+            super().__init__(what, source=source)
+        else:
+            problem = what if isinstance(what, Problem) else Problem(what)
+            super().__init__([problem.located(where) if where else problem], source=source)
         self.remedy = remedy
 
 
