@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from ..model.laws import parallel_fraction_at
 from ..model.measurements import MeasureKind
-from ..model.units import fixed, format_number
+from ..model.units import fixed, format_number, format_percent
 from .numbers import POINT, Numbers
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def percent(fraction: float) -> str:
     if abs(pct) < 1e-6:
         return "0%"
     if abs(pct) >= 10:
-        return f"{fixed(pct, 0)}%"
+        return format_percent(fraction)  # whole, and a share below all never 100%
     if abs(pct) >= 1:
         return f"{fixed(pct, 1)}%".replace(".0%", "%")
     return f"{float(f'{pct:.2g}'):g}%"
@@ -221,7 +221,7 @@ def profile_comparison(
     said, seen = profile_parallel_fraction, fit.parallel_fraction
     if profile_baseline_n is not None:
         said = parallel_fraction_at(said, profile_baseline_n, fit.baseline_n)
-    points = round(abs(said - seen) * 100)
+    points = int(fixed(abs(said - seen) * 100, 0))  # a half up, as the two shares beside it are rounded
     head = f"The profile says {n.coefficient(said)} parallel, the runs say {n.coefficient(seen)}"
     if points == 0:
         return f"{head}: they agree."

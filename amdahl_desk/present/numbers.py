@@ -57,7 +57,7 @@ class Numbers:
             return self.speedup(low) if low == high else f"{self.speedup(low).rstrip('×')}–{self.speedup(high)}"
         top = max(abs(low), abs(high))
         base = 2 if top < 10 else 1 if top < 100 else 0
-        tries = ([f"{low:,.{d}f}", f"{high:,.{d}f}"] for d in range(base, max(base, 4) + 1))
+        tries = ([fixed(low, d, grouped=True), fixed(high, d, grouped=True)] for d in range(base, max(base, 4) + 1))
         ends = _first_apart([low, high], tries)
         if ends is None or ends[0] == ends[1]:
             return self.speedup((low + high) / 2)

@@ -235,3 +235,16 @@ def test_profile_p_at_reads_the_profile_n0():
     assert analysis.scaling.baseline_gpus == 8 and analysis.scaling.parallel_fraction == pytest.approx(0.75)
     assert profile_p_at(analysis, 1) == pytest.approx(0.96)
     assert profile_p_at(analysis, None) == profile_p_at(analysis, 8) == pytest.approx(0.75)
+
+
+def test_a_comparisons_points_round_as_its_shares_do():
+    """62.5% against runs that say 50%: the shares read 63% and 50%, so the gap reads 13 points, not 12 (a half
+    rounded to even where the shares round a half up)."""
+    counts = [1, 2, 4, 8, 16, 32]
+    r = fit_measurements(Measurements.of(zip(counts, amdahl_times(0.5, counts), strict=True), "time"))
+    said = profile_comparison(0.5 + r.amdahl.parallel_fraction - 0.5 + 0.125, r)
+    assert said.startswith("The profile says 63% parallel, the runs say 50%: 13 points"), said
+
+
+def test_a_coefficient_just_below_all_never_reads_all():
+    assert percent(0.995) == "99.5%" and percent(0.9949) == "99%"

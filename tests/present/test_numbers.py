@@ -111,3 +111,8 @@ def test_one_negligible_swing_leaves_the_others_in_the_plain_format():
 )
 def test_a_range_of_speedups_never_reads_as_one_value_twice(low, high, expected):
     assert POINT.speedup_range(low, high) == expected
+
+
+def test_a_range_rounds_its_ends_as_a_single_speedup_does():
+    """1.125–1.375×: each end reads as the speedup alone reads (1.13×), a half up as a spreadsheet shows it."""
+    assert POINT.speedup(1.125) == "1.13×" and POINT.speedup_range(1.125, 1.375) == "1.13–1.38×"
