@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from ..present.text import quoted
+
 if TYPE_CHECKING:
     from .formula_cells import WorkbookFormulas
 
@@ -140,5 +142,4 @@ def as_text(value: CellValue) -> str:
 
 def shown(value: CellValue) -> str:
     """A cell quoted for a message, shortened if long."""
-    text = as_text(value)
-    return text if len(text) <= 60 else text[:57] + "…"
+    return quoted(as_text(value))

@@ -14,6 +14,7 @@ from ..model.errors import Place, Problem, ProfileError, Refusal
 from ..model.names import one_line
 from ..model.units import TimeUnit
 from .numbers import POINT, Numbers
+from .text import quoted
 
 # A setting's rule, by its field: what a value must be.
 _SETTING_RULE = {
@@ -91,20 +92,15 @@ def _not_one_line(name: str, char: str) -> str:
     return f'the name "{one_line(name)[:40]}" holds {what}; a name is one line of visible text'
 
 
-def _quoted_cell(text: str) -> str:
-    """A cell's text quoted in a note, cut to 60 characters."""
-    return text if len(text) <= 60 else text[:57] + "…"
-
-
-# What a cell of the Ranks sheet should hold, by the reader's key.
-_RANKS_CELL: dict[str, Callable[[tuple[str, ...]], str]] = {
-    "headers": lambda headers: f"expected the headers {', '.join(headers)}",
-    "rank": lambda headers: "expected a rank number (0, 1, 2 …)",
-    "time": lambda headers: "expected a time in ms",
-    "flag": lambda headers: "expected TRUE or FALSE",
-    "trace": lambda headers: "expected the rank's trace file",
-    "plan_on": lambda headers: "expected TRUE on at least one rank (the ranks the plan is on)",
-    "twice": lambda headers: "a rank is listed twice",
+# What a cell of the Ranks sheet should hold, by the reader's key ("{headers}": the sheet's).
+_RANKS_CELL = {
+    "headers": "expected the headers {headers}",
+    "rank": "expected a rank number (0, 1, 2 …)",
+    "time": "expected a time in ms",
+    "flag": "expected TRUE or FALSE",
+    "trace": "expected the rank's trace file",
+    "plan_on": "expected TRUE on at least one rank (the ranks the plan is on)",
+    "twice": "a rank is listed twice",
 }
 
 
@@ -203,9 +199,7 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
         f'a bandwidth of {_cell(n, bandwidth)} bytes/s is implausibly low; write a unit, like "100 GB/s"'
     ),
     Refusal.TRACE_NOTE: lambda n, note: _trace_note(note, n),
-    Refusal.NAME_MADE_ONE_LINE: lambda n, name, char, read: (
-        f'{_not_one_line(name, char)}: read as "{_quoted_cell(read)}"'
-    ),
+    Refusal.NAME_MADE_ONE_LINE: lambda n, name, char, read: f'{_not_one_line(name, char)}: read as "{quoted(read)}"',
     Refusal.SAME_COLUMN_TWICE: lambda n, label, cell: (
         f"two {label} columns with the same header and the same values; reading {cell}"
     ),
@@ -242,17 +236,17 @@ _WORDS: dict[Refusal, Callable[..., str]] = {
         f"sheet {sheet} has {n.count(rows)} rows, more than the {n.count(most)} a profile can have here; split it "
         "or sum small components into groups"
     ),
-    Refusal.RANKS_CELL: lambda n, expected, headers: f"{_RANKS_CELL[expected](headers)}; the job is not restored",
-    Refusal.AMBIGUOUS_NUMBER: lambda n, text, grouped, decimal, sep, csv: _ambiguous(
-        n, text, grouped, decimal, sep, csv
+    Refusal.RANKS_CELL: lambda n, expected, headers: (
+        f"{_RANKS_CELL[expected].format(headers=', '.join(headers))}; the job is not restored"
     ),
+    Refusal.AMBIGUOUS_NUMBER: _ambiguous,
     Refusal.COMPONENTS_SHEET_CHOSEN: lambda n, chosen, skipped: (
         f'no sheet is named Components; the components were read from "{chosen}", the first visible sheet'
         + (f" (hidden, so skipped: {_quoted(skipped)})" if skipped else "")
         + "; name the sheet Components to choose it"
     ),
     Refusal.UNKNOWN_SETTING: lambda n, label, known: (
-        f'unknown setting "{_quoted_cell(label)}" ignored; the known settings are {", ".join(known)}'
+        f'unknown setting "{quoted(label)}" ignored; the known settings are {", ".join(known)}'
     ),
 }
 

@@ -40,6 +40,11 @@ def column(text: str, width: int) -> str:
     return text + " " * max(width - display_width(text), 0)
 
 
+def quoted(text: str) -> str:
+    """A cell's text as a message quotes it: whole up to 60 characters, else its first 57 and "…"."""
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
 def shorten(name: str, most: int) -> str:
     """``name`` cut to ``most`` characters with "…" when longer."""
     return name if len(name) <= most else name[: most - 1] + "…"

@@ -69,7 +69,7 @@ def read_rank_file(
     f: RankFile, step: str, speedups: Sequence[Speedup], only_steps: frozenset[int] | None
 ) -> RankGraph | tuple[str | tuple[Problem, ...], str]:
     """A worker's task: the rank's compact graph, or (what is wrong, file) when the file cannot be read: a message,
-    or the reader's problems (typed, their places counted: worded where they are shown, :func:`refused`)."""
+    or the reader's problems (typed, their places counted: worded where they are shown)."""
     from .job_reader import read_rank
 
     try:
@@ -162,7 +162,7 @@ def load_job(
     only_steps: frozenset[int] | None = None,
     progress: JobProgress | None = None,
 ) -> list[RankGraph]:
-    """Every rank's compact graph, read in parallel; raises :class:`ProfileError` naming the first bad file."""
+    """Every rank's compact graph, read in parallel; raises :class:`TraceError` naming the first bad file."""
     files = job_files(paths)
     results: list[RankGraph | tuple[str | tuple[Problem, ...], str]] = []
     with _executor(scheduler, len(files)) as ex:
@@ -180,12 +180,6 @@ def load_job(
     out: list[RankGraph] = []
     for r in results:
         if isinstance(r, tuple):
-            raise refused(*r)
+            raise TraceError(*r)
         out.append(r)
     return out
-
-
-def refused(what: str | tuple[Problem, ...], source: str) -> TraceError:
-    """The refusal of a rank's file, from what :func:`read_rank_file` returned: a :class:`TraceError`, as the
-    readers' callers expect of a bad rank."""
-    return TraceError(what, source)

@@ -152,7 +152,8 @@ def read_ranks(
     """Every rank's compact graph (``files``: :class:`~amdahl_desk.files.traces.job.RankFile`), in worker
     processes when the job is large; raises :class:`CancelledError` as soon as ``stopped()`` (between ranks), and the
     first bad rank's :class:`TraceError` naming its file."""
-    from ...files.traces.job import read_rank_file, refused
+    from ...files.traces.job import read_rank_file
+    from ...model.traces.errors import TraceError
 
     size = sum(Path(f.path).stat().st_size for f in files if Path(f.path).exists())
     workers = min(len(files), _cores())
@@ -185,7 +186,7 @@ def read_ranks(
                 progress(i + 1, len(files))
     for r in results:
         if isinstance(r, tuple):
-            raise refused(*r)
+            raise TraceError(*r)
     return results
 
 
