@@ -104,9 +104,12 @@ def column_decimal(grid: Grid, first_row: int, col: int) -> Decimal | None:
     return decide_decimal(texts, grid.decimal_hint) if texts else None
 
 
-def ambiguity(exc: AmbiguousNumberError, grid: Grid) -> Problem:
-    """The refusal of a cell's number that reads two ways, its readings as numbers (worded by present)."""
-    return Problem.typed(Refusal.AMBIGUOUS_NUMBER, exc.text, *exc.readings, exc.separator, grid.csv)
+def cell_refusal(exc: ParseError, csv: bool) -> str | Problem:
+    """Why a cell was refused (``csv``: the cell is a CSV file's). A number that reads two ways is typed with both
+    readings as numbers, worded by present in the view's numbers; any other refusal is the parser's words."""
+    if isinstance(exc, AmbiguousNumberError):
+        return Problem.typed(Refusal.AMBIGUOUS_NUMBER, exc.text, *exc.readings, exc.separator, csv)
+    return str(exc)
 
 
 def parse_enabled(value: CellValue) -> bool:

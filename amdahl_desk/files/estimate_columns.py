@@ -8,12 +8,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..model.analysis import Analysis
+from ..model.errors import Problem
 from ..model.numbers import Decimal
 from ..model.profile import Component, Optimization, Profile
 from ..model.units import TimeUnit, convert
 from ..model.values import ParseError, check_confidence, check_effort, parse_confidence, parse_effort
 from ..present.columns import component_titles
-from .cells import cell_time, column_decimal, parse_speedup_cell
+from .cells import cell_refusal, cell_time, column_decimal, parse_speedup_cell
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .headers import header_key
 
@@ -32,7 +33,7 @@ ESTIMATE_HEADERS = {
     "confidence": "Confidence",
 }
 
-Problem = Callable[[str, str], None]  # (where, what)
+ProblemAt = Callable[[str, str | Problem], None]  # (where, what: words or a typed problem)
 
 
 def _effort(value: CellValue, decimal: Decimal | None) -> float:
@@ -68,7 +69,7 @@ class EstimateCells:
         self.columns = {f: cols[f] for f in ESTIMATE_FIELDS if f in cols}
         self.decimals = {f: column_decimal(grid, first_row, c) for f, c in self.columns.items()}
 
-    def read(self, row: int, problem: Problem) -> dict[str, float]:
+    def read(self, row: int, problem: ProblemAt) -> dict[str, float]:
         """Row ``row``'s estimates (an empty cell: no range, no effort, 100%); a bad cell is refused at itself."""
         found: dict[str, float] = {}
         for fld, col in self.columns.items():
@@ -81,7 +82,7 @@ class EstimateCells:
             try:
                 found[fld] = _PARSERS[fld](value, self.decimals[fld])
             except ParseError as exc:
-                problem(self.grid.where(row, col), str(exc))
+                problem(self.grid.where(row, col), cell_refusal(exc, self.grid.csv))
         return found
 
 
@@ -92,7 +93,7 @@ def read_time_ranges(
     rows: Sequence[int],
     components: list[Component],
     units: tuple[TimeUnit, TimeUnit],
-    problem: Problem,
+    problem: ProblemAt,
 ) -> list[Component]:
     """``components`` with the Time low and Time high of their grid ``rows``; ``units``: (the profile's unit, the
     unit of a bare number when the column's header names none). An empty cell is no range on that side."""
@@ -114,7 +115,7 @@ def read_time_ranges(
             try:
                 number, cell_unit = cell_time(value, decimal)
             except ParseError as exc:
-                problem(grid.where(r, col), str(exc))
+                problem(grid.where(r, col), cell_refusal(exc, grid.csv))
                 continue
             time = convert(number, cell_unit or written, unit)
             result[i] = result[i]._replace(time_low=time) if fld == "time_low" else result[i]._replace(time_high=time)

@@ -24,8 +24,8 @@ from ..model.measurements import (
 )
 from ..model.numbers import Decimal
 from ..model.units import UNITS_ACCEPTED, TimeUnit, convert
-from ..model.values import AmbiguousNumberError, ParseError
-from .cells import SPREADSHEET_ERROR, ambiguity, bounded_text, cell_time, column_decimal, scale_bare_times
+from ..model.values import ParseError
+from .cells import SPREADSHEET_ERROR, bounded_text, cell_refusal, cell_time, column_decimal, scale_bare_times
 from .csv_table import csv_grid, escape_field
 from .grid import CellValue, Grid, StoredDuration, as_text, is_empty, shown
 from .headers import HEADER_SCAN_ROWS, header_scale, unit_in_header
@@ -224,10 +224,8 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
         try:
             if not is_empty(n_cell):
                 n = _read_count(n_cell, n_decimal)
-        except AmbiguousNumberError as exc:
-            problem(r, cols["count"], ambiguity(exc, grid))
         except ParseError as exc:
-            problem(r, cols["count"], str(exc))
+            problem(r, cols["count"], cell_refusal(exc, grid.csv))
         try:
             if is_empty(v_cell):
                 pass
@@ -236,10 +234,8 @@ def read_grid(grid: Grid, source: str) -> LoadedMeasurements:
             else:
                 value, written = _read_throughput(v_cell, v_decimal)
                 header_unit = header_unit or written
-        except AmbiguousNumberError as exc:
-            problem(r, cols["value"], ambiguity(exc, grid))
         except ParseError as exc:
-            problem(r, cols["value"], str(exc))
+            problem(r, cols["value"], cell_refusal(exc, grid.csv))
         label = as_text(cells[cols["label"]]) if "label" in cols else ""
         notes = as_text(cells[cols["notes"]]) if "notes" in cols else ""
         raw.append((r, n, value, unit, label, notes))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..model.objective_specs import ObjectiveSpec
 from ..model.units import TimeUnit, convert
 from ..model.values import ParseError
-from .cells import cell_time, column_decimal, scale_bare_times
+from .cells import cell_refusal, cell_time, column_decimal, scale_bare_times
 from .grid import Grid, as_text, is_empty
 from .headers import OBJECTIVE_HEADERS, find_header, header_field
 from .sheet_layout import check_table
@@ -60,7 +60,7 @@ def read_objectives(reader: TableReader, grid: Grid | None, unit: TimeUnit) -> l
                     number, written = cell_time(value, decimal)
                     target = convert(number, written or header_unit or unit, unit)
                 except ParseError as exc:
-                    reader.problem(grid.where(r, target_col), str(exc))
+                    reader.problem(grid.where(r, target_col), cell_refusal(exc, grid.csv))
         notes = as_text(grid.cell(r, cols["notes"])) if "notes" in cols else ""
         specs.append(ObjectiveSpec(name, target, notes))
     return specs

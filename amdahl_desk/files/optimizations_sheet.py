@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..model.profile import Optimization
 from ..model.values import ParseError
-from .cells import column_decimal, parse_enabled, parse_speedup_cell, split_targets
+from .cells import cell_refusal, column_decimal, parse_enabled, parse_speedup_cell, split_targets
 from .estimate_columns import EstimateCells, optimization_with
 from .grid import Grid, as_text, is_empty
 from .headers import OPTIMIZATION_HEADERS, find_header, header_field
@@ -50,7 +50,9 @@ def read_optimizations(reader: TableReader, grid: Grid | None) -> list[Optimizat
         try:
             speedup = parse_speedup_cell(grid.cell(r, cols["speedup"]), decimal)
         except ParseError as exc:
-            reader.problem(grid.where(r, cols["speedup"]), grid.why_empty(r, cols["speedup"]) or str(exc))
+            reader.problem(
+                grid.where(r, cols["speedup"]), grid.why_empty(r, cols["speedup"]) or cell_refusal(exc, grid.csv)
+            )
         enabled = True
         if "enabled" in cols:
             try:

@@ -9,7 +9,7 @@ from ..model.profile import Settings, default_gpu_counts
 from ..model.quantities import same_currency
 from ..model.units import TimeUnit, convert
 from ..model.values import ParseError, parse_unit
-from .cells import SETTING_PARSERS, cell_time, column_decimal
+from .cells import SETTING_PARSERS, cell_refusal, cell_time, column_decimal
 from .grid import CellValue, Grid, as_text, is_empty, shown
 from .headers import HEADER_SCAN_ROWS, SETTING_KEYS, SETTING_NAMES, header_field, header_key
 from .sheet_layout import check_table
@@ -70,7 +70,7 @@ def read_settings(reader: TableReader, grid: Grid | None) -> tuple[Settings, Tim
                 if fld == "ring_bandwidth" and isinstance(parsed, float) and parsed < 1e6:
                     reader.note(Problem.of(Refusal.LOW_BANDWIDTH, "settings", None, fld, parsed).located(where))
         except ParseError as exc:
-            reader.problem(where, str(exc))
+            reader.problem(where, cell_refusal(exc, grid.csv))
     if "max_gpus" in kwargs:
         max_gpus = kwargs.pop("max_gpus")
         if "gpu_counts" not in kwargs:
@@ -121,7 +121,7 @@ def resolve_setting_times(
         try:
             number, written = cell_time(value, reader.settings_decimal)
         except ParseError as exc:
-            reader.problem(where, str(exc))
+            reader.problem(where, cell_refusal(exc, csv=False))  # a Settings sheet is a workbook's
             continue
         if fld == "target_time":
             settings = replace(settings, target_time=convert(number, written, unit) if written else number)

@@ -31,7 +31,7 @@ from ..model.profile import (
 from ..model.units import UNITS_ACCEPTED, TimeUnit, convert, time_ok
 from ..model.values import AmbiguousNumberError, ParseError, parse_unit
 from .cells import (
-    ambiguity,
+    cell_refusal,
     cell_time,
     column_decimal,
     scale_bare_times,
@@ -317,13 +317,12 @@ class TableReader:
             else:
                 try:
                     time = cell_time(time_value, decimal)
-                except AmbiguousNumberError as exc:
-                    error = (grid.where(r, time_col), ambiguity(exc, grid))
-                    unit_match = re.search(r"[a-zA-Zµμ]+\s*$", as_text(time_value))
-                    written = parse_unit(unit_match.group()) if unit_match else None
-                    self._ambiguous[r] = (exc.readings, written)
                 except ParseError as exc:
-                    error = (grid.where(r, time_col), str(exc))
+                    error = (grid.where(r, time_col), cell_refusal(exc, grid.csv))
+                    if isinstance(exc, AmbiguousNumberError):
+                        unit_match = re.search(r"[a-zA-Zµμ]+\s*$", as_text(time_value))
+                        written = parse_unit(unit_match.group()) if unit_match else None
+                        self._ambiguous[r] = (exc.readings, written)
             if not name:
                 self.problem(
                     grid.where(r, name_col),

@@ -42,6 +42,11 @@ class AmbiguousNumberError(NumberFormatError):
         self.readings = readings
         self.text, self.separator = text, separator  # the text as written, and the separator read two ways
 
+    def expecting(self, expected: str) -> AmbiguousNumberError:
+        """The same refusal with what the value should be said after it: a wrapper's words are added and the
+        readings kept, so a reader can still word it as an ambiguous cell."""
+        return AmbiguousNumberError(f"{self}; {expected}", self.readings, self.text, self.separator)
+
 
 def _is_grouping(integer: str) -> bool:
     """Whether ``integer`` is a valid thousands grouping: 1,500 or 12 345 678, never 0,750 or 00,100."""

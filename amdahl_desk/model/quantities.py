@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from .numbers import AmbiguousNumberError, ParseError, parse_number
 from .numbers import Decimal as DecimalSeparator
-from .numbers import ParseError, parse_number
 
 MAX_SERVERS = 100_000
 """More replicas than any one service runs; keeps the Erlang C sum (one term per replica) quick."""
@@ -27,7 +27,9 @@ def _to_float(text: str, decimal: DecimalSeparator | None, expected: str) -> flo
     """A matched number through the one number parser; an ambiguous one is refused with both readings."""
     try:
         return parse_number(text, decimal)
-    except ParseError as exc:  # an ambiguous 1,500 keeps both readings in its message
+    except AmbiguousNumberError as exc:  # an ambiguous 1,500 keeps both readings, and its type for a reader
+        raise exc.expecting(expected) from None
+    except ParseError as exc:
         raise ParseError(f"{exc}; {expected}") from None
 
 

@@ -69,7 +69,7 @@ def _share(stripped: str, decimal: DecimalSeparator | None, expected: str) -> fl
         fitting = [r / scale for r in exc.readings if 0 <= r / scale <= 1]
         if len(fitting) == 1:
             return fitting[0]
-        raise ParseError(f"{exc}; {expected}") from None
+        raise exc.expecting(expected) from None
     except NumberFormatError as exc:
         raise ParseError(f"{exc}; {expected}") from None
     except ParseError:
@@ -160,6 +160,8 @@ def parse_effort(text: str, decimal: DecimalSeparator | None = None) -> float:
     match = _DAYS.match(stripped)
     try:
         number = parse_number(match.group("num") if match else stripped, decimal)
+    except AmbiguousNumberError as exc:
+        raise exc.expecting(EFFORT_EXPECTED) from None
     except NumberFormatError as exc:
         raise ParseError(f"{exc}; {EFFORT_EXPECTED}") from None
     except ParseError:

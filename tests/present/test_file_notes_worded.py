@@ -197,6 +197,32 @@ def test_a_number_read_two_ways_names_its_readings_in_the_views_numbers(tmp_path
     assert "write 1500 or 1,5 without grouping" in german
 
 
+def test_every_sheets_number_read_two_ways_is_typed_at_its_cell(tmp_path):
+    """The same "2,500" refused the same way wherever a workbook holds it as text: an optimization's k and its
+    effort, a setting, a target time; each at its cell, with both readings as numbers (a German desktop must not
+    see "2.5", which it reads as twenty-five)."""
+    path = tmp_path / "ambiguous.xlsx"
+    with xlsxwriter.Workbook(path) as book:
+        rows = {
+            "Components": [["Component", "Time (ms)"], ["Decode", 1500], ["Prefill", 700]],
+            "Optimizations": [["Optimization", "Targets", "Speedup", "Effort (days)"], ["Fuse", "Decode", "2,500", 3]],
+            "Settings": [["Setting", "Value"], ["GPU price per hour", "2,500"], ["Target time", "2,500 ms"]],
+        }
+        for name, sheet_rows in rows.items():
+            sheet = book.add_worksheet(name)
+            for r, row in enumerate(sheet_rows):
+                sheet.write_row(r, 0, row)
+        book.get_worksheet_by_name("Optimizations").write_string(1, 3, "2,500")
+    with pytest.raises(ProfileError) as refused:
+        load_profile(path)
+    places = {p.where: p for p in refused.value.problems}
+    assert set(places) == {"Optimizations!C2", "Optimizations!D2", "Settings!B2", "Settings!B3"}
+    for problem in places.values():
+        assert problem.why is Refusal.AMBIGUOUS_NUMBER and problem.values == ("2,500", 2500.0, 2.5, ",", False)
+        assert "or 2,5 (decimal comma)" in problem_text(problem, GERMAN)
+        assert "or 2.5 (decimal comma)" in problem_text(problem, POINT)
+
+
 @pytest.mark.parametrize("protocol", range(6))
 def test_a_place_travels_whole(protocol):
     """A place pickled (a rank's refusal from a worker process, any protocol) or copied keeps its counts; a place
