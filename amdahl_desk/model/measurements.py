@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import Problem, ProfileError, Refusal
 from .laws import FloatArray
-from .numbers import AmbiguousNumberError, Decimal, ParseError, parse_number
+from .numbers import AmbiguousNumberError, Decimal, ParseError, example, parse_number
 from .units import NUMBER_PATTERN
 
 TABLE = "measurements"
@@ -76,7 +76,9 @@ def parse_throughput(text: str, decimal: Decimal | None = None) -> tuple[float, 
     match = _RATE_RE.match(stripped)
     value = parse_number(match.group("num"), decimal) if match else None
     if match is None or value is None or not math.isfinite(value):
-        raise ParseError(f'"{stripped}" is not a throughput; expected a number above 0, like 1884 or "1,884 req/s"')
+        raise ParseError(
+            f'"{stripped}" is not a throughput; expected a number above 0, like 1884 or "{example("1,884", decimal)} req/s"'
+        )
     if value <= 0:
         raise ParseError(f'"{stripped}" is not above 0; a throughput must be a positive number')
     return value, (match.group("unit") or "").strip()

@@ -100,6 +100,15 @@ def decide_decimal(texts: Iterable[str], hint: Decimal | None = None) -> Decimal
     return hint if has_hint else None
 
 
+_SWAPPED = str.maketrans(".,", ",.")
+
+
+def example(text: str, decimal: Decimal | None) -> str:
+    """An example of a value (written with a decimal point and comma grouping) as a field that reads ``decimal``
+    takes it: a hint never shows a number its own field refuses ("2.5" where a decimal comma is read)."""
+    return text.translate(_SWAPPED) if decimal == "," else text
+
+
 def _fail(text: str, why: str) -> ParseError:
     return (NumberFormatError if why else ParseError)(f'"{text}" is not a number{why}')
 

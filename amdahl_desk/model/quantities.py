@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .numbers import AmbiguousNumberError, ParseError, parse_number
+from .numbers import AmbiguousNumberError, ParseError, example, parse_number
 from .numbers import Decimal as DecimalSeparator
 
 MAX_SERVERS = 100_000
@@ -173,8 +173,20 @@ _MONEY_RE = re.compile(
 _PER_HOUR_RE = re.compile(r"^(?:/|per\b)\s*(?:gpu\s*[-/·]?\s*|gpu\s+)?(?:h|hr|hour)s?$", re.IGNORECASE)
 _PER_ENERGY = {"kwh": 1.0, "mwh": 1000.0, "wh": 1e-3}
 _PER_ENERGY_RE = re.compile(r"^(?:/|per\b)\s*(?P<unit>kwh|mwh|wh)$", re.IGNORECASE)
-PRICE_EXPECTED = 'expected a price per GPU-hour, like "2.5", "$2.50", "2.5 EUR" or "€3/h"'
-ENERGY_PRICE_EXPECTED = 'expected a price per kWh, like "0.12", "$0.12/kWh" or "0.25 EUR per kWh"'
+
+
+def _like(decimal: DecimalSeparator | None, *examples: str) -> str:
+    """``"a", "b" or "c"``: examples quoted, each as a field reading ``decimal`` takes it."""
+    quoted = [f'"{example(e, decimal)}"' for e in examples]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def price_expected(decimal: DecimalSeparator | None = None) -> str:
+    return f"expected a price per GPU-hour, like {_like(decimal, '2.5', '$2.50', '2.5 EUR', '€3/h')}"
+
+
+def energy_price_expected(decimal: DecimalSeparator | None = None) -> str:
+    return f"expected a price per kWh, like {_like(decimal, '0.12', '$0.12/kWh', '120 EUR/MWh')}"
 
 
 @dataclass(frozen=True)
@@ -219,13 +231,13 @@ def _money(
 
 def parse_price(text: str, decimal: DecimalSeparator | None = None) -> Price:
     """A GPU price per hour with its currency kept for display: ``"$2.50"``, ``"2.5 EUR"``, ``"2,50 €"``."""
-    value, currency, _ = _money(text, _PER_HOUR_RE, PRICE_EXPECTED, "a price", decimal)
+    value, currency, _ = _money(text, _PER_HOUR_RE, price_expected(decimal), "a price", decimal)
     return Price(value, currency)
 
 
 def parse_energy_price(text: str, decimal: DecimalSeparator | None = None) -> Price:
     """An energy price per kWh: ``"0.12"``, ``"$0.12/kWh"``, ``"120 EUR/MWh"`` (= 0.12 EUR per kWh)."""
-    value, currency, per = _money(text, _PER_ENERGY_RE, ENERGY_PRICE_EXPECTED, "an energy price", decimal)
+    value, currency, per = _money(text, _PER_ENERGY_RE, energy_price_expected(decimal), "an energy price", decimal)
     if per is not None:
         value = _decimal_ratio(value, _PER_ENERGY[per.group("unit").lower()])
     return Price(value, currency)
@@ -281,23 +293,23 @@ def format_money(amount: float, currency: str = "") -> str:
 # -- power -----------------------------------------------------------------------------------------------
 _WATTS = {"w": 1.0, "watt": 1.0, "kw": 1e3, "kilowatt": 1e3, "mw": 1e6, "megawatt": 1e6}
 _POWER_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>[a-z]+?)?s?\s*(?:/\s*gpu|per\s+gpu)?\s*$", re.IGNORECASE)
-POWER_EXPECTED = 'expected watts per GPU, like "700", "700 W" or "0.7 kW"'
 
 
 def parse_power(text: str, decimal: DecimalSeparator | None = None) -> float:
     """Power in watts: ``"700 W"``, ``"0.7 kW"``, a bare number is watts."""
     stripped = text.strip()
+    expected = f"expected watts per GPU, like {_like(decimal, '700', '700 W', '0.7 kW')}"
     match = _POWER_RE.match(stripped)
     if match is None:
-        raise ParseError(f'"{stripped}" is not a power; {POWER_EXPECTED}')
+        raise ParseError(f'"{stripped}" is not a power; {expected}')
     factor = 1.0
     if match.group("unit"):
         unit = match.group("unit")
         # "mW" would be a milliwatt: no GPU draws that, so only the megawatt spelling "MW" is read.
         factor = _WATTS.get(unit.lower(), math.nan) if unit != "mW" else math.nan
-    value = _to_float(match.group("num"), decimal, POWER_EXPECTED)
+    value = _to_float(match.group("num"), decimal, expected)
     if math.isnan(factor) or not (math.isfinite(value) and value >= 0):
-        raise ParseError(f'"{stripped}" is not a power; {POWER_EXPECTED}')
+        raise ParseError(f'"{stripped}" is not a power; {expected}')
     return float(Decimal(repr(value)) * Decimal(repr(factor)))
 
 

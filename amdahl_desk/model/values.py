@@ -18,6 +18,7 @@ from .numbers import AmbiguousNumberError as AmbiguousNumberError
 from .numbers import Decimal as DecimalSeparator
 from .numbers import NumberFormatError as NumberFormatError
 from .numbers import ParseError as ParseError
+from .numbers import example
 from .numbers import parse_number as parse_number
 from .quantities import Price as Price
 from .quantities import parse_energy_price as parse_energy_price
@@ -125,21 +126,22 @@ def parse_target_time(text: str, unit: TimeUnit, decimal: DecimalSeparator | Non
     return value
 
 
-CONFIDENCE_EXPECTED = 'expected a share from 0 to 1 like 0.8, or a percentage like "80%"'
+def confidence_expected(decimal: DecimalSeparator | None = None) -> str:
+    return f'expected a share from 0 to 1 like {example("0.8", decimal)}, or a percentage like "80%"'
 
 
 def parse_confidence(text: str, decimal: DecimalSeparator | None = None) -> float:
     """A probability: ``0.8``, ``80%`` or ``80 %`` → 0.8; from 0 to 1. A bare ``80`` is refused: 80% or a typo?"""
     stripped = text.strip()
-    return check_confidence(_share(stripped, decimal, CONFIDENCE_EXPECTED), stripped)
+    return check_confidence(_share(stripped, decimal, confidence_expected(decimal)), stripped, decimal)
 
 
-def check_confidence(value: float, shown: str | None = None) -> float:
-    """Accept a finite probability from 0 to 1, or raise :class:`ParseError`."""
+def check_confidence(value: float, shown: str | None = None, decimal: DecimalSeparator | None = None) -> float:
+    """Accept a finite probability from 0 to 1, or raise :class:`ParseError` (its example written for ``decimal``)."""
     if math.isfinite(value) and 0 <= value <= 1:
         return float(value)
     shown = shown if shown is not None else repr(value)
-    raise ParseError(f'"{shown}" is not a confidence; {CONFIDENCE_EXPECTED}')
+    raise ParseError(f'"{shown}" is not a confidence; {confidence_expected(decimal)}')
 
 
 def confidence_text(value: float, decimal: DecimalSeparator = ".") -> str:

@@ -169,3 +169,33 @@ def test_rate_text_round_trips(rate):
 @given(amounts)
 def test_watts_text_round_trips(watts):
     assert parse_power(watts_text(watts), ".") == watts
+
+
+def _examples(message: str) -> list[str]:
+    """The examples a refusal's hint shows: each quoted text after "expected", and a bare one after "like"."""
+    import re
+
+    hint = message[message.index("expected") :]
+    bare = re.findall(r"like ([^\s,\"]+)", hint)
+    return re.findall(r'"([^"]+)"', hint) + bare
+
+
+@pytest.mark.parametrize("decimal", [".", ","])
+@pytest.mark.parametrize(
+    "parse",
+    [parse_price, parse_energy_price, parse_power, "confidence", "throughput"],
+    ids=["price", "energy price", "power", "confidence", "throughput"],
+)
+def test_every_example_a_hint_shows_is_read_by_its_own_field(parse, decimal):
+    """A German desktop reads "2.5" as no number: a field reading decimal commas that refuses a value must not
+    suggest "2.5". Every example in the hint is read back by the same parser with the same separator."""
+    from amdahl_desk.model.measurements import parse_throughput
+    from amdahl_desk.model.values import parse_confidence
+
+    parse = {"confidence": parse_confidence, "throughput": parse_throughput}.get(parse, parse)
+    with pytest.raises(ParseError) as refused:
+        parse("nothing like it", decimal)
+    examples = _examples(str(refused.value))
+    assert len(examples) >= 2, str(refused.value)
+    for text in examples:
+        parse(text, decimal)  # raises if the hint suggests what its field refuses

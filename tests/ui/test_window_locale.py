@@ -140,6 +140,26 @@ def test_a_field_shown_in_the_locale_reads_back_as_the_same_value(german_window)
     assert german_window.doc.profile.settings == before
 
 
+def test_a_refused_fields_examples_are_read_by_that_field(german_window):
+    """A German desktop typing "abc" as the GPU price is told what the field takes: "2,5", not "2.5" (which the
+    same field refuses). Each example the refusal shows, typed into the field, is taken."""
+    german_window.objectives_panel  # noqa: B018 - the tab's panel is made when first asked for
+    panel = german_window.findChild(LoadCostSettings)
+    other = {"gpu_price_per_hour": "energy_price_per_kwh", "energy_price_per_kwh": "gpu_price_per_hour"}
+    for name in ("gpu_price_per_hour", "energy_price_per_kwh", "watts_per_gpu"):
+        if name in other:  # the other price emptied: an example's currency is then never a second one
+            panel.fields[other[name]].setText("")
+            assert panel.commit(other[name])
+        panel.fields[name].setText("abc")
+        assert not panel.commit(name)
+        said = panel.message(name)
+        examples = re.findall(r'"([^"]+)"', said[said.index("like") :])
+        assert len(examples) >= 3 and any("," in e for e in examples), said
+        for text in examples:
+            panel.fields[name].setText(text)
+            assert panel.commit(name), (name, text, panel.message(name))
+
+
 def test_a_traced_profile_shows_its_path_figures_and_their_tooltips_in_the_locale(qtbot, traced_workbook):  # noqa: F811
     """The columns and tooltips a trace adds (on the path, S and ceiling with deps, the new time's path) too."""
     from .test_traced_decision_window import decided
