@@ -282,13 +282,17 @@ def format_speedup(value: float | None) -> str:
 
 
 def format_percent(fraction: float) -> str:
-    """``0.6`` → ``60%``; small shares keep a decimal; a share below all of it never reads as ``100%`` (``0.9957``
-    → ``99.5%``, ``0.99996`` → ``99.9%``: cut, not rounded up)."""
+    """``0.6`` → ``60%``; small shares keep a decimal; a share below all of it keeps a tenth and never reads as
+    ``100%``: ``0.9957`` → ``99.6%``, as the workbook's percentage shows it, but ``0.99996`` → ``99.9%`` (cut only
+    where a tenth rounded would read 100.0%)."""
     pct = fraction * 100
     if pct != 0 and abs(pct) < 10 and not (one := fixed(pct, 1)).endswith(".0"):
         return f"{one}%"
-    if pct < 100 and (pct >= 99.5 or fixed(pct, 0) == "100"):  # cut, but not below what a float's noise shows
-        return f"{fixed(math.floor(pct * 10 + 1e-9) / 10, 1)}%"
+    if pct < 100 and (pct >= 99.5 or fixed(pct, 0) == "100"):
+        tenth = fixed(pct, 1)
+        if tenth == "100.0":  # cut, but not below what a float's noise shows
+            tenth = fixed(math.floor(pct * 10 + 1e-9) / 10, 1)
+        return f"{tenth}%"
     return f"{fixed(pct, 0)}%"
 
 
