@@ -81,12 +81,13 @@ def cost_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
         None if f is None else Mark(float(x[f[0]]), float(y[f[0]]), f"{what} {f[1]}: {f[2]}")
         for f, what in zip(found, ("cheapest", "on target"), strict=True)
     )
-    # each mark's figure in the legend too: a label with no clear place beside its point (half a slide) is left out
+    # each mark's figure in the legend too: a label with no clear place beside its point (half a slide) is left out;
+    # a mark not drawn (no target, or no GPU count on it) has no entry: a legend names only what the chart shows
     entries = LEGEND[1:]
     if cost.plan_meets_target is not None:  # a plan ticked: the curve is the times as measured, as the sentence says
         entries = (entries[0], replace(entries[1], name=f"{entries[1].name} as measured"))
     legend = (LEGEND[0],) + tuple(
-        e if f is None else replace(e, name=f"{e.name}: {f[1]} ({f[2]})") for e, f in zip(entries, found, strict=True)
+        replace(e, name=f"{e.name}: {f[1]} ({f[2]})") for e, f in zip(entries, found, strict=True) if f is not None
     )
     return CostView(
         title,

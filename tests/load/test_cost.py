@@ -188,3 +188,18 @@ def test_the_charts_legend_says_the_curve_is_as_measured_when_a_plan_is_ticked()
     }
     assert names["plan"][2].startswith("Cheapest N that meets the target as measured: 2 (")
     assert names["none"][2].startswith("Cheapest N that meets the target: 2 (")
+
+
+@pytest.mark.parametrize("target", [None, 1.0])
+def test_the_charts_legend_names_no_mark_it_does_not_draw(target):
+    """Without a target, or with one no GPU count meets, there is no "meets the target" point: nor an entry."""
+    from dataclasses import replace as replaced
+
+    from amdahl_desk.present.cost_chart import cost_chart
+    from amdahl_desk.present.inputs import ChartInputs
+
+    p = profile(target=target)
+    p.set_settings(replaced(p.settings, gpu_price_per_hour=2.5))
+    view = cost_chart(ChartInputs(p, analyse(p)))
+    assert view.on_target is None and view.cheapest is not None
+    assert [e.name.split(":")[0] for e in view.legend] == ["Per run at N GPUs", "Cheapest N"]
