@@ -81,14 +81,15 @@ SIZE = (1280, 720)
 
 
 def not_blank(image: QImage) -> float:
-    """Share of sampled pixels that are not white: a blank export is a bug."""
-    ink = total = 0
-    for y in range(0, image.height(), 8):
-        for x in range(0, image.width(), 8):
-            c = image.pixelColor(x, y)
-            total += 1
-            ink += c.alpha() > 0 and min(c.red(), c.green(), c.blue()) < 200
-    return ink / total
+    """Share of the pixels that are not white: a blank export is a bug. Every pixel counts: a grid of sampled points
+    counted an axis line 1 px beside a sampled column as no ink at all (a sparse chart read 2.4% or 1.9% by it)."""
+    import numpy as np
+
+    argb = image.convertToFormat(QImage.Format.Format_ARGB32)
+    pixels = np.frombuffer(argb.constBits(), dtype=np.uint8).reshape(argb.height(), argb.bytesPerLine())
+    bgra = pixels[:, : 4 * argb.width()].reshape(argb.height(), argb.width(), 4)
+    ink = (bgra[..., 3] > 0) & (bgra[..., :3].min(axis=2) < 200)
+    return float(ink.mean())
 
 
 def export_of(inputs, chart, fmt, path, size=SIZE):

@@ -510,7 +510,7 @@ def ticks_unreadable(widget) -> list[str]:
 
 
 def axis_titles_cut(widget) -> list[str]:
-    """Each axis title longer than its axis ("hare of the draw" beside a low plot)."""
+    """Each axis title longer than its axis ("hare of the draw" beside a low plot), or lying on its tick labels."""
     cut = []
     for view in widget.findChildren(pg.PlotWidget):
         if not view.isVisible():
@@ -523,6 +523,11 @@ def axis_titles_cut(widget) -> list[str]:
             length = axis.geometry().height() if name != "bottom" else axis.geometry().width()
             if label.boundingRect().width() > length + 1:
                 cut.append(f"{label.toPlainText()!r}: {label.boundingRect().width():.0f} px on an axis of {length:.0f}")
+            if name == "left" and axis.style["showValues"]:  # the title clear of the widest tick label beside it
+                ticks_right = axis.width() - max(0, axis.style["tickLength"]) - axis.style["tickTextOffset"][0]
+                title_right = label.mapRectToParent(label.boundingRect()).right()
+                if title_right > ticks_right - axis.textWidth + 0.5:
+                    cut.append(f"{label.toPlainText()!r} lies on its tick labels ({axis.textWidth:.0f} px wide)")
     return cut
 
 
@@ -533,7 +538,8 @@ def test_every_legend_entry_is_whole_and_no_label_lies_on_a_line(qtbot, profiles
     """At both slide sizes, with the odds shown (the training example's, the LLM example's at a 1,000 ms target), on
     a trace with a plan, on a profile all serial or all parallel, on one of long names and on one of extreme times:
     each axis's tick labels are plain numbers that neither repeat nor touch, each legend shows every entry whole inside its chart (never cut, never run into the
-    next chart), no label lies across a reference line or a curve, and every axis title is whole."""
+    next chart), no label lies across a reference line or a curve, and every axis title is whole and clear of the
+    tick labels beside it."""
     inputs = inputs_for(profiles[which])
     if chart_entry(key).source.missing(inputs) is not None:
         inputs = drawn_from(key, profiles, estimates=True)
