@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed
         from ..ui.app import make_app
         from ..ui.chart_factory import make_chart
-        from ..ui.charts.export import ChartInputs, export_chart
+        from ..ui.charts.export import ChartInputs, NothingToDrawError, export_chart
 
         make_app()
         # A folder's odds are its job's: nothing is ticked on a fresh import, so its step is as measured in every draw
@@ -206,6 +206,10 @@ def run(args: argparse.Namespace) -> int:
             target = out / f"{plain_stem(source)}-{chart}.{args.format}"
             try:
                 written.append(export_chart(make_chart, chart, inputs, args.format, target, size, args.transparent))
+            except NothingToDrawError as exc:
+                if args.chart == "all":  # every chart with something to show
+                    continue
+                raise BadInputError(f"--chart {chart} has nothing to draw: {exc}") from None
             except OSError as exc:
                 raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None
     for path in written:

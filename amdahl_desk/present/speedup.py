@@ -48,6 +48,11 @@ class SpeedupView:
     y_axis: str = "End-to-end speedup S"
     legend: tuple[LegendEntry, ...] = LEGEND
 
+    @property
+    def nothing(self) -> str:
+        """What the chart needs when it draws nothing ("" when it draws): an export of it is refused with this."""
+        return self.empty
+
 
 def combined_curve(profile: Profile, analysis: Analysis, row: int, grid: FloatArray) -> FloatArray:
     """The plan's speedup with optimization ``row``'s k set to each of ``grid`` and the others as they are."""

@@ -58,6 +58,11 @@ class DistributionView:
     note: str = ""
     legend: tuple[LegendEntry, ...] = ()
 
+    @property
+    def nothing(self) -> str:
+        """What the chart needs when it draws nothing ("" when it draws): an export of it is refused with this."""
+        return "" if self.heights else self.note or self.title
+
 
 @dataclass(frozen=True)
 class Bar:
@@ -89,6 +94,11 @@ class TornadoView:
         LegendEntry(HIGH, "bar", "at its high k"),
         LegendEntry(INK, "dash", "every likely k"),
     )
+
+    @property
+    def nothing(self) -> str:
+        """What the chart needs when it draws nothing ("" when it draws): an export of it is refused with this."""
+        return "" if self.bars else self.note or self.title
 
 
 def figures_of(inputs: ChartInputs) -> UncertaintyFigures | str | None:

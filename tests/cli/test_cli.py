@@ -164,6 +164,24 @@ def test_export_all_leaves_out_the_load_chart_without_an_arrival_rate(tmp_path, 
     assert "training-iteration-load.svg" not in names and "training-iteration-cost.svg" in names
 
 
+@pytest.mark.gui
+def test_a_traces_charts_that_draw_nothing_are_left_out_or_refused(tmp_path, capsys):
+    """A trace imported as is has no optimization: the speedup against k and what matters most draw nothing. "all"
+    leaves them out; named, each is refused with what it needs, and no file is written."""
+    from tests.traces import expect
+
+    trace = str(expect.ONE_GPU)
+    assert main(["export", trace, "--out", str(tmp_path / "all"), "--format", "svg"]) == 0
+    names = {p.name.split("-")[-1] for p in (tmp_path / "all").iterdir()}
+    assert {"breakdown.svg", "critical_path.svg", "distribution.svg"} <= names  # the steps' spread: odds to draw
+    assert not names & {"speedup.svg", "tornado.svg"}
+    capsys.readouterr()
+    for chart, needs in (("speedup", "add an optimization"), ("tornado", "tick an optimization")):
+        assert main(["export", trace, "--out", str(tmp_path / chart), "--chart", chart]) == 2
+        assert f"--chart {chart} has nothing to draw: {needs}" in capsys.readouterr().err
+        assert not list((tmp_path / chart).glob("*.png"))
+
+
 @pytest.mark.parametrize("command", ["report", "export"])
 def test_help_says_a_trace_and_a_jobs_folder_are_profiles_too(capsys, command):
     """report and export take a profiler trace and a folder of rank traces as the window opens them; their help

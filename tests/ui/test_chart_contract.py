@@ -326,7 +326,7 @@ def test_every_chart_in_every_format_draws_outside_a_browser_as_its_png(qtbot, e
 
 @pytest.mark.parametrize("key", KEYS)
 def test_the_same_view_gives_the_same_picture(qtbot, profiles, key):
-    inputs = drawn_from(key, profiles)
+    inputs = drawn_from(key, profiles, estimates=key == "tornado")  # the example's has no k range: nothing to draw
     assert _image(key, inputs) == _image(key, inputs)
 
 
@@ -543,7 +543,11 @@ def test_every_legend_entry_is_whole_and_no_label_lies_on_a_line(qtbot, profiles
     inputs = inputs_for(profiles[which])
     if chart_entry(key).source.missing(inputs) is not None:
         inputs = drawn_from(key, profiles, estimates=True)
-    widget = export.chart_widget(make_chart, key, inputs, size)
+    try:
+        widget = export.chart_widget(make_chart, key, inputs, size)
+    except export.NothingToDrawError as refused:  # a trace's plan without a k range: the tornado has no bar
+        assert key == "tornado" and not any(o.speedup_low for o in inputs.profile.optimizations), refused
+        return
     try:
         assert _legends_cut(widget) == []
         assert legend_problems(widget) == []

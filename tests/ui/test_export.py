@@ -170,6 +170,16 @@ def test_export_from_the_window(window, tmp_path):
     assert "nothing to chart" in window.errors[-1]
 
 
+def test_the_window_refuses_to_copy_or_export_a_chart_that_draws_nothing(window, tmp_path):
+    """With no optimization the speedup against k draws nothing: Copy and Export say what it needs, write nothing."""
+    window.doc.set_optimizations([], "Remove the optimizations")
+    assert not window.exports.copy_chart("speedup")
+    assert "add an optimization" in window.errors[-1]
+    assert not window.exports.export_chart_to(tmp_path / "s.png", "speedup", "png")
+    assert "add an optimization" in window.errors[-1] and not (tmp_path / "s.png").exists()
+    assert window.exports.copy_chart("breakdown")
+
+
 def run_cli(*args, tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     return subprocess.run(

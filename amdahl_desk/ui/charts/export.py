@@ -43,6 +43,7 @@ __all__ = [
     "PRESETS",
     "ChartInputs",
     "ChartMaker",
+    "NothingToDrawError",
     "chart_widget",
     "export_chart",
     "parse_size",
@@ -53,6 +54,11 @@ __all__ = [
 ChartMaker = Callable[[str, Style], Chart[Any]]
 
 
+class NothingToDrawError(ProfileError):
+    """A chart whose view draws nothing for its inputs (the speedup against k with no optimization, the odds' charts
+    with nothing uncertain in the plan): as a file it would be an empty frame passed on as a result."""
+
+
 def chart_widget(
     make: ChartMaker, name: str, inputs: ChartInputs, size: tuple[int, int], transparent: bool = False
 ) -> Chart[Any]:
@@ -60,7 +66,7 @@ def chart_widget(
 
     ``make`` builds a chart by key (the window's chart factory); ``inputs`` holds what it is drawn from.
     Raises :class:`ProfileError` when the chart's source is missing (a profile chart without an analysis,
-    a comparison chart without a comparison).
+    a comparison chart without a comparison), :class:`NothingToDrawError` when its view draws nothing (what it needs).
     """
     install_message_filter()  # the offscreen plugin's propagateSizeHints lines are noise on a command line
     entry = chart_entry(name)
@@ -77,6 +83,11 @@ def chart_widget(
     widget.drawn = None
     widget.show_inputs(inputs)
     settle_layout()
+    nothing = getattr(widget.drawn, "nothing", "")
+    if nothing:
+        widget.close()
+        widget.deleteLater()
+        raise NothingToDrawError(nothing[0].lower() + nothing[1:])
     _vectors_only(widget)
     return widget
 

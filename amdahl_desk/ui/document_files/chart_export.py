@@ -106,7 +106,11 @@ class ChartExports(QObject):
         if why is not None:
             self.prompts.show_error("Cannot copy", (source is Source.PROFILE and doc.analysis_error) or why)
             return False
-        widget = chart_widget(self.make, name, inputs, size)
+        try:
+            widget = chart_widget(self.make, name, inputs, size)
+        except ProfileError as exc:  # a chart that draws nothing now: its picture would be an empty frame
+            self.prompts.show_error("Cannot copy", error_text(exc, locale_numbers()))
+            return False
         image = render_image(widget, size)
         widget.close()
         widget.deleteLater()
