@@ -383,7 +383,7 @@ def test_enter_after_the_preview_imports_rather_than_cancels(window, qtbot):
 def test_a_long_name_in_the_preview_leaves_the_other_columns_in_view(qtbot):
     """A component named "## data_preparation_with_augmentation_and_normalisation_of_every_input_batch ##" made its
     column as wide as the name, and the time, share and scaling went off to the right at 1280×720: a text column
-    is at most a third of the table (elided, the whole name in its tooltip)."""
+    is capped to the room the others leave (elided in its middle, the whole name in its tooltip)."""
     from PySide6.QtGui import QStandardItem, QStandardItemModel
 
     from amdahl_desk.ui.import_.preview_models import preview_table
@@ -401,7 +401,37 @@ def test_a_long_name_in_the_preview_leaves_the_other_columns_in_view(qtbot):
     model.dataChanged.emit(model.index(0, 0), model.index(1, 3))
     qtbot.waitUntil(lambda: view.horizontalScrollBar().maximum() == 0)
     width = view.viewport().width()
-    assert view.columnWidth(0) <= width // 3 + 1
+    assert view.columnWidth(0) < view.sizeHintForColumn(0)  # elided
     header = view.horizontalHeader()
     for col in range(4):
         assert header.sectionViewportPosition(col) + view.columnWidth(col) <= width, col
+    for col in (1, 2):
+        assert view.columnWidth(col) >= view.sizeHintForColumn(col), col  # whole
+
+
+def test_step_names_are_whole_where_the_notes_column_has_room(qtbot):
+    """At 1280×720 the Steps list cut every name to "ProfilerStep#…" beside an empty notes column: which step to
+    untick could not be told. A name is cut only when the table has no room for it, then in its middle."""
+    from PySide6.QtGui import QStandardItem, QStandardItemModel
+
+    from amdahl_desk.ui.import_.preview_models import preview_table
+
+    model = QStandardItemModel(0, 4)
+    model.setHorizontalHeaderLabels(["Step", "CPU (ms)", "GPU (ms)", ""])
+    for step, note in ((101, "far off (CPU)"), (102, "far off (CPU)"), (103, ""), (104, ""), (105, "")):
+        cells = [
+            QStandardItem(f"ProfilerStep#{step}"),
+            QStandardItem("95.7"),
+            QStandardItem("95.6"),
+            QStandardItem(note),
+        ]
+        cells[0].setCheckable(True)
+        model.appendRow(cells)
+    view = preview_table(model, 3)
+    qtbot.addWidget(view)
+    view.resize(365, 240)  # the Steps box of the import dialog at 1280×720
+    view.show()
+    qtbot.waitExposed(view)
+    model.dataChanged.emit(model.index(0, 0), model.index(4, 3))
+    qtbot.waitUntil(lambda: view.columnWidth(0) >= view.sizeHintForColumn(0))
+    assert view.textElideMode() == Qt.TextElideMode.ElideMiddle  # where cut, "Profi…#101" keeps the number

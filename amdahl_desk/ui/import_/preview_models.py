@@ -331,7 +331,10 @@ class RankTableModel(_Table):
 
 
 class _ColumnCap(QObject):
-    """Each column but ``stretch`` as wide as its contents, at most a third of the table's width (then elided)."""
+    """Each column but ``stretch`` as wide as its contents while the table has room for all of them and a sixth of
+    it for the stretch column (its title at least); past that the widest are capped alike (never below 120 px, then elided in their middle), so a
+    short column is never cut for a long one. A cap of a third of the width cut "ProfilerStep#101" to
+    "ProfilerStep#…" beside an empty notes column at 1280×720."""
 
     def __init__(self, view: QTableView, stretch: int) -> None:
         super().__init__(view)
@@ -340,12 +343,24 @@ class _ColumnCap(QObject):
     def fit(self) -> None:
         view = self.view
         header = view.horizontalHeader()
-        cap = max(view.viewport().width() // 3, 120)
-        for col in range(view.model().columnCount()):
-            if col == self.stretch or view.isColumnHidden(col):
-                continue
-            want = max(view.sizeHintForColumn(col), header.sectionSizeHint(col))
-            mode = QHeaderView.ResizeMode.ResizeToContents if want <= cap else QHeaderView.ResizeMode.Interactive
+        columns = [c for c in range(view.model().columnCount()) if c != self.stretch and not view.isColumnHidden(c)]
+        want = {c: max(view.sizeHintForColumn(c), header.sectionSizeHint(c)) for c in columns}
+        kept = 0  # what the stretch column keeps: its title, and its text up to a sixth of the table
+        if not view.isColumnHidden(self.stretch):
+            kept = max(
+                header.sectionSizeHint(self.stretch), min(view.sizeHintForColumn(self.stretch), view.width() // 6)
+            )
+        room = view.viewport().width() - kept
+        cap = max(want.values(), default=0)
+        if sum(want.values()) > room:  # the least cap the columns fit under, the narrow ones whole
+            narrow = sorted(want.values())
+            for i, width in enumerate(narrow):
+                even = (room - sum(narrow[:i])) / (len(narrow) - i)
+                if width > even:
+                    cap = max(int(even), 120)
+                    break
+        for col in columns:
+            mode = QHeaderView.ResizeMode.ResizeToContents if want[col] <= cap else QHeaderView.ResizeMode.Interactive
             if header.sectionResizeMode(col) != mode:
                 header.setSectionResizeMode(col, mode)
             if mode == QHeaderView.ResizeMode.Interactive and header.sectionSize(col) != cap:
@@ -366,6 +381,7 @@ def preview_table(model: object, stretch: int) -> QTableView:
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.setAlternatingRowColors(True)
     view.setWordWrap(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # names alike to their end ("ProfilerStep#1…") stay apart
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
