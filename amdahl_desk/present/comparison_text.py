@@ -44,17 +44,26 @@ def comparison_text(
     ]
     names = [f"{r.name} → {r.after_name}" if r.renamed else r.name for r in c.rows]
     width = min(max([display_width(n) for n in names] + [9]), 60)
-    head = f"{'Component':<{width}}  {'Before':>10}  {'After':>10}  {'Planned':>8}  {'Measured':>10}  Verdict"
+    # Each figure's column as wide as its widest figure (at least its title's and the widths it always had), so a
+    # long one ("0.000679 ms") never pushes the columns after it out of line.
+    figures = [
+        (t(r.before), t(r.after), "—" if r.before is None else n.speedup(r.predicted_k), _k(r.measured_k, r, n))
+        for r in c.rows
+    ]
+    total = (t(c.before_total), t(c.after_total), n.speedup(c.predicted_speedup), n.speedup(c.measured_speedup))
+    titles = ("Before", "After", "Planned", "Measured")
+    widths = [
+        max([least, *(display_width(f[i]) for f in [*figures, total])]) for i, least in enumerate((10, 10, 8, 10))
+    ]
+
+    def row(first: str, cells: tuple[str, ...]) -> str:
+        return "  ".join([first, *(" " * (w - display_width(x)) + x for x, w in zip(cells, widths, strict=True))])
+
+    head = row(f"{'Component':<{width}}", titles) + "  Verdict"
     lines += [head, "─" * len(head)]
-    for name, r in zip(names, c.rows, strict=True):
-        lines.append(
-            f"{column(name, width)}  {t(r.before):>10}  {t(r.after):>10}  {'—' if r.before is None else n.speedup(r.predicted_k):>8}  "
-            f"{_k(r.measured_k, r, n):>10}  {r.status.label}"
-        )
-    lines.append(
-        f"{'Total':<{width}}  {t(c.before_total):>10}  {t(c.after_total):>10}  "
-        f"{n.speedup(c.predicted_speedup):>8}  {n.speedup(c.measured_speedup):>10}"
-    )
+    for name, r, cells in zip(names, c.rows, figures, strict=True):
+        lines.append(row(column(name, width), cells) + f"  {r.status.label}")
+    lines.append(row(f"{'Total':<{width}}", total))
     lines.append("")
     verdict = plan_verdict(c)
     lines.append(

@@ -115,3 +115,21 @@ def test_grouping_a_trace_against_a_workbook_imported_from_one_is_refused_with_w
     assert "--group-by: BEFORE was imported from a trace (" in err and "leave it out" in err
     code, out, err = run(capsys, "compare", str(workbook), str(FIXTURE))
     assert code == 0 and "saving -0" not in out, out
+
+
+def test_the_tables_columns_stay_in_line_whatever_a_figure_needs(capsys):
+    """A trace halved in time has components of a few microseconds: "0.000679 ms" is wider than the After column's
+    ten characters and pushed Planned, Measured and the verdict one place right on its row."""
+    code, out, _ = run(
+        capsys, "compare", str(expect.FIXTURES / "torch_fork.json.gz"), str(expect.FIXTURES / "torch_fork_half.json.gz")
+    )
+    assert code == 0
+    lines = out.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("Component"))
+    table = lines[top : next(i for i in range(top, len(lines)) if lines[i].startswith("Total")) + 1]
+    assert any("0.000679 ms" in line for line in table)
+    ends = {
+        tuple(i + 1 for i, ch in enumerate(line) if ch in "s×" and line[i + 1 : i + 2] in (" ", ""))
+        for line in table[2:]
+    }
+    assert len(ends) == 1, table  # every row's figures end where the others' do
