@@ -69,6 +69,12 @@ def _noun(p: PatternFigures) -> str:
     return "kernels" if p.kernels + p.copies == total else "events"
 
 
+def _events(count: float, noun: str, n: Numbers) -> str:
+    """``count`` events of one kind, as said: "1 operator", "2 kernels", "0.5 calls" (a mean over the steps)."""
+    shown = n.number(count)
+    return f"{shown} {({'copies': 'copy'}.get(noun, noun[:-1])) if shown == '1' else noun}"
+
+
 def _one_component(w: WhatIf) -> bool:
     """One pattern, a component's matcher: its time is said as one thing's ("its share"), not as events' ("their")."""
     return len(w.patterns) == 1 and w.patterns[0].component
@@ -194,8 +200,6 @@ def _too_little(w: WhatIf, subject: str, share: float, n: Numbers, unit: TimeUni
     """What the patterns matched, when it is too little to move the step (a pattern that matches almost nothing)."""
     events = sum(p.events for p in w.patterns)
     noun = _noun(w.patterns[0]) if len(w.patterns) == 1 else "events"
-    if events == 1:
-        noun = {"copies": "copy"}.get(noun, noun[:-1])
     part = "under 0.1%" if share < TOO_LITTLE else n.percent(share)
     if _one_component(w):
         return (
@@ -204,7 +208,7 @@ def _too_little(w: WhatIf, subject: str, share: float, n: Numbers, unit: TimeUni
         )
     return (
         f"{subject} changes the step ({n.time(w.baseline, unit)}) by less than 0.1%: "
-        f"{'the pattern matches' if len(w.patterns) == 1 else 'the patterns match'} {n.number(events)} {noun} "
+        f"{'the pattern matches' if len(w.patterns) == 1 else 'the patterns match'} {_events(events, noun, n)} "
         f"per step taking {n.time(w.matched_time, unit)} in all, {part} of the step, too little to matter."
     )
 
@@ -228,11 +232,12 @@ def _pattern_line(p: PatternFigures, baseline: float, n: Numbers, unit: TimeUnit
         between = ", the time between its events included" if p.pattern.startswith("annotation:") else ""
         return (
             f"`{p.pattern}` ×{n.number(p.k)}: {n.time(p.time, unit)} per step as measured{between} "
-            f"({n.percent(share)} of the step); {n.number(p.events)} {_noun(p)} per step in it"
+            f"({n.percent(share)} of the step); {_events(p.events, _noun(p), n)} per step in it"
         )
     return (
-        f"`{p.pattern}` ×{n.number(p.k)}: {n.number(p.events)} {_noun(p)} per step, "
-        f"{n.time(p.time, unit)} of their own time ({n.percent(share)} of the step)"
+        f"`{p.pattern}` ×{n.number(p.k)}: {_events(p.events, _noun(p), n)} per step, "
+        f"{n.time(p.time, unit)} of {'its' if n.number(p.events) == '1' else 'their'} own time "
+        f"({n.percent(share)} of the step)"
     )
 
 

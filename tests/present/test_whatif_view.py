@@ -93,6 +93,8 @@ def test_a_pattern_that_matches_almost_nothing_says_so_instead_of_a_share_it_sug
         "1 operator per step taking 0.00005 ms in all, under 0.1% of the step, too little to matter."
     )
     assert "suggests" not in sentence and "critical path" not in sentence
+    view = what_if_view(tiny)
+    assert "`tiny` ×2: 1 operator per step, 0.00005 ms of its own time" in view.text  # not "1 operators", "their"
 
 
 def test_a_tiny_pattern_made_much_slower_is_still_told_as_a_slowdown():
