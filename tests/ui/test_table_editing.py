@@ -87,6 +87,25 @@ def test_word_in_a_time_cell_is_refused_and_kept_for_fixing(window, qtbot):
     assert window.doc.undo_stack.count() == 0
 
 
+@pytest.mark.parametrize("then", ["escape", "fixed"])
+def test_a_refusals_status_line_goes_with_it(window, qtbot, then):
+    """Dismissed with Escape, or the cell typed again and taken, the refusal leaves the status line too: it stayed
+    there ten seconds and read as a refusal of what was just accepted."""
+    go(window, 1, TIME)
+    type_in_cell(qtbot, window, "fast")
+    press(qtbot, Qt.Key.Key_Return)
+    assert "Not accepted" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: focused_editor() is not None and focused_editor().text() == "fast")
+    if then == "escape":
+        press(qtbot, Qt.Key.Key_Escape)
+    else:
+        focused_editor().selectAll()
+        type_text(qtbot, focused_editor(), "450")
+        press(qtbot, Qt.Key.Key_Return)
+        assert window.doc.profile.components[1].time == 450
+    qtbot.waitUntil(lambda: "Not accepted" not in window.statusBar().currentMessage(), timeout=1000)
+
+
 @pytest.mark.parametrize(
     ("col", "text", "reason"),
     [

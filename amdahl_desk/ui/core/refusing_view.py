@@ -123,11 +123,9 @@ class RefusingTableView(ChangedCellsTableView):
         self._message_at = QPersistentModelIndex(index)
         self.message.show_at(self.visualRect(index), message)
         self.last_rejection = message
-        status = getattr(self.window(), "statusBar", None)
         # The person went elsewhere: the cell keeps its value, and the status line says what was refused.
         kept = " (the cell keeps its value)" if self._left else ""
-        if callable(status):
-            status().showMessage(f"Not accepted: {message}{kept}", 10000)
+        self.message.tell_status(f"Not accepted: {message}{kept}", stays=self._left)
         if self._left:
             return
         if refused and single and col in self.GIVE_BACK and self.table.rowCount() > row:

@@ -382,6 +382,4 @@ class OptimizationPanel(QWidget):
         self.view.scrollTo(index)
         self.message.show_at(self.view.visualRect(index), message)
         self.last_rejection = message
-        status = getattr(self.window(), "statusBar", None)
-        if callable(status):
-            status().showMessage(f"Not accepted: {message}", 10000)
+        self.message.tell_status(f"Not accepted: {message}")

@@ -215,9 +215,7 @@ class SettingsPanel(QWidget):
             field.setToolTip(message)
             self.notice.show_beside(field, message)
         self.last_rejection = message
-        status = getattr(self.window(), "statusBar", None)
-        if callable(status):
-            status().showMessage(f"Not accepted: {message}", 10000)
+        self.notice.tell_status(f"Not accepted: {message}", stays=not isinstance(field, QLineEdit))
 
     def _edited(self, field: QLineEdit) -> None:
         """Typing again in a refused field: the red frame stays until it is accepted, the message steps aside."""
