@@ -43,11 +43,13 @@ def grouping_fit(result: ImportResult) -> GroupingFit:
     return GroupingFit(result.group_by, len(work), share, len(result.components))
 
 
-def better_grouping(result: ImportResult, summarise: Callable[[str], ImportResult]) -> GroupingFit | None:
-    """When ``result``'s grouping explains little, the first other grouping (``summarise(group_by)`` makes it
-    with the same options) that does not; None when it explains enough or no other grouping does better."""
+def other_groupings(result: ImportResult, summarise: Callable[[str], ImportResult]) -> tuple[GroupingFit, ...]:
+    """When ``result``'s grouping explains little, the other groupings tried (``summarise(group_by)`` makes each
+    with the same options), best first, up to the first that does not (the last then); () when it explains enough.
+    None explaining more is a fact too: the trace is mostly waiting, or in no event at all."""
     if not grouping_fit(result).explains_little:
-        return None
+        return ()
+    tried: list[GroupingFit] = []
     for group_by in ALTERNATIVES.get(result.format, ()):
         if group_by == result.group_by:
             continue
@@ -55,6 +57,7 @@ def better_grouping(result: ImportResult, summarise: Callable[[str], ImportResul
             fit = grouping_fit(summarise(group_by))
         except ProfileError:  # no GPU events, no CPU thread: that grouping cannot be had
             continue
+        tried.append(fit)
         if not fit.explains_little:
-            return fit
-    return None
+            break
+    return tuple(tried)

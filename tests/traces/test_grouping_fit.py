@@ -9,7 +9,7 @@ import pytest
 
 from amdahl_desk.cli import main
 from amdahl_desk.files.traces import load_trace
-from amdahl_desk.model.grouping_fit import better_grouping, grouping_fit
+from amdahl_desk.model.grouping_fit import grouping_fit, other_groupings
 from amdahl_desk.model.traces import ImportOptions
 
 from .synthetic import Kineto
@@ -42,8 +42,8 @@ def test_one_unattributed_row_explains_little_and_op_explains_most(tmp_path):
     assert result.group_by == "annotation" and [c.name for c in result.components] == ["Unattributed"]
     fit = grouping_fit(result)
     assert (fit.work_rows, fit.work_share, fit.rows, fit.explains_little) == (0, 0.0, 1, True)
-    better = better_grouping(result, lambda g: trace.summarise(ImportOptions(group_by=g)))
-    assert better is not None and better.group_by == "op"
+    [better] = other_groupings(result, lambda g: trace.summarise(ImportOptions(group_by=g)))
+    assert better.group_by == "op" and not better.explains_little
     assert (better.work_rows, better.work_share) == (3, pytest.approx(0.9))
 
 
@@ -51,7 +51,7 @@ def test_annotations_that_explain_the_steps_say_nothing_more(capsys):
     trace = load_trace(EPOCH)
     result = trace.summarise(ImportOptions())
     assert grouping_fit(result).work_share > 0.9
-    assert better_grouping(result, lambda g: trace.summarise(ImportOptions(group_by=g))) is None
+    assert other_groupings(result, lambda g: trace.summarise(ImportOptions(group_by=g))) == ()
     assert main(["import", str(EPOCH)]) == 0
     assert "explains almost nothing" not in capsys.readouterr().err
 
@@ -98,3 +98,25 @@ def test_the_import_dialog_says_which_grouping_would_and_drops_it_once_chosen(qt
     qtbot.waitUntil(lambda: dialog.pending is None and not dialog.debounce.isActive(), timeout=10_000)
     assert dialog.shown.suggestion.isHidden()
     dialog.reject()
+
+
+def idle(path: Path) -> Path:
+    """Three 1,000 µs steps with one 100 µs op each and nothing else: no annotation, and 900 of every 1,000 µs in
+    no operator. Grouped by op, 100 of 1,000 µs are named (10%); no grouping explains the trace."""
+    t = Kineto()
+    for i in range(3):
+        t.step(i + 1, i * 1000, 1000)
+        t.op("aten::add", i * 1000 + 10, 100)
+    t.x("user_annotation", "checkpoint", 3000, 50)
+    return t.write(path)
+
+
+def test_a_trace_no_grouping_explains_says_so_with_what_each_named(tmp_path, capsys):
+    """It printed nothing: a user saw one Unattributed row and no word on why, nor that op would not help."""
+    path = idle(tmp_path / "i.json")
+    assert main(["import", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "grouped by annotation, the import explains almost nothing (1 component, 100% of the time in no annotation), "
+        "and no other grouping does better (--group-by op: one operator holds 10% of the time)"
+    ) in err

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ...model.grouping_fit import better_grouping, grouping_fit
+from ...model.grouping_fit import grouping_fit, other_groupings
 from ...model.traces import ImportOptions, ImportResult
-from ...present.grouping_fit import grouping_hint
+from ...present.grouping_fit import grouping_hint, no_grouping_hint
 from ...present.numbers import POINT, Numbers
 
 if TYPE_CHECKING:
@@ -29,7 +29,10 @@ def grouping_note(
     def summarise(group_by: str) -> ImportResult:
         return trace.summarise(replace(options, group_by=group_by, critical_path=False))
 
-    better = better_grouping(result, summarise)
-    if better is None:
+    tried = other_groupings(result, summarise)
+    if not tried:
         return ""
+    better = tried[-1]
+    if better.explains_little:
+        return no_grouping_hint(grouping_fit(result), tried, n, window=window)
     return grouping_hint(grouping_fit(result), better, n, window=window, then=then.format(better.group_by))
