@@ -281,3 +281,16 @@ def test_sort_by_header_and_move_rows(components, qtbot):
     qtbot.keyClick(components.table, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
     assert components.doc.profile.components[1].name == "Input pipeline and host preparation"
     assert components.table.currentIndex().row() == 1
+
+
+def test_a_refused_paste_stays_on_the_status_line_when_the_focus_moves_on(window, qtbot):
+    """A paste refused in place is given back to no editor: once the person clicks elsewhere its message goes, and
+    the status line is what still says what was refused."""
+    go(window, 1, TIME)
+    QGuiApplication.clipboard().setText("fast\nslow")
+    window.table.paste()
+    said = window.statusBar().currentMessage()
+    assert said.startswith("Not accepted:") and '"fast"' in said
+    window.settings_panel.target.setFocus()
+    qtbot.waitUntil(lambda: not window.table.message.isVisible(), timeout=1000)
+    assert window.statusBar().currentMessage() == said

@@ -26,7 +26,7 @@ class CellMessage(QLabel):
         from it to another widget (it stayed over the table through clicks elsewhere and dialogs; the status bar
         keeps what was refused)."""
         super().__init__(host)
-        self._said = ""  # what it said on the status line too, taken back when it goes (set before hide())
+        self._said = ""  # what it said on the status line too, taken back when the refusal is over
         self._area = area
         self._armed = False  # the focus has been in the area since the message was shown: leaving it hides it
         app = QApplication.instance()
@@ -42,14 +42,21 @@ class CellMessage(QLabel):
         self._field: QWidget | None = None
         self._following = False
 
-    def tell_status(self, text: str, stays: bool = False) -> None:
-        """Say ``text`` on the window's status line too (ten seconds). It goes when this message does (Escape, the
-        value taken, the person gone on): it stayed and read as a refusal of what was just accepted. Unless it
-        ``stays``: a cell left behind, or a field with no message beside it, has nothing else that says so."""
+    def tell_status(self, text: str) -> None:
+        """Say ``text`` on the window's status line too (ten seconds): where this message has gone with the focus,
+        or never showed, the status line still says what was refused."""
         status = getattr(self.window(), "statusBar", None)
         if callable(status):
             status().showMessage(text, 10000)
-            self._said = "" if stays else text
+            self._said = text
+
+    def take_back_status(self) -> None:
+        """The refusal is over (Escape, the value taken, the document changed): the status line stops saying it, if
+        it still does (it stayed ten seconds and read as a refusal of what was just accepted)."""
+        said, self._said = self._said, ""
+        status = getattr(self.window(), "statusBar", None)
+        if said and callable(status) and status().currentMessage() == said:
+            status().clearMessage()
 
     def show_beside(self, field: QWidget, text: str) -> None:
         """Show ``text`` beside a field of the host and follow it when the layout moves it."""
@@ -93,10 +100,6 @@ class CellMessage(QLabel):
 
     def hideEvent(self, event: QHideEvent) -> None:
         self._following = False
-        said, self._said = self._said, ""
-        status = getattr(self.window(), "statusBar", None)
-        if said and callable(status) and status().currentMessage() == said:
-            status().clearMessage()
         super().hideEvent(event)
 
     def show_at(self, anchor: QRect, text: str) -> None:

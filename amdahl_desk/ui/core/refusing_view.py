@@ -71,22 +71,24 @@ class RefusingTableView(ChangedCellsTableView):
         """Show the model's refusals beside their cells; hide one when an edit of this table is taken, or when
         the document changes while no cell is being typed in (a later paste, an undo)."""
         edit_rejected.connect(self._show_rejection)
-        edit_accepted.connect(lambda: None if self._reopening else self.hide_message())
+        edit_accepted.connect(lambda: None if self._reopening else self.hide_message(over=True))
         changed.connect(
-            lambda _aspects: None if self.state() == QAbstractItemView.State.EditingState else self.hide_message()
+            lambda _aspects: (
+                None if self.state() == QAbstractItemView.State.EditingState else self.hide_message(over=True)
+            )
         )
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape and self.state() != QAbstractItemView.State.EditingState:
-            self.hide_message()  # Escape dismisses a refusal's message, as it closes an editor
+            self.hide_message(over=True)  # Escape dismisses a refusal's message, as it closes an editor
         super().keyPressEvent(event)
 
     def closeEditor(self, editor: QWidget, hint: QAbstractItemDelegate.EndEditHint) -> None:
         """Enter commits and moves down, as in a spreadsheet; Tab moves right (Qt's own)."""
         row, col = self.currentIndex().row(), self.currentIndex().column()
         super().closeEditor(editor, hint)
-        if not self._reopening:
-            self.hide_message()
+        if not self._reopening:  # Escape in the editor given back ends the refusal; Enter's is taken or refused
+            self.hide_message(over=hint == QAbstractItemDelegate.EndEditHint.RevertModelCache)
         if hint == QAbstractItemDelegate.EndEditHint.SubmitModelCache:
             self._go(row + 1, col)
 
@@ -100,10 +102,14 @@ class RefusingTableView(ChangedCellsTableView):
         if not self._reopening and at is not None and (at.row(), at.column()) != (current.row(), current.column()):
             self.hide_message()
 
-    def hide_message(self) -> None:
+    def hide_message(self, over: bool = False) -> None:
+        """The refusal's message hidden; ``over``: the refusal itself is (Escape, a value taken, the document
+        changed), and the status line stops saying it too."""
         self._message_at = None
         if hasattr(self, "message"):
             self.message.hide()
+            if over:
+                self.message.take_back_status()
 
     def _place_message(self) -> None:
         at = self._message_at
@@ -125,7 +131,7 @@ class RefusingTableView(ChangedCellsTableView):
         self.last_rejection = message
         # The person went elsewhere: the cell keeps its value, and the status line says what was refused.
         kept = " (the cell keeps its value)" if self._left else ""
-        self.message.tell_status(f"Not accepted: {message}{kept}", stays=self._left)
+        self.message.tell_status(f"Not accepted: {message}{kept}")
         if self._left:
             return
         if refused and single and col in self.GIVE_BACK and self.table.rowCount() > row:

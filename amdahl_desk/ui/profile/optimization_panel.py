@@ -147,7 +147,7 @@ class OptimizationPanel(QWidget):
         self.message = CellMessage(self.view.viewport(), area=self.view)
         model.editRejected.connect(self._show_rejection)
         # A refusal stays beside its cell until the row changes or the next change is accepted.
-        model.dataChanged.connect(lambda *_: self.message.hide())
+        model.dataChanged.connect(self._taken)
         self.view.verticalScrollBar().valueChanged.connect(lambda _v: self.message.hide())
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._selection_changed(cur.row()))
         model.modelReset.connect(lambda: self._selection_changed(self.view.currentIndex().row()))
@@ -375,6 +375,11 @@ class OptimizationPanel(QWidget):
         opts = list(self.model.optimizations)
         removed = opts.pop(row)
         self.model.set_all(opts, f"Remove optimization {removed.name}")
+
+    def _taken(self, *_: object) -> None:
+        """A change of the checklist taken: a refusal's message, and its line on the status bar, are over."""
+        self.message.hide()
+        self.message.take_back_status()
 
     def _show_rejection(self, row: int, col: int, message: str) -> None:
         self.view.refused = True

@@ -208,6 +208,7 @@ class SettingsPanel(QWidget):
             return
         if isinstance(field, (QLineEdit, QAbstractSpinBox)):
             committed(field)
+        self.notice.take_back_status()  # a value taken: an earlier refusal on the status line is over
 
     def _reject(self, field: QWidget | None, message: str) -> None:
         if isinstance(field, QLineEdit):
@@ -215,7 +216,7 @@ class SettingsPanel(QWidget):
             field.setToolTip(message)
             self.notice.show_beside(field, message)
         self.last_rejection = message
-        self.notice.tell_status(f"Not accepted: {message}", stays=not isinstance(field, QLineEdit))
+        self.notice.tell_status(f"Not accepted: {message}")
 
     def _edited(self, field: QLineEdit) -> None:
         """Typing again in a refused field: the red frame stays until it is accepted, the message steps aside."""
