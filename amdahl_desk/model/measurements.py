@@ -77,7 +77,7 @@ def parse_throughput(text: str, decimal: Decimal | None = None) -> tuple[float, 
     value = parse_number(match.group("num"), decimal) if match else None
     if match is None or value is None or not math.isfinite(value):
         raise ParseError(
-            f'"{stripped}" is not a throughput; expected a number above 0, like 1884 or "{example("1,884", decimal)} req/s"'
+            f'"{stripped}" is not a throughput; expected a number above 0, like 1884 or "{example("1884.5", decimal)} req/s"'
         )
     if value <= 0:
         raise ParseError(f'"{stripped}" is not above 0; a throughput must be a positive number')

@@ -9,7 +9,7 @@ from enum import Enum
 from typing import TypeGuard
 
 from .numbers import Decimal as DecimalSeparator
-from .numbers import NumberFormatError, ParseError, parse_number
+from .numbers import NumberFormatError, ParseError, example, parse_number
 
 
 class TimeUnit(str, Enum):
@@ -320,7 +320,9 @@ def parse_bytes(text: str, decimal: DecimalSeparator | None = None) -> float:
     if match and match.group("unit"):
         factor = _SIZE_UNITS.get(match.group("unit").lower(), math.nan)
     if value is None or math.isnan(factor) or not math.isfinite(value) or value < 0:
-        raise ParseError(f'"{text.strip()}" is not a size; expected bytes or a value like "1.4 GB"')
+        raise ParseError(
+            f'"{text.strip()}" is not a size; expected bytes or a value like "{example("1.4", decimal)} GB"'
+        )
     return scaled(value, factor)
 
 

@@ -176,26 +176,30 @@ def _examples(message: str) -> list[str]:
     import re
 
     hint = message[message.index("expected") :]
-    bare = re.findall(r"like ([^\s,\"]+)", hint)
+    bare = re.findall(r"like (\d+(?:[.,]\d+)*)", hint)  # "like 0,8," is 0,8; "like 1884 or" is 1884
     return re.findall(r'"([^"]+)"', hint) + bare
 
 
-@pytest.mark.parametrize("decimal", [".", ","])
+@pytest.mark.parametrize("decimal", [".", ",", None])
 @pytest.mark.parametrize(
     "parse",
-    [parse_price, parse_energy_price, parse_power, "confidence", "throughput"],
-    ids=["price", "energy price", "power", "confidence", "throughput"],
+    [parse_price, parse_energy_price, parse_power, "confidence", "throughput", "size"],
+    ids=["price", "energy price", "power", "confidence", "throughput", "size"],
 )
 def test_every_example_a_hint_shows_is_read_by_its_own_field(parse, decimal):
     """A German desktop reads "2.5" as no number: a field reading decimal commas that refuses a value must not
-    suggest "2.5". Every example in the hint is read back by the same parser with the same separator."""
+    suggest "2.5". Every example in the hint is read back by the same parser with the same separator (None: a
+    file's cell, where "1,884" would read two ways)."""
     from amdahl_desk.model.measurements import parse_throughput
+    from amdahl_desk.model.units import parse_bytes
     from amdahl_desk.model.values import parse_confidence
 
-    parse = {"confidence": parse_confidence, "throughput": parse_throughput}.get(parse, parse)
+    parse = {"confidence": parse_confidence, "throughput": parse_throughput, "size": parse_bytes}.get(parse, parse)
     with pytest.raises(ParseError) as refused:
         parse("nothing like it", decimal)
     examples = _examples(str(refused.value))
-    assert len(examples) >= 2, str(refused.value)
+    assert examples, str(refused.value)
+    if decimal == ",":  # each example with a decimal writes it as this field reads it
+        assert all("." not in e for e in examples if any(c.isdigit() for c in e)), examples
     for text in examples:
         parse(text, decimal)  # raises if the hint suggests what its field refuses
