@@ -209,6 +209,10 @@ def run(args: argparse.Namespace) -> int:
             except NothingToDrawError as exc:
                 if args.chart == "all":  # every chart with something to show
                     continue
+                if chart == "slide":  # one of its charts: said whole
+                    raise BadInputError(
+                        f"{'--slide-charts' if args.slide_charts else '--chart slide'}: {exc}"
+                    ) from None
                 raise BadInputError(f"--chart {chart} has nothing to draw: {exc}") from None
             except OSError as exc:
                 raise BadInputError(f"cannot write {target}: {exc.strerror or exc}") from None

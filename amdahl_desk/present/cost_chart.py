@@ -37,6 +37,13 @@ class CostView:
     x_axis: str = "GPUs N (log₂ scale)"
     legend: tuple[LegendEntry, ...] = LEGEND
 
+    @property
+    def nothing(self) -> str:
+        """What the chart needs when it draws nothing ("" when it draws): an export of it is refused with this."""
+        if self.line is not None:
+            return ""
+        return "no GPU count costs anything above 0: set a GPU price per hour above 0, or none for GPU-hours"
+
 
 def per_run(cost: CostFigures) -> tuple[np.ndarray, str, str]:
     """What is drawn per GPU count: money when priced, GPU-hours otherwise; its axis label and what it is."""
@@ -59,7 +66,7 @@ def cost_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
     price = f" at {n.money(cost.rate, cost.currency)} per GPU-hour" if cost.rate is not None else ""
     title = inputs.of_rank(f"{what} per run against GPUs{price}")  # a job: the profile's rank's cost
     if not ok.any():
-        return CostView(title, y_axis=axis)
+        return CostView(title, y_axis=axis, legend=())
     lo, hi = float(np.nanmin(values[ok])), float(np.nanmax(values[ok]))
     y_range = (math.floor((math.log10(lo) - 0.2) * 10) / 10, math.ceil((math.log10(hi) + 0.3) * 10) / 10)
     pad = 0.06 * max(float(x[-1] - x[0]), 1.0)

@@ -180,6 +180,14 @@ def test_a_traces_charts_that_draw_nothing_are_left_out_or_refused(tmp_path, cap
         assert main(["export", trace, "--out", str(tmp_path / chart), "--chart", chart]) == 2
         assert f"--chart {chart} has nothing to draw: {needs}" in capsys.readouterr().err
         assert not list((tmp_path / chart).glob("*.png"))
+    # nor as one of the slide's two charts, chosen
+    assert (
+        main(["export", trace, "--out", str(tmp_path / "s"), "--chart", "slide", "--slide-charts", "breakdown,speedup"])
+        == 2
+    )
+    said = capsys.readouterr().err
+    assert "--slide-charts: the slide's chart “Speedup against k” has nothing to draw: add an optimization" in said
+    assert not list((tmp_path / "s").glob("*.png"))
 
 
 @pytest.mark.parametrize("command", ["report", "export"])

@@ -203,3 +203,18 @@ def test_the_charts_legend_names_no_mark_it_does_not_draw(target):
     view = cost_chart(ChartInputs(p, analyse(p)))
     assert view.on_target is None and view.cheapest is not None
     assert [e.name.split(":")[0] for e in view.legend] == ["Per run at N GPUs", "Cheapest N"]
+
+
+def test_a_price_of_0_draws_no_curve_and_its_export_says_why():
+    """At 0 per GPU-hour every count costs 0: a log scale has nothing to draw; the empty frame named three marks."""
+    from dataclasses import replace as replaced
+
+    from amdahl_desk.present.cost_chart import cost_chart
+    from amdahl_desk.present.inputs import ChartInputs
+
+    p = profile(target=3550)
+    p.set_settings(replaced(p.settings, gpu_price_per_hour=0.0))
+    view = cost_chart(ChartInputs(p, analyse(p)))
+    assert view.line is None and view.legend == () and "price per hour above 0" in view.nothing
+    p.set_settings(replaced(p.settings, gpu_price_per_hour=2.5))
+    assert cost_chart(ChartInputs(p, analyse(p))).nothing == ""

@@ -83,13 +83,26 @@ def chart_widget(
     widget.drawn = None
     widget.show_inputs(inputs)
     settle_layout()
-    nothing = getattr(widget.drawn, "nothing", "")
+    nothing = _nothing(widget, inputs)
     if nothing:
         widget.close()
         widget.deleteLater()
-        raise NothingToDrawError(nothing[0].lower() + nothing[1:])
+        raise NothingToDrawError(nothing)
     _vectors_only(widget)
     return widget
+
+
+def _nothing(widget: Chart[Any], inputs: ChartInputs) -> str:
+    """What the chart needs where it draws nothing, or a slide's chart does; "" when everything draws."""
+    said = str(getattr(widget.drawn, "nothing", ""))
+    if said:
+        return said[0].lower() + said[1:]
+    parts = getattr(widget, "parts", {})
+    for key in getattr(widget, "shown", ()):  # a slide: each of its charts
+        said = str(getattr(getattr(parts.get(key), "drawn", None), "nothing", ""))
+        if said:
+            return f"the slide's chart “{chart_title(key, inputs.profile)}” has nothing to draw: {said[0].lower()}{said[1:]}"
+    return ""
 
 
 def _vectors_only(widget: QWidget) -> None:
