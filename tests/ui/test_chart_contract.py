@@ -523,11 +523,15 @@ def axis_titles_cut(widget) -> list[str]:
             length = axis.geometry().height() if name != "bottom" else axis.geometry().width()
             if label.boundingRect().width() > length + 1:
                 cut.append(f"{label.toPlainText()!r}: {label.boundingRect().width():.0f} px on an axis of {length:.0f}")
+            title = label.mapRectToParent(label.boundingRect())
             if name == "left" and axis.style["showValues"]:  # the title clear of the widest tick label beside it
                 ticks_right = axis.width() - max(0, axis.style["tickLength"]) - axis.style["tickTextOffset"][0]
-                title_right = label.mapRectToParent(label.boundingRect()).right()
-                if title_right > ticks_right - axis.textWidth + 0.5:
+                if title.right() > ticks_right - axis.textWidth + 0.5:
                     cut.append(f"{label.toPlainText()!r} lies on its tick labels ({axis.textWidth:.0f} px wide)")
+            if name == "bottom" and axis.style["showValues"]:  # and below the tick labels
+                ticks_bottom = max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][1] + axis.textHeight
+                if title.top() < ticks_bottom - 0.5:
+                    cut.append(f"{label.toPlainText()!r} lies on its tick labels ({axis.textHeight:.0f} px high)")
     return cut
 
 

@@ -49,7 +49,8 @@ class EdgeAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
 
 
 class XAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """The x axis, whose end labels may reach past the plot's ends into the axes beside it.
+    """The x axis, whose end labels may reach past the plot's ends into the axes beside it, and whose title never
+    runs into its tick labels (:func:`_title_short`).
 
     pyqtgraph drops a tick label that passes its axis' end, and with a grid shown it ignores its own
     ``hideOverlappingLabels`` allowance: "1,000" at the end of a breakdown 334 px wide was dropped for 2 px.
@@ -63,25 +64,35 @@ class XAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         rect: QRectF = super().boundingRect()
         return rect.adjusted(-self.reach, 0, self.reach, 0)
 
+    def _updateHeight(self) -> None:  # noqa: N802 - pyqtgraph's name
+        super()._updateHeight()
+        short = _title_short(self, self.fixedHeight)
+        if short > 0:
+            self.setMaximumHeight(self.maximumHeight() + short)
+            self.setMinimumHeight(self.maximumHeight())
+
+
+def _title_short(axis: pg.AxisItem, fixed: float | None) -> float:
+    """How far an axis' title would lie on its tick labels: pyqtgraph gives the title 0.8 of its height and places it
+    5 px past the axis' outer edge, so a title taller than 25 px (a slide's) lay on them ("0.00005" under "GPU-hours
+    per run" on a 1920×1080 cost chart). 0 for an axis of a fixed size, or without a title."""
+    if fixed is not None or not axis.isVisible() or not axis.label.isVisible():
+        return 0.0
+    return max(0.0, float(axis.label.boundingRect().height()) * 0.2 - 5)
+
 
 class YAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """The y axis, whose title never runs into its tick labels.
-
-    pyqtgraph gives the title 0.8 of its height and places it 5 px past the axis' outer edge: a title taller than
-    25 px (a slide's) lay on the widest label ("0.00005" under "GPU-hours per run" on a 1920×1080 cost chart).
-    """
+    """The y axis, whose title never runs into its tick labels (:func:`_title_short`)."""
 
     def __init__(self) -> None:
         super().__init__("left")
 
     def _updateWidth(self) -> None:  # noqa: N802 - pyqtgraph's name
         super()._updateWidth()
-        if self.fixedWidth is None and self.isVisible() and self.label.isVisible():
-            short = self.label.boundingRect().height() * 0.2 - 5  # what pyqtgraph's 0.8 and its 5 px leave out
-            if short > 0:
-                width = self.maximumWidth() + short
-                self.setMaximumWidth(width)
-                self.setMinimumWidth(width)
+        short = _title_short(self, self.fixedWidth)
+        if short > 0:
+            self.setMaximumWidth(self.maximumWidth() + short)
+            self.setMinimumWidth(self.maximumWidth())
 
 
 def new_plot(style: Style = SCREEN) -> pg.PlotWidget:
