@@ -67,6 +67,11 @@ def combined_curve(profile: Profile, analysis: Analysis, row: int, grid: FloatAr
     return result
 
 
+def needs(inputs: ChartInputs) -> str:
+    """What the chart needs before it draws anything: an optimization ("" once there is one)."""
+    return EMPTY if inputs.analysis is None or not inputs.profile.optimizations else ""
+
+
 def speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> SpeedupView:
     """The speedup against k of the current optimization (with a job, the profile's own rank's, said so)."""
     view = _speedup(inputs, n, brief)
@@ -78,7 +83,7 @@ def _speedup(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Sp
     analysis is seen through ("TTFT speedup S")."""
     profile, analysis, row = inputs.profile, inputs.analysis, inputs.selected
     opts = profile.optimizations
-    if analysis is None or not opts:
+    if analysis is None or needs(inputs):
         return SpeedupView("Speedup against k", empty=EMPTY)
     if not 0 <= row < len(opts):
         row = next((i for i, o in enumerate(opts) if o.enabled), 0)

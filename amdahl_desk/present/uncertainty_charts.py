@@ -262,6 +262,16 @@ def _tornado_computing(centre: float, doing: str, verb: str, where: str) -> Torn
     )
 
 
+def tornado_needs(inputs: ChartInputs) -> str:
+    """What the tornado needs before it has a bar: a ticked optimization with a k range ("" once it has one)."""
+    enabled = [o for o in inputs.profile.optimizations if o.enabled]
+    if not enabled:
+        return "Tick an optimization to see what matters most"
+    if not any(o.speedup_range[1] > o.speedup_range[0] for o in enabled):
+        return "No ticked optimization has a k range: give one a k low and a k high in the checklist"
+    return ""
+
+
 def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> TornadoView:
     """Each enabled optimization with a k range: the plan's speedup at its low and at its high k (exact)."""
     profile, analysis = inputs.profile, inputs.analysis
@@ -288,13 +298,8 @@ def tornado(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> Tor
             rows = figures.sensitivity
         centre = answer.speedup
         figure, whose = n.close_speedup(centre), " with the trace's dependencies"
-    enabled = [o for o in profile.optimizations if o.enabled]
     if not rows:
-        note = (
-            "Tick an optimization to see what matters most"
-            if not enabled
-            else "No ticked optimization has a k range: give one a k low and a k high in the checklist"
-        )
+        note = tornado_needs(inputs) or "No ticked optimization moves the plan between its low and high k"
         span = max(centre * 0.1, 0.1)
         return TornadoView(
             phrases("What matters most:", "no k range yet"),

@@ -219,7 +219,7 @@ def _offer_charts(offered: list[tuple[ChartEntry, QAction]], inputs: Callable[[]
     for the profile (a CPU job's scaling is over ranks)."""
     now = inputs()
     for entry, act in offered:
-        why = entry.source.missing(now)
+        why = entry.source.missing(now) or (entry.needs(now) if entry.needs is not None else "") or None
         act.setEnabled(why is None)
         act.setText(entry.title_for(now.profile))
         act.setToolTip(why or entry.title_for(now.profile))

@@ -114,6 +114,9 @@ class ChartEntry:
     shown_when: Callable[[ChartInputs], bool] | None = None
     # Its title and tab for a profile, where they follow it (a CPU job's scaling is over ranks); None: as above.
     named: Callable[[Profile], str] | None = None
+    # What it needs before it draws anything, found cheaply ("" once it draws): its copy in the menu is greyed
+    # saying so. None: nothing beyond its source (an export still refuses a view that draws nothing).
+    needs: Callable[[ChartInputs], str] | None = None
 
     def title_for(self, profile: Profile | None) -> str:
         """Its title for ``profile`` (None: as registered), in a menu, a dialog or a tab's tooltip."""
@@ -131,6 +134,20 @@ class ChartEntry:
             and (self.slide_when is None or self.slide_when(inputs))
             and (self.shown_when is None or self.shown_when(inputs))
         )
+
+
+def _speedup_needs(inputs: ChartInputs) -> str:
+    from ...present.speedup import needs  # when asked: the registry loads no chart's code at start-up
+
+    said = needs(inputs)
+    return said[0].lower() + said[1:] if said else ""
+
+
+def _tornado_needs(inputs: ChartInputs) -> str:
+    from ...present.uncertainty_charts import tornado_needs  # when asked, as above
+
+    said = tornado_needs(inputs)
+    return said[0].lower() + said[1:] if said else ""
 
 
 def has_ranges(inputs: ChartInputs) -> bool:
@@ -158,8 +175,9 @@ ENTRIES: tuple[ChartEntry, ...] = (
         "Speedup against k",
         frozenset({COMPONENTS, OPTIMIZATIONS, SELECTION, OBJECTIVE, TRACE}),  # trace: the S on the path, said beside
         on_slide=True,
-        slide_when=lambda inputs: bool(inputs.profile.optimizations),  # none: an empty plot, no answer to carry
+        slide_when=lambda inputs: not _speedup_needs(inputs),  # none: an empty plot, no answer to carry
         tab="Speedup vs k",
+        needs=lambda inputs: _speedup_needs(inputs),
     ),
     ChartEntry(
         "scaling",
@@ -222,6 +240,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
         frozenset({COMPONENTS, OPTIMIZATIONS, DECISION, TRACE, JOB}),
         tab="What matters",
         shown_when=has_ranges,
+        needs=lambda inputs: _tornado_needs(inputs),
     ),
     # Objectives, load and cost (ui/objectives): in tabs beside GPU scaling; the load chart joins the slide
     # when an arrival rate is set.
