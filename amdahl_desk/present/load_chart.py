@@ -50,11 +50,22 @@ class LoadView:
     y_axis: str = "Time"
     x_axis: str = "Arrival rate (requests/s)"
     legend: tuple[LegendEntry, ...] = LEGEND
+    needs: str = ""  # what it needs where it draws nothing
+
+    @property
+    def nothing(self) -> str:
+        """What the chart needs when it draws nothing ("" when it draws): an export of it is refused with this."""
+        return "" if self.before is not None else self.needs or self.title
 
 
 def _capped(values: FloatArray, cap: float) -> FloatArray:
     """NaN (saturated) stays NaN, a gap in the line; a value past the top of the view is drawn at the top edge."""
     return np.where(np.isfinite(values), np.minimum(values, cap), np.nan)
+
+
+def needs(inputs: ChartInputs) -> str:
+    """What the chart needs before it draws anything: an arrival rate ("" once there is one)."""
+    return "set an arrival rate (Objectives, load and cost)" if inputs.profile.settings.arrival_rate is None else ""
 
 
 def load_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> LoadView:
@@ -71,7 +82,8 @@ def load_chart(inputs: ChartInputs, n: Numbers = POINT, brief: bool = False) -> 
         outcomes = profile_outcomes(profile, analysis, answer=None if isinstance(answer, str) else answer)
     load = outcomes.load
     if load is None:
-        return LoadView("Latency against load — set an arrival rate (Objectives, load and cost)")
+        said = needs(inputs)
+        return LoadView(f"Latency against load — {said or 'no load'}", legend=(), needs=said)
     unit = profile.unit
     curve = load_curve(load)
     top = curve.y_max

@@ -106,8 +106,9 @@ def test_every_menu_action_works_without_an_error_box_or_a_logged_error(window, 
         assert not caplog.records, f"{name}: {[r.getMessage() for r in caplog.records]}"
     # Each copy menu opened again before its entry is chosen, as a person opens it: by then the window holds the job
     # of ranks imported from a folder (its charts and the critical path copy for real) and measured runs, and no
-    # optimization, so the charts of a plan are greyed, saying what they need (checked above), and only they.
-    plan = ("Speedup against k", "What matters most (speedup at each low and high k)")
+    # optimization nor arrival rate, so the charts of a plan and of load are greyed, saying what they need (checked
+    # above), and only they.
+    plan = ("Speedup against k", "What matters most (speedup at each low and high k)", "Latency against load")
     assert sorted(greyed) == sorted(f"Export → Copy Chart Image → {title}" for title in plan), greyed
     jobs = tuple(CHART_TITLES[k] for k in JOB_CHARTS)
     assert all(f"Export → Copy Chart Image → {title}" in done for title in jobs)

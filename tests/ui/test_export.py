@@ -178,6 +178,9 @@ def test_the_window_refuses_to_copy_or_export_a_chart_that_draws_nothing(window,
     assert not window.exports.export_chart_to(tmp_path / "s.png", "speedup", "png")
     assert "add an optimization" in window.errors[-1] and not (tmp_path / "s.png").exists()
     assert window.exports.copy_chart("breakdown")
+    window.doc.change_settings("Clear the arrival rate", arrival_rate=None)
+    assert not window.exports.export_chart_to(tmp_path / "l.png", "load", "png")  # latency against no load
+    assert "set an arrival rate" in window.errors[-1] and not (tmp_path / "l.png").exists()
 
 
 def run_cli(*args, tmp_path):

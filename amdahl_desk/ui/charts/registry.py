@@ -150,6 +150,12 @@ def _tornado_needs(inputs: ChartInputs) -> str:
     return said[0].lower() + said[1:] if said else ""
 
 
+def _load_needs(inputs: ChartInputs) -> str:
+    from ...present.load_chart import needs  # when asked, as above
+
+    return needs(inputs)
+
+
 def has_ranges(inputs: ChartInputs) -> bool:
     """Whether some estimate of the profile has a range or a confidence below 100% (the odds' charts show then)."""
     return inputs.analysis is not None and inputs.profile.has_uncertainty()
@@ -253,6 +259,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
         on_slide=True,
         slide_when=lambda inputs: inputs.profile.settings.arrival_rate is not None,
         tab="Latency vs load",
+        needs=lambda inputs: _load_needs(inputs),
     ),
     ChartEntry(
         "cost",
