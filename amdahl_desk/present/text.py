@@ -40,6 +40,11 @@ def column(text: str, width: int) -> str:
     return text + " " * max(width - display_width(text), 0)
 
 
+def clause(text: str) -> str:
+    """A sentence said after a colon, its first letter lower case: "… has nothing to draw: add an optimization …"."""
+    return text[:1].lower() + text[1:]
+
+
 def quoted(text: str) -> str:
     """A cell's text as a message quotes it: whole up to 60 characters, else its first 57 and "…"."""
     return text if len(text) <= 60 else text[:57] + "…"

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from ...files import atomic_write
 from ...model.errors import ProfileError
 from ...present.inputs import ChartInputs
+from ...present.text import clause
 from ..core.messages import install_message_filter
 from ..core.qt_util import parse_size, settle_layout
 from .base import Chart
@@ -96,12 +97,12 @@ def _nothing(widget: Chart[Any], inputs: ChartInputs) -> str:
     """What the chart needs where it draws nothing, or a slide's chart does; "" when everything draws."""
     said = str(getattr(widget.drawn, "nothing", ""))
     if said:
-        return said[0].lower() + said[1:]
+        return clause(said)
     parts = getattr(widget, "parts", {})
     for key in getattr(widget, "shown", ()):  # a slide: each of its charts
         said = str(getattr(getattr(parts.get(key), "drawn", None), "nothing", ""))
         if said:
-            return f"the slide's chart “{chart_title(key, inputs.profile)}” has nothing to draw: {said[0].lower()}{said[1:]}"
+            return f"the slide's chart “{chart_title(key, inputs.profile)}” has nothing to draw: {clause(said)}"
     return ""
 
 

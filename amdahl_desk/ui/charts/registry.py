@@ -20,6 +20,7 @@ from enum import Enum
 from ...model.profile import Profile
 from ...present.counted import counted
 from ...present.inputs import ChartInputs
+from ...present.text import clause
 from ..core.state import Aspect
 
 COMPONENTS, OPTIMIZATIONS, SETTINGS, SELECTION, MEASUREMENTS, OBJECTIVES, OBJECTIVE, TRACE, DECISION, JOB = (
@@ -136,22 +137,21 @@ class ChartEntry:
         )
 
 
+# What a chart needs before it draws, each imported when asked: the registry loads no chart's code at start-up.
 def _speedup_needs(inputs: ChartInputs) -> str:
-    from ...present.speedup import needs  # when asked: the registry loads no chart's code at start-up
+    from ...present.speedup import needs
 
-    said = needs(inputs)
-    return said[0].lower() + said[1:] if said else ""
+    return clause(needs(inputs))
 
 
 def _tornado_needs(inputs: ChartInputs) -> str:
-    from ...present.uncertainty_charts import tornado_needs  # when asked, as above
+    from ...present.uncertainty_charts import tornado_needs
 
-    said = tornado_needs(inputs)
-    return said[0].lower() + said[1:] if said else ""
+    return clause(tornado_needs(inputs))
 
 
 def _load_needs(inputs: ChartInputs) -> str:
-    from ...present.load_chart import needs  # when asked, as above
+    from ...present.load_chart import needs
 
     return needs(inputs)
 
@@ -183,7 +183,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
         on_slide=True,
         slide_when=lambda inputs: not _speedup_needs(inputs),  # none: an empty plot, no answer to carry
         tab="Speedup vs k",
-        needs=lambda inputs: _speedup_needs(inputs),
+        needs=_speedup_needs,
     ),
     ChartEntry(
         "scaling",
@@ -246,7 +246,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
         frozenset({COMPONENTS, OPTIMIZATIONS, DECISION, TRACE, JOB}),
         tab="What matters",
         shown_when=has_ranges,
-        needs=lambda inputs: _tornado_needs(inputs),
+        needs=_tornado_needs,
     ),
     # Objectives, load and cost (ui/objectives): in tabs beside GPU scaling; the load chart joins the slide
     # when an arrival rate is set.
@@ -259,7 +259,7 @@ ENTRIES: tuple[ChartEntry, ...] = (
         on_slide=True,
         slide_when=lambda inputs: inputs.profile.settings.arrival_rate is not None,
         tab="Latency vs load",
-        needs=lambda inputs: _load_needs(inputs),
+        needs=_load_needs,
     ),
     ChartEntry(
         "cost",

@@ -53,9 +53,11 @@ class CellMessage(QLabel):
     def take_back_status(self) -> None:
         """The refusal is over (Escape, the value taken, the document changed): the status line stops saying it, if
         it still does (it stayed ten seconds and read as a refusal of what was just accepted)."""
+        if not self._said:  # the usual case, on every change of a table: nothing to look up
+            return
         said, self._said = self._said, ""
         status = getattr(self.window(), "statusBar", None)
-        if said and callable(status) and status().currentMessage() == said:
+        if callable(status) and status().currentMessage() == said:
             status().clearMessage()
 
     def show_beside(self, field: QWidget, text: str) -> None:

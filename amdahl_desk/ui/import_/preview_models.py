@@ -332,9 +332,9 @@ class RankTableModel(_Table):
 
 class _ColumnCap(QObject):
     """Each column but ``stretch`` as wide as its contents while the table has room for all of them and a sixth of
-    it for the stretch column (its title at least); past that the widest are capped alike (never below 120 px, then elided in their middle), so a
-    short column is never cut for a long one. A cap of a third of the width cut "ProfilerStep#101" to
-    "ProfilerStep#…" beside an empty notes column at 1280×720."""
+    it for the stretch column (its title at least); past that the widest are capped alike (never below 120 px, then
+    elided in their middle), so a short column is never cut for a long one. A cap of a third of the width cut
+    "ProfilerStep#101" to "ProfilerStep#…" beside an empty notes column at 1280×720."""
 
     def __init__(self, view: QTableView, stretch: int) -> None:
         super().__init__(view)
